@@ -1,0 +1,3 @@
+//! The exact distribution of the number of turns.
+//!
+//! (Not built yet.)

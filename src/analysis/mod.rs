@@ -1,0 +1,7 @@
+//! Analyses: each a function from a chain (or a board) to a plain result struct. They compute;
+//! they never print (see [`crate::report`]).
+
+pub mod distribution;
+pub mod expectation;
+pub mod shortest;
+pub mod summary;

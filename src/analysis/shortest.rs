@@ -1,0 +1,3 @@
+//! The shortest and the longest game.
+//!
+//! (Not built yet.)

@@ -1,0 +1,3 @@
+//! The one-screen summary of a board (`ladders analyze`).
+//!
+//! (Not built yet.)

@@ -1,0 +1,84 @@
+//! The built-in boards: the files in `boards/`, embedded in the binary and usable by name.
+
+use super::{Board, BoardError};
+
+/// A board shipped with `ladders`.
+#[derive(Clone, Copy, Debug)]
+pub struct BuiltinBoard {
+    /// The name to use on the command line.
+    pub name: &'static str,
+    /// One line on what it is.
+    pub summary: &'static str,
+    /// The board file's text.
+    pub text: &'static str,
+}
+
+/// The board used when none is named.
+pub const DEFAULT_BOARD: &str = "milton-bradley";
+
+/// Every built-in board, in the order `ladders boards` lists them.
+pub const BUILTIN_BOARDS: [BuiltinBoard; 4] = [
+    BuiltinBoard {
+        name: "milton-bradley",
+        summary: "Chutes and Ladders, seed 001's layout (chute 47 -> 26): start off the board, a roll past 100 is lost",
+        text: include_str!("../../boards/milton-bradley.toml"),
+    },
+    BuiltinBoard {
+        name: "milton-bradley-48",
+        summary: "the same board in its other common layout, with the chute 48 -> 26",
+        text: include_str!("../../boards/milton-bradley-48.toml"),
+    },
+    BuiltinBoard {
+        name: "efi",
+        summary: "seed 000's board: start on square 1, bounce back from 100, a six rolls again",
+        text: include_str!("../../boards/efi.toml"),
+    },
+    BuiltinBoard {
+        name: "tiny",
+        summary: "four squares and a coin, small enough to solve by hand (E[T] = 4)",
+        text: include_str!("../../boards/tiny.toml"),
+    },
+];
+
+/// The names of the built-in boards.
+pub fn builtin_names() -> impl Iterator<Item = &'static str> {
+    BUILTIN_BOARDS.iter().map(|b| b.name)
+}
+
+/// The built-in board called `name`, if there is one.
+///
+/// # Errors
+///
+/// Never for the shipped boards (a test validates each); the `Result` keeps the signature honest.
+pub fn builtin(name: &str) -> Option<Result<Board, BoardError>> {
+    BUILTIN_BOARDS
+        .iter()
+        .find(|b| b.name == name)
+        .map(|b| Board::from_toml_str(b.text, &format!("builtin:{}", b.name)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_board_is_valid() {
+        for b in BUILTIN_BOARDS {
+            let board = builtin(b.name).expect("listed").expect("valid");
+            assert!(board.size() >= 2, "{}", b.name);
+        }
+        assert!(builtin(DEFAULT_BOARD).is_some());
+    }
+
+    #[test]
+    fn the_two_milton_bradley_layouts_differ_only_in_one_chute() {
+        let a = builtin("milton-bradley").unwrap().unwrap();
+        let b = builtin("milton-bradley-48").unwrap().unwrap();
+        assert_eq!(a.jump_from(47), Some(26));
+        assert_eq!(a.jump_from(48), None);
+        assert_eq!(b.jump_from(48), Some(26));
+        assert_eq!(b.jump_from(47), None);
+        assert_eq!(a.ladders(), b.ladders());
+        assert_eq!(a.rules(), b.rules());
+    }
+}

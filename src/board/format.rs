@@ -1,0 +1,274 @@
+//! The board file format (TOML), read into an unvalidated [`BoardSpec`] that keeps the line of
+//! every value so validation can name it. The format is documented in `docs/board-format.md`.
+//!
+//! ```toml
+//! name = "Chutes and Ladders (Milton Bradley)"
+//! size = 100
+//! snakes = [[16, 6], [47, 26]]
+//! ladders = [[1, 38], [80, 100]]
+//!
+//! [rules]
+//! start = 0
+//! overshoot = "stay"
+//! die = 6
+//! roll_again = "none"
+//! chain = true
+//! ```
+
+use std::path::Path;
+
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{BoardError, BoardSpec, Located, Overshoot, Problem, RollAgainSpec};
+
+/// The keys allowed at the top level of a board file.
+pub const TOP_KEYS: [&str; 6] = ["name", "source", "size", "snakes", "ladders", "rules"];
+/// The keys allowed in the `[rules]` table.
+pub const RULE_KEYS: [&str; 5] = ["start", "overshoot", "die", "roll_again", "chain"];
+
+/// Board files larger than this are refused before parsing (a real board is a few kilobytes).
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileBoard {
+    name: Option<String>,
+    source: Option<String>,
+    size: Spanned<i64>,
+    #[serde(default)]
+    snakes: Vec<Spanned<Vec<i64>>>,
+    #[serde(default)]
+    ladders: Vec<Spanned<Vec<i64>>>,
+    rules: Option<FileRules>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileRules {
+    start: Option<Spanned<i64>>,
+    overshoot: Option<Spanned<String>>,
+    die: Option<Spanned<i64>>,
+    roll_again: Option<Spanned<toml::Value>>,
+    chain: Option<Spanned<bool>>,
+}
+
+/// Reads a board file into a [`BoardSpec`].
+///
+/// # Errors
+///
+/// The file cannot be read, is too large, or is not a board file.
+pub fn load_spec(path: &Path) -> Result<BoardSpec, BoardError> {
+    let origin = path.display().to_string();
+    let fail = |message: String| BoardError::single(&origin, None, message);
+    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "the file is {} bytes, more than the limit of {MAX_FILE_BYTES} for a board file",
+            meta.len()
+        )));
+    }
+    let text =
+        std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
+    parse_spec(&text, &origin)
+}
+
+/// Parses board text into a [`BoardSpec`]; `origin` names it in error messages.
+///
+/// # Errors
+///
+/// The text is not TOML, has unknown keys or values of the wrong type.
+pub fn parse_spec(text: &str, origin: &str) -> Result<BoardSpec, BoardError> {
+    let lines = LineIndex::new(text);
+    let file: FileBoard = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| lines.line(s.start));
+        BoardError::single(origin, line, describe_toml_error(&e))
+    })?;
+    let mut problems = Vec::new();
+    let pairs = |list: Vec<Spanned<Vec<i64>>>, kind: &str, problems: &mut Vec<Problem>| {
+        let mut out = Vec::new();
+        for item in list {
+            let line = Some(lines.line(item.span().start));
+            match item.get_ref().as_slice() {
+                [from, to] => out.push(Located {
+                    value: (*from, *to),
+                    line,
+                }),
+                other => problems.push(Problem::new(
+                    line,
+                    format!(
+                        "a {kind} is a pair [from, to] of two squares, found {} numbers {other:?}",
+                        other.len()
+                    ),
+                )),
+            }
+        }
+        out
+    };
+    let snakes = pairs(file.snakes, "snake", &mut problems);
+    let ladders = pairs(file.ladders, "ladder", &mut problems);
+    let located = |s: &Spanned<i64>| Located {
+        value: *s.get_ref(),
+        line: Some(lines.line(s.span().start)),
+    };
+    let defaults = super::Rules::default();
+    let rules = file.rules.unwrap_or(FileRules {
+        start: None,
+        overshoot: None,
+        die: None,
+        roll_again: None,
+        chain: None,
+    });
+    let overshoot = match rules.overshoot {
+        None => Located::unplaced(defaults.overshoot),
+        Some(s) => {
+            let line = Some(lines.line(s.span().start));
+            match Overshoot::from_name(s.get_ref()) {
+                Some(value) => Located { value, line },
+                None => {
+                    problems.push(Problem::new(
+                        line,
+                        format!(
+                            "overshoot {:?} is not a rule: expected \"stay\", \"bounce\" or \"allow\"",
+                            s.get_ref()
+                        ),
+                    ));
+                    Located::unplaced(defaults.overshoot)
+                }
+            }
+        }
+    };
+    let roll_again = match rules.roll_again {
+        None => Located::unplaced(RollAgainSpec::None),
+        Some(v) => {
+            let line = Some(lines.line(v.span().start));
+            let value = match v.get_ref() {
+                toml::Value::String(s) if s == "none" => Some(RollAgainSpec::None),
+                toml::Value::String(s) if s == "unlimited" => Some(RollAgainSpec::Unlimited),
+                toml::Value::Integer(k) => Some(RollAgainSpec::Count(*k)),
+                _ => None,
+            };
+            match value {
+                Some(value) => Located { value, line },
+                None => {
+                    problems.push(Problem::new(
+                        line,
+                        format!(
+                            "roll_again {} is not a rule: expected \"none\", \"unlimited\" or an integer K >= 2",
+                            v.get_ref()
+                        ),
+                    ));
+                    Located::unplaced(RollAgainSpec::None)
+                }
+            }
+        }
+    };
+    if !problems.is_empty() {
+        return Err(BoardError::new(origin, problems));
+    }
+    Ok(BoardSpec {
+        origin: origin.to_string(),
+        name: file.name.unwrap_or_else(|| origin.to_string()),
+        source: file.source,
+        size: located(&file.size),
+        snakes,
+        ladders,
+        start: rules
+            .start
+            .as_ref()
+            .map_or(Located::unplaced(i64::from(defaults.start)), located),
+        overshoot,
+        die: rules
+            .die
+            .as_ref()
+            .map_or(Located::unplaced(i64::from(defaults.die)), located),
+        roll_again,
+        chain: rules
+            .chain
+            .map_or(Located::unplaced(defaults.chain), |c| Located {
+                value: *c.get_ref(),
+                line: Some(lines.line(c.span().start)),
+            }),
+    })
+}
+
+/// Rewrites toml's message into one line, and adds a did-you-mean to unknown keys.
+fn describe_toml_error(error: &toml::de::Error) -> String {
+    let message = error.message().trim().replace('\n', " ");
+    if let Some(rest) = message.strip_prefix("unknown field `") {
+        if let Some(end) = rest.find('`') {
+            let key = &rest[..end];
+            let known: &[&str] = if message.contains("`overshoot`") {
+                &RULE_KEYS
+            } else {
+                &TOP_KEYS
+            };
+            let mut out = format!(
+                "unknown key {key:?}: expected one of {}",
+                known
+                    .iter()
+                    .map(|k| format!("{k:?}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+            if let Some(best) = closest(key, known) {
+                out.push_str(&format!(" (did you mean {best:?}?)"));
+            }
+            return out;
+        }
+    }
+    if message.starts_with("missing field `size`") {
+        return "missing key \"size\": the finish square, e.g. size = 100".to_string();
+    }
+    message
+}
+
+/// The known key closest to `key`, if one is close enough to be a likely typo.
+fn closest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (strsim::jaro_winkler(key, k), *k))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, k)| k)
+}
+
+/// Maps byte offsets to 1-based line numbers.
+struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    fn new(text: &str) -> LineIndex {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        LineIndex { starts }
+    }
+
+    fn line(&self, offset: usize) -> usize {
+        self.starts.partition_point(|&start| start <= offset)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_index_counts_from_one() {
+        let idx = LineIndex::new("a\nbc\n\nd");
+        assert_eq!(idx.line(0), 1);
+        assert_eq!(idx.line(2), 2);
+        assert_eq!(idx.line(5), 3);
+        assert_eq!(idx.line(6), 4);
+    }
+
+    #[test]
+    fn suggests_a_close_key() {
+        assert_eq!(closest("sise", &TOP_KEYS), Some("size"));
+        assert_eq!(closest("ladder", &TOP_KEYS), Some("ladders"));
+        assert_eq!(closest("overshot", &RULE_KEYS), Some("overshoot"));
+        assert_eq!(closest("zzzzzz", &TOP_KEYS), None);
+    }
+}

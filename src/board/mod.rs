@@ -1,0 +1,385 @@
+//! Boards: the first stage of the pipeline (board file -> `Board` -> rules -> chain -> analyses).
+//!
+//! A [`Board`] only comes out of validation ([`BoardSpec::validate`]), so every later stage can
+//! rely on it: squares in range, snakes going down, ladders going up, at most one jump per square,
+//! no cycle of jumps when jumps chain. Board files are TOML ([`format`], documented in
+//! `docs/board-format.md`); the built-in boards live in `boards/` and are embedded ([`builtin`]).
+
+pub mod builtin;
+pub mod format;
+mod validate;
+
+use std::fmt;
+use std::path::Path;
+
+use serde::Serialize;
+
+pub use builtin::{builtin, builtin_names, BuiltinBoard, BUILTIN_BOARDS, DEFAULT_BOARD};
+pub use validate::{BoardError, Problem};
+
+/// A square of the board: 0 is off the board (the start when `start = 0`), `1..=size` are the
+/// squares, `size` is the finish.
+pub type Square = u32;
+
+/// The largest `size` a board file may ask for. Large enough for generated test boards, small
+/// enough that the per-square tables of the chain and the simulator stay in memory.
+pub const MAX_SIZE: Square = 100_000;
+/// The largest die (number of faces) a board may use.
+pub const MAX_DIE: u32 = 100;
+/// The largest K for `roll_again = K` (the K-th top face in a row forfeits the turn).
+pub const MAX_ROLL_AGAIN: u32 = 64;
+
+/// What happens when a roll would carry the token past the finish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Overshoot {
+    /// The token does not move this roll.
+    Stay,
+    /// The token goes back from the finish by the excess: `t = 2N - t`.
+    Bounce,
+    /// Any roll past the finish still finishes.
+    Allow,
+}
+
+impl Overshoot {
+    /// The names accepted in board files and on the command line.
+    pub const NAMES: [&'static str; 3] = ["stay", "bounce", "allow"];
+
+    /// Parses `"stay"`, `"bounce"` or `"allow"`.
+    pub fn from_name(name: &str) -> Option<Overshoot> {
+        match name {
+            "stay" => Some(Overshoot::Stay),
+            "bounce" => Some(Overshoot::Bounce),
+            "allow" => Some(Overshoot::Allow),
+            _ => None,
+        }
+    }
+
+    /// The name used in board files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Overshoot::Stay => "stay",
+            Overshoot::Bounce => "bounce",
+            Overshoot::Allow => "allow",
+        }
+    }
+}
+
+impl fmt::Display for Overshoot {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Whether rolling the die's top face grants another roll in the same turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RollAgain {
+    /// A turn is one roll.
+    None,
+    /// Every top face grants another roll.
+    Unlimited,
+    /// Top faces grant another roll, but the K-th top face in a row forfeits the turn: that roll
+    /// is not moved, the token goes back to where the turn began, and the turn ends.
+    Forfeit(u32),
+}
+
+impl RollAgain {
+    /// Parses `none`, `unlimited` or an integer K >= 2 (as written on the command line).
+    pub fn parse(text: &str) -> Result<RollAgain, String> {
+        match text {
+            "none" => Ok(RollAgain::None),
+            "unlimited" => Ok(RollAgain::Unlimited),
+            other => match other.parse::<u32>() {
+                Ok(k) if (2..=MAX_ROLL_AGAIN).contains(&k) => Ok(RollAgain::Forfeit(k)),
+                _ => Err(format!(
+                    "expected \"none\", \"unlimited\" or an integer K from 2 to {MAX_ROLL_AGAIN}, found {other:?}"
+                )),
+            },
+        }
+    }
+}
+
+impl fmt::Display for RollAgain {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RollAgain::None => f.write_str("none"),
+            RollAgain::Unlimited => f.write_str("unlimited"),
+            RollAgain::Forfeit(k) => write!(f, "{k}"),
+        }
+    }
+}
+
+impl Serialize for RollAgain {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            RollAgain::Forfeit(k) => serializer.serialize_u32(*k),
+            other => serializer.serialize_str(&other.to_string()),
+        }
+    }
+}
+
+/// The rules a board is played with (the `[rules]` table of a board file).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Rules {
+    /// 0: off the board (the first roll lands on square r); 1: standing on square 1.
+    pub start: Square,
+    /// What a roll past the finish does.
+    pub overshoot: Overshoot,
+    /// The number of faces of the fair die (faces 1..=die).
+    pub die: u32,
+    /// Whether the top face rolls again.
+    pub roll_again: RollAgain,
+    /// Whether jumps chain (a ladder whose top is a snake's head slides you down).
+    pub chain: bool,
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules {
+            start: 0,
+            overshoot: Overshoot::Stay,
+            die: 6,
+            roll_again: RollAgain::None,
+            chain: true,
+        }
+    }
+}
+
+/// Rule changes asked for on the command line ("what if" without editing the file).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RuleOverrides {
+    /// Replaces `start`.
+    pub start: Option<Square>,
+    /// Replaces `overshoot`.
+    pub overshoot: Option<Overshoot>,
+    /// Replaces `die`.
+    pub die: Option<u32>,
+    /// Replaces `roll_again`.
+    pub roll_again: Option<RollAgain>,
+    /// Replaces `chain`.
+    pub chain: Option<bool>,
+}
+
+impl RuleOverrides {
+    /// True when no rule is overridden.
+    pub fn is_empty(&self) -> bool {
+        *self == RuleOverrides::default()
+    }
+}
+
+/// A snake or a ladder: a jump from one square to another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Jump {
+    /// The square that triggers the jump (a snake's head, a ladder's foot).
+    pub from: Square,
+    /// Where the token goes (a snake's tail, a ladder's top).
+    pub to: Square,
+}
+
+/// A value read from a board file, with the line it came from (none for values set on the
+/// command line or by a transform).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Located<T> {
+    /// The value as written.
+    pub value: T,
+    /// The 1-based line of the board file it came from.
+    pub line: Option<usize>,
+}
+
+impl<T> Located<T> {
+    /// A value with no line (a default, or set on the command line).
+    pub fn unplaced(value: T) -> Located<T> {
+        Located { value, line: None }
+    }
+}
+
+/// A board as written, before validation: what [`format`] reads and what transforms edit.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardSpec {
+    /// Where the board came from, for error messages: a path or `builtin:NAME`.
+    pub origin: String,
+    /// The board's display name.
+    pub name: String,
+    /// Free text: where the layout comes from.
+    pub source: Option<String>,
+    /// The finish square N.
+    pub size: Located<i64>,
+    /// `[from, to]` pairs meant to go down.
+    pub snakes: Vec<Located<(i64, i64)>>,
+    /// `[from, to]` pairs meant to go up.
+    pub ladders: Vec<Located<(i64, i64)>>,
+    /// `start`.
+    pub start: Located<i64>,
+    /// `overshoot`.
+    pub overshoot: Located<Overshoot>,
+    /// `die`.
+    pub die: Located<i64>,
+    /// `roll_again`.
+    pub roll_again: Located<RollAgainSpec>,
+    /// `chain`.
+    pub chain: Located<bool>,
+}
+
+/// `roll_again` as written: a word, or an integer not yet checked to be >= 2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RollAgainSpec {
+    /// `"none"`.
+    None,
+    /// `"unlimited"`.
+    Unlimited,
+    /// An integer K.
+    Count(i64),
+}
+
+impl BoardSpec {
+    /// Swaps every snake and ladder end for end (seed 000's reversed board): a snake from a to b
+    /// becomes a ladder from b to a, and the other way round.
+    pub fn reverse(&mut self) {
+        let flip = |jumps: &[Located<(i64, i64)>]| -> Vec<Located<(i64, i64)>> {
+            jumps
+                .iter()
+                .map(|j| Located {
+                    value: (j.value.1, j.value.0),
+                    line: j.line,
+                })
+                .collect()
+        };
+        let ladders = flip(&self.snakes);
+        let snakes = flip(&self.ladders);
+        self.snakes = snakes;
+        self.ladders = ladders;
+        self.name = format!("{} (reversed)", self.name);
+    }
+
+    /// Replaces the rules named in `overrides`.
+    pub fn apply(&mut self, overrides: &RuleOverrides) {
+        if let Some(start) = overrides.start {
+            self.start = Located::unplaced(i64::from(start));
+        }
+        if let Some(overshoot) = overrides.overshoot {
+            self.overshoot = Located::unplaced(overshoot);
+        }
+        if let Some(die) = overrides.die {
+            self.die = Located::unplaced(i64::from(die));
+        }
+        if let Some(roll_again) = overrides.roll_again {
+            self.roll_again = Located::unplaced(match roll_again {
+                RollAgain::None => RollAgainSpec::None,
+                RollAgain::Unlimited => RollAgainSpec::Unlimited,
+                RollAgain::Forfeit(k) => RollAgainSpec::Count(i64::from(k)),
+            });
+        }
+        if let Some(chain) = overrides.chain {
+            self.chain = Located::unplaced(chain);
+        }
+    }
+
+    /// Checks everything and builds the [`Board`], or reports every problem found.
+    ///
+    /// # Errors
+    ///
+    /// A [`BoardError`] listing each problem with the line it is on.
+    pub fn validate(&self) -> Result<Board, BoardError> {
+        validate::validate(self)
+    }
+}
+
+/// A validated board: squares `1..=size`, its snakes and ladders, its rules, and the jump table.
+#[derive(Clone, Debug)]
+pub struct Board {
+    spec: BoardSpec,
+    size: Square,
+    snakes: Vec<Jump>,
+    ladders: Vec<Jump>,
+    rules: Rules,
+    /// `jump[t]`: where a token that lands on `t` ends up after its jumps (t itself when none).
+    jump_once: Vec<Square>,
+}
+
+impl Board {
+    /// Reads and validates a board file.
+    ///
+    /// # Errors
+    ///
+    /// The file cannot be read, is not valid TOML in the board format, or fails validation.
+    pub fn load(path: &Path) -> Result<Board, BoardError> {
+        format::load_spec(path)?.validate()
+    }
+
+    /// Parses and validates board text; `origin` names it in error messages.
+    ///
+    /// # Errors
+    ///
+    /// The text is not valid TOML in the board format, or fails validation.
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<Board, BoardError> {
+        format::parse_spec(text, origin)?.validate()
+    }
+
+    /// The same board with snakes and ladders swapped end for end.
+    ///
+    /// # Errors
+    ///
+    /// The reversed board is invalid (for example a ladder to the finish becomes a snake from it).
+    pub fn reversed(&self) -> Result<Board, BoardError> {
+        let mut spec = self.spec.clone();
+        spec.reverse();
+        spec.validate()
+    }
+
+    /// The same board with some rules replaced.
+    ///
+    /// # Errors
+    ///
+    /// The new rules make the board invalid (for example `chain = true` closes a cycle of jumps).
+    pub fn with_rules(&self, overrides: &RuleOverrides) -> Result<Board, BoardError> {
+        let mut spec = self.spec.clone();
+        spec.apply(overrides);
+        spec.validate()
+    }
+
+    /// The board as written (before validation), for transforms.
+    pub fn spec(&self) -> &BoardSpec {
+        &self.spec
+    }
+
+    /// The board's display name.
+    pub fn name(&self) -> &str {
+        &self.spec.name
+    }
+
+    /// Where the board came from: a path or `builtin:NAME`.
+    pub fn origin(&self) -> &str {
+        &self.spec.origin
+    }
+
+    /// Free text on where the layout comes from.
+    pub fn source(&self) -> Option<&str> {
+        self.spec.source.as_deref()
+    }
+
+    /// The finish square N.
+    pub fn size(&self) -> Square {
+        self.size
+    }
+
+    /// The snakes, in file order.
+    pub fn snakes(&self) -> &[Jump] {
+        &self.snakes
+    }
+
+    /// The ladders, in file order.
+    pub fn ladders(&self) -> &[Jump] {
+        &self.ladders
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The square a jump from `square` leads to, if a snake or ladder starts there.
+    pub fn jump_from(&self, square: Square) -> Option<Square> {
+        let to = self.jump_once[square as usize];
+        (to != square).then_some(to)
+    }
+}

@@ -1,0 +1,262 @@
+//! Validation of a [`BoardSpec`] into a [`Board`]: collects every problem at once, each with the
+//! line of the board file it is on, so a user fixes a file in one pass.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use super::{
+    Board, BoardSpec, Jump, Located, RollAgain, RollAgainSpec, Rules, Square, MAX_DIE,
+    MAX_ROLL_AGAIN, MAX_SIZE,
+};
+
+/// One thing wrong with a board, with the line of the board file it is on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The 1-based line, when the value came from a file.
+    pub line: Option<usize>,
+    /// What is wrong and what would be valid, lowercase, no trailing period.
+    pub message: String,
+}
+
+impl Problem {
+    /// A problem at `line`.
+    pub fn new(line: Option<usize>, message: impl Into<String>) -> Problem {
+        Problem {
+            line,
+            message: message.into(),
+        }
+    }
+}
+
+/// Everything wrong with one board file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardError {
+    /// The file (or `builtin:NAME`) the problems are in.
+    pub origin: String,
+    /// The problems, in file order; never empty.
+    pub problems: Vec<Problem>,
+}
+
+impl BoardError {
+    /// An error with several problems.
+    pub fn new(origin: &str, problems: Vec<Problem>) -> BoardError {
+        BoardError {
+            origin: origin.to_string(),
+            problems,
+        }
+    }
+
+    /// An error with one problem.
+    pub fn single(origin: &str, line: Option<usize>, message: String) -> BoardError {
+        BoardError::new(origin, vec![Problem::new(line, message)])
+    }
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("\n")?;
+            }
+            match p.line {
+                Some(line) => write!(f, "{}:{line}: {}", self.origin, p.message)?,
+                None => write!(f, "{}: {}", self.origin, p.message)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+pub(super) fn validate(spec: &BoardSpec) -> Result<Board, BoardError> {
+    let mut problems = Vec::new();
+    let size = spec.size.value;
+    let size_ok = (2..=i64::from(MAX_SIZE)).contains(&size);
+    if !size_ok {
+        problems.push(Problem::new(
+            spec.size.line,
+            if size < 2 {
+                format!("size {size} is too small: a board needs a finish square of at least 2")
+            } else {
+                format!("size {size} is larger than the limit of {MAX_SIZE} squares")
+            },
+        ));
+    }
+    let die = spec.die.value;
+    if !(2..=i64::from(MAX_DIE)).contains(&die) {
+        problems.push(Problem::new(
+            spec.die.line,
+            format!("die {die} is not a die: expected a number of faces from 2 to {MAX_DIE}"),
+        ));
+    }
+    let start = spec.start.value;
+    if start != 0 && start != 1 {
+        problems.push(Problem::new(
+            spec.start.line,
+            format!("start {start} is not a start: expected 0 (off the board) or 1 (on square 1)"),
+        ));
+    }
+    let roll_again = match spec.roll_again.value {
+        RollAgainSpec::None => RollAgain::None,
+        RollAgainSpec::Unlimited => RollAgain::Unlimited,
+        RollAgainSpec::Count(k) if (2..=i64::from(MAX_ROLL_AGAIN)).contains(&k) => {
+            RollAgain::Forfeit(k as u32)
+        }
+        RollAgainSpec::Count(k) => {
+            problems.push(Problem::new(
+                spec.roll_again.line,
+                format!(
+                    "roll_again {k} is not a rule: the K-th top face in a row forfeits the turn, \
+                     so K must be from 2 to {MAX_ROLL_AGAIN} (or \"none\", \"unlimited\")"
+                ),
+            ));
+            RollAgain::None
+        }
+    };
+
+    // Jumps: range, direction, one per square.
+    let mut by_square: BTreeMap<i64, (&str, &Located<(i64, i64)>)> = BTreeMap::new();
+    let mut snakes = Vec::new();
+    let mut ladders = Vec::new();
+    for (kind, list, out) in [
+        ("snake", &spec.snakes, &mut snakes),
+        ("ladder", &spec.ladders, &mut ladders),
+    ] {
+        for jump in list {
+            let (from, to) = jump.value;
+            let before = problems.len();
+            let name = format!("{kind} {from} -> {to}");
+            if size_ok {
+                if from < 1 || from > size {
+                    problems.push(Problem::new(
+                        jump.line,
+                        format!("{name} starts outside the board: squares are 1 to {size}"),
+                    ));
+                } else if from == size {
+                    problems.push(Problem::new(
+                        jump.line,
+                        format!("{name} starts on the finish ({size}): the game ends there"),
+                    ));
+                }
+                if to < 0 || to > size {
+                    problems.push(Problem::new(
+                        jump.line,
+                        format!(
+                            "{name} ends outside the board: destinations are 0 (the start) to {size} (the finish)"
+                        ),
+                    ));
+                }
+            }
+            if kind == "snake" && to >= from {
+                problems.push(Problem::new(
+                    jump.line,
+                    format!("{name} goes up: a snake goes down (to < from); is it a ladder?"),
+                ));
+            }
+            if kind == "ladder" && to <= from {
+                problems.push(Problem::new(
+                    jump.line,
+                    format!("{name} goes down: a ladder goes up (to > from); is it a snake?"),
+                ));
+            }
+            if let Some((other_kind, other)) = by_square.get(&from) {
+                let other_line = other
+                    .line
+                    .map(|l| format!(" (line {l})"))
+                    .unwrap_or_default();
+                problems.push(Problem::new(
+                    jump.line,
+                    format!(
+                        "square {from} has two jumps: {other_kind} {} -> {}{other_line} and {name}",
+                        other.value.0, other.value.1
+                    ),
+                ));
+            } else {
+                by_square.insert(from, (kind, jump));
+            }
+            if problems.len() == before && size_ok {
+                out.push(Jump {
+                    from: from as Square,
+                    to: to as Square,
+                });
+            }
+        }
+    }
+
+    if !problems.is_empty() {
+        return Err(BoardError::new(&spec.origin, problems));
+    }
+
+    let size = size as Square;
+    let mut jump_once: Vec<Square> = (0..=size).collect();
+    for j in snakes.iter().chain(&ladders) {
+        jump_once[j.from as usize] = j.to;
+    }
+    let chain = spec.chain.value;
+    if chain {
+        report_cycles(&jump_once, &by_square, &mut problems);
+        if !problems.is_empty() {
+            return Err(BoardError::new(&spec.origin, problems));
+        }
+    }
+
+    Ok(Board {
+        spec: spec.clone(),
+        size,
+        snakes,
+        ladders,
+        rules: Rules {
+            start: start as Square,
+            overshoot: spec.overshoot.value,
+            die: die as u32,
+            roll_again,
+            chain,
+        },
+        jump_once,
+    })
+}
+
+/// Finds every cycle of jumps (each reported once, by its squares in jump order).
+fn report_cycles(
+    jump_once: &[Square],
+    by_square: &BTreeMap<i64, (&str, &Located<(i64, i64)>)>,
+    problems: &mut Vec<Problem>,
+) {
+    // 0 = unvisited, 1 = on the current path, 2 = done.
+    let mut mark = vec![0u8; jump_once.len()];
+    for &first in by_square.keys() {
+        let first = first as usize;
+        if mark[first] != 0 {
+            continue;
+        }
+        let mut path = Vec::new();
+        let mut s = first;
+        while mark[s] == 0 && jump_once[s] as usize != s {
+            mark[s] = 1;
+            path.push(s);
+            s = jump_once[s] as usize;
+        }
+        if mark[s] == 1 {
+            let at = path.iter().position(|&p| p == s).unwrap_or(0);
+            let cycle = &path[at..];
+            let squares: Vec<String> = cycle
+                .iter()
+                .chain(std::iter::once(&s))
+                .map(|q| q.to_string())
+                .collect();
+            let line = by_square.get(&(s as i64)).and_then(|(_, j)| j.line);
+            problems.push(Problem::new(
+                line,
+                format!(
+                    "the jumps form a cycle {} (with chain = true a token would never stop); \
+                     remove one of them or set chain = false",
+                    squares.join(" -> ")
+                ),
+            ));
+        }
+        for p in path {
+            mark[p] = 2;
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! Choosing a board on the command line: a built-in name or a file, `--reverse`, and rule
+//! overrides that answer "what if" without editing the file.
+
+use std::path::Path;
+
+use anyhow::{bail, Result};
+use ladders::board::{builtin_names, Board, Overshoot, RollAgain, RuleOverrides, DEFAULT_BOARD};
+
+/// The rule overrides and transforms every board-taking command accepts.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct RuleArgs {
+    /// Swap every snake and ladder end for end (snakes climb, ladders slide)
+    #[arg(long)]
+    pub reverse: bool,
+    /// Start off the board (0) or standing on square 1 (1)
+    #[arg(long, value_name = "0|1", value_parser = clap::value_parser!(u32).range(0..=1))]
+    pub start: Option<u32>,
+    /// What a roll past the finish does
+    #[arg(long, value_name = "RULE", value_parser = parse_overshoot)]
+    pub overshoot: Option<Overshoot>,
+    /// Number of faces of the die
+    #[arg(long, value_name = "FACES", value_parser = clap::value_parser!(u32).range(2..=i64::from(ladders::board::MAX_DIE)))]
+    pub die: Option<u32>,
+    /// Whether the top face rolls again: none, unlimited, or K (the K-th in a row forfeits)
+    #[arg(long, value_name = "none|unlimited|K", value_parser = RollAgain::parse)]
+    pub roll_again: Option<RollAgain>,
+    /// Whether jumps chain (true) or at most one jump is taken per move (false)
+    #[arg(long, value_name = "true|false")]
+    pub chain: Option<bool>,
+}
+
+impl RuleArgs {
+    /// The overrides as the library takes them.
+    pub fn overrides(&self) -> RuleOverrides {
+        RuleOverrides {
+            start: self.start,
+            overshoot: self.overshoot,
+            die: self.die,
+            roll_again: self.roll_again,
+            chain: self.chain,
+        }
+    }
+
+    /// Loads `name` (built-in or path) and applies `--reverse` and the overrides.
+    pub fn load(&self, name: &str) -> Result<Board> {
+        let mut spec = load_spec(name)?;
+        if self.reverse {
+            spec.reverse();
+        }
+        spec.apply(&self.overrides());
+        Ok(spec.validate()?)
+    }
+}
+
+/// One board and its rule overrides.
+#[derive(clap::Args, Clone, Debug)]
+pub struct BoardArgs {
+    /// A built-in board (see `ladders boards`) or the path of a board file
+    #[arg(default_value = DEFAULT_BOARD)]
+    pub board: String,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+impl BoardArgs {
+    /// The default board with no overrides.
+    pub fn default_board() -> BoardArgs {
+        BoardArgs {
+            board: DEFAULT_BOARD.to_string(),
+            rules: RuleArgs::default(),
+        }
+    }
+
+    /// Loads the board.
+    pub fn load(&self) -> Result<Board> {
+        self.rules.load(&self.board)
+    }
+}
+
+fn parse_overshoot(text: &str) -> Result<Overshoot, String> {
+    Overshoot::from_name(text)
+        .ok_or_else(|| format!("expected one of {}", Overshoot::NAMES.join(", ")))
+}
+
+/// A built-in board by name, or a board file by path, before validation.
+fn load_spec(name: &str) -> Result<ladders::board::BoardSpec> {
+    if let Some(b) = ladders::board::BUILTIN_BOARDS
+        .iter()
+        .find(|b| b.name == name)
+    {
+        return Ok(ladders::board::format::parse_spec(
+            b.text,
+            &format!("builtin:{}", b.name),
+        )?);
+    }
+    let path = Path::new(name);
+    if path.exists() {
+        return Ok(ladders::board::format::load_spec(path)?);
+    }
+    let names: Vec<&str> = builtin_names().collect();
+    bail!(
+        "{name}: no such board file, and no built-in board has that name (built-in boards: {})",
+        names.join(", ")
+    )
+}

@@ -1,0 +1,17 @@
+//! The exit codes, named in one place: 0 success, 1 a check that failed, 2 bad usage or input
+//! (clap uses 2 for usage errors too).
+
+use std::process::ExitCode;
+
+/// Success.
+pub const SUCCESS: u8 = 0;
+/// A check ran and failed (for example a simulation that disagrees with the exact answer).
+#[allow(dead_code)] // used by check and verify
+pub const CHECK_FAILED: u8 = 1;
+/// Bad usage or bad input.
+pub const BAD_INPUT: u8 = 2;
+
+/// The process exit code for one of the constants above.
+pub fn code(value: u8) -> ExitCode {
+    ExitCode::from(value)
+}

@@ -1,0 +1,85 @@
+//! The command line: clap's structs, one module per subcommand, and the dispatch. Each
+//! subcommand's `run` loads its input, calls the library and writes a report; nothing more.
+
+pub mod analyze;
+pub mod board_args;
+pub mod boards;
+pub mod check;
+pub mod distribution;
+pub mod exit;
+pub mod expect;
+pub mod generate;
+pub mod race;
+pub mod shortest;
+pub mod simulate;
+pub mod verify;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+
+/// Exact answers about Snakes and Ladders boards.
+///
+/// With no subcommand, prints the summary of the default board (milton-bradley).
+#[derive(Parser, Debug)]
+#[command(name = "ladders", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    /// What to compute
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// One screen answering the common questions about a board
+    Analyze(analyze::Args),
+    /// Exact expected turns, variance, rolls, snakes and ladders
+    Expect(expect::Args),
+    /// Exact distribution of the number of turns
+    Distribution(distribution::Args),
+    /// Shortest game (with the rolls that achieve it) and longest game
+    Shortest(shortest::Args),
+    /// Simulate games roll by roll
+    Simulate(simulate::Args),
+    /// Simulate and compare with the exact answers (exit 1 when they disagree)
+    Check(check::Args),
+    /// Check a simulation you wrote against the exact answers (exit 1 when they disagree)
+    Verify(verify::Args),
+    /// Several players: exact win odds per seat and game length
+    Race(race::Args),
+    /// Write a random board file
+    Generate(generate::Args),
+    /// List the built-in boards
+    Boards(boards::Args),
+}
+
+/// Runs the command line.
+pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
+    match cli.command {
+        None => analyze::run(&analyze::Args::default_board(), out),
+        Some(Command::Analyze(args)) => analyze::run(&args, out),
+        Some(Command::Expect(args)) => expect::run(&args, out),
+        Some(Command::Distribution(args)) => distribution::run(&args, out),
+        Some(Command::Shortest(args)) => shortest::run(&args, out),
+        Some(Command::Simulate(args)) => simulate::run(&args, out),
+        Some(Command::Check(args)) => check::run(&args, out),
+        Some(Command::Verify(args)) => verify::run(&args, out),
+        Some(Command::Race(args)) => race::run(&args, out),
+        Some(Command::Generate(args)) => generate::run(&args, out),
+        Some(Command::Boards(args)) => boards::run(&args, out),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

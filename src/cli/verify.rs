@@ -1,0 +1,21 @@
+//! `ladders verify`: not built yet.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+
+use super::board_args::BoardArgs;
+
+/// Arguments of `verify`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub board: BoardArgs,
+}
+
+/// Runs `verify`.
+pub fn run(args: &Args, _out: &mut dyn Write) -> Result<ExitCode> {
+    let _ = &args.board;
+    bail!("ladders verify is not built yet")
+}

@@ -1,0 +1,143 @@
+//! Decimal text from exact rationals, correctly rounded (to nearest, ties to even), and the
+//! square root of a rational to a given number of decimals, also correctly rounded.
+
+use num_bigint::{BigInt, Sign};
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{Signed, ToPrimitive, Zero};
+
+/// `r` with `digits` digits after the decimal point, rounded to nearest (ties to even).
+///
+/// # Examples
+///
+/// ```
+/// use ladders::exact::decimal::fixed;
+/// use num_rational::BigRational;
+/// let third = BigRational::new(1.into(), 3.into());
+/// assert_eq!(fixed(&third, 4), "0.3333");
+/// assert_eq!(fixed(&BigRational::new(2.into(), 3.into()), 2), "0.67");
+/// assert_eq!(fixed(&BigRational::new((-5).into(), 2.into()), 0), "-2");
+/// ```
+pub fn fixed(r: &BigRational, digits: usize) -> String {
+    let scaled = round_scaled(r, digits);
+    format_scaled(&scaled, digits)
+}
+
+/// round(r * 10^digits) to nearest, ties to even.
+fn round_scaled(r: &BigRational, digits: usize) -> BigInt {
+    let scale = BigInt::from(10u32).pow(digits as u32);
+    let num = r.numer() * &scale;
+    let den = r.denom().clone();
+    let (q, rem) = num.div_mod_floor(&den);
+    // rem in [0, den): compare 2 rem with den.
+    let twice = &rem * 2u32;
+    match twice.cmp(&den) {
+        std::cmp::Ordering::Less => q,
+        std::cmp::Ordering::Greater => q + 1u32,
+        std::cmp::Ordering::Equal => {
+            if q.is_even() {
+                q
+            } else {
+                q + 1u32
+            }
+        }
+    }
+}
+
+/// Writes the integer `scaled` / 10^digits with a decimal point.
+fn format_scaled(scaled: &BigInt, digits: usize) -> String {
+    let negative = scaled.sign() == Sign::Minus;
+    let mut text = scaled.abs().to_string();
+    if digits > 0 {
+        if text.len() <= digits {
+            text = format!("{}{text}", "0".repeat(digits + 1 - text.len()));
+        }
+        text.insert(text.len() - digits, '.');
+    }
+    if negative {
+        text.insert(0, '-');
+    }
+    text
+}
+
+/// The square root of `r` (which must be non-negative) with `digits` digits after the point,
+/// rounded to nearest.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::exact::decimal::sqrt_fixed;
+/// use num_rational::BigRational;
+/// assert_eq!(sqrt_fixed(&BigRational::from_integer(2.into()), 5), "1.41421");
+/// assert_eq!(sqrt_fixed(&BigRational::from_integer(4.into()), 3), "2.000");
+/// ```
+pub fn sqrt_fixed(r: &BigRational, digits: usize) -> String {
+    assert!(!r.is_negative(), "square root of a negative number");
+    // x = r * 10^(2 digits); s = floor(sqrt(floor(x))) = floor(sqrt(x)).
+    let scale = BigInt::from(10u32).pow(2 * digits as u32);
+    let num = r.numer() * &scale;
+    let den = r.denom();
+    let s = (&num / den).sqrt();
+    // Round: s + 1/2 <= sqrt(x)  <=>  (2s + 1)^2 den <= 4 num (equality cannot hold for an
+    // irrational root, and for a rational root ties go up, which never changes a printed digit
+    // of an exact root because an exact root at that scale is an integer).
+    let two_s_plus_one = &s * 2u32 + 1u32;
+    let rounded = if &two_s_plus_one * &two_s_plus_one * den <= num * 4u32 {
+        s + 1u32
+    } else {
+        s
+    };
+    format_scaled(&rounded, digits)
+}
+
+/// `r` as the nearest `f64` (for display, plotting and float cross-checks only).
+pub fn to_f64(r: &BigRational) -> f64 {
+    if r.is_zero() {
+        return 0.0;
+    }
+    r.to_f64().unwrap_or_else(|| {
+        // Out of f64 range: infinite with the right sign.
+        if r.is_negative() {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn rounds_to_nearest_with_ties_to_even() {
+        assert_eq!(fixed(&q(1, 8), 2), "0.12"); // 0.125 -> even
+        assert_eq!(fixed(&q(3, 8), 2), "0.38"); // 0.375 -> even
+        assert_eq!(fixed(&q(1, 3), 0), "0");
+        assert_eq!(fixed(&q(2, 3), 0), "1");
+        assert_eq!(fixed(&q(-1, 3), 3), "-0.333");
+        assert_eq!(fixed(&q(1, 1000), 2), "0.00");
+        assert_eq!(fixed(&q(12345, 100), 1), "123.4"); // 123.45 -> even
+        assert_eq!(fixed(&q(7, 1), 3), "7.000");
+    }
+
+    #[test]
+    fn square_roots_are_correctly_rounded() {
+        // sqrt(1/3) = 0.57735026918...
+        assert_eq!(sqrt_fixed(&q(1, 3), 8), "0.57735027");
+        // sqrt(0.0001) = 0.01 exactly
+        assert_eq!(sqrt_fixed(&q(1, 10000), 4), "0.0100");
+        assert_eq!(sqrt_fixed(&q(0, 1), 2), "0.00");
+    }
+
+    #[test]
+    fn converts_huge_rationals_to_f64() {
+        let big = BigInt::from(10u32).pow(400);
+        let r = BigRational::new(big.clone() * 3u32, big);
+        assert_eq!(to_f64(&r), 3.0);
+    }
+}

@@ -1,0 +1,3 @@
+//! Random board generation (`ladders generate`).
+//!
+//! (Not built yet.)

@@ -1,0 +1,3 @@
+//! The `analyze` report.
+//!
+//! (Not built yet.)

@@ -1,0 +1,3 @@
+//! The `distribution` report.
+//!
+//! (Not built yet.)

@@ -1,0 +1,11 @@
+//! Reports: result structs turned into text tables and JSON, written to any `io::Write`.
+//! Reports know the result types, not how they were computed.
+
+pub mod analyze;
+pub mod distribution;
+pub mod expect;
+pub mod json;
+pub mod race;
+pub mod shortest;
+pub mod simulate;
+pub mod text;

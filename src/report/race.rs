@@ -1,0 +1,3 @@
+//! The `race` report.
+//!
+//! (Not built yet.)

@@ -1,0 +1,3 @@
+//! The `shortest` report.
+//!
+//! (Not built yet.)

@@ -1,0 +1,3 @@
+//! The `simulate`, `check` and `verify` reports.
+//!
+//! (Not built yet.)

@@ -1,0 +1,3 @@
+//! The fast seeded simulator and the statistical checks of simulations against the exact chain.
+//!
+//! (Not built yet.)
