@@ -217,6 +217,9 @@ fn describe_toml_error(error: &toml::de::Error) -> String {
             return out;
         }
     }
+    if message.contains("expected i64") {
+        return message.replace("expected i64", "expected an integer");
+    }
     if message.starts_with("missing field `size`") {
         return "missing key \"size\": the finish square, e.g. size = 100".to_string();
     }

@@ -33,13 +33,14 @@ impl Problem {
 pub struct BoardError {
     /// The file (or `builtin:NAME`) the problems are in.
     pub origin: String,
-    /// The problems, in file order; never empty.
+    /// The problems, in line order; never empty.
     pub problems: Vec<Problem>,
 }
 
 impl BoardError {
     /// An error with several problems.
-    pub fn new(origin: &str, problems: Vec<Problem>) -> BoardError {
+    pub fn new(origin: &str, mut problems: Vec<Problem>) -> BoardError {
+        problems.sort_by_key(|p| p.line);
         BoardError {
             origin: origin.to_string(),
             problems,

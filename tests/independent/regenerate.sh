@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Rewrites tests/fixtures/independent/*.txt with roll_chain.py (pure Python, standard library).
+# Each file's first line is the argument list; the rest are "name numerator/denominator" lines.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+out=tests/fixtures/independent
+gen() {
+  local name=$1; shift
+  { echo "args $*"; python3 tests/independent/roll_chain.py "$@"; } > "$out/$name.txt"
+}
+gen tiny boards/tiny.toml
+gen milton-bradley boards/milton-bradley.toml
+gen milton-bradley-48 boards/milton-bradley-48.toml
+gen milton-bradley-bounce boards/milton-bradley.toml --overshoot bounce
+gen milton-bradley-allow-start1 boards/milton-bradley.toml --overshoot allow --start 1
+gen milton-bradley-unlimited boards/milton-bradley.toml --roll-again unlimited
+gen milton-bradley-d4 boards/milton-bradley.toml --die 4
+gen efi boards/efi.toml
+gen efi-reversed boards/efi.toml --reverse
+gen efi-forfeit3 boards/efi.toml --roll-again 3
+gen efi-stay boards/efi.toml --overshoot stay
+gen tiny-forfeit2 boards/tiny.toml --roll-again 2
