@@ -70,6 +70,9 @@ impl fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
+/// The jump starting on each square, with its kind, as written (for duplicate and cycle messages).
+type JumpsBySquare<'a> = BTreeMap<i64, (&'a str, &'a Located<(i64, i64)>)>;
+
 pub(super) fn validate(spec: &BoardSpec) -> Result<Board, BoardError> {
     let mut problems = Vec::new();
     let size = spec.size.value;
@@ -117,7 +120,7 @@ pub(super) fn validate(spec: &BoardSpec) -> Result<Board, BoardError> {
     };
 
     // Jumps: range, direction, one per square.
-    let mut by_square: BTreeMap<i64, (&str, &Located<(i64, i64)>)> = BTreeMap::new();
+    let mut by_square: JumpsBySquare = BTreeMap::new();
     let mut snakes = Vec::new();
     let mut ladders = Vec::new();
     for (kind, list, out) in [
@@ -221,7 +224,7 @@ pub(super) fn validate(spec: &BoardSpec) -> Result<Board, BoardError> {
 /// Finds every cycle of jumps (each reported once, by its squares in jump order).
 fn report_cycles(
     jump_once: &[Square],
-    by_square: &BTreeMap<i64, (&str, &Located<(i64, i64)>)>,
+    by_square: &JumpsBySquare,
     problems: &mut Vec<Problem>,
 ) {
     // 0 = unvisited, 1 = on the current path, 2 = done.
