@@ -222,11 +222,7 @@ pub(super) fn validate(spec: &BoardSpec) -> Result<Board, BoardError> {
 }
 
 /// Finds every cycle of jumps (each reported once, by its squares in jump order).
-fn report_cycles(
-    jump_once: &[Square],
-    by_square: &JumpsBySquare,
-    problems: &mut Vec<Problem>,
-) {
+fn report_cycles(jump_once: &[Square], by_square: &JumpsBySquare, problems: &mut Vec<Problem>) {
     // 0 = unvisited, 1 = on the current path, 2 = done.
     let mut mark = vec![0u8; jump_once.len()];
     for &first in by_square.keys() {
