@@ -19,9 +19,9 @@ use crate::exact::solve::{transient_matrix, SparseLu};
 /// The expectations of a game that ends with probability 1.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expectations {
-    /// E[T], turns from the start.
+    /// E\[T\], turns from the start.
     pub turns: BigRational,
-    /// Var[T].
+    /// Var\[T\].
     pub variance: BigRational,
     /// Expected rolls (forfeited rolls included).
     pub rolls: BigRational,

@@ -2,8 +2,8 @@
 //!
 //! A [`Board`] only comes out of validation ([`BoardSpec::validate`]), so every later stage can
 //! rely on it: squares in range, snakes going down, ladders going up, at most one jump per square,
-//! no cycle of jumps when jumps chain. Board files are TOML ([`format`], documented in
-//! `docs/board-format.md`); the built-in boards live in `boards/` and are embedded ([`builtin`]).
+//! no cycle of jumps when jumps chain. Board files are TOML ([`format`](mod@format), documented in
+//! `docs/board-format.md`); the built-in boards live in `boards/` and are embedded ([`builtin()`]).
 
 pub mod builtin;
 pub mod format;
@@ -193,7 +193,7 @@ impl<T> Located<T> {
     }
 }
 
-/// A board as written, before validation: what [`format`] reads and what transforms edit.
+/// A board as written, before validation: what [`format`](mod@format) reads and what transforms edit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardSpec {
     /// Where the board came from, for error messages: a path or `builtin:NAME`.

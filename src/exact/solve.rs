@@ -139,9 +139,9 @@ impl SparseLu {
             }
         }
         let mut x: Vec<BigRational> = Vec::with_capacity(n);
-        for v in 0..n {
-            let mut xv = std::mem::take(&mut y[v]);
-            for (c, l) in &self.lower[v] {
+        for (yv, lower) in y.iter_mut().zip(&self.lower) {
+            let mut xv = std::mem::take(yv);
+            for (c, l) in lower {
                 xv -= l * &x[*c];
             }
             x.push(xv);
@@ -175,15 +175,15 @@ pub fn solve_dense(q: &SparseRows, b: &[BigRational]) -> Result<Vec<BigRational>
             .ok_or(Singular { state: col })?;
         a.swap(col, pivot_row);
         let inv = a[col][col].recip();
-        for k in col..=n {
-            a[col][k] *= &inv;
+        for entry in &mut a[col][col..] {
+            *entry *= &inv;
         }
-        for r in 0..n {
-            if r != col && !a[r][col].is_zero() {
-                let f = a[r][col].clone();
-                for k in col..=n {
-                    let delta = &f * &a[col][k];
-                    a[r][k] -= delta;
+        let pivot = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != col && !row[col].is_zero() {
+                let f = row[col].clone();
+                for (entry, p) in row[col..].iter_mut().zip(&pivot[col..]) {
+                    *entry -= &f * p;
                 }
             }
         }
