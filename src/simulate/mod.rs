@@ -1,3 +1,328 @@
 //! The fast seeded simulator and the statistical checks of simulations against the exact chain.
 //!
-//! (Not built yet.)
+//! - [`engine`]: games played roll by roll from the board and [`crate::rules`] (never from the
+//!   chain), several per core, on seeded per-chunk random streams.
+//! - [`simulate`]: runs the engine on all of rayon's threads and merges the tallies into a
+//!   [`Simulation`] whose every number depends on the seed only, not on the thread count.
+//! - [`check`]: a sample (simulated here or by the user) against the exact answers: z of the
+//!   mean, chi-square of the turn counts, and the rule variants the sample fits instead.
+
+pub mod check;
+pub mod engine;
+pub mod sample;
+
+use rayon::prelude::*;
+
+use crate::board::{Board, Square};
+use engine::{run_chunk, Table, Tally, CHUNK_GAMES};
+
+/// The default cap on turns per game: far beyond any game seen on a finite board of the usual
+/// kind (seed 000's longest in 10 million games was 752 turns), small enough that a board whose
+/// finish can be unreachable does not hang the simulator.
+pub const DEFAULT_MAX_TURNS: u64 = 10_000;
+
+/// What to simulate.
+#[derive(Clone, Copy, Debug)]
+pub struct SimOptions {
+    /// Games to play.
+    pub games: u64,
+    /// The seed of every random stream.
+    pub seed: u64,
+    /// A game still going after this many turns is stopped and counted as capped.
+    pub max_turns: u64,
+}
+
+/// A game kept for the report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSeen {
+    /// Turns it took.
+    pub turns: u64,
+    /// Rolls it took.
+    pub rolls: u64,
+    /// Its faces, turn by turn (kept for the shortest game only).
+    pub faces: Option<Vec<Vec<u32>>>,
+}
+
+/// The result of a simulation: everything the reports show, as counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Simulation {
+    /// The options it ran with.
+    pub seed: u64,
+    /// The turn cap.
+    pub max_turns: u64,
+    /// Games that finished.
+    pub games: u64,
+    /// Games stopped at the turn cap (not in `turns` or `rolls`).
+    pub capped: u64,
+    /// The turn counts of the finished games.
+    pub turns: Histogram,
+    /// The roll counts of the finished games.
+    pub rolls: Histogram,
+    /// Rolls over all games, capped ones included.
+    pub total_rolls: u64,
+    /// Snakes taken over all games.
+    pub snakes: u64,
+    /// Ladders taken over all games.
+    pub ladders: u64,
+    /// Squares climbed over all games.
+    pub climbed: u64,
+    /// Squares slid over all games.
+    pub slid: u64,
+    /// The first game with the fewest turns, with its faces.
+    pub shortest: Option<GameSeen>,
+    /// The first game with the most turns.
+    pub longest: Option<GameSeen>,
+    /// Squares reachable from the start from which the finish cannot be reached (found from the
+    /// rules table alone); games that reach one never end and are capped.
+    pub trapping_squares: Vec<Square>,
+}
+
+/// Plays `options.games` games on `board` with rayon's current thread pool. `progress` is called
+/// with the number of games just finished after each chunk (for a progress bar).
+///
+/// # Examples
+///
+/// ```
+/// use ladders::board::builtin;
+/// use ladders::simulate::{simulate, SimOptions};
+/// let tiny = builtin("tiny").unwrap().unwrap();
+/// let sim = simulate(&tiny, &SimOptions { games: 1000, seed: 7, max_turns: 100 }, &|_| {});
+/// assert_eq!(sim.games, 1000);
+/// assert!(sim.turns.min().unwrap() >= 2); // the tiny board needs two heads
+/// ```
+pub fn simulate(board: &Board, options: &SimOptions, progress: &(dyn Fn(u64) + Sync)) -> Simulation {
+    let table = Table::new(board);
+    let chunks = options.games.div_ceil(CHUNK_GAMES);
+    let tallies: Vec<Tally> = (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let games = CHUNK_GAMES.min(options.games - c * CHUNK_GAMES);
+            let t = run_chunk(&table, options.seed, c, games, options.max_turns);
+            progress(games);
+            t
+        })
+        .collect();
+    let mut tally = Tally::default();
+    for t in tallies {
+        tally.merge(t);
+    }
+    finish(&table, options, tally)
+}
+
+fn finish(table: &Table, options: &SimOptions, tally: Tally) -> Simulation {
+    let mut sums = [0u64; 4];
+    let mut total_rolls = 0;
+    for (id, &count) in tally.by_tally.iter().enumerate() {
+        let t = table.tallies()[id];
+        total_rolls += count;
+        for (s, v) in sums.iter_mut().zip([t.snakes, t.ladders, t.climbed, t.slid]) {
+            *s += count * u64::from(v);
+        }
+    }
+    let shortest = tally.shortest.as_ref().map(|r| GameSeen {
+        turns: r.turns,
+        rolls: r.rolls,
+        faces: Some(engine::replay(table, r, options.max_turns)),
+    });
+    let longest = tally.longest.as_ref().map(|r| GameSeen {
+        turns: r.turns,
+        rolls: r.rolls,
+        faces: None,
+    });
+    Simulation {
+        seed: options.seed,
+        max_turns: options.max_turns,
+        games: tally.games,
+        capped: tally.capped,
+        turns: Histogram::new(tally.turns),
+        rolls: Histogram::new(tally.rolls),
+        total_rolls,
+        snakes: sums[0],
+        ladders: sums[1],
+        climbed: sums[2],
+        slid: sums[3],
+        shortest,
+        longest,
+        trapping_squares: table.trapping_squares(),
+    }
+}
+
+/// Counts of a non-negative integer quantity: `counts[v]` observations of the value v.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Histogram {
+    counts: Vec<u64>,
+}
+
+impl Histogram {
+    /// From counts by value (trailing zeros are dropped).
+    pub fn new(mut counts: Vec<u64>) -> Histogram {
+        while counts.last() == Some(&0) {
+            counts.pop();
+        }
+        Histogram { counts }
+    }
+
+    /// `counts()[v]`: the observations equal to v.
+    pub fn counts(&self) -> &[u64] {
+        &self.counts
+    }
+
+    /// The number of observations.
+    pub fn n(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// The smallest value observed.
+    pub fn min(&self) -> Option<u64> {
+        self.counts.iter().position(|&c| c > 0).map(|v| v as u64)
+    }
+
+    /// The largest value observed.
+    pub fn max(&self) -> Option<u64> {
+        (!self.counts.is_empty()).then(|| self.counts.len() as u64 - 1)
+    }
+
+    /// The sum of the values and of their squares, exactly.
+    pub fn sums(&self) -> (u128, u128) {
+        let mut s = 0u128;
+        let mut s2 = 0u128;
+        for (v, &c) in self.counts.iter().enumerate() {
+            s += v as u128 * u128::from(c);
+            s2 += (v as u128) * (v as u128) * u128::from(c);
+        }
+        (s, s2)
+    }
+
+    /// The sample mean.
+    pub fn mean(&self) -> Option<f64> {
+        let n = self.n();
+        (n > 0).then(|| self.sums().0 as f64 / n as f64)
+    }
+
+    /// The sample standard deviation (denominator n - 1).
+    pub fn sd(&self) -> Option<f64> {
+        let n = self.n();
+        if n < 2 {
+            return None;
+        }
+        let (s, s2) = self.sums();
+        // n * s2 - s^2 exactly (both fit in u128 for any realistic sample), then one division.
+        let num = (n as u128 * s2).checked_sub(s * s)?;
+        Some((num as f64 / (n as f64 * (n - 1) as f64)).sqrt())
+    }
+
+    /// The smallest value v with at least a fraction `q` of the observations at or below v.
+    pub fn quantile(&self, q: f64) -> Option<u64> {
+        let n = self.n();
+        if n == 0 {
+            return None;
+        }
+        let need = (q * n as f64).ceil().max(1.0) as u64;
+        let mut seen = 0;
+        for (v, &c) in self.counts.iter().enumerate() {
+            seen += c;
+            if seen >= need {
+                return Some(v as u64);
+            }
+        }
+        self.max()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::builtin;
+
+    fn run(board: &str, games: u64, seed: u64) -> Simulation {
+        let b = builtin(board).unwrap().unwrap();
+        simulate(&b, &SimOptions { games, seed, max_turns: DEFAULT_MAX_TURNS }, &|_| {})
+    }
+
+    #[test]
+    fn the_histogram_statistics_match_a_hand_computation() {
+        // Values 1, 2, 2, 5: mean 2.5, sample variance ((1.5^2 + 0.25 + 0.25 + 6.25) / 3) = 3.
+        let h = Histogram::new(vec![0, 1, 2, 0, 0, 1, 0]);
+        assert_eq!(h.n(), 4);
+        assert_eq!(h.mean(), Some(2.5));
+        assert_eq!(h.sd(), Some(3f64.sqrt()));
+        assert_eq!((h.min(), h.max()), (Some(1), Some(5)));
+        assert_eq!(h.quantile(0.5), Some(2));
+        assert_eq!(h.quantile(0.76), Some(5));
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_simulation_on_one_thread_and_on_two() {
+        let b = builtin("efi").unwrap().unwrap();
+        let opts = SimOptions { games: 3 * CHUNK_GAMES / 2 + 5, seed: 11, max_turns: 10_000 };
+        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let a = one.install(|| simulate(&b, &opts, &|_| {}));
+        let c = two.install(|| simulate(&b, &opts, &|_| {}));
+        assert_eq!(a, c);
+        assert_eq!(a.games, opts.games);
+        let d = simulate(&b, &SimOptions { seed: 12, ..opts }, &|_| {});
+        assert_ne!(a.turns, d.turns, "another seed gives another sample");
+    }
+
+    #[test]
+    fn the_shortest_game_replays_to_its_own_turns_and_rolls() {
+        let sim = run("efi", 20_000, 3);
+        let short = sim.shortest.unwrap();
+        let faces = short.faces.unwrap();
+        assert_eq!(faces.len() as u64, short.turns);
+        assert_eq!(faces.iter().map(Vec::len).sum::<usize>() as u64, short.rolls);
+        // On efi every turn but the last ends with a face other than 6 ...
+        for turn in &faces[..faces.len() - 1] {
+            assert_ne!(*turn.last().unwrap(), 6);
+            assert!(turn[..turn.len() - 1].iter().all(|&f| f == 6));
+        }
+        // ... and playing the faces with the rules module reaches the finish.
+        let b = builtin("efi").unwrap().unwrap();
+        let mut square = b.rules().start;
+        for f in faces.iter().flatten() {
+            square = crate::rules::roll(&b, square, *f).to;
+        }
+        assert_eq!(square, b.size());
+    }
+
+    #[test]
+    fn the_tiny_board_has_no_game_shorter_than_two_turns_and_counts_add_up() {
+        // boards/tiny.toml: T = two geometric(1/2) waits, so T >= 2; each turn is one roll; one
+        // ladder per game.
+        let sim = run("tiny", 10_000, 1);
+        assert_eq!(sim.turns.min(), Some(2));
+        assert_eq!(sim.turns, sim.rolls);
+        assert_eq!(sim.ladders, 10_000);
+        assert_eq!(sim.capped, 0);
+        assert_eq!(sim.total_rolls as u128, sim.rolls.sums().0);
+    }
+
+    #[test]
+    fn an_unwinnable_board_is_capped_not_hung() {
+        // From 0 with a coin: 1 -> 2; from 2 a 2 lands on the snake 4 -> 2 and a 1 on 3; from 3,
+        // 1 -> snake 4 -> 2 and 2 -> 5 -> snake 5 -> 2: the finish 6 is never reached.
+        let b = Board::from_toml_str("size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n", "t")
+            .unwrap();
+        let sim = simulate(&b, &SimOptions { games: 10, seed: 1, max_turns: 50 }, &|_| {});
+        assert_eq!((sim.games, sim.capped), (0, 10));
+        assert!(!sim.trapping_squares.is_empty());
+    }
+
+    #[test]
+    fn faces_are_uniform_on_a_d6_and_a_d100() {
+        for die in [6u32, 100] {
+            let mut dice = engine::Dice::new(die, 5, 0);
+            let mut counts = vec![0u64; die as usize];
+            let n = 600_000u64;
+            for _ in 0..n {
+                counts[dice.next_index() as usize] += 1;
+            }
+            // Chi-square with die - 1 degrees of freedom; 5 sd above its mean fails.
+            let e = n as f64 / f64::from(die);
+            let chi: f64 = counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum();
+            let df = f64::from(die - 1);
+            assert!(chi < df + 5.0 * (2.0 * df).sqrt(), "die {die}: chi2 {chi}");
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! Samples to check: turn counts read from a user's file, or a summary (mean, games, sd).
+//!
+//! A file holds either one turn count per line, or a histogram as `turns,count` lines (a header
+//! line such as `turns,count` is allowed). Blank lines and lines starting with `#` are skipped.
+//! A mean is read as the interval its digits stand for: "46.1" is somewhere in [46.05, 46.15).
+
+use thiserror::Error;
+
+use super::Histogram;
+
+/// The largest turn count a sample file may hold (so that a stray huge number fails fast instead
+/// of allocating a histogram of that size).
+pub const MAX_TURNS_IN_FILE: u64 = 10_000_000;
+
+/// A problem in a sample file.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("{origin}:{line}: {message}")]
+pub struct SampleError {
+    /// The file name (or `-` for standard input).
+    pub origin: String,
+    /// The 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads turn counts: one integer per line, or `turns,count` histogram lines.
+///
+/// # Errors
+///
+/// The first line that is neither, a count above [`MAX_TURNS_IN_FILE`], a mix of the two forms,
+/// or no data at all.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::simulate::sample::parse_turns;
+/// let h = parse_turns("turns,count\n2,3\n5,1\n", "x.csv").unwrap();
+/// assert_eq!(h.n(), 4);
+/// assert_eq!(parse_turns("3\n3\n", "x").unwrap().mean(), Some(3.0));
+/// ```
+pub fn parse_turns(text: &str, origin: &str) -> Result<Histogram, SampleError> {
+    let err = |line: usize, message: String| SampleError {
+        origin: origin.to_string(),
+        line,
+        message,
+    };
+    let mut counts: Vec<u64> = Vec::new();
+    let mut csv: Option<bool> = None;
+    let mut last_line = 0;
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        last_line = line;
+        let t = raw.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = t.split(',').map(str::trim).collect();
+        let (turns, count) = match fields.as_slice() {
+            [a] => {
+                if csv == Some(true) {
+                    return Err(err(line, format!("expected `turns,count`, found {t:?}")));
+                }
+                csv = Some(false);
+                (parse_count(a).map_err(|m| err(line, m))?, 1)
+            }
+            [a, b] => {
+                if csv == Some(false) {
+                    return Err(err(line, format!("expected one turn count, found {t:?}")));
+                }
+                if csv.is_none() && a.parse::<u64>().is_err() && b.parse::<u64>().is_err() {
+                    // A header line.
+                    csv = Some(true);
+                    continue;
+                }
+                csv = Some(true);
+                let turns = parse_count(a).map_err(|m| err(line, m))?;
+                let count = b
+                    .parse::<u64>()
+                    .map_err(|_| err(line, format!("count {b:?} is not a non-negative integer")))?;
+                (turns, count)
+            }
+            _ => {
+                return Err(err(
+                    line,
+                    format!("expected a turn count or `turns,count`, found {t:?}"),
+                ))
+            }
+        };
+        let at = turns as usize;
+        if counts.len() <= at {
+            counts.resize(at + 1, 0);
+        }
+        counts[at] = counts[at]
+            .checked_add(count)
+            .ok_or_else(|| err(line, "counts add up past 2^64".to_string()))?;
+    }
+    let h = Histogram::new(counts);
+    if h.n() == 0 {
+        return Err(err(last_line.max(1), "no turn counts found".to_string()));
+    }
+    Ok(h)
+}
+
+fn parse_count(text: &str) -> Result<u64, String> {
+    let v: u64 = text
+        .parse()
+        .map_err(|_| format!("turn count {text:?} is not a non-negative integer"))?;
+    if v > MAX_TURNS_IN_FILE {
+        return Err(format!(
+            "turn count {v} is above the limit of {MAX_TURNS_IN_FILE}"
+        ));
+    }
+    Ok(v)
+}
+
+/// A mean as written: the interval of values its digits stand for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MeanInterval {
+    /// The text as given.
+    pub text: String,
+    /// The low end (included).
+    pub low: f64,
+    /// The high end (excluded; equal to `low` when the mean has an exponent and is taken as is).
+    pub high: f64,
+}
+
+impl MeanInterval {
+    /// Reads "46.1" as [46.05, 46.15) and "27" as [26.5, 27.5); a number with an exponent is
+    /// taken as a point.
+    ///
+    /// # Errors
+    ///
+    /// The text is not a finite number.
+    pub fn parse(text: &str) -> Result<MeanInterval, String> {
+        let t = text.trim();
+        let v: f64 = t
+            .parse()
+            .map_err(|_| format!("mean {text:?} is not a number"))?;
+        if !v.is_finite() {
+            return Err(format!("mean {text:?} is not a finite number"));
+        }
+        if t.contains(['e', 'E']) {
+            return Ok(MeanInterval {
+                text: t.to_string(),
+                low: v,
+                high: v,
+            });
+        }
+        let decimals = t.split_once('.').map_or(0, |(_, f)| f.len());
+        let half = 0.5 * 10f64.powi(-(decimals as i32));
+        Ok(MeanInterval {
+            text: t.to_string(),
+            low: v - half,
+            high: v + half,
+        })
+    }
+
+    /// The point of the interval nearest `x`.
+    pub fn nearest(&self, x: f64) -> f64 {
+        x.clamp(self.low, self.high)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_mean_with_one_decimal_is_the_interval_it_rounds_from() {
+        let m = MeanInterval::parse("46.1").unwrap();
+        assert!((m.low - 46.05).abs() < 1e-12 && (m.high - 46.15).abs() < 1e-12);
+        assert!((m.nearest(46.17) - 46.15).abs() < 1e-12);
+        assert_eq!(m.nearest(46.1), 46.1);
+        let p = MeanInterval::parse("3.9e1").unwrap();
+        assert_eq!((p.low, p.high), (39.0, 39.0));
+        assert!(MeanInterval::parse("abc").is_err());
+    }
+
+    #[test]
+    fn csv_and_plain_lines_are_read_and_mixing_them_is_an_error() {
+        let h = parse_turns("# my run\n4\n\n2\n4\n", "f").unwrap();
+        assert_eq!(h.counts(), &[0, 0, 1, 0, 2]);
+        let c = parse_turns("turns,count\n7,10\n8, 5\n", "f").unwrap();
+        assert_eq!(c.n(), 15);
+        let e = parse_turns("4\n7,10\n", "f").unwrap_err();
+        assert_eq!(e.line, 2);
+        let e = parse_turns("4\nx\n", "runs.txt").unwrap_err();
+        assert_eq!(e.to_string(), "runs.txt:2: turn count \"x\" is not a non-negative integer");
+        assert!(parse_turns("\n# nothing\n", "f").is_err());
+        assert!(parse_turns("99999999999\n", "f").is_err());
+    }
+}
