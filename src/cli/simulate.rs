@@ -1,21 +1,164 @@
-//! `ladders simulate`: not built yet.
+//! `ladders simulate BOARD --games N`: play games roll by roll, seeded, on all cores.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
-use anyhow::{bail, Result};
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use ladders::board::Board;
+use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
+use ladders::simulate::{simulate, SimOptions, Simulation, DEFAULT_MAX_TURNS};
 
 use super::board_args::BoardArgs;
+use super::exit;
+
+/// The most games one run may ask for (10^12: days of work even at full speed).
+pub const MAX_GAMES: u64 = 1_000_000_000_000;
+
+/// The options every simulating command shares.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SimArgs {
+    /// Games to play: 1000000, 1_000_000, 1e6, 1M (k, M, G suffixes)
+    #[arg(long, short = 'n', value_name = "N", default_value = "1M", value_parser = parse_games)]
+    pub games: u64,
+    /// Seed of the random streams; the same seed gives the same output on any number of threads
+    /// (default: a random seed, printed)
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Threads to use (default: all cores)
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+    /// Stop a game after this many turns and count it as capped
+    #[arg(long, value_name = "TURNS", default_value_t = DEFAULT_MAX_TURNS, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000))]
+    pub max_turns: u64,
+}
 
 /// Arguments of `simulate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
+    #[command(flatten)]
+    pub sim: SimArgs,
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
+    /// Write the turns histogram as CSV (`turns,games`) to this file (`-`: standard output,
+    /// instead of the report)
+    #[arg(long, value_name = "FILE")]
+    pub histogram_csv: Option<String>,
+}
+
+/// Reads a game count: digits with optional `_` or `,`, scientific `1e7`, or a k/M/G suffix.
+pub fn parse_games(text: &str) -> Result<u64, String> {
+    let t: String = text.trim().chars().filter(|&c| c != '_' && c != ',').collect();
+    let (num, mult) = match t.char_indices().last() {
+        Some((i, 'k' | 'K')) => (&t[..i], 1e3),
+        Some((i, 'M')) => (&t[..i], 1e6),
+        Some((i, 'G' | 'B')) => (&t[..i], 1e9),
+        _ => (t.as_str(), 1.0),
+    };
+    let bad = || format!("{text:?} is not a number of games (examples: 1000000, 1_000_000, 1e6, 1M)");
+    let value = if let Ok(v) = num.parse::<u64>() {
+        v as f64 * mult
+    } else {
+        num.parse::<f64>().map_err(|_| bad())? * mult
+    };
+    if !value.is_finite() || value < 1.0 || value.fract() != 0.0 {
+        return Err(bad());
+    }
+    if value > MAX_GAMES as f64 {
+        return Err(format!("{text}: at most {MAX_GAMES} games per run"));
+    }
+    Ok(value as u64)
+}
+
+/// A seed from the operating system's randomness (std's hasher keys), for runs without --seed.
+fn random_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    h.finish()
+}
+
+/// Runs the simulation with the thread count and a progress bar on stderr (only when stderr is
+/// a terminal, and only once the run has taken more than a second).
+pub fn run_simulation(board: &Board, args: &SimArgs) -> Result<(Simulation, Timing)> {
+    let options = SimOptions {
+        games: args.games,
+        seed: args.seed.unwrap_or_else(random_seed),
+        max_turns: args.max_turns,
+    };
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = args.threads {
+        builder = builder.num_threads(usize::from(t));
+    }
+    let pool = builder.build().context("cannot start the worker threads")?;
+    let threads = pool.current_num_threads();
+    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::hidden());
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {percent:>3}% {human_pos}/{human_len} games, {eta} left")
+            .expect("valid template"),
+    );
+    let terminal = std::io::stderr().is_terminal();
+    let shown = AtomicBool::new(false);
+    let done = AtomicU64::new(0);
+    let start = Instant::now();
+    let progress = |games: u64| {
+        let total = done.fetch_add(games, Ordering::Relaxed) + games;
+        if terminal && !shown.load(Ordering::Relaxed) && start.elapsed() > Duration::from_secs(1) {
+            shown.store(true, Ordering::Relaxed);
+            bar.set_draw_target(ProgressDrawTarget::stderr());
+        }
+        bar.set_position(total);
+    };
+    let sim = pool.install(|| simulate(board, &options, &progress));
+    let seconds = start.elapsed().as_secs_f64();
+    bar.finish_and_clear();
+    Ok((sim, Timing { seconds, threads }))
 }
 
 /// Runs `simulate`.
-pub fn run(args: &Args, _out: &mut dyn Write) -> Result<ExitCode> {
-    let _ = &args.board;
-    bail!("ladders simulate is not built yet")
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let board = args.board.load()?;
+    let (sim, timing) = run_simulation(&board, &args.sim)?;
+    if let Some(path) = &args.histogram_csv {
+        if path == "-" {
+            write_histogram_csv(out, &sim.turns)?;
+            return Ok(exit::code(exit::SUCCESS));
+        }
+        let mut f = std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| format!("{path}: cannot create"))?,
+        );
+        write_histogram_csv(&mut f, &sim.turns)?;
+        f.flush().with_context(|| format!("{path}: cannot write"))?;
+    }
+    if args.json {
+        serde_json::to_writer_pretty(&mut *out, &simulation_json(&board, &sim, Some(timing)))?;
+        writeln!(out)?;
+    } else {
+        write_simulation(out, &board, &sim, Some(timing))?;
+    }
+    Ok(exit::code(exit::SUCCESS))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn game_counts_are_read_in_every_usual_form() {
+        for text in ["10M", "1e7", "10_000_000", "10,000,000", "10000k", "0.01G"] {
+            assert_eq!(parse_games(text), Ok(10_000_000), "{text}");
+        }
+        for bad in ["0", "-5", "1.5", "ten", "1e13", "2.5e-1M"] {
+            assert!(parse_games(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -1,21 +1,142 @@
-//! `ladders verify`: not built yet.
+//! `ladders verify BOARD (FILE | --mean X --games N)`: check a simulation someone wrote against
+//! the exact answers, and on a failure name the usual rule variant the sample fits instead.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
+use ladders::report::expect::trap_sentence;
+use ladders::report::simulate::{
+    comparison_json, thousands, variant_sentences, variants_json, write_comparison,
+};
+use ladders::report::json::{rules_json, BoardJson};
+use ladders::report::text::{board_line, rules_line};
+use ladders::simulate::check::{compare, fitting_variants, ExactLaw, Observed};
+use ladders::simulate::sample::{parse_turns, MeanInterval};
+use serde_json::json;
 
 use super::board_args::BoardArgs;
+use super::exit;
+use super::simulate::parse_games;
 
 /// Arguments of `verify`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
+    /// A file of turn counts: one integer per line, or `turns,count` lines (`-`: standard input)
+    #[arg(long, short = 'f', value_name = "FILE", conflicts_with = "mean")]
+    pub file: Option<String>,
+    /// The mean number of turns your simulation reported (as printed: "46.1" means [46.05, 46.15))
+    #[arg(long, value_name = "X", requires = "games", allow_hyphen_values = true)]
+    pub mean: Option<String>,
+    /// The number of games behind --mean
+    #[arg(long, short = 'n', value_name = "N", value_parser = parse_games, requires = "mean")]
+    pub games: Option<u64>,
+    /// The standard deviation your simulation reported (shown beside the exact one)
+    #[arg(long, value_name = "S", requires = "mean")]
+    pub sd: Option<f64>,
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Runs `verify`.
-pub fn run(args: &Args, _out: &mut dyn Write) -> Result<ExitCode> {
-    let _ = &args.board;
-    bail!("ladders verify is not built yet")
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let board = args.board.load()?;
+    let turns = match &args.file {
+        Some(path) => {
+            let text = if path == "-" {
+                let mut s = String::new();
+                std::io::stdin()
+                    .read_to_string(&mut s)
+                    .context("cannot read standard input")?;
+                s
+            } else {
+                std::fs::read_to_string(path).with_context(|| format!("{path}: cannot read"))?
+            };
+            Some(parse_turns(&text, path)?)
+        }
+        None => None,
+    };
+    let mean = match &args.mean {
+        Some(m) => Some(MeanInterval::parse(m).map_err(|e| anyhow!(e))?),
+        None => None,
+    };
+    let observed = match (&turns, &mean, args.games) {
+        (Some(h), _, _) => Observed::Counts {
+            turns: h,
+            capped: 0,
+        },
+        (None, Some(m), Some(games)) => Observed::Summary { mean: m, games },
+        _ => bail!("give a file of turn counts (--file FILE, `-` for standard input) or --mean X --games N"),
+    };
+    let law = ExactLaw::new(&board, 0.1 / observed.games() as f64).map_err(|trap| {
+        anyhow!(
+            "{}: the expected number of turns is infinite ({}), so no finite sample can fit it",
+            board.name(),
+            trap_sentence(&trap)
+        )
+    })?;
+    let comparison = compare(&law, observed, None);
+    let fits = fitting_variants(&board, &law, observed, None);
+    let hints = variant_sentences(&board, comparison.pass, &fits);
+    if args.json {
+        let v = json!({
+            "board": BoardJson::new(&board),
+            "rules": rules_json(board.rules()),
+            "games": observed.games(),
+            "mean_given": mean.as_ref().map(|m| json!({"text": m.text, "low": m.low, "high": m.high})),
+            "sd_given": args.sd,
+            "check": comparison_json(&law, &comparison),
+            "variants": variants_json(&board, comparison.pass, &fits),
+        });
+        serde_json::to_writer_pretty(&mut *out, &v)?;
+        writeln!(out)?;
+    } else {
+        writeln!(out, "Board            {}", board_line(&board))?;
+        writeln!(out, "Rules            {}", rules_line(board.rules()))?;
+        match &mean {
+            Some(m) if m.low < m.high => writeln!(
+                out,
+                "Sample           mean {} over {} games: somewhere in [{}, {})",
+                m.text,
+                thousands(observed.games()),
+                trim(m.low),
+                trim(m.high)
+            )?,
+            Some(m) => writeln!(
+                out,
+                "Sample           mean {} over {} games",
+                m.text,
+                thousands(observed.games())
+            )?,
+            None => writeln!(
+                out,
+                "Sample           {} games from {}",
+                thousands(observed.games()),
+                args.file.as_deref().unwrap_or("-")
+            )?,
+        }
+        if let Some(sd) = args.sd {
+            writeln!(out, "                 sd {sd} (exact {:.6})", law.sd)?;
+        }
+        writeln!(out)?;
+        write_comparison(out, &law, &comparison)?;
+        for h in hints {
+            writeln!(out, "Hint             {h}")?;
+        }
+    }
+    Ok(exit::code(if comparison.pass {
+        exit::SUCCESS
+    } else {
+        exit::CHECK_FAILED
+    }))
+}
+
+/// A float without trailing noise (the interval ends of a decimal mean).
+fn trim(x: f64) -> String {
+    let s = format!("{x:.12}");
+    let s = s.trim_end_matches('0');
+    s.trim_end_matches('.').to_string()
 }

@@ -1,3 +1,479 @@
-//! The `simulate`, `check` and `verify` reports.
-//!
-//! (Not built yet.)
+//! The `simulate`, `check` and `verify` reports, as text or JSON (documented in
+//! `docs/json-output.md` and `docs/simulation-and-checks.md`).
+
+use std::io::{self, Write};
+
+use serde_json::{json, Value};
+
+use crate::board::Board;
+use crate::exact::decimal::fixed;
+use crate::report::json::{rules_json, BoardJson};
+use crate::report::text::{board_line, rules_line};
+use crate::simulate::check::{
+    to_f64, ChiSquare, Comparison, ExactLaw, VariantFit, ZTest, P_LIMIT, Z_LIMIT,
+};
+use crate::simulate::{Histogram, Simulation};
+
+/// How long a simulation took, for the throughput line.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    /// Wall-clock seconds of the simulation.
+    pub seconds: f64,
+    /// Threads used.
+    pub threads: usize,
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A rate with a metric prefix: `3.21 G`.
+fn rate(x: f64) -> String {
+    if x >= 1e9 {
+        format!("{:.2} G", x / 1e9)
+    } else if x >= 1e6 {
+        format!("{:.2} M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.2} k", x / 1e3)
+    } else {
+        format!("{x:.0} ")
+    }
+}
+
+fn per_game(total: u64, games: u64) -> f64 {
+    total as f64 / games.max(1) as f64
+}
+
+fn faces_text(faces: &[Vec<u32>]) -> String {
+    let turns: Vec<String> = faces
+        .iter()
+        .map(|t| t.iter().map(u32::to_string).collect::<Vec<_>>().join(" "))
+        .collect();
+    turns.join(" | ")
+}
+
+/// Writes the `simulate` text report.
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_simulation(
+    out: &mut dyn Write,
+    board: &Board,
+    sim: &Simulation,
+    timing: Option<Timing>,
+) -> io::Result<()> {
+    writeln!(out, "Board            {}", board_line(board))?;
+    writeln!(out, "Rules            {}", rules_line(board.rules()))?;
+    writeln!(out, "Seed             {}", sim.seed)?;
+    writeln!(out)?;
+    write_body(out, sim)?;
+    if let Some(t) = timing {
+        let rolls = sim.total_rolls as f64;
+        let games = (sim.games + sim.capped) as f64;
+        writeln!(
+            out,
+            "Throughput       {}games/s, {}rolls/s ({:.3} s on {} thread{})",
+            rate(games / t.seconds),
+            rate(rolls / t.seconds),
+            t.seconds,
+            t.threads,
+            if t.threads == 1 { "" } else { "s" }
+        )?;
+    }
+    Ok(())
+}
+
+fn write_body(out: &mut dyn Write, sim: &Simulation) -> io::Result<()> {
+    let g = sim.games;
+    writeln!(
+        out,
+        "Games            {} ({} capped at {} turns)",
+        thousands(g + sim.capped),
+        thousands(sim.capped),
+        thousands(sim.max_turns)
+    )?;
+    if !sim.trapping_squares.is_empty() {
+        let sq: Vec<String> = sim.trapping_squares.iter().map(|s| s.to_string()).collect();
+        writeln!(
+            out,
+            "                 the finish cannot be reached from square{} {}: games that get there are capped",
+            if sq.len() == 1 { "" } else { "s" },
+            sq.join(", ")
+        )?;
+    }
+    if g == 0 {
+        writeln!(out, "Turns            no game finished")?;
+        return Ok(());
+    }
+    let t = &sim.turns;
+    let se = t.sd().map_or(0.0, |sd| sd / (g as f64).sqrt());
+    writeln!(
+        out,
+        "Turns            min {}, mean {:.4} ± {:.4} (standard error), max {}",
+        t.min().unwrap_or(0),
+        t.mean().unwrap_or(0.0),
+        se,
+        t.max().unwrap_or(0)
+    )?;
+    writeln!(
+        out,
+        "                 median {}, 90% {}, 99% {}, sd {:.4}",
+        t.quantile(0.5).unwrap_or(0),
+        t.quantile(0.9).unwrap_or(0),
+        t.quantile(0.99).unwrap_or(0),
+        t.sd().unwrap_or(0.0)
+    )?;
+    let all = g + sim.capped;
+    writeln!(
+        out,
+        "Rolls            mean {:.4} per game",
+        per_game(sim.total_rolls, all)
+    )?;
+    writeln!(out, "Snakes taken     {:.4} per game", per_game(sim.snakes, all))?;
+    writeln!(out, "Ladders taken    {:.4} per game", per_game(sim.ladders, all))?;
+    writeln!(out, "Squares climbed  {:.4} per game", per_game(sim.climbed, all))?;
+    writeln!(out, "Squares slid     {:.4} per game", per_game(sim.slid, all))?;
+    if let Some(s) = &sim.shortest {
+        writeln!(
+            out,
+            "Shortest game    {} turn{}, {} roll{}: {}",
+            s.turns,
+            if s.turns == 1 { "" } else { "s" },
+            s.rolls,
+            if s.rolls == 1 { "" } else { "s" },
+            s.faces.as_deref().map(faces_text).unwrap_or_default()
+        )?;
+    }
+    if let Some(l) = &sim.longest {
+        writeln!(
+            out,
+            "Longest game     {} turns, {} rolls",
+            thousands(l.turns),
+            thousands(l.rolls)
+        )?;
+    }
+    Ok(())
+}
+
+fn histogram_json(h: &Histogram) -> Value {
+    json!({
+        "min": h.min(),
+        "mean": h.mean(),
+        "sd": h.sd(),
+        "max": h.max(),
+        "median": h.quantile(0.5),
+        "p90": h.quantile(0.9),
+        "p99": h.quantile(0.99),
+    })
+}
+
+/// The `simulate` JSON report.
+pub fn simulation_json(board: &Board, sim: &Simulation, timing: Option<Timing>) -> Value {
+    let all = sim.games + sim.capped;
+    let mut v = json!({
+        "board": BoardJson::new(board),
+        "rules": rules_json(board.rules()),
+        "seed": sim.seed,
+        "max_turns": sim.max_turns,
+        "games": all,
+        "finished": sim.games,
+        "capped": sim.capped,
+        "trapping_squares": sim.trapping_squares,
+        "turns": histogram_json(&sim.turns),
+        "turns_standard_error": sim.turns.sd().map(|sd| sd / (sim.games as f64).sqrt()),
+        "rolls": histogram_json(&sim.rolls),
+        "totals": {
+            "rolls": sim.total_rolls,
+            "snakes": sim.snakes,
+            "ladders": sim.ladders,
+            "climbed": sim.climbed,
+            "slid": sim.slid,
+        },
+        "per_game": {
+            "rolls": per_game(sim.total_rolls, all),
+            "snakes": per_game(sim.snakes, all),
+            "ladders": per_game(sim.ladders, all),
+            "climbed": per_game(sim.climbed, all),
+            "slid": per_game(sim.slid, all),
+        },
+        "shortest": sim.shortest.as_ref().map(|s| json!({
+            "turns": s.turns, "rolls": s.rolls, "faces": s.faces,
+        })),
+        "longest": sim.longest.as_ref().map(|s| json!({"turns": s.turns, "rolls": s.rolls})),
+        "turn_counts": sim.turns.counts(),
+    });
+    if let Some(t) = timing {
+        v["timing"] = json!({
+            "seconds": t.seconds,
+            "threads": t.threads,
+            "games_per_second": all as f64 / t.seconds,
+            "rolls_per_second": sim.total_rolls as f64 / t.seconds,
+        });
+    }
+    v
+}
+
+/// The turns histogram as CSV: `turns,games` then one line per turn count seen.
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_histogram_csv(out: &mut dyn Write, h: &Histogram) -> io::Result<()> {
+    writeln!(out, "turns,games")?;
+    for (t, &c) in h.counts().iter().enumerate() {
+        if c > 0 {
+            writeln!(out, "{t},{c}")?;
+        }
+    }
+    Ok(())
+}
+
+fn ok(pass: bool) -> &'static str {
+    if pass {
+        "ok"
+    } else {
+        "FAIL"
+    }
+}
+
+fn p_text(p: f64) -> String {
+    if p >= 0.001 {
+        format!("{p:.3}")
+    } else {
+        format!("{p:.1e}")
+    }
+}
+
+fn z_line(out: &mut dyn Write, label: &str, z: &ZTest, digits: usize) -> io::Result<()> {
+    writeln!(
+        out,
+        "{label:<17}{:.d$} vs exact {:.d$} (standard error {:.d$}): z = {:.2}, p = {}  {}",
+        z.observed,
+        z.expected,
+        z.standard_error,
+        z.z,
+        p_text(z.p_value),
+        ok(z.pass),
+        d = digits
+    )
+}
+
+fn chi_line(out: &mut dyn Write, c: &ChiSquare) -> io::Result<()> {
+    writeln!(
+        out,
+        "Turns law        chi-square {:.1} on {} bins ({} df), p = {}  {}",
+        c.statistic,
+        c.bins,
+        c.df,
+        p_text(c.p_value),
+        ok(c.pass)
+    )?;
+    for (t, n) in &c.impossible {
+        writeln!(
+            out,
+            "                 {} game{} of {t} turns: impossible under these rules",
+            thousands(*n),
+            if *n == 1 { "" } else { "s" }
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes the comparison lines and the verdict.
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_comparison(out: &mut dyn Write, law: &ExactLaw, c: &Comparison) -> io::Result<()> {
+    writeln!(
+        out,
+        "Exact            mean {} turns, sd {:.6}",
+        fixed(&law.expectations.turns, 6),
+        law.sd
+    )?;
+    z_line(out, "Mean turns", &c.mean, 4)?;
+    if let Some(chi) = &c.chi_square {
+        chi_line(out, chi)?;
+    }
+    if let Some(r) = &c.rolls {
+        z_line(out, "Mean rolls", r, 4)?;
+    }
+    writeln!(
+        out,
+        "Thresholds       |z| <= {Z_LIMIT}, p >= {P_LIMIT:.0e}: a correct sample fails less than once in a million runs"
+    )?;
+    writeln!(out, "Verdict          {}", if c.pass { "PASS" } else { "FAIL" })
+}
+
+/// Writes the `check` text report: the simulation, then its comparison.
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_check(
+    out: &mut dyn Write,
+    board: &Board,
+    sim: &Simulation,
+    law: &ExactLaw,
+    c: &Comparison,
+    timing: Option<Timing>,
+) -> io::Result<()> {
+    write_simulation(out, board, sim, timing)?;
+    writeln!(out)?;
+    write_expectation_lines(out, sim, law)?;
+    write_comparison(out, law, c)
+}
+
+fn write_expectation_lines(out: &mut dyn Write, sim: &Simulation, law: &ExactLaw) -> io::Result<()> {
+    let all = sim.games + sim.capped;
+    let e = &law.expectations;
+    for (label, total, exact) in [
+        ("Snakes taken", sim.snakes, &e.snakes),
+        ("Ladders taken", sim.ladders, &e.ladders),
+        ("Squares climbed", sim.climbed, &e.climbed),
+        ("Squares slid", sim.slid, &e.slid),
+    ] {
+        writeln!(
+            out,
+            "{label:<17}{:.4} per game vs exact {:.4}",
+            per_game(total, all),
+            to_f64(exact)
+        )?;
+    }
+    Ok(())
+}
+
+fn z_json(z: &ZTest) -> Value {
+    json!({
+        "observed": z.observed,
+        "expected": z.expected,
+        "standard_error": z.standard_error,
+        "z": z.z,
+        "p_value": z.p_value,
+        "pass": z.pass,
+    })
+}
+
+/// The comparison as JSON.
+pub fn comparison_json(law: &ExactLaw, c: &Comparison) -> Value {
+    json!({
+        "exact_mean": crate::report::json::ExactJson::new(&law.expectations.turns, 12),
+        "exact_sd": law.sd,
+        "mean": z_json(&c.mean),
+        "chi_square": c.chi_square.as_ref().map(|chi| json!({
+            "statistic": chi.statistic,
+            "bins": chi.bins,
+            "df": chi.df,
+            "p_value": chi.p_value,
+            "impossible": chi.impossible.iter().map(|(t, n)| json!({"turns": t, "games": n})).collect::<Vec<_>>(),
+            "pass": chi.pass,
+        })),
+        "rolls": c.rolls.as_ref().map(z_json),
+        "thresholds": {"z": Z_LIMIT, "p": P_LIMIT},
+        "verdict": if c.pass { "PASS" } else { "FAIL" },
+    })
+}
+
+/// The `check` JSON report.
+pub fn check_json(
+    board: &Board,
+    sim: &Simulation,
+    law: &ExactLaw,
+    c: &Comparison,
+    timing: Option<Timing>,
+) -> Value {
+    let mut v = simulation_json(board, sim, timing);
+    v["check"] = comparison_json(law, c);
+    v
+}
+
+/// The sentences explaining how the sample fits the rule variants.
+pub fn variant_sentences(board: &Board, pass: bool, fits: &[VariantFit]) -> Vec<String> {
+    let own = board.rules();
+    let own_words = |f: &VariantFit| -> String {
+        let mut w = Vec::new();
+        if f.rules.overshoot != own.overshoot {
+            w.push(format!("overshoot = {}", own.overshoot));
+        }
+        if f.rules.start != own.start {
+            w.push(format!("start = {}", own.start));
+        }
+        if f.rules.roll_again != own.roll_again {
+            w.push(format!("roll again = {}", own.roll_again));
+        }
+        w.join(", ")
+    };
+    let mut out = Vec::new();
+    let twins: Vec<&VariantFit> = fits.iter().filter(|f| f.same_law_as_board).collect();
+    if !twins.is_empty() {
+        let names: Vec<String> = twins.iter().map(|f| f.changes.join(", ")).collect();
+        out.push(format!(
+            "on this board, {} give{} exactly the same law of turns as the board's rules: no sample can tell them apart",
+            names.join("; "),
+            if names.len() == 1 { "s" } else { "" }
+        ));
+    }
+    let others: Vec<(usize, &VariantFit)> = fits
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| !f.same_law_as_board)
+        .collect();
+    if !pass {
+        if others.is_empty() {
+            out.push(
+                "the sample fits none of the usual rule variants (overshoot stay/bounce/allow, start 0/1, roll again none/unlimited) either".to_string(),
+            );
+        }
+        for (i, f) in &others {
+            let mut s = format!(
+                "your sample matches {}, not {}",
+                f.changes.join(", "),
+                own_words(f)
+            );
+            let same: Vec<String> = f
+                .same_law_as
+                .iter()
+                .filter(|&&j| j != *i && !fits[j].same_law_as_board)
+                .map(|&j| fits[j].changes.join(", "))
+                .collect();
+            if !same.is_empty() {
+                s.push_str(&format!(
+                    " (on this board {} gives exactly the same law: they cannot be told apart)",
+                    same.join("; ")
+                ));
+            }
+            out.push(s);
+        }
+    } else if !others.is_empty() {
+        let names: Vec<String> = others.iter().map(|(_, f)| f.changes.join(", ")).collect();
+        out.push(format!(
+            "the sample also fits {}: too few games to tell these rules apart",
+            names.join("; ")
+        ));
+    }
+    out
+}
+
+/// The variant fits as JSON.
+pub fn variants_json(board: &Board, pass: bool, fits: &[VariantFit]) -> Value {
+    json!({
+        "fits": fits.iter().map(|f| json!({
+            "rules": rules_json(&f.rules),
+            "changes": f.changes,
+            "same_law_as_board": f.same_law_as_board,
+            "mean_z": f.comparison.mean.z,
+            "chi_square_p": f.comparison.chi_square.as_ref().map(|c| c.p_value),
+        })).collect::<Vec<_>>(),
+        "hints": variant_sentences(board, pass, fits),
+    })
+}

@@ -40,20 +40,85 @@ pub const CHUNK_GAMES: u64 = 1 << 16;
 
 /// Bits of a table entry that hold the next row.
 const ROW_BITS: u64 = 0xFFFF_FFFF;
-/// The "rolls again" flag of a table entry.
-const AGAIN_BIT: u64 = 1 << 63;
+/// Bit 32 of an entry: the roll ends the turn.
+const TURN_END_SHIFT: u32 = 32;
+/// Bits 33..: the roll's cost on the lane's countdown: 1, or [`FINISH_COST`] when it finishes.
+const COST_SHIFT: u32 = 33;
+/// The countdown cost of a finishing roll: far below any countdown, so the lane stops at once.
+const FINISH_COST: i64 = 1 << 29;
 
 /// What one roll did besides moving: snakes and ladders taken, squares climbed and slid.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct RollTally {
     /// Snakes taken.
-    pub snakes: u32,
+    pub snakes: u64,
     /// Ladders taken.
-    pub ladders: u32,
+    pub ladders: u64,
     /// Squares climbed by ladders.
-    pub climbed: u32,
+    pub climbed: u64,
     /// Squares slid down by snakes.
-    pub slid: u32,
+    pub slid: u64,
+}
+
+impl RollTally {
+    fn add(&mut self, other: &RollTally) {
+        self.snakes += other.snakes;
+        self.ladders += other.ladders;
+        self.climbed += other.climbed;
+        self.slid += other.slid;
+    }
+}
+
+/// How the four tallies of a roll share one u64 so that a roll adds them with one addition:
+/// field i starts at bit `shift[i]` and has room for the sum of `flush_every` rolls.
+#[derive(Clone, Copy, Debug)]
+struct Packing {
+    shift: [u32; 4],
+    /// Rolls after which the packed sum must be moved into wide counters (a power of two).
+    flush_every: i64,
+}
+
+impl Packing {
+    /// Fields just wide enough for the largest value of each tally in one roll, and the spare
+    /// bits shared out as headroom; `None` when the fields do not fit in 64 bits at all.
+    fn new(max: [u64; 4]) -> Option<Packing> {
+        let bits: Vec<u32> = max.iter().map(|&m| 64 - m.leading_zeros()).collect();
+        let used: u32 = bits.iter().sum();
+        let spare = 64u32.checked_sub(used)? / 4;
+        let spare = spare.min(20);
+        let mut shift = [0u32; 4];
+        let mut at = 0;
+        for i in 0..4 {
+            shift[i] = at;
+            at += bits[i] + spare;
+        }
+        Some(Packing {
+            shift,
+            flush_every: 1 << spare,
+        })
+    }
+
+    fn pack(&self, t: &RollTally) -> u64 {
+        t.snakes << self.shift[0]
+            | t.ladders << self.shift[1]
+            | t.climbed << self.shift[2]
+            | t.slid << self.shift[3]
+    }
+
+    fn unpack(&self, v: u64) -> RollTally {
+        let field = |i: usize| {
+            let end = if i == 3 { 64 } else { self.shift[i + 1] };
+            let width = end - self.shift[i];
+            let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+            (v >> self.shift[i]) & mask
+        };
+        RollTally {
+            snakes: field(0),
+            ladders: field(1),
+            climbed: field(2),
+            slid: field(3),
+        }
+    }
 }
 
 /// The rules of a board cached as one lookup per (square, face).
@@ -65,47 +130,58 @@ pub struct Table {
     finish_row: u32,
     /// Number of top faces in a row already rolled in a turn after which a top face forfeits.
     forfeit_streak: Option<u32>,
-    /// `entries[square * die + face - 1]`: next row | tally id << 32 | again << 63.
+    /// `entries[square * die + face - 1]`: next row | turn ends << 32 | countdown cost << 33.
     entries: Vec<u64>,
-    /// The tallies by id; id 0 is a roll that took no jump.
+    /// The same index: the roll's tallies, packed.
+    packed: Vec<u64>,
+    /// The same index: the roll's tallies.
     tallies: Vec<RollTally>,
+    packing: Option<Packing>,
 }
 
 impl Table {
-    /// Builds the table from [`rules::roll`] and [`rules::turn_step`] for every square and face.
+    /// Builds the table from [`rules::turn_step`] (and so [`rules::roll`]) for every square and
+    /// face.
     pub fn new(board: &Board) -> Table {
         let die = board.rules().die;
         let size = board.size();
-        let mut tallies = vec![RollTally::default()];
-        let mut entries = Vec::with_capacity((size as usize + 1) * die as usize);
+        let cells = (size as usize + 1) * die as usize;
+        let mut entries = Vec::with_capacity(cells);
+        let mut tallies = Vec::with_capacity(cells);
         for square in 0..=size {
             for face in 1..=die {
                 if square == size {
                     entries.push(u64::from(size * die));
+                    tallies.push(RollTally::default());
                     continue;
                 }
                 let step = rules::turn_step(board, square, square, 0, face);
                 let out = step.outcome;
-                let tally = RollTally {
-                    snakes: out.snakes,
-                    ladders: out.ladders,
-                    climbed: out.climbed,
-                    slid: out.slid,
-                };
-                let id = match tallies.iter().position(|t| *t == tally) {
-                    Some(id) => id,
-                    None => {
-                        tallies.push(tally);
-                        tallies.len() - 1
-                    }
-                };
-                let mut e = u64::from(out.to * die) | (id as u64) << 32;
-                if step.again {
-                    e |= AGAIN_BIT;
-                }
-                entries.push(e);
+                let cost = if out.to == size { FINISH_COST } else { 1 } as u64;
+                entries.push(
+                    u64::from(out.to * die)
+                        | u64::from(!step.again) << TURN_END_SHIFT
+                        | cost << COST_SHIFT,
+                );
+                tallies.push(RollTally {
+                    snakes: out.snakes.into(),
+                    ladders: out.ladders.into(),
+                    climbed: out.climbed.into(),
+                    slid: out.slid.into(),
+                });
             }
         }
+        let mut max = [0u64; 4];
+        for t in &tallies {
+            for (m, v) in max.iter_mut().zip([t.snakes, t.ladders, t.climbed, t.slid]) {
+                *m = (*m).max(v);
+            }
+        }
+        let packing = Packing::new(max);
+        let packed = match &packing {
+            Some(p) => tallies.iter().map(|t| p.pack(t)).collect(),
+            None => Vec::new(),
+        };
         // Where the K-th top face forfeits, ask the rules how many top faces in a row it takes.
         let forfeit_streak = match board.rules().roll_again {
             RollAgain::Forfeit(_) => {
@@ -122,7 +198,9 @@ impl Table {
             finish_row: size * die,
             forfeit_streak,
             entries,
+            packed,
             tallies,
+            packing,
         }
     }
 
@@ -131,14 +209,21 @@ impl Table {
         self.die
     }
 
-    /// The tally of each tally id.
-    pub fn tallies(&self) -> &[RollTally] {
-        &self.tallies
-    }
-
     /// The square a token starts a game on.
     pub fn start(&self) -> Square {
         self.start_row / self.die
+    }
+
+    /// What a roll of face index `face` (0-based) from `square` does: the square reached, whether
+    /// the turn ends, and the roll's tallies (a roll-again forfeit is not in the table).
+    pub fn lookup(&self, square: Square, face: u32) -> (Square, bool, RollTally) {
+        let i = (square * self.die + face) as usize;
+        let e = self.entries[i];
+        (
+            (e & ROW_BITS) as u32 / self.die,
+            (e >> TURN_END_SHIFT) & 1 == 1,
+            self.tallies[i],
+        )
     }
 
     /// The squares that can be reached from the start (by the table: no chain involved) from which
@@ -146,12 +231,13 @@ impl Table {
     pub fn trapping_squares(&self) -> Vec<Square> {
         let n = self.size as usize + 1;
         let d = self.die as usize;
+        let next = |s: usize, f: usize| (self.entries[s * d + f] & ROW_BITS) as usize / d;
         let mut reach = vec![false; n];
         let mut stack = vec![self.start() as usize];
         reach[self.start() as usize] = true;
         while let Some(s) = stack.pop() {
             for f in 0..d {
-                let t = (self.entries[s * d + f] & ROW_BITS) as usize / d;
+                let t = next(s, f);
                 if !reach[t] {
                     reach[t] = true;
                     stack.push(t);
@@ -162,8 +248,7 @@ impl Table {
         let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
         for s in 0..n - 1 {
             for f in 0..d {
-                let t = (self.entries[s * d + f] & ROW_BITS) as usize / d;
-                preds[t].push(s);
+                preds[next(s, f)].push(s);
             }
         }
         let mut ends = vec![false; n];
@@ -190,27 +275,23 @@ pub struct Dice {
     rng: Xoshiro256PlusPlus,
     bits: u64,
     left: u32,
-    die: u32,
-    /// `2^16 mod die`: pieces whose low product is below this are rejected.
-    reject_below: u32,
 }
 
 impl Dice {
-    /// A die with `die` faces on the random stream `stream` of `seed`.
-    pub fn new(die: u32, seed: u64, stream: u64) -> Dice {
+    /// The dice of random stream `stream` of `seed`.
+    pub fn new(seed: u64, stream: u64) -> Dice {
         let key = splitmix64(splitmix64(seed) ^ stream.wrapping_mul(0xD1B5_4A32_D192_ED03));
         Dice {
             rng: Xoshiro256PlusPlus::seed_from_u64(key),
             bits: 0,
             left: 0,
-            die,
-            reject_below: (1u32 << 16) % die,
         }
     }
 
-    /// The next face, from 0 to `die - 1` (face value minus one).
+    /// The next face of a `die`-faced die, from 0 to `die - 1` (the face value minus one);
+    /// `reject_below` must be `2^16 mod die` (see [`reject_below`]).
     #[inline(always)]
-    pub fn next_index(&mut self) -> u32 {
+    pub fn next_index(&mut self, die: u32, reject_below: u32) -> u32 {
         loop {
             if self.left == 0 {
                 self.bits = self.rng.next_u64();
@@ -221,12 +302,18 @@ impl Dice {
             self.left -= 1;
             // Lemire: piece * die = face * 2^16 + low; reject the 2^16 mod die lowest `low`s
             // so that each face has exactly floor(2^16 / die) pieces.
-            let m = piece * self.die;
-            if (m & 0xFFFF) >= self.reject_below {
+            let m = piece * die;
+            if (m & 0xFFFF) >= reject_below {
                 return m >> 16;
             }
         }
     }
+}
+
+/// `2^16 mod die`: the 16-bit pieces that [`Dice::next_index`] rejects so every face has exactly
+/// `floor(2^16 / die)` pieces.
+pub fn reject_below(die: u32) -> u32 {
+    (1u32 << 16) % die
 }
 
 /// SplitMix64's output function (Steele, Lea, Flood 2014), used to spread seeds into streams.
@@ -269,8 +356,10 @@ pub struct Tally {
     pub turns: Vec<u64>,
     /// `rolls[r]`: games that took r rolls.
     pub rolls: Vec<u64>,
-    /// Rolls counted by tally id (see [`Table::tallies`]), over finished and capped games.
-    pub by_tally: Vec<u64>,
+    /// Rolls over all games, capped ones included.
+    pub total_rolls: u64,
+    /// Snakes, ladders, squares climbed and slid over all games, capped ones included.
+    pub totals: RollTally,
     /// The game with the fewest turns (the first one seen).
     pub shortest: Option<GameRecord>,
     /// The game with the most turns (the first one seen).
@@ -284,7 +373,8 @@ impl Tally {
         self.capped += other.capped;
         add_counts(&mut self.turns, &other.turns);
         add_counts(&mut self.rolls, &other.rolls);
-        add_counts(&mut self.by_tally, &other.by_tally);
+        self.total_rolls += other.total_rolls;
+        self.totals.add(&other.totals);
         if let Some(s) = other.shortest {
             if self.shortest.as_ref().is_none_or(|b| s.key() < b.key()) {
                 self.shortest = Some(s);
@@ -340,6 +430,7 @@ fn add_counts(into: &mut Vec<u64>, from: &[u64]) {
     }
 }
 
+
 /// One lane: a game in progress.
 #[derive(Clone, Debug)]
 struct Lane {
@@ -347,214 +438,318 @@ struct Lane {
     /// The dice as they were when this game began (to replay it).
     at_start: Dice,
     row: u32,
+    /// Counts down one per roll (a finishing roll: [`FINISH_COST`]); at zero or below the lane
+    /// stops to flush its packed tallies and check the turn cap.
+    countdown: i64,
+    /// The countdown's value when it was last set.
+    countdown_from: i64,
+    /// Rolls of this game before the countdown was last set.
+    rolls: u64,
+    /// Completed turns of this game.
+    turns: u64,
+    /// The packed tallies since the last flush.
+    packed: u64,
+    /// For forfeits: the row the turn began on and the top faces rolled in a row in this turn.
     turn_start_row: u32,
     streak: u32,
-    rolls: u64,
-    /// Rolls after which the same turn went on.
-    agains: u64,
     game: u64,
+}
+
+impl Lane {
+    fn new(table: &Table, dice: Dice, game: u64) -> Lane {
+        Lane {
+            at_start: dice.clone(),
+            dice,
+            row: table.start_row,
+            countdown: 0,
+            countdown_from: 0,
+            rolls: 0,
+            turns: 0,
+            packed: 0,
+            turn_start_row: table.start_row,
+            streak: 0,
+            game,
+        }
+    }
 }
 
 /// Plays the games of chunk `chunk` (`games` of them) and returns their tallies.
 pub fn run_chunk(table: &Table, seed: u64, chunk: u64, games: u64, max_turns: u64) -> Tally {
-    let mut tally = Tally {
-        by_tally: vec![0; table.tallies.len()],
-        ..Tally::default()
-    };
-    let mut lanes: Vec<Lane> = (0..LANES as u64)
-        .map(|l| {
-            let dice = Dice::new(table.die, seed, chunk * LANES as u64 + l);
-            Lane {
-                at_start: dice.clone(),
-                dice,
-                row: table.start_row,
-                turn_start_row: table.start_row,
-                streak: 0,
-                rolls: 0,
-                agains: 0,
-                game: l,
-            }
-        })
+    let mut tally = Tally::default();
+    let lanes_here = (LANES as u64).min(games);
+    let mut lanes: Vec<Lane> = (0..lanes_here)
+        .map(|l| Lane::new(table, Dice::new(seed, chunk * LANES as u64 + l), l))
         .collect();
-    let mut started = (LANES as u64).min(games);
-    lanes.truncate(started as usize);
-    let mut counts = vec![0u64; LANES * table.tallies.len()];
-    let nt = table.tallies.len();
-    if let Some(k) = table.forfeit_streak {
-        let mut live: Vec<usize> = (0..lanes.len()).collect();
-        while !live.is_empty() {
-            live.retain(|&l| {
-                let lane = &mut lanes[l];
-                let done = step_forfeit(table, lane, &mut counts[l * nt..(l + 1) * nt], k, max_turns);
-                if let Some(turns) = done {
-                    finish(&mut tally, lane, turns, chunk, table, &mut started, games)
-                } else {
-                    true
-                }
-            });
-        }
-    } else {
-        // All lanes busy: the interleaved loop.
-        if lanes.len() == LANES {
-            let lanes: &mut [Lane; LANES] = (&mut lanes[..]).try_into().expect("LANES lanes");
-            'all: loop {
-                for (l, lane) in lanes.iter_mut().enumerate() {
-                    if let Some(turns) = step(table, lane, &mut counts[l * nt..], max_turns) {
-                        if !finish(&mut tally, lane, turns, chunk, table, &mut started, games) {
-                            // This lane has no more games: continue lane by lane below.
-                            lane.game = u64::MAX;
+    let mut started = lanes_here;
+    let mut run = Run {
+        table,
+        tally: &mut tally,
+        chunk,
+        games,
+        started: &mut started,
+        max_turns,
+    };
+    match (&table.packing, table.forfeit_streak) {
+        (Some(packing), None) => {
+            for lane in &mut lanes {
+                run.set_countdown(lane, packing);
+            }
+            let die = table.die;
+            let reject = reject_below(die);
+            let finish_row = table.finish_row;
+            let entries = &table.entries[..];
+            let packed = &table.packed[..];
+            // All lanes busy: the interleaved loop, one roll per lane per round.
+            let mut idle = vec![false; lanes.len()];
+            if let Ok(all) = <&mut [Lane; LANES]>::try_from(&mut lanes[..]) {
+                'all: loop {
+                    for (l, lane) in all.iter_mut().enumerate() {
+                        let face = lane.dice.next_index(die, reject);
+                        let i = (lane.row + face) as usize;
+                        let e = entries[i];
+                        lane.packed = lane.packed.wrapping_add(packed[i]);
+                        lane.row = (e & ROW_BITS) as u32;
+                        lane.turns += (e >> TURN_END_SHIFT) & 1;
+                        lane.countdown -= (e >> COST_SHIFT) as i64;
+                        if lane.countdown <= 0 && !run.stop(lane, packing, finish_row) {
+                            idle[l] = true;
                             break 'all;
                         }
                     }
                 }
             }
-        }
-        for (l, lane) in lanes.iter_mut().enumerate() {
-            if lane.game == u64::MAX {
-                continue;
-            }
-            loop {
-                if let Some(turns) = step(table, lane, &mut counts[l * nt..], max_turns) {
-                    if !finish(&mut tally, lane, turns, chunk, table, &mut started, games) {
+            // The last games of the chunk, lane by lane (same rolls, same order per lane).
+            for (l, lane) in lanes.iter_mut().enumerate() {
+                if idle[l] {
+                    continue;
+                }
+                loop {
+                    let face = lane.dice.next_index(die, reject);
+                    let i = (lane.row + face) as usize;
+                    let e = entries[i];
+                    lane.packed = lane.packed.wrapping_add(packed[i]);
+                    lane.row = (e & ROW_BITS) as u32;
+                    lane.turns += (e >> TURN_END_SHIFT) & 1;
+                    lane.countdown -= (e >> COST_SHIFT) as i64;
+                    if lane.countdown <= 0 && !run.stop(lane, packing, finish_row) {
                         break;
                     }
                 }
             }
         }
-    }
-    for l in 0..LANES {
-        for (id, c) in counts[l * nt..(l + 1) * nt].iter().enumerate() {
-            tally.by_tally[id] += c;
+        _ => {
+            // Forfeits (or tallies too wide to pack): one roll at a time, every rule spelled out.
+            // Round-robin over the lanes like the fast loop, so games go to the same streams.
+            let mut active: Vec<usize> = (0..lanes.len()).collect();
+            while !active.is_empty() {
+                active.retain(|&l| {
+                    let lane = &mut lanes[l];
+                    let done = general_step(table, lane, &mut run.tally.totals, max_turns);
+                    done.is_none() || run.end_game(lane, done)
+                });
+            }
         }
     }
     tally
 }
 
-/// The end of a lane's game (`turns` is `None` for a capped game). Starts the lane's next game
-/// and returns true, or returns false when the chunk has no game left.
-#[inline(never)]
-fn finish(
-    tally: &mut Tally,
-    lane: &mut Lane,
-    turns: Option<u64>,
+/// What a chunk's lanes share while it runs.
+struct Run<'a> {
+    table: &'a Table,
+    tally: &'a mut Tally,
     chunk: u64,
-    table: &Table,
-    started: &mut u64,
     games: u64,
-) -> bool {
-    match turns {
-        Some(t) => tally.record(t, lane.rolls, chunk, lane.game, &lane.at_start),
-        None => tally.capped += 1,
-    }
-    if *started == games {
-        return false;
-    }
-    lane.game = *started;
-    *started += 1;
-    lane.at_start = lane.dice.clone();
-    lane.row = table.start_row;
-    lane.turn_start_row = table.start_row;
-    lane.streak = 0;
-    lane.rolls = 0;
-    lane.agains = 0;
-    true
+    started: &'a mut u64,
+    max_turns: u64,
 }
 
-/// One roll without forfeits. Returns `Some(Some(turns))` when the game finished, `Some(None)`
-/// when it hit the turn cap, `None` when it goes on.
-#[inline(always)]
-fn step(table: &Table, lane: &mut Lane, counts: &mut [u64], max_turns: u64) -> Option<Option<u64>> {
-    let face = lane.dice.next_index();
-    let e = table.entries[(lane.row + face) as usize];
-    lane.row = (e & ROW_BITS) as u32;
-    counts[((e >> 32) & 0x7FFF_FFFF) as usize] += 1;
-    lane.rolls += 1;
-    lane.agains += e >> 63;
-    // A turn ends on every roll that does not roll again.
-    let turns = lane.rolls - lane.agains;
-    if lane.row == table.finish_row {
-        Some(Some(turns))
-    } else if turns >= max_turns {
-        Some(None)
-    } else {
-        None
+impl Run<'_> {
+    /// Sets the countdown: at most `flush_every` rolls, and never past the turn cap (a roll ends
+    /// at most one turn, so counting rolls cannot step over it).
+    fn set_countdown(&self, lane: &mut Lane, packing: &Packing) {
+        let left = (self.max_turns - lane.turns).min(packing.flush_every as u64) as i64;
+        lane.countdown = left;
+        lane.countdown_from = left;
+    }
+
+    /// The lane's countdown ran out: flush its tallies, then end its game if it finished or hit
+    /// the cap, else set a new countdown. False when the chunk has no game left for the lane.
+    #[inline(never)]
+    fn stop(&mut self, lane: &mut Lane, packing: &Packing, finish_row: u32) -> bool {
+        let finished = lane.row == finish_row;
+        let used = lane.countdown_from - lane.countdown
+            - if finished { FINISH_COST - 1 } else { 0 };
+        lane.rolls += used as u64;
+        self.tally.totals.add(&packing.unpack(lane.packed));
+        lane.packed = 0;
+        let done = if finished {
+            Some(Some(lane.turns))
+        } else if lane.turns >= self.max_turns {
+            Some(None)
+        } else {
+            None
+        };
+        if done.is_some() && !self.end_game(lane, done) {
+            return false;
+        }
+        self.set_countdown(lane, packing);
+        true
+    }
+
+    /// Records the lane's game (`Some(None)`: capped) and starts its next one; false when the
+    /// chunk has no game left.
+    fn end_game(&mut self, lane: &mut Lane, done: Option<Option<u64>>) -> bool {
+        self.tally.total_rolls += lane.rolls;
+        match done {
+            Some(Some(t)) => self.tally.record(t, lane.rolls, self.chunk, lane.game, &lane.at_start),
+            _ => self.tally.capped += 1,
+        }
+        if *self.started == self.games {
+            return false;
+        }
+        let dice = lane.dice.clone();
+        *lane = Lane::new(self.table, dice, *self.started);
+        *self.started += 1;
+        true
     }
 }
 
-/// One roll when the K-th top face in a row forfeits (`k`: top faces already rolled in a turn
-/// after which the next one forfeits). Here `lane.agains` counts turns.
-fn step_forfeit(
+/// One roll with every rule spelled out (forfeits included), adding its tallies to `totals`.
+/// Returns `Some(Some(turns))` when the game finished, `Some(None)` when it hit the turn cap,
+/// `None` when it goes on.
+fn general_step(
     table: &Table,
     lane: &mut Lane,
-    counts: &mut [u64],
-    k: u32,
+    totals: &mut RollTally,
     max_turns: u64,
 ) -> Option<Option<u64>> {
-    let face = lane.dice.next_index();
+    let face = lane.dice.next_index(table.die, reject_below(table.die));
     lane.rolls += 1;
-    if face == table.die - 1 && lane.streak >= k {
-        // Forfeit: the roll is not moved, back to where the turn began.
-        counts[0] += 1;
+    let forfeit = table
+        .forfeit_streak
+        .is_some_and(|k| face == table.die - 1 && lane.streak >= k);
+    if forfeit {
+        // The roll is not moved; back to where the turn began, and the turn ends.
         lane.row = lane.turn_start_row;
         lane.streak = 0;
-        lane.agains += 1;
+        lane.turns += 1;
     } else {
-        let e = table.entries[(lane.row + face) as usize];
+        let i = (lane.row + face) as usize;
+        let e = table.entries[i];
+        totals.add(&table.tallies[i]);
         lane.row = (e & ROW_BITS) as u32;
-        counts[((e >> 32) & 0x7FFF_FFFF) as usize] += 1;
-        if e & AGAIN_BIT != 0 {
-            lane.streak += 1;
-        } else {
+        if (e >> TURN_END_SHIFT) & 1 == 1 {
             lane.streak = 0;
-            lane.agains += 1;
+            lane.turns += 1;
             lane.turn_start_row = lane.row;
+        } else {
+            lane.streak += 1;
         }
     }
     if lane.row == table.finish_row {
-        Some(Some(lane.agains))
-    } else if lane.agains >= max_turns {
+        Some(Some(lane.turns))
+    } else if lane.turns >= max_turns {
         Some(None)
     } else {
         None
     }
 }
 
-/// Replays a recorded game and returns its faces (1-based), turn by turn.
+/// Replays a recorded game and returns its faces (1-based), turn by turn. The replay plays the
+/// spelled-out rules of [`general_step`], so it also checks the fast loop that recorded the game.
 pub fn replay(table: &Table, record: &GameRecord, max_turns: u64) -> Vec<Vec<u32>> {
-    let mut lane = Lane {
-        dice: record.dice.clone(),
-        at_start: record.dice.clone(),
-        row: table.start_row,
-        turn_start_row: table.start_row,
-        streak: 0,
-        rolls: 0,
-        agains: 0,
-        game: 0,
-    };
-    let mut counts = vec![0u64; table.tallies.len()];
+    let mut lane = Lane::new(table, record.dice.clone(), 0);
+    let mut totals = RollTally::default();
     let mut turns: Vec<Vec<u32>> = vec![Vec::new()];
     loop {
-        let before = lane.dice.clone();
-        let mut probe = before.clone();
-        let face = probe.next_index() + 1;
-        let turns_before = turns_so_far(table, &lane);
-        let done = match table.forfeit_streak {
-            Some(k) => step_forfeit(table, &mut lane, &mut counts, k, max_turns),
-            None => step(table, &mut lane, &mut counts, max_turns),
-        };
+        let mut probe = lane.dice.clone();
+        let face = probe.next_index(table.die, reject_below(table.die)) + 1;
+        let before = lane.turns;
+        let done = general_step(table, &mut lane, &mut totals, max_turns);
         turns.last_mut().expect("a turn").push(face);
         if done.is_some() {
             return turns;
         }
-        if turns_so_far(table, &lane) > turns_before {
+        if lane.turns > before {
             turns.push(Vec::new());
         }
     }
 }
 
-fn turns_so_far(table: &Table, lane: &Lane) -> u64 {
-    match table.forfeit_streak {
-        Some(_) => lane.agains,
-        None => lane.rolls - lane.agains,
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::builtin;
+
+    fn same(a: &Tally, b: &Tally) {
+        assert_eq!(a.games, b.games);
+        assert_eq!(a.capped, b.capped);
+        assert_eq!(a.turns, b.turns);
+        assert_eq!(a.rolls, b.rolls);
+        assert_eq!(a.total_rolls, b.total_rolls);
+        assert_eq!(a.totals, b.totals);
+    }
+
+    #[test]
+    fn the_interleaved_loop_plays_exactly_the_games_of_the_spelled_out_rules() {
+        // The fast loop (packed tallies, countdowns, flushes) against general_step, which follows
+        // rules::turn_step's outcome roll by roll: same streams, so the very same games.
+        for (name, max_turns) in [("efi", 10_000), ("milton-bradley", 10_000), ("efi", 12)] {
+            let b = builtin(name).unwrap().unwrap();
+            let fast = Table::new(&b);
+            let mut tight = fast.clone();
+            // Flush every 2 rolls to exercise the countdown's flushes.
+            tight.packing.as_mut().unwrap().flush_every = 2;
+            let mut general = fast.clone();
+            general.packing = None;
+            let a = run_chunk(&fast, 9, 3, 5_000, max_turns);
+            same(&a, &run_chunk(&tight, 9, 3, 5_000, max_turns));
+            same(&a, &run_chunk(&general, 9, 3, 5_000, max_turns));
+            assert_eq!(a.games + a.capped, 5_000);
+            if max_turns == 12 {
+                assert!(a.capped > 0, "efi games often last more than 12 turns");
+            }
+        }
+    }
+
+    #[test]
+    fn packing_round_trips_the_largest_tallies() {
+        let p = Packing::new([3, 1, 4000, 70]).unwrap();
+        let t = RollTally {
+            snakes: 3,
+            ladders: 1,
+            climbed: 4000,
+            slid: 70,
+        };
+        let mut sum = 0u64;
+        for _ in 0..p.flush_every {
+            sum = sum.wrapping_add(p.pack(&t));
+        }
+        let n = p.flush_every as u64;
+        assert_eq!(
+            p.unpack(sum),
+            RollTally {
+                snakes: 3 * n,
+                ladders: n,
+                climbed: 4000 * n,
+                slid: 70 * n
+            }
+        );
+        assert!(Packing::new([u64::MAX, 1, 1, 1]).is_none());
+    }
+
+    #[test]
+    fn the_table_is_what_the_rules_module_says() {
+        let b = builtin("efi").unwrap().unwrap();
+        let t = Table::new(&b);
+        for square in 0..b.size() {
+            for face in 1..=6 {
+                let step = rules::turn_step(&b, square, square, 0, face);
+                let (to, ends, tally) = t.lookup(square, face - 1);
+                assert_eq!(to, step.outcome.to);
+                assert_eq!(ends, !step.again);
+                assert_eq!(tally.climbed, u64::from(step.outcome.climbed));
+            }
+        }
     }
 }

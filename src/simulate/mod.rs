@@ -110,15 +110,6 @@ pub fn simulate(board: &Board, options: &SimOptions, progress: &(dyn Fn(u64) + S
 }
 
 fn finish(table: &Table, options: &SimOptions, tally: Tally) -> Simulation {
-    let mut sums = [0u64; 4];
-    let mut total_rolls = 0;
-    for (id, &count) in tally.by_tally.iter().enumerate() {
-        let t = table.tallies()[id];
-        total_rolls += count;
-        for (s, v) in sums.iter_mut().zip([t.snakes, t.ladders, t.climbed, t.slid]) {
-            *s += count * u64::from(v);
-        }
-    }
     let shortest = tally.shortest.as_ref().map(|r| GameSeen {
         turns: r.turns,
         rolls: r.rolls,
@@ -136,11 +127,11 @@ fn finish(table: &Table, options: &SimOptions, tally: Tally) -> Simulation {
         capped: tally.capped,
         turns: Histogram::new(tally.turns),
         rolls: Histogram::new(tally.rolls),
-        total_rolls,
-        snakes: sums[0],
-        ladders: sums[1],
-        climbed: sums[2],
-        slid: sums[3],
+        total_rolls: tally.total_rolls,
+        snakes: tally.totals.snakes,
+        ladders: tally.totals.ladders,
+        climbed: tally.totals.climbed,
+        slid: tally.totals.slid,
         shortest,
         longest,
         trapping_squares: table.trapping_squares(),
@@ -312,11 +303,12 @@ mod tests {
     #[test]
     fn faces_are_uniform_on_a_d6_and_a_d100() {
         for die in [6u32, 100] {
-            let mut dice = engine::Dice::new(die, 5, 0);
+            let mut dice = engine::Dice::new(5, 0);
+            let reject = engine::reject_below(die);
             let mut counts = vec![0u64; die as usize];
             let n = 600_000u64;
             for _ in 0..n {
-                counts[dice.next_index() as usize] += 1;
+                counts[dice.next_index(die, reject) as usize] += 1;
             }
             // Chi-square with die - 1 degrees of freedom; 5 sd above its mean fails.
             let e = n as f64 / f64::from(die);
