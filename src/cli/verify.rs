@@ -71,7 +71,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         (None, Some(m), Some(games)) => Observed::Summary { mean: m, games },
         _ => bail!("give a file of turn counts (--file FILE, `-` for standard input) or --mean X --games N"),
     };
-    let law = ExactLaw::new(&board, 0.1 / observed.games() as f64).map_err(|trap| {
+    let law = ExactLaw::new(&board, observed.tail_below()).map_err(|trap| {
         anyhow!(
             "{}: the expected number of turns is infinite ({}), so no finite sample can fit it",
             board.name(),

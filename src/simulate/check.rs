@@ -166,6 +166,15 @@ pub enum Observed<'a> {
 }
 
 impl Observed<'_> {
+    /// How far the exact law must be listed to test this sample: until `P(T >= t)` is a tenth of
+    /// a game (for a mean alone, not at all).
+    pub fn tail_below(&self) -> f64 {
+        match self {
+            Observed::Counts { .. } => 0.1 / self.games().max(1) as f64,
+            Observed::Summary { .. } => 1.0,
+        }
+    }
+
     /// The number of games.
     pub fn games(&self) -> u64 {
         match self {
@@ -394,7 +403,7 @@ pub fn fitting_variants(
     observed: Observed<'_>,
     rolls: Option<&Histogram>,
 ) -> Vec<VariantFit> {
-    let tail_below = 0.1 / observed.games().max(1) as f64;
+    let tail_below = observed.tail_below();
     let boards = variants(board);
     let laws: Vec<Option<ExactLaw>> = boards
         .par_iter()
