@@ -23,7 +23,13 @@ fn sample_csv(args: &[&str], games: &str, seed: &str) -> String {
     let mut all = vec!["simulate"];
     all.extend_from_slice(args);
     all.extend_from_slice(&["--games", games, "--seed", seed, "--histogram-csv", "-"]);
-    let out = ladders().args(&all).assert().success().get_output().stdout.clone();
+    let out = ladders()
+        .args(&all)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
     String::from_utf8(out).unwrap()
 }
 
@@ -49,11 +55,38 @@ fn without_timing(text: &str) -> String {
 
 #[test]
 fn one_thread_and_two_threads_give_the_same_report_for_the_same_seed() {
-    let one = stdout_of(&["simulate", "efi", "-n", "300k", "--seed", "42", "--threads", "1"]);
-    let two = stdout_of(&["simulate", "efi", "-n", "300k", "--seed", "42", "--threads", "2"]);
+    let one = stdout_of(&[
+        "simulate",
+        "efi",
+        "-n",
+        "300k",
+        "--seed",
+        "42",
+        "--threads",
+        "1",
+    ]);
+    let two = stdout_of(&[
+        "simulate",
+        "efi",
+        "-n",
+        "300k",
+        "--seed",
+        "42",
+        "--threads",
+        "2",
+    ]);
     assert!(one.contains("Seed             42"));
     assert_eq!(without_timing(&one), without_timing(&two));
-    let other = stdout_of(&["simulate", "efi", "-n", "300k", "--seed", "43", "--threads", "2"]);
+    let other = stdout_of(&[
+        "simulate",
+        "efi",
+        "-n",
+        "300k",
+        "--seed",
+        "43",
+        "--threads",
+        "2",
+    ]);
     assert_ne!(without_timing(&one), without_timing(&other));
 }
 
@@ -72,7 +105,15 @@ fn without_a_seed_a_random_one_is_printed_and_reproduces_the_run() {
 
 #[test]
 fn simulate_json_counts_add_up() {
-    let v = json_of(&["simulate", "milton-bradley", "-n", "1e5", "--seed", "1", "--json"]);
+    let v = json_of(&[
+        "simulate",
+        "milton-bradley",
+        "-n",
+        "1e5",
+        "--seed",
+        "1",
+        "--json",
+    ]);
     assert_eq!(v["games"], 100_000);
     assert_eq!(v["capped"], 0);
     let counts: u64 = v["turn_counts"]
@@ -97,7 +138,10 @@ fn the_histogram_csv_has_a_header_and_one_line_per_length_seen() {
     let total: u64 = lines
         .map(|l| {
             let (t, n) = l.split_once(',').unwrap();
-            assert!(t.parse::<u64>().unwrap() >= 2, "tiny games take 2 turns or more");
+            assert!(
+                t.parse::<u64>().unwrap() >= 2,
+                "tiny games take 2 turns or more"
+            );
             n.parse::<u64>().unwrap()
         })
         .sum();
@@ -132,14 +176,23 @@ fn check_json_carries_the_tests_and_the_verdict() {
     assert_eq!(c["verdict"], "PASS");
     assert!(c["mean"]["z"].as_f64().unwrap().abs() < 5.3);
     assert!(c["chi_square"]["df"].as_u64().unwrap() > 10);
-    assert_eq!(c["exact_mean"]["numerator"].as_str().unwrap().is_empty(), false);
+    assert!(!c["exact_mean"]["numerator"].as_str().unwrap().is_empty());
 }
 
 #[test]
 fn check_fails_with_exit_1_when_games_are_cut_short() {
     // A 20-turn cap keeps the long Efi games out of the mean: the check must notice.
     ladders()
-        .args(["check", "efi", "-n", "100k", "--seed", "1", "--max-turns", "20"])
+        .args([
+            "check",
+            "efi",
+            "-n",
+            "100k",
+            "--seed",
+            "1",
+            "--max-turns",
+            "20",
+        ])
         .assert()
         .code(1)
         .stdout(predicate::str::contains("Verdict          FAIL"));
@@ -153,7 +206,10 @@ fn variant_case(board: &str, sim_rules: &[&str], expect_hint: &str) {
     let (code, out) = verify_stdin(&[board], &csv);
     assert_eq!(code, 1, "{board} {sim_rules:?} must be rejected:\n{out}");
     assert!(out.contains("Verdict          FAIL"), "{out}");
-    assert!(out.contains(expect_hint), "{board} {sim_rules:?}: no {expect_hint:?} in\n{out}");
+    assert!(
+        out.contains(expect_hint),
+        "{board} {sim_rules:?}: no {expect_hint:?} in\n{out}"
+    );
 }
 
 #[test]
@@ -220,8 +276,23 @@ fn the_seeds_reported_means_are_accepted() {
     // 39.290771 over 1,000,000 games on Milton Bradley (2.6 standard errors high, within 5.3).
     for args in [
         vec!["verify", "efi", "--mean", "26.9", "--games", "10M"],
-        vec!["verify", "efi", "--reverse", "--mean", "46.1", "--games", "10M"],
-        vec!["verify", "milton-bradley", "--mean", "39.290771", "--games", "1M"],
+        vec![
+            "verify",
+            "efi",
+            "--reverse",
+            "--mean",
+            "46.1",
+            "--games",
+            "10M",
+        ],
+        vec![
+            "verify",
+            "milton-bradley",
+            "--mean",
+            "39.290771",
+            "--games",
+            "1M",
+        ],
     ] {
         ladders()
             .args(&args)
@@ -235,7 +306,13 @@ fn the_seeds_reported_means_are_accepted() {
 fn a_mean_far_from_the_exact_one_fails_and_the_matching_rules_are_named() {
     // Milton Bradley with overshoot = bounce has a different exact mean; a mean written with
     // many decimals near it fails against stay. The variant is found from the mean alone.
-    let v = json_of(&["expect", "milton-bradley", "--overshoot", "bounce", "--json"]);
+    let v = json_of(&[
+        "expect",
+        "milton-bradley",
+        "--overshoot",
+        "bounce",
+        "--json",
+    ]);
     let mean = v["expected_turns"]["decimal"].as_str().unwrap().to_string();
     let out = ladders()
         .args(["verify", "milton-bradley", "--mean", &mean, "--games", "1M"])
@@ -245,7 +322,10 @@ fn a_mean_far_from_the_exact_one_fails_and_the_matching_rules_are_named() {
         .stdout
         .clone();
     let text = String::from_utf8(out).unwrap();
-    assert!(text.contains("your sample matches overshoot = bounce"), "{text}");
+    assert!(
+        text.contains("your sample matches overshoot = bounce"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -293,7 +373,11 @@ fn check_refuses_a_board_whose_game_can_last_forever() {
     let dir = std::env::temp_dir().join(format!("ladders-trap-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("trap.toml");
-    std::fs::write(&path, "size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n").unwrap();
+    std::fs::write(
+        &path,
+        "size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n",
+    )
+    .unwrap();
     ladders()
         .args(["check", path.to_str().unwrap(), "-n", "10"])
         .assert()
@@ -301,10 +385,19 @@ fn check_refuses_a_board_whose_game_can_last_forever() {
         .stderr(predicate::str::contains("infinite"));
     // simulate caps the games instead of hanging.
     ladders()
-        .args(["simulate", path.to_str().unwrap(), "-n", "10", "--max-turns", "100"])
+        .args([
+            "simulate",
+            path.to_str().unwrap(),
+            "-n",
+            "10",
+            "--max-turns",
+            "100",
+        ])
         .assert()
         .success()
         .stdout(predicate::str::contains("10 capped at 100 turns"))
-        .stdout(predicate::str::contains("the finish cannot be reached from square"));
+        .stdout(predicate::str::contains(
+            "the finish cannot be reached from square",
+        ));
     std::fs::remove_dir_all(&dir).ok();
 }

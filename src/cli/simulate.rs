@@ -53,14 +53,19 @@ pub struct Args {
 
 /// Reads a game count: digits with optional `_` or `,`, scientific `1e7`, or a k/M/G suffix.
 pub fn parse_games(text: &str) -> Result<u64, String> {
-    let t: String = text.trim().chars().filter(|&c| c != '_' && c != ',').collect();
+    let t: String = text
+        .trim()
+        .chars()
+        .filter(|&c| c != '_' && c != ',')
+        .collect();
     let (num, mult) = match t.char_indices().last() {
         Some((i, 'k' | 'K')) => (&t[..i], 1e3),
         Some((i, 'M')) => (&t[..i], 1e6),
         Some((i, 'G' | 'B')) => (&t[..i], 1e9),
         _ => (t.as_str(), 1.0),
     };
-    let bad = || format!("{text:?} is not a number of games (examples: 1000000, 1_000_000, 1e6, 1M)");
+    let bad =
+        || format!("{text:?} is not a number of games (examples: 1000000, 1_000_000, 1e6, 1M)");
     let value = if let Ok(v) = num.parse::<u64>() {
         v as f64 * mult
     } else {
@@ -103,8 +108,10 @@ pub fn run_simulation(board: &Board, args: &SimArgs) -> Result<(Simulation, Timi
     let threads = pool.current_num_threads();
     let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::hidden());
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {percent:>3}% {human_pos}/{human_len} games, {eta} left")
-            .expect("valid template"),
+        ProgressStyle::with_template(
+            "{bar:40} {percent:>3}% {human_pos}/{human_len} games, {eta} left",
+        )
+        .expect("valid template"),
     );
     let terminal = std::io::stderr().is_terminal();
     let shown = AtomicBool::new(false);

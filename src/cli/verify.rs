@@ -6,10 +6,10 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
 use ladders::report::expect::trap_sentence;
+use ladders::report::json::{rules_json, BoardJson};
 use ladders::report::simulate::{
     comparison_json, thousands, variant_sentences, variants_json, write_comparison,
 };
-use ladders::report::json::{rules_json, BoardJson};
 use ladders::report::text::{board_line, rules_line};
 use ladders::simulate::check::{compare, fitting_variants, ExactLaw, Observed};
 use ladders::simulate::sample::{parse_turns, MeanInterval};

@@ -139,10 +139,26 @@ fn write_body(out: &mut dyn Write, sim: &Simulation) -> io::Result<()> {
         "Rolls            mean {:.4} per game",
         per_game(sim.total_rolls, all)
     )?;
-    writeln!(out, "Snakes taken     {:.4} per game", per_game(sim.snakes, all))?;
-    writeln!(out, "Ladders taken    {:.4} per game", per_game(sim.ladders, all))?;
-    writeln!(out, "Squares climbed  {:.4} per game", per_game(sim.climbed, all))?;
-    writeln!(out, "Squares slid     {:.4} per game", per_game(sim.slid, all))?;
+    writeln!(
+        out,
+        "Snakes taken     {:.4} per game",
+        per_game(sim.snakes, all)
+    )?;
+    writeln!(
+        out,
+        "Ladders taken    {:.4} per game",
+        per_game(sim.ladders, all)
+    )?;
+    writeln!(
+        out,
+        "Squares climbed  {:.4} per game",
+        per_game(sim.climbed, all)
+    )?;
+    writeln!(
+        out,
+        "Squares slid     {:.4} per game",
+        per_game(sim.slid, all)
+    )?;
     if let Some(s) = &sim.shortest {
         writeln!(
             out,
@@ -312,7 +328,11 @@ pub fn write_comparison(out: &mut dyn Write, law: &ExactLaw, c: &Comparison) -> 
         out,
         "Thresholds       |z| <= {Z_LIMIT}, p >= {P_LIMIT:.0e}: a correct sample fails less than once in a million runs"
     )?;
-    writeln!(out, "Verdict          {}", if c.pass { "PASS" } else { "FAIL" })
+    writeln!(
+        out,
+        "Verdict          {}",
+        if c.pass { "PASS" } else { "FAIL" }
+    )
 }
 
 /// Writes the `check` text report: the simulation, then its comparison.
@@ -334,7 +354,11 @@ pub fn write_check(
     write_comparison(out, law, c)
 }
 
-fn write_expectation_lines(out: &mut dyn Write, sim: &Simulation, law: &ExactLaw) -> io::Result<()> {
+fn write_expectation_lines(
+    out: &mut dyn Write,
+    sim: &Simulation,
+    law: &ExactLaw,
+) -> io::Result<()> {
     let all = sim.games + sim.capped;
     let e = &law.expectations;
     for (label, total, exact) in [

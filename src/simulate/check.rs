@@ -7,7 +7,7 @@
 //!   theorem z is close to a standard normal for a correct sample. A mean written with few
 //!   decimals is an interval ([`MeanInterval`]); its point nearest μ is used.
 //! - **Law.** Pearson's chi-square of the observed turn counts against `n P(T = t)`, with the exact
-//!   `P(T = t)` from [`Stepper`]; neighbouring values are merged into bins until each expects at
+//!   `P(T = t)` from [`Stepper`](crate::exact::step::Stepper); neighbouring values are merged into bins until each expects at
 //!   least [`MIN_EXPECTED`] games (W. G. Cochran, *The χ² test of goodness of fit*, Ann. Math.
 //!   Statist. 23 (1952)); its p-value is the upper regularized incomplete gamma function
 //!   `Q(k/2, χ²/2)` with `k = bins - 1`. A game length whose exact probability is 0 fails at once.
@@ -118,7 +118,10 @@ impl ExactLaw {
             return false;
         }
         let m = self.chain.transient_count() + other.chain.transient_count();
-        let (ia, ib) = (IntegerChain::new(&self.chain), IntegerChain::new(&other.chain));
+        let (ia, ib) = (
+            IntegerChain::new(&self.chain),
+            IntegerChain::new(&other.chain),
+        );
         let (mut sa, mut sb) = (ia.stepper(), ib.stepper());
         for _ in 0..=m {
             let ea: BigInt = sa.absorbed().iter().sum();
@@ -253,9 +256,12 @@ pub struct Comparison {
 pub fn compare(law: &ExactLaw, observed: Observed<'_>, rolls: Option<&Histogram>) -> Comparison {
     let n = observed.games();
     let mean = match observed {
-        Observed::Counts { turns, .. } => {
-            ZTest::new(turns.mean().unwrap_or(f64::NAN), law.mean, law.sd, turns.n())
-        }
+        Observed::Counts { turns, .. } => ZTest::new(
+            turns.mean().unwrap_or(f64::NAN),
+            law.mean,
+            law.sd,
+            turns.n(),
+        ),
         Observed::Summary { mean, games } => {
             ZTest::new(mean.nearest(law.mean), law.mean, law.sd, games)
         }
@@ -463,13 +469,27 @@ mod tests {
         let n = 1_000_000.0;
         let counts: Vec<u64> = law.pmf.iter().map(|p| (p * n).round() as u64).collect();
         let h = Histogram::new(counts.clone());
-        let c = compare(&law, Observed::Counts { turns: &h, capped: 0 }, None);
+        let c = compare(
+            &law,
+            Observed::Counts {
+                turns: &h,
+                capped: 0,
+            },
+            None,
+        );
         assert!(c.pass, "{c:?}");
         assert!(c.mean.z.abs() < 0.1);
         let mut shifted = vec![0];
         shifted.extend(counts);
         let h = Histogram::new(shifted);
-        let c = compare(&law, Observed::Counts { turns: &h, capped: 0 }, None);
+        let c = compare(
+            &law,
+            Observed::Counts {
+                turns: &h,
+                capped: 0,
+            },
+            None,
+        );
         assert!(!c.pass);
         // T = 1 is impossible on the tiny board (shifting puts no game there, but 2 -> 3 ...);
         // a sample with a one-turn game is rejected outright.
@@ -485,12 +505,26 @@ mod tests {
         let law = ExactLaw::new(&b, 1e-6).unwrap();
         // "4.1" over 10^6 games: [4.05, 4.15) is 0.05 / (2 / 1000) = 25 standard errors away.
         let m = MeanInterval::parse("4.1").unwrap();
-        let c = compare(&law, Observed::Summary { mean: &m, games: 1_000_000 }, None);
+        let c = compare(
+            &law,
+            Observed::Summary {
+                mean: &m,
+                games: 1_000_000,
+            },
+            None,
+        );
         assert!(!c.pass);
         assert!((c.mean.z - 25.0).abs() < 1e-6);
         // "4" is [3.5, 4.5): contains 4, z = 0.
         let m = MeanInterval::parse("4").unwrap();
-        let c = compare(&law, Observed::Summary { mean: &m, games: 1_000_000 }, None);
+        let c = compare(
+            &law,
+            Observed::Summary {
+                mean: &m,
+                games: 1_000_000,
+            },
+            None,
+        );
         assert!(c.pass && c.mean.z == 0.0);
     }
 
@@ -529,24 +563,52 @@ mod tests {
             })
             .unwrap();
         let allow_law = ExactLaw::new(&allow, 1e-9).unwrap();
-        let counts: Vec<u64> = allow_law.pmf.iter().map(|p| (p * 1e6).round() as u64).collect();
+        let counts: Vec<u64> = allow_law
+            .pmf
+            .iter()
+            .map(|p| (p * 1e6).round() as u64)
+            .collect();
         let h = Histogram::new(counts);
-        let obs = Observed::Counts { turns: &h, capped: 0 };
+        let obs = Observed::Counts {
+            turns: &h,
+            capped: 0,
+        };
         let law = ExactLaw::new(&b, 1e-7).unwrap();
         assert!(!compare(&law, obs, None).pass);
         let fits = fitting_variants(&b, &law, obs, None);
         let names: Vec<String> = fits.iter().map(|f| f.changes.join(", ")).collect();
         // Worked by hand: with allow, square 1 behaves like the start (a 1 slides 2 -> 0, a 2
         // reaches 3 like the ladder), so start = 1 gives the same law: both fit, marked twins.
-        assert_eq!(names, vec!["overshoot = allow", "overshoot = allow, start = 1"]);
+        assert_eq!(
+            names,
+            vec!["overshoot = allow", "overshoot = allow, start = 1"]
+        );
         assert!(!fits[0].same_law_as_board);
-        assert_eq!((fits[0].same_law_as.clone(), fits[1].same_law_as.clone()), (vec![1], vec![0]));
+        assert_eq!(
+            (fits[0].same_law_as.clone(), fits[1].same_law_as.clone()),
+            (vec![1], vec![0])
+        );
         // Against bounce (a variant with the board's own law) the sample of the board's law fits
         // and is marked as indistinguishable.
         let own: Vec<u64> = law.pmf.iter().map(|p| (p * 1e6).round() as u64).collect();
         let h = Histogram::new(own);
-        let fits = fitting_variants(&b, &law, Observed::Counts { turns: &h, capped: 0 }, None);
-        let twin = fits.iter().find(|f| f.rules.overshoot == Overshoot::Bounce && f.rules.start == 0 && f.rules.roll_again == RollAgain::None).expect("bounce fits");
+        let fits = fitting_variants(
+            &b,
+            &law,
+            Observed::Counts {
+                turns: &h,
+                capped: 0,
+            },
+            None,
+        );
+        let twin = fits
+            .iter()
+            .find(|f| {
+                f.rules.overshoot == Overshoot::Bounce
+                    && f.rules.start == 0
+                    && f.rules.roll_again == RollAgain::None
+            })
+            .expect("bounce fits");
         assert!(twin.same_law_as_board);
     }
 }

@@ -109,7 +109,11 @@ impl Packing {
         let field = |i: usize| {
             let end = if i == 3 { 64 } else { self.shift[i + 1] };
             let width = end - self.shift[i];
-            let mask = if width >= 64 { u64::MAX } else { (1u64 << width) - 1 };
+            let mask = if width >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
             (v >> self.shift[i]) & mask
         };
         RollTally {
@@ -381,7 +385,10 @@ impl Tally {
             }
         }
         if let Some(l) = other.longest {
-            let better = |b: &GameRecord| (l.turns, u64::MAX - l.chunk, u64::MAX - l.game) > (b.turns, u64::MAX - b.chunk, u64::MAX - b.game);
+            let better = |b: &GameRecord| {
+                (l.turns, u64::MAX - l.chunk, u64::MAX - l.game)
+                    > (b.turns, u64::MAX - b.chunk, u64::MAX - b.game)
+            };
             if self.longest.as_ref().is_none_or(better) {
                 self.longest = Some(l);
             }
@@ -429,7 +436,6 @@ fn add_counts(into: &mut Vec<u64>, from: &[u64]) {
         *a += b;
     }
 }
-
 
 /// One lane: a game in progress.
 #[derive(Clone, Debug)]
@@ -577,8 +583,8 @@ impl Run<'_> {
     #[inline(never)]
     fn stop(&mut self, lane: &mut Lane, packing: &Packing, finish_row: u32) -> bool {
         let finished = lane.row == finish_row;
-        let used = lane.countdown_from - lane.countdown
-            - if finished { FINISH_COST - 1 } else { 0 };
+        let used =
+            lane.countdown_from - lane.countdown - if finished { FINISH_COST - 1 } else { 0 };
         lane.rolls += used as u64;
         self.tally.totals.add(&packing.unpack(lane.packed));
         lane.packed = 0;
@@ -601,7 +607,10 @@ impl Run<'_> {
     fn end_game(&mut self, lane: &mut Lane, done: Option<Option<u64>>) -> bool {
         self.tally.total_rolls += lane.rolls;
         match done {
-            Some(Some(t)) => self.tally.record(t, lane.rolls, self.chunk, lane.game, &lane.at_start),
+            Some(Some(t)) => {
+                self.tally
+                    .record(t, lane.rolls, self.chunk, lane.game, &lane.at_start)
+            }
             _ => self.tally.capped += 1,
         }
         if *self.started == self.games {
@@ -656,7 +665,7 @@ fn general_step(
 }
 
 /// Replays a recorded game and returns its faces (1-based), turn by turn. The replay plays the
-/// spelled-out rules of [`general_step`], so it also checks the fast loop that recorded the game.
+/// spelled-out rules (the loop used for forfeits), so it also checks the fast loop that recorded the game.
 pub fn replay(table: &Table, record: &GameRecord, max_turns: u64) -> Vec<Vec<u32>> {
     let mut lane = Lane::new(table, record.dice.clone(), 0);
     let mut totals = RollTally::default();

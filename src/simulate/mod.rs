@@ -90,7 +90,11 @@ pub struct Simulation {
 /// assert_eq!(sim.games, 1000);
 /// assert!(sim.turns.min().unwrap() >= 2); // the tiny board needs two heads
 /// ```
-pub fn simulate(board: &Board, options: &SimOptions, progress: &(dyn Fn(u64) + Sync)) -> Simulation {
+pub fn simulate(
+    board: &Board,
+    options: &SimOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Simulation {
     let table = Table::new(board);
     let chunks = options.games.div_ceil(CHUNK_GAMES);
     let tallies: Vec<Tally> = (0..chunks)
@@ -227,7 +231,15 @@ mod tests {
 
     fn run(board: &str, games: u64, seed: u64) -> Simulation {
         let b = builtin(board).unwrap().unwrap();
-        simulate(&b, &SimOptions { games, seed, max_turns: DEFAULT_MAX_TURNS }, &|_| {})
+        simulate(
+            &b,
+            &SimOptions {
+                games,
+                seed,
+                max_turns: DEFAULT_MAX_TURNS,
+            },
+            &|_| {},
+        )
     }
 
     #[test]
@@ -245,9 +257,19 @@ mod tests {
     #[test]
     fn the_same_seed_gives_the_same_simulation_on_one_thread_and_on_two() {
         let b = builtin("efi").unwrap().unwrap();
-        let opts = SimOptions { games: 3 * CHUNK_GAMES / 2 + 5, seed: 11, max_turns: 10_000 };
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        let two = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let opts = SimOptions {
+            games: 3 * CHUNK_GAMES / 2 + 5,
+            seed: 11,
+            max_turns: 10_000,
+        };
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap();
+        let two = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
         let a = one.install(|| simulate(&b, &opts, &|_| {}));
         let c = two.install(|| simulate(&b, &opts, &|_| {}));
         assert_eq!(a, c);
@@ -262,7 +284,10 @@ mod tests {
         let short = sim.shortest.unwrap();
         let faces = short.faces.unwrap();
         assert_eq!(faces.len() as u64, short.turns);
-        assert_eq!(faces.iter().map(Vec::len).sum::<usize>() as u64, short.rolls);
+        assert_eq!(
+            faces.iter().map(Vec::len).sum::<usize>() as u64,
+            short.rolls
+        );
         // On efi every turn but the last ends with a face other than 6 ...
         for turn in &faces[..faces.len() - 1] {
             assert_ne!(*turn.last().unwrap(), 6);
@@ -293,9 +318,20 @@ mod tests {
     fn an_unwinnable_board_is_capped_not_hung() {
         // From 0 with a coin: 1 -> 2; from 2 a 2 lands on the snake 4 -> 2 and a 1 on 3; from 3,
         // 1 -> snake 4 -> 2 and 2 -> 5 -> snake 5 -> 2: the finish 6 is never reached.
-        let b = Board::from_toml_str("size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n", "t")
-            .unwrap();
-        let sim = simulate(&b, &SimOptions { games: 10, seed: 1, max_turns: 50 }, &|_| {});
+        let b = Board::from_toml_str(
+            "size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n",
+            "t",
+        )
+        .unwrap();
+        let sim = simulate(
+            &b,
+            &SimOptions {
+                games: 10,
+                seed: 1,
+                max_turns: 50,
+            },
+            &|_| {},
+        );
         assert_eq!((sim.games, sim.capped), (0, 10));
         assert!(!sim.trapping_squares.is_empty());
     }

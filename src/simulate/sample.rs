@@ -186,7 +186,10 @@ mod tests {
         let e = parse_turns("4\n7,10\n", "f").unwrap_err();
         assert_eq!(e.line, 2);
         let e = parse_turns("4\nx\n", "runs.txt").unwrap_err();
-        assert_eq!(e.to_string(), "runs.txt:2: turn count \"x\" is not a non-negative integer");
+        assert_eq!(
+            e.to_string(),
+            "runs.txt:2: turn count \"x\" is not a non-negative integer"
+        );
         assert!(parse_turns("\n# nothing\n", "f").is_err());
         assert!(parse_turns("99999999999\n", "f").is_err());
     }

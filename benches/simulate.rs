@@ -1,0 +1,27 @@
+//! Simulator throughput: one chunk of games on one core (no threads), seeded, per board.
+//! Run: `cargo bench --bench simulate`. Rolls per second = rolls per chunk / time per chunk.
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use ladders::board::builtin;
+use ladders::simulate::engine::{run_chunk, Table};
+use std::hint::black_box;
+
+fn bench_chunks(c: &mut Criterion) {
+    let mut group = c.benchmark_group("simulate_chunk_one_core");
+    group.sample_size(20);
+    for name in ["efi", "milton-bradley"] {
+        let board = builtin(name).unwrap().unwrap();
+        let table = Table::new(&board);
+        let games = 1 << 14;
+        // Rolls in this chunk (same seed, same games every iteration).
+        let rolls = run_chunk(&table, 1, 0, games, 10_000).total_rolls;
+        group.throughput(Throughput::Elements(rolls));
+        group.bench_function(format!("{name}_16k_games_rolls"), |b| {
+            b.iter(|| run_chunk(black_box(&table), black_box(1), 0, games, 10_000))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_chunks);
+criterion_main!(benches);
