@@ -296,22 +296,55 @@ impl Dice {
     /// `reject_below` must be `2^16 mod die` (see [`reject_below`]).
     #[inline(always)]
     pub fn next_index(&mut self, die: u32, reject_below: u32) -> u32 {
+        if self.left == 0 {
+            self.refill();
+        }
+        self.take(die, reject_below)
+    }
+
+    /// Loads the next four 16-bit pieces.
+    #[inline(always)]
+    fn refill(&mut self) {
+        self.bits = self.rng.next_u64();
+        self.left = 4;
+    }
+
+    /// A face from the next piece (there must be one left). Lemire: `piece * die = face * 2^16 +
+    /// low`; the `2^16 mod die` lowest `low`s are rejected so that each face has exactly
+    /// `floor(2^16 / die)` pieces, and a rejected piece is replaced from fresh random numbers
+    /// (outside the four-piece schedule, so the schedule stays the same for every lane).
+    #[inline(always)]
+    fn take(&mut self, die: u32, reject_below: u32) -> u32 {
+        let piece = (self.bits & 0xFFFF) as u32;
+        self.bits >>= 16;
+        self.left -= 1;
+        match face_of_piece(piece, die, reject_below) {
+            Some(face) => face,
+            None => self.redraw(die, reject_below),
+        }
+    }
+
+    #[inline(never)]
+    fn redraw(&mut self, die: u32, reject_below: u32) -> u32 {
         loop {
-            if self.left == 0 {
-                self.bits = self.rng.next_u64();
-                self.left = 4;
-            }
-            let piece = (self.bits & 0xFFFF) as u32;
-            self.bits >>= 16;
-            self.left -= 1;
-            // Lemire: piece * die = face * 2^16 + low; reject the 2^16 mod die lowest `low`s
-            // so that each face has exactly floor(2^16 / die) pieces.
-            let m = piece * die;
-            if (m & 0xFFFF) >= reject_below {
-                return m >> 16;
+            let x = self.rng.next_u64();
+            for k in 0..4 {
+                if let Some(face) =
+                    face_of_piece(((x >> (16 * k)) & 0xFFFF) as u32, die, reject_below)
+                {
+                    return face;
+                }
             }
         }
     }
+}
+
+/// The face (0-based) a 16-bit piece stands for, or `None` for a rejected piece (Lemire's
+/// multiply-shift with rejection).
+#[inline(always)]
+fn face_of_piece(piece: u32, die: u32, reject_below: u32) -> Option<u32> {
+    let m = piece * die;
+    ((m & 0xFFFF) >= reject_below).then_some(m >> 16)
 }
 
 /// `2^16 mod die`: the 16-bit pieces that [`Dice::next_index`] rejects so every face has exactly
@@ -509,17 +542,24 @@ pub fn run_chunk(table: &Table, seed: u64, chunk: u64, games: u64, max_turns: u6
             let mut idle = vec![false; lanes.len()];
             if let Ok(all) = <&mut [Lane; LANES]>::try_from(&mut lanes[..]) {
                 'all: loop {
-                    for (l, lane) in all.iter_mut().enumerate() {
-                        let face = lane.dice.next_index(die, reject);
-                        let i = (lane.row + face) as usize;
-                        let e = entries[i];
-                        lane.packed = lane.packed.wrapping_add(packed[i]);
-                        lane.row = (e & ROW_BITS) as u32;
-                        lane.turns += (e >> TURN_END_SHIFT) & 1;
-                        lane.countdown -= (e >> COST_SHIFT) as i64;
-                        if lane.countdown <= 0 && !run.stop(lane, packing, finish_row) {
-                            idle[l] = true;
-                            break 'all;
+                    // Every lane rolls once per round, so all lanes use up their four pieces
+                    // together: refill them all, then play four rounds.
+                    for lane in all.iter_mut() {
+                        lane.dice.refill();
+                    }
+                    for _ in 0..4 {
+                        for (l, lane) in all.iter_mut().enumerate() {
+                            let face = lane.dice.take(die, reject);
+                            let i = (lane.row + face) as usize;
+                            let e = entries[i];
+                            lane.packed = lane.packed.wrapping_add(packed[i]);
+                            lane.row = (e & ROW_BITS) as u32;
+                            lane.turns += (e >> TURN_END_SHIFT) & 1;
+                            lane.countdown -= (e >> COST_SHIFT) as i64;
+                            if lane.countdown <= 0 && !run.stop(lane, packing, finish_row) {
+                                idle[l] = true;
+                                break 'all;
+                            }
                         }
                     }
                 }
@@ -718,6 +758,19 @@ mod tests {
             if max_turns == 12 {
                 assert!(a.capped > 0, "efi games often last more than 12 turns");
             }
+        }
+    }
+
+    #[test]
+    fn every_face_has_exactly_the_same_number_of_accepted_pieces() {
+        for die in 2..=crate::board::MAX_DIE {
+            let mut counts = vec![0u32; die as usize];
+            for piece in 0..1u32 << 16 {
+                if let Some(f) = face_of_piece(piece, die, reject_below(die)) {
+                    counts[f as usize] += 1;
+                }
+            }
+            assert!(counts.iter().all(|&c| c == (1 << 16) / die), "die {die}");
         }
     }
 
