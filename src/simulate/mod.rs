@@ -97,19 +97,21 @@ pub fn simulate(
 ) -> Simulation {
     let table = Table::new(board);
     let chunks = options.games.div_ceil(CHUNK_GAMES);
-    let tallies: Vec<Tally> = (0..chunks)
+    // Merging is associative and commutative (sums, and records chosen by a total order), so
+    // the result does not depend on how rayon splits the chunks; memory stays one tally per
+    // split, however many chunks there are.
+    let tally = (0..chunks)
         .into_par_iter()
-        .map(|c| {
+        .fold(Tally::default, |mut acc, c| {
             let games = CHUNK_GAMES.min(options.games - c * CHUNK_GAMES);
-            let t = run_chunk(&table, options.seed, c, games, options.max_turns);
+            acc.merge(run_chunk(&table, options.seed, c, games, options.max_turns));
             progress(games);
-            t
+            acc
         })
-        .collect();
-    let mut tally = Tally::default();
-    for t in tallies {
-        tally.merge(t);
-    }
+        .reduce(Tally::default, |mut a, b| {
+            a.merge(b);
+            a
+        });
     finish(&table, options, tally)
 }
 
