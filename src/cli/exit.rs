@@ -6,7 +6,6 @@ use std::process::ExitCode;
 /// Success.
 pub const SUCCESS: u8 = 0;
 /// A check ran and failed (for example a simulation that disagrees with the exact answer).
-
 pub const CHECK_FAILED: u8 = 1;
 /// Bad usage or bad input.
 pub const BAD_INPUT: u8 = 2;
