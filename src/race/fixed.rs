@@ -223,6 +223,108 @@ impl FixedStepper<'_> {
     }
 }
 
+/// A certified upper bound of the expected total reward to absorption from every transient
+/// state, as integers over `2^bits`: a vector `h >= 0` with `h >= b + Q h` componentwise.
+///
+/// # Formula
+///
+/// Iterating `h >= b + Q h` gives `h >= sum_{t<n} Q^t b + Q^n h >= sum_{t<n} Q^t b` for every n,
+/// so `h >= (I - Q)^-1 b = N b`, the expected reward (Kemeny and Snell, *Finite Markov Chains*,
+/// theorem 3.3.5; this is the comparison principle for superharmonic functions). The candidate
+/// comes from a float Gauss-Seidel solve of `x = b + eta + Q x` (the small extra reward `eta`
+/// gives every row room for the float errors); the inequality is then checked exactly, in
+/// integers, with every `Q` entry rounded up. Nothing rests on the floats but the choice of h.
+///
+/// `reward[i]` is `b_i` (an integer per turn, e.g. 1 for "count this turn"). `None` when no
+/// candidate passed the check (the chain's expected times are too long for floats).
+pub fn supersolution(chain: &FixedChain, reward: &[u32]) -> Option<Vec<BigUint>> {
+    let n = chain.transient;
+    let bits = chain.bits;
+    let scale = (bits as i32).min(1000);
+    let to_f64 = |x: &BigUint| -> f64 {
+        // x / 2^bits; x <= 2^bits so the leading bits are enough.
+        let shift = x.bits().saturating_sub(60);
+        let top = (x >> shift).to_u64_or_max() as f64;
+        top * 2f64.powi(shift as i32 - scale)
+    };
+    let rows: Vec<Vec<(usize, f64)>> = chain
+        .rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .filter(|(j, _, _)| *j < n)
+                .map(|(j, _, hi)| (*j, to_f64(hi)))
+                .collect()
+        })
+        .collect();
+    let mut eta = 1e-9;
+    for _ in 0..4 {
+        let mut x = vec![0f64; n];
+        let mut converged = false;
+        for _ in 0..1_000_000 / (n + 1) + 2000 {
+            let mut change = 0f64;
+            for i in 0..n {
+                let mut v = f64::from(reward[i]) + eta;
+                for (j, p) in &rows[i] {
+                    v += p * x[*j];
+                }
+                change = change.max((v - x[i]).abs() / v.max(1.0));
+                x[i] = v;
+            }
+            if change < 1e-13 {
+                converged = true;
+                break;
+            }
+        }
+        if converged && x.iter().all(|v| v.is_finite()) {
+            let h: Vec<BigUint> = x.iter().map(|&v| from_f64_up(v * (1.0 + 1e-9), bits)).collect();
+            if check_supersolution(chain, reward, &h) {
+                return Some(h);
+            }
+        }
+        eta *= 1000.0;
+    }
+    None
+}
+
+/// `ceil(v 2^bits)` for a finite `v >= 0`.
+fn from_f64_up(v: f64, bits: u32) -> BigUint {
+    let r = BigRational::from_float(v.max(0.0)).expect("finite");
+    let scaled = r.numer() << bits;
+    let (q, rem) = scaled.div_mod_floor(r.denom());
+    let q = q.to_biguint().expect("nonnegative");
+    if rem.is_zero() {
+        q
+    } else {
+        q + 1u32
+    }
+}
+
+/// `h >= b + Q h` for every transient state, with Q rounded up, decided exactly.
+pub fn check_supersolution(chain: &FixedChain, reward: &[u32], h: &[BigUint]) -> bool {
+    let n = chain.transient;
+    let bits = chain.bits;
+    chain.rows.iter().enumerate().all(|(i, row)| {
+        let mut rhs = BigUint::from(reward[i]) << (2 * bits);
+        for (j, _, hi) in row {
+            if *j < n {
+                rhs += hi * &h[*j];
+            }
+        }
+        (&h[i] << bits) >= rhs
+    })
+}
+
+trait ToU64OrMax {
+    fn to_u64_or_max(&self) -> u64;
+}
+
+impl ToU64OrMax for BigUint {
+    fn to_u64_or_max(&self) -> u64 {
+        num_traits::ToPrimitive::to_u64(self).unwrap_or(u64::MAX)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -264,6 +366,31 @@ mod tests {
                 let gap = dyadic(shi, bits) - dyadic(slo, bits);
                 assert!(gap < BigRational::new(1.into(), BigInt::from(1u64 << 20)));
             }
+        }
+    }
+
+    #[test]
+    fn the_supersolution_bounds_the_exact_expected_turns() {
+        // Second method: the exact (I - Q) t = 1 of src/analysis/expectation.rs.
+        use crate::analysis::expectation::{expect_chain, Expectation};
+        for name in ["tiny", "milton-bradley", "efi"] {
+            let b = builtin(name).unwrap().unwrap();
+            let chain = Chain::for_board(&b);
+            let fixed = FixedChain::new(&chain, 100);
+            let ones = vec![1; chain.transient_count()];
+            let h = supersolution(&fixed, &ones).expect("certified");
+            let Expectation::Finite(e) = expect_chain(&chain) else {
+                panic!()
+            };
+            for (i, (_, t)) in e.per_square.iter().enumerate() {
+                let bound = dyadic(&h[i], 100);
+                assert!(&bound >= t, "{name}");
+                // and close: within a millionth
+                assert!(bound - t < BigRational::new(1.into(), 1_000_000.into()), "{name}");
+            }
+            // A vector that is too small fails the check.
+            let low: Vec<BigUint> = h.iter().map(|x| x / 2u32).collect();
+            assert!(!check_supersolution(&fixed, &ones, &low));
         }
     }
 

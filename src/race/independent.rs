@@ -17,8 +17,10 @@
 //! - a win after round M needs every seat to survive M turns: the tail of every seat's series is
 //!   at most `prod_j S_j(M)`;
 //! - for the length, `P(L >= n) <= S_k(n - 1) prod_{j != k} S_j(M)` for n > M, and
-//!   `sum_{m >= M} S_k(m) = E[T_k] - sum_{m < M} S_k(m)` with `E[T_k]` the exact expected turns
-//!   of seat k's board ((I - Q) t = 1); the smallest of these bounds over the seats is used.
+//!   `sum_{m >= M} S_k(m) = sum_x P(X_M = x) E[remaining turns | x] <= sum_x P(X_M = x) h(x)`
+//!   with h a certified supersolution `h >= 1 + Q h` of seat k's chain ([`supersolution`]), or,
+//!   when none is found, `E[T_k] - sum_{m < M} S_k(m)` with `E[T_k]` solved exactly
+//!   ((I - Q) t = 1); the smallest of these bounds over the seats is used.
 //!
 //! So every answer is an interval `[lo, hi]` of rationals that holds the true value; the sum is
 //! carried on until the interval fixes the digits asked for.
@@ -31,7 +33,7 @@ use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::fixed::{dyadic, mul_down, mul_up, FixedChain, FixedStepper};
+use super::fixed::{dyadic, mul_down, mul_up, supersolution, FixedChain, FixedStepper};
 use super::interval::Interval;
 use crate::board::{Board, Square};
 use crate::chain::{Chain, Trap};
@@ -82,6 +84,19 @@ pub struct Race {
     pub digits: usize,
     /// False when `max_turns` stopped the sum before every answer had its digits.
     pub complete: bool,
+    /// How the intervals were obtained.
+    pub method: Method,
+}
+
+/// How a race's answers were computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Independent seats: the series summed to M turns with an exact tail bound.
+    Series,
+    /// The joint chain solved exactly: every interval is a single point.
+    ExactSolve,
+    /// The joint chain's law stepped to M turns with certified bounds.
+    SteppedJoint,
 }
 
 impl Race {
@@ -127,8 +142,17 @@ struct Law<'a> {
     ends: (BigUint, BigUint),
     /// sum_{m < n} S_lo(m), for the tail of the length.
     partial_lo: BigUint,
-    /// The exact E[T] when the board always finishes.
-    expected: Option<BigRational>,
+    /// A certified bound of the expected remaining turns from each transient state, over
+    /// `2^bits` (from [`supersolution`]); failing that, the exact E[T] from the start.
+    remaining: Option<Remaining>,
+}
+
+/// How the rest of a seat's game is bounded.
+enum Remaining {
+    /// Per transient state, an upper bound of the expected remaining turns, over `2^bits`.
+    PerState(Vec<BigUint>),
+    /// The exact expected turns from the start (the bound is then `E[T] - sum_{m<M} S(m)`).
+    FromStart(BigRational),
 }
 
 /// The exact expected turns of a board that always finishes, `(I - Q) t = 1` at the start.
@@ -184,7 +208,12 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
             cur: (one.clone(), one.clone()),
             ends: (BigUint::zero(), BigUint::zero()),
             partial_lo: BigUint::zero(),
-            expected: c.always_ends().then(|| expected_turns(c)),
+            remaining: c.always_ends().then(|| {
+                match supersolution(f, &vec![1; c.transient_count()]) {
+                    Some(h) => Remaining::PerState(h),
+                    None => Remaining::FromStart(expected_turns(c)),
+                }
+            }),
         })
         .collect();
 
@@ -279,6 +308,7 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
                 turns_summed: n,
                 digits: options.digits,
                 complete: certified || hopeless,
+                method: Method::Series,
             });
         }
     }
@@ -288,10 +318,16 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
 fn rounds_tail(laws: &[Law], seat_law: &[usize], bits: u32) -> BigRational {
     let mut best: Option<BigRational> = None;
     for (k, &lk) in seat_law.iter().enumerate() {
-        let Some(e) = &laws[lk].expected else {
-            continue;
+        let rest = match &laws[lk].remaining {
+            None => continue,
+            Some(Remaining::FromStart(e)) => e - dyadic(&laws[lk].partial_lo, bits),
+            Some(Remaining::PerState(h)) => {
+                // sum_{m >= M} S(m) = sum_x P(X_M = x) E[remaining turns | x] <= sum_x hi[x] h[x].
+                let (_, hi) = laws[lk].stepper.transient();
+                let dot: BigUint = hi.iter().zip(h).map(|(a, b)| a * b).sum();
+                dyadic(&dot, 2 * bits)
+            }
         };
-        let rest = e - dyadic(&laws[lk].partial_lo, bits);
         let mut others = BigRational::one();
         for (j, &l) in seat_law.iter().enumerate() {
             if j != k {

@@ -10,5 +10,5 @@ pub mod fixed;
 pub mod independent;
 pub mod interval;
 
-pub use independent::{race, Race, RaceError, RaceOptions, SeatResult};
+pub use independent::{race, Method, Race, RaceError, RaceOptions, SeatResult};
 pub use interval::{certified_digits, Certified, Interval};
