@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use ladders::board::{Board, DEFAULT_BOARD};
+use ladders::race::knockoff::{knock_off_race, KnockOffOptions};
 use ladders::race::{race, RaceOptions};
 use ladders::report::race::{table_json, to_json, write_table_text, write_text, RaceReportOptions};
 
@@ -65,6 +66,13 @@ pub struct Args {
     /// The knock-off house rule: landing on an opponent's square sends them back to the start
     #[arg(long)]
     pub knock_off: bool,
+    /// With --knock-off: solve the joint chain exactly when it has at most this many states
+    /// (otherwise step it with certified bounds)
+    #[arg(long, default_value_t = 1_500, value_name = "N")]
+    pub exact_limit: usize,
+    /// With --knock-off: refuse joint chains with more states than this
+    #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+    pub state_limit: usize,
     /// Digits after the point to certify (the sum runs as far as needed)
     #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u16).range(0..=200))]
     pub digits: u16,
@@ -147,7 +155,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let boards = seat_boards(args, players.from)?;
     let seats: Vec<&Board> = boards.iter().collect();
     let result = if args.knock_off {
-        bail!("--knock-off is not built yet")
+        let options = KnockOffOptions {
+            digits: usize::from(args.digits),
+            max_turns: args.max_turns.max(1),
+            state_limit: args.state_limit,
+            exact_limit: args.exact_limit,
+        };
+        knock_off_race(&seats, true, &options)?
     } else {
         race(&seats, &options)?
     };

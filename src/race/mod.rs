@@ -9,6 +9,7 @@
 pub mod fixed;
 pub mod independent;
 pub mod interval;
+pub mod knockoff;
 
 pub use independent::{race, Method, Race, RaceError, RaceOptions, SeatResult};
 pub use interval::{certified_digits, Certified, Interval};

@@ -47,6 +47,19 @@ fn pp(interval: &Interval) -> Interval {
     interval.scale(&BigRational::from_integer(100.into()))
 }
 
+/// ` = p/q` for a one-point interval whose fraction is short enough to read.
+fn fraction_suffix(interval: &Interval) -> String {
+    if interval.lo != interval.hi {
+        return String::new();
+    }
+    let text = interval.lo.to_string();
+    if text.len() <= 40 {
+        format!(" = {text}")
+    } else {
+        String::new()
+    }
+}
+
 fn method_sentence(race: &Race) -> String {
     match race.method {
         Method::Series => format!(
@@ -56,8 +69,8 @@ fn method_sentence(race: &Race) -> String {
         ),
         Method::ExactSolve => "Exact: the joint chain solved in rational arithmetic.".to_string(),
         Method::SteppedJoint => format!(
-            "Every digit shown is certified: the joint chain's law stepped over {} turns with \
-             outward rounding, the rest bounded exactly.",
+            "Every digit shown is certified: the joint chain's law stepped over {} turns (all \
+             seats together) with outward rounding, the rest bounded exactly.",
             race.turns_summed
         ),
     }
@@ -101,10 +114,11 @@ pub fn write_text(
     for (seat, board) in race.seats.iter().zip(boards) {
         writeln!(
             out,
-            "{:>4}  {:<width$}  {}",
+            "{:>4}  {:<width$}  {}{}",
             seat.seat,
             board.name(),
-            seat.win.certified(d).text
+            seat.win.certified(d).text,
+            fraction_suffix(&seat.win)
         )?;
         if !same_rules {
             writeln!(out, "      {:<width$}  {}", "", rules_line(board.rules()))?;
@@ -120,8 +134,9 @@ pub fn write_text(
     }
     writeln!(
         out,
-        "Expected rounds  {}",
-        race.expected_rounds.certified(d).text
+        "Expected rounds  {}{}",
+        race.expected_rounds.certified(d).text,
+        fraction_suffix(&race.expected_rounds)
     )?;
     writeln!(out)?;
     writeln!(out, "{}", method_sentence(race))?;
