@@ -68,10 +68,10 @@ pub struct Args {
     pub knock_off: bool,
     /// With --knock-off: solve the joint chain exactly when it has at most this many states
     /// (otherwise step it with certified bounds)
-    #[arg(long, default_value_t = 1_500, value_name = "N")]
+    #[arg(long, default_value_t = 400, value_name = "N")]
     pub exact_limit: usize,
     /// With --knock-off: refuse joint chains with more states than this
-    #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+    #[arg(long, default_value_t = 200_000, value_name = "N")]
     pub state_limit: usize,
     /// Digits after the point to certify (the sum runs as far as needed)
     #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u16).range(0..=200))]

@@ -247,8 +247,8 @@ impl Default for KnockOffOptions {
         KnockOffOptions {
             digits: 12,
             max_turns: 100_000,
-            state_limit: 1_000_000,
-            exact_limit: 1_500,
+            state_limit: 200_000,
+            exact_limit: 400,
         }
     }
 }

@@ -149,11 +149,11 @@ pub fn write_text(
     }
     if options.distribution && !race.rounds_at_least.is_empty() {
         writeln!(out)?;
-        writeln!(out, "{:>6}  {:<10}  {:<10}", "rounds", "P(L = n)", "P(L <= n)")?;
+        writeln!(out, "{:>6}  {:<10}  P(L <= n)", "rounds", "P(L = n)")?;
         for row in distribution_rows(race) {
             writeln!(
                 out,
-                "{:>6}  {:<10}  {:<10}",
+                "{:>6}  {:<10}  {}",
                 row.0,
                 row.1.certified(8).text,
                 row.2.certified(8).text
@@ -242,21 +242,39 @@ pub fn write_table_text(out: &mut dyn Write, board: &Board, races: &[Race]) -> i
     writeln!(out, "Rules            {}", rules_line(board.rules()))?;
     writeln!(out)?;
     let d = races.first().map_or(0, |r| r.digits);
-    let w = d + 4;
+    let rows: Vec<[String; 3]> = races
+        .iter()
+        .map(|r| {
+            let last = r.seats.last().expect("at least one seat");
+            [
+                r.expected_rounds.certified(d).text,
+                r.seats[0].win.certified(d).text,
+                last.win.certified(d).text,
+            ]
+        })
+        .collect();
+    let headers = ["expected rounds", "seat 1 wins", "last seat wins"];
+    let width = |c: usize| {
+        rows.iter()
+            .map(|r| r[c].len())
+            .max()
+            .unwrap_or(0)
+            .max(headers[c].len())
+    };
+    let (w0, w1) = (width(0), width(1));
     writeln!(
         out,
-        "players  {:<w$}  {:<w$}  {:<w$}",
-        "expected rounds", "seat 1 wins", "last seat wins"
+        "players  {:<w0$}  {:<w1$}  {}",
+        headers[0], headers[1], headers[2]
     )?;
-    for r in races {
-        let last = r.seats.last().expect("at least one seat");
+    for (r, row) in races.iter().zip(&rows) {
         writeln!(
             out,
-            "{:>7}  {:<w$}  {:<w$}  {:<w$}",
+            "{:>7}  {:<w0$}  {:<w1$}  {}",
             r.seats.len(),
-            r.expected_rounds.certified(d).text,
-            r.seats[0].win.certified(d).text,
-            last.win.certified(d).text
+            row[0],
+            row[1],
+            row[2]
         )?;
     }
     writeln!(out)?;
