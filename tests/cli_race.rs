@@ -75,7 +75,15 @@ fn seed_000s_races_are_within_their_simulation_error() {
 fn the_players_table_answers_seed_001() {
     // Seed 001 simulated 39.3 (one million games), 26.4, 21.7, 19.2, 17.7 for 1..5 players
     // (10,000 games each: one standard error is about 0.25 turns or less).
-    let v = json_of(&["race", "milton-bradley", "--players", "1..5", "--json", "--digits", "6"]);
+    let v = json_of(&[
+        "race",
+        "milton-bradley",
+        "--players",
+        "1..5",
+        "--json",
+        "--digits",
+        "6",
+    ]);
     let races = v["races"].as_array().unwrap();
     assert_eq!(races.len(), 5);
     for (race, simulated) in races.iter().zip([39.29, 26.4, 21.7, 19.2, 17.7]) {
@@ -105,7 +113,14 @@ fn the_text_report_names_the_seats_and_says_the_digits_are_certified() {
 fn the_distribution_of_rounds_adds_up() {
     // Tiny board, one player: P(L = n) = (n - 1) / 2^n (boards/tiny.toml), so P(L = 3) = 1/4.
     let v = json_of(&[
-        "race", "tiny", "--players", "1", "--distribution", "--json", "--digits", "10",
+        "race",
+        "tiny",
+        "--players",
+        "1",
+        "--distribution",
+        "--json",
+        "--digits",
+        "10",
     ]);
     let rows = v["rounds_distribution"].as_array().unwrap();
     assert_eq!(rows[0]["p"]["certified"], "0.0000000000");

@@ -79,7 +79,7 @@ pub struct Args {
     /// Give up on more digits after this many turns per player
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     pub max_turns: usize,
-    /// Add the distribution of the game's length in rounds
+    /// Add the distribution of the game's length in rounds (seats without knock-off)
     #[arg(long)]
     pub distribution: bool,
     /// Print one JSON object instead of text

@@ -213,7 +213,10 @@ impl FixedStepper<'_> {
     pub fn ends_now(&self) -> (BigUint, BigUint) {
         (
             self.absorbed_lo.iter().sum(),
-            self.absorbed_hi.iter().sum::<BigUint>().min(self.one.clone()),
+            self.absorbed_hi
+                .iter()
+                .sum::<BigUint>()
+                .min(self.one.clone()),
         )
     }
 
@@ -277,7 +280,10 @@ pub fn supersolution(chain: &FixedChain, reward: &[u32]) -> Option<Vec<BigUint>>
             }
         }
         if converged && x.iter().all(|v| v.is_finite()) {
-            let h: Vec<BigUint> = x.iter().map(|&v| from_f64_up(v * (1.0 + 1e-9), bits)).collect();
+            let h: Vec<BigUint> = x
+                .iter()
+                .map(|&v| from_f64_up(v * (1.0 + 1e-9), bits))
+                .collect();
             if check_supersolution(chain, reward, &h) {
                 return Some(h);
             }
@@ -386,7 +392,10 @@ mod tests {
                 let bound = dyadic(&h[i], 100);
                 assert!(&bound >= t, "{name}");
                 // and close: within a millionth
-                assert!(bound - t < BigRational::new(1.into(), 1_000_000.into()), "{name}");
+                assert!(
+                    bound - t < BigRational::new(1.into(), 1_000_000.into()),
+                    "{name}"
+                );
             }
             // A vector that is too small fails the check.
             let low: Vec<BigUint> = h.iter().map(|x| x / 2u32).collect();

@@ -223,9 +223,14 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
     let mut rounds_lo = BigUint::zero();
     let mut rounds_hi = BigUint::zero();
     let mut at_least = Vec::new();
-    let threshold = BigRational::new(BigInt::one(), BigInt::from(10u32).pow(options.digits as u32));
-    let give_up =
-        BigRational::new(BigInt::one(), BigInt::from(10u32).pow(options.digits as u32 + 12));
+    let threshold = BigRational::new(
+        BigInt::one(),
+        BigInt::from(10u32).pow(options.digits as u32),
+    );
+    let give_up = BigRational::new(
+        BigInt::one(),
+        BigInt::from(10u32).pow(options.digits as u32 + 12),
+    );
     let mut n = 0;
     loop {
         n += 1;
@@ -283,10 +288,8 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
             })
             .collect();
         let tail = rounds_tail(&laws, &seat_law, bits);
-        let expected_rounds = Interval::new(
-            dyadic(&rounds_lo, bits),
-            dyadic(&rounds_hi, bits) + tail,
-        );
+        let expected_rounds =
+            Interval::new(dyadic(&rounds_lo, bits), dyadic(&rounds_hi, bits) + tail);
         let all: Vec<&Interval> = seats
             .iter()
             .map(|s| &s.win)
@@ -422,8 +425,11 @@ mod tests {
         let chain = Chain::for_board(&mb);
         let ic = IntegerChain::new(&chain);
         let mut s = ic.stepper();
-        let (mut win1, mut win2, mut rounds) =
-            (BigRational::zero(), BigRational::zero(), BigRational::zero());
+        let (mut win1, mut win2, mut rounds) = (
+            BigRational::zero(),
+            BigRational::zero(),
+            BigRational::zero(),
+        );
         let mut prev = BigRational::one();
         for _ in 0..400 {
             s.step();

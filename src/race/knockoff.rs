@@ -100,7 +100,10 @@ impl<'a> KnockOff<'a> {
     /// [`KnockOffError::NoPlayers`] for no boards.
     pub fn new(boards: &[&'a Board], knock_off: bool) -> Result<KnockOff<'a>, KnockOffError> {
         let first = boards.first().ok_or(KnockOffError::NoPlayers)?;
-        if let Some(b) = boards.iter().find(|b| knock_off && b.size() != first.size()) {
+        if let Some(b) = boards
+            .iter()
+            .find(|b| knock_off && b.size() != first.size())
+        {
             return Err(KnockOffError::SizesDiffer(first.size(), b.size()));
         }
         Ok(KnockOff {
@@ -369,10 +372,14 @@ pub fn step_joint(chain: &Chain<JointState>, players: usize, options: &KnockOffO
     let mut win_lo = vec![BigUint::zero(); players];
     let mut win_hi = vec![BigUint::zero(); players];
     let (mut rounds_lo, mut rounds_hi) = (BigUint::zero(), BigUint::zero());
-    let threshold =
-        BigRational::new(BigInt::one(), BigInt::from(10u32).pow(options.digits as u32 + 1));
-    let give_up =
-        BigRational::new(BigInt::one(), BigInt::from(10u32).pow(options.digits as u32 + 12));
+    let threshold = BigRational::new(
+        BigInt::one(),
+        BigInt::from(10u32).pow(options.digits as u32 + 1),
+    );
+    let give_up = BigRational::new(
+        BigInt::one(),
+        BigInt::from(10u32).pow(options.digits as u32 + 12),
+    );
     let max_steps = options.max_turns.saturating_mul(players);
     loop {
         {
@@ -464,7 +471,10 @@ mod tests {
             let single = Chain::for_board(&b);
             let joint = joint_chain(&[&b], true, 10_000).unwrap();
             assert_eq!(joint.transient_count(), single.transient_count(), "{name}");
-            for (i, state) in single.states()[..single.transient_count()].iter().enumerate() {
+            for (i, state) in single.states()[..single.transient_count()]
+                .iter()
+                .enumerate()
+            {
                 let js = JointState::Playing {
                     positions: vec![*state],
                     to_move: 0,
@@ -480,8 +490,11 @@ mod tests {
                         JointState::Won(0)
                     }
                 };
-                let mut expect: Vec<(JointState, BigRational)> =
-                    single.row(i).iter().map(|(j, p)| (map(*j), p.clone())).collect();
+                let mut expect: Vec<(JointState, BigRational)> = single
+                    .row(i)
+                    .iter()
+                    .map(|(j, p)| (map(*j), p.clone()))
+                    .collect();
                 expect.sort();
                 let got: Vec<(JointState, BigRational)> = joint
                     .row(ji)

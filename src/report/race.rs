@@ -89,11 +89,7 @@ pub fn write_text(
 ) -> io::Result<()> {
     let d = race.digits;
     let k = boards.len();
-    let rule = if options.knock_off {
-        ", knock-off"
-    } else {
-        ""
-    };
+    let rule = if options.knock_off { ", knock-off" } else { "" };
     writeln!(
         out,
         "Race             {k} player{}, whole turns in seat order, the first to finish wins{rule}",
@@ -280,7 +276,7 @@ pub fn write_table_text(out: &mut dyn Write, board: &Board, races: &[Race]) -> i
     writeln!(out)?;
     writeln!(
         out,
-        "Every digit shown is certified (series with an exact tail bound, see `ladders race --help`)."
+        "Every digit shown is certified (series with an exact tail bound, see docs/race.md)."
     )?;
     Ok(())
 }
