@@ -126,10 +126,15 @@ fn trap_text(trap: &Trap<Square>) -> String {
     )
 }
 
-/// Binary digits of the fixed point for `digits` decimal digits: 12 decimal guard digits and 40
-/// guard bits for the rounding errors that add up over the turns.
+/// Decimal digits beyond those asked for at which a sum stops even if the interval still
+/// straddles a rounding boundary (the true value then sits on, or within 10^-(D + 6) of, one).
+pub const GUARD_DIGITS: u32 = 6;
+
+/// Binary digits of the fixed point for `digits` decimal digits: [`GUARD_DIGITS`] more decimal
+/// digits and 30 guard bits for the rounding errors that add up over the turns (at most one unit
+/// per transition and turn: 2^30 units is a billion transition-turns).
 pub fn bits_for(digits: usize) -> u32 {
-    ((digits as f64 + 12.0) * std::f64::consts::LOG2_10).ceil() as u32 + 40
+    ((digits as f64 + f64::from(GUARD_DIGITS)) * std::f64::consts::LOG2_10).ceil() as u32 + 30
 }
 
 /// One distinct board's law, stepped turn by turn.
@@ -229,7 +234,7 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
     );
     let give_up = BigRational::new(
         BigInt::one(),
-        BigInt::from(10u32).pow(options.digits as u32 + 12),
+        BigInt::from(10u32).pow(options.digits as u32 + GUARD_DIGITS),
     );
     let mut n = 0;
     loop {

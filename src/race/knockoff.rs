@@ -41,7 +41,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use super::fixed::{dyadic, supersolution, FixedChain};
-use super::independent::{bits_for, Method, Race, SeatResult};
+use super::independent::{bits_for, Method, Race, SeatResult, GUARD_DIGITS};
 use super::interval::Interval;
 use crate::board::{Board, RollAgain, Square};
 use crate::chain::{Chain, ChainTooLarge, Turn, TurnModel, TurnRewards};
@@ -81,6 +81,10 @@ pub enum KnockOffError {
     /// The joint chain is larger than allowed.
     #[error("the joint chain of the knock-off game has more than {} states; fewer players or a smaller board (or a larger --state-limit) are needed", .0.limit)]
     TooLarge(ChainTooLarge),
+    /// No certified bound of the game's remaining length was found (the float candidate for the
+    /// supersolution failed its exact check), so the stepped answer cannot be certified.
+    #[error("could not certify a bound on the remaining length of the knock-off game (the joint chain's expected times are too long for the float candidate); try --exact-limit above {0}")]
+    NoTailBound(usize),
     /// From some reachable joint state no one can ever finish.
     #[error("the game can last forever: from the positions {positions:?} (seat {seat} to move) no player can ever finish")]
     NeverEnds {
@@ -295,7 +299,7 @@ pub fn knock_off_race(
     if chain.transient_count() <= options.exact_limit {
         Ok(solve_exactly(&chain, boards.len(), options.digits))
     } else {
-        Ok(step_joint(&chain, boards.len(), options))
+        step_joint(&chain, boards.len(), options)
     }
 }
 
@@ -362,11 +366,20 @@ pub fn solve_exactly(chain: &Chain<JointState>, players: usize, digits: usize) -
 }
 
 /// The joint law stepped with outward rounding until every answer has its digits.
-pub fn step_joint(chain: &Chain<JointState>, players: usize, options: &KnockOffOptions) -> Race {
+///
+/// # Errors
+///
+/// [`KnockOffError::NoTailBound`] when no certified supersolution was found.
+pub fn step_joint(
+    chain: &Chain<JointState>,
+    players: usize,
+    options: &KnockOffOptions,
+) -> Result<Race, KnockOffError> {
     let bits = bits_for(options.digits);
     let fixed = FixedChain::new(chain, bits);
     let reward = round_reward(chain);
-    let h = supersolution(&fixed, &reward);
+    let h = supersolution(&fixed, &reward)
+        .ok_or(KnockOffError::NoTailBound(chain.transient_count()))?;
     let seat_of = final_seats(chain);
     let mut stepper = fixed.stepper();
     let mut win_lo = vec![BigUint::zero(); players];
@@ -378,7 +391,7 @@ pub fn step_joint(chain: &Chain<JointState>, players: usize, options: &KnockOffO
     );
     let give_up = BigRational::new(
         BigInt::one(),
-        BigInt::from(10u32).pow(options.digits as u32 + 12),
+        BigInt::from(10u32).pow(options.digits as u32 + GUARD_DIGITS),
     );
     let max_steps = options.max_turns.saturating_mul(players);
     loop {
@@ -412,21 +425,14 @@ pub fn step_joint(chain: &Chain<JointState>, players: usize, options: &KnockOffO
                 }
             })
             .collect();
-        let tail = match &h {
-            Some(h) => {
-                let (_, hi) = stepper.transient();
-                let dot: BigUint = hi.iter().zip(h).map(|(a, b)| a * b).sum();
-                Some(dyadic(&dot, 2 * bits))
-            }
-            None => None,
+        // The rest of the length: sum_x P(X_M = x) E[remaining rounds | x] <= sum_x hi[x] h[x].
+        let tail = {
+            let (_, hi) = stepper.transient();
+            let dot: BigUint = hi.iter().zip(&h).map(|(a, b)| a * b).sum();
+            dyadic(&dot, 2 * bits)
         };
-        let rounds_lo_q = dyadic(&rounds_lo, bits);
-        let expected_rounds = match tail {
-            Some(t) => Interval::new(rounds_lo_q, dyadic(&rounds_hi, bits) + t),
-            // No certified bound on the remaining length: only the lower bound is known, and
-            // the upper one is left at the lower one plus the (uncertified) float estimate.
-            None => Interval::new(rounds_lo_q.clone(), rounds_lo_q),
-        };
+        let expected_rounds =
+            Interval::new(dyadic(&rounds_lo, bits), dyadic(&rounds_hi, bits) + tail);
         let all: Vec<&Interval> = seats
             .iter()
             .map(|s| &s.win)
@@ -437,15 +443,15 @@ pub fn step_joint(chain: &Chain<JointState>, players: usize, options: &KnockOffO
             .all(|i| i.certified(options.digits).digits == options.digits);
         let hopeless = all.iter().all(|i| i.width() < give_up);
         if certified || hopeless || n >= max_steps {
-            return Race {
+            return Ok(Race {
                 seats,
                 expected_rounds,
                 rounds_at_least: Vec::new(),
                 turns_summed: n,
                 digits: options.digits,
-                complete: (certified || hopeless) && h.is_some(),
+                complete: certified || hopeless,
                 method: Method::SteppedJoint,
-            };
+            });
         }
     }
 }
@@ -562,7 +568,7 @@ mod tests {
         let boards = [&small, &small];
         let chain = joint_chain(&boards, true, 10_000).unwrap();
         let exact = solve_exactly(&chain, 2, 12);
-        let stepped = step_joint(&chain, 2, &KnockOffOptions::default());
+        let stepped = step_joint(&chain, 2, &KnockOffOptions::default()).unwrap();
         assert!(stepped.complete);
         for (e, s) in exact.seats.iter().zip(&stepped.seats) {
             assert!(s.win.contains(&e.win.lo));
