@@ -81,7 +81,7 @@ pub struct Certified {
 /// use ladders::race::interval::{certified_digits, Interval};
 /// use num_rational::BigRational;
 /// let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
-/// let i = Interval::new(q(51382, 100000), q(51389, 100000));
+/// let i = Interval::new(q(51382, 100000), q(51384, 100000));
 /// assert_eq!(certified_digits(&i, 15).text, "0.5138");
 /// assert_eq!(certified_digits(&Interval::exact(q(1, 1)), 3).text, "1.000");
 /// ```
