@@ -73,9 +73,10 @@ pub struct Args {
     /// With --knock-off: refuse joint chains with more states than this
     #[arg(long, default_value_t = 200_000, value_name = "N")]
     pub state_limit: usize,
-    /// Digits after the point to certify (the sum runs as far as needed)
-    #[arg(long, default_value_t = 15, value_parser = clap::value_parser!(u16).range(0..=200))]
-    pub digits: u16,
+    /// Digits after the point to certify, the sum running as far as needed (default 15, or 12
+    /// with --knock-off)
+    #[arg(long, value_parser = clap::value_parser!(u16).range(0..=200))]
+    pub digits: Option<u16>,
     /// Give up on more digits after this many turns per player
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     pub max_turns: usize,
@@ -129,8 +130,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         };
         Players { from: k, to: k }
     });
+    let digits = usize::from(args.digits.unwrap_or(if args.knock_off { 12 } else { 15 }));
     let options = RaceOptions {
-        digits: usize::from(args.digits),
+        digits,
         max_turns: args.max_turns.max(1),
         distribution: args.distribution,
     };
@@ -156,7 +158,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let seats: Vec<&Board> = boards.iter().collect();
     let result = if args.knock_off {
         let options = KnockOffOptions {
-            digits: usize::from(args.digits),
+            digits,
             max_turns: args.max_turns.max(1),
             state_limit: args.state_limit,
             exact_limit: args.exact_limit,
