@@ -1,21 +1,181 @@
-//! `ladders race`: not built yet.
+//! `ladders race BOARD [BOARD ...]`: several players, win probability per seat and the game's
+//! length in rounds, every digit certified.
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
+use ladders::board::{Board, DEFAULT_BOARD};
+use ladders::race::knockoff::{knock_off_race, KnockOffOptions};
+use ladders::race::{race, RaceOptions};
+use ladders::report::race::{table_json, to_json, write_table_text, write_text, RaceReportOptions};
 
-use super::board_args::BoardArgs;
+use super::board_args::RuleArgs;
+use super::exit;
+
+/// The most players a race may have.
+pub const MAX_PLAYERS: usize = 16;
+
+/// How many players: one count, or a range `A..B` for a table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Players {
+    /// The smallest count.
+    pub from: usize,
+    /// The largest count.
+    pub to: usize,
+}
+
+fn parse_players(text: &str) -> Result<Players, String> {
+    let count = |t: &str| -> Result<usize, String> {
+        match t.trim().parse::<usize>() {
+            Ok(k) if (1..=MAX_PLAYERS).contains(&k) => Ok(k),
+            _ => Err(format!(
+                "expected a number of players from 1 to {MAX_PLAYERS}, or a range such as 1..5; found {text:?}"
+            )),
+        }
+    };
+    match text.split_once("..") {
+        Some((a, b)) => {
+            let (from, to) = (count(a)?, count(b)?);
+            if from > to {
+                return Err(format!("the range {text:?} is empty"));
+            }
+            Ok(Players { from, to })
+        }
+        None => {
+            let k = count(text)?;
+            Ok(Players { from: k, to: k })
+        }
+    }
+}
 
 /// Arguments of `race`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The seats' boards in playing order (built-in names or files); one board for all seats, or
+    /// one per seat
+    #[arg(default_value = DEFAULT_BOARD)]
+    pub boards: Vec<String>,
+    /// Number of players (default: one per board given, or 2), or a range A..B for a table of
+    /// the expected length and seat 1's odds for A to B players on one board
+    #[arg(long, value_name = "K|A..B", value_parser = parse_players)]
+    pub players: Option<Players>,
+    /// Reverse the board of this seat only (snakes climb, ladders slide); repeatable
+    #[arg(long, value_name = "SEAT")]
+    pub reverse_seat: Vec<usize>,
+    /// The knock-off house rule: landing on an opponent's square sends them back to the start
+    #[arg(long)]
+    pub knock_off: bool,
+    /// With --knock-off: solve the joint chain exactly when it has at most this many states
+    /// (otherwise step it with certified bounds)
+    #[arg(long, default_value_t = 400, value_name = "N")]
+    pub exact_limit: usize,
+    /// With --knock-off: refuse joint chains with more states than this
+    #[arg(long, default_value_t = 200_000, value_name = "N")]
+    pub state_limit: usize,
+    /// Digits after the point to certify, the sum running as far as needed (default 15, or 12
+    /// with --knock-off)
+    #[arg(long, value_parser = clap::value_parser!(u16).range(0..=200))]
+    pub digits: Option<u16>,
+    /// Give up on more digits after this many turns per player
+    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    pub max_turns: usize,
+    /// Add the distribution of the game's length in rounds (seats without knock-off)
+    #[arg(long)]
+    pub distribution: bool,
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
     #[command(flatten)]
-    pub board: BoardArgs,
+    pub rules: RuleArgs,
+}
+
+/// The boards of the seats, in playing order.
+fn seat_boards(args: &Args, players: usize) -> Result<Vec<Board>> {
+    let names: Vec<&String> = if args.boards.len() == 1 {
+        vec![&args.boards[0]; players]
+    } else if args.boards.len() == players {
+        args.boards.iter().collect()
+    } else {
+        bail!(
+            "{} boards given for {players} players: give one board for every seat, or one for all",
+            args.boards.len()
+        )
+    };
+    for &seat in &args.reverse_seat {
+        if seat == 0 || seat > players {
+            bail!("--reverse-seat {seat}: seats are numbered 1 to {players}");
+        }
+    }
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let mut rules = args.rules.clone();
+            if args.reverse_seat.contains(&(i + 1)) {
+                rules.reverse = !rules.reverse;
+            }
+            rules.load(name)
+        })
+        .collect()
 }
 
 /// Runs `race`.
-pub fn run(args: &Args, _out: &mut dyn Write) -> Result<ExitCode> {
-    let _ = &args.board;
-    bail!("ladders race is not built yet")
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let players = args.players.unwrap_or_else(|| {
+        let k = if args.boards.len() > 1 {
+            args.boards.len()
+        } else {
+            2
+        };
+        Players { from: k, to: k }
+    });
+    let digits = usize::from(args.digits.unwrap_or(if args.knock_off { 12 } else { 15 }));
+    let options = RaceOptions {
+        digits,
+        max_turns: args.max_turns.max(1),
+        distribution: args.distribution,
+    };
+    if players.from != players.to {
+        if args.boards.len() > 1 || !args.reverse_seat.is_empty() || args.knock_off {
+            bail!("a range of players makes a table on one board: give one board, no --reverse-seat and no --knock-off");
+        }
+        let board = args.rules.load(&args.boards[0])?;
+        let mut races = Vec::new();
+        for k in players.from..=players.to {
+            let seats = vec![&board; k];
+            races.push(race(&seats, &options)?);
+        }
+        if args.json {
+            serde_json::to_writer_pretty(&mut *out, &table_json(&board, &races))?;
+            writeln!(out)?;
+        } else {
+            write_table_text(out, &board, &races)?;
+        }
+        return Ok(exit::code(exit::SUCCESS));
+    }
+    let boards = seat_boards(args, players.from)?;
+    let seats: Vec<&Board> = boards.iter().collect();
+    let result = if args.knock_off {
+        let options = KnockOffOptions {
+            digits,
+            max_turns: args.max_turns.max(1),
+            state_limit: args.state_limit,
+            exact_limit: args.exact_limit,
+        };
+        knock_off_race(&seats, true, &options)?
+    } else {
+        race(&seats, &options)?
+    };
+    let report = RaceReportOptions {
+        distribution: args.distribution,
+        knock_off: args.knock_off,
+    };
+    if args.json {
+        serde_json::to_writer_pretty(&mut *out, &to_json(&seats, &result, report))?;
+        writeln!(out)?;
+    } else {
+        write_text(out, &seats, &result, report)?;
+    }
+    Ok(exit::code(exit::SUCCESS))
 }

@@ -1,3 +1,15 @@
-//! Several players: exact win odds per seat, game length, and the knock-off rule.
+//! Several players: exact win odds per seat, the game's length, and the knock-off rule.
 //!
-//! (Not built yet.)
+//! - [`independent`]: seats that do not interact (each on its own board if asked); every answer
+//!   is a series summed to a certified interval of rationals ([`interval`]), with the law of
+//!   each seat's game stepped in outward-rounded fixed point ([`fixed`]).
+//! - [`knockoff`]: the knock-off house rule (seed 004), where landing on an opponent sends them
+//!   back to the start: a joint chain over (every position, whose turn).
+
+pub mod fixed;
+pub mod independent;
+pub mod interval;
+pub mod knockoff;
+
+pub use independent::{race, Method, Race, RaceError, RaceOptions, SeatResult};
+pub use interval::{certified_digits, Certified, Interval};

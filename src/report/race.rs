@@ -1,3 +1,305 @@
-//! The `race` report.
-//!
-//! (Not built yet.)
+//! The `race` report: win probabilities per seat, the first-mover advantage and the game's
+//! length in rounds, every number with its certified digits; as text or JSON.
+
+use std::io::{self, Write};
+
+use num_rational::BigRational;
+use serde::Serialize;
+use serde_json::json;
+
+use crate::board::Board;
+use crate::race::{Interval, Method, Race};
+use crate::report::json::{rules_json, ExactJson};
+use crate::report::text::rules_line;
+
+/// What to show in a `race` report.
+#[derive(Clone, Copy, Debug)]
+pub struct RaceReportOptions {
+    /// Add the distribution of the game's length in rounds.
+    pub distribution: bool,
+    /// Whether the knock-off rule was played.
+    pub knock_off: bool,
+}
+
+/// An interval in JSON: its exact bounds and the digits they certify.
+#[derive(Clone, Debug, Serialize)]
+pub struct IntervalJson {
+    /// The exact lower bound.
+    pub lo: ExactJson,
+    /// The exact upper bound.
+    pub hi: ExactJson,
+    /// The correctly rounded decimal that every value in `[lo, hi]` shares.
+    pub certified: String,
+}
+
+impl IntervalJson {
+    /// The JSON form of `interval` with at most `digits` certified digits.
+    pub fn new(interval: &Interval, digits: usize) -> IntervalJson {
+        IntervalJson {
+            lo: ExactJson::new(&interval.lo, digits),
+            hi: ExactJson::new(&interval.hi, digits),
+            certified: interval.certified(digits).text,
+        }
+    }
+}
+
+fn pp(interval: &Interval) -> Interval {
+    interval.scale(&BigRational::from_integer(100.into()))
+}
+
+/// ` = p/q` for a one-point interval whose fraction is short enough to read.
+fn fraction_suffix(interval: &Interval) -> String {
+    if interval.lo != interval.hi {
+        return String::new();
+    }
+    let text = interval.lo.to_string();
+    if text.len() <= 40 {
+        format!(" = {text}")
+    } else {
+        String::new()
+    }
+}
+
+fn method_sentence(race: &Race) -> String {
+    match race.method {
+        Method::Series => format!(
+            "Every digit shown is certified: the exact value lies in an interval of rationals \
+             that rounds to it (series summed over {} turns per player, the rest bounded exactly).",
+            race.turns_summed
+        ),
+        Method::ExactSolve => "Exact: the joint chain solved in rational arithmetic.".to_string(),
+        Method::SteppedJoint => format!(
+            "Every digit shown is certified: the joint chain's law stepped over {} turns (all \
+             seats together) with outward rounding, the rest bounded exactly.",
+            race.turns_summed
+        ),
+    }
+}
+
+/// Writes the text report of one race.
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_text(
+    out: &mut dyn Write,
+    boards: &[&Board],
+    race: &Race,
+    options: RaceReportOptions,
+) -> io::Result<()> {
+    let d = race.digits;
+    let k = boards.len();
+    let rule = if options.knock_off { ", knock-off" } else { "" };
+    writeln!(
+        out,
+        "Race             {k} player{}, whole turns in seat order, the first to finish wins{rule}",
+        if k == 1 { "" } else { "s" }
+    )?;
+    let same_rules = boards.iter().all(|b| b.rules() == boards[0].rules());
+    if same_rules {
+        writeln!(out, "Rules            {}", rules_line(boards[0].rules()))?;
+    }
+    writeln!(out)?;
+    let width = boards
+        .iter()
+        .map(|b| b.name().len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    writeln!(out, "seat  {:<width$}  wins", "board")?;
+    for (seat, board) in race.seats.iter().zip(boards) {
+        writeln!(
+            out,
+            "{:>4}  {:<width$}  {}{}",
+            seat.seat,
+            board.name(),
+            seat.win.certified(d).text,
+            fraction_suffix(&seat.win)
+        )?;
+        if !same_rules {
+            writeln!(out, "      {:<width$}  {}", "", rules_line(board.rules()))?;
+        }
+    }
+    writeln!(out)?;
+    if let Some(adv) = race.first_mover_advantage() {
+        writeln!(
+            out,
+            "Seat 1 - seat 2  {} percentage points",
+            pp(&adv).certified(d.saturating_sub(2)).text
+        )?;
+    }
+    writeln!(
+        out,
+        "Expected rounds  {}{}",
+        race.expected_rounds.certified(d).text,
+        fraction_suffix(&race.expected_rounds)
+    )?;
+    writeln!(out)?;
+    writeln!(out, "{}", method_sentence(race))?;
+    if !race.complete {
+        writeln!(
+            out,
+            "The sum stopped at --max-turns {} before every answer had {d} digits.",
+            race.turns_summed
+        )?;
+    }
+    if options.distribution && !race.rounds_at_least.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "{:>6}  {:<10}  P(L <= n)", "rounds", "P(L = n)")?;
+        for row in distribution_rows(race) {
+            writeln!(
+                out,
+                "{:>6}  {:<10}  {}",
+                row.0,
+                row.1.certified(8).text,
+                row.2.certified(8).text
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// (n, P(L = n), P(L <= n)) until P(L > n) is below 1/1000 for sure.
+fn distribution_rows(race: &Race) -> Vec<(usize, Interval, Interval)> {
+    let g = &race.rounds_at_least;
+    let one = BigRational::from_integer(1.into());
+    let zero = BigRational::from_integer(0.into());
+    let small = BigRational::new(1.into(), 1000.into());
+    let mut rows = Vec::new();
+    for n in 1..g.len() {
+        let (now, next) = (&g[n - 1], &g[n]);
+        let p = Interval::new(
+            (&now.lo - &next.hi).max(zero.clone()),
+            (&now.hi - &next.lo).max(zero.clone()),
+        );
+        let cdf = Interval::new(&one - &next.hi, &one - &next.lo);
+        rows.push((n, p, cdf));
+        if next.hi < small {
+            break;
+        }
+    }
+    rows
+}
+
+/// The JSON report of one race (documented in `docs/json-output.md`).
+pub fn to_json(boards: &[&Board], race: &Race, options: RaceReportOptions) -> serde_json::Value {
+    let d = race.digits;
+    let x = |i: &Interval| serde_json::to_value(IntervalJson::new(i, d)).expect("serializes");
+    let seats: Vec<serde_json::Value> = race
+        .seats
+        .iter()
+        .zip(boards)
+        .map(|(s, b)| {
+            json!({
+                "seat": s.seat,
+                "board": b.name(),
+                "origin": b.origin(),
+                "rules": rules_json(b.rules()),
+                "win": x(&s.win),
+            })
+        })
+        .collect();
+    let mut v = json!({
+        "players": boards.len(),
+        "knock_off": options.knock_off,
+        "method": match race.method {
+            Method::Series => "series",
+            Method::ExactSolve => "exact",
+            Method::SteppedJoint => "stepped",
+        },
+        "digits": d,
+        "complete": race.complete,
+        "turns_summed": race.turns_summed,
+        "seats": seats,
+        "expected_rounds": x(&race.expected_rounds),
+        "first_mover_advantage_pp": race.first_mover_advantage().map(|a| x(&pp(&a))),
+    });
+    if options.distribution {
+        let rows: Vec<serde_json::Value> = distribution_rows(race)
+            .into_iter()
+            .map(|(n, p, c)| json!({"rounds": n, "p": x(&p), "cdf": x(&c)}))
+            .collect();
+        v["rounds_distribution"] = json!(rows);
+    }
+    v
+}
+
+/// Writes the table of several races on one board with growing numbers of players.
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_table_text(out: &mut dyn Write, board: &Board, races: &[Race]) -> io::Result<()> {
+    writeln!(
+        out,
+        "Board            {}",
+        crate::report::text::board_line(board)
+    )?;
+    writeln!(out, "Rules            {}", rules_line(board.rules()))?;
+    writeln!(out)?;
+    let d = races.first().map_or(0, |r| r.digits);
+    let rows: Vec<[String; 3]> = races
+        .iter()
+        .map(|r| {
+            let last = r.seats.last().expect("at least one seat");
+            [
+                r.expected_rounds.certified(d).text,
+                r.seats[0].win.certified(d).text,
+                last.win.certified(d).text,
+            ]
+        })
+        .collect();
+    let headers = ["expected rounds", "seat 1 wins", "last seat wins"];
+    let width = |c: usize| {
+        rows.iter()
+            .map(|r| r[c].len())
+            .max()
+            .unwrap_or(0)
+            .max(headers[c].len())
+    };
+    let (w0, w1) = (width(0), width(1));
+    writeln!(
+        out,
+        "players  {:<w0$}  {:<w1$}  {}",
+        headers[0], headers[1], headers[2]
+    )?;
+    for (r, row) in races.iter().zip(&rows) {
+        writeln!(
+            out,
+            "{:>7}  {:<w0$}  {:<w1$}  {}",
+            r.seats.len(),
+            row[0],
+            row[1],
+            row[2]
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "Every digit shown is certified (series with an exact tail bound, see docs/race.md)."
+    )?;
+    Ok(())
+}
+
+/// The JSON of a table of races: `{"board": .., "races": [one race report per player count]}`.
+pub fn table_json(board: &Board, races: &[Race]) -> serde_json::Value {
+    let reports: Vec<serde_json::Value> = races
+        .iter()
+        .map(|r| {
+            let boards = vec![board; r.seats.len()];
+            to_json(
+                &boards,
+                r,
+                RaceReportOptions {
+                    distribution: false,
+                    knock_off: false,
+                },
+            )
+        })
+        .collect();
+    json!({
+        "board": crate::report::json::BoardJson::new(board),
+        "rules": rules_json(board.rules()),
+        "races": reports,
+    })
+}

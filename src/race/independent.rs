@@ -1,0 +1,470 @@
+//! Several players without interaction: certified win probabilities per seat and the game's
+//! length in rounds, by summing the series of DESIGN.md section 3 with an exact tail bound.
+//!
+//! # Formula
+//!
+//! Seat i plays its own chain; `T_i` is the number of its turns to finish, `f_i(n) = P(T_i = n)`
+//! and `S_i(n) = P(T_i > n)`. Seats play whole turns in order, so seat i wins at its n-th turn
+//! exactly when every earlier seat needs more than n turns and every later seat at least n:
+//!
+//! ```text
+//! P(seat i wins) = sum_n f_i(n) prod_{j<i} S_j(n) prod_{j>i} S_j(n - 1)
+//! E[rounds]      = sum_{n>=1} P(L >= n) = sum_{n>=1} prod_j S_j(n - 1)      (L = min_j T_j)
+//! ```
+//!
+//! The sums run exactly (in outward-rounded fixed point, [`super::fixed`]) to some M; the rest is
+//! bounded exactly:
+//! - a win after round M needs every seat to survive M turns: the tail of every seat's series is
+//!   at most `prod_j S_j(M)`;
+//! - for the length, `P(L >= n) <= S_k(n - 1) prod_{j != k} S_j(M)` for n > M, and
+//!   `sum_{m >= M} S_k(m) = sum_x P(X_M = x) E[remaining turns | x] <= sum_x P(X_M = x) h(x)`
+//!   with h a certified supersolution `h >= 1 + Q h` of seat k's chain ([`supersolution`]), or,
+//!   when none is found, `E[T_k] - sum_{m < M} S_k(m)` with `E[T_k]` solved exactly
+//!   ((I - Q) t = 1); the smallest of these bounds over the seats is used.
+//!
+//! So every answer is an interval `[lo, hi]` of rationals that holds the true value; the sum is
+//! carried on until the interval fixes the digits asked for.
+//!
+//! The same formula is seed 000's definition (each player plays a whole game alone, the fewest
+//! turns wins, ties go to the earlier seat): seat i has the fewest turns, first among equals,
+//! when `T_j > T_i` for j < i and `T_j >= T_i` for j > i.
+
+use num_bigint::{BigInt, BigUint};
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+use super::fixed::{dyadic, mul_down, mul_up, supersolution, FixedChain, FixedStepper};
+use super::interval::Interval;
+use crate::board::{Board, Square};
+use crate::chain::{Chain, Trap};
+use crate::exact::solve::{transient_matrix, SparseLu};
+
+/// What to compute and how far.
+#[derive(Clone, Copy, Debug)]
+pub struct RaceOptions {
+    /// Digits after the point every answer must certify.
+    pub digits: usize,
+    /// The most turns per player the series is summed to before giving up on more digits.
+    pub max_turns: usize,
+    /// Keep `P(L >= n)` for the distribution of the game's length.
+    pub distribution: bool,
+}
+
+impl Default for RaceOptions {
+    fn default() -> RaceOptions {
+        RaceOptions {
+            digits: 15,
+            max_turns: 100_000,
+            distribution: false,
+        }
+    }
+}
+
+/// One seat's result.
+#[derive(Clone, Debug)]
+pub struct SeatResult {
+    /// The seat, from 1 (the first to play).
+    pub seat: usize,
+    /// The probability that this seat finishes first.
+    pub win: Interval,
+}
+
+/// The result of a race without interaction.
+#[derive(Clone, Debug)]
+pub struct Race {
+    /// One entry per seat, in playing order.
+    pub seats: Vec<SeatResult>,
+    /// The expected length of the game in rounds (turns of the winner).
+    pub expected_rounds: Interval,
+    /// `P(L >= n)` for n = 1, 2, ... (only with [`RaceOptions::distribution`]).
+    pub rounds_at_least: Vec<Interval>,
+    /// How many turns per player were summed exactly (M).
+    pub turns_summed: usize,
+    /// Digits after the point asked for.
+    pub digits: usize,
+    /// False when `max_turns` stopped the sum before every answer had its digits.
+    pub complete: bool,
+    /// How the intervals were obtained.
+    pub method: Method,
+}
+
+/// How a race's answers were computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// Independent seats: the series summed to M turns with an exact tail bound.
+    Series,
+    /// The joint chain solved exactly: every interval is a single point.
+    ExactSolve,
+    /// The joint chain's law stepped to M turns with certified bounds.
+    SteppedJoint,
+}
+
+impl Race {
+    /// Seat 1's win probability minus seat 2's (none with one seat).
+    pub fn first_mover_advantage(&self) -> Option<Interval> {
+        (self.seats.len() >= 2).then(|| self.seats[0].win.sub(&self.seats[1].win))
+    }
+}
+
+/// The race cannot be answered.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RaceError {
+    /// No seat's board always finishes: the game can last forever.
+    #[error("no seat can be sure to finish, so the game can last forever: on seat 1's board {}", trap_text(.0))]
+    NeverEnds(Trap<Square>),
+    /// No seats.
+    #[error("a race needs at least one player")]
+    NoPlayers,
+}
+
+fn trap_text(trap: &Trap<Square>) -> String {
+    let cycle: Vec<String> = trap.cycle.iter().map(|s| s.to_string()).collect();
+    format!(
+        "from square {} the finish can never be reached (the token can go round {} forever)",
+        trap.state,
+        cycle.join(" -> ")
+    )
+}
+
+/// Decimal digits beyond those asked for at which a sum stops even if the interval still
+/// straddles a rounding boundary (the true value then sits on, or within 10^-(D + 6) of, one).
+pub const GUARD_DIGITS: u32 = 6;
+
+/// Binary digits of the fixed point for `digits` decimal digits: [`GUARD_DIGITS`] more decimal
+/// digits and 30 guard bits for the rounding errors that add up over the turns (at most one unit
+/// per transition and turn: 2^30 units is a billion transition-turns).
+pub fn bits_for(digits: usize) -> u32 {
+    ((digits as f64 + f64::from(GUARD_DIGITS)) * std::f64::consts::LOG2_10).ceil() as u32 + 30
+}
+
+/// One distinct board's law, stepped turn by turn.
+struct Law<'a> {
+    stepper: FixedStepper<'a>,
+    /// Bounds of S(n - 1) and S(n) after n steps.
+    prev: (BigUint, BigUint),
+    cur: (BigUint, BigUint),
+    /// Bounds of f(n).
+    ends: (BigUint, BigUint),
+    /// sum_{m < n} S_lo(m), for the tail of the length.
+    partial_lo: BigUint,
+    /// A certified bound of the expected remaining turns from each transient state, over
+    /// `2^bits` (from [`supersolution`]); failing that, the exact E[T] from the start.
+    remaining: Option<Remaining>,
+}
+
+/// How the rest of a seat's game is bounded.
+enum Remaining {
+    /// Per transient state, an upper bound of the expected remaining turns, over `2^bits`.
+    PerState(Vec<BigUint>),
+    /// The exact expected turns from the start (the bound is then `E[T] - sum_{m<M} S(m)`).
+    FromStart(BigRational),
+}
+
+/// The exact expected turns of a board that always finishes, `(I - Q) t = 1` at the start.
+fn expected_turns(chain: &Chain<Square>) -> BigRational {
+    let n = chain.transient_count();
+    if chain.start() >= n {
+        return BigRational::zero();
+    }
+    let lu = SparseLu::factor(&transient_matrix(chain))
+        .expect("every state reaches the finish, so I - Q is nonsingular");
+    lu.solve(&vec![BigRational::one(); n])
+        .swap_remove(chain.start())
+}
+
+/// Certified win probabilities and game length for seats playing `boards` in this order.
+///
+/// Seats on identical boards share one stepped law.
+///
+/// # Errors
+///
+/// [`RaceError::NeverEnds`] when no seat's board always finishes, [`RaceError::NoPlayers`]
+/// for an empty list.
+pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError> {
+    if boards.is_empty() {
+        return Err(RaceError::NoPlayers);
+    }
+    let bits = bits_for(options.digits);
+    // Distinct boards, and which one each seat plays.
+    let mut distinct: Vec<&Board> = Vec::new();
+    let mut seat_law = Vec::with_capacity(boards.len());
+    for b in boards {
+        match distinct.iter().position(|d| d.spec() == b.spec()) {
+            Some(i) => seat_law.push(i),
+            None => {
+                seat_law.push(distinct.len());
+                distinct.push(b);
+            }
+        }
+    }
+    let chains: Vec<Chain<Square>> = distinct.iter().map(|b| Chain::for_board(b)).collect();
+    if chains.iter().all(|c| !c.always_ends()) {
+        let trap = chains[seat_law[0]].trap().expect("trapped");
+        return Err(RaceError::NeverEnds(trap));
+    }
+    let fixed: Vec<FixedChain> = chains.iter().map(|c| FixedChain::new(c, bits)).collect();
+    let one = BigUint::one() << bits;
+    let mut laws: Vec<Law> = fixed
+        .iter()
+        .zip(&chains)
+        .map(|(f, c)| Law {
+            stepper: f.stepper(),
+            prev: (one.clone(), one.clone()),
+            cur: (one.clone(), one.clone()),
+            ends: (BigUint::zero(), BigUint::zero()),
+            partial_lo: BigUint::zero(),
+            remaining: c.always_ends().then(|| {
+                match supersolution(f, &vec![1; c.transient_count()]) {
+                    Some(h) => Remaining::PerState(h),
+                    None => Remaining::FromStart(expected_turns(c)),
+                }
+            }),
+        })
+        .collect();
+
+    let k = boards.len();
+    let mut win_lo = vec![BigUint::zero(); k];
+    let mut win_hi = vec![BigUint::zero(); k];
+    let mut rounds_lo = BigUint::zero();
+    let mut rounds_hi = BigUint::zero();
+    let mut at_least = Vec::new();
+    let threshold = BigRational::new(
+        BigInt::one(),
+        BigInt::from(10u32).pow(options.digits as u32),
+    );
+    let give_up = BigRational::new(
+        BigInt::one(),
+        BigInt::from(10u32).pow(options.digits as u32 + GUARD_DIGITS),
+    );
+    let mut n = 0;
+    loop {
+        n += 1;
+        for law in &mut laws {
+            law.partial_lo += &law.cur.0;
+            law.stepper.step();
+            law.prev = std::mem::replace(&mut law.cur, {
+                let (lo, hi) = law.stepper.survives();
+                (lo.clone(), hi.clone())
+            });
+            law.ends = law.stepper.ends_now();
+        }
+        // P(L >= n) = prod_j S_j(n - 1).
+        let (mut g_lo, mut g_hi) = (one.clone(), one.clone());
+        for &l in &seat_law {
+            g_lo = mul_down(&g_lo, &laws[l].prev.0, bits);
+            g_hi = mul_up(&g_hi, &laws[l].prev.1, bits);
+        }
+        rounds_lo += &g_lo;
+        rounds_hi += &g_hi;
+        if options.distribution {
+            at_least.push((g_lo, g_hi));
+        }
+        for i in 0..k {
+            let (mut lo, mut hi) = laws[seat_law[i]].ends.clone();
+            for (j, &l) in seat_law.iter().enumerate() {
+                if j == i {
+                    continue;
+                }
+                let (slo, shi) = if j < i { &laws[l].cur } else { &laws[l].prev };
+                lo = mul_down(&lo, slo, bits);
+                hi = mul_up(&hi, shi, bits);
+            }
+            win_lo[i] += lo;
+            win_hi[i] += hi;
+        }
+
+        // Every seat survives M turns: the bound of every win tail.
+        let mut all_survive = one.clone();
+        for &l in &seat_law {
+            all_survive = mul_up(&all_survive, &laws[l].cur.1, bits);
+        }
+        let cheap_done = dyadic(&all_survive, bits) < threshold;
+        if !(cheap_done || n >= options.max_turns) {
+            continue;
+        }
+        let seats: Vec<SeatResult> = (0..k)
+            .map(|i| {
+                let lo = dyadic(&win_lo[i], bits);
+                let hi = dyadic(&(&win_hi[i] + &all_survive), bits).min(BigRational::one());
+                SeatResult {
+                    seat: i + 1,
+                    win: Interval::new(lo.clone().min(hi.clone()), hi),
+                }
+            })
+            .collect();
+        let tail = rounds_tail(&laws, &seat_law, bits);
+        let expected_rounds =
+            Interval::new(dyadic(&rounds_lo, bits), dyadic(&rounds_hi, bits) + tail);
+        let all: Vec<&Interval> = seats
+            .iter()
+            .map(|s| &s.win)
+            .chain(std::iter::once(&expected_rounds))
+            .collect();
+        let certified = all
+            .iter()
+            .all(|i| i.certified(options.digits).digits == options.digits);
+        let hopeless = all.iter().all(|i| i.width() < give_up);
+        if certified || hopeless || n >= options.max_turns {
+            let rounds_at_least = at_least
+                .iter()
+                .map(|(lo, hi)| Interval::new(dyadic(lo, bits), dyadic(hi, bits)))
+                .collect();
+            return Ok(Race {
+                seats,
+                expected_rounds,
+                rounds_at_least,
+                turns_summed: n,
+                digits: options.digits,
+                complete: certified || hopeless,
+                method: Method::Series,
+            });
+        }
+    }
+}
+
+/// The exact bound of `sum_{n > M} P(L >= n)` after M steps (see the module doc).
+fn rounds_tail(laws: &[Law], seat_law: &[usize], bits: u32) -> BigRational {
+    let mut best: Option<BigRational> = None;
+    for (k, &lk) in seat_law.iter().enumerate() {
+        let rest = match &laws[lk].remaining {
+            None => continue,
+            Some(Remaining::FromStart(e)) => e - dyadic(&laws[lk].partial_lo, bits),
+            Some(Remaining::PerState(h)) => {
+                // sum_{m >= M} S(m) = sum_x P(X_M = x) E[remaining turns | x] <= sum_x hi[x] h[x].
+                let (_, hi) = laws[lk].stepper.transient();
+                let dot: BigUint = hi.iter().zip(h).map(|(a, b)| a * b).sum();
+                dyadic(&dot, 2 * bits)
+            }
+        };
+        let mut others = BigRational::one();
+        for (j, &l) in seat_law.iter().enumerate() {
+            if j != k {
+                others *= dyadic(&laws[l].cur.1, bits);
+            }
+        }
+        let bound = rest * others;
+        if best.as_ref().is_none_or(|b| &bound < b) {
+            best = Some(bound);
+        }
+    }
+    best.expect("some seat's board always finishes")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::builtin;
+    use crate::exact::step::IntegerChain;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    fn board(text: &str) -> Board {
+        Board::from_toml_str(text, "test").unwrap()
+    }
+
+    fn opts(digits: usize) -> RaceOptions {
+        RaceOptions {
+            digits,
+            ..RaceOptions::default()
+        }
+    }
+
+    #[test]
+    fn one_player_wins_surely_and_the_length_is_the_expected_turns() {
+        // Tiny board: E[T] = 4 (worked by hand in boards/tiny.toml).
+        let tiny = builtin("tiny").unwrap().unwrap();
+        let r = race(&[&tiny], &opts(12)).unwrap();
+        assert!(r.seats[0].win.contains(&q(1, 1)));
+        assert!(r.expected_rounds.contains(&q(4, 1)));
+        assert_eq!(r.expected_rounds.certified(12).text, "4.000000000000");
+    }
+
+    #[test]
+    fn two_coins_on_the_tiny_board_by_hand() {
+        // Tiny board: f(n) = (n - 1) / 2^n, S(n) = (n + 1) / 2^n (boards/tiny.toml).
+        // P(seat 2 wins) = sum_n f(n) S(n) = sum_n (n - 1)(n + 1) / 4^n
+        //   = sum n^2 x^n - sum x^n at x = 1/4 = x(1 + x)/(1 - x)^3 - x/(1 - x)
+        //   = (5/16)/(27/64) - 1/3 = 20/27 - 9/27 = 11/27, so seat 1 wins 16/27.
+        // E[rounds] = sum_{n>=1} S(n - 1)^2 = sum_{m>=0} (m + 1)^2 / 4^m
+        //   = (1 + x)/(1 - x)^3 at x = 1/4 = (5/4)/(27/64) = 80/27.
+        let tiny = builtin("tiny").unwrap().unwrap();
+        let r = race(&[&tiny, &tiny], &opts(20)).unwrap();
+        assert!(r.seats[0].win.contains(&q(16, 27)));
+        assert!(r.seats[1].win.contains(&q(11, 27)));
+        assert!(r.expected_rounds.contains(&q(80, 27)));
+        assert_eq!(r.seats[0].win.certified(20).text, "0.59259259259259259259");
+        assert!(r.complete);
+    }
+
+    #[test]
+    fn every_game_taking_exactly_n_turns_makes_seat_one_win_surely() {
+        // Die 2, ladders 1 -> 2, 3 -> 4, 5 -> 6: every turn moves exactly two squares, so T = 3
+        // for everyone and seat 1 (the first to play its third turn) wins with probability 1.
+        let b = board("size = 6\nladders = [[1, 2], [3, 4], [5, 6]]\n[rules]\ndie = 2\n");
+        let r = race(&[&b, &b, &b], &opts(15)).unwrap();
+        assert_eq!(r.seats[0].win, Interval::exact(q(1, 1)));
+        assert_eq!(r.seats[1].win, Interval::exact(q(0, 1)));
+        assert_eq!(r.expected_rounds, Interval::exact(q(3, 1)));
+    }
+
+    #[test]
+    fn two_players_on_one_board_sum_to_one_and_the_first_wins_more() {
+        for name in ["milton-bradley", "efi"] {
+            let b = builtin(name).unwrap().unwrap();
+            let r = race(&[&b, &b], &opts(15)).unwrap();
+            let (a, c) = (&r.seats[0].win, &r.seats[1].win);
+            let sum = Interval::new(&a.lo + &c.lo, &a.hi + &c.hi);
+            assert!(sum.contains(&q(1, 1)), "{name}");
+            assert!(a.lo > c.hi, "{name}: the first seat wins more");
+            assert!(r.complete);
+        }
+    }
+
+    #[test]
+    fn the_series_contains_the_exact_partial_sums_of_the_integer_stepping() {
+        // Second method: exact rational sums from src/exact/step.rs up to M turns; the certified
+        // interval must contain the exact partial sum and exceed it by at most the tail bound.
+        let mb = builtin("milton-bradley").unwrap().unwrap();
+        let chain = Chain::for_board(&mb);
+        let ic = IntegerChain::new(&chain);
+        let mut s = ic.stepper();
+        let (mut win1, mut win2, mut rounds) = (
+            BigRational::zero(),
+            BigRational::zero(),
+            BigRational::zero(),
+        );
+        let mut prev = BigRational::one();
+        for _ in 0..400 {
+            s.step();
+            let f = s.p_ends_now();
+            let cur = s.p_survives();
+            win1 += &f * &prev;
+            win2 += &f * &cur;
+            rounds += &prev * &prev;
+            prev = cur;
+        }
+        let r = race(&[&mb, &mb], &opts(15)).unwrap();
+        assert!(r.turns_summed > 400);
+        // Beyond 400 turns the remaining mass is below P(T > 400)^2 < 1e-13 (by the stepping).
+        let slack = &prev * &prev * q(1000, 1);
+        assert!(r.seats[0].win.lo >= win1 && r.seats[0].win.hi <= &win1 + &slack);
+        assert!(r.seats[1].win.lo >= win2 && r.seats[1].win.hi <= &win2 + &slack);
+        assert!(r.expected_rounds.lo >= rounds);
+    }
+
+    #[test]
+    fn a_trapped_seat_never_wins_but_the_other_one_does() {
+        // Seat 2 can never finish (both squares after 3 lead back to 2); seat 1 always does.
+        let trapped = board("size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n");
+        let fine = builtin("tiny").unwrap().unwrap();
+        let r = race(&[&fine, &trapped], &opts(10)).unwrap();
+        assert!(r.seats[0].win.contains(&q(1, 1)));
+        assert!(r.expected_rounds.contains(&q(4, 1)));
+        assert!(matches!(
+            race(&[&trapped, &trapped], &opts(10)),
+            Err(RaceError::NeverEnds(_))
+        ));
+    }
+}

@@ -1,0 +1,169 @@
+//! Certified intervals `[lo, hi]` of exact rationals, and the decimal digits an interval makes
+//! certain.
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::Signed;
+
+/// A closed interval of rationals known to hold a true value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Interval {
+    /// The lower bound.
+    pub lo: BigRational,
+    /// The upper bound.
+    pub hi: BigRational,
+}
+
+impl Interval {
+    /// `[lo, hi]`; `lo <= hi` is required.
+    pub fn new(lo: BigRational, hi: BigRational) -> Interval {
+        debug_assert!(lo <= hi, "empty interval");
+        Interval { lo, hi }
+    }
+
+    /// The one-point interval of an exactly known value.
+    pub fn exact(value: BigRational) -> Interval {
+        Interval {
+            lo: value.clone(),
+            hi: value,
+        }
+    }
+
+    /// `hi - lo`.
+    pub fn width(&self) -> BigRational {
+        &self.hi - &self.lo
+    }
+
+    /// True when `value` lies in the interval.
+    pub fn contains(&self, value: &BigRational) -> bool {
+        &self.lo <= value && value <= &self.hi
+    }
+
+    /// The interval of `self - other`.
+    pub fn sub(&self, other: &Interval) -> Interval {
+        Interval::new(&self.lo - &other.hi, &self.hi - &other.lo)
+    }
+
+    /// The interval of `self * k` for `k >= 0`.
+    pub fn scale(&self, k: &BigRational) -> Interval {
+        Interval::new(&self.lo * k, &self.hi * k)
+    }
+
+    /// The decimal digits every value in the interval shares, at most `digits` after the point
+    /// (see [`certified_digits`]).
+    pub fn certified(&self, digits: usize) -> Certified {
+        certified_digits(self, digits)
+    }
+}
+
+/// The digits an interval makes certain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Certified {
+    /// The decimal text, e.g. `0.513823`.
+    pub text: String,
+    /// How many digits after the point it has.
+    pub digits: usize,
+}
+
+/// The decimal text, with as many digits after the point as possible up to `digits`, that is
+/// the correctly rounded value of every number in the interval.
+///
+/// It is `round(x 10^k) / 10^k` (to nearest) for the largest `k <= digits` at which `lo` and `hi`
+/// round to the same integer, so the true value, whatever it is in `[lo, hi]`, rounds to the
+/// printed text: every printed digit is certain. (Truncated digits would be certain too, but a
+/// value such as 4 exactly, approached from both sides, would never certify "4.000".) An
+/// interval of one point prints `digits` digits.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::race::interval::{certified_digits, Interval};
+/// use num_rational::BigRational;
+/// let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+/// let i = Interval::new(q(51382, 100000), q(51384, 100000));
+/// assert_eq!(certified_digits(&i, 15).text, "0.5138");
+/// assert_eq!(certified_digits(&Interval::exact(q(1, 1)), 3).text, "1.000");
+/// ```
+pub fn certified_digits(interval: &Interval, digits: usize) -> Certified {
+    if interval.lo == interval.hi {
+        return Certified {
+            text: crate::exact::decimal::fixed(&interval.lo, digits),
+            digits,
+        };
+    }
+    let round = |x: &BigRational, scale: &BigInt| -> BigInt {
+        // floor(x scale + 1/2) = floor((2 n scale + d) / 2 d)
+        let num: BigInt = x.numer() * scale * 2 + x.denom();
+        num.div_floor(&(x.denom() * 2))
+    };
+    for k in (0..=digits).rev() {
+        let scale = BigInt::from(10u32).pow(k as u32);
+        let a = round(&interval.lo, &scale);
+        if a == round(&interval.hi, &scale) {
+            return Certified {
+                text: format_scaled(&a, k),
+                digits: k,
+            };
+        }
+    }
+    Certified {
+        text: String::new(),
+        digits: 0,
+    }
+}
+
+/// `a / 10^k` written with k digits after the point.
+fn format_scaled(a: &BigInt, k: usize) -> String {
+    let mut text = a.magnitude().to_string();
+    if k > 0 {
+        if text.len() <= k {
+            text = format!("{}{text}", "0".repeat(k + 1 - text.len()));
+        }
+        text.insert(text.len() - k, '.');
+    }
+    if a.is_negative() {
+        text.insert(0, '-');
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn digits_stop_where_the_bounds_round_apart() {
+        let i = Interval::new(q(123_456, 1_000_000), q(123_499, 1_000_000));
+        assert_eq!(i.certified(10).text, "0.1235");
+        assert_eq!(i.certified(2).text, "0.12");
+        // 0.4999 .. 0.5001 rounds to 0.500 at three digits, not at four.
+        let j = Interval::new(q(4999, 10000), q(5001, 10000));
+        assert_eq!(j.certified(10).text, "0.500");
+        // Around 4 exactly, approached from both sides.
+        let k = Interval::new(q(3_999_999, 1_000_000), q(4_000_001, 1_000_000));
+        assert_eq!(k.certified(10).text, "4.00000");
+        // Bounds straddling a rounding midpoint share nothing.
+        let m = Interval::new(q(4, 10), q(6, 10));
+        assert_eq!(m.certified(10).text, "");
+    }
+
+    #[test]
+    fn an_exact_value_gets_every_digit_asked_for() {
+        let i = Interval::exact(q(1, 3));
+        assert_eq!(i.certified(5).text, "0.33333");
+        assert_eq!(Interval::exact(q(26, 1)).certified(2).text, "26.00");
+    }
+
+    #[test]
+    fn negative_and_straddling_intervals() {
+        let i = Interval::new(q(-2764, 100_000), q(-2761, 100_000));
+        assert_eq!(i.certified(10).text, "-0.0276");
+        let z = Interval::new(q(-1, 10_000), q(2, 10_000));
+        assert_eq!(z.certified(10).text, "0.000");
+    }
+}

@@ -1,0 +1,592 @@
+//! The knock-off house rule (seed 004): a player whose move ends on the square where an opponent
+//! stands sends that opponent back to the start. The players now interact, so the chain is the
+//! joint one over (every position, whose turn) ([`KnockOff`], a [`TurnModel`]), and the answers
+//! are absorption probabilities and an expected reward of that chain.
+//!
+//! # What "landing" means
+//!
+//! A roll lands on the square where its move ends: after the overshoot rule and after every jump
+//! it triggers (the final square of a chain of jumps), as [`crate::rules::turn_step`] reports it.
+//! Squares passed on the way (a ladder's foot, a snake's head) knock nobody off. A roll that
+//! leaves the token where the roll began (a roll past the finish under `overshoot = "stay"`, a
+//! forfeited roll) lands nowhere, and square 0 (off the board) is nobody's square. Every opponent
+//! on the landing square goes back to its board's start (0 or 1), at once, so with roll-again a
+//! knock-off happens mid-turn and the rest of the turn sees it. A forfeited turn (the K-th top
+//! face) sends the mover back to where the turn began but does not undo the knock-offs made
+//! earlier in that turn.
+//!
+//! # What is computed
+//!
+//! With Q the transient part of the joint chain and N = (I - Q)^-1 (Kemeny and Snell, *Finite
+//! Markov Chains*, theorem 3.3.7 for absorption probabilities): seat s wins with probability
+//! `(N r_s)[start]`, where `r_s[x]` is the probability that the turn from x ends with s
+//! finishing; the expected length in rounds is `(N b)[start]` with `b[x] = 1` when seat 1 is
+//! to move in x (every round begins with seat 1's turn).
+//!
+//! - Small joint chains ([`KnockOffOptions::exact_limit`] transient states) are solved exactly
+//!   with [`SparseLu`] (one factorisation, one right-hand side per seat plus one).
+//! - Larger ones are stepped in outward-rounded fixed point ([`super::fixed`]) until the mass still
+//!   in play is negligible: seat s's win lies in `[absorbed_lo, absorbed_hi + P(still playing)]`,
+//!   and the length's tail is bounded with a certified supersolution ([`supersolution`]). The
+//!   answers are certified intervals, as for independent seats.
+//!
+//! Without the rule (`knock_off = false`) the same joint chain plays alternating turns without
+//! interaction; the tests use it to show that the series of [`super::independent`] (seed 000's
+//! "each plays a whole game, fewest turns wins") gives the same numbers.
+
+use std::collections::{BTreeMap, HashMap};
+
+use num_bigint::{BigInt, BigUint};
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+use super::fixed::{dyadic, supersolution, FixedChain};
+use super::independent::{bits_for, Method, Race, SeatResult, GUARD_DIGITS};
+use super::interval::Interval;
+use crate::board::{Board, RollAgain, Square};
+use crate::chain::{Chain, ChainTooLarge, Turn, TurnModel, TurnRewards};
+use crate::exact::solve::{transient_matrix, SparseLu};
+use crate::rules::turn_step;
+
+/// A state of the joint game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum JointState {
+    /// Every seat's square, and the seat (from 0) whose turn it is.
+    Playing {
+        /// `positions[s]`: the square of seat s.
+        positions: Vec<Square>,
+        /// The seat to move, from 0.
+        to_move: usize,
+    },
+    /// The game is over: this seat (from 0) finished first.
+    Won(usize),
+}
+
+/// Several players taking whole turns in seat order, with or without the knock-off rule.
+#[derive(Clone, Debug)]
+pub struct KnockOff<'a> {
+    boards: Vec<&'a Board>,
+    knock_off: bool,
+}
+
+/// The knock-off race cannot be answered.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KnockOffError {
+    /// The seats' boards differ in size, so "the same square" means nothing.
+    #[error("knock-off needs every seat's board to have the same squares (sizes {0} and {1})")]
+    SizesDiffer(Square, Square),
+    /// No seats.
+    #[error("a race needs at least one player")]
+    NoPlayers,
+    /// The joint chain is larger than allowed.
+    #[error("the joint chain of the knock-off game has more than {} states; fewer players or a smaller board (or a larger --state-limit) are needed", .0.limit)]
+    TooLarge(ChainTooLarge),
+    /// No certified bound of the game's remaining length was found (the float candidate for the
+    /// supersolution failed its exact check), so the stepped answer cannot be certified.
+    #[error("could not certify a bound on the remaining length of the knock-off game (the joint chain's expected times are too long for the float candidate); try --exact-limit above {0}")]
+    NoTailBound(usize),
+    /// From some reachable joint state no one can ever finish.
+    #[error("the game can last forever: from the positions {positions:?} (seat {seat} to move) no player can ever finish")]
+    NeverEnds {
+        /// The seats' squares in the trapped state.
+        positions: Vec<Square>,
+        /// The seat to move, from 1.
+        seat: usize,
+    },
+}
+
+impl<'a> KnockOff<'a> {
+    /// The joint game of `boards` (seat order), with the knock-off rule when `knock_off`.
+    ///
+    /// # Errors
+    ///
+    /// [`KnockOffError::SizesDiffer`] when the boards do not share their squares,
+    /// [`KnockOffError::NoPlayers`] for no boards.
+    pub fn new(boards: &[&'a Board], knock_off: bool) -> Result<KnockOff<'a>, KnockOffError> {
+        let first = boards.first().ok_or(KnockOffError::NoPlayers)?;
+        if let Some(b) = boards
+            .iter()
+            .find(|b| knock_off && b.size() != first.size())
+        {
+            return Err(KnockOffError::SizesDiffer(first.size(), b.size()));
+        }
+        Ok(KnockOff {
+            boards: boards.to_vec(),
+            knock_off,
+        })
+    }
+
+    /// The positions after seat `s`'s roll moved it from `from` to `to`, with the knock-off.
+    fn land(&self, positions: &[Square], s: usize, from: Square, to: Square) -> Vec<Square> {
+        let mut p = positions.to_vec();
+        p[s] = to;
+        if self.knock_off && to != from && to != 0 {
+            for (j, q) in p.iter_mut().enumerate() {
+                if j != s && *q == to {
+                    *q = self.boards[j].rules().start;
+                }
+            }
+        }
+        p
+    }
+}
+
+impl TurnModel for KnockOff<'_> {
+    type State = JointState;
+
+    fn start(&self) -> JointState {
+        JointState::Playing {
+            positions: self.boards.iter().map(|b| b.rules().start).collect(),
+            to_move: 0,
+        }
+    }
+
+    fn is_final(&self, state: &JointState) -> bool {
+        matches!(state, JointState::Won(_))
+    }
+
+    /// The compound move of the seat to move, as [`crate::chain::compound_move`] builds it, over
+    /// joint positions: the top faces from a state visit a fixed sequence of joint positions
+    /// (knock-offs included), which either ends or cycles; a cycle is summed in closed form.
+    fn turn(&self, state: &JointState) -> Turn<JointState> {
+        let JointState::Playing { positions, to_move } = state else {
+            unreachable!("no turn from a final state")
+        };
+        let s = *to_move;
+        let board = self.boards[s];
+        let die = board.rules().die;
+        let began = positions[s];
+        let f = BigInt::from(die);
+        let one_over_f = BigRational::new(BigInt::one(), f.clone());
+
+        let mut levels = vec![positions.clone()];
+        let mut seen: HashMap<Vec<Square>, usize> = HashMap::from([(positions.clone(), 0)]);
+        let mut cycle_from = None;
+        loop {
+            let k = levels.len() - 1;
+            let at = levels[k][s];
+            let step = turn_step(board, began, at, k as u32, die);
+            if !step.again {
+                break;
+            }
+            let next = self.land(&levels[k], s, at, step.outcome.to);
+            if board.rules().roll_again == RollAgain::Unlimited {
+                if let Some(&j) = seen.get(&next) {
+                    cycle_from = Some(j);
+                    break;
+                }
+                seen.insert(next.clone(), levels.len());
+            }
+            levels.push(next);
+        }
+        let mut weights = Vec::with_capacity(levels.len());
+        let mut w = BigRational::one();
+        for _ in 0..levels.len() {
+            weights.push(w.clone());
+            w *= &one_over_f;
+        }
+        if let Some(j) = cycle_from {
+            let cycle_len = (levels.len() - j) as u32;
+            let ratio = BigRational::one() - BigRational::new(BigInt::one(), f.pow(cycle_len));
+            for w in &mut weights[j..] {
+                *w /= &ratio;
+            }
+        }
+
+        let players = self.boards.len();
+        let mut next: BTreeMap<JointState, BigRational> = BTreeMap::new();
+        let mut rewards = TurnRewards::default();
+        for (k, (level, w)) in levels.iter().zip(&weights).enumerate() {
+            rewards.rolls += w;
+            let per_face = w * &one_over_f;
+            let at = level[s];
+            for face in 1..=die {
+                let step = turn_step(board, began, at, k as u32, face);
+                let o = step.outcome;
+                let scaled = |c: u32| &per_face * BigRational::from_integer(BigInt::from(c));
+                rewards.snakes += scaled(o.snakes);
+                rewards.ladders += scaled(o.ladders);
+                rewards.climbed += scaled(o.climbed);
+                rewards.slid += scaled(o.slid);
+                if step.again {
+                    continue;
+                }
+                let after = if o.to == board.size() {
+                    JointState::Won(s)
+                } else {
+                    let positions = if step.forfeited {
+                        let mut p = level.clone();
+                        p[s] = began;
+                        p
+                    } else {
+                        self.land(level, s, at, o.to)
+                    };
+                    JointState::Playing {
+                        positions,
+                        to_move: (s + 1) % players,
+                    }
+                };
+                *next.entry(after).or_insert_with(BigRational::zero) += &per_face;
+            }
+        }
+        Turn {
+            next: next.into_iter().collect(),
+            rewards,
+        }
+    }
+}
+
+/// Limits and precision of a knock-off race.
+#[derive(Clone, Copy, Debug)]
+pub struct KnockOffOptions {
+    /// Digits after the point to certify.
+    pub digits: usize,
+    /// The most turns per player stepped before giving up on more digits.
+    pub max_turns: usize,
+    /// The most joint states the chain may have.
+    pub state_limit: usize,
+    /// Solve exactly when the joint chain has at most this many transient states.
+    pub exact_limit: usize,
+}
+
+impl Default for KnockOffOptions {
+    fn default() -> KnockOffOptions {
+        KnockOffOptions {
+            digits: 12,
+            max_turns: 100_000,
+            state_limit: 200_000,
+            exact_limit: 400,
+        }
+    }
+}
+
+/// The joint chain of `boards` (in seat order), built within `options.state_limit` states.
+///
+/// # Errors
+///
+/// See [`KnockOffError`].
+pub fn joint_chain(
+    boards: &[&Board],
+    knock_off: bool,
+    state_limit: usize,
+) -> Result<Chain<JointState>, KnockOffError> {
+    let model = KnockOff::new(boards, knock_off)?;
+    let chain = Chain::build_limited(&model, state_limit).map_err(KnockOffError::TooLarge)?;
+    if let Some(trap) = chain.trap() {
+        let JointState::Playing { positions, to_move } = trap.state else {
+            unreachable!("final states are never trapped")
+        };
+        return Err(KnockOffError::NeverEnds {
+            positions,
+            seat: to_move + 1,
+        });
+    }
+    Ok(chain)
+}
+
+/// Win probability per seat and expected rounds of the joint game: exact for small joint
+/// chains, certified intervals otherwise (see the module doc).
+///
+/// # Errors
+///
+/// See [`KnockOffError`].
+pub fn knock_off_race(
+    boards: &[&Board],
+    knock_off: bool,
+    options: &KnockOffOptions,
+) -> Result<Race, KnockOffError> {
+    let chain = joint_chain(boards, knock_off, options.state_limit)?;
+    if chain.transient_count() <= options.exact_limit {
+        Ok(solve_exactly(&chain, boards.len(), options.digits))
+    } else {
+        step_joint(&chain, boards.len(), options)
+    }
+}
+
+/// The reward "seat 1 is to move" (one per round) of every transient state.
+fn round_reward(chain: &Chain<JointState>) -> Vec<u32> {
+    chain.states()[..chain.transient_count()]
+        .iter()
+        .map(|s| u32::from(matches!(s, JointState::Playing { to_move: 0, .. })))
+        .collect()
+}
+
+/// For every final state index (from 0 among the finals), the seat that won there.
+fn final_seats(chain: &Chain<JointState>) -> Vec<usize> {
+    chain.states()[chain.transient_count()..]
+        .iter()
+        .map(|s| match s {
+            JointState::Won(seat) => *seat,
+            JointState::Playing { .. } => unreachable!("final states are wins"),
+        })
+        .collect()
+}
+
+/// `(N r_s)[start]` and `(N b)[start]` in rational arithmetic.
+///
+/// Written against [`SparseLu::factor`] / [`SparseLu::solve`] only, so a faster exact solver
+/// with the same two calls drops in.
+pub fn solve_exactly(chain: &Chain<JointState>, players: usize, digits: usize) -> Race {
+    let n = chain.transient_count();
+    let start = chain.start();
+    let lu = SparseLu::factor(&transient_matrix(chain))
+        .expect("every joint state can reach a win, so I - Q is nonsingular");
+    let seat_of = final_seats(chain);
+    let seats = (0..players)
+        .map(|seat| {
+            let r: Vec<BigRational> = chain
+                .rows()
+                .iter()
+                .map(|row| {
+                    row.iter()
+                        .filter(|(j, _)| *j >= n && seat_of[*j - n] == seat)
+                        .map(|(_, p)| p.clone())
+                        .sum()
+                })
+                .collect();
+            SeatResult {
+                seat: seat + 1,
+                win: Interval::exact(lu.solve(&r).swap_remove(start)),
+            }
+        })
+        .collect();
+    let b: Vec<BigRational> = round_reward(chain)
+        .into_iter()
+        .map(|x| BigRational::from_integer(x.into()))
+        .collect();
+    Race {
+        seats,
+        expected_rounds: Interval::exact(lu.solve(&b).swap_remove(start)),
+        rounds_at_least: Vec::new(),
+        turns_summed: 0,
+        digits,
+        complete: true,
+        method: Method::ExactSolve,
+    }
+}
+
+/// The joint law stepped with outward rounding until every answer has its digits.
+///
+/// # Errors
+///
+/// [`KnockOffError::NoTailBound`] when no certified supersolution was found.
+pub fn step_joint(
+    chain: &Chain<JointState>,
+    players: usize,
+    options: &KnockOffOptions,
+) -> Result<Race, KnockOffError> {
+    let bits = bits_for(options.digits);
+    let fixed = FixedChain::new(chain, bits);
+    let reward = round_reward(chain);
+    let h = supersolution(&fixed, &reward)
+        .ok_or(KnockOffError::NoTailBound(chain.transient_count()))?;
+    let seat_of = final_seats(chain);
+    let mut stepper = fixed.stepper();
+    let mut win_lo = vec![BigUint::zero(); players];
+    let mut win_hi = vec![BigUint::zero(); players];
+    let (mut rounds_lo, mut rounds_hi) = (BigUint::zero(), BigUint::zero());
+    let threshold = BigRational::new(
+        BigInt::one(),
+        BigInt::from(10u32).pow(options.digits as u32 + 1),
+    );
+    let give_up = BigRational::new(
+        BigInt::one(),
+        BigInt::from(10u32).pow(options.digits as u32 + GUARD_DIGITS),
+    );
+    let max_steps = options.max_turns.saturating_mul(players);
+    loop {
+        {
+            let (lo, hi) = stepper.transient();
+            for (i, r) in reward.iter().enumerate() {
+                if *r == 1 {
+                    rounds_lo += &lo[i];
+                    rounds_hi += &hi[i];
+                }
+            }
+        }
+        stepper.step();
+        let (alo, ahi) = stepper.absorbed();
+        for (f, seat) in seat_of.iter().enumerate() {
+            win_lo[*seat] += &alo[f];
+            win_hi[*seat] += &ahi[f];
+        }
+        let n = stepper.turn();
+        let alive = stepper.survives().1.clone();
+        if dyadic(&alive, bits) >= threshold && n < max_steps {
+            continue;
+        }
+        let seats: Vec<SeatResult> = (0..players)
+            .map(|s| {
+                let hi = dyadic(&(&win_hi[s] + &alive), bits).min(BigRational::one());
+                let lo = dyadic(&win_lo[s], bits).min(hi.clone());
+                SeatResult {
+                    seat: s + 1,
+                    win: Interval::new(lo, hi),
+                }
+            })
+            .collect();
+        // The rest of the length: sum_x P(X_M = x) E[remaining rounds | x] <= sum_x hi[x] h[x].
+        let tail = {
+            let (_, hi) = stepper.transient();
+            let dot: BigUint = hi.iter().zip(&h).map(|(a, b)| a * b).sum();
+            dyadic(&dot, 2 * bits)
+        };
+        let expected_rounds =
+            Interval::new(dyadic(&rounds_lo, bits), dyadic(&rounds_hi, bits) + tail);
+        let all: Vec<&Interval> = seats
+            .iter()
+            .map(|s| &s.win)
+            .chain(std::iter::once(&expected_rounds))
+            .collect();
+        let certified = all
+            .iter()
+            .all(|i| i.certified(options.digits).digits == options.digits);
+        let hopeless = all.iter().all(|i| i.width() < give_up);
+        if certified || hopeless || n >= max_steps {
+            return Ok(Race {
+                seats,
+                expected_rounds,
+                rounds_at_least: Vec::new(),
+                turns_summed: n,
+                digits: options.digits,
+                complete: certified || hopeless,
+                method: Method::SteppedJoint,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::builtin;
+    use crate::race::{race, RaceOptions};
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    fn board(text: &str) -> Board {
+        Board::from_toml_str(text, "test").unwrap()
+    }
+
+    #[test]
+    fn with_one_player_the_knock_off_chain_is_the_single_player_chain() {
+        for name in ["tiny", "milton-bradley", "efi"] {
+            let b = builtin(name).unwrap().unwrap();
+            let single = Chain::for_board(&b);
+            let joint = joint_chain(&[&b], true, 10_000).unwrap();
+            assert_eq!(joint.transient_count(), single.transient_count(), "{name}");
+            for (i, state) in single.states()[..single.transient_count()]
+                .iter()
+                .enumerate()
+            {
+                let js = JointState::Playing {
+                    positions: vec![*state],
+                    to_move: 0,
+                };
+                let ji = joint.index_of(&js).expect("same states");
+                let map = |j: usize| -> JointState {
+                    if j < single.transient_count() {
+                        JointState::Playing {
+                            positions: vec![single.states()[j]],
+                            to_move: 0,
+                        }
+                    } else {
+                        JointState::Won(0)
+                    }
+                };
+                let mut expect: Vec<(JointState, BigRational)> = single
+                    .row(i)
+                    .iter()
+                    .map(|(j, p)| (map(*j), p.clone()))
+                    .collect();
+                expect.sort();
+                let got: Vec<(JointState, BigRational)> = joint
+                    .row(ji)
+                    .iter()
+                    .map(|(j, p)| (joint.states()[*j].clone(), p.clone()))
+                    .collect();
+                assert_eq!(got, expect, "{name}: square {state}");
+                assert_eq!(joint.rewards(ji), single.rewards(i), "{name}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_knock_off_on_the_smallest_board_by_hand() {
+        // size 3, die 2, start 0, overshoot stay, no jumps, two players. Worked by hand.
+        // W(x, y): P(the player to move wins), standing on x with the opponent on y. From 0 a 1
+        // goes to 1 and a 2 to 2; from 1 a 1 goes to 2 and a 2 finishes; from 2 a 1 finishes and
+        // a 2 overshoots and stays (no move, no knock-off). Landing on y sends the opponent to 0;
+        // after a move to x' (opponent now on y') the opponent moves: 1 - W(y', x').
+        // W(2,2) = 1/2 + 1/2 (1 - W(2,2))                       => 2/3 (not needed below)
+        // u = W(2,1) = 1/2 + 1/2 (1 - W(1,2))                   = 1 - v/2
+        // v = W(1,2) = 1/2 + 1/2 (1 - W(0,2))   (knock-off)     = 1 - w/2
+        // w = W(0,2) = 1/2 (1 - W(2,1)) + 1/2 (1 - W(0,2))  (a 2 knocks: opponent on 0)
+        //   => w = 2/3 - u/3, u = 1/2 + w/4 = 2/3 - u/12 => u = 8/13, w = 6/13, v = 10/13.
+        // W(0,1) = 1/2 (1 - W(0,1)) (a 1 knocks) + 1/2 (1 - W(1,2)) => 3/2 W(0,1) = 8/13
+        //   => W(0,1) = 16/39.
+        // W(0,0) = 1/2 (1 - W(0,1)) + 1/2 (1 - W(0,2)) = 1/2 (23/39) + 1/2 (21/39) = 22/39.
+        let b = board("size = 3\n[rules]\ndie = 2\n");
+        let r = knock_off_race(&[&b, &b], true, &KnockOffOptions::default()).unwrap();
+        assert_eq!(r.method, Method::ExactSolve);
+        assert_eq!(r.seats[0].win, Interval::exact(q(22, 39)));
+        assert_eq!(r.seats[1].win, Interval::exact(q(17, 39)));
+    }
+
+    #[test]
+    fn alternating_turns_equal_seed_000s_whole_games_definition() {
+        // The joint chain without knock-off (alternating turns, solved exactly) against the
+        // series of seed 000's definition (independent whole games, fewest turns wins, ties to
+        // the earlier seat).
+        let tiny = builtin("tiny").unwrap().unwrap();
+        let small = board(
+            "size = 12\nsnakes = [[11, 2], [7, 3]]\nladders = [[2, 6]]\n[rules]\ndie = 3\nroll_again = \"unlimited\"\novershoot = \"bounce\"\n",
+        );
+        for boards in [
+            vec![&tiny, &tiny],
+            vec![&small, &tiny],
+            vec![&tiny, &small, &tiny],
+            vec![&small, &small],
+        ] {
+            let exact = knock_off_race(&boards, false, &KnockOffOptions::default()).unwrap();
+            assert_eq!(exact.method, Method::ExactSolve);
+            let series = race(&boards, &RaceOptions::default()).unwrap();
+            for (e, s) in exact.seats.iter().zip(&series.seats) {
+                assert!(s.win.contains(&e.win.lo), "seat {}", e.seat);
+            }
+            assert!(series.expected_rounds.contains(&exact.expected_rounds.lo));
+        }
+    }
+
+    #[test]
+    fn the_stepped_answer_contains_the_exact_one() {
+        let small = board(
+            "size = 12\nsnakes = [[11, 2], [7, 3]]\nladders = [[2, 6]]\n[rules]\ndie = 3\nroll_again = \"unlimited\"\novershoot = \"bounce\"\n",
+        );
+        let boards = [&small, &small];
+        let chain = joint_chain(&boards, true, 10_000).unwrap();
+        let exact = solve_exactly(&chain, 2, 12);
+        let stepped = step_joint(&chain, 2, &KnockOffOptions::default()).unwrap();
+        assert!(stepped.complete);
+        for (e, s) in exact.seats.iter().zip(&stepped.seats) {
+            assert!(s.win.contains(&e.win.lo));
+            assert_eq!(s.win.certified(12).digits, 12);
+        }
+        assert!(stepped.expected_rounds.contains(&exact.expected_rounds.lo));
+        // The rule matters here: knock-offs make the game longer than without them.
+        let plain = solve_exactly(&joint_chain(&boards, false, 10_000).unwrap(), 2, 12);
+        assert!(exact.expected_rounds.lo > plain.expected_rounds.lo);
+    }
+
+    #[test]
+    fn boards_of_different_sizes_cannot_knock() {
+        let tiny = builtin("tiny").unwrap().unwrap();
+        let mb = builtin("milton-bradley").unwrap().unwrap();
+        assert!(matches!(
+            KnockOff::new(&[&tiny, &mb], true),
+            Err(KnockOffError::SizesDiffer(4, 100))
+        ));
+    }
+}
