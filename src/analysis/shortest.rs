@@ -235,7 +235,11 @@ fn fewest_rolls(board: &Board) -> Option<(usize, Vec<TurnRolls>)> {
             if step.forfeited {
                 continue;
             }
-            let top = if step.again && cap > 1 { state.1 + 1 } else { 0 };
+            let top = if step.again && cap > 1 {
+                state.1 + 1
+            } else {
+                0
+            };
             let next = (step.outcome.to, top);
             if step.outcome.to == board.size() {
                 parent.insert(next, (state, face));

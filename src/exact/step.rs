@@ -55,11 +55,7 @@ impl Factor {
             pow = next;
             chunk += 1;
         }
-        Factor {
-            f,
-            in_d,
-            chunk,
-        }
+        Factor { f, in_d, chunk }
     }
 
     /// f^k for k <= chunk.
@@ -314,7 +310,11 @@ fn shift_right(x: &mut [u64], bits: u32) {
     for i in 0..n {
         let lo = x.get(i + words).copied().unwrap_or(0);
         let hi = x.get(i + words + 1).copied().unwrap_or(0);
-        x[i] = if b == 0 { lo } else { (lo >> b) | (hi << (64 - b)) };
+        x[i] = if b == 0 {
+            lo
+        } else {
+            (lo >> b) | (hi << (64 - b))
+        };
     }
 }
 
@@ -485,9 +485,10 @@ impl Stepper<'_> {
                 }
                 let x = &self.mass[i * stride..i * stride + l];
                 let here = if f.f == 2 {
-                    let tz = x.iter().position(|&w| w != 0).map_or(0, |p| {
-                        p as u64 * 64 + u64::from(x[p].trailing_zeros())
-                    });
+                    let tz = x
+                        .iter()
+                        .position(|&w| w != 0)
+                        .map_or(0, |p| p as u64 * 64 + u64::from(x[p].trailing_zeros()));
                     tz.min(u64::from(v)) as u32
                 } else {
                     let r = modexact_odd(x, d, inv);
@@ -514,7 +515,10 @@ impl Stepper<'_> {
         // Multiply the odd parts together while they fit a word.
         let mut divisors: Vec<u64> = Vec::new();
         for (g, _) in odd {
-            match divisors.last_mut().and_then(|last| last.checked_mul(g).map(|p| (last, p))) {
+            match divisors
+                .last_mut()
+                .and_then(|last| last.checked_mul(g).map(|p| (last, p)))
+            {
                 Some((last, p)) => *last = p,
                 None => divisors.push(g),
             }
