@@ -370,8 +370,8 @@ fn settles_after(terms: &[Term], rho: f64) -> Option<usize> {
     settled
 }
 
-/// Chains up to this many transient states get a dense eigenvalue solve; larger ones the power
-/// method.
+/// Chains up to this many transient states get a dense eigenvalue solve; larger ones (and any
+/// whose Schur iteration does not converge) the power method.
 const DENSE_LIMIT: usize = 1500;
 
 /// The spectral radius of Q, the transient part of the chain (floating point).
@@ -395,13 +395,19 @@ pub fn spectral_radius(chain: &Chain<Square>) -> Option<f64> {
                 }
             }
         }
-        let eig = q.complex_eigenvalues();
-        return eig.iter().map(|z| z.norm()).reduce(f64::max);
+        // A bounded number of QR iterations: nalgebra's default never gives up.
+        if let Some(schur) = nalgebra::linalg::Schur::try_new(q, f64::EPSILON, 100_000) {
+            return schur
+                .complex_eigenvalues()
+                .iter()
+                .map(|z| z.norm())
+                .reduce(f64::max);
+        }
     }
     // Power method on the row vector: v <- v Q / |v Q|.
     let mut v = vec![1.0 / t as f64; t];
     let mut rho = 0.0;
-    for _ in 0..100_000 {
+    for _ in 0..10_000 {
         let mut next = vec![0.0; t];
         for (i, row) in chain.rows().iter().enumerate() {
             for (j, p) in row {

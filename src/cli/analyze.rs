@@ -43,8 +43,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     };
     let digits = usize::from(args.digits);
     if args.json {
-        serde_json::to_writer_pretty(&mut *out, &to_json(&board, &summary, digits))?;
-        writeln!(out)?;
+        // A string first, so a closed pipe is an io::Error that main treats as success.
+        let text = serde_json::to_string_pretty(&to_json(&board, &summary, digits))?;
+        writeln!(out, "{text}")?;
     } else {
         write_text(out, &board, &summary, digits)?;
     }

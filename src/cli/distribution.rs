@@ -89,8 +89,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         chart: args.chart,
     };
     if args.json {
-        serde_json::to_writer_pretty(&mut *out, &to_json(&board, &dist, report.digits))?;
-        writeln!(out)?;
+        // A string first, so a closed pipe is an io::Error that main treats as success.
+        let text = serde_json::to_string_pretty(&to_json(&board, &dist, report.digits))?;
+        writeln!(out, "{text}")?;
     } else if args.csv {
         write_csv(out, &dist, report)?;
     } else {

@@ -86,7 +86,7 @@ fn write_summary(out: &mut dyn Write, dist: &Distribution, digits: usize) -> io:
         Mean::Exact(m) => writeln!(out, "Mean             {} (exact: {m})", fixed(m, digits))?,
         Mean::About(m) => writeln!(
             out,
-            "Mean             {m:.9} (the terms computed plus a geometric tail; `ladders expect` gives it exactly)"
+            "Mean             {m:.9} (approximate: the terms plus a geometric tail)"
         )?,
         Mean::Infinite => writeln!(out, "Mean             infinite")?,
     }
