@@ -127,8 +127,12 @@ impl IntegerChain {
         let col_start = counts.clone();
         let mut by_target = vec![(0, 0); col.len()];
         for i in 0..chain.transient_count() {
-            for k in row_start[i]..row_start[i + 1] {
-                let j = col[k];
+            for (k, &j) in col
+                .iter()
+                .enumerate()
+                .take(row_start[i + 1])
+                .skip(row_start[i])
+            {
                 by_target[counts[j]] = (i, k);
                 counts[j] += 1;
             }

@@ -106,9 +106,11 @@ fn write_summary(out: &mut dyn Write, dist: &Distribution, digits: usize) -> io:
         None => writeln!(out, "Mode             beyond the turns computed")?,
     }
     for q in &dist.quantiles {
-        let label = match to_f64(&q.level) {
-            x if x == 0.5 => "Median".to_string(),
-            x => format!("{} %", x * 100.0),
+        let x = to_f64(&q.level);
+        let label = if x == 0.5 {
+            "Median".to_string()
+        } else {
+            format!("{} %", x * 100.0)
         };
         let value = match q.turns {
             Some(t) => turns_word(t),
