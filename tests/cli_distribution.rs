@@ -111,6 +111,16 @@ fn distribution_rejects_a_bad_tail() {
 }
 
 #[test]
+fn distribution_refuses_work_that_would_take_too_long() {
+    // 100,000 exact turns of Efi would hold numbers of about 900,000 bits: refused at once.
+    ladders()
+        .args(["distribution", "efi", "--turns", "100000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("too slow"));
+}
+
+#[test]
 fn shortest_games_match_the_seeds() {
     // Seed 000: 1 turn on Efi (ten sixes then a 1) and on reversed Efi; seed 001: 7 turns.
     let v = json_of(&["shortest", "efi", "--json"]);

@@ -41,7 +41,7 @@ pub fn quantile_levels() -> Vec<BigRational> {
 pub const TRAP_DEFAULT_TURNS: usize = 100;
 
 /// The largest amount of work (limb multiply-adds, estimated from the decay rate) a distribution
-/// may take before it is refused with a message; about half a minute.
+/// may take before it is refused with a message; under a minute on one core.
 pub const WORK_LIMIT: f64 = 3e10;
 
 /// Where to stop.
@@ -193,7 +193,7 @@ impl Distribution {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error(
     "the exact distribution would need about {turns} turns over {states} states (the tail decays \
-     by only {rho:.6} a turn): too slow; pass --turns N or a larger --tail"
+     by {rho:.6} a turn): too slow; pass fewer --turns or a larger --tail"
 )]
 pub struct TooMuchWork {
     /// Estimated turns.
@@ -208,8 +208,9 @@ pub struct TooMuchWork {
 ///
 /// # Errors
 ///
-/// [`TooMuchWork`] when the tail decays so slowly, on so large a chain, that the exact stepping
-/// would take more than about half a minute ([`WORK_LIMIT`]); fixed `turns` are always computed.
+/// [`TooMuchWork`] when the turns asked for, or the turns the tail needs to fall below the
+/// threshold (estimated from rho), on so large a chain, would take the exact stepping more than
+/// under a minute ([`WORK_LIMIT`]).
 ///
 /// # Examples
 ///
@@ -232,19 +233,24 @@ pub fn distribution(
     let rho = spectral_radius(chain);
     let ic = IntegerChain::new(chain);
     let starts_finished = chain.start() >= chain.transient_count();
-    if options.turns.is_none() && trap.is_none() {
-        if let Some(rho) = rho.filter(|&r| r > 0.0 && r < 1.0) {
-            // P(T > n) ~ rho^n: the turns needed, and numbers of about n * bits(D) / 2 bits.
-            let need = (to_f64(&options.tail).ln() / rho.ln()).max(options.min_turns as f64);
-            let bits = ic.denominator().bits() as f64;
-            let work = ic.transitions() as f64 * need * need * (bits / 2.0 / 64.0 + 1.0) / 2.0;
-            if work > WORK_LIMIT {
-                return Err(TooMuchWork {
-                    turns: need.round(),
-                    states: chain.transient_count(),
-                    rho,
-                });
-            }
+    // Fail fast: estimate the turns needed (P(T > n) ~ rho^n, or the turns asked for) and the
+    // work, with numbers of about n * bits(D) / 2 bits after the common factors cancel.
+    let need = match options.turns {
+        Some(n) => Some(n as f64),
+        None if trap.is_none() => rho
+            .filter(|&r| r > 0.0 && r < 1.0)
+            .map(|r| (to_f64(&options.tail).ln() / r.ln()).max(options.min_turns as f64)),
+        None => None,
+    };
+    if let Some(need) = need {
+        let bits = ic.denominator().bits() as f64;
+        let work = ic.transitions() as f64 * need * need * (bits / 2.0 / 64.0 + 1.0) / 2.0;
+        if work > WORK_LIMIT {
+            return Err(TooMuchWork {
+                turns: need.round(),
+                states: chain.transient_count(),
+                rho: rho.unwrap_or(f64::NAN),
+            });
         }
     }
     let mut stepper = ic.stepper();
