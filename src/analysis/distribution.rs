@@ -210,7 +210,7 @@ pub struct TooMuchWork {
 ///
 /// [`TooMuchWork`] when the turns asked for, or the turns the tail needs to fall below the
 /// threshold (estimated from rho), on so large a chain, would take the exact stepping more than
-/// under a minute ([`WORK_LIMIT`]).
+/// about a minute ([`WORK_LIMIT`]).
 ///
 /// # Examples
 ///
