@@ -16,6 +16,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use num_bigint::{BigInt, BigUint, Sign};
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
@@ -191,6 +193,758 @@ pub fn solve_dense(q: &SparseRows, b: &[BigRational]) -> Result<Vec<BigRational>
     Ok(a.into_iter().map(|mut row| row.swap_remove(n)).collect())
 }
 
+// ---------------------------------------------------------------------------------------------
+// The fast exact solver: sparse elimination modulo word-size primes, CRT, exact by a bound.
+// ---------------------------------------------------------------------------------------------
+
+/// An integer entry of a row-scaled system: a machine word when it fits.
+#[derive(Clone, Debug)]
+enum Int {
+    Small(i64),
+    Big(BigInt),
+}
+
+impl Int {
+    fn from_big(x: BigInt) -> Int {
+        match i64::try_from(&x) {
+            Ok(v) => Int::Small(v),
+            Err(_) => Int::Big(x),
+        }
+    }
+
+    /// The residue in `0..p`.
+    fn residue(&self, p: u64) -> u64 {
+        match self {
+            Int::Small(v) => {
+                let r = v.unsigned_abs() % p;
+                if *v < 0 && r != 0 {
+                    p - r
+                } else {
+                    r
+                }
+            }
+            Int::Big(v) => {
+                let r = biguint_mod(v.magnitude(), p);
+                if v.sign() == Sign::Minus && r != 0 {
+                    p - r
+                } else {
+                    r
+                }
+            }
+        }
+    }
+
+    /// An upper bound on log2 |x| (0 for x = 0 too, which only loosens a bound).
+    fn log2_upper(&self) -> f64 {
+        match self {
+            Int::Small(v) => {
+                let a = v.unsigned_abs();
+                if a == 0 {
+                    f64::NEG_INFINITY
+                } else if a < (1 << 52) {
+                    (a as f64).log2()
+                } else {
+                    f64::from(64 - a.leading_zeros())
+                }
+            }
+            Int::Big(v) => v.bits() as f64,
+        }
+    }
+}
+
+/// `x mod p` for a word-size `p`, without allocating.
+fn biguint_mod(x: &BigUint, p: u64) -> u64 {
+    let mut r: u128 = 0;
+    for d in x.iter_u64_digits().rev() {
+        r = ((r << 64) | u128::from(d)) % u128::from(p);
+    }
+    r as u64
+}
+
+/// Arithmetic modulo an odd prime p < 2^62 in Montgomery form (R = 2^64): one 128-bit product
+/// and no division per multiplication (P. L. Montgomery, *Modular multiplication without trial
+/// division*, Math. Comp. 44, 1985).
+#[derive(Clone, Copy, Debug)]
+struct Mont {
+    p: u64,
+    /// -p^-1 mod 2^64.
+    neg_inv: u64,
+    /// R^2 mod p.
+    r2: u64,
+}
+
+impl Mont {
+    fn new(p: u64) -> Mont {
+        let mut inv: u64 = 1;
+        for _ in 0..6 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(inv)));
+        }
+        let r = ((1u128 << 64) % u128::from(p)) as u64;
+        let r2 = ((u128::from(r) * u128::from(r)) % u128::from(p)) as u64;
+        Mont {
+            p,
+            neg_inv: inv.wrapping_neg(),
+            r2,
+        }
+    }
+
+    #[inline]
+    fn redc(&self, t: u128) -> u64 {
+        let m = (t as u64).wrapping_mul(self.neg_inv);
+        let u = ((t + u128::from(m) * u128::from(self.p)) >> 64) as u64;
+        if u >= self.p {
+            u - self.p
+        } else {
+            u
+        }
+    }
+
+    #[inline]
+    fn mul(&self, a: u64, b: u64) -> u64 {
+        self.redc(u128::from(a) * u128::from(b))
+    }
+
+    #[inline]
+    fn sub(&self, a: u64, b: u64) -> u64 {
+        if a >= b {
+            a - b
+        } else {
+            a + self.p - b
+        }
+    }
+
+    fn to_mont(&self, a: u64) -> u64 {
+        self.mul(a, self.r2)
+    }
+
+    fn from_mont(&self, a: u64) -> u64 {
+        self.redc(u128::from(a))
+    }
+
+    fn pow(&self, mut a: u64, mut e: u64) -> u64 {
+        let mut r = self.to_mont(1);
+        while e > 0 {
+            if e & 1 == 1 {
+                r = self.mul(r, a);
+            }
+            a = self.mul(a, a);
+            e >>= 1;
+        }
+        r
+    }
+
+    /// The inverse of a nonzero element (Fermat), in Montgomery form.
+    fn inv(&self, a: u64) -> u64 {
+        self.pow(a, self.p - 2)
+    }
+}
+
+/// Deterministic Miller-Rabin for 64-bit integers (the first twelve primes as bases suffice
+/// below 3.3 * 10^24: Sorenson and Webster, Math. Comp. 86, 2017).
+fn is_prime(n: u64) -> bool {
+    const BASES: [u64; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
+    if n < 2 {
+        return false;
+    }
+    for &b in &BASES {
+        if n % b == 0 {
+            return n == b;
+        }
+    }
+    let mm = |a: u64, b: u64| ((u128::from(a) * u128::from(b)) % u128::from(n)) as u64;
+    let (mut d, mut s) = (n - 1, 0);
+    while d % 2 == 0 {
+        d /= 2;
+        s += 1;
+    }
+    'bases: for &a in &BASES {
+        let mut x = 1u64;
+        let (mut base, mut e) = (a, d);
+        while e > 0 {
+            if e & 1 == 1 {
+                x = mm(x, base);
+            }
+            base = mm(base, base);
+            e >>= 1;
+        }
+        if x == 1 || x == n - 1 {
+            continue;
+        }
+        for _ in 1..s {
+            x = mm(x, x);
+            if x == n - 1 {
+                continue 'bases;
+            }
+        }
+        return false;
+    }
+    true
+}
+
+/// The primes below 2^62, largest first.
+struct Primes {
+    next: u64,
+}
+
+impl Iterator for Primes {
+    type Item = u64;
+    fn next(&mut self) -> Option<u64> {
+        while self.next > 3 {
+            let c = self.next;
+            self.next -= 2;
+            if is_prime(c) {
+                return Some(c);
+            }
+        }
+        None
+    }
+}
+
+fn primes() -> Primes {
+    Primes {
+        next: (1u64 << 62) - 1,
+    }
+}
+
+/// The elimination pattern of a sparse matrix: which entries exist after fill, and which rows
+/// each pivot row updates. Computed once and shared by every prime (and by the float path).
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    /// The columns of each row after fill, ascending.
+    cols: Vec<Vec<u32>>,
+    /// The position of the diagonal in `cols[v]`.
+    diag: Vec<u32>,
+    /// For each pivot v, the rows u < v that have an entry in column v when v is eliminated.
+    users: Vec<Vec<u32>>,
+}
+
+impl Pattern {
+    /// The fill of eliminating the variables from the last to the first, without pivoting.
+    ///
+    /// Rows and columns are in the caller's order; for a board numbered in square order this
+    /// follows the near-banded structure (moves go forward by at most the die, jumps add a few
+    /// long edges), so fill stays small.
+    fn new(rows: &[Vec<u32>]) -> Pattern {
+        let n = rows.len();
+        let mut cols: Vec<Vec<u32>> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut c = r.clone();
+                c.push(i as u32);
+                c.sort_unstable();
+                c.dedup();
+                c
+            })
+            .collect();
+        let mut col_rows: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (i, r) in cols.iter().enumerate() {
+            for &c in r {
+                if (c as usize) > i {
+                    col_rows[c as usize].push(i as u32);
+                }
+            }
+        }
+        let mut users: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut merged = Vec::new();
+        for v in (0..n).rev() {
+            let mut us = std::mem::take(&mut col_rows[v]);
+            us.sort_unstable();
+            let lower_end = cols[v].partition_point(|&c| (c as usize) < v);
+            let lower: Vec<u32> = cols[v][..lower_end].to_vec();
+            for &u in &us {
+                let row = &cols[u as usize];
+                merged.clear();
+                let (mut i, mut j) = (0, 0);
+                while i < row.len() || j < lower.len() {
+                    let a = row.get(i).copied().unwrap_or(u32::MAX);
+                    let b = lower.get(j).copied().unwrap_or(u32::MAX);
+                    if a < b {
+                        merged.push(a);
+                        i += 1;
+                    } else if b < a {
+                        merged.push(b);
+                        if b > u {
+                            col_rows[b as usize].push(u);
+                        }
+                        j += 1;
+                    } else {
+                        merged.push(a);
+                        i += 1;
+                        j += 1;
+                    }
+                }
+                std::mem::swap(&mut cols[u as usize], &mut merged);
+            }
+            users[v] = us;
+        }
+        let diag = cols
+            .iter()
+            .enumerate()
+            .map(|(i, r)| r.binary_search(&(i as u32)).expect("diagonal") as u32)
+            .collect();
+        Pattern { cols, diag, users }
+    }
+
+    /// The number of stored entries after fill.
+    pub fn entries(&self) -> usize {
+        self.cols.iter().map(Vec::len).sum()
+    }
+}
+
+/// The operations the elimination needs from a field: exact residues or floats.
+trait Field: Copy {
+    fn zero(&self) -> Self::E;
+    fn is_zero(&self, a: Self::E) -> bool;
+    fn mul(&self, a: Self::E, b: Self::E) -> Self::E;
+    fn sub(&self, a: Self::E, b: Self::E) -> Self::E;
+    fn inv(&self, a: Self::E) -> Self::E;
+    type E: Copy;
+}
+
+impl Field for Mont {
+    type E = u64;
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn is_zero(&self, a: u64) -> bool {
+        a == 0
+    }
+    fn mul(&self, a: u64, b: u64) -> u64 {
+        Mont::mul(self, a, b)
+    }
+    fn sub(&self, a: u64, b: u64) -> u64 {
+        Mont::sub(self, a, b)
+    }
+    fn inv(&self, a: u64) -> u64 {
+        Mont::inv(self, a)
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Float;
+
+impl Field for Float {
+    type E = f64;
+    fn zero(&self) -> f64 {
+        0.0
+    }
+    fn is_zero(&self, a: f64) -> bool {
+        a == 0.0
+    }
+    fn mul(&self, a: f64, b: f64) -> f64 {
+        a * b
+    }
+    fn sub(&self, a: f64, b: f64) -> f64 {
+        a - b
+    }
+    fn inv(&self, a: f64) -> f64 {
+        1.0 / a
+    }
+}
+
+/// A numeric factorisation on a [`Pattern`]: `vals[v]` holds row v after elimination, its
+/// entries below the diagonal normalised by the pivot; `factors[v]` the multiplier of each user.
+struct Numeric<E> {
+    vals: Vec<Vec<E>>,
+    inv_pivot: Vec<E>,
+    factors: Vec<Vec<E>>,
+}
+
+impl<E: Copy> Numeric<E> {
+    /// Eliminates in place; `None` when a pivot vanishes.
+    fn factor<F: Field<E = E>>(f: F, pat: &Pattern, mut vals: Vec<Vec<E>>) -> Option<Numeric<E>> {
+        let n = pat.cols.len();
+        let mut inv_pivot = vec![f.zero(); n];
+        let mut factors: Vec<Vec<E>> = Vec::with_capacity(n);
+        factors.resize_with(n, Vec::new);
+        for v in (0..n).rev() {
+            let d = pat.diag[v] as usize;
+            let piv = vals[v][d];
+            if f.is_zero(piv) {
+                return None;
+            }
+            let inv = f.inv(piv);
+            inv_pivot[v] = inv;
+            let (head, tail) = vals.split_at_mut(v);
+            let row_v = &mut tail[0];
+            for x in &mut row_v[..d] {
+                *x = f.mul(*x, inv);
+            }
+            let lower_cols = &pat.cols[v][..d];
+            let lower_vals = &row_v[..d];
+            let mut fs = Vec::with_capacity(pat.users[v].len());
+            for &u in &pat.users[v] {
+                let ucols = &pat.cols[u as usize];
+                let uvals = &mut head[u as usize];
+                let pos_v = ucols.binary_search(&(v as u32)).expect("user has column v");
+                let a_uv = uvals[pos_v];
+                fs.push(a_uv);
+                if f.is_zero(a_uv) {
+                    continue;
+                }
+                let mut k = 0;
+                for (&c, &l) in lower_cols.iter().zip(lower_vals) {
+                    while ucols[k] != c {
+                        k += 1;
+                    }
+                    uvals[k] = f.sub(uvals[k], f.mul(a_uv, l));
+                }
+            }
+            factors[v] = fs;
+        }
+        Some(Numeric {
+            vals,
+            inv_pivot,
+            factors,
+        })
+    }
+
+    /// Solves for one right-hand side in place.
+    fn solve<F: Field<E = E>>(&self, f: F, pat: &Pattern, y: &mut [E]) {
+        let n = y.len();
+        for v in (0..n).rev() {
+            let yv = f.mul(y[v], self.inv_pivot[v]);
+            y[v] = yv;
+            for (&u, &a) in pat.users[v].iter().zip(&self.factors[v]) {
+                y[u as usize] = f.sub(y[u as usize], f.mul(a, yv));
+            }
+        }
+        for v in 0..n {
+            let d = pat.diag[v] as usize;
+            let mut x = y[v];
+            for (&c, &l) in pat.cols[v][..d].iter().zip(&self.vals[v][..d]) {
+                x = f.sub(x, f.mul(l, y[c as usize]));
+            }
+            y[v] = x;
+        }
+    }
+}
+
+/// `x mod p` for a big x, with Montgomery steps instead of 128-bit divisions.
+fn big_mod(m: &Mont, x: &BigUint) -> u64 {
+    let mut r = 0u64;
+    for d in x.iter_u64_digits().rev() {
+        // r * 2^64 + d (mod p): mul(r, R^2) = r R (mod p).
+        let hi = m.mul(r, m.r2);
+        let lo = d % m.p;
+        r = m.sub(hi, m.p - lo);
+        if r == m.p {
+            r = 0;
+        }
+    }
+    r
+}
+
+
+/// Upper bound of log2 of the Euclidean norm of a row of integers.
+fn log2_norm<'a>(entries: impl Iterator<Item = &'a Int>) -> f64 {
+    let logs: Vec<f64> = entries
+        .map(Int::log2_upper)
+        .filter(|l| l.is_finite())
+        .collect();
+    let Some(top) = logs.iter().copied().reduce(f64::max) else {
+        return f64::NEG_INFINITY;
+    };
+    let sum: f64 = logs.iter().map(|l| (2.0 * (l - top)).exp2()).sum();
+    top + 0.5 * sum.log2()
+}
+
+/// The bit count of a modulus that provably determines every solution: with `A` the row-scaled
+/// integer matrix, `|det A| <= prod_i ||a_i||` (Hadamard) and, by Cramer's rule, every
+/// `det(A) x_j` is the determinant of A with column j replaced by b, so
+/// `|det(A) x_j| <= prod_i sqrt(||a_i||^2 + b_i^2)`.
+fn bits_needed(rows: &[Vec<(u32, Int)>], rhs: &[Vec<Int>]) -> f64 {
+    let row_logs: Vec<f64> = rows.iter().map(|r| log2_norm(r.iter().map(|(_, v)| v))).collect();
+    let mut worst: f64 = row_logs.iter().sum();
+    for b in rhs {
+        let mut total = 0.0;
+        for (l, bi) in row_logs.iter().zip(b) {
+            let lb = bi.log2_upper();
+            total += if lb.is_finite() {
+                let top = l.max(lb);
+                top + 0.5 * ((2.0 * (l - top)).exp2() + (2.0 * (lb - top)).exp2()).log2()
+            } else {
+                *l
+            };
+        }
+        worst = worst.max(total);
+    }
+    // Float rounding in the sums above is far below this margin of one bit per thousand rows
+    // plus eight bits; one more bit for the sign of the symmetric residue.
+    worst * (1.0 + 1e-9) + rows.len() as f64 * 1e-3 + 9.0
+}
+
+/// Which components of the solution to rebuild.
+#[derive(Clone, Copy, Debug)]
+pub enum Wanted<'a> {
+    /// Every component of every right-hand side.
+    All,
+    /// These components of each right-hand side, in this order.
+    Some(&'a [usize]),
+}
+
+/// Solves `A x = b` exactly for several right-hand sides at once, with A sparse and square.
+///
+/// Returns, for each right-hand side, the components asked for by `wanted`, as reduced fractions.
+///
+/// # Method
+///
+/// Each row of `[A | b]` is scaled by the least common multiple of its denominators, giving an
+/// integer system with the same solution. The elimination pattern (fill) is computed once
+/// ([`Pattern`]); then, for each word-size prime p, the system is eliminated modulo p (no
+/// pivoting, variables from the last to the first), giving `det A mod p` as the product of the
+/// pivots and `det(A) x mod p`. By Cramer's rule `det(A) x_j` is an integer, and Hadamard's
+/// inequality bounds it and `det A` (see `bits_needed`), so once the product of the primes
+/// exceeds twice the bound, the Chinese remainder theorem gives both exactly (symmetric
+/// residues) and `x_j = (det(A) x_j) / det A` is exact. No rational arithmetic happens until the
+/// final divisions. Primes that divide a pivot are skipped; if several in a row do, the exact
+/// reference elimination decides (and reports a singular system).
+///
+/// References: K. O. Geddes, S. R. Czapor, G. Labahn, *Algorithms for Computer Algebra* (1992),
+/// chapter 5 (multi-modular methods, Garner's algorithm, Hadamard's bound).
+///
+/// # Errors
+///
+/// [`Singular`] when A is singular.
+///
+/// # Panics
+///
+/// When a right-hand side or a column index does not fit the size of A.
+pub fn solve_exact(
+    a: &SparseRows,
+    rhs: &[Vec<BigRational>],
+    wanted: Wanted<'_>,
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    let n = a.len();
+    for b in rhs {
+        assert_eq!(b.len(), n, "right-hand side has the wrong length");
+    }
+    let components: Vec<usize> = match wanted {
+        Wanted::All => (0..n).collect(),
+        Wanted::Some(c) => c.to_vec(),
+    };
+    if n == 0 {
+        return Ok(vec![Vec::new(); rhs.len()]);
+    }
+    // Scale each row of [A | b] to integers.
+    let mut rows: Vec<Vec<(u32, Int)>> = Vec::with_capacity(n);
+    let mut b_int: Vec<Vec<Int>> = vec![Vec::with_capacity(n); rhs.len()];
+    for (i, row) in a.iter().enumerate() {
+        let mut l = BigInt::one();
+        for (j, v) in row {
+            assert!(*j < n, "column {j} outside a {n} x {n} matrix");
+            if !v.denom().is_one() {
+                l = l.lcm(v.denom());
+            }
+        }
+        for b in rhs {
+            if !b[i].denom().is_one() {
+                l = l.lcm(b[i].denom());
+            }
+        }
+        let scale = |v: &BigRational| Int::from_big(v.numer() * (&l / v.denom()));
+        let mut r: Vec<(u32, Int)> = row
+            .iter()
+            .filter(|(_, v)| !v.is_zero())
+            .map(|(j, v)| (*j as u32, scale(v)))
+            .collect();
+        r.sort_by_key(|(j, _)| *j);
+        rows.push(r);
+        for (bi, b) in b_int.iter_mut().zip(rhs) {
+            bi.push(scale(&b[i]));
+        }
+    }
+    let pattern = Pattern::new(
+        &rows
+            .iter()
+            .map(|r| r.iter().map(|(j, _)| *j).collect())
+            .collect::<Vec<_>>(),
+    );
+    let positions: Vec<Vec<usize>> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            r.iter()
+                .map(|(j, _)| pattern.cols[i].binary_search(j).expect("entry in pattern"))
+                .collect()
+        })
+        .collect();
+    let need = bits_needed(&rows, &b_int);
+
+    let mut det = BigUint::zero();
+    let mut values: Vec<Vec<BigUint>> = vec![vec![BigUint::zero(); components.len()]; rhs.len()];
+    let mut modulus = BigUint::one();
+    let mut bits = 0.0;
+    let mut failures = 0;
+    let mut y: Vec<u64> = vec![0; n];
+    for p in primes() {
+        if bits > need {
+            break;
+        }
+        let m = Mont::new(p);
+        let vals: Vec<Vec<u64>> = rows
+            .iter()
+            .zip(&positions)
+            .enumerate()
+            .map(|(i, (r, pos))| {
+                let mut v = vec![0u64; pattern.cols[i].len()];
+                for ((_, x), &k) in r.iter().zip(pos) {
+                    v[k] = m.to_mont(x.residue(p));
+                }
+                v
+            })
+            .collect();
+        let Some(lu) = Numeric::factor(m, &pattern, vals) else {
+            failures += 1;
+            if failures >= 3 {
+                return reference_solve(a, rhs, &components);
+            }
+            continue;
+        };
+        let mut d = m.to_mont(1);
+        for v in 0..n {
+            // inv_pivot holds 1 / pivot: det = prod pivot = 1 / prod inv_pivot.
+            d = m.mul(d, lu.inv_pivot[v]);
+        }
+        let det_m = m.inv(d);
+        // Garner step: x += M * ((r - x) / M mod p).
+        let m_mod = big_mod(&m, &modulus);
+        let m_inv = m.inv(m.to_mont(m_mod));
+        let step = |x: &mut BigUint, r: u64| {
+            let xr = big_mod(&m, x);
+            let t = m.mul(m.to_mont(m.sub(r, xr)), m_inv);
+            let t = m.from_mont(t);
+            if t != 0 {
+                *x += &modulus * t;
+            }
+        };
+        step(&mut det, m.from_mont(det_m));
+        for (b, vals) in b_int.iter().zip(&mut values) {
+            for (yi, bi) in y.iter_mut().zip(b) {
+                *yi = m.to_mont(bi.residue(p));
+            }
+            lu.solve(m, &pattern, &mut y);
+            for (x, &c) in vals.iter_mut().zip(&components) {
+                step(x, m.from_mont(m.mul(y[c], det_m)));
+            }
+        }
+        modulus *= p;
+        bits += (p as f64).log2();
+    }
+    let half = &modulus >> 1u32;
+    let signed = |x: BigUint| -> BigInt {
+        if x > half {
+            BigInt::from_biguint(Sign::Minus, &modulus - x)
+        } else {
+            BigInt::from_biguint(Sign::Plus, x)
+        }
+    };
+    let det = signed(det);
+    Ok(values
+        .into_iter()
+        .map(|vals| {
+            vals.into_iter()
+                .map(|x| BigRational::new(signed(x), det.clone()))
+                .collect()
+        })
+        .collect())
+}
+
+/// The exact reference elimination on `A`, for the rare systems the primes cannot settle.
+fn reference_solve(
+    a: &SparseRows,
+    rhs: &[Vec<BigRational>],
+    components: &[usize],
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    // SparseLu factors I - Q: pass Q = I - A.
+    let q: SparseRows = a
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut r: BTreeMap<usize, BigRational> = BTreeMap::new();
+            r.insert(i, BigRational::one());
+            for (j, v) in row {
+                *r.entry(*j).or_insert_with(BigRational::zero) -= v;
+            }
+            r.into_iter().filter(|(_, v)| !v.is_zero()).collect()
+        })
+        .collect();
+    let lu = SparseLu::factor(&q)?;
+    Ok(rhs
+        .iter()
+        .map(|b| {
+            let x = lu.solve(b);
+            components.iter().map(|&c| x[c].clone()).collect()
+        })
+        .collect())
+}
+
+/// `A = I - Q` as sparse rows.
+pub fn identity_minus(q: &SparseRows) -> SparseRows {
+    q.iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut r: BTreeMap<usize, BigRational> = BTreeMap::new();
+            r.insert(i, BigRational::one());
+            for (j, v) in row {
+                *r.entry(*j).or_insert_with(BigRational::zero) -= v;
+            }
+            r.into_iter().filter(|(_, v)| !v.is_zero()).collect()
+        })
+        .collect()
+}
+
+/// Solves `(I - Q) x = b` exactly for several right-hand sides (every component), with the
+/// multi-modular method of [`solve_exact`]. The general entry point for chains: Q is the
+/// transient part of any absorbing chain (one board, or the joint chain of several players).
+///
+/// # Errors
+///
+/// [`Singular`] when `I - Q` is singular (some state cannot reach absorption).
+pub fn solve_absorbing(
+    q: &SparseRows,
+    rhs: &[Vec<BigRational>],
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    solve_exact(&identity_minus(q), rhs, Wanted::All)
+}
+
+/// Solves `A x = b` in floating point on the same elimination pattern as [`solve_exact`]
+/// (for the speed path: no exact claim). Returns `None` when a pivot vanishes.
+pub fn solve_float(a: &[Vec<(usize, f64)>], rhs: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+    let n = a.len();
+    let pattern = Pattern::new(
+        &a.iter()
+            .map(|r| r.iter().map(|(j, _)| *j as u32).collect())
+            .collect::<Vec<_>>(),
+    );
+    let vals: Vec<Vec<f64>> = a
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut v = vec![0.0; pattern.cols[i].len()];
+            for (j, x) in r {
+                let k = pattern.cols[i]
+                    .binary_search(&(*j as u32))
+                    .expect("entry in pattern");
+                v[k] += x;
+            }
+            v
+        })
+        .collect();
+    let lu = Numeric::factor(Float, &pattern, vals)?;
+    Some(
+        rhs.iter()
+            .map(|b| {
+                assert_eq!(b.len(), n, "right-hand side has the wrong length");
+                let mut y = b.clone();
+                lu.solve(Float, &pattern, &mut y);
+                y
+            })
+            .collect(),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,5 +979,55 @@ mod tests {
         let m: SparseRows = vec![vec![(0, q(1, 1))]];
         assert_eq!(SparseLu::factor(&m).unwrap_err(), Singular { state: 0 });
         assert!(solve_dense(&m, &[q(1, 1)]).is_err());
+    }
+
+    #[test]
+    fn the_modular_solver_matches_the_hand_solutions() {
+        // The same two systems as above, worked by hand: (4, 2) and (2, 2, 2).
+        let m: SparseRows = vec![vec![(0, q(1, 2)), (1, q(1, 2))], vec![(1, q(1, 2))]];
+        let ones = vec![q(1, 1); 2];
+        assert_eq!(
+            solve_absorbing(&m, &[ones]).unwrap(),
+            vec![vec![q(4, 1), q(2, 1)]]
+        );
+        let m: SparseRows = vec![vec![(1, q(1, 2))], vec![(2, q(1, 2))], vec![(0, q(1, 2))]];
+        assert_eq!(
+            solve_absorbing(&m, &[vec![q(1, 1); 3]]).unwrap(),
+            vec![vec![q(2, 1); 3]]
+        );
+    }
+
+    #[test]
+    fn the_modular_solver_reports_a_singular_system() {
+        let m: SparseRows = vec![vec![(0, q(1, 1))]];
+        assert_eq!(
+            solve_absorbing(&m, &[vec![q(1, 1)]]).unwrap_err(),
+            Singular { state: 0 }
+        );
+    }
+
+    #[test]
+    fn the_modular_solver_handles_negative_and_huge_values() {
+        // A = [[3, -1], [2^200, 5]], b = (1, -2^201 / 7): solved by hand with Cramer's rule,
+        // det = 15 + 2^200, x0 = (5 - 2^201/7) / det, x1 = (3 (-2^201/7) - 2^200) / det.
+        let big = BigRational::from_integer(BigInt::from(1) << 200usize);
+        let b1 = -(&big * q(2, 7));
+        let a: SparseRows = vec![
+            vec![(0, q(3, 1)), (1, q(-1, 1))],
+            vec![(0, big.clone()), (1, q(5, 1))],
+        ];
+        let det = q(15, 1) + &big;
+        let x0 = (q(5, 1) + &b1) / &det;
+        let x1 = (q(3, 1) * &b1 - &big) / &det;
+        let got = solve_exact(&a, &[vec![q(1, 1), b1]], Wanted::All).unwrap();
+        assert_eq!(got, vec![vec![x0, x1]]);
+    }
+
+    #[test]
+    fn primes_are_primes() {
+        // 2^61 - 1 is a Mersenne prime; 2^62 - 57 is the largest prime below 2^62.
+        assert!(is_prime((1 << 61) - 1));
+        assert!(!is_prime((1 << 61) + 1)); // divisible by 3
+        assert_eq!(primes().next(), Some((1u64 << 62) - 57));
     }
 }
