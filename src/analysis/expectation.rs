@@ -9,12 +9,15 @@
 //!
 //! Reference: J. G. Kemeny and J. L. Snell, *Finite Markov Chains* (1960), theorem 3.3.5.
 
+use std::collections::BTreeMap;
+
+use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::One;
+use num_traits::{One, Zero};
 
 use crate::board::{Board, Square};
-use crate::chain::{Chain, Trap, TurnRewards};
-use crate::exact::solve::{transient_matrix, SparseLu};
+use crate::chain::{Chain, RollLevel, Trap, TurnRewards};
+use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, SparseRows, Wanted};
 
 /// The expectations of a game that ends with probability 1.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +50,8 @@ pub enum Expectation {
     Infinite(Trap<Square>),
 }
 
-/// Computes the exact expectations of one player's game on `board`.
+/// Computes the exact expectations of one player's game on `board`, the expected remaining
+/// turns from every reachable square included.
 ///
 /// # Examples
 ///
@@ -61,11 +65,138 @@ pub enum Expectation {
 /// assert_eq!(e.variance, BigRational::from_integer(4.into()));
 /// ```
 pub fn expect(board: &Board) -> Expectation {
-    expect_chain(&Chain::for_board(board))
+    expect_with(board, true)
+}
+
+/// Computes the exact expectations of one player's game on `board`; `per_square` says whether
+/// to fill [`Expectations::per_square`] (on large boards it costs more than the rest).
+///
+/// With `roll_again` none or unlimited the system solved is the roll-level one of
+/// [`RollLevel`] (sparse, small integers); with `roll_again = K` it is the turn chain's
+/// `I - Q`. Either way [`solve_exact`] solves for every expectation at once, the second moment
+/// through the block system
+///
+/// ```text
+/// [ I - Q    0   ] [t]   [1]
+/// [ -I     I - Q ] [u] = [0]
+/// ```
+///
+/// (in roll-level form: `A t = F (I - S) 1`, `A u = F (I - S) t` with `A = F (I - S - R)`).
+pub fn expect_with(board: &Board, per_square: bool) -> Expectation {
+    match RollLevel::new(board) {
+        Some(rl) if rl.always_ends() => match rl.start {
+            None => zero_game(),
+            Some(start) => expect_roll_level(&rl, start, per_square),
+        },
+        _ => expect_chain_with(&Chain::for_board(board), per_square),
+    }
 }
 
 /// Computes the exact expectations from an already built single-board chain.
 pub fn expect_chain(chain: &Chain<Square>) -> Expectation {
+    expect_chain_with(chain, true)
+}
+
+fn zero_game() -> Expectation {
+    let zero = BigRational::zero();
+    Expectation::Finite(Box::new(Expectations {
+        turns: zero.clone(),
+        variance: zero.clone(),
+        rolls: zero.clone(),
+        snakes: zero.clone(),
+        ladders: zero.clone(),
+        climbed: zero.clone(),
+        slid: zero,
+        per_square: Vec::new(),
+    }))
+}
+
+fn int(v: i64) -> BigRational {
+    BigRational::from_integer(BigInt::from(v))
+}
+
+/// The right-hand sides, in this order: turns (whose second half gives the second moment),
+/// rolls, snakes, ladders, climbed, slid.
+const COLUMNS: usize = 6;
+
+/// Assembles the results of the block solve: `x[k]` holds the wanted components of column k
+/// (for column 0: t at the start, u at the start, then t at every per-square state).
+fn assemble(x: Vec<Vec<BigRational>>, squares: Vec<Square>) -> Expectation {
+    let mut x = x.into_iter();
+    let mut turns_col = x.next().expect("turns").into_iter();
+    let turns = turns_col.next().expect("t");
+    let u = turns_col.next().expect("u");
+    let per_square = squares.into_iter().zip(turns_col).collect();
+    let mut next = || x.next().expect("column").pop().expect("start");
+    let second = &u * int(2) - &turns;
+    let variance = second - &turns * &turns;
+    Expectation::Finite(Box::new(Expectations {
+        variance,
+        rolls: next(),
+        snakes: next(),
+        ladders: next(),
+        climbed: next(),
+        slid: next(),
+        per_square,
+        turns,
+    }))
+}
+
+fn expect_roll_level(rl: &RollLevel, start: usize, per_square: bool) -> Expectation {
+    let n = rl.squares.len();
+    let f = i64::from(rl.die);
+    let mut a: SparseRows = vec![Vec::new(); 2 * n];
+    let mut b: Vec<Vec<BigRational>> = vec![vec![BigRational::zero(); 2 * n]; COLUMNS];
+    for (i, faces) in rl.faces.iter().enumerate() {
+        // Row i (t): F t_i - sum over rolls that stay on the board of t_to = F - #again.
+        // Row n + i (u): the same on u, minus F t_i, plus t_to for each roll that goes on.
+        let mut row: BTreeMap<usize, i64> = BTreeMap::from([(i, f)]);
+        let mut row_u: BTreeMap<usize, i64> = BTreeMap::from([(n + i, f), (i, -f)]);
+        let mut again = 0;
+        let mut sums = [0i64; 4];
+        for (to, go_on, o) in faces {
+            if let Some(j) = to {
+                *row.entry(*j).or_default() -= 1;
+                *row_u.entry(n + j).or_default() -= 1;
+                if *go_on {
+                    again += 1;
+                    *row_u.entry(*j).or_default() += 1;
+                }
+            }
+            sums[0] += i64::from(o.snakes);
+            sums[1] += i64::from(o.ladders);
+            sums[2] += i64::from(o.climbed);
+            sums[3] += i64::from(o.slid);
+        }
+        a[i] = row.into_iter().filter(|(_, v)| *v != 0).map(|(j, v)| (j, int(v))).collect();
+        a[n + i] = row_u.into_iter().filter(|(_, v)| *v != 0).map(|(j, v)| (j, int(v))).collect();
+        b[0][i] = int(f - again);
+        b[1][i] = int(f);
+        for (col, s) in b[2..].iter_mut().zip(sums) {
+            col[i] = int(s);
+        }
+    }
+    let mut turns_wanted = vec![start, n + start];
+    let mut squares = Vec::new();
+    if per_square {
+        for (k, &s) in rl.squares.iter().enumerate() {
+            if rl.turn_start[k] {
+                turns_wanted.push(k);
+                squares.push(s);
+            }
+        }
+    }
+    let at_start = [start];
+    let mut wanted = vec![Wanted::Some(&turns_wanted)];
+    wanted.extend([Wanted::Some(&at_start); COLUMNS - 1]);
+    let x = solve_exact(&a, &b, &wanted)
+        .expect("every square reaches the finish, so the system is nonsingular");
+    assemble(x, squares)
+}
+
+/// Computes the exact expectations from a single-board chain; `per_square` as in
+/// [`expect_with`].
+pub fn expect_chain_with(chain: &Chain<Square>, per_square: bool) -> Expectation {
     if let Some(trap) = chain.trap() {
         return Expectation::Infinite(trap);
     }
@@ -73,40 +204,44 @@ pub fn expect_chain(chain: &Chain<Square>) -> Expectation {
     let start = chain.start();
     if start >= n {
         // The game starts on the finish: nothing to play.
-        let zero = BigRational::from_integer(0.into());
-        return Expectation::Finite(Box::new(Expectations {
-            turns: zero.clone(),
-            variance: zero.clone(),
-            rolls: zero.clone(),
-            snakes: zero.clone(),
-            ladders: zero.clone(),
-            climbed: zero.clone(),
-            slid: zero,
-            per_square: Vec::new(),
-        }));
+        return zero_game();
     }
-    let lu = SparseLu::factor(&transient_matrix(chain))
+    let q = transient_matrix(chain);
+    let mut a = identity_minus(&q);
+    for (i, row) in a.clone().into_iter().enumerate() {
+        let mut shifted: SparseRows = vec![row.into_iter().map(|(j, v)| (n + j, v)).collect()];
+        let mut r = vec![(i, -BigRational::one())];
+        r.append(&mut shifted[0]);
+        a.push(r);
+    }
+    let zeros = || vec![BigRational::zero(); n];
+    let mut b: Vec<Vec<BigRational>> = Vec::with_capacity(COLUMNS);
+    let mut ones = vec![BigRational::one(); n];
+    ones.extend(zeros());
+    b.push(ones);
+    for f in [
+        |r: &TurnRewards| r.rolls.clone(),
+        |r: &TurnRewards| r.snakes.clone(),
+        |r: &TurnRewards| r.ladders.clone(),
+        |r: &TurnRewards| r.climbed.clone(),
+        |r: &TurnRewards| r.slid.clone(),
+    ] {
+        let mut col: Vec<BigRational> = (0..n).map(|i| f(chain.rewards(i))).collect();
+        col.extend(zeros());
+        b.push(col);
+    }
+    let mut turns_wanted = vec![start, n + start];
+    let mut squares = Vec::new();
+    if per_square {
+        turns_wanted.extend(0..n);
+        squares.extend_from_slice(&chain.states()[..n]);
+    }
+    let at_start = [start];
+    let mut wanted = vec![Wanted::Some(&turns_wanted)];
+    wanted.extend([Wanted::Some(&at_start); COLUMNS - 1]);
+    let x = solve_exact(&a, &b, &wanted)
         .expect("every state reaches the finish, so I - Q is nonsingular");
-    let ones = vec![BigRational::one(); n];
-    let t = lu.solve(&ones);
-    let u = lu.solve(&t);
-    let reward = |f: fn(&TurnRewards) -> &BigRational| -> BigRational {
-        let r: Vec<BigRational> = (0..n).map(|i| f(chain.rewards(i)).clone()).collect();
-        lu.solve(&r)[start].clone()
-    };
-    let turns = t[start].clone();
-    let second = &u[start] * BigRational::from_integer(2.into()) - &turns;
-    let variance = second - &turns * &turns;
-    Expectation::Finite(Box::new(Expectations {
-        variance,
-        rolls: reward(|r| &r.rolls),
-        snakes: reward(|r| &r.snakes),
-        ladders: reward(|r| &r.ladders),
-        climbed: reward(|r| &r.climbed),
-        slid: reward(|r| &r.slid),
-        per_square: chain.states()[..n].iter().copied().zip(t).collect(),
-        turns,
-    }))
+    assemble(x, squares)
 }
 
 #[cfg(test)]

@@ -381,14 +381,28 @@ fn is_prime(n: u64) -> bool {
     true
 }
 
-/// The primes below 2^62, largest first.
+/// The first primes below 2^62, as `2^62 - offset` (listed by SymPy's `prevprime`; the test
+/// `the_prime_table_is_what_the_generator_finds` checks them against [`is_prime`]). Testing
+/// candidates costs about as much as solving a 100-square board, so the common cases skip it.
+const PRIME_OFFSETS: [u64; 48] = [
+    57, 87, 117, 143, 153, 167, 171, 195, 203, 273, 287, 317, 443, 483, 495, 575, 581, 603, 633, 663,
+    765, 773, 777, 791, 813, 831, 923, 981, 993, 1001, 1007, 1017, 1197, 1241, 1293, 1353, 1433,
+    1515, 1553, 1575, 1581, 1595, 1617, 1673, 1697, 1701, 1703, 1823,
+];
+
+/// The primes below 2^62, largest first: the table, then Miller-Rabin on the odd numbers below.
 struct Primes {
+    table: usize,
     next: u64,
 }
 
 impl Iterator for Primes {
     type Item = u64;
     fn next(&mut self) -> Option<u64> {
+        if let Some(off) = PRIME_OFFSETS.get(self.table) {
+            self.table += 1;
+            return Some((1u64 << 62) - off);
+        }
         while self.next > 3 {
             let c = self.next;
             self.next -= 2;
@@ -402,7 +416,8 @@ impl Iterator for Primes {
 
 fn primes() -> Primes {
     Primes {
-        next: (1u64 << 62) - 1,
+        table: 0,
+        next: (1u64 << 62) - PRIME_OFFSETS[PRIME_OFFSETS.len() - 1] - 2,
     }
 }
 
@@ -675,18 +690,19 @@ fn bits_needed(rows: &[Vec<(u32, Int)>], rhs: &[Vec<Int>]) -> f64 {
     worst * (1.0 + 1e-9) + rows.len() as f64 * 1e-3 + 9.0
 }
 
-/// Which components of the solution to rebuild.
+/// Which components of a solution to rebuild (each costs a Chinese remainder step per prime and
+/// one final division).
 #[derive(Clone, Copy, Debug)]
 pub enum Wanted<'a> {
-    /// Every component of every right-hand side.
+    /// Every component.
     All,
-    /// These components of each right-hand side, in this order.
+    /// These components, in this order.
     Some(&'a [usize]),
 }
 
 /// Solves `A x = b` exactly for several right-hand sides at once, with A sparse and square.
 ///
-/// Returns, for each right-hand side, the components asked for by `wanted`, as reduced fractions.
+/// `wanted[k]` says which components of the k-th solution to return (as reduced fractions).
 ///
 /// # Method
 ///
@@ -714,16 +730,20 @@ pub enum Wanted<'a> {
 pub fn solve_exact(
     a: &SparseRows,
     rhs: &[Vec<BigRational>],
-    wanted: Wanted<'_>,
+    wanted: &[Wanted<'_>],
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     let n = a.len();
     for b in rhs {
         assert_eq!(b.len(), n, "right-hand side has the wrong length");
     }
-    let components: Vec<usize> = match wanted {
-        Wanted::All => (0..n).collect(),
-        Wanted::Some(c) => c.to_vec(),
-    };
+    assert_eq!(wanted.len(), rhs.len(), "one Wanted per right-hand side");
+    let components: Vec<Vec<usize>> = wanted
+        .iter()
+        .map(|w| match w {
+            Wanted::All => (0..n).collect(),
+            Wanted::Some(c) => c.to_vec(),
+        })
+        .collect();
     if n == 0 {
         return Ok(vec![Vec::new(); rhs.len()]);
     }
@@ -773,7 +793,10 @@ pub fn solve_exact(
     let need = bits_needed(&rows, &b_int);
 
     let mut det = BigUint::zero();
-    let mut values: Vec<Vec<BigUint>> = vec![vec![BigUint::zero(); components.len()]; rhs.len()];
+    let mut values: Vec<Vec<BigUint>> = components
+        .iter()
+        .map(|c| vec![BigUint::zero(); c.len()])
+        .collect();
     let mut modulus = BigUint::one();
     let mut bits = 0.0;
     let mut failures = 0;
@@ -820,12 +843,12 @@ pub fn solve_exact(
             }
         };
         step(&mut det, m.from_mont(det_m));
-        for (b, vals) in b_int.iter().zip(&mut values) {
+        for ((b, vals), comps) in b_int.iter().zip(&mut values).zip(&components) {
             for (yi, bi) in y.iter_mut().zip(b) {
                 *yi = m.to_mont(bi.residue(p));
             }
             lu.solve(m, &pattern, &mut y);
-            for (x, &c) in vals.iter_mut().zip(&components) {
+            for (x, &c) in vals.iter_mut().zip(comps) {
                 step(x, m.from_mont(m.mul(y[c], det_m)));
             }
         }
@@ -855,7 +878,7 @@ pub fn solve_exact(
 fn reference_solve(
     a: &SparseRows,
     rhs: &[Vec<BigRational>],
-    components: &[usize],
+    components: &[Vec<usize>],
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     // SparseLu factors I - Q: pass Q = I - A.
     let q: SparseRows = a
@@ -873,9 +896,10 @@ fn reference_solve(
     let lu = SparseLu::factor(&q)?;
     Ok(rhs
         .iter()
-        .map(|b| {
+        .zip(components)
+        .map(|(b, comps)| {
             let x = lu.solve(b);
-            components.iter().map(|&c| x[c].clone()).collect()
+            comps.iter().map(|&c| x[c].clone()).collect()
         })
         .collect())
 }
@@ -906,7 +930,7 @@ pub fn solve_absorbing(
     q: &SparseRows,
     rhs: &[Vec<BigRational>],
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
-    solve_exact(&identity_minus(q), rhs, Wanted::All)
+    solve_exact(&identity_minus(q), rhs, &vec![Wanted::All; rhs.len()])
 }
 
 /// Solves `A x = b` in floating point on the same elimination pattern as [`solve_exact`]
@@ -1019,7 +1043,7 @@ mod tests {
         let det = q(15, 1) + &big;
         let x0 = (q(5, 1) + &b1) / &det;
         let x1 = (q(3, 1) * &b1 - &big) / &det;
-        let got = solve_exact(&a, &[vec![q(1, 1), b1]], Wanted::All).unwrap();
+        let got = solve_exact(&a, &[vec![q(1, 1), b1]], &[Wanted::All]).unwrap();
         assert_eq!(got, vec![vec![x0, x1]]);
     }
 
@@ -1029,5 +1053,19 @@ mod tests {
         assert!(is_prime((1 << 61) - 1));
         assert!(!is_prime((1 << 61) + 1)); // divisible by 3
         assert_eq!(primes().next(), Some((1u64 << 62) - 57));
+    }
+
+    #[test]
+    fn the_prime_table_is_what_the_generator_finds() {
+        let mut generated = Vec::new();
+        let mut c = (1u64 << 62) - 1;
+        while generated.len() < PRIME_OFFSETS.len() + 2 {
+            if is_prime(c) {
+                generated.push(c);
+            }
+            c -= 2;
+        }
+        let listed: Vec<u64> = primes().take(PRIME_OFFSETS.len() + 2).collect();
+        assert_eq!(listed, generated);
     }
 }
