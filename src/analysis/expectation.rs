@@ -17,7 +17,9 @@ use num_traits::{One, Zero};
 
 use crate::board::{Board, Square};
 use crate::chain::{Chain, RollLevel, Trap, TurnRewards};
-use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, SparseRows, Wanted};
+use crate::exact::solve::{
+    identity_minus, solve_exact, transient_matrix, Chained, SparseRows, Wanted,
+};
 
 /// The expectations of a game that ends with probability 1.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,7 +83,8 @@ pub fn expect(board: &Board) -> Expectation {
 /// [ -I     I - Q ] [u] = [0]
 /// ```
 ///
-/// (in roll-level form: `A t = F (I - S) 1`, `A u = F (I - S) t` with `A = F (I - S - R)`).
+/// (in roll-level form: `A t = F (I - S) 1`, `A u = F (I - S) t` with `A = F (I - S - R)`),
+/// solved as a chained solve: one factorisation per prime serves both.
 pub fn expect_with(board: &Board, per_square: bool) -> Expectation {
     match RollLevel::new(board) {
         Some(rl) if rl.always_ends() => match rl.start {
@@ -115,52 +118,88 @@ fn int(v: i64) -> BigRational {
     BigRational::from_integer(BigInt::from(v))
 }
 
-/// The right-hand sides, in this order: turns (whose second half gives the second moment),
-/// rolls, snakes, ladders, climbed, slid.
+/// The right-hand sides, in this order: turns, rolls, snakes, ladders, climbed, slid; the
+/// second moment is chained to the first.
 const COLUMNS: usize = 6;
 
-/// Assembles the results of the block solve: `x[k]` holds the wanted components of column k
-/// (for column 0: t at the start, u at the start, then t at every per-square state).
+/// Assembles the results: `x[0]` holds t at the start and then at every per-square state,
+/// `x[1..6]` the other expectations at the start, `x[6]` u at the start.
 fn assemble(x: Vec<Vec<BigRational>>, squares: Vec<Square>) -> Expectation {
     let mut x = x.into_iter();
     let mut turns_col = x.next().expect("turns").into_iter();
     let turns = turns_col.next().expect("t");
-    let u = turns_col.next().expect("u");
     let per_square = squares.into_iter().zip(turns_col).collect();
     let mut next = || x.next().expect("column").pop().expect("start");
+    let (rolls, snakes, ladders, climbed, slid) = (next(), next(), next(), next(), next());
+    let u = next();
     let second = &u * int(2) - &turns;
     let variance = second - &turns * &turns;
     Expectation::Finite(Box::new(Expectations {
         variance,
-        rolls: next(),
-        snakes: next(),
-        ladders: next(),
-        climbed: next(),
-        slid: next(),
+        rolls,
+        snakes,
+        ladders,
+        climbed,
+        slid,
         per_square,
         turns,
     }))
 }
 
+fn solve_all(
+    a: &SparseRows,
+    b: &[Vec<BigRational>],
+    c: &SparseRows,
+    start: usize,
+    per_square: Option<(Vec<usize>, Vec<Square>)>,
+) -> Expectation {
+    let (mut turns_wanted, squares) = (vec![start], Vec::new());
+    let squares = match per_square {
+        Some((idx, sq)) => {
+            turns_wanted.extend(idx);
+            sq
+        }
+        None => squares,
+    };
+    let at_start = [start];
+    let mut wanted = vec![Wanted::Some(&turns_wanted)];
+    wanted.extend([Wanted::Some(&at_start); COLUMNS - 1]);
+    let chained = Chained {
+        c,
+        rhs: 0,
+        wanted: Wanted::Some(&at_start),
+    };
+    let x = solve_exact(a, b, &wanted, Some(chained))
+        .expect("every state reaches the finish, so the system is nonsingular");
+    assemble(x, squares)
+}
+
 fn expect_roll_level(rl: &RollLevel, start: usize, per_square: bool) -> Expectation {
     let n = rl.squares.len();
     let f = i64::from(rl.die);
-    let mut a: SparseRows = vec![Vec::new(); 2 * n];
-    let mut b: Vec<Vec<BigRational>> = vec![vec![BigRational::zero(); 2 * n]; COLUMNS];
+    let mut a: SparseRows = Vec::with_capacity(n);
+    let mut c: SparseRows = Vec::with_capacity(n);
+    let mut b: Vec<Vec<BigRational>> = vec![Vec::with_capacity(n); COLUMNS];
+    let sparse = |m: BTreeMap<usize, i64>| -> Vec<(usize, BigRational)> {
+        m.into_iter()
+            .filter(|(_, v)| *v != 0)
+            .map(|(j, v)| (j, int(v)))
+            .collect()
+    };
     for (i, faces) in rl.faces.iter().enumerate() {
-        // Row i (t): F t_i - sum over rolls that stay on the board of t_to = F - #again.
-        // Row n + i (u): the same on u, minus F t_i, plus t_to for each roll that goes on.
+        // A = F (I - S - R): F on the diagonal, -1 for each roll that stays on the board.
+        // C = F (I - S): F on the diagonal, -1 for each roll that goes on.
+        // Turns: F (I - S) 1 = F - #rolls that go on; the other rewards are per roll.
         let mut row: BTreeMap<usize, i64> = BTreeMap::from([(i, f)]);
-        let mut row_u: BTreeMap<usize, i64> = BTreeMap::from([(n + i, f), (i, -f)]);
+        let mut row_c: BTreeMap<usize, i64> = BTreeMap::from([(i, f)]);
         let mut again = 0;
         let mut sums = [0i64; 4];
         for (to, go_on, o) in faces {
             if let Some(j) = to {
                 *row.entry(*j).or_default() -= 1;
-                *row_u.entry(n + j).or_default() -= 1;
                 if *go_on {
                     again += 1;
-                    *row_u.entry(*j).or_default() += 1;
+                    *row_c.entry(*j).or_default() -= 1;
                 }
             }
             sums[0] += i64::from(o.snakes);
@@ -168,30 +207,23 @@ fn expect_roll_level(rl: &RollLevel, start: usize, per_square: bool) -> Expectat
             sums[2] += i64::from(o.climbed);
             sums[3] += i64::from(o.slid);
         }
-        a[i] = row.into_iter().filter(|(_, v)| *v != 0).map(|(j, v)| (j, int(v))).collect();
-        a[n + i] = row_u.into_iter().filter(|(_, v)| *v != 0).map(|(j, v)| (j, int(v))).collect();
-        b[0][i] = int(f - again);
-        b[1][i] = int(f);
+        a.push(sparse(row));
+        c.push(sparse(row_c));
+        b[0].push(int(f - again));
+        b[1].push(int(f));
         for (col, s) in b[2..].iter_mut().zip(sums) {
-            col[i] = int(s);
+            col.push(int(s));
         }
     }
-    let mut turns_wanted = vec![start, n + start];
-    let mut squares = Vec::new();
-    if per_square {
-        for (k, &s) in rl.squares.iter().enumerate() {
-            if rl.turn_start[k] {
-                turns_wanted.push(k);
-                squares.push(s);
-            }
-        }
-    }
-    let at_start = [start];
-    let mut wanted = vec![Wanted::Some(&turns_wanted)];
-    wanted.extend([Wanted::Some(&at_start); COLUMNS - 1]);
-    let x = solve_exact(&a, &b, &wanted)
-        .expect("every square reaches the finish, so the system is nonsingular");
-    assemble(x, squares)
+    let per_square = per_square.then(|| {
+        rl.squares
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| rl.turn_start[*k])
+            .map(|(k, &s)| (k, s))
+            .unzip()
+    });
+    solve_all(&a, &b, &c, start, per_square)
 }
 
 /// Computes the exact expectations from a single-board chain; `per_square` as in
@@ -206,19 +238,9 @@ pub fn expect_chain_with(chain: &Chain<Square>, per_square: bool) -> Expectation
         // The game starts on the finish: nothing to play.
         return zero_game();
     }
-    let q = transient_matrix(chain);
-    let mut a = identity_minus(&q);
-    for (i, row) in a.clone().into_iter().enumerate() {
-        let mut shifted: SparseRows = vec![row.into_iter().map(|(j, v)| (n + j, v)).collect()];
-        let mut r = vec![(i, -BigRational::one())];
-        r.append(&mut shifted[0]);
-        a.push(r);
-    }
-    let zeros = || vec![BigRational::zero(); n];
-    let mut b: Vec<Vec<BigRational>> = Vec::with_capacity(COLUMNS);
-    let mut ones = vec![BigRational::one(); n];
-    ones.extend(zeros());
-    b.push(ones);
+    let a = identity_minus(&transient_matrix(chain));
+    let identity: SparseRows = (0..n).map(|i| vec![(i, BigRational::one())]).collect();
+    let mut b: Vec<Vec<BigRational>> = vec![vec![BigRational::one(); n]];
     for f in [
         |r: &TurnRewards| r.rolls.clone(),
         |r: &TurnRewards| r.snakes.clone(),
@@ -226,22 +248,10 @@ pub fn expect_chain_with(chain: &Chain<Square>, per_square: bool) -> Expectation
         |r: &TurnRewards| r.climbed.clone(),
         |r: &TurnRewards| r.slid.clone(),
     ] {
-        let mut col: Vec<BigRational> = (0..n).map(|i| f(chain.rewards(i))).collect();
-        col.extend(zeros());
-        b.push(col);
+        b.push((0..n).map(|i| f(chain.rewards(i))).collect());
     }
-    let mut turns_wanted = vec![start, n + start];
-    let mut squares = Vec::new();
-    if per_square {
-        turns_wanted.extend(0..n);
-        squares.extend_from_slice(&chain.states()[..n]);
-    }
-    let at_start = [start];
-    let mut wanted = vec![Wanted::Some(&turns_wanted)];
-    wanted.extend([Wanted::Some(&at_start); COLUMNS - 1]);
-    let x = solve_exact(&a, &b, &wanted)
-        .expect("every state reaches the finish, so I - Q is nonsingular");
-    assemble(x, squares)
+    let per_square = per_square.then(|| ((0..n).collect(), chain.states()[..n].to_vec()));
+    solve_all(&a, &b, &identity, start, per_square)
 }
 
 #[cfg(test)]

@@ -665,29 +665,63 @@ fn log2_norm<'a>(entries: impl Iterator<Item = &'a Int>) -> f64 {
     top + 0.5 * sum.log2()
 }
 
+/// log2 of `sqrt(2^(2 l) + 2^(2 m))`, for norms given by their logs.
+fn log2_hypot(l: f64, m: f64) -> f64 {
+    if !m.is_finite() {
+        return l;
+    }
+    if !l.is_finite() {
+        return m;
+    }
+    let top = l.max(m);
+    top + 0.5 * ((2.0 * (l - top)).exp2() + (2.0 * (m - top)).exp2()).log2()
+}
+
 /// The bit count of a modulus that provably determines every solution: with `A` the row-scaled
 /// integer matrix, `|det A| <= prod_i ||a_i||` (Hadamard) and, by Cramer's rule, every
 /// `det(A) x_j` is the determinant of A with column j replaced by b, so
-/// `|det(A) x_j| <= prod_i sqrt(||a_i||^2 + b_i^2)`.
-fn bits_needed(rows: &[Vec<(u32, Int)>], rhs: &[Vec<Int>]) -> f64 {
+/// `|det(A) x_j| <= prod_i sqrt(||a_i||^2 + b_i^2)`. A chained solve is bounded the same way on
+/// the block matrix `[[A, 0], [-C, A]]` (determinant `det(A)^2`).
+fn bits_needed(
+    rows: &[Vec<(u32, Int)>],
+    rhs: &[Vec<Int>],
+    chained: Option<(&[Vec<(u32, Int)>], usize)>,
+) -> f64 {
     let row_logs: Vec<f64> = rows.iter().map(|r| log2_norm(r.iter().map(|(_, v)| v))).collect();
+    let with_rhs = |b: &[Int]| -> f64 {
+        row_logs
+            .iter()
+            .zip(b)
+            .map(|(l, bi)| log2_hypot(*l, bi.log2_upper()))
+            .sum()
+    };
     let mut worst: f64 = row_logs.iter().sum();
     for b in rhs {
-        let mut total = 0.0;
-        for (l, bi) in row_logs.iter().zip(b) {
-            let lb = bi.log2_upper();
-            total += if lb.is_finite() {
-                let top = l.max(lb);
-                top + 0.5 * ((2.0 * (l - top)).exp2() + (2.0 * (lb - top)).exp2()).log2()
-            } else {
-                *l
-            };
-        }
-        worst = worst.max(total);
+        worst = worst.max(with_rhs(b));
+    }
+    if let Some((c, k)) = chained {
+        let second: f64 = rows
+            .iter()
+            .zip(c)
+            .map(|(a, c)| log2_norm(a.iter().chain(c.iter()).map(|(_, v)| v)))
+            .sum();
+        worst = worst.max(with_rhs(&rhs[k]) + second);
     }
     // Float rounding in the sums above is far below this margin of one bit per thousand rows
     // plus eight bits; one more bit for the sign of the symmetric residue.
     worst * (1.0 + 1e-9) + rows.len() as f64 * 1e-3 + 9.0
+}
+
+/// A second solve fed by the first: `A y = C x`, where x solves `A x = b` for one of the
+/// right-hand sides (as for a second moment: `(I - Q) u = t`).
+#[derive(Clone, Copy, Debug)]
+pub struct Chained<'a> {
+    /// The matrix C (square, the size of A).
+    pub c: &'a SparseRows,
+    /// Which right-hand side's solution x feeds it.
+    pub rhs: usize,
+    /// Which components of y to return.
+    pub wanted: Wanted<'a>,
 }
 
 /// Which components of a solution to rebuild (each costs a Chinese remainder step per prime and
@@ -703,6 +737,7 @@ pub enum Wanted<'a> {
 /// Solves `A x = b` exactly for several right-hand sides at once, with A sparse and square.
 ///
 /// `wanted[k]` says which components of the k-th solution to return (as reduced fractions).
+/// With `chained`, one more solution comes last: the wanted components of y in `A y = C x`.
 ///
 /// # Method
 ///
@@ -731,6 +766,7 @@ pub fn solve_exact(
     a: &SparseRows,
     rhs: &[Vec<BigRational>],
     wanted: &[Wanted<'_>],
+    chained: Option<Chained<'_>>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     let n = a.len();
     for b in rhs {
@@ -739,17 +775,23 @@ pub fn solve_exact(
     assert_eq!(wanted.len(), rhs.len(), "one Wanted per right-hand side");
     let components: Vec<Vec<usize>> = wanted
         .iter()
+        .chain(chained.as_ref().map(|c| &c.wanted))
         .map(|w| match w {
             Wanted::All => (0..n).collect(),
             Wanted::Some(c) => c.to_vec(),
         })
         .collect();
     if n == 0 {
-        return Ok(vec![Vec::new(); rhs.len()]);
+        return Ok(vec![Vec::new(); components.len()]);
+    }
+    if let Some(ch) = &chained {
+        assert_eq!(ch.c.len(), n, "C has the wrong size");
+        assert!(ch.rhs < rhs.len(), "chained to a missing right-hand side");
     }
     // Scale each row of [A | b] to integers.
     let mut rows: Vec<Vec<(u32, Int)>> = Vec::with_capacity(n);
     let mut b_int: Vec<Vec<Int>> = vec![Vec::with_capacity(n); rhs.len()];
+    let mut c_int: Vec<Vec<(u32, Int)>> = Vec::new();
     for (i, row) in a.iter().enumerate() {
         let mut l = BigInt::one();
         for (j, v) in row {
@@ -763,6 +805,14 @@ pub fn solve_exact(
                 l = l.lcm(b[i].denom());
             }
         }
+        if let Some(ch) = &chained {
+            for (j, v) in &ch.c[i] {
+                assert!(*j < n, "column {j} outside a {n} x {n} matrix");
+                if !v.denom().is_one() {
+                    l = l.lcm(v.denom());
+                }
+            }
+        }
         let scale = |v: &BigRational| Int::from_big(v.numer() * (&l / v.denom()));
         let mut r: Vec<(u32, Int)> = row
             .iter()
@@ -773,6 +823,15 @@ pub fn solve_exact(
         rows.push(r);
         for (bi, b) in b_int.iter_mut().zip(rhs) {
             bi.push(scale(&b[i]));
+        }
+        if let Some(ch) = &chained {
+            c_int.push(
+                ch.c[i]
+                    .iter()
+                    .filter(|(_, v)| !v.is_zero())
+                    .map(|(j, v)| (*j as u32, scale(v)))
+                    .collect(),
+            );
         }
     }
     let pattern = Pattern::new(
@@ -790,7 +849,12 @@ pub fn solve_exact(
                 .collect()
         })
         .collect();
-    let need = bits_needed(&rows, &b_int);
+    let need = bits_needed(
+        &rows,
+        &b_int,
+        chained.as_ref().map(|ch| (c_int.as_slice(), ch.rhs)),
+    );
+    if std::env::var_os("LADDERS_DEBUG").is_some() { eprintln!("n {n} entries {} need {need}", pattern.entries()); }
 
     let mut det = BigUint::zero();
     let mut values: Vec<Vec<BigUint>> = components
@@ -821,7 +885,7 @@ pub fn solve_exact(
         let Some(lu) = Numeric::factor(m, &pattern, vals) else {
             failures += 1;
             if failures >= 3 {
-                return reference_solve(a, rhs, &components);
+                return reference_solve(a, rhs, &components, chained.as_ref());
             }
             continue;
         };
@@ -843,13 +907,37 @@ pub fn solve_exact(
             }
         };
         step(&mut det, m.from_mont(det_m));
-        for ((b, vals), comps) in b_int.iter().zip(&mut values).zip(&components) {
+        let mut feed = Vec::new();
+        for (k, ((b, vals), comps)) in b_int.iter().zip(&mut values).zip(&components).enumerate() {
             for (yi, bi) in y.iter_mut().zip(b) {
                 *yi = m.to_mont(bi.residue(p));
             }
             lu.solve(m, &pattern, &mut y);
             for (x, &c) in vals.iter_mut().zip(comps) {
                 step(x, m.from_mont(m.mul(y[c], det_m)));
+            }
+            if chained.as_ref().is_some_and(|ch| ch.rhs == k) {
+                feed.clone_from(&y);
+            }
+        }
+        if chained.is_some() {
+            // y = C x (mod p), then A z = y; det(block) = det(A)^2.
+            for (yi, row) in y.iter_mut().zip(&c_int) {
+                let mut acc = 0;
+                for (j, v) in row {
+                    let term = m.mul(m.to_mont(v.residue(p)), feed[*j as usize]);
+                    acc = m.sub(acc, m.p - term);
+                    if acc == m.p {
+                        acc = 0;
+                    }
+                }
+                *yi = acc;
+            }
+            lu.solve(m, &pattern, &mut y);
+            let det2 = m.mul(det_m, det_m);
+            let last = values.len() - 1;
+            for (x, &c) in values[last].iter_mut().zip(&components[last]) {
+                step(x, m.from_mont(m.mul(y[c], det2)));
             }
         }
         modulus *= p;
@@ -864,11 +952,15 @@ pub fn solve_exact(
         }
     };
     let det = signed(det);
+    let det2 = &det * &det;
+    let first = rhs.len();
     Ok(values
         .into_iter()
-        .map(|vals| {
+        .enumerate()
+        .map(|(k, vals)| {
+            let d = if k < first { &det } else { &det2 };
             vals.into_iter()
-                .map(|x| BigRational::new(signed(x), det.clone()))
+                .map(|x| BigRational::new(signed(x), d.clone()))
                 .collect()
         })
         .collect())
@@ -879,6 +971,7 @@ fn reference_solve(
     a: &SparseRows,
     rhs: &[Vec<BigRational>],
     components: &[Vec<usize>],
+    chained: Option<&Chained<'_>>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     // SparseLu factors I - Q: pass Q = I - A.
     let q: SparseRows = a
@@ -894,13 +987,23 @@ fn reference_solve(
         })
         .collect();
     let lu = SparseLu::factor(&q)?;
-    Ok(rhs
+    let mut xs: Vec<Vec<BigRational>> = rhs.iter().map(|b| lu.solve(b)).collect();
+    if let Some(ch) = chained {
+        let x = &xs[ch.rhs];
+        let y: Vec<BigRational> = ch
+            .c
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .fold(BigRational::zero(), |acc, (j, v)| acc + v * &x[*j])
+            })
+            .collect();
+        xs.push(lu.solve(&y));
+    }
+    Ok(xs
         .iter()
         .zip(components)
-        .map(|(b, comps)| {
-            let x = lu.solve(b);
-            comps.iter().map(|&c| x[c].clone()).collect()
-        })
+        .map(|(x, comps)| comps.iter().map(|&c| x[c].clone()).collect())
         .collect())
 }
 
@@ -930,7 +1033,7 @@ pub fn solve_absorbing(
     q: &SparseRows,
     rhs: &[Vec<BigRational>],
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
-    solve_exact(&identity_minus(q), rhs, &vec![Wanted::All; rhs.len()])
+    solve_exact(&identity_minus(q), rhs, &vec![Wanted::All; rhs.len()], None)
 }
 
 /// Solves `A x = b` in floating point on the same elimination pattern as [`solve_exact`]
@@ -1043,7 +1146,7 @@ mod tests {
         let det = q(15, 1) + &big;
         let x0 = (q(5, 1) + &b1) / &det;
         let x1 = (q(3, 1) * &b1 - &big) / &det;
-        let got = solve_exact(&a, &[vec![q(1, 1), b1]], &[Wanted::All]).unwrap();
+        let got = solve_exact(&a, &[vec![q(1, 1), b1]], &[Wanted::All], None).unwrap();
         assert_eq!(got, vec![vec![x0, x1]]);
     }
 
