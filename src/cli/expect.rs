@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::expectation::expect;
+use ladders::analysis::expectation::expect_with;
 use ladders::report::expect::{to_json, write_text, ExpectOptions};
 
 use super::board_args::BoardArgs;
@@ -29,7 +29,7 @@ pub struct Args {
 /// Runs `expect`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
-    let expectation = expect(&board);
+    let expectation = expect_with(&board, args.per_square);
     let options = ExpectOptions {
         digits: usize::from(args.digits),
         per_square: args.per_square,

@@ -677,7 +677,8 @@ fn log2_hypot(l: f64, m: f64) -> f64 {
     top + 0.5 * ((2.0 * (l - top)).exp2() + (2.0 * (m - top)).exp2()).log2()
 }
 
-/// The bit count of a modulus that provably determines every solution: with `A` the row-scaled
+/// For each solution (the chained one last), the bit count of a modulus that provably
+/// determines it and `det A`: with `A` the row-scaled
 /// integer matrix, `|det A| <= prod_i ||a_i||` (Hadamard) and, by Cramer's rule, every
 /// `det(A) x_j` is the determinant of A with column j replaced by b, so
 /// `|det(A) x_j| <= prod_i sqrt(||a_i||^2 + b_i^2)`. A chained solve is bounded the same way on
@@ -686,7 +687,7 @@ fn bits_needed(
     rows: &[Vec<(u32, Int)>],
     rhs: &[Vec<Int>],
     chained: Option<(&[Vec<(u32, Int)>], usize)>,
-) -> f64 {
+) -> Vec<f64> {
     let row_logs: Vec<f64> = rows.iter().map(|r| log2_norm(r.iter().map(|(_, v)| v))).collect();
     let with_rhs = |b: &[Int]| -> f64 {
         row_logs
@@ -695,21 +696,22 @@ fn bits_needed(
             .map(|(l, bi)| log2_hypot(*l, bi.log2_upper()))
             .sum()
     };
-    let mut worst: f64 = row_logs.iter().sum();
-    for b in rhs {
-        worst = worst.max(with_rhs(b));
-    }
+    let det: f64 = row_logs.iter().sum();
+    let mut needs: Vec<f64> = rhs.iter().map(|b| det.max(with_rhs(b))).collect();
     if let Some((c, k)) = chained {
         let second: f64 = rows
             .iter()
             .zip(c)
             .map(|(a, c)| log2_norm(a.iter().chain(c.iter()).map(|(_, v)| v)))
             .sum();
-        worst = worst.max(with_rhs(&rhs[k]) + second);
+        needs.push((det + second).max(with_rhs(&rhs[k]) + second));
     }
     // Float rounding in the sums above is far below this margin of one bit per thousand rows
     // plus eight bits; one more bit for the sign of the symmetric residue.
-    worst * (1.0 + 1e-9) + rows.len() as f64 * 1e-3 + 9.0
+    needs
+        .into_iter()
+        .map(|w| w * (1.0 + 1e-9) + rows.len() as f64 * 1e-3 + 9.0)
+        .collect()
 }
 
 /// A second solve fed by the first: `A y = C x`, where x solves `A x = b` for one of the
@@ -849,12 +851,15 @@ pub fn solve_exact(
                 .collect()
         })
         .collect();
-    let need = bits_needed(
+    let needs = bits_needed(
         &rows,
         &b_int,
         chained.as_ref().map(|ch| (c_int.as_slice(), ch.rhs)),
     );
-    if std::env::var_os("LADDERS_DEBUG").is_some() { eprintln!("n {n} entries {} need {need}", pattern.entries()); }
+    let need = needs.iter().copied().fold(0.0, f64::max);
+    // The modulus each solution was rebuilt with (it stops taking primes once determined).
+    let mut moduli: Vec<Option<BigUint>> = vec![None; needs.len()];
+    if std::env::var_os("LADDERS_DEBUG").is_some() { eprintln!("n {n} entries {} needs {needs:?}", pattern.entries()); }
 
     let mut det = BigUint::zero();
     let mut values: Vec<Vec<BigUint>> = components
@@ -909,14 +914,25 @@ pub fn solve_exact(
         step(&mut det, m.from_mont(det_m));
         let mut feed = Vec::new();
         for (k, ((b, vals), comps)) in b_int.iter().zip(&mut values).zip(&components).enumerate() {
+            let feeds = chained.as_ref().is_some_and(|ch| ch.rhs == k);
+            let done = bits > needs[k];
+            if done && moduli[k].is_none() {
+                moduli[k] = Some(modulus.clone());
+            }
+            if done && !feeds {
+                // This solution is already determined: only the chained one needs more primes.
+                continue;
+            }
             for (yi, bi) in y.iter_mut().zip(b) {
                 *yi = m.to_mont(bi.residue(p));
             }
             lu.solve(m, &pattern, &mut y);
-            for (x, &c) in vals.iter_mut().zip(comps) {
-                step(x, m.from_mont(m.mul(y[c], det_m)));
+            if !done {
+                for (x, &c) in vals.iter_mut().zip(comps) {
+                    step(x, m.from_mont(m.mul(y[c], det_m)));
+                }
             }
-            if chained.as_ref().is_some_and(|ch| ch.rhs == k) {
+            if feeds {
                 feed.clone_from(&y);
             }
         }
@@ -943,24 +959,25 @@ pub fn solve_exact(
         modulus *= p;
         bits += (p as f64).log2();
     }
-    let half = &modulus >> 1u32;
-    let signed = |x: BigUint| -> BigInt {
-        if x > half {
-            BigInt::from_biguint(Sign::Minus, &modulus - x)
+    let signed = |x: BigUint, modulus: &BigUint| -> BigInt {
+        if x > (modulus >> 1u32) {
+            BigInt::from_biguint(Sign::Minus, modulus - x)
         } else {
             BigInt::from_biguint(Sign::Plus, x)
         }
     };
-    let det = signed(det);
+    let det = signed(det, &modulus);
     let det2 = &det * &det;
     let first = rhs.len();
     Ok(values
         .into_iter()
+        .zip(moduli)
         .enumerate()
-        .map(|(k, vals)| {
+        .map(|(k, (vals, m))| {
             let d = if k < first { &det } else { &det2 };
+            let m = m.as_ref().unwrap_or(&modulus);
             vals.into_iter()
-                .map(|x| BigRational::new(signed(x), d.clone()))
+                .map(|x| BigRational::new(signed(x, m), d.clone()))
                 .collect()
         })
         .collect())
