@@ -794,6 +794,19 @@ pub fn solve_exact(
     let mut rows: Vec<Vec<(u32, Int)>> = Vec::with_capacity(n);
     let mut b_int: Vec<Vec<Int>> = vec![Vec::with_capacity(n); rhs.len()];
     let mut c_int: Vec<Vec<(u32, Int)>> = Vec::new();
+    // Rows with each column once (duplicates summed), zeros dropped.
+    let merge = |row: &[(usize, BigRational)]| -> Vec<(usize, BigRational)> {
+        let mut m: BTreeMap<usize, BigRational> = BTreeMap::new();
+        for (j, v) in row {
+            assert!(*j < n, "column {j} outside a {n} x {n} matrix");
+            *m.entry(*j).or_insert_with(BigRational::zero) += v;
+        }
+        m.into_iter().filter(|(_, v)| !v.is_zero()).collect()
+    };
+    let a: SparseRows = a.iter().map(|r| merge(r)).collect();
+    let c_merged: Option<SparseRows> = chained
+        .as_ref()
+        .map(|ch| ch.c.iter().map(|r| merge(r)).collect());
     for (i, row) in a.iter().enumerate() {
         let mut l = BigInt::one();
         for (j, v) in row {
@@ -807,9 +820,8 @@ pub fn solve_exact(
                 l = l.lcm(b[i].denom());
             }
         }
-        if let Some(ch) = &chained {
-            for (j, v) in &ch.c[i] {
-                assert!(*j < n, "column {j} outside a {n} x {n} matrix");
+        if let Some(c) = &c_merged {
+            for (_, v) in &c[i] {
                 if !v.denom().is_one() {
                     l = l.lcm(v.denom());
                 }
@@ -826,10 +838,9 @@ pub fn solve_exact(
         for (bi, b) in b_int.iter_mut().zip(rhs) {
             bi.push(scale(&b[i]));
         }
-        if let Some(ch) = &chained {
+        if let Some(c) = &c_merged {
             c_int.push(
-                ch.c[i]
-                    .iter()
+                c[i].iter()
                     .filter(|(_, v)| !v.is_zero())
                     .map(|(j, v)| (*j as u32, scale(v)))
                     .collect(),
@@ -890,7 +901,7 @@ pub fn solve_exact(
         let Some(lu) = Numeric::factor(m, &pattern, vals) else {
             failures += 1;
             if failures >= 3 {
-                return reference_solve(a, rhs, &components, chained.as_ref());
+                return reference_solve(&a, rhs, &components, chained.as_ref());
             }
             continue;
         };
@@ -983,7 +994,8 @@ pub fn solve_exact(
         .collect())
 }
 
-/// The exact reference elimination on `A`, for the rare systems the primes cannot settle.
+/// The exact reference elimination on `A`, for the rare systems the primes cannot settle
+/// (singular ones, or ones that need a row exchange).
 fn reference_solve(
     a: &SparseRows,
     rhs: &[Vec<BigRational>],
@@ -1003,8 +1015,13 @@ fn reference_solve(
             r.into_iter().filter(|(_, v)| !v.is_zero()).collect()
         })
         .collect();
-    let lu = SparseLu::factor(&q)?;
-    let mut xs: Vec<Vec<BigRational>> = rhs.iter().map(|b| lu.solve(b)).collect();
+    // Without pivoting first (the chains' case); a zero pivot may still need a row exchange.
+    let solve: Box<dyn Fn(&[BigRational]) -> Result<Vec<BigRational>, Singular>> =
+        match SparseLu::factor(&q) {
+            Ok(lu) => Box::new(move |b: &[BigRational]| Ok(lu.solve(b))),
+            Err(_) => Box::new(|b: &[BigRational]| solve_dense(&q, b)),
+        };
+    let mut xs: Vec<Vec<BigRational>> = rhs.iter().map(|b| solve(b)).collect::<Result<_, _>>()?;
     if let Some(ch) = chained {
         let x = &xs[ch.rhs];
         let y: Vec<BigRational> = ch
@@ -1015,7 +1032,7 @@ fn reference_solve(
                     .fold(BigRational::zero(), |acc, (j, v)| acc + v * &x[*j])
             })
             .collect();
-        xs.push(lu.solve(&y));
+        xs.push(solve(&y)?);
     }
     Ok(xs
         .iter()
