@@ -3,7 +3,7 @@
 # of ../shared/bench (FLINT, Storm exact, numpy, ...: timed by their bare solve call) on the same
 # board files, with a table of times, ratios and whether the exact fractions agree.
 #
-#   benches/peers.sh [--reps N] [--tools flint,storm-exact,numpy] [--peer-timeout S] [BOARD.toml ...]
+#   benches/peers.sh [--reps N] [--tools flint,storm-exact,numpy] [--peer-timeout S] [--dense-max N] [BOARD.toml ...]
 #
 # Default boards: milton-bradley, efi and the generated boards in benches/boards/ (1,000 and
 # 10,000 squares, with and without roll-again). Needs a release build (cargo build --release)

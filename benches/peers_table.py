@@ -2,7 +2,8 @@
 
 Called by benches/peers.sh. `ladders` is timed as a whole process (median of --reps runs, start-up
 included); each reference tool by its bare solve call, as ../shared/bench/peers.py reports it.
-A reference tool that takes longer than --peer-timeout seconds on a board is skipped there.
+A reference tool that takes longer than --peer-timeout seconds on a board is skipped there, and
+dense tools (FLINT's fmpq_mat, SymPy, numpy) are skipped above --dense-max squares.
 """
 import argparse
 import json
@@ -29,7 +30,18 @@ def run_ladders(exe, board, reps):
     return statistics.median(times), value
 
 
-def run_peer(peers, board, tool, reps, timeout):
+DENSE = {"flint", "sympy", "numpy"}
+
+
+def board_size(board):
+    import tomllib
+    with open(board, "rb") as f:
+        return int(tomllib.load(f)["size"])
+
+
+def run_peer(peers, board, tool, reps, timeout, dense_max):
+    if tool in DENSE and board_size(board) > dense_max:
+        return None  # a dense n x n matrix of that size would not fit in memory
     try:
         out = subprocess.run([peers, board, "--tools", tool, "--reps", str(reps), "--json"],
                              check=True, capture_output=True, text=True, timeout=timeout).stdout
@@ -56,7 +68,9 @@ def main():
     ap.add_argument("--root", required=True)
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--tools", default="flint,storm-exact,numpy")
-    ap.add_argument("--peer-timeout", type=float, default=120)
+    ap.add_argument("--peer-timeout", type=float, default=300)
+    ap.add_argument("--dense-max", type=int, default=2000,
+                    help="skip dense tools (flint, sympy, numpy) on boards larger than this")
     a = ap.parse_args()
     boards = a.boards or [os.path.join(a.root, b) for b in DEFAULT_BOARDS]
     tools = a.tools.split(",")
@@ -69,7 +83,7 @@ def main():
         t_l, v_l = run_ladders(a.ladders, board, a.reps)
         line = f"{os.path.basename(board):24} {fmt_time(t_l):>10}"
         for tool in tools:
-            r = run_peer(a.peers, board, tool, a.reps, a.peer_timeout)
+            r = run_peer(a.peers, board, tool, a.reps, a.peer_timeout, a.dense_max)
             if r is None:
                 line += f" {'skipped':>12} {'-':>7} {'-':>5}"
                 continue

@@ -140,7 +140,7 @@ proptest! {
         // solve_dense takes Q with A = I - Q.
         let q: SparseRows = ladders::exact::solve::identity_minus(&a);
         let expected = solve_dense(&q, &b);
-        let got = solve_exact(&a, &[b.clone()], &[Wanted::All], Some(Chained { c: &c, rhs: 0, wanted: Wanted::All }));
+        let got = solve_exact(&a, std::slice::from_ref(&b), &[Wanted::All], Some(Chained { c: &c, rhs: 0, wanted: Wanted::All }));
         match (expected, got) {
             (Ok(x), Ok(v)) => {
                 prop_assert_eq!(&v[0], &x);
@@ -184,7 +184,7 @@ fn solve_absorbing_matches_the_reference_on_the_built_in_boards() {
         let chain = Chain::for_board(&board);
         let q = transient_matrix(&chain);
         let ones = vec![BigRational::one(); q.len()];
-        let x = solve_absorbing(&q, &[ones.clone()]).unwrap();
+        let x = solve_absorbing(&q, std::slice::from_ref(&ones)).unwrap();
         assert_eq!(x[0], SparseLu::factor(&q).unwrap().solve(&ones), "{name}");
     }
 }

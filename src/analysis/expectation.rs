@@ -179,7 +179,7 @@ fn expect_roll_level(rl: &RollLevel, start: usize, per_square: bool) -> Expectat
     let f = i64::from(rl.die);
     let mut a: SparseRows = Vec::with_capacity(n);
     let mut c: SparseRows = Vec::with_capacity(n);
-    let mut b: Vec<Vec<BigRational>> = vec![Vec::with_capacity(n); COLUMNS];
+    let mut b: Vec<Vec<BigRational>> = (0..COLUMNS).map(|_| Vec::with_capacity(n)).collect();
     let sparse = |m: BTreeMap<usize, i64>| -> Vec<(usize, BigRational)> {
         m.into_iter()
             .filter(|(_, v)| *v != 0)
@@ -252,6 +252,175 @@ pub fn expect_chain_with(chain: &Chain<Square>, per_square: bool) -> Expectation
     }
     let per_square = per_square.then(|| ((0..n).collect(), chain.states()[..n].to_vec()));
     solve_all(&a, &b, &identity, start, per_square)
+}
+
+/// The expectations in floating point (`expect --float`): the same quantities as
+/// [`Expectations`], from the same roll-level system solved in f64 on the same elimination
+/// pattern. Fast on large boards; about 12 significant digits, no exact claim.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatExpectations {
+    /// E\[T\].
+    pub turns: f64,
+    /// Var\[T\].
+    pub variance: f64,
+    /// Expected rolls.
+    pub rolls: f64,
+    /// Expected snakes taken.
+    pub snakes: f64,
+    /// Expected ladders taken.
+    pub ladders: f64,
+    /// Expected squares climbed.
+    pub climbed: f64,
+    /// Expected squares slid.
+    pub slid: f64,
+    /// Expected remaining turns from every state of the turn chain (when asked for).
+    pub per_square: Vec<(Square, f64)>,
+}
+
+/// The answer of [`expect_float`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum FloatExpectation {
+    /// The game ends with probability 1.
+    Finite(Box<FloatExpectations>),
+    /// The expected length is infinite (found exactly, as in [`expect`]).
+    Infinite(Trap<Square>),
+}
+
+/// Computes the expectations in floating point (see [`FloatExpectations`]).
+pub fn expect_float(board: &Board, per_square: bool) -> FloatExpectation {
+    let rl = match RollLevel::new(board) {
+        Some(rl) if rl.always_ends() => rl,
+        _ => return float_from_chain(&Chain::for_board(board), per_square),
+    };
+    let Some(start) = rl.start else {
+        return FloatExpectation::Finite(Box::new(float_zero()));
+    };
+    let n = rl.squares.len();
+    let f = f64::from(rl.die);
+    let mut a: Vec<Vec<(usize, f64)>> = Vec::with_capacity(n);
+    let mut c: Vec<Vec<(usize, f64)>> = Vec::with_capacity(n);
+    let mut b: Vec<Vec<f64>> = (0..COLUMNS).map(|_| Vec::with_capacity(n)).collect();
+    for (i, faces) in rl.faces.iter().enumerate() {
+        // The same rows as the exact roll-level system (see expect_roll_level).
+        let mut row = vec![(i, f)];
+        let mut row_c = vec![(i, f)];
+        let mut again = 0.0;
+        let mut sums = [0.0; 4];
+        for (to, go_on, o) in faces {
+            if let Some(j) = to {
+                row.push((*j, -1.0));
+                if *go_on {
+                    again += 1.0;
+                    row_c.push((*j, -1.0));
+                }
+            }
+            sums[0] += f64::from(o.snakes);
+            sums[1] += f64::from(o.ladders);
+            sums[2] += f64::from(o.climbed);
+            sums[3] += f64::from(o.slid);
+        }
+        a.push(row);
+        c.push(row_c);
+        b[0].push(f - again);
+        b[1].push(f);
+        for (col, s) in b[2..].iter_mut().zip(sums) {
+            col.push(s);
+        }
+    }
+    let x = crate::exact::solve::solve_float(&a, &b, Some((&c, 0)))
+        .expect("every square reaches the finish, so the system is nonsingular");
+    let squares = if per_square {
+        rl.squares
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| rl.turn_start[*k])
+            .map(|(k, &s)| (s, x[0][k]))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    float_assemble(&x, start, start, squares)
+}
+
+fn float_zero() -> FloatExpectations {
+    FloatExpectations {
+        turns: 0.0,
+        variance: 0.0,
+        rolls: 0.0,
+        snakes: 0.0,
+        ladders: 0.0,
+        climbed: 0.0,
+        slid: 0.0,
+        per_square: Vec::new(),
+    }
+}
+
+fn float_assemble(
+    x: &[Vec<f64>],
+    start: usize,
+    u_start: usize,
+    per_square: Vec<(Square, f64)>,
+) -> FloatExpectation {
+    let t = x[0][start];
+    let u = x[COLUMNS][u_start];
+    FloatExpectation::Finite(Box::new(FloatExpectations {
+        turns: t,
+        variance: 2.0 * u - t - t * t,
+        rolls: x[1][start],
+        snakes: x[2][start],
+        ladders: x[3][start],
+        climbed: x[4][start],
+        slid: x[5][start],
+        per_square,
+    }))
+}
+
+fn float_from_chain(chain: &Chain<Square>, per_square: bool) -> FloatExpectation {
+    use crate::exact::decimal::to_f64;
+    if let Some(trap) = chain.trap() {
+        return FloatExpectation::Infinite(trap);
+    }
+    let n = chain.transient_count();
+    let start = chain.start();
+    if start >= n {
+        return FloatExpectation::Finite(Box::new(float_zero()));
+    }
+    let a: Vec<Vec<(usize, f64)>> = (0..n)
+        .map(|i| {
+            let mut row = vec![(i, 1.0)];
+            row.extend(
+                chain
+                    .row(i)
+                    .iter()
+                    .filter(|(j, _)| *j < n)
+                    .map(|(j, p)| (*j, -to_f64(p))),
+            );
+            row
+        })
+        .collect();
+    let identity: Vec<Vec<(usize, f64)>> = (0..n).map(|i| vec![(i, 1.0)]).collect();
+    let mut b: Vec<Vec<f64>> = vec![vec![1.0; n]];
+    for f in [
+        |r: &TurnRewards| to_f64(&r.rolls),
+        |r: &TurnRewards| to_f64(&r.snakes),
+        |r: &TurnRewards| to_f64(&r.ladders),
+        |r: &TurnRewards| to_f64(&r.climbed),
+        |r: &TurnRewards| to_f64(&r.slid),
+    ] {
+        b.push((0..n).map(|i| f(chain.rewards(i))).collect());
+    }
+    let x = crate::exact::solve::solve_float(&a, &b, Some((&identity, 0)))
+        .expect("every state reaches the finish, so I - Q is nonsingular");
+    let squares = if per_square {
+        chain.states()[..n]
+            .iter()
+            .copied()
+            .zip(x[0].iter().copied())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    float_assemble(&x, start, start, squares)
 }
 
 #[cfg(test)]

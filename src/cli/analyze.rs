@@ -35,6 +35,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             digits: 12,
             per_square: false,
             json: args.json,
+            float: false,
         },
         out,
     )

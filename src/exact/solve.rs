@@ -252,6 +252,12 @@ impl Int {
     }
 }
 
+/// A sparse row of integers: (column, value).
+type IntRow = Vec<(u32, Int)>;
+
+/// A sparse matrix of floats as rows of (column, value).
+pub type FloatRows = [Vec<(usize, f64)>];
+
 /// `x mod p` for a word-size `p`, without allocating.
 fn biguint_mod(x: &BigUint, p: u64) -> u64 {
     let mut r: u128 = 0;
@@ -313,16 +319,16 @@ impl Mont {
         }
     }
 
-    fn to_mont(&self, a: u64) -> u64 {
+    fn enter(&self, a: u64) -> u64 {
         self.mul(a, self.r2)
     }
 
-    fn from_mont(&self, a: u64) -> u64 {
+    fn leave(&self, a: u64) -> u64 {
         self.redc(u128::from(a))
     }
 
     fn pow(&self, mut a: u64, mut e: u64) -> u64 {
-        let mut r = self.to_mont(1);
+        let mut r = self.enter(1);
         while e > 0 {
             if e & 1 == 1 {
                 r = self.mul(r, a);
@@ -385,9 +391,9 @@ fn is_prime(n: u64) -> bool {
 /// `the_prime_table_is_what_the_generator_finds` checks them against [`is_prime`]). Testing
 /// candidates costs about as much as solving a 100-square board, so the common cases skip it.
 const PRIME_OFFSETS: [u64; 48] = [
-    57, 87, 117, 143, 153, 167, 171, 195, 203, 273, 287, 317, 443, 483, 495, 575, 581, 603, 633, 663,
-    765, 773, 777, 791, 813, 831, 923, 981, 993, 1001, 1007, 1017, 1197, 1241, 1293, 1353, 1433,
-    1515, 1553, 1575, 1581, 1595, 1617, 1673, 1697, 1701, 1703, 1823,
+    57, 87, 117, 143, 153, 167, 171, 195, 203, 273, 287, 317, 443, 483, 495, 575, 581, 603, 633,
+    663, 765, 773, 777, 791, 813, 831, 923, 981, 993, 1001, 1007, 1017, 1197, 1241, 1293, 1353,
+    1433, 1515, 1553, 1575, 1581, 1595, 1617, 1673, 1697, 1701, 1703, 1823,
 ];
 
 /// The primes below 2^62, largest first: the table, then Miller-Rabin on the odd numbers below.
@@ -651,7 +657,6 @@ fn big_mod(m: &Mont, x: &BigUint) -> u64 {
     r
 }
 
-
 /// Upper bound of log2 of the Euclidean norm of a row of integers.
 fn log2_norm<'a>(entries: impl Iterator<Item = &'a Int>) -> f64 {
     let logs: Vec<f64> = entries
@@ -686,9 +691,12 @@ fn log2_hypot(l: f64, m: f64) -> f64 {
 fn bits_needed(
     rows: &[Vec<(u32, Int)>],
     rhs: &[Vec<Int>],
-    chained: Option<(&[Vec<(u32, Int)>], usize)>,
+    chained: Option<(&[IntRow], usize)>,
 ) -> Vec<f64> {
-    let row_logs: Vec<f64> = rows.iter().map(|r| log2_norm(r.iter().map(|(_, v)| v))).collect();
+    let row_logs: Vec<f64> = rows
+        .iter()
+        .map(|r| log2_norm(r.iter().map(|(_, v)| v)))
+        .collect();
     let with_rhs = |b: &[Int]| -> f64 {
         row_logs
             .iter()
@@ -870,7 +878,6 @@ pub fn solve_exact(
     let need = needs.iter().copied().fold(0.0, f64::max);
     // The modulus each solution was rebuilt with (it stops taking primes once determined).
     let mut moduli: Vec<Option<BigUint>> = vec![None; needs.len()];
-    if std::env::var_os("LADDERS_DEBUG").is_some() { eprintln!("n {n} entries {} needs {needs:?}", pattern.entries()); }
 
     let mut det = BigUint::zero();
     let mut values: Vec<Vec<BigUint>> = components
@@ -893,7 +900,7 @@ pub fn solve_exact(
             .map(|(i, (r, pos))| {
                 let mut v = vec![0u64; pattern.cols[i].len()];
                 for ((_, x), &k) in r.iter().zip(pos) {
-                    v[k] = m.to_mont(x.residue(p));
+                    v[k] = m.enter(x.residue(p));
                 }
                 v
             })
@@ -905,7 +912,7 @@ pub fn solve_exact(
             }
             continue;
         };
-        let mut d = m.to_mont(1);
+        let mut d = m.enter(1);
         for v in 0..n {
             // inv_pivot holds 1 / pivot: det = prod pivot = 1 / prod inv_pivot.
             d = m.mul(d, lu.inv_pivot[v]);
@@ -913,16 +920,16 @@ pub fn solve_exact(
         let det_m = m.inv(d);
         // Garner step: x += M * ((r - x) / M mod p).
         let m_mod = big_mod(&m, &modulus);
-        let m_inv = m.inv(m.to_mont(m_mod));
+        let m_inv = m.inv(m.enter(m_mod));
         let step = |x: &mut BigUint, r: u64| {
             let xr = big_mod(&m, x);
-            let t = m.mul(m.to_mont(m.sub(r, xr)), m_inv);
-            let t = m.from_mont(t);
+            let t = m.mul(m.enter(m.sub(r, xr)), m_inv);
+            let t = m.leave(t);
             if t != 0 {
                 *x += &modulus * t;
             }
         };
-        step(&mut det, m.from_mont(det_m));
+        step(&mut det, m.leave(det_m));
         let mut feed = Vec::new();
         for (k, ((b, vals), comps)) in b_int.iter().zip(&mut values).zip(&components).enumerate() {
             let feeds = chained.as_ref().is_some_and(|ch| ch.rhs == k);
@@ -935,12 +942,12 @@ pub fn solve_exact(
                 continue;
             }
             for (yi, bi) in y.iter_mut().zip(b) {
-                *yi = m.to_mont(bi.residue(p));
+                *yi = m.enter(bi.residue(p));
             }
             lu.solve(m, &pattern, &mut y);
             if !done {
                 for (x, &c) in vals.iter_mut().zip(comps) {
-                    step(x, m.from_mont(m.mul(y[c], det_m)));
+                    step(x, m.leave(m.mul(y[c], det_m)));
                 }
             }
             if feeds {
@@ -952,7 +959,7 @@ pub fn solve_exact(
             for (yi, row) in y.iter_mut().zip(&c_int) {
                 let mut acc = 0;
                 for (j, v) in row {
-                    let term = m.mul(m.to_mont(v.residue(p)), feed[*j as usize]);
+                    let term = m.mul(m.enter(v.residue(p)), feed[*j as usize]);
                     acc = m.sub(acc, m.p - term);
                     if acc == m.p {
                         acc = 0;
@@ -964,7 +971,7 @@ pub fn solve_exact(
             let det2 = m.mul(det_m, det_m);
             let last = values.len() - 1;
             for (x, &c) in values[last].iter_mut().zip(&components[last]) {
-                step(x, m.from_mont(m.mul(y[c], det2)));
+                step(x, m.leave(m.mul(y[c], det2)));
             }
         }
         modulus *= p;
@@ -1016,22 +1023,21 @@ fn reference_solve(
         })
         .collect();
     // Without pivoting first (the chains' case); a zero pivot may still need a row exchange.
-    let solve: Box<dyn Fn(&[BigRational]) -> Result<Vec<BigRational>, Singular>> =
-        match SparseLu::factor(&q) {
-            Ok(lu) => Box::new(move |b: &[BigRational]| Ok(lu.solve(b))),
-            Err(_) => Box::new(|b: &[BigRational]| solve_dense(&q, b)),
-        };
+    type Solver<'s> = Box<dyn Fn(&[BigRational]) -> Result<Vec<BigRational>, Singular> + 's>;
+    let solve: Solver<'_> = match SparseLu::factor(&q) {
+        Ok(lu) => Box::new(move |b: &[BigRational]| Ok(lu.solve(b))),
+        Err(_) => Box::new(|b: &[BigRational]| solve_dense(&q, b)),
+    };
     let mut xs: Vec<Vec<BigRational>> = rhs.iter().map(|b| solve(b)).collect::<Result<_, _>>()?;
     if let Some(ch) = chained {
         let x = &xs[ch.rhs];
-        let y: Vec<BigRational> = ch
-            .c
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .fold(BigRational::zero(), |acc, (j, v)| acc + v * &x[*j])
-            })
-            .collect();
+        let y: Vec<BigRational> =
+            ch.c.iter()
+                .map(|row| {
+                    row.iter()
+                        .fold(BigRational::zero(), |acc, (j, v)| acc + v * &x[*j])
+                })
+                .collect();
         xs.push(solve(&y)?);
     }
     Ok(xs
@@ -1070,9 +1076,19 @@ pub fn solve_absorbing(
     solve_exact(&identity_minus(q), rhs, &vec![Wanted::All; rhs.len()], None)
 }
 
-/// Solves `A x = b` in floating point on the same elimination pattern as [`solve_exact`]
-/// (for the speed path: no exact claim). Returns `None` when a pivot vanishes.
-pub fn solve_float(a: &[Vec<(usize, f64)>], rhs: &[Vec<f64>]) -> Option<Vec<Vec<f64>>> {
+/// Solves `A x = b` in floating point on the same elimination pattern as [`solve_exact`],
+/// for the speed path (`expect --float`: no exact claim), with an optional chained solve
+/// `A y = C x_k` (C as sparse rows, k the right-hand side that feeds it; y comes last).
+/// Returns `None` when a pivot vanishes.
+///
+/// # Panics
+///
+/// When a right-hand side or a column index does not fit the size of A.
+pub fn solve_float(
+    a: &FloatRows,
+    rhs: &[Vec<f64>],
+    chained: Option<(&FloatRows, usize)>,
+) -> Option<Vec<Vec<f64>>> {
     let n = a.len();
     let pattern = Pattern::new(
         &a.iter()
@@ -1094,16 +1110,25 @@ pub fn solve_float(a: &[Vec<(usize, f64)>], rhs: &[Vec<f64>]) -> Option<Vec<Vec<
         })
         .collect();
     let lu = Numeric::factor(Float, &pattern, vals)?;
-    Some(
-        rhs.iter()
-            .map(|b| {
-                assert_eq!(b.len(), n, "right-hand side has the wrong length");
-                let mut y = b.clone();
-                lu.solve(Float, &pattern, &mut y);
-                y
-            })
-            .collect(),
-    )
+    let mut out: Vec<Vec<f64>> = rhs
+        .iter()
+        .map(|b| {
+            assert_eq!(b.len(), n, "right-hand side has the wrong length");
+            let mut y = b.clone();
+            lu.solve(Float, &pattern, &mut y);
+            y
+        })
+        .collect();
+    if let Some((c, k)) = chained {
+        let x = &out[k];
+        let mut y: Vec<f64> = c
+            .iter()
+            .map(|row| row.iter().map(|(j, v)| v * x[*j]).sum())
+            .collect();
+        lu.solve(Float, &pattern, &mut y);
+        out.push(y);
+    }
+    Some(out)
 }
 
 #[cfg(test)]
