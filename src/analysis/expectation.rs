@@ -9,8 +9,6 @@
 //!
 //! Reference: J. G. Kemeny and J. L. Snell, *Finite Markov Chains* (1960), theorem 3.3.5.
 
-use std::collections::BTreeMap;
-
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -18,7 +16,7 @@ use num_traits::{One, Zero};
 use crate::board::{Board, Square};
 use crate::chain::{Chain, RollLevel, Trap, TurnRewards};
 use crate::exact::solve::{
-    identity_minus, solve_exact, transient_matrix, Chained, SparseRows, Wanted,
+    identity_minus, solve_exact, solve_exact_int, transient_matrix, Chained, SparseRows, Wanted,
 };
 
 /// The expectations of a game that ends with probability 1.
@@ -177,29 +175,24 @@ fn solve_all(
 fn expect_roll_level(rl: &RollLevel, start: usize, per_square: bool) -> Expectation {
     let n = rl.squares.len();
     let f = i64::from(rl.die);
-    let mut a: SparseRows = Vec::with_capacity(n);
-    let mut c: SparseRows = Vec::with_capacity(n);
-    let mut b: Vec<Vec<BigRational>> = (0..COLUMNS).map(|_| Vec::with_capacity(n)).collect();
-    let sparse = |m: BTreeMap<usize, i64>| -> Vec<(usize, BigRational)> {
-        m.into_iter()
-            .filter(|(_, v)| *v != 0)
-            .map(|(j, v)| (j, int(v)))
-            .collect()
-    };
+    let mut a: Vec<Vec<(usize, i64)>> = Vec::with_capacity(n);
+    let mut c: Vec<Vec<(usize, i64)>> = Vec::with_capacity(n);
+    let mut b: Vec<Vec<i64>> = (0..COLUMNS).map(|_| Vec::with_capacity(n)).collect();
     for (i, faces) in rl.faces.iter().enumerate() {
         // A = F (I - S - R): F on the diagonal, -1 for each roll that stays on the board.
         // C = F (I - S): F on the diagonal, -1 for each roll that goes on.
         // Turns: F (I - S) 1 = F - #rolls that go on; the other rewards are per roll.
-        let mut row: BTreeMap<usize, i64> = BTreeMap::from([(i, f)]);
-        let mut row_c: BTreeMap<usize, i64> = BTreeMap::from([(i, f)]);
+        // (Repeated columns are summed by the solver.)
+        let mut row = vec![(i, f)];
+        let mut row_c = vec![(i, f)];
         let mut again = 0;
         let mut sums = [0i64; 4];
         for (to, go_on, o) in faces {
             if let Some(j) = to {
-                *row.entry(*j).or_default() -= 1;
+                row.push((*j, -1));
                 if *go_on {
                     again += 1;
-                    *row_c.entry(*j).or_default() -= 1;
+                    row_c.push((*j, -1));
                 }
             }
             sums[0] += i64::from(o.snakes);
@@ -207,23 +200,30 @@ fn expect_roll_level(rl: &RollLevel, start: usize, per_square: bool) -> Expectat
             sums[2] += i64::from(o.climbed);
             sums[3] += i64::from(o.slid);
         }
-        a.push(sparse(row));
-        c.push(sparse(row_c));
-        b[0].push(int(f - again));
-        b[1].push(int(f));
+        a.push(row);
+        c.push(row_c);
+        b[0].push(f - again);
+        b[1].push(f);
         for (col, s) in b[2..].iter_mut().zip(sums) {
-            col.push(int(s));
+            col.push(s);
         }
     }
-    let per_square = per_square.then(|| {
-        rl.squares
-            .iter()
-            .enumerate()
-            .filter(|(k, _)| rl.turn_start[*k])
-            .map(|(k, &s)| (k, s))
-            .unzip()
-    });
-    solve_all(&a, &b, &c, start, per_square)
+    let mut turns_wanted = vec![start];
+    let mut squares = Vec::new();
+    if per_square {
+        for (k, &s) in rl.squares.iter().enumerate() {
+            if rl.turn_start[k] {
+                turns_wanted.push(k);
+                squares.push(s);
+            }
+        }
+    }
+    let at_start = [start];
+    let mut wanted = vec![Wanted::Some(&turns_wanted)];
+    wanted.extend([Wanted::Some(&at_start); COLUMNS - 1]);
+    let x = solve_exact_int(&a, &b, &wanted, Some((&c, 0, Wanted::Some(&at_start))))
+        .expect("every square reaches the finish, so the system is nonsingular");
+    assemble(x, squares)
 }
 
 /// Computes the exact expectations from a single-board chain; `per_square` as in

@@ -855,6 +855,29 @@ pub fn solve_exact(
             );
         }
     }
+    solve_scaled(
+        &rows,
+        &b_int,
+        &c_int,
+        chained.as_ref().map(|ch| ch.rhs),
+        &components,
+        || reference_solve(&a, rhs, &components, chained.as_ref()),
+    )
+}
+
+/// The core of [`solve_exact`] on row-scaled integer rows: `c_int` is C (empty without a
+/// chained solve), `chained_rhs` the right-hand side that feeds it, `components` the wanted
+/// components of each solution (the chained one last); `fallback` decides the systems the
+/// primes cannot.
+fn solve_scaled(
+    rows: &[IntRow],
+    b_int: &[Vec<Int>],
+    c_int: &[IntRow],
+    chained_rhs: Option<usize>,
+    components: &[Vec<usize>],
+    fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    let n = rows.len();
     let pattern = Pattern::new(
         &rows
             .iter()
@@ -870,11 +893,7 @@ pub fn solve_exact(
                 .collect()
         })
         .collect();
-    let needs = bits_needed(
-        &rows,
-        &b_int,
-        chained.as_ref().map(|ch| (c_int.as_slice(), ch.rhs)),
-    );
+    let needs = bits_needed(rows, b_int, chained_rhs.map(|k| (c_int, k)));
     let need = needs.iter().copied().fold(0.0, f64::max);
     // The modulus each solution was rebuilt with (it stops taking primes once determined).
     let mut moduli: Vec<Option<BigUint>> = vec![None; needs.len()];
@@ -908,7 +927,7 @@ pub fn solve_exact(
         let Some(lu) = Numeric::factor(m, &pattern, vals) else {
             failures += 1;
             if failures >= 3 {
-                return reference_solve(&a, rhs, &components, chained.as_ref());
+                return fallback();
             }
             continue;
         };
@@ -931,8 +950,8 @@ pub fn solve_exact(
         };
         step(&mut det, m.leave(det_m));
         let mut feed = Vec::new();
-        for (k, ((b, vals), comps)) in b_int.iter().zip(&mut values).zip(&components).enumerate() {
-            let feeds = chained.as_ref().is_some_and(|ch| ch.rhs == k);
+        for (k, ((b, vals), comps)) in b_int.iter().zip(&mut values).zip(components).enumerate() {
+            let feeds = chained_rhs == Some(k);
             let done = bits > needs[k];
             if done && moduli[k].is_none() {
                 moduli[k] = Some(modulus.clone());
@@ -954,9 +973,9 @@ pub fn solve_exact(
                 feed.clone_from(&y);
             }
         }
-        if chained.is_some() {
+        if chained_rhs.is_some() {
             // y = C x (mod p), then A z = y; det(block) = det(A)^2.
-            for (yi, row) in y.iter_mut().zip(&c_int) {
+            for (yi, row) in y.iter_mut().zip(c_int) {
                 let mut acc = 0;
                 for (j, v) in row {
                     let term = m.mul(m.enter(v.residue(p)), feed[*j as usize]);
@@ -986,7 +1005,7 @@ pub fn solve_exact(
     };
     let det = signed(det, &modulus);
     let det2 = &det * &det;
-    let first = rhs.len();
+    let first = b_int.len();
     Ok(values
         .into_iter()
         .zip(moduli)
@@ -999,6 +1018,99 @@ pub fn solve_exact(
                 .collect()
         })
         .collect())
+}
+
+/// A chained solve for [`solve_exact_int`]: (C as integer rows, the right-hand side that feeds
+/// it, the wanted components), as in [`Chained`].
+pub type ChainedInt<'a> = (&'a [Vec<(usize, i64)>], usize, Wanted<'a>);
+
+/// [`solve_exact`] for an integer system (no scaling, no rational arithmetic before the final
+/// divisions): `a` and `c` as sparse rows of `i64`, integer right-hand sides.
+///
+/// # Errors
+///
+/// [`Singular`] when A is singular.
+///
+/// # Panics
+///
+/// When a right-hand side or a column index does not fit the size of A.
+pub fn solve_exact_int(
+    a: &[Vec<(usize, i64)>],
+    rhs: &[Vec<i64>],
+    wanted: &[Wanted<'_>],
+    chained: Option<ChainedInt<'_>>,
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    let n = a.len();
+    let to_rows = |m: &[Vec<(usize, i64)>]| -> Vec<IntRow> {
+        m.iter()
+            .map(|r| {
+                let mut acc: BTreeMap<usize, i64> = BTreeMap::new();
+                for (j, v) in r {
+                    assert!(*j < n, "column {j} outside a {n} x {n} matrix");
+                    *acc.entry(*j).or_default() += v;
+                }
+                acc.into_iter()
+                    .filter(|(_, v)| *v != 0)
+                    .map(|(j, v)| (j as u32, Int::Small(v)))
+                    .collect()
+            })
+            .collect()
+    };
+    for b in rhs {
+        assert_eq!(b.len(), n, "right-hand side has the wrong length");
+    }
+    assert_eq!(wanted.len(), rhs.len(), "one Wanted per right-hand side");
+    let components: Vec<Vec<usize>> = wanted
+        .iter()
+        .chain(chained.as_ref().map(|c| &c.2))
+        .map(|w| match w {
+            Wanted::All => (0..n).collect(),
+            Wanted::Some(c) => c.to_vec(),
+        })
+        .collect();
+    if n == 0 {
+        return Ok(vec![Vec::new(); components.len()]);
+    }
+    let rows = to_rows(a);
+    let b_int: Vec<Vec<Int>> = rhs
+        .iter()
+        .map(|b| b.iter().map(|&v| Int::Small(v)).collect())
+        .collect();
+    let c_int = chained.as_ref().map(|c| to_rows(c.0)).unwrap_or_default();
+    let rational = |m: &[Vec<(usize, i64)>]| -> SparseRows {
+        m.iter()
+            .map(|r| {
+                r.iter()
+                    .map(|(j, v)| (*j, BigRational::from_integer(BigInt::from(*v))))
+                    .collect()
+            })
+            .collect()
+    };
+    solve_scaled(
+        &rows,
+        &b_int,
+        &c_int,
+        chained.as_ref().map(|c| c.1),
+        &components,
+        || {
+            let a = rational(a);
+            let rhs: Vec<Vec<BigRational>> = rhs
+                .iter()
+                .map(|b| {
+                    b.iter()
+                        .map(|&v| BigRational::from_integer(BigInt::from(v)))
+                        .collect()
+                })
+                .collect();
+            let c = chained.as_ref().map(|c| rational(c.0));
+            let ch = chained.as_ref().zip(c.as_ref()).map(|(ch, c)| Chained {
+                c,
+                rhs: ch.1,
+                wanted: ch.2,
+            });
+            reference_solve(&a, &rhs, &components, ch.as_ref())
+        },
+    )
 }
 
 /// The exact reference elimination on `A`, for the rare systems the primes cannot settle
