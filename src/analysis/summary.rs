@@ -6,7 +6,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 
 use crate::analysis::distribution::{distribution, Distribution, DistributionOptions, TooMuchWork};
-use crate::analysis::expectation::{expect_chain, Expectation};
+use crate::analysis::expectation::{expect, Expectation};
 use crate::analysis::shortest::{extremes, Extremes};
 use crate::board::Board;
 use crate::chain::Chain;
@@ -48,7 +48,7 @@ pub fn summarize(board: &Board) -> Result<Summary, TooMuchWork> {
     };
     let distribution = distribution(&chain, &options)?;
     Ok(Summary {
-        expectation: expect_chain(&chain),
+        expectation: expect(board),
         extremes: extremes(board, &chain),
         distribution,
     })
