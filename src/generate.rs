@@ -11,6 +11,8 @@
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+use rand_xoshiro::SplitMix64;
 
 use crate::board::{Board, BoardError, RollAgain, Rules, Square, MAX_SIZE};
 use crate::chain::{Chain, RollLevel};
@@ -57,24 +59,11 @@ pub enum GenerateError {
     Invalid(#[from] BoardError),
 }
 
-/// SplitMix64 (G. Steele, D. Lea, C. Flood, *Fast splittable pseudorandom number generators*,
-/// OOPSLA 2014): tiny, seeded, and the same on every platform, which is all a board needs.
-#[derive(Clone, Debug)]
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `1..=n` (Lemire's multiply-shift; the bias is below 2^-40 for n < 2^24).
-    fn square(&mut self, n: Square) -> Square {
-        ((u128::from(self.next()) * u128::from(n)) >> 64) as Square + 1
-    }
+/// A square uniform in `1..=n` from SplitMix64 (Lemire's multiply-shift; the bias is below
+/// 2^-40 for n < 2^24). SplitMix64 (Steele, Lea and Flood, OOPSLA 2014) is tiny, seeded and the
+/// same on every platform, which is all a board needs.
+fn random_square(rng: &mut SplitMix64, n: Square) -> Square {
+    ((u128::from(rng.next_u64()) * u128::from(n)) >> 64) as Square + 1
 }
 
 /// The largest number of jumps placed on a board of `size` squares: a third of the squares
@@ -124,7 +113,7 @@ pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
     }
     // Rows of ceil(sqrt(N)) squares: a jump is longer than a row.
     let row = (1..=n).find(|w| w * w >= n).unwrap_or(n);
-    let mut rng = SplitMix64(options.seed);
+    let mut rng = SplitMix64::seed_from_u64(options.seed);
     const ATTEMPTS: u32 = 100;
     for _ in 0..ATTEMPTS {
         let Some((snakes, ladders)) = place(&mut rng, n, row, options) else {
@@ -172,7 +161,7 @@ fn place(
     let mut snakes = Vec::with_capacity(options.snakes);
     for _ in 0..options.snakes {
         let (head, tail) = (0..DRAWS).find_map(|_| {
-            let (a, b) = (rng.square(n - 1), rng.square(n - 1));
+            let (a, b) = (random_square(rng, n - 1), random_square(rng, n - 1));
             let (head, tail) = (a.max(b), a.min(b));
             free(head, tail, &mut starts).then_some((head, tail))
         })?;
@@ -181,7 +170,7 @@ fn place(
     let mut ladders = Vec::with_capacity(options.ladders);
     for _ in 0..options.ladders {
         let (foot, top) = (0..DRAWS).find_map(|_| {
-            let (a, b) = (rng.square(n - 1), rng.square(n));
+            let (a, b) = (random_square(rng, n - 1), random_square(rng, n));
             let (foot, top) = (a.min(b), a.max(b));
             free(foot, top, &mut starts).then_some((foot, top))
         })?;
