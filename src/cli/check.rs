@@ -4,9 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
-use ladders::report::expect::trap_sentence;
 use ladders::board::Board;
 use ladders::race::knockoff::KnockOffOptions;
+use ladders::report::expect::trap_sentence;
 use ladders::report::race_simulate::{race_check_json, write_race_check};
 use ladders::report::simulate::{check_json, write_check};
 use ladders::simulate::check::{compare, ExactLaw, Observed};

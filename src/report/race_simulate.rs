@@ -260,10 +260,7 @@ pub fn write_race_comparison(
             ok(chi.pass)
         )?;
         if chi.impossible {
-            writeln!(
-                out,
-                "                 a seat that cannot win won games"
-            )?;
+            writeln!(out, "                 a seat that cannot win won games")?;
         }
     }
     writeln!(

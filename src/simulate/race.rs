@@ -309,7 +309,11 @@ pub fn exact_race(
     };
     let mid = |lo: &BigRational, hi: &BigRational| (to_f64(lo) + to_f64(hi)) / 2.0;
     Ok(RaceExact {
-        win: race.seats.iter().map(|s| mid(&s.win.lo, &s.win.hi)).collect(),
+        win: race
+            .seats
+            .iter()
+            .map(|s| mid(&s.win.lo, &s.win.hi))
+            .collect(),
         rounds: mid(&race.expected_rounds.lo, &race.expected_rounds.hi),
         race,
     })
@@ -457,5 +461,128 @@ fn seat_chi_square(win: &[f64], wins: &[u64], p_limit: f64) -> SeatChiSquare {
         p_value,
         impossible,
         pass: p_value >= p_limit && !impossible,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::builtin;
+
+    fn knock_24() -> Board {
+        Board::from_toml_str(
+            include_str!("../../tests/fixtures/race/knock-24.toml"),
+            "knock-24",
+        )
+        .unwrap()
+    }
+
+    fn options(games: u64, seed: u64, knock_off: bool) -> RaceSimOptions {
+        RaceSimOptions {
+            games,
+            seed,
+            max_rounds: 10_000,
+            knock_off,
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_race_on_one_thread_and_on_two() {
+        let b = knock_24();
+        let opts = options(CHUNK_GAMES + 999, 7, true);
+        let pool = |t| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .unwrap()
+        };
+        let one = pool(1).install(|| simulate_race(&[&b, &b], &opts, &|_| {}).unwrap());
+        let two = pool(2).install(|| simulate_race(&[&b, &b], &opts, &|_| {}).unwrap());
+        assert_eq!(one, two);
+        assert_eq!(one.games(), opts.games);
+        assert!(one.knock_offs > 0, "knock-offs happen on this board");
+        let other = simulate_race(&[&b, &b], &RaceSimOptions { seed: 8, ..opts }, &|_| {});
+        assert_ne!(
+            one.wins,
+            other.unwrap().wins,
+            "another seed, another sample"
+        );
+    }
+
+    #[test]
+    fn a_simulation_with_knock_off_fails_against_the_race_without_it_and_conversely() {
+        // On tiny, seat 1 wins 16/27 = 0.593 without knock-off and 8/15 = 0.533 with it
+        // (`ladders race tiny [--knock-off]`): 100,000 games tell them apart by about 40 sd.
+        let tiny = builtin("tiny").unwrap().unwrap();
+        let seats = [&tiny, &tiny];
+        let plain = exact_race(&seats, false, &KnockOffOptions::default()).unwrap();
+        let knock = exact_race(&seats, true, &KnockOffOptions::default()).unwrap();
+        let sim_plain = simulate_race(&seats, &options(100_000, 1, false), &|_| {}).unwrap();
+        let sim_knock = simulate_race(&seats, &options(100_000, 1, true), &|_| {}).unwrap();
+        assert_eq!(sim_plain.knock_offs, 0);
+        assert!(compare_race(&plain, &sim_plain).pass);
+        assert!(compare_race(&knock, &sim_knock).pass);
+        for (exact, sim) in [(&plain, &sim_knock), (&knock, &sim_plain)] {
+            let c = compare_race(exact, sim);
+            assert!(!c.pass);
+            assert!(c.seats.iter().all(|z| !z.pass), "every seat fails: {c:?}");
+            assert!(!c.rounds.as_ref().unwrap().pass);
+            assert!(!c.chi_square.as_ref().unwrap().pass);
+        }
+    }
+
+    #[test]
+    fn a_board_where_every_game_takes_one_turn_gives_seat_one_every_game() {
+        // A coin on 3 squares: both faces climb a ladder to the finish, so every game lasts one
+        // turn and seat 1 always wins (probability exactly 1, seat 2 exactly 0).
+        let b = Board::from_toml_str(
+            "size = 3\nladders = [[1, 3], [2, 3]]\n[rules]\ndie = 2\n",
+            "one-turn",
+        )
+        .unwrap();
+        let seats = [&b, &b];
+        let exact = exact_race(&seats, false, &KnockOffOptions::default()).unwrap();
+        assert_eq!(exact.win, vec![1.0, 0.0]);
+        let sim = simulate_race(&seats, &options(1000, 2, false), &|_| {}).unwrap();
+        assert_eq!(sim.wins, vec![1000, 0]);
+        assert_eq!(sim.rounds.counts(), &[0, 1000]);
+        let c = compare_race(&exact, &sim);
+        assert!(c.pass, "{c:?}");
+        assert_eq!(c.seats[1].z, 0.0);
+        // A simulation where seat 2 won a game is impossible under these rules.
+        let wrong = RaceSimulation {
+            wins: vec![999, 1],
+            ..sim
+        };
+        let c = compare_race(&exact, &wrong);
+        assert!(!c.pass);
+        assert!(c.chi_square.unwrap().impossible);
+        assert!(!c.seats[1].pass);
+    }
+
+    #[test]
+    fn the_bonferroni_limits_split_the_false_failure_rate() {
+        // One test at 5e-7 two-sided: |z| <= 5.03; four tests at 1.25e-7 each: |z| <= 5.29.
+        let (z1, p1) = race_limits(1);
+        let (z4, p4) = race_limits(4);
+        assert_eq!(p1, 5e-7);
+        assert_eq!(p4, 1.25e-7);
+        assert!((z1 - 5.03).abs() < 0.01, "{z1}");
+        assert!((z4 - 5.29).abs() < 0.01, "{z4}");
+        let back = statrs::function::erf::erfc(z4 / std::f64::consts::SQRT_2);
+        assert!((back / p4 - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn knock_off_needs_boards_of_one_size() {
+        let tiny = builtin("tiny").unwrap().unwrap();
+        let efi = builtin("efi").unwrap().unwrap();
+        let err = simulate_race(&[&tiny, &efi], &options(10, 1, true), &|_| {});
+        assert_eq!(err.unwrap_err(), KnockOffError::SizesDiffer(4, 100));
+        assert!(simulate_race(&[&tiny, &efi], &options(10, 1, false), &|_| {}).is_ok());
+        assert_eq!(
+            simulate_race(&[], &options(10, 1, false), &|_| {}).unwrap_err(),
+            KnockOffError::NoPlayers
+        );
     }
 }
