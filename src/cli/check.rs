@@ -30,7 +30,7 @@ pub struct Args {
 /// Runs `check`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = match args.seats.load()? {
-        Seats::One(board) => board,
+        Seats::One(board) => *board,
         Seats::Race(boards, knock_off) => return run_race(args, &boards, knock_off, out),
     };
     let law = ExactLaw::new(&board, 0.1 / args.sim.games as f64).map_err(|trap| {

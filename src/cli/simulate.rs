@@ -63,7 +63,7 @@ pub struct SeatArgs {
 /// What the seat arguments ask for.
 pub enum Seats {
     /// One player on one board: the fast single-player engine.
-    One(Board),
+    One(Box<Board>),
     /// A race: the seats' boards in playing order, and the knock-off rule.
     Race(Vec<Board>, bool),
 }
@@ -76,7 +76,7 @@ impl SeatArgs {
             || self.knock_off
             || !self.reverse_seat.is_empty();
         if !race {
-            return Ok(Seats::One(self.rules.load(&self.boards[0])?));
+            return Ok(Seats::One(Box::new(self.rules.load(&self.boards[0])?)));
         }
         let players = self.players.map_or(
             if self.boards.len() > 1 {
@@ -221,7 +221,7 @@ pub fn run_race_simulation(
 /// Runs `simulate`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = match args.seats.load()? {
-        Seats::One(board) => board,
+        Seats::One(board) => *board,
         Seats::Race(boards, knock_off) => {
             if args.histogram_csv.is_some() {
                 bail!("--histogram-csv is for one player (a race reports its rounds in --json)");

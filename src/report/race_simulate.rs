@@ -82,16 +82,17 @@ pub fn write_race_simulation(
     )?;
     writeln!(out)?;
     let width = name_width(boards);
+    let wins_width = thousands(n).len().max(4);
     writeln!(
         out,
-        "seat  {:<width$}  {:>13}  share (standard error)",
+        "seat  {:<width$}  {:>wins_width$}  share (standard error)",
         "board", "wins"
     )?;
     for (s, (board, &w)) in boards.iter().zip(&sim.wins).enumerate() {
         let p = share(w, n);
         writeln!(
             out,
-            "{:>4}  {:<width$}  {:>13}  {p:.6} ± {:.6}",
+            "{:>4}  {:<width$}  {:>wins_width$}  {p:.6} ± {:.6}",
             s + 1,
             board.name(),
             thousands(w),
