@@ -1,20 +1,36 @@
-//! Criterion benchmarks for `expect`: the exact expected turns (and variance, rolls, snakes,
-//! ladders, climb, slide) of the built-in boards, chain building included.
+//! Criterion benchmarks for `expect`: the exact expectations (expected turns, variance, rolls,
+//! snakes, ladders, climb, slide) of the built-in boards and of a generated 1,000-square board
+//! with and without roll-again, exact and `--float`; the turn chain of the built-in boards.
+//! Side-by-side figures against FLINT and Storm: `benches/peers.sh` (docs/solver.md).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use ladders::analysis::expectation::expect;
-use ladders::board::builtin;
+use ladders::analysis::expectation::{expect_float, expect_with};
+use ladders::board::{builtin, Board};
 use ladders::chain::Chain;
 use std::hint::black_box;
+use std::path::Path;
 
 fn bench_expect(c: &mut Criterion) {
     for name in ["milton-bradley", "efi"] {
         let board = builtin(name).unwrap().unwrap();
         c.bench_function(&format!("expect/{name}"), |b| {
-            b.iter(|| expect(black_box(&board)))
+            b.iter(|| expect_with(black_box(&board), false))
         });
         c.bench_function(&format!("chain/{name}"), |b| {
             b.iter(|| Chain::for_board(black_box(&board)))
+        });
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/boards");
+    for name in ["gen-1000", "gen-1000-again", "gen-10000"] {
+        let board = Board::load(&root.join(format!("{name}.toml"))).unwrap();
+        if name != "gen-10000" {
+            let mut group = c.benchmark_group("expect-large");
+            group.sample_size(10);
+            group.bench_function(name, |b| b.iter(|| expect_with(black_box(&board), false)));
+            group.finish();
+        }
+        c.bench_function(&format!("expect-float/{name}"), |b| {
+            b.iter(|| expect_float(black_box(&board), false))
         });
     }
 }

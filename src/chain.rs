@@ -17,7 +17,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::board::{Board, RollAgain, Square};
-use crate::rules::turn_step;
+use crate::rules::{turn_step, RollOutcome};
 
 /// Expected amounts collected during one turn from a given state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -175,6 +175,148 @@ pub fn compound_move(board: &Board, square: Square) -> Turn<Square> {
     Turn {
         next: next.into_iter().collect(),
         rewards,
+    }
+}
+
+/// The roll-level form of the turn chain, for `roll_again` = none or unlimited.
+///
+/// # Formula
+///
+/// With unlimited roll-again a turn is memoryless: after a top face from s the rest of the turn
+/// is a fresh compound move from s' (the square the top face led to). So the compound move
+/// matrix Q satisfies `Q = R + S Q`, where R holds the rolls that end the turn (probability
+/// 1/F for each face that does not roll again) and S the rolls that go on (1/F from s to s').
+/// S has row sums at most 1/F, so `I - S` is invertible, `Q = (I - S)^-1 R` (the geometric sum
+/// of [`compound_move`] in matrix form) and
+///
+/// `(I - Q) x = b  <=>  (I - S - R) x = (I - S) b`.
+///
+/// `I - S - R` is the one-roll matrix: F + 1 entries per row at most, small integers once
+/// scaled by F, in square order, where Q itself has a row entry for every square a run of top
+/// faces can reach (dense on large boards). With `roll_again = none`, S = 0 and R = Q. The
+/// states here are every square reachable roll by roll (a turn can pass through squares where
+/// no turn begins); on the squares where turns begin ([`RollLevel::turn_start`]) the solutions
+/// are those of the turn chain. With `roll_again = K` a turn remembers its square and its run
+/// of top faces, so there is no such form: use [`Chain`].
+#[derive(Clone, Debug)]
+pub struct RollLevel {
+    /// The squares other than the finish reachable roll by roll from the start, ascending.
+    pub squares: Vec<Square>,
+    /// For each square and each face 1..=F: the index of the square the roll ends on (`None`
+    /// for the finish), whether the player rolls again, and what the roll did.
+    pub faces: Vec<Vec<(Option<usize>, bool, RollOutcome)>>,
+    /// True for the squares where a turn can begin (the states of the turn chain).
+    pub turn_start: Vec<bool>,
+    /// True for the squares from which the finish can be reached.
+    pub finishes: Vec<bool>,
+    /// The index of the start square (`None` when the game starts on the finish).
+    pub start: Option<usize>,
+    /// F, the number of faces.
+    pub die: u32,
+}
+
+impl RollLevel {
+    /// The roll-level form of `board`, or `None` when its rules forfeit on the K-th top face.
+    pub fn new(board: &Board) -> Option<RollLevel> {
+        if let RollAgain::Forfeit(_) = board.rules().roll_again {
+            return None;
+        }
+        let n = board.size();
+        let die = board.rules().die;
+        let start = board.rules().start;
+        if start == n {
+            return Some(RollLevel {
+                squares: Vec::new(),
+                faces: Vec::new(),
+                turn_start: Vec::new(),
+                finishes: Vec::new(),
+                start: None,
+                die,
+            });
+        }
+        // Square -> index, u32::MAX for not yet reached.
+        let mut index = vec![u32::MAX; n as usize + 1];
+        let mut squares = vec![start];
+        index[start as usize] = 0;
+        let mut raw: Vec<Vec<(Square, bool, RollOutcome)>> = Vec::new();
+        let mut i = 0;
+        while i < squares.len() {
+            let s = squares[i];
+            let mut row = Vec::with_capacity(die as usize);
+            for face in 1..=die {
+                let step = turn_step(board, s, s, 0, face);
+                let to = step.outcome.to;
+                if to != n && index[to as usize] == u32::MAX {
+                    index[to as usize] = squares.len() as u32;
+                    squares.push(to);
+                }
+                row.push((to, step.again, step.outcome));
+            }
+            raw.push(row);
+            i += 1;
+        }
+        // Renumber in square order.
+        let mut order: Vec<usize> = (0..squares.len()).collect();
+        order.sort_by_key(|&k| squares[k]);
+        for (new, &old) in order.iter().enumerate() {
+            index[squares[old] as usize] = new as u32;
+        }
+        let sorted: Vec<Square> = order.iter().map(|&k| squares[k]).collect();
+        let mut turn_start = vec![false; sorted.len()];
+        turn_start[index[start as usize] as usize] = true;
+        let faces: Vec<Vec<(Option<usize>, bool, RollOutcome)>> = order
+            .iter()
+            .map(|&old| {
+                raw[old]
+                    .iter()
+                    .map(|&(to, again, o)| {
+                        let j = (to != n).then(|| index[to as usize] as usize);
+                        if let (Some(j), false) = (j, again) {
+                            turn_start[j] = true;
+                        }
+                        (j, again, o)
+                    })
+                    .collect()
+            })
+            .collect();
+        // Which squares reach the finish: backwards from the squares with a finishing face.
+        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); sorted.len()];
+        let mut finishes = vec![false; sorted.len()];
+        let mut queue = VecDeque::new();
+        for (i, row) in faces.iter().enumerate() {
+            for (j, _, _) in row {
+                match j {
+                    Some(j) => preds[*j].push(i as u32),
+                    None if !finishes[i] => {
+                        finishes[i] = true;
+                        queue.push_back(i);
+                    }
+                    None => {}
+                }
+            }
+        }
+        while let Some(j) = queue.pop_front() {
+            for &i in &preds[j] {
+                if !finishes[i as usize] {
+                    finishes[i as usize] = true;
+                    queue.push_back(i as usize);
+                }
+            }
+        }
+        Some(RollLevel {
+            start: Some(index[start as usize] as usize),
+            squares: sorted,
+            faces,
+            turn_start,
+            finishes,
+            die,
+        })
+    }
+
+    /// True when the finish can be reached from every reachable square (then every state of the
+    /// turn chain reaches it too, and the expectations are finite).
+    pub fn always_ends(&self) -> bool {
+        self.finishes.iter().all(|&f| f)
     }
 }
 

@@ -1,3 +1,262 @@
-//! Random board generation (`ladders generate`).
+//! Random boards for tests and benchmarks (`ladders generate`): a board file in the project's
+//! TOML format, with snakes and ladders placed at random under seed 003's constraints.
 //!
-//! (Not built yet.)
+//! Seed 003 (Vellios and Theologou's board) draws a snake's head and tail uniformly among the
+//! squares and redraws until the snake is longer than a row of the board and its head is on no
+//! other snake's head; a ladder likewise, and its foot must not touch another ladder's foot or a
+//! snake's head. Here the board has rows of `ceil(sqrt(size))` squares, and, so that every
+//! generated file is valid whatever the rules, no jump starts on the finish or on another jump's
+//! start or end (so jumps never chain and never cycle). A layout from which the finish cannot be
+//! reached is drawn again. The same options and seed always give the same file.
+
+use rand_xoshiro::rand_core::{Rng, SeedableRng};
+use rand_xoshiro::SplitMix64;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+
+use crate::board::{Board, BoardError, RollAgain, Rules, Square, MAX_SIZE};
+use crate::chain::{Chain, RollLevel};
+
+/// What to generate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenerateOptions {
+    /// The finish square N.
+    pub size: Square,
+    /// Number of snakes.
+    pub snakes: usize,
+    /// Number of ladders.
+    pub ladders: usize,
+    /// The seed of the random choices.
+    pub seed: u64,
+    /// The rules written in the `[rules]` table (`chain` is left at its default).
+    pub rules: Rules,
+}
+
+/// Why a board could not be generated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    /// The size is outside `2..=MAX_SIZE`.
+    #[error("size {0} is outside 2..={MAX_SIZE}")]
+    Size(Square),
+    /// Too many jumps for the board.
+    #[error(
+        "{jumps} snakes and ladders do not fit on {size} squares under the placement constraints \
+         (at most {max})"
+    )]
+    TooMany {
+        /// Snakes plus ladders asked for.
+        jumps: usize,
+        /// The board size.
+        size: Square,
+        /// The most this generator places on that size.
+        max: usize,
+    },
+    /// No layout that can be finished was found.
+    #[error("no layout from which the finish can be reached was found in {0} attempts")]
+    NoLayout(u32),
+    /// The generated text did not validate (a bug: report it).
+    #[error(transparent)]
+    Invalid(#[from] BoardError),
+}
+
+/// A square uniform in `1..=n` from SplitMix64 (Lemire's multiply-shift; the bias is below
+/// 2^-40 for n < 2^24). SplitMix64 (Steele, Lea and Flood, OOPSLA 2014) is tiny, seeded and the
+/// same on every platform, which is all a board needs.
+fn random_square(rng: &mut SplitMix64, n: Square) -> Square {
+    ((u128::from(rng.next_u64()) * u128::from(n)) >> 64) as Square + 1
+}
+
+/// The largest number of jumps placed on a board of `size` squares: a third of the squares
+/// strictly between the start and the finish, so rejection sampling ends quickly.
+pub fn max_jumps(size: Square) -> usize {
+    (size.saturating_sub(2) / 3) as usize
+}
+
+/// A generated board: the file's text and the validated board it describes.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The board file (TOML).
+    pub text: String,
+    /// The board.
+    pub board: Board,
+}
+
+/// Generates a board file.
+///
+/// # Errors
+///
+/// See [`GenerateError`].
+///
+/// # Examples
+///
+/// ```
+/// use ladders::board::Rules;
+/// use ladders::generate::{generate, GenerateOptions};
+/// let g = generate(&GenerateOptions {
+///     size: 100, snakes: 8, ladders: 8, seed: 3, rules: Rules::default(),
+/// }).unwrap();
+/// assert_eq!(g.board.snakes().len(), 8);
+/// assert!(g.board.snakes().iter().all(|s| s.from - s.to > 10));
+/// ```
+pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
+    let n = options.size;
+    if !(2..=MAX_SIZE).contains(&n) {
+        return Err(GenerateError::Size(n));
+    }
+    let jumps = options.snakes + options.ladders;
+    if jumps > max_jumps(n) {
+        return Err(GenerateError::TooMany {
+            jumps,
+            size: n,
+            max: max_jumps(n),
+        });
+    }
+    // Rows of ceil(sqrt(N)) squares: a jump is longer than a row.
+    let row = (1..=n).find(|w| w * w >= n).unwrap_or(n);
+    let mut rng = SplitMix64::seed_from_u64(options.seed);
+    const ATTEMPTS: u32 = 100;
+    for _ in 0..ATTEMPTS {
+        let Some((snakes, ladders)) = place(&mut rng, n, row, options) else {
+            continue;
+        };
+        let text = write_toml(options, &snakes, &ladders);
+        let board = Board::from_toml_str(&text, "generated")?;
+        let ends = match RollLevel::new(&board) {
+            Some(rl) => rl.always_ends(),
+            None => Chain::for_board(&board).always_ends(),
+        };
+        if ends {
+            return Ok(Generated { text, board });
+        }
+    }
+    Err(GenerateError::NoLayout(ATTEMPTS))
+}
+
+type Jumps = Vec<(Square, Square)>;
+
+/// One layout by rejection sampling; `None` when a jump cannot be placed after many draws.
+fn place(
+    rng: &mut SplitMix64,
+    n: Square,
+    row: Square,
+    options: &GenerateOptions,
+) -> Option<(Jumps, Jumps)> {
+    // Squares a new jump may not start on or end on.
+    let mut starts: BTreeSet<Square> = BTreeSet::new();
+    let mut ends: BTreeSet<Square> = BTreeSet::new();
+    let mut free = |from: Square, to: Square, starts: &mut BTreeSet<Square>| {
+        from != n
+            && from != to
+            && from.abs_diff(to) > row
+            && !starts.contains(&from)
+            && !ends.contains(&from)
+            && !starts.contains(&to)
+            && {
+                starts.insert(from);
+                ends.insert(to);
+                true
+            }
+    };
+    const DRAWS: u32 = 100_000;
+    let mut snakes = Vec::with_capacity(options.snakes);
+    for _ in 0..options.snakes {
+        let (head, tail) = (0..DRAWS).find_map(|_| {
+            let (a, b) = (random_square(rng, n - 1), random_square(rng, n - 1));
+            let (head, tail) = (a.max(b), a.min(b));
+            free(head, tail, &mut starts).then_some((head, tail))
+        })?;
+        snakes.push((head, tail));
+    }
+    let mut ladders = Vec::with_capacity(options.ladders);
+    for _ in 0..options.ladders {
+        let (foot, top) = (0..DRAWS).find_map(|_| {
+            let (a, b) = (random_square(rng, n - 1), random_square(rng, n));
+            let (foot, top) = (a.min(b), a.max(b));
+            free(foot, top, &mut starts).then_some((foot, top))
+        })?;
+        ladders.push((foot, top));
+    }
+    snakes.sort_unstable();
+    ladders.sort_unstable();
+    Some((snakes, ladders))
+}
+
+fn write_toml(options: &GenerateOptions, snakes: &Jumps, ladders: &Jumps) -> String {
+    let pairs = |js: &Jumps| -> String {
+        let items: Vec<String> = js.iter().map(|(a, b)| format!("[{a}, {b}]")).collect();
+        items.join(", ")
+    };
+    let r = options.rules;
+    let roll_again = match r.roll_again {
+        RollAgain::Forfeit(k) => k.to_string(),
+        other => format!("\"{other}\""),
+    };
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "name = \"Generated: {} squares, {} snakes, {} ladders, seed {}\"",
+        options.size, options.snakes, options.ladders, options.seed
+    );
+    let _ = writeln!(
+        s,
+        "source = \"ladders generate --size {} --snakes {} --ladders {} --seed {} (seed 003's placement constraints)\"",
+        options.size, options.snakes, options.ladders, options.seed
+    );
+    let _ = writeln!(s, "size = {}", options.size);
+    let _ = writeln!(s, "snakes = [{}]", pairs(snakes));
+    let _ = writeln!(s, "ladders = [{}]", pairs(ladders));
+    let _ = writeln!(s, "\n[rules]");
+    let _ = writeln!(s, "start = {}", r.start);
+    let _ = writeln!(s, "overshoot = \"{}\"", r.overshoot);
+    let _ = writeln!(s, "die = {}", r.die);
+    let _ = writeln!(s, "roll_again = {roll_again}");
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(size: Square, snakes: usize, ladders: usize, seed: u64) -> GenerateOptions {
+        GenerateOptions {
+            size,
+            snakes,
+            ladders,
+            seed,
+            rules: Rules::default(),
+        }
+    }
+
+    #[test]
+    fn generated_boards_follow_the_constraints_and_are_reproducible() {
+        for seed in 0..20 {
+            let g = generate(&opts(400, 15, 12, seed)).unwrap();
+            let b = &g.board;
+            assert_eq!((b.snakes().len(), b.ladders().len()), (15, 12));
+            // Rows of 20 squares: every jump is longer than a row.
+            for j in b.snakes().iter().chain(b.ladders()) {
+                assert!(j.from.abs_diff(j.to) > 20, "{j:?}");
+                assert!(j.from != 400);
+                // No jump starts where another ends: nothing chains.
+                assert!(b.jump_from(j.to).is_none(), "{j:?} chains");
+            }
+            assert_eq!(generate(&opts(400, 15, 12, seed)).unwrap().text, g.text);
+        }
+        assert_ne!(
+            generate(&opts(400, 15, 12, 1)).unwrap().text,
+            generate(&opts(400, 15, 12, 2)).unwrap().text
+        );
+    }
+
+    #[test]
+    fn too_many_jumps_or_a_bad_size_are_errors() {
+        assert!(matches!(
+            generate(&opts(30, 5, 5, 0)),
+            Err(GenerateError::TooMany { max: 9, .. })
+        ));
+        assert_eq!(
+            generate(&opts(MAX_SIZE + 1, 0, 0, 0)).unwrap_err(),
+            GenerateError::Size(MAX_SIZE + 1)
+        );
+    }
+}

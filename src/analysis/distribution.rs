@@ -1,3 +1,551 @@
-//! The exact distribution of the number of turns.
+//! The exact distribution of the number of turns T (DESIGN.md section 3).
 //!
-//! (Not built yet.)
+//! # Formula
+//!
+//! With `p_0` the start vector and P the turn chain's matrix, `p_n = p_(n-1) P`;
+//! `P(T = n)` is the mass that reaches the finish at step n and `P(T > n)` the mass still on the
+//! board. The stepping is done in integers ([`crate::exact::step`]), so every `P(T = n)` and
+//! `P(T <= n) = 1 - P(T > n)` is an exact fraction. Quantiles are decided exactly: the q-quantile
+//! is the smallest n with `P(T <= n) >= q`, i.e. `P(T > n) <= 1 - q`.
+//!
+//! The tail decays like `P(T > n) ~ C rho^n`, with rho the spectral radius of Q, the transient
+//! part of P (Perron-Frobenius: rho is Q's largest eigenvalue, real and positive; see
+//! J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, 1960, chapter 3). rho is computed in
+//! floating point with nalgebra: it is shown, never used in an exact answer.
+
+use nalgebra::DMatrix;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+use crate::board::Square;
+use crate::chain::{Chain, Trap};
+use crate::exact::decimal::to_f64;
+use crate::exact::step::IntegerChain;
+
+/// The default tail: stop once P(T > n) < 10^-12.
+pub fn default_tail() -> BigRational {
+    BigRational::new(BigInt::one(), BigInt::from(10u64.pow(12)))
+}
+
+/// The quantile levels reported: median, 90 %, 99 % and 99.9 %.
+pub fn quantile_levels() -> Vec<BigRational> {
+    [(1, 2), (9, 10), (99, 100), (999, 1000)]
+        .iter()
+        .map(|&(n, d)| BigRational::new(BigInt::from(n), BigInt::from(d)))
+        .collect()
+}
+
+/// When a game can go on forever, this many turns are computed unless `--turns` says otherwise
+/// (the tail then tends to P(the game never ends) > 0, so it may never fall below the threshold).
+pub const TRAP_DEFAULT_TURNS: usize = 100;
+
+/// The largest amount of work (limb multiply-adds, estimated from the decay rate) a distribution
+/// may take before it is refused with a message; under a minute on one core.
+pub const WORK_LIMIT: f64 = 3e10;
+
+/// Where to stop.
+#[derive(Clone, Debug)]
+pub struct DistributionOptions {
+    /// Compute exactly this many turns (ignores `tail`).
+    pub turns: Option<usize>,
+    /// Otherwise stop at the first n with P(T > n) < tail (and n >= `min_turns`).
+    pub tail: BigRational,
+    /// Compute at least this many turns.
+    pub min_turns: usize,
+}
+
+impl Default for DistributionOptions {
+    fn default() -> DistributionOptions {
+        DistributionOptions {
+            turns: None,
+            tail: default_tail(),
+            min_turns: 0,
+        }
+    }
+}
+
+/// One term of the distribution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    /// The number of turns.
+    pub n: usize,
+    /// P(T = n), exact.
+    pub p: BigRational,
+    /// P(T > n), exact.
+    pub survives: BigRational,
+}
+
+impl Term {
+    /// P(T <= n) = 1 - P(T > n), exact.
+    pub fn cdf(&self) -> BigRational {
+        // 1 - a/b = (b - a)/b is reduced when a/b is.
+        BigRational::new_raw(
+            self.survives.denom() - self.survives.numer(),
+            self.survives.denom().clone(),
+        )
+    }
+}
+
+/// A quantile: the smallest n with P(T <= n) >= level.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quantile {
+    /// The level q.
+    pub level: BigRational,
+    /// The quantile, or `None` when it lies beyond the turns computed.
+    pub turns: Option<usize>,
+}
+
+/// The mean of T as far as the distribution can tell.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Mean {
+    /// The tail is zero: `sum n P(T = n)` over the terms is E\[T\] exactly.
+    Exact(BigRational),
+    /// The terms' sum plus a geometric estimate of the tail's part, `P(T > N) (N + 1/(1 - rho))`.
+    About(f64),
+    /// The game can go on forever: the mean is infinite.
+    Infinite,
+}
+
+/// The decay of the tail.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decay {
+    /// The spectral radius of Q (floating point).
+    pub rho: f64,
+    /// The first n from which the computed ratio P(T > n) / P(T > n - 1) stays within 1 % of
+    /// rho, if it does within the turns computed.
+    pub settles_after: Option<usize>,
+}
+
+/// Why the stepping stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// `--turns N` was reached.
+    Turns,
+    /// P(T > N) fell below the tail threshold.
+    Tail,
+    /// The game can go on forever and [`TRAP_DEFAULT_TURNS`] turns were computed.
+    TrapLimit,
+}
+
+/// The exact distribution of T over the turns computed, and what it says.
+#[derive(Clone, Debug)]
+pub struct Distribution {
+    /// P(T = n) and P(T > n) for n = 1..=N.
+    pub terms: Vec<Term>,
+    /// True when the game starts on the finish (T = 0).
+    pub starts_finished: bool,
+    /// Why the stepping stopped.
+    pub stop: Stop,
+    /// The threshold used for the tail (when `stop` is [`Stop::Tail`]).
+    pub tail_threshold: BigRational,
+    /// Median, 90 %, 99 %, 99.9 %.
+    pub quantiles: Vec<Quantile>,
+    /// The most likely n, when it is certain from the terms computed (its probability exceeds
+    /// the whole tail).
+    pub mode: Option<usize>,
+    /// The mean.
+    pub mean: Mean,
+    /// The tail's decay rate, when Q is small enough for a dense eigenvalue solve or the power
+    /// method converges.
+    pub decay: Option<Decay>,
+    /// A square the game can be stuck on forever, if any.
+    pub trap: Option<Trap<Square>>,
+}
+
+impl Distribution {
+    /// N, the last n computed.
+    pub fn turns(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// P(T > N), exact.
+    pub fn tail(&self) -> BigRational {
+        match self.terms.last() {
+            Some(t) => t.survives.clone(),
+            None if self.starts_finished => BigRational::zero(),
+            None => BigRational::one(),
+        }
+    }
+
+    /// P(T <= n), exact, if n is within the turns computed.
+    pub fn within(&self, n: usize) -> Option<BigRational> {
+        if n == 0 {
+            return Some(if self.starts_finished {
+                BigRational::one()
+            } else {
+                BigRational::zero()
+            });
+        }
+        self.terms.get(n - 1).map(Term::cdf)
+    }
+
+    /// The first n with P(T = n) > 0 among the terms computed.
+    pub fn first_possible(&self) -> Option<usize> {
+        if self.starts_finished {
+            return Some(0);
+        }
+        self.terms.iter().find(|t| !t.p.is_zero()).map(|t| t.n)
+    }
+}
+
+/// The distribution would take too long to compute exactly.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "the exact distribution would need about {turns} turns over {states} states (the tail decays \
+     by {rho:.6} a turn): too slow; pass fewer --turns or a larger --tail"
+)]
+pub struct TooMuchWork {
+    /// Estimated turns.
+    pub turns: f64,
+    /// Transient states.
+    pub states: usize,
+    /// The decay rate.
+    pub rho: f64,
+}
+
+/// Computes the exact distribution of T from a single-board chain.
+///
+/// # Errors
+///
+/// [`TooMuchWork`] when the turns asked for, or the turns the tail needs to fall below the
+/// threshold (estimated from rho), on so large a chain, would take the exact stepping more than
+/// about a minute ([`WORK_LIMIT`]).
+///
+/// # Examples
+///
+/// ```
+/// use ladders::analysis::distribution::{distribution, DistributionOptions};
+/// use ladders::board::builtin;
+/// use ladders::chain::Chain;
+/// use num_rational::BigRational;
+/// // boards/tiny.toml: P(T = n) = (n - 1) / 2^n.
+/// let tiny = builtin("tiny").unwrap().unwrap();
+/// let options = DistributionOptions { turns: Some(3), ..DistributionOptions::default() };
+/// let d = distribution(&Chain::for_board(&tiny), &options).unwrap();
+/// assert_eq!(d.terms[2].p, BigRational::new(2.into(), 8.into()));
+/// ```
+pub fn distribution(
+    chain: &Chain<Square>,
+    options: &DistributionOptions,
+) -> Result<Distribution, TooMuchWork> {
+    let trap = chain.trap();
+    let rho = spectral_radius(chain);
+    let ic = IntegerChain::new(chain);
+    let starts_finished = chain.start() >= chain.transient_count();
+    // Fail fast: estimate the turns needed (P(T > n) ~ rho^n, or the turns asked for) and the
+    // work, with numbers of about n * bits(D) / 2 bits after the common factors cancel.
+    let need = match options.turns {
+        Some(n) => Some(n as f64),
+        None if trap.is_none() => rho
+            .filter(|&r| r > 0.0 && r < 1.0)
+            .map(|r| (to_f64(&options.tail).ln() / r.ln()).max(options.min_turns as f64)),
+        None => None,
+    };
+    if let Some(need) = need {
+        let bits = ic.denominator().bits() as f64;
+        let work = ic.transitions() as f64 * need * need * (bits / 2.0 / 64.0 + 1.0) / 2.0;
+        if work > WORK_LIMIT {
+            return Err(TooMuchWork {
+                turns: need.round(),
+                states: chain.transient_count(),
+                rho: rho.unwrap_or(f64::NAN),
+            });
+        }
+    }
+    let mut stepper = ic.stepper();
+    let mut terms = Vec::new();
+    let stop;
+    if starts_finished {
+        stop = Stop::Tail;
+    } else {
+        loop {
+            let n = stepper.turn();
+            if let Some(limit) = options.turns {
+                if n >= limit {
+                    stop = Stop::Turns;
+                    break;
+                }
+            } else if n >= options.min_turns {
+                if let Some(last) = terms.last() {
+                    let last: &Term = last;
+                    if last.survives < options.tail || last.survives.is_zero() {
+                        stop = Stop::Tail;
+                        break;
+                    }
+                    if trap.is_some() && n >= TRAP_DEFAULT_TURNS.max(options.min_turns) {
+                        stop = Stop::TrapLimit;
+                        break;
+                    }
+                }
+            }
+            stepper.step();
+            terms.push(Term {
+                n: stepper.turn(),
+                p: stepper.p_ends_now(),
+                survives: stepper.p_survives(),
+            });
+        }
+    }
+    let mut dist = Distribution {
+        terms,
+        starts_finished,
+        stop,
+        tail_threshold: options.tail.clone(),
+        quantiles: Vec::new(),
+        mode: None,
+        mean: Mean::Infinite,
+        decay: None,
+        trap,
+    };
+    dist.quantiles = quantile_levels()
+        .into_iter()
+        .map(|level| {
+            let left = BigRational::one() - &level;
+            let turns = if dist.starts_finished {
+                Some(0)
+            } else {
+                dist.terms.iter().find(|t| t.survives <= left).map(|t| t.n)
+            };
+            Quantile { level, turns }
+        })
+        .collect();
+    dist.mode = mode(&dist);
+    dist.decay = rho.map(|rho| Decay {
+        rho,
+        settles_after: settles_after(&dist.terms, rho),
+    });
+    dist.mean = mean(&dist);
+    Ok(dist)
+}
+
+fn mode(dist: &Distribution) -> Option<usize> {
+    if dist.starts_finished {
+        return Some(0);
+    }
+    let best = dist
+        .terms
+        .iter()
+        .fold(None::<&Term>, |best, t| match best {
+            Some(b) if b.p >= t.p => Some(b),
+            _ => Some(t),
+        })?;
+    // Certain only when no later n can beat it: P(T = m) <= P(T > N) for every m > N.
+    (best.p > dist.tail()).then_some(best.n)
+}
+
+fn mean(dist: &Distribution) -> Mean {
+    if dist.trap.is_some() {
+        return Mean::Infinite;
+    }
+    let tail = dist.tail();
+    if tail.is_zero() {
+        let sum = dist
+            .terms
+            .iter()
+            .filter(|t| !t.p.is_zero())
+            .fold(BigRational::zero(), |acc, t| {
+                acc + &t.p * BigRational::from_integer(BigInt::from(t.n))
+            });
+        return Mean::Exact(sum);
+    }
+    // E[T] = sum_(n >= 0) P(T > n): exact terms in floats, then the geometric tail.
+    let mut sum = 1.0; // P(T > 0) = 1
+    for t in &dist.terms[..dist.terms.len() - 1] {
+        sum += to_f64(&t.survives);
+    }
+    let last = to_f64(&tail);
+    let rest = match dist.decay {
+        Some(d) if d.rho < 1.0 => last / (1.0 - d.rho),
+        _ => last,
+    };
+    Mean::About(sum + rest)
+}
+
+fn settles_after(terms: &[Term], rho: f64) -> Option<usize> {
+    let tails: Vec<f64> = terms.iter().map(|t| to_f64(&t.survives)).collect();
+    let mut settled = None;
+    for n in 1..tails.len() {
+        let ok = tails[n - 1] > 0.0 && ((tails[n] / tails[n - 1]) / rho - 1.0).abs() < 0.01;
+        match (ok, settled) {
+            (true, None) => settled = Some(terms[n].n),
+            (false, _) => settled = None,
+            _ => {}
+        }
+    }
+    settled
+}
+
+/// Chains up to this many transient states get a dense eigenvalue solve; larger ones (and any
+/// whose Schur iteration does not converge) the power method.
+const DENSE_LIMIT: usize = 1500;
+
+/// The spectral radius of Q, the transient part of the chain (floating point).
+///
+/// # Formula
+///
+/// Q is nonnegative, so its spectral radius is its largest real eigenvalue (Perron-Frobenius);
+/// `P(T > n) ~ C rho^n` as n grows. Dense chains use nalgebra's Schur decomposition; large ones
+/// the power method on the sparse rows (`None` if it does not converge).
+pub fn spectral_radius(chain: &Chain<Square>) -> Option<f64> {
+    let t = chain.transient_count();
+    if t == 0 {
+        return None;
+    }
+    if t <= DENSE_LIMIT {
+        let mut q = DMatrix::<f64>::zeros(t, t);
+        for (i, row) in chain.rows().iter().enumerate() {
+            for (j, p) in row {
+                if *j < t {
+                    q[(i, *j)] = to_f64(p);
+                }
+            }
+        }
+        // A bounded number of QR iterations: nalgebra's default never gives up.
+        if let Some(schur) = nalgebra::linalg::Schur::try_new(q, f64::EPSILON, 100_000) {
+            return schur
+                .complex_eigenvalues()
+                .iter()
+                .map(|z| z.norm())
+                .reduce(f64::max);
+        }
+    }
+    // Power method on the row vector: v <- v Q / |v Q|.
+    let mut v = vec![1.0 / t as f64; t];
+    let mut rho = 0.0;
+    for _ in 0..10_000 {
+        let mut next = vec![0.0; t];
+        for (i, row) in chain.rows().iter().enumerate() {
+            for (j, p) in row {
+                if *j < t {
+                    next[*j] += v[i] * to_f64(p);
+                }
+            }
+        }
+        let norm: f64 = next.iter().sum();
+        if norm == 0.0 {
+            return Some(0.0);
+        }
+        for x in &mut next {
+            *x /= norm;
+        }
+        let done = (norm - rho).abs() < 1e-13;
+        rho = norm;
+        v = next;
+        if done {
+            return Some(rho);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::expectation::{expect_chain, Expectation};
+    use crate::board::{builtin, Board};
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    fn board(text: &str) -> Board {
+        Board::from_toml_str(text, "test").unwrap()
+    }
+
+    #[test]
+    fn the_tiny_board_matches_the_hand_derivation() {
+        // boards/tiny.toml: P(T = n) = (n - 1) / 2^n, P(T > n) = (n + 1) / 2^n.
+        // Median: P(T <= 3) = 1 - 4/8 = 1/2 >= 1/2, P(T <= 2) = 1/4: median 3.
+        // 90 %: P(T > n) <= 1/10 first at n = 7 (8/128 = 1/16; n = 6: 7/64 > 1/10).
+        // Mode: P(T = 2) = P(T = 3) = 1/4 (ties go to the smaller n).
+        // rho: Q = [[1/2, 1/2], [0, 1/2]], a double eigenvalue 1/2.
+        let d = distribution(
+            &Chain::for_board(&builtin("tiny").unwrap().unwrap()),
+            &DistributionOptions::default(),
+        )
+        .unwrap();
+        for t in &d.terms {
+            let n = t.n as i64;
+            let two_n = BigInt::from(2).pow(t.n as u32);
+            assert_eq!(t.p, BigRational::new((n - 1).into(), two_n.clone()));
+            assert_eq!(t.survives, BigRational::new((n + 1).into(), two_n));
+        }
+        assert_eq!(d.stop, Stop::Tail);
+        // The first n with (n + 1) / 2^n < 10^-12 is 46 (47 / 2^46 = 6.7e-13; 46 / 2^45 = 1.3e-12).
+        assert_eq!(d.turns(), 46);
+        let qs: Vec<Option<usize>> = d.quantiles.iter().map(|q| q.turns).collect();
+        assert_eq!(qs, vec![Some(3), Some(7), Some(11), Some(14)]);
+        assert_eq!(d.mode, Some(2));
+        let rho = d.decay.unwrap().rho;
+        assert!((rho - 0.5).abs() < 1e-6, "rho = {rho}");
+        assert_eq!(d.within(3), Some(q(1, 2)));
+    }
+
+    #[test]
+    fn probabilities_and_the_tail_sum_to_one_exactly() {
+        for name in ["milton-bradley", "efi"] {
+            let chain = Chain::for_board(&builtin(name).unwrap().unwrap());
+            let options = DistributionOptions {
+                turns: Some(40),
+                ..DistributionOptions::default()
+            };
+            let d = distribution(&chain, &options).unwrap();
+            let total: BigRational = d.terms.iter().map(|t| t.p.clone()).sum();
+            assert_eq!(total + d.tail(), BigRational::one(), "{name}");
+            for t in &d.terms {
+                assert_eq!(t.cdf() + &t.survives, BigRational::one());
+            }
+        }
+    }
+
+    #[test]
+    fn the_mean_of_a_bounded_game_equals_the_exact_expected_turns() {
+        // No snakes and overshoot allow: every turn moves forward, so T <= 30 and the tail is
+        // exactly zero; sum n P(T = n) must equal the solver's E[T] exactly.
+        let b = board(
+            "size = 30\nladders = [[3, 12], [14, 22]]\n[rules]\novershoot = \"allow\"\nroll_again = \"unlimited\"\n",
+        );
+        let chain = Chain::for_board(&b);
+        let options = DistributionOptions {
+            turns: Some(31),
+            ..DistributionOptions::default()
+        };
+        let d = distribution(&chain, &options).unwrap();
+        assert!(d.tail().is_zero());
+        let Expectation::Finite(e) = expect_chain(&chain) else {
+            panic!("finite")
+        };
+        assert_eq!(d.mean, Mean::Exact(e.turns));
+    }
+
+    #[test]
+    fn a_game_that_can_last_forever_stops_at_the_trap_limit() {
+        // Worked by hand: size 6, die 2, snakes 4 -> 2 and 5 -> 2: 6 is never reached.
+        let b = board("size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n");
+        let d = distribution(&Chain::for_board(&b), &DistributionOptions::default()).unwrap();
+        assert_eq!(d.stop, Stop::TrapLimit);
+        assert_eq!(d.turns(), TRAP_DEFAULT_TURNS);
+        assert_eq!(d.tail(), BigRational::one());
+        assert_eq!(d.mean, Mean::Infinite);
+        assert!(d.trap.is_some());
+        assert_eq!(d.quantiles[0].turns, None);
+        assert_eq!(d.mode, None);
+    }
+
+    #[test]
+    fn milton_bradley_starts_at_seven_turns() {
+        // Seed 001: the shortest game is 7 turns, so P(T = n) = 0 for n < 7 and > 0 at 7.
+        let chain = Chain::for_board(&builtin("milton-bradley").unwrap().unwrap());
+        let d = distribution(
+            &chain,
+            &DistributionOptions {
+                turns: Some(10),
+                ..DistributionOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(d.first_possible(), Some(7));
+        assert_eq!(d.stop, Stop::Turns);
+    }
+}

@@ -9,12 +9,15 @@
 //!
 //! Reference: J. G. Kemeny and J. L. Snell, *Finite Markov Chains* (1960), theorem 3.3.5.
 
+use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::One;
+use num_traits::{One, Zero};
 
 use crate::board::{Board, Square};
-use crate::chain::{Chain, Trap, TurnRewards};
-use crate::exact::solve::{transient_matrix, SparseLu};
+use crate::chain::{Chain, RollLevel, Trap, TurnRewards};
+use crate::exact::solve::{
+    identity_minus, solve_exact, solve_exact_int, transient_matrix, Chained, SparseRows, Wanted,
+};
 
 /// The expectations of a game that ends with probability 1.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +50,8 @@ pub enum Expectation {
     Infinite(Trap<Square>),
 }
 
-/// Computes the exact expectations of one player's game on `board`.
+/// Computes the exact expectations of one player's game on `board`, the expected remaining
+/// turns from every reachable square included.
 ///
 /// # Examples
 ///
@@ -61,11 +65,170 @@ pub enum Expectation {
 /// assert_eq!(e.variance, BigRational::from_integer(4.into()));
 /// ```
 pub fn expect(board: &Board) -> Expectation {
-    expect_chain(&Chain::for_board(board))
+    expect_with(board, true)
+}
+
+/// Computes the exact expectations of one player's game on `board`; `per_square` says whether
+/// to fill [`Expectations::per_square`] (on large boards it costs more than the rest).
+///
+/// With `roll_again` none or unlimited the system solved is the roll-level one of
+/// [`RollLevel`] (sparse, small integers); with `roll_again = K` it is the turn chain's
+/// `I - Q`. Either way [`solve_exact`] solves for every expectation at once, the second moment
+/// through the block system
+///
+/// ```text
+/// [ I - Q    0   ] [t]   [1]
+/// [ -I     I - Q ] [u] = [0]
+/// ```
+///
+/// (in roll-level form: `A t = F (I - S) 1`, `A u = F (I - S) t` with `A = F (I - S - R)`),
+/// solved as a chained solve: one factorisation per prime serves both.
+pub fn expect_with(board: &Board, per_square: bool) -> Expectation {
+    match RollLevel::new(board) {
+        Some(rl) if rl.always_ends() => match rl.start {
+            None => zero_game(),
+            Some(start) => expect_roll_level(&rl, start, per_square),
+        },
+        _ => expect_chain_with(&Chain::for_board(board), per_square),
+    }
 }
 
 /// Computes the exact expectations from an already built single-board chain.
 pub fn expect_chain(chain: &Chain<Square>) -> Expectation {
+    expect_chain_with(chain, true)
+}
+
+fn zero_game() -> Expectation {
+    let zero = BigRational::zero();
+    Expectation::Finite(Box::new(Expectations {
+        turns: zero.clone(),
+        variance: zero.clone(),
+        rolls: zero.clone(),
+        snakes: zero.clone(),
+        ladders: zero.clone(),
+        climbed: zero.clone(),
+        slid: zero,
+        per_square: Vec::new(),
+    }))
+}
+
+fn int(v: i64) -> BigRational {
+    BigRational::from_integer(BigInt::from(v))
+}
+
+/// The right-hand sides, in this order: turns, rolls, snakes, ladders, climbed, slid; the
+/// second moment is chained to the first.
+const COLUMNS: usize = 6;
+
+/// Assembles the results: `x[0]` holds t at the start and then at every per-square state,
+/// `x[1..6]` the other expectations at the start, `x[6]` u at the start.
+fn assemble(x: Vec<Vec<BigRational>>, squares: Vec<Square>) -> Expectation {
+    let mut x = x.into_iter();
+    let mut turns_col = x.next().expect("turns").into_iter();
+    let turns = turns_col.next().expect("t");
+    let per_square = squares.into_iter().zip(turns_col).collect();
+    let mut next = || x.next().expect("column").pop().expect("start");
+    let (rolls, snakes, ladders, climbed, slid) = (next(), next(), next(), next(), next());
+    let u = next();
+    let second = &u * int(2) - &turns;
+    let variance = second - &turns * &turns;
+    Expectation::Finite(Box::new(Expectations {
+        variance,
+        rolls,
+        snakes,
+        ladders,
+        climbed,
+        slid,
+        per_square,
+        turns,
+    }))
+}
+
+fn solve_all(
+    a: &SparseRows,
+    b: &[Vec<BigRational>],
+    c: &SparseRows,
+    start: usize,
+    per_square: Option<(Vec<usize>, Vec<Square>)>,
+) -> Expectation {
+    let (mut turns_wanted, squares) = (vec![start], Vec::new());
+    let squares = match per_square {
+        Some((idx, sq)) => {
+            turns_wanted.extend(idx);
+            sq
+        }
+        None => squares,
+    };
+    let at_start = [start];
+    let mut wanted = vec![Wanted::Some(&turns_wanted)];
+    wanted.extend([Wanted::Some(&at_start); COLUMNS - 1]);
+    let chained = Chained {
+        c,
+        rhs: 0,
+        wanted: Wanted::Some(&at_start),
+    };
+    let x = solve_exact(a, b, &wanted, Some(chained))
+        .expect("every state reaches the finish, so the system is nonsingular");
+    assemble(x, squares)
+}
+
+fn expect_roll_level(rl: &RollLevel, start: usize, per_square: bool) -> Expectation {
+    let n = rl.squares.len();
+    let f = i64::from(rl.die);
+    let mut a: Vec<Vec<(usize, i64)>> = Vec::with_capacity(n);
+    let mut c: Vec<Vec<(usize, i64)>> = Vec::with_capacity(n);
+    let mut b: Vec<Vec<i64>> = (0..COLUMNS).map(|_| Vec::with_capacity(n)).collect();
+    for (i, faces) in rl.faces.iter().enumerate() {
+        // A = F (I - S - R): F on the diagonal, -1 for each roll that stays on the board.
+        // C = F (I - S): F on the diagonal, -1 for each roll that goes on.
+        // Turns: F (I - S) 1 = F - #rolls that go on; the other rewards are per roll.
+        // (Repeated columns are summed by the solver.)
+        let mut row = vec![(i, f)];
+        let mut row_c = vec![(i, f)];
+        let mut again = 0;
+        let mut sums = [0i64; 4];
+        for (to, go_on, o) in faces {
+            if let Some(j) = to {
+                row.push((*j, -1));
+                if *go_on {
+                    again += 1;
+                    row_c.push((*j, -1));
+                }
+            }
+            sums[0] += i64::from(o.snakes);
+            sums[1] += i64::from(o.ladders);
+            sums[2] += i64::from(o.climbed);
+            sums[3] += i64::from(o.slid);
+        }
+        a.push(row);
+        c.push(row_c);
+        b[0].push(f - again);
+        b[1].push(f);
+        for (col, s) in b[2..].iter_mut().zip(sums) {
+            col.push(s);
+        }
+    }
+    let mut turns_wanted = vec![start];
+    let mut squares = Vec::new();
+    if per_square {
+        for (k, &s) in rl.squares.iter().enumerate() {
+            if rl.turn_start[k] {
+                turns_wanted.push(k);
+                squares.push(s);
+            }
+        }
+    }
+    let at_start = [start];
+    let mut wanted = vec![Wanted::Some(&turns_wanted)];
+    wanted.extend([Wanted::Some(&at_start); COLUMNS - 1]);
+    let x = solve_exact_int(&a, &b, &wanted, Some((&c, 0, Wanted::Some(&at_start))))
+        .expect("every square reaches the finish, so the system is nonsingular");
+    assemble(x, squares)
+}
+
+/// Computes the exact expectations from a single-board chain; `per_square` as in
+/// [`expect_with`].
+pub fn expect_chain_with(chain: &Chain<Square>, per_square: bool) -> Expectation {
     if let Some(trap) = chain.trap() {
         return Expectation::Infinite(trap);
     }
@@ -73,40 +236,191 @@ pub fn expect_chain(chain: &Chain<Square>) -> Expectation {
     let start = chain.start();
     if start >= n {
         // The game starts on the finish: nothing to play.
-        let zero = BigRational::from_integer(0.into());
-        return Expectation::Finite(Box::new(Expectations {
-            turns: zero.clone(),
-            variance: zero.clone(),
-            rolls: zero.clone(),
-            snakes: zero.clone(),
-            ladders: zero.clone(),
-            climbed: zero.clone(),
-            slid: zero,
-            per_square: Vec::new(),
-        }));
+        return zero_game();
     }
-    let lu = SparseLu::factor(&transient_matrix(chain))
-        .expect("every state reaches the finish, so I - Q is nonsingular");
-    let ones = vec![BigRational::one(); n];
-    let t = lu.solve(&ones);
-    let u = lu.solve(&t);
-    let reward = |f: fn(&TurnRewards) -> &BigRational| -> BigRational {
-        let r: Vec<BigRational> = (0..n).map(|i| f(chain.rewards(i)).clone()).collect();
-        lu.solve(&r)[start].clone()
+    let a = identity_minus(&transient_matrix(chain));
+    let identity: SparseRows = (0..n).map(|i| vec![(i, BigRational::one())]).collect();
+    let mut b: Vec<Vec<BigRational>> = vec![vec![BigRational::one(); n]];
+    for f in [
+        |r: &TurnRewards| r.rolls.clone(),
+        |r: &TurnRewards| r.snakes.clone(),
+        |r: &TurnRewards| r.ladders.clone(),
+        |r: &TurnRewards| r.climbed.clone(),
+        |r: &TurnRewards| r.slid.clone(),
+    ] {
+        b.push((0..n).map(|i| f(chain.rewards(i))).collect());
+    }
+    let per_square = per_square.then(|| ((0..n).collect(), chain.states()[..n].to_vec()));
+    solve_all(&a, &b, &identity, start, per_square)
+}
+
+/// The expectations in floating point (`expect --float`): the same quantities as
+/// [`Expectations`], from the same roll-level system solved in f64 on the same elimination
+/// pattern. Fast on large boards; about 12 significant digits, no exact claim.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatExpectations {
+    /// E\[T\].
+    pub turns: f64,
+    /// Var\[T\].
+    pub variance: f64,
+    /// Expected rolls.
+    pub rolls: f64,
+    /// Expected snakes taken.
+    pub snakes: f64,
+    /// Expected ladders taken.
+    pub ladders: f64,
+    /// Expected squares climbed.
+    pub climbed: f64,
+    /// Expected squares slid.
+    pub slid: f64,
+    /// Expected remaining turns from every state of the turn chain (when asked for).
+    pub per_square: Vec<(Square, f64)>,
+}
+
+/// The answer of [`expect_float`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum FloatExpectation {
+    /// The game ends with probability 1.
+    Finite(Box<FloatExpectations>),
+    /// The expected length is infinite (found exactly, as in [`expect`]).
+    Infinite(Trap<Square>),
+}
+
+/// Computes the expectations in floating point (see [`FloatExpectations`]).
+pub fn expect_float(board: &Board, per_square: bool) -> FloatExpectation {
+    let rl = match RollLevel::new(board) {
+        Some(rl) if rl.always_ends() => rl,
+        _ => return float_from_chain(&Chain::for_board(board), per_square),
     };
-    let turns = t[start].clone();
-    let second = &u[start] * BigRational::from_integer(2.into()) - &turns;
-    let variance = second - &turns * &turns;
-    Expectation::Finite(Box::new(Expectations {
-        variance,
-        rolls: reward(|r| &r.rolls),
-        snakes: reward(|r| &r.snakes),
-        ladders: reward(|r| &r.ladders),
-        climbed: reward(|r| &r.climbed),
-        slid: reward(|r| &r.slid),
-        per_square: chain.states()[..n].iter().copied().zip(t).collect(),
-        turns,
+    let Some(start) = rl.start else {
+        return FloatExpectation::Finite(Box::new(float_zero()));
+    };
+    let n = rl.squares.len();
+    let f = f64::from(rl.die);
+    let mut a: Vec<Vec<(usize, f64)>> = Vec::with_capacity(n);
+    let mut c: Vec<Vec<(usize, f64)>> = Vec::with_capacity(n);
+    let mut b: Vec<Vec<f64>> = (0..COLUMNS).map(|_| Vec::with_capacity(n)).collect();
+    for (i, faces) in rl.faces.iter().enumerate() {
+        // The same rows as the exact roll-level system (see expect_roll_level).
+        let mut row = vec![(i, f)];
+        let mut row_c = vec![(i, f)];
+        let mut again = 0.0;
+        let mut sums = [0.0; 4];
+        for (to, go_on, o) in faces {
+            if let Some(j) = to {
+                row.push((*j, -1.0));
+                if *go_on {
+                    again += 1.0;
+                    row_c.push((*j, -1.0));
+                }
+            }
+            sums[0] += f64::from(o.snakes);
+            sums[1] += f64::from(o.ladders);
+            sums[2] += f64::from(o.climbed);
+            sums[3] += f64::from(o.slid);
+        }
+        a.push(row);
+        c.push(row_c);
+        b[0].push(f - again);
+        b[1].push(f);
+        for (col, s) in b[2..].iter_mut().zip(sums) {
+            col.push(s);
+        }
+    }
+    let x = crate::exact::solve::solve_float(&a, &b, Some((&c, 0)))
+        .expect("every square reaches the finish, so the system is nonsingular");
+    let squares = if per_square {
+        rl.squares
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| rl.turn_start[*k])
+            .map(|(k, &s)| (s, x[0][k]))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    float_assemble(&x, start, start, squares)
+}
+
+fn float_zero() -> FloatExpectations {
+    FloatExpectations {
+        turns: 0.0,
+        variance: 0.0,
+        rolls: 0.0,
+        snakes: 0.0,
+        ladders: 0.0,
+        climbed: 0.0,
+        slid: 0.0,
+        per_square: Vec::new(),
+    }
+}
+
+fn float_assemble(
+    x: &[Vec<f64>],
+    start: usize,
+    u_start: usize,
+    per_square: Vec<(Square, f64)>,
+) -> FloatExpectation {
+    let t = x[0][start];
+    let u = x[COLUMNS][u_start];
+    FloatExpectation::Finite(Box::new(FloatExpectations {
+        turns: t,
+        variance: 2.0 * u - t - t * t,
+        rolls: x[1][start],
+        snakes: x[2][start],
+        ladders: x[3][start],
+        climbed: x[4][start],
+        slid: x[5][start],
+        per_square,
     }))
+}
+
+fn float_from_chain(chain: &Chain<Square>, per_square: bool) -> FloatExpectation {
+    use crate::exact::decimal::to_f64;
+    if let Some(trap) = chain.trap() {
+        return FloatExpectation::Infinite(trap);
+    }
+    let n = chain.transient_count();
+    let start = chain.start();
+    if start >= n {
+        return FloatExpectation::Finite(Box::new(float_zero()));
+    }
+    let a: Vec<Vec<(usize, f64)>> = (0..n)
+        .map(|i| {
+            let mut row = vec![(i, 1.0)];
+            row.extend(
+                chain
+                    .row(i)
+                    .iter()
+                    .filter(|(j, _)| *j < n)
+                    .map(|(j, p)| (*j, -to_f64(p))),
+            );
+            row
+        })
+        .collect();
+    let identity: Vec<Vec<(usize, f64)>> = (0..n).map(|i| vec![(i, 1.0)]).collect();
+    let mut b: Vec<Vec<f64>> = vec![vec![1.0; n]];
+    for f in [
+        |r: &TurnRewards| to_f64(&r.rolls),
+        |r: &TurnRewards| to_f64(&r.snakes),
+        |r: &TurnRewards| to_f64(&r.ladders),
+        |r: &TurnRewards| to_f64(&r.climbed),
+        |r: &TurnRewards| to_f64(&r.slid),
+    ] {
+        b.push((0..n).map(|i| f(chain.rewards(i))).collect());
+    }
+    let x = crate::exact::solve::solve_float(&a, &b, Some((&identity, 0)))
+        .expect("every state reaches the finish, so I - Q is nonsingular");
+    let squares = if per_square {
+        chain.states()[..n]
+            .iter()
+            .copied()
+            .zip(x[0].iter().copied())
+            .collect()
+    } else {
+        Vec::new()
+    };
+    float_assemble(&x, start, start, squares)
 }
 
 #[cfg(test)]

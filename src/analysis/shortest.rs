@@ -1,3 +1,528 @@
-//! The shortest and the longest game.
+//! The shortest and the longest game, with the rolls that make them.
 //!
-//! (Not built yet.)
+//! # Method
+//!
+//! - Fewest turns: a shortest path (petgraph's A* with unit costs and a zero heuristic, which is
+//!   breadth-first search) from the start to the finish in the graph of compound moves, whose
+//!   edges are the transitions of the turn chain with positive probability. Its probability,
+//!   P(T = fewest), comes from the exact integer stepping ([`crate::exact::step`]).
+//! - The rolls of one turn from square a to square b: a breadth-first search over the states
+//!   inside a turn (square, top faces so far) driven by [`crate::rules::turn_step`], so the
+//!   witness comes from the rules, not from the chain.
+//! - Fewest rolls: a breadth-first search over rolls (square, top faces so far in the turn). A
+//!   forfeited turn puts the token back where it was with nothing gained, so a game with the
+//!   fewest rolls never forfeits, and the square the turn began on need not be part of the state.
+//! - Longest game: unbounded exactly when the compound-move graph has a cycle among the squares
+//!   that are not the finish (a strongly connected component with an edge inside it, found with
+//!   petgraph's Tarjan SCC); then one shortest such cycle is given, through the cycle square
+//!   nearest the start. Otherwise the graph of the game is acyclic and the longest game is its
+//!   longest path, found in topological order.
+
+use std::collections::{HashMap, VecDeque};
+
+use num_rational::BigRational;
+use petgraph::algo::{astar, tarjan_scc, toposort};
+use petgraph::graph::{DiGraph, NodeIndex};
+
+use crate::board::{Board, RollAgain, Square};
+use crate::chain::Chain;
+use crate::exact::step::IntegerChain;
+use crate::rules::turn_step;
+
+/// The rolls of one turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnRolls {
+    /// The square the turn began on.
+    pub from: Square,
+    /// The faces rolled, in order.
+    pub rolls: Vec<u32>,
+    /// The square after each roll (jumps taken).
+    pub squares: Vec<Square>,
+}
+
+impl TurnRolls {
+    /// Where the turn ends.
+    pub fn to(&self) -> Square {
+        *self.squares.last().unwrap_or(&self.from)
+    }
+}
+
+/// The shortest game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shortest {
+    /// The fewest turns from the start to the finish.
+    pub turns: usize,
+    /// One game with that many turns (each turn with the fewest rolls it can take).
+    pub witness: Vec<TurnRolls>,
+    /// P(T = turns), exact.
+    pub probability: BigRational,
+    /// The fewest rolls from the start to the finish.
+    pub rolls: usize,
+    /// One game with that many rolls, turn by turn.
+    pub rolls_witness: Vec<TurnRolls>,
+}
+
+/// The longest game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Longest {
+    /// A cycle of turns that avoids the finish can be reached: games can be as long as you like
+    /// (or endless).
+    Unbounded {
+        /// Turns from the start to the cycle's first square.
+        lead_in: Vec<TurnRolls>,
+        /// The turns that go round the cycle (the last ends where the first began).
+        cycle: Vec<TurnRolls>,
+    },
+    /// Every game ends within this many turns.
+    Bounded {
+        /// The most turns a game can take.
+        turns: usize,
+        /// One game that takes them.
+        witness: Vec<TurnRolls>,
+    },
+}
+
+/// The shortest and longest game of a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Extremes {
+    /// `None` when the finish cannot be reached from the start at all.
+    pub shortest: Option<Shortest>,
+    /// The longest game.
+    pub longest: Longest,
+}
+
+/// The shortest and the longest game on `board`, from its chain.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::analysis::shortest::extremes;
+/// use ladders::board::builtin;
+/// use ladders::chain::Chain;
+/// // Seed 001: the fewest turns on the Milton Bradley board is 7.
+/// let mb = builtin("milton-bradley").unwrap().unwrap();
+/// let e = extremes(&mb, &Chain::for_board(&mb));
+/// assert_eq!(e.shortest.unwrap().turns, 7);
+/// ```
+pub fn extremes(board: &Board, chain: &Chain<Square>) -> Extremes {
+    let states = chain.states();
+    let t = chain.transient_count();
+    let mut g: DiGraph<Square, ()> = DiGraph::new();
+    let nodes: Vec<NodeIndex> = states.iter().map(|&s| g.add_node(s)).collect();
+    for (i, row) in chain.rows().iter().enumerate() {
+        for (j, _) in row {
+            g.add_edge(nodes[i], nodes[*j], ());
+        }
+    }
+    let start = nodes[chain.start()];
+    let is_final = |n: NodeIndex| n.index() >= t;
+
+    let shortest = astar(&g, start, is_final, |_| 1usize, |_| 0).map(|(turns, path)| {
+        let squares: Vec<Square> = path.iter().map(|&n| g[n]).collect();
+        let ic = IntegerChain::new(chain);
+        let mut s = ic.stepper();
+        for _ in 0..turns {
+            s.step();
+        }
+        let (rolls, rolls_witness) = fewest_rolls(board).expect("the finish is reachable");
+        Shortest {
+            turns,
+            witness: turns_along(board, &squares),
+            probability: if turns == 0 {
+                BigRational::from_integer(1.into())
+            } else {
+                s.p_ends_now()
+            },
+            rolls,
+            rolls_witness,
+        }
+    });
+
+    let longest = match cycle_nearest_start(&g, start, t) {
+        Some((lead, cycle)) => {
+            let lead: Vec<Square> = lead.iter().map(|&n| g[n]).collect();
+            let cycle: Vec<Square> = cycle.iter().map(|&n| g[n]).collect();
+            Longest::Unbounded {
+                lead_in: turns_along(board, &lead),
+                cycle: turns_along(board, &cycle),
+            }
+        }
+        None => {
+            let path = longest_path(&g, start, t);
+            let squares: Vec<Square> = path.iter().map(|&n| g[n]).collect();
+            Longest::Bounded {
+                turns: squares.len().saturating_sub(1),
+                witness: turns_along(board, &squares),
+            }
+        }
+    };
+    Extremes { shortest, longest }
+}
+
+/// The rolls of every turn along a path of squares (one turn per consecutive pair).
+fn turns_along(board: &Board, squares: &[Square]) -> Vec<TurnRolls> {
+    squares
+        .windows(2)
+        .map(|w| turn_rolls(board, w[0], w[1]).expect("an edge of the chain is a possible turn"))
+        .collect()
+}
+
+/// The fewest rolls of one turn that begins on `from` and ends on `to`, searched through the
+/// rules (breadth first over the square and the top faces rolled so far in the turn).
+pub fn turn_rolls(board: &Board, from: Square, to: Square) -> Option<TurnRolls> {
+    let rules = board.rules();
+    let forfeit = matches!(rules.roll_again, RollAgain::Forfeit(_));
+    // State: (square, top faces so far); with unlimited roll-again the count never matters.
+    type State = (Square, u32);
+    let key = |s: State| if forfeit { s } else { (s.0, 0) };
+    let mut parent: HashMap<State, (State, u32)> = HashMap::new();
+    let first = (from, 0);
+    let mut seen = std::collections::HashSet::from([key(first)]);
+    let mut queue = VecDeque::from([first]);
+    let rebuild = |parent: &HashMap<State, (State, u32)>, mut at: State, last: (u32, Square)| {
+        let mut rolls = vec![last.0];
+        let mut squares = vec![last.1];
+        while at != first {
+            let (prev, face) = parent[&at];
+            rolls.push(face);
+            squares.push(at.0);
+            at = prev;
+        }
+        rolls.reverse();
+        squares.reverse();
+        TurnRolls {
+            from,
+            rolls,
+            squares,
+        }
+    };
+    while let Some(state) = queue.pop_front() {
+        for face in 1..=rules.die {
+            let step = turn_step(board, from, state.0, state.1, face);
+            if !step.again {
+                if step.outcome.to == to {
+                    return Some(rebuild(&parent, state, (face, to)));
+                }
+                continue;
+            }
+            let next = (step.outcome.to, state.1 + 1);
+            if seen.insert(key(next)) {
+                parent.insert(next, (state, face));
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}
+
+/// The fewest rolls from the start to the finish, and one such game turn by turn.
+fn fewest_rolls(board: &Board) -> Option<(usize, Vec<TurnRolls>)> {
+    let rules = board.rules();
+    let cap = match rules.roll_again {
+        RollAgain::Forfeit(k) => k,
+        _ => 1,
+    };
+    type State = (Square, u32);
+    let first: State = (rules.start, 0);
+    // parent: state -> (previous state, face, ended the turn)
+    let mut parent: HashMap<State, (State, u32)> = HashMap::new();
+    let mut seen = std::collections::HashSet::from([first]);
+    let mut queue = VecDeque::from([first]);
+    let mut found = None;
+    'search: while let Some(state) = queue.pop_front() {
+        for face in 1..=rules.die {
+            let step = turn_step(board, state.0, state.0, state.1, face);
+            if step.forfeited {
+                continue;
+            }
+            let top = if step.again && cap > 1 {
+                state.1 + 1
+            } else {
+                0
+            };
+            let next = (step.outcome.to, top);
+            if step.outcome.to == board.size() {
+                parent.insert(next, (state, face));
+                found = Some(next);
+                break 'search;
+            }
+            if seen.insert(next) {
+                parent.insert(next, (state, face));
+                queue.push_back(next);
+            }
+        }
+    }
+    if board.size() == rules.start {
+        return Some((0, Vec::new()));
+    }
+    let mut at = found?;
+    let mut moves = Vec::new(); // (face, square after)
+    while at != first {
+        let (prev, face) = parent[&at];
+        moves.push((prev, face, at.0));
+        at = prev;
+    }
+    moves.reverse();
+    // Split into turns by replaying through the rules.
+    let mut turns = Vec::new();
+    let mut current = TurnRolls {
+        from: rules.start,
+        rolls: Vec::new(),
+        squares: Vec::new(),
+    };
+    let mut top = 0;
+    for (prev, face, to) in &moves {
+        let step = turn_step(board, current.from, prev.0, top, *face);
+        current.rolls.push(*face);
+        current.squares.push(*to);
+        if step.again {
+            top += 1;
+        } else {
+            top = 0;
+            let next_from = *to;
+            turns.push(std::mem::replace(
+                &mut current,
+                TurnRolls {
+                    from: next_from,
+                    rolls: Vec::new(),
+                    squares: Vec::new(),
+                },
+            ));
+        }
+    }
+    Some((moves.len(), turns))
+}
+
+/// A cycle among the non-final states, through the cycle state nearest the start: the path from
+/// the start to it, and the cycle (first node repeated last).
+fn cycle_nearest_start(
+    g: &DiGraph<Square, ()>,
+    start: NodeIndex,
+    transient: usize,
+) -> Option<(Vec<NodeIndex>, Vec<NodeIndex>)> {
+    let mut in_cycle = vec![false; g.node_count()];
+    for scc in tarjan_scc(g) {
+        let cyclic = scc.len() > 1 || g.contains_edge(scc[0], scc[0]);
+        if cyclic && scc[0].index() < transient {
+            for n in scc {
+                in_cycle[n.index()] = true;
+            }
+        }
+    }
+    // Breadth first from the start: the first state on a cycle.
+    let (path_to, entry) = bfs_until(g, start, |n| in_cycle[n.index()])?;
+    // The shortest cycle through `entry`: breadth first over successors back to it.
+    let mut best: Option<Vec<NodeIndex>> = None;
+    for succ in g.neighbors(entry) {
+        if succ == entry {
+            return Some((path_to, vec![entry, entry]));
+        }
+        if !in_cycle[succ.index()] {
+            continue;
+        }
+        if let Some((mut path, _)) = bfs_until(g, succ, |n| n == entry) {
+            if best.as_ref().is_none_or(|b| path.len() + 1 < b.len()) {
+                path.insert(0, entry);
+                best = Some(path);
+            }
+        }
+    }
+    best.map(|cycle| (path_to, cycle))
+}
+
+/// Breadth first from `from` to the first node satisfying `goal`: the path (both ends included).
+fn bfs_until(
+    g: &DiGraph<Square, ()>,
+    from: NodeIndex,
+    goal: impl Fn(NodeIndex) -> bool,
+) -> Option<(Vec<NodeIndex>, NodeIndex)> {
+    let mut parent = vec![None; g.node_count()];
+    let mut seen = vec![false; g.node_count()];
+    seen[from.index()] = true;
+    let mut queue = VecDeque::from([from]);
+    while let Some(n) = queue.pop_front() {
+        if goal(n) {
+            let mut path = vec![n];
+            let mut at = n;
+            while let Some(p) = parent[at.index()] {
+                path.push(p);
+                at = p;
+            }
+            path.reverse();
+            return Some((path, n));
+        }
+        for m in g.neighbors(n) {
+            if !seen[m.index()] {
+                seen[m.index()] = true;
+                parent[m.index()] = Some(n);
+                queue.push_back(m);
+            }
+        }
+    }
+    None
+}
+
+/// The longest path from the start in an acyclic graph of the game, ending on a final state.
+fn longest_path(g: &DiGraph<Square, ()>, start: NodeIndex, transient: usize) -> Vec<NodeIndex> {
+    let order = toposort(g, None).expect("no cycle among the squares");
+    let mut best: Vec<Option<(usize, Option<NodeIndex>)>> = vec![None; g.node_count()];
+    best[start.index()] = Some((0, None));
+    for &n in &order {
+        let Some((len, _)) = best[n.index()] else {
+            continue;
+        };
+        for m in g.neighbors(n) {
+            if best[m.index()].is_none_or(|(l, _)| l < len + 1) {
+                best[m.index()] = Some((len + 1, Some(n)));
+            }
+        }
+    }
+    let end = (transient..g.node_count())
+        .map(NodeIndex::new)
+        .filter(|n| best[n.index()].is_some())
+        .max_by_key(|n| best[n.index()].map(|(l, _)| l));
+    let Some(mut at) = end else {
+        return vec![start];
+    };
+    let mut path = vec![at];
+    while let Some((_, Some(p))) = best[at.index()] {
+        path.push(p);
+        at = p;
+    }
+    path.reverse();
+    path
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::builtin;
+    use crate::rules::turn_step;
+
+    fn board(text: &str) -> Board {
+        Board::from_toml_str(text, "test").unwrap()
+    }
+
+    /// Replays turns through the rules: each turn's rolls must be legal, end the turn exactly at
+    /// the last roll, and pass the squares listed. Returns the square reached.
+    pub(crate) fn replay(board: &Board, start: Square, turns: &[TurnRolls]) -> Square {
+        let mut at = start;
+        for turn in turns {
+            assert_eq!(turn.from, at, "each turn begins where the last ended");
+            let mut square = at;
+            for (k, (&face, &expect)) in turn.rolls.iter().zip(&turn.squares).enumerate() {
+                let step = turn_step(board, at, square, k as u32, face);
+                assert_eq!(step.outcome.to, expect, "roll {k} of a turn from {at}");
+                let last = k + 1 == turn.rolls.len();
+                assert_eq!(step.again, !last, "the turn ends at its last roll");
+                square = step.outcome.to;
+            }
+            at = square;
+        }
+        at
+    }
+
+    #[test]
+    fn seed_figures_shortest_one_one_seven() {
+        // Seed 000: 1 turn on Efi (ten sixes then a 1) and on reversed Efi; seed 001: 7 turns.
+        let efi = builtin("efi").unwrap().unwrap();
+        let cases = [
+            (efi.clone(), 1),
+            (efi.reversed().unwrap(), 1),
+            (builtin("milton-bradley").unwrap().unwrap(), 7),
+        ];
+        for (b, turns) in cases {
+            let e = extremes(&b, &Chain::for_board(&b));
+            let s = e.shortest.unwrap();
+            assert_eq!(s.turns, turns, "{}", b.name());
+            assert_eq!(s.witness.len(), turns);
+            assert_eq!(replay(&b, b.rules().start, &s.witness), b.size());
+            assert_eq!(
+                replay(&b, b.rules().start, &s.rolls_witness),
+                b.size(),
+                "fewest-rolls witness"
+            );
+            let rolls: usize = s.rolls_witness.iter().map(|t| t.rolls.len()).sum();
+            assert_eq!(rolls, s.rolls);
+            assert!(matches!(e.longest, Longest::Unbounded { .. }));
+        }
+        // Efi's one-turn game is ten sixes and a 1 (seed 000), the only one-turn game.
+        let e = extremes(&efi, &Chain::for_board(&efi));
+        assert_eq!(
+            e.shortest.as_ref().unwrap().witness[0].rolls,
+            vec![6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 1]
+        );
+        // Its probability, worked by hand: ten sixes from 1 reach 99 (7, 13, 19 -> 38, 44, 50,
+        // 56, 62, 68, 74, 80 -> 99); from there the sixes go round 99 -> 95 (105 bounces) -> 99
+        // (101 bounces), and at every level k >= 10 exactly one face finishes (a 1 on 99, a 5
+        // on 95). So P(T = 1) = sum_(k >= 10) 6^-k / 6 = 6^-11 * 6/5 = 1 / (5 * 6^10).
+        assert_eq!(
+            e.shortest.unwrap().probability,
+            BigRational::new(1.into(), num_bigint::BigInt::from(6).pow(10) * 5)
+        );
+    }
+
+    #[test]
+    fn the_tiny_board_by_hand() {
+        // boards/tiny.toml: 0 -(1)-> 3 -(1)-> 4: two turns, probability 1/4 (P(T = 2) = 1/4);
+        // rolling a 2 from 0 slides 2 -> 0, a cycle of one turn.
+        let b = builtin("tiny").unwrap().unwrap();
+        let e = extremes(&b, &Chain::for_board(&b));
+        let s = e.shortest.unwrap();
+        assert_eq!(s.turns, 2);
+        assert_eq!(s.probability, BigRational::new(1.into(), 4.into()));
+        assert_eq!(s.rolls, 2);
+        assert_eq!(s.witness[0].rolls, vec![1]);
+        assert_eq!(s.witness[0].squares, vec![3]);
+        let Longest::Unbounded { lead_in, cycle } = e.longest else {
+            panic!("unbounded")
+        };
+        assert!(lead_in.is_empty());
+        assert_eq!(cycle.len(), 1);
+        assert_eq!(cycle[0].from, 0);
+        assert_eq!(cycle[0].to(), 0);
+        assert_eq!(cycle[0].rolls, vec![2]);
+    }
+
+    #[test]
+    fn a_board_without_snakes_and_overshoot_allow_has_an_exact_longest_game() {
+        // size 10, d6, allow, no jumps, start off the board: the longest game rolls ten 1s
+        // (10 turns); the shortest rolls 6 then 4 or more (2 turns), probability 1/6 * 1/2
+        // summed over the first roll: P(T = 2) = sum_(r) 1/6 * P(one roll from r finishes)
+        // = 1/6 * (0 + 0 + 0 + 1/6 + 2/6 + 3/6) = 1/6, worked by hand (from r a roll of
+        // 10 - r or more finishes: 7 - (10 - r) faces when r >= 4).
+        let b = board("size = 10\n[rules]\novershoot = \"allow\"\n");
+        let e = extremes(&b, &Chain::for_board(&b));
+        let s = e.shortest.unwrap();
+        assert_eq!(s.turns, 2);
+        assert_eq!(s.probability, BigRational::new(1.into(), 6.into()));
+        let Longest::Bounded { turns, witness } = e.longest else {
+            panic!("bounded")
+        };
+        assert_eq!(turns, 10);
+        assert_eq!(replay(&b, 0, &witness), 10);
+        assert!(witness.iter().all(|t| t.rolls == vec![1]));
+    }
+
+    #[test]
+    fn fewest_rolls_differs_from_fewest_turns_when_sixes_roll_again() {
+        // size 13, d6, unlimited roll-again, allow: 6, 6, then any roll: 1 turn of 3 rolls;
+        // but one roll can never finish and two rolls cannot either when the first is a 6
+        // (6 + 6 = 12 < 13) or when it is not (one turn, then a second turn: 2 rolls, e.g.
+        // 5 then 6 + ... no: 5 + 6 = 11 and a six rolls again). Fewest rolls: 3 (e.g. 6 6 1).
+        let b = board("size = 13\n[rules]\novershoot = \"allow\"\nroll_again = \"unlimited\"\n");
+        let e = extremes(&b, &Chain::for_board(&b));
+        let s = e.shortest.unwrap();
+        assert_eq!(s.turns, 1);
+        assert_eq!(s.rolls, 3);
+        assert_eq!(replay(&b, 0, &s.rolls_witness), 13);
+    }
+
+    #[test]
+    fn an_unreachable_finish_has_no_shortest_game() {
+        let b = board("size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n");
+        let e = extremes(&b, &Chain::for_board(&b));
+        assert!(e.shortest.is_none());
+        assert!(matches!(e.longest, Longest::Unbounded { .. }));
+    }
+}

@@ -1,21 +1,119 @@
-//! `ladders distribution`: not built yet.
+//! `ladders distribution BOARD`: the exact distribution of the number of turns.
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
+use ladders::analysis::distribution::{default_tail, distribution, DistributionOptions};
+use ladders::chain::Chain;
+use ladders::report::distribution::{to_json, write_csv, write_text, DistributionReport};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
 
 use super::board_args::BoardArgs;
+use super::exit;
 
 /// Arguments of `distribution`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
+    /// Compute exactly N turns (instead of stopping at the tail threshold)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub turns: Option<u32>,
+    /// Stop at the first n with P(T > n) < EPS, decided exactly (default 1e-12)
+    #[arg(long, value_name = "EPS", value_parser = parse_tail)]
+    pub tail: Option<BigRational>,
+    /// Print the exact fractions instead of decimals
+    #[arg(long)]
+    pub exact: bool,
+    /// Digits after the decimal point (correctly rounded from the exact value)
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(0..=1000))]
+    pub digits: u16,
+    /// A bar chart of P(T = n) instead of the table
+    #[arg(long, conflicts_with_all = ["csv", "json"])]
+    pub chart: bool,
+    /// Print CSV: n,p,cdf,survives
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
+    /// Print one JSON object instead of text (always with the exact fractions)
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Parses a decimal such as `1e-12` or `0.001` into an exact rational in (0, 1).
+pub fn parse_tail(text: &str) -> Result<BigRational, String> {
+    let bad = || format!("expected a number between 0 and 1 such as 1e-12, not {text:?}");
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(i) => (&text[..i], text[i + 1..].parse::<i32>().map_err(|_| bad())?),
+        None => (text, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if int.is_empty() && frac.is_empty()
+        || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit())
+        || exponent.unsigned_abs() > 1000
+    {
+        return Err(bad());
+    }
+    let digits: BigInt = format!("{int}{frac}").parse().map_err(|_| bad())?;
+    let scale = exponent - frac.len() as i32;
+    let ten = BigInt::from(10);
+    let value = if scale >= 0 {
+        BigRational::from_integer(digits * ten.pow(scale as u32))
+    } else {
+        BigRational::new(digits, ten.pow(scale.unsigned_abs()))
+    };
+    if value.is_zero() || value >= BigRational::one() {
+        return Err(bad());
+    }
+    Ok(value)
 }
 
 /// Runs `distribution`.
-pub fn run(args: &Args, _out: &mut dyn Write) -> Result<ExitCode> {
-    let _ = &args.board;
-    bail!("ladders distribution is not built yet")
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let board = args.board.load()?;
+    let chain = Chain::for_board(&board);
+    let options = DistributionOptions {
+        turns: args.turns.map(|n| n as usize),
+        tail: args.tail.clone().unwrap_or_else(default_tail),
+        min_turns: 0,
+    };
+    let dist = match distribution(&chain, &options) {
+        Ok(d) => d,
+        Err(e) => bail!("{e}"),
+    };
+    let report = DistributionReport {
+        digits: usize::from(args.digits),
+        exact: args.exact,
+        chart: args.chart,
+    };
+    if args.json {
+        // A string first, so a closed pipe is an io::Error that main treats as success.
+        let text = serde_json::to_string_pretty(&to_json(&board, &dist, report.digits))?;
+        writeln!(out, "{text}")?;
+    } else if args.csv {
+        write_csv(out, &dist, report)?;
+    } else {
+        write_text(out, &board, &dist, report)?;
+    }
+    Ok(exit::code(exit::SUCCESS))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tails_parse_exactly() {
+        let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+        assert_eq!(parse_tail("1e-12").unwrap(), q(1, 1_000_000_000_000));
+        assert_eq!(parse_tail("0.25").unwrap(), q(1, 4));
+        assert_eq!(parse_tail("2.5E-1").unwrap(), q(1, 4));
+        assert!(parse_tail("1").is_err());
+        assert!(parse_tail("0").is_err());
+        assert!(parse_tail("-0.1").is_err());
+        assert!(parse_tail("abc").is_err());
+        assert!(parse_tail("1e-99999").is_err());
+    }
 }

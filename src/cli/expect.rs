@@ -4,8 +4,10 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::expectation::expect;
-use ladders::report::expect::{to_json, write_text, ExpectOptions};
+use ladders::analysis::expectation::{expect_float, expect_with};
+use ladders::report::expect::{
+    float_to_json, to_json, write_float_text, write_text, ExpectOptions,
+};
 
 use super::board_args::BoardArgs;
 use super::exit;
@@ -24,16 +26,29 @@ pub struct Args {
     /// Print one JSON object instead of text
     #[arg(long)]
     pub json: bool,
+    /// Floating point instead of exact fractions (fast on large boards, about 12 digits)
+    #[arg(long)]
+    pub float: bool,
 }
 
 /// Runs `expect`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
-    let expectation = expect(&board);
     let options = ExpectOptions {
         digits: usize::from(args.digits),
         per_square: args.per_square,
     };
+    if args.float {
+        let expectation = expect_float(&board, args.per_square);
+        if args.json {
+            serde_json::to_writer_pretty(&mut *out, &float_to_json(&board, &expectation, options))?;
+            writeln!(out)?;
+        } else {
+            write_float_text(out, &board, &expectation, options)?;
+        }
+        return Ok(exit::code(exit::SUCCESS));
+    }
+    let expectation = expect_with(&board, args.per_square);
     if args.json {
         serde_json::to_writer_pretty(&mut *out, &to_json(&board, &expectation, options))?;
         writeln!(out)?;

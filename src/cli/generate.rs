@@ -1,21 +1,71 @@
-//! `ladders generate`: not built yet.
+//! `ladders generate`: write a random board file (seed 003's placement constraints).
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::{Context, Result};
+use ladders::board::{Overshoot, RollAgain, Rules, Square, MAX_DIE, MAX_SIZE};
+use ladders::generate::{generate, GenerateOptions};
 
-use super::board_args::BoardArgs;
+use super::exit;
 
 /// Arguments of `generate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    #[command(flatten)]
-    pub board: BoardArgs,
+    /// The finish square N (the board has squares 1..N)
+    #[arg(long, value_parser = clap::value_parser!(u32).range(2..=i64::from(MAX_SIZE)))]
+    pub size: Square,
+    /// Number of snakes
+    #[arg(long, default_value_t = 0)]
+    pub snakes: usize,
+    /// Number of ladders
+    #[arg(long, default_value_t = 0)]
+    pub ladders: usize,
+    /// Seed of the random placement (the same seed gives the same board)
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Start off the board (0) or standing on square 1 (1)
+    #[arg(long, value_name = "0|1", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1))]
+    pub start: u32,
+    /// What a roll past the finish does
+    #[arg(long, value_name = "RULE", default_value = "stay", value_parser = parse_overshoot)]
+    pub overshoot: Overshoot,
+    /// Number of faces of the die
+    #[arg(long, value_name = "FACES", default_value_t = 6, value_parser = clap::value_parser!(u32).range(2..=i64::from(MAX_DIE)))]
+    pub die: u32,
+    /// Whether the top face rolls again: none, unlimited, or K (the K-th in a row forfeits)
+    #[arg(long, value_name = "none|unlimited|K", default_value = "none", value_parser = RollAgain::parse)]
+    pub roll_again: RollAgain,
+    /// Write the board file here instead of to standard output
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+}
+
+fn parse_overshoot(text: &str) -> Result<Overshoot, String> {
+    Overshoot::from_name(text)
+        .ok_or_else(|| format!("expected one of {}", Overshoot::NAMES.join(", ")))
 }
 
 /// Runs `generate`.
-pub fn run(args: &Args, _out: &mut dyn Write) -> Result<ExitCode> {
-    let _ = &args.board;
-    bail!("ladders generate is not built yet")
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let generated = generate(&GenerateOptions {
+        size: args.size,
+        snakes: args.snakes,
+        ladders: args.ladders,
+        seed: args.seed,
+        rules: Rules {
+            start: args.start,
+            overshoot: args.overshoot,
+            die: args.die,
+            roll_again: args.roll_again,
+            ..Rules::default()
+        },
+    })?;
+    match &args.output {
+        Some(path) => std::fs::write(path, &generated.text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => out.write_all(generated.text.as_bytes())?,
+    }
+    Ok(exit::code(exit::SUCCESS))
 }

@@ -68,7 +68,7 @@ pub struct Args {
     pub knock_off: bool,
     /// With --knock-off: solve the joint chain exactly when it has at most this many states
     /// (otherwise step it with certified bounds)
-    #[arg(long, default_value_t = 400, value_name = "N")]
+    #[arg(long, default_value_t = 2000, value_name = "N")]
     pub exact_limit: usize,
     /// With --knock-off: refuse joint chains with more states than this
     #[arg(long, default_value_t = 200_000, value_name = "N")]

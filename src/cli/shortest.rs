@@ -1,21 +1,41 @@
-//! `ladders shortest`: not built yet.
+//! `ladders shortest BOARD`: the shortest game (with its rolls and probability), the fewest
+//! rolls, and the longest game.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
+use ladders::analysis::shortest::extremes;
+use ladders::chain::Chain;
+use ladders::report::shortest::{to_json, write_text};
 
 use super::board_args::BoardArgs;
+use super::exit;
 
 /// Arguments of `shortest`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
+    /// Digits after the decimal point (correctly rounded from the exact value)
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(0..=1000))]
+    pub digits: u16,
+    /// Print one JSON object instead of text
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Runs `shortest`.
-pub fn run(args: &Args, _out: &mut dyn Write) -> Result<ExitCode> {
-    let _ = &args.board;
-    bail!("ladders shortest is not built yet")
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let board = args.board.load()?;
+    let e = extremes(&board, &Chain::for_board(&board));
+    let digits = usize::from(args.digits);
+    if args.json {
+        // A string first, so a closed pipe is an io::Error that main treats as success.
+        let text = serde_json::to_string_pretty(&to_json(&board, &e, digits))?;
+        writeln!(out, "{text}")?;
+    } else {
+        write_text(out, &board, &e, digits)?;
+    }
+    Ok(exit::code(exit::SUCCESS))
 }

@@ -16,6 +16,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use num_bigint::{BigInt, BigUint, Sign};
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
@@ -191,6 +193,1056 @@ pub fn solve_dense(q: &SparseRows, b: &[BigRational]) -> Result<Vec<BigRational>
     Ok(a.into_iter().map(|mut row| row.swap_remove(n)).collect())
 }
 
+// ---------------------------------------------------------------------------------------------
+// The fast exact solver: sparse elimination modulo word-size primes, CRT, exact by a bound.
+// ---------------------------------------------------------------------------------------------
+
+/// An integer entry of a row-scaled system: a machine word when it fits.
+#[derive(Clone, Debug)]
+enum Int {
+    Small(i64),
+    Big(BigInt),
+}
+
+impl Int {
+    fn from_big(x: BigInt) -> Int {
+        match i64::try_from(&x) {
+            Ok(v) => Int::Small(v),
+            Err(_) => Int::Big(x),
+        }
+    }
+
+    /// The residue in `0..p`.
+    fn residue(&self, p: u64) -> u64 {
+        match self {
+            Int::Small(v) => {
+                let r = v.unsigned_abs() % p;
+                if *v < 0 && r != 0 {
+                    p - r
+                } else {
+                    r
+                }
+            }
+            Int::Big(v) => {
+                let r = biguint_mod(v.magnitude(), p);
+                if v.sign() == Sign::Minus && r != 0 {
+                    p - r
+                } else {
+                    r
+                }
+            }
+        }
+    }
+
+    /// An upper bound on log2 |x| (0 for x = 0 too, which only loosens a bound).
+    fn log2_upper(&self) -> f64 {
+        match self {
+            Int::Small(v) => {
+                let a = v.unsigned_abs();
+                if a == 0 {
+                    f64::NEG_INFINITY
+                } else if a < (1 << 52) {
+                    (a as f64).log2()
+                } else {
+                    f64::from(64 - a.leading_zeros())
+                }
+            }
+            Int::Big(v) => v.bits() as f64,
+        }
+    }
+}
+
+/// A sparse row of integers: (column, value).
+type IntRow = Vec<(u32, Int)>;
+
+/// A sparse matrix of floats as rows of (column, value).
+pub type FloatRows = [Vec<(usize, f64)>];
+
+/// `x mod p` for a word-size `p`, without allocating.
+fn biguint_mod(x: &BigUint, p: u64) -> u64 {
+    let mut r: u128 = 0;
+    for d in x.iter_u64_digits().rev() {
+        r = ((r << 64) | u128::from(d)) % u128::from(p);
+    }
+    r as u64
+}
+
+/// Arithmetic modulo an odd prime p < 2^62 in Montgomery form (R = 2^64): one 128-bit product
+/// and no division per multiplication (P. L. Montgomery, *Modular multiplication without trial
+/// division*, Math. Comp. 44, 1985).
+#[derive(Clone, Copy, Debug)]
+struct Mont {
+    p: u64,
+    /// -p^-1 mod 2^64.
+    neg_inv: u64,
+    /// R^2 mod p.
+    r2: u64,
+}
+
+impl Mont {
+    fn new(p: u64) -> Mont {
+        let mut inv: u64 = 1;
+        for _ in 0..6 {
+            inv = inv.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(inv)));
+        }
+        let r = ((1u128 << 64) % u128::from(p)) as u64;
+        let r2 = ((u128::from(r) * u128::from(r)) % u128::from(p)) as u64;
+        Mont {
+            p,
+            neg_inv: inv.wrapping_neg(),
+            r2,
+        }
+    }
+
+    #[inline]
+    fn redc(&self, t: u128) -> u64 {
+        let m = (t as u64).wrapping_mul(self.neg_inv);
+        let u = ((t + u128::from(m) * u128::from(self.p)) >> 64) as u64;
+        if u >= self.p {
+            u - self.p
+        } else {
+            u
+        }
+    }
+
+    #[inline]
+    fn mul(&self, a: u64, b: u64) -> u64 {
+        self.redc(u128::from(a) * u128::from(b))
+    }
+
+    #[inline]
+    fn sub(&self, a: u64, b: u64) -> u64 {
+        if a >= b {
+            a - b
+        } else {
+            a + self.p - b
+        }
+    }
+
+    fn enter(&self, a: u64) -> u64 {
+        self.mul(a, self.r2)
+    }
+
+    fn leave(&self, a: u64) -> u64 {
+        self.redc(u128::from(a))
+    }
+
+    fn pow(&self, mut a: u64, mut e: u64) -> u64 {
+        let mut r = self.enter(1);
+        while e > 0 {
+            if e & 1 == 1 {
+                r = self.mul(r, a);
+            }
+            a = self.mul(a, a);
+            e >>= 1;
+        }
+        r
+    }
+
+    /// The inverse of a nonzero element (Fermat), in Montgomery form.
+    fn inv(&self, a: u64) -> u64 {
+        self.pow(a, self.p - 2)
+    }
+}
+
+/// Deterministic Miller-Rabin for 64-bit integers (the first twelve primes as bases suffice
+/// below 3.3 * 10^24: Sorenson and Webster, Math. Comp. 86, 2017).
+fn is_prime(n: u64) -> bool {
+    const BASES: [u64; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37];
+    if n < 2 {
+        return false;
+    }
+    for &b in &BASES {
+        if n % b == 0 {
+            return n == b;
+        }
+    }
+    let mm = |a: u64, b: u64| ((u128::from(a) * u128::from(b)) % u128::from(n)) as u64;
+    let (mut d, mut s) = (n - 1, 0);
+    while d % 2 == 0 {
+        d /= 2;
+        s += 1;
+    }
+    'bases: for &a in &BASES {
+        let mut x = 1u64;
+        let (mut base, mut e) = (a, d);
+        while e > 0 {
+            if e & 1 == 1 {
+                x = mm(x, base);
+            }
+            base = mm(base, base);
+            e >>= 1;
+        }
+        if x == 1 || x == n - 1 {
+            continue;
+        }
+        for _ in 1..s {
+            x = mm(x, x);
+            if x == n - 1 {
+                continue 'bases;
+            }
+        }
+        return false;
+    }
+    true
+}
+
+/// The first primes below 2^62, as `2^62 - offset` (listed by SymPy's `prevprime`; the test
+/// `the_prime_table_is_what_the_generator_finds` checks them against [`is_prime`]). Testing
+/// candidates costs about as much as solving a 100-square board, so the common cases skip it.
+const PRIME_OFFSETS: [u64; 48] = [
+    57, 87, 117, 143, 153, 167, 171, 195, 203, 273, 287, 317, 443, 483, 495, 575, 581, 603, 633,
+    663, 765, 773, 777, 791, 813, 831, 923, 981, 993, 1001, 1007, 1017, 1197, 1241, 1293, 1353,
+    1433, 1515, 1553, 1575, 1581, 1595, 1617, 1673, 1697, 1701, 1703, 1823,
+];
+
+/// The primes below 2^62, largest first: the table, then Miller-Rabin on the odd numbers below.
+struct Primes {
+    table: usize,
+    next: u64,
+}
+
+impl Iterator for Primes {
+    type Item = u64;
+    fn next(&mut self) -> Option<u64> {
+        if let Some(off) = PRIME_OFFSETS.get(self.table) {
+            self.table += 1;
+            return Some((1u64 << 62) - off);
+        }
+        while self.next > 3 {
+            let c = self.next;
+            self.next -= 2;
+            if is_prime(c) {
+                return Some(c);
+            }
+        }
+        None
+    }
+}
+
+fn primes() -> Primes {
+    Primes {
+        table: 0,
+        next: (1u64 << 62) - PRIME_OFFSETS[PRIME_OFFSETS.len() - 1] - 2,
+    }
+}
+
+/// The elimination pattern of a sparse matrix: which entries exist after fill, and which rows
+/// each pivot row updates. Computed once and shared by every prime (and by the float path).
+#[derive(Clone, Debug)]
+pub struct Pattern {
+    /// The columns of each row after fill, ascending.
+    cols: Vec<Vec<u32>>,
+    /// The position of the diagonal in `cols[v]`.
+    diag: Vec<u32>,
+    /// For each pivot v, the rows u < v that have an entry in column v when v is eliminated.
+    users: Vec<Vec<u32>>,
+}
+
+impl Pattern {
+    /// The fill of eliminating the variables from the last to the first, without pivoting.
+    ///
+    /// Rows and columns are in the caller's order; for a board numbered in square order this
+    /// follows the near-banded structure (moves go forward by at most the die, jumps add a few
+    /// long edges), so fill stays small.
+    fn new(rows: &[Vec<u32>]) -> Pattern {
+        let n = rows.len();
+        let mut cols: Vec<Vec<u32>> = rows
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let mut c = r.clone();
+                c.push(i as u32);
+                c.sort_unstable();
+                c.dedup();
+                c
+            })
+            .collect();
+        let mut col_rows: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (i, r) in cols.iter().enumerate() {
+            for &c in r {
+                if (c as usize) > i {
+                    col_rows[c as usize].push(i as u32);
+                }
+            }
+        }
+        let mut users: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut merged = Vec::new();
+        for v in (0..n).rev() {
+            let mut us = std::mem::take(&mut col_rows[v]);
+            us.sort_unstable();
+            let lower_end = cols[v].partition_point(|&c| (c as usize) < v);
+            let lower: Vec<u32> = cols[v][..lower_end].to_vec();
+            for &u in &us {
+                let row = &cols[u as usize];
+                merged.clear();
+                let (mut i, mut j) = (0, 0);
+                while i < row.len() || j < lower.len() {
+                    let a = row.get(i).copied().unwrap_or(u32::MAX);
+                    let b = lower.get(j).copied().unwrap_or(u32::MAX);
+                    if a < b {
+                        merged.push(a);
+                        i += 1;
+                    } else if b < a {
+                        merged.push(b);
+                        if b > u {
+                            col_rows[b as usize].push(u);
+                        }
+                        j += 1;
+                    } else {
+                        merged.push(a);
+                        i += 1;
+                        j += 1;
+                    }
+                }
+                std::mem::swap(&mut cols[u as usize], &mut merged);
+            }
+            users[v] = us;
+        }
+        let diag = cols
+            .iter()
+            .enumerate()
+            .map(|(i, r)| r.binary_search(&(i as u32)).expect("diagonal") as u32)
+            .collect();
+        Pattern { cols, diag, users }
+    }
+
+    /// The number of stored entries after fill.
+    pub fn entries(&self) -> usize {
+        self.cols.iter().map(Vec::len).sum()
+    }
+}
+
+/// The operations the elimination needs from a field: exact residues or floats.
+trait Field: Copy {
+    fn zero(&self) -> Self::E;
+    fn is_zero(&self, a: Self::E) -> bool;
+    fn mul(&self, a: Self::E, b: Self::E) -> Self::E;
+    fn sub(&self, a: Self::E, b: Self::E) -> Self::E;
+    fn inv(&self, a: Self::E) -> Self::E;
+    type E: Copy;
+}
+
+impl Field for Mont {
+    type E = u64;
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn is_zero(&self, a: u64) -> bool {
+        a == 0
+    }
+    fn mul(&self, a: u64, b: u64) -> u64 {
+        Mont::mul(self, a, b)
+    }
+    fn sub(&self, a: u64, b: u64) -> u64 {
+        Mont::sub(self, a, b)
+    }
+    fn inv(&self, a: u64) -> u64 {
+        Mont::inv(self, a)
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Float;
+
+impl Field for Float {
+    type E = f64;
+    fn zero(&self) -> f64 {
+        0.0
+    }
+    fn is_zero(&self, a: f64) -> bool {
+        a == 0.0
+    }
+    fn mul(&self, a: f64, b: f64) -> f64 {
+        a * b
+    }
+    fn sub(&self, a: f64, b: f64) -> f64 {
+        a - b
+    }
+    fn inv(&self, a: f64) -> f64 {
+        1.0 / a
+    }
+}
+
+/// A numeric factorisation on a [`Pattern`]: `vals[v]` holds row v after elimination, its
+/// entries below the diagonal normalised by the pivot; `factors[v]` the multiplier of each user.
+struct Numeric<E> {
+    vals: Vec<Vec<E>>,
+    inv_pivot: Vec<E>,
+    factors: Vec<Vec<E>>,
+}
+
+impl<E: Copy> Numeric<E> {
+    /// Eliminates in place; `None` when a pivot vanishes.
+    fn factor<F: Field<E = E>>(f: F, pat: &Pattern, mut vals: Vec<Vec<E>>) -> Option<Numeric<E>> {
+        let n = pat.cols.len();
+        let mut inv_pivot = vec![f.zero(); n];
+        let mut factors: Vec<Vec<E>> = Vec::with_capacity(n);
+        factors.resize_with(n, Vec::new);
+        for v in (0..n).rev() {
+            let d = pat.diag[v] as usize;
+            let piv = vals[v][d];
+            if f.is_zero(piv) {
+                return None;
+            }
+            let inv = f.inv(piv);
+            inv_pivot[v] = inv;
+            let (head, tail) = vals.split_at_mut(v);
+            let row_v = &mut tail[0];
+            for x in &mut row_v[..d] {
+                *x = f.mul(*x, inv);
+            }
+            let lower_cols = &pat.cols[v][..d];
+            let lower_vals = &row_v[..d];
+            let mut fs = Vec::with_capacity(pat.users[v].len());
+            for &u in &pat.users[v] {
+                let ucols = &pat.cols[u as usize];
+                let uvals = &mut head[u as usize];
+                let pos_v = ucols.binary_search(&(v as u32)).expect("user has column v");
+                let a_uv = uvals[pos_v];
+                fs.push(a_uv);
+                if f.is_zero(a_uv) {
+                    continue;
+                }
+                let mut k = 0;
+                for (&c, &l) in lower_cols.iter().zip(lower_vals) {
+                    while ucols[k] != c {
+                        k += 1;
+                    }
+                    uvals[k] = f.sub(uvals[k], f.mul(a_uv, l));
+                }
+            }
+            factors[v] = fs;
+        }
+        Some(Numeric {
+            vals,
+            inv_pivot,
+            factors,
+        })
+    }
+
+    /// Solves for one right-hand side in place.
+    fn solve<F: Field<E = E>>(&self, f: F, pat: &Pattern, y: &mut [E]) {
+        let n = y.len();
+        for v in (0..n).rev() {
+            let yv = f.mul(y[v], self.inv_pivot[v]);
+            y[v] = yv;
+            for (&u, &a) in pat.users[v].iter().zip(&self.factors[v]) {
+                y[u as usize] = f.sub(y[u as usize], f.mul(a, yv));
+            }
+        }
+        for v in 0..n {
+            let d = pat.diag[v] as usize;
+            let mut x = y[v];
+            for (&c, &l) in pat.cols[v][..d].iter().zip(&self.vals[v][..d]) {
+                x = f.sub(x, f.mul(l, y[c as usize]));
+            }
+            y[v] = x;
+        }
+    }
+}
+
+/// `x mod p` for a big x, with Montgomery steps instead of 128-bit divisions.
+fn big_mod(m: &Mont, x: &BigUint) -> u64 {
+    let mut r = 0u64;
+    for d in x.iter_u64_digits().rev() {
+        // r * 2^64 + d (mod p): mul(r, R^2) = r R (mod p).
+        let hi = m.mul(r, m.r2);
+        let lo = d % m.p;
+        r = m.sub(hi, m.p - lo);
+        if r == m.p {
+            r = 0;
+        }
+    }
+    r
+}
+
+/// Upper bound of log2 of the Euclidean norm of a row of integers.
+fn log2_norm<'a>(entries: impl Iterator<Item = &'a Int>) -> f64 {
+    let logs: Vec<f64> = entries
+        .map(Int::log2_upper)
+        .filter(|l| l.is_finite())
+        .collect();
+    let Some(top) = logs.iter().copied().reduce(f64::max) else {
+        return f64::NEG_INFINITY;
+    };
+    let sum: f64 = logs.iter().map(|l| (2.0 * (l - top)).exp2()).sum();
+    top + 0.5 * sum.log2()
+}
+
+/// log2 of `sqrt(2^(2 l) + 2^(2 m))`, for norms given by their logs.
+fn log2_hypot(l: f64, m: f64) -> f64 {
+    if !m.is_finite() {
+        return l;
+    }
+    if !l.is_finite() {
+        return m;
+    }
+    let top = l.max(m);
+    top + 0.5 * ((2.0 * (l - top)).exp2() + (2.0 * (m - top)).exp2()).log2()
+}
+
+/// For each solution (the chained one last), the bit count of a modulus that provably
+/// determines it and `det A`: with `A` the row-scaled
+/// integer matrix, `|det A| <= prod_i ||a_i||` (Hadamard) and, by Cramer's rule, every
+/// `det(A) x_j` is the determinant of A with column j replaced by b, so
+/// `|det(A) x_j| <= prod_i sqrt(||a_i||^2 + b_i^2)`. A chained solve is bounded the same way on
+/// the block matrix `[[A, 0], [-C, A]]` (determinant `det(A)^2`).
+fn bits_needed(
+    rows: &[Vec<(u32, Int)>],
+    rhs: &[Vec<Int>],
+    chained: Option<(&[IntRow], usize)>,
+) -> Vec<f64> {
+    let row_logs: Vec<f64> = rows
+        .iter()
+        .map(|r| log2_norm(r.iter().map(|(_, v)| v)))
+        .collect();
+    let with_rhs = |b: &[Int]| -> f64 {
+        row_logs
+            .iter()
+            .zip(b)
+            .map(|(l, bi)| log2_hypot(*l, bi.log2_upper()))
+            .sum()
+    };
+    let det: f64 = row_logs.iter().sum();
+    let mut needs: Vec<f64> = rhs.iter().map(|b| det.max(with_rhs(b))).collect();
+    if let Some((c, k)) = chained {
+        let second: f64 = rows
+            .iter()
+            .zip(c)
+            .map(|(a, c)| log2_norm(a.iter().chain(c.iter()).map(|(_, v)| v)))
+            .sum();
+        needs.push((det + second).max(with_rhs(&rhs[k]) + second));
+    }
+    // Float rounding in the sums above is far below this margin of one bit per thousand rows
+    // plus eight bits; one more bit for the sign of the symmetric residue.
+    needs
+        .into_iter()
+        .map(|w| w * (1.0 + 1e-9) + rows.len() as f64 * 1e-3 + 9.0)
+        .collect()
+}
+
+/// A second solve fed by the first: `A y = C x`, where x solves `A x = b` for one of the
+/// right-hand sides (as for a second moment: `(I - Q) u = t`).
+#[derive(Clone, Copy, Debug)]
+pub struct Chained<'a> {
+    /// The matrix C (square, the size of A).
+    pub c: &'a SparseRows,
+    /// Which right-hand side's solution x feeds it.
+    pub rhs: usize,
+    /// Which components of y to return.
+    pub wanted: Wanted<'a>,
+}
+
+/// Which components of a solution to rebuild (each costs a Chinese remainder step per prime and
+/// one final division).
+#[derive(Clone, Copy, Debug)]
+pub enum Wanted<'a> {
+    /// Every component.
+    All,
+    /// These components, in this order.
+    Some(&'a [usize]),
+}
+
+/// Solves `A x = b` exactly for several right-hand sides at once, with A sparse and square.
+///
+/// `wanted[k]` says which components of the k-th solution to return (as reduced fractions).
+/// With `chained`, one more solution comes last: the wanted components of y in `A y = C x`.
+///
+/// # Method
+///
+/// Each row of `[A | b]` is scaled by the least common multiple of its denominators, giving an
+/// integer system with the same solution. The elimination pattern (fill) is computed once
+/// ([`Pattern`]); then, for each word-size prime p, the system is eliminated modulo p (no
+/// pivoting, variables from the last to the first), giving `det A mod p` as the product of the
+/// pivots and `det(A) x mod p`. By Cramer's rule `det(A) x_j` is an integer, and Hadamard's
+/// inequality bounds it and `det A` (see `bits_needed`), so once the product of the primes
+/// exceeds twice the bound, the Chinese remainder theorem gives both exactly (symmetric
+/// residues) and `x_j = (det(A) x_j) / det A` is exact. No rational arithmetic happens until the
+/// final divisions. Primes that divide a pivot are skipped; if several in a row do, the exact
+/// reference elimination decides (and reports a singular system).
+///
+/// References: K. O. Geddes, S. R. Czapor, G. Labahn, *Algorithms for Computer Algebra* (1992),
+/// chapter 5 (multi-modular methods, Garner's algorithm, Hadamard's bound).
+///
+/// # Errors
+///
+/// [`Singular`] when A is singular.
+///
+/// # Panics
+///
+/// When a right-hand side or a column index does not fit the size of A.
+pub fn solve_exact(
+    a: &SparseRows,
+    rhs: &[Vec<BigRational>],
+    wanted: &[Wanted<'_>],
+    chained: Option<Chained<'_>>,
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    let n = a.len();
+    for b in rhs {
+        assert_eq!(b.len(), n, "right-hand side has the wrong length");
+    }
+    assert_eq!(wanted.len(), rhs.len(), "one Wanted per right-hand side");
+    let components: Vec<Vec<usize>> = wanted
+        .iter()
+        .chain(chained.as_ref().map(|c| &c.wanted))
+        .map(|w| match w {
+            Wanted::All => (0..n).collect(),
+            Wanted::Some(c) => c.to_vec(),
+        })
+        .collect();
+    if n == 0 {
+        return Ok(vec![Vec::new(); components.len()]);
+    }
+    if let Some(ch) = &chained {
+        assert_eq!(ch.c.len(), n, "C has the wrong size");
+        assert!(ch.rhs < rhs.len(), "chained to a missing right-hand side");
+    }
+    // Scale each row of [A | b] to integers.
+    let mut rows: Vec<Vec<(u32, Int)>> = Vec::with_capacity(n);
+    let mut b_int: Vec<Vec<Int>> = vec![Vec::with_capacity(n); rhs.len()];
+    let mut c_int: Vec<Vec<(u32, Int)>> = Vec::new();
+    // Rows with each column once (duplicates summed), zeros dropped.
+    let merge = |row: &[(usize, BigRational)]| -> Vec<(usize, BigRational)> {
+        let mut m: BTreeMap<usize, BigRational> = BTreeMap::new();
+        for (j, v) in row {
+            assert!(*j < n, "column {j} outside a {n} x {n} matrix");
+            *m.entry(*j).or_insert_with(BigRational::zero) += v;
+        }
+        m.into_iter().filter(|(_, v)| !v.is_zero()).collect()
+    };
+    let a: SparseRows = a.iter().map(|r| merge(r)).collect();
+    let c_merged: Option<SparseRows> = chained
+        .as_ref()
+        .map(|ch| ch.c.iter().map(|r| merge(r)).collect());
+    for (i, row) in a.iter().enumerate() {
+        let mut l = BigInt::one();
+        for (j, v) in row {
+            assert!(*j < n, "column {j} outside a {n} x {n} matrix");
+            if !v.denom().is_one() {
+                l = l.lcm(v.denom());
+            }
+        }
+        for b in rhs {
+            if !b[i].denom().is_one() {
+                l = l.lcm(b[i].denom());
+            }
+        }
+        if let Some(c) = &c_merged {
+            for (_, v) in &c[i] {
+                if !v.denom().is_one() {
+                    l = l.lcm(v.denom());
+                }
+            }
+        }
+        let scale = |v: &BigRational| Int::from_big(v.numer() * (&l / v.denom()));
+        let mut r: Vec<(u32, Int)> = row
+            .iter()
+            .filter(|(_, v)| !v.is_zero())
+            .map(|(j, v)| (*j as u32, scale(v)))
+            .collect();
+        r.sort_by_key(|(j, _)| *j);
+        rows.push(r);
+        for (bi, b) in b_int.iter_mut().zip(rhs) {
+            bi.push(scale(&b[i]));
+        }
+        if let Some(c) = &c_merged {
+            c_int.push(
+                c[i].iter()
+                    .filter(|(_, v)| !v.is_zero())
+                    .map(|(j, v)| (*j as u32, scale(v)))
+                    .collect(),
+            );
+        }
+    }
+    solve_scaled(
+        &rows,
+        &b_int,
+        &c_int,
+        chained.as_ref().map(|ch| ch.rhs),
+        &components,
+        || reference_solve(&a, rhs, &components, chained.as_ref()),
+    )
+}
+
+/// The core of [`solve_exact`] on row-scaled integer rows: `c_int` is C (empty without a
+/// chained solve), `chained_rhs` the right-hand side that feeds it, `components` the wanted
+/// components of each solution (the chained one last); `fallback` decides the systems the
+/// primes cannot.
+fn solve_scaled(
+    rows: &[IntRow],
+    b_int: &[Vec<Int>],
+    c_int: &[IntRow],
+    chained_rhs: Option<usize>,
+    components: &[Vec<usize>],
+    fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    let n = rows.len();
+    let pattern = Pattern::new(
+        &rows
+            .iter()
+            .map(|r| r.iter().map(|(j, _)| *j).collect())
+            .collect::<Vec<_>>(),
+    );
+    let positions: Vec<Vec<usize>> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            r.iter()
+                .map(|(j, _)| pattern.cols[i].binary_search(j).expect("entry in pattern"))
+                .collect()
+        })
+        .collect();
+    let needs = bits_needed(rows, b_int, chained_rhs.map(|k| (c_int, k)));
+    let need = needs.iter().copied().fold(0.0, f64::max);
+    // The modulus each solution was rebuilt with (it stops taking primes once determined).
+    let mut moduli: Vec<Option<BigUint>> = vec![None; needs.len()];
+
+    let mut det = BigUint::zero();
+    let mut values: Vec<Vec<BigUint>> = components
+        .iter()
+        .map(|c| vec![BigUint::zero(); c.len()])
+        .collect();
+    let mut modulus = BigUint::one();
+    let mut bits = 0.0;
+    let mut failures = 0;
+    let mut y: Vec<u64> = vec![0; n];
+    for p in primes() {
+        if bits > need {
+            break;
+        }
+        let m = Mont::new(p);
+        let vals: Vec<Vec<u64>> = rows
+            .iter()
+            .zip(&positions)
+            .enumerate()
+            .map(|(i, (r, pos))| {
+                let mut v = vec![0u64; pattern.cols[i].len()];
+                for ((_, x), &k) in r.iter().zip(pos) {
+                    v[k] = m.enter(x.residue(p));
+                }
+                v
+            })
+            .collect();
+        let Some(lu) = Numeric::factor(m, &pattern, vals) else {
+            failures += 1;
+            if failures >= 3 {
+                return fallback();
+            }
+            continue;
+        };
+        let mut d = m.enter(1);
+        for v in 0..n {
+            // inv_pivot holds 1 / pivot: det = prod pivot = 1 / prod inv_pivot.
+            d = m.mul(d, lu.inv_pivot[v]);
+        }
+        let det_m = m.inv(d);
+        // Garner step: x += M * ((r - x) / M mod p).
+        let m_mod = big_mod(&m, &modulus);
+        let m_inv = m.inv(m.enter(m_mod));
+        let step = |x: &mut BigUint, r: u64| {
+            let xr = big_mod(&m, x);
+            let t = m.mul(m.enter(m.sub(r, xr)), m_inv);
+            let t = m.leave(t);
+            if t != 0 {
+                *x += &modulus * t;
+            }
+        };
+        step(&mut det, m.leave(det_m));
+        let mut feed = Vec::new();
+        for (k, ((b, vals), comps)) in b_int.iter().zip(&mut values).zip(components).enumerate() {
+            let feeds = chained_rhs == Some(k);
+            let done = bits > needs[k];
+            if done && moduli[k].is_none() {
+                moduli[k] = Some(modulus.clone());
+            }
+            if done && !feeds {
+                // This solution is already determined: only the chained one needs more primes.
+                continue;
+            }
+            for (yi, bi) in y.iter_mut().zip(b) {
+                *yi = m.enter(bi.residue(p));
+            }
+            lu.solve(m, &pattern, &mut y);
+            if !done {
+                for (x, &c) in vals.iter_mut().zip(comps) {
+                    step(x, m.leave(m.mul(y[c], det_m)));
+                }
+            }
+            if feeds {
+                feed.clone_from(&y);
+            }
+        }
+        if chained_rhs.is_some() {
+            // y = C x (mod p), then A z = y; det(block) = det(A)^2.
+            for (yi, row) in y.iter_mut().zip(c_int) {
+                let mut acc = 0;
+                for (j, v) in row {
+                    let term = m.mul(m.enter(v.residue(p)), feed[*j as usize]);
+                    acc = m.sub(acc, m.p - term);
+                    if acc == m.p {
+                        acc = 0;
+                    }
+                }
+                *yi = acc;
+            }
+            lu.solve(m, &pattern, &mut y);
+            let det2 = m.mul(det_m, det_m);
+            let last = values.len() - 1;
+            for (x, &c) in values[last].iter_mut().zip(&components[last]) {
+                step(x, m.leave(m.mul(y[c], det2)));
+            }
+        }
+        modulus *= p;
+        bits += (p as f64).log2();
+    }
+    let signed = |x: BigUint, modulus: &BigUint| -> BigInt {
+        if x > (modulus >> 1u32) {
+            BigInt::from_biguint(Sign::Minus, modulus - x)
+        } else {
+            BigInt::from_biguint(Sign::Plus, x)
+        }
+    };
+    let det = signed(det, &modulus);
+    let det2 = &det * &det;
+    let first = b_int.len();
+    Ok(values
+        .into_iter()
+        .zip(moduli)
+        .enumerate()
+        .map(|(k, (vals, m))| {
+            let d = if k < first { &det } else { &det2 };
+            let m = m.as_ref().unwrap_or(&modulus);
+            vals.into_iter()
+                .map(|x| BigRational::new(signed(x, m), d.clone()))
+                .collect()
+        })
+        .collect())
+}
+
+/// A chained solve for [`solve_exact_int`]: (C as integer rows, the right-hand side that feeds
+/// it, the wanted components), as in [`Chained`].
+pub type ChainedInt<'a> = (&'a [Vec<(usize, i64)>], usize, Wanted<'a>);
+
+/// [`solve_exact`] for an integer system (no scaling, no rational arithmetic before the final
+/// divisions): `a` and `c` as sparse rows of `i64`, integer right-hand sides.
+///
+/// # Errors
+///
+/// [`Singular`] when A is singular.
+///
+/// # Panics
+///
+/// When a right-hand side or a column index does not fit the size of A.
+pub fn solve_exact_int(
+    a: &[Vec<(usize, i64)>],
+    rhs: &[Vec<i64>],
+    wanted: &[Wanted<'_>],
+    chained: Option<ChainedInt<'_>>,
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    let n = a.len();
+    let to_rows = |m: &[Vec<(usize, i64)>]| -> Vec<IntRow> {
+        m.iter()
+            .map(|r| {
+                let mut acc: BTreeMap<usize, i64> = BTreeMap::new();
+                for (j, v) in r {
+                    assert!(*j < n, "column {j} outside a {n} x {n} matrix");
+                    *acc.entry(*j).or_default() += v;
+                }
+                acc.into_iter()
+                    .filter(|(_, v)| *v != 0)
+                    .map(|(j, v)| (j as u32, Int::Small(v)))
+                    .collect()
+            })
+            .collect()
+    };
+    for b in rhs {
+        assert_eq!(b.len(), n, "right-hand side has the wrong length");
+    }
+    assert_eq!(wanted.len(), rhs.len(), "one Wanted per right-hand side");
+    let components: Vec<Vec<usize>> = wanted
+        .iter()
+        .chain(chained.as_ref().map(|c| &c.2))
+        .map(|w| match w {
+            Wanted::All => (0..n).collect(),
+            Wanted::Some(c) => c.to_vec(),
+        })
+        .collect();
+    if n == 0 {
+        return Ok(vec![Vec::new(); components.len()]);
+    }
+    let rows = to_rows(a);
+    let b_int: Vec<Vec<Int>> = rhs
+        .iter()
+        .map(|b| b.iter().map(|&v| Int::Small(v)).collect())
+        .collect();
+    let c_int = chained.as_ref().map(|c| to_rows(c.0)).unwrap_or_default();
+    let rational = |m: &[Vec<(usize, i64)>]| -> SparseRows {
+        m.iter()
+            .map(|r| {
+                r.iter()
+                    .map(|(j, v)| (*j, BigRational::from_integer(BigInt::from(*v))))
+                    .collect()
+            })
+            .collect()
+    };
+    solve_scaled(
+        &rows,
+        &b_int,
+        &c_int,
+        chained.as_ref().map(|c| c.1),
+        &components,
+        || {
+            let a = rational(a);
+            let rhs: Vec<Vec<BigRational>> = rhs
+                .iter()
+                .map(|b| {
+                    b.iter()
+                        .map(|&v| BigRational::from_integer(BigInt::from(v)))
+                        .collect()
+                })
+                .collect();
+            let c = chained.as_ref().map(|c| rational(c.0));
+            let ch = chained.as_ref().zip(c.as_ref()).map(|(ch, c)| Chained {
+                c,
+                rhs: ch.1,
+                wanted: ch.2,
+            });
+            reference_solve(&a, &rhs, &components, ch.as_ref())
+        },
+    )
+}
+
+/// The exact reference elimination on `A`, for the rare systems the primes cannot settle
+/// (singular ones, or ones that need a row exchange).
+fn reference_solve(
+    a: &SparseRows,
+    rhs: &[Vec<BigRational>],
+    components: &[Vec<usize>],
+    chained: Option<&Chained<'_>>,
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    // SparseLu factors I - Q: pass Q = I - A.
+    let q: SparseRows = a
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut r: BTreeMap<usize, BigRational> = BTreeMap::new();
+            r.insert(i, BigRational::one());
+            for (j, v) in row {
+                *r.entry(*j).or_insert_with(BigRational::zero) -= v;
+            }
+            r.into_iter().filter(|(_, v)| !v.is_zero()).collect()
+        })
+        .collect();
+    // Without pivoting first (the chains' case); a zero pivot may still need a row exchange.
+    type Solver<'s> = Box<dyn Fn(&[BigRational]) -> Result<Vec<BigRational>, Singular> + 's>;
+    let solve: Solver<'_> = match SparseLu::factor(&q) {
+        Ok(lu) => Box::new(move |b: &[BigRational]| Ok(lu.solve(b))),
+        Err(_) => Box::new(|b: &[BigRational]| solve_dense(&q, b)),
+    };
+    let mut xs: Vec<Vec<BigRational>> = rhs.iter().map(|b| solve(b)).collect::<Result<_, _>>()?;
+    if let Some(ch) = chained {
+        let x = &xs[ch.rhs];
+        let y: Vec<BigRational> =
+            ch.c.iter()
+                .map(|row| {
+                    row.iter()
+                        .fold(BigRational::zero(), |acc, (j, v)| acc + v * &x[*j])
+                })
+                .collect();
+        xs.push(solve(&y)?);
+    }
+    Ok(xs
+        .iter()
+        .zip(components)
+        .map(|(x, comps)| comps.iter().map(|&c| x[c].clone()).collect())
+        .collect())
+}
+
+/// `A = I - Q` as sparse rows.
+pub fn identity_minus(q: &SparseRows) -> SparseRows {
+    q.iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut r: BTreeMap<usize, BigRational> = BTreeMap::new();
+            r.insert(i, BigRational::one());
+            for (j, v) in row {
+                *r.entry(*j).or_insert_with(BigRational::zero) -= v;
+            }
+            r.into_iter().filter(|(_, v)| !v.is_zero()).collect()
+        })
+        .collect()
+}
+
+/// Solves `(I - Q) x = b` exactly for several right-hand sides (every component), with the
+/// multi-modular method of [`solve_exact`]. The general entry point for chains: Q is the
+/// transient part of any absorbing chain (one board, or the joint chain of several players).
+///
+/// # Errors
+///
+/// [`Singular`] when `I - Q` is singular (some state cannot reach absorption).
+pub fn solve_absorbing(
+    q: &SparseRows,
+    rhs: &[Vec<BigRational>],
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    solve_exact(&identity_minus(q), rhs, &vec![Wanted::All; rhs.len()], None)
+}
+
+/// Solves `A x = b` in floating point on the same elimination pattern as [`solve_exact`],
+/// for the speed path (`expect --float`: no exact claim), with an optional chained solve
+/// `A y = C x_k` (C as sparse rows, k the right-hand side that feeds it; y comes last).
+/// Returns `None` when a pivot vanishes.
+///
+/// # Panics
+///
+/// When a right-hand side or a column index does not fit the size of A.
+pub fn solve_float(
+    a: &FloatRows,
+    rhs: &[Vec<f64>],
+    chained: Option<(&FloatRows, usize)>,
+) -> Option<Vec<Vec<f64>>> {
+    let n = a.len();
+    let pattern = Pattern::new(
+        &a.iter()
+            .map(|r| r.iter().map(|(j, _)| *j as u32).collect())
+            .collect::<Vec<_>>(),
+    );
+    let vals: Vec<Vec<f64>> = a
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let mut v = vec![0.0; pattern.cols[i].len()];
+            for (j, x) in r {
+                let k = pattern.cols[i]
+                    .binary_search(&(*j as u32))
+                    .expect("entry in pattern");
+                v[k] += x;
+            }
+            v
+        })
+        .collect();
+    let lu = Numeric::factor(Float, &pattern, vals)?;
+    let mut out: Vec<Vec<f64>> = rhs
+        .iter()
+        .map(|b| {
+            assert_eq!(b.len(), n, "right-hand side has the wrong length");
+            let mut y = b.clone();
+            lu.solve(Float, &pattern, &mut y);
+            y
+        })
+        .collect();
+    if let Some((c, k)) = chained {
+        let x = &out[k];
+        let mut y: Vec<f64> = c
+            .iter()
+            .map(|row| row.iter().map(|(j, v)| v * x[*j]).sum())
+            .collect();
+        lu.solve(Float, &pattern, &mut y);
+        out.push(y);
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,5 +1277,69 @@ mod tests {
         let m: SparseRows = vec![vec![(0, q(1, 1))]];
         assert_eq!(SparseLu::factor(&m).unwrap_err(), Singular { state: 0 });
         assert!(solve_dense(&m, &[q(1, 1)]).is_err());
+    }
+
+    #[test]
+    fn the_modular_solver_matches_the_hand_solutions() {
+        // The same two systems as above, worked by hand: (4, 2) and (2, 2, 2).
+        let m: SparseRows = vec![vec![(0, q(1, 2)), (1, q(1, 2))], vec![(1, q(1, 2))]];
+        let ones = vec![q(1, 1); 2];
+        assert_eq!(
+            solve_absorbing(&m, &[ones]).unwrap(),
+            vec![vec![q(4, 1), q(2, 1)]]
+        );
+        let m: SparseRows = vec![vec![(1, q(1, 2))], vec![(2, q(1, 2))], vec![(0, q(1, 2))]];
+        assert_eq!(
+            solve_absorbing(&m, &[vec![q(1, 1); 3]]).unwrap(),
+            vec![vec![q(2, 1); 3]]
+        );
+    }
+
+    #[test]
+    fn the_modular_solver_reports_a_singular_system() {
+        let m: SparseRows = vec![vec![(0, q(1, 1))]];
+        assert_eq!(
+            solve_absorbing(&m, &[vec![q(1, 1)]]).unwrap_err(),
+            Singular { state: 0 }
+        );
+    }
+
+    #[test]
+    fn the_modular_solver_handles_negative_and_huge_values() {
+        // A = [[3, -1], [2^200, 5]], b = (1, -2^201 / 7): solved by hand with Cramer's rule,
+        // det = 15 + 2^200, x0 = (5 - 2^201/7) / det, x1 = (3 (-2^201/7) - 2^200) / det.
+        let big = BigRational::from_integer(BigInt::from(1) << 200usize);
+        let b1 = -(&big * q(2, 7));
+        let a: SparseRows = vec![
+            vec![(0, q(3, 1)), (1, q(-1, 1))],
+            vec![(0, big.clone()), (1, q(5, 1))],
+        ];
+        let det = q(15, 1) + &big;
+        let x0 = (q(5, 1) + &b1) / &det;
+        let x1 = (q(3, 1) * &b1 - &big) / &det;
+        let got = solve_exact(&a, &[vec![q(1, 1), b1]], &[Wanted::All], None).unwrap();
+        assert_eq!(got, vec![vec![x0, x1]]);
+    }
+
+    #[test]
+    fn primes_are_primes() {
+        // 2^61 - 1 is a Mersenne prime; 2^62 - 57 is the largest prime below 2^62.
+        assert!(is_prime((1 << 61) - 1));
+        assert!(!is_prime((1 << 61) + 1)); // divisible by 3
+        assert_eq!(primes().next(), Some((1u64 << 62) - 57));
+    }
+
+    #[test]
+    fn the_prime_table_is_what_the_generator_finds() {
+        let mut generated = Vec::new();
+        let mut c = (1u64 << 62) - 1;
+        while generated.len() < PRIME_OFFSETS.len() + 2 {
+            if is_prime(c) {
+                generated.push(c);
+            }
+            c -= 2;
+        }
+        let listed: Vec<u64> = primes().take(PRIME_OFFSETS.len() + 2).collect();
+        assert_eq!(listed, generated);
     }
 }

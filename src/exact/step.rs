@@ -6,13 +6,63 @@
 //! common denominator of `P`'s entries, so `A = D P` is an integer matrix. Then
 //! `v_n = D^n p_n = v_(n-1) A` is an integer vector: the loop needs no gcd, and
 //! `P(T = n, ends in final state f) = v_n[f] / D^n` exactly.
+//!
+//! # How it is kept fast
+//!
+//! Measured on the Efi board (unlimited roll-again), D = 5 * 6^14 (39 bits) and the chain has
+//! 2530 transitions, so `D^n` has 14,000 bits by the 372 turns it takes for P(T > n) to fall below
+//! 1e-15. Three things keep a step cheap:
+//!
+//! - the matrix is stored flat (compressed rows, one `u64` limb per coefficient while D fits a
+//!   word) and the vectors are flat arrays of `u64` limbs, updated in place with one
+//!   multiply-and-add pass per transition (no allocation inside a step);
+//! - D is factored once (trial division); after each step the common factor of the whole vector
+//!   and the scale is divided out, one prime of D at a time. Most rows of Efi's chain have small
+//!   denominators, so about half of D's bits cancel every turn: the numbers grow by about 18 bits a
+//!   turn instead of 39, which halves the work;
+//! - fractions are reduced with the same factors (a valuation per prime), not with a general gcd.
+//!
+//! The counts are therefore over a scale that divides `D^n` ([`Stepper::scale`]), not always
+//! `D^n` itself.
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::chain::Chain;
+
+/// Trial division bound for factoring D: primes below it are found; a cofactor below its square
+/// is then prime too.
+const TRIAL_BOUND: u64 = 1 << 16;
+
+/// One prime (or an unproven cofactor) of D.
+#[derive(Clone, Debug)]
+struct Factor {
+    /// The factor.
+    f: u64,
+    /// Its exponent in D.
+    in_d: u32,
+    /// The largest k with f^k <= u64::MAX.
+    chunk: u32,
+}
+
+impl Factor {
+    fn new(f: u64, in_d: u32) -> Factor {
+        let mut chunk = 0;
+        let mut pow: u64 = 1;
+        while let Some(next) = pow.checked_mul(f) {
+            pow = next;
+            chunk += 1;
+        }
+        Factor { f, in_d, chunk }
+    }
+
+    /// f^k for k <= chunk.
+    fn pow(&self, k: u32) -> u64 {
+        self.f.pow(k)
+    }
+}
 
 /// A chain's transition matrix scaled to integers: `D P`.
 #[derive(Clone, Debug)]
@@ -21,8 +71,25 @@ pub struct IntegerChain {
     transient: usize,
     finals: usize,
     start: usize,
-    /// For each transient state: (target state index, D times the probability).
-    rows: Vec<Vec<(usize, BigInt)>>,
+    /// Target state of each transition.
+    col: Vec<usize>,
+    /// The same transitions by target (compressed columns): the transitions into state j are
+    /// `by_target[col_start[j]..col_start[j + 1]]`, each (source state, transition index).
+    col_start: Vec<usize>,
+    by_target: Vec<(usize, usize)>,
+    /// Limbs per coefficient (1 while D < 2^64).
+    coef_limbs: usize,
+    /// True when every column's coefficients are single limbs summing to less than 2^64, so
+    /// the products into one limb of one count can be summed in a `u128` without carries.
+    lazy_carries: bool,
+    /// D times each transition's probability, `coef_limbs` little-endian limbs each.
+    coef: Vec<u64>,
+    /// The primes of D (and possibly one unproven cofactor that fits a word).
+    factors: Vec<Factor>,
+    /// True when `factors` multiply to D and are all prime, so they reduce fractions alone.
+    fully_factored: bool,
+    /// The bit length of D.
+    d_bits: u64,
 }
 
 impl IntegerChain {
@@ -32,21 +99,65 @@ impl IntegerChain {
         S: Clone + Eq + std::hash::Hash + Ord + std::fmt::Debug,
     {
         let d = chain.common_denominator();
-        let rows = chain
-            .rows()
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .map(|(j, p)| (*j, p.numer() * (&d / p.denom())))
-                    .collect()
-            })
-            .collect();
+        let du = d.magnitude().clone();
+        let coef_limbs = du.to_u64_digits().len().max(1);
+        let mut row_start = Vec::with_capacity(chain.transient_count() + 1);
+        let mut col = Vec::new();
+        let mut coef = Vec::new();
+        row_start.push(0);
+        for row in chain.rows() {
+            for (j, p) in row {
+                let a = p.numer().magnitude() * (&du / p.denom().magnitude());
+                let mut limbs = a.to_u64_digits();
+                limbs.resize(coef_limbs, 0);
+                col.push(*j);
+                coef.extend_from_slice(&limbs);
+            }
+            row_start.push(col.len());
+        }
+        let (factors, fully_factored) = factor(&du);
+        let states = chain.states().len();
+        let mut counts = vec![0usize; states + 1];
+        for &j in &col {
+            counts[j + 1] += 1;
+        }
+        for j in 0..states {
+            counts[j + 1] += counts[j];
+        }
+        let col_start = counts.clone();
+        let mut by_target = vec![(0, 0); col.len()];
+        for i in 0..chain.transient_count() {
+            for (k, &j) in col
+                .iter()
+                .enumerate()
+                .take(row_start[i + 1])
+                .skip(row_start[i])
+            {
+                by_target[counts[j]] = (i, k);
+                counts[j] += 1;
+            }
+        }
+        let lazy_carries = coef_limbs == 1
+            && (0..states).all(|j| {
+                by_target[col_start[j]..col_start[j + 1]]
+                    .iter()
+                    .try_fold(0u64, |sum, &(_, k)| sum.checked_add(coef[k]))
+                    .is_some()
+            });
         IntegerChain {
+            lazy_carries,
+            col_start,
+            by_target,
+            d_bits: du.bits(),
             denominator: d,
             transient: chain.transient_count(),
             finals: chain.states().len() - chain.transient_count(),
             start: chain.start(),
-            rows,
+            col,
+            coef_limbs,
+            coef,
+            factors,
+            fully_factored,
         }
     }
 
@@ -55,33 +166,185 @@ impl IntegerChain {
         &self.denominator
     }
 
+    /// The number of transitions (nonzero entries of the matrix).
+    pub fn transitions(&self) -> usize {
+        self.col.len()
+    }
+
     /// A stepper at n = 0 (all mass on the start state).
     pub fn stepper(&self) -> Stepper<'_> {
-        let mut mass = vec![BigInt::zero(); self.transient];
-        let mut absorbed = vec![BigInt::zero(); self.finals];
-        if self.start < self.transient {
-            mass[self.start] = BigInt::one();
-        } else {
-            absorbed[self.start - self.transient] = BigInt::one();
-        }
+        let n = self.transient + self.finals;
+        let stride = 2;
+        let mut mass = vec![0u64; n * stride];
+        let mut len = vec![0usize; n];
+        mass[self.start * stride] = 1;
+        len[self.start] = 1;
         Stepper {
             chain: self,
             turn: 0,
             scale: BigInt::one(),
+            exps: vec![0; self.factors.len()],
+            stride,
             mass,
-            absorbed,
+            len,
+            next: Vec::new(),
+            next_len: vec![0; n],
         }
     }
 }
 
-/// The law of the game after `turn()` turns, as integers over `scale() = D^turn`.
+/// Splits `d` into primes below [`TRIAL_BOUND`] and a cofactor. Returns the factors and whether
+/// they are all proven prime and multiply to `d`.
+fn factor(d: &BigUint) -> (Vec<Factor>, bool) {
+    let mut rest = d.clone();
+    let mut out = Vec::new();
+    let mut p = 2u64;
+    while p < TRIAL_BOUND && !rest.is_one() {
+        let mut e = 0;
+        loop {
+            let (q, r) = rest.div_rem(&BigUint::from(p));
+            if !r.is_zero() {
+                break;
+            }
+            rest = q;
+            e += 1;
+        }
+        if e > 0 {
+            out.push(Factor::new(p, e));
+        }
+        p += if p == 2 { 1 } else { 2 };
+    }
+    if rest.is_one() {
+        return (out, true);
+    }
+    let bound_sq = BigUint::from(TRIAL_BOUND) * BigUint::from(TRIAL_BOUND);
+    match u64::try_from(&rest) {
+        Ok(c) => {
+            out.push(Factor::new(c, 1));
+            (out, rest < bound_sq)
+        }
+        Err(_) => (out, false),
+    }
+}
+
+/// The law of the game after `turn()` turns, as integers over a common `scale()`.
 #[derive(Clone, Debug)]
 pub struct Stepper<'a> {
     chain: &'a IntegerChain,
     turn: usize,
+    /// The denominator of every count (a divisor of D^turn).
     scale: BigInt,
-    mass: Vec<BigInt>,
-    absorbed: Vec<BigInt>,
+    /// The exponent of each factor of D in `scale` (for the primes it holds).
+    exps: Vec<u32>,
+    /// Limbs reserved per state.
+    stride: usize,
+    /// Transient states' counts, then the final states' counts of this turn: `stride` limbs each.
+    mass: Vec<u64>,
+    /// Significant limbs of each count.
+    len: Vec<usize>,
+    next: Vec<u64>,
+    next_len: Vec<usize>,
+}
+
+/// `dst += src * c`, where `dst` has room for the carry.
+#[inline]
+fn mac(dst: &mut [u64], src: &[u64], c: u64) {
+    let mut carry = 0u64;
+    let (low, high) = dst.split_at_mut(src.len());
+    for (d, &s) in low.iter_mut().zip(src) {
+        let t = u128::from(s) * u128::from(c) + u128::from(*d) + u128::from(carry);
+        *d = t as u64;
+        carry = (t >> 64) as u64;
+    }
+    for d in high {
+        if carry == 0 {
+            break;
+        }
+        let (v, o) = d.overflowing_add(carry);
+        *d = v;
+        carry = u64::from(o);
+    }
+}
+
+/// The inverse of odd `d` modulo 2^64 (Newton's iteration: each step doubles the correct bits,
+/// from the 3 that `d * d = 1 mod 8` gives).
+fn inverse_mod_word(d: u64) -> u64 {
+    debug_assert!(d % 2 == 1);
+    let mut inv = d;
+    for _ in 0..5 {
+        inv = inv.wrapping_mul(2u64.wrapping_sub(d.wrapping_mul(inv)));
+    }
+    inv
+}
+
+/// A value r in `0..=d` with `r = 0 or d` exactly when odd `d` divides `x`; more precisely
+/// r = -x 2^(-64 len) (mod d), so for any odd f with f^j dividing d, f^j divides x iff it divides
+/// r. Multiplications only, no division (Granlund and Montgomery's exact remainder, GMP's
+/// `mpn_modexact_1_odd`).
+#[inline]
+fn modexact_odd(x: &[u64], d: u64, inv: u64) -> u64 {
+    let mut c = 0u64;
+    for &l in x {
+        let (s, b) = l.overflowing_sub(c);
+        let q = s.wrapping_mul(inv);
+        c = ((u128::from(q) * u128::from(d)) >> 64) as u64 + u64::from(b);
+    }
+    c
+}
+
+/// `x /= d` in place for odd `d` that divides `x` exactly (Jebelean's exact division: one
+/// multiplication by the inverse per limb, GMP's `mpn_divexact_1`).
+#[inline]
+fn divexact_odd(x: &mut [u64], d: u64, inv: u64) {
+    let mut c = 0u64;
+    for l in x.iter_mut() {
+        let (s, b) = l.overflowing_sub(c);
+        let q = s.wrapping_mul(inv);
+        *l = q;
+        c = ((u128::from(q) * u128::from(d)) >> 64) as u64 + u64::from(b);
+    }
+    debug_assert_eq!(c, 0, "not an exact division");
+}
+
+/// `x >>= bits` in place (bits < 64 * len).
+fn shift_right(x: &mut [u64], bits: u32) {
+    let words = (bits / 64) as usize;
+    let b = bits % 64;
+    let n = x.len();
+    for i in 0..n {
+        let lo = x.get(i + words).copied().unwrap_or(0);
+        let hi = x.get(i + words + 1).copied().unwrap_or(0);
+        x[i] = if b == 0 {
+            lo
+        } else {
+            (lo >> b) | (hi << (64 - b))
+        };
+    }
+}
+
+/// The number of times odd `f` divides `r`, at most `cap` (`r = 0` counts as `cap`).
+fn valuation_word(mut r: u64, f: u64, cap: u32) -> u32 {
+    if r == 0 {
+        return cap;
+    }
+    let mut k = 0;
+    while k < cap && r % f == 0 {
+        r /= f;
+        k += 1;
+    }
+    k
+}
+
+fn significant(x: &[u64]) -> usize {
+    x.iter().rposition(|&l| l != 0).map_or(0, |p| p + 1)
+}
+
+fn to_big(x: &[u64]) -> BigInt {
+    let digits: Vec<u32> = x
+        .iter()
+        .flat_map(|&l| [l as u32, (l >> 32) as u32])
+        .collect();
+    BigInt::from_biguint(Sign::Plus, BigUint::new(digits))
 }
 
 impl Stepper<'_> {
@@ -89,25 +352,202 @@ impl Stepper<'_> {
     /// final state in exactly this turn.
     pub fn step(&mut self) {
         let c = self.chain;
-        let mut next = vec![BigInt::zero(); c.transient];
-        let mut absorbed = vec![BigInt::zero(); c.finals];
-        for (i, m) in self.mass.iter().enumerate() {
-            if m.is_zero() {
+        let states = c.transient + c.finals;
+        let max_len = self.len[..c.transient].iter().copied().max().unwrap_or(0);
+        // Every new count is at most scale * D: that many limbs, plus one for carries.
+        let need = (self.scale.bits() + c.d_bits) as usize / 64 + 2;
+        let stride = self.stride.max(need).max(max_len + c.coef_limbs + 1);
+        if stride > self.stride {
+            let new_stride = stride + stride / 2;
+            let mut grown = vec![0u64; states * new_stride];
+            for i in 0..states {
+                let l = self.len[i];
+                grown[i * new_stride..i * new_stride + l]
+                    .copy_from_slice(&self.mass[i * self.stride..i * self.stride + l]);
+            }
+            self.mass = grown;
+            self.stride = new_stride;
+        }
+        let stride = self.stride;
+        self.next.clear();
+        self.next.resize(states * stride, 0);
+        // Product scanning: each limb k of each new count is the sum over the transitions into
+        // it of (limb k - l of the source) * (limb l of the coefficient), added into a 192-bit
+        // accumulator. The products are independent of each other, unlike a multiply-and-add
+        // pass per transition whose carries form one long chain.
+        let cl = c.coef_limbs;
+        let mut wide: Vec<u128> = Vec::new();
+        let mut overflows: Vec<u64> = Vec::new();
+        for j in 0..states {
+            let entries = &c.by_target[c.col_start[j]..c.col_start[j + 1]];
+            let top = entries.iter().map(|&(i, _)| self.len[i]).max().unwrap_or(0);
+            if top == 0 {
                 continue;
             }
-            for (j, a) in &c.rows[i] {
-                let add = m * a;
-                if *j < c.transient {
-                    next[*j] += add;
-                } else {
-                    absorbed[*j - c.transient] += add;
+            let width = (top + cl + 1).min(stride);
+            let out = &mut self.next[j * stride..j * stride + width];
+            if c.lazy_carries {
+                // Sum of products per limb without carries (each < 2^64 * coefficient sum
+                // < 2^128), then one carry pass.
+                wide.clear();
+                wide.resize(top, 0);
+                for &(i, t) in entries {
+                    let a = u128::from(c.coef[t]);
+                    let src = &self.mass[i * stride..i * stride + self.len[i]];
+                    for (w, &x) in wide.iter_mut().zip(src) {
+                        *w += u128::from(x) * a;
+                    }
+                }
+                let mut carry: u128 = 0;
+                for (k, o) in out.iter_mut().enumerate() {
+                    let w = wide.get(k).copied().unwrap_or(0);
+                    let (sum, over) = w.overflowing_add(carry);
+                    *o = sum as u64;
+                    carry = (sum >> 64) | (u128::from(over) << 64);
+                }
+                debug_assert!(carry == 0, "a count outgrew its stride");
+                continue;
+            }
+            // Wide coefficients: the same sums, with a count of the u128 overflows per limb.
+            wide.clear();
+            wide.resize(width, 0);
+            overflows.clear();
+            overflows.resize(width + 1, 0);
+            for &(i, t) in entries {
+                let src = &self.mass[i * stride..i * stride + self.len[i]];
+                for (l, &a) in c.coef[t * cl..(t + 1) * cl].iter().enumerate() {
+                    let a = u128::from(a);
+                    for (k, &x) in src.iter().enumerate() {
+                        let (sum, over) = wide[k + l].overflowing_add(u128::from(x) * a);
+                        wide[k + l] = sum;
+                        overflows[k + l] += u64::from(over);
+                    }
                 }
             }
+            // Limb k receives wide[k] (low word), wide[k - 1] (high word) and the overflows of
+            // limb k - 2 (each worth 2^128).
+            let mut carry: u128 = 0;
+            for k in 0..width {
+                let mut v = carry;
+                let mut over = 0u64;
+                let (a, o1) = v.overflowing_add(u128::from(wide[k] as u64));
+                v = a;
+                over += u64::from(o1);
+                if k >= 1 {
+                    let (a, o2) = v.overflowing_add(wide[k - 1] >> 64);
+                    v = a;
+                    over += u64::from(o2);
+                }
+                if k >= 2 {
+                    let (a, o3) = v.overflowing_add(u128::from(overflows[k - 2]));
+                    v = a;
+                    over += u64::from(o3);
+                }
+                out[k] = v as u64;
+                carry = (v >> 64) | (u128::from(over) << 64);
+            }
+            debug_assert!(carry == 0, "a count outgrew its stride");
         }
-        self.mass = next;
-        self.absorbed = absorbed;
+        for j in 0..states {
+            self.next_len[j] = significant(&self.next[j * stride..(j + 1) * stride]);
+        }
+        std::mem::swap(&mut self.mass, &mut self.next);
+        std::mem::swap(&mut self.len, &mut self.next_len);
         self.scale *= &c.denominator;
+        for (e, f) in self.exps.iter_mut().zip(&c.factors) {
+            *e += f.in_d;
+        }
         self.turn += 1;
+        self.remove_content();
+    }
+
+    /// Divides every count and the scale by their common factors among D's primes: the least
+    /// valuation of each prime over the nonzero counts (capped by its exponent in the scale),
+    /// then one shift for the 2s and one exact division for the odd part.
+    fn remove_content(&mut self) {
+        let c = self.chain;
+        let states = c.transient + c.finals;
+        let stride = self.stride;
+        let mut shift = 0u32;
+        let mut odd: Vec<(u64, u32)> = Vec::new(); // (f^v, v) per odd factor chunk
+        for (fi, f) in c.factors.iter().enumerate() {
+            let cap = if f.f == 2 {
+                self.exps[fi]
+            } else {
+                self.exps[fi].min(f.chunk)
+            };
+            if cap == 0 {
+                continue;
+            }
+            let mut v = cap;
+            let d = if f.f == 2 { 0 } else { f.pow(v) };
+            let inv = if f.f == 2 { 0 } else { inverse_mod_word(d) };
+            for i in 0..states {
+                let l = self.len[i];
+                if l == 0 {
+                    continue;
+                }
+                let x = &self.mass[i * stride..i * stride + l];
+                let here = if f.f == 2 {
+                    let tz = x
+                        .iter()
+                        .position(|&w| w != 0)
+                        .map_or(0, |p| p as u64 * 64 + u64::from(x[p].trailing_zeros()));
+                    tz.min(u64::from(v)) as u32
+                } else {
+                    let r = modexact_odd(x, d, inv);
+                    valuation_word(r % d, f.f, v)
+                };
+                v = v.min(here);
+                if v == 0 {
+                    break;
+                }
+            }
+            if v == 0 {
+                continue;
+            }
+            self.exps[fi] -= v;
+            if f.f == 2 {
+                shift = v;
+            } else {
+                odd.push((f.pow(v), v));
+            }
+        }
+        if shift == 0 && odd.is_empty() {
+            return;
+        }
+        // Multiply the odd parts together while they fit a word.
+        let mut divisors: Vec<u64> = Vec::new();
+        for (g, _) in odd {
+            match divisors
+                .last_mut()
+                .and_then(|last| last.checked_mul(g).map(|p| (last, p)))
+            {
+                Some((last, p)) => *last = p,
+                None => divisors.push(g),
+            }
+        }
+        let inverses: Vec<u64> = divisors.iter().map(|&d| inverse_mod_word(d)).collect();
+        for i in 0..states {
+            let l = self.len[i];
+            if l == 0 {
+                continue;
+            }
+            let x = &mut self.mass[i * stride..i * stride + l];
+            if shift > 0 {
+                shift_right(x, shift);
+            }
+            for (&d, &inv) in divisors.iter().zip(&inverses) {
+                divexact_odd(x, d, inv);
+            }
+            self.len[i] = significant(x);
+        }
+        if shift > 0 {
+            self.scale >>= shift as usize;
+        }
+        for d in divisors {
+            self.scale /= BigInt::from(d);
+        }
     }
 
     /// The number of turns played so far.
@@ -115,36 +555,87 @@ impl Stepper<'_> {
         self.turn
     }
 
-    /// D^turn: the denominator every count here is over.
+    /// The common denominator of every count here: a divisor of D^turn (the common factors of
+    /// all counts are divided out as the stepper goes).
     pub fn scale(&self) -> &BigInt {
         &self.scale
     }
 
-    /// D^turn times the probability of each transient state after `turn` turns.
-    pub fn transient_mass(&self) -> &[BigInt] {
-        &self.mass
+    fn count(&self, i: usize) -> BigInt {
+        to_big(&self.mass[i * self.stride..i * self.stride + self.len[i]])
     }
 
-    /// D^turn times the probability that the game ended in each final state at exactly this turn.
-    pub fn absorbed(&self) -> &[BigInt] {
-        &self.absorbed
+    /// `scale()` times the probability of each transient state after `turn` turns.
+    pub fn transient_mass(&self) -> Vec<BigInt> {
+        (0..self.chain.transient).map(|i| self.count(i)).collect()
+    }
+
+    /// `scale()` times the probability that the game ended in each final state at exactly this
+    /// turn.
+    pub fn absorbed(&self) -> Vec<BigInt> {
+        let c = self.chain;
+        (c.transient..c.transient + c.finals)
+            .map(|i| self.count(i))
+            .collect()
+    }
+
+    /// The sum of the counts of states `range`, added in limbs.
+    fn sum_counts(&self, range: std::ops::Range<usize>) -> BigInt {
+        let width = range.clone().map(|i| self.len[i]).max().unwrap_or(0) + 1;
+        let mut acc = vec![0u64; width + 1];
+        for i in range {
+            let x = &self.mass[i * self.stride..i * self.stride + self.len[i]];
+            mac(&mut acc, x, 1);
+        }
+        to_big(&acc)
+    }
+
+    /// `scale()` times P(T = turn).
+    pub fn ends_count(&self) -> BigInt {
+        let c = self.chain;
+        self.sum_counts(c.transient..c.transient + c.finals)
     }
 
     /// P(T = turn): the game ended at exactly this turn.
     pub fn p_ends_now(&self) -> BigRational {
-        let total: BigInt = self.absorbed.iter().sum();
-        BigRational::new(total, self.scale.clone())
+        self.reduce(self.ends_count())
     }
 
     /// P(T > turn): the game is still going.
     pub fn p_survives(&self) -> BigRational {
-        let total: BigInt = self.mass.iter().sum();
-        BigRational::new(total, self.scale.clone())
+        self.reduce(self.survival_count())
     }
 
-    /// The integer `D^turn P(T > turn)`, cheap to compare against a threshold.
+    /// The integer `scale() * P(T > turn)`, cheap to compare against a threshold.
     pub fn survival_count(&self) -> BigInt {
-        self.mass.iter().sum()
+        self.sum_counts(0..self.chain.transient)
+    }
+
+    /// `count / scale()` as a reduced fraction. When D is fully factored this takes one
+    /// valuation per prime of D instead of a general gcd.
+    pub fn reduce(&self, count: BigInt) -> BigRational {
+        if count.is_zero() {
+            return BigRational::zero();
+        }
+        if !self.chain.fully_factored {
+            return BigRational::new(count, self.scale.clone());
+        }
+        let mut num = count;
+        let mut den = self.scale.clone();
+        for (f, &e) in self.chain.factors.iter().zip(&self.exps) {
+            let fb = BigInt::from(f.f);
+            let mut left = e;
+            while left > 0 {
+                let (q, r) = num.div_rem(&fb);
+                if !r.is_zero() {
+                    break;
+                }
+                num = q;
+                den /= &fb;
+                left -= 1;
+            }
+        }
+        BigRational::new_raw(num, den)
     }
 }
 
@@ -161,7 +652,7 @@ pub fn gcd_all<'a>(values: impl IntoIterator<Item = &'a BigInt>) -> BigInt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::builtin;
+    use crate::board::{builtin, Board};
 
     #[test]
     fn the_tiny_board_ends_at_turn_n_with_probability_n_minus_one_over_two_to_the_n() {
@@ -178,6 +669,112 @@ mod tests {
             let surv = BigRational::new((n + 1).into(), BigInt::from(2).pow(n as u32));
             assert_eq!(s.p_survives(), surv, "n = {n}");
         }
+    }
+
+    /// The plain rational recurrence p_n = p_(n-1) P, with a gcd in every operation: the slow
+    /// second method the limb arithmetic is checked against.
+    fn rational_steps<S>(chain: &Chain<S>, turns: usize) -> Vec<(BigRational, BigRational)>
+    where
+        S: Clone + Eq + std::hash::Hash + Ord + std::fmt::Debug,
+    {
+        let t = chain.transient_count();
+        let mut p = vec![BigRational::zero(); chain.states().len()];
+        p[chain.start()] = BigRational::one();
+        let mut out = Vec::new();
+        for _ in 0..turns {
+            let mut next = vec![BigRational::zero(); p.len()];
+            for (i, pi) in p.iter().enumerate().take(t) {
+                for (j, a) in chain.row(i) {
+                    next[*j] += pi * a;
+                }
+            }
+            let ends: BigRational = next[t..].iter().sum();
+            let surv: BigRational = next[..t].iter().sum();
+            out.push((ends, surv));
+            for x in &mut next[t..] {
+                *x = BigRational::zero();
+            }
+            p = next;
+        }
+        out
+    }
+
+    #[test]
+    fn limb_stepping_with_content_removal_equals_the_rational_recurrence() {
+        // Efi (D = 5 * 6^14, 39 bits: content is removed every turn) and the same board with a
+        // d4 and forfeit on the 2nd top face; 30 turns each.
+        let efi = builtin("efi").unwrap().unwrap();
+        let odd = Board::from_toml_str(
+            "size = 30\nsnakes = [[29, 3], [17, 8]]\nladders = [[2, 21], [11, 26]]\n[rules]\ndie = 4\novershoot = \"bounce\"\nroll_again = 2\n",
+            "t",
+        )
+        .unwrap();
+        for board in [efi, odd] {
+            let chain = Chain::for_board(&board);
+            let ic = IntegerChain::new(&chain);
+            let mut s = ic.stepper();
+            for (n, (ends, surv)) in rational_steps(&chain, 30).into_iter().enumerate() {
+                s.step();
+                assert_eq!(s.p_ends_now(), ends, "n = {}", n + 1);
+                assert_eq!(s.p_survives(), surv, "n = {}", n + 1);
+                // The reduced fraction really is reduced.
+                let p = s.p_ends_now();
+                assert!(p.numer().gcd(p.denom()).is_one());
+            }
+        }
+    }
+
+    #[test]
+    fn coefficients_wider_than_a_word_are_handled() {
+        // Reversed Efi: D = 7958632679658370954690560 (83 bits), two limbs per coefficient.
+        let rev = builtin("efi").unwrap().unwrap().reversed().unwrap();
+        let chain = Chain::for_board(&rev);
+        let ic = IntegerChain::new(&chain);
+        assert!(ic.denominator().bits() > 64);
+        let mut s = ic.stepper();
+        for (n, (ends, surv)) in rational_steps(&chain, 12).into_iter().enumerate() {
+            s.step();
+            assert_eq!(s.p_ends_now(), ends, "n = {}", n + 1);
+            assert_eq!(s.p_survives(), surv, "n = {}", n + 1);
+        }
+    }
+
+    #[test]
+    fn factoring_finds_the_primes_of_d() {
+        // 5 * 6^14 = 2^14 3^14 5; 2 * 4294967311 (a prime above 2^32, unproven by trial).
+        let (f, full) = factor(&BigUint::from(391_820_820_480u64));
+        assert!(full);
+        let got: Vec<(u64, u32)> = f.iter().map(|f| (f.f, f.in_d)).collect();
+        assert_eq!(got, vec![(2, 14), (3, 14), (5, 1)]);
+        let (f, full) = factor(&BigUint::from(2u64 * 4_294_967_311));
+        assert!(!full);
+        assert_eq!(f.last().unwrap().f, 4_294_967_311);
+    }
+
+    #[test]
+    fn exact_division_and_remainder_by_multiplication() {
+        // x = 3^50 * 7 + 0 (divisible by 3^40 and by 7); checked against BigUint arithmetic.
+        let x = BigUint::from(3u32).pow(50) * 7u32;
+        let limbs = x.to_u64_digits();
+        for d in [3u64, 9, 7, 21, 3u64.pow(40), 5, 11, 3u64.pow(39) * 5] {
+            let inv = inverse_mod_word(d);
+            assert_eq!(d.wrapping_mul(inv), 1);
+            let r = modexact_odd(&limbs, d, inv);
+            let divisible = (&x % d).is_zero();
+            assert_eq!(r % d == 0, divisible, "d = {d}");
+            if divisible {
+                let mut y = limbs.clone();
+                divexact_odd(&mut y, d, inv);
+                assert_eq!(to_big(&y), BigInt::from(&x / d));
+            }
+        }
+        let z = BigUint::from(1u32) << 130usize;
+        let mut w = z.to_u64_digits();
+        shift_right(&mut w, 67);
+        assert_eq!(to_big(&w), BigInt::from(BigUint::from(1u32) << 63usize));
+        // 3^50 * 7 has 3-valuation 50, capped at 40 by the modulus 3^40.
+        let r = modexact_odd(&limbs, 3u64.pow(40), inverse_mod_word(3u64.pow(40)));
+        assert_eq!(valuation_word(r % 3u64.pow(40), 3, 40), 40);
     }
 
     #[test]

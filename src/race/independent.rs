@@ -37,7 +37,7 @@ use super::fixed::{dyadic, mul_down, mul_up, supersolution, FixedChain, FixedSte
 use super::interval::Interval;
 use crate::board::{Board, Square};
 use crate::chain::{Chain, Trap};
-use crate::exact::solve::{transient_matrix, SparseLu};
+use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, Wanted};
 
 /// What to compute and how far.
 #[derive(Clone, Copy, Debug)]
@@ -166,10 +166,16 @@ fn expected_turns(chain: &Chain<Square>) -> BigRational {
     if chain.start() >= n {
         return BigRational::zero();
     }
-    let lu = SparseLu::factor(&transient_matrix(chain))
-        .expect("every state reaches the finish, so I - Q is nonsingular");
-    lu.solve(&vec![BigRational::one(); n])
-        .swap_remove(chain.start())
+    let at_start = [chain.start()];
+    solve_exact(
+        &identity_minus(&transient_matrix(chain)),
+        &[vec![BigRational::one(); n]],
+        &[Wanted::Some(&at_start)],
+        None,
+    )
+    .expect("every state reaches the finish, so I - Q is nonsingular")
+    .swap_remove(0)
+    .swap_remove(0)
 }
 
 /// Certified win probabilities and game length for seats playing `boards` in this order.

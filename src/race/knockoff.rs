@@ -24,7 +24,8 @@
 //! to move in x (every round begins with seat 1's turn).
 //!
 //! - Small joint chains ([`KnockOffOptions::exact_limit`] transient states) are solved exactly
-//!   with [`SparseLu`] (one factorisation, one right-hand side per seat plus one).
+//!   with the multi-modular solver [`solve_exact`] (one elimination per prime, one right-hand
+//!   side per seat plus one for the length).
 //! - Larger ones are stepped in outward-rounded fixed point ([`super::fixed`]) until the mass still
 //!   in play is negligible: seat s's win lies in `[absorbed_lo, absorbed_hi + P(still playing)]`,
 //!   and the length's tail is bounded with a certified supersolution ([`supersolution`]). The
@@ -45,7 +46,7 @@ use super::independent::{bits_for, Method, Race, SeatResult, GUARD_DIGITS};
 use super::interval::Interval;
 use crate::board::{Board, RollAgain, Square};
 use crate::chain::{Chain, ChainTooLarge, Turn, TurnModel, TurnRewards};
-use crate::exact::solve::{transient_matrix, SparseLu};
+use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, Wanted};
 use crate::rules::turn_step;
 
 /// A state of the joint game.
@@ -255,7 +256,7 @@ impl Default for KnockOffOptions {
             digits: 12,
             max_turns: 100_000,
             state_limit: 200_000,
-            exact_limit: 400,
+            exact_limit: 2000,
         }
     }
 }
@@ -324,17 +325,13 @@ fn final_seats(chain: &Chain<JointState>) -> Vec<usize> {
 
 /// `(N r_s)[start]` and `(N b)[start]` in rational arithmetic.
 ///
-/// Written against [`SparseLu::factor`] / [`SparseLu::solve`] only, so a faster exact solver
-/// with the same two calls drops in.
 pub fn solve_exactly(chain: &Chain<JointState>, players: usize, digits: usize) -> Race {
     let n = chain.transient_count();
     let start = chain.start();
-    let lu = SparseLu::factor(&transient_matrix(chain))
-        .expect("every joint state can reach a win, so I - Q is nonsingular");
     let seat_of = final_seats(chain);
-    let seats = (0..players)
+    let mut rhs: Vec<Vec<BigRational>> = (0..players)
         .map(|seat| {
-            let r: Vec<BigRational> = chain
+            chain
                 .rows()
                 .iter()
                 .map(|row| {
@@ -343,20 +340,36 @@ pub fn solve_exactly(chain: &Chain<JointState>, players: usize, digits: usize) -
                         .map(|(_, p)| p.clone())
                         .sum()
                 })
-                .collect();
-            SeatResult {
-                seat: seat + 1,
-                win: Interval::exact(lu.solve(&r).swap_remove(start)),
-            }
+                .collect()
         })
         .collect();
-    let b: Vec<BigRational> = round_reward(chain)
+    rhs.push(
+        round_reward(chain)
+            .into_iter()
+            .map(|x| BigRational::from_integer(x.into()))
+            .collect(),
+    );
+    let at_start = [start];
+    let wanted = vec![Wanted::Some(&at_start); rhs.len()];
+    let mut x = solve_exact(
+        &identity_minus(&transient_matrix(chain)),
+        &rhs,
+        &wanted,
+        None,
+    )
+    .expect("every joint state can reach a win, so I - Q is nonsingular");
+    let rounds = x.pop().and_then(|mut v| v.pop()).expect("one value asked");
+    let seats = x
         .into_iter()
-        .map(|x| BigRational::from_integer(x.into()))
+        .enumerate()
+        .map(|(seat, mut v)| SeatResult {
+            seat: seat + 1,
+            win: Interval::exact(v.pop().expect("one value asked")),
+        })
         .collect();
     Race {
         seats,
-        expected_rounds: Interval::exact(lu.solve(&b).swap_remove(start)),
+        expected_rounds: Interval::exact(rounds),
         rounds_at_least: Vec::new(),
         turns_summed: 0,
         digits,

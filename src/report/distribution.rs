@@ -1,3 +1,319 @@
-//! The `distribution` report.
-//!
-//! (Not built yet.)
+//! The `distribution` report: the exact law of the number of turns as a summary with a table, a
+//! bar chart, CSV or JSON.
+
+use std::io::{self, Write};
+
+use num_rational::BigRational;
+use serde_json::json;
+
+use crate::analysis::distribution::{Decay, Distribution, Mean, Stop};
+use crate::board::Board;
+use crate::exact::decimal::{fixed, to_f64};
+use crate::report::expect::trap_sentence;
+use crate::report::json::{rules_json, BoardJson, ExactJson};
+use crate::report::text::{board_line, rules_line};
+
+/// What to show in a `distribution` report.
+#[derive(Clone, Copy, Debug)]
+pub struct DistributionReport {
+    /// Digits after the decimal point.
+    pub digits: usize,
+    /// Print fractions instead of decimals in the table and CSV.
+    pub exact: bool,
+    /// A bar chart instead of the table.
+    pub chart: bool,
+}
+
+/// A sentence a person understands for the tail's decay.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::analysis::distribution::Decay;
+/// use ladders::report::distribution::decay_sentence;
+/// let d = Decay { rho: 0.9306, settles_after: Some(60) };
+/// assert_eq!(
+///     decay_sentence(&d),
+///     "beyond about 60 turns, each extra turn multiplies the chance the game is still going by 0.931"
+/// );
+/// ```
+pub fn decay_sentence(decay: &Decay) -> String {
+    let rho = format!("{:.3}", decay.rho);
+    match decay.settles_after {
+        Some(n) => format!(
+            "beyond about {n} turns, each extra turn multiplies the chance the game is still going by {rho}"
+        ),
+        None => format!(
+            "in the long run, each extra turn multiplies the chance the game is still going by {rho}"
+        ),
+    }
+}
+
+fn turns_word(n: usize) -> String {
+    if n == 1 {
+        "1 turn".to_string()
+    } else {
+        format!("{n} turns")
+    }
+}
+
+/// A number in the table: a correctly rounded decimal, or the fraction.
+fn cell(value: &BigRational, digits: usize, exact: bool) -> String {
+    if exact {
+        value.to_string()
+    } else {
+        fixed(value, digits)
+    }
+}
+
+/// The summary lines shared by the text report and `analyze`.
+fn write_summary(out: &mut dyn Write, dist: &Distribution, digits: usize) -> io::Result<()> {
+    let n = dist.turns();
+    let why = match dist.stop {
+        Stop::Tail => format!("P(T > {n}) < {:e}", to_f64(&dist.tail_threshold)),
+        Stop::Turns => "as asked".to_string(),
+        Stop::TrapLimit => "the game can go on forever".to_string(),
+    };
+    writeln!(out, "Turns computed   1 to {n} ({why})")?;
+    writeln!(
+        out,
+        "{:<17}{} (about {:.3e})",
+        format!("P(T > {n})"),
+        fixed(&dist.tail(), digits),
+        to_f64(&dist.tail()),
+    )?;
+    match &dist.mean {
+        Mean::Exact(m) => writeln!(out, "Mean             {} (exact: {m})", fixed(m, digits))?,
+        Mean::About(m) => writeln!(
+            out,
+            "Mean             {m:.9} (approximate: the terms plus a geometric tail)"
+        )?,
+        Mean::Infinite => writeln!(out, "Mean             infinite")?,
+    }
+    match dist.mode {
+        Some(m) => {
+            let p = dist.terms.get(m.wrapping_sub(1)).map(|t| t.p.clone());
+            match p {
+                Some(p) => writeln!(
+                    out,
+                    "Mode             {} (P(T = {m}) = {})",
+                    turns_word(m),
+                    fixed(&p, digits)
+                )?,
+                None => writeln!(out, "Mode             {}", turns_word(m))?,
+            }
+        }
+        None => writeln!(out, "Mode             beyond the turns computed")?,
+    }
+    for q in &dist.quantiles {
+        let x = to_f64(&q.level);
+        let label = if x == 0.5 {
+            "Median".to_string()
+        } else {
+            format!("{} %", x * 100.0)
+        };
+        let value = match q.turns {
+            Some(t) => turns_word(t),
+            None => format!("more than {n} turns"),
+        };
+        writeln!(out, "{label:<17}{value}")?;
+    }
+    if let Some(decay) = &dist.decay {
+        writeln!(out, "Decay rate       {:.6}", decay.rho)?;
+        writeln!(out, "                 {}", decay_sentence(decay))?;
+    }
+    if let Some(trap) = &dist.trap {
+        writeln!(out, "Endless games    {}", trap_sentence(trap))?;
+    }
+    Ok(())
+}
+
+/// Writes the text report: the summary, then the table (or the bar chart).
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_text(
+    out: &mut dyn Write,
+    board: &Board,
+    dist: &Distribution,
+    options: DistributionReport,
+) -> io::Result<()> {
+    writeln!(out, "Board            {}", board_line(board))?;
+    writeln!(out, "Rules            {}", rules_line(board.rules()))?;
+    writeln!(out)?;
+    write_summary(out, dist, options.digits)?;
+    writeln!(out)?;
+    if options.chart {
+        write_chart(out, dist, 80)
+    } else {
+        write_table(out, dist, options)
+    }
+}
+
+fn write_table(
+    out: &mut dyn Write,
+    dist: &Distribution,
+    options: DistributionReport,
+) -> io::Result<()> {
+    let w = (options.digits + 3).max(9);
+    writeln!(
+        out,
+        "{:>5}  {:<w$}  {:<w$}  {:<w$}",
+        "n", "P(T = n)", "P(T <= n)", "P(T > n)"
+    )?;
+    for t in &dist.terms {
+        writeln!(
+            out,
+            "{:>5}  {:<w$}  {:<w$}  {:<w$}",
+            t.n,
+            cell(&t.p, options.digits, options.exact),
+            cell(&t.cdf(), options.digits, options.exact),
+            cell(&t.survives, options.digits, options.exact),
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes a bar chart of P(T = n) no wider than `width` columns: one row per turn, or per
+/// group of turns when there are more than 50 up to the 99.9 % quantile.
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_chart(out: &mut dyn Write, dist: &Distribution, width: usize) -> io::Result<()> {
+    let last = dist
+        .quantiles
+        .last()
+        .and_then(|q| q.turns)
+        .unwrap_or(dist.turns())
+        .clamp(1, dist.turns().max(1));
+    let probs: Vec<f64> = dist.terms[..last.min(dist.terms.len())]
+        .iter()
+        .map(|t| to_f64(&t.p))
+        .collect();
+    if probs.is_empty() {
+        return Ok(());
+    }
+    let group = probs.len().div_ceil(50);
+    let bins: Vec<(usize, usize, f64)> = probs
+        .chunks(group)
+        .enumerate()
+        .map(|(b, c)| (b * group + 1, b * group + c.len(), c.iter().sum()))
+        .collect();
+    let top = bins.iter().map(|b| b.2).fold(0.0, f64::max);
+    let label = |lo: usize, hi: usize| {
+        if lo == hi {
+            format!("{lo}")
+        } else {
+            format!("{lo}-{hi}")
+        }
+    };
+    let lw = bins
+        .iter()
+        .map(|b| label(b.0, b.1).len())
+        .max()
+        .unwrap_or(1);
+    let bar_width = width.saturating_sub(lw + 2 + 9);
+    let what = if group == 1 {
+        "P(T = n)".to_string()
+    } else {
+        format!("P(T = n), {group} turns a row")
+    };
+    writeln!(out, "{:>lw$}  {what}", "n")?;
+    for (lo, hi, p) in bins {
+        let len = if top > 0.0 {
+            (p / top * bar_width as f64).round() as usize
+        } else {
+            0
+        };
+        writeln!(
+            out,
+            "{:>lw$}  {:<bar_width$} {:>7.3}%",
+            label(lo, hi),
+            "#".repeat(len),
+            p * 100.0
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes CSV: `n,p,cdf,survives` with decimals (or fractions with `exact`).
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_csv(
+    out: &mut dyn Write,
+    dist: &Distribution,
+    options: DistributionReport,
+) -> io::Result<()> {
+    writeln!(out, "n,p,cdf,survives")?;
+    for t in &dist.terms {
+        writeln!(
+            out,
+            "{},{},{},{}",
+            t.n,
+            cell(&t.p, options.digits, options.exact),
+            cell(&t.cdf(), options.digits, options.exact),
+            cell(&t.survives, options.digits, options.exact),
+        )?;
+    }
+    Ok(())
+}
+
+/// The distribution's own JSON keys (shared with `analyze`).
+pub fn summary_json(dist: &Distribution, digits: usize) -> serde_json::Value {
+    let x = |r: &BigRational| serde_json::to_value(ExactJson::new(r, digits)).expect("serializes");
+    let quantiles: serde_json::Map<String, serde_json::Value> = dist
+        .quantiles
+        .iter()
+        .map(|q| (format!("{}", to_f64(&q.level)), json!(q.turns)))
+        .collect();
+    json!({
+        "turns": dist.turns(),
+        "stopped": match dist.stop {
+            Stop::Tail => "tail",
+            Stop::Turns => "turns",
+            Stop::TrapLimit => "endless",
+        },
+        "tail": x(&dist.tail()),
+        "mean": match &dist.mean {
+            Mean::Exact(m) => json!({"exact": x(m)}),
+            Mean::About(m) => json!({"about": m}),
+            Mean::Infinite => json!("infinite"),
+        },
+        "mode": dist.mode,
+        "quantiles": quantiles,
+        "decay": dist.decay.map(|d| json!({
+            "rho": d.rho,
+            "settles_after": d.settles_after,
+            "sentence": decay_sentence(&d),
+        })),
+        "trap": dist.trap.as_ref().map(|t| json!({
+            "square": t.state,
+            "cycle": t.cycle,
+            "message": trap_sentence(t),
+        })),
+    })
+}
+
+/// The JSON report (documented in `docs/json-output.md`).
+pub fn to_json(board: &Board, dist: &Distribution, digits: usize) -> serde_json::Value {
+    let x = |r: &BigRational| serde_json::to_value(ExactJson::new(r, digits)).expect("serializes");
+    let mut v = json!({
+        "board": BoardJson::new(board),
+        "rules": rules_json(board.rules()),
+    });
+    let obj = v.as_object_mut().expect("object");
+    if let serde_json::Value::Object(summary) = summary_json(dist, digits) {
+        obj.extend(summary);
+    }
+    let terms: Vec<serde_json::Value> = dist
+        .terms
+        .iter()
+        .map(|t| json!({"n": t.n, "p": x(&t.p), "cdf": x(&t.cdf())}))
+        .collect();
+    obj.insert("distribution".into(), json!(terms));
+    v
+}

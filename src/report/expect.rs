@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use serde_json::json;
 
-use crate::analysis::expectation::Expectation;
+use crate::analysis::expectation::{Expectation, FloatExpectation};
 use crate::board::{Board, Square};
 use crate::chain::Trap;
 use crate::exact::decimal::{fixed, sqrt_fixed};
@@ -116,6 +116,105 @@ pub fn to_json(
                     .per_square
                     .iter()
                     .map(|(s, t)| json!({"square": s, "expected_turns": x(t)}))
+                    .collect();
+                obj.insert("per_square".into(), json!(rows));
+            }
+        }
+    }
+    v
+}
+
+/// Significant digits shown for floating-point results (f64 carries 15 to 17).
+const FLOAT_DIGITS: usize = 12;
+
+/// Writes the text report of `expect --float`: the same lines, floating point, no fractions.
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_float_text(
+    out: &mut dyn Write,
+    board: &Board,
+    expectation: &FloatExpectation,
+    options: ExpectOptions,
+) -> io::Result<()> {
+    let d = options.digits.min(FLOAT_DIGITS);
+    writeln!(out, "Board            {}", board_line(board))?;
+    writeln!(out, "Rules            {}", rules_line(board.rules()))?;
+    writeln!(
+        out,
+        "Arithmetic       floating point (--float): about 12 significant digits"
+    )?;
+    writeln!(out)?;
+    match expectation {
+        FloatExpectation::Infinite(trap) => {
+            writeln!(out, "Expected turns   infinite")?;
+            writeln!(out, "                 {}", trap_sentence(trap))?;
+        }
+        FloatExpectation::Finite(e) => {
+            writeln!(out, "Expected turns   {:.d$}", e.turns)?;
+            writeln!(out, "Std deviation    {:.d$}", e.variance.max(0.0).sqrt())?;
+            writeln!(out, "Variance         {:.d$}", e.variance)?;
+            writeln!(out, "Expected rolls   {:.d$}", e.rolls)?;
+            writeln!(out, "Snakes taken     {:.d$}", e.snakes)?;
+            writeln!(out, "Ladders taken    {:.d$}", e.ladders)?;
+            writeln!(out, "Squares climbed  {:.d$}", e.climbed)?;
+            writeln!(out, "Squares slid     {:.d$}", e.slid)?;
+            if options.per_square {
+                writeln!(out)?;
+                writeln!(out, "{:>6}  expected remaining turns", "square")?;
+                for (square, turns) in &e.per_square {
+                    writeln!(out, "{square:>6}  {turns:.d$}")?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The JSON report of `expect --float`: the keys of [`to_json`], with plain numbers instead of
+/// exact objects and `"float": true`.
+pub fn float_to_json(
+    board: &Board,
+    expectation: &FloatExpectation,
+    options: ExpectOptions,
+) -> serde_json::Value {
+    let mut v = json!({
+        "board": BoardJson::new(board),
+        "rules": rules_json(board.rules()),
+        "float": true,
+    });
+    let obj = v.as_object_mut().expect("object");
+    match expectation {
+        FloatExpectation::Infinite(trap) => {
+            obj.insert("finite".into(), json!(false));
+            obj.insert("expected_turns".into(), json!("infinite"));
+            obj.insert("variance".into(), json!("infinite"));
+            obj.insert("expected_rolls".into(), json!("infinite"));
+            obj.insert(
+                "trap".into(),
+                json!({
+                    "square": trap.state,
+                    "cycle": trap.cycle,
+                    "message": trap_sentence(trap),
+                }),
+            );
+        }
+        FloatExpectation::Finite(e) => {
+            obj.insert("finite".into(), json!(true));
+            obj.insert("expected_turns".into(), json!(e.turns));
+            obj.insert("variance".into(), json!(e.variance));
+            obj.insert("std_dev".into(), json!(e.variance.max(0.0).sqrt()));
+            obj.insert("expected_rolls".into(), json!(e.rolls));
+            obj.insert("expected_snakes".into(), json!(e.snakes));
+            obj.insert("expected_ladders".into(), json!(e.ladders));
+            obj.insert("expected_climbed".into(), json!(e.climbed));
+            obj.insert("expected_slid".into(), json!(e.slid));
+            if options.per_square {
+                let rows: Vec<serde_json::Value> = e
+                    .per_square
+                    .iter()
+                    .map(|(s, t)| json!({"square": s, "expected_turns": t}))
                     .collect();
                 obj.insert("per_square".into(), json!(rows));
             }

@@ -1,3 +1,167 @@
-//! The `shortest` report.
-//!
-//! (Not built yet.)
+//! The `shortest` report: the shortest game with its rolls and probability, the fewest rolls,
+//! and the longest game, as text or JSON.
+
+use std::io::{self, Write};
+
+use serde_json::json;
+
+use crate::analysis::shortest::{Extremes, Longest, TurnRolls};
+use crate::board::Board;
+use crate::exact::decimal::fixed;
+use crate::report::json::{rules_json, BoardJson, ExactJson};
+use crate::report::text::{board_line, rules_line};
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    if n == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{n} {many}")
+    }
+}
+
+/// One turn as text: `turn 1: 6 6 1  (1 -> 7 -> 13 -> 14)`.
+pub fn turn_line(number: usize, turn: &TurnRolls) -> String {
+    let rolls: Vec<String> = turn.rolls.iter().map(u32::to_string).collect();
+    let mut squares = vec![turn.from.to_string()];
+    squares.extend(turn.squares.iter().map(u32::to_string));
+    format!(
+        "turn {number}: {}  ({})",
+        rolls.join(" "),
+        squares.join(" -> ")
+    )
+}
+
+fn write_turns(out: &mut dyn Write, turns: &[TurnRolls], first: usize) -> io::Result<()> {
+    for (k, t) in turns.iter().enumerate() {
+        writeln!(out, "  {}", turn_line(first + k, t))?;
+    }
+    Ok(())
+}
+
+/// The shortest-game and longest-game lines (shared with `analyze`).
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_extremes(
+    out: &mut dyn Write,
+    extremes: &Extremes,
+    digits: usize,
+    rolls_too: bool,
+) -> io::Result<()> {
+    match &extremes.shortest {
+        None => writeln!(
+            out,
+            "Shortest game    none: the finish cannot be reached from the start"
+        )?,
+        Some(s) => {
+            writeln!(
+                out,
+                "Shortest game    {}, probability {} = {}",
+                plural(s.turns, "turn", "turns"),
+                fixed(&s.probability, digits),
+                s.probability
+            )?;
+            write_turns(out, &s.witness, 1)?;
+            if rolls_too {
+                writeln!(out, "Fewest rolls     {}", plural(s.rolls, "roll", "rolls"))?;
+                write_turns(out, &s.rolls_witness, 1)?;
+            }
+        }
+    }
+    match &extremes.longest {
+        Longest::Unbounded { lead_in, cycle } => {
+            let mut squares = vec![cycle[0].from.to_string()];
+            squares.extend(cycle.iter().map(|t| t.to().to_string()));
+            writeln!(
+                out,
+                "Longest game     unbounded: the game can go round {} for ever",
+                squares.join(" -> ")
+            )?;
+            if !lead_in.is_empty() {
+                writeln!(out, "  from the start:")?;
+                write_turns(out, lead_in, 1)?;
+            }
+            writeln!(out, "  round the cycle:")?;
+            write_turns(out, cycle, lead_in.len() + 1)?;
+        }
+        Longest::Bounded { turns, witness } => {
+            writeln!(
+                out,
+                "Longest game     {}: no game is longer",
+                plural(*turns, "turn", "turns")
+            )?;
+            write_turns(out, witness, 1)?;
+        }
+    }
+    Ok(())
+}
+
+/// Writes the text report.
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_text(
+    out: &mut dyn Write,
+    board: &Board,
+    extremes: &Extremes,
+    digits: usize,
+) -> io::Result<()> {
+    writeln!(out, "Board            {}", board_line(board))?;
+    writeln!(out, "Rules            {}", rules_line(board.rules()))?;
+    writeln!(out)?;
+    write_extremes(out, extremes, digits, true)
+}
+
+fn rolls_json(turns: &[TurnRolls]) -> serde_json::Value {
+    json!(turns.iter().map(|t| t.rolls.clone()).collect::<Vec<_>>())
+}
+
+fn squares_json(turns: &[TurnRolls]) -> serde_json::Value {
+    json!(turns.iter().map(|t| t.squares.clone()).collect::<Vec<_>>())
+}
+
+/// The `shortest` and `longest` keys (shared with `analyze`).
+pub fn extremes_json(extremes: &Extremes, digits: usize) -> (serde_json::Value, serde_json::Value) {
+    let shortest = match &extremes.shortest {
+        None => serde_json::Value::Null,
+        Some(s) => json!({
+            "turns": s.turns,
+            "rolls": rolls_json(&s.witness),
+            "squares": squares_json(&s.witness),
+            "probability": ExactJson::new(&s.probability, digits),
+            "fewest_rolls": s.rolls,
+            "fewest_rolls_witness": rolls_json(&s.rolls_witness),
+        }),
+    };
+    let longest = match &extremes.longest {
+        Longest::Unbounded { lead_in, cycle } => {
+            let mut squares = vec![cycle[0].from];
+            squares.extend(cycle.iter().map(TurnRolls::to));
+            json!({
+                "unbounded": true,
+                "cycle": squares,
+                "cycle_rolls": rolls_json(cycle),
+                "lead_in_rolls": rolls_json(lead_in),
+            })
+        }
+        Longest::Bounded { turns, witness } => json!({
+            "unbounded": false,
+            "turns": turns,
+            "rolls": rolls_json(witness),
+        }),
+    };
+    (shortest, longest)
+}
+
+/// The JSON report (documented in `docs/json-output.md`).
+pub fn to_json(board: &Board, extremes: &Extremes, digits: usize) -> serde_json::Value {
+    let (shortest, longest) = extremes_json(extremes, digits);
+    json!({
+        "board": BoardJson::new(board),
+        "rules": rules_json(board.rules()),
+        "shortest": shortest,
+        "longest": longest,
+    })
+}

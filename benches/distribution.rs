@@ -1,0 +1,49 @@
+//! Criterion benchmarks for issue 3's targets: the full exact distribution of milton-bradley and
+//! efi until P(T > n) < 1e-15 (target: under 100 ms each), with and without building the chain;
+//! the exact integer stepping alone; the shortest and longest game.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use ladders::analysis::distribution::{distribution, DistributionOptions};
+use ladders::analysis::shortest::extremes;
+use ladders::board::builtin;
+use ladders::chain::Chain;
+use ladders::exact::step::IntegerChain;
+use num_rational::BigRational;
+use std::hint::black_box;
+
+fn bench_distribution(c: &mut Criterion) {
+    let mut group = c.benchmark_group("distribution");
+    group.sample_size(20);
+    let options = DistributionOptions {
+        tail: BigRational::new(1.into(), 10u64.pow(15).into()),
+        ..DistributionOptions::default()
+    };
+    for name in ["milton-bradley", "efi"] {
+        let board = builtin(name).unwrap().unwrap();
+        let chain = Chain::for_board(&board);
+        let turns = distribution(&chain, &options).unwrap().turns();
+        group.bench_function(format!("{name}/1e-15"), |b| {
+            b.iter(|| distribution(black_box(&chain), &options).unwrap())
+        });
+        group.bench_function(format!("{name}/1e-15+chain"), |b| {
+            b.iter(|| distribution(&Chain::for_board(black_box(&board)), &options).unwrap())
+        });
+        let ic = IntegerChain::new(&chain);
+        group.bench_function(format!("{name}/steps-only-{turns}"), |b| {
+            b.iter(|| {
+                let mut s = ic.stepper();
+                for _ in 0..turns {
+                    s.step();
+                }
+                black_box(s.scale().bits())
+            })
+        });
+        group.bench_function(format!("{name}/shortest"), |b| {
+            b.iter(|| extremes(black_box(&board), &chain))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_distribution);
+criterion_main!(benches);

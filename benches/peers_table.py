@@ -1,0 +1,104 @@
+"""Runs `ladders expect --json` and the reference tools on the same boards; prints one table.
+
+Called by benches/peers.sh. `ladders` is timed as a whole process (median of --reps runs, start-up
+included); each reference tool by its bare solve call, as ../shared/bench/peers.py reports it.
+A reference tool that takes longer than --peer-timeout seconds on a board is skipped there, and
+dense tools (FLINT's fmpq_mat, SymPy, numpy) are skipped above --dense-max squares.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+DEFAULT_BOARDS = ["boards/milton-bradley.toml", "boards/efi.toml",
+                  "benches/boards/gen-1000.toml", "benches/boards/gen-1000-again.toml",
+                  "benches/boards/gen-10000.toml", "benches/boards/gen-10000-again.toml"]
+
+
+def run_ladders(exe, board, reps):
+    times, value = [], None
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        out = subprocess.run([exe, "expect", board, "--json", "--digits", "6"],
+                             check=True, capture_output=True, text=True).stdout
+        times.append(time.perf_counter() - t0)
+        v = json.loads(out)["expected_turns"]
+        value = f"{v['numerator']}/{v['denominator']}"
+    return statistics.median(times), value
+
+
+DENSE = {"flint", "sympy", "numpy"}
+
+
+def board_size(board):
+    import tomllib
+    with open(board, "rb") as f:
+        return int(tomllib.load(f)["size"])
+
+
+def run_peer(peers, board, tool, reps, timeout, dense_max):
+    if tool in DENSE and board_size(board) > dense_max:
+        return None  # a dense n x n matrix of that size would not fit in memory
+    try:
+        out = subprocess.run([peers, board, "--tools", tool, "--reps", str(reps), "--json"],
+                             check=True, capture_output=True, text=True, timeout=timeout).stdout
+    except subprocess.TimeoutExpired:
+        return None
+    except subprocess.CalledProcessError as e:
+        print(f"  ({tool} failed on {board}: {e.stderr.strip().splitlines()[-1:]})", file=sys.stderr)
+        return None
+    row = json.loads(out)[0]
+    return row["core_s"], row["value"], row["exact"]
+
+
+def fmt_time(s):
+    if s is None:
+        return "-"
+    return f"{s * 1e3:.2f} ms" if s < 1 else f"{s:.2f} s"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("boards", nargs="*")
+    ap.add_argument("--peers", required=True)
+    ap.add_argument("--ladders", required=True)
+    ap.add_argument("--root", required=True)
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--tools", default="flint,storm-exact,numpy")
+    ap.add_argument("--peer-timeout", type=float, default=300)
+    ap.add_argument("--dense-max", type=int, default=2000,
+                    help="skip dense tools (flint, sympy, numpy) on boards larger than this")
+    a = ap.parse_args()
+    boards = a.boards or [os.path.join(a.root, b) for b in DEFAULT_BOARDS]
+    tools = a.tools.split(",")
+    head = f"{'board':24} {'ladders':>10}"
+    for t in tools:
+        head += f" {t:>12} {'ratio':>7} {'agree':>5}"
+    print(head)
+    print("-" * len(head))
+    for board in boards:
+        t_l, v_l = run_ladders(a.ladders, board, a.reps)
+        line = f"{os.path.basename(board):24} {fmt_time(t_l):>10}"
+        for tool in tools:
+            r = run_peer(a.peers, board, tool, a.reps, a.peer_timeout, a.dense_max)
+            if r is None:
+                line += f" {'skipped':>12} {'-':>7} {'-':>5}"
+                continue
+            t, v, exact = r
+            if exact:
+                agree = "yes" if v == v_l else "NO"
+            else:
+                n, d = map(int, v_l.split("/"))
+                agree = "yes" if abs(float(v) - n / d) <= 1e-9 * abs(n / d) else "NO"
+            line += f" {fmt_time(t):>12} {t / t_l:>6.1f}x {agree:>5}"
+        print(line, flush=True)
+    print("\nratio = reference tool's bare solve time / ladders' whole-process time "
+          "(above 1: ladders is faster); agree: the exact fractions are equal "
+          "(floats: within 1e-9 relative)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,175 @@
+//! Runs the real binary: `distribution`, `shortest`, `analyze` (and `ladders` alone) on boards
+//! whose answers were worked out by hand or come from the seeds.
+
+use assert_cmd::Command;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::One;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn ladders() -> Command {
+    Command::cargo_bin("ladders").expect("binary built")
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = ladders()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).expect("valid JSON")
+}
+
+/// Reads an EXACT object back into a rational.
+fn exact(v: &Value) -> BigRational {
+    let n: BigInt = v["numerator"].as_str().unwrap().parse().unwrap();
+    let d: BigInt = v["denominator"].as_str().unwrap().parse().unwrap();
+    BigRational::new(n, d)
+}
+
+#[test]
+fn distribution_json_of_the_tiny_board_matches_the_hand_derivation() {
+    // boards/tiny.toml: P(T = n) = (n - 1) / 2^n and P(T <= n) = 1 - (n + 1) / 2^n.
+    let v = json_of(&["distribution", "tiny", "--turns", "12", "--json"]);
+    let terms = v["distribution"].as_array().unwrap();
+    assert_eq!(terms.len(), 12);
+    let mut total = BigRational::from_integer(0.into());
+    for t in terms {
+        let n = t["n"].as_u64().unwrap() as i64;
+        let two_n = BigInt::from(2).pow(n as u32);
+        assert_eq!(
+            exact(&t["p"]),
+            BigRational::new((n - 1).into(), two_n.clone())
+        );
+        assert_eq!(
+            exact(&t["cdf"]),
+            BigRational::one() - BigRational::new((n + 1).into(), two_n)
+        );
+        total += exact(&t["p"]);
+    }
+    // The probabilities plus the tail are exactly 1: P(T > 12) = 13 / 4096.
+    assert_eq!(exact(&v["tail"]), BigRational::new(13.into(), 4096.into()));
+    assert_eq!(total + exact(&v["tail"]), BigRational::one());
+    assert_eq!(v["stopped"], "turns");
+    assert_eq!(v["quantiles"]["0.5"], 3);
+}
+
+#[test]
+fn distribution_stops_at_the_tail_and_prints_csv() {
+    // Tiny: P(T > n) = (n + 1) / 2^n first falls below 1/100 at n = 11 (12 / 2048).
+    let out = ladders()
+        .args(["distribution", "tiny", "--tail", "0.01", "--csv", "--exact"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "n,p,cdf,survives");
+    assert_eq!(lines.len(), 12);
+    assert_eq!(lines[3], "3,1/4,1/2,1/2");
+    assert_eq!(lines[11], "11,5/1024,509/512,3/512");
+}
+
+#[test]
+fn distribution_text_has_the_quantiles_decay_and_a_chart_within_80_columns() {
+    ladders()
+        .args(["distribution", "tiny"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Median           3 turns"))
+        .stdout(predicate::str::contains("99 %             11 turns"))
+        .stdout(predicate::str::contains("Decay rate       0.500000"));
+    let out = ladders()
+        .args(["distribution", "efi", "--chart"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let chart: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("P(T = n)"))
+        .collect();
+    assert!(chart.len() > 10);
+    assert!(chart.iter().any(|l| l.contains('#')));
+    assert!(chart.iter().all(|l| l.chars().count() <= 80), "{text}");
+}
+
+#[test]
+fn distribution_rejects_a_bad_tail() {
+    ladders()
+        .args(["distribution", "tiny", "--tail", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("between 0 and 1"));
+}
+
+#[test]
+fn distribution_refuses_work_that_would_take_too_long() {
+    // 100,000 exact turns of Efi would hold numbers of about 900,000 bits: refused at once.
+    ladders()
+        .args(["distribution", "efi", "--turns", "100000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("too slow"));
+}
+
+#[test]
+fn shortest_games_match_the_seeds() {
+    // Seed 000: 1 turn on Efi (ten sixes then a 1) and on reversed Efi; seed 001: 7 turns.
+    let v = json_of(&["shortest", "efi", "--json"]);
+    assert_eq!(v["shortest"]["turns"], 1);
+    assert_eq!(
+        v["shortest"]["rolls"],
+        serde_json::json!([[6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 1]])
+    );
+    assert_eq!(v["longest"]["unbounded"], true);
+    let v = json_of(&["shortest", "efi", "--reverse", "--json"]);
+    assert_eq!(v["shortest"]["turns"], 1);
+    let v = json_of(&["shortest", "milton-bradley", "--json"]);
+    assert_eq!(v["shortest"]["turns"], 7);
+    assert_eq!(v["shortest"]["rolls"].as_array().unwrap().len(), 7);
+}
+
+#[test]
+fn shortest_reports_an_exact_longest_game_on_a_board_without_snakes() {
+    // size 10, allow, no jumps: the longest game is ten 1s (worked by hand).
+    let dir = std::env::temp_dir().join(format!("ladders-cli-dist-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("plain.toml");
+    std::fs::write(&path, "size = 10\n[rules]\novershoot = \"allow\"\n").unwrap();
+    let v = json_of(&["shortest", path.to_str().unwrap(), "--json"]);
+    assert_eq!(v["longest"]["unbounded"], false);
+    assert_eq!(v["longest"]["turns"], 10);
+    assert_eq!(v["shortest"]["turns"], 2);
+}
+
+#[test]
+fn analyze_is_the_default_command_and_answers_on_one_screen() {
+    // Seed 001: milton-bradley's shortest game is 7 turns; its mean is 39.2251... (docs).
+    let out = ladders().assert().success().get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(text.contains("Expected turns   39.2251223"));
+    assert!(text.contains("Shortest game    7 turns"));
+    assert!(text.contains("Within 100 turns"));
+    assert!(text.lines().count() < 40);
+    let v = json_of(&["analyze", "tiny", "--json"]);
+    // Tiny: E[T] = 4, P(T <= 10) = 1 - 11/1024 (hand-derived), shortest 2 turns.
+    assert_eq!(
+        exact(&v["expected_turns"]),
+        BigRational::from_integer(4.into())
+    );
+    assert_eq!(v["within"][0]["turns"], 10);
+    assert_eq!(
+        exact(&v["within"][0]["p"]),
+        BigRational::new(1013.into(), 1024.into())
+    );
+    assert_eq!(v["shortest"]["turns"], 2);
+    assert_eq!(v["longest"]["unbounded"], true);
+}

@@ -1,0 +1,130 @@
+//! Runs the real binary: `generate` (board files that load and reproduce), `expect --float`
+//! (agrees with the exact answer), and the exact answer on a generated board.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn ladders() -> Command {
+    Command::cargo_bin("ladders").expect("binary built")
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = ladders()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).expect("valid JSON")
+}
+
+/// The exact value's correctly rounded decimal (numerator and denominator can overflow f64).
+fn ratio(v: &Value) -> f64 {
+    v["decimal"].as_str().unwrap().parse().unwrap()
+}
+
+#[test]
+fn generate_writes_a_board_file_that_expect_reads() {
+    let dir = std::env::temp_dir().join(format!("ladders-gen-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("g.toml");
+    let p = path.to_str().unwrap();
+    ladders()
+        .args([
+            "generate",
+            "--size",
+            "200",
+            "--snakes",
+            "10",
+            "--ladders",
+            "10",
+        ])
+        .args(["--seed", "5", "--roll-again", "unlimited", "--output", p])
+        .assert()
+        .success()
+        .stdout("");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("size = 200") && text.contains("roll_again = \"unlimited\""));
+    // The same seed writes the same file to standard output.
+    ladders()
+        .args([
+            "generate",
+            "--size",
+            "200",
+            "--snakes",
+            "10",
+            "--ladders",
+            "10",
+        ])
+        .args(["--seed", "5", "--roll-again", "unlimited"])
+        .assert()
+        .success()
+        .stdout(text.clone());
+    let v = json_of(&["expect", p, "--json"]);
+    assert_eq!(v["finite"], true);
+    assert_eq!(v["board"]["size"], 200);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn generate_refuses_more_jumps_than_fit() {
+    ladders()
+        .args([
+            "generate",
+            "--size",
+            "30",
+            "--snakes",
+            "9",
+            "--ladders",
+            "1",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("do not fit on 30 squares"));
+}
+
+#[test]
+fn float_expectations_agree_with_the_exact_ones() {
+    // Exact fractions computed independently of the float path; the float solve must agree to
+    // 1e-9 relative on every expectation (both roll-level and forfeit rules).
+    for args in [
+        vec!["efi"],
+        vec!["milton-bradley"],
+        vec!["efi", "--roll-again", "3"],
+    ] {
+        let exact = json_of(&[&["expect"], &args[..], &["--json"]].concat());
+        let float = json_of(&[&["expect"], &args[..], &["--json", "--float"]].concat());
+        assert_eq!(float["float"], true);
+        for key in [
+            "expected_turns",
+            "variance",
+            "expected_rolls",
+            "expected_snakes",
+            "expected_ladders",
+            "expected_climbed",
+            "expected_slid",
+        ] {
+            let e = ratio(&exact[key]);
+            let f = float[key].as_f64().unwrap();
+            assert!(((e - f) / e).abs() < 1e-9, "{args:?} {key}: {e} vs {f}");
+        }
+    }
+}
+
+#[test]
+fn float_per_square_lists_the_same_squares_as_the_exact_report() {
+    let exact = json_of(&["expect", "efi", "--json", "--per-square"]);
+    let float = json_of(&["expect", "efi", "--json", "--per-square", "--float"]);
+    let squares = |v: &Value| -> Vec<u64> {
+        v["per_square"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["square"].as_u64().unwrap())
+            .collect()
+    };
+    assert_eq!(squares(&exact), squares(&float));
+    assert!(!squares(&exact).is_empty());
+}

@@ -1,0 +1,16 @@
+//! The integration tests, in one binary so a release build links once: the real binary run
+//! through assert_cmd (`cli*`), the documented examples (`docs`), known values derived
+//! independently (`known_values`), and property tests on random boards (`properties*`,
+//! `solver`).
+
+mod cli;
+mod cli_distribution;
+mod cli_race;
+mod cli_race_check;
+mod cli_simulate;
+mod cli_solver;
+mod docs;
+mod known_values;
+mod properties;
+mod properties_shortest;
+mod solver;

@@ -1,0 +1,125 @@
+//! Property tests on random boards for the distribution and the shortest game: BFS's fewest
+//! turns is the first n with P(T = n) > 0, every witness replays through the rules, and the
+//! probabilities plus the tail sum to 1 exactly.
+
+use ladders::analysis::distribution::{distribution, DistributionOptions};
+use ladders::analysis::shortest::{extremes, Longest, TurnRolls};
+use ladders::board::{Board, Square};
+use ladders::chain::Chain;
+use ladders::rules::turn_step;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use proptest::prelude::*;
+
+/// A random board as TOML text (as in tests/properties.rs): jumps kept where individually valid.
+fn random_board() -> impl Strategy<Value = String> {
+    (
+        5u32..40,
+        2u32..7,
+        0u32..2,
+        0usize..3,
+        0usize..3,
+        prop::collection::vec((1u32..40, 0u32..41), 0..8),
+        any::<bool>(),
+    )
+        .prop_map(|(size, die, start, overshoot, again, jumps, chain)| {
+            let mut used = std::collections::BTreeSet::new();
+            let mut snakes = Vec::new();
+            let mut ladders = Vec::new();
+            for (from, to) in jumps {
+                let (from, to) = (from % size, to % (size + 1));
+                if from == 0 || from == to || !used.insert(from) {
+                    continue;
+                }
+                if to < from {
+                    snakes.push(format!("[{from}, {to}]"));
+                } else {
+                    ladders.push(format!("[{from}, {to}]"));
+                }
+            }
+            format!(
+                "size = {size}\nsnakes = [{}]\nladders = [{}]\n[rules]\nstart = {start}\n\
+                 overshoot = \"{}\"\ndie = {die}\nroll_again = {}\nchain = {chain}\n",
+                snakes.join(", "),
+                ladders.join(", "),
+                ["stay", "bounce", "allow"][overshoot],
+                ["\"none\"", "\"unlimited\"", "3"][again],
+            )
+        })
+}
+
+/// Replays turns through the rules alone; returns the square reached, or an error message.
+fn replay(board: &Board, start: Square, turns: &[TurnRolls]) -> Result<Square, String> {
+    let mut at = start;
+    for turn in turns {
+        if turn.from != at {
+            return Err(format!("turn begins on {} not {at}", turn.from));
+        }
+        let mut square = at;
+        for (k, (&face, &shown)) in turn.rolls.iter().zip(&turn.squares).enumerate() {
+            let step = turn_step(board, at, square, k as u32, face);
+            if step.outcome.to != shown {
+                return Err(format!(
+                    "roll {face} from {square} reaches {}",
+                    step.outcome.to
+                ));
+            }
+            if step.again != (k + 1 < turn.rolls.len()) {
+                return Err("the turn does not end at its last roll".into());
+            }
+            square = step.outcome.to;
+        }
+        at = square;
+    }
+    Ok(at)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    #[test]
+    fn bfs_fewest_turns_is_the_first_n_with_positive_probability(text in random_board()) {
+        let Ok(board) = Board::from_toml_str(&text, "random") else { return Ok(()); };
+        let chain = Chain::for_board(&board);
+        prop_assume!(chain.start() < chain.transient_count());
+        let e = extremes(&board, &chain);
+        // Every state is reachable in fewer turns than there are states, so this many terms
+        // contain the first positive one if there is one.
+        let options = DistributionOptions {
+            turns: Some(chain.states().len() + 1),
+            ..DistributionOptions::default()
+        };
+        let d = distribution(&chain, &options).unwrap();
+        let first = d.terms.iter().find(|t| !t.p.is_zero()).map(|t| t.n);
+        prop_assert_eq!(e.shortest.as_ref().map(|s| s.turns), first, "{}", text);
+        let total: BigRational = d.terms.iter().map(|t| t.p.clone()).sum();
+        prop_assert_eq!(total + d.tail(), BigRational::one());
+        if let Some(s) = &e.shortest {
+            prop_assert_eq!(&s.probability, &d.terms[s.turns - 1].p);
+            prop_assert_eq!(replay(&board, board.rules().start, &s.witness), Ok(board.size()));
+            prop_assert_eq!(replay(&board, board.rules().start, &s.rolls_witness), Ok(board.size()));
+            prop_assert_eq!(s.witness.len(), s.turns);
+            let rolls: usize = s.rolls_witness.iter().map(|t| t.rolls.len()).sum();
+            prop_assert_eq!(rolls, s.rolls);
+            let turn_rolls: usize = s.witness.iter().map(|t| t.rolls.len()).sum();
+            prop_assert!(s.rolls <= turn_rolls);
+        }
+        match &e.longest {
+            Longest::Unbounded { lead_in, cycle } => {
+                let entry = replay(&board, board.rules().start, lead_in);
+                prop_assert!(entry.is_ok(), "{:?}", entry);
+                let entry = entry.unwrap();
+                prop_assert_eq!(replay(&board, entry, cycle), Ok(entry));
+                prop_assert!(!cycle.is_empty());
+                prop_assert!(cycle.iter().all(|t| t.to() != board.size()));
+            }
+            Longest::Bounded { turns, witness } => {
+                // A bounded game has P(T > longest) = 0 exactly.
+                prop_assert_eq!(replay(&board, board.rules().start, witness), Ok(board.size()));
+                prop_assert!(d.terms.len() >= *turns);
+                prop_assert!(d.terms[*turns - 1].survives.is_zero());
+                prop_assert!(!d.terms[*turns - 1].p.is_zero());
+            }
+        }
+    }
+}

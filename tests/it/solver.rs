@@ -1,0 +1,190 @@
+//! The fast exact solver against the reference: on random boards (and generated boards) the
+//! multi-modular solve of the roll-level system gives exactly the fractions of the turn chain
+//! solved by rational Gaussian elimination (`SparseLu`, `solve_dense`); on random sparse
+//! systems `solve_exact` equals `solve_dense`.
+
+use ladders::analysis::expectation::{expect_with, Expectation};
+use ladders::board::{Board, RollAgain, Rules};
+use ladders::chain::Chain;
+use ladders::exact::solve::{
+    solve_absorbing, solve_dense, solve_exact, transient_matrix, Chained, SparseLu, SparseRows,
+    Wanted,
+};
+use ladders::generate::{generate, GenerateOptions};
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+use proptest::prelude::*;
+
+/// A random board as TOML text: jumps are kept only where they are individually valid.
+fn random_board() -> impl Strategy<Value = String> {
+    (
+        5u32..40,
+        2u32..7,
+        0u32..2,
+        0usize..3,
+        0usize..3,
+        prop::collection::vec((1u32..40, 0u32..41), 0..8),
+        any::<bool>(),
+    )
+        .prop_map(|(size, die, start, overshoot, again, jumps, chain)| {
+            let mut used = std::collections::BTreeSet::new();
+            let mut snakes = Vec::new();
+            let mut ladders = Vec::new();
+            for (from, to) in jumps {
+                let (from, to) = (from % size, to % (size + 1));
+                if from == 0 || from == to || !used.insert(from) {
+                    continue;
+                }
+                if to < from {
+                    snakes.push(format!("[{from}, {to}]"));
+                } else {
+                    ladders.push(format!("[{from}, {to}]"));
+                }
+            }
+            format!(
+                "size = {size}\nsnakes = [{}]\nladders = [{}]\n[rules]\nstart = {start}\n\
+                 overshoot = \"{}\"\ndie = {die}\nroll_again = {}\nchain = {chain}\n",
+                snakes.join(", "),
+                ladders.join(", "),
+                ["stay", "bounce", "allow"][overshoot],
+                ["\"none\"", "\"unlimited\"", "3"][again],
+            )
+        })
+}
+
+/// The expectations by the reference route: the turn chain (compound moves) and rational
+/// elimination. Returns (turns, variance, rolls, snakes, ladders, climbed, slid, per square).
+type Reference = (Vec<BigRational>, Vec<(u32, BigRational)>);
+
+fn reference(board: &Board) -> Option<Reference> {
+    let chain = Chain::for_board(board);
+    if !chain.always_ends() {
+        return None;
+    }
+    let n = chain.transient_count();
+    let s = chain.start();
+    if s >= n {
+        return None;
+    }
+    let lu = SparseLu::factor(&transient_matrix(&chain)).expect("nonsingular");
+    let t = lu.solve(&vec![BigRational::one(); n]);
+    let u = lu.solve(&t);
+    let two = BigRational::from_integer(BigInt::from(2));
+    let var = &u[s] * &two - &t[s] - &t[s] * &t[s];
+    let mut values = vec![t[s].clone(), var];
+    let rewards: [fn(&ladders::chain::TurnRewards) -> &BigRational; 5] = [
+        |r| &r.rolls,
+        |r| &r.snakes,
+        |r| &r.ladders,
+        |r| &r.climbed,
+        |r| &r.slid,
+    ];
+    for f in rewards {
+        let b: Vec<BigRational> = (0..n).map(|i| f(chain.rewards(i)).clone()).collect();
+        values.push(lu.solve(&b)[s].clone());
+    }
+    let per_square = chain.states()[..n].iter().copied().zip(t).collect();
+    Some((values, per_square))
+}
+
+fn fast(board: &Board) -> Option<Reference> {
+    let Expectation::Finite(e) = expect_with(board, true) else {
+        return None;
+    };
+    Some((
+        vec![
+            e.turns, e.variance, e.rolls, e.snakes, e.ladders, e.climbed, e.slid,
+        ],
+        e.per_square,
+    ))
+}
+
+fn assert_same(board: &Board, text: &str) {
+    let r = reference(board);
+    let f = fast(board);
+    match (r, f) {
+        (Some(r), Some(f)) => assert!(r == f, "fast and reference solutions differ on\n{text}"),
+        (None, None) => {}
+        // The game starts on the finish: both say zero turns, nothing to compare.
+        (None, Some((v, _))) => assert!(v.iter().all(Zero::is_zero), "{text}"),
+        (Some(_), None) => panic!("the fast path calls a finite game infinite:\n{text}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn the_fast_solver_gives_the_reference_fractions_on_random_boards(text in random_board()) {
+        let Ok(board) = Board::from_toml_str(&text, "random") else { return Ok(()); };
+        assert_same(&board, &text);
+    }
+
+    #[test]
+    fn solve_exact_equals_dense_elimination_on_random_sparse_systems(
+        n in 1usize..12,
+        entries in prop::collection::vec((0usize..12, 0usize..12, -40i64..40, 1i64..30), 0..40),
+        rhs in prop::collection::vec((-50i64..50, 1i64..20), 12),
+    ) {
+        // A = 3 I + random entries (possibly singular); b random; C = the random part.
+        let mut a: SparseRows = (0..n).map(|i| vec![(i, BigRational::from_integer(3.into()))]).collect();
+        let mut c: SparseRows = vec![Vec::new(); n];
+        for (i, j, num, den) in entries {
+            let (i, j) = (i % n, j % n);
+            let v = BigRational::new(num.into(), den.into());
+            a[i].push((j, v.clone()));
+            c[i].push((j, v));
+        }
+        let b: Vec<BigRational> = rhs[..n].iter().map(|(p, q)| BigRational::new((*p).into(), (*q).into())).collect();
+        // solve_dense takes Q with A = I - Q.
+        let q: SparseRows = ladders::exact::solve::identity_minus(&a);
+        let expected = solve_dense(&q, &b);
+        let got = solve_exact(&a, std::slice::from_ref(&b), &[Wanted::All], Some(Chained { c: &c, rhs: 0, wanted: Wanted::All }));
+        match (expected, got) {
+            (Ok(x), Ok(v)) => {
+                prop_assert_eq!(&v[0], &x);
+                // The chained solve: A y = C x.
+                let cx: Vec<BigRational> = c.iter().map(|row| row.iter().fold(BigRational::zero(), |s, (j, v)| s + v * &x[*j])).collect();
+                prop_assert_eq!(&v[1], &solve_dense(&q, &cx).unwrap());
+            }
+            (Err(_), Err(_)) => {}
+            (e, g) => prop_assert!(false, "dense {:?} vs exact {:?}", e.is_ok(), g.is_ok()),
+        }
+    }
+}
+
+#[test]
+fn generated_boards_give_the_reference_fractions() {
+    for (size, seed, roll_again) in [
+        (30, 1, RollAgain::None),
+        (60, 2, RollAgain::Unlimited),
+        (45, 3, RollAgain::Forfeit(2)),
+        (80, 4, RollAgain::Unlimited),
+    ] {
+        let g = generate(&GenerateOptions {
+            size,
+            snakes: (size / 10) as usize,
+            ladders: (size / 12) as usize,
+            seed,
+            rules: Rules {
+                roll_again,
+                ..Rules::default()
+            },
+        })
+        .unwrap();
+        assert_same(&g.board, &g.text);
+    }
+}
+
+#[test]
+fn solve_absorbing_matches_the_reference_on_the_built_in_boards() {
+    for name in ["milton-bradley", "efi", "tiny"] {
+        let board = ladders::board::builtin(name).unwrap().unwrap();
+        let chain = Chain::for_board(&board);
+        let q = transient_matrix(&chain);
+        let ones = vec![BigRational::one(); q.len()];
+        let x = solve_absorbing(&q, std::slice::from_ref(&ones)).unwrap();
+        assert_eq!(x[0], SparseLu::factor(&q).unwrap().solve(&ones), "{name}");
+    }
+}
