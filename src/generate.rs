@@ -9,10 +9,10 @@
 //! start or end (so jumps never chain and never cycle). A layout from which the finish cannot be
 //! reached is drawn again. The same options and seed always give the same file.
 
-use std::collections::BTreeSet;
-use std::fmt::Write as _;
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
 
 use crate::board::{Board, BoardError, RollAgain, Rules, Square, MAX_SIZE};
 use crate::chain::{Chain, RollLevel};

@@ -90,19 +90,25 @@ pub struct Args {
     pub rules: RuleArgs,
 }
 
-/// The boards of the seats, in playing order.
-fn seat_boards(args: &Args, players: usize) -> Result<Vec<Board>> {
-    let names: Vec<&String> = if args.boards.len() == 1 {
-        vec![&args.boards[0]; players]
-    } else if args.boards.len() == players {
-        args.boards.iter().collect()
+/// The boards of the seats, in playing order: one name for every seat or one per seat, each
+/// loaded with `rules`, and the seats in `reverse_seat` (from 1) reversed.
+pub fn seat_boards(
+    names: &[String],
+    rules: &RuleArgs,
+    reverse_seat: &[usize],
+    players: usize,
+) -> Result<Vec<Board>> {
+    let names: Vec<&String> = if names.len() == 1 {
+        vec![&names[0]; players]
+    } else if names.len() == players {
+        names.iter().collect()
     } else {
         bail!(
             "{} boards given for {players} players: give one board for every seat, or one for all",
-            args.boards.len()
+            names.len()
         )
     };
-    for &seat in &args.reverse_seat {
+    for &seat in reverse_seat {
         if seat == 0 || seat > players {
             bail!("--reverse-seat {seat}: seats are numbered 1 to {players}");
         }
@@ -111,8 +117,8 @@ fn seat_boards(args: &Args, players: usize) -> Result<Vec<Board>> {
         .iter()
         .enumerate()
         .map(|(i, name)| {
-            let mut rules = args.rules.clone();
-            if args.reverse_seat.contains(&(i + 1)) {
+            let mut rules = rules.clone();
+            if reverse_seat.contains(&(i + 1)) {
                 rules.reverse = !rules.reverse;
             }
             rules.load(name)
@@ -154,7 +160,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         }
         return Ok(exit::code(exit::SUCCESS));
     }
-    let boards = seat_boards(args, players.from)?;
+    let boards = seat_boards(&args.boards, &args.rules, &args.reverse_seat, players.from)?;
     let seats: Vec<&Board> = boards.iter().collect();
     let result = if args.knock_off {
         let options = KnockOffOptions {

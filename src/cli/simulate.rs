@@ -5,14 +5,17 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ladders::board::Board;
+use ladders::board::{Board, DEFAULT_BOARD};
+use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
 use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
+use ladders::simulate::race::{simulate_race, RaceSimOptions, RaceSimulation};
 use ladders::simulate::{simulate, SimOptions, Simulation, DEFAULT_MAX_TURNS};
 
-use super::board_args::BoardArgs;
+use super::board_args::RuleArgs;
 use super::exit;
+use super::race::{seat_boards, MAX_PLAYERS};
 
 /// The most games one run may ask for (10^12: days of work even at full speed).
 pub const MAX_GAMES: u64 = 1_000_000_000_000;
@@ -35,11 +38,64 @@ pub struct SimArgs {
     pub max_turns: u64,
 }
 
+/// The boards and seats of a simulating command: one board, or a race of several players.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SeatArgs {
+    /// A built-in board (see `ladders boards`) or the path of a board file; in a race, one board
+    /// for all seats or one per seat
+    #[arg(default_value = DEFAULT_BOARD)]
+    pub boards: Vec<String>,
+    /// Play a race of K players taking whole turns in seat order, the first to finish winning
+    /// (default with several boards or the race options: one per board, or 2)
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(1..=MAX_PLAYERS as i64))]
+    pub players: Option<u16>,
+    /// Race with the knock-off house rule: landing on an opponent's square sends them back to
+    /// the start
+    #[arg(long)]
+    pub knock_off: bool,
+    /// Race with this seat's board reversed (snakes climb, ladders slide); repeatable
+    #[arg(long, value_name = "SEAT")]
+    pub reverse_seat: Vec<usize>,
+    #[command(flatten)]
+    pub rules: RuleArgs,
+}
+
+/// What the seat arguments ask for.
+pub enum Seats {
+    /// One player on one board: the fast single-player engine.
+    One(Box<Board>),
+    /// A race: the seats' boards in playing order, and the knock-off rule.
+    Race(Vec<Board>, bool),
+}
+
+impl SeatArgs {
+    /// Loads the board, or the boards of a race's seats.
+    pub fn load(&self) -> Result<Seats> {
+        let race = self.players.is_some()
+            || self.boards.len() > 1
+            || self.knock_off
+            || !self.reverse_seat.is_empty();
+        if !race {
+            return Ok(Seats::One(Box::new(self.rules.load(&self.boards[0])?)));
+        }
+        let players = self.players.map_or(
+            if self.boards.len() > 1 {
+                self.boards.len()
+            } else {
+                2
+            },
+            usize::from,
+        );
+        let boards = seat_boards(&self.boards, &self.rules, &self.reverse_seat, players)?;
+        Ok(Seats::Race(boards, self.knock_off))
+    }
+}
+
 /// Arguments of `simulate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
-    pub board: BoardArgs,
+    pub seats: SeatArgs,
     #[command(flatten)]
     pub sim: SimArgs,
     /// Print one JSON object instead of text
@@ -92,14 +148,14 @@ fn random_seed() -> u64 {
     h.finish()
 }
 
-/// Runs the simulation with the thread count and a progress bar on stderr (only when stderr is
-/// a terminal, and only once the run has taken more than a second).
-pub fn run_simulation(board: &Board, args: &SimArgs) -> Result<(Simulation, Timing)> {
-    let options = SimOptions {
-        games: args.games,
-        seed: args.seed.unwrap_or_else(random_seed),
-        max_turns: args.max_turns,
-    };
+/// Runs `body` (given the seed and a progress callback) on a pool of the asked thread count,
+/// with a progress bar on stderr (only when stderr is a terminal, and only once the run has
+/// taken more than a second).
+fn with_progress<T: Send>(
+    args: &SimArgs,
+    body: impl FnOnce(u64, &(dyn Fn(u64) + Sync)) -> T + Send,
+) -> Result<(T, Timing)> {
+    let seed = args.seed.unwrap_or_else(random_seed);
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
         builder = builder.num_threads(usize::from(t));
@@ -125,15 +181,63 @@ pub fn run_simulation(board: &Board, args: &SimArgs) -> Result<(Simulation, Timi
         }
         bar.set_position(total);
     };
-    let sim = pool.install(|| simulate(board, &options, &progress));
+    let result = pool.install(|| body(seed, &progress));
     let seconds = start.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    Ok((sim, Timing { seconds, threads }))
+    Ok((result, Timing { seconds, threads }))
+}
+
+/// Runs the simulation with the thread count and a progress bar on stderr.
+pub fn run_simulation(board: &Board, args: &SimArgs) -> Result<(Simulation, Timing)> {
+    with_progress(args, |seed, progress| {
+        let options = SimOptions {
+            games: args.games,
+            seed,
+            max_turns: args.max_turns,
+        };
+        simulate(board, &options, progress)
+    })
+}
+
+/// Runs a race simulation (the turn cap is a cap on rounds) with the thread count and a progress
+/// bar on stderr.
+pub fn run_race_simulation(
+    boards: &[&Board],
+    knock_off: bool,
+    args: &SimArgs,
+) -> Result<(RaceSimulation, Timing)> {
+    let (sim, timing) = with_progress(args, |seed, progress| {
+        let options = RaceSimOptions {
+            games: args.games,
+            seed,
+            max_rounds: args.max_turns,
+            knock_off,
+        };
+        simulate_race(boards, &options, progress)
+    })?;
+    Ok((sim?, timing))
 }
 
 /// Runs `simulate`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let board = args.board.load()?;
+    let board = match args.seats.load()? {
+        Seats::One(board) => *board,
+        Seats::Race(boards, knock_off) => {
+            if args.histogram_csv.is_some() {
+                bail!("--histogram-csv is for one player (a race reports its rounds in --json)");
+            }
+            let seats: Vec<&Board> = boards.iter().collect();
+            let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sim)?;
+            if args.json {
+                let v = race_simulation_json(&seats, &sim, Some(timing));
+                serde_json::to_writer_pretty(&mut *out, &v)?;
+                writeln!(out)?;
+            } else {
+                write_race_simulation(out, &seats, &sim, Some(timing))?;
+            }
+            return Ok(exit::code(exit::SUCCESS));
+        }
+    };
     let (sim, timing) = run_simulation(&board, &args.sim)?;
     if let Some(path) = &args.histogram_csv {
         if path == "-" {

@@ -6,6 +6,7 @@ pub mod distribution;
 pub mod expect;
 pub mod json;
 pub mod race;
+pub mod race_simulate;
 pub mod shortest;
 pub mod simulate;
 pub mod text;

@@ -213,6 +213,12 @@ impl Table {
         self.die
     }
 
+    /// After how many top faces in a row already rolled in a turn the next top face forfeits
+    /// the turn (`None` when nothing forfeits), as [`rules::turn_step`] decides it.
+    pub fn forfeit_streak(&self) -> Option<u32> {
+        self.forfeit_streak
+    }
+
     /// The square a token starts a game on.
     pub fn start(&self) -> Square {
         self.start_row / self.die

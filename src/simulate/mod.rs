@@ -6,9 +6,12 @@
 //!   [`Simulation`] whose every number depends on the seed only, not on the thread count.
 //! - [`check`]: a sample (simulated here or by the user) against the exact answers: z of the
 //!   mean, chi-square of the turn counts, and the rule variants the sample fits instead.
+//! - [`race`]: several players taking turns (with or without knock-off), and the seat-by-seat
+//!   check of such a simulation against the exact race of [`crate::race`].
 
 pub mod check;
 pub mod engine;
+pub mod race;
 pub mod sample;
 
 use rayon::prelude::*;

@@ -6,6 +6,7 @@
 mod cli;
 mod cli_distribution;
 mod cli_race;
+mod cli_race_check;
 mod cli_simulate;
 mod cli_solver;
 mod docs;

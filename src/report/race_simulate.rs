@@ -1,0 +1,347 @@
+//! The `simulate --players K` and `check --players K` reports: win shares per seat and the game's
+//! length in rounds, and their seat-by-seat comparison with the exact race; as text or JSON
+//! (documented in `docs/json-output.md` and `docs/simulation-and-checks.md`).
+
+use std::io::{self, Write};
+
+use serde_json::{json, Value};
+
+use crate::board::Board;
+use crate::report::json::rules_json;
+use crate::report::race::IntervalJson;
+use crate::report::simulate::{thousands, Timing};
+use crate::report::text::rules_line;
+use crate::simulate::check::ZTest;
+use crate::simulate::race::{RaceComparison, RaceExact, RaceSimulation};
+
+fn ok(pass: bool) -> &'static str {
+    if pass {
+        "ok"
+    } else {
+        "FAIL"
+    }
+}
+
+fn p_text(p: f64) -> String {
+    if p >= 0.001 {
+        format!("{p:.3}")
+    } else {
+        format!("{p:.1e}")
+    }
+}
+
+fn share(wins: u64, games: u64) -> f64 {
+    wins as f64 / games.max(1) as f64
+}
+
+/// The standard error of a share `p` of `n` games: `sqrt(p (1 - p) / n)`.
+fn share_se(p: f64, n: u64) -> f64 {
+    (p * (1.0 - p) / n.max(1) as f64).sqrt()
+}
+
+fn name_width(boards: &[&Board]) -> usize {
+    boards
+        .iter()
+        .map(|b| b.name().len())
+        .max()
+        .unwrap_or(5)
+        .max(5)
+}
+
+/// Writes the `simulate --players K` text report.
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_race_simulation(
+    out: &mut dyn Write,
+    boards: &[&Board],
+    sim: &RaceSimulation,
+    timing: Option<Timing>,
+) -> io::Result<()> {
+    let k = boards.len();
+    let rule = if sim.knock_off { ", knock-off" } else { "" };
+    writeln!(
+        out,
+        "Race             {k} player{}, whole turns in seat order, the first to finish wins{rule}",
+        if k == 1 { "" } else { "s" }
+    )?;
+    let same_rules = boards.iter().all(|b| b.rules() == boards[0].rules());
+    if same_rules {
+        writeln!(out, "Rules            {}", rules_line(boards[0].rules()))?;
+    }
+    writeln!(out, "Seed             {}", sim.seed)?;
+    writeln!(out)?;
+    let n = sim.games();
+    writeln!(
+        out,
+        "Games            {} ({} capped at {} rounds)",
+        thousands(n),
+        thousands(sim.capped),
+        thousands(sim.max_rounds)
+    )?;
+    writeln!(out)?;
+    let width = name_width(boards);
+    let wins_width = thousands(n).len().max(4);
+    writeln!(
+        out,
+        "seat  {:<width$}  {:>wins_width$}  share (standard error)",
+        "board", "wins"
+    )?;
+    for (s, (board, &w)) in boards.iter().zip(&sim.wins).enumerate() {
+        let p = share(w, n);
+        writeln!(
+            out,
+            "{:>4}  {:<width$}  {:>wins_width$}  {p:.6} ± {:.6}",
+            s + 1,
+            board.name(),
+            thousands(w),
+            share_se(p, n)
+        )?;
+        if !same_rules {
+            writeln!(out, "      {:<width$}  {}", "", rules_line(board.rules()))?;
+        }
+    }
+    writeln!(out)?;
+    let r = &sim.rounds;
+    let finished = r.n();
+    if finished == 0 {
+        writeln!(out, "Rounds           no game finished")?;
+    } else {
+        let se = r.sd().map_or(0.0, |sd| sd / (finished as f64).sqrt());
+        writeln!(
+            out,
+            "Rounds           min {}, mean {:.4} ± {:.4} (standard error), max {}",
+            r.min().unwrap_or(0),
+            r.mean().unwrap_or(0.0),
+            se,
+            r.max().unwrap_or(0)
+        )?;
+        writeln!(
+            out,
+            "                 median {}, 90% {}, 99% {}, sd {:.4}",
+            r.quantile(0.5).unwrap_or(0),
+            r.quantile(0.9).unwrap_or(0),
+            r.quantile(0.99).unwrap_or(0),
+            r.sd().unwrap_or(0.0)
+        )?;
+    }
+    writeln!(
+        out,
+        "Rolls            mean {:.4} per game (all seats)",
+        share(sim.rolls, n)
+    )?;
+    if sim.knock_off {
+        writeln!(
+            out,
+            "Knock-offs       mean {:.4} per game",
+            share(sim.knock_offs, n)
+        )?;
+    }
+    if let Some(t) = timing {
+        writeln!(
+            out,
+            "Throughput       {:.0} games/s ({:.3} s on {} thread{})",
+            n as f64 / t.seconds,
+            t.seconds,
+            t.threads,
+            if t.threads == 1 { "" } else { "s" }
+        )?;
+    }
+    Ok(())
+}
+
+/// The `simulate --players K` JSON report.
+pub fn race_simulation_json(
+    boards: &[&Board],
+    sim: &RaceSimulation,
+    timing: Option<Timing>,
+) -> Value {
+    let n = sim.games();
+    let seats: Vec<Value> = boards
+        .iter()
+        .zip(&sim.wins)
+        .enumerate()
+        .map(|(s, (b, &w))| {
+            let p = share(w, n);
+            json!({
+                "seat": s + 1,
+                "board": b.name(),
+                "origin": b.origin(),
+                "rules": rules_json(b.rules()),
+                "wins": w,
+                "share": p,
+                "standard_error": share_se(p, n),
+            })
+        })
+        .collect();
+    let r = &sim.rounds;
+    let mut v = json!({
+        "players": boards.len(),
+        "knock_off": sim.knock_off,
+        "seed": sim.seed,
+        "max_rounds": sim.max_rounds,
+        "games": n,
+        "finished": r.n(),
+        "capped": sim.capped,
+        "seats": seats,
+        "rounds": {
+            "min": r.min(),
+            "max": r.max(),
+            "mean": r.mean(),
+            "sd": r.sd(),
+            "standard_error": r.sd().map(|sd| sd / (r.n() as f64).sqrt()),
+            "median": r.quantile(0.5),
+            "p90": r.quantile(0.9),
+            "p99": r.quantile(0.99),
+        },
+        "round_counts": r.counts(),
+        "totals": {"rolls": sim.rolls, "knock_offs": sim.knock_offs},
+    });
+    if let Some(t) = timing {
+        v["timing"] = json!({
+            "seconds": t.seconds,
+            "threads": t.threads,
+            "games_per_second": n as f64 / t.seconds,
+        });
+    }
+    v
+}
+
+fn z_cells(z: &ZTest) -> String {
+    format!(
+        "z = {:>6.2}, p = {:<7}  {}",
+        z.z,
+        p_text(z.p_value),
+        ok(z.pass)
+    )
+}
+
+/// Writes the comparison of a race simulation with the exact race, and the verdict.
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_race_comparison(
+    out: &mut dyn Write,
+    exact: &RaceExact,
+    c: &RaceComparison,
+) -> io::Result<()> {
+    writeln!(out, "seat  share     exact     standard error")?;
+    for (s, z) in c.seats.iter().enumerate() {
+        writeln!(
+            out,
+            "{:>4}  {:.6}  {:.6}  {:.6}        {}",
+            s + 1,
+            z.observed,
+            exact.win[s],
+            z.standard_error,
+            z_cells(z)
+        )?;
+    }
+    if let Some(z) = &c.rounds {
+        writeln!(
+            out,
+            "Mean rounds      {:.4} vs exact {:.4} (standard error {:.4}): z = {:.2}, p = {}  {}",
+            z.observed,
+            z.expected,
+            z.standard_error,
+            z.z,
+            p_text(z.p_value),
+            ok(z.pass)
+        )?;
+    }
+    if let Some(chi) = &c.chi_square {
+        writeln!(
+            out,
+            "Seat wins        chi-square {:.2} ({} df), p = {}  {}",
+            chi.statistic,
+            chi.df,
+            p_text(chi.p_value),
+            ok(chi.pass)
+        )?;
+        if chi.impossible {
+            writeln!(out, "                 a seat that cannot win won games")?;
+        }
+    }
+    writeln!(
+        out,
+        "Thresholds       |z| <= {:.2}, p >= {:.1e} ({} tests, Bonferroni): a correct simulation fails less than once in a million runs",
+        c.z_limit, c.p_limit, c.tests
+    )?;
+    writeln!(
+        out,
+        "Verdict          {}",
+        if c.pass { "PASS" } else { "FAIL" }
+    )
+}
+
+/// Writes the `check --players K` text report: the simulation, then its comparison.
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_race_check(
+    out: &mut dyn Write,
+    boards: &[&Board],
+    sim: &RaceSimulation,
+    exact: &RaceExact,
+    c: &RaceComparison,
+    timing: Option<Timing>,
+) -> io::Result<()> {
+    write_race_simulation(out, boards, sim, timing)?;
+    writeln!(out)?;
+    write_race_comparison(out, exact, c)
+}
+
+fn z_json(z: &ZTest) -> Value {
+    json!({
+        "observed": z.observed,
+        "expected": z.expected,
+        "standard_error": z.standard_error,
+        "z": z.z,
+        "p_value": z.p_value,
+        "pass": z.pass,
+    })
+}
+
+/// The `check --players K` JSON report: the simulation's, with a `check` key.
+pub fn race_check_json(
+    boards: &[&Board],
+    sim: &RaceSimulation,
+    exact: &RaceExact,
+    c: &RaceComparison,
+    timing: Option<Timing>,
+) -> Value {
+    let mut v = race_simulation_json(boards, sim, timing);
+    let d = exact.race.digits;
+    let x = |i| serde_json::to_value(IntervalJson::new(i, d)).expect("serializes");
+    let seats: Vec<Value> = c
+        .seats
+        .iter()
+        .zip(&exact.race.seats)
+        .map(|(z, s)| {
+            json!({
+                "seat": s.seat,
+                "exact_win": x(&s.win),
+                "share": z_json(z),
+            })
+        })
+        .collect();
+    v["check"] = json!({
+        "seats": seats,
+        "exact_rounds": x(&exact.race.expected_rounds),
+        "rounds": c.rounds.as_ref().map(z_json),
+        "chi_square": c.chi_square.as_ref().map(|chi| json!({
+            "statistic": chi.statistic,
+            "df": chi.df,
+            "p_value": chi.p_value,
+            "impossible": chi.impossible,
+            "pass": chi.pass,
+        })),
+        "tests": c.tests,
+        "thresholds": {"z": c.z_limit, "p": c.p_limit},
+        "verdict": if c.pass { "PASS" } else { "FAIL" },
+    });
+    v
+}

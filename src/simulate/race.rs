@@ -1,0 +1,588 @@
+//! Several players on the simulator: seats take whole turns in seat order, roll by roll, with or
+//! without the knock-off rule, and the seat-by-seat check of such a simulation against the exact
+//! race of [`crate::race`].
+//!
+//! # The game played
+//!
+//! Exactly the game of [`crate::race::knockoff`] (and, without knock-off, of
+//! [`crate::race::independent`]): seat 1 plays a whole turn, then seat 2, ...; the first token to
+//! reach its board's finish wins, and the game's length in rounds is the winner's number of
+//! turns. Every roll is one [`Table::lookup`] of the seat's board (a cache of
+//! [`crate::rules::turn_step`]), so the rules have one definition. With `knock_off`, a roll
+//! *lands* on the square its move ends on (after the overshoot rule and every jump); a roll that
+//! leaves the token where the roll began, and square 0, knock nobody off; every opponent on the
+//! landing square goes back to its board's start at once, so the rest of a roll-again turn sees
+//! it. A forfeited turn (the K-th top face) sends the mover back to where the turn began and
+//! undoes no knock-off.
+//!
+//! This loop is deliberately plain (one game at a time, positions in a small vector): the fast
+//! interleaved single-player engine is left alone.
+//!
+//! # Reproducibility
+//!
+//! Games are cut into chunks of [`CHUNK_GAMES`]; chunk c draws from its own stream of the seed
+//! (streams distinct from the single-player engine's), chunks are merged by sums, so the result
+//! depends on the seed only, never on the thread count.
+//!
+//! # The check
+//!
+//! [`compare_race`] tests, for K seats: each seat's win share against its exact win probability p
+//! (`z = (share - p) / sqrt(p (1 - p) / n)`), the mean number of rounds against the exact
+//! expected rounds (z with the sample's standard deviation: the exact variance of the length is
+//! not computed), and Pearson's chi-square of the K win counts against `n p` (K - 1 degrees of
+//! freedom, seats expecting fewer than [`MIN_EXPECTED`] wins merged). With m tests, each fails at
+//! level [`RACE_FALSE_FAILURE`]` / m` (Bonferroni), so a correct simulation fails with probability
+//! below 5e-7 whatever K is.
+
+use num_rational::BigRational;
+use rayon::prelude::*;
+use statrs::function::erf::erfc_inv;
+use statrs::function::gamma::gamma_ur;
+
+use super::check::{to_f64, ZTest, MIN_EXPECTED};
+use super::engine::{reject_below, Dice, Table, CHUNK_GAMES};
+use super::Histogram;
+use crate::board::{Board, Square};
+use crate::race::independent::{race, Race, RaceError, RaceOptions};
+use crate::race::knockoff::{knock_off_race, KnockOffError, KnockOffOptions};
+
+/// The chance, over all of a race check's tests together, that a correct simulation fails.
+pub const RACE_FALSE_FAILURE: f64 = 5e-7;
+
+/// Streams of race chunks are numbered from here (the single-player engine uses small numbers).
+const RACE_STREAMS: u64 = 1 << 62;
+
+/// What to simulate.
+#[derive(Clone, Copy, Debug)]
+pub struct RaceSimOptions {
+    /// Games to play.
+    pub games: u64,
+    /// The seed of every random stream.
+    pub seed: u64,
+    /// A game still going after this many rounds is stopped and counted as capped.
+    pub max_rounds: u64,
+    /// Play with the knock-off rule.
+    pub knock_off: bool,
+}
+
+/// The result of a race simulation, as counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RaceSimulation {
+    /// The seed.
+    pub seed: u64,
+    /// The round cap.
+    pub max_rounds: u64,
+    /// Played with the knock-off rule.
+    pub knock_off: bool,
+    /// `wins[s]`: games won by seat s + 1.
+    pub wins: Vec<u64>,
+    /// Games stopped at the round cap (won by nobody, not in `rounds`).
+    pub capped: u64,
+    /// The lengths in rounds of the finished games.
+    pub rounds: Histogram,
+    /// Rolls over all games, capped ones included.
+    pub rolls: u64,
+    /// Tokens sent back to the start by a knock-off, over all games.
+    pub knock_offs: u64,
+}
+
+impl RaceSimulation {
+    /// All games played, capped ones included.
+    pub fn games(&self) -> u64 {
+        self.wins.iter().sum::<u64>() + self.capped
+    }
+}
+
+/// One seat's board as the loop needs it.
+struct Seat {
+    table: Table,
+    die: u32,
+    reject: u32,
+    start: Square,
+    finish: Square,
+    forfeit: Option<u32>,
+}
+
+/// Plays `options.games` races of the seats `boards` (in playing order) with rayon's current
+/// thread pool; `progress` is called with the number of games just finished after each chunk.
+///
+/// # Errors
+///
+/// [`KnockOffError::NoPlayers`] for no boards; with knock-off, [`KnockOffError::SizesDiffer`]
+/// when the boards do not share their squares.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::board::builtin;
+/// use ladders::simulate::race::{simulate_race, RaceSimOptions};
+/// let tiny = builtin("tiny").unwrap().unwrap();
+/// let options = RaceSimOptions { games: 1000, seed: 1, max_rounds: 1000, knock_off: false };
+/// let sim = simulate_race(&[&tiny, &tiny], &options, &|_| {}).unwrap();
+/// assert_eq!(sim.games(), 1000);
+/// assert!(sim.wins[0] > sim.wins[1]); // the first seat has the advantage
+/// ```
+pub fn simulate_race(
+    boards: &[&Board],
+    options: &RaceSimOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<RaceSimulation, KnockOffError> {
+    let first = boards.first().ok_or(KnockOffError::NoPlayers)?;
+    if options.knock_off {
+        if let Some(b) = boards.iter().find(|b| b.size() != first.size()) {
+            return Err(KnockOffError::SizesDiffer(first.size(), b.size()));
+        }
+    }
+    let seats: Vec<Seat> = boards
+        .iter()
+        .map(|b| {
+            let table = Table::new(b);
+            Seat {
+                die: table.die(),
+                reject: reject_below(table.die()),
+                start: table.start(),
+                finish: b.size(),
+                forfeit: table.forfeit_streak(),
+                table,
+            }
+        })
+        .collect();
+    let chunks = options.games.div_ceil(CHUNK_GAMES);
+    let empty = || RaceTally::new(seats.len());
+    let tally = (0..chunks)
+        .into_par_iter()
+        .fold(empty, |mut acc, c| {
+            let games = CHUNK_GAMES.min(options.games - c * CHUNK_GAMES);
+            let mut dice = Dice::new(options.seed, RACE_STREAMS + c);
+            for _ in 0..games {
+                play(&seats, options, &mut dice, &mut acc);
+            }
+            progress(games);
+            acc
+        })
+        .reduce(empty, |mut a, b| {
+            a.merge(&b);
+            a
+        });
+    Ok(RaceSimulation {
+        seed: options.seed,
+        max_rounds: options.max_rounds,
+        knock_off: options.knock_off,
+        wins: tally.wins,
+        capped: tally.capped,
+        rounds: Histogram::new(tally.rounds),
+        rolls: tally.rolls,
+        knock_offs: tally.knock_offs,
+    })
+}
+
+#[derive(Clone, Debug)]
+struct RaceTally {
+    wins: Vec<u64>,
+    capped: u64,
+    rounds: Vec<u64>,
+    rolls: u64,
+    knock_offs: u64,
+}
+
+impl RaceTally {
+    fn new(seats: usize) -> RaceTally {
+        RaceTally {
+            wins: vec![0; seats],
+            capped: 0,
+            rounds: Vec::new(),
+            rolls: 0,
+            knock_offs: 0,
+        }
+    }
+
+    fn merge(&mut self, other: &RaceTally) {
+        for (a, b) in self.wins.iter_mut().zip(&other.wins) {
+            *a += b;
+        }
+        self.capped += other.capped;
+        if self.rounds.len() < other.rounds.len() {
+            self.rounds.resize(other.rounds.len(), 0);
+        }
+        for (a, b) in self.rounds.iter_mut().zip(&other.rounds) {
+            *a += b;
+        }
+        self.rolls += other.rolls;
+        self.knock_offs += other.knock_offs;
+    }
+}
+
+/// Plays one game and adds it to `tally`.
+fn play(seats: &[Seat], options: &RaceSimOptions, dice: &mut Dice, tally: &mut RaceTally) {
+    let mut positions: Vec<Square> = seats.iter().map(|s| s.start).collect();
+    for round in 1..=options.max_rounds {
+        for (s, seat) in seats.iter().enumerate() {
+            let began = positions[s];
+            let mut streak = 0;
+            loop {
+                let face = dice.next_index(seat.die, seat.reject);
+                tally.rolls += 1;
+                if face == seat.die - 1 && seat.forfeit.is_some_and(|k| streak >= k) {
+                    // The K-th top face: not moved, back to where the turn began, turn over.
+                    positions[s] = began;
+                    break;
+                }
+                let at = positions[s];
+                let (to, turn_ends, _) = seat.table.lookup(at, face);
+                positions[s] = to;
+                if to == seat.finish {
+                    tally.wins[s] += 1;
+                    let r = round as usize;
+                    if tally.rounds.len() <= r {
+                        tally.rounds.resize(r + 1, 0);
+                    }
+                    tally.rounds[r] += 1;
+                    return;
+                }
+                if options.knock_off && to != at && to != 0 {
+                    for (j, q) in positions.iter_mut().enumerate() {
+                        if j != s && *q == to {
+                            *q = seats[j].start;
+                            tally.knock_offs += 1;
+                        }
+                    }
+                }
+                if turn_ends {
+                    break;
+                }
+                streak += 1;
+            }
+        }
+    }
+    tally.capped += 1;
+}
+
+/// The exact (or certified) answers a race simulation is checked against, as floats.
+#[derive(Clone, Debug)]
+pub struct RaceExact {
+    /// The race as [`crate::race`] computed it.
+    pub race: Race,
+    /// Seat s + 1's win probability (the middle of its interval).
+    pub win: Vec<f64>,
+    /// The expected length in rounds (the middle of its interval).
+    pub rounds: f64,
+}
+
+/// The exact race cannot be computed.
+#[derive(Debug, thiserror::Error)]
+pub enum RaceExactError {
+    /// Without knock-off.
+    #[error(transparent)]
+    Race(#[from] RaceError),
+    /// With knock-off.
+    #[error(transparent)]
+    KnockOff(#[from] KnockOffError),
+}
+
+/// Digits certified for the exact answers of a check: far below any sampling error.
+pub const CHECK_DIGITS: usize = 10;
+
+/// The exact win probabilities and expected rounds of the race of `boards` (with the knock-off
+/// rule when `knock_off`), certified to [`CHECK_DIGITS`] digits; `knock_off_options` bounds the
+/// joint chain (its `digits` are replaced).
+///
+/// # Errors
+///
+/// See [`RaceError`] and [`KnockOffError`].
+pub fn exact_race(
+    boards: &[&Board],
+    knock_off: bool,
+    knock_off_options: &KnockOffOptions,
+) -> Result<RaceExact, RaceExactError> {
+    let race = if knock_off {
+        let options = KnockOffOptions {
+            digits: CHECK_DIGITS,
+            ..*knock_off_options
+        };
+        knock_off_race(boards, true, &options)?
+    } else {
+        let options = RaceOptions {
+            digits: CHECK_DIGITS,
+            ..RaceOptions::default()
+        };
+        race(boards, &options)?
+    };
+    let mid = |lo: &BigRational, hi: &BigRational| (to_f64(lo) + to_f64(hi)) / 2.0;
+    Ok(RaceExact {
+        win: race
+            .seats
+            .iter()
+            .map(|s| mid(&s.win.lo, &s.win.hi))
+            .collect(),
+        rounds: mid(&race.expected_rounds.lo, &race.expected_rounds.hi),
+        race,
+    })
+}
+
+/// Pearson's chi-square of the seats' win counts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatChiSquare {
+    /// The statistic.
+    pub statistic: f64,
+    /// Degrees of freedom (bins - 1).
+    pub df: usize,
+    /// `Q(df/2, statistic/2)`.
+    pub p_value: f64,
+    /// A seat with win probability exactly 0 won a game.
+    pub impossible: bool,
+    /// `p_value` at or above the limit and nothing impossible.
+    pub pass: bool,
+}
+
+/// A race simulation against the exact race.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RaceComparison {
+    /// Per seat: its win share against its win probability.
+    pub seats: Vec<ZTest>,
+    /// The mean rounds of the finished games against the expected rounds (none without two
+    /// finished games).
+    pub rounds: Option<ZTest>,
+    /// The win counts against the win probabilities (none with one seat).
+    pub chi_square: Option<SeatChiSquare>,
+    /// The number of tests m.
+    pub tests: usize,
+    /// A |z| beyond this fails: the two-sided level [`RACE_FALSE_FAILURE`]` / m`.
+    pub z_limit: f64,
+    /// A chi-square p-value below this fails ([`RACE_FALSE_FAILURE`]` / m`).
+    pub p_limit: f64,
+    /// Every test passed (and some game was played).
+    pub pass: bool,
+}
+
+/// The Bonferroni limits for `tests` tests: (z limit, p limit).
+pub fn race_limits(tests: usize) -> (f64, f64) {
+    let p = RACE_FALSE_FAILURE / tests.max(1) as f64;
+    (std::f64::consts::SQRT_2 * erfc_inv(p), p)
+}
+
+/// Compares a race simulation with the exact race, seat by seat (see the module doc).
+///
+/// # Examples
+///
+/// ```
+/// use ladders::board::builtin;
+/// use ladders::race::knockoff::KnockOffOptions;
+/// use ladders::simulate::race::{compare_race, exact_race, simulate_race, RaceSimOptions};
+/// let tiny = builtin("tiny").unwrap().unwrap();
+/// let seats = [&tiny, &tiny];
+/// let exact = exact_race(&seats, false, &KnockOffOptions::default()).unwrap();
+/// let options = RaceSimOptions { games: 10_000, seed: 3, max_rounds: 1000, knock_off: false };
+/// let sim = simulate_race(&seats, &options, &|_| {}).unwrap();
+/// assert!(compare_race(&exact, &sim).pass);
+/// ```
+pub fn compare_race(exact: &RaceExact, sim: &RaceSimulation) -> RaceComparison {
+    let n = sim.games();
+    let k = exact.win.len();
+    let finished = sim.rounds.n();
+    let has_rounds = finished >= 2;
+    let has_chi = k >= 2;
+    let tests = k + usize::from(has_rounds) + usize::from(has_chi);
+    let (z_limit, p_limit) = race_limits(tests);
+    let seats: Vec<ZTest> = exact
+        .win
+        .iter()
+        .zip(&sim.wins)
+        .map(|(&p, &w)| {
+            let share = if n > 0 { w as f64 / n as f64 } else { f64::NAN };
+            let sd = (p * (1.0 - p)).max(0.0).sqrt();
+            ZTest::with_limit(share, p, sd, n, z_limit)
+        })
+        .collect();
+    let rounds = has_rounds.then(|| {
+        ZTest::with_limit(
+            sim.rounds.mean().unwrap_or(f64::NAN),
+            exact.rounds,
+            sim.rounds.sd().unwrap_or(f64::NAN),
+            finished,
+            z_limit,
+        )
+    });
+    let chi_square = has_chi.then(|| seat_chi_square(&exact.win, &sim.wins, p_limit));
+    let pass = n > 0
+        && seats.iter().all(|z| z.pass)
+        && rounds.as_ref().is_none_or(|z| z.pass)
+        && chi_square.as_ref().is_none_or(|c| c.pass);
+    RaceComparison {
+        seats,
+        rounds,
+        chi_square,
+        tests,
+        z_limit,
+        p_limit,
+        pass,
+    }
+}
+
+fn seat_chi_square(win: &[f64], wins: &[u64], p_limit: f64) -> SeatChiSquare {
+    let n = wins.iter().sum::<u64>() as f64;
+    let total_p: f64 = win.iter().sum();
+    let mut impossible = false;
+    let mut bins: Vec<(f64, f64)> = Vec::new();
+    let (mut e, mut o) = (0.0, 0.0);
+    for (&p, &w) in win.iter().zip(wins) {
+        if p == 0.0 {
+            impossible |= w > 0;
+            continue;
+        }
+        e += n * p / total_p;
+        o += w as f64;
+        if e >= MIN_EXPECTED {
+            bins.push((e, o));
+            (e, o) = (0.0, 0.0);
+        }
+    }
+    if e > 0.0 || o > 0.0 {
+        match bins.last_mut() {
+            Some(last) => {
+                last.0 += e;
+                last.1 += o;
+            }
+            None => bins.push((e, o)),
+        }
+    }
+    let statistic: f64 = bins
+        .iter()
+        .map(|&(e, o)| if e > 0.0 { (o - e) * (o - e) / e } else { 0.0 })
+        .sum();
+    let df = bins.len().saturating_sub(1);
+    let p_value = if df == 0 {
+        1.0
+    } else {
+        gamma_ur(df as f64 / 2.0, statistic / 2.0)
+    };
+    SeatChiSquare {
+        statistic,
+        df,
+        p_value,
+        impossible,
+        pass: p_value >= p_limit && !impossible,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::builtin;
+
+    fn knock_24() -> Board {
+        Board::from_toml_str(
+            include_str!("../../tests/fixtures/race/knock-24.toml"),
+            "knock-24",
+        )
+        .unwrap()
+    }
+
+    fn options(games: u64, seed: u64, knock_off: bool) -> RaceSimOptions {
+        RaceSimOptions {
+            games,
+            seed,
+            max_rounds: 10_000,
+            knock_off,
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_race_on_one_thread_and_on_two() {
+        let b = knock_24();
+        let opts = options(CHUNK_GAMES + 999, 7, true);
+        let pool = |t| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(t)
+                .build()
+                .unwrap()
+        };
+        let one = pool(1).install(|| simulate_race(&[&b, &b], &opts, &|_| {}).unwrap());
+        let two = pool(2).install(|| simulate_race(&[&b, &b], &opts, &|_| {}).unwrap());
+        assert_eq!(one, two);
+        assert_eq!(one.games(), opts.games);
+        assert!(one.knock_offs > 0, "knock-offs happen on this board");
+        let other = simulate_race(&[&b, &b], &RaceSimOptions { seed: 8, ..opts }, &|_| {});
+        assert_ne!(
+            one.wins,
+            other.unwrap().wins,
+            "another seed, another sample"
+        );
+    }
+
+    #[test]
+    fn a_simulation_with_knock_off_fails_against_the_race_without_it_and_conversely() {
+        // On tiny, seat 1 wins 16/27 = 0.593 without knock-off and 8/15 = 0.533 with it
+        // (`ladders race tiny [--knock-off]`): 100,000 games tell them apart by about 40 sd.
+        let tiny = builtin("tiny").unwrap().unwrap();
+        let seats = [&tiny, &tiny];
+        let plain = exact_race(&seats, false, &KnockOffOptions::default()).unwrap();
+        let knock = exact_race(&seats, true, &KnockOffOptions::default()).unwrap();
+        let sim_plain = simulate_race(&seats, &options(100_000, 1, false), &|_| {}).unwrap();
+        let sim_knock = simulate_race(&seats, &options(100_000, 1, true), &|_| {}).unwrap();
+        assert_eq!(sim_plain.knock_offs, 0);
+        assert!(compare_race(&plain, &sim_plain).pass);
+        assert!(compare_race(&knock, &sim_knock).pass);
+        for (exact, sim) in [(&plain, &sim_knock), (&knock, &sim_plain)] {
+            let c = compare_race(exact, sim);
+            assert!(!c.pass);
+            assert!(c.seats.iter().all(|z| !z.pass), "every seat fails: {c:?}");
+            assert!(!c.rounds.as_ref().unwrap().pass);
+            assert!(!c.chi_square.as_ref().unwrap().pass);
+        }
+    }
+
+    #[test]
+    fn a_board_where_every_game_takes_one_turn_gives_seat_one_every_game() {
+        // A coin on 3 squares: both faces climb a ladder to the finish, so every game lasts one
+        // turn and seat 1 always wins (probability exactly 1, seat 2 exactly 0).
+        let b = Board::from_toml_str(
+            "size = 3\nladders = [[1, 3], [2, 3]]\n[rules]\ndie = 2\n",
+            "one-turn",
+        )
+        .unwrap();
+        let seats = [&b, &b];
+        let exact = exact_race(&seats, false, &KnockOffOptions::default()).unwrap();
+        assert_eq!(exact.win, vec![1.0, 0.0]);
+        let sim = simulate_race(&seats, &options(1000, 2, false), &|_| {}).unwrap();
+        assert_eq!(sim.wins, vec![1000, 0]);
+        assert_eq!(sim.rounds.counts(), &[0, 1000]);
+        let c = compare_race(&exact, &sim);
+        assert!(c.pass, "{c:?}");
+        assert_eq!(c.seats[1].z, 0.0);
+        // A simulation where seat 2 won a game is impossible under these rules.
+        let wrong = RaceSimulation {
+            wins: vec![999, 1],
+            ..sim
+        };
+        let c = compare_race(&exact, &wrong);
+        assert!(!c.pass);
+        assert!(c.chi_square.unwrap().impossible);
+        assert!(!c.seats[1].pass);
+    }
+
+    #[test]
+    fn the_bonferroni_limits_split_the_false_failure_rate() {
+        // One test at 5e-7 two-sided: |z| <= 5.03; four tests at 1.25e-7 each: |z| <= 5.29.
+        let (z1, p1) = race_limits(1);
+        let (z4, p4) = race_limits(4);
+        assert_eq!(p1, 5e-7);
+        assert_eq!(p4, 1.25e-7);
+        assert!((z1 - 5.03).abs() < 0.01, "{z1}");
+        assert!((z4 - 5.29).abs() < 0.01, "{z4}");
+        let back = statrs::function::erf::erfc(z4 / std::f64::consts::SQRT_2);
+        assert!((back / p4 - 1.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn knock_off_needs_boards_of_one_size() {
+        let tiny = builtin("tiny").unwrap().unwrap();
+        let efi = builtin("efi").unwrap().unwrap();
+        let err = simulate_race(&[&tiny, &efi], &options(10, 1, true), &|_| {});
+        assert_eq!(err.unwrap_err(), KnockOffError::SizesDiffer(4, 100));
+        assert!(simulate_race(&[&tiny, &efi], &options(10, 1, false), &|_| {}).is_ok());
+        assert_eq!(
+            simulate_race(&[], &options(10, 1, false), &|_| {}).unwrap_err(),
+            KnockOffError::NoPlayers
+        );
+    }
+}
