@@ -80,7 +80,7 @@ pub enum KnockOffError {
     #[error("a race needs at least one player")]
     NoPlayers,
     /// The joint chain is larger than allowed.
-    #[error("the joint chain of the knock-off game has more than {} states; fewer players or a smaller board (or a larger --state-limit) are needed", .0.limit)]
+    #[error("the joint chain of the knock-off game has more than {} states; fewer players or a smaller board (or a larger --state-limit) are needed, or `ladders simulate --players K --knock-off` estimates it with standard errors", .0.limit)]
     TooLarge(ChainTooLarge),
     /// No certified bound of the game's remaining length was found (the float candidate for the
     /// supersolution failed its exact check), so the stepped answer cannot be certified.
