@@ -327,19 +327,19 @@ pub fn expect_float(board: &Board, per_square: bool) -> FloatExpectation {
             col.push(s);
         }
     }
-    let x = crate::exact::solve::solve_float(&a, &b, Some((&c, 0)))
+    let (x, at_start) = crate::exact::solve::solve_float_at(&a, &b, (&c, 0), start)
         .expect("every square reaches the finish, so the system is nonsingular");
     let squares = if per_square {
         rl.squares
             .iter()
             .enumerate()
             .filter(|(k, _)| rl.turn_start[*k])
-            .map(|(k, &s)| (s, x[0][k]))
+            .map(|(k, &s)| (s, x[k]))
             .collect()
     } else {
         Vec::new()
     };
-    float_assemble(&x, start, start, squares)
+    float_assemble(&at_start, squares)
 }
 
 fn float_zero() -> FloatExpectations {
@@ -355,22 +355,18 @@ fn float_zero() -> FloatExpectations {
     }
 }
 
-fn float_assemble(
-    x: &[Vec<f64>],
-    start: usize,
-    u_start: usize,
-    per_square: Vec<(Square, f64)>,
-) -> FloatExpectation {
-    let t = x[0][start];
-    let u = x[COLUMNS][u_start];
+/// `at_start`: the [`COLUMNS`] solutions and the chained one at the start.
+fn float_assemble(at_start: &[f64], per_square: Vec<(Square, f64)>) -> FloatExpectation {
+    let t = at_start[0];
+    let u = at_start[COLUMNS];
     FloatExpectation::Finite(Box::new(FloatExpectations {
         turns: t,
         variance: 2.0 * u - t - t * t,
-        rolls: x[1][start],
-        snakes: x[2][start],
-        ladders: x[3][start],
-        climbed: x[4][start],
-        slid: x[5][start],
+        rolls: at_start[1],
+        snakes: at_start[2],
+        ladders: at_start[3],
+        climbed: at_start[4],
+        slid: at_start[5],
         per_square,
     }))
 }
@@ -409,18 +405,14 @@ fn float_from_chain(chain: &Chain<Square>, per_square: bool) -> FloatExpectation
     ] {
         b.push((0..n).map(|i| f(chain.rewards(i))).collect());
     }
-    let x = crate::exact::solve::solve_float(&a, &b, Some((&identity, 0)))
+    let (x, at_start) = crate::exact::solve::solve_float_at(&a, &b, (&identity, 0), start)
         .expect("every state reaches the finish, so I - Q is nonsingular");
     let squares = if per_square {
-        chain.states()[..n]
-            .iter()
-            .copied()
-            .zip(x[0].iter().copied())
-            .collect()
+        chain.states()[..n].iter().copied().zip(x).collect()
     } else {
         Vec::new()
     };
-    float_assemble(&x, start, start, squares)
+    float_assemble(&at_start, squares)
 }
 
 #[cfg(test)]

@@ -128,3 +128,52 @@ fn float_per_square_lists_the_same_squares_as_the_exact_report() {
     assert_eq!(squares(&exact), squares(&float));
     assert!(!squares(&exact).is_empty());
 }
+
+#[test]
+fn float_expectations_agree_with_the_exact_ones_on_generated_boards() {
+    // A few hundred squares, with and without roll-again (the chained second solve): the float
+    // path solves iteratively there (with a residual check), the exact path by primes and CRT.
+    // Every expectation and every per-square value must agree to 1e-9 relative.
+    let dir = std::env::temp_dir().join(format!("ladders-float-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (seed, again) in [("7", "none"), ("8", "unlimited"), ("9", "2")] {
+        let path = dir.join(format!("g{seed}.toml"));
+        let p = path.to_str().unwrap();
+        ladders()
+            .args(["generate", "--size", "300", "--snakes", "12"])
+            .args(["--ladders", "12", "--seed", seed, "--roll-again", again])
+            .args(["--output", p])
+            .assert()
+            .success();
+        let exact = json_of(&["expect", p, "--json", "--per-square"]);
+        let float = json_of(&["expect", p, "--json", "--per-square", "--float"]);
+        for key in [
+            "expected_turns",
+            "variance",
+            "expected_rolls",
+            "expected_snakes",
+            "expected_ladders",
+            "expected_climbed",
+            "expected_slid",
+        ] {
+            let e = ratio(&exact[key]);
+            let f = float[key].as_f64().unwrap();
+            assert!(((e - f) / e).abs() < 1e-9, "{again} {key}: {e} vs {f}");
+        }
+        let (es, fs) = (
+            exact["per_square"].as_array().unwrap(),
+            float["per_square"].as_array().unwrap(),
+        );
+        assert_eq!(es.len(), fs.len());
+        assert!(es.len() > 250, "{again}: {} squares", es.len());
+        for (e, f) in es.iter().zip(fs) {
+            assert_eq!(e["square"], f["square"]);
+            let (e, f) = (
+                ratio(&e["expected_turns"]),
+                f["expected_turns"].as_f64().unwrap(),
+            );
+            assert!(((e - f) / e).abs() < 1e-9, "{again}: {e} vs {f}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
