@@ -255,8 +255,9 @@ pub fn expect_chain_with(chain: &Chain<Square>, per_square: bool) -> Expectation
 }
 
 /// The expectations in floating point (`expect --float`): the same quantities as
-/// [`Expectations`], from the same roll-level system solved in f64 on the same elimination
-/// pattern. Fast on large boards; about 12 significant digits, no exact claim.
+/// [`Expectations`], from the same roll-level system solved in f64 (iteratively, with a residual
+/// check; see [`crate::exact::solve::solve_float_at`]). Fast on large boards; about 12
+/// significant digits, no exact claim.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatExpectations {
     /// E\[T\].

@@ -1192,7 +1192,7 @@ pub fn solve_absorbing(
 /// with an optional chained solve `A y = C x_k` (C as sparse rows, k the right-hand side that
 /// feeds it; y comes last). Returns `None` when a pivot vanishes.
 ///
-/// First tries an iterative solve ([`krylov`]: BiCGSTAB preconditioned by a backward
+/// First tries an iterative solve (BiCGSTAB preconditioned by a backward
 /// Gauss-Seidel sweep, which on a board numbered in square order, most moves going forward, is
 /// nearly an exact triangular solve). Its answer is kept only when the residual passes a
 /// backward-error test; otherwise the system is solved by elimination on the same pattern as
@@ -1533,6 +1533,38 @@ mod tests {
         let m: SparseRows = vec![vec![(1, q(1, 2))], vec![(2, q(1, 2))], vec![(0, q(1, 2))]];
         let ones = vec![q(1, 1); 3];
         assert_eq!(SparseLu::factor(&m).unwrap().solve(&ones), vec![q(2, 1); 3]);
+    }
+
+    #[test]
+    fn the_float_solves_match_the_hand_solutions() {
+        // The cycle above as I - Q: x_i - x_{i+1}/2 = b_i. For b = 1: every x_i = 2. For
+        // b = e_0: x2 = x0/2, x1 = x2/2 = x0/4, x0 - x0/8 = 1, so x0 = 8/7 and x1 = 2/7. The
+        // chained solve A y = x (C = I, fed by b = 1) is y = 2 A^-1 1 = 4 everywhere.
+        let a: Vec<Vec<(usize, f64)>> = vec![
+            vec![(0, 1.0), (1, -0.5)],
+            vec![(1, 1.0), (2, -0.5)],
+            vec![(2, 1.0), (0, -0.5)],
+        ];
+        let identity: Vec<Vec<(usize, f64)>> = (0..3).map(|i| vec![(i, 1.0)]).collect();
+        let rhs = vec![vec![1.0; 3], vec![1.0, 0.0, 0.0]];
+        let close = |x: f64, y: f64| (x - y).abs() < 1e-14;
+        let (x, at) = solve_float_at(&a, &rhs, (&identity, 0), 1).unwrap();
+        assert!(x.iter().all(|&v| close(v, 2.0)), "{x:?}");
+        assert!(
+            close(at[0], 2.0) && close(at[1], 2.0 / 7.0) && close(at[2], 4.0),
+            "{at:?}"
+        );
+        let all = solve_float(&a, &rhs, Some((&identity, 0))).unwrap();
+        assert!(
+            close(all[1][0], 8.0 / 7.0) && close(all[2][2], 4.0),
+            "{all:?}"
+        );
+        let direct = solve_float_direct(&a, &rhs, Some((&identity, 0))).unwrap();
+        assert!(close(direct[1][1], 2.0 / 7.0), "{direct:?}");
+        // A zero diagonal: no iterative solve, and elimination meets a zero pivot.
+        let swap = vec![vec![(1, 1.0)], vec![(0, 1.0)]];
+        let two: Vec<Vec<(usize, f64)>> = (0..2).map(|i| vec![(i, 1.0)]).collect();
+        assert!(solve_float_at(&swap, &[vec![1.0; 2]], (&two, 0), 0).is_none());
     }
 
     #[test]
