@@ -1,26 +1,12 @@
 //! Runs the real binary: built-in boards, `expect` text and JSON, rule overrides, and bad input.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn ladders() -> Command {
-    Command::cargo_bin("ladders").expect("binary built")
-}
+use crate::common::{json_of, ladders};
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/bad/{name}", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = ladders()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).expect("valid JSON")
 }
 
 /// Reads an EXACT object back into (numerator, denominator).

@@ -1,34 +1,12 @@
 //! Runs the real binary: `distribution`, `shortest`, `analyze` (and `ladders` alone) on boards
 //! whose answers were worked out by hand or come from the seeds.
 
-use assert_cmd::Command;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::One;
 use predicates::prelude::*;
-use serde_json::Value;
 
-fn ladders() -> Command {
-    Command::cargo_bin("ladders").expect("binary built")
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = ladders()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).expect("valid JSON")
-}
-
-/// Reads an EXACT object back into a rational.
-fn exact(v: &Value) -> BigRational {
-    let n: BigInt = v["numerator"].as_str().unwrap().parse().unwrap();
-    let d: BigInt = v["denominator"].as_str().unwrap().parse().unwrap();
-    BigRational::new(n, d)
-}
+use crate::common::{exact, json_of, ladders};
 
 #[test]
 fn distribution_json_of_the_tiny_board_matches_the_hand_derivation() {

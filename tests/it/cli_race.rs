@@ -1,33 +1,10 @@
 //! Runs `ladders race`: certified win odds per seat, mixed boards, the players table, the
 //! knock-off rule, JSON, and bad input.
 
-use assert_cmd::Command;
-use num_bigint::BigInt;
 use num_rational::BigRational;
 use predicates::prelude::*;
-use serde_json::Value;
 
-fn ladders() -> Command {
-    Command::cargo_bin("ladders").expect("binary built")
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = ladders()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).expect("valid JSON")
-}
-
-/// Reads an EXACT object back into a rational.
-fn exact(v: &Value) -> BigRational {
-    let n: BigInt = v["numerator"].as_str().unwrap().parse().unwrap();
-    let d: BigInt = v["denominator"].as_str().unwrap().parse().unwrap();
-    BigRational::new(n, d)
-}
+use crate::common::{exact, json_of, ladders};
 
 fn q(n: i64, d: i64) -> BigRational {
     BigRational::new(n.into(), d.into())

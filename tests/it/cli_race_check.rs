@@ -2,14 +2,11 @@
 //! simulation must pass seat by seat against the exact races at 10^6 games (fixed seeds), give
 //! the same report on one thread and on two, and refuse bad seat arguments.
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-const KNOCK_24: &str = "tests/fixtures/race/knock-24.toml";
+use crate::common::ladders;
 
-fn ladders() -> Command {
-    Command::cargo_bin("ladders").expect("binary built")
-}
+const KNOCK_24: &str = "tests/fixtures/race/knock-24.toml";
 
 /// Runs `args` with `--json`; returns the exit code and the JSON.
 fn json_of(args: &[&str]) -> (i32, Value) {

@@ -1,13 +1,10 @@
 //! Runs the real binary: `simulate`, `check` and `verify`. The statistics must accept what the
 //! rules produce and reject what other rules produce, and name those rules.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn ladders() -> Command {
-    Command::cargo_bin("ladders").expect("binary built")
-}
+use crate::common::ladders;
 
 fn stdout_of(args: &[&str]) -> String {
     let out = ladders().args(args).output().expect("runs");

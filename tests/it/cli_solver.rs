@@ -1,24 +1,10 @@
 //! Runs the real binary: `generate` (board files that load and reproduce), `expect --float`
 //! (agrees with the exact answer), and the exact answer on a generated board.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 
-fn ladders() -> Command {
-    Command::cargo_bin("ladders").expect("binary built")
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = ladders()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    serde_json::from_slice(&out).expect("valid JSON")
-}
+use crate::common::{json_of, ladders};
 
 /// The exact value's correctly rounded decimal (numerator and denominator can overflow f64).
 fn ratio(v: &Value) -> f64 {

@@ -9,6 +9,7 @@ mod cli_race;
 mod cli_race_check;
 mod cli_simulate;
 mod cli_solver;
+mod common;
 mod docs;
 mod known_values;
 mod properties;
