@@ -172,17 +172,27 @@ fn solve_all(
     assemble(x, squares)
 }
 
-fn expect_roll_level(rl: &RollLevel, start: usize, per_square: bool) -> Expectation {
+/// The roll-level system of `rl` in small integers: `A = F (I - S - R)`, `C = F (I - S)` and the
+/// right-hand sides (turns, rolls, snakes, ladders, climbed, slid), shared by the exact and the
+/// float solves.
+///
+/// A has F on the diagonal and -1 for each roll that stays on the board; C has F on the diagonal
+/// and -1 for each roll that goes on. Turns: `F (I - S) 1 = F - #rolls that go on`; the other
+/// rewards are per roll. (Repeated columns are summed by the solvers.)
+#[allow(clippy::type_complexity)]
+fn roll_level_system(
+    rl: &RollLevel,
+) -> (
+    Vec<Vec<(usize, i64)>>,
+    Vec<Vec<(usize, i64)>>,
+    Vec<Vec<i64>>,
+) {
     let n = rl.squares.len();
     let f = i64::from(rl.die);
     let mut a: Vec<Vec<(usize, i64)>> = Vec::with_capacity(n);
     let mut c: Vec<Vec<(usize, i64)>> = Vec::with_capacity(n);
     let mut b: Vec<Vec<i64>> = (0..COLUMNS).map(|_| Vec::with_capacity(n)).collect();
     for (i, faces) in rl.faces.iter().enumerate() {
-        // A = F (I - S - R): F on the diagonal, -1 for each roll that stays on the board.
-        // C = F (I - S): F on the diagonal, -1 for each roll that goes on.
-        // Turns: F (I - S) 1 = F - #rolls that go on; the other rewards are per roll.
-        // (Repeated columns are summed by the solver.)
         let mut row = vec![(i, f)];
         let mut row_c = vec![(i, f)];
         let mut again = 0;
@@ -208,6 +218,11 @@ fn expect_roll_level(rl: &RollLevel, start: usize, per_square: bool) -> Expectat
             col.push(s);
         }
     }
+    (a, c, b)
+}
+
+fn expect_roll_level(rl: &RollLevel, start: usize, per_square: bool) -> Expectation {
+    let (a, c, b) = roll_level_system(rl);
     let mut turns_wanted = vec![start];
     let mut squares = Vec::new();
     if per_square {
@@ -296,38 +311,17 @@ pub fn expect_float(board: &Board, per_square: bool) -> FloatExpectation {
     let Some(start) = rl.start else {
         return FloatExpectation::Finite(Box::new(float_zero()));
     };
-    let n = rl.squares.len();
-    let f = f64::from(rl.die);
-    let mut a: Vec<Vec<(usize, f64)>> = Vec::with_capacity(n);
-    let mut c: Vec<Vec<(usize, f64)>> = Vec::with_capacity(n);
-    let mut b: Vec<Vec<f64>> = (0..COLUMNS).map(|_| Vec::with_capacity(n)).collect();
-    for (i, faces) in rl.faces.iter().enumerate() {
-        // The same rows as the exact roll-level system (see expect_roll_level).
-        let mut row = vec![(i, f)];
-        let mut row_c = vec![(i, f)];
-        let mut again = 0.0;
-        let mut sums = [0.0; 4];
-        for (to, go_on, o) in faces {
-            if let Some(j) = to {
-                row.push((*j, -1.0));
-                if *go_on {
-                    again += 1.0;
-                    row_c.push((*j, -1.0));
-                }
-            }
-            sums[0] += f64::from(o.snakes);
-            sums[1] += f64::from(o.ladders);
-            sums[2] += f64::from(o.climbed);
-            sums[3] += f64::from(o.slid);
-        }
-        a.push(row);
-        c.push(row_c);
-        b[0].push(f - again);
-        b[1].push(f);
-        for (col, s) in b[2..].iter_mut().zip(sums) {
-            col.push(s);
-        }
-    }
+    let (a, c, b) = roll_level_system(&rl);
+    let to_float = |rows: Vec<Vec<(usize, i64)>>| -> Vec<Vec<(usize, f64)>> {
+        rows.into_iter()
+            .map(|r| r.into_iter().map(|(j, v)| (j, v as f64)).collect())
+            .collect()
+    };
+    let (a, c) = (to_float(a), to_float(c));
+    let b: Vec<Vec<f64>> = b
+        .into_iter()
+        .map(|col| col.into_iter().map(|v| v as f64).collect())
+        .collect();
     let (x, at_start) = crate::exact::solve::solve_float_at(&a, &b, (&c, 0), start)
         .expect("every square reaches the finish, so the system is nonsingular");
     let squares = if per_square {
