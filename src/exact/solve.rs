@@ -23,6 +23,8 @@ use num_traits::{One, Zero};
 
 use crate::chain::Chain;
 
+mod lift;
+
 /// A sparse square matrix as rows of `(column, value)`.
 pub type SparseRows = Vec<Vec<(usize, BigRational)>>;
 
@@ -321,6 +323,25 @@ impl Mont {
 
     fn enter(&self, a: u64) -> u64 {
         self.mul(a, self.r2)
+    }
+
+    /// `sum_k a_k y[c_k]` in Montgomery form, for values below p: products summed in 128 bits,
+    /// eight at a time (each is below 2^124), the high word folded below p between groups, one
+    /// reduction at the end.
+    #[inline]
+    fn dot(&self, a: &[u64], c: &[u32], y: &[u64]) -> u64 {
+        let fold = |t: u128| -> u128 {
+            let hi = ((t >> 64) as u64) % self.p;
+            (u128::from(hi) << 64) | (t & u128::from(u64::MAX))
+        };
+        let mut acc: u128 = 0;
+        for (ac, cc) in a.chunks(8).zip(c.chunks(8)) {
+            for (&x, &j) in ac.iter().zip(cc) {
+                acc += u128::from(x) * u128::from(y[j as usize]);
+            }
+            acc = fold(acc);
+        }
+        self.redc(acc)
     }
 
     fn leave(&self, a: u64) -> u64 {
@@ -642,6 +663,31 @@ impl<E: Copy> Numeric<E> {
     }
 }
 
+impl Numeric<u64> {
+    /// [`Numeric::solve`] modulo a prime, with both triangular passes as row dot products
+    /// accumulated in 128 bits and reduced once per row (lazy reduction) instead of one
+    /// Montgomery reduction per entry.
+    ///
+    /// The backward pass reads the factor by rows: when pivot v is eliminated, the entry of a
+    /// user row u in column v is final (later pivots only touch columns below themselves), so
+    /// it is `vals[u]` at column v, the same number as `factors[v]` holds for u.
+    fn solve_mod(&self, m: &Mont, pat: &Pattern, y: &mut [u64]) {
+        let n = y.len();
+        for u in (0..n).rev() {
+            let d = pat.diag[u] as usize;
+            let cols = &pat.cols[u][d + 1..];
+            let vals = &self.vals[u][d + 1..];
+            let s = m.dot(vals, cols, y);
+            y[u] = m.mul(m.sub(y[u], s), self.inv_pivot[u]);
+        }
+        for v in 0..n {
+            let d = pat.diag[v] as usize;
+            let s = m.dot(&self.vals[v][..d], &pat.cols[v][..d], y);
+            y[v] = m.sub(y[v], s);
+        }
+    }
+}
+
 /// `x mod p` for a big x, with Montgomery steps instead of 128-bit divisions.
 fn big_mod(m: &Mont, x: &BigUint) -> u64 {
     let mut r = 0u64;
@@ -682,17 +728,17 @@ fn log2_hypot(l: f64, m: f64) -> f64 {
     top + 0.5 * ((2.0 * (l - top)).exp2() + (2.0 * (m - top)).exp2()).log2()
 }
 
-/// For each solution (the chained one last), the bit count of a modulus that provably
-/// determines it and `det A`: with `A` the row-scaled
-/// integer matrix, `|det A| <= prod_i ||a_i||` (Hadamard) and, by Cramer's rule, every
-/// `det(A) x_j` is the determinant of A with column j replaced by b, so
+/// For each solution (the chained one last), log2 bounds `(den, num)` on the denominator and
+/// the numerator of its exact components: with `A` the row-scaled integer matrix,
+/// `|det A| <= prod_i ||a_i||` (Hadamard) and, by Cramer's rule, every `det(A) x_j` is the
+/// determinant of A with column j replaced by b, so
 /// `|det(A) x_j| <= prod_i sqrt(||a_i||^2 + b_i^2)`. A chained solve is bounded the same way on
 /// the block matrix `[[A, 0], [-C, A]]` (determinant `det(A)^2`).
-fn bits_needed(
+fn log2_bounds(
     rows: &[Vec<(u32, Int)>],
     rhs: &[Vec<Int>],
     chained: Option<(&[IntRow], usize)>,
-) -> Vec<f64> {
+) -> Vec<(f64, f64)> {
     let row_logs: Vec<f64> = rows
         .iter()
         .map(|r| log2_norm(r.iter().map(|(_, v)| v)))
@@ -705,20 +751,30 @@ fn bits_needed(
             .sum()
     };
     let det: f64 = row_logs.iter().sum();
-    let mut needs: Vec<f64> = rhs.iter().map(|b| det.max(with_rhs(b))).collect();
+    let mut bounds: Vec<(f64, f64)> = rhs.iter().map(|b| (det, with_rhs(b))).collect();
     if let Some((c, k)) = chained {
         let second: f64 = rows
             .iter()
             .zip(c)
             .map(|(a, c)| log2_norm(a.iter().chain(c.iter()).map(|(_, v)| v)))
             .sum();
-        needs.push((det + second).max(with_rhs(&rhs[k]) + second));
+        bounds.push(((2.0 * det).min(det + second), with_rhs(&rhs[k]) + second));
     }
-    // Float rounding in the sums above is far below this margin of one bit per thousand rows
-    // plus eight bits; one more bit for the sign of the symmetric residue.
-    needs
+    bounds
+}
+
+/// For each solution (the chained one last), the bit count of a modulus that provably
+/// determines it and `det A` (see [`log2_bounds`]).
+fn bits_needed(
+    rows: &[Vec<(u32, Int)>],
+    rhs: &[Vec<Int>],
+    chained: Option<(&[IntRow], usize)>,
+) -> Vec<f64> {
+    // Float rounding in the sums is far below this margin of one bit per thousand rows plus
+    // eight bits; one more bit for the sign of the symmetric residue.
+    log2_bounds(rows, rhs, chained)
         .into_iter()
-        .map(|w| w * (1.0 + 1e-9) + rows.len() as f64 * 1e-3 + 9.0)
+        .map(|(den, num)| den.max(num) * (1.0 + 1e-9) + rows.len() as f64 * 1e-3 + 9.0)
         .collect()
 }
 
@@ -878,6 +934,9 @@ fn solve_scaled(
     fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     let n = rows.len();
+    if let Some(x) = solve_by_lifting(rows, b_int, c_int, chained_rhs, components) {
+        return Ok(x);
+    }
     let pattern = Pattern::new(
         &rows
             .iter()
@@ -1018,6 +1077,123 @@ fn solve_scaled(
                 .collect()
         })
         .collect())
+}
+
+/// At most this many distinct wanted components go through [`solve_by_lifting`] (one lifting
+/// each); more go through the multi-modular elimination, which rebuilds any number at once.
+const MAX_LIFTED_COMPONENTS: usize = 4;
+
+/// [`solve_scaled`] for a few wanted components, by p-adic lifting on the transposed system.
+///
+/// For a wanted component s, `w = A^-T e_s` gives `x_s = w . b` for every right-hand side b at
+/// once, and for the chained solve `y_s = e_s . A^-1 C x = v . b` with `A^T v = C^T w`. So one
+/// lifting of the block system `[[A^T, 0], [-C^T, A^T]] [w; v] = [e_s; 0]`, one factorisation
+/// modulo one prime, yields every wanted value at s (see [`lift`]). `None` when the system does
+/// not suit (too many components, entries too large for machine-word residuals) or the lifting
+/// cannot decide; the caller then eliminates modulo many primes.
+fn solve_by_lifting(
+    rows: &[IntRow],
+    b_int: &[Vec<Int>],
+    c_int: &[IntRow],
+    chained_rhs: Option<usize>,
+    components: &[Vec<usize>],
+) -> Option<Vec<Vec<BigRational>>> {
+    const LIMIT: u64 = 1 << 60;
+    let n = rows.len();
+    let mut distinct: Vec<usize> = components.iter().flatten().copied().collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    if distinct.len() > MAX_LIFTED_COMPONENTS {
+        return None;
+    }
+    let small = |r: &IntRow| -> Option<Vec<(u32, i64)>> {
+        r.iter()
+            .map(|(j, v)| match v {
+                Int::Small(x) => Some((*j, *x)),
+                Int::Big(_) => None,
+            })
+            .collect()
+    };
+    let a: Vec<Vec<(u32, i64)>> = rows.iter().map(small).collect::<Option<_>>()?;
+    let c: Vec<Vec<(u32, i64)>> = c_int.iter().map(small).collect::<Option<_>>()?;
+    let b: Vec<Vec<i64>> = b_int
+        .iter()
+        .map(|b| {
+            b.iter()
+                .map(|v| match v {
+                    Int::Small(x) => Some(*x),
+                    Int::Big(_) => None,
+                })
+                .collect::<Option<Vec<i64>>>()
+        })
+        .collect::<Option<_>>()?;
+    let at = lift::Csr::transpose_rows(&a, n);
+    let ct = lift::Csr::transpose_rows(&c, n);
+    if lift::Csr::max_row_norm1(&at) >= LIMIT || lift::Csr::max_row_norm1(&ct) >= LIMIT {
+        return None;
+    }
+    let g_norm = |g: &[i64]| {
+        g.iter()
+            .fold(0u64, |acc, v| acc.saturating_add(v.unsigned_abs()))
+    };
+    if b.iter().any(|g| g_norm(g) == u64::MAX) {
+        return None;
+    }
+    let bounds = log2_bounds(rows, b_int, chained_rhs.map(|k| (c_int, k)));
+    let pattern = Pattern::new(
+        &at.iter()
+            .map(|r| r.iter().map(|(j, _)| *j).collect())
+            .collect::<Vec<_>>(),
+    );
+    let first = b.len();
+    let mut values: Vec<Vec<Option<BigRational>>> =
+        components.iter().map(|c| vec![None; c.len()]).collect();
+    for &s in &distinct {
+        let mut unit = vec![0i64; n];
+        unit[s] = 1;
+        // Which solutions want s: the first block's (g = b_k) and the chained one (g = b_feed).
+        let mut who: Vec<usize> = Vec::new();
+        let mut functionals: Vec<lift::Functional<'_>> = Vec::new();
+        for (k, comps) in components.iter().enumerate() {
+            if !comps.contains(&s) {
+                continue;
+            }
+            let (g, chained) = if k < first {
+                (&b[k][..], false)
+            } else {
+                (
+                    &b[chained_rhs.expect("a chained solution has a feed")][..],
+                    true,
+                )
+            };
+            who.push(k);
+            functionals.push(lift::Functional {
+                g,
+                chained,
+                num_bits: bounds[k].1,
+                den_bits: bounds[k].0,
+            });
+        }
+        let ct_ref = chained_rhs.map(|_| &ct[..]);
+        let got = lift::lift(&at, &pattern, ct_ref, &unit, &functionals)?;
+        for (k, v) in who.into_iter().zip(got) {
+            for (slot, &comp) in values[k].iter_mut().zip(&components[k]) {
+                if comp == s {
+                    *slot = Some(v.clone());
+                }
+            }
+        }
+    }
+    Some(
+        values
+            .into_iter()
+            .map(|vs| {
+                vs.into_iter()
+                    .map(|v| v.expect("every component lifted"))
+                    .collect()
+            })
+            .collect(),
+    )
 }
 
 /// A chained solve for [`solve_exact_int`]: (C as integer rows, the right-hand side that feeds
@@ -1598,6 +1774,26 @@ mod tests {
             solve_absorbing(&m, &[vec![q(1, 1)]]).unwrap_err(),
             Singular { state: 0 }
         );
+    }
+
+    #[test]
+    fn the_lifting_route_matches_the_hand_solutions() {
+        // 2 (I - Q) with Q = [[1/2, 1/2], [0, 1/2]] and b = 2: t = (4, 2) as above. Chained with
+        // C = 2 I: 2 (I - Q) u = 2 t gives u1 = 2 / (1/2) = 4 and u0 / 2 - u1 / 2 = 4, u0 = 12.
+        let small =
+            |r: &[(u32, i64)]| -> IntRow { r.iter().map(|&(j, v)| (j, Int::Small(v))).collect() };
+        let a = vec![small(&[(0, 1), (1, -1)]), small(&[(1, 1)])];
+        let c = vec![small(&[(0, 2)]), small(&[(1, 2)])];
+        let b = vec![vec![Int::Small(2), Int::Small(2)]];
+        for s in 0..2 {
+            let comps = vec![vec![s], vec![s]];
+            let got = solve_by_lifting(&a, &b, &c, Some(0), &comps).expect("lifting applies");
+            let (t, u) = if s == 0 { (4, 12) } else { (2, 4) };
+            assert_eq!(got, vec![vec![q(t, 1)], vec![q(u, 1)]], "component {s}");
+        }
+        // Entries too large for machine-word residuals: lifting declines.
+        let huge = vec![small(&[(0, 1 << 61)]), small(&[(1, 1)])];
+        assert!(solve_by_lifting(&huge, &b, &[], None, &[vec![0]]).is_none());
     }
 
     #[test]

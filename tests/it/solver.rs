@@ -53,16 +53,28 @@ fn reference(board: &Board) -> Option<Reference> {
     Some((values, per_square))
 }
 
+/// The fast route, twice: the start's values alone (p-adic lifting on the transposed system)
+/// and with every square (elimination modulo many primes); both must give the same fractions.
 fn fast(board: &Board) -> Option<Reference> {
-    let Expectation::Finite(e) = expect_with(board, true) else {
+    let values = |e: &ladders::analysis::expectation::Expectations| {
+        vec![
+            e.turns.clone(),
+            e.variance.clone(),
+            e.rolls.clone(),
+            e.snakes.clone(),
+            e.ladders.clone(),
+            e.climbed.clone(),
+            e.slid.clone(),
+        ]
+    };
+    let Expectation::Finite(all) = expect_with(board, true) else {
         return None;
     };
-    Some((
-        vec![
-            e.turns, e.variance, e.rolls, e.snakes, e.ladders, e.climbed, e.slid,
-        ],
-        e.per_square,
-    ))
+    let Expectation::Finite(start) = expect_with(board, false) else {
+        panic!("the start-only route calls a finite game infinite");
+    };
+    assert_eq!(values(&start), values(&all), "the two fast routes differ");
+    Some((values(&all), all.per_square))
 }
 
 fn assert_same(board: &Board, text: &str) {
@@ -91,6 +103,7 @@ proptest! {
         n in 1usize..12,
         entries in prop::collection::vec((0usize..12, 0usize..12, -40i64..40, 1i64..30), 0..40),
         rhs in prop::collection::vec((-50i64..50, 1i64..20), 12),
+        pick in 0usize..12,
     ) {
         // A = 3 I + random entries (possibly singular); b random; C = the random part.
         let mut a: SparseRows = (0..n).map(|i| vec![(i, BigRational::from_integer(3.into()))]).collect();
@@ -111,9 +124,18 @@ proptest! {
                 prop_assert_eq!(&v[0], &x);
                 // The chained solve: A y = C x.
                 let cx: Vec<BigRational> = c.iter().map(|row| row.iter().fold(BigRational::zero(), |s, (j, v)| s + v * &x[*j])).collect();
-                prop_assert_eq!(&v[1], &solve_dense(&q, &cx).unwrap());
+                let y = solve_dense(&q, &cx).unwrap();
+                prop_assert_eq!(&v[1], &y);
+                // One component (the p-adic lifting route): the same fractions.
+                let k = [pick % n];
+                let one = solve_exact(&a, std::slice::from_ref(&b), &[Wanted::Some(&k)], Some(Chained { c: &c, rhs: 0, wanted: Wanted::Some(&k) })).unwrap();
+                prop_assert_eq!(&one[0][0], &x[k[0]]);
+                prop_assert_eq!(&one[1][0], &y[k[0]]);
             }
-            (Err(_), Err(_)) => {}
+            (Err(_), Err(_)) => {
+                let k = [pick % n];
+                prop_assert!(solve_exact(&a, std::slice::from_ref(&b), &[Wanted::Some(&k)], None).is_err());
+            }
             (e, g) => prop_assert!(false, "dense {:?} vs exact {:?}", e.is_ok(), g.is_ok()),
         }
     }

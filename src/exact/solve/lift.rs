@@ -1,0 +1,325 @@
+//! p-adic lifting (Dixon's method) for the values of a few linear functionals of the solution.
+//!
+//! # Method
+//!
+//! To solve `M z = f` over the integers, factor M once modulo one prime p and lift: with
+//! `r_0 = f`, each step solves `M z_i = r_i (mod p)` for a digit vector `z_i` with entries in
+//! `0..p`, and sets `r_{i+1} = (r_i - M z_i) / p` (an exact division). Then
+//! `M (z_0 + z_1 p + ... + z_{k-1} p^{k-1}) = f - p^k r_k`, so the sum is `z mod p^k`: one
+//! factorisation and k cheap triangular solves instead of one factorisation per prime. The
+//! residuals stay as small as the rows of M (`|r_{i+1}| <= |r_i| / p + ||M||_1`), so they are
+//! machine integers. (J. D. Dixon, *Exact solution of linear equations using p-adic expansions*,
+//! Numer. Math. 40, 1982.)
+//!
+//! Only linear functionals `g . z` are wanted here (the start square's answers), so each digit
+//! vector is reduced at once to the numbers `g . z_i`, and `g . z mod p^k` is
+//! `sum_i (g . z_i) p^i`. A wanted value is a fraction `N / D` with `|N| <= B_N` and
+//! `0 < D <= B_D` (Hadamard and Cramer bounds, see `log2_bounds`); once `p^k > 2 B_N B_D` it is
+//! the unique such fraction congruent to the lifted value, and the half-extended Euclidean
+//! algorithm finds it (rational reconstruction: P. S. Wang, *A p-adic algorithm for univariate
+//! partial fractions*, SYMSAC 1981; von zur Gathen and Gerhard, *Modern Computer Algebra*,
+//! section 5.10). The bound is the proof, as in the multi-modular solver.
+//!
+//! M here is block lower triangular, `[[A, 0], [-C, A]]`, for a solution chained to another
+//! (`A y = C x`, as for a second moment), so one factorisation of A serves both blocks.
+
+use num_bigint::{BigInt, Sign};
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+
+use super::{primes, Mont, Numeric, Pattern};
+
+/// A sparse integer matrix in compressed rows.
+pub(super) struct Csr {
+    starts: Vec<usize>,
+    cols: Vec<u32>,
+    vals: Vec<i64>,
+}
+
+impl Csr {
+    /// From rows of `(column, value)`.
+    pub(super) fn new(rows: &[Vec<(u32, i64)>]) -> Csr {
+        let mut starts = Vec::with_capacity(rows.len() + 1);
+        let mut cols = Vec::new();
+        let mut vals = Vec::new();
+        starts.push(0);
+        for r in rows {
+            for &(j, v) in r {
+                cols.push(j);
+                vals.push(v);
+            }
+            starts.push(cols.len());
+        }
+        Csr { starts, cols, vals }
+    }
+
+    /// The transpose of rows of `(column, value)` on `n` columns, rows sorted by column.
+    pub(super) fn transpose_rows(rows: &[Vec<(u32, i64)>], n: usize) -> Vec<Vec<(u32, i64)>> {
+        let mut t: Vec<Vec<(u32, i64)>> = vec![Vec::new(); n];
+        for (i, r) in rows.iter().enumerate() {
+            for &(j, v) in r {
+                t[j as usize].push((i as u32, v));
+            }
+        }
+        t
+    }
+
+    /// The largest row sum of absolute values (an upper bound; saturating).
+    pub(super) fn max_row_norm1(rows: &[Vec<(u32, i64)>]) -> u64 {
+        rows.iter()
+            .map(|r| {
+                r.iter()
+                    .fold(0u64, |acc, (_, v)| acc.saturating_add(v.unsigned_abs()))
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// `sum_j m_ij d_j` for row i.
+    #[inline]
+    fn row_dot(&self, i: usize, d: &[u64]) -> i128 {
+        let mut acc: i128 = 0;
+        for k in self.starts[i]..self.starts[i + 1] {
+            acc += i128::from(self.vals[k]) * i128::from(d[self.cols[k] as usize]);
+        }
+        acc
+    }
+}
+
+/// A value to lift: `g . z` for the first block's solution (or the chained block's), with the
+/// log2 bounds on the numerator and denominator of the exact fraction.
+pub(super) struct Functional<'a> {
+    /// The coefficients g (one per unknown of the block).
+    pub g: &'a [i64],
+    /// Whether g applies to the chained block's solution.
+    pub chained: bool,
+    /// log2 of a bound on |numerator|.
+    pub num_bits: f64,
+    /// log2 of a bound on the denominator.
+    pub den_bits: f64,
+}
+
+/// The inverse of an odd p modulo 2^128 (Newton's iteration doubles the correct bits each step).
+fn inverse_mod_2_128(p: u64) -> u128 {
+    let p = u128::from(p);
+    let mut x: u128 = p; // correct to 3 bits: p * p = 1 (mod 8)
+    for _ in 0..7 {
+        x = x.wrapping_mul(2u128.wrapping_sub(p.wrapping_mul(x)));
+    }
+    x
+}
+
+/// Lifts the functionals of the solution of `[[A, 0], [-C, A]] [x; y] = [f; 0]`.
+///
+/// `a` (with its elimination `pattern`) and `c` are the integer rows, `f` the first block's
+/// right-hand side; every row sum of absolute values of A and C must be below 2^60, each
+/// `|f_i|` below 2^60, and each functional's sum of `|g_j|` below 2^64 (the caller checks; the
+/// residuals and digit products then fit in 128 bits). Returns the exact value of each
+/// functional, or `None` when three primes in a row divide a pivot (the caller then decides by
+/// other means) or a reconstruction fails its bound (which would mean A is singular).
+pub(super) fn lift(
+    a: &[Vec<(u32, i64)>],
+    pattern: &Pattern,
+    c: Option<&[Vec<(u32, i64)>]>,
+    f: &[i64],
+    functionals: &[Functional<'_>],
+) -> Option<Vec<BigRational>> {
+    let n = a.len();
+    let csr_a = Csr::new(a);
+    let csr_c = c.map(Csr::new);
+    // Positions of each row's entries in the pattern.
+    let positions: Vec<Vec<usize>> = a
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            r.iter()
+                .map(|(j, _)| pattern.cols[i].binary_search(j).expect("entry in pattern"))
+                .collect()
+        })
+        .collect();
+    let mut failures = 0;
+    let (m, lu) = loop {
+        let p = primes().nth(failures).expect("enough primes");
+        let m = Mont::new(p);
+        let vals: Vec<Vec<u64>> = a
+            .iter()
+            .zip(&positions)
+            .enumerate()
+            .map(|(i, (r, pos))| {
+                let mut v = vec![0u64; pattern.cols[i].len()];
+                for (&(_, x), &k) in r.iter().zip(pos) {
+                    let res = if x < 0 {
+                        p - (x.unsigned_abs() % p)
+                    } else {
+                        x as u64 % p
+                    };
+                    v[k] = m.enter(res % p);
+                }
+                v
+            })
+            .collect();
+        match Numeric::factor(m, pattern, vals) {
+            Some(lu) => break (m, lu),
+            None => {
+                failures += 1;
+                if failures >= 3 {
+                    return None;
+                }
+            }
+        }
+    };
+    let p = m.p;
+    let log2_p = (p as f64).log2();
+    let digits_for = |fun: &Functional<'_>| -> usize {
+        // p^k > 2 B_N B_D, with a margin for the float sums behind the bounds.
+        let bits = (fun.num_bits + fun.den_bits) * (1.0 + 1e-9) + n as f64 * 2e-3 + 10.0;
+        (bits / log2_p).ceil().max(1.0) as usize
+    };
+    let needs: Vec<usize> = functionals.iter().map(digits_for).collect();
+    let steps = needs.iter().copied().max().unwrap_or(0);
+    let second = functionals.iter().any(|f| f.chained) && csr_c.is_some();
+    let p_inv = inverse_mod_2_128(p);
+    let p_i = i128::from(p);
+
+    let mut r: Vec<i128> = f.iter().map(|&v| i128::from(v)).collect();
+    let mut r2: Vec<i128> = vec![0; if second { n } else { 0 }];
+    let mut y: Vec<u64> = vec![0; n];
+    let mut d: Vec<u64> = vec![0; n];
+    let mut d2: Vec<u64> = vec![0; if second { n } else { 0 }];
+    let mut cd: Vec<i128> = vec![0; if second { n } else { 0 }];
+    let mut digits: Vec<Vec<i128>> = needs.iter().map(|&k| Vec::with_capacity(k)).collect();
+    let reduce = |v: i128| -> u64 {
+        if v >= 0 && v < p_i {
+            v as u64
+        } else if v < 0 && v > -p_i {
+            (v + p_i) as u64
+        } else {
+            v.rem_euclid(p_i) as u64
+        }
+    };
+    for step in 0..steps {
+        // First block: A d = r (mod p), r <- (r - A d) / p.
+        for (yi, &ri) in y.iter_mut().zip(&r) {
+            *yi = m.enter(reduce(ri));
+        }
+        lu.solve_mod(&m, pattern, &mut y);
+        for (di, &yi) in d.iter_mut().zip(&y) {
+            *di = m.leave(yi);
+        }
+        for (i, ri) in r.iter_mut().enumerate() {
+            let t = *ri - csr_a.row_dot(i, &d);
+            debug_assert_eq!(t.rem_euclid(p_i), 0, "the residual is divisible by p");
+            *ri = (t as u128).wrapping_mul(p_inv) as i128;
+        }
+        // Chained block: A d2 = r2 + C d (mod p), r2 <- (r2 + C d - A d2) / p.
+        if second {
+            let cm = csr_c.as_ref().expect("C is given");
+            for (i, (ci, &r2i)) in cd.iter_mut().zip(&r2).enumerate() {
+                *ci = r2i + cm.row_dot(i, &d);
+            }
+            for (yi, &ci) in y.iter_mut().zip(&cd) {
+                *yi = m.enter(reduce(ci));
+            }
+            lu.solve_mod(&m, pattern, &mut y);
+            for (di, &yi) in d2.iter_mut().zip(&y) {
+                *di = m.leave(yi);
+            }
+            for (i, (r2i, &ci)) in r2.iter_mut().zip(&cd).enumerate() {
+                let t = ci - csr_a.row_dot(i, &d2);
+                debug_assert_eq!(t.rem_euclid(p_i), 0, "the residual is divisible by p");
+                *r2i = (t as u128).wrapping_mul(p_inv) as i128;
+            }
+        }
+        for ((fun, ds), &need) in functionals.iter().zip(&mut digits).zip(&needs) {
+            if step >= need {
+                continue;
+            }
+            let z = if fun.chained { &d2 } else { &d };
+            let t: i128 = fun
+                .g
+                .iter()
+                .zip(z)
+                .filter(|(g, _)| **g != 0)
+                .map(|(&g, &zj)| i128::from(g) * i128::from(zj))
+                .sum();
+            ds.push(t);
+        }
+    }
+    functionals
+        .iter()
+        .zip(digits)
+        .map(|(fun, ds)| {
+            let k = ds.len();
+            // sum_i t_i p^i, by Horner from the top.
+            let mut s = BigInt::zero();
+            for &t in ds.iter().rev() {
+                s *= p;
+                s += t;
+            }
+            let modulus = BigInt::from(p).pow(k as u32);
+            let s = s.mod_floor(&modulus);
+            reconstruct(&s, &modulus, fun.num_bits, fun.den_bits)
+        })
+        .collect()
+}
+
+/// The fraction `N / D` with `|N| <= 2^num_bits`, `0 < D <= 2^den_bits` and `N = D s (mod m)`,
+/// by the half-extended Euclidean algorithm; `None` if there is none (the caller guarantees
+/// `m > 2^(num_bits + den_bits + 1)`, which makes it unique when it exists).
+pub(super) fn reconstruct(
+    s: &BigInt,
+    m: &BigInt,
+    num_bits: f64,
+    den_bits: f64,
+) -> Option<BigRational> {
+    let bound_n = BigInt::one() << (num_bits.max(0.0).ceil() as u64);
+    let bound_d = BigInt::one() << (den_bits.max(0.0).ceil() as u64);
+    let (mut r0, mut r1) = (m.clone(), s.clone());
+    let (mut t0, mut t1) = (BigInt::zero(), BigInt::one());
+    while r1 > bound_n {
+        let (q, r) = r0.div_rem(&r1);
+        r0 = std::mem::replace(&mut r1, r);
+        let t = &t0 - &q * &t1;
+        t0 = std::mem::replace(&mut t1, t);
+    }
+    if t1.is_zero() || t1.abs() > bound_d {
+        return None;
+    }
+    let (n, d) = if t1.sign() == Sign::Minus {
+        (-r1, -t1)
+    } else {
+        (r1, t1)
+    };
+    Some(BigRational::new(n, d))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_inverse_of_p_modulo_2_128_is_right() {
+        for p in [3u64, 5, 7, (1 << 62) - 57, (1 << 61) - 1] {
+            assert_eq!(u128::from(p).wrapping_mul(inverse_mod_2_128(p)), 1);
+        }
+    }
+
+    #[test]
+    fn reconstruction_recovers_small_fractions() {
+        // 22/7 modulo 10007^2: 7^-1 exists; N = 22, D = 7 are within 2^5 and 2^3.
+        let m = BigInt::from(10007u64 * 10007);
+        let inv7 = BigInt::from(7).modpow(&(BigInt::from(10007u64 * 10006) - 1), &m);
+        let s = (BigInt::from(22) * inv7).mod_floor(&m);
+        assert_eq!(
+            reconstruct(&s, &m, 5.0, 3.0),
+            Some(BigRational::new(22.into(), 7.into()))
+        );
+        // A negative numerator: -22/7.
+        let s = (&m - &s).mod_floor(&m);
+        assert_eq!(
+            reconstruct(&s, &m, 5.0, 3.0),
+            Some(BigRational::new((-22).into(), 7.into()))
+        );
+    }
+}
