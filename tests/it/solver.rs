@@ -175,3 +175,23 @@ fn solve_absorbing_matches_the_reference_on_the_built_in_boards() {
         assert_eq!(x[0], SparseLu::factor(&q).unwrap().solve(&ones), "{name}");
     }
 }
+
+#[test]
+fn the_lifting_route_equals_the_multi_modular_route_on_1000_squares() {
+    // From 500 unknowns up the chained block of the lifting runs on a second thread; the
+    // per-square route eliminates modulo many primes instead. Both must give the same fractions.
+    for roll_again in [RollAgain::None, RollAgain::Unlimited] {
+        let g = generate(&GenerateOptions {
+            size: 1000,
+            snakes: 20,
+            ladders: 20,
+            seed: 3,
+            rules: Rules {
+                roll_again,
+                ..Rules::default()
+            },
+        })
+        .unwrap();
+        fast(&g.board).expect("the generated board is finite");
+    }
+}

@@ -100,6 +100,83 @@ pub(super) struct Functional<'a> {
     pub den_bits: f64,
 }
 
+/// Below this many unknowns the chained block is lifted on the same thread (the hand-off per
+/// step would cost more than the step).
+const PIPELINE_MIN: usize = 500;
+
+fn two_cores() -> bool {
+    std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+}
+
+/// `g . z` in 128 bits (the caller keeps `sum |g|` below 2^64 and z below 2^62).
+fn dot(g: &[i64], z: &[u64]) -> i128 {
+    g.iter()
+        .zip(z)
+        .filter(|(g, _)| **g != 0)
+        .map(|(&g, &zj)| i128::from(g) * i128::from(zj))
+        .sum()
+}
+
+/// What every lifting step shares: A modulo p (factored), A over the integers, and p^-1 modulo
+/// 2^128 for the exact divisions.
+struct Lifter<'a> {
+    m: Mont,
+    lu: &'a Numeric<u64>,
+    pattern: &'a Pattern,
+    a: &'a Csr,
+    p_inv: u128,
+}
+
+/// One block's lifting state: its residual and digit vector.
+struct Block {
+    r: Vec<i128>,
+    y: Vec<u64>,
+    d: Vec<u64>,
+}
+
+impl Block {
+    fn new(r: Vec<i128>) -> Block {
+        let n = r.len();
+        Block {
+            r,
+            y: vec![0; n],
+            d: vec![0; n],
+        }
+    }
+
+    /// One step: with `feed = (C, d)`, the right-hand side is `r + C d` (the chained block),
+    /// else r. Solves `A d' = rhs (mod p)`, sets `r = (rhs - A d') / p` and returns d'.
+    fn step(&mut self, l: &Lifter<'_>, feed: Option<(&Csr, &[u64])>) -> &[u64] {
+        let p = l.m.p;
+        let p_i = i128::from(p);
+        if let Some((c, d)) = feed {
+            for (i, ri) in self.r.iter_mut().enumerate() {
+                *ri += c.row_dot(i, d);
+            }
+        }
+        for (yi, &ri) in self.y.iter_mut().zip(&self.r) {
+            let res = if (0..p_i).contains(&ri) {
+                ri as u64
+            } else if ri < 0 && ri > -p_i {
+                (ri + p_i) as u64
+            } else {
+                ri.rem_euclid(p_i) as u64
+            };
+            *yi = l.m.enter(res);
+        }
+        l.lu.solve_mod(&l.m, l.pattern, &mut self.y);
+        for (di, &yi) in self.d.iter_mut().zip(&self.y) {
+            *di = l.m.leave(yi);
+        }
+        for (i, ri) in self.r.iter_mut().enumerate() {
+            let t = *ri - l.a.row_dot(i, &self.d);
+            debug_assert_eq!(t.rem_euclid(p_i), 0, "the residual is divisible by p");
+            *ri = (t as u128).wrapping_mul(l.p_inv) as i128;
+        }
+        &self.d
+    }
+}
+
 /// The inverse of an odd p modulo 2^128 (Newton's iteration doubles the correct bits each step).
 fn inverse_mod_2_128(p: u64) -> u128 {
     let p = u128::from(p);
@@ -178,73 +255,73 @@ pub(super) fn lift(
     };
     let needs: Vec<usize> = functionals.iter().map(digits_for).collect();
     let steps = needs.iter().copied().max().unwrap_or(0);
-    let second = functionals.iter().any(|f| f.chained) && csr_c.is_some();
-    let p_inv = inverse_mod_2_128(p);
-    let p_i = i128::from(p);
-
-    let mut r: Vec<i128> = f.iter().map(|&v| i128::from(v)).collect();
-    let mut r2: Vec<i128> = vec![0; if second { n } else { 0 }];
-    let mut y: Vec<u64> = vec![0; n];
-    let mut d: Vec<u64> = vec![0; n];
-    let mut d2: Vec<u64> = vec![0; if second { n } else { 0 }];
-    let mut cd: Vec<i128> = vec![0; if second { n } else { 0 }];
-    let mut digits: Vec<Vec<i128>> = needs.iter().map(|&k| Vec::with_capacity(k)).collect();
-    let reduce = |v: i128| -> u64 {
-        if v >= 0 && v < p_i {
-            v as u64
-        } else if v < 0 && v > -p_i {
-            (v + p_i) as u64
-        } else {
-            v.rem_euclid(p_i) as u64
+    let lifter = Lifter {
+        m,
+        lu: &lu,
+        pattern,
+        a: &csr_a,
+        p_inv: inverse_mod_2_128(p),
+    };
+    let mut first = Block::new(f.iter().map(|&v| i128::from(v)).collect());
+    let (chained, plain): (Vec<usize>, Vec<usize>) =
+        (0..functionals.len()).partition(|&k| functionals[k].chained);
+    let record = |ks: &[usize], step: usize, z: &[u64], digits: &mut Vec<Vec<i128>>| {
+        for (slot, &k) in digits.iter_mut().zip(ks) {
+            if step < needs[k] {
+                slot.push(dot(functionals[k].g, z));
+            }
         }
     };
-    for step in 0..steps {
-        // First block: A d = r (mod p), r <- (r - A d) / p.
-        for (yi, &ri) in y.iter_mut().zip(&r) {
-            *yi = m.enter(reduce(ri));
-        }
-        lu.solve_mod(&m, pattern, &mut y);
-        for (di, &yi) in d.iter_mut().zip(&y) {
-            *di = m.leave(yi);
-        }
-        for (i, ri) in r.iter_mut().enumerate() {
-            let t = *ri - csr_a.row_dot(i, &d);
-            debug_assert_eq!(t.rem_euclid(p_i), 0, "the residual is divisible by p");
-            *ri = (t as u128).wrapping_mul(p_inv) as i128;
-        }
-        // Chained block: A d2 = r2 + C d (mod p), r2 <- (r2 + C d - A d2) / p.
-        if second {
-            let cm = csr_c.as_ref().expect("C is given");
-            for (i, (ci, &r2i)) in cd.iter_mut().zip(&r2).enumerate() {
-                *ci = r2i + cm.row_dot(i, &d);
-            }
-            for (yi, &ci) in y.iter_mut().zip(&cd) {
-                *yi = m.enter(reduce(ci));
-            }
-            lu.solve_mod(&m, pattern, &mut y);
-            for (di, &yi) in d2.iter_mut().zip(&y) {
-                *di = m.leave(yi);
-            }
-            for (i, (r2i, &ci)) in r2.iter_mut().zip(&cd).enumerate() {
-                let t = ci - csr_a.row_dot(i, &d2);
-                debug_assert_eq!(t.rem_euclid(p_i), 0, "the residual is divisible by p");
-                *r2i = (t as u128).wrapping_mul(p_inv) as i128;
+    let mut plain_digits: Vec<Vec<i128>> = vec![Vec::new(); plain.len()];
+    let mut chained_digits: Vec<Vec<i128>> = vec![Vec::new(); chained.len()];
+    match csr_c.as_ref().filter(|_| !chained.is_empty()) {
+        None => {
+            for step in 0..steps {
+                let d = first.step(&lifter, None);
+                record(&plain, step, d, &mut plain_digits);
             }
         }
-        for ((fun, ds), &need) in functionals.iter().zip(&mut digits).zip(&needs) {
-            if step >= need {
-                continue;
+        Some(cm) if n < PIPELINE_MIN || !two_cores() => {
+            let mut second = Block::new(vec![0; n]);
+            for step in 0..steps {
+                let d = first.step(&lifter, None);
+                record(&plain, step, d, &mut plain_digits);
+                let d2 = second.step(&lifter, Some((cm, d)));
+                record(&chained, step, d2, &mut chained_digits);
             }
-            let z = if fun.chained { &d2 } else { &d };
-            let t: i128 = fun
-                .g
-                .iter()
-                .zip(z)
-                .filter(|(g, _)| **g != 0)
-                .map(|(&g, &zj)| i128::from(g) * i128::from(zj))
-                .sum();
-            ds.push(t);
         }
+        Some(cm) => {
+            // The chained block needs each digit vector of the first one and nothing else: it
+            // runs one step behind on a second core.
+            std::thread::scope(|scope| {
+                let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u64>>(8);
+                let lifter = &lifter;
+                let record = &record;
+                let chained = &chained;
+                let digits = &mut chained_digits;
+                scope.spawn(move || {
+                    let mut second = Block::new(vec![0; n]);
+                    for (step, d) in rx.iter().enumerate() {
+                        let d2 = second.step(lifter, Some((cm, &d)));
+                        record(chained, step, d2, digits);
+                    }
+                });
+                for step in 0..steps {
+                    let d = first.step(lifter, None);
+                    record(&plain, step, d, &mut plain_digits);
+                    if tx.send(d.to_vec()).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+    }
+    let mut digits: Vec<Vec<i128>> = vec![Vec::new(); functionals.len()];
+    for (k, ds) in plain.iter().zip(plain_digits) {
+        digits[*k] = ds;
+    }
+    for (k, ds) in chained.iter().zip(chained_digits) {
+        digits[*k] = ds;
     }
     functionals
         .iter()
