@@ -5,3 +5,4 @@
 pub mod decimal;
 pub mod solve;
 pub mod step;
+pub mod order;
