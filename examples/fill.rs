@@ -39,7 +39,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         boards.push((name.into(), builtin(name).ok_or("no such board")??));
     }
     for name in ["gen-1000", "gen-1000-again", "gen-10000", "gen-10000-again"] {
-        boards.push((name.into(), Board::load(&root.join(format!("{name}.toml")))?));
+        boards.push((
+            name.into(),
+            Board::load(&root.join(format!("{name}.toml")))?,
+        ));
     }
     for path in std::env::args().skip(1) {
         boards.push((path.clone(), Board::load(Path::new(&path))?));

@@ -36,7 +36,6 @@
 //! permuted matrix is old row `perm[k]`, and old column `j` becomes column `inverse(perm)[j]`.
 //! The solver eliminates position `n - 1` first, so `perm[n - 1]` is the first pivot.
 
-
 /// The inverse of a permutation: `inverse(perm)[old] = new`.
 ///
 /// # Panics
@@ -45,7 +44,9 @@
 pub fn inverse(perm: &[u32]) -> Vec<u32> {
     let mut inv = vec![u32::MAX; perm.len()];
     for (new, &old) in perm.iter().enumerate() {
-        let slot = inv.get_mut(old as usize).expect("permutation entry out of range");
+        let slot = inv
+            .get_mut(old as usize)
+            .expect("permutation entry out of range");
         assert_eq!(*slot, u32::MAX, "permutation repeats {old}");
         *slot = new as u32;
     }
@@ -323,7 +324,10 @@ fn markowitz_with(rows: &[Vec<u32>], dense_at: usize) -> (Vec<u32>, usize) {
             r.sort_unstable();
             r.dedup();
             if let Some(&last) = r.last() {
-                assert!((last as usize) < n, "column {last} outside a {n} x {n} matrix");
+                assert!(
+                    (last as usize) < n,
+                    "column {last} outside a {n} x {n} matrix"
+                );
             }
             r
         })
@@ -482,16 +486,122 @@ fn dense_tail(active: &[u32], row: &[Vec<u32>], order: &mut Vec<u32>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exact::solve::Pattern;
+    use proptest::prelude::*;
+
+    fn identity(n: usize) -> Vec<u32> {
+        (0..n as u32).collect()
+    }
 
     #[test]
-    fn counts_entries_like_the_solver_pattern() {
-        // A 4 x 4 cycle 0 -> 1 -> 2 -> 3 -> 0 (plus the diagonal). Eliminating 3 first merges
-        // row 3's lower part {0} into row 2 (the only row < 3 with column 3): one fill at (2, 0).
-        // Then 2: row 2's lower part {0, 1} goes into row 1: (1, 0) is new. Then 1: row 1's
-        // lower part {0} into row 0: (0, 0) exists. 4 diagonal + 4 edges + 2 fills = 10.
+    fn counts_a_cycle_by_hand() {
+        // The cycle 0 -> 1 -> 2 -> 3 -> 0 (plus the diagonal). Eliminating 3 first merges row 3's
+        // lower part {0} into row 2 (the only row < 3 with column 3): a fill at (2, 0). Then 2:
+        // row 2's lower part {0, 1} goes into row 1: (1, 0) is new. Then 1: row 1's lower part
+        // {0} into row 0, which has (0, 0). 4 diagonal + 4 edges + 2 fills = 10. Eliminating any
+        // vertex of a cycle shortcuts it, so every order gives n - 2 fills: Markowitz too.
         let rows = vec![vec![1], vec![2], vec![3], vec![0]];
-        assert_eq!(entries_after_fill(&rows, &[0, 1, 2, 3]), 10);
-        let pattern = crate::exact::solve::Pattern::new(&rows);
-        assert_eq!(pattern.entries(), 10);
+        assert_eq!(entries_after_fill(&rows, &identity(4)), 10);
+        assert_eq!(Pattern::new(&rows).entries(), 10);
+        assert_eq!(markowitz(&rows).1, 10);
+    }
+
+    #[test]
+    fn puts_a_hub_last_to_eliminate() {
+        // Reverse arrow: row and column n - 1 are full. Square order eliminates the hub first
+        // and makes every row full: n^2 entries. Eliminated last (position 0) the hub causes no
+        // fill at all: the n diagonal entries and 2 (n - 1) arrow entries, the optimum.
+        let n = 6;
+        let mut rows: Vec<Vec<u32>> = (0..n - 1).map(|_| vec![n as u32 - 1]).collect();
+        rows.push((0..n as u32 - 1).collect());
+        assert_eq!(entries_after_fill(&rows, &identity(n)), n * n);
+        let (perm, entries) = markowitz(&rows);
+        assert_eq!(entries, 3 * n - 2);
+        assert_eq!(perm[0], n as u32 - 1, "the hub is eliminated last");
+        assert_eq!(entries_after_fill(&rows, &perm), 3 * n - 2);
+    }
+
+    #[test]
+    fn orders_a_path_topologically() {
+        // 0 -> 2 -> 1: square order eliminates 2 first and row 0 takes its column 1 (6
+        // entries). The optimum is a triangular order, no fill: 3 diagonal + 2 edges = 5.
+        let rows = vec![vec![2], vec![], vec![1]];
+        assert_eq!(entries_after_fill(&rows, &identity(3)), 6);
+        let (perm, entries) = markowitz(&rows);
+        assert_eq!(entries, 5);
+        assert_eq!(entries_after_fill(&rows, &perm), 5);
+    }
+
+    #[test]
+    fn keeps_square_order_below_the_threshold() {
+        let rows = vec![vec![2], vec![], vec![1]];
+        assert_eq!(elimination_order(&rows), identity(3));
+        assert!(elimination_order(&[]).is_empty());
+    }
+
+    #[test]
+    fn permutes_entries_and_inverts() {
+        // perm = [2, 0, 1]: new row 0 is old row 2, old column 0 is new column 1.
+        let rows = vec![vec![(0u32, 'a'), (2, 'b')], vec![(1, 'c')], vec![(0, 'd')]];
+        let perm = [2, 0, 1];
+        assert_eq!(inverse(&perm), vec![1, 2, 0]);
+        assert_eq!(
+            permute_entries(&rows, &perm),
+            vec![vec![(1, 'd')], vec![(0, 'b'), (1, 'a')], vec![(2, 'c')]]
+        );
+    }
+
+    /// A random square pattern of up to `max` rows (no diagonal needed).
+    fn pattern(min: usize, max: usize) -> impl Strategy<Value = Vec<Vec<u32>>> {
+        (min..max).prop_flat_map(|n| {
+            prop::collection::vec(prop::collection::vec(0..n as u32, 0..5), n).prop_map(|rows| {
+                rows.into_iter()
+                    .map(|mut r| {
+                        r.sort_unstable();
+                        r.dedup();
+                        r
+                    })
+                    .collect()
+            })
+        })
+    }
+
+    fn is_permutation(perm: &[u32]) -> bool {
+        let mut seen = vec![false; perm.len()];
+        perm.iter()
+            .all(|&p| (p as usize) < seen.len() && !std::mem::replace(&mut seen[p as usize], true))
+    }
+
+    proptest! {
+        #[test]
+        fn the_count_is_the_solver_pattern(
+            (rows, perm) in pattern(1, 30).prop_flat_map(|rows| {
+                let n = rows.len() as u32;
+                (Just(rows), Just((0..n).collect::<Vec<u32>>()).prop_shuffle())
+            })
+        ) {
+            let expected = Pattern::new(&permute_pattern(&rows, &perm)).entries();
+            prop_assert_eq!(entries_after_fill(&rows, &perm), expected);
+        }
+
+        #[test]
+        fn markowitz_counts_its_own_fill(rows in pattern(1, 40)) {
+            let n = rows.len();
+            let (perm, entries) = markowitz(&rows);
+            prop_assert!(is_permutation(&perm));
+            prop_assert_eq!(entries_after_fill(&rows, &perm), entries);
+            // The bit-set tail picks the same pivots as the sparse simulation.
+            prop_assert_eq!(markowitz_with(&rows, 0), (perm.clone(), entries));
+            prop_assert_eq!(markowitz_with(&rows, n), (perm, entries));
+        }
+
+        #[test]
+        fn the_order_is_never_worse_than_square_order(rows in pattern(SMALL, SMALL + 80)) {
+            let perm = elimination_order(&rows);
+            prop_assert!(is_permutation(&perm));
+            let n = rows.len();
+            prop_assert!(entries_after_fill(&rows, &perm) <= entries_after_fill(&rows, &identity(n)));
+            prop_assert_eq!(elimination_order(&rows), perm, "deterministic");
+        }
     }
 }
