@@ -4,12 +4,20 @@
 //! files given as arguments (docs/solver.md, "Elimination order"):
 //!
 //! ```text
-//! cargo run --release --example fill [BOARD.toml ...]
+//! cargo run --release --example fill [--solve | --solve-all] [BOARD.toml ...]
 //! ```
+//!
+//! With `--solve`, also times today's `solve_exact_int` on the expected-turns system (start
+//! component only) in square order and permuted, on the boards of at most 2,000 states (all of
+//! them with `--solve-all`: minutes at 10,000 squares), and checks that both give the same
+//! fraction.
 
 use ladders::board::{builtin, Board};
 use ladders::chain::RollLevel;
-use ladders::exact::order::{elimination_order, entries_after_fill, markowitz};
+use ladders::exact::order::{
+    elimination_order, entries_after_fill, inverse, markowitz, permute_entries,
+};
+use ladders::exact::solve::{solve_exact_int, Wanted};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -32,6 +40,52 @@ fn pattern(board: &Board) -> Option<Vec<Vec<u32>>> {
     )
 }
 
+/// Times `solve_exact_int` on the expected-turns system `A x = F - again` (as
+/// `roll_level_system` builds it), in square order and permuted by `perm`: one table row.
+fn time_solves(name: &str, board: &Board, perm: &[u32]) -> String {
+    let rl = RollLevel::new(board).expect("roll level");
+    let f = i64::from(rl.die);
+    let mut a: Vec<Vec<(u32, i64)>> = Vec::new();
+    let mut b = Vec::new();
+    for (i, faces) in rl.faces.iter().enumerate() {
+        let mut row = vec![(i as u32, f)];
+        row.extend(faces.iter().filter_map(|fc| fc.0.map(|j| (j as u32, -1))));
+        b.push(f - faces.iter().filter(|fc| fc.1).count() as i64);
+        a.push(row);
+    }
+    let start = rl.start.expect("start on the board");
+    let inv = inverse(perm);
+    let to_usize = |m: Vec<Vec<(u32, i64)>>| -> Vec<Vec<(usize, i64)>> {
+        m.into_iter()
+            .map(|r| r.into_iter().map(|(j, v)| (j as usize, v)).collect())
+            .collect()
+    };
+    let pb: Vec<i64> = perm.iter().map(|&o| b[o as usize]).collect();
+    let pa = to_usize(permute_entries(&a, perm));
+    let a = to_usize(a);
+    let want = [start];
+    let want_p = [inv[start] as usize];
+    let reps = if a.len() > 5000 { 1 } else { 5 };
+    let run = |a: &[Vec<(usize, i64)>], b: &[i64], w: &[usize]| {
+        let mut best = Duration::MAX;
+        let mut x = None;
+        for _ in 0..reps {
+            let t = Instant::now();
+            x = Some(solve_exact_int(a, &[b.to_vec()], &[Wanted::Some(w)], None).expect("solve"));
+            best = best.min(t.elapsed());
+        }
+        (best, x.expect("ran"))
+    };
+    let (t0, x0) = run(&a, &b, &want);
+    let (t1, x1) = run(&pa, &pb, &want_p);
+    format!(
+        "| {name} | {:.2} ms | {:.2} ms | {} |",
+        t0.as_secs_f64() * 1e3,
+        t1.as_secs_f64() * 1e3,
+        if x0 == x1 { "yes" } else { "NO" }
+    )
+}
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/boards");
     let mut boards: Vec<(String, Board)> = Vec::new();
@@ -44,9 +98,19 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             Board::load(&root.join(format!("{name}.toml")))?,
         ));
     }
-    for path in std::env::args().skip(1) {
-        boards.push((path.clone(), Board::load(Path::new(&path))?));
+    let mut solve = false;
+    let mut solve_max = 2000;
+    for arg in std::env::args().skip(1) {
+        if arg == "--solve" {
+            solve = true;
+        } else if arg == "--solve-all" {
+            solve = true;
+            solve_max = usize::MAX;
+        } else {
+            boards.push((arg.clone(), Board::load(Path::new(&arg))?));
+        }
     }
+    let mut solves = Vec::new();
     println!("| board | states | entries of A | square order | Markowitz | chosen | per row: square -> chosen | Markowitz time | elimination_order time |");
     println!("|---|---|---|---|---|---|---|---|---|");
     for (name, board) in &boards {
@@ -83,6 +147,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             best_m.as_secs_f64() * 1e3,
             best.as_secs_f64() * 1e3
         );
+        if solve && rows.len() <= solve_max {
+            solves.push(time_solves(name, board, &perm));
+        }
+    }
+    if solve {
+        println!();
+        println!("| board | solve_exact_int, square order | permuted | same fraction |");
+        println!("|---|---|---|---|");
+        for line in solves {
+            println!("{line}");
+        }
     }
     Ok(())
 }

@@ -13,22 +13,29 @@
 //! Diagonal Markowitz ordering on the unsymmetric pattern, simulated exactly: among the
 //! variables not yet eliminated, the next pivot is the diagonal entry v that minimises
 //! `(r_v - 1)(c_v - 1)`, where `r_v` and `c_v` count the entries of row v and column v in the
-//! active submatrix (ties: smaller `r_v + c_v`, then smaller index). Eliminating v adds the
-//! columns of its row to every row with an entry in column v, exactly as the numeric elimination
-//! does, so the simulation also counts the entries after fill. The order is then compared with
-//! square order (the identity), and the identity is kept unless the Markowitz order has fewer
-//! entries: the result is never worse than square order.
+//! active submatrix (ties: smaller `r_v + c_v`, then smaller index; the candidates sit in a
+//! binary heap whose keys change in place). Eliminating v adds the columns of its row to every
+//! row with an entry in column v, exactly as the numeric elimination does, so the simulation
+//! also counts the entries after fill. The last variables (at most 1,024, an eighth of them)
+//! are eliminated on bit sets, where the active submatrix fills up, by the same rule. The order
+//! is then compared with square order (the identity), and the identity is kept unless the
+//! Markowitz order has fewer entries: the result is never worse than square order. Below
+//! [`SMALL`] variables square order is kept without looking (ordering would cost more than it
+//! saves).
 //!
 //! Why not a symmetric method: approximate minimum degree on `A + A^T`, minimum degree, reverse
 //! Cuthill-McKee and nested dissection along the squares were measured on the same boards and
-//! gave more fill (docs/solver.md, "Elimination order"): the moves go forward, so A is nearly
-//! triangular, and only an unsymmetric count sees that an entry above the diagonal costs nothing
-//! when its column is eliminated first.
+//! gave more fill (docs/solver.md, "Elimination order"). Without pivoting, entry (i, j) fills in
+//! exactly when a directed path i -> ... -> j runs through variables eliminated before both
+//! (Rose and Tarjan); moves go forward, so A is nearly triangular and most paths of `A + A^T`
+//! run against the moves and never fill. A symmetric method pays for them anyway.
 //!
 //! References: H. M. Markowitz, "The elimination form of the inverse and its application to
-//! linear programming", *Management Science* 3 (1957) 255-269; I. S. Duff, A. M. Erisman,
-//! J. K. Reid, *Direct Methods for Sparse Matrices* (2nd ed., 2017), chapters 9 and 10
-//! (Markowitz with diagonal pivots, the symbolic fill rule used here).
+//! linear programming", *Management Science* 3 (1957) 255-269; D. J. Rose, R. E. Tarjan,
+//! "Algorithmic aspects of vertex elimination on directed graphs", *SIAM J. Appl. Math.* 34
+//! (1978) 176-197; I. S. Duff, A. M. Erisman, J. K. Reid, *Direct Methods for Sparse Matrices*
+//! (2nd ed., Oxford, 2017), the chapter on local pivotal strategies (Markowitz's criterion with
+//! pivots on the diagonal).
 //!
 //! # Permutations
 //!
