@@ -466,7 +466,7 @@ impl Pattern {
     /// Rows and columns are in the caller's order; for a board numbered in square order this
     /// follows the near-banded structure (moves go forward by at most the die, jumps add a few
     /// long edges), so fill stays small.
-    fn new(rows: &[Vec<u32>]) -> Pattern {
+    pub(crate) fn new(rows: &[Vec<u32>]) -> Pattern {
         let n = rows.len();
         let mut cols: Vec<Vec<u32>> = rows
             .iter()

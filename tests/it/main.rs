@@ -12,6 +12,7 @@ mod cli_solver;
 mod common;
 mod docs;
 mod known_values;
+mod order;
 mod properties;
 mod properties_shortest;
 mod solver;
