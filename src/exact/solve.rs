@@ -22,6 +22,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::chain::Chain;
+use crate::exact::order;
 
 mod lift;
 
@@ -937,6 +938,24 @@ fn solve_scaled(
     if let Some(x) = solve_by_lifting(rows, b_int, c_int, chained_rhs, components) {
         return Ok(x);
     }
+    // A fill-reducing order (`order`), applied to rows and columns alike: `P A P^T (P x) = P b`,
+    // and `P C P^T` for the chained solve. Component j of x is component `inv[j]` of `P x`.
+    let perm = order::elimination_order(&column_lists(rows));
+    let inv = order::inverse(&perm);
+    let rows = &order::permute_entries(rows, &perm)[..];
+    let c_int = &if c_int.is_empty() {
+        Vec::new()
+    } else {
+        order::permute_entries(c_int, &perm)
+    }[..];
+    let b_int = &b_int
+        .iter()
+        .map(|b| perm.iter().map(|&old| b[old as usize].clone()).collect())
+        .collect::<Vec<Vec<Int>>>()[..];
+    let components = &components
+        .iter()
+        .map(|c| c.iter().map(|&j| inv[j] as usize).collect())
+        .collect::<Vec<Vec<usize>>>()[..];
     let pattern = Pattern::new(
         &rows
             .iter()
@@ -1079,6 +1098,13 @@ fn solve_scaled(
         .collect())
 }
 
+/// The column indices of each row.
+fn column_lists<T>(rows: &[Vec<(u32, T)>]) -> Vec<Vec<u32>> {
+    rows.iter()
+        .map(|r| r.iter().map(|(j, _)| *j).collect())
+        .collect()
+}
+
 /// At most this many distinct wanted components go through [`solve_by_lifting`] (one lifting
 /// each); more go through the multi-modular elimination, which rebuilds any number at once.
 const MAX_LIFTED_COMPONENTS: usize = 4;
@@ -1140,17 +1166,23 @@ fn solve_by_lifting(
         return None;
     }
     let bounds = log2_bounds(rows, b_int, chained_rhs.map(|k| (c_int, k)));
-    let pattern = Pattern::new(
-        &at.iter()
-            .map(|r| r.iter().map(|(j, _)| *j).collect())
-            .collect::<Vec<_>>(),
-    );
+    // A fill-reducing order (`order`), applied to rows and columns alike: the system becomes
+    // `(P A^T P^T) (P w) = P e_s`, and `g . w = (P g) . (P w)`.
+    let perm = order::elimination_order(&column_lists(&at));
+    let inv = order::inverse(&perm);
+    let at = order::permute_entries(&at, &perm);
+    let ct = order::permute_entries(&ct, &perm);
+    let b: Vec<Vec<i64>> = b
+        .iter()
+        .map(|g| perm.iter().map(|&old| g[old as usize]).collect())
+        .collect();
+    let pattern = Pattern::new(&column_lists(&at));
     let first = b.len();
     let mut values: Vec<Vec<Option<BigRational>>> =
         components.iter().map(|c| vec![None; c.len()]).collect();
     for &s in &distinct {
         let mut unit = vec![0i64; n];
-        unit[s] = 1;
+        unit[inv[s] as usize] = 1;
         // Which solutions want s: the first block's (g = b_k) and the chained one (g = b_feed).
         let mut who: Vec<usize> = Vec::new();
         let mut functionals: Vec<lift::Functional<'_>> = Vec::new();

@@ -76,12 +76,13 @@ impl Csr {
             .unwrap_or(0)
     }
 
-    /// `sum_j m_ij d_j` for row i.
+    /// `sum_j m_ij d_j` for row i (digits are below p < 2^62, so they fit an i64 and each
+    /// product is one signed 64 x 64 -> 128-bit multiplication).
     #[inline]
     fn row_dot(&self, i: usize, d: &[u64]) -> i128 {
         let mut acc: i128 = 0;
         for k in self.starts[i]..self.starts[i + 1] {
-            acc += i128::from(self.vals[k]) * i128::from(d[self.cols[k] as usize]);
+            acc += i128::from(self.vals[k]) * i128::from(d[self.cols[k] as usize] as i64);
         }
         acc
     }
@@ -113,7 +114,7 @@ fn dot(g: &[i64], z: &[u64]) -> i128 {
     g.iter()
         .zip(z)
         .filter(|(g, _)| **g != 0)
-        .map(|(&g, &zj)| i128::from(g) * i128::from(zj))
+        .map(|(&g, &zj)| i128::from(g) * i128::from(zj as i64))
         .sum()
 }
 
