@@ -1,7 +1,11 @@
 """Runs `ladders expect --json` and the reference tools on the same boards; prints one table.
 
-Called by benches/peers.sh. `ladders` is timed as a whole process (median of --reps runs, start-up
-included); each reference tool by its bare solve call, as ../shared/bench/peers.py reports it.
+Called by benches/peers.sh. `ladders` is timed as a whole process, start-up included: from
+posix_spawn to waitpid, with its output read from a pipe, after one untimed warm-up run; the median
+of at least --reps runs (more when a run is short: about one second of runs, at most 201). The same
+is measured for `/bin/true` just before, and printed in the "floor" column: what any process costs
+on this machine at that moment (nothing is subtracted from the ladders figure). Each reference tool
+is timed by its bare solve call, as ../shared/bench/peers.py reports it.
 A reference tool that takes longer than --peer-timeout seconds on a board is skipped there, and
 dense tools (FLINT's fmpq_mat, SymPy, numpy) are skipped above --dense-max squares.
 """
@@ -18,16 +22,40 @@ DEFAULT_BOARDS = ["boards/milton-bradley.toml", "boards/efi.toml",
                   "benches/boards/gen-10000.toml", "benches/boards/gen-10000-again.toml"]
 
 
+def spawn(argv):
+    """Runs argv with stdout to a pipe; returns (seconds from spawn to exit, stdout bytes)."""
+    read_end, write_end = os.pipe()
+    actions = [(os.POSIX_SPAWN_DUP2, write_end, 1), (os.POSIX_SPAWN_CLOSE, read_end)]
+    t0 = time.perf_counter()
+    pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
+    os.close(write_end)
+    chunks = []
+    while chunk := os.read(read_end, 1 << 16):
+        chunks.append(chunk)
+    _, status = os.waitpid(pid, 0)
+    elapsed = time.perf_counter() - t0
+    os.close(read_end)
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(argv)} failed (exit status {os.waitstatus_to_exitcode(status)})")
+    return elapsed, b"".join(chunks)
+
+
+def timed(argv, reps):
+    """Median wall time of argv (one untimed warm-up run first) and its last output."""
+    first, out = spawn(argv)
+    n = max(reps, min(201, int(1.0 / max(first, 1e-6))))
+    times = []
+    for _ in range(n):
+        t, out = spawn(argv)
+        times.append(t)
+    return statistics.median(times), out
+
+
 def run_ladders(exe, board, reps):
-    times, value = [], None
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        out = subprocess.run([exe, "expect", board, "--json", "--digits", "6"],
-                             check=True, capture_output=True, text=True).stdout
-        times.append(time.perf_counter() - t0)
-        v = json.loads(out)["expected_turns"]
-        value = f"{v['numerator']}/{v['denominator']}"
-    return statistics.median(times), value
+    floor, _ = timed(["/bin/true"], reps)
+    t, out = timed([exe, "expect", board, "--json", "--digits", "6"], reps)
+    v = json.loads(out)["expected_turns"]
+    return t, f"{v['numerator']}/{v['denominator']}", floor
 
 
 DENSE = {"flint", "sympy", "numpy"}
@@ -74,14 +102,14 @@ def main():
     a = ap.parse_args()
     boards = a.boards or [os.path.join(a.root, b) for b in DEFAULT_BOARDS]
     tools = a.tools.split(",")
-    head = f"{'board':24} {'ladders':>10}"
+    head = f"{'board':24} {'floor':>8} {'ladders':>10}"
     for t in tools:
         head += f" {t:>12} {'ratio':>7} {'agree':>5}"
     print(head)
     print("-" * len(head))
     for board in boards:
-        t_l, v_l = run_ladders(a.ladders, board, a.reps)
-        line = f"{os.path.basename(board):24} {fmt_time(t_l):>10}"
+        t_l, v_l, floor = run_ladders(a.ladders, board, a.reps)
+        line = f"{os.path.basename(board):24} {fmt_time(floor):>8} {fmt_time(t_l):>10}"
         for tool in tools:
             r = run_peer(a.peers, board, tool, a.reps, a.peer_timeout, a.dense_max)
             if r is None:
@@ -95,9 +123,10 @@ def main():
                 agree = "yes" if abs(float(v) - n / d) <= 1e-9 * abs(n / d) else "NO"
             line += f" {fmt_time(t):>12} {t / t_l:>6.1f}x {agree:>5}"
         print(line, flush=True)
-    print("\nratio = reference tool's bare solve time / ladders' whole-process time "
-          "(above 1: ladders is faster); agree: the exact fractions are equal "
-          "(floats: within 1e-9 relative)")
+    print("\nladders: whole process (spawn to exit, median); floor: /bin/true timed the same way "
+          "just before, for context (not subtracted); ratio = reference tool's bare solve time / "
+          "ladders' whole-process time (above 1: ladders is faster); agree: the exact fractions "
+          "are equal (floats: within 1e-9 relative)")
 
 
 if __name__ == "__main__":

@@ -234,15 +234,17 @@ impl RollLevel {
                 die,
             });
         }
-        // Square -> index, u32::MAX for not yet reached.
+        // Square -> index, u32::MAX for not yet reached. One flat buffer of F rolls per square
+        // (a few hundred small allocations fewer than a Vec per square: this runs at every
+        // `ladders expect`, where start-up costs count).
+        let f = die as usize;
         let mut index = vec![u32::MAX; n as usize + 1];
         let mut squares = vec![start];
         index[start as usize] = 0;
-        let mut raw: Vec<Vec<(Square, bool, RollOutcome)>> = Vec::new();
+        let mut raw: Vec<(Square, bool, RollOutcome)> = Vec::new();
         let mut i = 0;
         while i < squares.len() {
             let s = squares[i];
-            let mut row = Vec::with_capacity(die as usize);
             for face in 1..=die {
                 let step = turn_step(board, s, s, 0, face);
                 let to = step.outcome.to;
@@ -250,14 +252,13 @@ impl RollLevel {
                     index[to as usize] = squares.len() as u32;
                     squares.push(to);
                 }
-                row.push((to, step.again, step.outcome));
+                raw.push((to, step.again, step.outcome));
             }
-            raw.push(row);
             i += 1;
         }
         // Renumber in square order.
         let mut order: Vec<usize> = (0..squares.len()).collect();
-        order.sort_by_key(|&k| squares[k]);
+        order.sort_unstable_by_key(|&k| squares[k]);
         for (new, &old) in order.iter().enumerate() {
             index[squares[old] as usize] = new as u32;
         }
@@ -267,7 +268,7 @@ impl RollLevel {
         let faces: Vec<Vec<(Option<usize>, bool, RollOutcome)>> = order
             .iter()
             .map(|&old| {
-                raw[old]
+                raw[old * f..(old + 1) * f]
                     .iter()
                     .map(|&(to, again, o)| {
                         let j = (to != n).then(|| index[to as usize] as usize);
@@ -279,14 +280,31 @@ impl RollLevel {
                     .collect()
             })
             .collect();
-        // Which squares reach the finish: backwards from the squares with a finishing face.
-        let mut preds: Vec<Vec<u32>> = vec![Vec::new(); sorted.len()];
-        let mut finishes = vec![false; sorted.len()];
+        // Which squares reach the finish: backwards from the squares with a finishing face, over
+        // the predecessor lists in compressed form (pred[first[j]..first[j + 1]] lead to j).
+        let m = sorted.len();
+        let mut first = vec![0u32; m + 1];
+        for row in &faces {
+            for (j, _, _) in row {
+                if let Some(j) = j {
+                    first[j + 1] += 1;
+                }
+            }
+        }
+        for j in 0..m {
+            first[j + 1] += first[j];
+        }
+        let mut fill = first.clone();
+        let mut pred = vec![0u32; first[m] as usize];
+        let mut finishes = vec![false; m];
         let mut queue = VecDeque::new();
         for (i, row) in faces.iter().enumerate() {
             for (j, _, _) in row {
                 match j {
-                    Some(j) => preds[*j].push(i as u32),
+                    Some(j) => {
+                        pred[fill[*j] as usize] = i as u32;
+                        fill[*j] += 1;
+                    }
                     None if !finishes[i] => {
                         finishes[i] = true;
                         queue.push_back(i);
@@ -296,7 +314,7 @@ impl RollLevel {
             }
         }
         while let Some(j) = queue.pop_front() {
-            for &i in &preds[j] {
+            for &i in &pred[first[j] as usize..first[j + 1] as usize] {
                 if !finishes[i as usize] {
                     finishes[i as usize] = true;
                     queue.push_back(i as usize);

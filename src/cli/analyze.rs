@@ -10,7 +10,7 @@ use ladders::report::analyze::{to_json, write_text};
 use super::board_args::BoardArgs;
 use super::exit;
 
-/// Arguments of `analyze`.
+/// One screen answering the common questions about a board
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]

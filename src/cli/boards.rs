@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::exit;
 
-/// Arguments of `boards`.
+/// List the built-in boards
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Print one JSON array instead of text

@@ -15,7 +15,7 @@ use ladders::simulate::race::{compare_race, exact_race};
 use super::exit;
 use super::simulate::{run_race_simulation, run_simulation, SeatArgs, Seats, SimArgs};
 
-/// Arguments of `check`.
+/// Simulate and compare with the exact answers (exit 1 when they disagree)
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]

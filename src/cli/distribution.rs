@@ -14,7 +14,7 @@ use num_traits::{One, Zero};
 use super::board_args::BoardArgs;
 use super::exit;
 
-/// Arguments of `distribution`.
+/// Exact distribution of the number of turns
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]

@@ -12,7 +12,7 @@ use ladders::report::expect::{
 use super::board_args::BoardArgs;
 use super::exit;
 
-/// Arguments of `expect`.
+/// Exact expected turns, variance, rolls, snakes and ladders
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]

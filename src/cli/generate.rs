@@ -10,7 +10,7 @@ use ladders::generate::{generate, GenerateOptions};
 
 use super::exit;
 
-/// Arguments of `generate`.
+/// Write a random board file
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The finish square N (the board has squares 1..N)

@@ -49,7 +49,7 @@ fn parse_players(text: &str) -> Result<Players, String> {
     }
 }
 
-/// Arguments of `race`.
+/// Several players: exact win odds per seat and game length
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The seats' boards in playing order (built-in names or files); one board for all seats, or

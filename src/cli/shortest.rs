@@ -12,7 +12,7 @@ use ladders::report::shortest::{to_json, write_text};
 use super::board_args::BoardArgs;
 use super::exit;
 
-/// Arguments of `shortest`.
+/// Shortest game (with the rolls that achieve it) and longest game
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]

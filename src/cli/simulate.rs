@@ -91,7 +91,7 @@ impl SeatArgs {
     }
 }
 
-/// Arguments of `simulate`.
+/// Simulate games roll by roll
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]

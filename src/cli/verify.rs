@@ -19,7 +19,7 @@ use super::board_args::BoardArgs;
 use super::exit;
 use super::simulate::parse_games;
 
-/// Arguments of `verify`.
+/// Check a simulation you wrote against the exact answers (exit 1 when they disagree)
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
