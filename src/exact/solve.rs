@@ -705,7 +705,18 @@ fn big_mod(m: &Mont, x: &BigUint) -> u64 {
 }
 
 /// Upper bound of log2 of the Euclidean norm of a row of integers.
-fn log2_norm<'a>(entries: impl Iterator<Item = &'a Int>) -> f64 {
+fn log2_norm<'a>(entries: impl Iterator<Item = &'a Int> + Clone) -> f64 {
+    // Machine-word entries (the usual case): the exact sum of squares in 128 bits.
+    let exact = entries.clone().try_fold(0u128, |acc, v| match v {
+        Int::Small(x) => acc.checked_add(u128::from(x.unsigned_abs()).pow(2)),
+        Int::Big(_) => None,
+    });
+    match exact {
+        Some(0) => return f64::NEG_INFINITY,
+        // The conversion rounds to nearest: relative error 2^-53, far inside the margins.
+        Some(sq) => return 0.5 * (sq as f64).log2(),
+        None => {}
+    }
     let logs: Vec<f64> = entries
         .map(Int::log2_upper)
         .filter(|l| l.is_finite())
@@ -934,28 +945,28 @@ fn solve_scaled(
     components: &[Vec<usize>],
     fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
-    let n = rows.len();
     if let Some(x) = solve_by_lifting(rows, b_int, c_int, chained_rhs, components) {
         return Ok(x);
     }
     // A fill-reducing order (`order`), applied to rows and columns alike: `P A P^T (P x) = P b`,
     // and `P C P^T` for the chained solve. Component j of x is component `inv[j]` of `P x`.
     let perm = order::elimination_order(&column_lists(rows));
-    let inv = order::inverse(&perm);
-    let rows = &order::permute_entries(rows, &perm)[..];
-    let c_int = &if c_int.is_empty() {
-        Vec::new()
-    } else {
-        order::permute_entries(c_int, &perm)
-    }[..];
-    let b_int = &b_int
-        .iter()
-        .map(|b| perm.iter().map(|&old| b[old as usize].clone()).collect())
-        .collect::<Vec<Vec<Int>>>()[..];
-    let components = &components
-        .iter()
-        .map(|c| c.iter().map(|&j| inv[j] as usize).collect())
-        .collect::<Vec<Vec<usize>>>()[..];
+    if !is_identity(&perm) {
+        return solve_permuted(rows, b_int, c_int, chained_rhs, components, &perm, fallback);
+    }
+    solve_eliminating(rows, b_int, c_int, chained_rhs, components, fallback)
+}
+
+/// The multi-modular elimination of [`solve_scaled`], in the given order.
+fn solve_eliminating(
+    rows: &[IntRow],
+    b_int: &[Vec<Int>],
+    c_int: &[IntRow],
+    chained_rhs: Option<usize>,
+    components: &[Vec<usize>],
+    fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    let n = rows.len();
     let pattern = Pattern::new(
         &rows
             .iter()
@@ -1098,6 +1109,40 @@ fn solve_scaled(
         .collect())
 }
 
+/// Whether a permutation leaves every index in place.
+fn is_identity(perm: &[u32]) -> bool {
+    perm.iter().enumerate().all(|(i, &p)| i as u32 == p)
+}
+
+/// [`solve_scaled`] on `P A P^T (P x) = P b` (and `P C P^T` for the chained solve), `perm` a
+/// fill-reducing order: component j of x is component `inv[j]` of `P x`.
+fn solve_permuted(
+    rows: &[IntRow],
+    b_int: &[Vec<Int>],
+    c_int: &[IntRow],
+    chained_rhs: Option<usize>,
+    components: &[Vec<usize>],
+    perm: &[u32],
+    fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    let inv = order::inverse(perm);
+    let rows = order::permute_entries(rows, perm);
+    let c_int = if c_int.is_empty() {
+        Vec::new()
+    } else {
+        order::permute_entries(c_int, perm)
+    };
+    let b_int: Vec<Vec<Int>> = b_int
+        .iter()
+        .map(|b| perm.iter().map(|&old| b[old as usize].clone()).collect())
+        .collect();
+    let components: Vec<Vec<usize>> = components
+        .iter()
+        .map(|c| c.iter().map(|&j| inv[j] as usize).collect())
+        .collect();
+    solve_eliminating(&rows, &b_int, &c_int, chained_rhs, &components, fallback)
+}
+
 /// The column indices of each row.
 fn column_lists<T>(rows: &[Vec<(u32, T)>]) -> Vec<Vec<u32>> {
     rows.iter()
@@ -1170,12 +1215,17 @@ fn solve_by_lifting(
     // `(P A^T P^T) (P w) = P e_s`, and `g . w = (P g) . (P w)`.
     let perm = order::elimination_order(&column_lists(&at));
     let inv = order::inverse(&perm);
-    let at = order::permute_entries(&at, &perm);
-    let ct = order::permute_entries(&ct, &perm);
-    let b: Vec<Vec<i64>> = b
-        .iter()
-        .map(|g| perm.iter().map(|&old| g[old as usize]).collect())
-        .collect();
+    let (at, ct, b) = if is_identity(&perm) {
+        (at, ct, b)
+    } else {
+        (
+            order::permute_entries(&at, &perm),
+            order::permute_entries(&ct, &perm),
+            b.iter()
+                .map(|g| perm.iter().map(|&old| g[old as usize]).collect())
+                .collect(),
+        )
+    };
     let pattern = Pattern::new(&column_lists(&at));
     let first = b.len();
     let mut values: Vec<Vec<Option<BigRational>>> =

@@ -324,6 +324,13 @@ pub(super) fn lift(
     for (k, ds) in chained.iter().zip(chained_digits) {
         digits[*k] = ds;
     }
+    // Every value's denominator divides det A (the chained one's det(A)^2), and they usually
+    // divide one another: the lcm L of the denominators found so far is tried first (L^2 too for
+    // the chained value), as `N = L s mod p^k` within the bounds (then `N / L` is the value, by
+    // the same uniqueness argument as for the reconstruction; and when the value's denominator
+    // divides L, which divides det A, `|N| <= |det(A) x|` is within the Cramer bound). The
+    // Euclidean algorithm runs only when that fails.
+    let mut common: Option<BigInt> = None;
     functionals
         .iter()
         .zip(digits)
@@ -337,17 +344,55 @@ pub(super) fn lift(
             }
             let modulus = BigInt::from(p).pow(k as u32);
             let s = s.mod_floor(&modulus);
-            reconstruct(&s, &modulus, fun.num_bits, fun.den_bits)
+            if let Some(l) = &common {
+                let square = fun.chained.then(|| l * l);
+                for d in square.iter().chain(std::iter::once(l)) {
+                    if let Some(x) = with_denominator(&s, &modulus, d, fun.num_bits, fun.den_bits) {
+                        return Some(x);
+                    }
+                }
+            }
+            let x = reconstruct(&s, &modulus, p, fun.num_bits, fun.den_bits)?;
+            common = Some(match common.take() {
+                Some(l) => l.lcm(x.denom()),
+                None => x.denom().clone(),
+            });
+            Some(x)
         })
         .collect()
 }
 
+/// `N / d` with `N = d s (mod m)` taken in `(-m/2, m/2]`, if `|N| <= 2^num_bits` and
+/// `d <= 2^den_bits`: then it is the value (two fractions within the bounds that are both
+/// congruent to s are equal, because `m > 2^(num_bits + den_bits + 1)`).
+fn with_denominator(
+    s: &BigInt,
+    m: &BigInt,
+    d: &BigInt,
+    num_bits: f64,
+    den_bits: f64,
+) -> Option<BigRational> {
+    if d.bits() as f64 > den_bits.max(0.0).ceil() {
+        return None;
+    }
+    let mut n = (s * d).mod_floor(m);
+    if &n + &n > *m {
+        n -= m;
+    }
+    if n.bits() as f64 > num_bits.max(0.0).ceil() {
+        return None;
+    }
+    Some(BigRational::new(n, d.clone()))
+}
+
 /// The fraction `N / D` with `|N| <= 2^num_bits`, `0 < D <= 2^den_bits` and `N = D s (mod m)`,
+/// `m` a power of the prime p,
 /// by the half-extended Euclidean algorithm; `None` if there is none (the caller guarantees
 /// `m > 2^(num_bits + den_bits + 1)`, which makes it unique when it exists).
 pub(super) fn reconstruct(
     s: &BigInt,
     m: &BigInt,
+    p: u64,
     num_bits: f64,
     den_bits: f64,
 ) -> Option<BigRational> {
@@ -355,7 +400,25 @@ pub(super) fn reconstruct(
     let bound_d = BigInt::one() << (den_bits.max(0.0).ceil() as u64);
     let (mut r0, mut r1) = (m.clone(), s.clone());
     let (mut t0, mut t1) = (BigInt::zero(), BigInt::one());
+    let mut lehmer = true;
     while r1 > bound_n {
+        if lehmer && r1.bits() > 128 {
+            if let Some([a, b, c, d]) = lehmer_cofactors(&r0, &r1) {
+                // Several Euclidean steps at once; undone if they went past the bound, after
+                // which single steps find the first remainder within it.
+                let combine = |a: i64, x: &BigInt, b: i64, y: &BigInt| a * x + b * y;
+                let r = combine(c, &r0, d, &r1);
+                if r > bound_n {
+                    r0 = combine(a, &r0, b, &r1);
+                    r1 = r;
+                    let t = combine(c, &t0, d, &t1);
+                    t0 = combine(a, &t0, b, &t1);
+                    t1 = t;
+                    continue;
+                }
+                lehmer = false;
+            }
+        }
         let (q, r) = r0.div_rem(&r1);
         r0 = std::mem::replace(&mut r1, r);
         let t = &t0 - &q * &t1;
@@ -369,7 +432,42 @@ pub(super) fn reconstruct(
     } else {
         (r1, t1)
     };
-    Some(BigRational::new(n, d))
+    // `s_j m + t_j s = r_j` and gcd(s_j, t_j) = 1, so a common factor of r_j and t_j divides
+    // m = p^k: when p does not divide the denominator the fraction is already in lowest terms.
+    let p_free = !(&d % p).is_zero();
+    Some(if p_free {
+        BigRational::new_raw(n, d)
+    } else {
+        BigRational::new(n, d)
+    })
+}
+
+/// Lehmer's step (Knuth, *The Art of Computer Programming* 2, section 4.5.2, algorithm L): the
+/// Euclidean quotients of `u > v > 0` that their leading 62 bits already decide, as the matrix
+/// `[[a, b], [c, d]]` that maps `(u, v)` to a later pair of consecutive remainders
+/// `(a u + b v, c u + d v)`; `None` when not even the first quotient is decided.
+fn lehmer_cofactors(u: &BigInt, v: &BigInt) -> Option<[i64; 4]> {
+    let shift = u.bits().saturating_sub(62);
+    let lead = |x: &BigInt| -> i128 {
+        let top: BigInt = x >> shift;
+        i128::from(top.to_u64_digits().1.first().copied().unwrap_or(0))
+    };
+    let (mut x, mut y) = (lead(u), lead(v));
+    let (mut a, mut b, mut c, mut d): (i128, i128, i128, i128) = (1, 0, 0, 1);
+    while y + c != 0 && y + d != 0 {
+        let q = (x + a) / (y + c);
+        if q != (x + b) / (y + d) {
+            break;
+        }
+        (a, c) = (c, a - q * c);
+        (b, d) = (d, b - q * d);
+        (x, y) = (y, x - q * y);
+    }
+    if b == 0 {
+        return None;
+    }
+    let narrow = |z: i128| i64::try_from(z).ok();
+    Some([narrow(a)?, narrow(b)?, narrow(c)?, narrow(d)?])
 }
 
 #[cfg(test)]
@@ -384,19 +482,40 @@ mod tests {
     }
 
     #[test]
+    fn reconstruction_recovers_large_fractions_through_lehmer_steps() {
+        // N = 3^190 (302 bits) and D = 7^100 + 2 (281 bits), coprime (D is odd and 7^100 + 2 is
+        // 2 mod 3), modulo m = p^12 (744 bits > 302 + 281 + 1): the Euclidean algorithm runs
+        // through Lehmer steps (remainders above 128 bits) and single steps near the bound.
+        let p: u64 = (1 << 62) - 57;
+        let m = BigInt::from(p).pow(12);
+        let phi: BigInt = BigInt::from(p).pow(11) * (p - 1);
+        let n: BigInt = BigInt::from(3).pow(190);
+        let d: BigInt = BigInt::from(7).pow(100) + 2;
+        let d_inv = d.modpow(&(phi - 1), &m);
+        for sign in [BigInt::one(), -BigInt::one()] {
+            let s = (&n * &sign * &d_inv).mod_floor(&m);
+            let got = reconstruct(&s, &m, p, 302.0, 281.0).expect("within the bounds");
+            assert_eq!(got, BigRational::new(&n * &sign, d.clone()));
+        }
+        // Bounds too small for the fraction: nothing within them.
+        let s = (&n * &d_inv).mod_floor(&m);
+        assert_eq!(reconstruct(&s, &m, p, 250.0, 250.0), None);
+    }
+
+    #[test]
     fn reconstruction_recovers_small_fractions() {
         // 22/7 modulo 10007^2: 7^-1 exists; N = 22, D = 7 are within 2^5 and 2^3.
         let m = BigInt::from(10007u64 * 10007);
         let inv7 = BigInt::from(7).modpow(&(BigInt::from(10007u64 * 10006) - 1), &m);
         let s = (BigInt::from(22) * inv7).mod_floor(&m);
         assert_eq!(
-            reconstruct(&s, &m, 5.0, 3.0),
+            reconstruct(&s, &m, 10007, 5.0, 3.0),
             Some(BigRational::new(22.into(), 7.into()))
         );
         // A negative numerator: -22/7.
         let s = (&m - &s).mod_floor(&m);
         assert_eq!(
-            reconstruct(&s, &m, 5.0, 3.0),
+            reconstruct(&s, &m, 10007, 5.0, 3.0),
             Some(BigRational::new((-22).into(), 7.into()))
         );
     }
