@@ -6,7 +6,7 @@ of at least --reps runs (more when a run is short: about one second of runs, at 
 is measured for `/bin/true` just before, and printed in the "floor" column: what any process costs
 on this machine at that moment (nothing is subtracted from the ladders figure). Each reference tool
 is timed by its bare solve call, as ../shared/bench/peers.py reports it.
-A reference tool that takes longer than --peer-timeout seconds on a board is skipped there, and
+A reference tool that takes longer than --peer-timeout seconds on a board is shown as "timeout", and
 dense tools (FLINT's fmpq_mat, SymPy, numpy) are skipped above --dense-max squares.
 """
 import argparse
@@ -74,7 +74,7 @@ def run_peer(peers, board, tool, reps, timeout, dense_max):
         out = subprocess.run([peers, board, "--tools", tool, "--reps", str(reps), "--json"],
                              check=True, capture_output=True, text=True, timeout=timeout).stdout
     except subprocess.TimeoutExpired:
-        return None
+        return "timeout"
     except subprocess.CalledProcessError as e:
         print(f"  ({tool} failed on {board}: {e.stderr.strip().splitlines()[-1:]})", file=sys.stderr)
         return None
@@ -114,6 +114,10 @@ def main():
             r = run_peer(a.peers, board, tool, a.reps, a.peer_timeout, a.dense_max)
             if r is None:
                 line += f" {'skipped':>12} {'-':>7} {'-':>5}"
+                continue
+            if r == "timeout":
+                # Did not finish --reps solves (and its set-up) within --peer-timeout seconds.
+                line += f" {'timeout':>12} {'-':>7} {'-':>5}"
                 continue
             t, v, exact = r
             if exact:
