@@ -1302,14 +1302,25 @@ pub fn solve_exact_int(
     let to_rows = |m: &[Vec<(usize, i64)>]| -> Vec<IntRow> {
         m.iter()
             .map(|r| {
-                let mut acc: BTreeMap<usize, i64> = BTreeMap::new();
-                for (j, v) in r {
-                    assert!(*j < n, "column {j} outside a {n} x {n} matrix");
-                    *acc.entry(*j).or_default() += v;
+                let mut sorted: Vec<(u32, i64)> = r
+                    .iter()
+                    .map(|&(j, v)| {
+                        assert!(j < n, "column {j} outside a {n} x {n} matrix");
+                        (j as u32, v)
+                    })
+                    .collect();
+                sorted.sort_unstable_by_key(|e| e.0);
+                // Repeated columns summed, zeros dropped.
+                let mut row: Vec<(u32, i64)> = Vec::with_capacity(sorted.len());
+                for (j, v) in sorted {
+                    match row.last_mut() {
+                        Some((last, sum)) if *last == j => *sum += v,
+                        _ => row.push((j, v)),
+                    }
                 }
-                acc.into_iter()
+                row.into_iter()
                     .filter(|(_, v)| *v != 0)
-                    .map(|(j, v)| (j as u32, Int::Small(v)))
+                    .map(|(j, v)| (j, Int::Small(v)))
                     .collect()
             })
             .collect()
