@@ -200,6 +200,16 @@ pub fn solve_dense(q: &SparseRows, b: &[BigRational]) -> Result<Vec<BigRational>
 // The fast exact solver: sparse elimination modulo word-size primes, CRT, exact by a bound.
 // ---------------------------------------------------------------------------------------------
 
+/// The residue of v in `0..p`.
+fn residue_i64(v: i64, p: u64) -> u64 {
+    let r = v.unsigned_abs() % p;
+    if v < 0 && r != 0 {
+        p - r
+    } else {
+        r
+    }
+}
+
 /// An integer entry of a row-scaled system: a machine word when it fits.
 #[derive(Clone, Debug)]
 enum Int {
@@ -218,14 +228,7 @@ impl Int {
     /// The residue in `0..p`.
     fn residue(&self, p: u64) -> u64 {
         match self {
-            Int::Small(v) => {
-                let r = v.unsigned_abs() % p;
-                if *v < 0 && r != 0 {
-                    p - r
-                } else {
-                    r
-                }
-            }
+            Int::Small(v) => residue_i64(*v, p),
             Int::Big(v) => {
                 let r = biguint_mod(v.magnitude(), p);
                 if v.sign() == Sign::Minus && r != 0 {
@@ -527,6 +530,41 @@ impl Pattern {
             .map(|(i, r)| r.binary_search(&(i as u32)).expect("diagonal") as u32)
             .collect();
         Pattern { cols, diag, users }
+    }
+
+    /// For each entry of `rows` (the rows the pattern was built from), its position in the row
+    /// of the pattern.
+    fn positions<T>(&self, rows: &[Vec<(u32, T)>]) -> Vec<Vec<usize>> {
+        rows.iter()
+            .zip(&self.cols)
+            .map(|(r, cols)| {
+                r.iter()
+                    .map(|(j, _)| cols.binary_search(j).expect("entry in pattern"))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The values of `rows` modulo p in Montgomery form, laid out on the pattern (fill entries
+    /// zero), ready for [`Numeric::factor`]; `positions` from [`Pattern::positions`].
+    fn values_mod<T>(
+        &self,
+        m: &Mont,
+        rows: &[Vec<(u32, T)>],
+        positions: &[Vec<usize>],
+        residue: impl Fn(&T) -> u64,
+    ) -> Vec<Vec<u64>> {
+        rows.iter()
+            .zip(positions)
+            .zip(&self.cols)
+            .map(|((r, pos), cols)| {
+                let mut v = vec![0u64; cols.len()];
+                for ((_, x), &k) in r.iter().zip(pos) {
+                    v[k] = m.enter(residue(x));
+                }
+                v
+            })
+            .collect()
     }
 
     /// The number of stored entries after fill.
@@ -967,21 +1005,8 @@ fn solve_eliminating(
     fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     let n = rows.len();
-    let pattern = Pattern::new(
-        &rows
-            .iter()
-            .map(|r| r.iter().map(|(j, _)| *j).collect())
-            .collect::<Vec<_>>(),
-    );
-    let positions: Vec<Vec<usize>> = rows
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            r.iter()
-                .map(|(j, _)| pattern.cols[i].binary_search(j).expect("entry in pattern"))
-                .collect()
-        })
-        .collect();
+    let pattern = Pattern::new(&column_lists(rows));
+    let positions = pattern.positions(rows);
     let needs = bits_needed(rows, b_int, chained_rhs.map(|k| (c_int, k)));
     let need = needs.iter().copied().fold(0.0, f64::max);
     // The modulus each solution was rebuilt with (it stops taking primes once determined).
@@ -1001,18 +1026,7 @@ fn solve_eliminating(
             break;
         }
         let m = Mont::new(p);
-        let vals: Vec<Vec<u64>> = rows
-            .iter()
-            .zip(&positions)
-            .enumerate()
-            .map(|(i, (r, pos))| {
-                let mut v = vec![0u64; pattern.cols[i].len()];
-                for ((_, x), &k) in r.iter().zip(pos) {
-                    v[k] = m.enter(x.residue(p));
-                }
-                v
-            })
-            .collect();
+        let vals = pattern.values_mod(&m, rows, &positions, |x| x.residue(p));
         let Some(lu) = Numeric::factor(m, &pattern, vals) else {
             failures += 1;
             if failures >= 3 {
@@ -1227,6 +1241,9 @@ fn solve_by_lifting(
         )
     };
     let pattern = Pattern::new(&column_lists(&at));
+    // One factorisation serves every wanted component.
+    let lifter = lift::Lifter::new(&at, &pattern)?;
+    let ct = chained_rhs.map(|_| lift::Csr::new(&ct));
     let first = b.len();
     let mut values: Vec<Vec<Option<BigRational>>> =
         components.iter().map(|c| vec![None; c.len()]).collect();
@@ -1256,8 +1273,7 @@ fn solve_by_lifting(
                 den_bits: bounds[k].0,
             });
         }
-        let ct_ref = chained_rhs.map(|_| &ct[..]);
-        let got = lift::lift(&at, &pattern, ct_ref, &unit, &functionals)?;
+        let got = lifter.lift(ct.as_ref(), &unit, &functionals)?;
         for (k, v) in who.into_iter().zip(got) {
             for (slot, &comp) in values[k].iter_mut().zip(&components[k]) {
                 if comp == s {

@@ -28,7 +28,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
-use super::{primes, Mont, Numeric, Pattern};
+use super::{primes, residue_i64, Mont, Numeric, Pattern};
 
 /// A sparse integer matrix in compressed rows.
 pub(super) struct Csr {
@@ -118,13 +118,13 @@ fn dot(g: &[i64], z: &[u64]) -> i128 {
         .sum()
 }
 
-/// What every lifting step shares: A modulo p (factored), A over the integers, and p^-1 modulo
-/// 2^128 for the exact divisions.
-struct Lifter<'a> {
+/// What every lifting step shares: A modulo p (factored once, for every right-hand side and
+/// functional lifted), A over the integers, and p^-1 modulo 2^128 for the exact divisions.
+pub(super) struct Lifter<'a> {
     m: Mont,
-    lu: &'a Numeric<u64>,
+    lu: Numeric<u64>,
     pattern: &'a Pattern,
-    a: &'a Csr,
+    a: Csr,
     p_inv: u128,
 }
 
@@ -188,178 +188,150 @@ fn inverse_mod_2_128(p: u64) -> u128 {
     x
 }
 
-/// Lifts the functionals of the solution of `[[A, 0], [-C, A]] [x; y] = [f; 0]`.
-///
-/// `a` (with its elimination `pattern`) and `c` are the integer rows, `f` the first block's
-/// right-hand side; every row sum of absolute values of A and C must be below 2^60, each
-/// `|f_i|` below 2^60, and each functional's sum of `|g_j|` below 2^64 (the caller checks; the
-/// residuals and digit products then fit in 128 bits). Returns the exact value of each
-/// functional, or `None` when three primes in a row divide a pivot (the caller then decides by
-/// other means) or a reconstruction fails its bound (which would mean A is singular).
-pub(super) fn lift(
-    a: &[Vec<(u32, i64)>],
-    pattern: &Pattern,
-    c: Option<&[Vec<(u32, i64)>]>,
-    f: &[i64],
-    functionals: &[Functional<'_>],
-) -> Option<Vec<BigRational>> {
-    let n = a.len();
-    let csr_a = Csr::new(a);
-    let csr_c = c.map(Csr::new);
-    // Positions of each row's entries in the pattern.
-    let positions: Vec<Vec<usize>> = a
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            r.iter()
-                .map(|(j, _)| pattern.cols[i].binary_search(j).expect("entry in pattern"))
-                .collect()
-        })
-        .collect();
-    let mut failures = 0;
-    let (m, lu) = loop {
-        let p = primes().nth(failures).expect("enough primes");
-        let m = Mont::new(p);
-        let vals: Vec<Vec<u64>> = a
-            .iter()
-            .zip(&positions)
-            .enumerate()
-            .map(|(i, (r, pos))| {
-                let mut v = vec![0u64; pattern.cols[i].len()];
-                for (&(_, x), &k) in r.iter().zip(pos) {
-                    let res = if x < 0 {
-                        p - (x.unsigned_abs() % p)
-                    } else {
-                        x as u64 % p
-                    };
-                    v[k] = m.enter(res % p);
+impl<'a> Lifter<'a> {
+    /// Factors `a` (rows on `pattern`, its elimination pattern) modulo a word-size prime; `None`
+    /// when three primes in a row divide a pivot (the caller then decides by other means).
+    pub(super) fn new(a: &[Vec<(u32, i64)>], pattern: &'a Pattern) -> Option<Lifter<'a>> {
+        let positions = pattern.positions(a);
+        for p in primes().take(3) {
+            let m = Mont::new(p);
+            let vals = pattern.values_mod(&m, a, &positions, |&x| residue_i64(x, p));
+            if let Some(lu) = Numeric::factor(m, pattern, vals) {
+                return Some(Lifter {
+                    m,
+                    lu,
+                    pattern,
+                    a: Csr::new(a),
+                    p_inv: inverse_mod_2_128(p),
+                });
+            }
+        }
+        None
+    }
+
+    /// Lifts the functionals of the solution of `[[A, 0], [-C, A]] [x; y] = [f; 0]`.
+    ///
+    /// `c` is C, `f` the first block's right-hand side; every row sum of absolute values of A and
+    /// C must be below 2^60, each `|f_i|` below 2^60, and each functional's sum of `|g_j|` below
+    /// 2^64 (the caller checks; the residuals and digit products then fit in 128 bits). Returns
+    /// the exact value of each functional, or `None` when a reconstruction fails its bound (which
+    /// would mean A is singular).
+    pub(super) fn lift(
+        &self,
+        c: Option<&Csr>,
+        f: &[i64],
+        functionals: &[Functional<'_>],
+    ) -> Option<Vec<BigRational>> {
+        let n = f.len();
+        let p = self.m.p;
+        let log2_p = (p as f64).log2();
+        let digits_for = |fun: &Functional<'_>| -> usize {
+            // p^k > 2 B_N B_D, with a margin for the float sums behind the bounds.
+            let bits = (fun.num_bits + fun.den_bits) * (1.0 + 1e-9) + n as f64 * 2e-3 + 10.0;
+            (bits / log2_p).ceil().max(1.0) as usize
+        };
+        let needs: Vec<usize> = functionals.iter().map(digits_for).collect();
+        let steps = needs.iter().copied().max().unwrap_or(0);
+        let mut first = Block::new(f.iter().map(|&v| i128::from(v)).collect());
+        let (chained, plain): (Vec<usize>, Vec<usize>) =
+            (0..functionals.len()).partition(|&k| functionals[k].chained);
+        let record = |ks: &[usize], step: usize, z: &[u64], digits: &mut Vec<Vec<i128>>| {
+            for (slot, &k) in digits.iter_mut().zip(ks) {
+                if step < needs[k] {
+                    slot.push(dot(functionals[k].g, z));
                 }
-                v
-            })
-            .collect();
-        match Numeric::factor(m, pattern, vals) {
-            Some(lu) => break (m, lu),
+            }
+        };
+        let mut plain_digits: Vec<Vec<i128>> = vec![Vec::new(); plain.len()];
+        let mut chained_digits: Vec<Vec<i128>> = vec![Vec::new(); chained.len()];
+        match c.filter(|_| !chained.is_empty()) {
             None => {
-                failures += 1;
-                if failures >= 3 {
-                    return None;
+                for step in 0..steps {
+                    let d = first.step(self, None);
+                    record(&plain, step, d, &mut plain_digits);
                 }
             }
-        }
-    };
-    let p = m.p;
-    let log2_p = (p as f64).log2();
-    let digits_for = |fun: &Functional<'_>| -> usize {
-        // p^k > 2 B_N B_D, with a margin for the float sums behind the bounds.
-        let bits = (fun.num_bits + fun.den_bits) * (1.0 + 1e-9) + n as f64 * 2e-3 + 10.0;
-        (bits / log2_p).ceil().max(1.0) as usize
-    };
-    let needs: Vec<usize> = functionals.iter().map(digits_for).collect();
-    let steps = needs.iter().copied().max().unwrap_or(0);
-    let lifter = Lifter {
-        m,
-        lu: &lu,
-        pattern,
-        a: &csr_a,
-        p_inv: inverse_mod_2_128(p),
-    };
-    let mut first = Block::new(f.iter().map(|&v| i128::from(v)).collect());
-    let (chained, plain): (Vec<usize>, Vec<usize>) =
-        (0..functionals.len()).partition(|&k| functionals[k].chained);
-    let record = |ks: &[usize], step: usize, z: &[u64], digits: &mut Vec<Vec<i128>>| {
-        for (slot, &k) in digits.iter_mut().zip(ks) {
-            if step < needs[k] {
-                slot.push(dot(functionals[k].g, z));
+            Some(cm) if n < PIPELINE_MIN || !two_cores() => {
+                let mut second = Block::new(vec![0; n]);
+                for step in 0..steps {
+                    let d = first.step(self, None);
+                    record(&plain, step, d, &mut plain_digits);
+                    let d2 = second.step(self, Some((cm, d)));
+                    record(&chained, step, d2, &mut chained_digits);
+                }
             }
-        }
-    };
-    let mut plain_digits: Vec<Vec<i128>> = vec![Vec::new(); plain.len()];
-    let mut chained_digits: Vec<Vec<i128>> = vec![Vec::new(); chained.len()];
-    match csr_c.as_ref().filter(|_| !chained.is_empty()) {
-        None => {
-            for step in 0..steps {
-                let d = first.step(&lifter, None);
-                record(&plain, step, d, &mut plain_digits);
-            }
-        }
-        Some(cm) if n < PIPELINE_MIN || !two_cores() => {
-            let mut second = Block::new(vec![0; n]);
-            for step in 0..steps {
-                let d = first.step(&lifter, None);
-                record(&plain, step, d, &mut plain_digits);
-                let d2 = second.step(&lifter, Some((cm, d)));
-                record(&chained, step, d2, &mut chained_digits);
-            }
-        }
-        Some(cm) => {
-            // The chained block needs each digit vector of the first one and nothing else: it
-            // runs one step behind on a second core.
-            std::thread::scope(|scope| {
-                let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u64>>(8);
-                let lifter = &lifter;
-                let record = &record;
-                let chained = &chained;
-                let digits = &mut chained_digits;
-                scope.spawn(move || {
-                    let mut second = Block::new(vec![0; n]);
-                    for (step, d) in rx.iter().enumerate() {
-                        let d2 = second.step(lifter, Some((cm, &d)));
-                        record(chained, step, d2, digits);
+            Some(cm) => {
+                // The chained block needs each digit vector of the first one and nothing else: it
+                // runs one step behind on a second core.
+                std::thread::scope(|scope| {
+                    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<u64>>(8);
+                    let lifter = self;
+                    let record = &record;
+                    let chained = &chained;
+                    let digits = &mut chained_digits;
+                    scope.spawn(move || {
+                        let mut second = Block::new(vec![0; n]);
+                        for (step, d) in rx.iter().enumerate() {
+                            let d2 = second.step(lifter, Some((cm, &d)));
+                            record(chained, step, d2, digits);
+                        }
+                    });
+                    for step in 0..steps {
+                        let d = first.step(lifter, None);
+                        record(&plain, step, d, &mut plain_digits);
+                        if tx.send(d.to_vec()).is_err() {
+                            break;
+                        }
                     }
                 });
-                for step in 0..steps {
-                    let d = first.step(lifter, None);
-                    record(&plain, step, d, &mut plain_digits);
-                    if tx.send(d.to_vec()).is_err() {
-                        break;
-                    }
-                }
-            });
+            }
         }
-    }
-    let mut digits: Vec<Vec<i128>> = vec![Vec::new(); functionals.len()];
-    for (k, ds) in plain.iter().zip(plain_digits) {
-        digits[*k] = ds;
-    }
-    for (k, ds) in chained.iter().zip(chained_digits) {
-        digits[*k] = ds;
-    }
-    // Every value's denominator divides det A (the chained one's det(A)^2), and they usually
-    // divide one another: the lcm L of the denominators found so far is tried first (L^2 too for
-    // the chained value), as `N = L s mod p^k` within the bounds (then `N / L` is the value, by
-    // the same uniqueness argument as for the reconstruction; and when the value's denominator
-    // divides L, which divides det A, `|N| <= |det(A) x|` is within the Cramer bound). The
-    // Euclidean algorithm runs only when that fails.
-    let mut common: Option<BigInt> = None;
-    functionals
-        .iter()
-        .zip(digits)
-        .map(|(fun, ds)| {
-            let k = ds.len();
-            // sum_i t_i p^i, by Horner from the top.
-            let mut s = BigInt::zero();
-            for &t in ds.iter().rev() {
-                s *= p;
-                s += t;
-            }
-            let modulus = BigInt::from(p).pow(k as u32);
-            let s = s.mod_floor(&modulus);
-            if let Some(l) = &common {
-                let square = fun.chained.then(|| l * l);
-                for d in square.iter().chain(std::iter::once(l)) {
-                    if let Some(x) = with_denominator(&s, &modulus, d, fun.num_bits, fun.den_bits) {
-                        return Some(x);
+        let mut digits: Vec<Vec<i128>> = vec![Vec::new(); functionals.len()];
+        for (k, ds) in plain.iter().zip(plain_digits) {
+            digits[*k] = ds;
+        }
+        for (k, ds) in chained.iter().zip(chained_digits) {
+            digits[*k] = ds;
+        }
+        // Every value's denominator divides det A (the chained one's det(A)^2), and they usually
+        // divide one another: the lcm L of the denominators found so far is tried first (L^2 too for
+        // the chained value), as `N = L s mod p^k` within the bounds (then `N / L` is the value, by
+        // the same uniqueness argument as for the reconstruction; and when the value's denominator
+        // divides L, which divides det A, `|N| <= |det(A) x|` is within the Cramer bound). The
+        // Euclidean algorithm runs only when that fails.
+        let mut common: Option<BigInt> = None;
+        functionals
+            .iter()
+            .zip(digits)
+            .map(|(fun, ds)| {
+                let k = ds.len();
+                // sum_i t_i p^i, by Horner from the top.
+                let mut s = BigInt::zero();
+                for &t in ds.iter().rev() {
+                    s *= p;
+                    s += t;
+                }
+                let modulus = BigInt::from(p).pow(k as u32);
+                let s = s.mod_floor(&modulus);
+                if let Some(l) = &common {
+                    let square = fun.chained.then(|| l * l);
+                    for d in square.iter().chain(std::iter::once(l)) {
+                        if let Some(x) =
+                            with_denominator(&s, &modulus, d, fun.num_bits, fun.den_bits)
+                        {
+                            return Some(x);
+                        }
                     }
                 }
-            }
-            let x = reconstruct(&s, &modulus, p, fun.num_bits, fun.den_bits)?;
-            common = Some(match common.take() {
-                Some(l) => l.lcm(x.denom()),
-                None => x.denom().clone(),
-            });
-            Some(x)
-        })
-        .collect()
+                let x = reconstruct(&s, &modulus, p, fun.num_bits, fun.den_bits)?;
+                common = Some(match common.take() {
+                    Some(l) => l.lcm(x.denom()),
+                    None => x.denom().clone(),
+                });
+                Some(x)
+            })
+            .collect()
+    }
 }
 
 /// `N / d` with `N = d s (mod m)` taken in `(-m/2, m/2]`, if `|N| <= 2^num_bits` and
