@@ -73,6 +73,22 @@ pub fn write_text(
     Ok(())
 }
 
+/// The fields of an infinite game, for [`to_json`] and [`float_to_json`] alike.
+fn insert_infinite(obj: &mut serde_json::Map<String, serde_json::Value>, trap: &Trap<Square>) {
+    obj.insert("finite".into(), json!(false));
+    obj.insert("expected_turns".into(), json!("infinite"));
+    obj.insert("variance".into(), json!("infinite"));
+    obj.insert("expected_rolls".into(), json!("infinite"));
+    obj.insert(
+        "trap".into(),
+        json!({
+            "square": trap.state,
+            "cycle": trap.cycle,
+            "message": trap_sentence(trap),
+        }),
+    );
+}
+
 /// The JSON report (documented in `docs/json-output.md`).
 pub fn to_json(
     board: &Board,
@@ -87,18 +103,7 @@ pub fn to_json(
     let obj = v.as_object_mut().expect("object");
     match expectation {
         Expectation::Infinite(trap) => {
-            obj.insert("finite".into(), json!(false));
-            obj.insert("expected_turns".into(), json!("infinite"));
-            obj.insert("variance".into(), json!("infinite"));
-            obj.insert("expected_rolls".into(), json!("infinite"));
-            obj.insert(
-                "trap".into(),
-                json!({
-                    "square": trap.state,
-                    "cycle": trap.cycle,
-                    "message": trap_sentence(trap),
-                }),
-            );
+            insert_infinite(obj, trap);
         }
         Expectation::Finite(e) => {
             let x = |r| serde_json::to_value(ExactJson::new(r, d)).expect("serializes");
@@ -187,18 +192,7 @@ pub fn float_to_json(
     let obj = v.as_object_mut().expect("object");
     match expectation {
         FloatExpectation::Infinite(trap) => {
-            obj.insert("finite".into(), json!(false));
-            obj.insert("expected_turns".into(), json!("infinite"));
-            obj.insert("variance".into(), json!("infinite"));
-            obj.insert("expected_rolls".into(), json!("infinite"));
-            obj.insert(
-                "trap".into(),
-                json!({
-                    "square": trap.state,
-                    "cycle": trap.cycle,
-                    "message": trap_sentence(trap),
-                }),
-            );
+            insert_infinite(obj, trap);
         }
         FloatExpectation::Finite(e) => {
             obj.insert("finite".into(), json!(true));

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use crate::board::Board;
 use crate::report::json::rules_json;
 use crate::report::race::IntervalJson;
-use crate::report::simulate::{thousands, Timing};
+use crate::report::simulate::{thousands, write_count_summary, Timing};
 use crate::report::text::rules_line;
 use crate::simulate::check::ZTest;
 use crate::simulate::race::{RaceComparison, RaceExact, RaceSimulation};
@@ -108,23 +108,7 @@ pub fn write_race_simulation(
     if finished == 0 {
         writeln!(out, "Rounds           no game finished")?;
     } else {
-        let se = r.sd().map_or(0.0, |sd| sd / (finished as f64).sqrt());
-        writeln!(
-            out,
-            "Rounds           min {}, mean {:.4} ± {:.4} (standard error), max {}",
-            r.min().unwrap_or(0),
-            r.mean().unwrap_or(0.0),
-            se,
-            r.max().unwrap_or(0)
-        )?;
-        writeln!(
-            out,
-            "                 median {}, 90% {}, 99% {}, sd {:.4}",
-            r.quantile(0.5).unwrap_or(0),
-            r.quantile(0.9).unwrap_or(0),
-            r.quantile(0.99).unwrap_or(0),
-            r.sd().unwrap_or(0.0)
-        )?;
+        write_count_summary(out, "Rounds", r, finished)?;
     }
     writeln!(
         out,

@@ -93,6 +93,33 @@ pub fn write_simulation(
     Ok(())
 }
 
+/// The two summary lines of a count observed `n` times (turns of a game, rounds of a race): min,
+/// mean with its standard error, max; median, 90 %, 99 % and sd.
+pub(crate) fn write_count_summary(
+    out: &mut dyn Write,
+    label: &str,
+    h: &Histogram,
+    n: u64,
+) -> io::Result<()> {
+    let se = h.sd().map_or(0.0, |sd| sd / (n as f64).sqrt());
+    writeln!(
+        out,
+        "{label:<17}min {}, mean {:.4} ± {:.4} (standard error), max {}",
+        h.min().unwrap_or(0),
+        h.mean().unwrap_or(0.0),
+        se,
+        h.max().unwrap_or(0)
+    )?;
+    writeln!(
+        out,
+        "                 median {}, 90% {}, 99% {}, sd {:.4}",
+        h.quantile(0.5).unwrap_or(0),
+        h.quantile(0.9).unwrap_or(0),
+        h.quantile(0.99).unwrap_or(0),
+        h.sd().unwrap_or(0.0)
+    )
+}
+
 fn write_body(out: &mut dyn Write, sim: &Simulation) -> io::Result<()> {
     let g = sim.games;
     writeln!(
@@ -115,24 +142,7 @@ fn write_body(out: &mut dyn Write, sim: &Simulation) -> io::Result<()> {
         writeln!(out, "Turns            no game finished")?;
         return Ok(());
     }
-    let t = &sim.turns;
-    let se = t.sd().map_or(0.0, |sd| sd / (g as f64).sqrt());
-    writeln!(
-        out,
-        "Turns            min {}, mean {:.4} ± {:.4} (standard error), max {}",
-        t.min().unwrap_or(0),
-        t.mean().unwrap_or(0.0),
-        se,
-        t.max().unwrap_or(0)
-    )?;
-    writeln!(
-        out,
-        "                 median {}, 90% {}, 99% {}, sd {:.4}",
-        t.quantile(0.5).unwrap_or(0),
-        t.quantile(0.9).unwrap_or(0),
-        t.quantile(0.99).unwrap_or(0),
-        t.sd().unwrap_or(0.0)
-    )?;
+    write_count_summary(out, "Turns", &sim.turns, g)?;
     let all = g + sim.capped;
     writeln!(
         out,
