@@ -3,6 +3,7 @@
 //! Everything here is exact; floats appear only in [`decimal::to_f64`], for display and checks.
 
 pub mod decimal;
+pub mod lehmer;
 pub mod order;
 pub mod solve;
 pub mod step;

@@ -239,23 +239,6 @@ impl Int {
             }
         }
     }
-
-    /// An upper bound on log2 |x| (0 for x = 0 too, which only loosens a bound).
-    fn log2_upper(&self) -> f64 {
-        match self {
-            Int::Small(v) => {
-                let a = v.unsigned_abs();
-                if a == 0 {
-                    f64::NEG_INFINITY
-                } else if a < (1 << 52) {
-                    (a as f64).log2()
-                } else {
-                    f64::from(64 - a.leading_zeros())
-                }
-            }
-            Int::Big(v) => v.bits() as f64,
-        }
-    }
 }
 
 /// A sparse row of integers: (column, value).
@@ -281,6 +264,8 @@ struct Mont {
     p: u64,
     /// -p^-1 mod 2^64.
     neg_inv: u64,
+    /// R mod p.
+    r1: u64,
     /// R^2 mod p.
     r2: u64,
 }
@@ -296,6 +281,7 @@ impl Mont {
         Mont {
             p,
             neg_inv: inv.wrapping_neg(),
+            r1: r,
             r2,
         }
     }
@@ -329,23 +315,40 @@ impl Mont {
         self.mul(a, self.r2)
     }
 
-    /// `sum_k a_k y[c_k]` in Montgomery form, for values below p: products summed in 128 bits,
-    /// eight at a time (each is below 2^124), the high word folded below p between groups, one
-    /// reduction at the end.
+    #[inline]
+    fn add(&self, a: u64, b: u64) -> u64 {
+        self.sub(a, self.p - b)
+    }
+
+    /// `sum_k a_k y[c_k] R^-1 mod p` (a product in Montgomery form when one side is), for values
+    /// below p < 2^62: the products (each below 2^124) summed in 128 bits, then folded to
+    /// `lo + hi (R mod p)`, which is below `p R` (no division), and reduced once. Fifteen
+    /// products fit in 128 bits from zero; after a fold (below 2^126) eleven more do.
     #[inline]
     fn dot(&self, a: &[u64], c: &[u32], y: &[u64]) -> u64 {
         let fold = |t: u128| -> u128 {
-            let hi = ((t >> 64) as u64) % self.p;
-            (u128::from(hi) << 64) | (t & u128::from(u64::MAX))
+            u128::from(t as u64) + u128::from((t >> 64) as u64) * u128::from(self.r1)
         };
         let mut acc: u128 = 0;
-        for (ac, cc) in a.chunks(8).zip(c.chunks(8)) {
-            for (&x, &j) in ac.iter().zip(cc) {
-                acc += u128::from(x) * u128::from(y[j as usize]);
+        let mut room = 15;
+        for (&x, &j) in a.iter().zip(c) {
+            if room == 0 {
+                acc = fold(acc);
+                room = 11;
             }
-            acc = fold(acc);
+            acc += u128::from(x) * u128::from(y[j as usize]);
+            room -= 1;
         }
-        self.redc(acc)
+        self.redc(fold(acc))
+    }
+
+    /// `x mod p` for `|x| < 2^123` (with p > 2^61): `x + p 2^62` lies in `(0, p 2^63)`, below
+    /// `p R`, so one reduction gives `x R^-1 mod p` and a product with `R^2` gives x.
+    #[inline]
+    fn reduce_i128(&self, x: i128) -> u64 {
+        debug_assert!(self.p > 1 << 61 && x.unsigned_abs() < 1 << 123);
+        let t = (x + (i128::from(self.p) << 62)) as u128;
+        self.mul(self.redc(t), self.r2)
     }
 
     fn leave(&self, a: u64) -> u64 {
@@ -454,122 +457,160 @@ fn primes() -> Primes {
 
 /// The elimination pattern of a sparse matrix: which entries exist after fill, and which rows
 /// each pivot row updates. Computed once and shared by every prime (and by the float path).
+///
+/// Rows are stored flat: row i's columns are `cols[start[i]..start[i + 1]]`, ascending, and the
+/// numeric factors ([`Numeric`]) keep their values in a vector parallel to `cols`.
 #[derive(Clone, Debug)]
 pub struct Pattern {
-    /// The columns of each row after fill, ascending.
-    cols: Vec<Vec<u32>>,
-    /// The position of the diagonal in `cols[v]`.
-    diag: Vec<u32>,
-    /// For each pivot v, the rows u < v that have an entry in column v when v is eliminated.
-    users: Vec<Vec<u32>>,
+    /// Where each row starts in `cols` (n + 1 offsets).
+    start: Vec<usize>,
+    /// The columns of every row after fill, row after row, each row ascending.
+    cols: Vec<u32>,
+    /// The index in `cols` of each row's diagonal entry.
+    diag: Vec<usize>,
+    /// For each pivot v, `users[user_start[v]..user_start[v + 1]]` are the rows u < v that have
+    /// an entry in column v when v is eliminated, ascending, as `(u, index of (u, v) in cols)`.
+    user_start: Vec<usize>,
+    users: Vec<(u32, usize)>,
 }
 
 impl Pattern {
-    /// The fill of eliminating the variables from the last to the first, without pivoting.
+    /// The fill of eliminating the variables from the last to the first, without pivoting, for
+    /// rows given as lists of columns (the diagonal is added; repeats are allowed).
     ///
     /// Rows and columns are in the caller's order; for a board numbered in square order this
     /// follows the near-banded structure (moves go forward by at most the die, jumps add a few
     /// long edges), so fill stays small.
-    pub(crate) fn new(rows: &[Vec<u32>]) -> Pattern {
-        let n = rows.len();
-        let mut cols: Vec<Vec<u32>> = rows
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let mut c = r.clone();
-                c.push(i as u32);
-                c.sort_unstable();
-                c.dedup();
-                c
-            })
-            .collect();
-        let mut col_rows: Vec<Vec<u32>> = vec![Vec::new(); n];
-        for (i, r) in cols.iter().enumerate() {
-            for &c in r {
-                if (c as usize) > i {
-                    col_rows[c as usize].push(i as u32);
-                }
-            }
-        }
-        let mut users: Vec<Vec<u32>> = vec![Vec::new(); n];
-        let mut merged = Vec::new();
-        for v in (0..n).rev() {
-            let mut us = std::mem::take(&mut col_rows[v]);
-            us.sort_unstable();
-            let lower_end = cols[v].partition_point(|&c| (c as usize) < v);
-            let lower: Vec<u32> = cols[v][..lower_end].to_vec();
-            for &u in &us {
-                let row = &cols[u as usize];
-                merged.clear();
-                let (mut i, mut j) = (0, 0);
-                while i < row.len() || j < lower.len() {
-                    let a = row.get(i).copied().unwrap_or(u32::MAX);
-                    let b = lower.get(j).copied().unwrap_or(u32::MAX);
-                    if a < b {
-                        merged.push(a);
-                        i += 1;
-                    } else if b < a {
-                        merged.push(b);
-                        if b > u {
-                            col_rows[b as usize].push(u);
+    pub fn new(rows: &[Vec<u32>]) -> Pattern {
+        Pattern::from_rows(rows.len(), |i| rows[i].iter().copied())
+    }
+
+    /// [`Pattern::new`] for the rows `row(0), ..., row(n - 1)`.
+    ///
+    /// # Method
+    ///
+    /// When pivot v is eliminated, every row u < v with an entry in column v takes on v's lower
+    /// part (its columns below v, final by then); so row u's final pattern is the closure of its
+    /// own columns under "column v > u brings in the lower part of row v". Rows are built from
+    /// the last to the first, each once and directly in its final form: a max-heap takes the
+    /// pivots v > u of row u in decreasing order (lower parts only add columns below the pivot
+    /// that brought them), and a marker array deduplicates.
+    pub(crate) fn from_rows<I: Iterator<Item = u32>>(
+        n: usize,
+        row: impl Fn(usize) -> I,
+    ) -> Pattern {
+        // Rows are built last to first into `rev_cols`; `rev_range[u]` locates row u there.
+        let mut rev_cols: Vec<u32> = Vec::new();
+        let mut rev_range: Vec<(usize, usize, usize)> = vec![(0, 0, 0); n]; // start, diag, end
+        let mut mark = vec![u32::MAX; n];
+        let mut heap = std::collections::BinaryHeap::new();
+        for u in (0..n).rev() {
+            let begin = rev_cols.len();
+            let u32_u = u as u32;
+            let mut add =
+                |c: u32, rev_cols: &mut Vec<u32>, heap: &mut std::collections::BinaryHeap<u32>| {
+                    if mark[c as usize] != u32_u {
+                        mark[c as usize] = u32_u;
+                        rev_cols.push(c);
+                        if c > u32_u {
+                            heap.push(c);
                         }
-                        j += 1;
-                    } else {
-                        merged.push(a);
-                        i += 1;
-                        j += 1;
                     }
-                }
-                std::mem::swap(&mut cols[u as usize], &mut merged);
+                };
+            add(u32_u, &mut rev_cols, &mut heap);
+            for c in row(u) {
+                assert!((c as usize) < n, "column {c} outside a {n} x {n} matrix");
+                add(c, &mut rev_cols, &mut heap);
             }
-            users[v] = us;
+            while let Some(v) = heap.pop() {
+                let (s, d, _) = rev_range[v as usize];
+                for k in s..d {
+                    let c = rev_cols[k];
+                    add(c, &mut rev_cols, &mut heap);
+                }
+            }
+            let row_u = &mut rev_cols[begin..];
+            row_u.sort_unstable();
+            let d = begin + row_u.partition_point(|&c| c < u32_u);
+            rev_range[u] = (begin, d, rev_cols.len());
         }
-        let diag = cols
-            .iter()
-            .enumerate()
-            .map(|(i, r)| r.binary_search(&(i as u32)).expect("diagonal") as u32)
-            .collect();
-        Pattern { cols, diag, users }
+        // Lay the rows out in order, and list each pivot's users.
+        let mut start = Vec::with_capacity(n + 1);
+        let mut cols = Vec::with_capacity(rev_cols.len());
+        let mut diag = Vec::with_capacity(n);
+        let mut user_count = vec![0usize; n + 1];
+        for &(s, d, e) in &rev_range {
+            start.push(cols.len());
+            diag.push(cols.len() + (d - s));
+            cols.extend_from_slice(&rev_cols[s..e]);
+            for &c in &rev_cols[d + 1..e] {
+                user_count[c as usize + 1] += 1;
+            }
+        }
+        start.push(cols.len());
+        for v in 0..n {
+            user_count[v + 1] += user_count[v];
+        }
+        let user_start = user_count.clone();
+        let mut users = vec![(0u32, 0usize); user_start[n]];
+        let mut fill = user_count;
+        for u in 0..n {
+            let upper = diag[u] + 1..start[u + 1];
+            for (k, &v) in upper.clone().zip(&cols[upper]) {
+                users[fill[v as usize]] = (u as u32, k);
+                fill[v as usize] += 1;
+            }
+        }
+        Pattern {
+            start,
+            cols,
+            diag,
+            user_start,
+            users,
+        }
     }
 
-    /// For each entry of `rows` (the rows the pattern was built from), its position in the row
-    /// of the pattern.
-    fn positions<T>(&self, rows: &[Vec<(u32, T)>]) -> Vec<Vec<usize>> {
-        rows.iter()
-            .zip(&self.cols)
-            .map(|(r, cols)| {
-                r.iter()
-                    .map(|(j, _)| cols.binary_search(j).expect("entry in pattern"))
-                    .collect()
-            })
-            .collect()
+    /// The number of unknowns.
+    fn len(&self) -> usize {
+        self.diag.len()
     }
 
-    /// The values of `rows` modulo p in Montgomery form, laid out on the pattern (fill entries
-    /// zero), ready for [`Numeric::factor`]; `positions` from [`Pattern::positions`].
-    fn values_mod<T>(
+    /// Row i's columns.
+    fn row(&self, i: usize) -> &[u32] {
+        &self.cols[self.start[i]..self.start[i + 1]]
+    }
+
+    /// For each entry of the rows given (the rows the pattern was built from, in order), its
+    /// index in `cols`.
+    fn positions<I: Iterator<Item = u32>>(&self, row: impl Fn(usize) -> I) -> Vec<usize> {
+        let mut out = Vec::new();
+        for i in 0..self.len() {
+            let cols = self.row(i);
+            let base = self.start[i];
+            out.extend(row(i).map(|j| base + cols.binary_search(&j).expect("entry in pattern")));
+        }
+        out
+    }
+
+    /// The values of the entries `values` (in the order of [`Pattern::positions`], whose output
+    /// is `positions`) modulo p in Montgomery form, laid out on the pattern (fill entries zero),
+    /// ready for [`Numeric::factor`]. Repeated entries are summed.
+    fn values_mod(
         &self,
         m: &Mont,
-        rows: &[Vec<(u32, T)>],
-        positions: &[Vec<usize>],
-        residue: impl Fn(&T) -> u64,
-    ) -> Vec<Vec<u64>> {
-        rows.iter()
-            .zip(positions)
-            .zip(&self.cols)
-            .map(|((r, pos), cols)| {
-                let mut v = vec![0u64; cols.len()];
-                for ((_, x), &k) in r.iter().zip(pos) {
-                    v[k] = m.enter(residue(x));
-                }
-                v
-            })
-            .collect()
+        values: impl Iterator<Item = u64>,
+        positions: &[usize],
+    ) -> Vec<u64> {
+        let mut v = vec![0u64; self.cols.len()];
+        for (x, &k) in values.zip(positions) {
+            v[k] = m.add(v[k], m.enter(x));
+        }
+        v
     }
 
     /// The number of stored entries after fill.
     pub fn entries(&self) -> usize {
-        self.cols.iter().map(Vec::len).sum()
+        self.cols.len()
     }
 }
 
@@ -624,46 +665,42 @@ impl Field for Float {
     }
 }
 
-/// A numeric factorisation on a [`Pattern`]: `vals[v]` holds row v after elimination, its
-/// entries below the diagonal normalised by the pivot; `factors[v]` the multiplier of each user.
+/// A numeric factorisation on a [`Pattern`]: `vals` (parallel to the pattern's columns) holds
+/// each row after elimination, its entries below the diagonal normalised by the pivot, its
+/// entries above the diagonal the multipliers its pivots applied to it.
 struct Numeric<E> {
-    vals: Vec<Vec<E>>,
+    vals: Vec<E>,
     inv_pivot: Vec<E>,
-    factors: Vec<Vec<E>>,
 }
 
 impl<E: Copy> Numeric<E> {
-    /// Eliminates in place; `None` when a pivot vanishes.
-    fn factor<F: Field<E = E>>(f: F, pat: &Pattern, mut vals: Vec<Vec<E>>) -> Option<Numeric<E>> {
-        let n = pat.cols.len();
+    /// Eliminates in place (`vals` laid out on `pat`); `None` when a pivot vanishes.
+    fn factor<F: Field<E = E>>(f: F, pat: &Pattern, mut vals: Vec<E>) -> Option<Numeric<E>> {
+        let n = pat.len();
         let mut inv_pivot = vec![f.zero(); n];
-        let mut factors: Vec<Vec<E>> = Vec::with_capacity(n);
-        factors.resize_with(n, Vec::new);
         for v in (0..n).rev() {
-            let d = pat.diag[v] as usize;
-            let piv = vals[v][d];
+            let (s, d) = (pat.start[v], pat.diag[v]);
+            let piv = vals[d];
             if f.is_zero(piv) {
                 return None;
             }
             let inv = f.inv(piv);
             inv_pivot[v] = inv;
-            let (head, tail) = vals.split_at_mut(v);
-            let row_v = &mut tail[0];
-            for x in &mut row_v[..d] {
+            for x in &mut vals[s..d] {
                 *x = f.mul(*x, inv);
             }
-            let lower_cols = &pat.cols[v][..d];
-            let lower_vals = &row_v[..d];
-            let mut fs = Vec::with_capacity(pat.users[v].len());
-            for &u in &pat.users[v] {
-                let ucols = &pat.cols[u as usize];
-                let uvals = &mut head[u as usize];
-                let pos_v = ucols.binary_search(&(v as u32)).expect("user has column v");
-                let a_uv = uvals[pos_v];
-                fs.push(a_uv);
+            let lower_cols = &pat.cols[s..d];
+            for &(u, pos_v) in &pat.users[pat.user_start[v]..pat.user_start[v + 1]] {
+                // Row u < v lies before row v in `vals`.
+                let (head, tail) = vals.split_at_mut(s);
+                let lower_vals = &tail[..d - s];
+                let a_uv = head[pos_v];
                 if f.is_zero(a_uv) {
                     continue;
                 }
+                let u = u as usize;
+                let ucols = &pat.cols[pat.start[u]..pos_v];
+                let uvals = &mut head[pat.start[u]..pos_v];
                 let mut k = 0;
                 for (&c, &l) in lower_cols.iter().zip(lower_vals) {
                     while ucols[k] != c {
@@ -672,29 +709,27 @@ impl<E: Copy> Numeric<E> {
                     uvals[k] = f.sub(uvals[k], f.mul(a_uv, l));
                 }
             }
-            factors[v] = fs;
         }
-        Some(Numeric {
-            vals,
-            inv_pivot,
-            factors,
-        })
+        Some(Numeric { vals, inv_pivot })
     }
 
-    /// Solves for one right-hand side in place.
+    /// Solves for one right-hand side in place: the backward pass row by row from the last
+    /// (`y_u = (y_u - sum_{v > u} a_uv y_v) / pivot_u`, the multipliers of row u being final
+    /// when u is eliminated), then the forward pass with the normalised lower parts.
     fn solve<F: Field<E = E>>(&self, f: F, pat: &Pattern, y: &mut [E]) {
         let n = y.len();
-        for v in (0..n).rev() {
-            let yv = f.mul(y[v], self.inv_pivot[v]);
-            y[v] = yv;
-            for (&u, &a) in pat.users[v].iter().zip(&self.factors[v]) {
-                y[u as usize] = f.sub(y[u as usize], f.mul(a, yv));
+        for u in (0..n).rev() {
+            let (d, e) = (pat.diag[u], pat.start[u + 1]);
+            let mut x = y[u];
+            for (&c, &a) in pat.cols[d + 1..e].iter().zip(&self.vals[d + 1..e]) {
+                x = f.sub(x, f.mul(a, y[c as usize]));
             }
+            y[u] = f.mul(x, self.inv_pivot[u]);
         }
         for v in 0..n {
-            let d = pat.diag[v] as usize;
+            let (s, d) = (pat.start[v], pat.diag[v]);
             let mut x = y[v];
-            for (&c, &l) in pat.cols[v][..d].iter().zip(&self.vals[v][..d]) {
+            for (&c, &l) in pat.cols[s..d].iter().zip(&self.vals[s..d]) {
                 x = f.sub(x, f.mul(l, y[c as usize]));
             }
             y[v] = x;
@@ -703,26 +738,23 @@ impl<E: Copy> Numeric<E> {
 }
 
 impl Numeric<u64> {
-    /// [`Numeric::solve`] modulo a prime, with both triangular passes as row dot products
-    /// accumulated in 128 bits and reduced once per row (lazy reduction) instead of one
-    /// Montgomery reduction per entry.
+    /// [`Numeric::solve`] modulo a prime, each row's dot product accumulated in 128 bits and
+    /// reduced once (lazy reduction, [`Mont::dot`]) instead of one Montgomery reduction per
+    /// entry.
     ///
-    /// The backward pass reads the factor by rows: when pivot v is eliminated, the entry of a
-    /// user row u in column v is final (later pivots only touch columns below themselves), so
-    /// it is `vals[u]` at column v, the same number as `factors[v]` holds for u.
+    /// The factor is in Montgomery form and every step multiplies one factor entry by one
+    /// entry of y, so y may be given in either form and the answer comes back in the same one.
     fn solve_mod(&self, m: &Mont, pat: &Pattern, y: &mut [u64]) {
         let n = y.len();
         for u in (0..n).rev() {
-            let d = pat.diag[u] as usize;
-            let cols = &pat.cols[u][d + 1..];
-            let vals = &self.vals[u][d + 1..];
-            let s = m.dot(vals, cols, y);
+            let (d, e) = (pat.diag[u], pat.start[u + 1]);
+            let s = m.dot(&self.vals[d + 1..e], &pat.cols[d + 1..e], y);
             y[u] = m.mul(m.sub(y[u], s), self.inv_pivot[u]);
         }
         for v in 0..n {
-            let d = pat.diag[v] as usize;
-            let s = m.dot(&self.vals[v][..d], &pat.cols[v][..d], y);
-            y[v] = m.sub(y[v], s);
+            let (s, d) = (pat.start[v], pat.diag[v]);
+            let t = m.dot(&self.vals[s..d], &pat.cols[s..d], y);
+            y[v] = m.sub(y[v], t);
         }
     }
 }
@@ -742,21 +774,72 @@ fn big_mod(m: &Mont, x: &BigUint) -> u64 {
     r
 }
 
+/// An integer entry as the bounds see it: machine words and big integers alike.
+trait Magnitude {
+    /// `x^2`, when it fits 128 bits.
+    fn square(&self) -> Option<u128>;
+    /// An upper bound on log2 |x| (minus infinity for 0).
+    fn log2_upper(&self) -> f64;
+}
+
+impl Magnitude for Int {
+    fn square(&self) -> Option<u128> {
+        match self {
+            Int::Small(x) => x.square(),
+            Int::Big(_) => None,
+        }
+    }
+
+    fn log2_upper(&self) -> f64 {
+        match self {
+            Int::Small(x) => x.log2_upper(),
+            Int::Big(v) => v.bits() as f64,
+        }
+    }
+}
+
+impl Magnitude for i64 {
+    fn square(&self) -> Option<u128> {
+        Some(u128::from(self.unsigned_abs()).pow(2))
+    }
+
+    fn log2_upper(&self) -> f64 {
+        let a = self.unsigned_abs();
+        if a == 0 {
+            f64::NEG_INFINITY
+        } else if a < (1 << 52) {
+            (a as f64).log2()
+        } else {
+            f64::from(64 - a.leading_zeros())
+        }
+    }
+}
+
+/// The exact sum of squares of a row, when it fits 128 bits.
+fn sum_of_squares<'a, T: Magnitude + 'a>(entries: impl Iterator<Item = &'a T>) -> Option<u128> {
+    entries
+        .map(T::square)
+        .try_fold(0u128, |acc, sq| acc.checked_add(sq?))
+}
+
+/// log2 of `sqrt(sq)` for an exact sum of squares (the conversion to f64 rounds to nearest:
+/// relative error 2^-53, far inside the margins of the bounds).
+fn log2_sqrt(sq: u128) -> f64 {
+    if sq == 0 {
+        f64::NEG_INFINITY
+    } else {
+        0.5 * (sq as f64).log2()
+    }
+}
+
 /// Upper bound of log2 of the Euclidean norm of a row of integers.
-fn log2_norm<'a>(entries: impl Iterator<Item = &'a Int> + Clone) -> f64 {
+fn log2_norm<'a, T: Magnitude + 'a>(entries: impl Iterator<Item = &'a T> + Clone) -> f64 {
     // Machine-word entries (the usual case): the exact sum of squares in 128 bits.
-    let exact = entries.clone().try_fold(0u128, |acc, v| match v {
-        Int::Small(x) => acc.checked_add(u128::from(x.unsigned_abs()).pow(2)),
-        Int::Big(_) => None,
-    });
-    match exact {
-        Some(0) => return f64::NEG_INFINITY,
-        // The conversion rounds to nearest: relative error 2^-53, far inside the margins.
-        Some(sq) => return 0.5 * (sq as f64).log2(),
-        None => {}
+    if let Some(sq) = sum_of_squares(entries.clone()) {
+        return log2_sqrt(sq);
     }
     let logs: Vec<f64> = entries
-        .map(Int::log2_upper)
+        .map(T::log2_upper)
         .filter(|l| l.is_finite())
         .collect();
     let Some(top) = logs.iter().copied().reduce(f64::max) else {
@@ -784,30 +867,36 @@ fn log2_hypot(l: f64, m: f64) -> f64 {
 /// determinant of A with column j replaced by b, so
 /// `|det(A) x_j| <= prod_i sqrt(||a_i||^2 + b_i^2)`. A chained solve is bounded the same way on
 /// the block matrix `[[A, 0], [-C, A]]` (determinant `det(A)^2`).
-fn log2_bounds(
-    rows: &[Vec<(u32, Int)>],
-    rhs: &[Vec<Int>],
-    chained: Option<(&[IntRow], usize)>,
-) -> Vec<(f64, f64)> {
-    let row_logs: Vec<f64> = rows
-        .iter()
-        .map(|r| log2_norm(r.iter().map(|(_, v)| v)))
+///
+/// `row(i)` gives the entries of row i of A, `rhs` the right-hand sides, and `chained` (the
+/// entries of row i of A and C together, the right-hand side that feeds C).
+fn log2_bounds<'a, T, I, J>(
+    n: usize,
+    row: impl Fn(usize) -> I,
+    rhs: &'a [Vec<T>],
+    chained: Option<(impl Fn(usize) -> J, usize)>,
+) -> Vec<(f64, f64)>
+where
+    T: Magnitude + 'a,
+    I: Iterator<Item = &'a T> + Clone,
+    J: Iterator<Item = &'a T> + Clone,
+{
+    let squares: Vec<Option<u128>> = (0..n).map(|i| sum_of_squares(row(i))).collect();
+    let row_logs: Vec<f64> = (0..n)
+        .map(|i| squares[i].map_or_else(|| log2_norm(row(i)), log2_sqrt))
         .collect();
-    let with_rhs = |b: &[Int]| -> f64 {
-        row_logs
-            .iter()
-            .zip(b)
-            .map(|(l, bi)| log2_hypot(*l, bi.log2_upper()))
+    let with_rhs = |b: &[T]| -> f64 {
+        (0..n)
+            .map(|i| match squares[i].zip(b[i].square()) {
+                Some((a, b)) if a.checked_add(b).is_some() => log2_sqrt(a + b),
+                _ => log2_hypot(row_logs[i], b[i].log2_upper()),
+            })
             .sum()
     };
     let det: f64 = row_logs.iter().sum();
     let mut bounds: Vec<(f64, f64)> = rhs.iter().map(|b| (det, with_rhs(b))).collect();
-    if let Some((c, k)) = chained {
-        let second: f64 = rows
-            .iter()
-            .zip(c)
-            .map(|(a, c)| log2_norm(a.iter().chain(c.iter()).map(|(_, v)| v)))
-            .sum();
+    if let Some((both, k)) = chained {
+        let second: f64 = (0..n).map(|i| log2_norm(both(i))).sum();
         bounds.push(((2.0 * det).min(det + second), with_rhs(&rhs[k]) + second));
     }
     bounds
@@ -820,9 +909,18 @@ fn bits_needed(
     rhs: &[Vec<Int>],
     chained: Option<(&[IntRow], usize)>,
 ) -> Vec<f64> {
+    fn values(r: &[(u32, Int)]) -> impl Iterator<Item = &Int> + Clone {
+        r.iter().map(|(_, v)| v)
+    }
+    let bounds = log2_bounds(
+        rows.len(),
+        |i| values(&rows[i]),
+        rhs,
+        chained.map(|(c, k)| (move |i: usize| values(&rows[i]).chain(values(&c[i])), k)),
+    );
     // Float rounding in the sums is far below this margin of one bit per thousand rows plus
     // eight bits; one more bit for the sign of the symmetric residue.
-    log2_bounds(rows, rhs, chained)
+    bounds
         .into_iter()
         .map(|(den, num)| den.max(num) * (1.0 + 1e-9) + rows.len() as f64 * 1e-3 + 9.0)
         .collect()
@@ -983,9 +1081,42 @@ fn solve_scaled(
     components: &[Vec<usize>],
     fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
-    if let Some(x) = solve_by_lifting(rows, b_int, c_int, chained_rhs, components) {
+    // The lifting works on machine-word entries.
+    let small = || -> Option<(lift::Csr, Vec<Vec<i64>>, Option<lift::Csr>)> {
+        let b = b_int
+            .iter()
+            .map(|b| {
+                b.iter()
+                    .map(|v| match v {
+                        Int::Small(x) => Some(*x),
+                        Int::Big(_) => None,
+                    })
+                    .collect::<Option<Vec<i64>>>()
+            })
+            .collect::<Option<_>>()?;
+        let c = match chained_rhs {
+            Some(_) => Some(lift::Csr::from_int_rows(c_int)?),
+            None => None,
+        };
+        Some((lift::Csr::from_int_rows(rows)?, b, c))
+    };
+    if let Some(x) =
+        small().and_then(|(a, b, c)| solve_by_lifting(&a, &b, c.as_ref(), chained_rhs, components))
+    {
         return Ok(x);
     }
+    solve_by_elimination(rows, b_int, c_int, chained_rhs, components, fallback)
+}
+
+/// The multi-modular elimination of [`solve_scaled`], in a fill-reducing order.
+fn solve_by_elimination(
+    rows: &[IntRow],
+    b_int: &[Vec<Int>],
+    c_int: &[IntRow],
+    chained_rhs: Option<usize>,
+    components: &[Vec<usize>],
+    fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
+) -> Result<Vec<Vec<BigRational>>, Singular> {
     // A fill-reducing order (`order`), applied to rows and columns alike: `P A P^T (P x) = P b`,
     // and `P C P^T` for the chained solve. Component j of x is component `inv[j]` of `P x`.
     let perm = order::elimination_order(&column_lists(rows));
@@ -1005,8 +1136,8 @@ fn solve_eliminating(
     fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     let n = rows.len();
-    let pattern = Pattern::new(&column_lists(rows));
-    let positions = pattern.positions(rows);
+    let pattern = Pattern::from_rows(n, |i| rows[i].iter().map(|(j, _)| *j));
+    let positions = pattern.positions(|i| rows[i].iter().map(|(j, _)| *j));
     let needs = bits_needed(rows, b_int, chained_rhs.map(|k| (c_int, k)));
     let need = needs.iter().copied().fold(0.0, f64::max);
     // The modulus each solution was rebuilt with (it stops taking primes once determined).
@@ -1026,7 +1157,8 @@ fn solve_eliminating(
             break;
         }
         let m = Mont::new(p);
-        let vals = pattern.values_mod(&m, rows, &positions, |x| x.residue(p));
+        let residues = rows.iter().flatten().map(|(_, x)| x.residue(p));
+        let vals = pattern.values_mod(&m, residues, &positions);
         let Some(lu) = Numeric::factor(m, &pattern, vals) else {
             failures += 1;
             if failures >= 3 {
@@ -1177,44 +1309,23 @@ const MAX_LIFTED_COMPONENTS: usize = 4;
 /// not suit (too many components, entries too large for machine-word residuals) or the lifting
 /// cannot decide; the caller then eliminates modulo many primes.
 fn solve_by_lifting(
-    rows: &[IntRow],
-    b_int: &[Vec<Int>],
-    c_int: &[IntRow],
+    a: &lift::Csr,
+    b: &[Vec<i64>],
+    c: Option<&lift::Csr>,
     chained_rhs: Option<usize>,
     components: &[Vec<usize>],
 ) -> Option<Vec<Vec<BigRational>>> {
     const LIMIT: u64 = 1 << 60;
-    let n = rows.len();
+    let n = a.len();
     let mut distinct: Vec<usize> = components.iter().flatten().copied().collect();
     distinct.sort_unstable();
     distinct.dedup();
     if distinct.len() > MAX_LIFTED_COMPONENTS {
         return None;
     }
-    let small = |r: &IntRow| -> Option<Vec<(u32, i64)>> {
-        r.iter()
-            .map(|(j, v)| match v {
-                Int::Small(x) => Some((*j, *x)),
-                Int::Big(_) => None,
-            })
-            .collect()
-    };
-    let a: Vec<Vec<(u32, i64)>> = rows.iter().map(small).collect::<Option<_>>()?;
-    let c: Vec<Vec<(u32, i64)>> = c_int.iter().map(small).collect::<Option<_>>()?;
-    let b: Vec<Vec<i64>> = b_int
-        .iter()
-        .map(|b| {
-            b.iter()
-                .map(|v| match v {
-                    Int::Small(x) => Some(*x),
-                    Int::Big(_) => None,
-                })
-                .collect::<Option<Vec<i64>>>()
-        })
-        .collect::<Option<_>>()?;
-    let at = lift::Csr::transpose_rows(&a, n);
-    let ct = lift::Csr::transpose_rows(&c, n);
-    if lift::Csr::max_row_norm1(&at) >= LIMIT || lift::Csr::max_row_norm1(&ct) >= LIMIT {
+    let at = a.transpose();
+    let ct = c.map(lift::Csr::transpose);
+    if at.max_row_norm1() >= LIMIT || ct.as_ref().is_some_and(|c| c.max_row_norm1() >= LIMIT) {
         return None;
     }
     let g_norm = |g: &[i64]| {
@@ -1224,32 +1335,46 @@ fn solve_by_lifting(
     if b.iter().any(|g| g_norm(g) == u64::MAX) {
         return None;
     }
-    let bounds = log2_bounds(rows, b_int, chained_rhs.map(|k| (c_int, k)));
+    fn values(m: &lift::Csr, i: usize) -> std::slice::Iter<'_, i64> {
+        m.row(i).1.iter()
+    }
+    let bounds = log2_bounds(
+        n,
+        |i| values(a, i),
+        b,
+        chained_rhs
+            .zip(c)
+            .map(|(k, c)| (move |i: usize| values(a, i).chain(values(c, i)), k)),
+    );
     // A fill-reducing order (`order`), applied to rows and columns alike: the system becomes
-    // `(P A^T P^T) (P w) = P e_s`, and `g . w = (P g) . (P w)`.
-    let perm = order::elimination_order(&column_lists(&at));
-    let inv = order::inverse(&perm);
-    let (at, ct, b) = if is_identity(&perm) {
-        (at, ct, b)
-    } else {
-        (
-            order::permute_entries(&at, &perm),
-            order::permute_entries(&ct, &perm),
-            b.iter()
-                .map(|g| perm.iter().map(|&old| g[old as usize]).collect())
-                .collect(),
-        )
+    // `(P A^T P^T) (P w) = P e_s`, and `g . w = (P g) . (P w)`. (Small systems keep square order
+    // without building the column lists the ordering reads.)
+    let perm = (n >= order::SMALL)
+        .then(|| order::elimination_order(&at.column_lists()))
+        .filter(|perm| !is_identity(perm));
+    let (at, ct, b, inv) = match perm {
+        None => (at, ct, b.to_vec(), None),
+        Some(perm) => {
+            let inv = order::inverse(&perm);
+            (
+                at.permute(&perm, &inv),
+                ct.map(|c| c.permute(&perm, &inv)),
+                b.iter()
+                    .map(|g| perm.iter().map(|&old| g[old as usize]).collect())
+                    .collect(),
+                Some(inv),
+            )
+        }
     };
-    let pattern = Pattern::new(&column_lists(&at));
+    let pattern = Pattern::from_rows(n, |i| at.row_cols(i).iter().copied());
     // One factorisation serves every wanted component.
-    let lifter = lift::Lifter::new(&at, &pattern)?;
-    let ct = chained_rhs.map(|_| lift::Csr::new(&ct));
+    let lifter = lift::Lifter::new(at, &pattern)?;
     let first = b.len();
     let mut values: Vec<Vec<Option<BigRational>>> =
         components.iter().map(|c| vec![None; c.len()]).collect();
     for &s in &distinct {
         let mut unit = vec![0i64; n];
-        unit[inv[s] as usize] = 1;
+        unit[inv.as_ref().map_or(s, |inv| inv[s] as usize)] = 1;
         // Which solutions want s: the first block's (g = b_k) and the chained one (g = b_feed).
         let mut who: Vec<usize> = Vec::new();
         let mut functionals: Vec<lift::Functional<'_>> = Vec::new();
@@ -1315,32 +1440,6 @@ pub fn solve_exact_int(
     chained: Option<ChainedInt<'_>>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     let n = a.len();
-    let to_rows = |m: &[Vec<(usize, i64)>]| -> Vec<IntRow> {
-        m.iter()
-            .map(|r| {
-                let mut sorted: Vec<(u32, i64)> = r
-                    .iter()
-                    .map(|&(j, v)| {
-                        assert!(j < n, "column {j} outside a {n} x {n} matrix");
-                        (j as u32, v)
-                    })
-                    .collect();
-                sorted.sort_unstable_by_key(|e| e.0);
-                // Repeated columns summed, zeros dropped.
-                let mut row: Vec<(u32, i64)> = Vec::with_capacity(sorted.len());
-                for (j, v) in sorted {
-                    match row.last_mut() {
-                        Some((last, sum)) if *last == j => *sum += v,
-                        _ => row.push((j, v)),
-                    }
-                }
-                row.into_iter()
-                    .filter(|(_, v)| *v != 0)
-                    .map(|(j, v)| (j, Int::Small(v)))
-                    .collect()
-            })
-            .collect()
-    };
     for b in rhs {
         assert_eq!(b.len(), n, "right-hand side has the wrong length");
     }
@@ -1356,12 +1455,19 @@ pub fn solve_exact_int(
     if n == 0 {
         return Ok(vec![Vec::new(); components.len()]);
     }
-    let rows = to_rows(a);
+    // Rows with each column once (repeats summed), zeros dropped.
+    let a_csr = lift::Csr::from_rows(n, a);
+    let c_csr = chained.as_ref().map(|c| lift::Csr::from_rows(n, c.0));
+    let chained_rhs = chained.as_ref().map(|c| c.1);
+    if let Some(x) = solve_by_lifting(&a_csr, rhs, c_csr.as_ref(), chained_rhs, &components) {
+        return Ok(x);
+    }
+    let rows = a_csr.to_int_rows();
     let b_int: Vec<Vec<Int>> = rhs
         .iter()
         .map(|b| b.iter().map(|&v| Int::Small(v)).collect())
         .collect();
-    let c_int = chained.as_ref().map(|c| to_rows(c.0)).unwrap_or_default();
+    let c_int = c_csr.map(|c| c.to_int_rows()).unwrap_or_default();
     let rational = |m: &[Vec<(usize, i64)>]| -> SparseRows {
         m.iter()
             .map(|r| {
@@ -1371,31 +1477,24 @@ pub fn solve_exact_int(
             })
             .collect()
     };
-    solve_scaled(
-        &rows,
-        &b_int,
-        &c_int,
-        chained.as_ref().map(|c| c.1),
-        &components,
-        || {
-            let a = rational(a);
-            let rhs: Vec<Vec<BigRational>> = rhs
-                .iter()
-                .map(|b| {
-                    b.iter()
-                        .map(|&v| BigRational::from_integer(BigInt::from(v)))
-                        .collect()
-                })
-                .collect();
-            let c = chained.as_ref().map(|c| rational(c.0));
-            let ch = chained.as_ref().zip(c.as_ref()).map(|(ch, c)| Chained {
-                c,
-                rhs: ch.1,
-                wanted: ch.2,
-            });
-            reference_solve(&a, &rhs, &components, ch.as_ref())
-        },
-    )
+    solve_by_elimination(&rows, &b_int, &c_int, chained_rhs, &components, || {
+        let a = rational(a);
+        let rhs: Vec<Vec<BigRational>> = rhs
+            .iter()
+            .map(|b| {
+                b.iter()
+                    .map(|&v| BigRational::from_integer(BigInt::from(v)))
+                    .collect()
+            })
+            .collect();
+        let c = chained.as_ref().map(|c| rational(c.0));
+        let ch = chained.as_ref().zip(c.as_ref()).map(|(ch, c)| Chained {
+            c,
+            rhs: ch.1,
+            wanted: ch.2,
+        });
+        reference_solve(&a, &rhs, &components, ch.as_ref())
+    })
 }
 
 /// The exact reference elimination on `A`, for the rare systems the primes cannot settle
@@ -1756,25 +1855,12 @@ fn solve_float_direct(
     rhs: &[Vec<f64>],
     chained: Option<(&FloatRows, usize)>,
 ) -> Option<Vec<Vec<f64>>> {
-    let pattern = Pattern::new(
-        &a.iter()
-            .map(|r| r.iter().map(|(j, _)| *j as u32).collect())
-            .collect::<Vec<_>>(),
-    );
-    let vals: Vec<Vec<f64>> = a
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let mut v = vec![0.0; pattern.cols[i].len()];
-            for (j, x) in r {
-                let k = pattern.cols[i]
-                    .binary_search(&(*j as u32))
-                    .expect("entry in pattern");
-                v[k] += x;
-            }
-            v
-        })
-        .collect();
+    let pattern = Pattern::from_rows(a.len(), |i| a[i].iter().map(|(j, _)| *j as u32));
+    let positions = pattern.positions(|i| a[i].iter().map(|(j, _)| *j as u32));
+    let mut vals = vec![0.0; pattern.entries()];
+    for ((_, x), &k) in a.iter().flatten().zip(&positions) {
+        vals[k] += x;
+    }
     let lu = Numeric::factor(Float, &pattern, vals)?;
     let mut out: Vec<Vec<f64>> = rhs
         .iter()
@@ -1889,20 +1975,22 @@ mod tests {
     fn the_lifting_route_matches_the_hand_solutions() {
         // 2 (I - Q) with Q = [[1/2, 1/2], [0, 1/2]] and b = 2: t = (4, 2) as above. Chained with
         // C = 2 I: 2 (I - Q) u = 2 t gives u1 = 2 / (1/2) = 4 and u0 / 2 - u1 / 2 = 4, u0 = 12.
-        let small =
-            |r: &[(u32, i64)]| -> IntRow { r.iter().map(|&(j, v)| (j, Int::Small(v))).collect() };
-        let a = vec![small(&[(0, 1), (1, -1)]), small(&[(1, 1)])];
-        let c = vec![small(&[(0, 2)]), small(&[(1, 2)])];
-        let b = vec![vec![Int::Small(2), Int::Small(2)]];
+        let csr = |rows: &[&[(usize, i64)]]| {
+            let rows: Vec<Vec<(usize, i64)>> = rows.iter().map(|r| r.to_vec()).collect();
+            lift::Csr::from_rows(rows.len(), &rows)
+        };
+        let a = csr(&[&[(0, 1), (1, -1)], &[(1, 1)]]);
+        let c = csr(&[&[(0, 2)], &[(1, 2)]]);
+        let b = vec![vec![2, 2]];
         for s in 0..2 {
             let comps = vec![vec![s], vec![s]];
-            let got = solve_by_lifting(&a, &b, &c, Some(0), &comps).expect("lifting applies");
+            let got = solve_by_lifting(&a, &b, Some(&c), Some(0), &comps).expect("lifting applies");
             let (t, u) = if s == 0 { (4, 12) } else { (2, 4) };
             assert_eq!(got, vec![vec![q(t, 1)], vec![q(u, 1)]], "component {s}");
         }
         // Entries too large for machine-word residuals: lifting declines.
-        let huge = vec![small(&[(0, 1 << 61)]), small(&[(1, 1)])];
-        assert!(solve_by_lifting(&huge, &b, &[], None, &[vec![0]]).is_none());
+        let huge = csr(&[&[(0, 1 << 61)], &[(1, 1)]]);
+        assert!(solve_by_lifting(&huge, &b, None, None, &[vec![0]]).is_none());
     }
 
     #[test]

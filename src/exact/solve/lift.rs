@@ -28,63 +28,176 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
-use super::{primes, residue_i64, Mont, Numeric, Pattern};
+use super::{primes, residue_i64, Int, Mont, Numeric, Pattern};
+use crate::exact::lehmer;
 
-/// A sparse integer matrix in compressed rows.
+/// A sparse integer matrix in compressed rows, each row's columns ascending.
 pub(super) struct Csr {
-    starts: Vec<usize>,
+    start: Vec<usize>,
     cols: Vec<u32>,
     vals: Vec<i64>,
 }
 
 impl Csr {
-    /// From rows of `(column, value)`.
-    pub(super) fn new(rows: &[Vec<(u32, i64)>]) -> Csr {
-        let mut starts = Vec::with_capacity(rows.len() + 1);
-        let mut cols = Vec::new();
-        let mut vals = Vec::new();
-        starts.push(0);
+    /// From integer rows of `(column, value)` in any order: repeated columns summed, zeros
+    /// dropped.
+    ///
+    /// # Panics
+    ///
+    /// When a column is not below `n` or a sum overflows.
+    pub(super) fn from_rows(n: usize, rows: &[Vec<(usize, i64)>]) -> Csr {
+        let mut start = Vec::with_capacity(rows.len() + 1);
+        let mut entries: Vec<(u32, i64)> = Vec::with_capacity(rows.iter().map(Vec::len).sum());
+        start.push(0);
         for r in rows {
+            let from = entries.len();
             for &(j, v) in r {
-                cols.push(j);
-                vals.push(v);
+                assert!(j < n, "column {j} outside a {n} x {n} matrix");
+                entries.push((j as u32, v));
             }
-            starts.push(cols.len());
+            entries[from..].sort_unstable_by_key(|e| e.0);
+            // Repeats summed in place, zeros dropped.
+            let (mut w, mut k) = (from, from);
+            while k < entries.len() {
+                let j = entries[k].0;
+                let mut sum: i64 = 0;
+                while k < entries.len() && entries[k].0 == j {
+                    sum = sum.checked_add(entries[k].1).expect("an entry fits an i64");
+                    k += 1;
+                }
+                if sum != 0 {
+                    entries[w] = (j, sum);
+                    w += 1;
+                }
+            }
+            entries.truncate(w);
+            start.push(entries.len());
         }
-        Csr { starts, cols, vals }
+        let (cols, vals) = entries.into_iter().unzip();
+        Csr { start, cols, vals }
     }
 
-    /// The transpose of rows of `(column, value)` on `n` columns, rows sorted by column.
-    pub(super) fn transpose_rows(rows: &[Vec<(u32, i64)>], n: usize) -> Vec<Vec<(u32, i64)>> {
-        let mut t: Vec<Vec<(u32, i64)>> = vec![Vec::new(); n];
-        for (i, r) in rows.iter().enumerate() {
-            for &(j, v) in r {
-                t[j as usize].push((i as u32, v));
+    /// From the rows of a row-scaled system, if every entry fits a machine word.
+    pub(super) fn from_int_rows(rows: &[Vec<(u32, Int)>]) -> Option<Csr> {
+        let mut start = Vec::with_capacity(rows.len() + 1);
+        let (mut cols, mut vals) = (Vec::new(), Vec::new());
+        start.push(0);
+        for r in rows {
+            for (j, v) in r {
+                let Int::Small(v) = v else {
+                    return None;
+                };
+                cols.push(*j);
+                vals.push(*v);
             }
+            start.push(cols.len());
         }
-        t
+        Some(Csr { start, cols, vals })
     }
 
-    /// The largest row sum of absolute values (an upper bound; saturating).
-    pub(super) fn max_row_norm1(rows: &[Vec<(u32, i64)>]) -> u64 {
-        rows.iter()
-            .map(|r| {
-                r.iter()
-                    .fold(0u64, |acc, (_, v)| acc.saturating_add(v.unsigned_abs()))
+    /// As rows of `(column, value)` for the multi-modular elimination.
+    pub(super) fn to_int_rows(&self) -> Vec<Vec<(u32, Int)>> {
+        (0..self.len())
+            .map(|i| {
+                let (cols, vals) = self.row(i);
+                cols.iter()
+                    .zip(vals)
+                    .map(|(&j, &v)| (j, Int::Small(v)))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The transpose (of a square matrix).
+    pub(super) fn transpose(&self) -> Csr {
+        let n = self.len();
+        let mut start = vec![0usize; n + 1];
+        for &j in &self.cols {
+            start[j as usize + 1] += 1;
+        }
+        for j in 0..n {
+            start[j + 1] += start[j];
+        }
+        let mut next = start.clone();
+        let entries = self.cols.len();
+        let (mut cols, mut vals) = (vec![0u32; entries], vec![0i64; entries]);
+        // Row i becomes column i of the transpose: in increasing i, so columns ascend.
+        for i in 0..n {
+            let (rc, rv) = self.row(i);
+            for (&j, &v) in rc.iter().zip(rv) {
+                let k = &mut next[j as usize];
+                cols[*k] = i as u32;
+                vals[*k] = v;
+                *k += 1;
+            }
+        }
+        Csr { start, cols, vals }
+    }
+
+    /// Row i's columns and values.
+    pub(super) fn row(&self, i: usize) -> (&[u32], &[i64]) {
+        let (s, e) = (self.start[i], self.start[i + 1]);
+        (&self.cols[s..e], &self.vals[s..e])
+    }
+
+    /// The number of rows.
+    pub(super) fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    /// Row i's columns.
+    pub(super) fn row_cols(&self, i: usize) -> &[u32] {
+        &self.cols[self.start[i]..self.start[i + 1]]
+    }
+
+    /// Each row's columns, as the ordering wants them.
+    pub(super) fn column_lists(&self) -> Vec<Vec<u32>> {
+        (0..self.len()).map(|i| self.row_cols(i).to_vec()).collect()
+    }
+
+    /// `P M P^T` for the permutation `perm` (new position -> old index; `inv` its inverse).
+    pub(super) fn permute(&self, perm: &[u32], inv: &[u32]) -> Csr {
+        let mut start = Vec::with_capacity(self.start.len());
+        let mut entries: Vec<(u32, i64)> = Vec::with_capacity(self.cols.len());
+        start.push(0);
+        for &old in perm {
+            let from = entries.len();
+            let (s, e) = (self.start[old as usize], self.start[old as usize + 1]);
+            entries.extend(
+                self.cols[s..e]
+                    .iter()
+                    .zip(&self.vals[s..e])
+                    .map(|(&j, &v)| (inv[j as usize], v)),
+            );
+            entries[from..].sort_unstable_by_key(|e| e.0);
+            start.push(entries.len());
+        }
+        let (cols, vals) = entries.into_iter().unzip();
+        Csr { start, cols, vals }
+    }
+
+    /// The largest row sum of absolute values (saturating).
+    pub(super) fn max_row_norm1(&self) -> u64 {
+        (0..self.len())
+            .map(|i| {
+                self.vals[self.start[i]..self.start[i + 1]]
+                    .iter()
+                    .fold(0u64, |acc, v| acc.saturating_add(v.unsigned_abs()))
             })
             .max()
             .unwrap_or(0)
     }
 
-    /// `sum_j m_ij d_j` for row i (digits are below p < 2^62, so they fit an i64 and each
-    /// product is one signed 64 x 64 -> 128-bit multiplication).
+    /// `sum_j m_ij d_j` for row i, exactly (digits are below p < 2^62, so each product is one
+    /// signed 64 x 64 -> 128-bit multiplication, and the caller keeps row sums below 2^60).
     #[inline]
     fn row_dot(&self, i: usize, d: &[u64]) -> i128 {
-        let mut acc: i128 = 0;
-        for k in self.starts[i]..self.starts[i + 1] {
-            acc += i128::from(self.vals[k]) * i128::from(d[self.cols[k] as usize] as i64);
-        }
-        acc
+        let (s, e) = (self.start[i], self.start[i + 1]);
+        self.cols[s..e]
+            .iter()
+            .zip(&self.vals[s..e])
+            .map(|(&j, &v)| i128::from(v) * i128::from(d[j as usize] as i64))
+            .sum()
     }
 }
 
@@ -99,6 +212,16 @@ pub(super) struct Functional<'a> {
     pub num_bits: f64,
     /// log2 of a bound on the denominator.
     pub den_bits: f64,
+}
+
+impl Functional<'_> {
+    /// Whether two functionals are the same (and so have the same value).
+    fn same(&self, other: &Functional<'_>) -> bool {
+        self.chained == other.chained
+            && self.num_bits == other.num_bits
+            && self.den_bits == other.den_bits
+            && self.g == other.g
+    }
 }
 
 /// Below this many unknowns the chained block is lifted on the same thread (the hand-off per
@@ -119,90 +242,100 @@ fn dot(g: &[i64], z: &[u64]) -> i128 {
 }
 
 /// What every lifting step shares: A modulo p (factored once, for every right-hand side and
-/// functional lifted), A over the integers, and p^-1 modulo 2^128 for the exact divisions.
+/// functional lifted), A over the integers, and p^-1 modulo 2^64 for the exact divisions.
 pub(super) struct Lifter<'a> {
     m: Mont,
     lu: Numeric<u64>,
     pattern: &'a Pattern,
     a: Csr,
-    p_inv: u128,
+    p_inv: u64,
 }
 
-/// One block's lifting state: its residual and digit vector.
+/// One block's lifting state: its residual, the exact right-hand side of a fed step, and its
+/// digit vector.
 struct Block {
-    r: Vec<i128>,
+    r: Vec<i64>,
+    rhs: Vec<i128>,
     y: Vec<u64>,
-    d: Vec<u64>,
 }
 
 impl Block {
-    fn new(r: Vec<i128>) -> Block {
+    fn new(r: Vec<i64>) -> Block {
         let n = r.len();
         Block {
             r,
+            rhs: Vec::new(),
             y: vec![0; n],
-            d: vec![0; n],
         }
     }
 
     /// One step: with `feed = (C, d)`, the right-hand side is `r + C d` (the chained block),
     /// else r. Solves `A d' = rhs (mod p)`, sets `r = (rhs - A d') / p` and returns d'.
+    ///
+    /// Sizes: `|r| < 2^61` between steps (`|r'| <= |rhs| / p + ||A||_1`, with the caller's row
+    /// sums below 2^60 and p > 2^61), so a residual is an i64 and its residue is `r` or `r + p`;
+    /// a fed right-hand side is below 2^123 in absolute value.
     fn step(&mut self, l: &Lifter<'_>, feed: Option<(&Csr, &[u64])>) -> &[u64] {
-        let p = l.m.p;
-        let p_i = i128::from(p);
-        if let Some((c, d)) = feed {
-            for (i, ri) in self.r.iter_mut().enumerate() {
-                *ri += c.row_dot(i, d);
+        let m = &l.m;
+        let p = m.p as i64;
+        match feed {
+            None => {
+                for (yi, &ri) in self.y.iter_mut().zip(&self.r) {
+                    *yi = (if ri < 0 { ri + p } else { ri }) as u64;
+                }
+            }
+            Some((c, d)) => {
+                self.rhs.clear();
+                for (i, (yi, &ri)) in self.y.iter_mut().zip(&self.r).enumerate() {
+                    let t = i128::from(ri) + c.row_dot(i, d);
+                    self.rhs.push(t);
+                    *yi = m.reduce_i128(t);
+                }
             }
         }
-        for (yi, &ri) in self.y.iter_mut().zip(&self.r) {
-            let res = if (0..p_i).contains(&ri) {
-                ri as u64
-            } else if ri < 0 && ri > -p_i {
-                (ri + p_i) as u64
-            } else {
-                ri.rem_euclid(p_i) as u64
-            };
-            *yi = l.m.enter(res);
-        }
-        l.lu.solve_mod(&l.m, l.pattern, &mut self.y);
-        for (di, &yi) in self.d.iter_mut().zip(&self.y) {
-            *di = l.m.leave(yi);
-        }
+        // The digits are solved for in ordinary (not Montgomery) form: see `solve_mod`.
+        l.lu.solve_mod(m, l.pattern, &mut self.y);
+        let fed = feed.is_some();
         for (i, ri) in self.r.iter_mut().enumerate() {
-            let t = *ri - l.a.row_dot(i, &self.d);
-            debug_assert_eq!(t.rem_euclid(p_i), 0, "the residual is divisible by p");
-            *ri = (t as u128).wrapping_mul(l.p_inv) as i128;
+            let rhs = if fed { self.rhs[i] } else { i128::from(*ri) };
+            let t = rhs - l.a.row_dot(i, &self.y);
+            debug_assert_eq!(
+                t.rem_euclid(i128::from(p)),
+                0,
+                "the residual is divisible by p"
+            );
+            // The quotient t / p is exact and fits an i64, so it is t p^-1 modulo 2^64.
+            *ri = (t as u64).wrapping_mul(l.p_inv) as i64;
         }
-        &self.d
+        &self.y
     }
 }
 
-/// The inverse of an odd p modulo 2^128 (Newton's iteration doubles the correct bits each step).
-fn inverse_mod_2_128(p: u64) -> u128 {
-    let p = u128::from(p);
-    let mut x: u128 = p; // correct to 3 bits: p * p = 1 (mod 8)
-    for _ in 0..7 {
-        x = x.wrapping_mul(2u128.wrapping_sub(p.wrapping_mul(x)));
+/// The inverse of an odd p modulo 2^64 (Newton's iteration doubles the correct bits each step).
+fn inverse_mod_2_64(p: u64) -> u64 {
+    let mut x: u64 = p; // correct to 3 bits: p * p = 1 (mod 8)
+    for _ in 0..5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(x)));
     }
     x
 }
 
 impl<'a> Lifter<'a> {
-    /// Factors `a` (rows on `pattern`, its elimination pattern) modulo a word-size prime; `None`
+    /// Factors `a` (on `pattern`, its elimination pattern) modulo a word-size prime; `None`
     /// when three primes in a row divide a pivot (the caller then decides by other means).
-    pub(super) fn new(a: &[Vec<(u32, i64)>], pattern: &'a Pattern) -> Option<Lifter<'a>> {
-        let positions = pattern.positions(a);
+    pub(super) fn new(a: Csr, pattern: &'a Pattern) -> Option<Lifter<'a>> {
+        let positions = pattern.positions(|i| a.row_cols(i).iter().copied());
         for p in primes().take(3) {
             let m = Mont::new(p);
-            let vals = pattern.values_mod(&m, a, &positions, |&x| residue_i64(x, p));
+            let residues = a.vals.iter().map(|&x| residue_i64(x, p));
+            let vals = pattern.values_mod(&m, residues, &positions);
             if let Some(lu) = Numeric::factor(m, pattern, vals) {
                 return Some(Lifter {
                     m,
                     lu,
                     pattern,
-                    a: Csr::new(a),
-                    p_inv: inverse_mod_2_128(p),
+                    a,
+                    p_inv: inverse_mod_2_64(p),
                 });
             }
         }
@@ -222,6 +355,31 @@ impl<'a> Lifter<'a> {
         f: &[i64],
         functionals: &[Functional<'_>],
     ) -> Option<Vec<BigRational>> {
+        // Equal functionals (expected turns and rolls without roll-again) are lifted once.
+        let mut distinct: Vec<&Functional<'_>> = Vec::new();
+        let which: Vec<usize> = functionals
+            .iter()
+            .map(|fun| {
+                distinct
+                    .iter()
+                    .position(|d| d.same(fun))
+                    .unwrap_or_else(|| {
+                        distinct.push(fun);
+                        distinct.len() - 1
+                    })
+            })
+            .collect();
+        let values = self.lift_distinct(c, f, &distinct)?;
+        Some(which.into_iter().map(|k| values[k].clone()).collect())
+    }
+
+    /// [`Lifter::lift`] for functionals that differ.
+    fn lift_distinct(
+        &self,
+        c: Option<&Csr>,
+        f: &[i64],
+        functionals: &[&Functional<'_>],
+    ) -> Option<Vec<BigRational>> {
         let n = f.len();
         let p = self.m.p;
         let log2_p = (p as f64).log2();
@@ -230,9 +388,9 @@ impl<'a> Lifter<'a> {
             let bits = (fun.num_bits + fun.den_bits) * (1.0 + 1e-9) + n as f64 * 2e-3 + 10.0;
             (bits / log2_p).ceil().max(1.0) as usize
         };
-        let needs: Vec<usize> = functionals.iter().map(digits_for).collect();
+        let needs: Vec<usize> = functionals.iter().map(|f| digits_for(f)).collect();
         let steps = needs.iter().copied().max().unwrap_or(0);
-        let mut first = Block::new(f.iter().map(|&v| i128::from(v)).collect());
+        let mut first = Block::new(f.to_vec());
         let (chained, plain): (Vec<usize>, Vec<usize>) =
             (0..functionals.len()).partition(|&k| functionals[k].chained);
         let record = |ks: &[usize], step: usize, z: &[u64], digits: &mut Vec<Vec<i128>>| {
@@ -325,7 +483,10 @@ impl<'a> Lifter<'a> {
                 }
                 let x = reconstruct(&s, &modulus, p, fun.num_bits, fun.den_bits)?;
                 common = Some(match common.take() {
-                    Some(l) => l.lcm(x.denom()),
+                    Some(l) => {
+                        let g = lehmer::gcd(&l, x.denom());
+                        l / g * x.denom()
+                    }
                     None => x.denom().clone(),
                 });
                 Some(x)
@@ -354,7 +515,13 @@ fn with_denominator(
     if n.bits() as f64 > num_bits.max(0.0).ceil() {
         return None;
     }
-    Some(BigRational::new(n, d.clone()))
+    // N / d in lowest terms (d > 0).
+    let g = lehmer::gcd(&n, d);
+    Some(if g.is_one() {
+        BigRational::new_raw(n, d.clone())
+    } else {
+        BigRational::new_raw(n / &g, d / &g)
+    })
 }
 
 /// The fraction `N / D` with `|N| <= 2^num_bits`, `0 < D <= 2^den_bits` and `N = D s (mod m)`,
@@ -375,10 +542,10 @@ pub(super) fn reconstruct(
     let mut lehmer = true;
     while r1 > bound_n {
         if lehmer && r1.bits() > 128 {
-            if let Some([a, b, c, d]) = lehmer_cofactors(&r0, &r1) {
+            if let Some([a, b, c, d]) = lehmer::cofactors(&r0, &r1) {
                 // Several Euclidean steps at once; undone if they went past the bound, after
                 // which single steps find the first remainder within it.
-                let combine = |a: i64, x: &BigInt, b: i64, y: &BigInt| a * x + b * y;
+                let combine = lehmer::combine;
                 let r = combine(c, &r0, d, &r1);
                 if r > bound_n {
                     r0 = combine(a, &r0, b, &r1);
@@ -407,39 +574,11 @@ pub(super) fn reconstruct(
     // `s_j m + t_j s = r_j` and gcd(s_j, t_j) = 1, so a common factor of r_j and t_j divides
     // m = p^k: when p does not divide the denominator the fraction is already in lowest terms.
     let p_free = !(&d % p).is_zero();
-    Some(if p_free {
-        BigRational::new_raw(n, d)
-    } else {
-        BigRational::new(n, d)
-    })
-}
-
-/// Lehmer's step (Knuth, *The Art of Computer Programming* 2, section 4.5.2, algorithm L): the
-/// Euclidean quotients of `u > v > 0` that their leading 62 bits already decide, as the matrix
-/// `[[a, b], [c, d]]` that maps `(u, v)` to a later pair of consecutive remainders
-/// `(a u + b v, c u + d v)`; `None` when not even the first quotient is decided.
-fn lehmer_cofactors(u: &BigInt, v: &BigInt) -> Option<[i64; 4]> {
-    let shift = u.bits().saturating_sub(62);
-    let lead = |x: &BigInt| -> i128 {
-        let top: BigInt = x >> shift;
-        i128::from(top.to_u64_digits().1.first().copied().unwrap_or(0))
-    };
-    let (mut x, mut y) = (lead(u), lead(v));
-    let (mut a, mut b, mut c, mut d): (i128, i128, i128, i128) = (1, 0, 0, 1);
-    while y + c != 0 && y + d != 0 {
-        let q = (x + a) / (y + c);
-        if q != (x + b) / (y + d) {
-            break;
-        }
-        (a, c) = (c, a - q * c);
-        (b, d) = (d, b - q * d);
-        (x, y) = (y, x - q * y);
+    if p_free {
+        return Some(BigRational::new_raw(n, d));
     }
-    if b == 0 {
-        return None;
-    }
-    let narrow = |z: i128| i64::try_from(z).ok();
-    Some([narrow(a)?, narrow(b)?, narrow(c)?, narrow(d)?])
+    let g = lehmer::gcd(&n, &d);
+    Some(BigRational::new_raw(n / &g, d / &g))
 }
 
 #[cfg(test)]
@@ -447,9 +586,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_inverse_of_p_modulo_2_128_is_right() {
+    fn the_inverse_of_p_modulo_2_64_is_right() {
         for p in [3u64, 5, 7, (1 << 62) - 57, (1 << 61) - 1] {
-            assert_eq!(u128::from(p).wrapping_mul(inverse_mod_2_128(p)), 1);
+            assert_eq!(p.wrapping_mul(inverse_mod_2_64(p)), 1);
         }
     }
 
