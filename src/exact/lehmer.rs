@@ -30,11 +30,10 @@ fn bits_from(x: &BigInt, shift: u64) -> u64 {
 /// (then one division step is the way on).
 pub(crate) fn cofactors(u: &BigInt, v: &BigInt) -> Option<[i64; 4]> {
     let shift = u.bits().saturating_sub(62);
-    let (mut x, mut y) = (
-        i128::from(bits_from(u, shift)),
-        i128::from(bits_from(v, shift)),
-    );
-    let (mut a, mut b, mut c, mut d): (i128, i128, i128, i128) = (1, 0, 0, 1);
+    // x, y < 2^62 and the cofactors stay below 2^62 in absolute value (they are bounded by the
+    // leading digits they come from), so every sum below fits an i64.
+    let (mut x, mut y) = (bits_from(u, shift) as i64, bits_from(v, shift) as i64);
+    let (mut a, mut b, mut c, mut d): (i64, i64, i64, i64) = (1, 0, 0, 1);
     while y + c != 0 && y + d != 0 {
         let q = (x + a) / (y + c);
         if q != (x + b) / (y + d) {
@@ -47,13 +46,16 @@ pub(crate) fn cofactors(u: &BigInt, v: &BigInt) -> Option<[i64; 4]> {
     if b == 0 {
         return None;
     }
-    let narrow = |z: i128| i64::try_from(z).ok();
-    Some([narrow(a)?, narrow(b)?, narrow(c)?, narrow(d)?])
+    Some([a, b, c, d])
 }
 
-/// `a x + b y`.
+/// `a x + b y`, with each product a big-by-word multiplication of magnitudes.
 pub(crate) fn combine(a: i64, x: &BigInt, b: i64, y: &BigInt) -> BigInt {
-    a * x + b * y
+    let term = |c: i64, v: &BigInt| -> BigInt {
+        let sign = if c < 0 { -v.sign() } else { v.sign() };
+        BigInt::from_biguint(sign, v.magnitude() * c.unsigned_abs())
+    };
+    term(a, x) + term(b, y)
 }
 
 /// The greatest common divisor of `a` and `b` (non-negative; `gcd(0, 0) = 0`), by Lehmer steps

@@ -455,8 +455,8 @@ fn primes() -> Primes {
     }
 }
 
-/// The elimination pattern of a sparse matrix: which entries exist after fill, and which rows
-/// each pivot row updates. Computed once and shared by every prime (and by the float path).
+/// The elimination pattern of a sparse matrix: which entries exist after fill. Computed once
+/// and shared by every prime (and by the float path).
 ///
 /// Rows are stored flat: row i's columns are `cols[start[i]..start[i + 1]]`, ascending, and the
 /// numeric factors ([`Numeric`]) keep their values in a vector parallel to `cols`.
@@ -468,10 +468,6 @@ pub struct Pattern {
     cols: Vec<u32>,
     /// The index in `cols` of each row's diagonal entry.
     diag: Vec<usize>,
-    /// For each pivot v, `users[user_start[v]..user_start[v + 1]]` are the rows u < v that have
-    /// an entry in column v when v is eliminated, ascending, as `(u, index of (u, v) in cols)`.
-    user_start: Vec<usize>,
-    users: Vec<(u32, usize)>,
 }
 
 impl Pattern {
@@ -534,40 +530,17 @@ impl Pattern {
             let d = begin + row_u.partition_point(|&c| c < u32_u);
             rev_range[u] = (begin, d, rev_cols.len());
         }
-        // Lay the rows out in order, and list each pivot's users.
+        // Lay the rows out in order.
         let mut start = Vec::with_capacity(n + 1);
         let mut cols = Vec::with_capacity(rev_cols.len());
         let mut diag = Vec::with_capacity(n);
-        let mut user_count = vec![0usize; n + 1];
         for &(s, d, e) in &rev_range {
             start.push(cols.len());
             diag.push(cols.len() + (d - s));
             cols.extend_from_slice(&rev_cols[s..e]);
-            for &c in &rev_cols[d + 1..e] {
-                user_count[c as usize + 1] += 1;
-            }
         }
         start.push(cols.len());
-        for v in 0..n {
-            user_count[v + 1] += user_count[v];
-        }
-        let user_start = user_count.clone();
-        let mut users = vec![(0u32, 0usize); user_start[n]];
-        let mut fill = user_count;
-        for u in 0..n {
-            let upper = diag[u] + 1..start[u + 1];
-            for (k, &v) in upper.clone().zip(&cols[upper]) {
-                users[fill[v as usize]] = (u as u32, k);
-                fill[v as usize] += 1;
-            }
-        }
-        Pattern {
-            start,
-            cols,
-            diag,
-            user_start,
-            users,
-        }
+        Pattern { start, cols, diag }
     }
 
     /// The number of unknowns.
@@ -675,39 +648,48 @@ struct Numeric<E> {
 
 impl<E: Copy> Numeric<E> {
     /// Eliminates in place (`vals` laid out on `pat`); `None` when a pivot vanishes.
+    ///
+    /// Row by row from the last (left-looking): row u is scattered into a dense work row, its
+    /// pivots v > u are applied in decreasing order (`a_uv` is final by then: only pivots above
+    /// v touch column v), each subtracting `a_uv` times row v's normalised lower part, and the
+    /// row is gathered back. The same operations in the same order as eliminating pivot by
+    /// pivot, with direct indexing instead of merging rows.
     fn factor<F: Field<E = E>>(f: F, pat: &Pattern, mut vals: Vec<E>) -> Option<Numeric<E>> {
         let n = pat.len();
         let mut inv_pivot = vec![f.zero(); n];
-        for v in (0..n).rev() {
-            let (s, d) = (pat.start[v], pat.diag[v]);
-            let piv = vals[d];
+        let mut work = vec![f.zero(); n];
+        for u in (0..n).rev() {
+            let (s, d, e) = (pat.start[u], pat.diag[u], pat.start[u + 1]);
+            // Rows are stored in order: row u ends where the finished rows v > u begin.
+            let (upto, after) = vals.split_at_mut(e);
+            let row_u = &mut upto[s..];
+            let cols_u = &pat.cols[s..e];
+            for (&c, &x) in cols_u.iter().zip(row_u.iter()) {
+                work[c as usize] = x;
+            }
+            for &v in pat.cols[d + 1..e].iter().rev() {
+                let v = v as usize;
+                let a_uv = work[v];
+                if f.is_zero(a_uv) {
+                    continue;
+                }
+                let (vs, vd) = (pat.start[v], pat.diag[v]);
+                for (&c, &l) in pat.cols[vs..vd].iter().zip(&after[vs - e..vd - e]) {
+                    let w = &mut work[c as usize];
+                    *w = f.sub(*w, f.mul(a_uv, l));
+                }
+            }
+            for (&c, x) in cols_u.iter().zip(row_u.iter_mut()) {
+                *x = work[c as usize];
+            }
+            let piv = row_u[d - s];
             if f.is_zero(piv) {
                 return None;
             }
             let inv = f.inv(piv);
-            inv_pivot[v] = inv;
-            for x in &mut vals[s..d] {
+            inv_pivot[u] = inv;
+            for x in &mut row_u[..d - s] {
                 *x = f.mul(*x, inv);
-            }
-            let lower_cols = &pat.cols[s..d];
-            for &(u, pos_v) in &pat.users[pat.user_start[v]..pat.user_start[v + 1]] {
-                // Row u < v lies before row v in `vals`.
-                let (head, tail) = vals.split_at_mut(s);
-                let lower_vals = &tail[..d - s];
-                let a_uv = head[pos_v];
-                if f.is_zero(a_uv) {
-                    continue;
-                }
-                let u = u as usize;
-                let ucols = &pat.cols[pat.start[u]..pos_v];
-                let uvals = &mut head[pat.start[u]..pos_v];
-                let mut k = 0;
-                for (&c, &l) in lower_cols.iter().zip(lower_vals) {
-                    while ucols[k] != c {
-                        k += 1;
-                    }
-                    uvals[k] = f.sub(uvals[k], f.mul(a_uv, l));
-                }
             }
         }
         Some(Numeric { vals, inv_pivot })

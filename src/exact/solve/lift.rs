@@ -23,7 +23,7 @@
 //! M here is block lower triangular, `[[A, 0], [-C, A]]`, for a solution chained to another
 //! (`A y = C x`, as for a second moment), so one factorisation of A serves both blocks.
 
-use num_bigint::{BigInt, Sign};
+use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
@@ -190,7 +190,7 @@ impl Csr {
 
     /// `sum_j m_ij d_j` for row i, exactly (digits are below p < 2^62, so each product is one
     /// signed 64 x 64 -> 128-bit multiplication, and the caller keeps row sums below 2^60).
-    #[inline]
+    #[inline(always)]
     fn row_dot(&self, i: usize, d: &[u64]) -> i128 {
         let (s, e) = (self.start[i], self.start[i + 1]);
         self.cols[s..e]
@@ -458,30 +458,26 @@ impl<'a> Lifter<'a> {
         // divides L, which divides det A, `|N| <= |det(A) x|` is within the Cramer bound). The
         // Euclidean algorithm runs only when that fails.
         let mut common: Option<BigInt> = None;
+        let mut powers: Vec<Option<BigInt>> = vec![None; steps + 1];
         functionals
             .iter()
             .zip(digits)
             .map(|(fun, ds)| {
                 let k = ds.len();
-                // sum_i t_i p^i, by Horner from the top.
-                let mut s = BigInt::zero();
-                for &t in ds.iter().rev() {
-                    s *= p;
-                    s += t;
-                }
-                let modulus = BigInt::from(p).pow(k as u32);
-                let s = s.mod_floor(&modulus);
+                let modulus = powers[k].get_or_insert_with(|| BigInt::from(p).pow(k as u32));
+                let modulus = &*modulus;
+                let s = from_digits(&ds, p);
                 if let Some(l) = &common {
                     let square = fun.chained.then(|| l * l);
                     for d in square.iter().chain(std::iter::once(l)) {
                         if let Some(x) =
-                            with_denominator(&s, &modulus, d, fun.num_bits, fun.den_bits)
+                            with_denominator(&s, modulus, d, fun.num_bits, fun.den_bits)
                         {
                             return Some(x);
                         }
                     }
                 }
-                let x = reconstruct(&s, &modulus, p, fun.num_bits, fun.den_bits)?;
+                let x = reconstruct(&s, modulus, p, fun.num_bits, fun.den_bits)?;
                 common = Some(match common.take() {
                     Some(l) => {
                         let g = lehmer::gcd(&l, x.denom());
@@ -493,6 +489,41 @@ impl<'a> Lifter<'a> {
             })
             .collect()
     }
+}
+
+/// `sum_i t_i p^i mod p^k` for the k digits t (any size), in `0..p^k`: the digits are brought
+/// into `0..p` with carries (the carry out of the top one is a multiple of p^k, dropped), then
+/// converted by Horner's rule on 64-bit limbs (`p^k < 2^(64 k)`, so k limbs hold it).
+fn from_digits(t: &[i128], p: u64) -> BigInt {
+    let p_i = i128::from(p);
+    let mut carry: i128 = 0;
+    let digits: Vec<u64> = t
+        .iter()
+        .map(|&ti| {
+            // |t_i| < 2^126 and the carry is below 2^65 in absolute value: no overflow.
+            let v = ti + carry;
+            let d = v.rem_euclid(p_i);
+            carry = (v - d) / p_i;
+            d as u64
+        })
+        .collect();
+    let mut limbs: Vec<u64> = Vec::with_capacity(t.len());
+    for &d in digits.iter().rev() {
+        let mut c = u128::from(d);
+        for l in &mut limbs {
+            let x = u128::from(*l) * u128::from(p) + c;
+            *l = x as u64;
+            c = x >> 64;
+        }
+        if c != 0 {
+            limbs.push(c as u64);
+        }
+    }
+    let halves: Vec<u32> = limbs
+        .iter()
+        .flat_map(|&l| [l as u32, (l >> 32) as u32])
+        .collect();
+    BigInt::from(BigUint::new(halves))
 }
 
 /// `N / d` with `N = d s (mod m)` taken in `(-m/2, m/2]`, if `|N| <= 2^num_bits` and
@@ -589,6 +620,29 @@ mod tests {
     fn the_inverse_of_p_modulo_2_64_is_right() {
         for p in [3u64, 5, 7, (1 << 62) - 57, (1 << 61) - 1] {
             assert_eq!(p.wrapping_mul(inverse_mod_2_64(p)), 1);
+        }
+    }
+
+    #[test]
+    fn digits_of_any_size_and_sign_give_the_residue_modulo_p_to_the_k() {
+        // Against Horner's rule on big integers and a floor modulo: digits near the 2^126
+        // limit, negative ones, and a carry out of the top digit (which must be dropped).
+        let p: u64 = (1 << 62) - 57;
+        let big = (1i128 << 125) + 12345;
+        let cases: [&[i128]; 5] = [
+            &[0],
+            &[5, 7, 11],
+            &[-1, -1, -1, -1],
+            &[big, -big, big, 3, -7],
+            &[i128::from(p) - 1, i128::from(p) * 5, -(1i128 << 100), big],
+        ];
+        for t in cases {
+            let mut s = BigInt::zero();
+            for &ti in t.iter().rev() {
+                s = s * p + ti;
+            }
+            let m = BigInt::from(p).pow(t.len() as u32);
+            assert_eq!(from_digits(t, p), s.mod_floor(&m), "digits {t:?}");
         }
     }
 
