@@ -320,17 +320,25 @@ impl Mont {
         self.sub(a, self.p - b)
     }
 
-    /// `sum_k a_k y[c_k] R^-1 mod p` (a product in Montgomery form when one side is), for values
-    /// below p < 2^62: the products (each below 2^124) summed in 128 bits, then folded to
-    /// `lo + hi (R mod p)`, which is below `p R` (no division), and reduced once. Fifteen
-    /// products fit in 128 bits from zero; after a fold (below 2^126) eleven more do.
-    #[inline]
-    fn dot(&self, a: &[u64], c: &[u32], y: &[u64]) -> u64 {
+    /// `(acc + sum_k a_k y[c_k]) R^-1 mod p` (a product in Montgomery form when one side is),
+    /// for values below p < 2^62 and `acc` one such product: the products (each below 2^124)
+    /// summed in 128 bits, then folded to `lo + hi (R mod p)`, which is below `p R` (no
+    /// division), and reduced once. Fifteen products fit in 128 bits from zero; after a fold
+    /// (below 2^126) eleven more do.
+    #[inline(always)]
+    fn dot_from(&self, acc: u128, a: &[u64], c: &[u32], y: &[u64]) -> u64 {
         let fold = |t: u128| -> u128 {
             u128::from(t as u64) + u128::from((t >> 64) as u64) * u128::from(self.r1)
         };
-        let mut acc: u128 = 0;
-        let mut room = 15;
+        let mut acc = acc;
+        if a.len() <= 14 {
+            // The usual row: no fold needed on the way.
+            for (&x, &j) in a.iter().zip(c) {
+                acc += u128::from(x) * u128::from(y[j as usize]);
+            }
+            return self.redc(fold(acc));
+        }
+        let mut room = 14;
         for (&x, &j) in a.iter().zip(c) {
             if room == 0 {
                 acc = fold(acc);
@@ -496,7 +504,8 @@ impl Pattern {
         row: impl Fn(usize) -> I,
     ) -> Pattern {
         // Rows are built last to first into `rev_cols`; `rev_range[u]` locates row u there.
-        let mut rev_cols: Vec<u32> = Vec::new();
+        // Fill usually stays within a few entries per row: room for that, growing if not.
+        let mut rev_cols: Vec<u32> = Vec::with_capacity(16 * n);
         let mut rev_range: Vec<(usize, usize, usize)> = vec![(0, 0, 0); n]; // start, diag, end
         let mut mark = vec![u32::MAX; n];
         let mut heap = std::collections::BinaryHeap::new();
@@ -556,7 +565,7 @@ impl Pattern {
     /// For each entry of the rows given (the rows the pattern was built from, in order), its
     /// index in `cols`.
     fn positions<I: Iterator<Item = u32>>(&self, row: impl Fn(usize) -> I) -> Vec<usize> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(self.cols.len());
         for i in 0..self.len() {
             let cols = self.row(i);
             let base = self.start[i];
@@ -719,24 +728,53 @@ impl<E: Copy> Numeric<E> {
     }
 }
 
-impl Numeric<u64> {
-    /// [`Numeric::solve`] modulo a prime, each row's dot product accumulated in 128 bits and
-    /// reduced once (lazy reduction, [`Mont::dot`]) instead of one Montgomery reduction per
-    /// entry.
-    ///
-    /// The factor is in Montgomery form and every step multiplies one factor entry by one
-    /// entry of y, so y may be given in either form and the answer comes back in the same one.
-    fn solve_mod(&self, m: &Mont, pat: &Pattern, y: &mut [u64]) {
+/// A modular factor prepared for many solves (the lifting's): each row of each triangular pass
+/// becomes one dot product and one reduction. Row u's entries above the diagonal are stored as
+/// `-a_uv / pivot_u` and its normalised lower entries as `-l_uc` (Montgomery form), so that
+///
+/// ```text
+/// backward: y_u = (1 / pivot_u) y_u + sum_{v > u} (-a_uv / pivot_u) y_v
+/// forward:  y_v = 1 y_v + sum_{c < v} (-l_vc) y_c
+/// ```
+///
+/// are sums of products with the row's own entry of y as one more term ([`Mont::dot_from`]).
+/// Every product has one factor entry (in Montgomery form) and one entry of y, so y may be given
+/// in either form and the answer comes back in the same one.
+struct Folded {
+    vals: Vec<u64>,
+    inv_pivot: Vec<u64>,
+}
+
+impl Folded {
+    fn new(lu: Numeric<u64>, m: &Mont, pat: &Pattern) -> Folded {
+        let Numeric {
+            mut vals,
+            inv_pivot,
+        } = lu;
+        for (u, &inv) in inv_pivot.iter().enumerate() {
+            let (s, d, e) = (pat.start[u], pat.diag[u], pat.start[u + 1]);
+            for x in &mut vals[s..d] {
+                *x = m.sub(0, *x);
+            }
+            for x in &mut vals[d + 1..e] {
+                *x = m.sub(0, m.mul(*x, inv));
+            }
+        }
+        Folded { vals, inv_pivot }
+    }
+
+    /// Solves `A y' = y` modulo p in place.
+    fn solve(&self, m: &Mont, pat: &Pattern, y: &mut [u64]) {
         let n = y.len();
         for u in (0..n).rev() {
             let (d, e) = (pat.diag[u], pat.start[u + 1]);
-            let s = m.dot(&self.vals[d + 1..e], &pat.cols[d + 1..e], y);
-            y[u] = m.mul(m.sub(y[u], s), self.inv_pivot[u]);
+            let own = u128::from(self.inv_pivot[u]) * u128::from(y[u]);
+            y[u] = m.dot_from(own, &self.vals[d + 1..e], &pat.cols[d + 1..e], y);
         }
         for v in 0..n {
             let (s, d) = (pat.start[v], pat.diag[v]);
-            let t = m.dot(&self.vals[s..d], &pat.cols[s..d], y);
-            y[v] = m.sub(y[v], t);
+            let own = u128::from(m.r1) * u128::from(y[v]);
+            y[v] = m.dot_from(own, &self.vals[s..d], &pat.cols[s..d], y);
         }
     }
 }

@@ -28,7 +28,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
-use super::{primes, residue_i64, Int, Mont, Numeric, Pattern};
+use super::{primes, residue_i64, Folded, Int, Mont, Numeric, Pattern};
 use crate::exact::lehmer;
 
 /// A sparse integer matrix in compressed rows, each row's columns ascending.
@@ -245,7 +245,7 @@ fn dot(g: &[i64], z: &[u64]) -> i128 {
 /// functional lifted), A over the integers, and p^-1 modulo 2^64 for the exact divisions.
 pub(super) struct Lifter<'a> {
     m: Mont,
-    lu: Numeric<u64>,
+    lu: Folded,
     pattern: &'a Pattern,
     a: Csr,
     p_inv: u64,
@@ -264,7 +264,7 @@ impl Block {
         let n = r.len();
         Block {
             r,
-            rhs: Vec::new(),
+            rhs: Vec::with_capacity(n),
             y: vec![0; n],
         }
     }
@@ -293,8 +293,8 @@ impl Block {
                 }
             }
         }
-        // The digits are solved for in ordinary (not Montgomery) form: see `solve_mod`.
-        l.lu.solve_mod(m, l.pattern, &mut self.y);
+        // The digits are solved for in ordinary (not Montgomery) form: see `Folded`.
+        l.lu.solve(m, l.pattern, &mut self.y);
         let fed = feed.is_some();
         for (i, ri) in self.r.iter_mut().enumerate() {
             let rhs = if fed { self.rhs[i] } else { i128::from(*ri) };
@@ -332,7 +332,7 @@ impl<'a> Lifter<'a> {
             if let Some(lu) = Numeric::factor(m, pattern, vals) {
                 return Some(Lifter {
                     m,
-                    lu,
+                    lu: Folded::new(lu, &m, pattern),
                     pattern,
                     a,
                     p_inv: inverse_mod_2_64(p),
@@ -400,8 +400,8 @@ impl<'a> Lifter<'a> {
                 }
             }
         };
-        let mut plain_digits: Vec<Vec<i128>> = vec![Vec::new(); plain.len()];
-        let mut chained_digits: Vec<Vec<i128>> = vec![Vec::new(); chained.len()];
+        let mut plain_digits: Vec<Vec<i128>> = vec![Vec::with_capacity(steps); plain.len()];
+        let mut chained_digits: Vec<Vec<i128>> = vec![Vec::with_capacity(steps); chained.len()];
         match c.filter(|_| !chained.is_empty()) {
             None => {
                 for step in 0..steps {
