@@ -268,6 +268,8 @@ struct Mont {
     r1: u64,
     /// R^2 mod p.
     r2: u64,
+    /// R^3 mod p.
+    r3: u64,
 }
 
 impl Mont {
@@ -278,11 +280,13 @@ impl Mont {
         }
         let r = ((1u128 << 64) % u128::from(p)) as u64;
         let r2 = ((u128::from(r) * u128::from(r)) % u128::from(p)) as u64;
+        let r3 = ((u128::from(r2) * u128::from(r)) % u128::from(p)) as u64;
         Mont {
             p,
             neg_inv: inv.wrapping_neg(),
             r1: r,
             r2,
+            r3,
         }
     }
 
@@ -363,21 +367,22 @@ impl Mont {
         self.redc(u128::from(a))
     }
 
-    fn pow(&self, mut a: u64, mut e: u64) -> u64 {
-        let mut r = self.enter(1);
-        while e > 0 {
-            if e & 1 == 1 {
-                r = self.mul(r, a);
-            }
-            a = self.mul(a, a);
-            e >>= 1;
-        }
-        r
-    }
-
-    /// The inverse of a nonzero element (Fermat), in Montgomery form.
+    /// The inverse of a nonzero element, in Montgomery form: the extended Euclidean algorithm
+    /// on words gives `a^-1 = x^-1 R^-1` for `a = x R`, and a product with `R^3` turns it into
+    /// `x^-1 R`. (About 40 division steps, against 120 products for Fermat's `a^(p-2)`.)
     fn inv(&self, a: u64) -> u64 {
-        self.pow(a, self.p - 2)
+        debug_assert!(a != 0 && a < self.p);
+        // r0, r1 < p < 2^62, and the cofactors stay below p in absolute value.
+        let (mut r0, mut r1) = (self.p as i64, a as i64);
+        let (mut t0, mut t1) = (0i64, 1i64);
+        while r1 != 0 {
+            let q = r0 / r1;
+            (r0, r1) = (r1, r0 - q * r1);
+            (t0, t1) = (t1, t0 - q * t1);
+        }
+        debug_assert_eq!(r0, 1, "p is prime");
+        let e = if t0 < 0 { t0 + self.p as i64 } else { t0 } as u64;
+        self.mul(e, self.r3)
     }
 }
 
@@ -1989,6 +1994,22 @@ mod tests {
             solve_absorbing(&m, &[vec![q(1, 1)]]).unwrap_err(),
             Singular { state: 0 }
         );
+    }
+
+    #[test]
+    fn montgomery_inverses_are_inverses() {
+        for p in primes().take(3) {
+            let m = Mont::new(p);
+            let one = m.enter(1);
+            let x: u64 = 0x9e37_79b9_7f4a_7c15 % p;
+            for a in [1, 2, 3, p - 1, p - 2, p / 2, x] {
+                let am = m.enter(a);
+                assert_eq!(m.mul(am, m.inv(am)), one, "a = {a}, p = {p}");
+                // And in ordinary terms: a * a^-1 = 1 (mod p).
+                let inv = m.leave(m.inv(am));
+                assert_eq!((u128::from(a) * u128::from(inv)) % u128::from(p), 1);
+            }
+        }
     }
 
     #[test]
