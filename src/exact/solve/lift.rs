@@ -26,7 +26,7 @@
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{One, Signed, Zero};
+use num_traits::{One, Zero};
 
 use super::{primes, residue_i64, Folded, Int, Mont, Numeric, Pattern};
 use crate::exact::lehmer;
@@ -566,41 +566,16 @@ pub(super) fn reconstruct(
     num_bits: f64,
     den_bits: f64,
 ) -> Option<BigRational> {
-    let bound_n = BigInt::one() << (num_bits.max(0.0).ceil() as u64);
-    let bound_d = BigInt::one() << (den_bits.max(0.0).ceil() as u64);
-    let (mut r0, mut r1) = (m.clone(), s.clone());
-    let (mut t0, mut t1) = (BigInt::zero(), BigInt::one());
-    let mut lehmer = true;
-    while r1 > bound_n {
-        if lehmer && r1.bits() > 128 {
-            if let Some([a, b, c, d]) = lehmer::cofactors(&r0, &r1) {
-                // Several Euclidean steps at once; undone if they went past the bound, after
-                // which single steps find the first remainder within it.
-                let combine = lehmer::combine;
-                let r = combine(c, &r0, d, &r1);
-                if r > bound_n {
-                    r0 = combine(a, &r0, b, &r1);
-                    r1 = r;
-                    let t = combine(c, &t0, d, &t1);
-                    t0 = combine(a, &t0, b, &t1);
-                    t1 = t;
-                    continue;
-                }
-                lehmer = false;
-            }
-        }
-        let (q, r) = r0.div_rem(&r1);
-        r0 = std::mem::replace(&mut r1, r);
-        let t = &t0 - &q * &t1;
-        t0 = std::mem::replace(&mut t1, t);
-    }
-    if t1.is_zero() || t1.abs() > bound_d {
+    let bound_n = BigUint::one() << (num_bits.max(0.0).ceil() as u64);
+    let bound_d = BigUint::one() << (den_bits.max(0.0).ceil() as u64);
+    let (r, t) = lehmer::half_extended(m.magnitude(), s.magnitude(), &bound_n);
+    if t.is_zero() || *t.magnitude() > bound_d {
         return None;
     }
-    let (n, d) = if t1.sign() == Sign::Minus {
-        (-r1, -t1)
+    let (n, d) = if t.sign() == Sign::Minus {
+        (-BigInt::from(r), -t)
     } else {
-        (r1, t1)
+        (BigInt::from(r), t)
     };
     // `s_j m + t_j s = r_j` and gcd(s_j, t_j) = 1, so a common factor of r_j and t_j divides
     // m = p^k: when p does not divide the denominator the fraction is already in lowest terms.
