@@ -18,7 +18,6 @@ use std::cmp::Ordering;
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 
-
 /// A natural number as little-endian 64-bit limbs, without high zero limbs.
 type Limbs = Vec<u64>;
 
@@ -27,7 +26,11 @@ fn to_limbs(x: &BigUint) -> Limbs {
 }
 
 fn from_limbs(l: &[u64]) -> BigUint {
-    BigUint::new(l.iter().flat_map(|&d| [d as u32, (d >> 32) as u32]).collect())
+    BigUint::new(
+        l.iter()
+            .flat_map(|&d| [d as u32, (d >> 32) as u32])
+            .collect(),
+    )
 }
 
 fn trim(l: &mut Limbs) {
@@ -37,8 +40,9 @@ fn trim(l: &mut Limbs) {
 }
 
 fn bits(l: &[u64]) -> u64 {
-    l.last()
-        .map_or(0, |&top| 64 * l.len() as u64 - u64::from(top.leading_zeros()))
+    l.last().map_or(0, |&top| {
+        64 * l.len() as u64 - u64::from(top.leading_zeros())
+    })
 }
 
 fn compare(a: &[u64], b: &[u64]) -> Ordering {
