@@ -208,15 +208,21 @@ fn roll_level_system(
     let mut c: Vec<Vec<(usize, i64)>> = Vec::with_capacity(n);
     let mut b: Vec<Vec<i64>> = (0..COLUMNS).map(|_| Vec::with_capacity(n)).collect();
     for (i, faces) in rl.faces.iter().enumerate() {
-        let mut row = vec![(i, f)];
-        let mut row_c = vec![(i, f)];
-        let mut again = 0;
+        // Each row sized once (growing two rows per square cost a realloc or two apiece).
+        let moves = faces.iter().filter(|(to, _, _)| to.is_some()).count();
+        let again = faces
+            .iter()
+            .filter(|(to, go_on, _)| to.is_some() && *go_on)
+            .count();
+        let mut row = Vec::with_capacity(moves + 1);
+        let mut row_c = Vec::with_capacity(again + 1);
+        row.push((i, f));
+        row_c.push((i, f));
         let mut sums = [0i64; 4];
         for (to, go_on, o) in faces {
             if let Some(j) = to {
                 row.push((*j, -1));
                 if *go_on {
-                    again += 1;
                     row_c.push((*j, -1));
                 }
             }
@@ -227,7 +233,7 @@ fn roll_level_system(
         }
         a.push(row);
         c.push(row_c);
-        b[0].push(f - again);
+        b[0].push(f - again as i64);
         b[1].push(f);
         for (col, s) in b[2..].iter_mut().zip(sums) {
             col.push(s);
