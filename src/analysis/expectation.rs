@@ -199,7 +199,10 @@ fn binary_gcd(a: &BigUint, b: &BigUint) -> BigUint {
     let gcd = if u.len() <= 2 && v.len() <= 2 {
         BigUint::from(odd_gcd(to_u128(&u), to_u128(&v)))
     } else {
-        let digits = u.iter().flat_map(|&w| [w as u32, (w >> 32) as u32]).collect();
+        let digits = u
+            .iter()
+            .flat_map(|&w| [w as u32, (w >> 32) as u32])
+            .collect();
         BigUint::new(digits)
     };
     gcd << zu.min(zv)
@@ -219,7 +222,9 @@ fn odd_gcd(mut u: u128, mut v: u128) -> u128 {
 
 /// A number of at most two limbs.
 fn to_u128(x: &[u64]) -> u128 {
-    x.iter().rev().fold(0, |acc, &w| (acc << 64) | u128::from(w))
+    x.iter()
+        .rev()
+        .fold(0, |acc, &w| (acc << 64) | u128::from(w))
 }
 
 /// The number of trailing zero bits of a nonzero number (limbs least significant first).

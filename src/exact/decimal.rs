@@ -44,7 +44,10 @@ fn round_scaled(r: &BigRational, digits: usize) -> BigInt {
 /// `x * 10^digits`, by a single-limb multiplication when 10^digits fits in a `u64` (the
 /// usual case: this runs for every number a report prints).
 fn times_pow10(x: &BigInt, digits: usize) -> BigInt {
-    match u32::try_from(digits).ok().and_then(|d| 10u64.checked_pow(d)) {
+    match u32::try_from(digits)
+        .ok()
+        .and_then(|d| 10u64.checked_pow(d))
+    {
         Some(scale) => x * scale,
         None => x * BigInt::from(10u32).pow(digits as u32),
     }
