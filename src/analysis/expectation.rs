@@ -9,7 +9,9 @@
 //!
 //! Reference: J. G. Kemeny and J. L. Snell, *Finite Markov Chains* (1960), theorem 3.3.5.
 
-use num_bigint::BigInt;
+use std::cmp::Ordering;
+
+use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -88,7 +90,7 @@ pub fn expect_with(board: &Board, per_square: bool) -> Expectation {
     match RollLevel::new(board) {
         Some(rl) if rl.always_ends() => match rl.start {
             None => zero_game(),
-            Some(start) => expect_roll_level(&rl, start, per_square),
+            Some(start) => expect_roll_level(rl, start, per_square),
         },
         _ => expect_chain_with(&Chain::for_board(board), per_square),
     }
@@ -117,23 +119,160 @@ fn zero_game() -> Expectation {
 /// second moment is chained to the first.
 const COLUMNS: usize = 6;
 
-/// `Var T = E[T^2] - E[T]^2 = 2u - t - t^2` as one fraction: with `t = p/q` and `u = r/s`,
+/// `Var T = E[T^2] - E[T]^2 = 2u - t - t^2` as one reduced fraction, from `t = p/q` and
+/// `u = r/s` (reduced, as every `BigRational`).
+///
+/// # Formula
+///
+/// `t + t^2 = P / q^2` with `P = p (p + q)` is already reduced (a prime dividing q divides
+/// neither p nor p + q), so with `L = lcm(s, q^2) = s m = q^2 k`
 ///
 /// ```text
-/// Var T = (2 r q^2 - p q s - p^2 s) / (s q^2),
+/// Var T = 2r/s - P/q^2 = N / L,   N = 2 r m - P k,
 /// ```
 ///
-/// reduced by a single gcd. (`BigRational`'s operators reduce after every operation: five gcds of
-/// numbers of hundreds of bits, about 0.13 ms on a 100-square board against 9 us for this.)
+/// reduced by `gcd(N, L)`. (`BigRational`'s operators reduce after every operation: five gcds
+/// of numbers of hundreds of bits, about 0.13 ms on a 100-square board.) The two gcds needed are
+/// taken between numbers the size of q rather than of `s q^2` (a binary gcd costs the square of
+/// the length; on milton-bradley, 770 bits took 0.1 M instructions): prime by prime, with
+/// `a, x, y, z` the exponents in s, N, q and k,
+///
+/// - `k = s / gcd(s, q^2) = s' / gcd(s', q)` with `s' = s / gcd(s, q)`: both give
+///   `a - min(a, 2y)` (if `a <= y`, `s'` has none of the prime; else `a - y - min(a - y, y)`);
+/// - `gcd(N, q^2 k) = gcd(N, g q)` with `g = gcd(N, q k)`:
+///   `min(x, y + min(x, y + z)) = min(x, 2y + z)`.
+///
+/// On real boards s often divides `q^2` (k = 1, found by one division).
 fn variance(t: &BigRational, u: &BigRational) -> BigRational {
     let (p, q) = (t.numer(), t.denom());
     let (r, s) = (u.numer(), u.denom());
     let q2 = q * q;
-    let numer: BigInt = ((r * &q2) << 1u32) - p * q * s - p * p * s;
-    let denom: BigInt = s * q2;
-    // denom > 0, so the gcd is positive and the quotient is the reduced fraction.
-    let g = numer.gcd(&denom);
-    BigRational::new_raw(numer / &g, denom / &g)
+    let (m, k) = match q2.div_rem(s) {
+        (m, rem) if rem.is_zero() => (m, BigInt::one()),
+        _ => {
+            let reduced = s / gcd_of_size(s, q);
+            let k = &reduced / gcd_of_size(&reduced, q);
+            (&q2 * &k / s, k)
+        }
+    };
+    let numer: BigInt = ((r * &m) << 1u32) - p * (p + q) * &k;
+    let g = gcd_of_size(&numer, &(q * &k));
+    let g = gcd_of_size(&numer, &(g * q));
+    // g > 0 (the second argument is positive), so the quotient is the reduced fraction.
+    BigRational::new_raw(numer / &g, q2 * k / g)
+}
+
+/// `gcd(a, b)` for `b > 0`, with `a` reduced modulo `b` first so that the gcd runs on numbers
+/// no longer than `b`.
+fn gcd_of_size(a: &BigInt, b: &BigInt) -> BigInt {
+    BigInt::from(binary_gcd((a % b).magnitude(), b.magnitude()))
+}
+
+/// `gcd(a, b)` by Stein's binary algorithm, on 64-bit limbs changed in place.
+///
+/// `num_integer::Integer::gcd` runs the same algorithm, but through `BigUint`'s general shift
+/// and subtraction: about 280 instructions a step on numbers of three limbs, against about 50
+/// here (a step removes about one bit, so a gcd of 200-bit numbers takes some 300 steps).
+fn binary_gcd(a: &BigUint, b: &BigUint) -> BigUint {
+    if a.is_zero() {
+        return b.clone();
+    }
+    if b.is_zero() {
+        return a.clone();
+    }
+    let (mut u, mut v) = (a.to_u64_digits(), b.to_u64_digits());
+    let (zu, zv) = (trailing_zeros(&u), trailing_zeros(&v));
+    shift_right(&mut u, zu);
+    shift_right(&mut v, zv);
+    // Both odd from here on: the difference of the larger and the smaller is even and keeps the
+    // gcd, so it is halved until odd again, until the two are equal; in u128 once both fit.
+    while u.len() > 2 || v.len() > 2 {
+        match cmp_limbs(&u, &v) {
+            Ordering::Equal => break,
+            Ordering::Less => std::mem::swap(&mut u, &mut v),
+            Ordering::Greater => {}
+        }
+        sub_limbs(&mut u, &v);
+        let z = trailing_zeros(&u);
+        shift_right(&mut u, z);
+    }
+    let gcd = if u.len() <= 2 && v.len() <= 2 {
+        BigUint::from(odd_gcd(to_u128(&u), to_u128(&v)))
+    } else {
+        let digits = u
+            .iter()
+            .flat_map(|&w| [w as u32, (w >> 32) as u32])
+            .collect();
+        BigUint::new(digits)
+    };
+    gcd << zu.min(zv)
+}
+
+/// The same steps as [`binary_gcd`] for two odd numbers that fit in a `u128`.
+fn odd_gcd(mut u: u128, mut v: u128) -> u128 {
+    while u != v {
+        if u < v {
+            std::mem::swap(&mut u, &mut v);
+        }
+        u -= v;
+        u >>= u.trailing_zeros();
+    }
+    u
+}
+
+/// A number of at most two limbs.
+fn to_u128(x: &[u64]) -> u128 {
+    x.iter()
+        .rev()
+        .fold(0, |acc, &w| (acc << 64) | u128::from(w))
+}
+
+/// The number of trailing zero bits of a nonzero number (limbs least significant first).
+fn trailing_zeros(x: &[u64]) -> u64 {
+    let words = x.iter().take_while(|&&w| w == 0).count();
+    64 * words as u64 + u64::from(x[words].trailing_zeros())
+}
+
+/// `x >>= bits`, leaving no zero limb on top.
+fn shift_right(x: &mut Vec<u64>, bits: u64) {
+    let (words, bits) = ((bits / 64) as usize, (bits % 64) as u32);
+    if words > 0 {
+        x.drain(..words);
+    }
+    if bits > 0 {
+        for i in 1..x.len() {
+            x[i - 1] = (x[i - 1] >> bits) | (x[i] << (64 - bits));
+        }
+        if let Some(top) = x.last_mut() {
+            *top >>= bits;
+        }
+    }
+    while x.last() == Some(&0) {
+        x.pop();
+    }
+}
+
+/// Compares two numbers without zero limbs on top.
+fn cmp_limbs(x: &[u64], y: &[u64]) -> Ordering {
+    x.len()
+        .cmp(&y.len())
+        .then_with(|| x.iter().rev().cmp(y.iter().rev()))
+}
+
+/// `x -= y` for `x >= y`.
+fn sub_limbs(x: &mut [u64], y: &[u64]) {
+    let mut borrow = false;
+    for (i, xi) in x.iter_mut().enumerate() {
+        let yi = match y.get(i) {
+            Some(&yi) => yi,
+            None if !borrow => break,
+            None => 0,
+        };
+        let (d, b1) = xi.overflowing_sub(yi);
+        let (d, b2) = d.overflowing_sub(u64::from(borrow));
+        *xi = d;
+        borrow = b1 || b2;
+    }
 }
 
 /// Assembles the results: `x[0]` holds t at the start and then at every per-square state,
@@ -208,15 +347,21 @@ fn roll_level_system(
     let mut c: Vec<Vec<(usize, i64)>> = Vec::with_capacity(n);
     let mut b: Vec<Vec<i64>> = (0..COLUMNS).map(|_| Vec::with_capacity(n)).collect();
     for (i, faces) in rl.faces.iter().enumerate() {
-        let mut row = vec![(i, f)];
-        let mut row_c = vec![(i, f)];
-        let mut again = 0;
+        // Each row sized once (growing two rows per square cost a realloc or two apiece).
+        let moves = faces.iter().filter(|(to, _, _)| to.is_some()).count();
+        let again = faces
+            .iter()
+            .filter(|(to, go_on, _)| to.is_some() && *go_on)
+            .count();
+        let mut row = Vec::with_capacity(moves + 1);
+        let mut row_c = Vec::with_capacity(again + 1);
+        row.push((i, f));
+        row_c.push((i, f));
         let mut sums = [0i64; 4];
         for (to, go_on, o) in faces {
             if let Some(j) = to {
                 row.push((*j, -1));
                 if *go_on {
-                    again += 1;
                     row_c.push((*j, -1));
                 }
             }
@@ -227,7 +372,7 @@ fn roll_level_system(
         }
         a.push(row);
         c.push(row_c);
-        b[0].push(f - again);
+        b[0].push(f - again as i64);
         b[1].push(f);
         for (col, s) in b[2..].iter_mut().zip(sums) {
             col.push(s);
@@ -236,8 +381,8 @@ fn roll_level_system(
     (a, c, b)
 }
 
-fn expect_roll_level(rl: &RollLevel, start: usize, per_square: bool) -> Expectation {
-    let (a, c, b) = roll_level_system(rl);
+fn expect_roll_level(rl: RollLevel, start: usize, per_square: bool) -> Expectation {
+    let (a, c, b) = roll_level_system(&rl);
     let mut turns_wanted = vec![start];
     let mut squares = Vec::new();
     if per_square {
@@ -248,6 +393,9 @@ fn expect_roll_level(rl: &RollLevel, start: usize, per_square: bool) -> Expectat
             }
         }
     }
+    // Freed before the solve, whose allocations then reuse its memory instead of touching
+    // fresh pages (each first touch is a page fault, about 10 k kernel instructions).
+    drop(rl);
     let at_start = [start];
     let mut wanted = vec![Wanted::Some(&turns_wanted)];
     wanted.extend([Wanted::Some(&at_start); COLUMNS - 1]);
@@ -487,6 +635,73 @@ mod tests {
             // Reduced, with a positive denominator, like every BigRational.
             assert_eq!(got.numer().gcd(got.denom()), BigInt::from(1));
             assert!(got.denom() > &BigInt::from(0));
+        }
+    }
+
+    proptest::proptest! {
+        /// Second method as above, on fractions of several limbs whose denominators share
+        /// factors the way those of t and u do (s dividing q^2, or nearly).
+        #[test]
+        fn the_variance_equals_the_operator_formula_on_random_fractions(
+            p in proptest::prelude::any::<i64>(),
+            factors in proptest::collection::vec(1u64.., 1..4),
+            r in proptest::prelude::any::<i128>(),
+            kind in 0u8..4,
+            d in 1u64..100,
+            e in 1u64..1000,
+        ) {
+            let den: BigInt = factors.into_iter().map(BigInt::from).product();
+            let q2 = &den * &den;
+            let (d, e) = (BigInt::from(d), BigInt::from(e));
+            let s = match kind {
+                0 => &d * &e,
+                1 => &q2 / q2.gcd(&d),
+                2 => {
+                    let near = &q2 * &e;
+                    &near / near.gcd(&d)
+                }
+                _ => &den * &e,
+            };
+            let t = BigRational::new(p.into(), den);
+            let u = BigRational::new(r.into(), s);
+            let got = variance(&t, &u);
+            proptest::prop_assert_eq!(&got, &(&u * q(2, 1) - &t - &t * &t));
+            proptest::prop_assert_eq!(got.numer().gcd(got.denom()), BigInt::from(1));
+            proptest::prop_assert!(got.denom() > &BigInt::from(0));
+        }
+    }
+
+    #[test]
+    fn the_limb_helpers_carry_across_limbs() {
+        // 2^128 - 1: the borrow runs through two limbs.
+        let mut x = vec![0, 0, 1];
+        sub_limbs(&mut x, &[1]);
+        assert_eq!(x, [u64::MAX, u64::MAX, 0]);
+        // (2^128 + 2^64) >> 65 = 2^63 + 2^-1, truncated: the top zero limbs are dropped.
+        let mut y = vec![0, 1, 1];
+        shift_right(&mut y, 65);
+        assert_eq!(y, [1 << 63]);
+        assert_eq!(trailing_zeros(&[0, 8]), 67);
+        assert_eq!(cmp_limbs(&[5, 1], &[7]), Ordering::Greater);
+        assert_eq!(cmp_limbs(&[5, 1], &[7, 1]), Ordering::Less);
+    }
+
+    proptest::proptest! {
+        /// Second method: num-integer's gcd, on numbers of up to five limbs sharing factors
+        /// (powers of two among them, which the shifts handle).
+        #[test]
+        fn the_binary_gcd_equals_num_integers(
+            a in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..4),
+            b in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..4),
+            common in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..3),
+            twos in 0u32..130,
+        ) {
+            let product = |limbs: Vec<u64>| -> BigUint { limbs.into_iter().map(BigUint::from).product() };
+            let common = product(common) << twos;
+            let (a, b) = (product(a) * &common, product(b) * &common);
+            proptest::prop_assert_eq!(binary_gcd(&a, &b), a.gcd(&b));
+            proptest::prop_assert_eq!(binary_gcd(&a, &BigUint::zero()), a.clone());
+            proptest::prop_assert_eq!(binary_gcd(&a, &a), a.clone());
         }
     }
 

@@ -15,6 +15,8 @@
 //! chain = true
 //! ```
 
+use std::fs::File;
+use std::io::Read;
 use std::path::Path;
 
 use serde::Deserialize;
@@ -61,15 +63,19 @@ struct FileRules {
 pub fn load_spec(path: &Path) -> Result<BoardSpec, BoardError> {
     let origin = path.display().to_string();
     let fail = |message: String| BoardError::single(&origin, None, message);
-    let meta = std::fs::metadata(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
-    if meta.len() > MAX_FILE_BYTES {
+    let cannot_read = |e: std::io::Error| fail(format!("cannot read the file: {e}"));
+    // One open, one fstat, the reads: no stat by path first (this runs at every command).
+    let file = File::open(path).map_err(cannot_read)?;
+    let len = file.metadata().map_err(cannot_read)?.len();
+    if len > MAX_FILE_BYTES {
         return Err(fail(format!(
-            "the file is {} bytes, more than the limit of {MAX_FILE_BYTES} for a board file",
-            meta.len()
+            "the file is {len} bytes, more than the limit of {MAX_FILE_BYTES} for a board file"
         )));
     }
-    let text =
-        std::fs::read_to_string(path).map_err(|e| fail(format!("cannot read the file: {e}")))?;
+    let mut text = String::with_capacity(len as usize);
+    file.take(MAX_FILE_BYTES)
+        .read_to_string(&mut text)
+        .map_err(cannot_read)?;
     parse_spec(&text, &origin)
 }
 

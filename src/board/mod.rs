@@ -279,7 +279,7 @@ impl BoardSpec {
     /// # Errors
     ///
     /// A [`BoardError`] listing each problem with the line it is on.
-    pub fn validate(&self) -> Result<Board, BoardError> {
+    pub fn validate(self) -> Result<Board, BoardError> {
         validate::validate(self)
     }
 }

@@ -73,7 +73,7 @@ impl std::error::Error for BoardError {}
 /// The jump starting on each square, with its kind, as written (for duplicate and cycle messages).
 type JumpsBySquare<'a> = BTreeMap<i64, (&'a str, &'a Located<(i64, i64)>)>;
 
-pub(super) fn validate(spec: &BoardSpec) -> Result<Board, BoardError> {
+pub(super) fn validate(spec: BoardSpec) -> Result<Board, BoardError> {
     let mut problems = Vec::new();
     let size = spec.size.value;
     let size_ok = (2..=i64::from(MAX_SIZE)).contains(&size);
@@ -130,24 +130,32 @@ pub(super) fn validate(spec: &BoardSpec) -> Result<Board, BoardError> {
         for jump in list {
             let (from, to) = jump.value;
             let before = problems.len();
-            let name = format!("{kind} {from} -> {to}");
+            // Only formatted for a message: most boards have none.
+            let name = || format!("{kind} {from} -> {to}");
             if size_ok {
                 if from < 1 || from > size {
                     problems.push(Problem::new(
                         jump.line,
-                        format!("{name} starts outside the board: squares are 1 to {size}"),
+                        format!(
+                            "{} starts outside the board: squares are 1 to {size}",
+                            name()
+                        ),
                     ));
                 } else if from == size {
                     problems.push(Problem::new(
                         jump.line,
-                        format!("{name} starts on the finish ({size}): the game ends there"),
+                        format!(
+                            "{} starts on the finish ({size}): the game ends there",
+                            name()
+                        ),
                     ));
                 }
                 if to < 0 || to > size {
                     problems.push(Problem::new(
                         jump.line,
                         format!(
-                            "{name} ends outside the board: destinations are 0 (the start) to {size} (the finish)"
+                            "{} ends outside the board: destinations are 0 (the start) to {size} (the finish)",
+                            name()
                         ),
                     ));
                 }
@@ -155,13 +163,19 @@ pub(super) fn validate(spec: &BoardSpec) -> Result<Board, BoardError> {
             if kind == "snake" && to >= from {
                 problems.push(Problem::new(
                     jump.line,
-                    format!("{name} goes up: a snake goes down (to < from); is it a ladder?"),
+                    format!(
+                        "{} goes up: a snake goes down (to < from); is it a ladder?",
+                        name()
+                    ),
                 ));
             }
             if kind == "ladder" && to <= from {
                 problems.push(Problem::new(
                     jump.line,
-                    format!("{name} goes down: a ladder goes up (to > from); is it a snake?"),
+                    format!(
+                        "{} goes down: a ladder goes up (to > from); is it a snake?",
+                        name()
+                    ),
                 ));
             }
             if let Some((other_kind, other)) = by_square.get(&from) {
@@ -172,8 +186,10 @@ pub(super) fn validate(spec: &BoardSpec) -> Result<Board, BoardError> {
                 problems.push(Problem::new(
                     jump.line,
                     format!(
-                        "square {from} has two jumps: {other_kind} {} -> {}{other_line} and {name}",
-                        other.value.0, other.value.1
+                        "square {from} has two jumps: {other_kind} {} -> {}{other_line} and {}",
+                        other.value.0,
+                        other.value.1,
+                        name()
                     ),
                 ));
             } else {
@@ -205,18 +221,19 @@ pub(super) fn validate(spec: &BoardSpec) -> Result<Board, BoardError> {
         }
     }
 
+    let rules = Rules {
+        start: start as Square,
+        overshoot: spec.overshoot.value,
+        die: die as u32,
+        roll_again,
+        chain,
+    };
     Ok(Board {
-        spec: spec.clone(),
+        spec,
         size,
         snakes,
         ladders,
-        rules: Rules {
-            start: start as Square,
-            overshoot: spec.overshoot.value,
-            die: die as u32,
-            roll_again,
-            chain,
-        },
+        rules,
         jump_once,
     })
 }

@@ -94,8 +94,11 @@ fn load_spec(name: &str) -> Result<ladders::board::BoardSpec> {
         )?);
     }
     let path = Path::new(name);
-    if path.exists() {
-        return Ok(ladders::board::format::load_spec(path)?);
+    match ladders::board::format::load_spec(path) {
+        Ok(spec) => return Ok(spec),
+        // Asked only after a failure, so a board file is not looked up twice.
+        Err(err) if path.exists() => return Err(err.into()),
+        Err(_) => {}
     }
     let names: Vec<&str> = builtin_names().collect();
     bail!(

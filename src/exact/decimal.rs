@@ -25,13 +25,10 @@ pub fn fixed(r: &BigRational, digits: usize) -> String {
 
 /// round(r * 10^digits) to nearest, ties to even.
 fn round_scaled(r: &BigRational, digits: usize) -> BigInt {
-    let scale = BigInt::from(10u32).pow(digits as u32);
-    let num = r.numer() * &scale;
-    let den = r.denom().clone();
-    let (q, rem) = num.div_mod_floor(&den);
+    let den = r.denom();
+    let (q, rem) = times_pow10(r.numer(), digits).div_mod_floor(den);
     // rem in [0, den): compare 2 rem with den.
-    let twice = &rem * 2u32;
-    match twice.cmp(&den) {
+    match (rem << 1u32).cmp(den) {
         std::cmp::Ordering::Less => q,
         std::cmp::Ordering::Greater => q + 1u32,
         std::cmp::Ordering::Equal => {
@@ -44,18 +41,40 @@ fn round_scaled(r: &BigRational, digits: usize) -> BigInt {
     }
 }
 
+/// `x * 10^digits`, by a single-limb multiplication when 10^digits fits in a `u64` (the
+/// usual case: this runs for every number a report prints).
+fn times_pow10(x: &BigInt, digits: usize) -> BigInt {
+    match u32::try_from(digits)
+        .ok()
+        .and_then(|d| 10u64.checked_pow(d))
+    {
+        Some(scale) => x * scale,
+        None => x * BigInt::from(10u32).pow(digits as u32),
+    }
+}
+
 /// Writes the integer `scaled` / 10^digits with a decimal point.
 fn format_scaled(scaled: &BigInt, digits: usize) -> String {
-    let negative = scaled.sign() == Sign::Minus;
-    let mut text = scaled.abs().to_string();
-    if digits > 0 {
-        if text.len() <= digits {
-            text = format!("{}{text}", "0".repeat(digits + 1 - text.len()));
-        }
-        text.insert(text.len() - digits, '.');
+    let magnitude = scaled.magnitude().to_string();
+    let mut text = String::with_capacity(magnitude.len().max(digits + 1) + 2);
+    if scaled.sign() == Sign::Minus {
+        text.push('-');
     }
-    if negative {
-        text.insert(0, '-');
+    if digits == 0 {
+        text.push_str(&magnitude);
+        return text;
+    }
+    match magnitude.len().checked_sub(digits) {
+        Some(point) if point > 0 => {
+            text.push_str(&magnitude[..point]);
+            text.push('.');
+            text.push_str(&magnitude[point..]);
+        }
+        _ => {
+            text.push_str("0.");
+            text.extend(std::iter::repeat_n('0', digits - magnitude.len()));
+            text.push_str(&magnitude);
+        }
     }
     text
 }
@@ -123,6 +142,11 @@ mod tests {
         assert_eq!(fixed(&q(1, 1000), 2), "0.00");
         assert_eq!(fixed(&q(12345, 100), 1), "123.4"); // 123.45 -> even
         assert_eq!(fixed(&q(7, 1), 3), "7.000");
+        assert_eq!(fixed(&q(-1, 1000), 5), "-0.00100");
+        assert_eq!(fixed(&q(-123, 1), 0), "-123");
+        // 10^25 does not fit in a u64: the general power.
+        assert_eq!(fixed(&q(1, 3), 25), "0.3333333333333333333333333");
+        assert_eq!(fixed(&q(2, 3), 20), "0.66666666666666666667");
     }
 
     #[test]

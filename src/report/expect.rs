@@ -2,13 +2,13 @@
 
 use std::io::{self, Write};
 
-use serde_json::json;
+use serde::Serialize;
 
 use crate::analysis::expectation::{Expectation, FloatExpectation};
 use crate::board::{Board, Square};
 use crate::chain::Trap;
 use crate::exact::decimal::{fixed, sqrt_fixed};
-use crate::report::json::{rules_json, BoardJson, ExactJson};
+use crate::report::json::{BoardJson, ExactJson, RulesJson};
 use crate::report::text::{board_line, rules_line};
 
 /// What to show in an `expect` report.
@@ -73,60 +73,124 @@ pub fn write_text(
     Ok(())
 }
 
-/// The fields of an infinite game, for [`to_json`] and [`float_to_json`] alike.
-fn insert_infinite(obj: &mut serde_json::Map<String, serde_json::Value>, trap: &Trap<Square>) {
-    obj.insert("finite".into(), json!(false));
-    obj.insert("expected_turns".into(), json!("infinite"));
-    obj.insert("variance".into(), json!("infinite"));
-    obj.insert("expected_rolls".into(), json!("infinite"));
-    obj.insert(
-        "trap".into(),
-        json!({
-            "square": trap.state,
-            "cycle": trap.cycle,
-            "message": trap_sentence(trap),
-        }),
-    );
+/// The JSON report of `expect` (documented in `docs/json-output.md`), built by [`to_json`] and
+/// [`float_to_json`] and written by `serde_json` as it stands, without a `serde_json::Value` in
+/// between. The fields are declared in alphabetical order, the key order of every other report.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum ExpectJson<'a, X, S> {
+    /// The game ends: `X` is [`ExactJson`] (or `f64` with `--float`), `S` the standard deviation
+    /// (a decimal string, or `f64`).
+    Finite(Box<FiniteJson<'a, X, S>>),
+    /// The expected length is infinite.
+    Infinite(InfiniteJson<'a>),
+}
+
+/// The keys of a finite game (see [`ExpectJson`]).
+#[derive(Debug, Serialize)]
+pub struct FiniteJson<'a, X, S> {
+    board: BoardJson<'a>,
+    expected_climbed: X,
+    expected_ladders: X,
+    expected_rolls: X,
+    expected_slid: X,
+    expected_snakes: X,
+    expected_turns: X,
+    finite: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    float: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    per_square: Option<Vec<SquareJson<X>>>,
+    rules: RulesJson,
+    std_dev: S,
+    variance: X,
+}
+
+/// One row of `per_square`.
+#[derive(Debug, Serialize)]
+pub struct SquareJson<X> {
+    expected_turns: X,
+    square: Square,
+}
+
+/// The keys of an infinite game (see [`ExpectJson`]).
+#[derive(Debug, Serialize)]
+pub struct InfiniteJson<'a> {
+    board: BoardJson<'a>,
+    expected_rolls: &'static str,
+    expected_turns: &'static str,
+    finite: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    float: Option<bool>,
+    rules: RulesJson,
+    trap: TrapJson<'a>,
+    variance: &'static str,
+}
+
+/// Where an infinite game gets stuck.
+#[derive(Debug, Serialize)]
+struct TrapJson<'a> {
+    cycle: &'a [Square],
+    message: String,
+    square: Square,
+}
+
+impl<'a> InfiniteJson<'a> {
+    fn new(board: &'a Board, trap: &'a Trap<Square>, float: Option<bool>) -> InfiniteJson<'a> {
+        InfiniteJson {
+            board: BoardJson::new(board),
+            expected_rolls: "infinite",
+            expected_turns: "infinite",
+            finite: false,
+            float,
+            rules: RulesJson::new(board.rules()),
+            trap: TrapJson {
+                cycle: &trap.cycle,
+                message: trap_sentence(trap),
+                square: trap.state,
+            },
+            variance: "infinite",
+        }
+    }
 }
 
 /// The JSON report (documented in `docs/json-output.md`).
-pub fn to_json(
-    board: &Board,
-    expectation: &Expectation,
+pub fn to_json<'a>(
+    board: &'a Board,
+    expectation: &'a Expectation,
     options: ExpectOptions,
-) -> serde_json::Value {
+) -> ExpectJson<'a, ExactJson, String> {
     let d = options.digits;
-    let mut v = json!({
-        "board": BoardJson::new(board),
-        "rules": rules_json(board.rules()),
-    });
-    let obj = v.as_object_mut().expect("object");
-    match expectation {
+    let e = match expectation {
         Expectation::Infinite(trap) => {
-            insert_infinite(obj, trap);
+            return ExpectJson::Infinite(InfiniteJson::new(board, trap, None))
         }
-        Expectation::Finite(e) => {
-            let x = |r| serde_json::to_value(ExactJson::new(r, d)).expect("serializes");
-            obj.insert("finite".into(), json!(true));
-            obj.insert("expected_turns".into(), x(&e.turns));
-            obj.insert("variance".into(), x(&e.variance));
-            obj.insert("std_dev".into(), json!(sqrt_fixed(&e.variance, d)));
-            obj.insert("expected_rolls".into(), x(&e.rolls));
-            obj.insert("expected_snakes".into(), x(&e.snakes));
-            obj.insert("expected_ladders".into(), x(&e.ladders));
-            obj.insert("expected_climbed".into(), x(&e.climbed));
-            obj.insert("expected_slid".into(), x(&e.slid));
-            if options.per_square {
-                let rows: Vec<serde_json::Value> = e
-                    .per_square
-                    .iter()
-                    .map(|(s, t)| json!({"square": s, "expected_turns": x(t)}))
-                    .collect();
-                obj.insert("per_square".into(), json!(rows));
-            }
-        }
-    }
-    v
+        Expectation::Finite(e) => e,
+    };
+    let x = |r| ExactJson::new(r, d);
+    ExpectJson::Finite(Box::new(FiniteJson {
+        board: BoardJson::new(board),
+        expected_climbed: x(&e.climbed),
+        expected_ladders: x(&e.ladders),
+        expected_rolls: x(&e.rolls),
+        expected_slid: x(&e.slid),
+        expected_snakes: x(&e.snakes),
+        expected_turns: x(&e.turns),
+        finite: true,
+        float: None,
+        per_square: options.per_square.then(|| {
+            e.per_square
+                .iter()
+                .map(|(square, turns)| SquareJson {
+                    expected_turns: x(turns),
+                    square: *square,
+                })
+                .collect()
+        }),
+        rules: RulesJson::new(board.rules()),
+        std_dev: sqrt_fixed(&e.variance, d),
+        variance: x(&e.variance),
+    }))
 }
 
 /// Significant digits shown for floating-point results (f64 carries 15 to 17).
@@ -179,40 +243,74 @@ pub fn write_float_text(
 
 /// The JSON report of `expect --float`: the keys of [`to_json`], with plain numbers instead of
 /// exact objects and `"float": true`.
-pub fn float_to_json(
-    board: &Board,
-    expectation: &FloatExpectation,
+pub fn float_to_json<'a>(
+    board: &'a Board,
+    expectation: &'a FloatExpectation,
     options: ExpectOptions,
-) -> serde_json::Value {
-    let mut v = json!({
-        "board": BoardJson::new(board),
-        "rules": rules_json(board.rules()),
-        "float": true,
-    });
-    let obj = v.as_object_mut().expect("object");
-    match expectation {
+) -> ExpectJson<'a, f64, f64> {
+    let e = match expectation {
         FloatExpectation::Infinite(trap) => {
-            insert_infinite(obj, trap);
+            return ExpectJson::Infinite(InfiniteJson::new(board, trap, Some(true)))
         }
-        FloatExpectation::Finite(e) => {
-            obj.insert("finite".into(), json!(true));
-            obj.insert("expected_turns".into(), json!(e.turns));
-            obj.insert("variance".into(), json!(e.variance));
-            obj.insert("std_dev".into(), json!(e.variance.max(0.0).sqrt()));
-            obj.insert("expected_rolls".into(), json!(e.rolls));
-            obj.insert("expected_snakes".into(), json!(e.snakes));
-            obj.insert("expected_ladders".into(), json!(e.ladders));
-            obj.insert("expected_climbed".into(), json!(e.climbed));
-            obj.insert("expected_slid".into(), json!(e.slid));
-            if options.per_square {
-                let rows: Vec<serde_json::Value> = e
-                    .per_square
-                    .iter()
-                    .map(|(s, t)| json!({"square": s, "expected_turns": t}))
-                    .collect();
-                obj.insert("per_square".into(), json!(rows));
+        FloatExpectation::Finite(e) => e,
+    };
+    ExpectJson::Finite(Box::new(FiniteJson {
+        board: BoardJson::new(board),
+        expected_climbed: e.climbed,
+        expected_ladders: e.ladders,
+        expected_rolls: e.rolls,
+        expected_slid: e.slid,
+        expected_snakes: e.snakes,
+        expected_turns: e.turns,
+        finite: true,
+        float: Some(true),
+        per_square: options.per_square.then(|| {
+            e.per_square
+                .iter()
+                .map(|&(square, expected_turns)| SquareJson {
+                    expected_turns,
+                    square,
+                })
+                .collect()
+        }),
+        rules: RulesJson::new(board.rules()),
+        std_dev: e.variance.max(0.0).sqrt(),
+        variance: e.variance,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::expectation::{expect_float, expect_with};
+
+    /// The report written directly, and the same report through `serde_json::Value` (a sorted
+    /// map, as every other report is built): the same text, so the keys are declared in order.
+    fn assert_keys_sorted<T: Serialize>(report: &T) {
+        let direct = serde_json::to_string_pretty(report).unwrap();
+        let value = serde_json::to_value(report).unwrap();
+        assert_eq!(direct, serde_json::to_string_pretty(&value).unwrap());
+    }
+
+    #[test]
+    fn the_json_keys_come_in_alphabetical_order() {
+        let tiny = crate::board::builtin("tiny").unwrap().unwrap();
+        let trapped = Board::from_toml_str(
+            "size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n",
+            "t",
+        )
+        .unwrap();
+        for board in [&tiny, &trapped] {
+            for per_square in [false, true] {
+                let options = ExpectOptions {
+                    digits: 3,
+                    per_square,
+                };
+                let exact = expect_with(board, per_square);
+                assert_keys_sorted(&to_json(board, &exact, options));
+                let float = expect_float(board, per_square);
+                assert_keys_sorted(&float_to_json(board, &float, options));
             }
         }
     }
-    v
 }
