@@ -9,15 +9,14 @@
 //!
 //! Reference: J. G. Kemeny and J. L. Snell, *Finite Markov Chains* (1960), theorem 3.3.5.
 
-use std::cmp::Ordering;
-
-use num_bigint::{BigInt, BigUint};
+use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::board::{Board, Square};
 use crate::chain::{Chain, RollLevel, Trap, TurnRewards};
+use crate::exact::lehmer;
 use crate::exact::solve::{
     identity_minus, solve_exact, solve_exact_int, transient_matrix, Chained, SparseRows, Wanted,
 };
@@ -133,7 +132,7 @@ const COLUMNS: usize = 6;
 ///
 /// reduced by `gcd(N, L)`. (`BigRational`'s operators reduce after every operation: five gcds
 /// of numbers of hundreds of bits, about 0.13 ms on a 100-square board.) The two gcds needed are
-/// taken between numbers the size of q rather than of `s q^2` (a binary gcd costs the square of
+/// taken between numbers the size of q rather than of `s q^2` (a gcd costs about the square of
 /// the length; on milton-bradley, 770 bits took 0.1 M instructions): prime by prime, with
 /// `a, x, y, z` the exponents in s, N, q and k,
 ///
@@ -163,116 +162,9 @@ fn variance(t: &BigRational, u: &BigRational) -> BigRational {
 }
 
 /// `gcd(a, b)` for `b > 0`, with `a` reduced modulo `b` first so that the gcd runs on numbers
-/// no longer than `b`.
+/// no longer than `b` (Lehmer's algorithm, [`lehmer::gcd`]).
 fn gcd_of_size(a: &BigInt, b: &BigInt) -> BigInt {
-    BigInt::from(binary_gcd((a % b).magnitude(), b.magnitude()))
-}
-
-/// `gcd(a, b)` by Stein's binary algorithm, on 64-bit limbs changed in place.
-///
-/// `num_integer::Integer::gcd` runs the same algorithm, but through `BigUint`'s general shift
-/// and subtraction: about 280 instructions a step on numbers of three limbs, against about 50
-/// here (a step removes about one bit, so a gcd of 200-bit numbers takes some 300 steps).
-fn binary_gcd(a: &BigUint, b: &BigUint) -> BigUint {
-    if a.is_zero() {
-        return b.clone();
-    }
-    if b.is_zero() {
-        return a.clone();
-    }
-    let (mut u, mut v) = (a.to_u64_digits(), b.to_u64_digits());
-    let (zu, zv) = (trailing_zeros(&u), trailing_zeros(&v));
-    shift_right(&mut u, zu);
-    shift_right(&mut v, zv);
-    // Both odd from here on: the difference of the larger and the smaller is even and keeps the
-    // gcd, so it is halved until odd again, until the two are equal; in u128 once both fit.
-    while u.len() > 2 || v.len() > 2 {
-        match cmp_limbs(&u, &v) {
-            Ordering::Equal => break,
-            Ordering::Less => std::mem::swap(&mut u, &mut v),
-            Ordering::Greater => {}
-        }
-        sub_limbs(&mut u, &v);
-        let z = trailing_zeros(&u);
-        shift_right(&mut u, z);
-    }
-    let gcd = if u.len() <= 2 && v.len() <= 2 {
-        BigUint::from(odd_gcd(to_u128(&u), to_u128(&v)))
-    } else {
-        let digits = u
-            .iter()
-            .flat_map(|&w| [w as u32, (w >> 32) as u32])
-            .collect();
-        BigUint::new(digits)
-    };
-    gcd << zu.min(zv)
-}
-
-/// The same steps as [`binary_gcd`] for two odd numbers that fit in a `u128`.
-fn odd_gcd(mut u: u128, mut v: u128) -> u128 {
-    while u != v {
-        if u < v {
-            std::mem::swap(&mut u, &mut v);
-        }
-        u -= v;
-        u >>= u.trailing_zeros();
-    }
-    u
-}
-
-/// A number of at most two limbs.
-fn to_u128(x: &[u64]) -> u128 {
-    x.iter()
-        .rev()
-        .fold(0, |acc, &w| (acc << 64) | u128::from(w))
-}
-
-/// The number of trailing zero bits of a nonzero number (limbs least significant first).
-fn trailing_zeros(x: &[u64]) -> u64 {
-    let words = x.iter().take_while(|&&w| w == 0).count();
-    64 * words as u64 + u64::from(x[words].trailing_zeros())
-}
-
-/// `x >>= bits`, leaving no zero limb on top.
-fn shift_right(x: &mut Vec<u64>, bits: u64) {
-    let (words, bits) = ((bits / 64) as usize, (bits % 64) as u32);
-    if words > 0 {
-        x.drain(..words);
-    }
-    if bits > 0 {
-        for i in 1..x.len() {
-            x[i - 1] = (x[i - 1] >> bits) | (x[i] << (64 - bits));
-        }
-        if let Some(top) = x.last_mut() {
-            *top >>= bits;
-        }
-    }
-    while x.last() == Some(&0) {
-        x.pop();
-    }
-}
-
-/// Compares two numbers without zero limbs on top.
-fn cmp_limbs(x: &[u64], y: &[u64]) -> Ordering {
-    x.len()
-        .cmp(&y.len())
-        .then_with(|| x.iter().rev().cmp(y.iter().rev()))
-}
-
-/// `x -= y` for `x >= y`.
-fn sub_limbs(x: &mut [u64], y: &[u64]) {
-    let mut borrow = false;
-    for (i, xi) in x.iter_mut().enumerate() {
-        let yi = match y.get(i) {
-            Some(&yi) => yi,
-            None if !borrow => break,
-            None => 0,
-        };
-        let (d, b1) = xi.overflowing_sub(yi);
-        let (d, b2) = d.overflowing_sub(u64::from(borrow));
-        *xi = d;
-        borrow = b1 || b2;
-    }
+    lehmer::gcd(&(a % b), b)
 }
 
 /// Assembles the results: `x[0]` holds t at the start and then at every per-square state,
@@ -668,40 +560,6 @@ mod tests {
             proptest::prop_assert_eq!(&got, &(&u * q(2, 1) - &t - &t * &t));
             proptest::prop_assert_eq!(got.numer().gcd(got.denom()), BigInt::from(1));
             proptest::prop_assert!(got.denom() > &BigInt::from(0));
-        }
-    }
-
-    #[test]
-    fn the_limb_helpers_carry_across_limbs() {
-        // 2^128 - 1: the borrow runs through two limbs.
-        let mut x = vec![0, 0, 1];
-        sub_limbs(&mut x, &[1]);
-        assert_eq!(x, [u64::MAX, u64::MAX, 0]);
-        // (2^128 + 2^64) >> 65 = 2^63 + 2^-1, truncated: the top zero limbs are dropped.
-        let mut y = vec![0, 1, 1];
-        shift_right(&mut y, 65);
-        assert_eq!(y, [1 << 63]);
-        assert_eq!(trailing_zeros(&[0, 8]), 67);
-        assert_eq!(cmp_limbs(&[5, 1], &[7]), Ordering::Greater);
-        assert_eq!(cmp_limbs(&[5, 1], &[7, 1]), Ordering::Less);
-    }
-
-    proptest::proptest! {
-        /// Second method: num-integer's gcd, on numbers of up to five limbs sharing factors
-        /// (powers of two among them, which the shifts handle).
-        #[test]
-        fn the_binary_gcd_equals_num_integers(
-            a in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..4),
-            b in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..4),
-            common in proptest::collection::vec(proptest::prelude::any::<u64>(), 0..3),
-            twos in 0u32..130,
-        ) {
-            let product = |limbs: Vec<u64>| -> BigUint { limbs.into_iter().map(BigUint::from).product() };
-            let common = product(common) << twos;
-            let (a, b) = (product(a) * &common, product(b) * &common);
-            proptest::prop_assert_eq!(binary_gcd(&a, &b), a.gcd(&b));
-            proptest::prop_assert_eq!(binary_gcd(&a, &BigUint::zero()), a.clone());
-            proptest::prop_assert_eq!(binary_gcd(&a, &a), a.clone());
         }
     }
 

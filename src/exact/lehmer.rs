@@ -263,6 +263,22 @@ mod tests {
             prop_assert_eq!(gcd(&a, &b), a.gcd(&b));
         }
 
+        /// Products of limbs sharing factors, powers of two among them.
+        #[test]
+        fn gcd_agrees_with_num_integer_on_shared_factors(
+            a in proptest::collection::vec(any::<u64>(), 0..4),
+            b in proptest::collection::vec(any::<u64>(), 0..4),
+            common in proptest::collection::vec(any::<u64>(), 0..3),
+            twos in 0u32..130,
+        ) {
+            let product = |limbs: Vec<u64>| -> BigInt { limbs.into_iter().map(BigInt::from).product() };
+            let common = product(common) << twos;
+            let (a, b) = (product(a) * &common, product(b) * &common);
+            prop_assert_eq!(gcd(&a, &b), a.gcd(&b));
+            prop_assert_eq!(gcd(&a, &BigInt::zero()), a.clone());
+            prop_assert_eq!(gcd(&a, &a), a.clone());
+        }
+
         #[test]
         fn the_half_extended_algorithm_agrees_with_single_steps(
             m in proptest::collection::vec(any::<u64>(), 1..12),
