@@ -1,0 +1,177 @@
+//! p-adic lifting of whole solution vectors, for solutions that want many components (every
+//! square's expected turns: `ladders expect --per-square`).
+//!
+//! # Method
+//!
+//! [`super::lift`] lifts a few linear functionals of a solution on the transposed system: one
+//! lifting per wanted component. When one solution of `A x = b` wants many components, this
+//! module lifts x itself instead: A (not `A^T`) is factored once modulo a prime p just below
+//! 2^62, in a fill-reducing order ([`crate::exact::order`]), and Dixon's iteration (the same
+//! `Block::step`) gives one digit vector `z_i` per step, with
+//! `A (z_0 + z_1 p + ... + z_{k-1} p^{k-1}) = b - p^k r_k`, so component j of the sum is
+//! `x_j mod p^k`. The digits of the wanted components are kept, and each component is rebuilt
+//! at the end from its k digits.
+//!
+//! # Why the result is exact
+//!
+//! By Cramer's rule every component is `x_j = N_j / det(A)` with `N_j` the determinant of A
+//! with column j replaced by b; Hadamard's inequality bounds `|N_j| <= B_N` and
+//! `|det A| <= B_D` (`log2_bounds`, per right-hand side). The reduced fraction `n / d` of `x_j`
+//! has `|n| <= B_N` and `0 < d <= B_D`. With `p^k > 2 B_N B_D` two fractions within these bounds
+//! that are congruent modulo `p^k` are equal (`|n d' - n' d| < 2 B_N B_D < p^k`), so the fraction
+//! within the bounds congruent to the lifted value is unique, and it is `x_j`.
+//!
+//! The first component is found by rational reconstruction (the half-extended Euclidean
+//! algorithm), which gives its denominator L. Every denominator divides `det A`, and on these
+//! systems they mostly divide one another, so each further component is tried first as
+//! `N = L s mod p^k` (symmetric residue): when `|N| <= B_N` and `L <= B_D`, `N / L` is within the
+//! bounds and congruent to the lifted value, hence the value by the uniqueness above (a
+//! multiplication and one division instead of a Euclidean run). Only when that fails does the
+//! reconstruction run, and L becomes `lcm(L, d)` (still a divisor of `det A`, so within `B_D`).
+//! This is what `Lifter::lift` does for the functionals.
+//!
+//! # Memory
+//!
+//! Each step's digits of the wanted components are kept until the end: steps x components x 8
+//! bytes. The steps grow with the size of the numbers (about 2.6 bits per unknown for the
+//! expected turns, so k is about 420 at 10,000 squares, 9,600 unknowns): about
+//! 420 x 9,600 x 8 = 32 MB there, and four times that at twice the size. Beyond
+//! [`MAX_DIGIT_BYTES`] the caller falls back to the multi-modular elimination (which would take
+//! hours at that size anyway).
+
+use num_rational::BigRational;
+
+use super::lift::{from_reduced_digits, reconstruct, with_denominator, Block, Csr, Lifter};
+use super::{is_identity, order, Pattern};
+use crate::exact::lehmer;
+
+/// The most memory the stored digits of one solution may take (512 MiB: about 40,000 unknowns
+/// for the expected turns of a board).
+pub(super) const MAX_DIGIT_BYTES: usize = 1 << 29;
+
+/// Row sums of `|A|` and entries of b must stay below this for machine-word residuals (see
+/// `Block::step`).
+const LIMIT: u64 = 1 << 60;
+
+/// One solution to lift as a vector.
+pub(super) struct VectorSolution<'a> {
+    /// The right-hand side b of `A x = b`.
+    pub b: &'a [i64],
+    /// The wanted components of x (indices into x, in the order wanted; repeats allowed).
+    pub components: &'a [usize],
+    /// log2 of a bound on the numerators `|det(A) x_j|`.
+    pub num_bits: f64,
+    /// log2 of a bound on `|det A|`.
+    pub den_bits: f64,
+}
+
+/// An upper estimate of the steps a solution needs (for the memory check before anything is
+/// factored): every prime the lifting tries is above 2^61.
+fn steps_estimate(n: usize, num_bits: f64, den_bits: f64) -> usize {
+    let bits = (num_bits + den_bits) * (1.0 + 1e-9) + n as f64 * 2e-3 + 10.0;
+    (bits / 61.0).ceil().max(1.0) as usize
+}
+
+/// Whether [`solve_vectors`] would take these solutions: entries small enough for machine-word
+/// residuals, and stored digits within [`MAX_DIGIT_BYTES`] for each.
+pub(super) fn suits(a: &Csr, solutions: &[VectorSolution<'_>]) -> bool {
+    let n = a.len();
+    a.max_row_norm1() < LIMIT
+        && solutions.iter().all(|s| {
+            s.b.iter().all(|v| v.unsigned_abs() < LIMIT)
+                && steps_estimate(n, s.num_bits, s.den_bits)
+                    .checked_mul(s.components.len())
+                    .and_then(|x| x.checked_mul(8))
+                    .is_some_and(|bytes| bytes <= MAX_DIGIT_BYTES)
+        })
+}
+
+/// The wanted components of each solution of `A x = b`, exactly, by lifting x as a vector (see
+/// the module documentation). `None` when the solutions do not suit ([`suits`]) or when A is
+/// singular modulo three primes in a row or a reconstruction fails its bounds (which would mean
+/// A is singular); the caller then eliminates modulo many primes.
+pub(super) fn solve_vectors(
+    a: &Csr,
+    solutions: &[VectorSolution<'_>],
+) -> Option<Vec<Vec<BigRational>>> {
+    if !suits(a, solutions) {
+        return None;
+    }
+    let n = a.len();
+    // A fill-reducing order, rows and columns alike: `(P A P^T) (P x) = P b`, and component j of
+    // x is component `inv[j]` of `P x`.
+    let perm = (n >= order::SMALL)
+        .then(|| order::elimination_order(&a.column_lists()))
+        .filter(|perm| !is_identity(perm));
+    let (pa, inv) = match &perm {
+        None => (a.clone(), None),
+        Some(perm) => {
+            let inv = order::inverse(perm);
+            (a.permute(perm, &inv), Some(inv))
+        }
+    };
+    let pattern = Pattern::from_rows(n, |i| pa.row_cols(i).iter().copied());
+    let lifter = Lifter::new(pa, &pattern)?;
+    solutions
+        .iter()
+        .map(|s| {
+            let b: Vec<i64> = match &perm {
+                None => s.b.to_vec(),
+                Some(perm) => perm.iter().map(|&old| s.b[old as usize]).collect(),
+            };
+            let at: Vec<usize> = s
+                .components
+                .iter()
+                .map(|&j| inv.as_ref().map_or(j, |inv| inv[j] as usize))
+                .collect();
+            lift_components(&lifter, b, &at, s.num_bits, s.den_bits)
+        })
+        .collect()
+}
+
+/// Lifts `A x = b` (A the lifter's) and rebuilds the components `at` of x.
+fn lift_components(
+    lifter: &Lifter<'_>,
+    b: Vec<i64>,
+    at: &[usize],
+    num_bits: f64,
+    den_bits: f64,
+) -> Option<Vec<BigRational>> {
+    let n = b.len();
+    let p = lifter.prime();
+    let steps = lifter.digits_for(n, num_bits, den_bits);
+    let w = at.len();
+    // digits[t * w + i]: digit t of wanted component i.
+    let mut digits: Vec<u64> = Vec::with_capacity(steps * w);
+    let mut block = Block::new(b);
+    for _ in 0..steps {
+        let z = block.step(lifter, None);
+        digits.extend(at.iter().map(|&j| z[j]));
+    }
+    drop(block);
+    let modulus = num_bigint::BigInt::from(p).pow(steps as u32);
+    let mut common: Option<num_bigint::BigInt> = None;
+    let mut own: Vec<u64> = vec![0; steps];
+    (0..w)
+        .map(|i| {
+            for (t, d) in own.iter_mut().enumerate() {
+                *d = digits[t * w + i];
+            }
+            let s = from_reduced_digits(&own, p);
+            if let Some(l) = &common {
+                if let Some(x) = with_denominator(&s, &modulus, l, num_bits, den_bits) {
+                    return Some(x);
+                }
+            }
+            let x = reconstruct(&s, &modulus, p, num_bits, den_bits)?;
+            common = Some(match common.take() {
+                Some(l) => {
+                    let g = lehmer::gcd(&l, x.denom());
+                    l / g * x.denom()
+                }
+                None => x.denom().clone(),
+            });
+            Some(x)
+        })
+        .collect()
+}
