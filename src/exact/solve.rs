@@ -2108,6 +2108,181 @@ mod tests {
         assert!(solve_by_lifting(&huge, &b, None, None, &[vec![0]]).is_none());
     }
 
+    /// Integer rows as a [`lift::Csr`].
+    fn csr_of(rows: &[Vec<(usize, i64)>]) -> lift::Csr {
+        lift::Csr::from_rows(rows.len(), rows)
+    }
+
+    /// The multi-modular elimination on the same integer system, for comparison.
+    fn by_elimination(
+        a: &lift::Csr,
+        b: &[Vec<i64>],
+        c: Option<&lift::Csr>,
+        chained_rhs: Option<usize>,
+        components: &[Vec<usize>],
+    ) -> Vec<Vec<BigRational>> {
+        let b_int: Vec<Vec<Int>> = b
+            .iter()
+            .map(|b| b.iter().map(|&v| Int::Small(v)).collect())
+            .collect();
+        let c_int = c.map(lift::Csr::to_int_rows).unwrap_or_default();
+        solve_by_elimination(
+            &a.to_int_rows(),
+            &b_int,
+            &c_int,
+            chained_rhs,
+            components,
+            || panic!("the primes decide these systems"),
+        )
+        .expect("nonsingular")
+    }
+
+    #[test]
+    fn the_vector_route_matches_a_hand_solution() {
+        // A 5-cycle: x_i - x_{i+1}/2 = b_i (indices mod 5), as A = 2 (I - Q) with b = 2 e_0.
+        // By hand: x_4 = x_0/2, x_3 = x_0/4, x_2 = x_0/8, x_1 = x_0/16 and x_0 = 1 + x_1/2 =
+        // 1 + x_0/32, so x_0 = 32/31 and x = (32, 2, 4, 8, 16)/31. Chained (C = 2 I, fed by x):
+        // y = (I - Q)^-1 x and (I - Q)^-1 = (32/31) sum_{k<5} 2^-k Q'^k (Q' the shift), so
+        // y_0 = (32/31) (x_0 + x_1/2 + x_2/4 + x_3/8 + x_4/16) = (32/31) (36/31) = 1152/961.
+        let rows: Vec<Vec<(usize, i64)>> =
+            (0..5).map(|i| vec![(i, 2), ((i + 1) % 5, -1)]).collect();
+        let a = csr_of(&rows);
+        let c = csr_of(&(0..5).map(|i| vec![(i, 2)]).collect::<Vec<_>>());
+        let b = vec![vec![2, 0, 0, 0, 0]];
+        let x: Vec<BigRational> = [32, 2, 4, 8, 16].iter().map(|&v| q(v, 31)).collect();
+        // The vector route alone, components in any order and repeated.
+        let comps = [4, 0, 2, 2, 1, 3];
+        let got = vector::solve_vectors(
+            &a,
+            &[vector::VectorSolution {
+                b: &b[0],
+                components: &comps,
+                num_bits: 20.0,
+                den_bits: 20.0,
+            }],
+        )
+        .expect("the vector route applies");
+        let want: Vec<BigRational> = comps.iter().map(|&j| x[j].clone()).collect();
+        assert_eq!(got, vec![want]);
+        // Through the dispatch: every component (more than MAX_LIFTED_COMPONENTS) as a vector,
+        // the chained value at 0 on the transposed system.
+        let comps = vec![(0..5).collect::<Vec<usize>>(), vec![0]];
+        let got = solve_by_lifting(&a, &b, Some(&c), Some(0), &comps).expect("lifting applies");
+        assert_eq!(got, vec![x, vec![q(1152, 961)]]);
+        assert_eq!(got, by_elimination(&a, &b, Some(&c), Some(0), &comps));
+    }
+
+    /// A random nonsingular sparse integer system (diagonally dominant rows, entries of both
+    /// signs) of n unknowns; with `split`, rows from `split` on only use columns from `split` on,
+    /// so those components have denominators dividing a smaller determinant than the others.
+    fn random_system(
+        next: &mut impl FnMut() -> u64,
+        n: usize,
+        split: Option<usize>,
+    ) -> Vec<Vec<(usize, i64)>> {
+        (0..n)
+            .map(|i| {
+                let lo = split.filter(|&k| i >= k).unwrap_or(0);
+                let mut row = Vec::new();
+                let mut sum = 0;
+                for _ in 0..(next() % 4) {
+                    let j = lo + (next() as usize) % (n - lo);
+                    if j != i {
+                        let v = (next() % 7) as i64 - 3;
+                        sum += v.abs();
+                        row.push((j, v));
+                    }
+                }
+                row.push((i, sum + 1 + (next() % 3) as i64));
+                row
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_vector_route_equals_the_multi_modular_elimination_on_random_systems() {
+        // Sizes below and above order::SMALL (so the fill-reducing permutation is exercised),
+        // right-hand sides of both signs, components in shuffled order (so that the first one
+        // rebuilt may have a small denominator, and later ones need the reconstruction and a
+        // new common denominator), and a chained solve at two components on the transposed
+        // system alongside.
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut rebuilt = 0;
+        for case in 0..60 {
+            let n = if case % 6 == 5 {
+                150 + case
+            } else {
+                5 + case % 30
+            };
+            let split = (case % 2 == 1).then(|| n / 2 + case % 3);
+            let rows = random_system(&mut next, n, split);
+            let a = csr_of(&rows);
+            let c = csr_of(&random_system(&mut next, n, None));
+            let b: Vec<Vec<i64>> = (0..2)
+                .map(|_| (0..n).map(|_| (next() % 11) as i64 - 5).collect())
+                .collect();
+            let mut all: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                all.swap(i, (next() as usize) % (i + 1));
+            }
+            let comps = vec![all, vec![1, 0, 1], vec![n - 1, 0]];
+            let got = solve_by_lifting(&a, &b, Some(&c), Some(1), &comps).expect("lifting applies");
+            assert_eq!(
+                got,
+                by_elimination(&a, &b, Some(&c), Some(1), &comps),
+                "case {case}, n = {n}"
+            );
+            rebuilt += n;
+        }
+        assert!(rebuilt > 1000);
+    }
+
+    #[test]
+    fn the_vector_route_equals_the_multi_modular_elimination_on_1000_squares() {
+        // The turn chain of a generated 1,000-square board (960 states, with fill and a
+        // non-identity order), rows scaled by 6 to integers: every square's expected turns as a
+        // vector, the start's second moment chained, against the elimination modulo many primes.
+        use crate::board::Rules;
+        use crate::generate::{generate, GenerateOptions};
+        let g = generate(&GenerateOptions {
+            size: 1000,
+            snakes: 20,
+            ladders: 20,
+            seed: 3,
+            rules: Rules::default(),
+        })
+        .unwrap();
+        let chain = Chain::for_board(&g.board);
+        let a_q = identity_minus(&transient_matrix(&chain));
+        let n = a_q.len();
+        let six = BigRational::from_integer(6.into());
+        let rows: Vec<Vec<(usize, i64)>> = a_q
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|(j, v)| {
+                        let x = v * &six;
+                        assert!(x.is_integer(), "turn-chain probabilities are sixths");
+                        (*j, i64::try_from(x.to_integer()).unwrap())
+                    })
+                    .collect()
+            })
+            .collect();
+        let a = csr_of(&rows);
+        let c = csr_of(&(0..n).map(|i| vec![(i, 6)]).collect::<Vec<_>>());
+        let b = vec![vec![6i64; n]];
+        let s = chain.start();
+        let comps = vec![(0..n).rev().collect::<Vec<usize>>(), vec![s]];
+        let got = solve_by_lifting(&a, &b, Some(&c), Some(0), &comps).expect("lifting applies");
+        assert_eq!(got, by_elimination(&a, &b, Some(&c), Some(0), &comps));
+    }
+
     #[test]
     fn the_modular_solver_handles_negative_and_huge_values() {
         // A = [[3, -1], [2^200, 5]], b = (1, -2^201 / 7): solved by hand with Cramer's rule,
