@@ -39,6 +39,7 @@
 //! [`MAX_DIGIT_BYTES`] the caller falls back to the multi-modular elimination (which would take
 //! hours at that size anyway).
 
+use num_bigint::BigInt;
 use num_rational::BigRational;
 
 use super::lift::{from_reduced_digits, reconstruct, with_denominator, Block, Csr, Lifter};
@@ -149,29 +150,64 @@ fn lift_components(
         digits.extend(at.iter().map(|&j| z[j]));
     }
     drop(block);
-    let modulus = num_bigint::BigInt::from(p).pow(steps as u32);
-    let mut common: Option<num_bigint::BigInt> = None;
-    let mut own: Vec<u64> = vec![0; steps];
-    (0..w)
-        .map(|i| {
-            for (t, d) in own.iter_mut().enumerate() {
-                *d = digits[t * w + i];
-            }
-            let s = from_reduced_digits(&own, p);
-            if let Some(l) = &common {
-                if let Some(x) = with_denominator(&s, &modulus, l, num_bits, den_bits) {
-                    return Some(x);
+    let modulus = BigInt::from(p).pow(steps as u32);
+    // Components `range`, with `common` the denominator to try first (see the module docs).
+    let rebuild = |range: std::ops::Range<usize>,
+                   mut common: Option<BigInt>|
+     -> Option<(Vec<BigRational>, Option<BigInt>)> {
+        let mut own: Vec<u64> = vec![0; steps];
+        let xs = range
+            .map(|i| {
+                for (t, d) in own.iter_mut().enumerate() {
+                    *d = digits[t * w + i];
                 }
-            }
-            let x = reconstruct(&s, &modulus, p, num_bits, den_bits)?;
-            common = Some(match common.take() {
-                Some(l) => {
-                    let g = lehmer::gcd(&l, x.denom());
-                    l / g * x.denom()
+                let s = from_reduced_digits(&own, p);
+                if let Some(l) = &common {
+                    if let Some(x) = with_denominator(&s, &modulus, l, num_bits, den_bits) {
+                        return Some(x);
+                    }
                 }
-                None => x.denom().clone(),
-            });
-            Some(x)
-        })
-        .collect()
+                let x = reconstruct(&s, &modulus, p, num_bits, den_bits)?;
+                common = Some(match common.take() {
+                    Some(l) => {
+                        let g = lehmer::gcd(&l, x.denom());
+                        l / g * x.denom()
+                    }
+                    None => x.denom().clone(),
+                });
+                Some(x)
+            })
+            .collect::<Option<Vec<BigRational>>>()?;
+        Some((xs, common))
+    };
+    // The first component gives the common denominator; the others are independent, so from
+    // PARALLEL_MIN of them up the second half goes to a second core.
+    let (mut xs, common) = rebuild(0..w.min(1), None)?;
+    if w < PARALLEL_MIN || !two_cores() {
+        xs.extend(rebuild(xs.len()..w, common)?.0);
+        return Some(xs);
+    }
+    let mid = (w + 1) / 2;
+    let (left, right) = std::thread::scope(|scope| {
+        let common_right = common.clone();
+        let rebuild = &rebuild;
+        let right = scope.spawn(move || rebuild(mid..w, common_right));
+        let left = rebuild(1..mid, common);
+        (
+            left,
+            right
+                .join()
+                .expect("the second core's rebuild does not panic"),
+        )
+    });
+    xs.extend(left?.0);
+    xs.extend(right?.0);
+    Some(xs)
+}
+
+/// From this many wanted components up, two cores rebuild them.
+const PARALLEL_MIN: usize = 64;
+
+fn two_cores() -> bool {
+    std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
 }
