@@ -39,7 +39,7 @@
 //! [`MAX_DIGIT_BYTES`] the caller falls back to the multi-modular elimination (which would take
 //! hours at that size anyway).
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 
 use super::lift::{from_reduced_digits, reconstruct, with_denominator, Block, Csr, Lifter};
@@ -151,6 +151,7 @@ fn lift_components(
     }
     drop(block);
     let modulus = BigInt::from(p).pow(steps as u32);
+    let powers = chunk_powers(p, steps);
     // Components `range`, with `common` the denominator to try first (see the module docs).
     let rebuild = |range: std::ops::Range<usize>,
                    mut common: Option<BigInt>|
@@ -161,7 +162,7 @@ fn lift_components(
                 for (t, d) in own.iter_mut().enumerate() {
                     *d = digits[t * w + i];
                 }
-                let s = from_reduced_digits(&own, p);
+                let s = BigInt::from(digits_to_int(&own, p, &powers));
                 if let Some(l) = &common {
                     if let Some(x) = with_denominator(&s, &modulus, l, num_bits, den_bits) {
                         return Some(x);
@@ -205,9 +206,82 @@ fn lift_components(
     Some(xs)
 }
 
+/// Digits per leaf of [`digits_to_int`].
+const CHUNK: usize = 16;
+
+/// `p^(CHUNK 2^k)` for every k that [`digits_to_int`] needs on `steps` digits.
+fn chunk_powers(p: u64, steps: usize) -> Vec<BigUint> {
+    let mut powers = vec![BigUint::from(p).pow(CHUNK as u32)];
+    while CHUNK << powers.len() < steps {
+        let last = &powers[powers.len() - 1];
+        powers.push(last * last);
+    }
+    powers
+}
+
+/// `sum_i d_i p^i` for digits in `0..p` (`powers` from [`chunk_powers`]): Horner's rule on
+/// leaves of [`CHUNK`] digits ([`from_reduced_digits`], quadratic but on short numbers), joined
+/// as `low + p^h high` with `h = CHUNK 2^k` by big multiplications, which num-bigint does by
+/// Karatsuba and Toom-3 on long numbers: about a third of Horner's rule on 420 digits.
+fn digits_to_int(digits: &[u64], p: u64, powers: &[BigUint]) -> BigUint {
+    if digits.len() <= CHUNK {
+        return from_reduced_digits(digits, p).into_parts().1;
+    }
+    // h = CHUNK 2^k with h < len <= 2 h.
+    let mut k = 0;
+    while CHUNK << (k + 1) < digits.len() {
+        k += 1;
+    }
+    let (low, high) = digits.split_at(CHUNK << k);
+    digits_to_int(low, p, powers) + digits_to_int(high, p, powers) * &powers[k]
+}
+
 /// From this many wanted components up, two cores rebuild them.
 const PARALLEL_MIN: usize = 64;
 
 fn two_cores() -> bool {
     std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn digits_split_in_halves_give_horners_value() {
+        // Against Horner's rule on the whole (from_reduced_digits, itself tested against big
+        // integer arithmetic): lengths around the leaf size and its doublings, digits near p.
+        let p: u64 = (1 << 62) - 57;
+        let mut state = 12345u64;
+        for len in [
+            0,
+            1,
+            CHUNK - 1,
+            CHUNK,
+            CHUNK + 1,
+            2 * CHUNK,
+            2 * CHUNK + 1,
+            100,
+            421,
+        ] {
+            let digits: Vec<u64> = (0..len)
+                .map(|i| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    if i % 5 == 0 {
+                        p - 1
+                    } else {
+                        state % p
+                    }
+                })
+                .collect();
+            let powers = chunk_powers(p, len.max(1));
+            assert_eq!(
+                BigInt::from(digits_to_int(&digits, p, &powers)),
+                from_reduced_digits(&digits, p),
+                "{len} digits"
+            );
+        }
+    }
 }
