@@ -473,7 +473,7 @@ fn primes() -> Primes {
 /// and shared by every prime (and by the float path).
 ///
 /// Rows are stored flat: row i's columns are `cols[start[i]..start[i + 1]]`, ascending, and the
-/// numeric factors ([`Numeric`]) keep their values in a vector parallel to `cols`.
+/// numeric factors (`Numeric`) keep their values in a vector parallel to `cols`.
 #[derive(Clone, Debug)]
 pub struct Pattern {
     /// Where each row starts in `cols` (n + 1 offsets).

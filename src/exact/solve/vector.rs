@@ -188,7 +188,7 @@ fn lift_components(
         xs.extend(rebuild(xs.len()..w, common)?.0);
         return Some(xs);
     }
-    let mid = (w + 1) / 2;
+    let mid = w.div_ceil(2);
     let (left, right) = std::thread::scope(|scope| {
         let common_right = common.clone();
         let rebuild = &rebuild;
