@@ -9,8 +9,8 @@
 //! 2^62, in a fill-reducing order ([`crate::exact::order`]), and Dixon's iteration (the same
 //! `Block::step`) gives one digit vector `z_i` per step, with
 //! `A (z_0 + z_1 p + ... + z_{k-1} p^{k-1}) = b - p^k r_k`, so component j of the sum is
-//! `x_j mod p^k`. The digits of the wanted components are kept, and each component is rebuilt
-//! at the end from its k digits.
+//! `x_j mod p^k`. Some components are rebuilt from their digits (below); the others follow from
+//! those by the rows of `A x = b` themselves (`substitute`).
 //!
 //! # Why the result is exact
 //!
@@ -21,7 +21,7 @@
 //! that are congruent modulo `p^k` are equal (`|n d' - n' d| < 2 B_N B_D < p^k`), so the fraction
 //! within the bounds congruent to the lifted value is unique, and it is `x_j`.
 //!
-//! The first component is found by rational reconstruction (the half-extended Euclidean
+//! The first component rebuilt is found by rational reconstruction (the half-extended Euclidean
 //! algorithm), which gives its denominator L. Every denominator divides `det A`, and on these
 //! systems they mostly divide one another, so each further component is tried first as
 //! `N = L s mod p^k` (symmetric residue): when `|N| <= B_N` and `L <= B_D`, `N / L` is within the
@@ -30,17 +30,28 @@
 //! reconstruction run, and L becomes `lcm(L, d)` (still a divisor of `det A`, so within `B_D`).
 //! This is what `Lifter::lift` does for the functionals.
 //!
+//! Which components are rebuilt from digits: on a board in square order most rows only refer to
+//! later squares, so from the last unknown to the first, row i gives x_i from unknowns already
+//! known, except where a row refers back (snakes, bounces at the finish). The unknowns referred
+//! back to (`seeds`: 198 of 9,600 at 10,000 squares) are rebuilt from their digits, and every
+//! other one follows exactly from its row (`substitute`), a few additions and a division by a
+//! word each. When there are no fewer seeds than wanted components, the wanted components are
+//! rebuilt from their digits instead.
+//!
 //! # Memory
 //!
-//! Each step's digits of the wanted components are kept until the end: steps x components x 8
-//! bytes. The steps grow with the size of the numbers (about 2.6 bits per unknown for the
-//! expected turns, so k is about 420 at 10,000 squares, 9,600 unknowns): about
-//! 420 x 9,600 x 8 = 32 MB there, and four times that at twice the size. Beyond
-//! [`MAX_DIGIT_BYTES`] the caller falls back to the multi-modular elimination (which would take
-//! hours at that size anyway).
+//! Each step's digits of the components rebuilt from digits are kept until the end:
+//! steps x components x 8 bytes. The steps grow with the size of the numbers (about 2.6 bits per
+//! unknown for the expected turns, so k is about 420 at 10,000 squares, 9,600 unknowns): for
+//! every component that would be 420 x 9,600 x 8 = 32 MB; for the 198 seeds there it is 0.7 MB.
+//! The check against [`MAX_DIGIT_BYTES`] counts every wanted component (an upper bound), and
+//! beyond it the caller falls back to the multi-modular elimination. The exact values
+//! themselves take as much again as the output: 9,600 fractions of about 25,000 bits each way.
 
 use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
 use num_rational::BigRational;
+use num_traits::{One, Zero};
 
 use super::lift::{from_reduced_digits, reconstruct, with_denominator, Block, Csr, Lifter};
 use super::{is_identity, order, Pattern};
@@ -113,6 +124,7 @@ pub(super) fn solve_vectors(
     };
     let pattern = Pattern::from_rows(n, |i| pa.row_cols(i).iter().copied());
     let lifter = Lifter::new(pa, &pattern)?;
+    let seeds = seeds(a);
     solutions
         .iter()
         .map(|s| {
@@ -120,14 +132,142 @@ pub(super) fn solve_vectors(
                 None => s.b.to_vec(),
                 Some(perm) => perm.iter().map(|&old| s.b[old as usize]).collect(),
             };
-            let at: Vec<usize> = s
-                .components
+            let mut wanted = s.components.to_vec();
+            wanted.sort_unstable();
+            wanted.dedup();
+            // Lift the seeds and substitute, when there are fewer seeds than components wanted.
+            let by_rows = seeds.len() < wanted.len();
+            let targets = if by_rows { &seeds[..] } else { s.components };
+            let at: Vec<usize> = targets
                 .iter()
                 .map(|&j| inv.as_ref().map_or(j, |inv| inv[j] as usize))
                 .collect();
-            lift_components(&lifter, b, &at, s.num_bits, s.den_bits)
+            let xs = lift_components(&lifter, b, &at, s.num_bits, s.den_bits)?;
+            if by_rows {
+                Some(substitute(a, s.b, &seeds, xs, s.components))
+            } else {
+                Some(xs)
+            }
         })
         .collect()
+}
+
+/// The unknowns that [`substitute`] cannot find from their own rows, in increasing order: those
+/// that some later row refers to (`a_ij != 0` with `j < i`), and those with a zero diagonal.
+/// On a board in square order these are the squares that snakes (and bounces at the finish)
+/// lead back to: a few hundred of 9,600 unknowns at 10,000 squares.
+fn seeds(a: &Csr) -> Vec<usize> {
+    let n = a.len();
+    let mut seed = vec![false; n];
+    for i in 0..n {
+        let cols = a.row_cols(i);
+        for &j in cols {
+            if (j as usize) < i {
+                seed[j as usize] = true;
+            }
+        }
+        if cols.binary_search(&(i as u32)).is_err() {
+            seed[i] = true;
+        }
+    }
+    (0..n).filter(|&j| seed[j]).collect()
+}
+
+/// Every wanted component of x from the exact values of the seeds ([`seeds`]) by the rows of
+/// `A x = b` themselves, from the last unknown to the first: row i gives
+/// `x_i = (b_i - sum_{j != i} a_ij x_j) / a_ii`, and every `x_j` it refers to is a seed or
+/// found already (`j > i`). Exact arithmetic throughout, so the values are exact whenever the
+/// seeds are (they come from the lifting, proved by the bound).
+///
+/// In integers: with L a common multiple of the denominators found so far, `N_j = L x_j` and
+/// `N_i = (L b_i - sum a_ij N_j) / a_ii`; when `a_ii` does not divide the sum, L and every `N`
+/// are multiplied by the small factor `a_ii / gcd(sum, a_ii)`. Each unknown costs a few additions
+/// and one division by a word instead of a conversion of its digits and a big multiplication
+/// and division modulo `p^k`; each wanted one is then reduced (one gcd with L).
+fn substitute(
+    a: &Csr,
+    b: &[i64],
+    seeds: &[usize],
+    seed_values: Vec<BigRational>,
+    components: &[usize],
+) -> Vec<BigRational> {
+    let n = a.len();
+    // L: the lcm of the seeds' denominators (mostly equal ones: a divisibility test first).
+    let mut l = BigInt::one();
+    for x in &seed_values {
+        if !(&l % x.denom()).is_zero() {
+            let g = lehmer::gcd(&l, x.denom());
+            l = l / g * x.denom();
+        }
+    }
+    let mut big: Vec<BigInt> = vec![BigInt::zero(); n];
+    let mut known = vec![false; n];
+    for (&j, x) in seeds.iter().zip(&seed_values) {
+        big[j] = x.numer() * (&l / x.denom());
+        known[j] = true;
+    }
+    let mut found: Vec<Option<BigRational>> = vec![None; n];
+    for (&j, x) in seeds.iter().zip(seed_values) {
+        found[j] = Some(x);
+    }
+    for i in (0..n).rev() {
+        if known[i] {
+            continue;
+        }
+        let (cols, vals) = a.row(i);
+        let mut sum = &l * b[i];
+        let mut diag = 0;
+        for (&j, &v) in cols.iter().zip(vals) {
+            let j = j as usize;
+            if j == i {
+                diag = v;
+            } else {
+                debug_assert!(known[j], "row {i} refers to {j}, neither a seed nor found");
+                sum -= &big[j] * v;
+            }
+        }
+        let rem = i64::try_from(&sum % diag).expect("a remainder below a word");
+        if rem != 0 {
+            let f = diag.unsigned_abs() / rem.unsigned_abs().gcd(&diag.unsigned_abs());
+            l *= f;
+            for (x, _) in big.iter_mut().zip(&known).filter(|(_, k)| **k) {
+                *x *= f;
+            }
+            sum *= f;
+        }
+        big[i] = sum / diag;
+        known[i] = true;
+    }
+    let reduce = |j: usize| -> BigRational {
+        match &found[j] {
+            Some(x) => x.clone(),
+            None => {
+                let g = lehmer::gcd(&big[j], &l);
+                if g.is_one() {
+                    BigRational::new_raw(big[j].clone(), l.clone())
+                } else {
+                    BigRational::new_raw(&big[j] / &g, &l / &g)
+                }
+            }
+        }
+    };
+    // The reductions are independent: two cores from PARALLEL_MIN components up.
+    if components.len() < PARALLEL_MIN || !two_cores() {
+        return components.iter().map(|&j| reduce(j)).collect();
+    }
+    let mid = components.len() / 2;
+    let (left, right) = components.split_at(mid);
+    std::thread::scope(|scope| {
+        let reduce = &reduce;
+        let right = scope.spawn(move || right.iter().map(|&j| reduce(j)).collect::<Vec<_>>());
+        let mut xs: Vec<BigRational> = left.iter().map(|&j| reduce(j)).collect();
+        xs.extend(
+            right
+                .join()
+                .expect("the second core's reductions do not panic"),
+        );
+        xs
+    })
 }
 
 /// Lifts `A x = b` (A the lifter's) and rebuilds the components `at` of x.
