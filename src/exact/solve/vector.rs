@@ -44,9 +44,9 @@
 //! steps x components x 8 bytes. The steps grow with the size of the numbers (about 2.6 bits per
 //! unknown for the expected turns, so k is about 420 at 10,000 squares, 9,600 unknowns): for
 //! every component that would be 420 x 9,600 x 8 = 32 MB; for the 198 seeds there it is 0.7 MB.
-//! The check against [`MAX_DIGIT_BYTES`] counts every wanted component (an upper bound), and
-//! beyond it the caller falls back to the multi-modular elimination. The exact values
-//! themselves take as much again as the output: 9,600 fractions of about 25,000 bits each way.
+//! Beyond [`MAX_DIGIT_BYTES`] the caller falls back to the multi-modular elimination. The exact
+//! values themselves take what the output takes: 9,600 fractions of about 25,000 bits each way
+//! (60 MB), and the integers of the substitution as much again while it runs.
 
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
@@ -57,8 +57,8 @@ use super::lift::{from_reduced_digits, reconstruct, with_denominator, Block, Csr
 use super::{is_identity, order, Pattern};
 use crate::exact::lehmer;
 
-/// The most memory the stored digits of one solution may take (512 MiB: about 40,000 unknowns
-/// for the expected turns of a board).
+/// The most memory the stored digits of one solution may take (512 MiB: every component of
+/// about 40,000 unknowns, the seeds of far more).
 pub(super) const MAX_DIGIT_BYTES: usize = 1 << 29;
 
 /// Row sums of `|A|` and entries of b must stay below this for machine-word residuals (see
@@ -88,14 +88,30 @@ fn steps_estimate(n: usize, num_bits: f64, den_bits: f64) -> usize {
 /// residuals, and stored digits within [`MAX_DIGIT_BYTES`] for each.
 pub(super) fn suits(a: &Csr, solutions: &[VectorSolution<'_>]) -> bool {
     let n = a.len();
+    let seeds = seeds(a).len();
     a.max_row_norm1() < LIMIT
         && solutions.iter().all(|s| {
+            let (rebuilt, _) = rebuilt_from_digits(seeds, s.components);
             s.b.iter().all(|v| v.unsigned_abs() < LIMIT)
                 && steps_estimate(n, s.num_bits, s.den_bits)
-                    .checked_mul(s.components.len())
+                    .checked_mul(rebuilt)
                     .and_then(|x| x.checked_mul(8))
                     .is_some_and(|bytes| bytes <= MAX_DIGIT_BYTES)
         })
+}
+
+/// How many components are rebuilt from their digits, and whether the others follow by
+/// [`substitute`]: the seeds when they are fewer than the distinct wanted components, else the
+/// wanted components themselves.
+fn rebuilt_from_digits(seeds: usize, components: &[usize]) -> (usize, bool) {
+    let mut wanted = components.to_vec();
+    wanted.sort_unstable();
+    wanted.dedup();
+    if seeds < wanted.len() {
+        (seeds, true)
+    } else {
+        (components.len(), false)
+    }
 }
 
 /// The wanted components of each solution of `A x = b`, exactly, by lifting x as a vector (see
@@ -132,11 +148,8 @@ pub(super) fn solve_vectors(
                 None => s.b.to_vec(),
                 Some(perm) => perm.iter().map(|&old| s.b[old as usize]).collect(),
             };
-            let mut wanted = s.components.to_vec();
-            wanted.sort_unstable();
-            wanted.dedup();
             // Lift the seeds and substitute, when there are fewer seeds than components wanted.
-            let by_rows = seeds.len() < wanted.len();
+            let (_, by_rows) = rebuilt_from_digits(seeds.len(), s.components);
             let targets = if by_rows { &seeds[..] } else { s.components };
             let at: Vec<usize> = targets
                 .iter()
