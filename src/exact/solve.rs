@@ -2163,13 +2163,28 @@ mod tests {
         )
         .expect("the vector route applies");
         let want: Vec<BigRational> = comps.iter().map(|&j| x[j].clone()).collect();
-        assert_eq!(got, vec![want]);
+        assert_eq!(parts(&got), parts(&[want]));
         // Through the dispatch: every component (more than MAX_LIFTED_COMPONENTS) as a vector,
         // the chained value at 0 on the transposed system.
         let comps = vec![(0..5).collect::<Vec<usize>>(), vec![0]];
         let got = solve_by_lifting(&a, &b, Some(&c), Some(0), &comps).expect("lifting applies");
-        assert_eq!(got, vec![x, vec![q(1152, 961)]]);
-        assert_eq!(got, by_elimination(&a, &b, Some(&c), Some(0), &comps));
+        assert_eq!(parts(&got), parts(&[x, vec![q(1152, 961)]]));
+        assert_eq!(
+            parts(&got),
+            parts(&by_elimination(&a, &b, Some(&c), Some(0), &comps))
+        );
+    }
+
+    /// Numerators and denominators as stored: `BigRational`'s `==` compares values, so this is
+    /// what shows a fraction left unreduced.
+    fn parts(x: &[Vec<BigRational>]) -> Vec<Vec<(BigInt, BigInt)>> {
+        x.iter()
+            .map(|v| {
+                v.iter()
+                    .map(|q| (q.numer().clone(), q.denom().clone()))
+                    .collect()
+            })
+            .collect()
     }
 
     /// A random nonsingular sparse integer system (diagonally dominant rows, entries of both
@@ -2238,8 +2253,8 @@ mod tests {
             let comps = vec![all, some, vec![n - 1, 0]];
             let got = solve_by_lifting(&a, &b, Some(&c), Some(1), &comps).expect("lifting applies");
             assert_eq!(
-                got,
-                by_elimination(&a, &b, Some(&c), Some(1), &comps),
+                parts(&got),
+                parts(&by_elimination(&a, &b, Some(&c), Some(1), &comps)),
                 "case {case}, n = {n}"
             );
             rebuilt += n;
@@ -2284,7 +2299,10 @@ mod tests {
         let s = chain.start();
         let comps = vec![(0..n).rev().collect::<Vec<usize>>(), vec![s]];
         let got = solve_by_lifting(&a, &b, Some(&c), Some(0), &comps).expect("lifting applies");
-        assert_eq!(got, by_elimination(&a, &b, Some(&c), Some(0), &comps));
+        assert_eq!(
+            parts(&got),
+            parts(&by_elimination(&a, &b, Some(&c), Some(0), &comps))
+        );
     }
 
     #[test]
