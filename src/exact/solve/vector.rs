@@ -278,7 +278,7 @@ fn substitute(
     let reduce_all =
         |part: &[usize]| -> Vec<BigRational> { part.chunks(GCD_CHUNK).flat_map(reduce).collect() };
     // The reductions are independent: two cores from PARALLEL_MIN components up.
-    if components.len() < PARALLEL_MIN || !two_cores() {
+    if !worth_two_cores(components.len(), l.bits()) {
         return reduce_all(components);
     }
     let mid = components.len() / 2;
@@ -408,7 +408,7 @@ fn lift_components(
     // The first component gives the common denominator; the others are independent, so from
     // PARALLEL_MIN of them up the second half goes to a second core.
     let (mut xs, common) = rebuild(0..w.min(1), None)?;
-    if w < PARALLEL_MIN || !two_cores() {
+    if !worth_two_cores(w, steps as u64 * 62) {
         xs.extend(rebuild(xs.len()..w, common)?.0);
         return Some(xs);
     }
@@ -460,8 +460,20 @@ fn digits_to_int(digits: &[u64], p: u64, powers: &[BigUint]) -> BigUint {
     digits_to_int(low, p, powers) + digits_to_int(high, p, powers) * &powers[k]
 }
 
-/// From this many wanted components up, two cores rebuild them.
+/// Two cores share the rebuilding or the reduction of `components` numbers of about `bits`
+/// bits each from PARALLEL_MIN of them and this much work (components times bits) up: at 1,000
+/// squares (960 numbers of 2,500 bits) they do, at 100 squares a second thread costs more than
+/// it saves.
+const PARALLEL_WORK: u64 = 1 << 21;
+
+/// From this many components up, two cores may share them (see [`PARALLEL_WORK`]).
 const PARALLEL_MIN: usize = 64;
+
+fn worth_two_cores(components: usize, bits: u64) -> bool {
+    components >= PARALLEL_MIN
+        && (components as u64).saturating_mul(bits) >= PARALLEL_WORK
+        && two_cores()
+}
 
 fn two_cores() -> bool {
     std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
