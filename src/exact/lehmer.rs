@@ -143,11 +143,7 @@ pub fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
             return BigInt::from(u[0].gcd(&v[0]));
         }
         match step_for(&u, &v) {
-            Some([a, b, c, d]) => {
-                let next_v = signed_combination(c, &u, d, &v);
-                u = signed_combination(a, &u, b, &v);
-                v = next_v;
-            }
+            Some(matrix) => apply_in_place(&mut u, &mut v, matrix),
             None => {
                 let r = to_limbs(&(from_limbs(&u) % from_limbs(&v)));
                 u = std::mem::replace(&mut v, r);
@@ -155,6 +151,33 @@ pub fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
         }
     }
     BigInt::from(from_limbs(&u))
+}
+
+/// `(u, v) <- (a u + b v, c u + d v)` in place, for a Lehmer matrix applied to two consecutive
+/// remainders (both results are non-negative): one pass over the limbs for both results. Each
+/// row of the matrix has one coefficient `>= 0` and one `<= 0` (the cofactors alternate in
+/// sign), so each limb of a result is a difference of two unsigned 64 x 64-bit products (each
+/// below 2^126) plus a carry, in a signed 128-bit sum (below 2^127 in absolute value).
+fn apply_in_place(u: &mut Limbs, v: &mut Limbs, [a, b, c, d]: [i64; 4]) {
+    debug_assert!(a.signum() * b.signum() <= 0 && c.signum() * d.signum() <= 0);
+    v.resize(u.len(), 0);
+    let row = |x: i64, y: i64| (x > 0 || y < 0, x.unsigned_abs(), y.unsigned_abs());
+    let ((a_first, a, b), (c_first, c, d)) = (row(a, b), row(c, d));
+    let (mut carry_u, mut carry_v) = (0i128, 0i128);
+    for (x, y) in u.iter_mut().zip(v.iter_mut()) {
+        let (ux, vy) = (u128::from(*x), u128::from(*y));
+        let (p, q) = ((u128::from(a) * ux) as i128, (u128::from(b) * vy) as i128);
+        let next_u = if a_first { p - q } else { q - p } + carry_u;
+        let (p, q) = ((u128::from(c) * ux) as i128, (u128::from(d) * vy) as i128);
+        let next_v = if c_first { p - q } else { q - p } + carry_v;
+        *x = next_u as u64;
+        *y = next_v as u64;
+        carry_u = next_u >> 64;
+        carry_v = next_v >> 64;
+    }
+    debug_assert!(carry_u == 0 && carry_v == 0, "remainders are non-negative");
+    trim(u);
+    trim(v);
 }
 
 /// The half-extended Euclidean algorithm on `(m, s)`, `m > s >= 0`, stopped at the first

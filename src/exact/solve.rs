@@ -25,6 +25,7 @@ use crate::chain::Chain;
 use crate::exact::order;
 
 mod lift;
+mod vector;
 
 /// A sparse square matrix as rows of `(column, value)`.
 pub type SparseRows = Vec<Vec<(usize, BigRational)>>;
@@ -472,7 +473,7 @@ fn primes() -> Primes {
 /// and shared by every prime (and by the float path).
 ///
 /// Rows are stored flat: row i's columns are `cols[start[i]..start[i + 1]]`, ascending, and the
-/// numeric factors ([`Numeric`]) keep their values in a vector parallel to `cols`.
+/// numeric factors (`Numeric`) keep their values in a vector parallel to `cols`.
 #[derive(Clone, Debug)]
 pub struct Pattern {
     /// Where each row starts in `cols` (n + 1 offsets).
@@ -1321,18 +1322,23 @@ fn column_lists<T>(rows: &[Vec<(u32, T)>]) -> Vec<Vec<u32>> {
         .collect()
 }
 
-/// At most this many distinct wanted components go through [`solve_by_lifting`] (one lifting
-/// each); more go through the multi-modular elimination, which rebuilds any number at once.
+/// At most this many distinct wanted components go through the transposed lifting of
+/// [`solve_by_lifting`] (one lifting each). A solution (not the chained one) that wants more is
+/// lifted as a whole vector ([`vector`]); a chained solution that wants more goes through the
+/// multi-modular elimination, which rebuilds any number at once.
 const MAX_LIFTED_COMPONENTS: usize = 4;
 
-/// [`solve_scaled`] for a few wanted components, by p-adic lifting on the transposed system.
+/// [`solve_scaled`] by p-adic lifting.
 ///
 /// For a wanted component s, `w = A^-T e_s` gives `x_s = w . b` for every right-hand side b at
 /// once, and for the chained solve `y_s = e_s . A^-1 C x = v . b` with `A^T v = C^T w`. So one
 /// lifting of the block system `[[A^T, 0], [-C^T, A^T]] [w; v] = [e_s; 0]`, one factorisation
-/// modulo one prime, yields every wanted value at s (see [`lift`]). `None` when the system does
-/// not suit (too many components, entries too large for machine-word residuals) or the lifting
-/// cannot decide; the caller then eliminates modulo many primes.
+/// modulo one prime, yields every wanted value at s (see [`lift`]). A solution of the first
+/// block that wants more than [`MAX_LIFTED_COMPONENTS`] components is lifted as a vector on A
+/// itself instead (see [`vector`]: every component of x at once, from one factorisation of A).
+/// `None` when the system does not suit (too many components of the chained solution, entries
+/// too large for machine-word residuals, too much memory for the digits of a vector) or the
+/// lifting cannot decide; the caller then eliminates modulo many primes.
 fn solve_by_lifting(
     a: &lift::Csr,
     b: &[Vec<i64>],
@@ -1340,24 +1346,30 @@ fn solve_by_lifting(
     chained_rhs: Option<usize>,
     components: &[Vec<usize>],
 ) -> Option<Vec<Vec<BigRational>>> {
-    const LIMIT: u64 = 1 << 60;
     let n = a.len();
-    let mut distinct: Vec<usize> = components.iter().flatten().copied().collect();
-    distinct.sort_unstable();
-    distinct.dedup();
-    if distinct.len() > MAX_LIFTED_COMPONENTS {
-        return None;
-    }
-    let at = a.transpose();
-    let ct = c.map(lift::Csr::transpose);
-    if at.max_row_norm1() >= LIMIT || ct.as_ref().is_some_and(|c| c.max_row_norm1() >= LIMIT) {
-        return None;
-    }
-    let g_norm = |g: &[i64]| {
-        g.iter()
-            .fold(0u64, |acc, v| acc.saturating_add(v.unsigned_abs()))
+    let first = b.len();
+    let distinct_of = |c: &mut dyn Iterator<Item = usize>| -> Vec<usize> {
+        let mut d: Vec<usize> = c.collect();
+        d.sort_unstable();
+        d.dedup();
+        d
     };
-    if b.iter().any(|g| g_norm(g) == u64::MAX) {
+    // The solutions lifted as vectors; the others' components go through the transposed system.
+    let as_vector: Vec<bool> = components
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            k < first && distinct_of(&mut c.iter().copied()).len() > MAX_LIFTED_COMPONENTS
+        })
+        .collect();
+    let distinct = distinct_of(
+        &mut components
+            .iter()
+            .zip(&as_vector)
+            .filter(|(_, v)| !**v)
+            .flat_map(|(c, _)| c.iter().copied()),
+    );
+    if distinct.len() > MAX_LIFTED_COMPONENTS {
         return None;
     }
     fn values(m: &lift::Csr, i: usize) -> std::slice::Iter<'_, i64> {
@@ -1371,6 +1383,79 @@ fn solve_by_lifting(
             .zip(c)
             .map(|(k, c)| (move |i: usize| values(a, i).chain(values(c, i)), k)),
     );
+    let solutions: Vec<vector::VectorSolution<'_>> = (0..first)
+        .filter(|&k| as_vector[k])
+        .map(|k| vector::VectorSolution {
+            b: &b[k],
+            components: &components[k],
+            num_bits: bounds[k].1,
+            den_bits: bounds[k].0,
+        })
+        .collect();
+    if !solutions.is_empty() && !vector::suits(a, &solutions) {
+        return None;
+    }
+    let mut lifted: Vec<Vec<Option<BigRational>>> =
+        components.iter().map(|c| vec![None; c.len()]).collect();
+    if !distinct.is_empty() {
+        lift_transposed(
+            a,
+            b,
+            c,
+            chained_rhs,
+            components,
+            &as_vector,
+            &distinct,
+            &bounds,
+            &mut lifted,
+        )?;
+    }
+    if !solutions.is_empty() {
+        let got = vector::solve_vectors(a, &solutions)?;
+        for (k, xs) in (0..first).filter(|&k| as_vector[k]).zip(got) {
+            lifted[k] = xs.into_iter().map(Some).collect();
+        }
+    }
+    Some(
+        lifted
+            .into_iter()
+            .map(|vs| {
+                vs.into_iter()
+                    .map(|v| v.expect("every component lifted"))
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+/// The transposed lifting of [`solve_by_lifting`] for the `distinct` components wanted by the
+/// solutions not lifted as vectors (`as_vector[k]` false), written into `lifted`.
+#[allow(clippy::too_many_arguments)]
+fn lift_transposed(
+    a: &lift::Csr,
+    b: &[Vec<i64>],
+    c: Option<&lift::Csr>,
+    chained_rhs: Option<usize>,
+    components: &[Vec<usize>],
+    as_vector: &[bool],
+    distinct: &[usize],
+    bounds: &[(f64, f64)],
+    lifted: &mut [Vec<Option<BigRational>>],
+) -> Option<()> {
+    const LIMIT: u64 = 1 << 60;
+    let n = a.len();
+    let at = a.transpose();
+    let ct = c.map(lift::Csr::transpose);
+    if at.max_row_norm1() >= LIMIT || ct.as_ref().is_some_and(|c| c.max_row_norm1() >= LIMIT) {
+        return None;
+    }
+    let g_norm = |g: &[i64]| {
+        g.iter()
+            .fold(0u64, |acc, v| acc.saturating_add(v.unsigned_abs()))
+    };
+    if b.iter().any(|g| g_norm(g) == u64::MAX) {
+        return None;
+    }
     // A fill-reducing order (`order`), applied to rows and columns alike: the system becomes
     // `(P A^T P^T) (P w) = P e_s`, and `g . w = (P g) . (P w)`. (Small systems keep square order
     // without building the column lists the ordering reads.)
@@ -1395,16 +1480,14 @@ fn solve_by_lifting(
     // One factorisation serves every wanted component.
     let lifter = lift::Lifter::new(at, &pattern)?;
     let first = b.len();
-    let mut values: Vec<Vec<Option<BigRational>>> =
-        components.iter().map(|c| vec![None; c.len()]).collect();
-    for &s in &distinct {
+    for &s in distinct {
         let mut unit = vec![0i64; n];
         unit[inv.as_ref().map_or(s, |inv| inv[s] as usize)] = 1;
         // Which solutions want s: the first block's (g = b_k) and the chained one (g = b_feed).
         let mut who: Vec<usize> = Vec::new();
         let mut functionals: Vec<lift::Functional<'_>> = Vec::new();
         for (k, comps) in components.iter().enumerate() {
-            if !comps.contains(&s) {
+            if as_vector[k] || !comps.contains(&s) {
                 continue;
             }
             let (g, chained) = if k < first {
@@ -1425,23 +1508,14 @@ fn solve_by_lifting(
         }
         let got = lifter.lift(ct.as_ref(), &unit, &functionals)?;
         for (k, v) in who.into_iter().zip(got) {
-            for (slot, &comp) in values[k].iter_mut().zip(&components[k]) {
+            for (slot, &comp) in lifted[k].iter_mut().zip(&components[k]) {
                 if comp == s {
                     *slot = Some(v.clone());
                 }
             }
         }
     }
-    Some(
-        values
-            .into_iter()
-            .map(|vs| {
-                vs.into_iter()
-                    .map(|v| v.expect("every component lifted"))
-                    .collect()
-            })
-            .collect(),
-    )
+    Some(())
 }
 
 /// A chained solve for [`solve_exact_int`]: (C as integer rows, the right-hand side that feeds
@@ -2032,6 +2106,203 @@ mod tests {
         // Entries too large for machine-word residuals: lifting declines.
         let huge = csr(&[&[(0, 1 << 61)], &[(1, 1)]]);
         assert!(solve_by_lifting(&huge, &b, None, None, &[vec![0]]).is_none());
+    }
+
+    /// Integer rows as a [`lift::Csr`].
+    fn csr_of(rows: &[Vec<(usize, i64)>]) -> lift::Csr {
+        lift::Csr::from_rows(rows.len(), rows)
+    }
+
+    /// The multi-modular elimination on the same integer system, for comparison.
+    fn by_elimination(
+        a: &lift::Csr,
+        b: &[Vec<i64>],
+        c: Option<&lift::Csr>,
+        chained_rhs: Option<usize>,
+        components: &[Vec<usize>],
+    ) -> Vec<Vec<BigRational>> {
+        let b_int: Vec<Vec<Int>> = b
+            .iter()
+            .map(|b| b.iter().map(|&v| Int::Small(v)).collect())
+            .collect();
+        let c_int = c.map(lift::Csr::to_int_rows).unwrap_or_default();
+        solve_by_elimination(
+            &a.to_int_rows(),
+            &b_int,
+            &c_int,
+            chained_rhs,
+            components,
+            || panic!("the primes decide these systems"),
+        )
+        .expect("nonsingular")
+    }
+
+    #[test]
+    fn the_vector_route_matches_a_hand_solution() {
+        // A 5-cycle: x_i - x_{i+1}/2 = b_i (indices mod 5), as A = 2 (I - Q) with b = 2 e_0.
+        // By hand: x_4 = x_0/2, x_3 = x_0/4, x_2 = x_0/8, x_1 = x_0/16 and x_0 = 1 + x_1/2 =
+        // 1 + x_0/32, so x_0 = 32/31 and x = (32, 2, 4, 8, 16)/31. Chained (C = 2 I, fed by x):
+        // y = (I - Q)^-1 x and (I - Q)^-1 = (32/31) sum_{k<5} 2^-k Q'^k (Q' the shift), so
+        // y_0 = (32/31) (x_0 + x_1/2 + x_2/4 + x_3/8 + x_4/16) = (32/31) (36/31) = 1152/961.
+        let rows: Vec<Vec<(usize, i64)>> =
+            (0..5).map(|i| vec![(i, 2), ((i + 1) % 5, -1)]).collect();
+        let a = csr_of(&rows);
+        let c = csr_of(&(0..5).map(|i| vec![(i, 2)]).collect::<Vec<_>>());
+        let b = vec![vec![2, 0, 0, 0, 0]];
+        let x: Vec<BigRational> = [32, 2, 4, 8, 16].iter().map(|&v| q(v, 31)).collect();
+        // The vector route alone, components in any order and repeated.
+        let comps = [4, 0, 2, 2, 1, 3];
+        let got = vector::solve_vectors(
+            &a,
+            &[vector::VectorSolution {
+                b: &b[0],
+                components: &comps,
+                num_bits: 20.0,
+                den_bits: 20.0,
+            }],
+        )
+        .expect("the vector route applies");
+        let want: Vec<BigRational> = comps.iter().map(|&j| x[j].clone()).collect();
+        assert_eq!(parts(&got), parts(&[want]));
+        // Through the dispatch: every component (more than MAX_LIFTED_COMPONENTS) as a vector,
+        // the chained value at 0 on the transposed system.
+        let comps = vec![(0..5).collect::<Vec<usize>>(), vec![0]];
+        let got = solve_by_lifting(&a, &b, Some(&c), Some(0), &comps).expect("lifting applies");
+        assert_eq!(parts(&got), parts(&[x, vec![q(1152, 961)]]));
+        assert_eq!(
+            parts(&got),
+            parts(&by_elimination(&a, &b, Some(&c), Some(0), &comps))
+        );
+    }
+
+    /// Numerators and denominators as stored: `BigRational`'s `==` compares values, so this is
+    /// what shows a fraction left unreduced.
+    fn parts(x: &[Vec<BigRational>]) -> Vec<Vec<(BigInt, BigInt)>> {
+        x.iter()
+            .map(|v| {
+                v.iter()
+                    .map(|q| (q.numer().clone(), q.denom().clone()))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// A random nonsingular sparse integer system (diagonally dominant rows, entries of both
+    /// signs) of n unknowns; with `split`, rows from `split` on only use columns from `split` on,
+    /// so those components have denominators dividing a smaller determinant than the others.
+    fn random_system(
+        next: &mut impl FnMut() -> u64,
+        n: usize,
+        split: Option<usize>,
+    ) -> Vec<Vec<(usize, i64)>> {
+        (0..n)
+            .map(|i| {
+                let lo = split.filter(|&k| i >= k).unwrap_or(0);
+                let mut row = Vec::new();
+                let mut sum = 0;
+                for _ in 0..(next() % 4) {
+                    let j = lo + (next() as usize) % (n - lo);
+                    if j != i {
+                        let v = (next() % 7) as i64 - 3;
+                        sum += v.abs();
+                        row.push((j, v));
+                    }
+                }
+                row.push((i, sum + 1 + (next() % 3) as i64));
+                row
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_vector_route_equals_the_multi_modular_elimination_on_random_systems() {
+        // Sizes below and above order::SMALL (so the fill-reducing permutation is exercised),
+        // right-hand sides of both signs, components in shuffled order (so that the first one
+        // rebuilt may have a small denominator, and later ones need the reconstruction and a
+        // new common denominator), and a chained solve at two components on the transposed
+        // system alongside.
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut rebuilt = 0;
+        for case in 0..60 {
+            let n = if case % 6 == 5 {
+                150 + case
+            } else {
+                5 + case % 30
+            };
+            let split = (case % 2 == 1).then(|| n / 2 + case % 3);
+            let rows = random_system(&mut next, n, split);
+            let a = csr_of(&rows);
+            let c = csr_of(&random_system(&mut next, n, None));
+            let b: Vec<Vec<i64>> = (0..2)
+                .map(|_| (0..n).map(|_| (next() % 11) as i64 - 5).collect())
+                .collect();
+            let mut all: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                all.swap(i, (next() as usize) % (i + 1));
+            }
+            // The first solution wants every component (rebuilt from the seeds by substitution),
+            // the second a few more than MAX_LIFTED_COMPONENTS (fewer than the seeds: each
+            // rebuilt from its own digits).
+            let some: Vec<usize> = all.iter().take(5 + case % 4).copied().collect();
+            let comps = vec![all, some, vec![n - 1, 0]];
+            let got = solve_by_lifting(&a, &b, Some(&c), Some(1), &comps).expect("lifting applies");
+            assert_eq!(
+                parts(&got),
+                parts(&by_elimination(&a, &b, Some(&c), Some(1), &comps)),
+                "case {case}, n = {n}"
+            );
+            rebuilt += n;
+        }
+        assert!(rebuilt > 1000);
+    }
+
+    #[test]
+    fn the_vector_route_equals_the_multi_modular_elimination_on_1000_squares() {
+        // The turn chain of a generated 1,000-square board (960 states, with fill and a
+        // non-identity order), rows scaled by 6 to integers: every square's expected turns as a
+        // vector, the start's second moment chained, against the elimination modulo many primes.
+        use crate::board::Rules;
+        use crate::generate::{generate, GenerateOptions};
+        let g = generate(&GenerateOptions {
+            size: 1000,
+            snakes: 20,
+            ladders: 20,
+            seed: 3,
+            rules: Rules::default(),
+        })
+        .unwrap();
+        let chain = Chain::for_board(&g.board);
+        let a_q = identity_minus(&transient_matrix(&chain));
+        let n = a_q.len();
+        let six = BigRational::from_integer(6.into());
+        let rows: Vec<Vec<(usize, i64)>> = a_q
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|(j, v)| {
+                        let x = v * &six;
+                        assert!(x.is_integer(), "turn-chain probabilities are sixths");
+                        (*j, i64::try_from(x.to_integer()).unwrap())
+                    })
+                    .collect()
+            })
+            .collect();
+        let a = csr_of(&rows);
+        let c = csr_of(&(0..n).map(|i| vec![(i, 6)]).collect::<Vec<_>>());
+        let b = vec![vec![6i64; n]];
+        let s = chain.start();
+        let comps = vec![(0..n).rev().collect::<Vec<usize>>(), vec![s]];
+        let got = solve_by_lifting(&a, &b, Some(&c), Some(0), &comps).expect("lifting applies");
+        assert_eq!(
+            parts(&got),
+            parts(&by_elimination(&a, &b, Some(&c), Some(0), &comps))
+        );
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The fast exact solver against the reference: on random boards (and generated boards) the
-//! multi-modular solve of the roll-level system gives exactly the fractions of the turn chain
-//! solved by rational Gaussian elimination (`SparseLu`, `solve_dense`); on random sparse
+//! exact solve (p-adic lifting) of the roll-level system gives exactly the fractions of the turn
+//! chain solved by rational Gaussian elimination (`SparseLu`, `solve_dense`); on random sparse
 //! systems `solve_exact` equals `solve_dense`.
 
 use ladders::analysis::expectation::{expect_with, Expectation};
@@ -54,7 +54,9 @@ fn reference(board: &Board) -> Option<Reference> {
 }
 
 /// The fast route, twice: the start's values alone (p-adic lifting on the transposed system)
-/// and with every square (elimination modulo many primes); both must give the same fractions.
+/// and with every square (the expected turns lifted as a whole vector on A, the start's other
+/// values on the transposed system); both must give the same fractions. (The vector route is
+/// compared with the multi-modular elimination in the unit tests of `exact::solve`.)
 fn fast(board: &Board) -> Option<Reference> {
     let values = |e: &ladders::analysis::expectation::Expectations| {
         vec![
@@ -177,9 +179,10 @@ fn solve_absorbing_matches_the_reference_on_the_built_in_boards() {
 }
 
 #[test]
-fn the_lifting_route_equals_the_multi_modular_route_on_1000_squares() {
+fn the_start_only_and_per_square_routes_agree_on_1000_squares() {
     // From 500 unknowns up the chained block of the lifting runs on a second thread; the
-    // per-square route eliminates modulo many primes instead. Both must give the same fractions.
+    // per-square route lifts every square's expected turns as one vector instead. Both must give
+    // the same fractions.
     for roll_again in [RollAgain::None, RollAgain::Unlimited] {
         let g = generate(&GenerateOptions {
             size: 1000,

@@ -32,6 +32,7 @@ use super::{primes, residue_i64, Folded, Int, Mont, Numeric, Pattern};
 use crate::exact::lehmer;
 
 /// A sparse integer matrix in compressed rows, each row's columns ascending.
+#[derive(Clone)]
 pub(super) struct Csr {
     start: Vec<usize>,
     cols: Vec<u32>,
@@ -253,14 +254,14 @@ pub(super) struct Lifter<'a> {
 
 /// One block's lifting state: its residual, the exact right-hand side of a fed step, and its
 /// digit vector.
-struct Block {
+pub(super) struct Block {
     r: Vec<i64>,
     rhs: Vec<i128>,
     y: Vec<u64>,
 }
 
 impl Block {
-    fn new(r: Vec<i64>) -> Block {
+    pub(super) fn new(r: Vec<i64>) -> Block {
         let n = r.len();
         Block {
             r,
@@ -275,7 +276,7 @@ impl Block {
     /// Sizes: `|r| < 2^61` between steps (`|r'| <= |rhs| / p + ||A||_1`, with the caller's row
     /// sums below 2^60 and p > 2^61), so a residual is an i64 and its residue is `r` or `r + p`;
     /// a fed right-hand side is below 2^123 in absolute value.
-    fn step(&mut self, l: &Lifter<'_>, feed: Option<(&Csr, &[u64])>) -> &[u64] {
+    pub(super) fn step(&mut self, l: &Lifter<'_>, feed: Option<(&Csr, &[u64])>) -> &[u64] {
         let m = &l.m;
         let p = m.p as i64;
         match feed {
@@ -342,6 +343,19 @@ impl<'a> Lifter<'a> {
         None
     }
 
+    /// The prime p of the lifting.
+    pub(super) fn prime(&self) -> u64 {
+        self.m.p
+    }
+
+    /// The number of p-adic digits k that determine a fraction with `|N| <= 2^num_bits` and
+    /// `0 < D <= 2^den_bits` (`p^k > 2 B_N B_D`, with a margin for the float sums behind the
+    /// bounds), for a system of n unknowns.
+    pub(super) fn digits_for(&self, n: usize, num_bits: f64, den_bits: f64) -> usize {
+        let bits = (num_bits + den_bits) * (1.0 + 1e-9) + n as f64 * 2e-3 + 10.0;
+        (bits / (self.m.p as f64).log2()).ceil().max(1.0) as usize
+    }
+
     /// Lifts the functionals of the solution of `[[A, 0], [-C, A]] [x; y] = [f; 0]`.
     ///
     /// `c` is C, `f` the first block's right-hand side; every row sum of absolute values of A and
@@ -382,13 +396,10 @@ impl<'a> Lifter<'a> {
     ) -> Option<Vec<BigRational>> {
         let n = f.len();
         let p = self.m.p;
-        let log2_p = (p as f64).log2();
-        let digits_for = |fun: &Functional<'_>| -> usize {
-            // p^k > 2 B_N B_D, with a margin for the float sums behind the bounds.
-            let bits = (fun.num_bits + fun.den_bits) * (1.0 + 1e-9) + n as f64 * 2e-3 + 10.0;
-            (bits / log2_p).ceil().max(1.0) as usize
-        };
-        let needs: Vec<usize> = functionals.iter().map(|f| digits_for(f)).collect();
+        let needs: Vec<usize> = functionals
+            .iter()
+            .map(|f| self.digits_for(n, f.num_bits, f.den_bits))
+            .collect();
         let steps = needs.iter().copied().max().unwrap_or(0);
         let mut first = Block::new(f.to_vec());
         let (chained, plain): (Vec<usize>, Vec<usize>) =
@@ -507,7 +518,12 @@ fn from_digits(t: &[i128], p: u64) -> BigInt {
             d as u64
         })
         .collect();
-    let mut limbs: Vec<u64> = Vec::with_capacity(t.len());
+    from_reduced_digits(&digits, p)
+}
+
+/// `sum_i d_i p^i` for digits d already in `0..p`, by Horner's rule on 64-bit limbs.
+pub(super) fn from_reduced_digits(digits: &[u64], p: u64) -> BigInt {
+    let mut limbs: Vec<u64> = Vec::with_capacity(digits.len());
     for &d in digits.iter().rev() {
         let mut c = u128::from(d);
         for l in &mut limbs {
@@ -529,7 +545,7 @@ fn from_digits(t: &[i128], p: u64) -> BigInt {
 /// `N / d` with `N = d s (mod m)` taken in `(-m/2, m/2]`, if `|N| <= 2^num_bits` and
 /// `d <= 2^den_bits`: then it is the value (two fractions within the bounds that are both
 /// congruent to s are equal, because `m > 2^(num_bits + den_bits + 1)`).
-fn with_denominator(
+pub(super) fn with_denominator(
     s: &BigInt,
     m: &BigInt,
     d: &BigInt,
