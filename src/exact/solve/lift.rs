@@ -488,15 +488,7 @@ impl<'a> Lifter<'a> {
                         }
                     }
                 }
-                let x = reconstruct(&s, modulus, p, fun.num_bits, fun.den_bits)?;
-                common = Some(match common.take() {
-                    Some(l) => {
-                        let g = lehmer::gcd(&l, x.denom());
-                        l / g * x.denom()
-                    }
-                    None => x.denom().clone(),
-                });
-                Some(x)
+                reconstruct_into(&s, modulus, p, fun.num_bits, fun.den_bits, &mut common)
             })
             .collect()
     }
@@ -569,6 +561,27 @@ pub(super) fn with_denominator(
     } else {
         BigRational::new_raw(n / &g, d / &g)
     })
+}
+
+/// [`reconstruct`], then the value's denominator folded into `common`, the lcm of the
+/// denominators found so far (which later values try first, by [`with_denominator`]).
+pub(super) fn reconstruct_into(
+    s: &BigInt,
+    m: &BigInt,
+    p: u64,
+    num_bits: f64,
+    den_bits: f64,
+    common: &mut Option<BigInt>,
+) -> Option<BigRational> {
+    let x = reconstruct(s, m, p, num_bits, den_bits)?;
+    *common = Some(match common.take() {
+        Some(l) => {
+            let g = lehmer::gcd(&l, x.denom());
+            l / g * x.denom()
+        }
+        None => x.denom().clone(),
+    });
+    Some(x)
 }
 
 /// The fraction `N / D` with `|N| <= 2^num_bits`, `0 < D <= 2^den_bits` and `N = D s (mod m)`,

@@ -53,7 +53,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::lift::{from_reduced_digits, reconstruct, with_denominator, Block, Csr, Lifter};
+use super::lift::{from_reduced_digits, reconstruct_into, with_denominator, Block, Csr, Lifter};
 use super::{is_identity, order, Pattern};
 use crate::exact::lehmer;
 
@@ -392,15 +392,7 @@ fn lift_components(
                         return Some(x);
                     }
                 }
-                let x = reconstruct(&s, &modulus, p, num_bits, den_bits)?;
-                common = Some(match common.take() {
-                    Some(l) => {
-                        let g = lehmer::gcd(&l, x.denom());
-                        l / g * x.denom()
-                    }
-                    None => x.denom().clone(),
-                });
-                Some(x)
+                reconstruct_into(&s, &modulus, p, num_bits, den_bits, &mut common)
             })
             .collect::<Option<Vec<BigRational>>>()?;
         Some((xs, common))
