@@ -17,6 +17,7 @@ use std::cmp::Ordering;
 
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
+use num_traits::Zero;
 
 /// A natural number as little-endian 64-bit limbs, without high zero limbs.
 type Limbs = Vec<u64>;
@@ -89,27 +90,6 @@ fn step_for(u: &[u64], v: &[u64]) -> Option<[i64; 4]> {
     cofactors(bits_from(u, shift), bits_from(v, shift))
 }
 
-/// `a x + b y` for a result known to be non-negative (a remainder of the Euclidean sequence):
-/// one pass with a signed 128-bit carry (`|a x_i + b y_i| < 2^127`).
-fn signed_combination(a: i64, x: &[u64], b: i64, y: &[u64]) -> Limbs {
-    let n = x.len().max(y.len());
-    let mut out = Vec::with_capacity(n + 1);
-    let mut carry: i128 = 0;
-    for i in 0..n {
-        let xi = i128::from(x.get(i).copied().unwrap_or(0));
-        let yi = i128::from(y.get(i).copied().unwrap_or(0));
-        let t = i128::from(a) * xi + i128::from(b) * yi + carry;
-        out.push(t as u64);
-        carry = t >> 64;
-    }
-    debug_assert!(carry >= 0, "a remainder is non-negative");
-    if carry > 0 {
-        out.push(carry as u64);
-    }
-    trim(&mut out);
-    out
-}
-
 /// `a x + b y` for naturals a, b (the magnitudes of the cofactor sequence add up).
 fn unsigned_combination(a: u64, x: &[u64], b: u64, y: &[u64]) -> Limbs {
     let n = x.len().max(y.len());
@@ -151,6 +131,16 @@ pub fn gcd(a: &BigInt, b: &BigInt) -> BigInt {
         }
     }
     BigInt::from(from_limbs(&u))
+}
+
+/// The least common multiple of `l` and a positive `d` (found by one division when d divides
+/// l, the usual case for the denominators of one system).
+pub fn lcm(l: BigInt, d: &BigInt) -> BigInt {
+    if (&l % d).is_zero() {
+        return l;
+    }
+    let g = gcd(&l, d);
+    l / g * d
 }
 
 /// `(u, v) <- (a u + b v, c u + d v)` in place, for a Lehmer matrix applied to two consecutive
@@ -199,10 +189,11 @@ pub(crate) fn half_extended(m: &BigUint, s: &BigUint, bound: &BigUint) -> (BigUi
     while compare(&r1, &bound_l) == Ordering::Greater {
         if lehmer && bits(&r1) > 128 {
             if let Some([a, b, c, d]) = step_for(&r0, &r1) {
-                let r = signed_combination(c, &r0, d, &r1);
-                if compare(&r, &bound_l) == Ordering::Greater {
-                    r0 = signed_combination(a, &r0, b, &r1);
-                    r1 = r;
+                // Applied to copies: undone if the remainder would pass the bound.
+                let (mut next0, mut next1) = (r0.clone(), r1.clone());
+                apply_in_place(&mut next0, &mut next1, [a, b, c, d]);
+                if compare(&next1, &bound_l) == Ordering::Greater {
+                    (r0, r1) = (next0, next1);
                     let t = unsigned_combination(c.unsigned_abs(), &t0, d.unsigned_abs(), &t1);
                     t0 = unsigned_combination(a.unsigned_abs(), &t0, b.unsigned_abs(), &t1);
                     t1 = t;
@@ -233,7 +224,7 @@ pub(crate) fn half_extended(m: &BigUint, s: &BigUint, bound: &BigUint) -> (BigUi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use num_traits::{One, Zero};
+    use num_traits::One;
     use proptest::prelude::*;
 
     #[test]
@@ -247,6 +238,8 @@ mod tests {
         assert_eq!(gcd(&-a.clone(), &b), gcd(&a, &b));
         assert_eq!(gcd(&a, &BigInt::zero()), a);
         assert_eq!(gcd(&BigInt::zero(), &BigInt::zero()), BigInt::zero());
+        assert_eq!(lcm(BigInt::from(12), &BigInt::from(18)), BigInt::from(36));
+        assert_eq!(lcm(BigInt::from(36), &BigInt::from(6)), BigInt::from(36));
         // Consecutive Fibonacci numbers: coprime, and the longest Euclidean chains.
         let (mut f, mut g) = (BigInt::from(0), BigInt::from(1));
         for _ in 0..500 {

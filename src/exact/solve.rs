@@ -1195,10 +1195,25 @@ fn solve_by_elimination(
     // A fill-reducing order (`order`), applied to rows and columns alike: `P A P^T (P x) = P b`,
     // and `P C P^T` for the chained solve. Component j of x is component `inv[j]` of `P x`.
     let perm = order::elimination_order(&column_lists(rows));
-    if !is_identity(&perm) {
-        return solve_permuted(rows, b_int, c_int, chained_rhs, components, &perm, fallback);
+    if is_identity(&perm) {
+        return solve_eliminating(rows, b_int, c_int, chained_rhs, components, fallback);
     }
-    solve_eliminating(rows, b_int, c_int, chained_rhs, components, fallback)
+    let inv = order::inverse(&perm);
+    let rows = order::permute_entries(rows, &perm);
+    let c_int = if c_int.is_empty() {
+        Vec::new()
+    } else {
+        order::permute_entries(c_int, &perm)
+    };
+    let b_int: Vec<Vec<Int>> = b_int
+        .iter()
+        .map(|b| perm.iter().map(|&old| b[old as usize].clone()).collect())
+        .collect();
+    let components: Vec<Vec<usize>> = components
+        .iter()
+        .map(|c| c.iter().map(|&j| inv[j] as usize).collect())
+        .collect();
+    solve_eliminating(&rows, &b_int, &c_int, chained_rhs, &components, fallback)
 }
 
 /// The multi-modular elimination of [`solve_scaled`], in the given order.
@@ -1333,35 +1348,6 @@ fn solve_eliminating(
 /// Whether a permutation leaves every index in place.
 fn is_identity(perm: &[u32]) -> bool {
     perm.iter().enumerate().all(|(i, &p)| i as u32 == p)
-}
-
-/// [`solve_scaled`] on `P A P^T (P x) = P b` (and `P C P^T` for the chained solve), `perm` a
-/// fill-reducing order: component j of x is component `inv[j]` of `P x`.
-fn solve_permuted(
-    rows: &[IntRow],
-    b_int: &[Vec<Int>],
-    c_int: &[IntRow],
-    chained_rhs: Option<usize>,
-    components: &[Vec<usize>],
-    perm: &[u32],
-    fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
-) -> Result<Vec<Vec<BigRational>>, Singular> {
-    let inv = order::inverse(perm);
-    let rows = order::permute_entries(rows, perm);
-    let c_int = if c_int.is_empty() {
-        Vec::new()
-    } else {
-        order::permute_entries(c_int, perm)
-    };
-    let b_int: Vec<Vec<Int>> = b_int
-        .iter()
-        .map(|b| perm.iter().map(|&old| b[old as usize].clone()).collect())
-        .collect();
-    let components: Vec<Vec<usize>> = components
-        .iter()
-        .map(|c| c.iter().map(|&j| inv[j] as usize).collect())
-        .collect();
-    solve_eliminating(&rows, &b_int, &c_int, chained_rhs, &components, fallback)
 }
 
 /// The column indices of each row.

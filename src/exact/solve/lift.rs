@@ -229,7 +229,8 @@ impl Functional<'_> {
 /// step would cost more than the step).
 const PIPELINE_MIN: usize = 500;
 
-fn two_cores() -> bool {
+/// Whether a second core is there to share the work.
+pub(super) fn two_cores() -> bool {
     std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
 }
 
@@ -575,10 +576,7 @@ pub(super) fn reconstruct_into(
 ) -> Option<BigRational> {
     let x = reconstruct(s, m, p, num_bits, den_bits)?;
     *common = Some(match common.take() {
-        Some(l) => {
-            let g = lehmer::gcd(&l, x.denom());
-            l / g * x.denom()
-        }
+        Some(l) => lehmer::lcm(l, x.denom()),
         None => x.denom().clone(),
     });
     Some(x)

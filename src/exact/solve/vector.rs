@@ -53,7 +53,9 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::lift::{from_reduced_digits, reconstruct_into, with_denominator, Block, Csr, Lifter};
+use super::lift::{
+    from_reduced_digits, reconstruct_into, two_cores, with_denominator, Block, Csr, Lifter,
+};
 use super::{is_identity, order, Pattern};
 use crate::exact::lehmer;
 
@@ -206,13 +208,9 @@ fn substitute(
 ) -> Vec<BigRational> {
     let n = a.len();
     // L: the lcm of the seeds' denominators (mostly equal ones: a divisibility test first).
-    let mut l = BigInt::one();
-    for x in &seed_values {
-        if !(&l % x.denom()).is_zero() {
-            let g = lehmer::gcd(&l, x.denom());
-            l = l / g * x.denom();
-        }
-    }
+    let mut l = seed_values
+        .iter()
+        .fold(BigInt::one(), |l, x| lehmer::lcm(l, x.denom()));
     let mut big: Vec<BigInt> = vec![BigInt::zero(); n];
     let mut known = vec![false; n];
     for (&j, x) in seeds.iter().zip(&seed_values) {
@@ -465,10 +463,6 @@ fn worth_two_cores(components: usize, bits: u64) -> bool {
     components >= PARALLEL_MIN
         && (components as u64).saturating_mul(bits) >= PARALLEL_WORK
         && two_cores()
-}
-
-fn two_cores() -> bool {
-    std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
 }
 
 #[cfg(test)]
