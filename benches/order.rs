@@ -16,11 +16,14 @@ fn bench_order(c: &mut Criterion) {
         let board = Board::load(&root.join(format!("{name}.toml"))).unwrap();
         let rl = RollLevel::new(&board).unwrap();
         let rows: Vec<Vec<u32>> = rl
-            .faces
+            .moves
             .iter()
             .enumerate()
-            .map(|(i, faces)| {
-                let mut r: Vec<u32> = faces.iter().filter_map(|f| f.0.map(|j| j as u32)).collect();
+            .map(|(i, moves)| {
+                let mut r: Vec<u32> = moves
+                    .iter()
+                    .filter_map(|m| m.to.map(|j| j as u32))
+                    .collect();
                 r.push(i as u32);
                 r
             })

@@ -26,11 +26,14 @@ use std::time::{Duration, Instant};
 fn pattern(board: &Board) -> Option<Vec<Vec<u32>>> {
     let rl = RollLevel::new(board)?;
     Some(
-        rl.faces
+        rl.moves
             .iter()
             .enumerate()
-            .map(|(i, faces)| {
-                let mut r: Vec<u32> = faces.iter().filter_map(|f| f.0.map(|j| j as u32)).collect();
+            .map(|(i, moves)| {
+                let mut r: Vec<u32> = moves
+                    .iter()
+                    .filter_map(|m| m.to.map(|j| j as u32))
+                    .collect();
                 r.push(i as u32);
                 r.sort_unstable();
                 r.dedup();
@@ -44,13 +47,23 @@ fn pattern(board: &Board) -> Option<Vec<Vec<u32>>> {
 /// `roll_level_system` builds it), in square order and permuted by `perm`: one table row.
 fn time_solves(name: &str, board: &Board, perm: &[u32]) -> String {
     let rl = RollLevel::new(board).expect("roll level");
-    let f = i64::from(rl.die);
+    let d = rl.denominator as i64;
     let mut a: Vec<Vec<(u32, i64)>> = Vec::new();
     let mut b = Vec::new();
-    for (i, faces) in rl.faces.iter().enumerate() {
-        let mut row = vec![(i as u32, f)];
-        row.extend(faces.iter().filter_map(|fc| fc.0.map(|j| (j as u32, -1))));
-        b.push(f - faces.iter().filter(|fc| fc.1).count() as i64);
+    for (i, moves) in rl.moves.iter().enumerate() {
+        let mut row = vec![(i as u32, d)];
+        row.extend(
+            moves
+                .iter()
+                .filter_map(|m| m.to.map(|j| (j as u32, -(m.weight as i64)))),
+        );
+        b.push(
+            d - moves
+                .iter()
+                .filter(|m| m.again)
+                .map(|m| m.weight as i64)
+                .sum::<i64>(),
+        );
         a.push(row);
     }
     let start = rl.start.expect("start on the board");

@@ -1,29 +1,38 @@
-//! The one definition of the rules (DESIGN.md section 1): what one roll does ([`roll`]) and how
-//! rolls make a turn ([`turn_step`]). The chain builder and the simulator both stand on these two
-//! functions; nothing else in the crate does square arithmetic.
+//! The one definition of the rules (DESIGN.md section 1, docs/model.md): what one roll does
+//! ([`roll`]) and how throws make a turn ([`throw_effect`]). The chain builder
+//! ([`crate::chain::compound_move`]), the shortest-game search, the joint chains of several
+//! players and the simulator's tables all stand on these two functions; nothing else in the
+//! crate does square arithmetic.
 //!
-//! One roll with face r from square s:
+//! One roll of a throw with sum r from square s:
 //! 1. t = s + r;
-//! 2. past the finish N: `stay` (no move), `bounce` (t = 2N - t) or `allow` (t = N);
-//! 3. on a snake's head or a ladder's foot, take it; with `chain = true` keep going while the
-//!    token lands on another jump, with `chain = false` take at most one;
-//! 4. reaching N ends the game at once.
+//! 2. past the finish N: `stay` (no move, nothing triggers), `bounce` (t = 2N - t) or `allow`
+//!    (t = N);
+//! 3. a random tile (seed 002) is drawn on t when the board has tiles and t is plain: a snake
+//!    tile moves the token `length` back, a ladder tile `length` forward (at most to N), and that
+//!    ends the move;
+//! 4. otherwise, on a snake's head or a ladder's foot, take it; with `chain = true` keep going
+//!    while the token lands on another jump, with `chain = false` take at most one; a chance
+//!    square draws a destination (at most one draw per move; with `chain = false` the draw is the
+//!    move's one jump, and with `chain = true` jumps at the drawn square apply);
+//! 5. reaching N ends the game at once.
 //!
-//! A turn: with `roll_again = none` one roll; otherwise rolling the top face (the die's largest)
-//! grants another roll after the move is made, unless the token finished. With `roll_again = K` the
-//! K-th top face in a row forfeits the turn: that roll is not moved and the token goes back to the
-//! square where the turn began.
+//! A turn: with `roll_again = none` one roll; otherwise a top throw (every die on its top face)
+//! grants another roll after the move is made, unless the token finished. With `roll_again = K`
+//! the K-th top throw in a row forfeits the turn: that roll is not moved and the token goes back
+//! to the square where the turn began.
 
-use crate::board::{Board, Overshoot, RollAgain, Square};
+use crate::board::{Board, Chance, Overshoot, RollAgain, Square};
 
 /// What one roll did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RollOutcome {
-    /// Where the token is after the roll and its jumps.
+    /// Where the token is after the roll, its jumps and draws.
     pub to: Square,
-    /// Snakes taken in this roll (more than one only when jumps chain).
+    /// Snakes taken in this roll (fixed snakes and snake tiles; more than one only when jumps
+    /// chain).
     pub snakes: u32,
-    /// Ladders taken in this roll.
+    /// Ladders taken in this roll (fixed ladders and ladder tiles).
     pub ladders: u32,
     /// Squares climbed by ladders in this roll.
     pub climbed: u32,
@@ -31,10 +40,61 @@ pub struct RollOutcome {
     pub slid: u32,
 }
 
-/// One roll of `face` from `from` (DESIGN.md section 1, steps 1 to 3).
+/// The exact law of one roll's result: outcomes with integer weights out of a total. A roll
+/// decided by the throw alone (no chance square, no tile drawn) has one outcome of weight 1.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RollLaw {
+    total: u64,
+    one: [(u64, RollOutcome); 1],
+    many: Vec<(u64, RollOutcome)>,
+}
+
+impl RollLaw {
+    fn sure(outcome: RollOutcome) -> RollLaw {
+        RollLaw {
+            total: 1,
+            one: [(1, outcome)],
+            many: Vec::new(),
+        }
+    }
+
+    fn drawn(total: u64, many: Vec<(u64, RollOutcome)>) -> RollLaw {
+        if let [(w, o)] = many.as_slice() {
+            if *w == total {
+                return RollLaw::sure(*o);
+            }
+        }
+        RollLaw {
+            total,
+            one: [(0, RollOutcome::default())],
+            many,
+        }
+    }
+
+    /// Every outcome with its weight (positive), out of [`RollLaw::total`].
+    pub fn branches(&self) -> &[(u64, RollOutcome)] {
+        if self.many.is_empty() {
+            &self.one
+        } else {
+            &self.many
+        }
+    }
+
+    /// The sum of the weights.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The one outcome, when the roll is not random beyond its throw.
+    pub fn sure_outcome(&self) -> Option<RollOutcome> {
+        self.many.is_empty().then_some(self.one[0].1)
+    }
+}
+
+/// One roll of a throw with sum `sum` from `from` (steps 1 to 4 above).
 ///
-/// `from` must be a square the token can stand on (0 only when the board starts off it) and not
-/// the finish; `face` is in `1..=die`.
+/// `from` must be a square the token can stand on and not the finish; `sum` is a sum of the
+/// board's dice.
 ///
 /// # Examples
 ///
@@ -43,30 +103,97 @@ pub struct RollOutcome {
 /// use ladders::rules::roll;
 /// let efi = builtin("efi").unwrap().unwrap();
 /// // 97 + 6 = 103 bounces back to 2 * 100 - 103 = 97; 74 + 6 = 80, the ladder 80 -> 99.
-/// assert_eq!(roll(&efi, 97, 6).to, 97);
-/// assert_eq!(roll(&efi, 74, 6).to, 99);
+/// assert_eq!(roll(&efi, 97, 6).sure_outcome().unwrap().to, 97);
+/// assert_eq!(roll(&efi, 74, 6).sure_outcome().unwrap().to, 99);
 /// ```
-pub fn roll(board: &Board, from: Square, face: u32) -> RollOutcome {
+pub fn roll(board: &Board, from: Square, sum: u32) -> RollLaw {
     let n = board.size();
-    let mut t = from + face;
+    let mut t = from + sum;
     if t > n {
         t = match board.rules().overshoot {
             Overshoot::Stay => {
-                return RollOutcome {
+                return RollLaw::sure(RollOutcome {
                     to: from,
                     ..RollOutcome::default()
-                }
+                })
             }
-            Overshoot::Bounce => (2 * n).saturating_sub(t),
+            // Validation keeps the largest throw at most N + 1, so t <= 2N.
+            Overshoot::Bounce => 2 * n - t,
             Overshoot::Allow => n,
         };
     }
-    let mut out = RollOutcome {
+    let landed = RollOutcome {
         to: t,
         ..RollOutcome::default()
     };
-    // Validation guarantees no cycle of jumps when chain = true, so this ends.
-    while let Some(next) = board.jump_from(out.to) {
+    if let Some(tiles) = board.tiles() {
+        if t != 0 && t < n && board.jump_from(t).is_none() && board.chance_at(t).is_none() {
+            let draw = tiles.draw(t);
+            let f = tiles.length;
+            let mut many = Vec::with_capacity(3);
+            if draw.snake > 0 {
+                many.push((
+                    draw.snake,
+                    RollOutcome {
+                        to: t - f,
+                        snakes: 1,
+                        slid: f,
+                        ..landed
+                    },
+                ));
+            }
+            if draw.ladder > 0 {
+                let to = (t + f).min(n);
+                many.push((
+                    draw.ladder,
+                    RollOutcome {
+                        to,
+                        ladders: 1,
+                        climbed: to - t,
+                        ..landed
+                    },
+                ));
+            }
+            if draw.plain > 0 {
+                many.push((draw.plain, landed));
+            }
+            return RollLaw::drawn(draw.total, many);
+        }
+    }
+    match follow(board, landed, true) {
+        (out, None) => RollLaw::sure(out),
+        (out, Some(chance)) => {
+            let many = chance
+                .to
+                .iter()
+                .map(|&(to, w)| {
+                    let drawn = RollOutcome { to, ..out };
+                    let settled = if board.rules().chain {
+                        follow(board, drawn, false).0
+                    } else {
+                        drawn
+                    };
+                    (w, settled)
+                })
+                .collect();
+            RollLaw::drawn(chance.total, many)
+        }
+    }
+}
+
+/// Follows the fixed jumps from `out.to` (all of them with `chain = true`, at most one with
+/// `chain = false`), stopping at a chance square when `may_draw` (the draw is then the caller's).
+fn follow(board: &Board, mut out: RollOutcome, may_draw: bool) -> (RollOutcome, Option<&Chance>) {
+    loop {
+        if may_draw {
+            if let Some(chance) = board.chance_at(out.to) {
+                return (out, Some(chance));
+            }
+        }
+        // Validation guarantees no cycle of jumps when chain = true, so this ends.
+        let Some(next) = board.jump_from(out.to) else {
+            return (out, None);
+        };
         if next > out.to {
             out.ladders += 1;
             out.climbed += next - out.to;
@@ -76,10 +203,44 @@ pub fn roll(board: &Board, from: Square, face: u32) -> RollOutcome {
         }
         out.to = next;
         if !board.rules().chain {
-            break;
+            return (out, None);
         }
     }
-    out
+}
+
+/// What a throw does to the turn, before its move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ThrowEffect {
+    /// The K-th top throw in a row: the roll is not moved, the token goes back to where the turn
+    /// began, and the turn ends.
+    Forfeit,
+    /// The roll is moved; when `again`, the player rolls again afterwards unless the move
+    /// finished the game.
+    Move {
+        /// True for a top throw under a roll-again rule.
+        again: bool,
+    },
+}
+
+/// The turn logic: a throw (`top` when every die shows its top face) after `streak` top throws
+/// in a row in this turn, under `roll_again`.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::board::RollAgain;
+/// use ladders::rules::{throw_effect, ThrowEffect};
+/// assert_eq!(throw_effect(RollAgain::Unlimited, true, 5), ThrowEffect::Move { again: true });
+/// assert_eq!(throw_effect(RollAgain::Forfeit(3), true, 2), ThrowEffect::Forfeit);
+/// assert_eq!(throw_effect(RollAgain::None, true, 0), ThrowEffect::Move { again: false });
+/// ```
+pub fn throw_effect(roll_again: RollAgain, top: bool, streak: u32) -> ThrowEffect {
+    match roll_again {
+        RollAgain::None => ThrowEffect::Move { again: false },
+        RollAgain::Unlimited => ThrowEffect::Move { again: top },
+        RollAgain::Forfeit(k) if top && streak + 1 >= k => ThrowEffect::Forfeit,
+        RollAgain::Forfeit(_) => ThrowEffect::Move { again: top },
+    }
 }
 
 /// What one roll inside a turn did, and whether the turn goes on.
@@ -90,12 +251,59 @@ pub struct TurnStep {
     pub outcome: RollOutcome,
     /// True when the player rolls again in this turn.
     pub again: bool,
-    /// True when this roll was the K-th top face in a row and forfeited the turn.
+    /// True when this roll was the K-th top throw in a row and forfeited the turn.
     pub forfeited: bool,
 }
 
-/// One roll inside a turn: the player began the turn on `turn_start`, stands on `square`, and
-/// has rolled `top_faces` top faces in a row so far in this turn; the die shows `face`.
+/// Every outcome of one roll inside a turn: the player began the turn on `turn_start`, stands on
+/// `square`, has thrown `streak` top throws in a row so far in this turn, and throws `sum`. Each
+/// step comes with its weight out of the returned total. Built from [`roll`] and
+/// [`throw_effect`].
+pub fn turn_steps(
+    board: &Board,
+    turn_start: Square,
+    square: Square,
+    streak: u32,
+    sum: u32,
+) -> (Vec<(u64, TurnStep)>, u64) {
+    let top = sum == board.dice().max_sum();
+    match throw_effect(board.rules().roll_again, top, streak) {
+        ThrowEffect::Forfeit => {
+            let step = TurnStep {
+                outcome: RollOutcome {
+                    to: turn_start,
+                    ..RollOutcome::default()
+                },
+                again: false,
+                forfeited: true,
+            };
+            (vec![(1, step)], 1)
+        }
+        ThrowEffect::Move { again } => {
+            let law = roll(board, square, sum);
+            let steps = law
+                .branches()
+                .iter()
+                .map(|&(w, outcome)| {
+                    let step = TurnStep {
+                        outcome,
+                        again: again && outcome.to != board.size(),
+                        forfeited: false,
+                    };
+                    (w, step)
+                })
+                .collect();
+            (steps, law.total())
+        }
+    }
+}
+
+/// [`turn_steps`] on a board whose rolls are decided by the throw alone (no chance squares or
+/// tiles): the one outcome.
+///
+/// # Panics
+///
+/// When the roll is random beyond its throw.
 ///
 /// # Examples
 ///
@@ -111,28 +319,15 @@ pub fn turn_step(
     board: &Board,
     turn_start: Square,
     square: Square,
-    top_faces: u32,
-    face: u32,
+    streak: u32,
+    sum: u32,
 ) -> TurnStep {
-    let rules = board.rules();
-    let top = face == rules.die && rules.roll_again != RollAgain::None;
-    if let RollAgain::Forfeit(k) = rules.roll_again {
-        if top && top_faces + 1 >= k {
-            return TurnStep {
-                outcome: RollOutcome {
-                    to: turn_start,
-                    ..RollOutcome::default()
-                },
-                again: false,
-                forfeited: true,
-            };
-        }
-    }
-    let outcome = roll(board, square, face);
-    TurnStep {
-        outcome,
-        again: top && outcome.to != board.size(),
-        forfeited: false,
+    match turn_steps(board, turn_start, square, streak, sum)
+        .0
+        .as_slice()
+    {
+        [(_, step)] => *step,
+        _ => panic!("turn_step is for boards without chance squares or tiles"),
     }
 }
 
@@ -155,8 +350,8 @@ mod tests {
     fn stay_does_not_move_past_the_finish() {
         let b = board(SMALL);
         // 8 + 3 = 11 > 10: stay on 8.
-        assert_eq!(roll(&b, 8, 3).to, 8);
-        assert_eq!(roll(&b, 8, 2).to, 10);
+        assert_eq!(roll(&b, 8, 3).sure_outcome().unwrap().to, 8);
+        assert_eq!(roll(&b, 8, 2).sure_outcome().unwrap().to, 10);
     }
 
     #[test]
@@ -167,7 +362,7 @@ mod tests {
                 ..RuleOverrides::default()
             })
             .unwrap();
-        assert_eq!(roll(&b, 8, 6).to, 10);
+        assert_eq!(roll(&b, 8, 6).sure_outcome().unwrap().to, 10);
     }
 
     #[test]
@@ -179,7 +374,7 @@ mod tests {
             })
             .unwrap();
         // 8 + 3 = 11 -> 2 * 10 - 11 = 9, the snake's head -> 2 (slid 7).
-        let out = roll(&b, 8, 3);
+        let out = roll(&b, 8, 3).sure_outcome().unwrap();
         assert_eq!(out.to, 2);
         assert_eq!((out.snakes, out.slid), (1, 7));
     }
@@ -187,7 +382,7 @@ mod tests {
     #[test]
     fn ladders_count_their_climb() {
         let b = board(SMALL);
-        let out = roll(&b, 0, 3);
+        let out = roll(&b, 0, 3).sure_outcome().unwrap();
         assert_eq!(
             out,
             RollOutcome {
@@ -211,7 +406,7 @@ mod tests {
             chain = true
         "#;
         let chained = board(text);
-        let out = roll(&chained, 0, 2);
+        let out = roll(&chained, 0, 2).sure_outcome().unwrap();
         assert_eq!(out.to, 8);
         assert_eq!((out.ladders, out.snakes), (2, 1));
         assert_eq!((out.climbed, out.slid), (4 + 4, 2));
@@ -221,7 +416,7 @@ mod tests {
                 ..RuleOverrides::default()
             })
             .unwrap();
-        assert_eq!(roll(&single, 0, 2).to, 6);
+        assert_eq!(roll(&single, 0, 2).sure_outcome().unwrap().to, 6);
     }
 
     #[test]

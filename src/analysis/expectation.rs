@@ -218,13 +218,14 @@ fn solve_all(
     assemble(x, squares)
 }
 
-/// The roll-level system of `rl` in small integers: `A = F (I - S - R)`, `C = F (I - S)` and the
+/// The roll-level system of `rl` in small integers: `A = D (I - S - R)`, `C = D (I - S)` and the
 /// right-hand sides (turns, rolls, snakes, ladders, climbed, slid), shared by the exact and the
-/// float solves.
+/// float solves; D is the rolls' common denominator (F for one fair die).
 ///
-/// A has F on the diagonal and -1 for each roll that stays on the board; C has F on the diagonal
-/// and -1 for each roll that goes on. Turns: `F (I - S) 1 = F - #rolls that go on`; the other
-/// rewards are per roll. (Repeated columns are summed by the solvers.)
+/// A has D on the diagonal and minus each roll's weight for each roll that stays on the board;
+/// C has D on the diagonal and minus the weight of each roll that goes on. Turns: `D (I - S) 1 =
+/// D - weight of the rolls that go on`; the other rewards are per roll, weighted. (Repeated
+/// columns are summed by the solvers.)
 #[allow(clippy::type_complexity)]
 fn roll_level_system(
     rl: &RollLevel,
@@ -234,38 +235,41 @@ fn roll_level_system(
     Vec<Vec<i64>>,
 ) {
     let n = rl.squares.len();
-    let f = i64::from(rl.die);
+    let d = rl.denominator as i64;
     let mut a: Vec<Vec<(usize, i64)>> = Vec::with_capacity(n);
     let mut c: Vec<Vec<(usize, i64)>> = Vec::with_capacity(n);
     let mut b: Vec<Vec<i64>> = (0..COLUMNS).map(|_| Vec::with_capacity(n)).collect();
-    for (i, faces) in rl.faces.iter().enumerate() {
+    for (i, moves) in rl.moves.iter().enumerate() {
         // Each row sized once (growing two rows per square cost a realloc or two apiece).
-        let moves = faces.iter().filter(|(to, _, _)| to.is_some()).count();
-        let again = faces
-            .iter()
-            .filter(|(to, go_on, _)| to.is_some() && *go_on)
-            .count();
-        let mut row = Vec::with_capacity(moves + 1);
-        let mut row_c = Vec::with_capacity(again + 1);
-        row.push((i, f));
-        row_c.push((i, f));
+        let stays = moves.iter().filter(|m| m.to.is_some()).count();
+        let goes_on = moves.iter().filter(|m| m.to.is_some() && m.again).count();
+        let mut row = Vec::with_capacity(stays + 1);
+        let mut row_c = Vec::with_capacity(goes_on + 1);
+        row.push((i, d));
+        row_c.push((i, d));
         let mut sums = [0i64; 4];
-        for (to, go_on, o) in faces {
-            if let Some(j) = to {
-                row.push((*j, -1));
-                if *go_on {
-                    row_c.push((*j, -1));
+        let mut again = 0i64;
+        for m in moves {
+            let w = m.weight as i64;
+            if let Some(j) = m.to {
+                row.push((j, -w));
+                if m.again {
+                    row_c.push((j, -w));
+                    again += w;
                 }
             }
-            sums[0] += i64::from(o.snakes);
-            sums[1] += i64::from(o.ladders);
-            sums[2] += i64::from(o.climbed);
-            sums[3] += i64::from(o.slid);
+            let o = &m.outcome;
+            for (s, v) in sums
+                .iter_mut()
+                .zip([o.snakes, o.ladders, o.climbed, o.slid])
+            {
+                *s += w * i64::from(v);
+            }
         }
         a.push(row);
         c.push(row_c);
-        b[0].push(f - again as i64);
-        b[1].push(f);
+        b[0].push(d - again);
+        b[1].push(d);
         for (col, s) in b[2..].iter_mut().zip(sums) {
             col.push(s);
         }

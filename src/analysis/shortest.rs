@@ -27,7 +27,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use crate::board::{Board, RollAgain, Square};
 use crate::chain::Chain;
 use crate::exact::step::IntegerChain;
-use crate::rules::turn_step;
+use crate::rules::turn_steps;
 
 /// The rolls of one turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -197,18 +197,19 @@ pub fn turn_rolls(board: &Board, from: Square, to: Square) -> Option<TurnRolls> 
         }
     };
     while let Some(state) = queue.pop_front() {
-        for face in 1..=rules.die {
-            let step = turn_step(board, from, state.0, state.1, face);
-            if !step.again {
-                if step.outcome.to == to {
-                    return Some(rebuild(&parent, state, (face, to)));
+        for face in board.dice().throws().iter().map(|t| t.sum) {
+            for (_, step) in turn_steps(board, from, state.0, state.1, face).0 {
+                if !step.again {
+                    if step.outcome.to == to {
+                        return Some(rebuild(&parent, state, (face, to)));
+                    }
+                    continue;
                 }
-                continue;
-            }
-            let next = (step.outcome.to, state.1 + 1);
-            if seen.insert(key(next)) {
-                parent.insert(next, (state, face));
-                queue.push_back(next);
+                let next = (step.outcome.to, state.1 + 1);
+                if seen.insert(key(next)) {
+                    parent.insert(next, (state, face));
+                    queue.push_back(next);
+                }
             }
         }
     }
@@ -230,8 +231,10 @@ fn fewest_rolls(board: &Board) -> Option<(usize, Vec<TurnRolls>)> {
     let mut queue = VecDeque::from([first]);
     let mut found = None;
     'search: while let Some(state) = queue.pop_front() {
-        for face in 1..=rules.die {
-            let step = turn_step(board, state.0, state.0, state.1, face);
+        for (face, step) in board.dice().throws().iter().flat_map(|t| {
+            let steps = turn_steps(board, state.0, state.0, state.1, t.sum).0;
+            steps.into_iter().map(move |(_, step)| (t.sum, step))
+        }) {
             if step.forfeited {
                 continue;
             }
@@ -272,7 +275,12 @@ fn fewest_rolls(board: &Board) -> Option<(usize, Vec<TurnRolls>)> {
     };
     let mut top = 0;
     for (prev, face, to) in &moves {
-        let step = turn_step(board, current.from, prev.0, top, *face);
+        let step = turn_steps(board, current.from, prev.0, top, *face)
+            .0
+            .into_iter()
+            .map(|(_, step)| step)
+            .find(|step| step.outcome.to == *to)
+            .expect("the search found this roll");
         current.rolls.push(*face);
         current.squares.push(*to);
         if step.again {
@@ -397,7 +405,7 @@ fn longest_path(g: &DiGraph<Square, ()>, start: NodeIndex, transient: usize) -> 
 mod tests {
     use super::*;
     use crate::board::builtin;
-    use crate::rules::turn_step;
+    use crate::rules::turn_steps;
 
     fn board(text: &str) -> Board {
         Board::from_toml_str(text, "test").unwrap()
@@ -411,8 +419,14 @@ mod tests {
             assert_eq!(turn.from, at, "each turn begins where the last ended");
             let mut square = at;
             for (k, (&face, &expect)) in turn.rolls.iter().zip(&turn.squares).enumerate() {
-                let step = turn_step(board, at, square, k as u32, face);
-                assert_eq!(step.outcome.to, expect, "roll {k} of a turn from {at}");
+                let step = turn_steps(board, at, square, k as u32, face)
+                    .0
+                    .into_iter()
+                    .map(|(_, step)| step)
+                    .find(|step| step.outcome.to == expect)
+                    .unwrap_or_else(|| {
+                        panic!("roll {k} of a turn from {at} cannot reach {expect}")
+                    });
                 let last = k + 1 == turn.rolls.len();
                 assert_eq!(step.again, !last, "the turn ends at its last roll");
                 square = step.outcome.to;

@@ -17,7 +17,7 @@ pub struct BuiltinBoard {
 pub const DEFAULT_BOARD: &str = "milton-bradley";
 
 /// Every built-in board, in the order `ladders boards` lists them.
-pub const BUILTIN_BOARDS: [BuiltinBoard; 4] = [
+pub const BUILTIN_BOARDS: [BuiltinBoard; 5] = [
     BuiltinBoard {
         name: "milton-bradley",
         summary: "Chutes and Ladders, seed 001's layout (chute 47 -> 26): start off the board, a roll past 100 is lost",
@@ -32,6 +32,11 @@ pub const BUILTIN_BOARDS: [BuiltinBoard; 4] = [
         name: "efi",
         summary: "seed 000's board: start on square 1, bounce back from 100, a six rolls again",
         text: include_str!("../../boards/efi.toml"),
+    },
+    BuiltinBoard {
+        name: "random-tiles",
+        summary: "seed 002's random tiles: 20 squares, each landing draws a snake (1/10), a ladder (1/10) or nothing",
+        text: include_str!("../../boards/random-tiles.toml"),
     },
     BuiltinBoard {
         name: "tiny",

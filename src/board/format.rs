@@ -22,12 +22,21 @@ use std::path::Path;
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{BoardError, BoardSpec, Located, Overshoot, Problem, RollAgainSpec};
+use super::{
+    BoardError, BoardSpec, ChanceSpec, DieSpec, Located, Overshoot, ProbabilitySpec, Problem,
+    RollAgainSpec, TilesSpec,
+};
 
 /// The keys allowed at the top level of a board file.
-pub const TOP_KEYS: [&str; 6] = ["name", "source", "size", "snakes", "ladders", "rules"];
+pub const TOP_KEYS: [&str; 8] = [
+    "name", "source", "size", "snakes", "ladders", "chance", "tiles", "rules",
+];
 /// The keys allowed in the `[rules]` table.
-pub const RULE_KEYS: [&str; 5] = ["start", "overshoot", "die", "roll_again", "chain"];
+pub const RULE_KEYS: [&str; 6] = ["start", "overshoot", "die", "dice", "roll_again", "chain"];
+/// The keys allowed in a `[[chance]]` table.
+pub const CHANCE_KEYS: [&str; 2] = ["at", "to"];
+/// The keys allowed in the `[tiles]` table.
+pub const TILE_KEYS: [&str; 3] = ["length", "snake", "ladder"];
 
 /// Board files larger than this are refused before parsing (a real board is a few kilobytes).
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
@@ -42,17 +51,36 @@ struct FileBoard {
     snakes: Vec<Spanned<Vec<i64>>>,
     #[serde(default)]
     ladders: Vec<Spanned<Vec<i64>>>,
+    #[serde(default)]
+    chance: Vec<Spanned<FileChance>>,
+    tiles: Option<Spanned<FileTiles>>,
     rules: Option<FileRules>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct FileRules {
     start: Option<Spanned<i64>>,
     overshoot: Option<Spanned<String>>,
-    die: Option<Spanned<i64>>,
+    die: Option<Spanned<toml::Value>>,
+    dice: Option<Spanned<i64>>,
     roll_again: Option<Spanned<toml::Value>>,
     chain: Option<Spanned<bool>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileChance {
+    at: i64,
+    to: Vec<Vec<i64>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileTiles {
+    length: i64,
+    snake: toml::Value,
+    ladder: toml::Value,
 }
 
 /// Reads a board file into a [`BoardSpec`].
@@ -118,12 +146,29 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<BoardSpec, BoardError> {
         line: Some(lines.line(s.span().start)),
     };
     let defaults = super::Rules::default();
-    let rules = file.rules.unwrap_or(FileRules {
-        start: None,
-        overshoot: None,
-        die: None,
-        roll_again: None,
-        chain: None,
+    let rules = file.rules.unwrap_or_default();
+    let die = parse_die(rules.die, &lines, &mut problems);
+    let chance = file
+        .chance
+        .into_iter()
+        .map(|c| Located {
+            line: Some(lines.line(c.span().start)),
+            value: {
+                let c = c.into_inner();
+                ChanceSpec { at: c.at, to: c.to }
+            },
+        })
+        .collect();
+    let tiles = file.tiles.map(|t| Located {
+        line: Some(lines.line(t.span().start)),
+        value: {
+            let t = t.into_inner();
+            TilesSpec {
+                length: t.length,
+                snake: probability(t.snake),
+                ladder: probability(t.ladder),
+            }
+        },
     });
     let overshoot = match rules.overshoot {
         None => Located::unplaced(defaults.overshoot),
@@ -184,10 +229,13 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<BoardSpec, BoardError> {
             .as_ref()
             .map_or(Located::unplaced(i64::from(defaults.start)), located),
         overshoot,
-        die: rules
-            .die
+        die,
+        dice: rules
+            .dice
             .as_ref()
-            .map_or(Located::unplaced(i64::from(defaults.die)), located),
+            .map_or(Located::unplaced(i64::from(defaults.dice)), located),
+        chance,
+        tiles,
         roll_again,
         chain: rules
             .chain
@@ -198,6 +246,50 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<BoardSpec, BoardError> {
     })
 }
 
+/// `die` as written: an integer (faces) or an array of integer weights.
+fn parse_die(
+    die: Option<Spanned<toml::Value>>,
+    lines: &LineIndex,
+    problems: &mut Vec<Problem>,
+) -> Located<DieSpec> {
+    let default = Located::unplaced(DieSpec::Faces(i64::from(super::Rules::default().die)));
+    let Some(die) = die else { return default };
+    let line = Some(lines.line(die.span().start));
+    let value = match die.get_ref() {
+        toml::Value::Integer(f) => Some(DieSpec::Faces(*f)),
+        toml::Value::Array(items) => items
+            .iter()
+            .map(|v| v.as_integer())
+            .collect::<Option<Vec<i64>>>()
+            .map(DieSpec::Weights),
+        _ => None,
+    };
+    match value {
+        Some(value) => Located { value, line },
+        None => {
+            problems.push(Problem::new(
+                line,
+                format!(
+                    "die {} is not a die: expected a number of faces (die = 6) or the integer \
+                     weights of a loaded die's faces (die = [1, 1, 1, 1, 1, 3])",
+                    die.get_ref()
+                ),
+            ));
+            default
+        }
+    }
+}
+
+/// A tile probability as written.
+fn probability(value: toml::Value) -> ProbabilitySpec {
+    match value {
+        toml::Value::String(s) => ProbabilitySpec::Text(s),
+        toml::Value::Integer(i) => ProbabilitySpec::Integer(i),
+        toml::Value::Float(f) => ProbabilitySpec::Float(f),
+        other => ProbabilitySpec::Text(other.to_string()),
+    }
+}
+
 /// Rewrites toml's message into one line, and adds a did-you-mean to unknown keys.
 fn describe_toml_error(error: &toml::de::Error) -> String {
     let message = error.message().trim().replace('\n', " ");
@@ -206,6 +298,10 @@ fn describe_toml_error(error: &toml::de::Error) -> String {
             let key = &rest[..end];
             let known: &[&str] = if message.contains("`overshoot`") {
                 &RULE_KEYS
+            } else if message.contains("`at`") {
+                &CHANCE_KEYS
+            } else if message.contains("`length`") {
+                &TILE_KEYS
             } else {
                 &TOP_KEYS
             };

@@ -6,8 +6,11 @@
 //! `docs/board-format.md`); the built-in boards live in `boards/` and are embedded ([`builtin()`]).
 
 pub mod builtin;
+pub mod dice;
+pub mod draws;
 pub mod format;
 mod validate;
+mod validate_draws;
 
 use std::fmt;
 use std::path::Path;
@@ -15,6 +18,8 @@ use std::path::Path;
 use serde::Serialize;
 
 pub use builtin::{builtin, builtin_names, BuiltinBoard, BUILTIN_BOARDS, DEFAULT_BOARD};
+pub use dice::{Dice, Throw};
+pub use draws::{Chance, Probability, TileDraw, Tiles};
 pub use validate::{BoardError, Problem};
 
 /// A square of the board: 0 is off the board (the start when `start = 0`), `1..=size` are the
@@ -26,6 +31,10 @@ pub type Square = u32;
 pub const MAX_SIZE: Square = 100_000;
 /// The largest die (number of faces) a board may use.
 pub const MAX_DIE: u32 = 100;
+/// The most dice thrown at once (`dice = k`).
+pub const MAX_DICE: u32 = 10;
+/// The largest weight of one face of a loaded die or of one chance destination.
+pub const MAX_WEIGHT: u64 = 1_000_000;
 /// The largest K for `roll_again = K` (the K-th top face in a row forfeits the turn).
 pub const MAX_ROLL_AGAIN: u32 = 64;
 
@@ -121,12 +130,15 @@ impl Serialize for RollAgain {
 /// The rules a board is played with (the `[rules]` table of a board file).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Rules {
-    /// 0: off the board (the first roll lands on square r); 1: standing on square 1.
+    /// 0: off the board (the first roll lands on square r); s >= 1: standing on square s.
     pub start: Square,
     /// What a roll past the finish does.
     pub overshoot: Overshoot,
-    /// The number of faces of the fair die (faces 1..=die).
+    /// The number of faces of the die (faces 1..=die; the top face is `die`). Whether it is
+    /// loaded is in [`Board::dice`].
     pub die: u32,
+    /// How many dice are thrown at once (the move is their sum).
+    pub dice: u32,
     /// Whether the top face rolls again.
     pub roll_again: RollAgain,
     /// Whether jumps chain (a ladder whose top is a snake's head slides you down).
@@ -139,21 +151,73 @@ impl Default for Rules {
             start: 0,
             overshoot: Overshoot::Stay,
             die: 6,
+            dice: 1,
             roll_again: RollAgain::None,
             chain: true,
         }
     }
 }
 
+/// A die as chosen on the command line: `--die 8` or `--die 1,1,1,1,1,3`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DieChoice {
+    /// A fair die with this many faces.
+    Fair(u32),
+    /// A loaded die: face i (from 1) has weight `w[i - 1]`.
+    Loaded(Vec<u64>),
+}
+
+impl DieChoice {
+    /// Parses `8` (a fair die) or `1,1,1,1,1,3` (face weights).
+    ///
+    /// # Errors
+    ///
+    /// A message naming what is accepted.
+    pub fn parse(text: &str) -> Result<DieChoice, String> {
+        let bad = || {
+            format!(
+                "expected a number of faces (2 to {MAX_DIE}) or face weights such as \"1,1,1,1,1,3\", found {text:?}"
+            )
+        };
+        if text.contains(',') {
+            let weights: Result<Vec<u64>, _> =
+                text.split(',').map(|w| w.trim().parse::<u64>()).collect();
+            let weights = weights.map_err(|_| bad())?;
+            if !(2..=MAX_DIE as usize).contains(&weights.len())
+                || weights.iter().all(|&w| w == 0)
+                || weights.iter().any(|&w| w > MAX_WEIGHT)
+            {
+                return Err(bad());
+            }
+            Ok(DieChoice::Loaded(weights))
+        } else {
+            match text.trim().parse::<u32>() {
+                Ok(f) if (2..=MAX_DIE).contains(&f) => Ok(DieChoice::Fair(f)),
+                _ => Err(bad()),
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for DieChoice {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<DieChoice, String> {
+        DieChoice::parse(text)
+    }
+}
+
 /// Rule changes asked for on the command line ("what if" without editing the file).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RuleOverrides {
     /// Replaces `start`.
     pub start: Option<Square>,
     /// Replaces `overshoot`.
     pub overshoot: Option<Overshoot>,
     /// Replaces `die`.
-    pub die: Option<u32>,
+    pub die: Option<DieChoice>,
+    /// Replaces `dice`.
+    pub dice: Option<u32>,
     /// Replaces `roll_again`.
     pub roll_again: Option<RollAgain>,
     /// Replaces `chain`.
@@ -212,12 +276,60 @@ pub struct BoardSpec {
     pub start: Located<i64>,
     /// `overshoot`.
     pub overshoot: Located<Overshoot>,
-    /// `die`.
-    pub die: Located<i64>,
+    /// `die`: a number of faces or the weights of a loaded die.
+    pub die: Located<DieSpec>,
+    /// `dice`: how many dice are thrown at once.
+    pub dice: Located<i64>,
+    /// `[[chance]]` tables.
+    pub chance: Vec<Located<ChanceSpec>>,
+    /// `[tiles]`.
+    pub tiles: Option<Located<TilesSpec>>,
     /// `roll_again`.
     pub roll_again: Located<RollAgainSpec>,
     /// `chain`.
     pub chain: Located<bool>,
+}
+
+/// `die` as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DieSpec {
+    /// `die = F`: a fair die.
+    Faces(i64),
+    /// `die = [w1, ..., wF]`: face weights.
+    Weights(Vec<i64>),
+}
+
+/// A `[[chance]]` table as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChanceSpec {
+    /// `at`.
+    pub at: i64,
+    /// `to`: each entry as written (a pair `[square, weight]` when well formed).
+    pub to: Vec<Vec<i64>>,
+}
+
+/// A probability as written in `[tiles]`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ProbabilitySpec {
+    /// A string, `"1/10"` or `"0.1"`.
+    Text(String),
+    /// An integer (only 0 and 1 are probabilities).
+    Integer(i64),
+    /// A TOML float, refused (it is not exact).
+    Float(f64),
+}
+
+impl Eq for ProbabilitySpec {}
+
+/// The `[tiles]` table as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TilesSpec {
+    /// `length`.
+    pub length: i64,
+    /// `snake`.
+    pub snake: ProbabilitySpec,
+    /// `ladder`.
+    pub ladder: ProbabilitySpec,
 }
 
 /// `roll_again` as written: a word, or an integer not yet checked to be >= 2.
@@ -259,8 +371,16 @@ impl BoardSpec {
         if let Some(overshoot) = overrides.overshoot {
             self.overshoot = Located::unplaced(overshoot);
         }
-        if let Some(die) = overrides.die {
-            self.die = Located::unplaced(i64::from(die));
+        if let Some(die) = &overrides.die {
+            self.die = Located::unplaced(match die {
+                DieChoice::Fair(f) => DieSpec::Faces(i64::from(*f)),
+                DieChoice::Loaded(w) => {
+                    DieSpec::Weights(w.iter().map(|&v| v.min(i64::MAX as u64) as i64).collect())
+                }
+            });
+        }
+        if let Some(dice) = overrides.dice {
+            self.dice = Located::unplaced(i64::from(dice));
         }
         if let Some(roll_again) = overrides.roll_again {
             self.roll_again = Located::unplaced(match roll_again {
@@ -294,6 +414,11 @@ pub struct Board {
     rules: Rules,
     /// `jump[t]`: where a token that lands on `t` ends up after its jumps (t itself when none).
     jump_once: Vec<Square>,
+    dice: Dice,
+    chances: Vec<Chance>,
+    /// `chance_at[t]`: the index in `chances` of the chance square `t`, `u32::MAX` for none.
+    chance_at: Vec<u32>,
+    tiles: Option<Tiles>,
 }
 
 impl Board {
@@ -381,5 +506,34 @@ impl Board {
     pub fn jump_from(&self, square: Square) -> Option<Square> {
         let to = self.jump_once[square as usize];
         (to != square).then_some(to)
+    }
+
+    /// The dice thrown each roll.
+    pub fn dice(&self) -> &Dice {
+        &self.dice
+    }
+
+    /// The chance squares, in file order.
+    pub fn chances(&self) -> &[Chance] {
+        &self.chances
+    }
+
+    /// The chance square at `square`, if it is one.
+    pub fn chance_at(&self, square: Square) -> Option<&Chance> {
+        match self.chance_at.get(square as usize) {
+            Some(&i) if i != u32::MAX => Some(&self.chances[i as usize]),
+            _ => None,
+        }
+    }
+
+    /// Seed 002's random tiles, when the board has them.
+    pub fn tiles(&self) -> Option<&Tiles> {
+        self.tiles.as_ref()
+    }
+
+    /// True when every roll is decided by the dice alone: no chance square, no tiles (the
+    /// standard game, whose roll from a square and a throw has one outcome).
+    pub fn is_deterministic(&self) -> bool {
+        self.chances.is_empty() && self.tiles.is_none()
     }
 }

@@ -4,9 +4,10 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use super::validate_draws;
 use super::{
-    Board, BoardSpec, Jump, Located, RollAgain, RollAgainSpec, Rules, Square, MAX_DIE,
-    MAX_ROLL_AGAIN, MAX_SIZE,
+    Board, BoardSpec, Jump, Located, RollAgain, RollAgainSpec, Rules, Square, MAX_ROLL_AGAIN,
+    MAX_SIZE,
 };
 
 /// One thing wrong with a board, with the line of the board file it is on.
@@ -87,20 +88,10 @@ pub(super) fn validate(spec: BoardSpec) -> Result<Board, BoardError> {
             },
         ));
     }
-    let die = spec.die.value;
-    if !(2..=i64::from(MAX_DIE)).contains(&die) {
-        problems.push(Problem::new(
-            spec.die.line,
-            format!("die {die} is not a die: expected a number of faces from 2 to {MAX_DIE}"),
-        ));
-    }
+    let dice = validate_draws::dice(&spec, &mut problems);
+    let size_sq = size_ok.then_some(size as Square);
+    validate_draws::start_and_bounce(&spec, size_sq, dice.as_ref(), &mut problems);
     let start = spec.start.value;
-    if start != 0 && start != 1 {
-        problems.push(Problem::new(
-            spec.start.line,
-            format!("start {start} is not a start: expected 0 (off the board) or 1 (on square 1)"),
-        ));
-    }
     let roll_again = match spec.roll_again.value {
         RollAgainSpec::None => RollAgain::None,
         RollAgainSpec::Unlimited => RollAgain::Unlimited,
@@ -204,11 +195,23 @@ pub(super) fn validate(spec: BoardSpec) -> Result<Board, BoardError> {
         }
     }
 
+    let (chances, tiles) = match size_sq {
+        Some(n) => (
+            validate_draws::chances(&spec.chance, n, &by_square, &mut problems),
+            validate_draws::tiles(spec.tiles.as_ref(), n, &mut problems),
+        ),
+        None => (Vec::new(), None),
+    };
     if !problems.is_empty() {
         return Err(BoardError::new(&spec.origin, problems));
     }
+    let dice = dice.expect("no problems, so the dice are valid");
 
     let size = size as Square;
+    let mut chance_at = vec![u32::MAX; size as usize + 1];
+    for (i, c) in chances.iter().enumerate() {
+        chance_at[c.at as usize] = i as u32;
+    }
     let mut jump_once: Vec<Square> = (0..=size).collect();
     for j in snakes.iter().chain(&ladders) {
         jump_once[j.from as usize] = j.to;
@@ -224,7 +227,8 @@ pub(super) fn validate(spec: BoardSpec) -> Result<Board, BoardError> {
     let rules = Rules {
         start: start as Square,
         overshoot: spec.overshoot.value,
-        die: die as u32,
+        die: dice.faces(),
+        dice: dice.count(),
         roll_again,
         chain,
     };
@@ -235,6 +239,10 @@ pub(super) fn validate(spec: BoardSpec) -> Result<Board, BoardError> {
         ladders,
         rules,
         jump_once,
+        dice,
+        chances,
+        chance_at,
+        tiles,
     })
 }
 

@@ -4,7 +4,9 @@
 use std::path::Path;
 
 use anyhow::{bail, Result};
-use ladders::board::{builtin_names, Board, Overshoot, RollAgain, RuleOverrides, DEFAULT_BOARD};
+use ladders::board::{
+    builtin_names, Board, DieChoice, Overshoot, RollAgain, RuleOverrides, DEFAULT_BOARD,
+};
 
 /// The rule overrides and transforms every board-taking command accepts.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -12,15 +14,18 @@ pub struct RuleArgs {
     /// Swap every snake and ladder end for end (snakes climb, ladders slide)
     #[arg(long)]
     pub reverse: bool,
-    /// Start off the board (0) or standing on square 1 (1)
-    #[arg(long, value_name = "0|1", value_parser = clap::value_parser!(u32).range(0..=1))]
+    /// Start off the board (0) or standing on square S (nothing triggers there)
+    #[arg(long, value_name = "S")]
     pub start: Option<u32>,
     /// What a roll past the finish does
     #[arg(long, value_name = "RULE", value_parser = parse_overshoot)]
     pub overshoot: Option<Overshoot>,
-    /// Number of faces of the die
-    #[arg(long, value_name = "FACES", value_parser = clap::value_parser!(u32).range(2..=i64::from(ladders::board::MAX_DIE)))]
-    pub die: Option<u32>,
+    /// The die: a number of faces (fair), or face weights of a loaded die (1,1,1,1,1,3)
+    #[arg(long, value_name = "FACES|W1,W2,...", value_parser = DieChoice::parse)]
+    pub die: Option<DieChoice>,
+    /// How many dice are thrown at once (the move is their sum)
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=i64::from(ladders::board::MAX_DICE)))]
+    pub dice: Option<u32>,
     /// Whether the top face rolls again: none, unlimited, or K (the K-th in a row forfeits)
     #[arg(long, value_name = "none|unlimited|K", value_parser = RollAgain::parse)]
     pub roll_again: Option<RollAgain>,
@@ -35,7 +40,8 @@ impl RuleArgs {
         RuleOverrides {
             start: self.start,
             overshoot: self.overshoot,
-            die: self.die,
+            die: self.die.clone(),
+            dice: self.dice,
             roll_again: self.roll_again,
             chain: self.chain,
         }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
 use ladders::report::expect::trap_sentence;
-use ladders::report::json::{rules_json, BoardJson};
+use ladders::report::json::{board_rules_json, BoardJson};
 use ladders::report::simulate::{
     comparison_json, thousands, variant_sentences, variants_json, write_comparison,
 };
@@ -84,7 +84,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if args.json {
         let v = json!({
             "board": BoardJson::new(&board),
-            "rules": rules_json(board.rules()),
+            "rules": board_rules_json(&board),
             "games": observed.games(),
             "mean_given": mean.as_ref().map(|m| json!({"text": m.text, "low": m.low, "high": m.high})),
             "sd_given": args.sd,
@@ -95,7 +95,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         writeln!(out)?;
     } else {
         writeln!(out, "Board            {}", board_line(&board))?;
-        writeln!(out, "Rules            {}", rules_line(board.rules()))?;
+        writeln!(out, "Rules            {}", rules_line(&board))?;
         match &mean {
             Some(m) if m.low < m.high => writeln!(
                 out,

@@ -6,7 +6,7 @@
 //! # What "landing" means
 //!
 //! A roll lands on the square where its move ends: after the overshoot rule and after every jump
-//! it triggers (the final square of a chain of jumps), as [`crate::rules::turn_step`] reports it.
+//! it triggers (the final square of a chain of jumps), as [`crate::rules::roll`] reports it.
 //! Squares passed on the way (a ladder's foot, a snake's head) knock nobody off. A roll that
 //! leaves the token where the roll began (a roll past the finish under `overshoot = "stay"`, a
 //! forfeited roll) lands nowhere, and square 0 (off the board) is nobody's square. Every opponent
@@ -35,8 +35,6 @@
 //! interaction; the tests use it to show that the series of [`super::independent`] (seed 000's
 //! "each plays a whole game, fewest turns wins") gives the same numbers.
 
-use std::collections::{BTreeMap, HashMap};
-
 use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -44,10 +42,10 @@ use num_traits::{One, Zero};
 use super::fixed::{dyadic, supersolution, FixedChain};
 use super::independent::{bits_for, Method, Race, SeatResult, GUARD_DIGITS};
 use super::interval::Interval;
-use crate::board::{Board, RollAgain, Square};
-use crate::chain::{Chain, ChainTooLarge, Turn, TurnModel, TurnRewards};
+use crate::board::{Board, Dice, RollAgain, Square};
+use crate::chain::{compound_move, Chain, ChainTooLarge, RollGame, Turn, TurnModel};
 use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, Wanted};
-use crate::rules::turn_step;
+use crate::rules::{roll, RollOutcome};
 
 /// A state of the joint game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -146,94 +144,85 @@ impl TurnModel for KnockOff<'_> {
         matches!(state, JointState::Won(_))
     }
 
-    /// The compound move of the seat to move, as [`crate::chain::compound_move`] builds it, over
-    /// joint positions: the top faces from a state visit a fixed sequence of joint positions
-    /// (knock-offs included), which either ends or cycles; a cycle is summed in closed form.
+    /// The compound move of the seat to move: [`compound_move`] over joint states.
     fn turn(&self, state: &JointState) -> Turn<JointState> {
+        compound_move(self, state)
+    }
+}
+
+impl RollGame for KnockOff<'_> {
+    type State = JointState;
+
+    fn dice(&self, state: &JointState) -> &Dice {
+        self.boards[mover(state)].dice()
+    }
+
+    fn roll_again(&self, state: &JointState) -> RollAgain {
+        self.boards[mover(state)].rules().roll_again
+    }
+
+    fn is_final(&self, state: &JointState) -> bool {
+        matches!(state, JointState::Won(_))
+    }
+
+    /// The seat to move rolls; landing on an opponent sends it back to its start.
+    fn roll(&self, state: &JointState, sum: u32) -> (Vec<(u64, JointState, RollOutcome)>, u64) {
         let JointState::Playing { positions, to_move } = state else {
-            unreachable!("no turn from a final state")
+            unreachable!("no roll from a final state")
         };
         let s = *to_move;
         let board = self.boards[s];
-        let die = board.rules().die;
-        let began = positions[s];
-        let f = BigInt::from(die);
-        let one_over_f = BigRational::new(BigInt::one(), f.clone());
-
-        let mut levels = vec![positions.clone()];
-        let mut seen: HashMap<Vec<Square>, usize> = HashMap::from([(positions.clone(), 0)]);
-        let mut cycle_from = None;
-        loop {
-            let k = levels.len() - 1;
-            let at = levels[k][s];
-            let step = turn_step(board, began, at, k as u32, die);
-            if !step.again {
-                break;
-            }
-            let next = self.land(&levels[k], s, at, step.outcome.to);
-            if board.rules().roll_again == RollAgain::Unlimited {
-                if let Some(&j) = seen.get(&next) {
-                    cycle_from = Some(j);
-                    break;
-                }
-                seen.insert(next.clone(), levels.len());
-            }
-            levels.push(next);
-        }
-        let mut weights = Vec::with_capacity(levels.len());
-        let mut w = BigRational::one();
-        for _ in 0..levels.len() {
-            weights.push(w.clone());
-            w *= &one_over_f;
-        }
-        if let Some(j) = cycle_from {
-            let cycle_len = (levels.len() - j) as u32;
-            let ratio = BigRational::one() - BigRational::new(BigInt::one(), f.pow(cycle_len));
-            for w in &mut weights[j..] {
-                *w /= &ratio;
-            }
-        }
-
-        let players = self.boards.len();
-        let mut next: BTreeMap<JointState, BigRational> = BTreeMap::new();
-        let mut rewards = TurnRewards::default();
-        for (k, (level, w)) in levels.iter().zip(&weights).enumerate() {
-            rewards.rolls += w;
-            let per_face = w * &one_over_f;
-            let at = level[s];
-            for face in 1..=die {
-                let step = turn_step(board, began, at, k as u32, face);
-                let o = step.outcome;
-                let scaled = |c: u32| &per_face * BigRational::from_integer(BigInt::from(c));
-                rewards.snakes += scaled(o.snakes);
-                rewards.ladders += scaled(o.ladders);
-                rewards.climbed += scaled(o.climbed);
-                rewards.slid += scaled(o.slid);
-                if step.again {
-                    continue;
-                }
-                let after = if o.to == board.size() {
+        let from = positions[s];
+        let law = roll(board, from, sum);
+        let branches = law
+            .branches()
+            .iter()
+            .map(|&(w, o)| {
+                let next = if o.to == board.size() {
                     JointState::Won(s)
                 } else {
-                    let positions = if step.forfeited {
-                        let mut p = level.clone();
-                        p[s] = began;
-                        p
-                    } else {
-                        self.land(level, s, at, o.to)
-                    };
                     JointState::Playing {
-                        positions,
-                        to_move: (s + 1) % players,
+                        positions: self.land(positions, s, from, o.to),
+                        to_move: s,
                     }
                 };
-                *next.entry(after).or_insert_with(BigRational::zero) += &per_face;
-            }
+                (w, next, o)
+            })
+            .collect();
+        (branches, law.total())
+    }
+
+    /// The mover goes back to where the turn began; knock-offs made earlier in the turn stand.
+    fn forfeit(&self, began: &JointState, now: &JointState) -> JointState {
+        let (JointState::Playing { positions: b, .. }, JointState::Playing { positions, to_move }) =
+            (began, now)
+        else {
+            unreachable!("forfeits happen between non-final states")
+        };
+        let mut p = positions.clone();
+        p[*to_move] = b[*to_move];
+        JointState::Playing {
+            positions: p,
+            to_move: *to_move,
         }
-        Turn {
-            next: next.into_iter().collect(),
-            rewards,
+    }
+
+    fn end_turn(&self, state: JointState) -> JointState {
+        match state {
+            JointState::Playing { positions, to_move } => JointState::Playing {
+                positions,
+                to_move: (to_move + 1) % self.boards.len(),
+            },
+            won => won,
         }
+    }
+}
+
+/// The seat to move in a non-final state.
+fn mover(state: &JointState) -> usize {
+    match state {
+        JointState::Playing { to_move, .. } => *to_move,
+        JointState::Won(_) => unreachable!("nobody moves in a final state"),
     }
 }
 

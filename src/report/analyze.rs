@@ -10,7 +10,7 @@ use crate::board::Board;
 use crate::exact::decimal::{fixed, sqrt_fixed};
 use crate::report::distribution::summary_json;
 use crate::report::expect::trap_sentence;
-use crate::report::json::{rules_json, BoardJson, ExactJson};
+use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::shortest::{extremes_json, write_extremes};
 use crate::report::text::{board_line, rules_line};
 
@@ -26,7 +26,7 @@ pub fn write_text(
     digits: usize,
 ) -> io::Result<()> {
     writeln!(out, "Board            {}", board_line(board))?;
-    writeln!(out, "Rules            {}", rules_line(board.rules()))?;
+    writeln!(out, "Rules            {}", rules_line(board))?;
     writeln!(out)?;
     match &summary.expectation {
         Expectation::Infinite(trap) => {
@@ -84,7 +84,7 @@ pub fn to_json(board: &Board, summary: &Summary, digits: usize) -> serde_json::V
     let summary_d = summary_json(d, digits);
     let mut v = json!({
         "board": BoardJson::new(board),
-        "rules": rules_json(board.rules()),
+        "rules": board_rules_json(board),
         "quantiles": summary_d["quantiles"],
         "within": within,
         "shortest": shortest,

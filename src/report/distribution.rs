@@ -10,7 +10,7 @@ use crate::analysis::distribution::{Decay, Distribution, Mean, Stop};
 use crate::board::Board;
 use crate::exact::decimal::{fixed, to_f64};
 use crate::report::expect::trap_sentence;
-use crate::report::json::{rules_json, BoardJson, ExactJson};
+use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::text::{board_line, rules_line};
 
 /// What to show in a `distribution` report.
@@ -140,7 +140,7 @@ pub fn write_text(
     options: DistributionReport,
 ) -> io::Result<()> {
     writeln!(out, "Board            {}", board_line(board))?;
-    writeln!(out, "Rules            {}", rules_line(board.rules()))?;
+    writeln!(out, "Rules            {}", rules_line(board))?;
     writeln!(out)?;
     write_summary(out, dist, options.digits)?;
     writeln!(out)?;
@@ -303,7 +303,7 @@ pub fn to_json(board: &Board, dist: &Distribution, digits: usize) -> serde_json:
     let x = |r: &BigRational| serde_json::to_value(ExactJson::new(r, digits)).expect("serializes");
     let mut v = json!({
         "board": BoardJson::new(board),
-        "rules": rules_json(board.rules()),
+        "rules": board_rules_json(board),
     });
     let obj = v.as_object_mut().expect("object");
     if let serde_json::Value::Object(summary) = summary_json(dist, digits) {

@@ -43,7 +43,7 @@ pub fn write_text(
 ) -> io::Result<()> {
     let d = options.digits;
     writeln!(out, "Board            {}", board_line(board))?;
-    writeln!(out, "Rules            {}", rules_line(board.rules()))?;
+    writeln!(out, "Rules            {}", rules_line(board))?;
     writeln!(out)?;
     match expectation {
         Expectation::Infinite(trap) => {
@@ -83,7 +83,7 @@ pub enum ExpectJson<'a, X, S> {
     /// (a decimal string, or `f64`).
     Finite(Box<FiniteJson<'a, X, S>>),
     /// The expected length is infinite.
-    Infinite(InfiniteJson<'a>),
+    Infinite(Box<InfiniteJson<'a>>),
 }
 
 /// The keys of a finite game (see [`ExpectJson`]).
@@ -101,7 +101,7 @@ pub struct FiniteJson<'a, X, S> {
     float: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     per_square: Option<Vec<SquareJson<X>>>,
-    rules: RulesJson,
+    rules: RulesJson<'a>,
     std_dev: S,
     variance: X,
 }
@@ -122,7 +122,7 @@ pub struct InfiniteJson<'a> {
     finite: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     float: Option<bool>,
-    rules: RulesJson,
+    rules: RulesJson<'a>,
     trap: TrapJson<'a>,
     variance: &'static str,
 }
@@ -143,7 +143,7 @@ impl<'a> InfiniteJson<'a> {
             expected_turns: "infinite",
             finite: false,
             float,
-            rules: RulesJson::new(board.rules()),
+            rules: RulesJson::of(board),
             trap: TrapJson {
                 cycle: &trap.cycle,
                 message: trap_sentence(trap),
@@ -163,7 +163,7 @@ pub fn to_json<'a>(
     let d = options.digits;
     let e = match expectation {
         Expectation::Infinite(trap) => {
-            return ExpectJson::Infinite(InfiniteJson::new(board, trap, None))
+            return ExpectJson::Infinite(Box::new(InfiniteJson::new(board, trap, None)))
         }
         Expectation::Finite(e) => e,
     };
@@ -187,7 +187,7 @@ pub fn to_json<'a>(
                 })
                 .collect()
         }),
-        rules: RulesJson::new(board.rules()),
+        rules: RulesJson::of(board),
         std_dev: sqrt_fixed(&e.variance, d),
         variance: x(&e.variance),
     }))
@@ -209,7 +209,7 @@ pub fn write_float_text(
 ) -> io::Result<()> {
     let d = options.digits.min(FLOAT_DIGITS);
     writeln!(out, "Board            {}", board_line(board))?;
-    writeln!(out, "Rules            {}", rules_line(board.rules()))?;
+    writeln!(out, "Rules            {}", rules_line(board))?;
     writeln!(
         out,
         "Arithmetic       floating point (--float): about 12 significant digits"
@@ -250,7 +250,7 @@ pub fn float_to_json<'a>(
 ) -> ExpectJson<'a, f64, f64> {
     let e = match expectation {
         FloatExpectation::Infinite(trap) => {
-            return ExpectJson::Infinite(InfiniteJson::new(board, trap, Some(true)))
+            return ExpectJson::Infinite(Box::new(InfiniteJson::new(board, trap, Some(true))))
         }
         FloatExpectation::Finite(e) => e,
     };
@@ -273,7 +273,7 @@ pub fn float_to_json<'a>(
                 })
                 .collect()
         }),
-        rules: RulesJson::new(board.rules()),
+        rules: RulesJson::of(board),
         std_dev: e.variance.max(0.0).sqrt(),
         variance: e.variance,
     }))

@@ -3,7 +3,7 @@
 use num_rational::BigRational;
 use serde::Serialize;
 
-use crate::board::{Board, Jump, Overshoot, RollAgain, Rules, Square};
+use crate::board::{Board, Chance, Jump, Overshoot, RollAgain, Rules, Square, Tiles};
 use crate::exact::decimal::fixed;
 
 /// An exact number in JSON: the reduced fraction as decimal strings, and a correctly rounded
@@ -74,35 +74,71 @@ impl Serialize for JumpPairs<'_> {
     }
 }
 
-/// The rules, as in the board file (fields in alphabetical order, see [`ExactJson`]).
-#[derive(Clone, Copy, Debug, Serialize)]
-pub struct RulesJson {
+/// The rules, as in the board file (fields in alphabetical order, see [`ExactJson`]). The keys
+/// of the newer rules appear only when the board uses them, so standard boards keep their JSON.
+#[derive(Clone, Debug, Serialize)]
+pub struct RulesJson<'a> {
     /// Whether jumps chain.
     pub chain: bool,
+    /// The chance squares (absent when none).
+    #[serde(skip_serializing_if = "<[Chance]>::is_empty")]
+    pub chance: &'a [Chance],
+    /// How many dice are thrown at once (absent for one).
+    #[serde(skip_serializing_if = "is_one")]
+    pub dice: u32,
     /// The number of faces of the die.
     pub die: u32,
+    /// The face weights of a loaded die (absent for a fair die).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub die_weights: Option<&'a [u64]>,
     /// What a roll past the finish does.
     pub overshoot: Overshoot,
     /// Whether the top face rolls again.
     pub roll_again: RollAgain,
-    /// 0 (off the board) or 1.
+    /// 0 (off the board) or the square the token starts on.
     pub start: Square,
+    /// Seed 002's random tiles (absent when none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tiles: Option<&'a Tiles>,
 }
 
-impl RulesJson {
-    /// The JSON form of `rules`.
-    pub fn new(rules: &Rules) -> RulesJson {
+fn is_one(v: &u32) -> bool {
+    *v == 1
+}
+
+impl<'a> RulesJson<'a> {
+    /// The JSON form of `rules` alone (a fair die, no draws).
+    pub fn new(rules: &Rules) -> RulesJson<'a> {
         RulesJson {
             chain: rules.chain,
+            chance: &[],
+            dice: rules.dice,
             die: rules.die,
+            die_weights: None,
             overshoot: rules.overshoot,
             roll_again: rules.roll_again,
             start: rules.start,
+            tiles: None,
+        }
+    }
+
+    /// The JSON form of `board`'s rules: its [`Rules`], dice, chance squares and tiles.
+    pub fn of(board: &'a Board) -> RulesJson<'a> {
+        RulesJson {
+            chance: board.chances(),
+            die_weights: (!board.dice().is_fair()).then(|| board.dice().weights()),
+            tiles: board.tiles(),
+            ..RulesJson::new(board.rules())
         }
     }
 }
 
-/// The rules, as in the board file.
+/// The rules alone, as in the board file.
 pub fn rules_json(rules: &Rules) -> serde_json::Value {
     serde_json::to_value(RulesJson::new(rules)).expect("rules serialize")
+}
+
+/// A board's rules, as in the board file.
+pub fn board_rules_json(board: &Board) -> serde_json::Value {
+    serde_json::to_value(RulesJson::of(board)).expect("rules serialize")
 }

@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::board::Board;
 use crate::race::{Interval, Method, Race};
-use crate::report::json::{rules_json, ExactJson};
+use crate::report::json::{board_rules_json, ExactJson};
 use crate::report::text::rules_line;
 
 /// What to show in a `race` report.
@@ -97,7 +97,7 @@ pub fn write_text(
     )?;
     let same_rules = boards.iter().all(|b| b.rules() == boards[0].rules());
     if same_rules {
-        writeln!(out, "Rules            {}", rules_line(boards[0].rules()))?;
+        writeln!(out, "Rules            {}", rules_line(boards[0]))?;
     }
     writeln!(out)?;
     let width = boards
@@ -117,7 +117,7 @@ pub fn write_text(
             fraction_suffix(&seat.win)
         )?;
         if !same_rules {
-            writeln!(out, "      {:<width$}  {}", "", rules_line(board.rules()))?;
+            writeln!(out, "      {:<width$}  {}", "", rules_line(board))?;
         }
     }
     writeln!(out)?;
@@ -194,7 +194,7 @@ pub fn to_json(boards: &[&Board], race: &Race, options: RaceReportOptions) -> se
                 "seat": s.seat,
                 "board": b.name(),
                 "origin": b.origin(),
-                "rules": rules_json(b.rules()),
+                "rules": board_rules_json(b),
                 "win": x(&s.win),
             })
         })
@@ -235,7 +235,7 @@ pub fn write_table_text(out: &mut dyn Write, board: &Board, races: &[Race]) -> i
         "Board            {}",
         crate::report::text::board_line(board)
     )?;
-    writeln!(out, "Rules            {}", rules_line(board.rules()))?;
+    writeln!(out, "Rules            {}", rules_line(board))?;
     writeln!(out)?;
     let d = races.first().map_or(0, |r| r.digits);
     let rows: Vec<[String; 3]> = races
@@ -299,7 +299,7 @@ pub fn table_json(board: &Board, races: &[Race]) -> serde_json::Value {
         .collect();
     json!({
         "board": crate::report::json::BoardJson::new(board),
-        "rules": rules_json(board.rules()),
+        "rules": board_rules_json(board),
         "races": reports,
     })
 }

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use serde_json::{json, Value};
 
 use crate::board::Board;
-use crate::report::json::rules_json;
+use crate::report::json::board_rules_json;
 use crate::report::race::IntervalJson;
 use crate::report::simulate::{thousands, write_count_summary, Timing};
 use crate::report::text::rules_line;
@@ -68,7 +68,7 @@ pub fn write_race_simulation(
     )?;
     let same_rules = boards.iter().all(|b| b.rules() == boards[0].rules());
     if same_rules {
-        writeln!(out, "Rules            {}", rules_line(boards[0].rules()))?;
+        writeln!(out, "Rules            {}", rules_line(boards[0]))?;
     }
     writeln!(out, "Seed             {}", sim.seed)?;
     writeln!(out)?;
@@ -99,7 +99,7 @@ pub fn write_race_simulation(
             share_se(p, n)
         )?;
         if !same_rules {
-            writeln!(out, "      {:<width$}  {}", "", rules_line(board.rules()))?;
+            writeln!(out, "      {:<width$}  {}", "", rules_line(board))?;
         }
     }
     writeln!(out)?;
@@ -152,7 +152,7 @@ pub fn race_simulation_json(
                 "seat": s + 1,
                 "board": b.name(),
                 "origin": b.origin(),
-                "rules": rules_json(b.rules()),
+                "rules": board_rules_json(b),
                 "wins": w,
                 "share": p,
                 "standard_error": share_se(p, n),

@@ -8,7 +8,7 @@ use serde_json::json;
 use crate::analysis::shortest::{Extremes, Longest, TurnRolls};
 use crate::board::Board;
 use crate::exact::decimal::fixed;
-use crate::report::json::{rules_json, BoardJson, ExactJson};
+use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::text::{board_line, rules_line};
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -109,7 +109,7 @@ pub fn write_text(
     digits: usize,
 ) -> io::Result<()> {
     writeln!(out, "Board            {}", board_line(board))?;
-    writeln!(out, "Rules            {}", rules_line(board.rules()))?;
+    writeln!(out, "Rules            {}", rules_line(board))?;
     writeln!(out)?;
     write_extremes(out, extremes, digits, true)
 }
@@ -160,7 +160,7 @@ pub fn to_json(board: &Board, extremes: &Extremes, digits: usize) -> serde_json:
     let (shortest, longest) = extremes_json(extremes, digits);
     json!({
         "board": BoardJson::new(board),
-        "rules": rules_json(board.rules()),
+        "rules": board_rules_json(board),
         "shortest": shortest,
         "longest": longest,
     })

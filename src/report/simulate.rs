@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use crate::board::Board;
 use crate::exact::decimal::fixed;
-use crate::report::json::{rules_json, BoardJson};
+use crate::report::json::{board_rules_json, rules_json, BoardJson};
 use crate::report::text::{board_line, rules_line};
 use crate::simulate::check::{
     to_f64, ChiSquare, Comparison, ExactLaw, VariantFit, ZTest, P_LIMIT, Z_LIMIT,
@@ -73,7 +73,7 @@ pub fn write_simulation(
     timing: Option<Timing>,
 ) -> io::Result<()> {
     writeln!(out, "Board            {}", board_line(board))?;
-    writeln!(out, "Rules            {}", rules_line(board.rules()))?;
+    writeln!(out, "Rules            {}", rules_line(board))?;
     writeln!(out, "Seed             {}", sim.seed)?;
     writeln!(out)?;
     write_body(out, sim)?;
@@ -208,7 +208,7 @@ pub fn simulation_json(board: &Board, sim: &Simulation, timing: Option<Timing>) 
     let all = sim.games + sim.capped;
     let mut v = json!({
         "board": BoardJson::new(board),
-        "rules": rules_json(board.rules()),
+        "rules": board_rules_json(board),
         "seed": sim.seed,
         "max_turns": sim.max_turns,
         "games": all,

@@ -2,7 +2,7 @@
 
 use num_rational::BigRational;
 
-use crate::board::{Board, Rules};
+use crate::board::Board;
 use crate::exact::decimal::fixed;
 
 /// One line naming the board and where it came from.
@@ -17,20 +17,43 @@ pub fn board_line(board: &Board) -> String {
     )
 }
 
-/// One line describing the rules.
-pub fn rules_line(rules: &Rules) -> String {
+/// One line describing the board's rules: the [`crate::board::Rules`], the dice, chance squares and tiles.
+pub fn rules_line(board: &Board) -> String {
+    let rules = board.rules();
     let start = if rules.start == 0 {
-        "off the board"
+        "off the board".to_string()
     } else {
-        "on square 1"
+        format!("on square {}", rules.start)
     };
-    format!(
-        "start {start}, overshoot {}, d{} die, roll again {}, jumps {}",
+    let dice = board.dice();
+    let die = if dice.is_fair() {
+        format!("d{}", rules.die)
+    } else {
+        let w: Vec<String> = dice.weights().iter().map(|w| w.to_string()).collect();
+        format!("d{} loaded {}", rules.die, w.join(":"))
+    };
+    let die = match dice.count() {
+        1 => format!("{die} die"),
+        k => format!("{k} {die} dice"),
+    };
+    let mut line = format!(
+        "start {start}, overshoot {}, {die}, roll again {}, jumps {}",
         rules.overshoot,
-        rules.die,
         rules.roll_again,
         if rules.chain { "chain" } else { "do not chain" }
-    )
+    );
+    match board.chances().len() {
+        0 => {}
+        1 => line.push_str(", 1 chance square"),
+        k => line.push_str(&format!(", {k} chance squares")),
+    }
+    if let Some(t) = board.tiles() {
+        line.push_str(&format!(
+            ", random tiles (length {}, snake {}, ladder {})",
+            t.length, t.snake, t.ladder
+        ));
+    }
+    line
 }
 
 /// `value` as a decimal, followed by the exact fraction when it is not an integer.

@@ -14,25 +14,27 @@ use num_rational::BigRational;
 use proptest::prelude::*;
 use std::path::Path;
 
-/// The roll-level system of a board, `A = F (I - S - R)` with the expected-turns right-hand
-/// side `F - (faces that roll again)`, built from the public `RollLevel` as
+/// The roll-level system of a board, `A = D (I - S - R)` with the expected-turns right-hand
+/// side `D - (weight of the rolls that go on)`, built from the public `RollLevel` as
 /// `roll_level_system` in src/analysis/expectation.rs builds it.
 fn roll_level(board: &Board) -> (Vec<Vec<(usize, i64)>>, Vec<i64>) {
     let rl = RollLevel::new(board).expect("roll-level rules");
-    let f = i64::from(rl.die);
+    let d = rl.denominator as i64;
     let mut a = Vec::new();
     let mut b = Vec::new();
-    for (i, faces) in rl.faces.iter().enumerate() {
-        let mut row = vec![(i, f)];
+    for (i, moves) in rl.moves.iter().enumerate() {
+        let mut row = vec![(i, d)];
         let mut again = 0;
-        for (to, go_on, _) in faces {
-            if let Some(j) = to {
-                row.push((*j, -1));
+        for m in moves {
+            if let Some(j) = m.to {
+                row.push((j, -(m.weight as i64)));
             }
-            again += i64::from(*go_on);
+            if m.again {
+                again += m.weight as i64;
+            }
         }
         a.push(row);
-        b.push(f - again);
+        b.push(d - again);
     }
     (a, b)
 }

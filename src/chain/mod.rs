@@ -2,12 +2,16 @@
 //!
 //! A [`TurnModel`] says what a state is and gives, for each state, the exact distribution of the
 //! state after one turn with the expected rewards of that turn. [`Chain::build`] keeps only the
-//! states reachable from the start and splits them into transient and final ones. The single-board
-//! model is [`SingleBoard`], whose turn is the [`compound_move`] built from
-//! [`crate::rules::turn_step`]; other models (joint states of several players, boards whose state
-//! changes during a game) implement the same trait and every analysis keeps working.
+//! states reachable from the start and splits them into transient and final ones. Games whose
+//! turns are made of rolls implement [`RollGame`] (one roll) and get their turn from the one
+//! [`compound_move`]: the single-board model [`SingleBoard`] (whose roll is
+//! [`crate::rules::roll`]) and the joint games of several players alike. [`RollLevel`] is the
+//! same single-board game seen roll by roll, for the fast exact solve.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+mod compound;
+mod roll_level;
+
+use std::collections::{HashMap, VecDeque};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -16,8 +20,11 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use crate::board::{Board, RollAgain, Square};
-use crate::rules::{turn_step, RollOutcome};
+pub use compound::{compound_move, RollGame};
+pub use roll_level::RollLevel;
+
+use crate::board::{Board, Dice, RollAgain, Square};
+use crate::rules::{roll, RollOutcome};
 
 /// Expected amounts collected during one turn from a given state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,249 +99,37 @@ impl TurnModel for SingleBoard<'_> {
     }
 
     fn turn(&self, state: &Square) -> Turn<Square> {
-        compound_move(self.board, *state)
+        compound_move(self, state)
     }
 }
 
-/// The compound move from `square`: the exact law of the square where a turn that begins on
-/// `square` ends, and the turn's expected rewards.
-///
-/// # Formula
-///
-/// Rolling nothing but top faces from s visits a fixed sequence s0 = s, s1, s2, ... (each
-/// s(k+1) the result of a top face from s(k)). The turn reaches level k with weight w(k) = F^-k and
-/// there ends with each face r that does not roll again, with probability w(k) / F. With unlimited
-/// roll-again the sequence either finishes or enters a cycle of length L from level j on; the
-/// levels in the cycle are revisited with the geometric weight w(k) = F^-k / (1 - F^-L), so the
-/// sum is exact and never truncated. With `roll_again = K` there are at most K levels, and the top
-/// face at level K - 1 forfeits the turn (the token ends where it began).
-pub fn compound_move(board: &Board, square: Square) -> Turn<Square> {
-    let die = board.rules().die;
-    let f = BigInt::from(die);
-    let one_over_f = BigRational::new(BigInt::one(), f.clone());
+impl RollGame for SingleBoard<'_> {
+    type State = Square;
 
-    // The top-face sequence, and the level where it cycles (unlimited roll-again only).
-    let mut levels = vec![square];
-    let mut seen: HashMap<Square, usize> = HashMap::from([(square, 0)]);
-    let mut cycle_from = None;
-    loop {
-        let k = levels.len() - 1;
-        let step = turn_step(board, square, levels[k], k as u32, die);
-        if !step.again {
-            break;
-        }
-        let next = step.outcome.to;
-        if board.rules().roll_again == RollAgain::Unlimited {
-            if let Some(&j) = seen.get(&next) {
-                cycle_from = Some(j);
-                break;
-            }
-            seen.insert(next, levels.len());
-        }
-        levels.push(next);
+    fn dice(&self, _: &Square) -> &Dice {
+        self.board.dice()
     }
 
-    // w(k): the probability that the turn makes a k-th roll (k from 0).
-    let mut weights = Vec::with_capacity(levels.len());
-    let mut w = BigRational::one();
-    for _ in 0..levels.len() {
-        weights.push(w.clone());
-        w *= &one_over_f;
-    }
-    if let Some(j) = cycle_from {
-        let cycle_len = (levels.len() - j) as u32;
-        let ratio = BigRational::one() - BigRational::new(BigInt::one(), f.pow(cycle_len));
-        for w in &mut weights[j..] {
-            *w /= &ratio;
-        }
+    fn roll_again(&self, _: &Square) -> RollAgain {
+        self.board.rules().roll_again
     }
 
-    let mut next: BTreeMap<Square, BigRational> = BTreeMap::new();
-    let mut rewards = TurnRewards::default();
-    for (k, (&at, w)) in levels.iter().zip(&weights).enumerate() {
-        rewards.rolls += w;
-        let per_face = w * &one_over_f;
-        let mut counts = [0u64; 4];
-        for face in 1..=die {
-            let step = turn_step(board, square, at, k as u32, face);
-            let o = step.outcome;
-            counts[0] += u64::from(o.snakes);
-            counts[1] += u64::from(o.ladders);
-            counts[2] += u64::from(o.climbed);
-            counts[3] += u64::from(o.slid);
-            if !step.again {
-                *next.entry(o.to).or_insert_with(BigRational::zero) += &per_face;
-            }
-        }
-        let scaled = |c: u64| &per_face * BigRational::from_integer(BigInt::from(c));
-        rewards.snakes += scaled(counts[0]);
-        rewards.ladders += scaled(counts[1]);
-        rewards.climbed += scaled(counts[2]);
-        rewards.slid += scaled(counts[3]);
-    }
-    Turn {
-        next: next.into_iter().collect(),
-        rewards,
-    }
-}
-
-/// The roll-level form of the turn chain, for `roll_again` = none or unlimited.
-///
-/// # Formula
-///
-/// With unlimited roll-again a turn is memoryless: after a top face from s the rest of the turn
-/// is a fresh compound move from s' (the square the top face led to). So the compound move
-/// matrix Q satisfies `Q = R + S Q`, where R holds the rolls that end the turn (probability
-/// 1/F for each face that does not roll again) and S the rolls that go on (1/F from s to s').
-/// S has row sums at most 1/F, so `I - S` is invertible, `Q = (I - S)^-1 R` (the geometric sum
-/// of [`compound_move`] in matrix form) and
-///
-/// `(I - Q) x = b  <=>  (I - S - R) x = (I - S) b`.
-///
-/// `I - S - R` is the one-roll matrix: F + 1 entries per row at most, small integers once
-/// scaled by F, in square order, where Q itself has a row entry for every square a run of top
-/// faces can reach (dense on large boards). With `roll_again = none`, S = 0 and R = Q. The
-/// states here are every square reachable roll by roll (a turn can pass through squares where
-/// no turn begins); on the squares where turns begin ([`RollLevel::turn_start`]) the solutions
-/// are those of the turn chain. With `roll_again = K` a turn remembers its square and its run
-/// of top faces, so there is no such form: use [`Chain`].
-#[derive(Clone, Debug)]
-pub struct RollLevel {
-    /// The squares other than the finish reachable roll by roll from the start, ascending.
-    pub squares: Vec<Square>,
-    /// For each square and each face 1..=F: the index of the square the roll ends on (`None`
-    /// for the finish), whether the player rolls again, and what the roll did.
-    pub faces: Vec<Vec<(Option<usize>, bool, RollOutcome)>>,
-    /// True for the squares where a turn can begin (the states of the turn chain).
-    pub turn_start: Vec<bool>,
-    /// True for the squares from which the finish can be reached.
-    pub finishes: Vec<bool>,
-    /// The index of the start square (`None` when the game starts on the finish).
-    pub start: Option<usize>,
-    /// F, the number of faces.
-    pub die: u32,
-}
-
-impl RollLevel {
-    /// The roll-level form of `board`, or `None` when its rules forfeit on the K-th top face.
-    pub fn new(board: &Board) -> Option<RollLevel> {
-        if let RollAgain::Forfeit(_) = board.rules().roll_again {
-            return None;
-        }
-        let n = board.size();
-        let die = board.rules().die;
-        let start = board.rules().start;
-        if start == n {
-            return Some(RollLevel {
-                squares: Vec::new(),
-                faces: Vec::new(),
-                turn_start: Vec::new(),
-                finishes: Vec::new(),
-                start: None,
-                die,
-            });
-        }
-        // Square -> index, u32::MAX for not yet reached. One flat buffer of F rolls per square
-        // (a few hundred small allocations fewer than a Vec per square: this runs at every
-        // `ladders expect`, where start-up costs count).
-        let f = die as usize;
-        let mut index = vec![u32::MAX; n as usize + 1];
-        let mut squares = vec![start];
-        index[start as usize] = 0;
-        let mut raw: Vec<(Square, bool, RollOutcome)> = Vec::new();
-        let mut i = 0;
-        while i < squares.len() {
-            let s = squares[i];
-            for face in 1..=die {
-                let step = turn_step(board, s, s, 0, face);
-                let to = step.outcome.to;
-                if to != n && index[to as usize] == u32::MAX {
-                    index[to as usize] = squares.len() as u32;
-                    squares.push(to);
-                }
-                raw.push((to, step.again, step.outcome));
-            }
-            i += 1;
-        }
-        // Renumber in square order.
-        let mut order: Vec<usize> = (0..squares.len()).collect();
-        order.sort_unstable_by_key(|&k| squares[k]);
-        for (new, &old) in order.iter().enumerate() {
-            index[squares[old] as usize] = new as u32;
-        }
-        let sorted: Vec<Square> = order.iter().map(|&k| squares[k]).collect();
-        let mut turn_start = vec![false; sorted.len()];
-        turn_start[index[start as usize] as usize] = true;
-        let faces: Vec<Vec<(Option<usize>, bool, RollOutcome)>> = order
-            .iter()
-            .map(|&old| {
-                raw[old * f..(old + 1) * f]
-                    .iter()
-                    .map(|&(to, again, o)| {
-                        let j = (to != n).then(|| index[to as usize] as usize);
-                        if let (Some(j), false) = (j, again) {
-                            turn_start[j] = true;
-                        }
-                        (j, again, o)
-                    })
-                    .collect()
-            })
-            .collect();
-        // Which squares reach the finish: backwards from the squares with a finishing face, over
-        // the predecessor lists in compressed form (pred[first[j]..first[j + 1]] lead to j).
-        let m = sorted.len();
-        let mut first = vec![0u32; m + 1];
-        for row in &faces {
-            for (j, _, _) in row {
-                if let Some(j) = j {
-                    first[j + 1] += 1;
-                }
-            }
-        }
-        for j in 0..m {
-            first[j + 1] += first[j];
-        }
-        let mut fill = first.clone();
-        let mut pred = vec![0u32; first[m] as usize];
-        let mut finishes = vec![false; m];
-        let mut queue = VecDeque::new();
-        for (i, row) in faces.iter().enumerate() {
-            for (j, _, _) in row {
-                match j {
-                    Some(j) => {
-                        pred[fill[*j] as usize] = i as u32;
-                        fill[*j] += 1;
-                    }
-                    None if !finishes[i] => {
-                        finishes[i] = true;
-                        queue.push_back(i);
-                    }
-                    None => {}
-                }
-            }
-        }
-        while let Some(j) = queue.pop_front() {
-            for &i in &pred[first[j] as usize..first[j + 1] as usize] {
-                if !finishes[i as usize] {
-                    finishes[i as usize] = true;
-                    queue.push_back(i as usize);
-                }
-            }
-        }
-        Some(RollLevel {
-            start: Some(index[start as usize] as usize),
-            squares: sorted,
-            faces,
-            turn_start,
-            finishes,
-            die,
-        })
+    fn is_final(&self, state: &Square) -> bool {
+        *state == self.board.size()
     }
 
-    /// True when the finish can be reached from every reachable square (then every state of the
-    /// turn chain reaches it too, and the expectations are finite).
-    pub fn always_ends(&self) -> bool {
-        self.finishes.iter().all(|&f| f)
+    fn roll(&self, state: &Square, sum: u32) -> (Vec<(u64, Square, RollOutcome)>, u64) {
+        let law = roll(self.board, *state, sum);
+        let branches = law.branches().iter().map(|(w, o)| (*w, o.to, *o)).collect();
+        (branches, law.total())
+    }
+
+    fn forfeit(&self, began: &Square, _: &Square) -> Square {
+        *began
+    }
+
+    fn end_turn(&self, state: Square) -> Square {
+        state
     }
 }
 
@@ -590,11 +385,15 @@ mod tests {
         Board::from_toml_str(text, "test").unwrap()
     }
 
+    fn compound(b: &Board, s: Square) -> Turn<Square> {
+        compound_move(&SingleBoard::new(b), &s)
+    }
+
     #[test]
     fn compound_move_without_roll_again_is_one_roll() {
         // Tiny board (die 2): from 0, a 1 climbs 1 -> 3, a 2 slides 2 -> 0.
         let b = crate::board::builtin("tiny").unwrap().unwrap();
-        let m = compound_move(&b, 0);
+        let m = compound(&b, 0);
         assert_eq!(m.next, vec![(0, q(1, 2)), (3, q(1, 2))]);
         assert_eq!(m.rewards.rolls, q(1, 1));
         assert_eq!(m.rewards.ladders, q(1, 2));
@@ -609,12 +408,12 @@ mod tests {
         // then rolls again; a 1 finishes. Worked by hand: the turn from 4 always ends on 5, with
         // expected rolls 1 + 1/2 + 1/4 + ... = 2 (the cycle 4 -> 4 of length 1, ratio 1/2).
         let b = board("size = 5\n[rules]\ndie = 2\nroll_again = \"unlimited\"\n");
-        let m = compound_move(&b, 4);
+        let m = compound(&b, 4);
         assert_eq!(m.next, vec![(5, q(1, 1))]);
         assert_eq!(m.rewards.rolls, q(2, 1));
         // From 2: a 1 -> 3 ends; a 2 -> 4 rolls again, and from 4 as above finishes.
         // So P(end on 3) = 1/2, P(end on 5) = 1/2; rolls = 1 + 1/2 * 2 = 2.
-        let m = compound_move(&b, 2);
+        let m = compound(&b, 2);
         assert_eq!(m.next, vec![(3, q(1, 2)), (5, q(1, 2))]);
         assert_eq!(m.rewards.rolls, q(2, 1));
     }
@@ -630,7 +429,7 @@ mod tests {
         let b = board(
             "size = 6\n[rules]\ndie = 3\novershoot = \"bounce\"\nroll_again = \"unlimited\"\n",
         );
-        let m = compound_move(&b, 4);
+        let m = compound(&b, 4);
         assert_eq!(m.next, vec![(5, q(1, 2)), (6, q(1, 2))]);
         assert_eq!(m.rewards.rolls, q(3, 2));
     }
@@ -640,7 +439,7 @@ mod tests {
         // size 20, die 2, roll_again = 2: from 0, a 1 -> 1 ends (1/2); a 2 -> 2 rolls again:
         // then a 1 -> 3 ends (1/4), a 2 is the second top face in a row: forfeit, back to 0 (1/4).
         let b = board("size = 20\n[rules]\ndie = 2\nroll_again = 2\n");
-        let m = compound_move(&b, 0);
+        let m = compound(&b, 0);
         assert_eq!(m.next, vec![(0, q(1, 4)), (1, q(1, 2)), (3, q(1, 4))]);
         assert_eq!(m.rewards.rolls, q(3, 2));
     }
@@ -670,7 +469,7 @@ mod tests {
         // With a three-sided die, 3 + 3 = 6 finishes, and the trap is gone.
         let allow = b
             .with_rules(&RuleOverrides {
-                die: Some(3),
+                die: Some(crate::board::DieChoice::Fair(3)),
                 ..RuleOverrides::default()
             })
             .unwrap();

@@ -1,0 +1,297 @@
+//! The compound move: the exact law of one whole turn, built from single rolls for any game
+//! whose turns are made of rolls ([`RollGame`]). One implementation serves the single player
+//! ([`super::SingleBoard`]) and the joint games of several players
+//! ([`crate::race::knockoff::KnockOff`]); the turn logic is [`crate::rules::throw_effect`].
+//!
+//! # Formula
+//!
+//! Within a turn the game moves between in-turn states. With `roll_again = none` a turn is one
+//! roll. With `roll_again = K` the in-turn state also counts the top throws in a row, which only
+//! grows, so the turn is summed level by level (at most K levels). With unlimited roll-again a
+//! turn is memoryless: after a top throw the rest of the turn is a fresh turn from where it
+//! landed. With S the top-throw transitions among the in-turn states reachable from the turn's
+//! start s, the expected visits are `x = e_s (I - S)^-1` (S has row sums at most P(top) < 1), and
+//! the turn ends at u with probability `sum_v x_v P(v -> u by a roll that ends the turn)`. When
+//! the top throws from s follow one path (one top throw, no draw: the standard game), the path
+//! either finishes or enters a cycle of length L at level j, and `x` is the geometric sum
+//! `p^k / (1 - p^L)` on the cycle, in closed form; otherwise `x` is solved by exact Gaussian
+//! elimination over the (few) in-turn states. No truncation, no epsilon.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+use super::{Turn, TurnRewards};
+use crate::board::{Dice, RollAgain};
+use crate::rules::{throw_effect, RollOutcome, ThrowEffect};
+
+/// A game whose turns are made of rolls: the state between rolls, and what one roll does.
+pub trait RollGame {
+    /// A state of the game (between rolls, and so between turns).
+    type State: Clone + Eq + Hash + Ord + Debug;
+    /// The dice thrown by the player to move in `state`.
+    fn dice(&self, state: &Self::State) -> &Dice;
+    /// The roll-again rule of the player to move in `state`.
+    fn roll_again(&self, state: &Self::State) -> RollAgain;
+    /// True when the game is over in `state`.
+    fn is_final(&self, state: &Self::State) -> bool;
+    /// One roll of a throw with sum `sum` from the non-final `state`: each next state with its
+    /// weight and what the roll did; the second value is the weights' total.
+    fn roll(&self, state: &Self::State, sum: u32) -> (Vec<(u64, Self::State, RollOutcome)>, u64);
+    /// The state after a forfeit in `now`, the turn having begun in `began`.
+    fn forfeit(&self, began: &Self::State, now: &Self::State) -> Self::State;
+    /// The state once a turn has ended in the non-final `state` (the next player to move).
+    fn end_turn(&self, state: Self::State) -> Self::State;
+}
+
+/// What rolls from one in-turn state contribute, over the common denominator `denom`.
+struct RollsFrom<S> {
+    /// (next state, numerator) for rolls that end the turn (forfeits included).
+    ends: Vec<(S, u128)>,
+    /// (next state, numerator) for rolls after which the turn goes on.
+    goes_on: Vec<(S, u128)>,
+    /// Numerators of the expected snakes, ladders, climbed, slid.
+    counts: [u128; 4],
+    denom: u128,
+}
+
+fn rolls_from<G: RollGame>(
+    game: &G,
+    began: &G::State,
+    at: &G::State,
+    streak: u32,
+) -> RollsFrom<G::State> {
+    let dice = game.dice(began);
+    let rule = game.roll_again(began);
+    let rolled: Vec<_> = dice
+        .throws()
+        .iter()
+        .map(|t| (t, throw_effect(rule, t.top, streak)))
+        .map(|(t, e)| match e {
+            ThrowEffect::Forfeit => (t.weight, e, None),
+            ThrowEffect::Move { .. } => (t.weight, e, Some(game.roll(at, t.sum))),
+        })
+        .collect();
+    let lcm = rolled
+        .iter()
+        .filter_map(|(_, _, r)| r.as_ref().map(|r| u128::from(r.1)))
+        .fold(1u128, |l, d| l / gcd(l, d) * d);
+    let mut out = RollsFrom {
+        ends: Vec::new(),
+        goes_on: Vec::new(),
+        counts: [0; 4],
+        denom: u128::from(dice.total()) * lcm,
+    };
+    for (w, effect, law) in rolled {
+        let Some((branches, total)) = law else {
+            out.ends
+                .push((game.forfeit(began, at), u128::from(w) * lcm));
+            continue;
+        };
+        let again = matches!(effect, ThrowEffect::Move { again: true });
+        let scale = u128::from(w) * (lcm / u128::from(total));
+        for (bw, next, o) in branches {
+            let p = scale * u128::from(bw);
+            for (c, v) in out
+                .counts
+                .iter_mut()
+                .zip([o.snakes, o.ladders, o.climbed, o.slid])
+            {
+                *c += p * u128::from(v);
+            }
+            if again && !game.is_final(&next) {
+                out.goes_on.push((next, p));
+            } else {
+                out.ends.push((next, p));
+            }
+        }
+    }
+    out
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+fn ratio(numer: u128, denom: u128) -> BigRational {
+    BigRational::new(BigInt::from(numer), BigInt::from(denom))
+}
+
+/// Adds `x` times the rolls from one in-turn state to the turn's law and rewards.
+fn collect<G: RollGame>(
+    game: &G,
+    x: &BigRational,
+    rolls: RollsFrom<G::State>,
+    next: &mut BTreeMap<G::State, BigRational>,
+    rewards: &mut TurnRewards,
+) {
+    rewards.rolls += x;
+    let scaled = |c: u128| x * ratio(c, rolls.denom);
+    rewards.snakes += scaled(rolls.counts[0]);
+    rewards.ladders += scaled(rolls.counts[1]);
+    rewards.climbed += scaled(rolls.counts[2]);
+    rewards.slid += scaled(rolls.counts[3]);
+    let mut merged: BTreeMap<G::State, u128> = BTreeMap::new();
+    for (s, p) in rolls.ends {
+        let s = if game.is_final(&s) {
+            s
+        } else {
+            game.end_turn(s)
+        };
+        *merged.entry(s).or_insert(0) += p;
+    }
+    for (s, p) in merged {
+        *next.entry(s).or_insert_with(BigRational::zero) += scaled(p);
+    }
+}
+
+/// The compound move from the non-final `state`: the exact law of the state where the turn that
+/// begins there ends (after [`RollGame::end_turn`]), and the turn's expected rewards.
+pub fn compound_move<G: RollGame>(game: &G, state: &G::State) -> Turn<G::State> {
+    let mut next = BTreeMap::new();
+    let mut rewards = TurnRewards::default();
+    match game.roll_again(state) {
+        RollAgain::None => {
+            let rolls = rolls_from(game, state, state, 0);
+            collect(game, &BigRational::one(), rolls, &mut next, &mut rewards);
+        }
+        RollAgain::Forfeit(k) => {
+            let mut level: BTreeMap<G::State, BigRational> =
+                BTreeMap::from([(state.clone(), BigRational::one())]);
+            for streak in 0..k {
+                let mut deeper = BTreeMap::new();
+                for (at, x) in level {
+                    let mut rolls = rolls_from(game, state, &at, streak);
+                    for (s, p) in std::mem::take(&mut rolls.goes_on) {
+                        *deeper.entry(s).or_insert_with(BigRational::zero) +=
+                            &x * ratio(p, rolls.denom);
+                    }
+                    collect(game, &x, rolls, &mut next, &mut rewards);
+                }
+                level = deeper;
+            }
+        }
+        RollAgain::Unlimited => {
+            let (states, rolls) = in_turn_states(game, state);
+            let x = expected_visits(&states, &rolls);
+            for (x, rolls) in x.iter().zip(rolls) {
+                collect(game, x, rolls, &mut next, &mut rewards);
+            }
+        }
+    }
+    Turn {
+        next: next.into_iter().collect(),
+        rewards,
+    }
+}
+
+/// The in-turn states reachable from `state` by top throws (unlimited roll-again), with the
+/// rolls from each, in discovery order (`state` first).
+#[allow(clippy::type_complexity)]
+fn in_turn_states<G: RollGame>(
+    game: &G,
+    state: &G::State,
+) -> (Vec<G::State>, Vec<RollsFrom<G::State>>) {
+    let mut states = vec![state.clone()];
+    let mut index: HashMap<G::State, usize> = HashMap::from([(state.clone(), 0)]);
+    let mut rolls = Vec::new();
+    while rolls.len() < states.len() {
+        let at = states[rolls.len()].clone();
+        let r = rolls_from(game, state, &at, 0);
+        for (s, _) in &r.goes_on {
+            if !index.contains_key(s) {
+                index.insert(s.clone(), states.len());
+                states.push(s.clone());
+            }
+        }
+        rolls.push(r);
+    }
+    (states, rolls)
+}
+
+/// `x = e_0 (I - S)^-1` over the in-turn states, S from each state's rolls that go on.
+fn expected_visits<S: Ord + Clone + Hash + Eq>(
+    states: &[S],
+    rolls: &[RollsFrom<S>],
+) -> Vec<BigRational> {
+    let index: HashMap<&S, usize> = states.iter().enumerate().map(|(i, s)| (s, i)).collect();
+    let m = states.len();
+    // One path: each state goes on to at most one state (the standard game).
+    let single: Option<Vec<Option<(usize, BigRational)>>> = rolls
+        .iter()
+        .map(|r| match r.goes_on.as_slice() {
+            [] => Some(None),
+            [(s, p)] => Some(Some((index[s], ratio(*p, r.denom)))),
+            _ => None,
+        })
+        .collect();
+    if let Some(path) = single {
+        // States were discovered along the path, so state k + 1 follows state k.
+        let mut x = Vec::with_capacity(m);
+        let mut w = BigRational::one();
+        let mut k = 0;
+        loop {
+            x.push(w.clone());
+            match &path[k] {
+                None => return x,
+                Some((j, p)) if *j <= k => {
+                    // Back to level j: the cycle j..=k is revisited with ratio prod p.
+                    let cycle = (*j..=k).fold(p.clone(), |acc, i| {
+                        if i < k {
+                            acc * &path[i].as_ref().expect("on the path").1
+                        } else {
+                            acc
+                        }
+                    });
+                    let factor = BigRational::one() / (BigRational::one() - cycle);
+                    for v in &mut x[*j..] {
+                        *v *= &factor;
+                    }
+                    return x;
+                }
+                Some((j, p)) => {
+                    w *= p;
+                    k = *j;
+                }
+            }
+        }
+    }
+    // General case: solve (I - S)^T x^T = e_0 by Gaussian elimination over the rationals.
+    let mut a = vec![vec![BigRational::zero(); m + 1]; m];
+    for (i, row) in a.iter_mut().enumerate() {
+        row[i] = BigRational::one();
+    }
+    a[0][m] = BigRational::one();
+    for (i, r) in rolls.iter().enumerate() {
+        for (s, p) in &r.goes_on {
+            a[index[s]][i] -= ratio(*p, r.denom);
+        }
+    }
+    for col in 0..m {
+        let pivot = (col..m)
+            .find(|&r| !a[r][col].is_zero())
+            .expect("I - S is nonsingular (S has row sums below 1)");
+        a.swap(col, pivot);
+        let inv = BigRational::one() / &a[col][col];
+        for v in &mut a[col][col..] {
+            *v *= &inv;
+        }
+        let pivot_row = a[col].clone();
+        for (r, row) in a.iter_mut().enumerate() {
+            if r != col && !row[col].is_zero() {
+                let f = row[col].clone();
+                for (v, p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                    *v -= &f * p;
+                }
+            }
+        }
+    }
+    a.into_iter().map(|row| row[m].clone()).collect()
+}
