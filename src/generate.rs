@@ -14,7 +14,7 @@ use rand_xoshiro::SplitMix64;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use crate::board::{Board, BoardError, RollAgain, Rules, Square, MAX_SIZE};
+use crate::board::{Board, BoardError, RollAgain, Rules, Square, Tiles, MAX_SIZE};
 use crate::chain::{Chain, RollLevel};
 
 /// What to generate.
@@ -119,17 +119,101 @@ pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
         let Some((snakes, ladders)) = place(&mut rng, n, row, options) else {
             continue;
         };
-        let text = write_toml(options, &snakes, &ladders);
-        let board = Board::from_toml_str(&text, "generated")?;
-        let ends = match RollLevel::new(&board) {
-            Some(rl) => rl.always_ends(),
-            None => Chain::for_board(&board).always_ends(),
-        };
-        if ends {
-            return Ok(Generated { text, board });
+        let name = format!(
+            "Generated: {} squares, {} snakes, {} ladders, seed {}",
+            options.size, options.snakes, options.ladders, options.seed
+        );
+        let source = format!(
+            "ladders generate --size {} --snakes {} --ladders {} --seed {} (seed 003's placement constraints)",
+            options.size, options.snakes, options.ladders, options.seed
+        );
+        let text = write_toml(&name, &source, n, &options.rules, &snakes, &ladders);
+        if let Some(g) = finishable(text)? {
+            return Ok(g);
         }
     }
     Err(GenerateError::NoLayout(ATTEMPTS))
+}
+
+/// The board of `text` when the finish can be reached from everywhere it can be reached.
+fn finishable(text: String) -> Result<Option<Generated>, GenerateError> {
+    let board = Board::from_toml_str(&text, "generated")?;
+    let ends = match RollLevel::new(&board) {
+        Some(rl) => rl.always_ends(),
+        None => Chain::for_board(&board).always_ends(),
+    };
+    Ok(ends.then_some(Generated { text, board }))
+}
+
+/// What to draw for seed 002's other reading of its model: the board drawn once, then played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TileBoardOptions {
+    /// The finish square N.
+    pub size: Square,
+    /// The tile model: length f, snake chance p, ladder chance q.
+    pub tiles: Tiles,
+    /// The seed of the draw.
+    pub seed: u64,
+    /// The rules written in the `[rules]` table (`chain` is written as false).
+    pub rules: Rules,
+}
+
+/// One fixed board drawn from seed 002's random-tile model: every square 1..N-1 independently
+/// becomes a snake head to s - f (probability p, only above f), a ladder foot to min(s + f, N)
+/// (probability q) or stays plain; `chain = false`, since in the model a tile's end is final. A
+/// layout from which the finish cannot be reached is drawn again.
+///
+/// # Errors
+///
+/// See [`GenerateError`].
+pub fn generate_tiles(options: &TileBoardOptions) -> Result<Generated, GenerateError> {
+    let n = options.size;
+    if !(2..=MAX_SIZE).contains(&n) {
+        return Err(GenerateError::Size(n));
+    }
+    let t = &options.tiles;
+    let mut rng = SplitMix64::seed_from_u64(options.seed);
+    const ATTEMPTS: u32 = 100;
+    for _ in 0..ATTEMPTS {
+        let (mut snakes, mut ladders) = (Vec::new(), Vec::new());
+        for s in 1..n {
+            let draw = t.draw(s);
+            let u = uniform_below(&mut rng, draw.total);
+            if u < draw.snake {
+                snakes.push((s, s - t.length));
+            } else if u < draw.snake + draw.ladder {
+                ladders.push((s, (s + t.length).min(n)));
+            }
+        }
+        let name = format!(
+            "Random tiles drawn once: n = {n}, f = {}, p = {}, q = {}, seed {}",
+            t.length, t.snake, t.ladder, options.seed
+        );
+        let source = format!(
+            "ladders generate --tiles --size {n} --length {} --snake {} --ladder {} --seed {} (seed 002's model, drawn once)",
+            t.length, t.snake, t.ladder, options.seed
+        );
+        let rules = Rules {
+            chain: false,
+            ..options.rules
+        };
+        let text = write_toml(&name, &source, n, &rules, &snakes, &ladders);
+        if let Some(g) = finishable(text)? {
+            return Ok(g);
+        }
+    }
+    Err(GenerateError::NoLayout(ATTEMPTS))
+}
+
+/// A uniform integer in `0..bound` (bound > 0), exactly: Lemire's multiply-shift with rejection.
+fn uniform_below(rng: &mut SplitMix64, bound: u64) -> u64 {
+    let threshold = bound.wrapping_neg() % bound;
+    loop {
+        let m = u128::from(rng.next_u64()) * u128::from(bound);
+        if (m as u64) >= threshold {
+            return (m >> 64) as u64;
+        }
+    }
 }
 
 type Jumps = Vec<(Square, Square)>;
@@ -181,28 +265,26 @@ fn place(
     Some((snakes, ladders))
 }
 
-fn write_toml(options: &GenerateOptions, snakes: &Jumps, ladders: &Jumps) -> String {
+fn write_toml(
+    name: &str,
+    source: &str,
+    size: Square,
+    r: &Rules,
+    snakes: &Jumps,
+    ladders: &Jumps,
+) -> String {
     let pairs = |js: &Jumps| -> String {
         let items: Vec<String> = js.iter().map(|(a, b)| format!("[{a}, {b}]")).collect();
         items.join(", ")
     };
-    let r = options.rules;
     let roll_again = match r.roll_again {
         RollAgain::Forfeit(k) => k.to_string(),
         other => format!("\"{other}\""),
     };
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "name = \"Generated: {} squares, {} snakes, {} ladders, seed {}\"",
-        options.size, options.snakes, options.ladders, options.seed
-    );
-    let _ = writeln!(
-        s,
-        "source = \"ladders generate --size {} --snakes {} --ladders {} --seed {} (seed 003's placement constraints)\"",
-        options.size, options.snakes, options.ladders, options.seed
-    );
-    let _ = writeln!(s, "size = {}", options.size);
+    let _ = writeln!(s, "name = \"{name}\"");
+    let _ = writeln!(s, "source = \"{source}\"");
+    let _ = writeln!(s, "size = {size}");
     let _ = writeln!(s, "snakes = [{}]", pairs(snakes));
     let _ = writeln!(s, "ladders = [{}]", pairs(ladders));
     let _ = writeln!(s, "\n[rules]");
@@ -210,6 +292,9 @@ fn write_toml(options: &GenerateOptions, snakes: &Jumps, ladders: &Jumps) -> Str
     let _ = writeln!(s, "overshoot = \"{}\"", r.overshoot);
     let _ = writeln!(s, "die = {}", r.die);
     let _ = writeln!(s, "roll_again = {roll_again}");
+    if !r.chain {
+        let _ = writeln!(s, "chain = false");
+    }
     s
 }
 

@@ -451,6 +451,99 @@ mod tests {
         assert!(turn_step(&b7, 0, 0, 0, 6).again);
     }
 
+    fn outcomes(b: &Board, from: Square, sum: u32) -> Vec<(u64, Square)> {
+        let law = roll(b, from, sum);
+        let mut v: Vec<(u64, Square)> = law.branches().iter().map(|(w, o)| (*w, o.to)).collect();
+        v.sort_unstable();
+        v.push((law.total(), u32::MAX));
+        v
+    }
+
+    #[test]
+    fn a_chance_square_draws_once_per_move_and_jumps_apply_after_the_draw() {
+        // 1 draws 2 (weight 1) or 3 (weight 3); 2 is a chance square too, plain in the same move;
+        // 3 is a snake's head to 0.
+        let text = r#"
+            size = 10
+            snakes = [[3, 0]]
+            [[chance]]
+            at = 1
+            to = [[2, 1], [3, 3]]
+            [[chance]]
+            at = 2
+            to = [[9, 1]]
+        "#;
+        let b = board(text);
+        // From 0 a 1 lands on 1: 2 (stays: a second draw is plain) w.p. 1/4, or 3 then the snake
+        // to 0 w.p. 3/4.
+        assert_eq!(outcomes(&b, 0, 1), vec![(1, 2), (3, 0), (4, u32::MAX)]);
+        let snake = roll(&b, 0, 1).branches()[1].1;
+        assert_eq!((snake.snakes, snake.slid, snake.ladders), (1, 3, 0));
+        // Landing on 2 directly draws there: always 9.
+        assert_eq!(outcomes(&b, 0, 2), vec![(1, 9), (1, u32::MAX)]);
+        // With chain = false the draw is the move's one jump: 3's snake does not apply.
+        let single = b
+            .with_rules(&RuleOverrides {
+                chain: Some(false),
+                ..RuleOverrides::default()
+            })
+            .unwrap();
+        assert_eq!(outcomes(&single, 0, 1), vec![(1, 2), (3, 3), (4, u32::MAX)]);
+    }
+
+    #[test]
+    fn a_chance_square_at_the_end_of_a_ladder_draws_only_when_jumps_chain() {
+        let text = "size = 10\nladders = [[1, 4]]\n[[chance]]\nat = 4\nto = [[8, 1], [0, 1]]\n";
+        let b = board(text);
+        assert_eq!(outcomes(&b, 0, 1), vec![(1, 0), (1, 8), (2, u32::MAX)]);
+        let single = b
+            .with_rules(&RuleOverrides {
+                chain: Some(false),
+                ..RuleOverrides::default()
+            })
+            .unwrap();
+        assert_eq!(outcomes(&single, 0, 1), vec![(1, 4), (1, u32::MAX)]);
+    }
+
+    #[test]
+    fn tiles_are_drawn_where_a_roll_lands_and_end_the_move() {
+        // f = 3, p = 1/4, q = 1/2 on 10 squares, a fixed ladder 5 -> 9.
+        let text = "size = 10\nladders = [[5, 9]]\n[tiles]\nlength = 3\nsnake = \"1/4\"\nladder = \"0.5\"\n";
+        let b = board(text);
+        // Square 2 (not above f): ladder 1/2 to 5 (final: the fixed ladder there does not apply),
+        // plain 1/2.
+        assert_eq!(outcomes(&b, 0, 2), vec![(2, 2), (2, 5), (4, u32::MAX)]);
+        // Square 4: snake 1/4 to 1, ladder 1/2 to 7, plain 1/4.
+        assert_eq!(
+            outcomes(&b, 0, 4),
+            vec![(1, 1), (1, 4), (2, 7), (4, u32::MAX)]
+        );
+        // Square 8: a ladder tile stops at the finish: climbs 2.
+        let up = roll(&b, 2, 6)
+            .branches()
+            .iter()
+            .find(|(_, o)| o.ladders == 1)
+            .unwrap()
+            .1;
+        assert_eq!((up.to, up.climbed), (10, 2));
+        // Square 5 has a fixed ladder: no tile, the ladder applies.
+        assert_eq!(outcomes(&b, 0, 5), vec![(1, 9), (1, u32::MAX)]);
+    }
+
+    #[test]
+    fn a_loaded_die_and_two_dice_make_weighted_throws() {
+        let b = board("size = 20\n[rules]\ndie = [1, 0, 2]\ndice = 2\n");
+        let d = b.dice();
+        // Faces 1 (1/3), 3 (2/3): sums 2 (1/9), 4 (4/9), 6 (4/9); 6 = 3 + 3 is the top throw.
+        let law: Vec<(u32, u64, bool)> = d
+            .throws()
+            .iter()
+            .map(|t| (t.sum, t.weight, t.top))
+            .collect();
+        assert_eq!(law, vec![(2, 1, false), (4, 4, false), (6, 4, true)]);
+        assert_eq!(d.total(), 9);
+    }
+
     #[test]
     fn no_roll_again_means_a_six_ends_the_turn() {
         let b = board(SMALL);

@@ -567,6 +567,67 @@ mod tests {
         }
     }
 
+    /// The expectations by both routes (roll level and turn chain), which must agree.
+    fn both_routes(text: &str) -> Expectations {
+        let b = Board::from_toml_str(text, "t").unwrap();
+        let Expectation::Finite(fast) = expect(&b) else {
+            panic!("finite")
+        };
+        let Expectation::Finite(slow) = expect_chain(&Chain::for_board(&b)) else {
+            panic!("finite")
+        };
+        assert_eq!(fast.turns, slow.turns, "{text}");
+        assert_eq!(fast.variance, slow.variance, "{text}");
+        assert_eq!(fast.snakes, slow.snakes, "{text}");
+        *fast
+    }
+
+    #[test]
+    fn a_loaded_coin_matches_the_hand_derivation() {
+        // Worked by hand: size 2, faces 1 (weight 1) and 2 (weight 3), allow. A 2 finishes at
+        // once (3/4); a 1 reaches square 1, from which anything finishes. T = 1 w.p. 3/4, 2 w.p.
+        // 1/4: E = 5/4, E[T^2] = 3/4 + 1 = 7/4, Var = 7/4 - 25/16 = 3/16.
+        let e = both_routes("size = 2\n[rules]\ndie = [1, 3]\novershoot = \"allow\"\n");
+        assert_eq!(e.turns, q(5, 4));
+        assert_eq!(e.variance, q(3, 16));
+    }
+
+    #[test]
+    fn two_coins_move_their_sum() {
+        // Worked by hand: size 3, two coins (sums 2, 3, 4 w.p. 1/4, 1/2, 1/4), allow. A sum of 3
+        // or 4 finishes at once (3/4); a 2 reaches square 2, from which anything finishes.
+        let e = both_routes("size = 3\n[rules]\ndie = 2\ndice = 2\novershoot = \"allow\"\n");
+        assert_eq!(e.turns, q(5, 4));
+        assert_eq!(e.variance, q(3, 16));
+        // With unlimited roll-again the top throw (2 + 2) finishes anyway: nothing changes.
+        let again = "size = 3\n[rules]\ndie = 2\ndice = 2\novershoot = \"allow\"\nroll_again = \"unlimited\"\n";
+        assert_eq!(both_routes(again).turns, q(5, 4));
+    }
+
+    #[test]
+    fn a_chance_square_matches_the_hand_derivation() {
+        // Worked by hand: size 3, a coin, allow; square 1 draws 3 (the finish) or 0, each 1/2.
+        // From 0: a 1 lands on 1 and finishes (1/4) or goes back to 0 (1/4); a 2 reaches 2 (1/2),
+        // from which anything finishes. E0 = 1 + E0 / 4 + 1/2, so E0 = 2.
+        let e = both_routes(
+            "size = 3\n[[chance]]\nat = 1\nto = [[3, 1], [0, 1]]\n[rules]\ndie = 2\novershoot = \"allow\"\n",
+        );
+        assert_eq!(e.turns, q(2, 1));
+        // A chance move is not a snake: nothing slid.
+        assert_eq!(e.snakes, q(0, 1));
+    }
+
+    #[test]
+    fn a_top_throw_into_a_chance_square_is_summed_over_the_draw() {
+        // size 5, a coin, unlimited roll-again, stay; square 2 draws 4 or 1 (1/2 each). From 0 a
+        // 2 (top) lands on 2 and draws: the rest of the turn starts from 4 or 1. By hand from 1:
+        // a 1 ends on 2's draw: 4 or 1 (turn ends; 1/4 each); a 2 (top) lands on 3, again: from 3
+        // a 1 -> 4, a 2 -> 5 finishes. The general in-turn solve (not one path) must agree with
+        // the roll-level route.
+        let text = "size = 5\n[[chance]]\nat = 2\nto = [[4, 1], [1, 1]]\n[rules]\ndie = 2\nroll_again = \"unlimited\"\n";
+        both_routes(text);
+    }
+
     #[test]
     fn an_unwinnable_board_is_infinite_with_its_trap() {
         let b = Board::from_toml_str(

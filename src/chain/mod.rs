@@ -445,6 +445,31 @@ mod tests {
     }
 
     #[test]
+    fn seed_002s_board_finishes_in_two_turns_with_the_hand_derived_probability() {
+        // Worked by hand in docs/seed-answers.md: P(T = 2) = 1/40 + 7/200 = 3/50, P(T = 1) = 0.
+        let b = crate::board::builtin("random-tiles").unwrap().unwrap();
+        let chain = Chain::for_board(&b);
+        let finish = chain.index_of(&20).unwrap();
+        let to_finish = |i: usize| -> BigRational {
+            chain
+                .row(i)
+                .iter()
+                .filter(|(j, _)| *j == finish)
+                .map(|(_, p)| p.clone())
+                .sum()
+        };
+        let start = chain.start();
+        assert_eq!(to_finish(start), q(0, 1));
+        let two: BigRational = chain
+            .row(start)
+            .iter()
+            .filter(|(j, _)| *j < chain.transient_count())
+            .map(|(j, p)| p * to_finish(*j))
+            .sum();
+        assert_eq!(two, q(3, 50));
+    }
+
+    #[test]
     fn chain_keeps_only_reachable_squares_and_splits_off_the_finish() {
         let b = crate::board::builtin("tiny").unwrap().unwrap();
         let chain = Chain::for_board(&b);

@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use ladders::board::{Overshoot, RollAgain, Rules, Square, MAX_DIE, MAX_SIZE};
-use ladders::generate::{generate, GenerateOptions};
+use ladders::board::{Overshoot, Probability, RollAgain, Rules, Square, Tiles, MAX_DIE, MAX_SIZE};
+use ladders::generate::{generate, generate_tiles, GenerateOptions, TileBoardOptions};
 
 use super::exit;
 
@@ -37,6 +37,20 @@ pub struct Args {
     /// Whether the top face rolls again: none, unlimited, or K (the K-th in a row forfeits)
     #[arg(long, value_name = "none|unlimited|K", default_value = "none", value_parser = RollAgain::parse)]
     pub roll_again: RollAgain,
+    /// Draw the board once from seed 002's random-tile model (every square a snake head with
+    /// probability --snake, a ladder foot with --ladder, moving --length squares) instead of
+    /// placing --snakes and --ladders
+    #[arg(long, conflicts_with_all = ["snakes", "ladders"])]
+    pub tiles: bool,
+    /// With --tiles: how far a snake or ladder moves the token (f)
+    #[arg(long, requires = "tiles", default_value_t = 10)]
+    pub length: u32,
+    /// With --tiles: the chance that a square is a snake head, exact ("1/10" or "0.1")
+    #[arg(long, requires = "tiles", default_value = "1/10", value_parser = Probability::parse)]
+    pub snake: Probability,
+    /// With --tiles: the chance that a square is a ladder foot, exact ("1/10" or "0.1")
+    #[arg(long, requires = "tiles", default_value = "1/10", value_parser = Probability::parse)]
+    pub ladder: Probability,
     /// Write the board file here instead of to standard output
     #[arg(long, short)]
     pub output: Option<PathBuf>,
@@ -49,19 +63,44 @@ fn parse_overshoot(text: &str) -> Result<Overshoot, String> {
 
 /// Runs `generate`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let generated = generate(&GenerateOptions {
-        size: args.size,
-        snakes: args.snakes,
-        ladders: args.ladders,
-        seed: args.seed,
-        rules: Rules {
-            start: args.start,
-            overshoot: args.overshoot,
-            die: args.die,
-            roll_again: args.roll_again,
-            ..Rules::default()
-        },
-    })?;
+    let rules = Rules {
+        start: args.start,
+        overshoot: args.overshoot,
+        die: args.die,
+        roll_again: args.roll_again,
+        ..Rules::default()
+    };
+    let generated = if args.tiles {
+        if args.length == 0 || args.length >= args.size {
+            anyhow::bail!(
+                "--length {} is not a tile length: expected 1 to {}",
+                args.length,
+                args.size - 1
+            );
+        }
+        let (p, q) = (args.snake, args.ladder);
+        if p.numer() * q.denom() + q.numer() * p.denom() > p.denom() * q.denom() {
+            anyhow::bail!("--snake {p} and --ladder {q} add up to more than 1");
+        }
+        generate_tiles(&TileBoardOptions {
+            size: args.size,
+            tiles: Tiles {
+                length: args.length,
+                snake: p,
+                ladder: q,
+            },
+            seed: args.seed,
+            rules,
+        })?
+    } else {
+        generate(&GenerateOptions {
+            size: args.size,
+            snakes: args.snakes,
+            ladders: args.ladders,
+            seed: args.seed,
+            rules,
+        })?
+    };
     match &args.output {
         Some(path) => std::fs::write(path, &generated.text)
             .with_context(|| format!("cannot write {}", path.display()))?,

@@ -245,3 +245,62 @@ fn no_subcommand_prints_the_summary_of_milton_bradley() {
         ))
         .stdout(predicate::str::contains("39.2251223"));
 }
+
+#[test]
+fn every_problem_with_dice_chance_squares_and_tiles_is_reported_at_once() {
+    let path = fixture("draws.toml");
+    let out = ladders()
+        .args(["expect", &path])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    for (line, needle) in [
+        (3, "chance square 5 is also where a snake or ladder starts"),
+        (3, "chance 5: destination 11 is outside the board"),
+        (6, "chance 6: the weights add up to 0"),
+        (9, "tiles length 12 is not a length: expected 1 to 9"),
+        (9, "tiles snake: 0.1 is a float, which is not exact"),
+        (14, "die weights are all 0"),
+        (15, "dice 11 is not a number of dice"),
+    ] {
+        assert!(
+            text.contains(&format!("draws.toml:{line}: {needle}")),
+            "{needle}\n{text}"
+        );
+    }
+    assert_eq!(text.lines().count(), 7, "{text}");
+}
+
+#[test]
+fn a_bounce_past_square_zero_is_refused_and_a_start_square_is_accepted() {
+    let dir = tempfile_dir();
+    let bounce = dir.join("bounce.toml");
+    std::fs::write(
+        &bounce,
+        "size = 10\n[rules]\ndice = 2\novershoot = \"bounce\"\n",
+    )
+    .unwrap();
+    ladders()
+        .args(["expect", bounce.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "largest throw of 12 on 10 squares could bounce below square 0",
+        ));
+    // Standing on square 99 of milton-bradley: a 1 finishes, anything else is lost (stay), so
+    // the game is a geometric wait of mean 6 (worked by hand).
+    ladders()
+        .args(["expect", "milton-bradley", "--start", "99", "--digits", "3"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Expected turns   6.000"));
+}
+
+fn tempfile_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ladders-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
