@@ -133,11 +133,28 @@ fn collect<G: RollGame>(
     rewards: &mut TurnRewards,
 ) {
     rewards.rolls += x;
-    let scaled = |c: u128| x * ratio(c, rolls.denom);
-    rewards.snakes += scaled(rolls.counts[0]);
-    rewards.ladders += scaled(rolls.counts[1]);
-    rewards.climbed += scaled(rolls.counts[2]);
-    rewards.slid += scaled(rolls.counts[3]);
+    // x / denom once; each amount is then one product by an integer (one gcd) and one sum.
+    let unit = x * ratio(1, rolls.denom);
+    let scaled = |c: u128| -> BigRational {
+        if c == 0 {
+            BigRational::zero()
+        } else {
+            &unit * BigInt::from(c)
+        }
+    };
+    for (reward, c) in [
+        &mut rewards.snakes,
+        &mut rewards.ladders,
+        &mut rewards.climbed,
+        &mut rewards.slid,
+    ]
+    .into_iter()
+    .zip(rolls.counts)
+    {
+        if c != 0 {
+            *reward += scaled(c);
+        }
+    }
     let mut merged: BTreeMap<G::State, u128> = BTreeMap::new();
     for (s, p) in rolls.ends {
         let s = if game.is_final(&s) {
@@ -148,7 +165,13 @@ fn collect<G: RollGame>(
         *merged.entry(s).or_insert(0) += p;
     }
     for (s, p) in merged {
-        *next.entry(s).or_insert_with(BigRational::zero) += scaled(p);
+        let v = scaled(p);
+        match next.entry(s) {
+            std::collections::btree_map::Entry::Occupied(mut e) => *e.get_mut() += v,
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(v);
+            }
+        }
     }
 }
 

@@ -79,6 +79,7 @@ impl RollLevel {
         let mut first = vec![0usize];
         let dice = board.dice();
         let rule = board.rules().roll_again;
+        let per_throw = denominator / dice.total();
         let mut i = 0;
         while i < squares.len() {
             let s = squares[i];
@@ -87,7 +88,11 @@ impl RollLevel {
                     unreachable!("no forfeits here")
                 };
                 let law = roll(board, s, t.sum);
-                let scale = t.weight * (denominator / dice.total() / law.total());
+                let scale = t.weight
+                    * match law.total() {
+                        1 => per_throw,
+                        total => per_throw / total,
+                    };
                 for &(w, o) in law.branches() {
                     if o.to != n && index[o.to as usize] == u32::MAX {
                         index[o.to as usize] = squares.len() as u32;
