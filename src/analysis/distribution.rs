@@ -19,7 +19,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::board::Square;
-use crate::chain::{Chain, Trap};
+use crate::chain::{Chain, ChainState, Trap};
 use crate::exact::decimal::to_f64;
 use crate::exact::step::IntegerChain;
 
@@ -130,7 +130,7 @@ pub enum Stop {
 
 /// The exact distribution of T over the turns computed, and what it says.
 #[derive(Clone, Debug)]
-pub struct Distribution {
+pub struct Distribution<S = Square> {
     /// P(T = n) and P(T > n) for n = 1..=N.
     pub terms: Vec<Term>,
     /// True when the game starts on the finish (T = 0).
@@ -149,11 +149,11 @@ pub struct Distribution {
     /// The tail's decay rate, when Q is small enough for a dense eigenvalue solve or the power
     /// method converges.
     pub decay: Option<Decay>,
-    /// A square the game can be stuck on forever, if any.
-    pub trap: Option<Trap<Square>>,
+    /// A state the game can be stuck in forever, if any.
+    pub trap: Option<Trap<S>>,
 }
 
-impl Distribution {
+impl<S> Distribution<S> {
     /// N, the last n computed.
     pub fn turns(&self) -> usize {
         self.terms.len()
@@ -225,10 +225,10 @@ pub struct TooMuchWork {
 /// let d = distribution(&Chain::for_board(&tiny), &options).unwrap();
 /// assert_eq!(d.terms[2].p, BigRational::new(2.into(), 8.into()));
 /// ```
-pub fn distribution(
-    chain: &Chain<Square>,
+pub fn distribution<S: ChainState>(
+    chain: &Chain<S>,
     options: &DistributionOptions,
-) -> Result<Distribution, TooMuchWork> {
+) -> Result<Distribution<S>, TooMuchWork> {
     let trap = chain.trap();
     let rho = spectral_radius(chain);
     let ic = IntegerChain::new(chain);
@@ -319,7 +319,7 @@ pub fn distribution(
     Ok(dist)
 }
 
-fn mode(dist: &Distribution) -> Option<usize> {
+fn mode<S>(dist: &Distribution<S>) -> Option<usize> {
     if dist.starts_finished {
         return Some(0);
     }
@@ -334,7 +334,7 @@ fn mode(dist: &Distribution) -> Option<usize> {
     (best.p > dist.tail()).then_some(best.n)
 }
 
-fn mean(dist: &Distribution) -> Mean {
+fn mean<S>(dist: &Distribution<S>) -> Mean {
     if dist.trap.is_some() {
         return Mean::Infinite;
     }
@@ -387,7 +387,7 @@ const DENSE_LIMIT: usize = 1500;
 /// Q is nonnegative, so its spectral radius is its largest real eigenvalue (Perron-Frobenius);
 /// `P(T > n) ~ C rho^n` as n grows. Dense chains use nalgebra's Schur decomposition; large ones
 /// the power method on the sparse rows (`None` if it does not converge).
-pub fn spectral_radius(chain: &Chain<Square>) -> Option<f64> {
+pub fn spectral_radius<S: ChainState>(chain: &Chain<S>) -> Option<f64> {
     let t = chain.transient_count();
     if t == 0 {
         return None;

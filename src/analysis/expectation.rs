@@ -15,15 +15,16 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::board::{Board, Square};
-use crate::chain::{Chain, RollLevel, Trap, TurnRewards};
+use crate::chain::{Chain, ChainState, RollLevel, Trap, TurnRewards};
 use crate::exact::lehmer;
 use crate::exact::solve::{
     identity_minus, solve_exact, solve_exact_int, transient_matrix, Chained, SparseRows, Wanted,
 };
 
-/// The expectations of a game that ends with probability 1.
+/// The expectations of a game that ends with probability 1; `S` is the chain's state (a square
+/// for one player on a board).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Expectations {
+pub struct Expectations<S = Square> {
     /// E\[T\], turns from the start.
     pub turns: BigRational,
     /// Var\[T\].
@@ -38,18 +39,18 @@ pub struct Expectations {
     pub climbed: BigRational,
     /// Expected squares slid down by snakes.
     pub slid: BigRational,
-    /// Expected remaining turns from every reachable square that is not the finish, by square.
-    pub per_square: Vec<(Square, BigRational)>,
+    /// Expected remaining turns from every reachable state that is not final, by state.
+    pub per_square: Vec<(S, BigRational)>,
 }
 
 /// The answer to "how long is a game on this board?".
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Expectation {
+pub enum Expectation<S = Square> {
     /// The game ends with probability 1; here are its expectations.
-    Finite(Box<Expectations>),
-    /// From some reachable square the finish cannot be reached: the game can last forever with
-    /// positive probability, and the expected length is infinite.
-    Infinite(Trap<Square>),
+    Finite(Box<Expectations<S>>),
+    /// From some reachable state the game cannot end: it can last forever with positive
+    /// probability, and the expected length is infinite.
+    Infinite(Trap<S>),
 }
 
 /// Computes the exact expectations of one player's game on `board`, the expected remaining
@@ -96,11 +97,11 @@ pub fn expect_with(board: &Board, per_square: bool) -> Expectation {
 }
 
 /// Computes the exact expectations from an already built single-board chain.
-pub fn expect_chain(chain: &Chain<Square>) -> Expectation {
+pub fn expect_chain<S: ChainState>(chain: &Chain<S>) -> Expectation<S> {
     expect_chain_with(chain, true)
 }
 
-fn zero_game() -> Expectation {
+fn zero_game<S>() -> Expectation<S> {
     let zero = BigRational::zero();
     Expectation::Finite(Box::new(Expectations {
         turns: zero.clone(),
@@ -169,7 +170,7 @@ fn gcd_of_size(a: &BigInt, b: &BigInt) -> BigInt {
 
 /// Assembles the results: `x[0]` holds t at the start and then at every per-square state,
 /// `x[1..6]` the other expectations at the start, `x[6]` u at the start.
-fn assemble(x: Vec<Vec<BigRational>>, squares: Vec<Square>) -> Expectation {
+fn assemble<S>(x: Vec<Vec<BigRational>>, squares: Vec<S>) -> Expectation<S> {
     let mut x = x.into_iter();
     let mut turns_col = x.next().expect("turns").into_iter();
     let turns = turns_col.next().expect("t");
@@ -190,13 +191,13 @@ fn assemble(x: Vec<Vec<BigRational>>, squares: Vec<Square>) -> Expectation {
     }))
 }
 
-fn solve_all(
+fn solve_all<S>(
     a: &SparseRows,
     b: &[Vec<BigRational>],
     c: &SparseRows,
     start: usize,
-    per_square: Option<(Vec<usize>, Vec<Square>)>,
-) -> Expectation {
+    per_square: Option<(Vec<usize>, Vec<S>)>,
+) -> Expectation<S> {
     let (mut turns_wanted, squares) = (vec![start], Vec::new());
     let squares = match per_square {
         Some((idx, sq)) => {
@@ -302,7 +303,7 @@ fn expect_roll_level(rl: RollLevel, start: usize, per_square: bool) -> Expectati
 
 /// Computes the exact expectations from a single-board chain; `per_square` as in
 /// [`expect_with`].
-pub fn expect_chain_with(chain: &Chain<Square>, per_square: bool) -> Expectation {
+pub fn expect_chain_with<S: ChainState>(chain: &Chain<S>, per_square: bool) -> Expectation<S> {
     if let Some(trap) = chain.trap() {
         return Expectation::Infinite(trap);
     }

@@ -62,6 +62,12 @@ pub struct Turn<S> {
     pub rewards: TurnRewards,
 }
 
+/// What a chain's states must be: cloned, compared, ordered (the chain numbers them in order),
+/// hashed and printed for debugging. Blanket-implemented.
+pub trait ChainState: Clone + Eq + Hash + Ord + Debug {}
+
+impl<T: Clone + Eq + Hash + Ord + Debug> ChainState for T {}
+
 /// A game seen one whole turn at a time.
 pub trait TurnModel {
     /// A state of the game between turns.
