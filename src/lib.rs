@@ -28,3 +28,4 @@ pub mod race;
 pub mod report;
 pub mod rules;
 pub mod simulate;
+pub mod text;

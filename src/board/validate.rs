@@ -4,6 +4,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use crate::text::{printable, unprintable, MAX_NAME_CHARS, MAX_SOURCE_CHARS};
+
 use super::validate_draws;
 use super::{
     Board, BoardSpec, Jump, Located, RollAgain, RollAgainSpec, Rules, Square, MAX_ROLL_AGAIN,
@@ -60,9 +62,11 @@ impl fmt::Display for BoardError {
             if i > 0 {
                 f.write_str("\n")?;
             }
+            // Messages quote values and keys from the file: escaped like the origin.
+            let (origin, message) = (printable(&self.origin), printable(&p.message));
             match p.line {
-                Some(line) => write!(f, "{}:{line}: {}", self.origin, p.message)?,
-                None => write!(f, "{}: {}", self.origin, p.message)?,
+                Some(line) => write!(f, "{origin}:{line}: {message}")?,
+                None => write!(f, "{origin}: {message}")?,
             }
         }
         Ok(())
@@ -74,8 +78,9 @@ impl std::error::Error for BoardError {}
 /// The jump starting on each square, with its kind, as written (for duplicate and cycle messages).
 type JumpsBySquare<'a> = BTreeMap<i64, (&'a str, &'a Located<(i64, i64)>)>;
 
-pub(super) fn validate(spec: BoardSpec) -> Result<Board, BoardError> {
+pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
     let mut problems = Vec::new();
+    check_text(&mut spec, &mut problems);
     let size = spec.size.value;
     let size_ok = (2..=i64::from(MAX_SIZE)).contains(&size);
     if !size_ok {
@@ -244,6 +249,39 @@ pub(super) fn validate(spec: BoardSpec) -> Result<Board, BoardError> {
         chance_at,
         tiles,
     })
+}
+
+/// Free text is printed: an unnamed board's name (its file name) is escaped, a written `name`
+/// or `source` must be printable and not longer than its limit.
+fn check_text(spec: &mut BoardSpec, problems: &mut Vec<Problem>) {
+    if spec.name == spec.origin {
+        spec.name = printable(&spec.name);
+    }
+    spec.origin = printable(&spec.origin);
+    let fields = [
+        ("name", Some(spec.name.as_str()), MAX_NAME_CHARS),
+        ("source", spec.source.as_deref(), MAX_SOURCE_CHARS),
+    ];
+    for (key, text, limit) in fields {
+        let Some(text) = text else { continue };
+        let chars = text.chars().count();
+        if chars > limit {
+            problems.push(Problem::new(
+                None,
+                format!("{key} has {chars} characters: the limit is {limit}"),
+            ));
+        }
+        if let Some((at, c)) = unprintable(text) {
+            problems.push(Problem::new(
+                None,
+                format!(
+                    "{key} contains the control character {} at character {at}: {key} is \
+                     printed as text, so it may not hold control characters or direction overrides",
+                    c.escape_unicode()
+                ),
+            ));
+        }
+    }
 }
 
 /// Finds every cycle of jumps (each reported once, by its squares in jump order).

@@ -100,6 +100,7 @@ fn load_spec(name: &str) -> Result<ladders::board::BoardSpec> {
         )?);
     }
     let path = Path::new(name);
+    super::wait::announce_fifo(path, "the board file");
     match ladders::board::format::load_spec(path) {
         Ok(spec) => return Ok(spec),
         // Asked only after a failure, so a board file is not looked up twice.
@@ -108,7 +109,8 @@ fn load_spec(name: &str) -> Result<ladders::board::BoardSpec> {
     }
     let names: Vec<&str> = builtin_names().collect();
     bail!(
-        "{name}: no such board file, and no built-in board has that name (built-in boards: {})",
+        "{}: no such board file, and no built-in board has that name (built-in boards: {})",
+        ladders::text::printable(name),
         names.join(", ")
     )
 }

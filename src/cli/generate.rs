@@ -51,7 +51,7 @@ pub struct Args {
     /// With --tiles: the chance that a square is a ladder foot, exact ("1/10" or "0.1")
     #[arg(long, requires = "tiles", default_value = "1/10", value_parser = Probability::parse)]
     pub ladder: Probability,
-    /// Write the board file here instead of to standard output
+    /// Write the board file here instead of to standard output (`-`: standard output)
     #[arg(long, short)]
     pub output: Option<PathBuf>,
 }
@@ -101,9 +101,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             rules,
         })?
     };
-    match &args.output {
-        Some(path) => std::fs::write(path, &generated.text)
-            .with_context(|| format!("cannot write {}", path.display()))?,
+    // `-` is standard output, as everywhere else: never a file named `-`.
+    match args.output.as_ref().filter(|path| path.as_os_str() != "-") {
+        Some(path) => std::fs::write(path, &generated.text).with_context(|| {
+            format!(
+                "cannot write {}",
+                ladders::text::printable(&path.display().to_string())
+            )
+        })?,
         None => out.write_all(generated.text.as_bytes())?,
     }
     Ok(exit::code(exit::SUCCESS))

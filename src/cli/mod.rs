@@ -13,6 +13,7 @@ pub mod race;
 pub mod shortest;
 pub mod simulate;
 pub mod verify;
+pub mod wait;
 
 use std::io::Write;
 use std::process::ExitCode;

@@ -1,7 +1,7 @@
 //! `ladders verify BOARD (FILE | --mean X --games N)`: check a simulation someone wrote against
 //! the exact answers, and on a failure name the usual rule variant the sample fits instead.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -12,7 +12,8 @@ use ladders::report::simulate::{
 };
 use ladders::report::text::{board_line, rules_line};
 use ladders::simulate::check::{compare, fitting_variants, ExactLaw, Observed};
-use ladders::simulate::sample::{parse_turns, MeanInterval};
+use ladders::simulate::sample::{parse_turns, read_sample, MeanInterval};
+use ladders::text::printable;
 use serde_json::json;
 
 use super::board_args::BoardArgs;
@@ -47,13 +48,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let turns = match &args.file {
         Some(path) => {
             let text = if path == "-" {
-                let mut s = String::new();
-                std::io::stdin()
-                    .read_to_string(&mut s)
-                    .context("cannot read standard input")?;
-                s
+                read_sample(std::io::stdin().lock(), path)?
             } else {
-                std::fs::read_to_string(path).with_context(|| format!("{path}: cannot read"))?
+                super::wait::announce_fifo(path.as_ref(), "the turn counts");
+                let file = std::fs::File::open(path)
+                    .with_context(|| format!("{}: cannot read", printable(path)))?;
+                read_sample(file, path)?
             };
             Some(parse_turns(&text, path)?)
         }
@@ -115,7 +115,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
                 out,
                 "Sample           {} games from {}",
                 thousands(observed.games()),
-                args.file.as_deref().unwrap_or("-")
+                printable(args.file.as_deref().unwrap_or("-"))
             )?,
         }
         if let Some(sd) = args.sd {

@@ -168,8 +168,15 @@ impl Histogram {
     }
 
     /// The number of observations.
+    ///
+    /// # Panics
+    ///
+    /// The counts add up past `u64::MAX` (simulations cannot; sample files are refused first).
     pub fn n(&self) -> u64 {
-        self.counts.iter().sum()
+        self.counts
+            .iter()
+            .try_fold(0u64, |n, &c| n.checked_add(c))
+            .expect("at most 2^64 - 1 observations")
     }
 
     /// The smallest value observed.
@@ -186,6 +193,7 @@ impl Histogram {
     pub fn sums(&self) -> (u128, u128) {
         let mut s = 0u128;
         let mut s2 = 0u128;
+        // Cannot overflow while n < 2^64 and every value < 2^37: s < 2^101, s2 < 2^138.
         for (v, &c) in self.counts.iter().enumerate() {
             s += v as u128 * u128::from(c);
             s2 += (v as u128) * (v as u128) * u128::from(c);
@@ -206,9 +214,11 @@ impl Histogram {
             return None;
         }
         let (s, s2) = self.sums();
-        // n * s2 - s^2 exactly (both fit in u128 for any realistic sample), then one division.
-        let num = (n as u128 * s2).checked_sub(s * s)?;
-        Some((num as f64 / (n as f64 * (n - 1) as f64)).sqrt())
+        // n * s2 - s^2 exactly (it overflows u128 for samples of about 2^64 games), then one
+        // division.
+        let num = num_bigint::BigInt::from(n) * s2 - num_bigint::BigInt::from(s) * s;
+        let num = num_traits::ToPrimitive::to_f64(&num)?;
+        Some((num / (n as f64 * (n - 1) as f64)).sqrt())
     }
 
     /// The smallest value v with at least a fraction `q` of the observations at or below v.

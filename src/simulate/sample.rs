@@ -4,7 +4,11 @@
 //! line such as `turns,count` is allowed). Blank lines and lines starting with `#` are skipped.
 //! A mean is read as the interval its digits stand for: "46.1" is somewhere in [46.05, 46.15).
 
+use std::io::Read;
+
 use thiserror::Error;
+
+use crate::text::printable;
 
 use super::Histogram;
 
@@ -12,9 +16,47 @@ use super::Histogram;
 /// of allocating a histogram of that size).
 pub const MAX_TURNS_IN_FILE: u64 = 10_000_000;
 
+/// Sample files larger than this are refused (ten million games, one per line, take about
+/// 50 MB; larger samples fit in a few lines as a `turns,count` histogram).
+pub const MAX_SAMPLE_FILE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Reads a whole sample file from `reader`, refusing more than [`MAX_SAMPLE_FILE_BYTES`] bytes
+/// (so `/dev/zero` fails after 64 MiB, not at the memory limit) and text that is not UTF-8 (with
+/// the line of the first bad byte).
+///
+/// # Errors
+///
+/// The reader fails, gives more than the limit, or gives bytes that are not UTF-8.
+pub fn read_sample(reader: impl Read, origin: &str) -> Result<String, SampleError> {
+    let err = |line: usize, message: String| SampleError {
+        origin: origin.to_string(),
+        line,
+        message,
+    };
+    let mut bytes = Vec::new();
+    reader
+        .take(MAX_SAMPLE_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| err(1, format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_SAMPLE_FILE_BYTES {
+        return Err(err(
+            1,
+            format!(
+                "more than {MAX_SAMPLE_FILE_BYTES} bytes, the limit for a sample file: \
+                 write a large sample as `turns,count` lines"
+            ),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let good = e.utf8_error().valid_up_to();
+        let line = 1 + e.as_bytes()[..good].iter().filter(|&&b| b == b'\n').count();
+        err(line, format!("byte {} is not UTF-8 text", good + 1))
+    })
+}
+
 /// A problem in a sample file.
 #[derive(Debug, Error, PartialEq, Eq)]
-#[error("{origin}:{line}: {message}")]
+#[error("{}:{line}: {}", printable(.origin), printable(.message))]
 pub struct SampleError {
     /// The file name (or `-` for standard input).
     pub origin: String,
@@ -48,6 +90,7 @@ pub fn parse_turns(text: &str, origin: &str) -> Result<Histogram, SampleError> {
     let mut counts: Vec<u64> = Vec::new();
     let mut csv: Option<bool> = None;
     let mut last_line = 0;
+    let mut games: u64 = 0;
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         last_line = line;
@@ -87,13 +130,19 @@ pub fn parse_turns(text: &str, origin: &str) -> Result<Histogram, SampleError> {
                 ))
             }
         };
+        games = games.checked_add(count).ok_or_else(|| {
+            err(
+                line,
+                "the counts add up to more than 2^64 - 1 games, the most a sample may hold"
+                    .to_string(),
+            )
+        })?;
         let at = turns as usize;
         if counts.len() <= at {
             counts.resize(at + 1, 0);
         }
-        counts[at] = counts[at]
-            .checked_add(count)
-            .ok_or_else(|| err(line, "counts add up past 2^64".to_string()))?;
+        // Cannot overflow: the total above did not.
+        counts[at] += count;
     }
     let h = Histogram::new(counts);
     if h.n() == 0 {
@@ -192,5 +241,29 @@ mod tests {
         );
         assert!(parse_turns("\n# nothing\n", "f").is_err());
         assert!(parse_turns("99999999999\n", "f").is_err());
+    }
+
+    #[test]
+    fn counts_that_add_up_past_two_to_the_64_are_refused_not_wrapped() {
+        // Each count fits in a u64; their sum 2 * (2^64 - 1) does not (it wrapped to 2^64 - 2).
+        let text = "10,18446744073709551615\n20,18446744073709551615\n";
+        let e = parse_turns(text, "f").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(e.message.contains("2^64 - 1"), "{}", e.message);
+        let h = parse_turns("10,18446744073709551614\n20,1\n", "f").unwrap();
+        assert_eq!(h.n(), u64::MAX);
+    }
+
+    #[test]
+    fn a_sample_file_is_read_up_to_its_limit_and_must_be_utf8() {
+        let zeros = std::io::repeat(b'0').take(MAX_SAMPLE_FILE_BYTES + 10);
+        let e = read_sample(zeros, "/dev/zero").unwrap_err();
+        assert!(e.message.contains("limit"), "{}", e.message);
+        let e = read_sample(&b"4\n5\n\xff6\n"[..], "f").unwrap_err();
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (3, "byte 5 is not UTF-8 text")
+        );
+        assert_eq!(read_sample(&b"4\n"[..], "f").unwrap(), "4\n");
     }
 }

@@ -11,6 +11,7 @@ mod cli_simulate;
 mod cli_solver;
 mod common;
 mod docs;
+mod hostile;
 mod known_values;
 mod order;
 mod properties;

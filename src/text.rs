@@ -1,0 +1,61 @@
+//! Free text that reaches a terminal: board names, sources, file names. Anything printed as text
+//! goes through [`printable`] or was checked by [`unprintable`], so a board cannot forge output
+//! lines, move the cursor or clear the screen (JSON output escapes on its own).
+
+/// Longest board `name`, in characters (names are padded into table columns).
+pub const MAX_NAME_CHARS: usize = 1_000;
+
+/// Longest board `source`, in characters.
+pub const MAX_SOURCE_CHARS: usize = 10_000;
+
+/// Whether `c` must not reach a terminal raw: a control character (C0, DEL, C1, which covers
+/// newlines, escape sequences and NUL) or a bidirectional override, which reorders what is shown.
+pub fn is_unprintable(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// The first unprintable character of `text`, with its 1-based position in characters.
+pub fn unprintable(text: &str) -> Option<(usize, char)> {
+    text.chars()
+        .enumerate()
+        .find(|&(_, c)| is_unprintable(c))
+        .map(|(i, c)| (i + 1, c))
+}
+
+/// `text` with each unprintable character written as an escape (`\n`, `\u{1b}`); other text,
+/// including non-ASCII letters, is kept as is.
+pub fn printable(text: &str) -> String {
+    if unprintable(text).is_none() {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unprintable(c) {
+            // Every unprintable character has a backslash escape in escape_debug.
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped_and_letters_kept() {
+        assert_eq!(printable("x\nFAKE"), "x\\nFAKE");
+        assert_eq!(printable("\u{1b}[2J"), "\\u{1b}[2J");
+        assert_eq!(printable("a\0b"), "a\\0b");
+        assert_eq!(printable("\u{202E}abc"), "\\u{202e}abc");
+        assert_eq!(printable("Échelles et serpents"), "Échelles et serpents");
+    }
+
+    #[test]
+    fn finds_the_first_unprintable_character() {
+        assert_eq!(unprintable("ab\tc\n"), Some((3, '\t')));
+        assert_eq!(unprintable("plain"), None);
+    }
+}

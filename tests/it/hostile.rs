@@ -1,0 +1,164 @@
+//! Hostile input (issue 17), one test per item: each failed on the main of 2026-11-23 and shows
+//! the fix. The corpus of hostile boards and argument lists is run by `hostile_corpus`.
+
+use predicates::prelude::*;
+
+use crate::common::ladders;
+
+/// A board in tests/hostile/boards/.
+pub fn hostile_board(name: &str) -> String {
+    format!("{}/tests/hostile/boards/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("ladders-hostile-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Item 4: a 65,536-character name panicked `race` and `simulate --players 2` (a format width
+/// past u16::MAX); now validation refuses names over 1,000 characters, with exit 2.
+#[test]
+fn a_name_too_long_to_pad_is_refused_not_a_panic() {
+    let board = hostile_board("long_name.toml");
+    for args in [
+        vec!["race", &board],
+        vec!["simulate", &board, "--players", "2", "-n", "10"],
+        vec!["check", &board, "--players", "2", "-n", "10"],
+    ] {
+        ladders()
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "name has 65536 characters: the limit is 1000",
+            ))
+            .stderr(predicate::str::contains("panicked").not());
+    }
+}
+
+/// Item 10: control characters and direction overrides in a name or source are refused with a
+/// message saying which and where; nothing raw reaches the terminal.
+#[test]
+fn control_characters_in_free_text_are_refused() {
+    let cases = [
+        (
+            "fake_verdict_name.toml",
+            "name contains the control character \\u{a} at character 2",
+        ),
+        (
+            "clear_screen_name.toml",
+            "name contains the control character \\u{1b} at character 1",
+        ),
+        (
+            "nul_source.toml",
+            "source contains the control character \\u{0} at character 2",
+        ),
+        (
+            "bidi_name.toml",
+            "name contains the control character \\u{202e} at character 4",
+        ),
+    ];
+    for (file, message) in cases {
+        let out = ladders()
+            .args(["expect", &hostile_board(file)])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message))
+            .get_output()
+            .clone();
+        let all = [out.stdout, out.stderr].concat();
+        assert!(
+            !all.contains(&0x1b) && !all.contains(&0),
+            "{file}: raw bytes printed"
+        );
+    }
+}
+
+/// Item 10: a board file whose NAME holds control characters (and so names the board) is
+/// printed escaped, in the report and in error messages.
+#[test]
+fn a_file_name_with_control_characters_is_printed_escaped() {
+    let dir = scratch("file-name");
+    let path = dir.join("a\u{1b}[2J\nVerdict PASS.toml");
+    std::fs::write(&path, "size = 10\n").unwrap();
+    let out = ladders()
+        .arg("expect")
+        .arg(&path)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    assert!(!text.contains('\u{1b}'), "{text}");
+    assert!(!text.lines().any(|l| l.starts_with("Verdict")), "{text}");
+    assert!(text.contains("a\\u{1b}[2J\\nVerdict PASS.toml"), "{text}");
+    std::fs::write(&path, "size = 1\n").unwrap();
+    let out = ladders().arg("expect").arg(&path).assert().code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(!err.contains('\u{1b}') && err.lines().count() == 1, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Item 6: two counts that each fit in a u64 but not together were added with wrap-around
+/// ("18,446,744,073,709,551,614 games, mean 30"); now the file is refused at the line that
+/// overflows.
+#[test]
+fn sample_counts_that_overflow_are_refused() {
+    let dir = scratch("overflow");
+    let file = dir.join("counts.csv");
+    std::fs::write(&file, "10,18446744073709551615\n20,18446744073709551615\n").unwrap();
+    ladders()
+        .args(["verify", "tiny", "--file"])
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            ":2: the counts add up to more than 2^64 - 1 games",
+        ))
+        .stdout(predicate::str::contains("games").not());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Item 3: `verify --file /dev/zero` grew to 4.1 GB; a sample file is now read up to 64 MiB.
+#[cfg(unix)]
+#[test]
+fn an_endless_sample_file_is_cut_at_its_limit() {
+    ladders()
+        .args(["verify", "tiny", "--file", "/dev/zero"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "/dev/zero:1: more than 67108864 bytes, the limit for a sample file",
+        ));
+}
+
+/// Item 3 (also): a sample that is not UTF-8 names its line.
+#[test]
+fn a_sample_that_is_not_utf8_names_its_line() {
+    ladders()
+        .args(["verify", "tiny", "--file", "-"])
+        .write_stdin(&b"4\n5\n\xff\n"[..])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("-:3: byte 5 is not UTF-8 text"));
+}
+
+/// Item 11: `generate --output -` wrote a file named `-`; `-` is standard output.
+#[test]
+fn generate_output_dash_is_standard_output() {
+    let dir = scratch("generate");
+    ladders()
+        .current_dir(&dir)
+        .args(["generate", "--size", "30", "--snakes", "2", "--output", "-"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("size = 30"));
+    let written: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(written.is_empty(), "generate wrote {written:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
