@@ -3,5 +3,7 @@
 
 pub mod distribution;
 pub mod expectation;
+pub mod moments;
+pub mod pgf;
 pub mod shortest;
 pub mod summary;

@@ -249,7 +249,7 @@ type IntRow = Vec<(u32, Int)>;
 pub type FloatRows = [Vec<(usize, f64)>];
 
 /// `x mod p` for a word-size `p`, without allocating.
-fn biguint_mod(x: &BigUint, p: u64) -> u64 {
+pub(crate) fn biguint_mod(x: &BigUint, p: u64) -> u64 {
     let mut r: u128 = 0;
     for d in x.iter_u64_digits().rev() {
         r = ((r << 64) | u128::from(d)) % u128::from(p);
@@ -439,7 +439,7 @@ const PRIME_OFFSETS: [u64; 48] = [
 ];
 
 /// The primes below 2^62, largest first: the table, then Miller-Rabin on the odd numbers below.
-struct Primes {
+pub(crate) struct Primes {
     table: usize,
     next: u64,
 }
@@ -462,7 +462,7 @@ impl Iterator for Primes {
     }
 }
 
-fn primes() -> Primes {
+pub(crate) fn primes() -> Primes {
     Primes {
         table: 0,
         next: (1u64 << 62) - PRIME_OFFSETS[PRIME_OFFSETS.len() - 1] - 2,

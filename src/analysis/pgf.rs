@@ -1,0 +1,256 @@
+//! The closed form of the law of the game length T: its probability generating function
+//! `F(z) = sum_n P(T = n) z^n` as a ratio of integer polynomials, and the minimal linear
+//! recurrence of `P(T = n)`.
+//!
+//! # Formula
+//!
+//! Let D be the common denominator of the turn chain's probabilities, M = D Q the integer
+//! matrix of its transient part and r the integer vector `D` times the probability of finishing
+//! in one turn. Then `P(T = n) = e M^(n-1) r / D^n` for n >= 1 (e the start), so the integers
+//! `s_k = D^(k+1) P(T = k + 1)` satisfy a linear recurrence with integer coefficients of order
+//! at most the number of transient states ([`modular`] finds the minimal one and proves it).
+//! With `G(x) = sum_k s_k x^k = P(x) / C(x)`, C the connection polynomial and `P = C G mod x^L`,
+//!
+//! `F(z) = (z / D) G(z / D) = z D^(L-1) P(z / D) / (D^L C(z / D))`,
+//!
+//! both sides integer polynomials; dividing by the content of both gives `N / D(z)` in lowest
+//! terms (P and C are coprime because C is minimal, and `D(0) = D^L != 0`).
+//!
+//! The recurrence is `D(z) F(z) = N(z)` read coefficient by coefficient: with `D(z) = sum_i d_i
+//! z^i`, `sum_i d_i P(T = n - i) = 0` for every `n > deg N` (and n >= deg D).
+//!
+//! The terms come from the integer stepper of [`crate::exact::step`], generic over the chain's
+//! state type.
+
+pub mod modular;
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+
+use crate::chain::Chain;
+use crate::exact::step::IntegerChain;
+
+/// The recurrence `sum_i coefficients[i] P(T = n - i) = 0` for `n >= from`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recurrence {
+    /// The integer coefficients, the first positive, with no common factor (the denominator
+    /// of the generating function).
+    pub coefficients: Vec<BigInt>,
+    /// The first n where the recurrence holds.
+    pub from: usize,
+    /// `P(T = n)` for `n < from`: with the recurrence they give every term.
+    pub initial: Vec<BigRational>,
+}
+
+impl Recurrence {
+    /// The order: how many earlier terms each term depends on.
+    pub fn order(&self) -> usize {
+        self.coefficients.len() - 1
+    }
+}
+
+/// The probability generating function of T, exactly.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pgf {
+    /// N's coefficients, from z^0 up (no trailing zeros; `[]` for N = 0).
+    pub numerator: Vec<BigInt>,
+    /// D's coefficients, from z^0 up, `D(0) > 0`, no trailing zeros.
+    pub denominator: Vec<BigInt>,
+    /// The minimal recurrence of `P(T = n)`.
+    pub recurrence: Recurrence,
+    /// The exact terms computed to find and prove it.
+    pub terms_used: usize,
+    /// The word primes the modular search took.
+    pub primes_used: usize,
+}
+
+impl Pgf {
+    /// The degree of N (0 for N = 0).
+    pub fn numerator_degree(&self) -> usize {
+        self.numerator.len().saturating_sub(1)
+    }
+
+    /// The degree of D.
+    pub fn denominator_degree(&self) -> usize {
+        self.denominator.len() - 1
+    }
+
+    /// The first `count` coefficients of the power series of N / D: `P(T = 0), P(T = 1), ...`.
+    pub fn series(&self, count: usize) -> Vec<BigRational> {
+        // q_k = u_k / d0^(k+1) with u_k = N_k d0^k - sum_(i>=1) d_i u_(k-i) d0^(i-1).
+        let d = &self.denominator;
+        let d0 = &d[0];
+        let mut pow = vec![BigInt::one()];
+        for i in 1..=count {
+            pow.push(&pow[i - 1] * d0);
+        }
+        let mut u: Vec<BigInt> = Vec::with_capacity(count);
+        for k in 0..count {
+            let mut x = self
+                .numerator
+                .get(k)
+                .map_or_else(BigInt::zero, |n| n * &pow[k]);
+            for i in 1..d.len().min(k + 1) {
+                if !d[i].is_zero() {
+                    x -= &d[i] * &u[k - i] * &pow[i - 1];
+                }
+            }
+            u.push(x);
+        }
+        u.into_iter()
+            .enumerate()
+            .map(|(k, x)| BigRational::new(x, pow[k + 1].clone()))
+            .collect()
+    }
+
+    /// `F^(j)(1) / j!` for j = 0..=k: the Taylor coefficients of F at 1, exactly. `D(1) != 0`
+    /// because F converges at 1 (its coefficients are probabilities), so 1 is no pole.
+    pub fn taylor_at_one(&self, k: usize) -> Vec<BigRational> {
+        let n = shift_to_one(&self.numerator, k);
+        let d = shift_to_one(&self.denominator, k);
+        // Power series division n / d to order k.
+        let mut q: Vec<BigRational> = Vec::with_capacity(k + 1);
+        for j in 0..=k {
+            let mut x = n[j].clone();
+            for i in 1..=j {
+                x -= &d[i] * &q[j - i];
+            }
+            q.push(x / &d[0]);
+        }
+        q
+    }
+
+    /// The factorial moments `E[T (T - 1) ... (T - j + 1)] = F^(j)(1)` for j = 0..=k.
+    pub fn factorial_moments(&self, k: usize) -> Vec<BigRational> {
+        let mut fact = BigInt::one();
+        self.taylor_at_one(k)
+            .into_iter()
+            .enumerate()
+            .map(|(j, c)| {
+                if j > 1 {
+                    fact *= BigInt::from(j);
+                }
+                c * &fact
+            })
+            .collect()
+    }
+}
+
+/// The coefficients of `p(1 + h)` in h up to `h^k`, as rationals.
+fn shift_to_one(p: &[BigInt], k: usize) -> Vec<BigRational> {
+    // [h^j] p(1 + h) = sum_i p_i binomial(i, j).
+    let mut out = vec![BigInt::zero(); k + 1];
+    for (i, c) in p.iter().enumerate() {
+        let mut binom = BigInt::one();
+        for (j, o) in out.iter_mut().enumerate().take(i.min(k) + 1) {
+            if j > 0 {
+                binom = binom * BigInt::from(i + 1 - j) / BigInt::from(j);
+            }
+            *o += c * &binom;
+        }
+    }
+    out.into_iter().map(BigRational::from_integer).collect()
+}
+
+/// `s_k = D^(k+1) P(T = k + 1)` for k < count, exact integers from the stepper.
+fn scaled_terms(ic: &IntegerChain, count: usize) -> Vec<BigInt> {
+    let d = ic.denominator();
+    let mut stepper = ic.stepper();
+    let mut d_pow = BigInt::one();
+    (0..count)
+        .map(|_| {
+            stepper.step();
+            d_pow *= d;
+            stepper.ends_count() * (&d_pow / stepper.scale())
+        })
+        .collect()
+}
+
+/// The generating function of the number of turns of `chain`, found and proved as in the
+/// module documentation.
+pub fn pgf<S>(chain: &Chain<S>) -> Pgf
+where
+    S: Clone + Eq + Hash + Ord + Debug,
+{
+    let m = chain.transient_count();
+    if chain.start() >= m {
+        // The game is over before it starts: T = 0, F = 1.
+        return Pgf {
+            numerator: vec![BigInt::one()],
+            denominator: vec![BigInt::one()],
+            recurrence: Recurrence {
+                coefficients: vec![BigInt::one()],
+                from: 1,
+                initial: vec![BigRational::one()],
+            },
+            terms_used: 0,
+            primes_used: 0,
+        };
+    }
+    let ic = IntegerChain::new(chain);
+    let d = ic.denominator().clone();
+    let s = scaled_terms(&ic, 2 * m);
+    let found = modular::minimal_recurrence(&s, m, &d);
+    let c = &found.connection;
+    let l = c.len() - 1;
+    let mut d_pow = vec![BigInt::one()];
+    for i in 1..=l {
+        d_pow.push(&d_pow[i - 1] * &d);
+    }
+    // P = C G mod x^L, then N_(j+1) = P_j D^(L-1-j) and D_i = c_i D^(L-i).
+    let mut numerator = vec![BigInt::zero(); l + 1];
+    for j in 0..l {
+        let p_j = (0..=j)
+            .filter(|&i| !c[i].is_zero())
+            .fold(BigInt::zero(), |acc, i| acc + &c[i] * &s[j - i]);
+        numerator[j + 1] = p_j * &d_pow[l - 1 - j];
+    }
+    let mut denominator: Vec<BigInt> = c
+        .iter()
+        .enumerate()
+        .map(|(i, ci)| ci * &d_pow[l - i])
+        .collect();
+    let g = modular::content(numerator.iter().chain(&denominator));
+    for x in numerator.iter_mut().chain(denominator.iter_mut()) {
+        *x /= &g;
+    }
+    trim(&mut numerator);
+    trim(&mut denominator);
+    let coefficients = {
+        let h = modular::content(&denominator);
+        denominator.iter().map(|x| x / &h).collect::<Vec<_>>()
+    };
+    let deg_n = numerator.len().saturating_sub(1);
+    let from = (coefficients.len() - 1).max(if numerator.is_empty() { 0 } else { deg_n + 1 });
+    let initial = (0..from)
+        .map(|n| match n {
+            0 => BigRational::zero(),
+            _ => BigRational::new(s[n - 1].clone(), d.pow(n as u32)),
+        })
+        .collect();
+    debug_assert!(denominator[0].is_positive());
+    Pgf {
+        numerator,
+        denominator,
+        recurrence: Recurrence {
+            coefficients,
+            from,
+            initial,
+        },
+        terms_used: s.len(),
+        primes_used: found.primes,
+    }
+}
+
+fn trim(p: &mut Vec<BigInt>) {
+    while p.last().is_some_and(Zero::is_zero) {
+        p.pop();
+    }
+}
+
+#[cfg(test)]
+mod tests;
