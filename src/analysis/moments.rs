@@ -57,11 +57,11 @@ impl Moments {
             .map(|n| {
                 let mut binom = BigInt::one();
                 let mut acc = BigRational::zero();
-                for j in 0..=n {
+                for (j, r) in raw.iter().enumerate().take(n + 1) {
                     if j > 0 {
                         binom = binom * BigInt::from(n + 1 - j) / BigInt::from(j);
                     }
-                    let term = &raw[j] * pow(&-mu.clone(), n - j);
+                    let term = r * pow(&-mu.clone(), n - j);
                     acc += term * BigRational::from_integer(binom.clone());
                 }
                 acc

@@ -9,6 +9,7 @@ pub mod distribution;
 pub mod exit;
 pub mod expect;
 pub mod generate;
+pub mod pgf;
 pub mod race;
 pub mod shortest;
 pub mod simulate;
@@ -56,6 +57,8 @@ pub enum Command {
     Check(check::Args),
     /// Check a simulation you wrote against the exact answers (exit 1 when they disagree)
     Verify(verify::Args),
+    /// Closed form: the generating function N(z)/D(z) and the recurrence of P(T = n)
+    Pgf(pgf::Args),
     /// Several players: exact win odds per seat and game length
     Race(race::Args),
     /// Write a random board file
@@ -75,6 +78,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         Some(Command::Simulate(args)) => simulate::run(&args, out),
         Some(Command::Check(args)) => check::run(&args, out),
         Some(Command::Verify(args)) => verify::run(&args, out),
+        Some(Command::Pgf(args)) => pgf::run(&args, out),
         Some(Command::Race(args)) => race::run(&args, out),
         Some(Command::Generate(args)) => generate::run(&args, out),
         Some(Command::Boards(args)) => boards::run(&args, out),
@@ -101,7 +105,7 @@ mod tests {
             .collect();
         let mut built = Cli::command();
         built.build();
-        assert_eq!(listed.len(), 10);
+        assert_eq!(listed.len(), 11);
         for (name, listed_about) in listed {
             let sc = built.find_subcommand(&name).expect("listed");
             assert!(

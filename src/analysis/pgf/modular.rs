@@ -179,9 +179,7 @@ pub fn minimal_recurrence(s: &[BigInt], n: usize, d: &BigInt) -> Found {
     assert!(s.len() >= 2 * n, "need 2n terms");
     let s = &s[..2 * n];
     let mut crt: Option<(usize, Crt)> = None;
-    let mut used = 0;
-    for p in primes() {
-        used += 1;
+    for (index, p) in primes().enumerate() {
         let residues: Vec<u64> = s.iter().map(|x| residue(x, p)).collect();
         let (l, c) = berlekamp_massey(&residues, p);
         match &mut crt {
@@ -198,7 +196,7 @@ pub fn minimal_recurrence(s: &[BigInt], n: usize, d: &BigInt) -> Found {
         if annihilates(&c, s, l + n) {
             return Found {
                 connection: c,
-                primes: used,
+                primes: index + 1,
             };
         }
     }

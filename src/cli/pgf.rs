@@ -1,0 +1,53 @@
+//! `ladders pgf BOARD`: the probability generating function of the number of turns as N(z)/D(z)
+//! and the minimal recurrence of P(T = n).
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use ladders::analysis::pgf::pgf;
+use ladders::chain::Chain;
+use ladders::report::pgf::{cas_line, to_json, write_text, PgfFormat};
+
+use super::board_args::BoardArgs;
+use super::exit;
+
+/// Closed form: the generating function N(z)/D(z) and the recurrence of P(T = n)
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Digits after the decimal point of E[T] (correctly rounded from the exact value)
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(0..=1000))]
+    pub digits: u16,
+    /// Print one JSON object instead of text
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+    /// Print one line defining F for a computer algebra system
+    #[arg(long, value_name = "sympy|maple|mathematica", value_parser = parse_format)]
+    pub format: Option<PgfFormat>,
+}
+
+fn parse_format(text: &str) -> Result<PgfFormat, String> {
+    match text {
+        "sympy" => Ok(PgfFormat::Sympy),
+        "maple" => Ok(PgfFormat::Maple),
+        "mathematica" => Ok(PgfFormat::Mathematica),
+        _ => Err("expected one of sympy, maple, mathematica".to_string()),
+    }
+}
+
+/// Runs `pgf`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let board = args.board.load()?;
+    let f = pgf(&Chain::for_board(&board));
+    if args.json {
+        let text = serde_json::to_string_pretty(&to_json(&board, &f))?;
+        writeln!(out, "{text}")?;
+    } else if let Some(format) = args.format {
+        writeln!(out, "{}", cas_line(&f, format))?;
+    } else {
+        write_text(out, &board, &f, usize::from(args.digits))?;
+    }
+    Ok(exit::code(exit::SUCCESS))
+}

@@ -1,0 +1,230 @@
+//! The `pgf` report: the generating function N(z)/D(z), the recurrence with its initial terms,
+//! as text, JSON, or one line another computer algebra system reads (SymPy, Maple,
+//! Mathematica).
+
+use std::io::{self, Write};
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+use serde_json::json;
+
+use crate::analysis::pgf::Pgf;
+use crate::board::Board;
+use crate::exact::decimal::fixed;
+use crate::report::json::{board_rules_json, BoardJson};
+use crate::report::text::{board_line, rules_line};
+
+/// A syntax for polynomials.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// `3*z**2` (Python, SymPy).
+    Sympy,
+    /// `3*z^2` (Maple, Mathematica, and the text report).
+    Caret,
+}
+
+/// `sum_i c_i v^i` written out, highest power first (`0` for no terms).
+pub fn polynomial(coefficients: &[BigInt], var: &str, syntax: Syntax) -> String {
+    let power = |i: usize| match (i, syntax) {
+        (0, _) => String::new(),
+        (1, _) => var.to_string(),
+        (_, Syntax::Sympy) => format!("{var}**{i}"),
+        (_, Syntax::Caret) => format!("{var}^{i}"),
+    };
+    let mut out = String::new();
+    for (i, c) in coefficients.iter().enumerate().rev() {
+        if c.is_zero() {
+            continue;
+        }
+        let sign = if c.is_negative() { "-" } else { "+" };
+        if out.is_empty() {
+            if c.is_negative() {
+                out.push('-');
+            }
+        } else {
+            out.push_str(&format!(" {sign} "));
+        }
+        let a = c.abs();
+        match (a.is_one(), i) {
+            (true, 0) => out.push('1'),
+            (true, _) => out.push_str(&power(i)),
+            (false, 0) => out.push_str(&a.to_string()),
+            (false, _) => out.push_str(&format!("{a}*{}", power(i))),
+        }
+    }
+    if out.is_empty() {
+        out.push('0');
+    }
+    out
+}
+
+/// The output formats of `pgf`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PgfFormat {
+    /// The text report.
+    Text,
+    /// One JSON object.
+    Json,
+    /// `F = (...)/(...)` for SymPy (`z = symbols('z')` first).
+    Sympy,
+    /// `F := (...)/(...);` for Maple.
+    Maple,
+    /// `F = (...)/(...)` for Mathematica.
+    Mathematica,
+}
+
+/// One line defining F for a computer algebra system (`format` one of the three).
+pub fn cas_line(pgf: &Pgf, format: PgfFormat) -> String {
+    let (syntax, assign, end) = match format {
+        PgfFormat::Sympy => (Syntax::Sympy, "=", ""),
+        PgfFormat::Maple => (Syntax::Caret, ":=", ";"),
+        _ => (Syntax::Caret, "=", ""),
+    };
+    format!(
+        "F {assign} ({})/({}){end}",
+        polynomial(&pgf.numerator, "z", syntax),
+        polynomial(&pgf.denominator, "z", syntax)
+    )
+}
+
+/// The recurrence as an equation in `p(n) = P(T = n)`.
+pub fn recurrence_line(pgf: &Pgf) -> String {
+    let r = &pgf.recurrence;
+    let mut out = String::new();
+    for (i, c) in r.coefficients.iter().enumerate() {
+        if c.is_zero() {
+            continue;
+        }
+        let term = match i {
+            0 => "p(n)".to_string(),
+            _ => format!("p(n-{i})"),
+        };
+        let a = c.abs();
+        let body = if a.is_one() {
+            term
+        } else {
+            format!("{a} {term}")
+        };
+        match (out.is_empty(), c.is_negative()) {
+            (true, false) => out.push_str(&body),
+            (true, true) => out.push_str(&format!("-{body}")),
+            (false, false) => out.push_str(&format!(" + {body}")),
+            (false, true) => out.push_str(&format!(" - {body}")),
+        }
+    }
+    format!("{out} = 0 for n >= {}", r.from)
+}
+
+fn fraction(q: &BigRational) -> String {
+    if q.is_integer() {
+        q.numer().to_string()
+    } else {
+        format!("{}/{}", q.numer(), q.denom())
+    }
+}
+
+/// Writes the text report, with E[T] = F'(1) to `digits` decimals.
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_text(out: &mut dyn Write, board: &Board, pgf: &Pgf, digits: usize) -> io::Result<()> {
+    writeln!(out, "Board            {}", board_line(board))?;
+    writeln!(out, "Rules            {}", rules_line(board))?;
+    writeln!(
+        out,
+        "Generating function of the number of turns T: F(z) = sum P(T = n) z^n = N(z) / D(z)"
+    )?;
+    writeln!(
+        out,
+        "  in lowest terms, integer coefficients, deg N = {}, deg D = {}",
+        pgf.numerator_degree(),
+        pgf.denominator_degree()
+    )?;
+    writeln!(
+        out,
+        "N(z) = {}",
+        polynomial(&pgf.numerator, "z", Syntax::Caret)
+    )?;
+    writeln!(
+        out,
+        "D(z) = {}",
+        polynomial(&pgf.denominator, "z", Syntax::Caret)
+    )?;
+    writeln!(
+        out,
+        "Recurrence (minimal, order {}), p(n) = P(T = n):",
+        pgf.recurrence.order()
+    )?;
+    writeln!(out, "  {}", recurrence_line(pgf))?;
+    let initial: Vec<String> = pgf.recurrence.initial.iter().map(fraction).collect();
+    match pgf.recurrence.from {
+        0 => writeln!(out, "  no initial terms")?,
+        1 => writeln!(out, "  initial term p(0) = {}", initial[0])?,
+        from => writeln!(
+            out,
+            "  initial terms p(0), ..., p({}) = {}",
+            from - 1,
+            initial.join(", ")
+        )?,
+    }
+    let fm = pgf.factorial_moments(1);
+    writeln!(
+        out,
+        "Checks           F(1) = {}, F'(1) = E[T] = {}",
+        fraction(&fm[0]),
+        fixed(&fm[1], digits)
+    )?;
+    writeln!(
+        out,
+        "Proof            the recurrence fits the first {} exact terms, enough since the order is at \
+         most the number of transient states (found modulo {} word prime{}; docs/closed-forms.md)",
+        pgf.terms_used,
+        pgf.primes_used,
+        if pgf.primes_used == 1 { "" } else { "s" }
+    )
+}
+
+/// The JSON report.
+pub fn to_json(board: &Board, pgf: &Pgf) -> serde_json::Value {
+    let strings = |v: &[BigInt]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+    let fm = pgf.factorial_moments(1);
+    json!({
+        "board": BoardJson::new(board),
+        "rules": board_rules_json(board),
+        "numerator": strings(&pgf.numerator),
+        "denominator": strings(&pgf.denominator),
+        "numerator_degree": pgf.numerator_degree(),
+        "denominator_degree": pgf.denominator_degree(),
+        "recurrence": {
+            "coefficients": strings(&pgf.recurrence.coefficients),
+            "order": pgf.recurrence.order(),
+            "from": pgf.recurrence.from,
+            "initial": pgf.recurrence.initial.iter().map(fraction).collect::<Vec<_>>(),
+        },
+        "f_at_1": fraction(&fm[0]),
+        "expected_turns": fraction(&fm[1]),
+        "sympy": cas_line(pgf, PgfFormat::Sympy),
+        "terms_used": pgf.terms_used,
+        "primes_used": pgf.primes_used,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(v: &[i64]) -> Vec<BigInt> {
+        v.iter().map(|&x| BigInt::from(x)).collect()
+    }
+
+    #[test]
+    fn polynomials_are_written_highest_power_first_in_each_syntax() {
+        let p = ints(&[4, -4, 1]);
+        assert_eq!(polynomial(&p, "z", Syntax::Caret), "z^2 - 4*z + 4");
+        assert_eq!(polynomial(&p, "z", Syntax::Sympy), "z**2 - 4*z + 4");
+        assert_eq!(polynomial(&ints(&[0, -1]), "z", Syntax::Caret), "-z");
+        assert_eq!(polynomial(&[], "z", Syntax::Caret), "0");
+    }
+}
