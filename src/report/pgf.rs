@@ -124,7 +124,7 @@ fn fraction(q: &BigRational) -> String {
     }
 }
 
-/// Writes the text report, with E[T] = F'(1) to `digits` decimals.
+/// Writes the text report, with `E[T] = F'(1)` to `digits` decimals.
 ///
 /// # Errors
 ///
