@@ -17,14 +17,11 @@
 //! 1 of the generating function ([`crate::analysis::pgf::Pgf::factorial_moments`]), a second,
 //! independent route.
 
-use std::fmt::Debug;
-use std::hash::Hash;
-
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
-use crate::chain::Chain;
+use crate::chain::{Chain, ChainState};
 use crate::exact::solve::{solve_absorbing, transient_matrix, Singular};
 
 /// The moments of T up to some order, exactly.
@@ -139,7 +136,7 @@ fn stirling2_row(n: usize) -> Vec<BigInt> {
 /// [`Singular`] when some reachable state cannot finish (the moments are infinite).
 pub fn factorial_moments<S>(chain: &Chain<S>, k: usize) -> Result<Vec<BigRational>, Singular>
 where
-    S: Clone + Eq + Hash + Ord + Debug,
+    S: ChainState,
 {
     let n = chain.transient_count();
     let mut out = vec![BigRational::one()];
@@ -172,7 +169,7 @@ where
 /// [`Singular`] when some reachable state cannot finish.
 pub fn moments<S>(chain: &Chain<S>, k: usize) -> Result<Moments, Singular>
 where
-    S: Clone + Eq + Hash + Ord + Debug,
+    S: ChainState,
 {
     Ok(Moments::from_factorial(factorial_moments(chain, k)?))
 }

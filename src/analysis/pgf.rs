@@ -24,14 +24,11 @@
 
 pub mod modular;
 
-use std::fmt::Debug;
-use std::hash::Hash;
-
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
-use crate::chain::Chain;
+use crate::chain::{Chain, ChainState};
 use crate::exact::step::IntegerChain;
 
 /// The recurrence `sum_i coefficients[i] P(T = n - i) = 0` for `n >= from`.
@@ -174,7 +171,7 @@ fn scaled_terms(ic: &IntegerChain, count: usize) -> Vec<BigInt> {
 /// module documentation.
 pub fn pgf<S>(chain: &Chain<S>) -> Pgf
 where
-    S: Clone + Eq + Hash + Ord + Debug,
+    S: ChainState,
 {
     let m = chain.transient_count();
     if chain.start() >= m {
