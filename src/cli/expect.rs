@@ -4,10 +4,15 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::expectation::{expect_float, expect_with};
+use ladders::analysis::expectation::{expect_float, expect_with, Expectation};
+use ladders::analysis::moments::{moments, Moments};
+use ladders::analysis::pgf::pgf;
+use ladders::board::Board;
+use ladders::chain::Chain;
 use ladders::report::expect::{
     float_to_json, to_json, write_float_text, write_text, ExpectOptions,
 };
+use ladders::report::moments::{to_json as moments_json, write_text as write_moments};
 
 use super::board_args::BoardArgs;
 use super::exit;
@@ -29,6 +34,10 @@ pub struct Args {
     /// Floating point instead of exact fractions (fast on large boards, about 12 digits)
     #[arg(long)]
     pub float: bool,
+    /// Add E[T^k] and the central moments for k = 1..K, the skewness and the excess kurtosis
+    #[arg(long, value_name = "K", conflicts_with = "float",
+          value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub moments: Option<u16>,
 }
 
 /// Runs `expect`.
@@ -49,11 +58,35 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         return Ok(exit::code(exit::SUCCESS));
     }
     let expectation = expect_with(&board, args.per_square);
+    let moments = match (args.moments, &expectation) {
+        (Some(k), Expectation::Finite(_)) => Some(checked_moments(&board, usize::from(k))?),
+        _ => None,
+    };
     if args.json {
-        serde_json::to_writer_pretty(&mut *out, &to_json(&board, &expectation, options))?;
+        let mut value = serde_json::to_value(to_json(&board, &expectation, options))?;
+        if let (Some(m), Some(obj)) = (&moments, value.as_object_mut()) {
+            obj.insert("moments".into(), moments_json(m, options.digits));
+        }
+        serde_json::to_writer_pretty(&mut *out, &value)?;
         writeln!(out)?;
     } else {
         write_text(out, &board, &expectation, options)?;
+        if let Some(m) = &moments {
+            write_moments(out, m, options.digits)?;
+        }
     }
     Ok(exit::code(exit::SUCCESS))
+}
+
+/// The moments by the solver, cross-checked against the derivatives at 1 of the generating
+/// function (two independent routes; a disagreement is a bug, reported as an error).
+fn checked_moments(board: &Board, k: usize) -> Result<Moments> {
+    let chain = Chain::for_board(board);
+    let m = moments(&chain, k)?;
+    anyhow::ensure!(
+        pgf(&chain).factorial_moments(k) == m.factorial,
+        "internal check failed: the moments from the solver differ from the derivatives of the \
+         generating function at 1 (please report this board)"
+    );
+    Ok(m)
 }

@@ -5,6 +5,7 @@ pub mod analyze;
 pub mod distribution;
 pub mod expect;
 pub mod json;
+pub mod moments;
 pub mod pgf;
 pub mod race;
 pub mod race_simulate;

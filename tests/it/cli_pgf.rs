@@ -55,3 +55,41 @@ fn pgf_refuses_an_unknown_format() {
         .code(2)
         .stderr(predicate::str::contains("sympy, maple, mathematica"));
 }
+
+#[test]
+fn expect_moments_of_the_tiny_board_are_the_hand_worked_ones() {
+    // boards/tiny.toml: T = G1 + G2, two geometric(1/2) waits with cumulants 2, 2, 6, 26 each,
+    // so T's are 4, 4, 12, 52: mu_2 = 4, mu_3 = 12, mu_4 = 52 + 3 * 4^2 = 100, and
+    // E[T^2] = 4 + 16 = 20, E[T^3] = 12 + 3*4*4 + 64 = 124, E[T^4] = 100 + 4*4*12 + 6*16*4 + 256
+    // = 932; skewness^2 = 144 / 64 = 9/4, excess kurtosis = 100 / 16 - 3 = 13/4. Factorial:
+    // E[T(T-1)(T-2)] = 124 - 3*20 + 2*4 = 72, E[T(T-1)(T-2)(T-3)] = 932 - 6*124 + 11*20 - 6*4
+    // = 384.
+    let v = json_of(&["expect", "tiny", "--moments", "4", "--json"]);
+    let m = &v["moments"];
+    let nums = |key: &str| -> Vec<String> {
+        m[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                format!(
+                    "{}/{}",
+                    x["numerator"].as_str().unwrap(),
+                    x["denominator"].as_str().unwrap()
+                )
+            })
+            .collect()
+    };
+    assert_eq!(nums("raw"), ["4/1", "20/1", "124/1", "932/1"]);
+    assert_eq!(nums("central"), ["0/1", "4/1", "12/1", "100/1"]);
+    assert_eq!(nums("factorial"), ["4/1", "16/1", "72/1", "384/1"]);
+    assert_eq!(m["skewness"], "1.500000000000");
+    assert_eq!(m["skewness_squared"]["numerator"], "9");
+    assert_eq!(m["skewness_squared"]["denominator"], "4");
+    assert_eq!(m["excess_kurtosis"]["numerator"], "13");
+    assert_eq!(m["excess_kurtosis"]["denominator"], "4");
+    ladders()
+        .args(["expect", "tiny", "--moments", "4", "--float"])
+        .assert()
+        .code(2);
+}
