@@ -23,6 +23,7 @@
 //! state type.
 
 pub mod modular;
+pub mod tail;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use ladders::analysis::pgf::pgf;
+use ladders::analysis::pgf::tail::decay_rate;
 use ladders::chain::Chain;
 use ladders::report::pgf::{cas_line, to_json, write_text, PgfFormat};
 
@@ -40,14 +41,17 @@ fn parse_format(text: &str) -> Result<PgfFormat, String> {
 /// Runs `pgf`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
-    let f = pgf(&Chain::for_board(&board));
+    let chain = Chain::for_board(&board);
+    let f = pgf(&chain);
     if args.json {
-        let text = serde_json::to_string_pretty(&to_json(&board, &f))?;
+        let rate = decay_rate(&chain, &f);
+        let text = serde_json::to_string_pretty(&to_json(&board, &f, rate.as_ref()))?;
         writeln!(out, "{text}")?;
     } else if let Some(format) = args.format {
         writeln!(out, "{}", cas_line(&f, format))?;
     } else {
-        write_text(out, &board, &f, usize::from(args.digits))?;
+        let rate = decay_rate(&chain, &f);
+        write_text(out, &board, &f, rate.as_ref(), usize::from(args.digits))?;
     }
     Ok(exit::code(exit::SUCCESS))
 }

@@ -9,6 +9,7 @@ use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 use serde_json::json;
 
+use crate::analysis::pgf::tail::DecayRate;
 use crate::analysis::pgf::Pgf;
 use crate::board::Board;
 use crate::exact::decimal::fixed;
@@ -124,12 +125,27 @@ fn fraction(q: &BigRational) -> String {
     }
 }
 
+/// The digits of rho both ends of the enclosure round to (at most `digits`), as
+/// `(digits, text)`, or `None` when they differ already at 3 digits.
+pub fn certified_digits(rate: &DecayRate, digits: usize) -> Option<(usize, String)> {
+    (3..=digits.max(3)).rev().find_map(|d| {
+        let (lo, hi) = (fixed(&rate.low, d), fixed(&rate.high, d));
+        (lo == hi).then_some((d, lo))
+    })
+}
+
 /// Writes the text report, with `E[T] = F'(1)` to `digits` decimals.
 ///
 /// # Errors
 ///
 /// Only those of `out`.
-pub fn write_text(out: &mut dyn Write, board: &Board, pgf: &Pgf, digits: usize) -> io::Result<()> {
+pub fn write_text(
+    out: &mut dyn Write,
+    board: &Board,
+    pgf: &Pgf,
+    rate: Option<&DecayRate>,
+    digits: usize,
+) -> io::Result<()> {
     writeln!(out, "Board            {}", board_line(board))?;
     writeln!(out, "Rules            {}", rules_line(board))?;
     writeln!(
@@ -176,6 +192,13 @@ pub fn write_text(out: &mut dyn Write, board: &Board, pgf: &Pgf, digits: usize) 
         fraction(&fm[0]),
         fixed(&fm[1], digits)
     )?;
+    if let Some((d, rho)) = rate.and_then(|r| certified_digits(r, digits)) {
+        writeln!(
+            out,
+            "Decay rate       rho = 1/z0 = {rho} ({d} digits proved; z0 the root of D nearest 0, \
+             P(T > n) ~ C rho^n)"
+        )?;
+    }
     writeln!(
         out,
         "Proof            the recurrence fits the first {} exact terms, enough since the order is at \
@@ -187,7 +210,7 @@ pub fn write_text(out: &mut dyn Write, board: &Board, pgf: &Pgf, digits: usize) 
 }
 
 /// The JSON report.
-pub fn to_json(board: &Board, pgf: &Pgf) -> serde_json::Value {
+pub fn to_json(board: &Board, pgf: &Pgf, rate: Option<&DecayRate>) -> serde_json::Value {
     let strings = |v: &[BigInt]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>();
     let fm = pgf.factorial_moments(1);
     json!({
@@ -206,6 +229,11 @@ pub fn to_json(board: &Board, pgf: &Pgf) -> serde_json::Value {
         "f_at_1": fraction(&fm[0]),
         "expected_turns": fraction(&fm[1]),
         "sympy": cas_line(pgf, PgfFormat::Sympy),
+        "decay_rate": rate.map(|r| json!({
+            "low": fraction(&r.low),
+            "high": fraction(&r.high),
+            "rho": certified_digits(r, 12).map(|(_, s)| s),
+        })),
         "terms_used": pgf.terms_used,
         "primes_used": pgf.primes_used,
     })

@@ -45,6 +45,8 @@ fn pgf_json_of_zeilbergers_coin_board_is_his_polynomial() {
     assert_eq!(n[28], "55");
     assert_eq!(n[15], "131072");
     assert_eq!(v["f_at_1"], "1");
+    // A polynomial: the game cannot last more than 29 turns, there is no decay rate.
+    assert_eq!(v["decay_rate"], serde_json::Value::Null);
 }
 
 #[test]
@@ -92,4 +94,30 @@ fn expect_moments_of_the_tiny_board_are_the_hand_worked_ones() {
         .args(["expect", "tiny", "--moments", "4", "--float"])
         .assert()
         .code(2);
+}
+
+#[test]
+fn pgf_json_of_milton_bradley_encloses_the_decay_rate_distribution_estimates() {
+    // `distribution` estimates rho in floating point (nalgebra, a separate route); the proved
+    // enclosure from `pgf` must be narrow and contain it up to that estimate's rounding.
+    let v = json_of(&["pgf", "milton-bradley", "--json"]);
+    let parse = |s: &serde_json::Value| -> f64 {
+        let (n, d) = s.as_str().unwrap().split_once('/').unwrap();
+        n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap()
+    };
+    let (low, high) = (
+        parse(&v["decay_rate"]["low"]),
+        parse(&v["decay_rate"]["high"]),
+    );
+    assert!(low < high && high - low < 1e-9);
+    let d = json_of(&["distribution", "milton-bradley", "--json"]);
+    let rho = d["decay"]["rho"].as_f64().unwrap();
+    assert!(
+        low - 1e-12 <= rho && rho <= high + 1e-12,
+        "{low} {rho} {high}"
+    );
+    assert!(v["decay_rate"]["rho"]
+        .as_str()
+        .unwrap()
+        .starts_with("0.95974702"));
 }
