@@ -125,11 +125,15 @@ fn fraction(q: &BigRational) -> String {
     }
 }
 
-/// The digits of rho both ends of the enclosure round to (at most `digits`), as
+/// The digits both ends of an enclosure `[low, high]` round to (at most `digits`), as
 /// `(digits, text)`, or `None` when they differ already at 3 digits.
-pub fn certified_digits(rate: &DecayRate, digits: usize) -> Option<(usize, String)> {
+pub fn certified_digits(
+    low: &BigRational,
+    high: &BigRational,
+    digits: usize,
+) -> Option<(usize, String)> {
     (3..=digits.max(3)).rev().find_map(|d| {
-        let (lo, hi) = (fixed(&rate.low, d), fixed(&rate.high, d));
+        let (lo, hi) = (fixed(low, d), fixed(high, d));
         (lo == hi).then_some((d, lo))
     })
 }
@@ -192,11 +196,18 @@ pub fn write_text(
         fraction(&fm[0]),
         fixed(&fm[1], digits)
     )?;
-    if let Some((d, rho)) = rate.and_then(|r| certified_digits(r, digits)) {
+    if let Some((d, rho)) = rate.and_then(|r| certified_digits(&r.low, &r.high, digits)) {
         writeln!(
             out,
             "Decay rate       rho = 1/z0 = {rho} ({d} digits proved; z0 the root of D nearest 0, \
              P(T > n) ~ C rho^n)"
+        )?;
+    }
+    let constant = rate.and_then(|r| r.constant.as_ref());
+    if let Some((d, c)) = constant.and_then(|(lo, hi)| certified_digits(lo, hi, digits)) {
+        writeln!(
+            out,
+            "Tail constant    C = {c} ({d} digits proved): P(T > n) / (C rho^n) -> 1"
         )?;
     }
     writeln!(
@@ -232,7 +243,12 @@ pub fn to_json(board: &Board, pgf: &Pgf, rate: Option<&DecayRate>) -> serde_json
         "decay_rate": rate.map(|r| json!({
             "low": fraction(&r.low),
             "high": fraction(&r.high),
-            "rho": certified_digits(r, 12).map(|(_, s)| s),
+            "rho": certified_digits(&r.low, &r.high, 12).map(|(_, s)| s),
+            "constant": r.constant.as_ref().map(|(lo, hi)| json!({
+                "low": fraction(lo),
+                "high": fraction(hi),
+                "c": certified_digits(lo, hi, 12).map(|(_, s)| s),
+            })),
         })),
         "terms_used": pgf.terms_used,
         "primes_used": pgf.primes_used,

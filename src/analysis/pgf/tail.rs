@@ -36,20 +36,96 @@ pub struct DecayRate {
     pub low: BigRational,
     /// A proved upper bound.
     pub high: BigRational,
+    /// The constant C of `P(T > n) ~ C rho^n`, enclosed (low, high), when the enclosure of
+    /// z0 keeps the denominator of its formula away from 0.
+    pub constant: Option<(BigRational, BigRational)>,
+}
+
+/// An interval of rationals `(low, high)`.
+type Interval = (BigRational, BigRational);
+
+/// The range of the polynomial p over `[lo, hi]` (0 <= lo <= hi), enclosed: its value at the
+/// midpoint plus or minus the half-width times a bound of |p'| on `[0, hi]`.
+fn enclose(p: &[BigInt], lo: &BigRational, hi: &BigRational) -> Interval {
+    let two = BigRational::from_integer(BigInt::from(2));
+    let mid = (lo + hi) / &two;
+    let half = (hi - lo) / two;
+    let value = eval(p, &mid);
+    let slope_poly: Vec<BigInt> = p
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(i, c)| c.abs() * BigInt::from(i))
+        .collect();
+    let slope = eval(&slope_poly, hi);
+    let r = half * slope;
+    (&value - &r, value + r)
+}
+
+fn mul(a: &Interval, b: &Interval) -> Interval {
+    let c = [&a.0 * &b.0, &a.0 * &b.1, &a.1 * &b.0, &a.1 * &b.1];
+    let lo = c.iter().min().expect("four").clone();
+    let hi = c.iter().max().expect("four").clone();
+    (lo, hi)
+}
+
+/// `a / b`, or `None` when b may be 0.
+fn div(a: &Interval, b: &Interval) -> Option<Interval> {
+    if b.0.is_positive() || b.1.is_negative() {
+        Some(mul(a, &(b.1.recip(), b.0.recip())))
+    } else {
+        None
+    }
+}
+
+/// C of `P(T > n) ~ C rho^n` for z0 in `z` (z0 > 1, a simple root of D).
+///
+/// # Formula
+///
+/// `sum_n P(T > n) z^n = (1 - F(z)) / (1 - z)`, and near z0, `1 - F = (D - N) / D` behaves like
+/// `-N(z0) / (D'(z0) (z - z0))`, so the coefficients behave like `C z0^-n` with
+/// `C = N(z0) / (z0 (1 - z0) D'(z0))`. (Check: a geometric(1/2) wait, F = z / (2 - z), has
+/// z0 = 2, D' = -1, N(z0) = 2, so C = 2 / (2 (-1) (-1)) = 1, and indeed P(T > n) = 2^-n.)
+fn tail_constant(pgf: &Pgf, z: &Interval) -> Option<Interval> {
+    let derivative: Vec<BigInt> = pgf
+        .denominator
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(i, c)| c * BigInt::from(i))
+        .collect();
+    let n = enclose(&pgf.numerator, &z.0, &z.1);
+    let dd = enclose(&derivative, &z.0, &z.1);
+    // z (1 - z) is decreasing for z > 1/2.
+    let one = BigRational::one();
+    let zz = (&z.1 * (&one - &z.1), &z.0 * (&one - &z.0));
+    div(&n, &mul(&zz, &dd))
+}
+
+/// `p(p_z / q_z) q_z^deg` as an integer (Horner on the homogenised form: no fractions, no gcd).
+fn homogeneous(p: &[BigInt], z: &BigRational) -> BigInt {
+    let (num, den) = (z.numer(), z.denom());
+    let Some((last, rest)) = p.split_last() else {
+        return BigInt::zero();
+    };
+    let mut h = last.clone();
+    let mut den_pow = BigInt::one();
+    for c in rest.iter().rev() {
+        den_pow *= den;
+        h = h * num + c * &den_pow;
+    }
+    h
+}
+
+/// `p(z)` exactly, for a fraction z.
+fn eval(p: &[BigInt], z: &BigRational) -> BigRational {
+    let deg = p.len().saturating_sub(1) as u32;
+    BigRational::new(homogeneous(p, z), z.denom().pow(deg))
 }
 
 /// The sign of `D(z)` at a positive fraction z, exactly.
 pub fn sign_at(d: &[BigInt], z: &BigRational) -> Sign {
-    // D(p/q) q^deg = sum_i d_i p^i q^(deg-i), by Horner on the homogenised form.
-    let (p, q) = (z.numer(), z.denom());
-    let deg = d.len() - 1;
-    let mut h = d[deg].clone();
-    let mut q_pow = BigInt::one();
-    for i in (0..deg).rev() {
-        q_pow *= q;
-        h = h * p + &d[i] * &q_pow;
-    }
-    h.sign()
+    homogeneous(d, z).sign()
 }
 
 /// True when a positive x with `Q x <= r x` exists (found in floats, checked exactly), which
@@ -119,7 +195,13 @@ pub fn decay_rate<S: ChainState>(chain: &Chain<S>, pgf: &Pgf) -> Option<DecayRat
             (Sign::Plus, Sign::Minus) | (Sign::Minus, Sign::Plus)
         );
         if changes && bounds_from_above(chain, r) {
-            return Some(DecayRate { low: lq, high: rq });
+            let z = (rq.recip(), lq.recip());
+            let constant = tail_constant(pgf, &z);
+            return Some(DecayRate {
+                low: lq,
+                high: rq,
+                constant,
+            });
         }
     }
     None
@@ -162,6 +244,16 @@ mod tests {
         assert!(
             &d.high - &d.low < BigRational::new(BigInt::one(), BigInt::from(10_000_000_000u64))
         );
+        // C: P(T > n) / rho^n tends to it; at n = 401 the two agree to about 1e-9 relative.
+        let (c_lo, c_hi) = d.constant.clone().expect("enclosed");
+        let rho = (&d.low + &d.high) / BigRational::from_integer(BigInt::from(2));
+        let c_est = st.p_survives() / (0..401).fold(BigRational::one(), |acc, _| acc * &rho);
+        let tol = BigRational::new(BigInt::one(), BigInt::from(1_000_000));
+        assert!(
+            &c_lo - &tol <= c_est && c_est <= &c_hi + &tol,
+            "{c_lo} {c_hi}"
+        );
+        assert!(&c_hi - &c_lo < tol);
         // And D really changes sign across [1/high, 1/low].
         assert_ne!(
             sign_at(&f.denominator, &d.high.recip()),
