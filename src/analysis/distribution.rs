@@ -18,6 +18,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
+use crate::analysis::expectation::{expect_chain_with, Expectation};
 use crate::board::Square;
 use crate::chain::{Chain, ChainState, Trap};
 use crate::exact::decimal::to_f64;
@@ -192,8 +193,9 @@ impl<S> Distribution<S> {
 /// The distribution would take too long to compute exactly.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error(
-    "the exact distribution would need about {turns} turns over {states} states (the tail decays \
-     by {rho:.6} a turn): too slow; pass fewer --turns or a larger --tail"
+    "the exact distribution would need about {turns:.0} turns over {states} states (the tail \
+     decays by {rho:.6} a turn): too slow; pass fewer --turns or a larger --tail, or estimate it \
+     with `ladders simulate` (`ladders expect` gives the exact mean)"
 )]
 pub struct TooMuchWork {
     /// Estimated turns.
@@ -202,6 +204,54 @@ pub struct TooMuchWork {
     pub states: usize,
     /// The decay rate.
     pub rho: f64,
+}
+
+/// Above this a float decay rate is not trusted to say how slowly the tail decays: 1 - rho is
+/// then near the rounding error of rho (on a board won with probability 2^-51 a game, rho
+/// rounds to exactly 1), and the turns needed come from the exact moments instead.
+pub const RHO_TRUSTED_BELOW: f64 = 1.0 - 1e-6;
+
+/// The turns n after which `P(T > n)` falls below `tail`: `ln(tail) / ln(rho)` from the decay
+/// rate; when rho is too near 1 to trust ([`RHO_TRUSTED_BELOW`]), the certified lower bound
+/// `E[T] / 2` of Paley-Zygmund (`P(T > E/2) >= E^2 / (4 E[T^2])`, exact moments) when that bound
+/// is above `tail`. `None` when the game cannot end or has no transient state.
+pub fn turns_for_tail<S: ChainState>(
+    chain: &Chain<S>,
+    rho: Option<f64>,
+    tail: &BigRational,
+) -> Option<f64> {
+    let rho = rho.filter(|&r| r > 0.0)?;
+    let from_rho = ln_rational(tail) / rho.min(RHO_TRUSTED_BELOW).ln();
+    if rho < RHO_TRUSTED_BELOW {
+        return Some(from_rho);
+    }
+    let Expectation::Finite(e) = expect_chain_with(chain, false) else {
+        return None;
+    };
+    let second = &e.variance + &e.turns * &e.turns;
+    let four = BigRational::from_integer(BigInt::from(4));
+    let certified = (!second.is_zero() && &e.turns * &e.turns / (second * four) >= *tail)
+        .then(|| to_f64(&e.turns) / 2.0);
+    Some(certified.map_or(from_rho, |c| c.max(from_rho)))
+}
+
+/// The exact stepping's work for `turns` turns, in limb multiply-adds: numbers of about
+/// `n * bits(D) / 2` bits after the common factors cancel.
+pub fn stepping_work(ic: &IntegerChain, turns: f64) -> f64 {
+    let bits = ic.denominator().bits() as f64;
+    ic.transitions() as f64 * turns * turns * (bits / 2.0 / 64.0 + 1.0) / 2.0
+}
+
+/// `ln(x)` of a positive fraction, without underflow (`1e-1000` is not 0); `-inf` for 0.
+pub fn ln_rational(x: &BigRational) -> f64 {
+    let ln_big = |v: &BigInt| {
+        let shift = v.bits().saturating_sub(60);
+        to_f64(&BigRational::from_integer(v >> shift)).ln() + shift as f64 * std::f64::consts::LN_2
+    };
+    if x.numer().is_zero() {
+        return f64::NEG_INFINITY;
+    }
+    ln_big(x.numer()) - ln_big(x.denom())
 }
 
 /// Computes the exact distribution of T from a single-board chain.
@@ -234,18 +284,16 @@ pub fn distribution<S: ChainState>(
     let ic = IntegerChain::new(chain);
     let starts_finished = chain.start() >= chain.transient_count();
     // Fail fast: estimate the turns needed (P(T > n) ~ rho^n, or the turns asked for) and the
-    // work, with numbers of about n * bits(D) / 2 bits after the common factors cancel.
+    // work.
     let need = match options.turns {
         Some(n) => Some(n as f64),
-        None if trap.is_none() => rho
-            .filter(|&r| r > 0.0 && r < 1.0)
-            .map(|r| (to_f64(&options.tail).ln() / r.ln()).max(options.min_turns as f64)),
+        None if trap.is_none() => {
+            turns_for_tail(chain, rho, &options.tail).map(|n| n.max(options.min_turns as f64))
+        }
         None => None,
     };
     if let Some(need) = need {
-        let bits = ic.denominator().bits() as f64;
-        let work = ic.transitions() as f64 * need * need * (bits / 2.0 / 64.0 + 1.0) / 2.0;
-        if work > WORK_LIMIT {
+        if stepping_work(&ic, need) > WORK_LIMIT {
             return Err(TooMuchWork {
                 turns: need.round(),
                 states: chain.transient_count(),

@@ -3,13 +3,13 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use ladders::board::Board;
 use ladders::race::knockoff::KnockOffOptions;
 use ladders::report::expect::trap_sentence;
 use ladders::report::race_simulate::{race_check_json, write_race_check};
 use ladders::report::simulate::{check_json, write_check};
-use ladders::simulate::check::{compare, ExactLaw, Observed};
+use ladders::simulate::check::{compare, ExactLaw, LawError, Observed};
 use ladders::simulate::race::{compare_race, exact_race};
 
 use super::exit;
@@ -33,14 +33,29 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         Seats::One(board) => *board,
         Seats::Race(boards, knock_off) => return run_race(args, &boards, knock_off, out),
     };
-    let law = ExactLaw::new(&board, 0.1 / args.sim.games as f64).map_err(|trap| {
-        anyhow!(
+    let law = ExactLaw::new(&board, 0.1 / args.sim.games as f64).map_err(|e| match e {
+        LawError::Trap(trap) => anyhow!(
             "{}: the expected number of turns is infinite ({}), so there is nothing to check a simulation against",
             board.name(),
             trap_sentence(&trap)
-        )
+        ),
+        LawError::TooMuchWork(w) => anyhow!("{}: {w}", board.name()),
     })?;
     let (sim, timing) = run_simulation(&board, &args.sim)?;
+    if sim.capped > 0 {
+        // The capped games' lengths are unknown: the sample is censored, and neither the mean
+        // nor the law of the uncapped game may be tested on it.
+        bail!(
+            "{} of {} games reached --max-turns {} and were stopped: a censored sample cannot be \
+             checked against the exact law of the whole game; raise --max-turns (the exact mean \
+             is {:.1} turns, sd {:.1})",
+            sim.capped,
+            args.sim.games,
+            args.sim.max_turns,
+            law.mean,
+            law.sd
+        );
+    }
     let observed = Observed::Counts {
         turns: &sim.turns,
         capped: sim.capped,

@@ -11,7 +11,7 @@ use ladders::report::simulate::{
     comparison_json, thousands, variant_sentences, variants_json, write_comparison,
 };
 use ladders::report::text::{board_line, rules_line};
-use ladders::simulate::check::{compare, fitting_variants, ExactLaw, Observed};
+use ladders::simulate::check::{compare, fitting_variants, ExactLaw, LawError, Observed};
 use ladders::simulate::sample::{parse_turns, read_sample, MeanInterval};
 use ladders::text::printable;
 use serde_json::json;
@@ -71,12 +71,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         (None, Some(m), Some(games)) => Observed::Summary { mean: m, games },
         _ => bail!("give a file of turn counts (--file FILE, `-` for standard input) or --mean X --games N"),
     };
-    let law = ExactLaw::new(&board, observed.tail_below()).map_err(|trap| {
-        anyhow!(
+    let law = ExactLaw::new(&board, observed.tail_below()).map_err(|e| match e {
+        LawError::Trap(trap) => anyhow!(
             "{}: the expected number of turns is infinite ({}), so no finite sample can fit it",
             board.name(),
             trap_sentence(&trap)
-        )
+        ),
+        LawError::TooMuchWork(w) => anyhow!("{}: {w}", board.name()),
     })?;
     let comparison = compare(&law, observed, None);
     let fits = fitting_variants(&board, &law, observed, None);

@@ -27,6 +27,9 @@ use statrs::function::gamma::gamma_ur;
 
 use super::sample::MeanInterval;
 use super::Histogram;
+use crate::analysis::distribution::{
+    spectral_radius, stepping_work, turns_for_tail, TooMuchWork, WORK_LIMIT,
+};
 use crate::analysis::expectation::{expect_chain, Expectation, Expectations};
 use crate::board::{Board, Overshoot, RollAgain, RuleOverrides, Rules, Square};
 use crate::chain::{Chain, Trap};
@@ -41,6 +44,17 @@ pub const MIN_EXPECTED: f64 = 5.0;
 /// Turns stepped at most when computing the exact law (a bound on the work for boards whose
 /// games are extremely long).
 pub const MAX_LAW_TURNS: usize = 200_000;
+
+/// Why there is no exact law to check against.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum LawError {
+    /// The finish can be unreachable: the expected number of turns is infinite.
+    #[error("the finish can be unreachable")]
+    Trap(Trap<Square>),
+    /// The law's tail needs too many exact turns.
+    #[error(transparent)]
+    TooMuchWork(TooMuchWork),
+}
 
 /// The exact law of the number of turns on one board, in the form the tests need.
 #[derive(Clone, Debug)]
@@ -69,16 +83,30 @@ impl ExactLaw {
     ///
     /// # Errors
     ///
-    /// The finish can be unreachable: the trap that shows it.
-    pub fn new(board: &Board, tail_below: f64) -> Result<ExactLaw, Trap<Square>> {
+    /// The finish can be unreachable ([`LawError::Trap`], with the trap that shows it), or the
+    /// turns the tail needs would take the exact stepping too long ([`LawError::TooMuchWork`]:
+    /// a board won with probability 2^-51 a game needs about 2^51 turns).
+    pub fn new(board: &Board, tail_below: f64) -> Result<ExactLaw, LawError> {
         let chain = Chain::for_board(board);
         let expectations = match expect_chain(&chain) {
             Expectation::Finite(e) => e,
-            Expectation::Infinite(trap) => return Err(trap),
+            Expectation::Infinite(trap) => return Err(LawError::Trap(trap)),
         };
         let mean = to_f64(&expectations.turns);
         let sd = to_f64(&expectations.variance).max(0.0).sqrt();
         let ic = IntegerChain::new(&chain);
+        let rho = spectral_radius(&chain);
+        let tail = BigRational::from_float(tail_below).unwrap_or_else(BigRational::zero);
+        if let Some(need) = turns_for_tail(&chain, rho, &tail) {
+            let need = need.min(MAX_LAW_TURNS as f64);
+            if stepping_work(&ic, need) > WORK_LIMIT {
+                return Err(LawError::TooMuchWork(TooMuchWork {
+                    turns: need,
+                    states: chain.transient_count(),
+                    rho: rho.unwrap_or(0.0),
+                }));
+            }
+        }
         let mut s = ic.stepper();
         let start_final = chain.start() >= chain.transient_count();
         let mut pmf = vec![if start_final { 1.0 } else { 0.0 }];

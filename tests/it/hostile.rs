@@ -162,3 +162,68 @@ fn generate_output_dash_is_standard_output() {
     assert!(written.is_empty(), "generate wrote {written:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Item 1: on a board won with probability 2^-51 a game the float decay rate rounds to 1 and
+/// `distribution`, `analyze`, `check` and `verify` stepped until memory ran out; now each refuses
+/// at once with the turns needed, a certified figure (E[T] / 2 = 2,251,799,813,685,247 by
+/// Paley-Zygmund, E[T] = 2^52 - 2 from the hand-derived geometric waits).
+#[test]
+fn a_board_won_with_tiny_probability_is_refused_with_the_turns_needed() {
+    for board in ["win_2_pow_minus_51.toml", "win_2_pow_minus_101.toml"] {
+        let board = hostile_board(board);
+        for args in [
+            vec!["distribution", &board],
+            vec!["analyze", &board],
+            vec!["check", &board, "-n", "100"],
+            vec!["verify", &board, "--file", "-"],
+        ] {
+            ladders()
+                .args(&args)
+                .write_stdin("12\n40\n")
+                .timeout(std::time::Duration::from_secs(60))
+                .assert()
+                .code(2)
+                .stderr(predicate::str::contains("too slow"));
+        }
+    }
+    ladders()
+        .args(["distribution", &hostile_board("win_2_pow_minus_51.toml")])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("about 2251799813685247 turns"));
+}
+
+/// Item 7: `check` on a board whose games often pass the turn cap tested the capped sample
+/// against the whole game's law and said FAIL; `--max-turns 1` printed NaN. A censored sample
+/// is now refused with the count of capped games.
+#[test]
+fn check_refuses_a_sample_censored_by_the_turn_cap() {
+    let out = ladders()
+        .args(["check", "tiny", "--max-turns", "1", "-n", "1000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "1000 of 1000 games reached --max-turns 1 and were stopped",
+        ))
+        .get_output()
+        .clone();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("NaN"));
+    ladders()
+        .args(["check", &hostile_board("expected_4094.toml"), "-n", "1000"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stdout(predicate::str::contains("FAIL").not());
+}
+
+/// Item 8: `--tail 1e-1000` underflowed to 0 and the refusal said "about inf turns"; the turns
+/// are now estimated from the logarithm of the exact fraction.
+#[test]
+fn a_tiny_tail_is_estimated_without_underflow() {
+    ladders()
+        .args(["distribution", "efi", "--tail", "1e-1000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("inf").not())
+        .stderr(predicate::str::contains("too slow"));
+}
