@@ -177,8 +177,10 @@ fn check_json_carries_the_tests_and_the_verdict() {
 }
 
 #[test]
-fn check_fails_with_exit_1_when_games_are_cut_short() {
-    // A 20-turn cap keeps the long Efi games out of the mean: the check must notice.
+fn check_refuses_games_cut_short() {
+    // A 20-turn cap keeps the long Efi games out of the mean: the check must notice, and since
+    // issue 17 it refuses the censored sample (exit 2) instead of testing it against the law of
+    // the uncapped game.
     ladders()
         .args([
             "check",
@@ -191,8 +193,10 @@ fn check_fails_with_exit_1_when_games_are_cut_short() {
             "20",
         ])
         .assert()
-        .code(1)
-        .stdout(predicate::str::contains("Verdict          FAIL"));
+        .code(2)
+        .stderr(predicate::str::contains(
+            "games reached --max-turns 20 and were stopped",
+        ));
 }
 
 /// A sample simulated with `sim_rules` on `board`, verified against the board's own rules.
