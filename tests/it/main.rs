@@ -13,6 +13,7 @@ mod cli_solver;
 mod common;
 mod docs;
 mod hostile;
+mod hostile_corpus;
 mod known_values;
 mod order;
 mod properties;
