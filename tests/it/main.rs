@@ -12,6 +12,7 @@ mod cli_simulate;
 mod cli_solver;
 mod common;
 mod docs;
+mod fuzz;
 mod hostile;
 mod hostile_corpus;
 mod known_values;
