@@ -7,3 +7,4 @@ pub mod moments;
 pub mod pgf;
 pub mod shortest;
 pub mod summary;
+pub mod visits;

@@ -6,6 +6,7 @@ pub mod board_args;
 pub mod boards;
 pub mod check;
 pub mod distribution;
+pub mod draw;
 pub mod exit;
 pub mod expect;
 pub mod generate;
@@ -61,6 +62,8 @@ pub enum Command {
     Pgf(pgf::Args),
     /// Several players: exact win odds per seat and game length
     Race(race::Args),
+    /// Draw the board as a grid, optionally shaded by a per-square quantity
+    Draw(draw::Args),
     /// Write a random board file
     Generate(generate::Args),
     /// List the built-in boards
@@ -80,6 +83,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         Some(Command::Verify(args)) => verify::run(&args, out),
         Some(Command::Pgf(args)) => pgf::run(&args, out),
         Some(Command::Race(args)) => race::run(&args, out),
+        Some(Command::Draw(args)) => draw::run(&args, out),
         Some(Command::Generate(args)) => generate::run(&args, out),
         Some(Command::Boards(args)) => boards::run(&args, out),
     }
@@ -105,7 +109,7 @@ mod tests {
             .collect();
         let mut built = Cli::command();
         built.build();
-        assert_eq!(listed.len(), 11);
+        assert_eq!(listed.len(), 12);
         for (name, listed_about) in listed {
             let sc = built.find_subcommand(&name).expect("listed");
             assert!(

@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod distribution;
+pub mod draw;
 pub mod expect;
 pub mod json;
 pub mod moments;

@@ -5,6 +5,7 @@
 
 mod cli;
 mod cli_distribution;
+mod cli_draw;
 mod cli_pgf;
 mod cli_race;
 mod cli_race_check;

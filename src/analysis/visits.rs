@@ -1,0 +1,289 @@
+//! Where the game is spent: the expected number of turns begun on each square, and the expected
+//! number of times each snake and ladder is taken.
+//!
+//! # Formula
+//!
+//! With Q the transient part of the turn chain and N = (I - Q)^-1 its fundamental matrix, N\[s\]\[j\]
+//! is the expected number of turns begun on j in a game started from s (the start counted once,
+//! as the first turn is begun there), so the visits are the start's row of N:
+//! `v = e_s^T N`, one solve of the transposed system `(I - Q)^T v = e_s` (Kemeny and Snell,
+//! *Finite Markov Chains*, 1960, theorem 3.2.4). Summed over the squares they give the expected
+//! number of turns.
+//!
+//! With one roll per turn (`roll_again = none`) and no chance squares or tiles, a snake or ladder
+//! from a is taken once for every roll whose move passes through a: its expected uses are
+//! `sum_i v_i P(a roll from i passes through a)`.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+use crate::board::{Board, Jump, RollAgain, Square};
+use crate::chain::Chain;
+use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, SparseRows, Wanted};
+use crate::rules::{roll, RollOutcome};
+
+/// The expected visits of every square, and the expected uses of every jump when they are known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Visits {
+    /// Expected turns begun on each square that a turn can begin on, in square order.
+    pub squares: Vec<(Square, BigRational)>,
+    /// Expected uses of each snake and ladder (snakes first, then ladders, each in file order);
+    /// `None` when the board's rules do not allow the count (see [`jump_uses`]).
+    pub jumps: Option<Vec<(Jump, BigRational)>>,
+}
+
+/// Why the visits could not be computed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum VisitsError {
+    /// From some reachable square the game cannot end: visits there are infinite.
+    #[error("the game can go on forever (from square {0} the finish cannot be reached): expected visits are infinite")]
+    Infinite(Square),
+}
+
+/// The expected number of turns begun on each square, and the expected uses of each jump.
+///
+/// # Errors
+///
+/// [`VisitsError::Infinite`] when the game can last forever.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::analysis::visits::visits;
+/// use ladders::board::builtin;
+/// use num_rational::BigRational;
+/// // Tiny: from 0, a 1 climbs to 3 and a 2 slides back to 0; from 3 only a 1 finishes.
+/// // Turns begun on 0 and on 3 are each a geometric wait for a 1: 2 each.
+/// let v = visits(&builtin("tiny").unwrap().unwrap()).unwrap();
+/// let two = BigRational::from_integer(2.into());
+/// assert_eq!(v.squares, vec![(0, two.clone()), (3, two)]);
+/// ```
+pub fn visits(board: &Board) -> Result<Visits, VisitsError> {
+    let chain = Chain::for_board(board);
+    if let Some(trap) = chain.trap() {
+        return Err(VisitsError::Infinite(trap.state));
+    }
+    let t = chain.transient_count();
+    let values = if t == 0 {
+        Vec::new()
+    } else {
+        let a = reversed_transpose(&identity_minus(&transient_matrix(&chain)));
+        let mut e = vec![BigRational::zero(); t];
+        e[t - 1 - chain.start()] = BigRational::one();
+        let mut solved = solve_exact(&a, &[e], &[Wanted::All], None)
+            .expect("I - Q is nonsingular when the game always ends");
+        let mut v = solved.swap_remove(0);
+        v.reverse();
+        v
+    };
+    let squares: Vec<(Square, BigRational)> =
+        chain.states()[..t].iter().copied().zip(values).collect();
+    let jumps = jump_uses(board, &squares);
+    Ok(Visits { squares, jumps })
+}
+
+/// The transpose of a square sparse matrix with its indices reversed (i -> n - 1 - i): the
+/// solver eliminates from the last variable to the first, and most moves go forward, so in the
+/// reversed order the transposed system is as nearly triangular as the original.
+fn reversed_transpose(a: &SparseRows) -> SparseRows {
+    let n = a.len();
+    let mut t: SparseRows = vec![Vec::new(); n];
+    for (i, row) in a.iter().enumerate() {
+        for (j, v) in row {
+            t[n - 1 - *j].push((n - 1 - i, v.clone()));
+        }
+    }
+    for row in &mut t {
+        row.sort_by_key(|(j, _)| *j);
+    }
+    t
+}
+
+/// The expected uses of each jump from the visits, when every turn is one roll decided by the
+/// dice alone (`roll_again = none`, no chance square, no tiles): `None` otherwise, and `None`
+/// when a roll's chain of jumps cannot be told apart from another's by its counts.
+pub fn jump_uses(
+    board: &Board,
+    visits: &[(Square, BigRational)],
+) -> Option<Vec<(Jump, BigRational)>> {
+    if board.rules().roll_again != RollAgain::None || !board.is_deterministic() {
+        return None;
+    }
+    let jumps: Vec<Jump> = board
+        .snakes()
+        .iter()
+        .chain(board.ladders())
+        .copied()
+        .collect();
+    let mut uses = vec![BigRational::zero(); jumps.len()];
+    let dice = board.dice();
+    let total = BigInt::from(dice.total());
+    for (from, v) in visits {
+        for throw in dice.throws() {
+            let outcome = roll(board, *from, throw.sum).sure_outcome()?;
+            if outcome.snakes + outcome.ladders == 0 {
+                continue;
+            }
+            let p = BigRational::new(BigInt::from(throw.weight), total.clone());
+            for k in path_of(board, &jumps, &outcome)? {
+                uses[k] += v * &p;
+            }
+        }
+    }
+    Some(jumps.into_iter().zip(uses).collect())
+}
+
+/// The jumps (indices into `jumps`) a roll took, found from its outcome: the one chain of jumps,
+/// started at some jump's start and followed as the rules follow them, that ends where the
+/// outcome ends with the same counts. `None` when no chain or several chains fit.
+fn path_of(board: &Board, jumps: &[Jump], outcome: &RollOutcome) -> Option<Vec<usize>> {
+    let index = |from: Square| jumps.iter().position(|j| j.from == from);
+    let mut found: Option<Vec<usize>> = None;
+    for first in 0..jumps.len() {
+        let mut path = vec![first];
+        let mut at = jumps[first].to;
+        while board.rules().chain && path.len() <= jumps.len() {
+            match index(at) {
+                Some(k) => {
+                    path.push(k);
+                    at = jumps[k].to;
+                }
+                None => break,
+            }
+        }
+        let taken: Vec<Jump> = path.iter().map(|&k| jumps[k]).collect();
+        let snakes = taken.iter().filter(|j| j.to < j.from).count() as u32;
+        let slid: u32 = taken
+            .iter()
+            .filter(|j| j.to < j.from)
+            .map(|j| j.from - j.to)
+            .sum();
+        let climbed: u32 = taken
+            .iter()
+            .filter(|j| j.to > j.from)
+            .map(|j| j.to - j.from)
+            .sum();
+        let fits = at == outcome.to
+            && snakes == outcome.snakes
+            && taken.len() as u32 - snakes == outcome.ladders
+            && slid == outcome.slid
+            && climbed == outcome.climbed;
+        if fits {
+            if found.is_some() {
+                return None;
+            }
+            found = Some(path);
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::expectation::{expect, Expectation};
+    use crate::board::{builtin, builtin_names};
+    use crate::exact::solve::SparseLu;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn tiny_by_hand() {
+        // From 0: a 1 (1/2) climbs 1 -> 3, a 2 slides 2 -> 0. From 3: a 1 finishes, a 2 stays.
+        // Turns begun on 0: a geometric wait for a 1, 2 on average; on 3 likewise: 2. The ladder
+        // and the snake are each taken from 0 with probability 1/2 per turn: 2 * 1/2 = 1 use.
+        let v = visits(&builtin("tiny").unwrap().unwrap()).unwrap();
+        assert_eq!(v.squares, vec![(0, q(2, 1)), (3, q(2, 1))]);
+        let jumps = v.jumps.unwrap();
+        assert_eq!(jumps[0], (Jump { from: 2, to: 0 }, q(1, 1)));
+        assert_eq!(jumps[1], (Jump { from: 1, to: 3 }, q(1, 1)));
+    }
+
+    #[test]
+    fn visits_are_the_start_row_of_the_fundamental_matrix_solved_column_by_column() {
+        // Second method: column j of N = (I - Q)^-1 is the solution of (I - Q) x = e_j (the
+        // untransposed system, factored by the reference LU); its start component is N[s][j].
+        let board = builtin("efi").unwrap().unwrap();
+        let chain = Chain::for_board(&board);
+        let lu = SparseLu::factor(&transient_matrix(&chain)).unwrap();
+        let v = visits(&board).unwrap();
+        let t = chain.transient_count();
+        assert_eq!(v.squares.len(), t);
+        for (j, (square, value)) in v.squares.iter().enumerate() {
+            assert_eq!(*square, chain.states()[j]);
+            let mut e = vec![BigRational::zero(); t];
+            e[j] = BigRational::one();
+            assert_eq!(lu.solve(&e)[chain.start()], *value, "square {square}");
+        }
+    }
+
+    #[test]
+    fn on_every_builtin_board_visits_sum_to_the_expected_turns_and_uses_to_the_jumps_taken() {
+        for name in builtin_names() {
+            let board = builtin(name).unwrap().unwrap();
+            let Expectation::Finite(e) = expect(&board) else {
+                panic!("{name}")
+            };
+            let v = visits(&board).unwrap();
+            let total: BigRational = v.squares.iter().map(|(_, x)| x).sum();
+            assert_eq!(total, e.turns, "{name}");
+            let Some(jumps) = v.jumps else {
+                // Only boards with roll-again or draws have no per-jump counts.
+                assert!(
+                    board.rules().roll_again != RollAgain::None || !board.is_deterministic(),
+                    "{name}"
+                );
+                continue;
+            };
+            // Second method: the expectation's own counts (from the turn rewards).
+            let mut sums = [
+                BigRational::zero(),
+                BigRational::zero(),
+                BigRational::zero(),
+                BigRational::zero(),
+            ];
+            for (j, uses) in &jumps {
+                let length = BigRational::from_integer(j.from.abs_diff(j.to).into());
+                let k = usize::from(j.to > j.from);
+                sums[k] += uses;
+                sums[2 + k] += uses * length;
+            }
+            assert_eq!(sums[0], e.snakes, "{name}");
+            assert_eq!(sums[1], e.ladders, "{name}");
+            assert_eq!(sums[2], e.slid, "{name}");
+            assert_eq!(sums[3], e.climbed, "{name}");
+        }
+    }
+
+    #[test]
+    fn a_jump_is_used_its_foots_landings_times() {
+        // Milton Bradley has no chained jumps, so a jump from a is taken exactly when a roll
+        // lands on a: its uses are sum over squares i of visits(i) * P(i + throw = a).
+        let board = builtin("milton-bradley").unwrap().unwrap();
+        let v = visits(&board).unwrap();
+        for (jump, uses) in v.jumps.unwrap() {
+            let landing: BigRational = v
+                .squares
+                .iter()
+                .filter(|(i, _)| *i < jump.from && jump.from - *i <= 6)
+                .map(|(_, x)| x * q(1, 6))
+                .sum();
+            assert_eq!(uses, landing, "{jump:?}");
+        }
+    }
+
+    #[test]
+    fn a_game_that_can_last_forever_has_no_visits() {
+        // A coin on 4 squares: from 1, heads lands on 2 and tails on 3, and both snakes lead
+        // back to 1 (from 0 likewise). The finish cannot be reached from the start.
+        let trap = crate::board::Board::from_toml_str(
+            "size = 4\nsnakes = [[2, 1], [3, 1]]\n[rules]\ndie = 2\n",
+            "trap",
+        )
+        .unwrap();
+        assert_eq!(visits(&trap), Err(VisitsError::Infinite(0)));
+    }
+}

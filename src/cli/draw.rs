@@ -1,0 +1,124 @@
+//! `ladders draw BOARD`: the board as a grid in the terminal, with its snakes, ladders and chance
+//! squares marked and paired, and optionally a heat map of a per-square quantity.
+
+use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+use ladders::analysis::expectation::{expect_with, Expectation};
+use ladders::analysis::visits::visits;
+use ladders::board::Board;
+use ladders::exact::decimal::to_f64;
+use ladders::report::draw::{write_text, DrawOptions, Heat};
+
+use super::board_args::BoardArgs;
+use super::exit;
+
+/// Draw the board as a grid, optionally shaded by a per-square quantity
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Squares per row (default: a divisor of the size near its square root, 10 for 100)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub columns: Option<u32>,
+    /// Shade the squares by: visits (expected turns begun there) or remaining (expected turns
+    /// left from there)
+    #[arg(long, value_name = "QUANTITY")]
+    pub heat: Option<HeatQuantity>,
+    /// Colour the heat map: auto (on a terminal, unless NO_COLOR is set), always or never
+    #[arg(long, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
+}
+
+/// The per-square quantities `--heat` takes.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeatQuantity {
+    /// Expected number of turns begun on the square
+    Visits,
+    /// Expected number of turns left from the square
+    Remaining,
+}
+
+/// `--color`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    /// Colour on a terminal, unless NO_COLOR is set
+    Auto,
+    /// Always colour
+    Always,
+    /// Never colour
+    Never,
+}
+
+/// Whether to write colour: the one place this is decided.
+pub fn use_colour(choice: ColorChoice, is_terminal: bool, no_color: Option<&str>) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        // https://no-color.org: a NO_COLOR that is set and not empty turns colour off.
+        ColorChoice::Auto => is_terminal && no_color.is_none_or(str::is_empty),
+    }
+}
+
+/// Runs `draw`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let board = args.board.load()?;
+    let heat = match args.heat {
+        None => None,
+        Some(q) => Some(heat_of(&board, q)?),
+    };
+    let colour = use_colour(
+        args.color,
+        std::io::stdout().is_terminal(),
+        std::env::var("NO_COLOR").ok().as_deref(),
+    );
+    let options = DrawOptions {
+        columns: args.columns,
+        heat: heat.as_ref(),
+        colour,
+    };
+    write_text(out, &board, &options)?;
+    Ok(exit::code(exit::SUCCESS))
+}
+
+/// The heat map of `quantity` on `board`.
+fn heat_of(board: &Board, quantity: HeatQuantity) -> Result<Heat> {
+    let mut values = vec![None; board.size() as usize + 1];
+    let name = match quantity {
+        HeatQuantity::Visits => {
+            for (s, v) in visits(board)?.squares {
+                values[s as usize] = Some(to_f64(&v));
+            }
+            "expected visits (turns begun on the square)"
+        }
+        HeatQuantity::Remaining => {
+            let Expectation::Finite(e) = expect_with(board, true) else {
+                bail!("the game can go on forever: expected remaining turns are infinite");
+            };
+            for (s, v) in &e.per_square {
+                values[*s as usize] = Some(to_f64(v));
+            }
+            "expected remaining turns"
+        }
+    };
+    Ok(Heat {
+        name: name.to_string(),
+        values,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn colour_follows_the_choice_the_terminal_and_no_color() {
+        assert!(use_colour(ColorChoice::Always, false, Some("1")));
+        assert!(!use_colour(ColorChoice::Never, true, None));
+        assert!(use_colour(ColorChoice::Auto, true, None));
+        assert!(use_colour(ColorChoice::Auto, true, Some("")));
+        assert!(!use_colour(ColorChoice::Auto, true, Some("1")));
+        assert!(!use_colour(ColorChoice::Auto, false, None));
+    }
+}

@@ -1,0 +1,327 @@
+//! `ladders draw`: the board as a grid of text, numbered as printed boards are (square 1 at the
+//! bottom left, rows alternating direction), with every snake, ladder and chance square marked
+//! and paired, a legend, and optionally a heat map of a per-square quantity.
+//!
+//! Marks: the k-th snake (snakes numbered by their head, lowest first) is `Sk` on its head and
+//! `sk` on its tail; the k-th ladder is `Lk` on its foot and `lk` on its top (upper case where
+//! the jump starts, lower case where it ends); the k-th chance square is `Ck`. Heat is shown as a
+//! background colour, or, without colour, as one shade character per square (` .:-=+*#%@`, from
+//! the smallest to the largest value).
+
+use std::io::{self, Write};
+
+use crate::board::{Board, Jump, Square};
+use crate::report::text::{board_line, rules_line};
+
+/// The shade characters of the plain heat map, lowest level first.
+pub const SHADES: [char; 10] = [' ', '.', ':', '-', '=', '+', '*', '#', '%', '@'];
+
+/// The 256-colour palette of the coloured heat map (backgrounds), lowest level first.
+const PALETTE: [u8; 10] = [231, 230, 229, 228, 221, 214, 208, 202, 196, 160];
+
+/// The width of the legend's lines.
+const LEGEND_WIDTH: usize = 78;
+
+/// A per-square quantity to shade the squares by. The shading only needs an order of magnitude,
+/// so values are floats here; the exact values are reported by the commands that compute them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Heat {
+    /// What is shaded, for the legend (`expected visits`).
+    pub name: String,
+    /// `values[s]` for square s (`0..=size`); `None` where the quantity is not defined (a square
+    /// never stood on).
+    pub values: Vec<Option<f64>>,
+}
+
+impl Heat {
+    /// The shade level 0..=9 of square `s`: 0 for no value or the value 0, else the value's
+    /// share of the largest value in ten equal steps (the largest value is level 9).
+    pub fn level(&self, s: Square) -> usize {
+        let max = self.max();
+        match self.values.get(s as usize).copied().flatten() {
+            Some(v) if v > 0.0 && max > 0.0 => (((v / max) * 9.0).ceil() as usize).clamp(1, 9),
+            _ => 0,
+        }
+    }
+
+    /// The largest value (0 when there is none).
+    pub fn max(&self) -> f64 {
+        self.values
+            .iter()
+            .flatten()
+            .fold(0.0_f64, |m, &v| if v > m { v } else { m })
+    }
+}
+
+/// How to draw: the number of columns, the heat map, and whether to use colour.
+#[derive(Clone, Debug, Default)]
+pub struct DrawOptions<'a> {
+    /// Squares per row (`None`: [`default_columns`]).
+    pub columns: Option<u32>,
+    /// The per-square quantity to shade by.
+    pub heat: Option<&'a Heat>,
+    /// ANSI colours (backgrounds) instead of shade characters.
+    pub colour: bool,
+}
+
+/// The number of squares per row when none is asked for: the smallest divisor of `size` from
+/// `ceil(sqrt(size))` to twice that (so 100 squares give 10 rows of 10, 48 give 6 rows of 8),
+/// else `ceil(sqrt(size))`.
+pub fn default_columns(size: Square) -> u32 {
+    let root = (1..=size).find(|c| c * c >= size).unwrap_or(1);
+    (root..=2 * root)
+        .find(|c| size % c == 0)
+        .unwrap_or(root)
+        .max(1)
+}
+
+/// The square drawn at row `row` (0 at the bottom) and column `col` (0 at the left) of a board
+/// of `size` squares laid out `columns` wide, rows alternating direction: `None` past the finish.
+pub fn square_at(size: Square, columns: u32, row: u32, col: u32) -> Option<Square> {
+    let k = if row % 2 == 0 { col } else { columns - 1 - col };
+    let s = row * columns + k + 1;
+    (s <= size).then_some(s)
+}
+
+/// The marks of every square: `marks[s]` lists the labels of square s in a fixed order.
+pub fn marks(board: &Board) -> Vec<Vec<String>> {
+    let mut marks = vec![Vec::new(); board.size() as usize + 1];
+    for (tag, jumps) in [('S', board.snakes()), ('L', board.ladders())] {
+        for (k, j) in numbered(jumps) {
+            marks[j.from as usize].push(format!("{tag}{k}"));
+            marks[j.to as usize].push(format!("{}{k}", tag.to_ascii_lowercase()));
+        }
+    }
+    for (k, c) in numbered_chances(board) {
+        marks[c as usize].push(format!("C{k}"));
+    }
+    marks
+}
+
+/// The jumps numbered 1, 2, ... in order of the square they start from.
+fn numbered(jumps: &[Jump]) -> Vec<(usize, Jump)> {
+    let mut sorted = jumps.to_vec();
+    sorted.sort_by_key(|j| (j.from, j.to));
+    sorted
+        .into_iter()
+        .enumerate()
+        .map(|(i, j)| (i + 1, j))
+        .collect()
+}
+
+/// The chance squares numbered 1, 2, ... in square order.
+fn numbered_chances(board: &Board) -> Vec<(usize, Square)> {
+    let mut at: Vec<Square> = board.chances().iter().map(|c| c.at).collect();
+    at.sort_unstable();
+    at.into_iter()
+        .enumerate()
+        .map(|(i, s)| (i + 1, s))
+        .collect()
+}
+
+/// Writes the board as a grid with its legend (and heat scale when shading).
+///
+/// # Errors
+///
+/// Writing to `out` failed.
+pub fn write_text(out: &mut dyn Write, board: &Board, options: &DrawOptions<'_>) -> io::Result<()> {
+    let size = board.size();
+    let columns = options
+        .columns
+        .unwrap_or_else(|| default_columns(size))
+        .clamp(1, size.max(1));
+    let rows = size.div_ceil(columns);
+    let marks = marks(board);
+    let number_width = size.to_string().len();
+    let mark_width = marks.iter().map(|m| m.concat().len()).max().unwrap_or(0);
+    let shade_width = usize::from(options.heat.is_some() && !options.colour);
+    writeln!(out, "{}", board_line(board))?;
+    writeln!(out, "{}", rules_line(board))?;
+    writeln!(out)?;
+    for row in (0..rows).rev() {
+        let mut line = String::new();
+        for col in 0..columns {
+            if col > 0 {
+                line.push(' ');
+            }
+            let Some(s) = square_at(size, columns, row, col) else {
+                line.push_str(&" ".repeat(number_width + mark_width + shade_width));
+                continue;
+            };
+            let text = format!(
+                "{s:>number_width$}{:<mark_width$}",
+                marks[s as usize].concat()
+            );
+            match options.heat {
+                None => line.push_str(&text),
+                Some(heat) if options.colour => {
+                    let colour = PALETTE[heat.level(s)];
+                    line.push_str(&format!("\x1b[30;48;5;{colour}m{text}\x1b[0m"));
+                }
+                Some(heat) => {
+                    line.push_str(&text);
+                    line.push(SHADES[heat.level(s)]);
+                }
+            }
+        }
+        writeln!(out, "{}", line.trim_end())?;
+    }
+    writeln!(out)?;
+    write_legend(out, board, options)
+}
+
+/// The legend: the jumps by number, the chance squares, the tiles, the start, the heat scale.
+fn write_legend(out: &mut dyn Write, board: &Board, options: &DrawOptions<'_>) -> io::Result<()> {
+    let pairs = |tag: char, jumps: &[Jump]| -> Vec<String> {
+        numbered(jumps)
+            .into_iter()
+            .map(|(k, j)| format!("{tag}{k} {}->{}", j.from, j.to))
+            .collect()
+    };
+    if !board.snakes().is_empty() {
+        let items = pairs('S', board.snakes());
+        wrap(out, "snakes (S head, s tail):", &items)?;
+    }
+    if !board.ladders().is_empty() {
+        let items = pairs('L', board.ladders());
+        wrap(out, "ladders (L foot, l top):", &items)?;
+    }
+    for (k, at) in numbered_chances(board) {
+        let chance = board.chance_at(at).expect("a chance square");
+        let items: Vec<String> = chance
+            .to
+            .iter()
+            .map(|(to, w)| format!("{to} ({w}/{})", chance.total))
+            .collect();
+        wrap(out, &format!("C{k} chance square {at}: goes to"), &items)?;
+    }
+    if let Some(t) = board.tiles() {
+        writeln!(
+            out,
+            "random tiles: a roll ending on a plain square draws a snake tile (back {}) with \
+             probability {} or a ladder tile (forward {}) with probability {}",
+            t.length, t.snake, t.length, t.ladder
+        )?;
+    }
+    match board.rules().start {
+        0 => writeln!(
+            out,
+            "start: off the board (square 0); finish: {}",
+            board.size()
+        )?,
+        s => writeln!(out, "start: square {s}; finish: {}", board.size())?,
+    }
+    if let Some(heat) = options.heat {
+        write_scale(out, heat, options.colour)?;
+    }
+    Ok(())
+}
+
+/// The heat scale: each level with the range of values it stands for.
+fn write_scale(out: &mut dyn Write, heat: &Heat, colour: bool) -> io::Result<()> {
+    let max = heat.max();
+    let items: Vec<String> = (1..=9)
+        .map(|level| {
+            let upto = max * level as f64 / 9.0;
+            let key = if colour {
+                format!("\x1b[30;48;5;{}m  \x1b[0m", PALETTE[level])
+            } else {
+                format!("'{}'", SHADES[level])
+            };
+            format!("{key} <={}", short(upto))
+        })
+        .collect();
+    let head = format!("heat: {} (blank: 0 or none)", heat.name);
+    wrap(out, &head, &items)
+}
+
+/// A float with three significant digits, for the heat scale.
+fn short(v: f64) -> String {
+    if v == 0.0 {
+        "0".to_string()
+    } else if (0.001..1e6).contains(&v.abs()) {
+        let decimals = (2 - v.abs().log10().floor() as i32).max(0) as usize;
+        format!("{v:.decimals$}")
+    } else {
+        format!("{v:.2e}")
+    }
+}
+
+/// Writes `head` and then `items` separated by two spaces, wrapping lines at the legend width
+/// (continuation lines indented by two).
+fn wrap(out: &mut dyn Write, head: &str, items: &[String]) -> io::Result<()> {
+    let mut line = head.to_string();
+    for item in items {
+        // ANSI sequences take no room on the screen.
+        let visible = |s: &str| s.chars().filter(|c| !c.is_ascii_control()).count();
+        if visible(&line) + 2 + visible(item) > LEGEND_WIDTH && line.trim() != "" {
+            writeln!(out, "{line}")?;
+            line = " ".to_string();
+        }
+        line.push_str("  ");
+        line.push_str(item);
+    }
+    writeln!(out, "{line}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::builtin;
+
+    #[test]
+    fn default_columns_prefer_a_divisor_near_the_square_root() {
+        assert_eq!(default_columns(100), 10);
+        assert_eq!(default_columns(48), 8);
+        assert_eq!(default_columns(20), 5);
+        assert_eq!(default_columns(4), 2);
+        assert_eq!(default_columns(10_000), 100);
+        // 101 is prime: no divisor from 11 to 22, so 11 columns (10 rows, the top one short).
+        assert_eq!(default_columns(101), 11);
+        assert_eq!(default_columns(1), 1);
+    }
+
+    #[test]
+    fn squares_are_laid_out_boustrophedon_from_the_bottom_left() {
+        // 100 squares, 10 wide: the bottom row is 1..10 left to right, the next 20..11.
+        assert_eq!(square_at(100, 10, 0, 0), Some(1));
+        assert_eq!(square_at(100, 10, 0, 9), Some(10));
+        assert_eq!(square_at(100, 10, 1, 0), Some(20));
+        assert_eq!(square_at(100, 10, 1, 9), Some(11));
+        assert_eq!(square_at(100, 10, 9, 0), Some(100));
+        // 7 squares, 3 wide: the top row (row 2, left to right) holds only 7.
+        assert_eq!(square_at(7, 3, 2, 0), Some(7));
+        assert_eq!(square_at(7, 3, 2, 1), None);
+    }
+
+    #[test]
+    fn every_jump_end_is_marked_once_and_paired() {
+        let board = builtin("milton-bradley").unwrap().unwrap();
+        let marks = marks(&board);
+        let all: Vec<&String> = marks.iter().flatten().collect();
+        // Two marks per jump, no chance squares.
+        assert_eq!(
+            all.len(),
+            2 * (board.snakes().len() + board.ladders().len())
+        );
+        // The snake 16 -> 6 has the lowest head: S1 on 16, s1 on 6.
+        assert_eq!(marks[16], vec!["S1".to_string()]);
+        assert_eq!(marks[6], vec!["s1".to_string()]);
+        // The ladder 80 -> 100 has the highest foot of the nine.
+        assert_eq!(marks[80], vec!["L9".to_string()]);
+        assert_eq!(marks[100], vec!["l9".to_string()]);
+    }
+
+    #[test]
+    fn heat_levels_split_the_largest_value_in_nine() {
+        let heat = Heat {
+            name: "x".into(),
+            values: vec![None, Some(0.0), Some(1.0), Some(4.5), Some(9.0)],
+        };
+        assert_eq!(heat.level(0), 0);
+        assert_eq!(heat.level(1), 0);
+        assert_eq!(heat.level(2), 1);
+        assert_eq!(heat.level(3), 5); // 4.5 / 9 * 9 = 4.5, rounded up
+        assert_eq!(heat.level(4), 9);
+    }
+}
