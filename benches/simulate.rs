@@ -3,7 +3,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ladders::board::builtin;
-use ladders::simulate::engine::{run_chunk, Table};
+use ladders::simulate::engine::run_chunk;
+use ladders::simulate::table::Table;
 use std::hint::black_box;
 
 fn bench_chunks(c: &mut Criterion) {

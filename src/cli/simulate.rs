@@ -187,22 +187,8 @@ fn with_progress<T: Send>(
     Ok((result, Timing { seconds, threads }))
 }
 
-/// Refuses boards the simulator does not play yet (loaded or several dice, chance squares,
-/// tiles): a fair-die simulation of them would be wrong, not merely slow.
-fn simulator_plays(board: &Board) -> Result<()> {
-    if !board.dice().is_single_fair() || !board.is_deterministic() {
-        anyhow::bail!(
-            "{}: the simulator does not play loaded dice, several dice, chance squares or tiles yet; \
-             the exact commands (expect, distribution, shortest, race) do",
-            board.origin()
-        );
-    }
-    Ok(())
-}
-
 /// Runs the simulation with the thread count and a progress bar on stderr.
 pub fn run_simulation(board: &Board, args: &SimArgs) -> Result<(Simulation, Timing)> {
-    simulator_plays(board)?;
     with_progress(args, |seed, progress| {
         let options = SimOptions {
             games: args.games,
@@ -220,9 +206,6 @@ pub fn run_race_simulation(
     knock_off: bool,
     args: &SimArgs,
 ) -> Result<(RaceSimulation, Timing)> {
-    for b in boards {
-        simulator_plays(b)?;
-    }
     let (sim, timing) = with_progress(args, |seed, progress| {
         let options = RaceSimOptions {
             games: args.games,

@@ -2,6 +2,9 @@
 //!
 //! - [`engine`]: games played roll by roll from the board and [`crate::rules`] (never from the
 //!   chain), several per core, on seeded per-chunk random streams.
+//! - [`table`]: the rules cached per (square, throw), generated from [`crate::rules`], and the
+//!   simulator's one roll (a weighted throw, the turn logic, a weighted draw).
+//! - [`stream`]: the seeded random streams and the exact integer-weight samplers.
 //! - [`simulate`]: runs the engine on all of rayon's threads and merges the tallies into a
 //!   [`Simulation`] whose every number depends on the seed only, not on the thread count.
 //! - [`check`]: a sample (simulated here or by the user) against the exact answers: z of the
@@ -13,11 +16,14 @@ pub mod check;
 pub mod engine;
 pub mod race;
 pub mod sample;
+pub mod stream;
+pub mod table;
 
 use rayon::prelude::*;
 
 use crate::board::{Board, Square};
-use engine::{run_chunk, Table, Tally, CHUNK_GAMES};
+use engine::{run_chunk, Tally, CHUNK_GAMES};
+use table::Table;
 
 /// The default cap on turns per game: far beyond any game seen on a finite board of the usual
 /// kind (seed 000's longest in 10 million games was 752 turns), small enough that a board whose
@@ -357,8 +363,8 @@ mod tests {
     #[test]
     fn faces_are_uniform_on_a_d6_and_a_d100() {
         for die in [6u32, 100] {
-            let mut dice = engine::Dice::new(5, 0);
-            let reject = engine::reject_below(die);
+            let mut dice = stream::Dice::new(5, 0);
+            let reject = stream::reject_below(u64::from(die));
             let mut counts = vec![0u64; die as usize];
             let n = 600_000u64;
             for _ in 0..n {

@@ -7,12 +7,13 @@
 //! Exactly the game of [`crate::race::knockoff`] (and, without knock-off, of
 //! [`crate::race::independent`]): seat 1 plays a whole turn, then seat 2, ...; the first token to
 //! reach its board's finish wins, and the game's length in rounds is the winner's number of
-//! turns. Every roll is one [`Table::lookup`] of the seat's board (a cache of
-//! [`crate::rules::turn_step`]), so the rules have one definition. With `knock_off`, a roll
+//! turns. Every roll is one [`Table::play_roll`] of the seat's board (a table generated from
+//! [`crate::rules::turn_steps`], throws and draws picked by their exact integer weights, the
+//! turn logic from [`crate::rules::throw_effect`]), so the rules have one definition. With `knock_off`, a roll
 //! *lands* on the square its move ends on (after the overshoot rule and every jump); a roll that
 //! leaves the token where the roll began, and square 0, knock nobody off; every opponent on the
 //! landing square goes back to its board's start at once, so the rest of a roll-again turn sees
-//! it. A forfeited turn (the K-th top face) sends the mover back to where the turn began and
+//! it. A forfeited turn (the K-th top throw in a row) sends the mover back to where the turn began and
 //! undoes no knock-off.
 //!
 //! This loop is deliberately plain (one game at a time, positions in a small vector): the fast
@@ -40,7 +41,9 @@ use statrs::function::erf::erfc_inv;
 use statrs::function::gamma::gamma_ur;
 
 use super::check::{to_f64, ZTest, MIN_EXPECTED};
-use super::engine::{reject_below, Dice, Table, CHUNK_GAMES};
+use super::engine::CHUNK_GAMES;
+use super::stream::Dice;
+use super::table::{Table, Turn};
 use super::Histogram;
 use crate::board::{Board, Square};
 use crate::race::independent::{race, Race, RaceError, RaceOptions};
@@ -96,11 +99,8 @@ impl RaceSimulation {
 /// One seat's board as the loop needs it.
 struct Seat {
     table: Table,
-    die: u32,
-    reject: u32,
     start: Square,
     finish: Square,
-    forfeit: Option<u32>,
 }
 
 /// Plays `options.games` races of the seats `boards` (in playing order) with rayon's current
@@ -138,11 +138,8 @@ pub fn simulate_race(
         .map(|b| {
             let table = Table::new(b);
             Seat {
-                die: table.die(),
-                reject: reject_below(table.die()),
                 start: table.start(),
                 finish: b.size(),
-                forfeit: table.forfeit_streak(),
                 table,
             }
         })
@@ -217,18 +214,12 @@ fn play(seats: &[Seat], options: &RaceSimOptions, dice: &mut Dice, tally: &mut R
     let mut positions: Vec<Square> = seats.iter().map(|s| s.start).collect();
     for round in 1..=options.max_rounds {
         for (s, seat) in seats.iter().enumerate() {
-            let began = positions[s];
-            let mut streak = 0;
+            let mut turn = Turn::at(seat.table.row(positions[s]));
             loop {
-                let face = dice.next_index(seat.die, seat.reject);
-                tally.rolls += 1;
-                if face == seat.die - 1 && seat.forfeit.is_some_and(|k| streak >= k) {
-                    // The K-th top face: not moved, back to where the turn began, turn over.
-                    positions[s] = began;
-                    break;
-                }
                 let at = positions[s];
-                let (to, turn_ends, _) = seat.table.lookup(at, face);
+                let rolled = seat.table.play_roll(dice, &mut turn);
+                tally.rolls += 1;
+                let to = seat.table.square(turn.row);
                 positions[s] = to;
                 if to == seat.finish {
                     tally.wins[s] += 1;
@@ -239,7 +230,8 @@ fn play(seats: &[Seat], options: &RaceSimOptions, dice: &mut Dice, tally: &mut R
                     tally.rounds[r] += 1;
                     return;
                 }
-                if options.knock_off && to != at && to != 0 {
+                // A forfeit (back to where the turn began) is not a landing.
+                if options.knock_off && to != at && to != 0 && !rolled.forfeited {
                     for (j, q) in positions.iter_mut().enumerate() {
                         if j != s && *q == to {
                             *q = seats[j].start;
@@ -247,10 +239,9 @@ fn play(seats: &[Seat], options: &RaceSimOptions, dice: &mut Dice, tally: &mut R
                         }
                     }
                 }
-                if turn_ends {
+                if rolled.turn_ends {
                     break;
                 }
-                streak += 1;
             }
         }
     }

@@ -10,6 +10,7 @@ mod cli_pgf;
 mod cli_race;
 mod cli_race_check;
 mod cli_simulate;
+mod cli_simulate_any;
 mod cli_solver;
 mod common;
 mod docs;

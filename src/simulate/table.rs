@@ -1,0 +1,418 @@
+//! The simulator's table: the rules of a board cached per (square, throw), generated from
+//! [`rules::roll`] and [`rules::turn_steps`] and nothing else, and the one roll of the
+//! simulator ([`Table::play_roll`]), whose turn logic is [`rules::throw_effect`].
+//!
+//! A throw is an index into the dice's law ([`crate::board::Dice::throws`]: every sum with a
+//! positive weight); a row is `square * width` (width: the number of throws), so a cell is
+//! `row + throw`. A cell whose roll is decided by the throw (no chance square, no tile drawn)
+//! holds its one outcome in `entries`; a random cell points to its weighted outcomes, one of
+//! which is drawn exactly by its integer weight ([`Weighted`]).
+
+use super::stream::{Dice, Weighted};
+use crate::board::{Board, RollAgain, Square, Throw};
+use crate::rules::{self, ThrowEffect};
+
+/// Bits of a table entry that hold the next row.
+pub(super) const ROW_BITS: u64 = 0xFFFF_FFFF;
+/// Bit 32 of an entry: the roll ends the turn.
+pub(super) const TURN_END_SHIFT: u32 = 32;
+/// Bits 33..: the roll's cost on the lane's countdown: 1, or [`FINISH_COST`] when it finishes.
+pub(super) const COST_SHIFT: u32 = 33;
+/// The countdown cost of a finishing roll: far below any countdown, so the lane stops at once.
+pub(super) const FINISH_COST: i64 = 1 << 29;
+
+/// What one roll did besides moving: snakes and ladders taken, squares climbed and slid.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RollTally {
+    /// Snakes taken.
+    pub snakes: u64,
+    /// Ladders taken.
+    pub ladders: u64,
+    /// Squares climbed by ladders.
+    pub climbed: u64,
+    /// Squares slid down by snakes.
+    pub slid: u64,
+}
+
+impl RollTally {
+    pub(super) fn add(&mut self, other: &RollTally) {
+        self.snakes += other.snakes;
+        self.ladders += other.ladders;
+        self.climbed += other.climbed;
+        self.slid += other.slid;
+    }
+
+    fn of(out: &rules::RollOutcome) -> RollTally {
+        RollTally {
+            snakes: out.snakes.into(),
+            ladders: out.ladders.into(),
+            climbed: out.climbed.into(),
+            slid: out.slid.into(),
+        }
+    }
+}
+
+/// How the four tallies of a roll share one u64 so that a roll adds them with one addition:
+/// field i starts at bit `shift[i]` and has room for the sum of `flush_every` rolls.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Packing {
+    shift: [u32; 4],
+    /// Rolls after which the packed sum must be moved into wide counters (a power of two).
+    pub(super) flush_every: i64,
+}
+
+impl Packing {
+    /// Fields just wide enough for the largest value of each tally in one roll, and the spare
+    /// bits shared out as headroom; `None` when the fields do not fit in 64 bits at all.
+    pub(super) fn new(max: [u64; 4]) -> Option<Packing> {
+        let bits: Vec<u32> = max.iter().map(|&m| 64 - m.leading_zeros()).collect();
+        let used: u32 = bits.iter().sum();
+        let spare = 64u32.checked_sub(used)? / 4;
+        let spare = spare.min(20);
+        let mut shift = [0u32; 4];
+        let mut at = 0;
+        for i in 0..4 {
+            shift[i] = at;
+            at += bits[i] + spare;
+        }
+        Some(Packing {
+            shift,
+            flush_every: 1 << spare,
+        })
+    }
+
+    pub(super) fn pack(&self, t: &RollTally) -> u64 {
+        t.snakes << self.shift[0]
+            | t.ladders << self.shift[1]
+            | t.climbed << self.shift[2]
+            | t.slid << self.shift[3]
+    }
+
+    pub(super) fn unpack(&self, v: u64) -> RollTally {
+        let field = |i: usize| {
+            let end = if i == 3 { 64 } else { self.shift[i + 1] };
+            let width = end - self.shift[i];
+            let mask = if width >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << width) - 1
+            };
+            (v >> self.shift[i]) & mask
+        };
+        RollTally {
+            snakes: field(0),
+            ladders: field(1),
+            climbed: field(2),
+            slid: field(3),
+        }
+    }
+}
+
+/// The weighted outcomes of a random cell: the pick, and per outcome the row reached and the
+/// roll's tallies.
+#[derive(Clone, Debug)]
+struct Draw {
+    pick: Weighted,
+    outcomes: Vec<(u32, RollTally)>,
+}
+
+/// Where a turn stands: the row it began on, the token's row, the top throws in a row so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn {
+    /// The row of the square the turn began on.
+    pub start_row: u32,
+    /// The row of the square the token is on.
+    pub row: u32,
+    /// Top throws in a row already thrown in this turn.
+    pub streak: u32,
+}
+
+impl Turn {
+    /// A turn beginning on `row`.
+    pub fn at(row: u32) -> Turn {
+        Turn {
+            start_row: row,
+            row,
+            streak: 0,
+        }
+    }
+}
+
+/// What [`Table::play_roll`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rolled {
+    /// The throw's sum.
+    pub sum: u32,
+    /// The roll ended the turn (a forfeit, a throw without another roll, or the finish).
+    pub turn_ends: bool,
+    /// The roll's tallies (zero for a forfeit).
+    pub tally: RollTally,
+    /// The throw forfeited the turn (the token went back to where the turn began).
+    pub forfeited: bool,
+}
+
+/// The rules of a board cached as one lookup per (square, throw).
+#[derive(Clone, Debug)]
+pub struct Table {
+    pub(super) width: u32,
+    size: Square,
+    pub(super) start_row: u32,
+    pub(super) finish_row: u32,
+    roll_again: RollAgain,
+    throws: Vec<Throw>,
+    pub(super) throw_pick: Weighted,
+    /// `entries[row + throw]`: next row | turn ends << 32 | countdown cost << 33 (for a random
+    /// cell: its first outcome).
+    pub(super) entries: Vec<u64>,
+    /// The same index: the roll's tallies, packed (fast path only).
+    pub(super) packed: Vec<u64>,
+    /// The same index: the roll's tallies (for a random cell: its first outcome's).
+    tallies: Vec<RollTally>,
+    /// The same index: 0 for a sure cell, else 1 + the index of its draw (empty when the board
+    /// has no random cell).
+    draw_of: Vec<u32>,
+    draws: Vec<Draw>,
+    /// Set when the interleaved fast loop may play the board (see [`Table::fast`]).
+    pub(super) packing: Option<Packing>,
+}
+
+impl Table {
+    /// Builds the table from [`rules::turn_steps`] (and so [`rules::roll`]) for every square
+    /// and throw.
+    pub fn new(board: &Board) -> Table {
+        let throws = board.dice().throws().to_vec();
+        let width = throws.len() as u32;
+        let size = board.size();
+        let cells = (size as usize + 1) * width as usize;
+        let mut entries = Vec::with_capacity(cells);
+        let mut tallies = Vec::with_capacity(cells);
+        let mut draw_of = Vec::new();
+        let mut draws = Vec::new();
+        let entry = |to: Square, again: bool| {
+            let cost = if to == size { FINISH_COST } else { 1 } as u64;
+            u64::from(to * width) | u64::from(!again) << TURN_END_SHIFT | cost << COST_SHIFT
+        };
+        for square in 0..=size {
+            for throw in &throws {
+                if square == size {
+                    entries.push(u64::from(size * width));
+                    tallies.push(RollTally::default());
+                    draw_of.push(0);
+                    continue;
+                }
+                // The turn starts here with no top throw yet: the step moves (a forfeit needs a
+                // streak, which `play_roll` asks `rules::throw_effect` about).
+                let (steps, _) = rules::turn_steps(board, square, square, 0, throw.sum);
+                let (_, first) = steps[0];
+                entries.push(entry(first.outcome.to, first.again));
+                tallies.push(RollTally::of(&first.outcome));
+                if steps.len() == 1 {
+                    draw_of.push(0);
+                    continue;
+                }
+                draws.push(Draw {
+                    pick: Weighted::new(steps.iter().map(|&(w, _)| w)),
+                    outcomes: steps
+                        .iter()
+                        .map(|(_, s)| (s.outcome.to * width, RollTally::of(&s.outcome)))
+                        .collect(),
+                });
+                draw_of.push(draws.len() as u32);
+            }
+        }
+        if draws.is_empty() {
+            draw_of = Vec::new();
+        }
+        let fast = board.dice().is_single_fair()
+            && draws.is_empty()
+            && !matches!(board.rules().roll_again, RollAgain::Forfeit(_));
+        let packing = if fast {
+            let mut max = [0u64; 4];
+            for t in &tallies {
+                for (m, v) in max.iter_mut().zip([t.snakes, t.ladders, t.climbed, t.slid]) {
+                    *m = (*m).max(v);
+                }
+            }
+            Packing::new(max)
+        } else {
+            None
+        };
+        let packed = match &packing {
+            Some(p) => tallies.iter().map(|t| p.pack(t)).collect(),
+            None => Vec::new(),
+        };
+        Table {
+            width,
+            size,
+            start_row: board.rules().start * width,
+            finish_row: size * width,
+            roll_again: board.rules().roll_again,
+            throw_pick: Weighted::new(throws.iter().map(|t| t.weight)),
+            throws,
+            entries,
+            packed,
+            tallies,
+            draw_of,
+            draws,
+            packing,
+        }
+    }
+
+    /// True when the interleaved fast loop plays the board: one fair die (a throw is a face,
+    /// drawn from one 16-bit piece), no random cell, no forfeit, tallies that pack in a word.
+    pub(super) fn fast(&self) -> Option<&Packing> {
+        self.packing.as_ref()
+    }
+
+    /// The throws, in the order of their indices.
+    pub fn throws(&self) -> &[Throw] {
+        &self.throws
+    }
+
+    /// The square a token starts a game on.
+    pub fn start(&self) -> Square {
+        self.start_row / self.width
+    }
+
+    /// The square of a row.
+    pub fn square(&self, row: u32) -> Square {
+        row / self.width
+    }
+
+    /// The row of a square.
+    pub fn row(&self, square: Square) -> u32 {
+        square * self.width
+    }
+
+    /// Every outcome of throw index `throw` from `square` (not the finish), with its weight
+    /// out of the cell's total: the table's content, to enumerate against the rules.
+    pub fn outcomes(&self, square: Square, throw: usize) -> Vec<(u64, Square, RollTally)> {
+        let i = (square * self.width) as usize + throw;
+        match self.draw_of.get(i) {
+            Some(&d) if d > 0 => {
+                let draw = &self.draws[d as usize - 1];
+                draw.outcomes
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &(row, t))| (draw.pick.weight(k), row / self.width, t))
+                    .collect()
+            }
+            _ => vec![(1, self.entry_square(i), self.tallies[i])],
+        }
+    }
+
+    /// Whether the roll of throw index `throw` from `square` ends a turn that began there, as
+    /// the fast loop reads it (meaningful for a cell with one outcome).
+    pub fn turn_ends(&self, square: Square, throw: usize) -> bool {
+        let i = (square * self.width) as usize + throw;
+        (self.entries[i] >> TURN_END_SHIFT) & 1 == 1
+    }
+
+    fn entry_square(&self, i: usize) -> Square {
+        (self.entries[i] & ROW_BITS) as u32 / self.width
+    }
+
+    /// One roll of the turn `turn`: a throw drawn by its weight, its effect on the turn from
+    /// [`rules::throw_effect`], then the cell's outcome (drawn by its weight in a random cell).
+    #[inline]
+    pub fn play_roll(&self, dice: &mut Dice, turn: &mut Turn) -> Rolled {
+        let i = self.throw_pick.pick(dice);
+        let throw = self.throws[i];
+        match rules::throw_effect(self.roll_again, throw.top, turn.streak) {
+            ThrowEffect::Forfeit => {
+                *turn = Turn::at(turn.start_row);
+                Rolled {
+                    sum: throw.sum,
+                    turn_ends: true,
+                    tally: RollTally::default(),
+                    forfeited: true,
+                }
+            }
+            ThrowEffect::Move { again } => {
+                let cell = turn.row as usize + i;
+                let (row, tally) = match self.draw_of.get(cell) {
+                    Some(&d) if d > 0 => {
+                        let draw = &self.draws[d as usize - 1];
+                        draw.outcomes[draw.pick.pick(dice)]
+                    }
+                    _ => ((self.entries[cell] & ROW_BITS) as u32, self.tallies[cell]),
+                };
+                let turn_ends = !(again && row != self.finish_row);
+                if turn_ends {
+                    *turn = Turn::at(row);
+                } else {
+                    turn.row = row;
+                    turn.streak += 1;
+                }
+                Rolled {
+                    sum: throw.sum,
+                    turn_ends,
+                    tally,
+                    forfeited: false,
+                }
+            }
+        }
+    }
+
+    /// The rows a cell can lead to.
+    fn next_rows(&self, cell: usize) -> Vec<usize> {
+        match self.draw_of.get(cell) {
+            Some(&d) if d > 0 => self.draws[d as usize - 1]
+                .outcomes
+                .iter()
+                .map(|&(row, _)| row as usize)
+                .collect(),
+            _ => vec![(self.entries[cell] & ROW_BITS) as usize],
+        }
+    }
+
+    /// The squares that can be reached from the start (by the table: no chain involved) from which
+    /// the finish cannot be reached; empty when every game ends with probability 1.
+    pub fn trapping_squares(&self) -> Vec<Square> {
+        let n = self.size as usize + 1;
+        let d = self.width as usize;
+        let next = |s: usize| -> Vec<usize> {
+            (0..d)
+                .flat_map(|f| self.next_rows(s * d + f))
+                .map(|row| row / d)
+                .collect()
+        };
+        let mut reach = vec![false; n];
+        let mut stack = vec![self.start() as usize];
+        reach[self.start() as usize] = true;
+        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for s in 0..n - 1 {
+            for t in next(s) {
+                preds[t].push(s);
+            }
+        }
+        while let Some(s) = stack.pop() {
+            for t in next(s) {
+                if !reach[t] {
+                    reach[t] = true;
+                    stack.push(t);
+                }
+            }
+        }
+        // Backwards from the finish.
+        let mut ends = vec![false; n];
+        ends[n - 1] = true;
+        let mut stack = vec![n - 1];
+        while let Some(t) = stack.pop() {
+            for &s in &preds[t] {
+                if !ends[s] {
+                    ends[s] = true;
+                    stack.push(s);
+                }
+            }
+        }
+        (0..n)
+            .filter(|&s| reach[s] && !ends[s])
+            .map(|s| s as Square)
+            .collect()
+    }
+}
+
+#[cfg(test)]
+#[path = "table_tests.rs"]
+mod tests;
