@@ -7,33 +7,32 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
+use cli::exit;
+use cli::output::Tracked;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let stdout = io::stdout();
-    let mut out = io::BufWriter::new(stdout.lock());
+    let mut out = io::BufWriter::new(Tracked::new(stdout.lock()));
     let result = cli::run(cli, &mut out).and_then(|code| {
         out.flush()?;
         Ok(code)
     });
-    match result {
-        Ok(code) => code,
-        Err(err) if is_broken_pipe(&err) => cli::exit::code(cli::exit::SUCCESS),
-        Err(err) => {
+    // A failed write shows up here whichever layer (serde_json, a report, the flush) saw it.
+    let write_error = out.get_mut().take_error();
+    match (result, write_error) {
+        (_, Some(err)) if err.kind() == io::ErrorKind::BrokenPipe => exit::code(exit::SUCCESS),
+        (_, Some(err)) => {
+            eprintln!("error: cannot write the output: {err}");
+            exit::code(exit::WRITE_FAILED)
+        }
+        (Ok(code), None) => code,
+        (Err(err), None) => {
             drop(out);
             for line in format!("{err:#}").lines() {
                 eprintln!("error: {line}");
             }
-            cli::exit::code(cli::exit::BAD_INPUT)
+            exit::code(exit::BAD_INPUT)
         }
     }
-}
-
-/// `ladders distribution efi | head` closes the pipe early: that is not an error.
-fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|cause| {
-        cause
-            .downcast_ref::<io::Error>()
-            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-    })
 }

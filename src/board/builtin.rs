@@ -50,6 +50,17 @@ pub fn builtin_names() -> impl Iterator<Item = &'static str> {
     BUILTIN_BOARDS.iter().map(|b| b.name)
 }
 
+/// The built-in boards whose names are close to `name` (a likely typo or a shortened name such
+/// as `milton`), closest first.
+pub fn near_builtin_names(name: &str) -> Vec<&'static str> {
+    let mut near: Vec<(f64, &'static str)> = builtin_names()
+        .map(|b| (strsim::jaro_winkler(name, b), b))
+        .filter(|(score, _)| *score >= 0.8)
+        .collect();
+    near.sort_by(|a, b| b.0.total_cmp(&a.0));
+    near.into_iter().map(|(_, b)| b).collect()
+}
+
 /// The built-in board called `name`, if there is one.
 ///
 /// # Errors
@@ -65,6 +76,16 @@ pub fn builtin(name: &str) -> Option<Result<Board, BoardError>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn near_names_catch_typos_and_shortened_names() {
+        assert_eq!(
+            near_builtin_names("milton")[..2],
+            ["milton-bradley", "milton-bradley-48"]
+        );
+        assert_eq!(near_builtin_names("tinny"), ["tiny"]);
+        assert!(near_builtin_names("zzz").is_empty());
+    }
 
     #[test]
     fn every_builtin_board_is_valid() {

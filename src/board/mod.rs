@@ -17,7 +17,9 @@ use std::path::Path;
 
 use serde::Serialize;
 
-pub use builtin::{builtin, builtin_names, BuiltinBoard, BUILTIN_BOARDS, DEFAULT_BOARD};
+pub use builtin::{
+    builtin, builtin_names, near_builtin_names, BuiltinBoard, BUILTIN_BOARDS, DEFAULT_BOARD,
+};
 pub use dice::{Dice, Throw};
 pub use draws::{Chance, Probability, TileDraw, Tiles};
 pub use validate::{BoardError, Problem};

@@ -156,7 +156,15 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
                     ));
                 }
             }
-            if kind == "snake" && to >= from {
+            if to == from {
+                problems.push(Problem::new(
+                    jump.line,
+                    format!(
+                        "{} goes nowhere: a {kind} must end on another square",
+                        name()
+                    ),
+                ));
+            } else if kind == "snake" && to > from {
                 problems.push(Problem::new(
                     jump.line,
                     format!(
@@ -165,7 +173,7 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
                     ),
                 ));
             }
-            if kind == "ladder" && to <= from {
+            if kind == "ladder" && to < from {
                 problems.push(Problem::new(
                     jump.line,
                     format!(

@@ -7,14 +7,24 @@ use anyhow::{bail, Result};
 use ladders::analysis::summary::summarize;
 use ladders::report::analyze::{to_json, write_text};
 
-use super::board_args::BoardArgs;
+use ladders::board::DEFAULT_BOARD;
+
+use super::board_args::{BoardArgs, RuleArgs};
 use super::exit;
+use super::output::write_json;
 
 /// One screen answering the common questions about a board
 #[derive(clap::Args, Debug)]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
+    #[command(flatten)]
+    pub output: Output,
+}
+
+/// The output options of `analyze`, which bare `ladders` takes too.
+#[derive(clap::Args, Debug)]
+pub struct Output {
     /// Digits after the decimal point (correctly rounded from the exact value)
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(0..=1000))]
     pub digits: u16,
@@ -24,12 +34,15 @@ pub struct Args {
 }
 
 impl Args {
-    /// `analyze` on the default board.
-    pub fn default_board() -> Args {
+    /// `analyze` on the default board with these rule overrides and output options (bare
+    /// `ladders`).
+    pub fn default_board(rules: RuleArgs, output: Output) -> Args {
         Args {
-            board: BoardArgs::default_board(),
-            digits: 12,
-            json: false,
+            board: BoardArgs {
+                board: DEFAULT_BOARD.to_string(),
+                rules,
+            },
+            output,
         }
     }
 }
@@ -41,11 +54,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         Ok(s) => s,
         Err(e) => bail!("{e}"),
     };
-    let digits = usize::from(args.digits);
-    if args.json {
-        // A string first, so a closed pipe is an io::Error that main treats as success.
-        let text = serde_json::to_string_pretty(&to_json(&board, &summary, digits))?;
-        writeln!(out, "{text}")?;
+    let digits = usize::from(args.output.digits);
+    if args.output.json {
+        write_json(out, &&to_json(&board, &summary, digits))?;
     } else {
         write_text(out, &board, &summary, digits)?;
     }

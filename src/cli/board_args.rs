@@ -1,11 +1,15 @@
 //! Choosing a board on the command line: a built-in name or a file, `--reverse`, and rule
 //! overrides that answer "what if" without editing the file.
 
+use std::io::Read;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
+use ladders::board::format::{parse_spec, MAX_FILE_BYTES};
 use ladders::board::{
-    builtin_names, Board, DieChoice, Overshoot, RollAgain, RuleOverrides, DEFAULT_BOARD,
+    builtin_names, near_builtin_names, Board, DieChoice, Overshoot, RollAgain, RuleOverrides,
+    BUILTIN_BOARDS, DEFAULT_BOARD,
 };
 
 /// The rule overrides and transforms every board-taking command accepts.
@@ -61,7 +65,7 @@ impl RuleArgs {
 /// One board and its rule overrides.
 #[derive(clap::Args, Clone, Debug)]
 pub struct BoardArgs {
-    /// A built-in board (see `ladders boards`) or the path of a board file
+    /// A built-in board (see `ladders boards`), the path of a board file, or - for standard input
     #[arg(default_value = DEFAULT_BOARD)]
     pub board: String,
     #[command(flatten)]
@@ -69,14 +73,6 @@ pub struct BoardArgs {
 }
 
 impl BoardArgs {
-    /// The default board with no overrides.
-    pub fn default_board() -> BoardArgs {
-        BoardArgs {
-            board: DEFAULT_BOARD.to_string(),
-            rules: RuleArgs::default(),
-        }
-    }
-
     /// Loads the board.
     pub fn load(&self) -> Result<Board> {
         self.rules.load(&self.board)
@@ -88,18 +84,20 @@ fn parse_overshoot(text: &str) -> Result<Overshoot, String> {
         .ok_or_else(|| format!("expected one of {}", Overshoot::NAMES.join(", ")))
 }
 
-/// A built-in board by name, or a board file by path, before validation.
+/// A built-in board by name, `-` for standard input, or a board file by path, before validation.
 fn load_spec(name: &str) -> Result<ladders::board::BoardSpec> {
-    if let Some(b) = ladders::board::BUILTIN_BOARDS
-        .iter()
-        .find(|b| b.name == name)
-    {
-        return Ok(ladders::board::format::parse_spec(
-            b.text,
-            &format!("builtin:{}", b.name),
-        )?);
+    if name == "-" {
+        return Ok(parse_spec(&read_stdin_once()?, "-")?);
     }
     let path = Path::new(name);
+    if let Some(b) = BUILTIN_BOARDS.iter().find(|b| b.name == name) {
+        if path.is_file() {
+            eprintln!(
+                "note: {name} is the built-in board; for the file of that name, write ./{name}"
+            );
+        }
+        return Ok(parse_spec(b.text, &format!("builtin:{}", b.name))?);
+    }
     super::wait::announce_fifo(path, "the board file");
     match ladders::board::format::load_spec(path) {
         Ok(spec) => return Ok(spec),
@@ -107,10 +105,49 @@ fn load_spec(name: &str) -> Result<ladders::board::BoardSpec> {
         Err(err) if path.exists() => return Err(err.into()),
         Err(_) => {}
     }
+    bail!("{}", not_found(name))
+}
+
+/// The message for a board name that is neither built in nor a file: the near built-in names,
+/// the `.toml` file it may have meant, and the list of built-in boards.
+fn not_found(name: &str) -> String {
+    let mut message = format!(
+        "{}: no such board file, and no built-in board has that name",
+        ladders::text::printable(name)
+    );
+    let toml = format!("{name}.toml");
+    if Path::new(&toml).is_file() {
+        message.push_str(&format!(
+            " (did you mean the file {}?)",
+            ladders::text::printable(&toml)
+        ));
+    }
+    let near = near_builtin_names(name);
+    if !near.is_empty() {
+        message.push_str(&format!(" (did you mean {}?)", near.join(" or ")));
+    }
     let names: Vec<&str> = builtin_names().collect();
-    bail!(
-        "{}: no such board file, and no built-in board has that name (built-in boards: {})",
-        ladders::text::printable(name),
-        names.join(", ")
-    )
+    message.push_str(&format!("; built-in boards: {}", names.join(", ")));
+    message
+}
+
+/// Standard input as board text.
+fn read_stdin_once() -> Result<String> {
+    claim_stdin()?;
+    let mut text = String::new();
+    std::io::stdin()
+        .take(MAX_FILE_BYTES)
+        .read_to_string(&mut text)
+        .context("-: cannot read standard input")?;
+    Ok(text)
+}
+
+/// Claims standard input for one reader: a second `-` on the same command line (two boards, or
+/// a board and `verify --file -`) is an error, since the first read it all.
+pub fn claim_stdin() -> Result<()> {
+    static READ: AtomicBool = AtomicBool::new(false);
+    if READ.swap(true, Ordering::SeqCst) {
+        bail!("-: standard input can be read only once (give the others as files)");
+    }
+    Ok(())
 }

@@ -8,6 +8,7 @@ use ladders::board::{builtin, BUILTIN_BOARDS, DEFAULT_BOARD};
 use serde_json::json;
 
 use super::exit;
+use super::output::write_json;
 
 /// List the built-in boards
 #[derive(clap::Args, Debug)]
@@ -31,8 +32,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
                 "default": b.name == DEFAULT_BOARD,
             }));
         }
-        serde_json::to_writer_pretty(&mut *out, &list)?;
-        writeln!(out)?;
+        write_json(out, &list)?;
     } else {
         for b in BUILTIN_BOARDS {
             let default = if b.name == DEFAULT_BOARD {

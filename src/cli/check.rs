@@ -13,6 +13,7 @@ use ladders::simulate::check::{compare, ExactLaw, LawError, Observed};
 use ladders::simulate::race::{compare_race, exact_race};
 
 use super::exit;
+use super::output::write_json;
 use super::simulate::{run_race_simulation, run_simulation, SeatArgs, Seats, SimArgs};
 
 /// Simulate and compare with the exact answers (exit 1 when they disagree)
@@ -63,8 +64,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let comparison = compare(&law, observed, Some(&sim.rolls));
     if args.json {
         let v = check_json(&board, &sim, &law, &comparison, Some(timing));
-        serde_json::to_writer_pretty(&mut *out, &v)?;
-        writeln!(out)?;
+        write_json(out, &v)?;
     } else {
         write_check(out, &board, &sim, &law, &comparison, Some(timing))?;
     }
@@ -98,8 +98,7 @@ fn run_race(
     let comparison = compare_race(&exact, &sim);
     if args.json {
         let v = race_check_json(&seats, &sim, &exact, &comparison, Some(timing));
-        serde_json::to_writer_pretty(&mut *out, &v)?;
-        writeln!(out)?;
+        write_json(out, &v)?;
     } else {
         write_race_check(out, &seats, &sim, &exact, &comparison, Some(timing))?;
     }

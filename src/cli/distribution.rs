@@ -13,6 +13,7 @@ use num_traits::{One, Zero};
 
 use super::board_args::BoardArgs;
 use super::exit;
+use super::output::write_json;
 
 /// Exact distribution of the number of turns
 #[derive(clap::Args, Debug)]
@@ -89,9 +90,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         chart: args.chart,
     };
     if args.json {
-        // A string first, so a closed pipe is an io::Error that main treats as success.
-        let text = serde_json::to_string_pretty(&to_json(&board, &dist, report.digits))?;
-        writeln!(out, "{text}")?;
+        write_json(out, &&to_json(&board, &dist, report.digits))?;
     } else if args.csv {
         write_csv(out, &dist, report)?;
     } else {

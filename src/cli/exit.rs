@@ -1,5 +1,6 @@
-//! The exit codes, named in one place: 0 success, 1 a check that failed, 2 bad usage or input
-//! (clap uses 2 for usage errors too).
+//! The exit codes, named in one place (the README's table lists them): 0 success, 1 a check that
+//! failed, 2 bad usage or input (clap uses 2 for usage errors too), 3 the output could not be
+//! written.
 
 use std::process::ExitCode;
 
@@ -9,6 +10,9 @@ pub const SUCCESS: u8 = 0;
 pub const CHECK_FAILED: u8 = 1;
 /// Bad usage or bad input.
 pub const BAD_INPUT: u8 = 2;
+/// The answer could not be written (`ladders boards > /dev/full`). A closed pipe
+/// (`ladders distribution efi | head`) is not an error: it exits 0, quietly.
+pub const WRITE_FAILED: u8 = 3;
 
 /// The process exit code for one of the constants above.
 pub fn code(value: u8) -> ExitCode {

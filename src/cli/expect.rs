@@ -16,6 +16,7 @@ use ladders::report::moments::{to_json as moments_json, write_text as write_mome
 
 use super::board_args::BoardArgs;
 use super::exit;
+use super::output::write_json;
 
 /// Exact expected turns, variance, rolls, snakes and ladders
 #[derive(clap::Args, Debug)]
@@ -50,8 +51,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if args.float {
         let expectation = expect_float(&board, args.per_square);
         if args.json {
-            serde_json::to_writer_pretty(&mut *out, &float_to_json(&board, &expectation, options))?;
-            writeln!(out)?;
+            write_json(out, &float_to_json(&board, &expectation, options))?;
         } else {
             write_float_text(out, &board, &expectation, options)?;
         }
@@ -67,8 +67,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         if let (Some(m), Some(obj)) = (&moments, value.as_object_mut()) {
             obj.insert("moments".into(), moments_json(m, options.digits));
         }
-        serde_json::to_writer_pretty(&mut *out, &value)?;
-        writeln!(out)?;
+        write_json(out, &value)?;
     } else {
         write_text(out, &board, &expectation, options)?;
         if let Some(m) = &moments {

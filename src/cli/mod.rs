@@ -10,6 +10,7 @@ pub mod draw;
 pub mod exit;
 pub mod expect;
 pub mod generate;
+pub mod output;
 pub mod pgf;
 pub mod race;
 pub mod shortest;
@@ -24,11 +25,24 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 
 /// Exact answers about Snakes and Ladders boards.
-///
-/// With no subcommand, prints the summary of the default board (milton-bradley).
 #[derive(Parser, Debug)]
-#[command(name = "ladders", version, about, long_about = None, propagate_version = true)]
+#[command(
+    name = "ladders",
+    version,
+    about,
+    long_about = "Exact answers about Snakes and Ladders boards.\n\n\
+        With no subcommand, `ladders` runs `analyze` on the default board (milton-bradley) and \
+        takes its options: `ladders --json` is `ladders analyze --json`.",
+    propagate_version = true,
+    args_conflicts_with_subcommands = true
+)]
 pub struct Cli {
+    /// Rule overrides for bare `ladders` (the default board)
+    #[command(flatten)]
+    pub rules: board_args::RuleArgs,
+    /// Output options for bare `ladders`
+    #[command(flatten)]
+    pub output: analyze::Output,
     /// What to compute
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -73,7 +87,7 @@ pub enum Command {
 /// Runs the command line.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
     match cli.command {
-        None => analyze::run(&analyze::Args::default_board(), out),
+        None => analyze::run(&analyze::Args::default_board(cli.rules, cli.output), out),
         Some(Command::Analyze(args)) => analyze::run(&args, out),
         Some(Command::Expect(args)) => expect::run(&args, out),
         Some(Command::Distribution(args)) => distribution::run(&args, out),

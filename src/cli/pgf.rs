@@ -12,6 +12,7 @@ use ladders::report::pgf::{cas_line, to_json, write_text, PgfFormat};
 
 use super::board_args::BoardArgs;
 use super::exit;
+use super::output::write_json;
 
 /// Closed form: the generating function N(z)/D(z) and the recurrence of P(T = n)
 #[derive(clap::Args, Debug)]
@@ -45,8 +46,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let f = pgf(&chain);
     if args.json {
         let rate = decay_rate(&chain, &f);
-        let text = serde_json::to_string_pretty(&to_json(&board, &f, rate.as_ref()))?;
-        writeln!(out, "{text}")?;
+        write_json(out, &to_json(&board, &f, rate.as_ref()))?;
     } else if let Some(format) = args.format {
         writeln!(out, "{}", cas_line(&f, format))?;
     } else {

@@ -12,6 +12,7 @@ use ladders::report::race::{table_json, to_json, write_table_text, write_text, R
 
 use super::board_args::RuleArgs;
 use super::exit;
+use super::output::write_json;
 
 /// The most players a race may have.
 pub const MAX_PLAYERS: usize = 16;
@@ -153,8 +154,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             races.push(race(&seats, &options)?);
         }
         if args.json {
-            serde_json::to_writer_pretty(&mut *out, &table_json(&board, &races))?;
-            writeln!(out)?;
+            write_json(out, &table_json(&board, &races))?;
         } else {
             write_table_text(out, &board, &races)?;
         }
@@ -178,8 +178,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         knock_off: args.knock_off,
     };
     if args.json {
-        serde_json::to_writer_pretty(&mut *out, &to_json(&seats, &result, report))?;
-        writeln!(out)?;
+        write_json(out, &to_json(&seats, &result, report))?;
     } else {
         write_text(out, &seats, &result, report)?;
     }

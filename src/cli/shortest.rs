@@ -11,6 +11,7 @@ use ladders::report::shortest::{to_json, write_text};
 
 use super::board_args::BoardArgs;
 use super::exit;
+use super::output::write_json;
 
 /// Shortest game (with the rolls that achieve it) and longest game
 #[derive(clap::Args, Debug)]
@@ -31,9 +32,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let e = extremes(&board, &Chain::for_board(&board));
     let digits = usize::from(args.digits);
     if args.json {
-        // A string first, so a closed pipe is an io::Error that main treats as success.
-        let text = serde_json::to_string_pretty(&to_json(&board, &e, digits))?;
-        writeln!(out, "{text}")?;
+        write_json(out, &&to_json(&board, &e, digits))?;
     } else {
         write_text(out, &board, &e, digits)?;
     }

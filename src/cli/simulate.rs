@@ -15,6 +15,7 @@ use ladders::simulate::{simulate, SimOptions, Simulation, DEFAULT_MAX_TURNS};
 
 use super::board_args::RuleArgs;
 use super::exit;
+use super::output::write_json;
 use super::race::{seat_boards, MAX_PLAYERS};
 
 /// The most games one run may ask for (10^12: days of work even at full speed).
@@ -230,8 +231,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sim)?;
             if args.json {
                 let v = race_simulation_json(&seats, &sim, Some(timing));
-                serde_json::to_writer_pretty(&mut *out, &v)?;
-                writeln!(out)?;
+                write_json(out, &v)?;
             } else {
                 write_race_simulation(out, &seats, &sim, Some(timing))?;
             }
@@ -251,8 +251,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         f.flush().with_context(|| format!("{path}: cannot write"))?;
     }
     if args.json {
-        serde_json::to_writer_pretty(&mut *out, &simulation_json(&board, &sim, Some(timing)))?;
-        writeln!(out)?;
+        write_json(out, &simulation_json(&board, &sim, Some(timing)))?;
     } else {
         write_simulation(out, &board, &sim, Some(timing))?;
     }

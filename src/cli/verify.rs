@@ -8,16 +8,17 @@ use anyhow::{anyhow, bail, Context, Result};
 use ladders::report::expect::trap_sentence;
 use ladders::report::json::{board_rules_json, BoardJson};
 use ladders::report::simulate::{
-    comparison_json, thousands, variant_sentences, variants_json, write_comparison,
+    comparison_json, variant_sentences, variants_json, write_comparison,
 };
-use ladders::report::text::{board_line, rules_line};
+use ladders::report::text::{board_line, count, rules_line};
 use ladders::simulate::check::{compare, fitting_variants, ExactLaw, LawError, Observed};
 use ladders::simulate::sample::{parse_turns, read_sample, MeanInterval};
 use ladders::text::printable;
 use serde_json::json;
 
-use super::board_args::BoardArgs;
+use super::board_args::{claim_stdin, BoardArgs};
 use super::exit;
+use super::output::write_json;
 use super::simulate::parse_games;
 
 /// Check a simulation you wrote against the exact answers (exit 1 when they disagree)
@@ -48,6 +49,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let turns = match &args.file {
         Some(path) => {
             let text = if path == "-" {
+                claim_stdin()?;
                 read_sample(std::io::stdin().lock(), path)?
             } else {
                 super::wait::announce_fifo(path.as_ref(), "the turn counts");
@@ -92,30 +94,29 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             "check": comparison_json(&law, &comparison),
             "variants": variants_json(&board, comparison.pass, &fits),
         });
-        serde_json::to_writer_pretty(&mut *out, &v)?;
-        writeln!(out)?;
+        write_json(out, &v)?;
     } else {
         writeln!(out, "Board            {}", board_line(&board))?;
         writeln!(out, "Rules            {}", rules_line(&board))?;
         match &mean {
             Some(m) if m.low < m.high => writeln!(
                 out,
-                "Sample           mean {} over {} games: somewhere in [{}, {})",
+                "Sample           mean {} over {}: somewhere in [{}, {})",
                 m.text,
-                thousands(observed.games()),
+                count(observed.games(), "game"),
                 trim(m.low),
                 trim(m.high)
             )?,
             Some(m) => writeln!(
                 out,
-                "Sample           mean {} over {} games",
+                "Sample           mean {} over {}",
                 m.text,
-                thousands(observed.games())
+                count(observed.games(), "game")
             )?,
             None => writeln!(
                 out,
-                "Sample           {} games from {}",
-                thousands(observed.games()),
+                "Sample           {} from {}",
+                count(observed.games(), "game"),
                 printable(args.file.as_deref().unwrap_or("-"))
             )?,
         }

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use crate::board::Board;
 use crate::exact::decimal::fixed;
 use crate::report::json::{board_rules_json, rules_json, BoardJson};
-use crate::report::text::{board_line, rules_line};
+use crate::report::text::{board_line, count, rules_line};
 use crate::simulate::check::{
     to_f64, ChiSquare, Comparison, ExactLaw, VariantFit, ZTest, P_LIMIT, Z_LIMIT,
 };
@@ -112,7 +112,7 @@ pub(crate) fn write_count_summary(
     )?;
     writeln!(
         out,
-        "                 median {}, 90% {}, 99% {}, sd {:.4}",
+        "                 median {}, 90 %: {}, 99 %: {}, sd {:.4}",
         h.quantile(0.5).unwrap_or(0),
         h.quantile(0.9).unwrap_or(0),
         h.quantile(0.99).unwrap_or(0),
@@ -172,20 +172,18 @@ fn write_body(out: &mut dyn Write, sim: &Simulation) -> io::Result<()> {
     if let Some(s) = &sim.shortest {
         writeln!(
             out,
-            "Shortest game    {} turn{}, {} roll{}: {}",
-            s.turns,
-            if s.turns == 1 { "" } else { "s" },
-            s.rolls,
-            if s.rolls == 1 { "" } else { "s" },
+            "Shortest game    {}, {}: {}",
+            count(s.turns, "turn"),
+            count(s.rolls, "roll"),
             s.faces.as_deref().map(faces_text).unwrap_or_default()
         )?;
     }
     if let Some(l) = &sim.longest {
         writeln!(
             out,
-            "Longest game     {} turns, {} rolls",
-            thousands(l.turns),
-            thousands(l.rolls)
+            "Longest game     {}, {}",
+            count(l.turns, "turn"),
+            count(l.rolls, "roll")
         )?;
     }
     Ok(())
@@ -297,9 +295,9 @@ fn z_line(out: &mut dyn Write, label: &str, z: &ZTest, digits: usize) -> io::Res
 fn chi_line(out: &mut dyn Write, c: &ChiSquare) -> io::Result<()> {
     writeln!(
         out,
-        "Turns law        chi-square {:.1} on {} bins ({} df), p = {}  {}",
+        "Turns law        chi-square {:.1} on {} ({} df), p = {}  {}",
         c.statistic,
-        c.bins,
+        count(c.bins as u64, "bin"),
         c.df,
         p_text(c.p_value),
         ok(c.pass)
@@ -307,9 +305,9 @@ fn chi_line(out: &mut dyn Write, c: &ChiSquare) -> io::Result<()> {
     for (t, n) in &c.impossible {
         writeln!(
             out,
-            "                 {} game{} of {t} turns: impossible under these rules",
-            thousands(*n),
-            if *n == 1 { "" } else { "s" }
+            "                 {} of {}: impossible under these rules",
+            count(*n, "game"),
+            count(*t, "turn")
         )?;
     }
     Ok(())

@@ -4,16 +4,24 @@ use num_rational::BigRational;
 
 use crate::board::Board;
 use crate::exact::decimal::fixed;
+use crate::report::simulate::thousands;
+
+/// `n` and the noun, plural unless `n` is 1, with thousands separators: `1 snake`,
+/// `10,000 games`.
+pub fn count(n: u64, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{} {noun}{s}", thousands(n))
+}
 
 /// One line naming the board and where it came from.
 pub fn board_line(board: &Board) -> String {
     format!(
-        "{} ({}, {} squares, {} snakes, {} ladders)",
+        "{} ({}, {}, {}, {})",
         board.name(),
         board.origin(),
-        board.size(),
-        board.snakes().len(),
-        board.ladders().len()
+        count(u64::from(board.size()), "square"),
+        count(board.snakes().len() as u64, "snake"),
+        count(board.ladders().len() as u64, "ladder")
     )
 }
 
@@ -67,5 +75,17 @@ pub fn exact_text(value: &BigRational, digits: usize) -> String {
             value.numer(),
             value.denom()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_agree_with_their_number() {
+        assert_eq!(count(1, "snake"), "1 snake");
+        assert_eq!(count(0, "ladder"), "0 ladders");
+        assert_eq!(count(10_000, "game"), "10,000 games");
     }
 }
