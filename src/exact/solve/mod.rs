@@ -1,0 +1,619 @@
+//! Exact solutions of `(I - Q) x = b` over the transient states of a chain.
+//!
+//! # Formula
+//!
+//! For an absorbing chain with transient part Q, `N = (I - Q)^-1` is the fundamental matrix and
+//! `x = N b` is the expected total reward to absorption when each turn from state i earns `b_i`
+//! (Kemeny and Snell, *Finite Markov Chains*, 1960, chapter III). With `b = 1`, x is the expected
+//! number of turns.
+//!
+//! [`SparseLu`] eliminates the variables from the last state to the first. States are numbered in
+//! square order and moves mostly go forward, so when a variable is eliminated its row only refers
+//! to squares below it that snakes (or bounces) lead back to, and fill stays small. `I - Q` is a
+//! nonsingular M-matrix when every state can reach the finish, so every pivot is positive and no
+//! pivoting is needed. [`solve_dense`] is plain Gaussian elimination, kept as the reference the
+//! tests compare against.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use num_bigint::{BigInt, BigUint, Sign};
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+use crate::chain::Chain;
+use crate::exact::order;
+
+mod bounds;
+mod eliminate;
+mod factor;
+mod float;
+mod lift;
+mod modular;
+mod reference;
+#[cfg(test)]
+mod tests;
+mod vector;
+
+use bounds::*;
+use eliminate::*;
+pub use factor::Pattern;
+use factor::*;
+pub use float::{solve_float, solve_float_at};
+pub use modular::FloatRows;
+use modular::*;
+pub(crate) use modular::{biguint_mod, primes};
+pub use reference::{solve_dense, SparseLu};
+
+/// A sparse square matrix as rows of `(column, value)`.
+pub type SparseRows = Vec<Vec<(usize, BigRational)>>;
+
+/// The system is singular: some state cannot reach absorption.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the system is singular at state {state}: the finish cannot be reached from it")]
+pub struct Singular {
+    /// The transient state whose pivot vanished.
+    pub state: usize,
+}
+
+/// Q, the transient-to-transient part of a chain's transition matrix, as sparse rows.
+pub fn transient_matrix<S>(chain: &Chain<S>) -> SparseRows
+where
+    S: Clone + Eq + std::hash::Hash + Ord + std::fmt::Debug,
+{
+    let t = chain.transient_count();
+    chain
+        .rows()
+        .iter()
+        .map(|row| {
+            row.iter()
+                .filter(|(j, _)| *j < t)
+                .map(|(j, p)| (*j, p.clone()))
+                .collect()
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fast exact solver: sparse elimination modulo word-size primes, CRT, exact by a bound.
+// ---------------------------------------------------------------------------------------------
+
+/// A second solve fed by the first: `A y = C x`, where x solves `A x = b` for one of the
+/// right-hand sides (as for a second moment: `(I - Q) u = t`).
+#[derive(Clone, Copy, Debug)]
+pub struct Chained<'a> {
+    /// The matrix C (square, the size of A).
+    pub c: &'a SparseRows,
+    /// Which right-hand side's solution x feeds it.
+    pub rhs: usize,
+    /// Which components of y to return.
+    pub wanted: Wanted<'a>,
+}
+
+/// Which components of a solution to rebuild (each costs a Chinese remainder step per prime and
+/// one final division).
+#[derive(Clone, Copy, Debug)]
+pub enum Wanted<'a> {
+    /// Every component.
+    All,
+    /// These components, in this order.
+    Some(&'a [usize]),
+}
+
+/// Solves `A x = b` exactly for several right-hand sides at once, with A sparse and square.
+///
+/// `wanted[k]` says which components of the k-th solution to return (as reduced fractions).
+/// With `chained`, one more solution comes last: the wanted components of y in `A y = C x`.
+///
+/// # Method
+///
+/// Each row of `[A | b]` is scaled by the least common multiple of its denominators, giving an
+/// integer system with the same solution. The elimination pattern (fill) is computed once
+/// ([`Pattern`]); then, for each word-size prime p, the system is eliminated modulo p (no
+/// pivoting, variables from the last to the first), giving `det A mod p` as the product of the
+/// pivots and `det(A) x mod p`. By Cramer's rule `det(A) x_j` is an integer, and Hadamard's
+/// inequality bounds it and `det A` (see `bits_needed`), so once the product of the primes
+/// exceeds twice the bound, the Chinese remainder theorem gives both exactly (symmetric
+/// residues) and `x_j = (det(A) x_j) / det A` is exact. No rational arithmetic happens until the
+/// final divisions. Primes that divide a pivot are skipped; if several in a row do, the exact
+/// reference elimination decides (and reports a singular system).
+///
+/// References: K. O. Geddes, S. R. Czapor, G. Labahn, *Algorithms for Computer Algebra* (1992),
+/// chapter 5 (multi-modular methods, Garner's algorithm, Hadamard's bound).
+///
+/// # Errors
+///
+/// [`Singular`] when A is singular.
+///
+/// # Panics
+///
+/// When a right-hand side or a column index does not fit the size of A.
+pub fn solve_exact(
+    a: &SparseRows,
+    rhs: &[Vec<BigRational>],
+    wanted: &[Wanted<'_>],
+    chained: Option<Chained<'_>>,
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    let n = a.len();
+    for b in rhs {
+        assert_eq!(b.len(), n, "right-hand side has the wrong length");
+    }
+    assert_eq!(wanted.len(), rhs.len(), "one Wanted per right-hand side");
+    let components: Vec<Vec<usize>> = wanted
+        .iter()
+        .chain(chained.as_ref().map(|c| &c.wanted))
+        .map(|w| match w {
+            Wanted::All => (0..n).collect(),
+            Wanted::Some(c) => c.to_vec(),
+        })
+        .collect();
+    if n == 0 {
+        return Ok(vec![Vec::new(); components.len()]);
+    }
+    if let Some(ch) = &chained {
+        assert_eq!(ch.c.len(), n, "C has the wrong size");
+        assert!(ch.rhs < rhs.len(), "chained to a missing right-hand side");
+    }
+    // Scale each row of [A | b] to integers.
+    let mut rows: Vec<Vec<(u32, Int)>> = Vec::with_capacity(n);
+    let mut b_int: Vec<Vec<Int>> = vec![Vec::with_capacity(n); rhs.len()];
+    let mut c_int: Vec<Vec<(u32, Int)>> = Vec::new();
+    // Rows with each column once (duplicates summed), zeros dropped.
+    let merge = |row: &[(usize, BigRational)]| -> Vec<(usize, BigRational)> {
+        let mut m: BTreeMap<usize, BigRational> = BTreeMap::new();
+        for (j, v) in row {
+            assert!(*j < n, "column {j} outside a {n} x {n} matrix");
+            *m.entry(*j).or_insert_with(BigRational::zero) += v;
+        }
+        m.into_iter().filter(|(_, v)| !v.is_zero()).collect()
+    };
+    let a: SparseRows = a.iter().map(|r| merge(r)).collect();
+    let c_merged: Option<SparseRows> = chained
+        .as_ref()
+        .map(|ch| ch.c.iter().map(|r| merge(r)).collect());
+    for (i, row) in a.iter().enumerate() {
+        let mut l = BigInt::one();
+        for (j, v) in row {
+            assert!(*j < n, "column {j} outside a {n} x {n} matrix");
+            if !v.denom().is_one() {
+                l = l.lcm(v.denom());
+            }
+        }
+        for b in rhs {
+            if !b[i].denom().is_one() {
+                l = l.lcm(b[i].denom());
+            }
+        }
+        if let Some(c) = &c_merged {
+            for (_, v) in &c[i] {
+                if !v.denom().is_one() {
+                    l = l.lcm(v.denom());
+                }
+            }
+        }
+        let scale = |v: &BigRational| Int::from_big(v.numer() * (&l / v.denom()));
+        let mut r: Vec<(u32, Int)> = row
+            .iter()
+            .filter(|(_, v)| !v.is_zero())
+            .map(|(j, v)| (*j as u32, scale(v)))
+            .collect();
+        r.sort_by_key(|(j, _)| *j);
+        rows.push(r);
+        for (bi, b) in b_int.iter_mut().zip(rhs) {
+            bi.push(scale(&b[i]));
+        }
+        if let Some(c) = &c_merged {
+            c_int.push(
+                c[i].iter()
+                    .filter(|(_, v)| !v.is_zero())
+                    .map(|(j, v)| (*j as u32, scale(v)))
+                    .collect(),
+            );
+        }
+    }
+    solve_scaled(
+        &rows,
+        &b_int,
+        &c_int,
+        chained.as_ref().map(|ch| ch.rhs),
+        &components,
+        || reference_solve(&a, rhs, &components, chained.as_ref()),
+    )
+}
+
+/// The core of [`solve_exact`] on row-scaled integer rows: `c_int` is C (empty without a
+/// chained solve), `chained_rhs` the right-hand side that feeds it, `components` the wanted
+/// components of each solution (the chained one last); `fallback` decides the systems the
+/// primes cannot.
+fn solve_scaled(
+    rows: &[IntRow],
+    b_int: &[Vec<Int>],
+    c_int: &[IntRow],
+    chained_rhs: Option<usize>,
+    components: &[Vec<usize>],
+    fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    // The lifting works on machine-word entries.
+    let small = || -> Option<(lift::Csr, Vec<Vec<i64>>, Option<lift::Csr>)> {
+        let b = b_int
+            .iter()
+            .map(|b| {
+                b.iter()
+                    .map(|v| match v {
+                        Int::Small(x) => Some(*x),
+                        Int::Big(_) => None,
+                    })
+                    .collect::<Option<Vec<i64>>>()
+            })
+            .collect::<Option<_>>()?;
+        let c = match chained_rhs {
+            Some(_) => Some(lift::Csr::from_int_rows(c_int)?),
+            None => None,
+        };
+        Some((lift::Csr::from_int_rows(rows)?, b, c))
+    };
+    if let Some(x) =
+        small().and_then(|(a, b, c)| solve_by_lifting(&a, &b, c.as_ref(), chained_rhs, components))
+    {
+        return Ok(x);
+    }
+    solve_by_elimination(rows, b_int, c_int, chained_rhs, components, fallback)
+}
+
+/// At most this many distinct wanted components go through the transposed lifting of
+/// [`solve_by_lifting`] (one lifting each). A solution (not the chained one) that wants more is
+/// lifted as a whole vector ([`vector`]); a chained solution that wants more goes through the
+/// multi-modular elimination, which rebuilds any number at once.
+const MAX_LIFTED_COMPONENTS: usize = 4;
+
+/// [`solve_scaled`] by p-adic lifting.
+///
+/// For a wanted component s, `w = A^-T e_s` gives `x_s = w . b` for every right-hand side b at
+/// once, and for the chained solve `y_s = e_s . A^-1 C x = v . b` with `A^T v = C^T w`. So one
+/// lifting of the block system `[[A^T, 0], [-C^T, A^T]] [w; v] = [e_s; 0]`, one factorisation
+/// modulo one prime, yields every wanted value at s (see [`lift`]). A solution of the first
+/// block that wants more than [`MAX_LIFTED_COMPONENTS`] components is lifted as a vector on A
+/// itself instead (see [`vector`]: every component of x at once, from one factorisation of A).
+/// `None` when the system does not suit (too many components of the chained solution, entries
+/// too large for machine-word residuals, too much memory for the digits of a vector) or the
+/// lifting cannot decide; the caller then eliminates modulo many primes.
+fn solve_by_lifting(
+    a: &lift::Csr,
+    b: &[Vec<i64>],
+    c: Option<&lift::Csr>,
+    chained_rhs: Option<usize>,
+    components: &[Vec<usize>],
+) -> Option<Vec<Vec<BigRational>>> {
+    let n = a.len();
+    let first = b.len();
+    let distinct_of = |c: &mut dyn Iterator<Item = usize>| -> Vec<usize> {
+        let mut d: Vec<usize> = c.collect();
+        d.sort_unstable();
+        d.dedup();
+        d
+    };
+    // The solutions lifted as vectors; the others' components go through the transposed system.
+    let as_vector: Vec<bool> = components
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            k < first && distinct_of(&mut c.iter().copied()).len() > MAX_LIFTED_COMPONENTS
+        })
+        .collect();
+    let distinct = distinct_of(
+        &mut components
+            .iter()
+            .zip(&as_vector)
+            .filter(|(_, v)| !**v)
+            .flat_map(|(c, _)| c.iter().copied()),
+    );
+    if distinct.len() > MAX_LIFTED_COMPONENTS {
+        return None;
+    }
+    fn values(m: &lift::Csr, i: usize) -> std::slice::Iter<'_, i64> {
+        m.row(i).1.iter()
+    }
+    let by_rows = log2_bounds(
+        n,
+        |i| values(a, i),
+        b,
+        chained_rhs
+            .zip(c)
+            .map(|(k, c)| (move |i: usize| values(a, i).chain(values(c, i)), k)),
+    );
+    // Each bound by rows or by columns, whichever is smaller (both bound the same numbers).
+    let bounds: Vec<(f64, f64)> = match log2_column_bounds(a, b, c.zip(chained_rhs)) {
+        Some(by_columns) => by_rows
+            .iter()
+            .zip(by_columns)
+            .map(|(r, c)| (r.0.min(c.0), r.1.min(c.1)))
+            .collect(),
+        None => by_rows,
+    };
+    let solutions: Vec<vector::VectorSolution<'_>> = (0..first)
+        .filter(|&k| as_vector[k])
+        .map(|k| vector::VectorSolution {
+            b: &b[k],
+            components: &components[k],
+            num_bits: bounds[k].1,
+            den_bits: bounds[k].0,
+        })
+        .collect();
+    if !solutions.is_empty() && !vector::suits(a, &solutions) {
+        return None;
+    }
+    let mut lifted: Vec<Vec<Option<BigRational>>> =
+        components.iter().map(|c| vec![None; c.len()]).collect();
+    if !distinct.is_empty() {
+        lift_transposed(
+            a,
+            b,
+            c,
+            chained_rhs,
+            components,
+            &as_vector,
+            &distinct,
+            &bounds,
+            &mut lifted,
+        )?;
+    }
+    if !solutions.is_empty() {
+        let got = vector::solve_vectors(a, &solutions)?;
+        for (k, xs) in (0..first).filter(|&k| as_vector[k]).zip(got) {
+            lifted[k] = xs.into_iter().map(Some).collect();
+        }
+    }
+    Some(
+        lifted
+            .into_iter()
+            .map(|vs| {
+                vs.into_iter()
+                    .map(|v| v.expect("every component lifted"))
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+/// The transposed lifting of [`solve_by_lifting`] for the `distinct` components wanted by the
+/// solutions not lifted as vectors (`as_vector[k]` false), written into `lifted`.
+#[allow(clippy::too_many_arguments)]
+fn lift_transposed(
+    a: &lift::Csr,
+    b: &[Vec<i64>],
+    c: Option<&lift::Csr>,
+    chained_rhs: Option<usize>,
+    components: &[Vec<usize>],
+    as_vector: &[bool],
+    distinct: &[usize],
+    bounds: &[(f64, f64)],
+    lifted: &mut [Vec<Option<BigRational>>],
+) -> Option<()> {
+    const LIMIT: u64 = 1 << 60;
+    let n = a.len();
+    let at = a.transpose();
+    let ct = c.map(lift::Csr::transpose);
+    if at.max_row_norm1() >= LIMIT || ct.as_ref().is_some_and(|c| c.max_row_norm1() >= LIMIT) {
+        return None;
+    }
+    let g_norm = |g: &[i64]| {
+        g.iter()
+            .fold(0u64, |acc, v| acc.saturating_add(v.unsigned_abs()))
+    };
+    if b.iter().any(|g| g_norm(g) == u64::MAX) {
+        return None;
+    }
+    // A fill-reducing order (`order`), applied to rows and columns alike: the system becomes
+    // `(P A^T P^T) (P w) = P e_s`, and `g . w = (P g) . (P w)`. (Small systems keep square order
+    // without building the column lists the ordering reads.)
+    let perm = (n >= order::SMALL)
+        .then(|| order::elimination_order(&at.column_lists()))
+        .filter(|perm| !is_identity(perm));
+    let (at, ct, b, inv) = match perm {
+        None => (at, ct, b.to_vec(), None),
+        Some(perm) => {
+            let inv = order::inverse(&perm);
+            (
+                at.permute(&perm, &inv),
+                ct.map(|c| c.permute(&perm, &inv)),
+                b.iter()
+                    .map(|g| perm.iter().map(|&old| g[old as usize]).collect())
+                    .collect(),
+                Some(inv),
+            )
+        }
+    };
+    let pattern = Pattern::from_rows(n, |i| at.row_cols(i).iter().copied());
+    // One factorisation serves every wanted component.
+    let lifter = lift::Lifter::new(at, &pattern)?;
+    let first = b.len();
+    for &s in distinct {
+        let mut unit = vec![0i64; n];
+        unit[inv.as_ref().map_or(s, |inv| inv[s] as usize)] = 1;
+        // Which solutions want s: the first block's (g = b_k) and the chained one (g = b_feed).
+        let mut who: Vec<usize> = Vec::new();
+        let mut functionals: Vec<lift::Functional<'_>> = Vec::new();
+        for (k, comps) in components.iter().enumerate() {
+            if as_vector[k] || !comps.contains(&s) {
+                continue;
+            }
+            let (g, chained) = if k < first {
+                (&b[k][..], false)
+            } else {
+                (
+                    &b[chained_rhs.expect("a chained solution has a feed")][..],
+                    true,
+                )
+            };
+            who.push(k);
+            functionals.push(lift::Functional {
+                g,
+                chained,
+                num_bits: bounds[k].1,
+                den_bits: bounds[k].0,
+            });
+        }
+        let got = lifter.lift(ct.as_ref(), &unit, &functionals)?;
+        for (k, v) in who.into_iter().zip(got) {
+            for (slot, &comp) in lifted[k].iter_mut().zip(&components[k]) {
+                if comp == s {
+                    *slot = Some(v.clone());
+                }
+            }
+        }
+    }
+    Some(())
+}
+
+/// A chained solve for [`solve_exact_int`]: (C as integer rows, the right-hand side that feeds
+/// it, the wanted components), as in [`Chained`].
+pub type ChainedInt<'a> = (&'a [Vec<(usize, i64)>], usize, Wanted<'a>);
+
+/// [`solve_exact`] for an integer system (no scaling, no rational arithmetic before the final
+/// divisions): `a` and `c` as sparse rows of `i64`, integer right-hand sides.
+///
+/// # Errors
+///
+/// [`Singular`] when A is singular.
+///
+/// # Panics
+///
+/// When a right-hand side or a column index does not fit the size of A.
+pub fn solve_exact_int(
+    a: &[Vec<(usize, i64)>],
+    rhs: &[Vec<i64>],
+    wanted: &[Wanted<'_>],
+    chained: Option<ChainedInt<'_>>,
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    let n = a.len();
+    for b in rhs {
+        assert_eq!(b.len(), n, "right-hand side has the wrong length");
+    }
+    assert_eq!(wanted.len(), rhs.len(), "one Wanted per right-hand side");
+    let components: Vec<Vec<usize>> = wanted
+        .iter()
+        .chain(chained.as_ref().map(|c| &c.2))
+        .map(|w| match w {
+            Wanted::All => (0..n).collect(),
+            Wanted::Some(c) => c.to_vec(),
+        })
+        .collect();
+    if n == 0 {
+        return Ok(vec![Vec::new(); components.len()]);
+    }
+    // Rows with each column once (repeats summed), zeros dropped.
+    let a_csr = lift::Csr::from_rows(n, a);
+    let c_csr = chained.as_ref().map(|c| lift::Csr::from_rows(n, c.0));
+    let chained_rhs = chained.as_ref().map(|c| c.1);
+    if let Some(x) = solve_by_lifting(&a_csr, rhs, c_csr.as_ref(), chained_rhs, &components) {
+        return Ok(x);
+    }
+    let rows = a_csr.to_int_rows();
+    let b_int: Vec<Vec<Int>> = rhs
+        .iter()
+        .map(|b| b.iter().map(|&v| Int::Small(v)).collect())
+        .collect();
+    let c_int = c_csr.map(|c| c.to_int_rows()).unwrap_or_default();
+    let rational = |m: &[Vec<(usize, i64)>]| -> SparseRows {
+        m.iter()
+            .map(|r| {
+                r.iter()
+                    .map(|(j, v)| (*j, BigRational::from_integer(BigInt::from(*v))))
+                    .collect()
+            })
+            .collect()
+    };
+    solve_by_elimination(&rows, &b_int, &c_int, chained_rhs, &components, || {
+        let a = rational(a);
+        let rhs: Vec<Vec<BigRational>> = rhs
+            .iter()
+            .map(|b| {
+                b.iter()
+                    .map(|&v| BigRational::from_integer(BigInt::from(v)))
+                    .collect()
+            })
+            .collect();
+        let c = chained.as_ref().map(|c| rational(c.0));
+        let ch = chained.as_ref().zip(c.as_ref()).map(|(ch, c)| Chained {
+            c,
+            rhs: ch.1,
+            wanted: ch.2,
+        });
+        reference_solve(&a, &rhs, &components, ch.as_ref())
+    })
+}
+
+/// The exact reference elimination on `A`, for the rare systems the primes cannot settle
+/// (singular ones, or ones that need a row exchange).
+fn reference_solve(
+    a: &SparseRows,
+    rhs: &[Vec<BigRational>],
+    components: &[Vec<usize>],
+    chained: Option<&Chained<'_>>,
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    // SparseLu factors I - Q: pass Q = I - A.
+    let q: SparseRows = a
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut r: BTreeMap<usize, BigRational> = BTreeMap::new();
+            r.insert(i, BigRational::one());
+            for (j, v) in row {
+                *r.entry(*j).or_insert_with(BigRational::zero) -= v;
+            }
+            r.into_iter().filter(|(_, v)| !v.is_zero()).collect()
+        })
+        .collect();
+    // Without pivoting first (the chains' case); a zero pivot may still need a row exchange.
+    type Solver<'s> = Box<dyn Fn(&[BigRational]) -> Result<Vec<BigRational>, Singular> + 's>;
+    let solve: Solver<'_> = match SparseLu::factor(&q) {
+        Ok(lu) => Box::new(move |b: &[BigRational]| Ok(lu.solve(b))),
+        Err(_) => Box::new(|b: &[BigRational]| solve_dense(&q, b)),
+    };
+    let mut xs: Vec<Vec<BigRational>> = rhs.iter().map(|b| solve(b)).collect::<Result<_, _>>()?;
+    if let Some(ch) = chained {
+        let x = &xs[ch.rhs];
+        let y: Vec<BigRational> =
+            ch.c.iter()
+                .map(|row| {
+                    row.iter()
+                        .fold(BigRational::zero(), |acc, (j, v)| acc + v * &x[*j])
+                })
+                .collect();
+        xs.push(solve(&y)?);
+    }
+    Ok(xs
+        .iter()
+        .zip(components)
+        .map(|(x, comps)| comps.iter().map(|&c| x[c].clone()).collect())
+        .collect())
+}
+
+/// `A = I - Q` as sparse rows.
+pub fn identity_minus(q: &SparseRows) -> SparseRows {
+    q.iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let mut r: BTreeMap<usize, BigRational> = BTreeMap::new();
+            r.insert(i, BigRational::one());
+            for (j, v) in row {
+                *r.entry(*j).or_insert_with(BigRational::zero) -= v;
+            }
+            r.into_iter().filter(|(_, v)| !v.is_zero()).collect()
+        })
+        .collect()
+}
+
+/// Solves `(I - Q) x = b` exactly for several right-hand sides (every component), with the
+/// multi-modular method of [`solve_exact`]. The general entry point for chains: Q is the
+/// transient part of any absorbing chain (one board, or the joint chain of several players).
+///
+/// # Errors
+///
+/// [`Singular`] when `I - Q` is singular (some state cannot reach absorption).
+pub fn solve_absorbing(
+    q: &SparseRows,
+    rhs: &[Vec<BigRational>],
+) -> Result<Vec<Vec<BigRational>>, Singular> {
+    solve_exact(&identity_minus(q), rhs, &vec![Wanted::All; rhs.len()], None)
+}
