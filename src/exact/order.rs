@@ -1,7 +1,7 @@
 //! Fill-reducing elimination orders for the sparse exact solver ([`super::solve`]).
 //!
 //! The solver eliminates the variables of `A x = b` from the last position to the first, without
-//! pivoting (`Pattern` in `solve.rs`). Its systems are nonsingular M-matrices (`F (I - S - R)`
+//! pivoting (`Pattern` in `solve/factor.rs`). Its systems are nonsingular M-matrices (`F (I - S - R)`
 //! from [`crate::chain::RollLevel`], or `I - Q`), and a symmetric permutation `P A P^T` of an
 //! M-matrix is again one, so every exact pivot stays positive in any order: the order can be
 //! chosen for fill alone. In square order, each snake that spans a square adds a column of fill

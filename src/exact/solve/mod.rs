@@ -7,12 +7,25 @@
 //! (Kemeny and Snell, *Finite Markov Chains*, 1960, chapter III). With `b = 1`, x is the expected
 //! number of turns.
 //!
-//! [`SparseLu`] eliminates the variables from the last state to the first. States are numbered in
-//! square order and moves mostly go forward, so when a variable is eliminated its row only refers
-//! to squares below it that snakes (or bounces) lead back to, and fill stays small. `I - Q` is a
-//! nonsingular M-matrix when every state can reach the finish, so every pivot is positive and no
-//! pivoting is needed. [`solve_dense`] is plain Gaussian elimination, kept as the reference the
-//! tests compare against.
+//! # Routes
+//!
+//! The entry points are [`solve_exact`] (rational systems), [`solve_exact_int`] (integer rows
+//! with a common denominator) and [`solve_absorbing`] (`(I - Q) x = b` from a chain). All scale
+//! the system to integers and go through `solve_scaled`, which picks the route:
+//!
+//! - **p-adic lifting** (`solve_by_lifting`, [`lift`], [`vector`]) when the entries are machine
+//!   words: a few wanted components by transposed lifting (one factorisation modulo one prime,
+//!   then cheap triangular solves), many components of one solution as a whole vector. It is the
+//!   fastest route on game boards, whose rows are small.
+//! - **multi-modular elimination** (`eliminate.rs`) otherwise, or when the lifting cannot
+//!   decide: elimination modulo many word-size primes on one fill pattern (`factor.rs`), Chinese
+//!   remaindering, exact once the product of the primes passes the Hadamard bound (`bounds.rs`).
+//! - **the rational reference** ([`SparseLu`], [`solve_dense`], `reference.rs`) only when
+//!   several primes in a row divide a pivot: it decides and reports a [`Singular`] system; the
+//!   tests compare the fast routes against it.
+//!
+//! Residue arithmetic lives in `modular.rs`; float solves of the same systems (BiCGSTAB and the
+//! direct solve on the same pattern) in `float.rs`.
 
 use std::collections::{BTreeMap, BTreeSet};
 
