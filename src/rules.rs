@@ -38,6 +38,26 @@ pub struct RollOutcome {
     pub climbed: u32,
     /// Squares slid down by snakes in this roll.
     pub slid: u32,
+    /// The one-use jumps used up by the end of this roll (bit i: the i-th of
+    /// [`Board::once_squares`]); always 0 on boards without them.
+    pub used: u64,
+    /// 1 + the index in [`Board::point_squares`] of the point square eaten by this roll (0:
+    /// none).
+    pub eats: u8,
+    /// The move ended on a lost-turn square: the player's next turn is skipped.
+    pub lose_turn: bool,
+    /// The move ended on an extra-turn square: one more roll in this turn.
+    pub extra_roll: bool,
+}
+
+/// What a player has used up or eaten so far in the game (bit masks over
+/// [`Board::once_squares`] and [`Board::point_squares`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Progress {
+    /// One-use jumps used up.
+    pub used: u64,
+    /// Point squares eaten.
+    pub eaten: u64,
 }
 
 /// The exact law of one roll's result: outcomes with integer weights out of a total. A roll
@@ -85,6 +105,14 @@ impl RollLaw {
         self.total
     }
 
+    fn branches_mut(&mut self) -> &mut [(u64, RollOutcome)] {
+        if self.many.is_empty() {
+            &mut self.one
+        } else {
+            &mut self.many
+        }
+    }
+
     /// The one outcome, when the roll is not random beyond its throw.
     pub fn sure_outcome(&self) -> Option<RollOutcome> {
         self.many.is_empty().then_some(self.one[0].1)
@@ -107,6 +135,27 @@ impl RollLaw {
 /// assert_eq!(roll(&efi, 74, 6).sure_outcome().unwrap().to, 99);
 /// ```
 pub fn roll(board: &Board, from: Square, sum: u32) -> RollLaw {
+    roll_with(board, Progress::default(), from, sum)
+}
+
+/// [`roll`] for a player with `progress`: the one-use jumps used up are plain squares now, and
+/// the point squares eaten score nothing. Each outcome says what is used up after the roll, and
+/// the effects of the square its move ends on (`landing`).
+pub fn roll_with(board: &Board, progress: Progress, from: Square, sum: u32) -> RollLaw {
+    let mut law = roll_used(board, progress.used, from, sum);
+    if board.is_stateful() {
+        let lost = from + sum > board.size() && board.rules().overshoot == Overshoot::Stay;
+        if !lost {
+            for (_, o) in law.branches_mut() {
+                landing(board, progress.eaten, o);
+            }
+        }
+    }
+    law
+}
+
+/// Steps 1 to 5 of a roll for a player who used up the one-use jumps in `used`.
+fn roll_used(board: &Board, used: u64, from: Square, sum: u32) -> RollLaw {
     let n = board.size();
     let mut t = from + sum;
     if t > n {
@@ -114,6 +163,7 @@ pub fn roll(board: &Board, from: Square, sum: u32) -> RollLaw {
             Overshoot::Stay => {
                 return RollLaw::sure(RollOutcome {
                     to: from,
+                    used,
                     ..RollOutcome::default()
                 })
             }
@@ -124,10 +174,11 @@ pub fn roll(board: &Board, from: Square, sum: u32) -> RollLaw {
     }
     let landed = RollOutcome {
         to: t,
+        used,
         ..RollOutcome::default()
     };
     if let Some(tiles) = board.tiles() {
-        if t != 0 && t < n && board.jump_from(t).is_none() && board.chance_at(t).is_none() {
+        if t != 0 && t < n && jump(board, used, t).is_none() && board.chance_at(t).is_none() {
             let draw = tiles.draw(t);
             let f = tiles.length;
             let mut many = Vec::with_capacity(3);
@@ -191,9 +242,10 @@ fn follow(board: &Board, mut out: RollOutcome, may_draw: bool) -> (RollOutcome, 
             }
         }
         // Validation guarantees no cycle of jumps when chain = true, so this ends.
-        let Some(next) = board.jump_from(out.to) else {
+        let Some((next, bit)) = jump(board, out.used, out.to) else {
             return (out, None);
         };
+        out.used |= bit;
         if next > out.to {
             out.ladders += 1;
             out.climbed += next - out.to;
@@ -204,6 +256,31 @@ fn follow(board: &Board, mut out: RollOutcome, may_draw: bool) -> (RollOutcome, 
         out.to = next;
         if !board.rules().chain {
             return (out, None);
+        }
+    }
+}
+
+/// The jump from `t` for a player who used up `used`: its end and its one-use bit (0 for a jump
+/// that stays).
+fn jump(board: &Board, used: u64, t: Square) -> Option<(Square, u64)> {
+    let next = board.jump_from(t)?;
+    match board.once_bit(t) {
+        0 => Some((next, 0)),
+        bit if used & bit != 0 => None,
+        bit => Some((next, bit)),
+    }
+}
+
+/// The effects of the square where a roll's move ends (after its jumps and draw), added to
+/// `out`: points scored the first time in the game a move ends there (the square is eaten), a
+/// lost next turn, one more roll. A roll that did not move (lost to `overshoot = "stay"`) and a
+/// forfeit's return land nowhere.
+fn landing(board: &Board, eaten: u64, out: &mut RollOutcome) {
+    out.lose_turn = board.loses_turn(out.to);
+    out.extra_roll = board.gives_extra_roll(out.to);
+    if let Some((bit, _)) = board.points_at(out.to) {
+        if eaten & bit == 0 {
+            out.eats = bit.trailing_zeros() as u8 + 1;
         }
     }
 }
@@ -390,7 +467,8 @@ mod tests {
                 snakes: 0,
                 ladders: 1,
                 climbed: 4,
-                slid: 0
+                slid: 0,
+                ..RollOutcome::default()
             }
         );
     }

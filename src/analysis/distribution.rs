@@ -155,6 +155,21 @@ pub struct Distribution<S = Square> {
 }
 
 impl<S> Distribution<S> {
+    /// The same distribution with the trap's states mapped by `f`.
+    pub fn map_states<T>(self, f: impl Fn(S) -> T) -> Distribution<T> {
+        Distribution {
+            terms: self.terms,
+            starts_finished: self.starts_finished,
+            stop: self.stop,
+            tail_threshold: self.tail_threshold,
+            quantiles: self.quantiles,
+            mode: self.mode,
+            mean: self.mean,
+            decay: self.decay,
+            trap: self.trap.map(|t| t.map(f)),
+        }
+    }
+
     /// N, the last n computed.
     pub fn turns(&self) -> usize {
         self.terms.len()

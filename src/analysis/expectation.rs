@@ -87,6 +87,9 @@ pub fn expect(board: &Board) -> Expectation {
 /// (in roll-level form: `A t = F (I - S) 1`, `A u = F (I - S) t` with `A = F (I - S - R)`),
 /// solved as a chained solve: one factorisation per prime serves both.
 pub fn expect_with(board: &Board, per_square: bool) -> Expectation {
+    if board.is_stateful() {
+        return super::stateful::expect_stateful(board, per_square);
+    }
     match RollLevel::new(board) {
         Some(rl) if rl.always_ends() => match rl.start {
             None => zero_game(),
@@ -364,9 +367,16 @@ pub enum FloatExpectation {
 
 /// Computes the expectations in floating point (see [`FloatExpectations`]).
 pub fn expect_float(board: &Board, per_square: bool) -> FloatExpectation {
+    if board.is_stateful() {
+        // Per square: the states with nothing used, eaten or owed.
+        let fresh =
+            |s: &crate::chain::PlayerState| (s.square, s.progress == Default::default() && !s.owed);
+        let chain = super::stateful::stateful_chain(board);
+        return float_from_chain(&chain, per_square, fresh);
+    }
     let rl = match RollLevel::new(board) {
         Some(rl) if rl.always_ends() => rl,
-        _ => return float_from_chain(&Chain::for_board(board), per_square),
+        _ => return float_from_chain(&Chain::for_board(board), per_square, |s| (*s, true)),
     };
     let Some(start) = rl.start else {
         return FloatExpectation::Finite(Box::new(float_zero()));
@@ -426,10 +436,16 @@ fn float_assemble(at_start: &[f64], per_square: Vec<(Square, f64)>) -> FloatExpe
     }))
 }
 
-fn float_from_chain(chain: &Chain<Square>, per_square: bool) -> FloatExpectation {
+/// The float expectations of a chain; `square` maps a state to its square and whether it is
+/// listed per square.
+fn float_from_chain<S: ChainState>(
+    chain: &Chain<S>,
+    per_square: bool,
+    square: impl Fn(&S) -> (Square, bool),
+) -> FloatExpectation {
     use crate::exact::decimal::to_f64;
     if let Some(trap) = chain.trap() {
-        return FloatExpectation::Infinite(trap);
+        return FloatExpectation::Infinite(trap.map(|s| square(&s).0));
     }
     let n = chain.transient_count();
     let start = chain.start();
@@ -463,7 +479,14 @@ fn float_from_chain(chain: &Chain<Square>, per_square: bool) -> FloatExpectation
     let (x, at_start) = crate::exact::solve::solve_float_at(&a, &b, (&identity, 0), start)
         .expect("every state reaches the finish, so I - Q is nonsingular");
     let squares = if per_square {
-        chain.states()[..n].iter().copied().zip(x).collect()
+        chain.states()[..n]
+            .iter()
+            .zip(x)
+            .filter_map(|(s, t)| match square(s) {
+                (q, true) => Some((q, t)),
+                _ => None,
+            })
+            .collect()
     } else {
         Vec::new()
     };

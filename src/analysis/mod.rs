@@ -6,5 +6,6 @@ pub mod expectation;
 pub mod moments;
 pub mod pgf;
 pub mod shortest;
+pub mod stateful;
 pub mod summary;
 pub mod visits;

@@ -28,8 +28,20 @@ use super::{
 };
 
 /// The keys allowed at the top level of a board file.
-pub const TOP_KEYS: [&str; 8] = [
-    "name", "source", "size", "snakes", "ladders", "chance", "tiles", "rules",
+pub const TOP_KEYS: [&str; 13] = [
+    "name",
+    "source",
+    "size",
+    "snakes",
+    "ladders",
+    "chance",
+    "tiles",
+    "once",
+    "points",
+    "lose_turn",
+    "extra_turn",
+    "columns",
+    "rules",
 ];
 /// The keys allowed in the `[rules]` table.
 pub const RULE_KEYS: [&str; 6] = ["start", "overshoot", "die", "dice", "roll_again", "chain"];
@@ -54,6 +66,15 @@ struct FileBoard {
     #[serde(default)]
     chance: Vec<Spanned<FileChance>>,
     tiles: Option<Spanned<FileTiles>>,
+    #[serde(default)]
+    once: Vec<Spanned<i64>>,
+    #[serde(default)]
+    points: Vec<Spanned<Vec<i64>>>,
+    #[serde(default)]
+    lose_turn: Vec<Spanned<i64>>,
+    #[serde(default)]
+    extra_turn: Vec<Spanned<i64>>,
+    columns: Option<Spanned<i64>>,
     rules: Option<FileRules>,
 }
 
@@ -236,6 +257,18 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<BoardSpec, BoardError> {
             .map_or(Located::unplaced(i64::from(defaults.dice)), located),
         chance,
         tiles,
+        once: file.once.iter().map(located).collect(),
+        points: file
+            .points
+            .into_iter()
+            .map(|p| Located {
+                line: Some(lines.line(p.span().start)),
+                value: p.into_inner(),
+            })
+            .collect(),
+        lose_turn: file.lose_turn.iter().map(located).collect(),
+        extra_turn: file.extra_turn.iter().map(located).collect(),
+        columns: file.columns.as_ref().map(located),
         roll_again,
         chain: rules
             .chain

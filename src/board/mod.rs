@@ -11,6 +11,7 @@ pub mod draws;
 pub mod format;
 mod validate;
 mod validate_draws;
+mod validate_state;
 
 use std::fmt;
 use std::path::Path;
@@ -286,6 +287,16 @@ pub struct BoardSpec {
     pub chance: Vec<Located<ChanceSpec>>,
     /// `[tiles]`.
     pub tiles: Option<Located<TilesSpec>>,
+    /// `once`: squares whose snake or ladder works once per game.
+    pub once: Vec<Located<i64>>,
+    /// `points`: `[square, points]` pairs as written.
+    pub points: Vec<Located<Vec<i64>>>,
+    /// `lose_turn`: squares that cost the next turn.
+    pub lose_turn: Vec<Located<i64>>,
+    /// `extra_turn`: squares that give one more roll.
+    pub extra_turn: Vec<Located<i64>>,
+    /// `columns`: the row length of the board as drawn.
+    pub columns: Option<Located<i64>>,
     /// `roll_again`.
     pub roll_again: Located<RollAgainSpec>,
     /// `chain`.
@@ -421,6 +432,22 @@ pub struct Board {
     /// `chance_at[t]`: the index in `chances` of the chance square `t`, `u32::MAX` for none.
     chance_at: Vec<u32>,
     tiles: Option<Tiles>,
+    state: StateSquares,
+}
+
+/// The squares that make a player's state remember something (one-use jumps, point squares)
+/// or act on a turn (lost and extra turns), by square; empty on boards without any.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StateSquares {
+    /// The one-use squares, in file order (bit i of a `used` mask is `once[i]`).
+    pub once: Vec<Square>,
+    /// The point squares and their points, in file order (bit i of an `eaten` mask).
+    pub points: Vec<(Square, i64)>,
+    /// Per square (when any of these exist): 1 + the index in `once` (0: none), 1 + the index in
+    /// `points`, loses a turn, gives an extra roll.
+    pub by_square: Vec<(u8, u8, bool, bool)>,
+    /// The row length of the board as drawn.
+    pub columns: Square,
 }
 
 impl Board {
@@ -531,6 +558,78 @@ impl Board {
     /// Seed 002's random tiles, when the board has them.
     pub fn tiles(&self) -> Option<&Tiles> {
         self.tiles.as_ref()
+    }
+
+    /// The squares whose snake or ladder works once per game, in file order.
+    pub fn once_squares(&self) -> &[Square] {
+        &self.state.once
+    }
+
+    /// The point squares with their points, in file order.
+    pub fn point_squares(&self) -> &[(Square, i64)] {
+        &self.state.points
+    }
+
+    /// The one-use bit of the jump from `square` (0 when it is not one-use).
+    pub fn once_bit(&self, square: Square) -> u64 {
+        match self.state.by_square.get(square as usize) {
+            Some(&(i, ..)) if i > 0 => 1 << (i - 1),
+            _ => 0,
+        }
+    }
+
+    /// The point square at `square`: its bit in an `eaten` mask and its points.
+    pub fn points_at(&self, square: Square) -> Option<(u64, i64)> {
+        match self.state.by_square.get(square as usize) {
+            Some(&(_, i, ..)) if i > 0 => Some((1 << (i - 1), self.state.points[i as usize - 1].1)),
+            _ => None,
+        }
+    }
+
+    /// True when ending a move on `square` costs the player's next turn.
+    pub fn loses_turn(&self, square: Square) -> bool {
+        self.state
+            .by_square
+            .get(square as usize)
+            .is_some_and(|e| e.2)
+    }
+
+    /// True when ending a move on `square` gives one more roll in the turn.
+    pub fn gives_extra_roll(&self, square: Square) -> bool {
+        self.state
+            .by_square
+            .get(square as usize)
+            .is_some_and(|e| e.3)
+    }
+
+    /// The squares that cost the next turn, ascending.
+    pub fn lose_turn_squares(&self) -> Vec<Square> {
+        self.flagged(|e| e.2)
+    }
+
+    /// The squares that give an extra roll, ascending.
+    pub fn extra_turn_squares(&self) -> Vec<Square> {
+        self.flagged(|e| e.3)
+    }
+
+    fn flagged(&self, f: impl Fn(&(u8, u8, bool, bool)) -> bool) -> Vec<Square> {
+        let by = &self.state.by_square;
+        (0..by.len())
+            .filter(|&s| f(&by[s]))
+            .map(|s| s as Square)
+            .collect()
+    }
+
+    /// The row length of the board as drawn (`columns`; 10 for 100 squares, otherwise
+    /// ceil(sqrt(size)) unless the file says).
+    pub fn columns(&self) -> Square {
+        self.state.columns
+    }
+
+    /// True when a player's state is more than a square: one-use jumps, point squares, lost or
+    /// extra turns.
+    pub fn is_stateful(&self) -> bool {
+        !self.state.by_square.is_empty()
     }
 
     /// True when every roll is decided by the dice alone: no chance square, no tiles (the

@@ -6,7 +6,7 @@ use std::fmt;
 
 use crate::text::{printable, unprintable, MAX_NAME_CHARS, MAX_SOURCE_CHARS};
 
-use super::validate_draws;
+use super::{validate_draws, validate_state};
 use super::{
     Board, BoardSpec, Jump, Located, RollAgain, RollAgainSpec, Rules, Square, MAX_ROLL_AGAIN,
     MAX_SIZE,
@@ -208,12 +208,16 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         }
     }
 
-    let (chances, tiles) = match size_sq {
-        Some(n) => (
-            validate_draws::chances(&spec.chance, n, &by_square, &mut problems),
-            validate_draws::tiles(spec.tiles.as_ref(), n, &mut problems),
-        ),
-        None => (Vec::new(), None),
+    let (chances, tiles, state) = match size_sq {
+        Some(n) => {
+            let chances = validate_draws::chances(&spec.chance, n, &by_square, &mut problems);
+            let chance_squares = spec.chance.iter().map(|c| c.value.at).collect();
+            let state =
+                validate_state::state_squares(&spec, n, &by_square, &chance_squares, &mut problems);
+            let tiles = validate_draws::tiles(spec.tiles.as_ref(), n, &mut problems);
+            (chances, tiles, state)
+        }
+        None => (Vec::new(), None, Default::default()),
     };
     if !problems.is_empty() {
         return Err(BoardError::new(&spec.origin, problems));
@@ -256,6 +260,7 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         chances,
         chance_at,
         tiles,
+        state,
     })
 }
 

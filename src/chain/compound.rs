@@ -46,16 +46,31 @@ pub trait RollGame {
     fn forfeit(&self, began: &Self::State, now: &Self::State) -> Self::State;
     /// The state once a turn has ended in the non-final `state` (the next player to move).
     fn end_turn(&self, state: Self::State) -> Self::State;
+    /// The points a roll scored (seed 003's apples); 0 for games without points.
+    fn points(&self, _outcome: &RollOutcome) -> i64 {
+        0
+    }
+    /// When the player to move in `state` must skip this turn (a lost turn), the state after the
+    /// skipped turn; a skipped turn counts as a turn, with no roll.
+    fn skip(&self, _state: &Self::State) -> Option<Self::State> {
+        None
+    }
 }
+
+/// A state inside a turn: the game's state and the top throws in a row so far (counted only
+/// under `roll_again = K`, where they matter).
+type InTurn<S> = (S, u32);
 
 /// What rolls from one in-turn state contribute, over the common denominator `denom`.
 struct RollsFrom<S> {
     /// (next state, numerator) for rolls that end the turn (forfeits included).
     ends: Vec<(S, u128)>,
-    /// (next state, numerator) for rolls after which the turn goes on.
-    goes_on: Vec<(S, u128)>,
+    /// (next in-turn state, numerator) for rolls after which the turn goes on.
+    goes_on: Vec<(InTurn<S>, u128)>,
     /// Numerators of the expected snakes, ladders, climbed, slid.
     counts: [u128; 4],
+    /// Numerator of the expected points.
+    points: i128,
     denom: u128,
 }
 
@@ -72,27 +87,33 @@ fn rolls_from<G: RollGame>(
         .iter()
         .map(|t| (t, throw_effect(rule, t.top, streak)))
         .map(|(t, e)| match e {
-            ThrowEffect::Forfeit => (t.weight, e, None),
-            ThrowEffect::Move { .. } => (t.weight, e, Some(game.roll(at, t.sum))),
+            ThrowEffect::Forfeit => (t.weight, t.top, e, None),
+            ThrowEffect::Move { .. } => (t.weight, t.top, e, Some(game.roll(at, t.sum))),
         })
         .collect();
     let lcm = rolled
         .iter()
-        .filter_map(|(_, _, r)| r.as_ref().map(|r| u128::from(r.1)))
+        .filter_map(|(_, _, _, r)| r.as_ref().map(|r| u128::from(r.1)))
         .fold(1u128, |l, d| l / gcd(l, d) * d);
     let mut out = RollsFrom {
         ends: Vec::new(),
         goes_on: Vec::new(),
         counts: [0; 4],
+        points: 0,
         denom: u128::from(dice.total()) * lcm,
     };
-    for (w, effect, law) in rolled {
+    for (w, top, effect, law) in rolled {
         let Some((branches, total)) = law else {
             out.ends
                 .push((game.forfeit(began, at), u128::from(w) * lcm));
             continue;
         };
         let again = matches!(effect, ThrowEffect::Move { again: true });
+        // The streak counts top throws in a row; it matters only when the K-th forfeits.
+        let streak = match (rule, top) {
+            (RollAgain::Forfeit(_), true) => streak + 1,
+            _ => 0,
+        };
         let scale = u128::from(w) * (lcm / u128::from(total));
         for (bw, next, o) in branches {
             let p = scale * u128::from(bw);
@@ -103,8 +124,9 @@ fn rolls_from<G: RollGame>(
             {
                 *c += p * u128::from(v);
             }
-            if again && !game.is_final(&next) {
-                out.goes_on.push((next, p));
+            out.points += p as i128 * i128::from(game.points(&o));
+            if (again || o.extra_roll) && !game.is_final(&next) {
+                out.goes_on.push(((next, streak), p));
             } else {
                 out.ends.push((next, p));
             }
@@ -155,6 +177,9 @@ fn collect<G: RollGame>(
             *reward += scaled(c);
         }
     }
+    if rolls.points != 0 {
+        rewards.points += &unit * BigInt::from(rolls.points);
+    }
     let mut merged: BTreeMap<G::State, u128> = BTreeMap::new();
     for (s, p) in rolls.ends {
         let s = if game.is_final(&s) {
@@ -180,34 +205,21 @@ fn collect<G: RollGame>(
 pub fn compound_move<G: RollGame>(game: &G, state: &G::State) -> Turn<G::State> {
     let mut next = BTreeMap::new();
     let mut rewards = TurnRewards::default();
-    match game.roll_again(state) {
-        RollAgain::None => {
-            let rolls = rolls_from(game, state, state, 0);
-            collect(game, &BigRational::one(), rolls, &mut next, &mut rewards);
-        }
-        RollAgain::Forfeit(k) => {
-            let mut level: BTreeMap<G::State, BigRational> =
-                BTreeMap::from([(state.clone(), BigRational::one())]);
-            for streak in 0..k {
-                let mut deeper = BTreeMap::new();
-                for (at, x) in level {
-                    let mut rolls = rolls_from(game, state, &at, streak);
-                    for (s, p) in std::mem::take(&mut rolls.goes_on) {
-                        *deeper.entry(s).or_insert_with(BigRational::zero) +=
-                            &x * ratio(p, rolls.denom);
-                    }
-                    collect(game, &x, rolls, &mut next, &mut rewards);
-                }
-                level = deeper;
-            }
-        }
-        RollAgain::Unlimited => {
-            let (states, rolls) = in_turn_states(game, state);
-            let x = expected_visits(&states, &rolls);
-            for (x, rolls) in x.iter().zip(rolls) {
-                collect(game, x, rolls, &mut next, &mut rewards);
-            }
-        }
+    if let Some(after) = game.skip(state) {
+        let after = if game.is_final(&after) {
+            after
+        } else {
+            game.end_turn(after)
+        };
+        return Turn {
+            next: vec![(after, BigRational::one())],
+            rewards,
+        };
+    }
+    let (states, rolls) = in_turn_states(game, state);
+    let x = expected_visits(&states, &rolls);
+    for (x, rolls) in x.iter().zip(rolls) {
+        collect(game, x, rolls, &mut next, &mut rewards);
     }
     Turn {
         next: next.into_iter().collect(),
@@ -215,19 +227,20 @@ pub fn compound_move<G: RollGame>(game: &G, state: &G::State) -> Turn<G::State> 
     }
 }
 
-/// The in-turn states reachable from `state` by top throws (unlimited roll-again), with the
-/// rolls from each, in discovery order (`state` first).
+/// The in-turn states reachable from `state` by rolls that go on (top throws, extra rolls),
+/// with the rolls from each, in discovery order (`state` first).
 #[allow(clippy::type_complexity)]
 fn in_turn_states<G: RollGame>(
     game: &G,
     state: &G::State,
-) -> (Vec<G::State>, Vec<RollsFrom<G::State>>) {
-    let mut states = vec![state.clone()];
-    let mut index: HashMap<G::State, usize> = HashMap::from([(state.clone(), 0)]);
+) -> (Vec<InTurn<G::State>>, Vec<RollsFrom<G::State>>) {
+    let first = (state.clone(), 0);
+    let mut states = vec![first.clone()];
+    let mut index: HashMap<InTurn<G::State>, usize> = HashMap::from([(first, 0)]);
     let mut rolls = Vec::new();
     while rolls.len() < states.len() {
-        let at = states[rolls.len()].clone();
-        let r = rolls_from(game, state, &at, 0);
+        let (at, streak) = states[rolls.len()].clone();
+        let r = rolls_from(game, state, &at, streak);
         for (s, _) in &r.goes_on {
             if !index.contains_key(s) {
                 index.insert(s.clone(), states.len());
@@ -241,10 +254,11 @@ fn in_turn_states<G: RollGame>(
 
 /// `x = e_0 (I - S)^-1` over the in-turn states, S from each state's rolls that go on.
 fn expected_visits<S: Ord + Clone + Hash + Eq>(
-    states: &[S],
+    states: &[InTurn<S>],
     rolls: &[RollsFrom<S>],
 ) -> Vec<BigRational> {
-    let index: HashMap<&S, usize> = states.iter().enumerate().map(|(i, s)| (s, i)).collect();
+    let index: HashMap<&InTurn<S>, usize> =
+        states.iter().enumerate().map(|(i, s)| (s, i)).collect();
     let m = states.len();
     // One path: each state goes on to at most one state (the standard game).
     let single: Option<Vec<Option<(usize, BigRational)>>> = rolls

@@ -10,6 +10,7 @@
 
 mod compound;
 mod roll_level;
+mod stateful;
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Debug;
@@ -21,7 +22,8 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 pub use compound::{compound_move, RollGame};
-pub use roll_level::RollLevel;
+pub use roll_level::{RollLevel, RollMove, MAX_DENOMINATOR};
+pub use stateful::{PlayerState, StatefulBoard};
 
 use crate::board::{Board, Dice, RollAgain, Square};
 use crate::rules::{roll, RollOutcome};
@@ -39,6 +41,8 @@ pub struct TurnRewards {
     pub climbed: BigRational,
     /// Expected squares slid down by snakes.
     pub slid: BigRational,
+    /// Expected points scored (point squares eaten).
+    pub points: BigRational,
 }
 
 impl Default for TurnRewards {
@@ -49,6 +53,7 @@ impl Default for TurnRewards {
             ladders: BigRational::zero(),
             climbed: BigRational::zero(),
             slid: BigRational::zero(),
+            points: BigRational::zero(),
         }
     }
 }
@@ -146,6 +151,16 @@ pub struct Trap<S> {
     pub state: S,
     /// A cycle of states the game can go round forever from there (first state repeated last).
     pub cycle: Vec<S>,
+}
+
+impl<S> Trap<S> {
+    /// The same trap with each state mapped by `f` (for example a state projected to its square).
+    pub fn map<T>(self, f: impl Fn(S) -> T) -> Trap<T> {
+        Trap {
+            state: f(self.state),
+            cycle: self.cycle.into_iter().map(f).collect(),
+        }
+    }
 }
 
 /// The chain has more reachable states than the caller allowed.

@@ -50,6 +50,7 @@ impl Args {
 /// Runs `analyze`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
+    super::board_args::square_state_only(&board, "analyze")?;
     let summary = match summarize(&board) {
         Ok(s) => s,
         Err(e) => bail!("{e}"),

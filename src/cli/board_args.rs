@@ -79,6 +79,19 @@ impl BoardArgs {
     }
 }
 
+/// Refuses a board whose player state is more than a square (one-use jumps, points, lost or
+/// extra turns) for a command that does not answer those yet: `expect` and `distribution` do.
+pub fn square_state_only(board: &Board, command: &str) -> Result<()> {
+    if board.is_stateful() {
+        bail!(
+            "{}: `{command}` does not answer boards with one-use jumps, points, lost or extra turns \
+             yet; `ladders expect` and `ladders distribution` do",
+            board.origin()
+        );
+    }
+    Ok(())
+}
+
 fn parse_overshoot(text: &str) -> Result<Overshoot, String> {
     Overshoot::from_name(text)
         .ok_or_else(|| format!("expected one of {}", Overshoot::NAMES.join(", ")))

@@ -4,8 +4,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use ladders::analysis::distribution::{default_tail, distribution, DistributionOptions};
-use ladders::chain::Chain;
+use ladders::analysis::distribution::{default_tail, DistributionOptions};
+use ladders::analysis::stateful::board_distribution;
 use ladders::report::distribution::{to_json, write_csv, write_text, DistributionReport};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -74,13 +74,12 @@ pub fn parse_tail(text: &str) -> Result<BigRational, String> {
 /// Runs `distribution`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
-    let chain = Chain::for_board(&board);
     let options = DistributionOptions {
         turns: args.turns.map(|n| n as usize),
         tail: args.tail.clone().unwrap_or_else(default_tail),
         min_turns: 0,
     };
-    let dist = match distribution(&chain, &options) {
+    let dist = match board_distribution(&board, &options) {
         Ok(d) => d,
         Err(e) => bail!("{e}"),
     };

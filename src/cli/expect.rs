@@ -7,12 +7,16 @@ use anyhow::Result;
 use ladders::analysis::expectation::{expect_float, expect_with, Expectation};
 use ladders::analysis::moments::{moments, Moments};
 use ladders::analysis::pgf::pgf;
+use ladders::analysis::stateful::{stateful_chain, Score};
 use ladders::board::Board;
 use ladders::chain::Chain;
+use ladders::exact::decimal::fixed;
 use ladders::report::expect::{
     float_to_json, to_json, write_float_text, write_text, ExpectOptions,
 };
 use ladders::report::moments::{to_json as moments_json, write_text as write_moments};
+use ladders::report::text::exact_text;
+use num_rational::BigRational;
 
 use super::board_args::BoardArgs;
 use super::exit;
@@ -41,6 +45,31 @@ pub struct Args {
     pub moments: Option<u16>,
 }
 
+/// The final score's lines: its expectation and law.
+fn write_score(out: &mut dyn Write, s: &Score, digits: usize) -> Result<()> {
+    writeln!(out, "Expected score   {}", exact_text(&s.expected, digits))?;
+    let (lo, hi) = (s.law[0].0, s.law[s.law.len() - 1].0);
+    writeln!(out, "Score range      {lo} to {hi}")?;
+    for (v, _) in &s.law {
+        writeln!(
+            out,
+            "  P(score >= {v:>3}) {}",
+            fixed(&s.at_least(*v), digits)
+        )?;
+    }
+    Ok(())
+}
+
+/// The final score as JSON: exact fractions and decimals.
+fn score_json(s: &Score, digits: usize) -> serde_json::Value {
+    let exact =
+        |p: &BigRational| serde_json::json!({"exact": p.to_string(), "decimal": fixed(p, digits)});
+    serde_json::json!({
+        "expected": exact(&s.expected),
+        "law": s.law.iter().map(|(v, p)| serde_json::json!({"score": v, "p": exact(p), "at_least": exact(&s.at_least(*v))})).collect::<Vec<_>>(),
+    })
+}
+
 /// Runs `expect`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
@@ -62,16 +91,23 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         (Some(k), Expectation::Finite(_)) => Some(checked_moments(&board, usize::from(k))?),
         _ => None,
     };
+    let score = ladders::analysis::stateful::score(&board);
     if args.json {
         let mut value = serde_json::to_value(to_json(&board, &expectation, options))?;
         if let (Some(m), Some(obj)) = (&moments, value.as_object_mut()) {
             obj.insert("moments".into(), moments_json(m, options.digits));
+        }
+        if let (Some(s), Some(map)) = (&score, value.as_object_mut()) {
+            map.insert("score".into(), score_json(s, options.digits));
         }
         write_json(out, &value)?;
     } else {
         write_text(out, &board, &expectation, options)?;
         if let Some(m) = &moments {
             write_moments(out, m, options.digits)?;
+        }
+        if let Some(s) = &score {
+            write_score(out, s, options.digits)?;
         }
     }
     Ok(exit::code(exit::SUCCESS))
@@ -80,10 +116,19 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
 /// The moments by the solver, cross-checked against the derivatives at 1 of the generating
 /// function (two independent routes; a disagreement is a bug, reported as an error).
 fn checked_moments(board: &Board, k: usize) -> Result<Moments> {
-    let chain = Chain::for_board(board);
-    let m = moments(&chain, k)?;
+    if board.is_stateful() {
+        return checked_moments_of(&stateful_chain(board), k);
+    }
+    checked_moments_of(&Chain::for_board(board), k)
+}
+
+fn checked_moments_of<S: ladders::chain::ChainState>(
+    chain: &Chain<S>,
+    k: usize,
+) -> Result<Moments> {
+    let m = moments(chain, k)?;
     anyhow::ensure!(
-        pgf(&chain).factorial_moments(k) == m.factorial,
+        pgf(chain).factorial_moments(k) == m.factorial,
         "internal check failed: the moments from the solver differ from the derivatives of the \
          generating function at 1 (please report this board)"
     );

@@ -122,7 +122,9 @@ pub fn seat_boards(
             if reverse_seat.contains(&(i + 1)) {
                 rules.reverse = !rules.reverse;
             }
-            rules.load(name)
+            let board = rules.load(name)?;
+            super::board_args::square_state_only(&board, "race")?;
+            Ok(board)
         })
         .collect()
 }
@@ -148,6 +150,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             bail!("a range of players makes a table on one board: give one board, no --reverse-seat and no --knock-off");
         }
         let board = args.rules.load(&args.boards[0])?;
+        super::board_args::square_state_only(&board, "race")?;
         let mut races = Vec::new();
         for k in players.from..=players.to {
             let seats = vec![&board; k];

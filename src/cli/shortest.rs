@@ -29,6 +29,7 @@ pub struct Args {
 /// Runs `shortest`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
+    super::board_args::square_state_only(&board, "shortest")?;
     let e = extremes(&board, &Chain::for_board(&board));
     let digits = usize::from(args.digits);
     if args.json {

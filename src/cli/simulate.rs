@@ -77,7 +77,9 @@ impl SeatArgs {
             || self.knock_off
             || !self.reverse_seat.is_empty();
         if !race {
-            return Ok(Seats::One(Box::new(self.rules.load(&self.boards[0])?)));
+            let board = self.rules.load(&self.boards[0])?;
+            super::board_args::square_state_only(&board, "simulate")?;
+            return Ok(Seats::One(Box::new(board)));
         }
         let players = self.players.map_or(
             if self.boards.len() > 1 {
@@ -88,6 +90,9 @@ impl SeatArgs {
             usize::from,
         );
         let boards = seat_boards(&self.boards, &self.rules, &self.reverse_seat, players)?;
+        for b in &boards {
+            super::board_args::square_state_only(b, "race")?;
+        }
         Ok(Seats::Race(boards, self.knock_off))
     }
 }

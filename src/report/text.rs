@@ -55,6 +55,19 @@ pub fn rules_line(board: &Board) -> String {
         1 => line.push_str(", 1 chance square"),
         k => line.push_str(&format!(", {k} chance squares")),
     }
+    let counts = [
+        (board.once_squares().len(), "one-use jump"),
+        (board.point_squares().len(), "point square"),
+        (board.lose_turn_squares().len(), "lost-turn square"),
+        (board.extra_turn_squares().len(), "extra-turn square"),
+    ];
+    for (k, what) in counts {
+        match k {
+            0 => {}
+            1 => line.push_str(&format!(", 1 {what}")),
+            k => line.push_str(&format!(", {k} {what}s")),
+        }
+    }
     if let Some(t) = board.tiles() {
         line.push_str(&format!(
             ", random tiles (length {}, snake {}, ladder {})",

@@ -304,3 +304,34 @@ fn tempfile_dir() -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
+
+#[test]
+fn a_stateful_board_is_answered_by_expect_and_refused_by_commands_that_do_not_know_it() {
+    let dir = tempfile_dir();
+    let path = dir.join("points.toml");
+    // Worked by hand (src/analysis/stateful.rs): a coin on 2 squares, allow; square 1 scores 5:
+    // half the games score 5.
+    std::fs::write(
+        &path,
+        "size = 2\npoints = [[1, 5]]\n[rules]\ndie = 2\novershoot = \"allow\"\n",
+    )
+    .unwrap();
+    let p = path.to_str().unwrap();
+    ladders()
+        .args(["expect", p, "--digits", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Expected score   2.50 = 5/2"))
+        .stdout(predicate::str::contains("1 point square"));
+    let v = json_of(&["expect", p, "--json"]);
+    assert_eq!(v["score"]["expected"]["exact"], "5/2");
+    for cmd in ["shortest", "simulate", "analyze"] {
+        ladders()
+            .args([cmd, p])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "one-use jumps, points, lost or extra turns",
+            ));
+    }
+}

@@ -13,7 +13,7 @@
 //! with a common denominator) and [`solve_absorbing`] (`(I - Q) x = b` from a chain). All scale
 //! the system to integers and go through `solve_scaled`, which picks the route:
 //!
-//! - **p-adic lifting** (`solve_by_lifting`, [`lift`], [`vector`]) when the entries are machine
+//! - **p-adic lifting** (`solve_by_lifting`, `lift.rs`, `vector.rs`) when the entries are machine
 //!   words: a few wanted components by transposed lifting (one factorisation modulo one prime,
 //!   then cheap triangular solves), many components of one solution as a whole vector. It is the
 //!   fastest route on game boards, whose rows are small.

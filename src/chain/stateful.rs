@@ -1,0 +1,139 @@
+//! One player on a board whose state is more than a square (seed 003 and popular editions):
+//! one-use jumps that break once taken, point squares eaten the first time a move ends there,
+//! squares that cost the next turn or give one more roll. The state remembers what has been
+//! used up and eaten and whether a turn is owed; the roll is [`crate::rules::roll_with`] and the
+//! turn the one [`compound_move`], like every other game.
+
+use super::{compound_move, RollGame, Turn, TurnModel};
+use crate::board::{Board, Dice, RollAgain, Square};
+use crate::rules::{roll_with, Progress, RollOutcome};
+
+/// A player's state on a stateful board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlayerState {
+    /// The square the token stands on.
+    pub square: Square,
+    /// One-use jumps used up and point squares eaten so far.
+    pub progress: Progress,
+    /// True when the player's next turn is skipped (a lost-turn square was reached).
+    pub owed: bool,
+}
+
+/// One player on a stateful board.
+#[derive(Clone, Copy, Debug)]
+pub struct StatefulBoard<'a> {
+    board: &'a Board,
+}
+
+impl<'a> StatefulBoard<'a> {
+    /// The single-player stateful game of `board`.
+    pub fn new(board: &'a Board) -> StatefulBoard<'a> {
+        StatefulBoard { board }
+    }
+
+    /// The board.
+    pub fn board(&self) -> &'a Board {
+        self.board
+    }
+
+    /// The points of a roll that ate a point square.
+    pub fn points(&self, outcome: &RollOutcome) -> i64 {
+        match outcome.eats {
+            0 => 0,
+            i => self.board.point_squares()[usize::from(i) - 1].1,
+        }
+    }
+
+    /// The state after a roll from `state` that did `o`. A finished game keeps only what was
+    /// eaten (the score), so the final states are one per set of eaten squares.
+    fn after(&self, state: &PlayerState, o: &RollOutcome) -> PlayerState {
+        let eaten = match o.eats {
+            0 => state.progress.eaten,
+            i => state.progress.eaten | 1 << (i - 1),
+        };
+        if o.to == self.board.size() {
+            return PlayerState {
+                square: o.to,
+                progress: Progress { used: 0, eaten },
+                owed: false,
+            };
+        }
+        PlayerState {
+            square: o.to,
+            progress: Progress {
+                used: o.used,
+                eaten,
+            },
+            owed: state.owed || o.lose_turn,
+        }
+    }
+}
+
+impl RollGame for StatefulBoard<'_> {
+    type State = PlayerState;
+
+    fn dice(&self, _: &PlayerState) -> &Dice {
+        self.board.dice()
+    }
+
+    fn roll_again(&self, _: &PlayerState) -> RollAgain {
+        self.board.rules().roll_again
+    }
+
+    fn is_final(&self, state: &PlayerState) -> bool {
+        state.square == self.board.size()
+    }
+
+    fn roll(&self, state: &PlayerState, sum: u32) -> (Vec<(u64, PlayerState, RollOutcome)>, u64) {
+        let law = roll_with(self.board, state.progress, state.square, sum);
+        let branches = law
+            .branches()
+            .iter()
+            .map(|(w, o)| (*w, self.after(state, o), *o))
+            .collect();
+        (branches, law.total())
+    }
+
+    fn points(&self, outcome: &RollOutcome) -> i64 {
+        StatefulBoard::points(self, outcome)
+    }
+
+    /// Back to where the turn began; what was used up, eaten or owed on the way stays.
+    fn forfeit(&self, began: &PlayerState, now: &PlayerState) -> PlayerState {
+        PlayerState {
+            square: began.square,
+            ..*now
+        }
+    }
+
+    fn end_turn(&self, state: PlayerState) -> PlayerState {
+        state
+    }
+
+    fn skip(&self, state: &PlayerState) -> Option<PlayerState> {
+        state.owed.then_some(PlayerState {
+            owed: false,
+            ..*state
+        })
+    }
+}
+
+impl TurnModel for StatefulBoard<'_> {
+    type State = PlayerState;
+
+    fn start(&self) -> PlayerState {
+        PlayerState {
+            square: self.board.rules().start,
+            progress: Progress::default(),
+            owed: false,
+        }
+    }
+
+    fn is_final(&self, state: &PlayerState) -> bool {
+        state.square == self.board.size()
+    }
+
+    fn turn(&self, state: &PlayerState) -> Turn<PlayerState> {
+        compound_move(self, state)
+    }
+}
