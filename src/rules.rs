@@ -172,6 +172,40 @@ fn roll_used(board: &Board, used: u64, from: Square, sum: u32) -> RollLaw {
             Overshoot::Allow => n,
         };
     }
+    land(board, used, t)
+}
+
+/// The coin of the `coin = true` choice rule (docs/model.md, "Choices"): from `at` (not the
+/// finish), heads moves the token one square forward and tails one back (tails on square 1 or
+/// 0 leaves it there); then, as at the end of a roll's move, a tile is drawn or jumps and a
+/// chance square apply where the coin put it (steps 3 to 5), unless the coin left it where it
+/// was.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::board::builtin;
+/// use ladders::rules::nudge;
+/// let mb = builtin("milton-bradley").unwrap().unwrap();
+/// // Heads from 27 lands on 28, the ladder 28 -> 84; tails lands on 26.
+/// assert_eq!(nudge(&mb, 27, true).sure_outcome().unwrap().to, 84);
+/// assert_eq!(nudge(&mb, 27, false).sure_outcome().unwrap().to, 26);
+/// ```
+pub fn nudge(board: &Board, at: Square, heads: bool) -> RollLaw {
+    match (heads, at) {
+        (true, _) => land(board, 0, at + 1),
+        (false, 0 | 1) => RollLaw::sure(RollOutcome {
+            to: at,
+            ..RollOutcome::default()
+        }),
+        (false, _) => land(board, 0, at - 1),
+    }
+}
+
+/// Steps 3 to 5 for a move that lands on `t`, by a player who used up the one-use jumps in
+/// `used`: a tile, or the jumps and a chance draw.
+fn land(board: &Board, used: u64, t: Square) -> RollLaw {
+    let n = board.size();
     let landed = RollOutcome {
         to: t,
         used,

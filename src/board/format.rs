@@ -23,8 +23,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::{
-    BoardError, BoardSpec, ChanceSpec, DieSpec, Located, Overshoot, ProbabilitySpec, Problem,
-    RollAgainSpec, TilesSpec,
+    BoardError, BoardSpec, ChanceSpec, ChoicesSpec, DieSpec, Located, Overshoot, ProbabilitySpec,
+    Problem, RollAgainSpec, TilesSpec,
 };
 
 /// The keys allowed at the top level of a board file.
@@ -44,7 +44,18 @@ pub const TOP_KEYS: [&str; 13] = [
     "rules",
 ];
 /// The keys allowed in the `[rules]` table.
-pub const RULE_KEYS: [&str; 6] = ["start", "overshoot", "die", "dice", "roll_again", "chain"];
+pub const RULE_KEYS: [&str; 10] = [
+    "start",
+    "overshoot",
+    "die",
+    "dice",
+    "roll_again",
+    "chain",
+    "choose_die",
+    "coin",
+    "pick",
+    "choose_face",
+];
 /// The keys allowed in a `[[chance]]` table.
 pub const CHANCE_KEYS: [&str; 2] = ["at", "to"];
 /// The keys allowed in the `[tiles]` table.
@@ -87,6 +98,10 @@ struct FileRules {
     dice: Option<Spanned<i64>>,
     roll_again: Option<Spanned<toml::Value>>,
     chain: Option<Spanned<bool>>,
+    choose_die: Option<Spanned<Vec<i64>>>,
+    coin: Option<Spanned<bool>>,
+    pick: Option<Spanned<i64>>,
+    choose_face: Option<Spanned<bool>>,
 }
 
 #[derive(Deserialize)]
@@ -191,6 +206,12 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<BoardSpec, BoardError> {
             }
         },
     });
+    let choices = ChoicesSpec {
+        choose_die: rules.choose_die.as_ref().map(|s| spanned(&lines, s)),
+        coin: rules.coin.as_ref().map(|s| spanned(&lines, s)),
+        pick: rules.pick.as_ref().map(|s| spanned(&lines, s)),
+        choose_face: rules.choose_face.as_ref().map(|s| spanned(&lines, s)),
+    };
     let overshoot = match rules.overshoot {
         None => Located::unplaced(defaults.overshoot),
         Some(s) => {
@@ -276,7 +297,16 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<BoardSpec, BoardError> {
                 value: *c.get_ref(),
                 line: Some(lines.line(c.span().start)),
             }),
+        choices,
     })
+}
+
+/// A value with the line it is on.
+fn spanned<T: Clone>(lines: &LineIndex, s: &Spanned<T>) -> Located<T> {
+    Located {
+        value: s.get_ref().clone(),
+        line: Some(lines.line(s.span().start)),
+    }
 }
 
 /// `die` as written: an integer (faces) or an array of integer weights.

@@ -10,6 +10,7 @@ pub mod dice;
 pub mod draws;
 pub mod format;
 mod validate;
+pub mod validate_choices;
 mod validate_draws;
 mod validate_state;
 
@@ -24,6 +25,7 @@ pub use builtin::{
 pub use dice::{Dice, Throw};
 pub use draws::{Chance, Probability, TileDraw, Tiles};
 pub use validate::{BoardError, Problem};
+pub use validate_choices::{ChoiceRule, ChoicesSpec};
 
 /// A square of the board: 0 is off the board (the start when `start = 0`), `1..=size` are the
 /// squares, `size` is the finish.
@@ -225,6 +227,8 @@ pub struct RuleOverrides {
     pub roll_again: Option<RollAgain>,
     /// Replaces `chain`.
     pub chain: Option<bool>,
+    /// Sets choice rules (`choose_die`, `coin`, `pick`, `choose_face`).
+    pub choices: ChoicesSpec,
 }
 
 impl RuleOverrides {
@@ -301,6 +305,8 @@ pub struct BoardSpec {
     pub roll_again: Located<RollAgainSpec>,
     /// `chain`.
     pub chain: Located<bool>,
+    /// The choice rules (`choose_die`, `coin`, `pick`, `choose_face`).
+    pub choices: ChoicesSpec,
 }
 
 /// `die` as written.
@@ -405,6 +411,7 @@ impl BoardSpec {
         if let Some(chain) = overrides.chain {
             self.chain = Located::unplaced(chain);
         }
+        self.choices.merge(&overrides.choices);
     }
 
     /// Checks everything and builds the [`Board`], or reports every problem found.
@@ -433,6 +440,7 @@ pub struct Board {
     chance_at: Vec<u32>,
     tiles: Option<Tiles>,
     state: StateSquares,
+    choice: Option<ChoiceRule>,
 }
 
 /// The squares that make a player's state remember something (one-use jumps, point squares)
@@ -636,5 +644,10 @@ impl Board {
     /// standard game, whose roll from a square and a throw has one outcome).
     pub fn is_deterministic(&self) -> bool {
         self.chances.is_empty() && self.tiles.is_none()
+    }
+
+    /// The player's choice rule, if the board has one (docs/model.md, "Choices").
+    pub fn choice(&self) -> Option<&ChoiceRule> {
+        self.choice.as_ref()
     }
 }

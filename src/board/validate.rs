@@ -208,6 +208,14 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         }
     }
 
+    let choice = super::validate_choices::choice(
+        &spec.choices,
+        size_sq,
+        spec.overshoot.value == super::Overshoot::Bounce,
+        dice.as_ref(),
+        roll_again,
+        &mut problems,
+    );
     let (chances, tiles, state) = match size_sq {
         Some(n) => {
             let chances = validate_draws::chances(&spec.chance, n, &by_square, &mut problems);
@@ -219,6 +227,16 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         }
         None => (Vec::new(), None, Default::default()),
     };
+    if let (Some(rule), false) = (&choice, state.by_square.is_empty()) {
+        problems.push(Problem::new(
+            spec.choices.line_of(rule),
+            format!(
+                "{} needs a board without once, points, lose_turn or extra_turn squares \
+                 (choices on a board that changes during the game are not modelled yet)",
+                rule.key()
+            ),
+        ));
+    }
     if !problems.is_empty() {
         return Err(BoardError::new(&spec.origin, problems));
     }
@@ -261,6 +279,7 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         chance_at,
         tiles,
         state,
+        choice,
     })
 }
 

@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{bail, Context, Result};
 use ladders::board::format::{parse_spec, MAX_FILE_BYTES};
 use ladders::board::{
-    builtin_names, near_builtin_names, Board, DieChoice, Overshoot, RollAgain, RuleOverrides,
-    BUILTIN_BOARDS, DEFAULT_BOARD,
+    builtin_names, near_builtin_names, Board, ChoicesSpec, DieChoice, Located, Overshoot, RollAgain,
+    RuleOverrides, BUILTIN_BOARDS, DEFAULT_BOARD,
 };
 
 /// The rule overrides and transforms every board-taking command accepts.
@@ -36,6 +36,18 @@ pub struct RuleArgs {
     /// Whether jumps chain (true) or at most one jump is taken per move (false)
     #[arg(long, value_name = "true|false")]
     pub chain: Option<bool>,
+    /// Choice rule: before each roll the player picks one of these fair dice (4,6)
+    #[arg(long, value_name = "F1,F2,...", value_delimiter = ',')]
+    pub choose_die: Option<Vec<i64>>,
+    /// Choice rule: after each roll the player may flip a coin (heads +1, tails -1)
+    #[arg(long)]
+    pub coin: bool,
+    /// Choice rule: throw K dice and move by the one the player picks
+    #[arg(long, value_name = "K")]
+    pub pick: Option<i64>,
+    /// Choice rule: the player picks the die's face
+    #[arg(long)]
+    pub choose_face: bool,
 }
 
 impl RuleArgs {
@@ -48,11 +60,31 @@ impl RuleArgs {
             dice: self.dice,
             roll_again: self.roll_again,
             chain: self.chain,
+            choices: ChoicesSpec {
+                choose_die: self.choose_die.clone().map(Located::unplaced),
+                coin: self.coin.then_some(Located::unplaced(true)),
+                pick: self.pick.map(Located::unplaced),
+                choose_face: self.choose_face.then_some(Located::unplaced(true)),
+            },
         }
     }
 
-    /// Loads `name` (built-in or path) and applies `--reverse` and the overrides.
+    /// Loads `name` (built-in or path) and applies `--reverse` and the overrides; a board with
+    /// a choice rule is refused (the analyses need a policy: `ladders optimize`).
     pub fn load(&self, name: &str) -> Result<Board> {
+        let board = self.load_with_choices(name)?;
+        if let Some(rule) = board.choice() {
+            bail!(
+                "{}: the player chooses ({}), so the game needs a policy: use `ladders optimize {name}`",
+                board.origin(),
+                rule.key()
+            );
+        }
+        Ok(board)
+    }
+
+    /// [`RuleArgs::load`], keeping a choice rule.
+    pub fn load_with_choices(&self, name: &str) -> Result<Board> {
         let mut spec = load_spec(name)?;
         if self.reverse {
             spec.reverse();
