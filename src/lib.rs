@@ -22,6 +22,7 @@
 pub mod analysis;
 pub mod board;
 pub mod chain;
+pub mod choice;
 pub mod exact;
 pub mod generate;
 pub mod race;

@@ -10,6 +10,7 @@ pub mod draw;
 pub mod exit;
 pub mod expect;
 pub mod generate;
+pub mod optimize;
 pub mod output;
 pub mod pgf;
 pub mod race;
@@ -78,6 +79,8 @@ pub enum Command {
     Race(race::Args),
     /// Draw the board as a grid, optionally shaded by a per-square quantity
     Draw(draw::Args),
+    /// The exact optimal policy of a player who chooses (choose_die, coin, pick, choose_face)
+    Optimize(optimize::Args),
     /// Write a random board file
     Generate(generate::Args),
     /// List the built-in boards
@@ -98,6 +101,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         Some(Command::Pgf(args)) => pgf::run(&args, out),
         Some(Command::Race(args)) => race::run(&args, out),
         Some(Command::Draw(args)) => draw::run(&args, out),
+        Some(Command::Optimize(args)) => optimize::run(&args, out),
         Some(Command::Generate(args)) => generate::run(&args, out),
         Some(Command::Boards(args)) => boards::run(&args, out),
     }
@@ -123,7 +127,7 @@ mod tests {
             .collect();
         let mut built = Cli::command();
         built.build();
-        assert_eq!(listed.len(), 12);
+        assert_eq!(listed.len(), 13);
         for (name, listed_about) in listed {
             let sc = built.find_subcommand(&name).expect("listed");
             assert!(

@@ -7,6 +7,7 @@ pub mod draw;
 pub mod expect;
 pub mod json;
 pub mod moments;
+pub mod optimize;
 pub mod pgf;
 pub mod race;
 pub mod race_simulate;

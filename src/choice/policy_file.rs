@@ -1,0 +1,245 @@
+//! Policy files: a table square -> choice that a user writes (docs/optimal-play.md, "Policy
+//! files"), as CSV (`square,choice` lines) or TOML (a `[policy]` table).
+//!
+//! ```text
+//! # CSV: a square, a range of squares, or * (every square not listed)
+//! square,choice
+//! *,keep
+//! 27,flip
+//! 40-45,flip
+//! ```
+//!
+//! The square is the one the player stands on when the choice comes: the turn's square for
+//! `choose_die`, `choose_face` and `pick`, the square the roll led to for `coin`. Choices:
+//! `d4` (or `4`) for `choose_die`; `keep` or `flip` for `coin`; a face for `choose_face`; for
+//! `pick`, `highest`, `lowest` or an order of preference such as `6>5>4>3>2>1` (the first face
+//! shown in that order is moved).
+
+use std::path::Path;
+
+use super::{Choice, Game, NodeKey, Policy};
+use crate::board::{ChoiceRule, Square};
+
+/// One line of a policy file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Entry {
+    line: usize,
+    /// Inclusive range of squares; `None` for `*`.
+    squares: Option<(Square, Square)>,
+    choice: String,
+}
+
+/// A policy file as read: its lines, not yet matched to a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PolicyFile {
+    origin: String,
+    entries: Vec<Entry>,
+}
+
+/// Reads a policy file: TOML when the name ends in `.toml`, CSV otherwise.
+///
+/// # Errors
+///
+/// A message naming the file, the line and what is valid.
+pub fn load(path: &Path) -> Result<PolicyFile, String> {
+    let origin = path.display().to_string();
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("{origin}: cannot read the file: {e}"))?;
+    if path.extension().is_some_and(|e| e == "toml") {
+        parse_toml(&text, &origin)
+    } else {
+        parse_csv(&text, &origin)
+    }
+}
+
+fn squares(text: &str, origin: &str, line: usize) -> Result<Option<(Square, Square)>, String> {
+    let text = text.trim();
+    if text == "*" {
+        return Ok(None);
+    }
+    let bad = || {
+        format!(
+            "{origin}:{line}: {text:?} is not a square: expected a square (27), a range (40-45) or *"
+        )
+    };
+    let (a, b) = text.split_once('-').unwrap_or((text, text));
+    let a: Square = a.trim().parse().map_err(|_| bad())?;
+    let b: Square = b.trim().parse().map_err(|_| bad())?;
+    if a > b {
+        return Err(bad());
+    }
+    Ok(Some((a, b)))
+}
+
+/// Parses CSV text (`square,choice` per line; `#` comments; an optional header).
+///
+/// # Errors
+///
+/// A message naming the line.
+pub fn parse_csv(text: &str, origin: &str) -> Result<PolicyFile, String> {
+    let mut entries = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let body = raw.split('#').next().unwrap_or("").trim();
+        if body.is_empty() || body.eq_ignore_ascii_case("square,choice") {
+            continue;
+        }
+        let Some((sq, choice)) = body.split_once(',') else {
+            return Err(format!(
+                "{origin}:{line}: expected `square,choice` (for example `27,flip`), found {body:?}"
+            ));
+        };
+        entries.push(Entry {
+            line,
+            squares: squares(sq, origin, line)?,
+            choice: choice.trim().to_string(),
+        });
+    }
+    Ok(PolicyFile {
+        origin: origin.to_string(),
+        entries,
+    })
+}
+
+/// Parses TOML text with a `[policy]` table of `"square" = "choice"`.
+///
+/// # Errors
+///
+/// A message naming what is wrong.
+pub fn parse_toml(text: &str, origin: &str) -> Result<PolicyFile, String> {
+    let value: toml::Table = toml::from_str(text).map_err(|e| {
+        format!("{origin}: not TOML: {}", e.message().trim().replace('\n', " "))
+    })?;
+    let Some(toml::Value::Table(policy)) = value.get("policy") else {
+        return Err(format!(
+            "{origin}: expected a [policy] table of \"square\" = \"choice\" lines"
+        ));
+    };
+    let line_of = |key: &str| {
+        text.lines()
+            .position(|l| l.trim_start().trim_start_matches('"').starts_with(key))
+            .map_or(0, |i| i + 1)
+    };
+    let mut entries = Vec::new();
+    for (key, v) in policy {
+        let line = line_of(key);
+        let choice = match v {
+            toml::Value::String(s) => s.clone(),
+            toml::Value::Integer(i) => i.to_string(),
+            other => {
+                return Err(format!(
+                    "{origin}:{line}: the choice for {key:?} is {other}, expected a string such as \"flip\""
+                ))
+            }
+        };
+        entries.push(Entry {
+            line,
+            squares: squares(key, origin, line)?,
+            choice,
+        });
+    }
+    Ok(PolicyFile {
+        origin: origin.to_string(),
+        entries,
+    })
+}
+
+impl PolicyFile {
+    /// The choice text for `square`: the last line covering it, else `*`.
+    fn choice_for(&self, square: Square) -> Option<&Entry> {
+        let covers = |e: &&Entry| e.squares.is_some_and(|(a, b)| (a..=b).contains(&square));
+        self.entries
+            .iter()
+            .rev()
+            .find(covers)
+            .or_else(|| self.entries.iter().rev().find(|e| e.squares.is_none()))
+    }
+
+    /// The policy this file describes on `game`.
+    ///
+    /// # Errors
+    ///
+    /// A square where a choice comes is not covered, or a choice is not one of the rule's.
+    pub fn policy(&self, game: &Game) -> Result<Policy, String> {
+        game.nodes
+            .iter()
+            .map(|node| {
+                let square = match &node.key {
+                    NodeKey::Done => return Ok(0),
+                    NodeKey::Before(s) | NodeKey::After(s) | NodeKey::Shown(s, _) => *s,
+                };
+                let entry = self.choice_for(square).ok_or_else(|| {
+                    format!(
+                        "{}: square {square} has no line, and there is no `*` line for the other \
+                         squares",
+                        self.origin
+                    )
+                })?;
+                let wanted = parse_choice(&game.rule, &entry.choice).map_err(|valid| {
+                    format!(
+                        "{}:{}: {:?} is not a choice of {}: expected {valid}",
+                        self.origin,
+                        entry.line,
+                        entry.choice,
+                        game.rule.key()
+                    )
+                })?;
+                let found = wanted.iter().find_map(|c| {
+                    node.actions.iter().position(|a| a.choice == *c)
+                });
+                found.ok_or_else(|| {
+                    format!(
+                        "{}:{}: {:?} cannot be chosen on square {square} (open: {})",
+                        self.origin,
+                        entry.line,
+                        entry.choice,
+                        node.actions
+                            .iter()
+                            .map(|a| a.choice.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                })
+            })
+            .collect()
+    }
+}
+
+/// The choices a text stands for, in order of preference, or what would be valid.
+fn parse_choice(rule: &ChoiceRule, text: &str) -> Result<Vec<Choice>, String> {
+    let t = text.trim().to_ascii_lowercase();
+    let number = |s: &str| s.trim().parse::<u32>().ok();
+    match rule {
+        ChoiceRule::ChooseDie(dice) => number(t.trim_start_matches('d'))
+            .filter(|f| dice.iter().any(|d| d.faces() == *f))
+            .map(|f| vec![Choice::Die(f)])
+            .ok_or_else(|| {
+                dice.iter()
+                    .map(|d| format!("d{}", d.faces()))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            }),
+        ChoiceRule::Coin => match t.as_str() {
+            "flip" => Ok(vec![Choice::Flip]),
+            "keep" => Ok(vec![Choice::Keep]),
+            _ => Err("keep or flip".to_string()),
+        },
+        ChoiceRule::ChooseFace => number(&t)
+            .map(|f| vec![Choice::Face(f)])
+            .ok_or_else(|| "a face of the die".to_string()),
+        ChoiceRule::Pick(_) => {
+            let faces = 1..=100u32;
+            match t.as_str() {
+                "highest" => Ok(faces.rev().map(Choice::Face).collect()),
+                "lowest" => Ok(faces.map(Choice::Face).collect()),
+                order => order
+                    .split('>')
+                    .map(|f| number(f).map(Choice::Face))
+                    .collect::<Option<Vec<_>>>()
+                    .ok_or_else(|| {
+                        "highest, lowest or an order of faces such as 6>5>4>3>2>1".to_string()
+                    }),
+            }
+        }
+    }
+}
