@@ -657,6 +657,21 @@ mod tests {
     }
 
     #[test]
+    fn the_coin_steps_one_square_and_lands_like_a_roll() {
+        let b = board(SMALL);
+        // Heads from 2 lands on the ladder's foot 3 -> 7; tails from 2 is 1, plain.
+        let up = nudge(&b, 2, true).sure_outcome().unwrap();
+        assert_eq!((up.to, up.ladders, up.climbed), (7, 1, 4));
+        assert_eq!(nudge(&b, 2, false).sure_outcome().unwrap().to, 1);
+        // Tails from 1 and from 0 stays; heads from 8 lands on the snake's head 9 -> 2.
+        assert_eq!(nudge(&b, 1, false).sure_outcome().unwrap().to, 1);
+        assert_eq!(nudge(&b, 0, false).sure_outcome().unwrap().to, 0);
+        assert_eq!(nudge(&b, 8, true).sure_outcome().unwrap().to, 2);
+        // Tails from 4 lands on the ladder's foot 3.
+        assert_eq!(nudge(&b, 4, false).sure_outcome().unwrap().to, 7);
+    }
+
+    #[test]
     fn no_roll_again_means_a_six_ends_the_turn() {
         let b = board(SMALL);
         assert!(!turn_step(&b, 0, 0, 0, 6).again);

@@ -17,7 +17,7 @@ pub struct BuiltinBoard {
 pub const DEFAULT_BOARD: &str = "milton-bradley";
 
 /// Every built-in board, in the order `ladders boards` lists them.
-pub const BUILTIN_BOARDS: [BuiltinBoard; 5] = [
+pub const BUILTIN_BOARDS: [BuiltinBoard; 6] = [
     BuiltinBoard {
         name: "milton-bradley",
         summary: "Chutes and Ladders, seed 001's layout (chute 47 -> 26): start off the board, a roll past 100 is lost",
@@ -37,6 +37,11 @@ pub const BUILTIN_BOARDS: [BuiltinBoard; 5] = [
         name: "random-tiles",
         summary: "seed 002's random tiles: 20 squares, each landing draws a snake (1/10), a ladder (1/10) or nothing",
         text: include_str!("../../boards/random-tiles.toml"),
+    },
+    BuiltinBoard {
+        name: "course",
+        summary: "a dynamic-programming course's board: 50 squares, each turn the player chooses a d4 or a d6 (ladders optimize)",
+        text: include_str!("../../boards/course.toml"),
     },
     BuiltinBoard {
         name: "tiny",

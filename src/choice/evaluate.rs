@@ -151,9 +151,7 @@ pub fn evaluate(game: &Game, policy: &Policy, whole: bool) -> Evaluation {
 /// The values over their least common denominator: (numerators, denominator).
 pub(super) fn common_denominator(values: &[BigRational]) -> (Vec<BigInt>, BigInt) {
     use num_integer::Integer;
-    let d = values
-        .iter()
-        .fold(BigInt::from(1), |d, v| d.lcm(v.denom()));
+    let d = values.iter().fold(BigInt::from(1), |d, v| d.lcm(v.denom()));
     let numers = values
         .iter()
         .map(|v| v.numer() * (&d / v.denom()))

@@ -174,7 +174,7 @@ impl Game {
             squares.push(start);
         }
         let mut node_index: HashMap<NodeKey, usize> = HashMap::new();
-        let mut raw_nodes: Vec<(NodeKey, Vec<(Choice, Vec<(Square, u64)>, u64)>)> = Vec::new();
+        let mut raw_nodes: Vec<(NodeKey, Vec<RawAction>)> = Vec::new();
         let mut situations = Vec::new();
         let mut totals = Vec::new();
         let mut i = 0;
@@ -307,7 +307,16 @@ fn situations_of(board: &Board, rule: &ChoiceRule, s: Square) -> (Vec<(u64, Node
             let (to, total) = mix(parts);
             let list = to
                 .into_iter()
-                .map(|(t, w)| (w, if t == n { NodeKey::Done } else { NodeKey::After(t) }))
+                .map(|(t, w)| {
+                    (
+                        w,
+                        if t == n {
+                            NodeKey::Done
+                        } else {
+                            NodeKey::After(t)
+                        },
+                    )
+                })
                 .collect();
             (list, total)
         }
@@ -351,7 +360,10 @@ fn actions_of(board: &Board, rule: &ChoiceRule, key: &NodeKey) -> Vec<RawAction>
             .map(|(v, _)| face(*s, v))
             .collect(),
         (ChoiceRule::Coin, NodeKey::After(t)) => {
-            let (next, total) = mix(vec![(1, nudge(board, *t, true)), (1, nudge(board, *t, false))]);
+            let (next, total) = mix(vec![
+                (1, nudge(board, *t, true)),
+                (1, nudge(board, *t, false)),
+            ]);
             vec![
                 (Choice::Keep, vec![(*t, 1)], 1),
                 (Choice::Flip, next, total),

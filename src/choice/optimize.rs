@@ -134,7 +134,9 @@ pub fn bellman_holds(game: &Game, values: &[BigRational]) -> bool {
 pub fn value_iteration(game: &Game, sweeps: usize) -> Vec<f64> {
     let m = game.squares.len();
     let mut v = vec![0.0f64; m];
-    let probs: Vec<Vec<Vec<(Option<usize>, f64)>>> = game
+    // probs[node][action]: (target, probability).
+    type Probs = Vec<Vec<(Option<usize>, f64)>>;
+    let probs: Vec<Probs> = game
         .nodes
         .iter()
         .map(|node| {
@@ -215,8 +217,8 @@ fn fewest_turns(game: &Game) -> Result<Policy, Square> {
     loop {
         let near: Vec<u32> = game.nodes.iter().map(|n| nearest(n, &dist).0).collect();
         let mut changed = false;
-        for s in 0..m {
-            let d = game.situations[s]
+        for (s, sits) in game.situations.iter().enumerate() {
+            let d = sits
                 .iter()
                 .map(|&(_, k)| near[k].saturating_add(1))
                 .min()

@@ -43,8 +43,8 @@ pub struct PolicyFile {
 /// A message naming the file, the line and what is valid.
 pub fn load(path: &Path) -> Result<PolicyFile, String> {
     let origin = path.display().to_string();
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("{origin}: cannot read the file: {e}"))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{origin}: cannot read the file: {e}"))?;
     if path.extension().is_some_and(|e| e == "toml") {
         parse_toml(&text, &origin)
     } else {
@@ -108,7 +108,10 @@ pub fn parse_csv(text: &str, origin: &str) -> Result<PolicyFile, String> {
 /// A message naming what is wrong.
 pub fn parse_toml(text: &str, origin: &str) -> Result<PolicyFile, String> {
     let value: toml::Table = toml::from_str(text).map_err(|e| {
-        format!("{origin}: not TOML: {}", e.message().trim().replace('\n', " "))
+        format!(
+            "{origin}: not TOML: {}",
+            e.message().trim().replace('\n', " ")
+        )
     })?;
     let Some(toml::Value::Table(policy)) = value.get("policy") else {
         return Err(format!(
@@ -184,9 +187,9 @@ impl PolicyFile {
                         game.rule.key()
                     )
                 })?;
-                let found = wanted.iter().find_map(|c| {
-                    node.actions.iter().position(|a| a.choice == *c)
-                });
+                let found = wanted
+                    .iter()
+                    .find_map(|c| node.actions.iter().position(|a| a.choice == *c));
                 found.ok_or_else(|| {
                     format!(
                         "{}:{}: {:?} cannot be chosen on square {square} (open: {})",

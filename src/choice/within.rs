@@ -83,9 +83,8 @@ pub fn within(game: &Game, turns: u32) -> Within {
                 game.situations[s]
                     .iter()
                     .map(|&(w, k)| {
-                        let f = u128::from(w)
-                            * u128::from(sl / node_l[k])
-                            * u128::from(d / state_l[s]);
+                        let f =
+                            u128::from(w) * u128::from(sl / node_l[k]) * u128::from(d / state_l[s]);
                         &best[k].0 * BigInt::from(f)
                     })
                     .fold(BigInt::zero(), |acc, x| acc + x)

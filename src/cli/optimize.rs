@@ -42,8 +42,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         );
     };
     let at_start = |values: &[BigRational]| {
-        game.start
-            .map_or_else(|| BigRational::from_integer(0.into()), |s| values[s].clone())
+        game.start.map_or_else(
+            || BigRational::from_integer(0.into()),
+            |s| values[s].clone(),
+        )
     };
     let mut others: Vec<Scored> = Vec::new();
     let (value, policy, evaluations, proved) = match args.within {
@@ -57,7 +59,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             for (name, p) in game.fixed_policies() {
                 others.push(Scored::new(name, &game, evaluate(&game, &p, false)));
             }
-            (at_start(&best.values), best.policy, best.evaluations, best.proved)
+            (
+                at_start(&best.values),
+                best.policy,
+                best.evaluations,
+                best.proved,
+            )
         }
         Some(n) => {
             let w = within(&game, n);

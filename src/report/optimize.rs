@@ -154,7 +154,11 @@ pub fn write_text(out: &mut dyn Write, r: &OptimizeReport<'_>) -> io::Result<()>
     writeln!(out)?;
     match r.within {
         None => {
-            writeln!(out, "optimal expected turns: {}", exact_text(&r.value, r.digits))?;
+            writeln!(
+                out,
+                "optimal expected turns: {}",
+                exact_text(&r.value, r.digits)
+            )?;
             writeln!(
                 out,
                 "  policy iteration, {} exact evaluation{}; the Bellman equation {} with == at all {} states",
@@ -173,14 +177,20 @@ pub fn write_text(out: &mut dyn Write, r: &OptimizeReport<'_>) -> io::Result<()>
     writeln!(out)?;
     match r.within {
         None => writeln!(out, "optimal policy (a policy file: square,choice):")?,
-        Some(n) => writeln!(out, "best first choice with {n} turns left (square,choice):")?,
+        Some(n) => writeln!(
+            out,
+            "best first choice with {n} turns left (square,choice):"
+        )?,
     }
     for (a, b, c) in runs(r.game, r.policy) {
         writeln!(out, "  {},{c}", range(a, b))?;
     }
     if !r.others.is_empty() {
         writeln!(out)?;
-        writeln!(out, "other policies (expected turns, and how much more than the optimum):")?;
+        writeln!(
+            out,
+            "other policies (expected turns, and how much more than the optimum):"
+        )?;
         let width = r.others.iter().map(|o| o.name.len()).max().unwrap_or(0);
         for o in &r.others {
             match &o.value {
@@ -226,8 +236,8 @@ pub fn to_json(r: &OptimizeReport<'_>) -> Value {
     });
     match r.within {
         None => {
-            v["optimal_expected_turns"] = serde_json::to_value(ExactJson::new(&r.value, r.digits))
-                .expect("serialisable");
+            v["optimal_expected_turns"] =
+                serde_json::to_value(ExactJson::new(&r.value, r.digits)).expect("serialisable");
             v["evaluations"] = json!(r.evaluations);
             v["bellman_holds"] = json!(r.proved);
         }

@@ -20,3 +20,13 @@ gen efi-reversed boards/efi.toml --reverse
 gen efi-forfeit3 boards/efi.toml --roll-again 3
 gen efi-stay boards/efi.toml --overshoot stay
 gen tiny-forfeit2 boards/tiny.toml --roll-again 2
+# Optimal play (issue 14): float value iteration by optimal_play.py, "square value" lines.
+opt() {
+  local name=$1; shift
+  { echo "args $*"; python3 tests/independent/optimal_play.py "$@"; } > "$out/optimal-$name.txt"
+}
+opt course boards/course.toml
+opt milton-bradley-coin boards/milton-bradley.toml --coin
+opt milton-bradley-pick2 boards/milton-bradley.toml --pick 2
+opt milton-bradley-choose-face boards/milton-bradley.toml --choose-face
+opt milton-bradley-48-choose-die boards/milton-bradley-48.toml --choose-die 4,6,8

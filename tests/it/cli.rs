@@ -133,9 +133,10 @@ fn boards_lists_every_builtin_board() {
         .stdout(predicate::str::contains("milton-bradley-48"))
         .stdout(predicate::str::contains("efi"))
         .stdout(predicate::str::contains("random-tiles"))
-        .stdout(predicate::str::contains("tiny"));
+        .stdout(predicate::str::contains("tiny"))
+        .stdout(predicate::str::contains("course"));
     let v = json_of(&["boards", "--json"]);
-    assert_eq!(v.as_array().unwrap().len(), 5);
+    assert_eq!(v.as_array().unwrap().len(), 6);
 }
 
 #[test]

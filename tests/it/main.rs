@@ -20,6 +20,7 @@ mod fuzz;
 mod hostile;
 mod hostile_corpus;
 mod known_values;
+mod optimize;
 mod order;
 mod properties;
 mod properties_shortest;

@@ -1,0 +1,273 @@
+//! Optimal play (issue 14): the exact optimum against an independent float value iteration
+//! (tests/independent/optimal_play.py), against brute force over every deterministic policy on
+//! small boards, the Bellman equation with `==`, hand-worked games, and the command line.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use ladders::analysis::expectation::{expect, Expectation};
+use ladders::board::{Board, ChoicesSpec, Located, RuleOverrides};
+use ladders::choice::{bellman_holds, evaluate, optimize, policy_file, within, Evaluation, Game};
+use ladders::exact::decimal::to_f64;
+use num_rational::BigRational;
+
+use crate::common::{exact, json_of, ladders};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The board of a fixture's argument line (`path [--coin | --choose-die a,b | --pick k |
+/// --choose-face]`).
+fn fixture_board(args: &str) -> Board {
+    let mut words = args.split_whitespace();
+    let path = root().join(words.next().unwrap());
+    let mut choices = ChoicesSpec::default();
+    while let Some(w) = words.next() {
+        match w {
+            "--coin" => choices.coin = Some(Located::unplaced(true)),
+            "--choose-face" => choices.choose_face = Some(Located::unplaced(true)),
+            "--pick" => {
+                choices.pick = Some(Located::unplaced(words.next().unwrap().parse().unwrap()))
+            }
+            "--choose-die" => {
+                let list = words.next().unwrap().split(',').map(|f| f.parse().unwrap());
+                choices.choose_die = Some(Located::unplaced(list.collect()));
+            }
+            other => panic!("unknown fixture argument {other}"),
+        }
+    }
+    Board::load(&path)
+        .unwrap()
+        .with_rules(&RuleOverrides {
+            choices,
+            ..RuleOverrides::default()
+        })
+        .unwrap()
+}
+
+#[test]
+fn the_exact_optimum_agrees_with_the_independent_float_value_iteration_to_1e_12() {
+    let dir = root().join("tests/fixtures/independent");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if !name.starts_with("optimal-") {
+            continue;
+        }
+        seen += 1;
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut lines = text.lines();
+        let board = fixture_board(lines.next().unwrap().strip_prefix("args ").unwrap());
+        let python: HashMap<u32, f64> = lines
+            .map(|l| {
+                let (s, v) = l.split_once(' ').unwrap();
+                (s.parse().unwrap(), v.parse().unwrap())
+            })
+            .collect();
+        let game = Game::new(&board).unwrap();
+        let best = optimize(&game).unwrap();
+        assert!(best.proved, "{name}");
+        for (s, v) in game.squares.iter().zip(&best.values) {
+            let theirs = python[s];
+            let ours = to_f64(v);
+            assert!(
+                (ours - theirs).abs() <= 1e-12 * theirs.max(1.0),
+                "{name}: square {s}: {ours} vs {theirs}"
+            );
+        }
+    }
+    assert_eq!(seen, 5);
+}
+
+/// Every deterministic policy of a game (product of the nodes' action counts).
+fn all_policies(game: &Game) -> Vec<Vec<usize>> {
+    let mut out = vec![Vec::new()];
+    for node in &game.nodes {
+        out = out
+            .into_iter()
+            .flat_map(|p| {
+                (0..node.actions.len()).map(move |a| {
+                    let mut q = p.clone();
+                    q.push(a);
+                    q
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+#[test]
+fn brute_force_over_every_deterministic_policy_finds_the_same_optimum() {
+    let boards = [
+        "size = 9\nsnakes = [[7, 2]]\nladders = [[3, 6]]\n[rules]\ndie = 3\nchoose_die = [2, 3]\n",
+        "size = 8\nsnakes = [[6, 1]]\nladders = [[2, 5]]\n[rules]\ndie = 3\ncoin = true\n",
+        "size = 8\nsnakes = [[5, 1]]\nladders = [[2, 4]]\n[rules]\ndie = 3\novershoot = \"bounce\"\ncoin = true\n",
+        "size = 7\nsnakes = [[5, 1]]\nladders = [[2, 4]]\n[rules]\ndie = 3\npick = 2\n",
+        "size = 8\nsnakes = [[6, 2]]\nladders = [[1, 4]]\n[rules]\ndie = 3\nchoose_face = true\n",
+    ];
+    for text in boards {
+        let board = Board::from_toml_str(text, "test").unwrap();
+        let game = Game::new(&board).unwrap();
+        let all = all_policies(&game);
+        assert!(
+            all.len() >= 8 && all.len() <= 1 << 16,
+            "{text}: {}",
+            all.len()
+        );
+        let best = optimize(&game).unwrap();
+        let start = game.start.unwrap();
+        // The brute-force minimum of the exact values at every state, over every policy that
+        // finishes from everywhere.
+        let mut min: Vec<Option<BigRational>> = vec![None; game.squares.len()];
+        for p in &all {
+            if let Evaluation::Finite(v) = evaluate(&game, p, true) {
+                for (m, v) in min.iter_mut().zip(v) {
+                    let v = v.unwrap();
+                    if m.as_ref().is_none_or(|m| v < *m) {
+                        *m = Some(v);
+                    }
+                }
+            }
+        }
+        for (m, v) in min.iter().zip(&best.values) {
+            assert_eq!(m.as_ref(), Some(v), "{text}");
+        }
+        assert_eq!(min[start].as_ref(), Some(&best.values[start]));
+    }
+}
+
+#[test]
+fn the_bellman_equation_holds_for_the_optimum_and_fails_for_a_fixed_choice() {
+    let board = ladders::board::builtin("course").unwrap().unwrap();
+    let game = Game::new(&board).unwrap();
+    let best = optimize(&game).unwrap();
+    assert!(bellman_holds(&game, &best.values));
+    // Always the d6 is not optimal (the optimum throws the d4 on square 1), so its values
+    // break the equation somewhere.
+    let (_, d6) = game.fixed_policies().pop().unwrap();
+    let Evaluation::Finite(v) = evaluate(&game, &d6, true) else {
+        panic!("always d6 finishes")
+    };
+    let v: Vec<BigRational> = v.into_iter().map(Option::unwrap).collect();
+    assert!(!bellman_holds(&game, &v));
+    assert!(v[game.start.unwrap()] > best.values[game.start.unwrap()]);
+}
+
+#[test]
+fn choosing_the_face_on_the_tiny_board_finishes_in_two_turns() {
+    // Worked by hand: boards/tiny.toml with a face of choice: face 1 from the start climbs the
+    // ladder 1 -> 3, then face 1 reaches 4. Face 2 first slides 2 -> 0. So 2 turns, and the
+    // chance to finish within 1 turn is 0, within 2 turns 1.
+    let tiny = ladders::board::builtin("tiny").unwrap().unwrap();
+    let board = tiny
+        .with_rules(&RuleOverrides {
+            choices: ChoicesSpec {
+                choose_face: Some(Located::unplaced(true)),
+                ..ChoicesSpec::default()
+            },
+            ..RuleOverrides::default()
+        })
+        .unwrap();
+    let game = Game::new(&board).unwrap();
+    let best = optimize(&game).unwrap();
+    let start = game.start.unwrap();
+    assert_eq!(best.values[start], BigRational::from_integer(2.into()));
+    assert_eq!(
+        within(&game, 1).chances[start],
+        BigRational::from_integer(0.into())
+    );
+    assert_eq!(
+        within(&game, 2).chances[start],
+        BigRational::from_integer(1.into())
+    );
+}
+
+#[test]
+fn a_fixed_choice_is_the_game_without_the_choice() {
+    // Never flipping is the plain Milton Bradley game, and always the d6 on the course's board
+    // is that board with a d6: both from the ordinary chain solver (a separate code path).
+    let mb = ladders::board::builtin("milton-bradley").unwrap().unwrap();
+    let Expectation::Finite(plain) = expect(&mb) else {
+        panic!()
+    };
+    let coin = fixture_board("boards/milton-bradley.toml --coin");
+    let game = Game::new(&coin).unwrap();
+    let file = policy_file::parse_csv("square,choice\n*,keep\n", "never.csv").unwrap();
+    let Evaluation::Finite(v) = evaluate(&game, &file.policy(&game).unwrap(), false) else {
+        panic!()
+    };
+    assert_eq!(v[game.start.unwrap()].as_ref(), Some(&plain.turns));
+    let course_d6 = Board::from_toml_str(
+        &std::fs::read_to_string(root().join("boards/course.toml"))
+            .unwrap()
+            .replace("choose_die = [4, 6]", ""),
+        "course-d6",
+    )
+    .unwrap();
+    let Expectation::Finite(d6) = expect(&course_d6) else {
+        panic!()
+    };
+    let course = ladders::board::builtin("course").unwrap().unwrap();
+    let game = Game::new(&course).unwrap();
+    let (name, p) = game.fixed_policies().pop().unwrap();
+    assert_eq!(name, "always d6");
+    let Evaluation::Finite(v) = evaluate(&game, &p, false) else {
+        panic!()
+    };
+    assert_eq!(v[game.start.unwrap()].as_ref(), Some(&d6.turns));
+}
+
+#[test]
+fn optimize_json_reports_the_optimum_its_proof_and_the_fixed_choices() {
+    let v = json_of(&["optimize", "course", "--json"]);
+    assert_eq!(v["bellman_holds"], true);
+    let best = exact(&v["optimal_expected_turns"]);
+    let others = v["others"].as_array().unwrap();
+    assert_eq!(others.len(), 2);
+    for o in others {
+        assert!(exact(&o["expected_turns"]) > best);
+    }
+    assert_eq!(v["policy"][0]["from"], 1);
+}
+
+#[test]
+fn optimize_scores_a_policy_file_and_names_a_bad_line() {
+    let dir = std::env::temp_dir().join(format!("ladders-opt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("p.toml");
+    std::fs::write(&good, "[policy]\n\"*\" = \"keep\"\n\"27\" = \"flip\"\n").unwrap();
+    let v = json_of(&[
+        "optimize",
+        "milton-bradley",
+        "--coin",
+        "--json",
+        "--policy",
+        good.to_str().unwrap(),
+    ]);
+    let mine = v["others"].as_array().unwrap().last().unwrap();
+    assert!(exact(&mine["expected_turns"]) > exact(&v["optimal_expected_turns"]));
+    let bad = dir.join("bad.csv");
+    std::fs::write(&bad, "square,choice\n*,keep\n12,jump\n").unwrap();
+    ladders()
+        .args([
+            "optimize",
+            "milton-bradley",
+            "--coin",
+            "--policy",
+            bad.to_str().unwrap(),
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("bad.csv:3"))
+        .stderr(predicates::str::contains("keep or flip"));
+    // A board with a choice rule needs a policy for the other analyses.
+    ladders()
+        .args(["expect", "course"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("ladders optimize"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
