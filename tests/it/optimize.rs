@@ -271,3 +271,22 @@ fn optimize_scores_a_policy_file_and_names_a_bad_line() {
         .stderr(predicates::str::contains("ladders optimize"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_choice_rule_on_a_board_that_changes_is_refused_with_its_line() {
+    let dir = std::env::temp_dir().join(format!("ladders-opt-state-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = dir.join("once-coin.toml");
+    std::fs::write(
+        &board,
+        "size = 10\nladders = [[2, 8]]\nonce = [2]\n[rules]\ncoin = true\n",
+    )
+    .unwrap();
+    ladders()
+        .args(["optimize", board.to_str().unwrap()])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("once-coin.toml:5"))
+        .stderr(predicates::str::contains("coin needs a board without once"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
