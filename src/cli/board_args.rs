@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::{bail, Context, Result};
 use ladders::board::format::{parse_spec, MAX_FILE_BYTES};
 use ladders::board::{
-    builtin_names, near_builtin_names, Board, ChoicesSpec, DieChoice, Located, Overshoot, RollAgain,
-    RuleOverrides, BUILTIN_BOARDS, DEFAULT_BOARD,
+    builtin_names, near_builtin_names, Board, ChoicesSpec, DieChoice, Located, Overshoot,
+    RollAgain, RuleOverrides, BUILTIN_BOARDS, DEFAULT_BOARD,
 };
 
 /// The rule overrides and transforms every board-taking command accepts.
