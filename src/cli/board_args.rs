@@ -109,6 +109,11 @@ impl BoardArgs {
     pub fn load(&self) -> Result<Board> {
         self.rules.load(&self.board)
     }
+
+    /// Loads the board, keeping a choice rule (for commands that need no policy).
+    pub fn load_with_choices(&self) -> Result<Board> {
+        self.rules.load_with_choices(&self.board)
+    }
 }
 
 /// Refuses a board whose player state is more than a square (one-use jumps, points, lost or

@@ -63,7 +63,11 @@ pub fn use_colour(choice: ColorChoice, is_terminal: bool, no_color: Option<&str>
 
 /// Runs `draw`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let board = args.board.load()?;
+    // A picture of the board needs no policy; a heat map does.
+    let board = match args.heat {
+        None => args.board.load_with_choices()?,
+        Some(_) => args.board.load()?,
+    };
     let heat = match args.heat {
         None => None,
         Some(q) => Some(heat_of(&board, q)?),

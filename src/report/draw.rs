@@ -137,6 +137,9 @@ pub fn write_text(out: &mut dyn Write, board: &Board, options: &DrawOptions<'_>)
     let shade_width = usize::from(options.heat.is_some() && !options.colour);
     writeln!(out, "{}", board_line(board))?;
     writeln!(out, "{}", rules_line(board))?;
+    if let Some(rule) = board.choice() {
+        writeln!(out, "choice: {}", super::optimize::rule_line(rule))?;
+    }
     writeln!(out)?;
     for row in (0..rows).rev() {
         let mut line = String::new();
