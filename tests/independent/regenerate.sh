@@ -30,3 +30,13 @@ opt milton-bradley-coin boards/milton-bradley.toml --coin
 opt milton-bradley-pick2 boards/milton-bradley.toml --pick 2
 opt milton-bradley-choose-face boards/milton-bradley.toml --choose-face
 opt milton-bradley-48-choose-die boards/milton-bradley-48.toml --choose-die 4,6,8
+# Every rule of docs/model.md (issues 11 and 12): rules_chain.py on the small boards of
+# tests/fixtures/independent-boards/, into tests/fixtures/independent-rules/ (read by
+# tests/it/known_values_rules.rs). The hand-worked tiny boards first: `--selftest` fails loudly.
+python3 tests/independent/rules_chain.py --selftest
+mkdir -p tests/fixtures/independent-rules
+for board in tests/fixtures/independent-boards/*.toml; do
+  name=$(basename "$board" .toml)
+  { echo "args $board"; python3 tests/independent/rules_chain.py "$board" --turns 6; } \
+    > "tests/fixtures/independent-rules/$name.txt"
+done

@@ -10,7 +10,8 @@ use ladders::board::{Board, Overshoot, RollAgain, RuleOverrides};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 
-fn parse_fraction(text: &str) -> BigRational {
+/// Reads a fixture's `numerator/denominator`.
+pub(crate) fn parse_fraction(text: &str) -> BigRational {
     let (n, d) = text.split_once('/').expect("n/d");
     BigRational::new(n.parse::<BigInt>().unwrap(), d.parse::<BigInt>().unwrap())
 }

@@ -20,6 +20,7 @@ mod fuzz;
 mod hostile;
 mod hostile_corpus;
 mod known_values;
+mod known_values_rules;
 mod optimize;
 mod order;
 mod properties;
