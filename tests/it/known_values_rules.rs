@@ -101,7 +101,7 @@ fn every_rule_equals_the_independent_python_derivation_on_small_boards() {
         assert!(n >= 13, "{}: only {n} values", path.display());
         compared += n;
     }
-    // Six boards for issue 11's rules, at least.
-    assert!(fixtures.len() >= 6, "only {} fixtures", fixtures.len());
-    assert!(compared >= 6 * 13);
+    // Six boards for issue 11's rules and six for issue 12's, at least.
+    assert!(fixtures.len() >= 12, "only {} fixtures", fixtures.len());
+    assert!(compared >= 12 * 13);
 }
