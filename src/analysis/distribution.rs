@@ -373,7 +373,7 @@ pub fn distribution<S: ChainState>(
             Quantile { level, turns }
         })
         .collect();
-    dist.mode = mode(&dist);
+    dist.mode = mode(&dist, &one_turn_finish_bound(chain));
     dist.decay = rho.map(|rho| Decay {
         rho,
         settles_after: settles_after(&dist.terms, rho),
@@ -382,7 +382,7 @@ pub fn distribution<S: ChainState>(
     Ok(dist)
 }
 
-fn mode<S>(dist: &Distribution<S>) -> Option<usize> {
+fn mode<S>(dist: &Distribution<S>, finish_bound: &BigRational) -> Option<usize> {
     if dist.starts_finished {
         return Some(0);
     }
@@ -393,8 +393,26 @@ fn mode<S>(dist: &Distribution<S>) -> Option<usize> {
             Some(b) if b.p >= t.p => Some(b),
             _ => Some(t),
         })?;
-    // Certain only when no later n can beat it: P(T = m) <= P(T > N) for every m > N.
-    (best.p > dist.tail()).then_some(best.n)
+    // Certain when no later n can beat it: for m > N, P(T = m) <= r P(T > m - 1) <= r P(T > N),
+    // r the largest chance of finishing in one turn from any state. A later tie does not move
+    // the mode, which is the smallest most likely n.
+    (best.p > BigRational::zero() && best.p >= finish_bound * dist.tail()).then_some(best.n)
+}
+
+/// The largest chance, over the transient states, of finishing within one turn.
+fn one_turn_finish_bound<S: ChainState>(chain: &Chain<S>) -> BigRational {
+    let n = chain.transient_count();
+    (0..n)
+        .map(|i| {
+            chain
+                .row(i)
+                .iter()
+                .filter(|(j, _)| *j >= n)
+                .map(|(_, p)| p.clone())
+                .sum::<BigRational>()
+        })
+        .max()
+        .unwrap_or_else(BigRational::one)
 }
 
 fn mean<S>(dist: &Distribution<S>) -> Mean {

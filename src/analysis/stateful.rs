@@ -13,8 +13,8 @@
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::distribution::{distribution, Distribution, DistributionOptions, TooMuchWork};
-use super::expectation::{expect_chain_with, Expectation, Expectations};
+use super::distribution::{distribution, Distribution, DistributionOptions, Mean, TooMuchWork};
+use super::expectation::{expect_chain_with, expect_with, Expectation, Expectations};
 use crate::board::{Board, Square};
 use crate::chain::{Chain, PlayerState, StatefulBoard};
 use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, Wanted};
@@ -52,7 +52,8 @@ pub fn expect_stateful(board: &Board, per_square: bool) -> Expectation<Square> {
 }
 
 /// The distribution of T on any board: on the square chain, or on the stateful chain with the
-/// trap projected to its square.
+/// trap projected to its square. The mean is always exact: when the terms computed leave a tail,
+/// it is E\[T\] from the exact expectation solve rather than an estimate of the tail's part.
 ///
 /// # Errors
 ///
@@ -61,11 +62,17 @@ pub fn board_distribution(
     board: &Board,
     options: &DistributionOptions,
 ) -> Result<Distribution<Square>, TooMuchWork> {
-    if board.is_stateful() {
-        Ok(distribution(&stateful_chain(board), options)?.map_states(|s| s.square))
+    let mut dist = if board.is_stateful() {
+        distribution(&stateful_chain(board), options)?.map_states(|s| s.square)
     } else {
-        distribution(&Chain::for_board(board), options)
+        distribution(&Chain::for_board(board), options)?
+    };
+    if let Mean::About(_) = dist.mean {
+        if let Expectation::Finite(e) = expect_with(board, false) {
+            dist.mean = Mean::Exact(e.turns);
+        }
     }
+    Ok(dist)
 }
 
 /// The exact law of the final score.

@@ -23,6 +23,76 @@ pub fn fixed(r: &BigRational, digits: usize) -> String {
     format_scaled(&scaled, digits)
 }
 
+/// A probability `p` in \[0, 1\] as decimal text that never hides how far it is from 0 or 1: as
+/// [`fixed`] unless that would print a nonzero `p` as zero or a `p` below 1 as one; then
+/// [`scientific`] (`3.308e-9`), or `1 - ` and the scientific distance from 1 (`1 - 2.4e-5`).
+/// Exactly 0 and 1 print as [`fixed`] does.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::exact::decimal::probability;
+/// use num_rational::BigRational;
+/// let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+/// assert_eq!(probability(&q(1, 4), 2), "0.25");
+/// assert_eq!(probability(&q(1, 302_330_880), 6), "3.308e-9");
+/// assert_eq!(probability(&q(999, 1000), 2), "1 - 1.000e-3");
+/// assert_eq!(probability(&q(1, 1), 2), "1.00");
+/// ```
+pub fn probability(p: &BigRational, digits: usize) -> String {
+    let scaled = round_scaled(p, digits);
+    let one = times_pow10(&BigInt::from(1), digits);
+    if scaled.is_zero() && !p.is_zero() {
+        scientific(p, 4)
+    } else if scaled == one && p < &BigRational::from_integer(1.into()) {
+        format!("1 - {}", scientific(&(BigRational::from_integer(1.into()) - p), 4))
+    } else {
+        format_scaled(&scaled, digits)
+    }
+}
+
+/// A positive `r` in scientific notation with `significant` significant digits (at least 1),
+/// correctly rounded from the exact value: `3.308e-9`.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::exact::decimal::scientific;
+/// use num_rational::BigRational;
+/// assert_eq!(scientific(&BigRational::new(1.into(), 3.into()), 3), "3.33e-1");
+/// assert_eq!(scientific(&BigRational::new(9999.into(), 1.into()), 2), "1.0e4");
+/// ```
+pub fn scientific(r: &BigRational, significant: usize) -> String {
+    let significant = significant.max(1);
+    let ten = BigRational::from_integer(10.into());
+    // The exponent e with 10^e <= r < 10^(e+1): a guess from the digit counts, then exact steps.
+    let mut e = r.numer().magnitude().to_string().len() as i64
+        - r.denom().magnitude().to_string().len() as i64;
+    let power = |e: i64| -> BigRational {
+        let p = BigRational::from_integer(BigInt::from(10u32).pow(e.unsigned_abs() as u32));
+        if e >= 0 {
+            p
+        } else {
+            p.recip()
+        }
+    };
+    while power(e) > *r {
+        e -= 1;
+    }
+    while power(e) * &ten <= *r {
+        e += 1;
+    }
+    // The mantissa's digits: round(r / 10^(e - significant + 1)), which may round up to
+    // 10^significant (then one more in the exponent).
+    let shift = significant as i64 - 1 - e;
+    let mut m = round_scaled(&(r * power(shift)), 0);
+    if m == times_pow10(&BigInt::from(1), significant) {
+        m = times_pow10(&BigInt::from(1), significant - 1);
+        e += 1;
+    }
+    format!("{}e{e}", format_scaled(&m, significant - 1))
+}
+
 /// round(r * 10^digits) to nearest, ties to even.
 fn round_scaled(r: &BigRational, digits: usize) -> BigInt {
     let den = r.denom();

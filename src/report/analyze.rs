@@ -7,7 +7,7 @@ use serde_json::json;
 use crate::analysis::expectation::Expectation;
 use crate::analysis::summary::{Summary, WITHIN};
 use crate::board::Board;
-use crate::exact::decimal::{fixed, sqrt_fixed};
+use crate::exact::decimal::{fixed, probability, sqrt_fixed};
 use crate::report::distribution::summary_json;
 use crate::report::expect::trap_sentence;
 use crate::report::json::{board_rules_json, BoardJson, ExactJson};
@@ -57,7 +57,7 @@ pub fn write_text(
                 out,
                 "{:<17}{}",
                 format!("Within {n} turns"),
-                fixed(&p, digits)
+                probability(&p, digits)
             )?;
         }
     }

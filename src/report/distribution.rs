@@ -4,11 +4,12 @@
 use std::io::{self, Write};
 
 use num_rational::BigRational;
+use num_traits::Zero;
 use serde_json::json;
 
 use crate::analysis::distribution::{Decay, Distribution, Mean, Stop};
 use crate::board::Board;
-use crate::exact::decimal::{fixed, to_f64};
+use crate::exact::decimal::{fixed, probability, to_f64};
 use crate::report::expect::trap_sentence;
 use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::text::{board_line, rules_line};
@@ -57,12 +58,13 @@ fn turns_word(n: usize) -> String {
     }
 }
 
-/// A number in the table: a correctly rounded decimal, or the fraction.
+/// A probability in the table: decimal text that never shows a nonzero value as 0 or a value
+/// below 1 as 1 ([`probability`]), or the fraction.
 fn cell(value: &BigRational, digits: usize, exact: bool) -> String {
     if exact {
         value.to_string()
     } else {
-        fixed(value, digits)
+        probability(value, digits)
     }
 }
 
@@ -77,16 +79,15 @@ fn write_summary(out: &mut dyn Write, dist: &Distribution, digits: usize) -> io:
     writeln!(out, "Turns computed   1 to {n} ({why})")?;
     writeln!(
         out,
-        "{:<17}{} (about {:.3e})",
+        "{:<17}{}",
         format!("P(T > {n})"),
-        fixed(&dist.tail(), digits),
-        to_f64(&dist.tail()),
+        probability(&dist.tail(), digits),
     )?;
     match &dist.mean {
         Mean::Exact(m) => writeln!(out, "Mean             {} (exact: {m})", fixed(m, digits))?,
         Mean::About(m) => writeln!(
             out,
-            "Mean             {m:.9} (approximate: the terms plus a geometric tail)"
+            "Mean             {m:.3} (approximate: the terms plus a geometric tail)"
         )?,
         Mean::Infinite => writeln!(out, "Mean             infinite")?,
     }
@@ -98,12 +99,19 @@ fn write_summary(out: &mut dyn Write, dist: &Distribution, digits: usize) -> io:
                     out,
                     "Mode             {} (P(T = {m}) = {})",
                     turns_word(m),
-                    fixed(&p, digits)
+                    probability(&p, digits)
                 )?,
                 None => writeln!(out, "Mode             {}", turns_word(m))?,
             }
         }
-        None => writeln!(out, "Mode             beyond the turns computed")?,
+        // Every term computed is 0: some later n is likelier than all of them.
+        None if dist.terms.iter().all(|t| t.p.is_zero()) => {
+            writeln!(out, "Mode             beyond the turns computed")?
+        }
+        None => writeln!(
+            out,
+            "Mode             not decided by the turns computed (P(T > {n}) could hold a likelier n)"
+        )?,
     }
     for q in &dist.quantiles {
         let x = to_f64(&q.level);
@@ -114,7 +122,7 @@ fn write_summary(out: &mut dyn Write, dist: &Distribution, digits: usize) -> io:
         };
         let value = match q.turns {
             Some(t) => turns_word(t),
-            None => format!("more than {n} turns"),
+            None => format!("more than {}", turns_word(n)),
         };
         writeln!(out, "{label:<17}{value}")?;
     }
@@ -248,15 +256,20 @@ pub fn write_csv(
     dist: &Distribution,
     options: DistributionReport,
 ) -> io::Result<()> {
+    // Plain correctly rounded decimals (no `1 - 2e-5`): a CSV reader parses every cell.
+    let cell = |value: &BigRational| match options.exact {
+        true => value.to_string(),
+        false => fixed(value, options.digits),
+    };
     writeln!(out, "n,p,cdf,survives")?;
     for t in &dist.terms {
         writeln!(
             out,
             "{},{},{},{}",
             t.n,
-            cell(&t.p, options.digits, options.exact),
-            cell(&t.cdf(), options.digits, options.exact),
-            cell(&t.survives, options.digits, options.exact),
+            cell(&t.p),
+            cell(&t.cdf()),
+            cell(&t.survives),
         )?;
     }
     Ok(())

@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::analysis::shortest::{Extremes, Longest, TurnRolls};
 use crate::board::Board;
-use crate::exact::decimal::fixed;
+use crate::exact::decimal::probability;
 use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::text::{board_line, rules_line};
 
@@ -59,7 +59,7 @@ pub fn write_extremes(
                 out,
                 "Shortest game    {}, probability {} = {}",
                 plural(s.turns, "turn", "turns"),
-                fixed(&s.probability, digits),
+                probability(&s.probability, digits),
                 s.probability
             )?;
             write_turns(out, &s.witness, 1)?;

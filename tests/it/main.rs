@@ -5,6 +5,7 @@
 
 mod cli;
 mod cli_distribution;
+mod cli_honest;
 mod cli_draw;
 mod cli_pgf;
 mod cli_race;
