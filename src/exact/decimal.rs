@@ -45,7 +45,10 @@ pub fn probability(p: &BigRational, digits: usize) -> String {
     if scaled.is_zero() && !p.is_zero() {
         scientific(p, 4)
     } else if scaled == one && p < &BigRational::from_integer(1.into()) {
-        format!("1 - {}", scientific(&(BigRational::from_integer(1.into()) - p), 4))
+        format!(
+            "1 - {}",
+            scientific(&(BigRational::from_integer(1.into()) - p), 4)
+        )
     } else {
         format_scaled(&scaled, digits)
     }

@@ -5,8 +5,8 @@
 
 mod cli;
 mod cli_distribution;
-mod cli_honest;
 mod cli_draw;
+mod cli_honest;
 mod cli_pgf;
 mod cli_race;
 mod cli_race_check;
