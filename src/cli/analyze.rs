@@ -15,6 +15,11 @@ use super::output::write_json;
 
 /// One screen answering the common questions about a board
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders analyze efi",
+    "ladders analyze milton-bradley --overshoot bounce --digits 3",
+    "ladders analyze tiny --json"
+))]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,

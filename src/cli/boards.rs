@@ -12,6 +12,10 @@ use super::output::write_json;
 
 /// List the built-in boards
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders boards",
+    "ladders boards --json"
+))]
 pub struct Args {
     /// Print one JSON array instead of text
     #[arg(long)]

@@ -18,6 +18,10 @@ use super::simulate::{run_race_simulation, run_simulation, SeatArgs, Seats, SimA
 
 /// Simulate and compare with the exact answers (exit 1 when they disagree)
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders check tiny -n 10k --seed 1",
+    "ladders check milton-bradley --players 2 -n 20k --seed 3"
+))]
 pub struct Args {
     #[command(flatten)]
     pub seats: SeatArgs,

@@ -17,6 +17,11 @@ use super::output::write_json;
 
 /// Exact distribution of the number of turns
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders distribution tiny --exact",
+    "ladders distribution milton-bradley --turns 50 --csv",
+    "ladders distribution efi --chart --tail 1e-3"
+))]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
@@ -24,7 +29,7 @@ pub struct Args {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub turns: Option<u32>,
     /// Stop at the first n with P(T > n) < EPS, decided exactly (default 1e-12)
-    #[arg(long, value_name = "EPS", value_parser = parse_tail)]
+    #[arg(long, value_name = "EPS", value_parser = parse_tail, conflicts_with = "turns")]
     pub tail: Option<BigRational>,
     /// Print the exact fractions instead of decimals
     #[arg(long)]
@@ -33,7 +38,7 @@ pub struct Args {
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(0..=1000))]
     pub digits: u16,
     /// A bar chart of P(T = n) instead of the table
-    #[arg(long, conflicts_with_all = ["csv", "json"])]
+    #[arg(long, conflicts_with_all = ["csv", "json", "exact"])]
     pub chart: bool,
     /// Print CSV: n,p,cdf,survives
     #[arg(long, conflicts_with = "json")]

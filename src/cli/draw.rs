@@ -16,6 +16,10 @@ use super::exit;
 
 /// Draw the board as a grid, optionally shaded by a per-square quantity
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders draw milton-bradley",
+    "ladders draw efi --heat visits --color never"
+))]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,

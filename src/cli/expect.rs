@@ -24,6 +24,12 @@ use super::output::write_json;
 
 /// Exact expected turns, variance, rolls, snakes and ladders
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders expect milton-bradley",
+    "ladders expect efi --per-square --digits 6",
+    "ladders expect tiny --moments 4",
+    "ladders expect milton-bradley --float"
+))]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,

@@ -12,6 +12,10 @@ use super::exit;
 
 /// Write a random board file
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders generate --size 50 --snakes 5 --ladders 5 --seed 7",
+    "ladders generate --size 100 --tiles --seed 2 --output board.toml"
+))]
 pub struct Args {
     /// The finish square N (the board has squares 1..N)
     #[arg(long, value_parser = clap::value_parser!(u32).range(2..=i64::from(MAX_SIZE)))]
@@ -29,7 +33,7 @@ pub struct Args {
     #[arg(long, value_name = "0|1", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=1))]
     pub start: u32,
     /// What a roll past the finish does
-    #[arg(long, value_name = "RULE", default_value = "stay", value_parser = parse_overshoot)]
+    #[arg(long, value_name = "stay|bounce|allow", default_value = "stay", value_parser = parse_overshoot)]
     pub overshoot: Overshoot,
     /// Number of faces of the die
     #[arg(long, value_name = "FACES", default_value_t = 6, value_parser = clap::value_parser!(u32).range(2..=i64::from(MAX_DIE)))]

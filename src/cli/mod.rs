@@ -1,10 +1,24 @@
 //! The command line: clap's structs, one module per subcommand, and the dispatch. Each
 //! subcommand's `run` loads its input, calls the library and writes a report; nothing more.
 
+/// The text after a subcommand's help: its examples, then the exit codes (the README's table).
+/// Every example line (`  ladders ...`) is run by the tests (tests/it/cli_help.rs).
+macro_rules! after_help {
+    ($($example:literal),+ $(,)?) => {
+        concat!(
+            "Examples:\n",
+            $("  ", $example, "\n",)+
+            "\nExit codes: 0 success, 1 a check failed, 2 bad usage or input, 3 the output could not \
+             be written"
+        )
+    };
+}
+
 pub mod analyze;
 pub mod board_args;
 pub mod boards;
 pub mod check;
+pub mod completions;
 pub mod distribution;
 pub mod draw;
 pub mod exit;
@@ -35,7 +49,8 @@ use clap::{Parser, Subcommand};
         With no subcommand, `ladders` runs `analyze` on the default board (milton-bradley) and \
         takes its options: `ladders --json` is `ladders analyze --json`.",
     propagate_version = true,
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    after_help = after_help!("ladders", "ladders --digits 3 --json", "ladders expect efi", "ladders completions bash")
 )]
 pub struct Cli {
     /// Rule overrides for bare `ladders` (the default board)
@@ -85,6 +100,10 @@ pub enum Command {
     Generate(generate::Args),
     /// List the built-in boards
     Boards(boards::Args),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    Completions(completions::CompletionsArgs),
+    /// Print a man page in roff: ladders(1), or one subcommand's ladders-SUBCOMMAND(1)
+    Man(completions::ManArgs),
 }
 
 /// Runs the command line.
@@ -104,6 +123,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         Some(Command::Optimize(args)) => optimize::run(&args, out),
         Some(Command::Generate(args)) => generate::run(&args, out),
         Some(Command::Boards(args)) => boards::run(&args, out),
+        Some(Command::Completions(args)) => completions::run_completions(&args, out),
+        Some(Command::Man(args)) => completions::run_man(&args, out),
     }
 }
 
@@ -127,7 +148,7 @@ mod tests {
             .collect();
         let mut built = Cli::command();
         built.build();
-        assert_eq!(listed.len(), 13);
+        assert_eq!(listed.len(), 15);
         for (name, listed_about) in listed {
             let sc = built.find_subcommand(&name).expect("listed");
             assert!(

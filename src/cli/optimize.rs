@@ -14,6 +14,10 @@ use super::exit;
 
 /// The exact optimal policy of a player who chooses (choose_die, coin, pick, choose_face)
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders optimize course",
+    "ladders optimize course --within 20"
+))]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,

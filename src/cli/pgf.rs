@@ -16,6 +16,10 @@ use super::output::write_json;
 
 /// Closed form: the generating function N(z)/D(z) and the recurrence of P(T = n)
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders pgf tiny",
+    "ladders pgf tiny --format sympy"
+))]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,

@@ -52,6 +52,11 @@ fn parse_players(text: &str) -> Result<Players, String> {
 
 /// Several players: exact win odds per seat and game length
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders race milton-bradley --players 3",
+    "ladders race tiny efi",
+    "ladders race tiny --knock-off"
+))]
 pub struct Args {
     /// The seats' boards in playing order (built-in names or files); one board for all seats, or
     /// one per seat
@@ -69,10 +74,15 @@ pub struct Args {
     pub knock_off: bool,
     /// With --knock-off: solve the joint chain exactly when it has at most this many states
     /// (otherwise step it with certified bounds)
-    #[arg(long, default_value_t = 2000, value_name = "N")]
+    #[arg(long, default_value_t = 2000, value_name = "N", requires = "knock_off")]
     pub exact_limit: usize,
     /// With --knock-off: refuse joint chains with more states than this
-    #[arg(long, default_value_t = 200_000, value_name = "N")]
+    #[arg(
+        long,
+        default_value_t = 200_000,
+        value_name = "N",
+        requires = "knock_off"
+    )]
     pub state_limit: usize,
     /// Digits after the point to certify, the sum running as far as needed (default 15, or 12
     /// with --knock-off)
@@ -82,7 +92,7 @@ pub struct Args {
     #[arg(long, default_value_t = 100_000, value_name = "N")]
     pub max_turns: usize,
     /// Add the distribution of the game's length in rounds (seats without knock-off)
-    #[arg(long)]
+    #[arg(long, conflicts_with = "knock_off")]
     pub distribution: bool,
     /// Print one JSON object instead of text
     #[arg(long)]

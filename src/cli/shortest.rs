@@ -15,6 +15,10 @@ use super::output::write_json;
 
 /// Shortest game (with the rolls that achieve it) and longest game
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders shortest milton-bradley",
+    "ladders shortest efi --json"
+))]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,

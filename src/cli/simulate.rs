@@ -99,6 +99,11 @@ impl SeatArgs {
 
 /// Simulate games roll by roll
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders simulate milton-bradley -n 100k --seed 7",
+    "ladders simulate efi --players 3 -n 10k --seed 1",
+    "ladders simulate tiny -n 1k --seed 2 --histogram-csv -"
+))]
 pub struct Args {
     #[command(flatten)]
     pub seats: SeatArgs,
@@ -226,6 +231,9 @@ pub fn run_race_simulation(
 
 /// Runs `simulate`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    if args.json && args.histogram_csv.as_deref() == Some("-") {
+        bail!("--json and --histogram-csv - both write to standard output: give --histogram-csv a file name, or drop --json");
+    }
     let board = match args.seats.load()? {
         Seats::One(board) => *board,
         Seats::Race(boards, knock_off) => {

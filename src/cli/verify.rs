@@ -23,6 +23,10 @@ use super::simulate::parse_games;
 
 /// Check a simulation you wrote against the exact answers (exit 1 when they disagree)
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders verify milton-bradley --mean 39.2 --games 1000",
+    "ladders verify tiny --mean 4.0 --games 500 --sd 2.0"
+))]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,

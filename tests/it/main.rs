@@ -6,6 +6,7 @@
 mod cli;
 mod cli_distribution;
 mod cli_draw;
+mod cli_help;
 mod cli_honest;
 mod cli_pgf;
 mod cli_race;
