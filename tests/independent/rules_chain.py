@@ -21,7 +21,7 @@ One roll from square s (the rules, as read here):
     triggers (what was used, eaten or owed stays);
   * t = s + r; past N: stay (no move and nothing triggers), bounce (2N - t) or allow (N);
   * a random tile is drawn on t if the board has tiles and t is plain (1 <= t < N, no jump or
-    chance square starts there): snake tile w.p. p when t > f (to t - f), ladder tile w.p. q (to
+    chance square starts there; a one-use jump's square is plain once used up): snake tile w.p. p when t > f (to t - f), ladder tile w.p. q (to
     min(t + f, N)); where the tile sends the token is final for the move;
   * otherwise jumps (a one-use jump only while unused, and it is then used up) and chance draws
     (at most one per move) apply; chain = true follows them while they apply, chain = false
@@ -105,7 +105,9 @@ def add(a, b):
 def resolve(b, t, used):
     """Where a move that lands on t ends: list of (probability, square, used, counts)."""
     n = b["n"]
-    plain = t not in b["jumps"] and t not in b["chance"]
+    # A used-up one-use jump's square is plain ("from then on its square is plain", issue 12).
+    live_jump = t in b["jumps"] and not (t in b["once"] and t in used)
+    plain = not live_jump and t not in b["chance"]
     if b["tiles"] is not None and 1 <= t < n and plain:
         f, p, q = b["tiles"]
         out = []
