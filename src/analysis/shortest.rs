@@ -105,6 +105,30 @@ pub struct Extremes {
 /// assert_eq!(e.shortest.unwrap().turns, 7);
 /// ```
 pub fn extremes(board: &Board, chain: &Chain<Square>) -> Extremes {
+    extremes_by(
+        chain,
+        &|a, b| turn_rolls(board, a, b),
+        Some(&|| fewest_rolls(board)),
+    )
+}
+
+/// The fewest rolls and a game that takes them, when it is not the shortest game's.
+pub type FewestRolls<'a> = &'a dyn Fn() -> Option<(usize, Vec<TurnRolls>)>;
+
+/// [`extremes`] for any chain over squares: `turn(a, b)` gives the rolls of one turn from a to b
+/// (an edge of the chain), `fewest` the fewest rolls (`None`: one roll per turn, so the fewest
+/// rolls are the shortest game's).
+pub fn extremes_by(
+    chain: &Chain<Square>,
+    turn: &dyn Fn(Square, Square) -> Option<TurnRolls>,
+    fewest: Option<FewestRolls<'_>>,
+) -> Extremes {
+    let turns_along = |squares: &[Square]| -> Vec<TurnRolls> {
+        squares
+            .windows(2)
+            .map(|w| turn(w[0], w[1]).expect("an edge of the chain is a possible turn"))
+            .collect()
+    };
     let states = chain.states();
     let t = chain.transient_count();
     let mut g: DiGraph<Square, ()> = DiGraph::new();
@@ -124,10 +148,14 @@ pub fn extremes(board: &Board, chain: &Chain<Square>) -> Extremes {
         for _ in 0..turns {
             s.step();
         }
-        let (rolls, rolls_witness) = fewest_rolls(board).expect("the finish is reachable");
+        let witness = turns_along(&squares);
+        let (rolls, rolls_witness) = match fewest {
+            Some(f) => f().expect("the finish is reachable"),
+            None => (turns, witness.clone()),
+        };
         Shortest {
             turns,
-            witness: turns_along(board, &squares),
+            witness,
             probability: if turns == 0 {
                 BigRational::from_integer(1.into())
             } else {
@@ -143,8 +171,8 @@ pub fn extremes(board: &Board, chain: &Chain<Square>) -> Extremes {
             let lead: Vec<Square> = lead.iter().map(|&n| g[n]).collect();
             let cycle: Vec<Square> = cycle.iter().map(|&n| g[n]).collect();
             Longest::Unbounded {
-                lead_in: turns_along(board, &lead),
-                cycle: turns_along(board, &cycle),
+                lead_in: turns_along(&lead),
+                cycle: turns_along(&cycle),
             }
         }
         None => {
@@ -152,19 +180,11 @@ pub fn extremes(board: &Board, chain: &Chain<Square>) -> Extremes {
             let squares: Vec<Square> = path.iter().map(|&n| g[n]).collect();
             Longest::Bounded {
                 turns: squares.len().saturating_sub(1),
-                witness: turns_along(board, &squares),
+                witness: turns_along(&squares),
             }
         }
     };
     Extremes { shortest, longest }
-}
-
-/// The rolls of every turn along a path of squares (one turn per consecutive pair).
-fn turns_along(board: &Board, squares: &[Square]) -> Vec<TurnRolls> {
-    squares
-        .windows(2)
-        .map(|w| turn_rolls(board, w[0], w[1]).expect("an edge of the chain is a possible turn"))
-        .collect()
 }
 
 /// The fewest rolls of one turn that begins on `from` and ends on `to`, searched through the

@@ -19,8 +19,10 @@
 //!
 //! [`optimize`] solves it by policy iteration with exact policy evaluation.
 
+mod chain;
 mod evaluate;
 mod optimize;
+pub mod play;
 pub mod policy_file;
 mod within;
 
@@ -30,6 +32,7 @@ use std::fmt;
 use crate::board::{Board, ChoiceRule, Square};
 use crate::rules::{nudge, roll, RollLaw};
 
+pub use chain::{Branch, PolicyModel};
 pub use evaluate::{evaluate, Evaluation};
 pub use optimize::{bellman_holds, optimize, value_iteration, Optimum};
 pub use within::{within, Within};

@@ -78,7 +78,7 @@ impl RuleArgs {
         let board = self.load_with_choices(name)?;
         if let Some(rule) = board.choice() {
             bail!(
-                "{}: the player chooses ({}), so the game needs a policy: use `ladders optimize {name}`",
+                "{}: the player chooses ({}), so the game needs a policy: `--policy optimal` or `--policy FILE` (expect, distribution, shortest, simulate, check), or `ladders optimize {name}`",
                 board.origin(),
                 rule.key()
             );

@@ -14,7 +14,11 @@ use ladders::simulate::race::{compare_race, exact_race};
 
 use super::exit;
 use super::output::write_json;
-use super::simulate::{run_race_simulation, run_simulation, SeatArgs, Seats, SimArgs};
+use super::policy_arg::PolicyArgs;
+use super::simulate::{
+    policy_seat, run_policy_simulation, run_race_simulation, run_simulation, SeatArgs, Seats,
+    SimArgs,
+};
 
 /// Simulate and compare with the exact answers (exit 1 when they disagree)
 #[derive(clap::Args, Debug)]
@@ -27,6 +31,8 @@ pub struct Args {
     pub seats: SeatArgs,
     #[command(flatten)]
     pub sim: SimArgs,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
     /// Print one JSON object instead of text
     #[arg(long)]
     pub json: bool,
@@ -34,11 +40,20 @@ pub struct Args {
 
 /// Runs `check`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let board = match args.seats.load()? {
-        Seats::One(board) => *board,
-        Seats::Race(boards, knock_off) => return run_race(args, &boards, knock_off, out),
+    let chosen = policy_seat(&args.seats, &args.policy)?;
+    let board = match &chosen {
+        Some(c) => c.board.clone(),
+        None => match args.seats.load()? {
+            Seats::One(board) => *board,
+            Seats::Race(boards, knock_off) => return run_race(args, &boards, knock_off, out),
+        },
     };
-    let law = ExactLaw::new(&board, 0.1 / args.sim.games as f64).map_err(|e| match e {
+    let tail = 0.1 / args.sim.games as f64;
+    let law = match &chosen {
+        Some(c) => ExactLaw::of_chain(*board.rules(), c.model().chain(), tail),
+        None => ExactLaw::new(&board, tail),
+    };
+    let law = law.map_err(|e| match e {
         LawError::Trap(trap) => anyhow!(
             "{}: the expected number of turns is infinite ({}), so there is nothing to check a simulation against",
             board.name(),
@@ -46,7 +61,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         ),
         LawError::TooMuchWork(w) => anyhow!("{}: {w}", board.name()),
     })?;
-    let (sim, timing) = run_simulation(&board, &args.sim)?;
+    let (sim, timing) = match &chosen {
+        Some(c) => run_policy_simulation(c, &args.sim)?,
+        None => run_simulation(&board, &args.sim)?,
+    };
     if sim.capped > 0 {
         // The capped games' lengths are unknown: the sample is censored, and neither the mean
         // nor the law of the uncapped game may be tested on it.
@@ -67,9 +85,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     };
     let comparison = compare(&law, observed, Some(&sim.rolls));
     if args.json {
-        let v = check_json(&board, &sim, &law, &comparison, Some(timing));
+        let mut v = check_json(&board, &sim, &law, &comparison, Some(timing));
+        if let (Some(c), Some(obj)) = (&chosen, v.as_object_mut()) {
+            obj.insert("policy".into(), c.name.clone().into());
+        }
         write_json(out, &v)?;
     } else {
+        if let Some(c) = &chosen {
+            writeln!(out, "Policy           {}", c.name)?;
+        }
         write_check(out, &board, &sim, &law, &comparison, Some(timing))?;
     }
     Ok(exit::code(if comparison.pass {

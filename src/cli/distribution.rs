@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use ladders::analysis::distribution::{default_tail, DistributionOptions};
+use ladders::analysis::distribution::{default_tail, distribution, DistributionOptions};
 use ladders::analysis::stateful::board_distribution;
 use ladders::report::distribution::{to_json, write_csv, write_text, DistributionReport};
 use num_bigint::BigInt;
@@ -14,6 +14,7 @@ use num_traits::{One, Zero};
 use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
+use super::policy_arg::PolicyArgs;
 
 /// Exact distribution of the number of turns
 #[derive(clap::Args, Debug)]
@@ -25,6 +26,8 @@ use super::output::write_json;
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
     /// Compute exactly N turns (instead of stopping at the tail threshold)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub turns: Option<u32>,
@@ -78,13 +81,21 @@ pub fn parse_tail(text: &str) -> Result<BigRational, String> {
 
 /// Runs `distribution`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let board = args.board.load()?;
+    let chosen = args.policy.load(&args.board.rules, &args.board.board)?;
+    let board = match &chosen {
+        Some(c) => c.board.clone(),
+        None => args.board.load()?,
+    };
     let options = DistributionOptions {
         turns: args.turns.map(|n| n as usize),
         tail: args.tail.clone().unwrap_or_else(default_tail),
         min_turns: 0,
     };
-    let dist = match board_distribution(&board, &options) {
+    let dist = match &chosen {
+        Some(c) => distribution(&c.model().chain(), &options),
+        None => board_distribution(&board, &options),
+    };
+    let dist = match dist {
         Ok(d) => d,
         Err(e) => bail!("{e}"),
     };
@@ -94,10 +105,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         chart: args.chart,
     };
     if args.json {
-        write_json(out, &&to_json(&board, &dist, report.digits))?;
+        let mut value = to_json(&board, &dist, report.digits);
+        if let (Some(c), Some(obj)) = (&chosen, value.as_object_mut()) {
+            obj.insert("policy".into(), c.name.clone().into());
+        }
+        write_json(out, &value)?;
     } else if args.csv {
         write_csv(out, &dist, report)?;
     } else {
+        if let Some(c) = &chosen {
+            writeln!(out, "Policy           {}", c.name)?;
+        }
         write_text(out, &board, &dist, report)?;
     }
     Ok(exit::code(exit::SUCCESS))

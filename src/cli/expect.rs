@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::expectation::{expect_float, expect_with, Expectation};
+use ladders::analysis::expectation::{expect_chain_with, expect_float, expect_with, Expectation};
 use ladders::analysis::moments::{moments, Moments};
 use ladders::analysis::pgf::pgf;
 use ladders::analysis::stateful::{stateful_chain, Score};
@@ -21,6 +21,7 @@ use num_rational::BigRational;
 use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
+use super::policy_arg::{Chosen, PolicyArgs};
 
 /// Exact expected turns, variance, rolls, snakes and ladders
 #[derive(clap::Args, Debug)]
@@ -33,6 +34,8 @@ use super::output::write_json;
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
     /// Digits after the decimal point (correctly rounded from the exact value)
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(0..=1000))]
     pub digits: u16,
@@ -78,6 +81,9 @@ fn score_json(s: &Score, digits: usize) -> serde_json::Value {
 
 /// Runs `expect`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    if let Some(chosen) = args.policy.load(&args.board.rules, &args.board.board)? {
+        return run_policy(args, &chosen, out);
+    }
     let board = args.board.load()?;
     let options = ExpectOptions {
         digits: usize::from(args.digits),
@@ -114,6 +120,41 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         }
         if let Some(s) = &score {
             write_score(out, s, options.digits)?;
+        }
+    }
+    Ok(exit::code(exit::SUCCESS))
+}
+
+/// `expect --policy`: the expectations of the chain of the player who follows the policy.
+fn run_policy(args: &Args, chosen: &Chosen, out: &mut dyn Write) -> Result<ExitCode> {
+    anyhow::ensure!(
+        !args.float,
+        "--float is not available with --policy (the exact answer is fast: drop --float)"
+    );
+    let options = ExpectOptions {
+        digits: usize::from(args.digits),
+        per_square: args.per_square,
+    };
+    let chain = chosen.model().chain();
+    let expectation = expect_chain_with(&chain, args.per_square);
+    let moments = match (args.moments, &expectation) {
+        (Some(k), Expectation::Finite(_)) => Some(checked_moments_of(&chain, usize::from(k))?),
+        _ => None,
+    };
+    if args.json {
+        let mut value = serde_json::to_value(to_json(&chosen.board, &expectation, options))?;
+        if let Some(obj) = value.as_object_mut() {
+            obj.insert("policy".into(), chosen.name.clone().into());
+            if let Some(m) = &moments {
+                obj.insert("moments".into(), moments_json(m, options.digits));
+            }
+        }
+        write_json(out, &value)?;
+    } else {
+        writeln!(out, "Policy           {}", chosen.name)?;
+        write_text(out, &chosen.board, &expectation, options)?;
+        if let Some(m) = &moments {
+            write_moments(out, m, options.digits)?;
         }
     }
     Ok(exit::code(exit::SUCCESS))

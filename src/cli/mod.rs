@@ -27,6 +27,7 @@ pub mod generate;
 pub mod optimize;
 pub mod output;
 pub mod pgf;
+pub mod policy_arg;
 pub mod race;
 pub mod shortest;
 pub mod simulate;

@@ -5,13 +5,14 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::shortest::extremes;
+use ladders::analysis::shortest::{extremes, extremes_by};
 use ladders::chain::Chain;
 use ladders::report::shortest::{to_json, write_text};
 
 use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
+use super::policy_arg::PolicyArgs;
 
 /// Shortest game (with the rolls that achieve it) and longest game
 #[derive(clap::Args, Debug)]
@@ -22,6 +23,8 @@ use super::output::write_json;
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
     /// Digits after the decimal point (correctly rounded from the exact value)
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(0..=1000))]
     pub digits: u16,
@@ -32,13 +35,31 @@ pub struct Args {
 
 /// Runs `shortest`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let board = args.board.load()?;
-    super::board_args::square_state_only(&board, "shortest")?;
-    let e = extremes(&board, &Chain::for_board(&board));
+    let chosen = args.policy.load(&args.board.rules, &args.board.board)?;
+    let (board, e) = match &chosen {
+        Some(c) => {
+            let model = c.model();
+            let e = extremes_by(&model.chain(), &|a, b| model.witness(a, b), None);
+            (c.board.clone(), e)
+        }
+        None => {
+            let board = args.board.load()?;
+            super::board_args::square_state_only(&board, "shortest")?;
+            let e = extremes(&board, &Chain::for_board(&board));
+            (board, e)
+        }
+    };
     let digits = usize::from(args.digits);
     if args.json {
-        write_json(out, &&to_json(&board, &e, digits))?;
+        let mut value = serde_json::to_value(to_json(&board, &e, digits))?;
+        if let (Some(c), Some(obj)) = (&chosen, value.as_object_mut()) {
+            obj.insert("policy".into(), c.name.clone().into());
+        }
+        write_json(out, &value)?;
     } else {
+        if let Some(c) = &chosen {
+            writeln!(out, "Policy           {}", c.name)?;
+        }
         write_text(out, &board, &e, digits)?;
     }
     Ok(exit::code(exit::SUCCESS))

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ladders::board::{Board, DEFAULT_BOARD};
+use ladders::choice::play::simulate_policy;
 use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
 use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
 use ladders::simulate::race::{simulate_race, RaceSimOptions, RaceSimulation};
@@ -16,6 +17,7 @@ use ladders::simulate::{simulate, SimOptions, Simulation, DEFAULT_MAX_TURNS};
 use super::board_args::RuleArgs;
 use super::exit;
 use super::output::write_json;
+use super::policy_arg::{Chosen, PolicyArgs};
 use super::race::{seat_boards, MAX_PLAYERS};
 
 /// The most games one run may ask for (10^12: days of work even at full speed).
@@ -109,6 +111,8 @@ pub struct Args {
     pub seats: SeatArgs,
     #[command(flatten)]
     pub sim: SimArgs,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
     /// Print one JSON object instead of text
     #[arg(long)]
     pub json: bool,
@@ -210,6 +214,33 @@ pub fn run_simulation(board: &Board, args: &SimArgs) -> Result<(Simulation, Timi
     })
 }
 
+/// With `--policy`: the one board with a choice rule and the policy its player follows.
+pub fn policy_seat(seats: &SeatArgs, policy: &PolicyArgs) -> Result<Option<Chosen>> {
+    if policy.policy.is_none() {
+        return Ok(None);
+    }
+    if seats.players.is_some()
+        || seats.boards.len() > 1
+        || seats.knock_off
+        || !seats.reverse_seat.is_empty()
+    {
+        bail!("--policy is for one player on one board (not a race)");
+    }
+    policy.load(&seats.rules, &seats.boards[0])
+}
+
+/// Plays the games of a player who follows a policy, with the thread count and a progress bar.
+pub fn run_policy_simulation(chosen: &Chosen, args: &SimArgs) -> Result<(Simulation, Timing)> {
+    with_progress(args, |seed, progress| {
+        let options = SimOptions {
+            games: args.games,
+            seed,
+            max_turns: args.max_turns,
+        };
+        simulate_policy(&chosen.board, &chosen.model(), &options, progress)
+    })
+}
+
 /// Runs a race simulation (the turn cap is a cap on rounds) with the thread count and a progress
 /// bar on stderr.
 pub fn run_race_simulation(
@@ -234,24 +265,33 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if args.json && args.histogram_csv.as_deref() == Some("-") {
         bail!("--json and --histogram-csv - both write to standard output: give --histogram-csv a file name, or drop --json");
     }
-    let board = match args.seats.load()? {
-        Seats::One(board) => *board,
-        Seats::Race(boards, knock_off) => {
-            if args.histogram_csv.is_some() {
-                bail!("--histogram-csv is for one player (a race reports its rounds in --json)");
+    let chosen = policy_seat(&args.seats, &args.policy)?;
+    let board = match &chosen {
+        Some(c) => c.board.clone(),
+        None => {
+            match args.seats.load()? {
+                Seats::One(board) => *board,
+                Seats::Race(boards, knock_off) => {
+                    if args.histogram_csv.is_some() {
+                        bail!("--histogram-csv is for one player (a race reports its rounds in --json)");
+                    }
+                    let seats: Vec<&Board> = boards.iter().collect();
+                    let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sim)?;
+                    if args.json {
+                        let v = race_simulation_json(&seats, &sim, Some(timing));
+                        write_json(out, &v)?;
+                    } else {
+                        write_race_simulation(out, &seats, &sim, Some(timing))?;
+                    }
+                    return Ok(exit::code(exit::SUCCESS));
+                }
             }
-            let seats: Vec<&Board> = boards.iter().collect();
-            let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sim)?;
-            if args.json {
-                let v = race_simulation_json(&seats, &sim, Some(timing));
-                write_json(out, &v)?;
-            } else {
-                write_race_simulation(out, &seats, &sim, Some(timing))?;
-            }
-            return Ok(exit::code(exit::SUCCESS));
         }
     };
-    let (sim, timing) = run_simulation(&board, &args.sim)?;
+    let (sim, timing) = match &chosen {
+        Some(c) => run_policy_simulation(c, &args.sim)?,
+        None => run_simulation(&board, &args.sim)?,
+    };
     if let Some(path) = &args.histogram_csv {
         if path == "-" {
             write_histogram_csv(out, &sim.turns)?;
@@ -264,8 +304,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         f.flush().with_context(|| format!("{path}: cannot write"))?;
     }
     if args.json {
-        write_json(out, &simulation_json(&board, &sim, Some(timing)))?;
+        let mut value = simulation_json(&board, &sim, Some(timing));
+        if let (Some(c), Some(obj)) = (&chosen, value.as_object_mut()) {
+            obj.insert("policy".into(), c.name.clone().into());
+        }
+        write_json(out, &value)?;
     } else {
+        if let Some(c) = &chosen {
+            writeln!(out, "Policy           {}", c.name)?;
+        }
         write_simulation(out, &board, &sim, Some(timing))?;
     }
     Ok(exit::code(exit::SUCCESS))

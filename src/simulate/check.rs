@@ -87,7 +87,20 @@ impl ExactLaw {
     /// turns the tail needs would take the exact stepping too long ([`LawError::TooMuchWork`]:
     /// a board won with probability 2^-51 a game needs about 2^51 turns).
     pub fn new(board: &Board, tail_below: f64) -> Result<ExactLaw, LawError> {
-        let chain = Chain::for_board(board);
+        ExactLaw::of_chain(*board.rules(), Chain::for_board(board), tail_below)
+    }
+
+    /// [`ExactLaw::new`] for any chain over squares (a player who follows a policy), on a board
+    /// with these rules.
+    ///
+    /// # Errors
+    ///
+    /// As [`ExactLaw::new`].
+    pub fn of_chain(
+        rules: Rules,
+        chain: Chain<Square>,
+        tail_below: f64,
+    ) -> Result<ExactLaw, LawError> {
         let expectations = match expect_chain(&chain) {
             Expectation::Finite(e) => e,
             Expectation::Infinite(trap) => return Err(LawError::Trap(trap)),
@@ -120,7 +133,7 @@ impl ExactLaw {
             tail = ratio(&s.survival_count(), s.scale());
         }
         Ok(ExactLaw {
-            rules: *board.rules(),
+            rules,
             chain,
             expectations,
             mean,

@@ -1,0 +1,75 @@
+//! `--policy optimal|FILE` for the analyses of a board with a choice rule (`expect`,
+//! `distribution`, `shortest`, `simulate`, `check`): the player follows that policy, so the game
+//! is an ordinary chain over squares ([`ladders::choice::PolicyModel`]).
+
+use anyhow::{anyhow, bail, Result};
+use ladders::board::Board;
+use ladders::choice::{optimize, policy_file, Game, Policy, PolicyModel};
+
+use super::board_args::RuleArgs;
+
+/// The policy a player who chooses follows.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct PolicyArgs {
+    /// On a board with a choice rule: the policy the player follows, `optimal` (the one that
+    /// minimises the expected turns, as `ladders optimize` finds it) or a policy file (CSV
+    /// square,choice or TOML [policy])
+    #[arg(long, value_name = "optimal|FILE")]
+    pub policy: Option<String>,
+}
+
+/// A board with a choice rule and the policy its player follows.
+pub struct Chosen {
+    /// The board.
+    pub board: Board,
+    /// Its decision process.
+    pub game: Game,
+    /// The policy.
+    pub policy: Policy,
+    /// `optimal` or the policy file's name.
+    pub name: String,
+}
+
+impl Chosen {
+    /// The game played by the policy, as a turn model.
+    pub fn model(&self) -> PolicyModel<'_> {
+        PolicyModel::new(&self.board, &self.game, &self.policy)
+    }
+}
+
+impl PolicyArgs {
+    /// With `--policy`, the board `name` (which must have a choice rule) and its policy; without,
+    /// `None` (the command loads the board as usual, refusing a choice rule).
+    pub fn load(&self, rules: &RuleArgs, name: &str) -> Result<Option<Chosen>> {
+        let Some(which) = &self.policy else {
+            return Ok(None);
+        };
+        let board = rules.load_with_choices(name)?;
+        let Some(game) = Game::new(&board) else {
+            bail!(
+                "{}: --policy is for a board with a choice rule (choose_die, coin, pick or \
+                 choose_face), and this board has none",
+                board.origin()
+            );
+        };
+        let policy = if which == "optimal" {
+            optimize(&game)
+                .map_err(|s| {
+                    anyhow!(
+                        "{}: from square {s} no choice ever reaches the finish: no policy ends the game",
+                        board.origin()
+                    )
+                })?
+                .policy
+        } else {
+            let file = policy_file::load(std::path::Path::new(which)).map_err(|e| anyhow!(e))?;
+            file.policy(&game).map_err(|e| anyhow!(e))?
+        };
+        Ok(Some(Chosen {
+            board,
+            game,
+            policy,
+            name: which.clone(),
+        }))
+    }
+}
