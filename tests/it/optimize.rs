@@ -290,3 +290,169 @@ fn a_choice_rule_on_a_board_that_changes_is_refused_with_its_line() {
         .stderr(predicates::str::contains("coin needs a board without once"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The exact expected turns `expect` prints for `args` (a board and `--policy ...`).
+fn expect_turns(args: &[&str]) -> BigRational {
+    let mut all = vec!["expect"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    exact(&json_of(&all)["expected_turns"])
+}
+
+#[test]
+fn expect_with_the_optimal_policy_is_the_optimum_by_the_chain_solver() {
+    // Two routes: optimize's own policy evaluation (choice::evaluate, a system over the decision
+    // process) and expect's solve of the ordinary chain the policy makes (choice::PolicyModel,
+    // the turn enumerated again from the rules).
+    for args in [
+        vec!["course"],
+        vec!["milton-bradley", "--coin"],
+        vec!["milton-bradley", "--pick", "2"],
+        vec!["milton-bradley", "--choose-face"],
+        vec!["milton-bradley-48", "--choose-die", "4,6,8"],
+    ] {
+        let mut opt = vec!["optimize"];
+        opt.extend_from_slice(&args);
+        opt.push("--json");
+        let best = exact(&json_of(&opt)["optimal_expected_turns"]);
+        let mut with = args.clone();
+        with.extend_from_slice(&["--policy", "optimal"]);
+        assert_eq!(expect_turns(&with), best, "{args:?}");
+    }
+    // Choosing the face, the best game on Milton Bradley takes exactly 7 turns (docs: 0 -> 38
+    // by a 1, then ... a deterministic path; brute force in the unit tests agrees).
+    let face = expect_turns(&["milton-bradley", "--choose-face", "--policy", "optimal"]);
+    assert_eq!(face, BigRational::from_integer(7.into()));
+}
+
+#[test]
+fn every_shipped_policy_file_scores_the_same_by_both_routes() {
+    let dir = root().join("examples/policies");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        let rule = if name.starts_with("coin-") {
+            "--coin"
+        } else if name.starts_with("heuristic-choose-face") {
+            "--choose-face"
+        } else {
+            continue;
+        };
+        seen += 1;
+        let file = path.to_str().unwrap();
+        let v = json_of(&[
+            "optimize",
+            "milton-bradley",
+            rule,
+            "--json",
+            "--policy",
+            file,
+        ]);
+        let by_game = exact(&v["others"].as_array().unwrap().last().unwrap()["expected_turns"]);
+        let by_chain = expect_turns(&["milton-bradley", rule, "--policy", file]);
+        assert_eq!(by_game, by_chain, "{name}");
+        assert!(by_game >= exact(&v["optimal_expected_turns"]), "{name}");
+    }
+    assert_eq!(seen, 7, "six coin strategies and seed 003's heuristic");
+}
+
+#[test]
+fn the_distribution_under_a_policy_sums_to_one_and_has_the_policys_mean() {
+    for args in [vec!["course"], vec!["milton-bradley", "--coin"]] {
+        let mut d = vec!["distribution"];
+        d.extend_from_slice(&args);
+        d.extend_from_slice(&["--policy", "optimal", "--json", "--tail", "1e-15"]);
+        let v = json_of(&d);
+        let rows = v["distribution"].as_array().unwrap();
+        let total: BigRational =
+            rows.iter().map(|r| exact(&r["p"])).sum::<BigRational>() + exact(&v["tail"]);
+        assert_eq!(total, BigRational::from_integer(1.into()), "{args:?}");
+        // The mean of the listed law, plus at most the tail's share, is the exact expectation.
+        let mean: BigRational = rows
+            .iter()
+            .map(|r| exact(&r["p"]) * BigRational::from_integer(r["n"].as_i64().unwrap().into()))
+            .sum();
+        let mut e = args.clone();
+        e.extend_from_slice(&["--policy", "optimal"]);
+        let expected = expect_turns(&e);
+        assert!(mean < expected, "{args:?}");
+        assert!(to_f64(&(expected - mean)) < 1e-9, "{args:?}");
+    }
+}
+
+#[test]
+fn the_simulated_optimal_player_passes_check() {
+    for args in [vec!["course"], vec!["milton-bradley", "--coin"]] {
+        let mut c = vec!["check"];
+        c.extend_from_slice(&args);
+        c.extend_from_slice(&["--policy", "optimal", "--games", "1M", "--seed", "14"]);
+        ladders()
+            .args(&c)
+            .assert()
+            .code(0)
+            .stdout(predicates::str::contains("Verdict          PASS"));
+    }
+    // A policy file's player passes against its own law, and its simulated mean is its own exact
+    // value, 30.780917 (docs/optimal-play.md), far from the optimum's 23.07.
+    let s1 = root().join("examples/policies/coin-s1-heads-ladder.csv");
+    let s1 = s1.to_str().unwrap();
+    let base = [
+        "check",
+        "milton-bradley",
+        "--coin",
+        "--games",
+        "100k",
+        "--seed",
+        "3",
+    ];
+    ladders().args(base).args(["--policy", s1]).assert().code(0);
+    let v = json_of(&[
+        "simulate",
+        "milton-bradley",
+        "--coin",
+        "--policy",
+        s1,
+        "--games",
+        "100k",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(v["policy"], s1);
+    assert_eq!(v["games"], 100_000);
+    let mean = v["turns"]["mean"].as_f64().unwrap();
+    assert!(mean > 29.0 && mean < 32.5, "{mean}");
+}
+
+#[test]
+fn shortest_under_a_policy_and_policy_misuse() {
+    // Choosing the face, the game is deterministic: shortest = longest = 7 turns, probability 1.
+    let v = json_of(&[
+        "shortest",
+        "milton-bradley",
+        "--choose-face",
+        "--policy",
+        "optimal",
+        "--json",
+    ]);
+    assert_eq!(v["shortest"]["turns"], 7);
+    assert_eq!(v["longest"]["turns"], 7);
+    ladders()
+        .args(["expect", "milton-bradley", "--policy", "optimal"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("has none"));
+    ladders()
+        .args([
+            "simulate",
+            "course",
+            "--policy",
+            "optimal",
+            "--players",
+            "2",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("one player"));
+}
