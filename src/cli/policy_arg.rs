@@ -11,9 +11,7 @@ use super::board_args::RuleArgs;
 /// The policy a player who chooses follows.
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct PolicyArgs {
-    /// On a board with a choice rule: the policy the player follows, `optimal` (the one that
-    /// minimises the expected turns, as `ladders optimize` finds it) or a policy file (CSV
-    /// square,choice or TOML [policy])
+    /// With a choice rule: the player's policy, optimal (least expected turns) or a policy file
     #[arg(long, value_name = "optimal|FILE")]
     pub policy: Option<String>,
 }
