@@ -119,9 +119,15 @@ pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
         let Some((snakes, ladders)) = place(&mut rng, n, row, options) else {
             continue;
         };
+        let plural = |n: usize| if n == 1 { "" } else { "s" };
         let name = format!(
-            "Generated: {} squares, {} snakes, {} ladders, seed {}",
-            options.size, options.snakes, options.ladders, options.seed
+            "Generated: {} squares, {} snake{}, {} ladder{}, seed {}",
+            options.size,
+            options.snakes,
+            plural(options.snakes),
+            options.ladders,
+            plural(options.ladders),
+            options.seed
         );
         let source = format!(
             "ladders generate --size {} --snakes {} --ladders {} --seed {} (seed 003's placement constraints)",

@@ -7,14 +7,17 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use ladders::board::{Overshoot, Probability, RollAgain, Rules, Square, Tiles, MAX_DIE, MAX_SIZE};
 use ladders::generate::{generate, generate_tiles, GenerateOptions, TileBoardOptions};
+use ladders::report::json::{board_rules_json, BoardJson};
 
 use super::exit;
+use super::output::write_json;
 
 /// Write a random board file
 #[derive(clap::Args, Debug)]
 #[command(after_help = after_help!(
     "ladders generate --size 50 --snakes 5 --ladders 5 --seed 7",
-    "ladders generate --size 100 --tiles --seed 2 --output board.toml"
+    "ladders generate --size 100 --tiles --seed 2 --output board.toml",
+    "ladders generate --size 30 --snakes 3 --ladders 2 --seed 1 --json"
 ))]
 pub struct Args {
     /// The finish square N (the board has squares 1..N)
@@ -58,6 +61,10 @@ pub struct Args {
     /// Write the board file here instead of to standard output (`-`: standard output)
     #[arg(long, short)]
     pub output: Option<PathBuf>,
+    /// Print one JSON object (the board, its rules, the seed and the file's text) instead of
+    /// the file (with --output FILE the file is still written)
+    #[arg(long)]
+    pub json: bool,
 }
 
 fn parse_overshoot(text: &str) -> Result<Overshoot, String> {
@@ -106,14 +113,30 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         })?
     };
     // `-` is standard output, as everywhere else: never a file named `-`.
-    match args.output.as_ref().filter(|path| path.as_os_str() != "-") {
+    let file = args.output.as_ref().filter(|path| path.as_os_str() != "-");
+    if args.json && args.output.is_some() && file.is_none() {
+        anyhow::bail!("--json and --output - both write to standard output: give --output a file name, or drop one");
+    }
+    match file {
         Some(path) => std::fs::write(path, &generated.text).with_context(|| {
             format!(
                 "cannot write {}",
                 ladders::text::printable(&path.display().to_string())
             )
         })?,
-        None => out.write_all(generated.text.as_bytes())?,
+        None if !args.json => out.write_all(generated.text.as_bytes())?,
+        None => {}
+    }
+    if args.json {
+        let board = &generated.board;
+        let value = serde_json::json!({
+            "board": BoardJson::new(board),
+            "rules": board_rules_json(board),
+            "seed": args.seed,
+            "file": generated.text,
+            "written_to": file.map(|p| p.display().to_string()),
+        });
+        write_json(out, &value)?;
     }
     Ok(exit::code(exit::SUCCESS))
 }

@@ -21,6 +21,7 @@ mod docs_links;
 mod fuzz;
 mod hostile;
 mod hostile_corpus;
+mod json_docs;
 mod known_values;
 mod known_values_rules;
 mod optimize;
