@@ -87,8 +87,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         LawError::TooMuchWork(w) => anyhow!("{}: {w}", board.name()),
     })?;
     let comparison = compare(&law, observed, None);
-    let fits = fitting_variants(&board, &law, observed, None);
-    let hints = variant_sentences(&board, comparison.pass, &fits);
+    // Hints need a sample that can tell the variants apart.
+    let fits = match comparison.too_few {
+        true => Vec::new(),
+        false => fitting_variants(&board, &law, observed, None),
+    };
+    let hints = match comparison.too_few {
+        true => Vec::new(),
+        false => variant_sentences(&board, comparison.pass, &fits),
+    };
     if args.json {
         let v = json!({
             "board": BoardJson::new(&board),
@@ -97,7 +104,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             "mean_given": mean.as_ref().map(|m| json!({"text": m.text, "low": m.low, "high": m.high})),
             "sd_given": args.sd,
             "check": comparison_json(&law, &comparison),
-            "variants": variants_json(&board, comparison.pass, &fits),
+            "variants": match comparison.too_few {
+                true => json!({"fits": [], "hints": []}),
+                false => variants_json(&board, comparison.pass, &fits),
+            },
         });
         write_json(out, &v)?;
     } else {

@@ -10,7 +10,7 @@ use crate::exact::decimal::fixed;
 use crate::report::json::{board_rules_json, rules_json, BoardJson};
 use crate::report::text::{board_line, count, rules_line};
 use crate::simulate::check::{
-    to_f64, ChiSquare, Comparison, ExactLaw, VariantFit, ZTest, P_LIMIT, Z_LIMIT,
+    to_f64, ChiSquare, Comparison, ExactLaw, VariantFit, ZTest, MIN_GAMES, P_LIMIT, Z_LIMIT,
 };
 use crate::simulate::{Histogram, Simulation};
 
@@ -336,6 +336,12 @@ pub fn write_comparison(out: &mut dyn Write, law: &ExactLaw, c: &Comparison) -> 
         out,
         "Thresholds       |z| <= {Z_LIMIT}, p >= {P_LIMIT:.0e}: a correct sample fails less than once in a million runs"
     )?;
+    if c.too_few {
+        return writeln!(
+            out,
+            "Verdict          none: fewer than {MIN_GAMES} games are too few for these tests to have power"
+        );
+    }
     writeln!(
         out,
         "Verdict          {}",
@@ -412,8 +418,17 @@ pub fn comparison_json(law: &ExactLaw, c: &Comparison) -> Value {
         })),
         "rolls": c.rolls.as_ref().map(z_json),
         "thresholds": {"z": Z_LIMIT, "p": P_LIMIT},
-        "verdict": if c.pass { "PASS" } else { "FAIL" },
+        "verdict": verdict(c),
     })
+}
+
+/// `"PASS"`, `"FAIL"`, or `"TOO_FEW_GAMES"` below [`MIN_GAMES`].
+fn verdict(c: &Comparison) -> &'static str {
+    match (c.too_few, c.pass) {
+        (true, _) => "TOO_FEW_GAMES",
+        (false, true) => "PASS",
+        (false, false) => "FAIL",
+    }
 }
 
 /// The `check` JSON report.

@@ -95,3 +95,44 @@ fn distribution_csv_keeps_plain_decimals_that_a_reader_parses() {
     // P(T <= 40) rounds to 1.000000 in CSV, which promises fixed decimals for every cell.
     assert!(text.ends_with("40,0.000000,1.000000,0.000000\n"), "{text}");
 }
+
+#[test]
+fn verify_gives_no_verdict_and_no_hint_on_a_sample_too_small_to_test() {
+    // One game of 5 turns on tiny (possible: P(T = 5) = 4/32) said PASS with six hints.
+    let out = ladders()
+        .args(["verify", "tiny", "--file", "-"])
+        .write_stdin("5\n")
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("Verdict          none: fewer than 100 games are too few"),
+        "{text}"
+    );
+    assert!(!text.contains("PASS") && !text.contains("Hint"), "{text}");
+    let v = {
+        let out = ladders()
+            .args(["verify", "tiny", "--mean", "4", "--games", "99", "--json"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    assert_eq!(v["check"]["verdict"], "TOO_FEW_GAMES");
+    assert_eq!(v["variants"]["hints"].as_array().unwrap().len(), 0);
+    // From 100 games on, a verdict: the mean 4 of tiny over 100 games passes.
+    ladders()
+        .args(["verify", "tiny", "--mean", "4", "--games", "100"])
+        .assert()
+        .success();
+    // check too: 20 simulated games give no verdict.
+    let out = ladders()
+        .args(["check", "tiny", "-n", "20", "--seed", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8(out.stdout)
+        .unwrap()
+        .contains("Verdict          none"));
+}

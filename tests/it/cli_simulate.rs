@@ -334,13 +334,17 @@ fn verify_reads_one_turn_count_per_line_from_a_file() {
     let dir = std::env::temp_dir().join(format!("ladders-verify-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("turns.txt");
-    // Fewer than two bins: only the mean is tested. Tiny: E[T] = 4, sd 2.
+    // Fewer than two bins: only the mean is tested. Tiny: E[T] = 4, sd 2. Four games are read,
+    // and are too few for a verdict (issue 19, item 7): exit 1, no PASS.
     std::fs::write(&path, "# my simulation\n4\n3\n5\n4\n").unwrap();
     ladders()
         .args(["verify", "tiny", "--file", path.to_str().unwrap()])
         .assert()
-        .success()
-        .stdout(predicate::str::contains("Sample           4 games from"));
+        .code(1)
+        .stdout(predicate::str::contains("Sample           4 games from"))
+        .stdout(predicate::str::contains(
+            "Verdict          none: fewer than 100 games",
+        ));
     std::fs::write(&path, "4\nfour\n").unwrap();
     ladders()
         .args(["verify", "tiny", "--file", path.to_str().unwrap()])
