@@ -136,3 +136,29 @@ fn verify_gives_no_verdict_and_no_hint_on_a_sample_too_small_to_test() {
         .unwrap()
         .contains("Verdict          none"));
 }
+
+#[test]
+fn a_knock_off_race_too_large_for_memory_is_refused_before_building() {
+    // Three seats on 100 squares: at most 3 x 101^3 = 3,090,903 joint states, at 2,500 bytes
+    // each about 7.7 GB; a huge --state-limit used to let it grow to gigabytes.
+    let out = ladders()
+        .args([
+            "race",
+            "milton-bradley",
+            "--knock-off",
+            "--players",
+            "3",
+            "--state-limit",
+            "100000000",
+        ])
+        .timeout(std::time::Duration::from_secs(20))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("may need up to 3.091e6 states, about 7.7 GB of memory"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}

@@ -19,6 +19,7 @@ mod common;
 mod docs;
 mod docs_links;
 mod fuzz;
+mod fuzz_analyses;
 mod hostile;
 mod hostile_corpus;
 mod json_docs;
