@@ -20,6 +20,7 @@
 //! [`optimize`] solves it by policy iteration with exact policy evaluation.
 
 mod chain;
+pub mod duel;
 mod evaluate;
 mod optimize;
 pub mod play;

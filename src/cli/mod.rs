@@ -21,6 +21,7 @@ pub mod check;
 pub mod completions;
 pub mod distribution;
 pub mod draw;
+pub mod duel;
 pub mod exit;
 pub mod expect;
 pub mod generate;

@@ -97,6 +97,9 @@ pub struct Args {
     /// Print one JSON object instead of text
     #[arg(long)]
     pub json: bool,
+    /// The squares the players stand on, in playing order (the first listed moves first)
+    #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
+    pub from: Option<Vec<u32>>,
     #[command(flatten)]
     pub rules: RuleArgs,
 }
@@ -179,8 +182,21 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         } else {
             2
         };
+        let k = args.from.as_ref().map_or(k, Vec::len);
         Players { from: k, to: k }
     });
+    if let Some(from) = &args.from {
+        if players.from != players.to || players.from != from.len() {
+            bail!(
+                "--from gives {} positions: one per player (--players {} or leave it out)",
+                from.len(),
+                from.len()
+            );
+        }
+    }
+    if let Some(code) = super::duel::run_if_choosing(args, players.from, out)? {
+        return Ok(code);
+    }
     let digits = usize::from(args.digits.unwrap_or(if args.knock_off { 12 } else { 15 }));
     let options = RaceOptions {
         digits,
@@ -205,7 +221,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         }
         return Ok(exit::code(exit::SUCCESS));
     }
-    let boards = seat_boards(&args.boards, &args.rules, &args.reverse_seat, players.from)?;
+    let boards = match &args.from {
+        Some(from) => super::duel::positioned_boards(args, from)?,
+        None => seat_boards(&args.boards, &args.rules, &args.reverse_seat, players.from)?,
+    };
     let seats: Vec<&Board> = boards.iter().collect();
     let result = if args.knock_off {
         knock_off_memory_fits(&seats, args.state_limit)?;

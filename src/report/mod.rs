@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod distribution;
 pub mod draw;
+pub mod duel;
 pub mod expect;
 pub mod json;
 pub mod moments;

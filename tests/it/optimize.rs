@@ -456,3 +456,43 @@ fn shortest_under_a_policy_and_policy_misuse() {
         .code(2)
         .stderr(predicates::str::contains("one player"));
 }
+
+/// Seat 1's certified chance of winning by the ordinary race (`race --digits 12`), independent
+/// of the two-player game's code.
+fn race_seat_one(args: &[&str]) -> String {
+    let mut all = vec!["race", "milton-bradley", "--digits", "12", "--json"];
+    all.extend_from_slice(args);
+    json_of(&all)["seats"][0]["win"]["certified"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn two_players_who_never_flip_are_the_ordinary_race_and_the_optimum_is_certified() {
+    for (from, extra) in [("0,0", vec![]), ("90,75", vec!["--from", "90,75"])] {
+        let mut args = vec!["race", "milton-bradley", "--coin", "--json", "--from", from];
+        args.truncate(if extra.is_empty() { 4 } else { 6 });
+        let v = json_of(&args);
+        let pairs = v["pairs"].as_array().unwrap();
+        assert_eq!(pairs[0]["name"], "optimal");
+        let never = pairs.iter().find(|p| p["name"] == "never flip").unwrap();
+        let text = never["first_wins"]["certified"].as_str().unwrap();
+        assert_eq!(text, race_seat_one(&extra), "from {from}");
+        assert_eq!(text.len(), 14, "12 certified digits: {text}");
+        // The optimal pair: 12 certified digits, and no single-turn deviation gains 1e-12.
+        let best = pairs[0]["first_wins"]["certified"].as_str().unwrap();
+        assert_eq!(best.len(), 14, "{best}");
+        assert!(pairs[0]["deviation_gain_bound"].as_f64().unwrap() < 1e-12);
+    }
+    ladders()
+        .args(["race", "course", "--players", "3"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("two at a time"));
+    ladders()
+        .args(["race", "milton-bradley", "--from", "90", "--players", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("one per player"));
+}

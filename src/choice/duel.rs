@@ -1,0 +1,444 @@
+//! Two players who choose (docs/optimal-play.md, "Two players who choose"): an alternating-move
+//! stochastic game on one board, each player choosing to maximise their own chance of winning,
+//! knowing both positions. The first to reach the finish wins.
+//!
+//! # Formula
+//!
+//! With W(x, y) the chance that the player to move, on x, wins against the other on y (both
+//! playing the strategies), the mover's turn is the single-player turn of [`Game`] with the value
+//! of landing on x' being 1 at the finish and 1 - W(y, x') elsewhere (the other moves next):
+//!
+//! ```text
+//! W(x, y) = sum_k (w_k / W_x) max_a sum_x' P_a(x') (x' = finish ? 1 : 1 - W(y, x'))
+//! ```
+//!
+//! # Method, and what is proved
+//!
+//! 1. [`solve_float`]: value iteration in floats (Gauss-Seidel sweeps) for the equation above;
+//!    the strategy is greedy in it ([`greedy`]), the same for both players (the game is
+//!    symmetric: only the positions and whose turn it is matter).
+//! 2. [`certify`]: the strategy pair is evaluated with a certified error bound. v, the float
+//!    values rounded to multiples of 2^-60, is an exact rational vector; the residual
+//!    r = T v - v of the pair's (affine) evaluation operator is computed exactly in integers. The
+//!    error e = W - v satisfies e = -P e + r, P the pair's transition matrix between the
+//!    (mover, other) states, so |e| <= (I - P)^-1 |r| <= max|r| u for any u >= 0 with
+//!    u - P u >= 1, which is checked exactly in integers (u: the expected remaining turns, rounded
+//!    up with a margin). Such a u exists only if the pair ends the game with probability 1, so
+//!    the check proves that too. Hence W(start, start) lies in a certified interval.
+//! 3. The check that neither player can improve: at every decision and every position of the
+//!    other player, each action's value under the certified W is compared with the chosen one's,
+//!    exactly up to the certified radius; `gap` bounds what any single-turn deviation can gain.
+//!    A gap of a few 1e-14 says the strategies are optimal up to ties closer than that; it is a
+//!    bound on one-turn deviations, not a proof that a long sequence of deviations gains nothing.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+
+use super::{lcm, Game, Policy};
+use crate::race::interval::Interval;
+
+/// A strategy: for each decision node and each state of the other player, the action index.
+pub type Strategy = Vec<Vec<usize>>;
+
+/// The scale of the certified values: v = v_int / 2^60.
+const SCALE_BITS: u32 = 60;
+
+/// The chance of winning of the player to move, by (mover's state, other's state), `m * m` values
+/// (`m` the game's states).
+#[derive(Clone, Debug)]
+pub struct FloatValues {
+    /// W(x, y) at `x * m + y`.
+    pub w: Vec<f64>,
+    /// Sweeps made.
+    pub sweeps: usize,
+}
+
+/// A certified evaluation of a strategy pair.
+#[derive(Clone, Debug)]
+pub struct Certified {
+    /// v(x, y) * 2^60 at `x * m + y`: the center of each interval.
+    center: Vec<i64>,
+    /// u(x, y): the certified bound on the expected remaining turns.
+    turns: Vec<i64>,
+    /// max |T v - v|, exactly.
+    residual: BigRational,
+    /// The states of the game.
+    m: usize,
+    /// The most any single-turn deviation can gain (see the module's docs).
+    pub gap: f64,
+}
+
+impl Certified {
+    /// W(x, y) as a certified interval, by state indices.
+    pub fn chance(&self, x: usize, y: usize) -> Interval {
+        let i = x * self.m + y;
+        let center = BigRational::new(self.center[i].into(), BigInt::from(1u8) << SCALE_BITS);
+        let radius = &self.residual * BigRational::from_integer(self.turns[i].into());
+        Interval::new(&center - &radius, center + radius)
+    }
+
+    /// The bound on the expected remaining turns of the pair from (x, y).
+    pub fn turns_bound(&self, x: usize, y: usize) -> i64 {
+        self.turns[x * self.m + y]
+    }
+
+    /// The largest bound on the expected remaining turns, over all states.
+    pub fn max_turns_bound(&self) -> i64 {
+        self.turns.iter().copied().max().unwrap_or(0)
+    }
+
+    /// max |T v - v| as a float (for the report).
+    pub fn residual_f64(&self) -> f64 {
+        self.residual.to_f64().unwrap_or(f64::INFINITY)
+    }
+}
+
+/// Why a strategy pair could not be certified.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DuelError {
+    /// The pair may never end the game (no bound on its length could be proved).
+    #[error("the strategies may never end the game: no bound on its length could be proved")]
+    Endless,
+    /// The game starts on the finish.
+    #[error("the game starts on the finish")]
+    NoGame,
+}
+
+/// The value of an action for the mover, from the other's values `row` (W(y, .)).
+fn action_value(next: &[(Option<usize>, u64)], total: u64, row: &[f64]) -> f64 {
+    next.iter()
+        .map(|&(t, u)| u as f64 * t.map_or(1.0, |t| 1.0 - row[t]))
+        .sum::<f64>()
+        / total as f64
+}
+
+/// Value iteration in floats for the game where both players choose their best, at most
+/// `max_sweeps` sweeps, stopping when no value moves by more than 1e-15 (the certification absorbs the rest).
+pub fn solve_float(game: &Game, max_sweeps: usize) -> FloatValues {
+    sweep_until(game, max_sweeps, None)
+}
+
+/// Value iteration, maximising at every node, or with a fixed `strategy`.
+fn sweep_until(game: &Game, max_sweeps: usize, strategy: Option<&Strategy>) -> FloatValues {
+    let m = game.squares.len();
+    let mut w = vec![0.5f64; m * m];
+    let mut sweeps = 0;
+    while sweeps < max_sweeps {
+        sweeps += 1;
+        let mut moved = 0.0f64;
+        for x in (0..m).rev() {
+            let total = game.totals[x] as f64;
+            for y in 0..m {
+                let mut new = 0.0;
+                for &(wk, k) in &game.situations[x] {
+                    let node = &game.nodes[k];
+                    let row = &w[y * m..(y + 1) * m];
+                    let best = match strategy {
+                        Some(s) => {
+                            let a = &node.actions[s[k][y]];
+                            action_value(&a.next, a.total, row)
+                        }
+                        None => node
+                            .actions
+                            .iter()
+                            .map(|a| action_value(&a.next, a.total, row))
+                            .fold(f64::NEG_INFINITY, f64::max),
+                    };
+                    new += wk as f64 / total * best;
+                }
+                moved = moved.max((new - w[x * m + y]).abs());
+                w[x * m + y] = new;
+            }
+        }
+        if moved <= 1e-15 {
+            break;
+        }
+    }
+    FloatValues { w, sweeps }
+}
+
+/// The strategy greedy in the values `w` (ties: the first action).
+pub fn greedy(game: &Game, w: &FloatValues) -> Strategy {
+    let m = game.squares.len();
+    game.nodes
+        .iter()
+        .map(|node| {
+            (0..m)
+                .map(|y| {
+                    let row = &w.w[y * m..(y + 1) * m];
+                    let mut best = (f64::NEG_INFINITY, 0);
+                    for (i, a) in node.actions.iter().enumerate() {
+                        let v = action_value(&a.next, a.total, row);
+                        if v > best.0 {
+                            best = (v, i);
+                        }
+                    }
+                    best.1
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The strategy that follows a single-player policy whatever the other's position.
+pub fn from_policy(game: &Game, policy: &Policy) -> Strategy {
+    let m = game.squares.len();
+    policy.iter().map(|&a| vec![a; m]).collect()
+}
+
+/// Each state's integer form of the pair's turn: (den, [(weight, target, u)]) with
+/// T v (x, y) = sum weight * u * F(target) / (den * scale).
+struct Rows {
+    m: usize,
+    /// For (x, y): the common denominator W_x L and the terms (factor, target).
+    rows: Vec<(i128, Vec<(i128, Option<usize>)>)>,
+}
+
+fn rows(game: &Game, strategy: &Strategy) -> Rows {
+    let m = game.squares.len();
+    let mut rows = Vec::with_capacity(m * m);
+    for x in 0..m {
+        for y in 0..m {
+            let sits = &game.situations[x];
+            let chosen = |k: usize| &game.nodes[k].actions[strategy[k][y]];
+            let l = sits.iter().fold(1u64, |l, &(_, k)| lcm(l, chosen(k).total));
+            let den = i128::from(game.totals[x]) * i128::from(l);
+            let mut terms = Vec::new();
+            for &(wk, k) in sits {
+                let a = chosen(k);
+                let f = i128::from(wk) * i128::from(l / a.total);
+                terms.extend(a.next.iter().map(|&(t, u)| (f * i128::from(u), t)));
+            }
+            rows.push((den, terms));
+        }
+    }
+    Rows { m, rows }
+}
+
+/// Certifies the strategy pair's values from the float values `w` of the same pair.
+///
+/// # Errors
+///
+/// [`DuelError::Endless`] when no bound on the game's length could be proved.
+pub fn certify(game: &Game, strategy: &Strategy, w: &FloatValues) -> Result<Certified, DuelError> {
+    if game.start.is_none() {
+        return Err(DuelError::NoGame);
+    }
+    let r = rows(game, strategy);
+    let m = r.m;
+    let one: i128 = 1 << SCALE_BITS;
+    let center: Vec<i64> =
+        w.w.iter()
+            .map(|&v| (v.clamp(0.0, 1.0) * one as f64).round() as i64)
+            .collect();
+    // The residual, exactly: (sum f F(t) - den v) / (den 2^60).
+    let mut residual = BigRational::zero();
+    for (i, (den, terms)) in r.rows.iter().enumerate() {
+        let y = i % m;
+        let tv: i128 = terms
+            .iter()
+            .map(|&(f, t)| f * t.map_or(one, |t| one - i128::from(center[y * m + t])))
+            .sum();
+        let res = (tv - den * i128::from(center[i])).abs();
+        let q = BigRational::new(BigInt::from(res), BigInt::from(*den) << SCALE_BITS);
+        if q > residual {
+            residual = q;
+        }
+    }
+    let turns = turns_bound(&r).ok_or(DuelError::Endless)?;
+    let mut out = Certified {
+        center,
+        turns,
+        residual,
+        m,
+        gap: 0.0,
+    };
+    out.gap = gap(game, strategy, &out);
+    Ok(out)
+}
+
+/// A vector u >= 0 with u - P u >= 1, checked exactly, or `None`.
+fn turns_bound(r: &Rows) -> Option<Vec<i64>> {
+    let m = r.m;
+    // Float expected remaining turns by Gauss-Seidel: t(x, y) = 1 + sum p t(y, x').
+    let mut t = vec![1.0f64; m * m];
+    for _ in 0..100_000 {
+        let mut moved = 0.0f64;
+        for i in (0..m * m).rev() {
+            let (den, terms) = &r.rows[i];
+            let y = i % m;
+            let s: f64 = terms
+                .iter()
+                .filter_map(|&(f, x)| x.map(|x| f as f64 * t[y * m + x]))
+                .sum();
+            let new = 1.0 + s / *den as f64;
+            moved = moved.max((new - t[i]).abs() / new);
+            t[i] = new;
+        }
+        if !t.iter().all(|v| v.is_finite() && *v < 1e12) {
+            return None;
+        }
+        if moved < 1e-12 {
+            break;
+        }
+    }
+    for margin in [1.01, 1.1, 1.5, 2.0, 4.0] {
+        let u: Vec<i64> = t.iter().map(|v| (v * margin).ceil() as i64 + 1).collect();
+        let holds = r.rows.iter().enumerate().all(|(i, (den, terms))| {
+            let y = i % m;
+            let pu: i128 = terms
+                .iter()
+                .filter_map(|&(f, x)| x.map(|x| f * i128::from(u[y * m + x])))
+                .sum();
+            den * i128::from(u[i]) - pu >= *den
+        });
+        if holds {
+            return Some(u);
+        }
+    }
+    None
+}
+
+/// The most a single-turn deviation can gain: for every node and state of the other, the best
+/// other action's value minus the chosen one's, each taken at the edge of the certified
+/// intervals (so an upper bound, up to a relative 1e-9 for the final conversion to a float).
+fn gap(game: &Game, strategy: &Strategy, c: &Certified) -> f64 {
+    let m = c.m;
+    let one: i128 = 1 << SCALE_BITS;
+    let rho = c.residual.to_f64().unwrap_or(f64::INFINITY);
+    let mut worst = 0.0f64;
+    for (k, node) in game.nodes.iter().enumerate() {
+        if node.actions.len() < 2 {
+            continue;
+        }
+        for y in 0..m {
+            // (value numerator over total * 2^60, radius over total).
+            let values: Vec<(i128, i128, u64)> = node
+                .actions
+                .iter()
+                .map(|a| {
+                    let mut v = 0i128;
+                    let mut rad = 0i128;
+                    for &(t, u) in &a.next {
+                        let u = i128::from(u);
+                        match t {
+                            None => v += u * one,
+                            Some(t) => {
+                                v += u * (one - i128::from(c.center[y * m + t]));
+                                rad += u * i128::from(c.turns[y * m + t]);
+                            }
+                        }
+                    }
+                    (v, rad, a.total)
+                })
+                .collect();
+            let (vc, rc, uc) = values[strategy[k][y]];
+            for &(va, ra, ua) in &values {
+                let diff = (va * i128::from(uc) - vc * i128::from(ua)) as f64
+                    / (ua as f64 * uc as f64 * one as f64);
+                let radius = rho * (ra as f64 / ua as f64 + rc as f64 / uc as f64);
+                worst = worst.max(diff + radius);
+            }
+        }
+    }
+    worst * (1.0 + 1e-9)
+}
+
+/// The float values of a fixed strategy pair (for [`certify`]).
+pub fn evaluate_float(game: &Game, strategy: &Strategy, max_sweeps: usize) -> FloatValues {
+    sweep_until(game, max_sweeps, Some(strategy))
+}
+
+/// The first player's certified chance of winning from the start, and the pair's certificate.
+///
+/// # Errors
+///
+/// See [`certify`].
+pub fn first_wins(
+    game: &Game,
+    strategy: &Strategy,
+    w: &FloatValues,
+) -> Result<(Interval, Certified), DuelError> {
+    let c = certify(game, strategy, w)?;
+    let s = game.start.ok_or(DuelError::NoGame)?;
+    Ok((c.chance(s, s), c))
+}
+
+/// Sweeps allowed to the float value iterations of [`compare`].
+pub const MAX_SWEEPS: usize = 20_000;
+
+/// One strategy pair (both players the same strategy), evaluated.
+#[derive(Clone, Debug)]
+pub struct Pair {
+    /// `optimal` (each maximising their own chance), or the single-player policy both follow.
+    pub name: String,
+    /// The chance that the first listed player, moving first, wins, and the certificate.
+    pub result: Result<(Interval, Certified), DuelError>,
+    /// Float sweeps made.
+    pub sweeps: usize,
+}
+
+/// Both players optimal, then both following each single-player policy in `fixed`, from the
+/// states `from` (the first moves first).
+pub fn compare(game: &Game, from: (usize, usize), fixed: &[(String, Policy)]) -> Vec<Pair> {
+    let evaluate = |name: &str, strategy: &Strategy, w: FloatValues| Pair {
+        name: name.to_string(),
+        sweeps: w.sweeps,
+        result: certify(game, strategy, &w).map(|c| (c.chance(from.0, from.1), c)),
+    };
+    let w = solve_float(game, MAX_SWEEPS);
+    let best = greedy(game, &w);
+    let mut out = vec![evaluate("optimal", &best, w)];
+    for (name, policy) in fixed {
+        let s = from_policy(game, policy);
+        let w = evaluate_float(game, &s, MAX_SWEEPS);
+        out.push(evaluate(name, &s, w));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+
+    #[test]
+    fn a_one_square_race_is_won_by_the_first_mover() {
+        // size 1 from 0 with a choice of face: the first mover's first turn finishes.
+        let b = Board::from_toml_str(
+            "size = 2\n[rules]\ndie = 2\nchoose_face = true\novershoot = \"allow\"\n",
+            "t",
+        )
+        .unwrap();
+        let game = Game::new(&b).unwrap();
+        let w = solve_float(&game, 1000);
+        let s = greedy(&game, &w);
+        let (p, c) = first_wins(&game, &s, &w).unwrap();
+        assert!(p.contains(&BigRational::from_integer(1.into())));
+        assert!(c.gap < 1e-12);
+    }
+
+    #[test]
+    fn two_players_choosing_dice_on_a_two_square_board_match_the_hand_value() {
+        // size 2, a fair coin as the die (faces 1, 2), overshoot allow, no choice that matters
+        // (choose_die [2, 3]: a d3 from 0 reaches 2 or more with 2/3, a d2 with 1/2; from 1 any
+        // throw finishes). Both choose d3 from 0. From (1, y) the mover wins at once: W(1, y) = 1.
+        // From (0, 0): the mover wins with 2/3 at once; else (1/3) they are on 1 and the other
+        // moves from 0 with the first on 1: the other wins with 2/3, else goes to 1 and loses
+        // (the first, on 1, finishes). W(0,1) = 2/3 + 1/3 * 0 = 2/3 (landing on 1 gives the
+        // other, on 1, the win). So W(0, 0) = 2/3 + 1/3 (1 - W(0, 1)) = 2/3 + 1/9 = 7/9.
+        let b = Board::from_toml_str(
+            "size = 2\n[rules]\nchoose_die = [2, 3]\novershoot = \"allow\"\n",
+            "t",
+        )
+        .unwrap();
+        let game = Game::new(&b).unwrap();
+        let w = solve_float(&game, 10_000);
+        let s = greedy(&game, &w);
+        let (p, c) = first_wins(&game, &s, &w).unwrap();
+        let want = BigRational::new(7.into(), 9.into());
+        assert!(p.contains(&want), "{p:?}");
+        assert!(c.gap < 1e-12);
+    }
+}

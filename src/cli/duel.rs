@@ -1,0 +1,108 @@
+//! `ladders race BOARD` on a board with a choice rule (two players who choose, each maximising
+//! their own chance of winning: [`ladders::choice::duel`]), and `race --from A,B`: the race from
+//! any positions, the first listed moving first.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{anyhow, bail, Result};
+use ladders::board::Board;
+use ladders::choice::duel::compare;
+use ladders::choice::{optimize, Game};
+use ladders::report::duel::{to_json, write_text, DuelReport};
+
+use super::exit;
+use super::output::write_json;
+use super::race::Args;
+
+/// With a choice rule on the one board: the two-player game, answered and reported; otherwise
+/// `None` (an ordinary race).
+pub fn run_if_choosing(
+    args: &Args,
+    players: usize,
+    out: &mut dyn Write,
+) -> Result<Option<ExitCode>> {
+    // A board read from standard input cannot be read twice: such a race is an ordinary one.
+    if args.boards.len() != 1 || args.boards[0] == "-" {
+        return Ok(None);
+    }
+    let board = args.rules.load_with_choices(&args.boards[0])?;
+    let Some(game) = Game::new(&board) else {
+        return Ok(None);
+    };
+    if players != 2 || args.knock_off || !args.reverse_seat.is_empty() || args.distribution {
+        bail!(
+            "{}: players who choose ({}) race two at a time, without --knock-off, --reverse-seat or --distribution",
+            board.origin(),
+            game.rule.key()
+        );
+    }
+    let (a, b) = match args.from.as_deref() {
+        Some([a, b]) => (*a, *b),
+        Some(_) => unreachable!("--from is checked against the players"),
+        None => (board.rules().start, board.rules().start),
+    };
+    let index = |square: u32| {
+        game.index_of(square).ok_or_else(|| {
+            anyhow!(
+                "{}: --from {square}: a player can stand there before a turn only on a square the \
+                 game reaches below the finish ({} of them, from {} to {})",
+                board.origin(),
+                game.squares.len(),
+                game.squares.first().copied().unwrap_or(0),
+                game.squares.last().copied().unwrap_or(0)
+            )
+        })
+    };
+    let from = (index(a)?, index(b)?);
+    let mut fixed = game.fixed_policies();
+    if let Ok(best) = optimize(&game) {
+        fixed.push(("the single-player optimum".to_string(), best.policy));
+    }
+    let pairs = compare(&game, from, &fixed);
+    let certified = pairs[0].result.is_ok();
+    let report = DuelReport {
+        board: &board,
+        game: &game,
+        from: (a, b),
+        pairs,
+        digits: usize::from(args.digits.unwrap_or(12)),
+    };
+    if args.json {
+        write_json(out, &to_json(&report))?;
+    } else {
+        write_text(out, &report)?;
+    }
+    Ok(Some(exit::code(if certified {
+        exit::SUCCESS
+    } else {
+        exit::CHECK_FAILED
+    })))
+}
+
+/// `race --from`: each seat's board starting where the seat stands (`--start` per seat).
+pub fn positioned_boards(args: &Args, from: &[u32]) -> Result<Vec<Board>> {
+    let names: Vec<&String> = match args.boards.len() {
+        1 => vec![&args.boards[0]; from.len()],
+        k if k == from.len() => args.boards.iter().collect(),
+        k => bail!(
+            "{k} boards given for {} positions: give one board, or one per position",
+            from.len()
+        ),
+    };
+    names
+        .iter()
+        .zip(from)
+        .enumerate()
+        .map(|(i, (name, &square))| {
+            let mut rules = args.rules.clone();
+            rules.start = Some(square);
+            if args.reverse_seat.contains(&(i + 1)) {
+                rules.reverse = !rules.reverse;
+            }
+            let board = rules.load(name)?;
+            super::board_args::square_state_only(&board, "race")?;
+            Ok(board)
+        })
+        .collect()
+}
