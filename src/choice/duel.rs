@@ -192,18 +192,20 @@ pub fn from_policy(game: &Game, policy: &Policy) -> Strategy {
 struct Rows {
     m: usize,
     /// For (x, y): the common denominator W_x L and the terms (factor, target).
-    rows: Vec<(i128, Vec<(i128, Option<usize>)>)>,
+    rows: Vec<Row>,
 }
+
+/// One state's common denominator and terms (factor, target).
+type Row = (i128, Vec<(i128, Option<usize>)>);
 
 fn rows(game: &Game, strategy: &Strategy) -> Rows {
     let m = game.squares.len();
     let mut rows = Vec::with_capacity(m * m);
-    for x in 0..m {
-        for y in 0..m {
-            let sits = &game.situations[x];
+    for (sits, &total) in game.situations.iter().zip(&game.totals) {
+        (0..m).for_each(|y| {
             let chosen = |k: usize| &game.nodes[k].actions[strategy[k][y]];
             let l = sits.iter().fold(1u64, |l, &(_, k)| lcm(l, chosen(k).total));
-            let den = i128::from(game.totals[x]) * i128::from(l);
+            let den = i128::from(total) * i128::from(l);
             let mut terms = Vec::new();
             for &(wk, k) in sits {
                 let a = chosen(k);
@@ -211,7 +213,7 @@ fn rows(game: &Game, strategy: &Strategy) -> Rows {
                 terms.extend(a.next.iter().map(|&(t, u)| (f * i128::from(u), t)));
             }
             rows.push((den, terms));
-        }
+        });
     }
     Rows { m, rows }
 }
