@@ -13,6 +13,8 @@
 //! J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, 1960, chapter 3). rho is computed in
 //! floating point with nalgebra: it is shown, never used in an exact answer.
 
+use std::cmp::Ordering;
+
 use nalgebra::DMatrix;
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -294,9 +296,76 @@ pub fn distribution<S: ChainState>(
     chain: &Chain<S>,
     options: &DistributionOptions,
 ) -> Result<Distribution<S>, TooMuchWork> {
+    let ic = IntegerChain::new(chain);
+    let plan = plan(chain, options, |turns| stepping_work(&ic, turns))?;
+    let mut stepper = ic.stepper();
+    let mut terms: Vec<Term> = Vec::new();
+    let stop = loop {
+        let last = terms
+            .last()
+            .map(|t| t.survives < options.tail || t.survives.is_zero());
+        if let Some(stop) = stop_rule(options, &plan, stepper.turn(), last) {
+            break stop;
+        }
+        stepper.step();
+        terms.push(Term {
+            n: stepper.turn(),
+            p: stepper.p_ends_now(),
+            survives: stepper.p_survives(),
+        });
+    };
+    let survives: Vec<&BigRational> = terms.iter().map(|t| &t.survives).collect();
+    let quantiles = quantiles_of(&survives, plan.starts_finished).expect("exact values decide");
+    let p: Vec<&BigRational> = terms.iter().map(|t| &t.p).collect();
+    let mode = mode_of(&p, survives.last().copied(), &plan).expect("exact values decide");
+    let tails: Vec<f64> = survives.iter().map(|s| to_f64(s)).collect();
+    let mut dist = Distribution {
+        terms,
+        starts_finished: plan.starts_finished,
+        stop,
+        tail_threshold: options.tail.clone(),
+        quantiles,
+        mode,
+        mean: Mean::Infinite,
+        decay: plan.decay(&tails),
+        trap: plan.trap,
+    };
+    dist.mean = mean(&dist, &tails);
+    Ok(dist)
+}
+
+/// What a stepping needs to know before it starts (shared by the exact and the certified
+/// steppings).
+pub(crate) struct Plan<S> {
+    /// A state the game can be stuck in forever.
+    pub trap: Option<Trap<S>>,
+    /// The spectral radius of Q.
+    pub rho: Option<f64>,
+    /// The game starts on the finish.
+    pub starts_finished: bool,
+    /// The largest chance, over the transient states, of finishing within one turn.
+    pub finish_bound: BigRational,
+}
+
+impl<S> Plan<S> {
+    /// The decay of the tail, from the (float) tails `P(T > n)` of the terms.
+    pub fn decay(&self, tails: &[f64]) -> Option<Decay> {
+        self.rho.map(|rho| Decay {
+            rho,
+            settles_after: settles_after(tails, rho),
+        })
+    }
+}
+
+/// The trap, rho, and the refusal when the turns needed would take `work(turns)` above
+/// [`WORK_LIMIT`].
+pub(crate) fn plan<S: ChainState>(
+    chain: &Chain<S>,
+    options: &DistributionOptions,
+    work: impl Fn(f64) -> f64,
+) -> Result<Plan<S>, TooMuchWork> {
     let trap = chain.trap();
     let rho = spectral_radius(chain);
-    let ic = IntegerChain::new(chain);
     let starts_finished = chain.start() >= chain.transient_count();
     // Fail fast: estimate the turns needed (P(T > n) ~ rho^n, or the turns asked for) and the
     // work.
@@ -308,7 +377,7 @@ pub fn distribution<S: ChainState>(
         None => None,
     };
     if let Some(need) = need {
-        if stepping_work(&ic, need) > WORK_LIMIT {
+        if work(need) > WORK_LIMIT {
             return Err(TooMuchWork {
                 turns: need.round(),
                 states: chain.transient_count(),
@@ -316,87 +385,135 @@ pub fn distribution<S: ChainState>(
             });
         }
     }
-    let mut stepper = ic.stepper();
-    let mut terms = Vec::new();
-    let stop;
-    if starts_finished {
-        stop = Stop::Tail;
-    } else {
-        loop {
-            let n = stepper.turn();
-            if let Some(limit) = options.turns {
-                if n >= limit {
-                    stop = Stop::Turns;
-                    break;
-                }
-            } else if n >= options.min_turns {
-                if let Some(last) = terms.last() {
-                    let last: &Term = last;
-                    if last.survives < options.tail || last.survives.is_zero() {
-                        stop = Stop::Tail;
-                        break;
-                    }
-                    if trap.is_some() && n >= TRAP_DEFAULT_TURNS.max(options.min_turns) {
-                        stop = Stop::TrapLimit;
-                        break;
-                    }
-                }
-            }
-            stepper.step();
-            terms.push(Term {
-                n: stepper.turn(),
-                p: stepper.p_ends_now(),
-                survives: stepper.p_survives(),
-            });
-        }
-    }
-    let mut dist = Distribution {
-        terms,
-        starts_finished,
-        stop,
-        tail_threshold: options.tail.clone(),
-        quantiles: Vec::new(),
-        mode: None,
-        mean: Mean::Infinite,
-        decay: None,
+    Ok(Plan {
         trap,
-    };
-    dist.quantiles = quantile_levels()
+        rho,
+        starts_finished,
+        finish_bound: one_turn_finish_bound(chain),
+    })
+}
+
+/// Whether to stop before turn `n + 1`; `last_below` says whether the last term's
+/// `P(T > n)` is below the tail threshold or zero (`None`: no term yet).
+pub(crate) fn stop_rule<S>(
+    options: &DistributionOptions,
+    plan: &Plan<S>,
+    n: usize,
+    last_below: Option<bool>,
+) -> Option<Stop> {
+    if plan.starts_finished {
+        return Some(Stop::Tail);
+    }
+    if let Some(limit) = options.turns {
+        return (n >= limit).then_some(Stop::Turns);
+    }
+    if n < options.min_turns {
+        return None;
+    }
+    match last_below? {
+        true => Some(Stop::Tail),
+        false if plan.trap.is_some() && n >= TRAP_DEFAULT_TURNS.max(options.min_turns) => {
+            Some(Stop::TrapLimit)
+        }
+        false => None,
+    }
+}
+
+/// A probability known exactly or within certified bounds: what the summary's decisions need.
+pub(crate) trait Known {
+    /// How the value compares with `r`, when known.
+    fn cmp_rational(&self, r: &BigRational) -> Option<Ordering>;
+    /// How the value compares with another, when known.
+    fn cmp_known(&self, other: &Self) -> Option<Ordering>;
+    /// How the value compares with `r` times another (`r >= 0`), when known.
+    fn cmp_scaled(&self, other: &Self, r: &BigRational) -> Option<Ordering>;
+}
+
+impl Known for BigRational {
+    fn cmp_rational(&self, r: &BigRational) -> Option<Ordering> {
+        Some(self.cmp(r))
+    }
+    fn cmp_known(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+    fn cmp_scaled(&self, other: &Self, r: &BigRational) -> Option<Ordering> {
+        Some(self.cmp(&(r * other)))
+    }
+}
+
+/// The quantiles from the terms' `P(T > n)`: the q-quantile is the first n with
+/// `P(T > n) <= 1 - q`. `Err` lists the terms whose value must be known better to decide.
+pub(crate) fn quantiles_of<K: Known>(
+    survives: &[&K],
+    starts_finished: bool,
+) -> Result<Vec<Quantile>, Vec<usize>> {
+    let mut undecided = Vec::new();
+    let quantiles = quantile_levels()
         .into_iter()
         .map(|level| {
             let left = BigRational::one() - &level;
-            let turns = if dist.starts_finished {
+            let turns = if starts_finished {
                 Some(0)
             } else {
-                dist.terms.iter().find(|t| t.survives <= left).map(|t| t.n)
+                survives.iter().enumerate().find_map(|(i, s)| {
+                    match s.cmp_rational(&left) {
+                        Some(Ordering::Greater) => None,
+                        Some(_) => Some(i + 1),
+                        None => {
+                            undecided.push(i);
+                            None
+                        }
+                    }
+                })
             };
             Quantile { level, turns }
         })
         .collect();
-    dist.mode = mode(&dist, &one_turn_finish_bound(chain));
-    dist.decay = rho.map(|rho| Decay {
-        rho,
-        settles_after: settles_after(&dist.terms, rho),
-    });
-    dist.mean = mean(&dist);
-    Ok(dist)
+    if undecided.is_empty() {
+        Ok(quantiles)
+    } else {
+        Err(undecided)
+    }
 }
 
-fn mode<S>(dist: &Distribution<S>, finish_bound: &BigRational) -> Option<usize> {
-    if dist.starts_finished {
-        return Some(0);
+/// The most likely n (ties to the smaller), when it is certain. `Err` lists the terms whose
+/// value must be known better to decide.
+pub(crate) fn mode_of<K: Known, S>(
+    p: &[&K],
+    tail: Option<&K>,
+    plan: &Plan<S>,
+) -> Result<Option<usize>, Vec<usize>> {
+    if plan.starts_finished {
+        return Ok(Some(0));
     }
-    let best = dist
-        .terms
-        .iter()
-        .fold(None::<&Term>, |best, t| match best {
-            Some(b) if b.p >= t.p => Some(b),
-            _ => Some(t),
-        })?;
+    let Some(mut best) = (!p.is_empty()).then_some(0) else {
+        return Ok(None);
+    };
+    let mut undecided = Vec::new();
+    for i in 1..p.len() {
+        match p[best].cmp_known(p[i]) {
+            Some(Ordering::Less) => best = i,
+            Some(_) => {}
+            None => undecided.extend([best, i]),
+        }
+    }
     // Certain when no later n can beat it: for m > N, P(T = m) <= r P(T > m - 1) <= r P(T > N),
     // r the largest chance of finishing in one turn from any state. A later tie does not move
     // the mode, which is the smallest most likely n.
-    (best.p > BigRational::zero() && best.p >= finish_bound * dist.tail()).then_some(best.n)
+    let positive = p[best].cmp_rational(&BigRational::zero());
+    let beats = tail.map_or(Some(Ordering::Greater), |t| {
+        p[best].cmp_scaled(t, &plan.finish_bound)
+    });
+    match (positive, beats) {
+        (Some(pos), Some(beats)) if undecided.is_empty() => {
+            Ok((pos == Ordering::Greater && beats != Ordering::Less).then_some(best + 1))
+        }
+        (Some(_), Some(_)) => Err(undecided),
+        _ => {
+            undecided.extend([best, p.len() - 1]);
+            Err(undecided)
+        }
+    }
 }
 
 /// The largest chance, over the transient states, of finishing within one turn.
@@ -415,7 +532,9 @@ fn one_turn_finish_bound<S: ChainState>(chain: &Chain<S>) -> BigRational {
         .unwrap_or_else(BigRational::one)
 }
 
-fn mean<S>(dist: &Distribution<S>) -> Mean {
+/// The mean from the terms' float tails `P(T > n)` (`Mean::Exact` needs the exact terms: only
+/// [`distribution`] gives it).
+fn mean<S>(dist: &Distribution<S>, tails: &[f64]) -> Mean {
     if dist.trap.is_some() {
         return Mean::Infinite;
     }
@@ -430,26 +549,28 @@ fn mean<S>(dist: &Distribution<S>) -> Mean {
             });
         return Mean::Exact(sum);
     }
-    // E[T] = sum_(n >= 0) P(T > n): exact terms in floats, then the geometric tail.
-    let mut sum = 1.0; // P(T > 0) = 1
-    for t in &dist.terms[..dist.terms.len() - 1] {
-        sum += to_f64(&t.survives);
-    }
-    let last = to_f64(&tail);
-    let rest = match dist.decay {
+    mean_about(tails, dist.decay)
+}
+
+/// `E[T] = sum_(n >= 0) P(T > n)`: the terms' float tails, then the geometric tail.
+pub(crate) fn mean_about(tails: &[f64], decay: Option<Decay>) -> Mean {
+    let Some((&last, before)) = tails.split_last() else {
+        return Mean::About(1.0);
+    };
+    let sum = before.iter().fold(1.0, |acc, x| acc + x); // P(T > 0) = 1, in order
+    let rest = match decay {
         Some(d) if d.rho < 1.0 => last / (1.0 - d.rho),
         _ => last,
     };
     Mean::About(sum + rest)
 }
 
-fn settles_after(terms: &[Term], rho: f64) -> Option<usize> {
-    let tails: Vec<f64> = terms.iter().map(|t| to_f64(&t.survives)).collect();
+fn settles_after(tails: &[f64], rho: f64) -> Option<usize> {
     let mut settled = None;
     for n in 1..tails.len() {
         let ok = tails[n - 1] > 0.0 && ((tails[n] / tails[n - 1]) / rho - 1.0).abs() < 0.01;
         match (ok, settled) {
-            (true, None) => settled = Some(terms[n].n),
+            (true, None) => settled = Some(n + 1),
             (false, _) => settled = None,
             _ => {}
         }
@@ -457,8 +578,8 @@ fn settles_after(terms: &[Term], rho: f64) -> Option<usize> {
     settled
 }
 
-/// Chains up to this many transient states get a dense eigenvalue solve; larger ones (and any
-/// whose Schur iteration does not converge) the power method.
+/// Chains up to this many transient states get a dense eigenvalue solve when the power method
+/// does not settle with matching Collatz-Wielandt bounds; larger ones only the power method.
 const DENSE_LIMIT: usize = 1500;
 
 /// The spectral radius of Q, the transient part of the chain (floating point).
@@ -466,20 +587,39 @@ const DENSE_LIMIT: usize = 1500;
 /// # Formula
 ///
 /// Q is nonnegative, so its spectral radius is its largest real eigenvalue (Perron-Frobenius);
-/// `P(T > n) ~ C rho^n` as n grows. Dense chains use nalgebra's Schur decomposition; large ones
-/// the power method on the sparse rows (`None` if it does not converge).
+/// `P(T > n) ~ C rho^n` as n grows. First the power method on the sparse rows: for a positive
+/// vector v, `min_i (vQ)_i / v_i <= rho <= max_i (vQ)_i / v_i` (the Collatz-Wielandt bounds,
+/// which hold for every nonnegative matrix: R. A. Horn and C. R. Johnson, *Matrix Analysis*,
+/// 2nd ed., corollary 8.1.29 and its transpose; zero entries of v are handled in
+/// `power_method`), so its answer is kept once the two bounds agree to 1e-14. Otherwise
+/// nalgebra's dense Schur decomposition (O(t^3), up to [`DENSE_LIMIT`] states), else the power
+/// method's estimate if it settles (`None` if not).
 pub fn spectral_radius<S: ChainState>(chain: &Chain<S>) -> Option<f64> {
     let t = chain.transient_count();
     if t == 0 {
         return None;
     }
+    let rows: Vec<Vec<(usize, f64)>> = chain
+        .rows()
+        .iter()
+        .map(|row| {
+            row.iter()
+                .filter(|(j, _)| *j < t)
+                .map(|(j, p)| (*j, to_f64(p)))
+                .collect()
+        })
+        .collect();
+    // Iterations worth trying before the dense solve: about its O(t^3) cost in sparse products.
+    let nnz = rows.iter().map(Vec::len).sum::<usize>().max(1);
+    let budget = (t * t / nnz * t).clamp(500, POWER_ITERATIONS);
+    if let Some(rho) = power_method(&rows, Some(budget)) {
+        return Some(rho);
+    }
     if t <= DENSE_LIMIT {
         let mut q = DMatrix::<f64>::zeros(t, t);
-        for (i, row) in chain.rows().iter().enumerate() {
-            for (j, p) in row {
-                if *j < t {
-                    q[(i, *j)] = to_f64(p);
-                }
+        for (i, row) in rows.iter().enumerate() {
+            for &(j, p) in row {
+                q[(i, j)] = p;
             }
         }
         // A bounded number of QR iterations: nalgebra's default never gives up.
@@ -491,29 +631,51 @@ pub fn spectral_radius<S: ChainState>(chain: &Chain<S>) -> Option<f64> {
                 .reduce(f64::max);
         }
     }
-    // Power method on the row vector: v <- v Q / |v Q|.
+    power_method(&rows, None)
+}
+
+/// The most iterations of the power method.
+const POWER_ITERATIONS: usize = 10_000;
+
+/// The power method on the row vector, `v <- v Q / |v Q|`, from the uniform vector. With
+/// `bounded` (at most that many iterations), the estimate is returned only when the
+/// Collatz-Wielandt bounds (see [`spectral_radius`]) agree to 1e-14; otherwise when two
+/// estimates agree to 1e-13.
+fn power_method(rows: &[Vec<(usize, f64)>], bounded: Option<usize>) -> Option<f64> {
+    let t = rows.len();
     let mut v = vec![1.0 / t as f64; t];
+    let mut next = vec![0.0; t];
     let mut rho = 0.0;
-    for _ in 0..10_000 {
-        let mut next = vec![0.0; t];
-        for (i, row) in chain.rows().iter().enumerate() {
-            for (j, p) in row {
-                if *j < t {
-                    next[*j] += v[i] * to_f64(p);
-                }
+    for k in 0..bounded.unwrap_or(POWER_ITERATIONS) {
+        next.fill(0.0);
+        for (i, row) in rows.iter().enumerate() {
+            for &(j, p) in row {
+                next[j] += v[i] * p;
             }
         }
         let norm: f64 = next.iter().sum();
         if norm == 0.0 {
             return Some(0.0);
         }
-        for x in &mut next {
-            *x /= norm;
+        if bounded.is_some() && k % 16 == 15 {
+            // Over the support S of v: when nothing leaves it for a zero state, Q is block
+            // triangular with Q_SS and a nilpotent block (no walk of length k + 1 ends outside
+            // S), so rho(Q) = rho(Q_SS), bounded by the ratios over S.
+            let closed = v.iter().zip(&next).all(|(a, b)| *a > 0.0 || *b == 0.0);
+            let ratios = v.iter().zip(&next).filter(|(a, _)| **a > 0.0);
+            let (lo, hi) = ratios
+                .map(|(a, b)| b / a)
+                .fold((f64::INFINITY, 0.0f64), |(l, h), r| (l.min(r), h.max(r)));
+            if closed && hi - lo <= 1e-14 * hi {
+                return Some(norm);
+            }
         }
         let done = (norm - rho).abs() < 1e-13;
         rho = norm;
-        v = next;
-        if done {
+        for (x, y) in v.iter_mut().zip(&next) {
+            *x = y / norm;
+        }
+        if done && bounded.is_none() {
             return Some(rho);
         }
     }

@@ -6,6 +6,7 @@ pub mod expectation;
 pub mod moments;
 pub mod pgf;
 pub mod shortest;
+pub mod shown;
 pub mod stateful;
 pub mod summary;
 pub mod visits;

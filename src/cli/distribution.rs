@@ -3,10 +3,11 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
-use ladders::analysis::distribution::{default_tail, distribution, DistributionOptions};
+use anyhow::Result;
+use ladders::analysis::distribution::{default_tail, distribution, DistributionOptions, TooMuchWork};
+use ladders::analysis::shown::{board_shown_distribution, certified_distribution, ShownDistribution};
 use ladders::analysis::stateful::board_distribution;
-use ladders::report::distribution::{to_json, write_csv, write_text, DistributionReport};
+use ladders::report::distribution::{to_json, write_csv, write_text};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -91,32 +92,39 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         tail: args.tail.clone().unwrap_or_else(default_tail),
         min_turns: 0,
     };
-    let dist = match &chosen {
-        Some(c) => distribution(&c.model().chain(), &options),
-        None => board_distribution(&board, &options),
-    };
-    let dist = match dist {
-        Ok(d) => d,
-        Err(e) => bail!("{e}"),
-    };
-    let report = DistributionReport {
-        digits: usize::from(args.digits),
-        exact: args.exact,
-        chart: args.chart,
-    };
-    if args.json {
-        let mut value = to_json(&board, &dist, report.digits);
-        if let (Some(c), Some(obj)) = (&chosen, value.as_object_mut()) {
-            obj.insert("policy".into(), c.name.clone().into());
+    let digits = usize::from(args.digits);
+    let failed = |e: TooMuchWork| anyhow::anyhow!("{e}");
+    let shown = if args.json || args.exact {
+        // The fractions: the exact integer stepping.
+        let dist = match &chosen {
+            Some(c) => distribution(&c.model().chain(), &options),
+            None => board_distribution(&board, &options),
         }
-        write_json(out, &value)?;
-    } else if args.csv {
-        write_csv(out, &dist, report)?;
+        .map_err(failed)?;
+        if args.json {
+            let mut value = to_json(&board, &dist, digits);
+            if let (Some(c), Some(obj)) = (&chosen, value.as_object_mut()) {
+                obj.insert("policy".into(), c.name.clone().into());
+            }
+            write_json(out, &value)?;
+            return Ok(exit::code(exit::SUCCESS));
+        }
+        ShownDistribution::from_exact(dist, digits, true)
+    } else {
+        // Decimals only: certified bounds, exact only where they straddle a boundary.
+        match &chosen {
+            Some(c) => certified_distribution(&c.model().chain(), &options, digits),
+            None => board_shown_distribution(&board, &options, digits),
+        }
+        .map_err(failed)?
+    };
+    if args.csv {
+        write_csv(out, &shown)?;
     } else {
         if let Some(c) = &chosen {
             writeln!(out, "Policy           {}", c.name)?;
         }
-        write_text(out, &board, &dist, report)?;
+        write_text(out, &board, &shown, args.chart)?;
     }
     Ok(exit::code(exit::SUCCESS))
 }

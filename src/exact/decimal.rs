@@ -128,13 +128,27 @@ fn times_pow10(x: &BigInt, digits: usize) -> BigInt {
 
 /// Writes the integer `scaled` / 10^digits with a decimal point.
 fn format_scaled(scaled: &BigInt, digits: usize) -> String {
-    let magnitude = scaled.magnitude().to_string();
+    format_magnitude(
+        scaled.sign() == Sign::Minus,
+        &scaled.magnitude().to_string(),
+        digits,
+    )
+}
+
+/// The nonnegative integer `scaled` / 10^digits with a decimal point, as [`fixed`] writes it
+/// (for numbers rounded without a fraction, e.g. from certified bounds).
+pub fn fixed_scaled_u128(scaled: u128, digits: usize) -> String {
+    format_magnitude(false, &scaled.to_string(), digits)
+}
+
+/// Writes a decimal magnitude (digits only) divided by 10^digits, with its sign.
+fn format_magnitude(negative: bool, magnitude: &str, digits: usize) -> String {
     let mut text = String::with_capacity(magnitude.len().max(digits + 1) + 2);
-    if scaled.sign() == Sign::Minus {
+    if negative {
         text.push('-');
     }
     if digits == 0 {
-        text.push_str(&magnitude);
+        text.push_str(magnitude);
         return text;
     }
     match magnitude.len().checked_sub(digits) {

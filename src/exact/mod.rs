@@ -2,6 +2,7 @@
 //! the turn-count distribution ([`step`]) and correctly rounded decimals ([`decimal`]).
 //! Everything here is exact; floats appear only in [`decimal::to_f64`], for display and checks.
 
+pub mod certified;
 pub mod decimal;
 pub mod lehmer;
 pub mod order;

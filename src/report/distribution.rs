@@ -1,29 +1,19 @@
 //! The `distribution` report: the exact law of the number of turns as a summary with a table, a
-//! bar chart, CSV or JSON.
+//! bar chart or CSV (from a [`ShownDistribution`]: decimals decided by certified bounds, or
+//! fractions), or JSON (from the exact [`Distribution`]).
 
 use std::io::{self, Write};
 
 use num_rational::BigRational;
-use num_traits::Zero;
 use serde_json::json;
 
 use crate::analysis::distribution::{Decay, Distribution, Mean, Stop};
+use crate::analysis::shown::ShownDistribution;
 use crate::board::Board;
-use crate::exact::decimal::{fixed, probability, to_f64};
+use crate::exact::decimal::{fixed, to_f64};
 use crate::report::expect::trap_sentence;
 use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::text::{board_line, rules_line};
-
-/// What to show in a `distribution` report.
-#[derive(Clone, Copy, Debug)]
-pub struct DistributionReport {
-    /// Digits after the decimal point.
-    pub digits: usize,
-    /// Print fractions instead of decimals in the table and CSV.
-    pub exact: bool,
-    /// A bar chart instead of the table.
-    pub chart: bool,
-}
 
 /// A sentence a person understands for the tail's decay.
 ///
@@ -58,18 +48,9 @@ fn turns_word(n: usize) -> String {
     }
 }
 
-/// A probability in the table: decimal text that never shows a nonzero value as 0 or a value
-/// below 1 as 1 ([`probability`]), or the fraction.
-fn cell(value: &BigRational, digits: usize, exact: bool) -> String {
-    if exact {
-        value.to_string()
-    } else {
-        probability(value, digits)
-    }
-}
-
-/// The summary lines shared by the text report and `analyze`.
-fn write_summary(out: &mut dyn Write, dist: &Distribution, digits: usize) -> io::Result<()> {
+/// The summary lines of the text report.
+fn write_summary(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()> {
+    let digits = dist.digits;
     let n = dist.turns();
     let why = match dist.stop {
         Stop::Tail => format!("P(T > {n}) < {:e}", to_f64(&dist.tail_threshold)),
@@ -77,12 +58,7 @@ fn write_summary(out: &mut dyn Write, dist: &Distribution, digits: usize) -> io:
         Stop::TrapLimit => "the game can go on forever".to_string(),
     };
     writeln!(out, "Turns computed   1 to {n} ({why})")?;
-    writeln!(
-        out,
-        "{:<17}{}",
-        format!("P(T > {n})"),
-        probability(&dist.tail(), digits),
-    )?;
+    writeln!(out, "{:<17}{}", format!("P(T > {n})"), dist.tail)?;
     match &dist.mean {
         Mean::Exact(m) => writeln!(out, "Mean             {} (exact: {m})", fixed(m, digits))?,
         Mean::About(m) => writeln!(
@@ -91,23 +67,11 @@ fn write_summary(out: &mut dyn Write, dist: &Distribution, digits: usize) -> io:
         )?,
         Mean::Infinite => writeln!(out, "Mean             infinite")?,
     }
-    match dist.mode {
-        Some(m) => {
-            let p = dist.terms.get(m.wrapping_sub(1)).map(|t| t.p.clone());
-            match p {
-                Some(p) => writeln!(
-                    out,
-                    "Mode             {} (P(T = {m}) = {})",
-                    turns_word(m),
-                    probability(&p, digits)
-                )?,
-                None => writeln!(out, "Mode             {}", turns_word(m))?,
-            }
-        }
+    match &dist.mode {
+        Some((m, Some(p))) => writeln!(out, "Mode             {} (P(T = {m}) = {p})", turns_word(*m))?,
+        Some((m, None)) => writeln!(out, "Mode             {}", turns_word(*m))?,
         // Every term computed is 0: some later n is likelier than all of them.
-        None if dist.terms.iter().all(|t| t.p.is_zero()) => {
-            writeln!(out, "Mode             beyond the turns computed")?
-        }
+        None if dist.all_zero => writeln!(out, "Mode             beyond the turns computed")?,
         None => writeln!(
             out,
             "Mode             not decided by the turns computed (P(T > {n}) could hold a likelier n)"
@@ -144,27 +108,23 @@ fn write_summary(out: &mut dyn Write, dist: &Distribution, digits: usize) -> io:
 pub fn write_text(
     out: &mut dyn Write,
     board: &Board,
-    dist: &Distribution,
-    options: DistributionReport,
+    dist: &ShownDistribution,
+    chart: bool,
 ) -> io::Result<()> {
     writeln!(out, "Board            {}", board_line(board))?;
     writeln!(out, "Rules            {}", rules_line(board))?;
     writeln!(out)?;
-    write_summary(out, dist, options.digits)?;
+    write_summary(out, dist)?;
     writeln!(out)?;
-    if options.chart {
+    if chart {
         write_chart(out, dist, 80)
     } else {
-        write_table(out, dist, options)
+        write_table(out, dist)
     }
 }
 
-fn write_table(
-    out: &mut dyn Write,
-    dist: &Distribution,
-    options: DistributionReport,
-) -> io::Result<()> {
-    let w = (options.digits + 3).max(9);
+fn write_table(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()> {
+    let w = (dist.digits + 3).max(9);
     writeln!(
         out,
         "{:>5}  {:<w$}  {:<w$}  {:<w$}",
@@ -174,10 +134,7 @@ fn write_table(
         writeln!(
             out,
             "{:>5}  {:<w$}  {:<w$}  {:<w$}",
-            t.n,
-            cell(&t.p, options.digits, options.exact),
-            cell(&t.cdf(), options.digits, options.exact),
-            cell(&t.survives, options.digits, options.exact),
+            t.n, t.table[0], t.table[1], t.table[2],
         )?;
     }
     Ok(())
@@ -189,7 +146,7 @@ fn write_table(
 /// # Errors
 ///
 /// Only those of `out`.
-pub fn write_chart(out: &mut dyn Write, dist: &Distribution, width: usize) -> io::Result<()> {
+pub fn write_chart(out: &mut dyn Write, dist: &ShownDistribution, width: usize) -> io::Result<()> {
     let last = dist
         .quantiles
         .last()
@@ -198,7 +155,7 @@ pub fn write_chart(out: &mut dyn Write, dist: &Distribution, width: usize) -> io
         .clamp(1, dist.turns().max(1));
     let probs: Vec<f64> = dist.terms[..last.min(dist.terms.len())]
         .iter()
-        .map(|t| to_f64(&t.p))
+        .map(|t| t.p_f64)
         .collect();
     if probs.is_empty() {
         return Ok(());
@@ -251,25 +208,13 @@ pub fn write_chart(out: &mut dyn Write, dist: &Distribution, width: usize) -> io
 /// # Errors
 ///
 /// Only those of `out`.
-pub fn write_csv(
-    out: &mut dyn Write,
-    dist: &Distribution,
-    options: DistributionReport,
-) -> io::Result<()> {
-    // Plain correctly rounded decimals (no `1 - 2e-5`): a CSV reader parses every cell.
-    let cell = |value: &BigRational| match options.exact {
-        true => value.to_string(),
-        false => fixed(value, options.digits),
-    };
+pub fn write_csv(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()> {
     writeln!(out, "n,p,cdf,survives")?;
     for t in &dist.terms {
         writeln!(
             out,
             "{},{},{},{}",
-            t.n,
-            cell(&t.p),
-            cell(&t.cdf()),
-            cell(&t.survives),
+            t.n, t.csv[0], t.csv[1], t.csv[2],
         )?;
     }
     Ok(())

@@ -1,0 +1,402 @@
+//! The distribution of T as it is shown: every number a correctly rounded decimal (or, with
+//! `--exact`, a fraction), computed without fractions when only decimals are asked for.
+//!
+//! # How the decimals are decided
+//!
+//! [`certified_distribution`] steps the law in outward-rounded 128-bit block floating point
+//! ([`crate::exact::certified`]): every `P(T = n)` and `P(T > n)` comes with certified bounds
+//! about 2^-90 apart relative to the value. A printed decimal, a quantile, the mode, the stop at
+//! the tail threshold and each `f64` (the chart, the approximate mean, the decay) is decided from
+//! the bounds when they agree on it, which is nearly always. The terms whose bounds straddle a
+//! rounding boundary or a quantile level are computed again by the exact integer stepping
+//! ([`crate::exact::step`]), which runs only as far as the last such term. The result is the
+//! same, digit for digit, as rounding the exact fractions ([`ShownDistribution::from_exact`]):
+//! the tests hold it to that on every built-in board, on random boards and on boards built to put
+//! terms on rounding boundaries.
+
+use std::cmp::Ordering;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::Zero;
+
+use super::distribution::{
+    distribution, mean_about, mode_of, plan, quantiles_of, stop_rule, Decay, Distribution,
+    DistributionOptions, Known, Mean, Quantile, Stop, Term, TooMuchWork,
+};
+use super::stateful::stateful_chain;
+use crate::board::{Board, Square};
+use crate::chain::{Chain, ChainState, Trap};
+use crate::exact::certified::{below, Bounds, CertifiedChain};
+use crate::exact::decimal::{fixed, probability, to_f64};
+use crate::exact::step::IntegerChain;
+
+/// One row of the table as shown.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShownTerm {
+    /// The number of turns.
+    pub n: usize,
+    /// P(T = n), P(T <= n) and P(T > n) as the table shows them
+    /// ([`crate::exact::decimal::probability`]: never a nonzero value as 0, nor one below 1 as 1).
+    pub table: [String; 3],
+    /// The same as CSV cells: plain correctly rounded decimals.
+    pub csv: [String; 3],
+    /// P(T = n), the nearest `f64` (for the chart).
+    pub p_f64: f64,
+}
+
+/// The distribution of T as a report shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShownDistribution<S = Square> {
+    /// The rows, n = 1..=N.
+    pub terms: Vec<ShownTerm>,
+    /// The digits of the decimals.
+    pub digits: usize,
+    /// True when the game starts on the finish (T = 0).
+    pub starts_finished: bool,
+    /// Why the stepping stopped.
+    pub stop: Stop,
+    /// The tail threshold.
+    pub tail_threshold: BigRational,
+    /// P(T > N) as the table shows a probability.
+    pub tail: String,
+    /// Median, 90 %, 99 %, 99.9 %.
+    pub quantiles: Vec<Quantile>,
+    /// The most likely n when certain, with P(T = n) as the table shows it when n >= 1.
+    pub mode: Option<(usize, Option<String>)>,
+    /// Every term computed is 0.
+    pub all_zero: bool,
+    /// The mean.
+    pub mean: Mean,
+    /// The tail's decay rate.
+    pub decay: Option<Decay>,
+    /// A state the game can be stuck in forever, if any.
+    pub trap: Option<Trap<S>>,
+}
+
+impl<S> ShownDistribution<S> {
+    /// N, the last n computed.
+    pub fn turns(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// The same distribution with the trap's states mapped by `f`.
+    pub fn map_states<T>(self, f: impl Fn(S) -> T) -> ShownDistribution<T> {
+        ShownDistribution {
+            terms: self.terms,
+            digits: self.digits,
+            starts_finished: self.starts_finished,
+            stop: self.stop,
+            tail_threshold: self.tail_threshold,
+            tail: self.tail,
+            quantiles: self.quantiles,
+            mode: self.mode,
+            all_zero: self.all_zero,
+            mean: self.mean,
+            decay: self.decay,
+            trap: self.trap.map(|t| t.map(f)),
+        }
+    }
+
+    /// The exact distribution rounded to `digits` decimals, or its fractions in the rows with
+    /// `fractions`.
+    pub fn from_exact(dist: Distribution<S>, digits: usize, fractions: bool) -> Self {
+        let cells = |t: &Term, f: &dyn Fn(&BigRational) -> String| {
+            [f(&t.p), f(&t.cdf()), f(&t.survives)]
+        };
+        let fraction = |r: &BigRational| r.to_string();
+        let (table, csv): (&dyn Fn(&BigRational) -> String, &dyn Fn(&BigRational) -> String) =
+            match fractions {
+                true => (&fraction, &fraction),
+                false => (&|r| probability(r, digits), &|r| fixed(r, digits)),
+            };
+        let terms = dist
+            .terms
+            .iter()
+            .map(|t| ShownTerm {
+                n: t.n,
+                table: cells(t, table),
+                csv: cells(t, csv),
+                p_f64: to_f64(&t.p),
+            })
+            .collect();
+        let tail = dist.tail();
+        let all_zero = dist.terms.iter().all(|t| t.p.is_zero());
+        let mode = dist.mode.map(|m| {
+            let p = dist.terms.get(m.wrapping_sub(1));
+            (m, p.map(|t| probability(&t.p, digits)))
+        });
+        ShownDistribution {
+            terms,
+            digits,
+            starts_finished: dist.starts_finished,
+            stop: dist.stop,
+            tail_threshold: dist.tail_threshold,
+            tail: probability(&tail, digits),
+            all_zero,
+            quantiles: dist.quantiles,
+            mode,
+            mean: dist.mean,
+            decay: dist.decay,
+            trap: dist.trap,
+        }
+    }
+}
+
+/// A probability known within certified bounds, or exactly.
+#[derive(Clone, Debug)]
+enum Value {
+    Bounds(Bounds),
+    Exact(BigRational),
+}
+
+impl Value {
+    fn fixed(&self, digits: usize) -> Option<String> {
+        match self {
+            Value::Bounds(b) => b.fixed(digits),
+            Value::Exact(r) => Some(fixed(r, digits)),
+        }
+    }
+
+    fn fixed_complement(&self, digits: usize) -> Option<String> {
+        match self {
+            Value::Bounds(b) => b.fixed_complement(digits),
+            Value::Exact(r) => Some(fixed(&(BigRational::from_integer(1.into()) - r), digits)),
+        }
+    }
+
+    fn probability(&self, digits: usize, complement: bool) -> Option<String> {
+        match (self, complement) {
+            (Value::Bounds(b), _) => b.probability(digits, complement),
+            (Value::Exact(r), false) => Some(probability(r, digits)),
+            (Value::Exact(r), true) => Some(probability(
+                &(BigRational::from_integer(1.into()) - r),
+                digits,
+            )),
+        }
+    }
+
+    fn to_f64(&self) -> Option<f64> {
+        match self {
+            Value::Bounds(b) => b.to_f64(),
+            Value::Exact(r) => Some(to_f64(r)),
+        }
+    }
+}
+
+impl Value {
+    /// The certified interval as fractions.
+    fn interval(&self) -> (BigRational, BigRational) {
+        match self {
+            Value::Bounds(b) => {
+                let over = |x: u128| BigRational::new(x.into(), BigInt::from(1) << b.shift);
+                (over(b.lo), over(b.hi))
+            }
+            Value::Exact(r) => (r.clone(), r.clone()),
+        }
+    }
+}
+
+impl Known for Value {
+    fn cmp_scaled(&self, other: &Self, r: &BigRational) -> Option<Ordering> {
+        let ((a_lo, a_hi), (b_lo, b_hi)) = (self.interval(), other.interval());
+        let (b_lo, b_hi) = (r * b_lo, r * b_hi);
+        if a_lo > b_hi {
+            Some(Ordering::Greater)
+        } else if a_hi < b_lo {
+            Some(Ordering::Less)
+        } else if a_lo == a_hi && b_lo == b_hi {
+            Some(a_lo.cmp(&b_lo))
+        } else {
+            None
+        }
+    }
+
+    fn cmp_rational(&self, r: &BigRational) -> Option<Ordering> {
+        match self {
+            Value::Bounds(b) => b.cmp_rational(r),
+            Value::Exact(x) => Some(x.cmp(r)),
+        }
+    }
+
+    fn cmp_known(&self, other: &Self) -> Option<Ordering> {
+        match (self, other) {
+            (Value::Bounds(a), Value::Bounds(b)) => a.cmp_bounds(b),
+            (Value::Exact(a), Value::Exact(b)) => Some(a.cmp(b)),
+            (Value::Bounds(a), Value::Exact(b)) => a.cmp_rational(b),
+            (Value::Exact(a), Value::Bounds(b)) => b.cmp_rational(a).map(Ordering::reverse),
+        }
+    }
+}
+
+/// The distribution of T on any board, as decimals to `digits` places: certified stepping on
+/// the square chain, or on the stateful chain with the trap projected to its square.
+///
+/// # Errors
+///
+/// See [`certified_distribution`].
+pub fn board_shown_distribution(
+    board: &Board,
+    options: &DistributionOptions,
+    digits: usize,
+) -> Result<ShownDistribution<Square>, TooMuchWork> {
+    if board.is_stateful() {
+        let chain = stateful_chain(board);
+        Ok(certified_distribution(&chain, options, digits)?.map_states(|s| s.square))
+    } else {
+        certified_distribution(&Chain::for_board(board), options, digits)
+    }
+}
+
+/// The distribution of T rounded to `digits` decimals, equal digit for digit to
+/// `ShownDistribution::from_exact(distribution(chain, options), digits, false)` (see the module
+/// documentation for how).
+///
+/// # Errors
+///
+/// [`TooMuchWork`] when the turns needed, on so large a chain, would take more than about a
+/// minute (the certified stepping's work: one 128-bit product pair per transition per turn).
+pub fn certified_distribution<S: ChainState>(
+    chain: &Chain<S>,
+    options: &DistributionOptions,
+    digits: usize,
+) -> Result<ShownDistribution<S>, TooMuchWork> {
+    let cc = CertifiedChain::new(chain);
+    // A 128-bit product pair costs about as much as 8 limb multiply-adds of the exact stepping.
+    let plan = plan(chain, options, |turns| 8.0 * cc.transitions() as f64 * turns)?;
+    let mut stepper = cc.stepper();
+    let mut p: Vec<Value> = Vec::new();
+    let mut s: Vec<Value> = Vec::new();
+    let stop = loop {
+        let last = match s.last() {
+            Some(Value::Bounds(b)) => match below(b, &options.tail) {
+                Some(below) => Some(below || b.is_zero()),
+                // On the threshold within 2^-90: the exact stepping decides.
+                None => return Ok(exact_shown(chain, options, digits)?),
+            },
+            _ => None,
+        };
+        if let Some(stop) = stop_rule(options, &plan, stepper.turn(), last) {
+            break stop;
+        }
+        stepper.step();
+        p.push(Value::Bounds(stepper.ends_now()));
+        s.push(Value::Bounds(stepper.survives()));
+    };
+    let tail_is_zero = matches!(s.last(), Some(Value::Bounds(b)) if b.is_zero());
+    if tail_is_zero || digits > 19 {
+        // The mean of a bounded game is the exact sum; many digits need the fractions.
+        return exact_shown(chain, options, digits);
+    }
+    let zero = BigRational::from_integer(0.into());
+    let ic = std::cell::OnceCell::new();
+    let ic = || ic.get_or_init(|| IntegerChain::new(chain));
+    loop {
+        match shown(&p, &s, digits) {
+            Ok((terms, tail, tails)) => {
+                let decay = plan.decay(&tails);
+                let mean = if plan.trap.is_some() {
+                    Mean::Infinite
+                } else {
+                    mean_about(&tails, decay)
+                };
+                let sr: Vec<&Value> = s.iter().collect();
+                let pr: Vec<&Value> = p.iter().collect();
+                let decided = quantiles_of(&sr, plan.starts_finished)
+                    .and_then(|q| Ok((q, mode_of(&pr, sr.last().copied(), &plan)?)));
+                match decided {
+                    Ok((quantiles, mode)) => {
+                        let mode =
+                            mode.map(|m| (m, (m >= 1).then(|| terms[m - 1].table[0].clone())));
+                        let all_zero = p.iter().all(|p| p.cmp_rational(&zero) == Some(Ordering::Equal));
+                        return Ok(ShownDistribution {
+                            terms,
+                            digits,
+                            starts_finished: plan.starts_finished,
+                            stop,
+                            tail_threshold: options.tail.clone(),
+                            tail,
+                            quantiles,
+                            mode,
+                            all_zero,
+                            mean,
+                            decay,
+                            trap: plan.trap,
+                        });
+                    }
+                    Err(undecided) => resolve(ic(), &mut p, &mut s, &undecided),
+                }
+            }
+            Err(undecided) => resolve(ic(), &mut p, &mut s, &undecided),
+        }
+    }
+}
+
+/// The rows, the tail and the float tails, or the terms that must be computed exactly first.
+#[allow(clippy::type_complexity)]
+fn shown(
+    p: &[Value],
+    s: &[Value],
+    digits: usize,
+) -> Result<(Vec<ShownTerm>, String, Vec<f64>), Vec<usize>> {
+    let mut undecided = Vec::new();
+    let mut terms = Vec::with_capacity(p.len());
+    let mut tails = Vec::with_capacity(s.len());
+    for (i, (p, s)) in p.iter().zip(s).enumerate() {
+        let row = (|| {
+            let term = ShownTerm {
+                n: i + 1,
+                table: [
+                    p.probability(digits, false)?,
+                    s.probability(digits, true)?,
+                    s.probability(digits, false)?,
+                ],
+                csv: [p.fixed(digits)?, s.fixed_complement(digits)?, s.fixed(digits)?],
+                p_f64: p.to_f64()?,
+            };
+            Some((term, s.to_f64()?))
+        })();
+        match row {
+            Some((term, tail)) => {
+                terms.push(term);
+                tails.push(tail);
+            }
+            None => undecided.push(i),
+        }
+    }
+    if !undecided.is_empty() {
+        return Err(undecided);
+    }
+    let tail = match terms.last() {
+        Some(t) => t.table[2].clone(),
+        None => probability(&BigRational::from_integer(0.into()), digits),
+    };
+    Ok((terms, tail, tails))
+}
+
+/// Replaces the terms at `indices` by their exact values (one exact stepping, as far as the last
+/// of them).
+fn resolve(ic: &IntegerChain, p: &mut [Value], s: &mut [Value], indices: &[usize]) {
+    let last = indices.iter().copied().max().expect("some term");
+    let mut stepper = ic.stepper();
+    for i in 0..=last {
+        stepper.step();
+        if indices.contains(&i) {
+            p[i] = Value::Exact(stepper.p_ends_now());
+            s[i] = Value::Exact(stepper.p_survives());
+        }
+    }
+}
+
+/// The exact distribution, rounded.
+fn exact_shown<S: ChainState>(
+    chain: &Chain<S>,
+    options: &DistributionOptions,
+    digits: usize,
+) -> Result<ShownDistribution<S>, TooMuchWork> {
+    Ok(ShownDistribution::from_exact(
+        distribution(chain, options)?,
+        digits,
+        false,
+    ))
+}

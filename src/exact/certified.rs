@@ -1,0 +1,464 @@
+//! Certified stepping of a chain's law in 128-bit block floating point: for every turn n,
+//! integer bounds `lo <= P(T = n) 2^k <= hi` and the same for `P(T > n)`, from which the
+//! correctly rounded decimals and the nearest `f64` are decided without any fraction.
+//!
+//! # Why the bounds hold
+//!
+//! Each transition probability p is stored twice, `floor(p 2^127)` and `ceil(p 2^127)`. The law
+//! of the transient states is kept as two vectors of `u128`, a lower and an upper bound of
+//! `P(X_n = s) 2^(124 + e)`, where e is a shared exponent. All quantities are nonnegative, so
+//! rounding every input and every product down can only lower a sum, and rounding up can only
+//! raise it ([`mul_down`] is at most 3 units below the true product, so the upper bound adds 3).
+//! The mass `P(T > n)` is bounded both by the sum of the transient bounds and by
+//! `P(T > n - 1) - P(T = n)`; the tighter of the two is kept, and every transient upper bound is
+//! capped by the survival's (no state holds more than the board).
+//!
+//! # Why block floating point
+//!
+//! After each turn, when the surviving mass has fallen, the vectors are shifted left by the same
+//! number of bits (e grows), so the bounds stay about 2^-90 apart *relative to* `P(T > n)`, not
+//! only in absolute terms: even the 1e-15 tail has all its `f64` bits certain. The same rounding
+//! error relative to the value is what a float stepping has, with a proof instead of a hope.
+//!
+//! Rounding a bound to D decimals is monotone, so when both bounds of a term round to the same
+//! D-digit decimal the exact value does too ([`Bounds::fixed`]); the same holds for the nearest
+//! `f64` (correct rounding is monotone too). The rare term whose bounds fall on both sides of a
+//! rounding boundary is left to the exact integer stepping ([`crate::exact::step`]).
+
+use std::cmp::Ordering;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+
+use crate::chain::{Chain, ChainState};
+use crate::exact::decimal::{fixed_scaled_u128, probability};
+use crate::race::fixed::round_outward;
+
+/// Bits of the stored values below the block exponent: the board's mass is at most 2^124.
+const VALUE_BITS: u32 = 124;
+/// Bits of the stored transition probabilities.
+const COEF_BITS: u32 = 127;
+/// [`mul_down`] is at most this many units below the true product.
+const MUL_SLACK: u128 = 3;
+
+/// A certified enclosure `lo / 2^shift <= x <= hi / 2^shift` of a probability.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// The lower bound's numerator.
+    pub lo: u128,
+    /// The upper bound's numerator.
+    pub hi: u128,
+    /// The binary exponent of the common denominator.
+    pub shift: u32,
+}
+
+impl Bounds {
+    /// `x` rounded to `digits` decimals (to nearest, ties to even, as
+    /// [`crate::exact::decimal::fixed`]) when both bounds agree on it; `None` when they straddle
+    /// a rounding boundary or `digits` is above 19.
+    pub fn fixed(&self, digits: usize) -> Option<String> {
+        let q = self.rounded(digits, false)?;
+        Some(fixed_scaled_u128(q, digits))
+    }
+
+    /// `1 - x` rounded to `digits` decimals, like [`Bounds::fixed`].
+    pub fn fixed_complement(&self, digits: usize) -> Option<String> {
+        let q = self.rounded(digits, true)?;
+        Some(fixed_scaled_u128(q, digits))
+    }
+
+    /// `x` (or `1 - x` with `complement`) as [`crate::exact::decimal::probability`] writes it,
+    /// when both bounds agree on the text (that function is monotone within each of its three
+    /// forms, and the forms differ in text).
+    pub fn probability(&self, digits: usize, complement: bool) -> Option<String> {
+        let q = self.rounded(digits, complement)?;
+        let m = u128::from(10u64.pow(digits as u32));
+        let one = 1u128 << self.shift.min(127);
+        // The plain decimal shows x faithfully unless it rounds to 0 or 1 without being it.
+        let (zero, full) = match complement {
+            false => (self.hi == 0, self.lo == one && self.shift <= 127),
+            true => (self.lo == one && self.shift <= 127, self.hi == 0),
+        };
+        if (q != 0 || zero) && (q != m || full) {
+            return Some(fixed_scaled_u128(q, digits));
+        }
+        let over = |x: u128| BigRational::new(x.into(), BigInt::from(1) << self.shift);
+        let (lo, hi) = match complement {
+            false => (over(self.lo), over(self.hi)),
+            true => {
+                let one = BigRational::from_integer(1.into());
+                (&one - over(self.hi), one - over(self.lo))
+            }
+        };
+        let text = probability(&lo, digits);
+        (text == probability(&hi, digits)).then_some(text)
+    }
+
+    /// round(x 10^digits) (or of 1 - x), when both bounds agree.
+    fn rounded(&self, digits: usize, complement: bool) -> Option<u128> {
+        let m = 10u64.checked_pow(u32::try_from(digits).ok()?)?;
+        let round = |x: u128| {
+            let (q, frac) = scaled(x, self.shift, m);
+            if !complement {
+                return round_half_even((q, frac));
+            }
+            // 1 - x/2^k: 10^d - (q + r) with r the fraction of x 10^d / 2^k.
+            match frac {
+                Fraction::Zero => u128::from(m) - q,
+                f => round_half_even((u128::from(m) - q - 1, f.complement())),
+            }
+        };
+        let q = round(self.lo);
+        (q == round(self.hi)).then_some(q)
+    }
+
+    /// The nearest `f64` to x when both bounds have the same one.
+    pub fn to_f64(&self) -> Option<f64> {
+        let lo = dyadic_f64(self.lo, self.shift);
+        (lo == dyadic_f64(self.hi, self.shift)).then_some(lo)
+    }
+
+    /// How x compares with the fraction `r` (nonnegative), when the bounds decide it.
+    pub fn cmp_rational(&self, r: &BigRational) -> Option<Ordering> {
+        let at = |x: u128| (BigInt::from(x) * r.denom()).cmp(&(r.numer() << self.shift));
+        match (at(self.lo), at(self.hi)) {
+            (Ordering::Greater, _) => Some(Ordering::Greater),
+            (_, Ordering::Less) => Some(Ordering::Less),
+            (Ordering::Equal, Ordering::Equal) => Some(Ordering::Equal),
+            _ => None,
+        }
+    }
+
+    /// True when x is certainly 0.
+    pub fn is_zero(&self) -> bool {
+        self.hi == 0
+    }
+
+    /// How x compares with y, when the bounds decide it.
+    pub fn cmp_bounds(&self, other: &Bounds) -> Option<Ordering> {
+        let (a, b) = (self.rescaled(other.shift), other.rescaled(self.shift));
+        if a.0 > b.1 {
+            Some(Ordering::Greater)
+        } else if a.1 < b.0 {
+            Some(Ordering::Less)
+        } else if a.0 == a.1 && b.0 == b.1 && a.0 == b.0 {
+            Some(Ordering::Equal)
+        } else {
+            None
+        }
+    }
+
+    /// (lo, hi) over `2^max(shift, other_shift)` as big integers.
+    fn rescaled(&self, other_shift: u32) -> (BigInt, BigInt) {
+        let up = other_shift.saturating_sub(self.shift);
+        (BigInt::from(self.lo) << up, BigInt::from(self.hi) << up)
+    }
+}
+
+/// Where the discarded part of a scaled value lies against one half.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fraction {
+    Zero,
+    BelowHalf,
+    Half,
+    AboveHalf,
+}
+
+impl Fraction {
+    /// The fraction of `1 - f` (for a nonzero f).
+    fn complement(self) -> Fraction {
+        match self {
+            Fraction::BelowHalf => Fraction::AboveHalf,
+            Fraction::AboveHalf => Fraction::BelowHalf,
+            f => f,
+        }
+    }
+}
+
+fn round_half_even((q, f): (u128, Fraction)) -> u128 {
+    match f {
+        Fraction::AboveHalf => q + 1,
+        Fraction::Half if q % 2 == 1 => q + 1,
+        _ => q,
+    }
+}
+
+/// `x m / 2^k` for `x <= 2^k` split into its integer part and where its fraction lies.
+fn scaled(x: u128, k: u32, m: u64) -> (u128, Fraction) {
+    // P = x m, 192 bits: hi holds bits 128.., lo bits 0..128.
+    let (x1, x0) = (x >> 64, x & u128::from(u64::MAX));
+    let a = x0 * u128::from(m);
+    let b = x1 * u128::from(m);
+    let (lo, carry) = a.overflowing_add(b << 64);
+    let hi = (b >> 64) + u128::from(carry);
+    let bit = |i: u32| -> bool {
+        match i {
+            0..128 => (lo >> i) & 1 == 1,
+            128..256 => (hi >> (i - 128)) & 1 == 1,
+            _ => false,
+        }
+    };
+    let any_below = |i: u32| -> bool {
+        match i {
+            0 => false,
+            1..128 => lo & ((1u128 << i) - 1) != 0,
+            128 => lo != 0,
+            129..256 => lo != 0 || hi & ((1u128 << (i - 128)) - 1) != 0,
+            _ => lo != 0 || hi != 0,
+        }
+    };
+    let q = match k {
+        0 => lo,
+        1..128 => (lo >> k) | (hi << (128 - k)),
+        128..256 => hi >> (k - 128),
+        _ => 0,
+    };
+    let f = match (k > 0 && bit(k - 1), k > 0 && any_below(k - 1)) {
+        (true, true) => Fraction::AboveHalf,
+        (true, false) => Fraction::Half,
+        (false, true) => Fraction::BelowHalf,
+        (false, false) => Fraction::Zero,
+    };
+    (q, f)
+}
+
+/// The nearest `f64` to `x / 2^k` (the conversion rounds correctly; the power of two is exact
+/// while the result is a normal number, which it is for every exponent used here).
+fn dyadic_f64(x: u128, k: u32) -> f64 {
+    x as f64 * 2f64.powi(-(k as i32))
+}
+
+/// `floor(v c / 2^127)` less at most [`MUL_SLACK`], for `v <= 2^125` and `c <= 2^127`.
+#[inline(always)]
+fn mul_down(v: u128, c: u128) -> u128 {
+    let (v1, v0) = (v >> 64, v & u128::from(u64::MAX));
+    let (c1, c0) = (c >> 64, c & u128::from(u64::MAX));
+    // v c = v1 c1 2^128 + (v1 c0 + v0 c1) 2^64 + v0 c0; the last part is below 2^128 (2 units).
+    ((v1 * c1) << 1) + ((v1 * c0 + v0 * c1) >> 63)
+}
+
+/// A chain's transitions rounded outward to 127 bits, in compressed rows.
+#[derive(Clone, Debug)]
+pub struct CertifiedChain {
+    transient: usize,
+    states: usize,
+    start: usize,
+    row_start: Vec<usize>,
+    col: Vec<u32>,
+    /// (floor, ceil) of each transition's probability times 2^127.
+    coef: Vec<(u128, u128)>,
+}
+
+impl CertifiedChain {
+    /// Rounds `chain`'s transitions outward.
+    pub fn new<S: ChainState>(chain: &Chain<S>) -> CertifiedChain {
+        let mut row_start = vec![0];
+        let mut col = Vec::new();
+        let mut coef = Vec::new();
+        for row in chain.rows() {
+            for (j, p) in row {
+                let (lo, hi) = round_outward(p, COEF_BITS);
+                let word = |x: num_bigint::BigUint| x.to_u128().expect("a probability is <= 1");
+                col.push(u32::try_from(*j).expect("fewer than 2^32 states"));
+                coef.push((word(lo), word(hi)));
+            }
+            row_start.push(col.len());
+        }
+        CertifiedChain {
+            transient: chain.transient_count(),
+            states: chain.states().len(),
+            start: chain.start(),
+            row_start,
+            col,
+            coef,
+        }
+    }
+
+    /// The number of transitions.
+    pub fn transitions(&self) -> usize {
+        self.col.len()
+    }
+
+    /// A stepper at n = 0 (all mass on the start state, which must be transient).
+    pub fn stepper(&self) -> CertifiedStepper<'_> {
+        let mut lo = vec![0; self.transient];
+        if self.start < self.transient {
+            lo[self.start] = 1 << VALUE_BITS;
+        }
+        let survives = lo.iter().sum();
+        CertifiedStepper {
+            chain: self,
+            turn: 0,
+            exponent: 0,
+            hi: lo.clone(),
+            lo,
+            next_lo: vec![0; self.states],
+            next_hi: vec![0; self.states],
+            survives: (survives, survives),
+            ends: (0, 0),
+            shift_before: VALUE_BITS,
+        }
+    }
+}
+
+/// Certified bounds of the law after `turn()` turns.
+#[derive(Clone, Debug)]
+pub struct CertifiedStepper<'a> {
+    chain: &'a CertifiedChain,
+    turn: usize,
+    /// The block exponent e: stored values are probabilities times 2^(124 + e).
+    exponent: u32,
+    lo: Vec<u128>,
+    hi: Vec<u128>,
+    next_lo: Vec<u128>,
+    next_hi: Vec<u128>,
+    /// Bounds of P(T > n) at the current exponent.
+    survives: (u128, u128),
+    /// Bounds of P(T = n) over 2^shift_before.
+    ends: (u128, u128),
+    shift_before: u32,
+}
+
+impl CertifiedStepper<'_> {
+    /// Plays one more turn.
+    pub fn step(&mut self) {
+        let c = self.chain;
+        self.next_lo.fill(0);
+        self.next_hi.fill(0);
+        for i in 0..c.transient {
+            let (l, h) = (self.lo[i], self.hi[i]);
+            if h == 0 {
+                continue;
+            }
+            let range = c.row_start[i]..c.row_start[i + 1];
+            for (&j, &(clo, chi)) in c.col[range.clone()].iter().zip(&c.coef[range]) {
+                let j = j as usize;
+                self.next_lo[j] += mul_down(l, clo);
+                self.next_hi[j] += mul_down(h, chi) + MUL_SLACK;
+            }
+        }
+        let (t_lo, f_lo) = self.next_lo.split_at(c.transient);
+        let (t_hi, f_hi) = self.next_hi.split_at(c.transient);
+        let (sum_lo, sum_hi): (u128, u128) = (t_lo.iter().sum(), t_hi.iter().sum());
+        let (end_lo, end_hi): (u128, u128) = (f_lo.iter().sum(), f_hi.iter().sum());
+        let (was_lo, was_hi) = self.survives;
+        // P(T > n) = P(T > n - 1) - P(T = n), and P(T = n) likewise.
+        let s_lo = sum_lo.max(was_lo.saturating_sub(end_hi));
+        let s_hi = sum_hi.min(was_hi.saturating_sub(end_lo));
+        let e_lo = end_lo.max(was_lo.saturating_sub(sum_hi));
+        let e_hi = end_hi.min(was_hi.saturating_sub(sum_lo));
+        self.ends = (e_lo, e_hi);
+        self.survives = (s_lo, s_hi);
+        self.shift_before = VALUE_BITS + self.exponent;
+        // Renormalize: shift so that the surviving mass is again near 2^124.
+        let k = if s_hi == 0 {
+            0
+        } else {
+            s_hi.leading_zeros().saturating_sub(128 - VALUE_BITS)
+        };
+        for (dst, src) in self.lo.iter_mut().zip(t_lo) {
+            *dst = src << k;
+        }
+        for (dst, src) in self.hi.iter_mut().zip(t_hi) {
+            *dst = src.min(&s_hi) << k;
+        }
+        self.survives = (s_lo << k, s_hi << k);
+        self.exponent += k;
+        self.turn += 1;
+    }
+
+    /// The number of turns played.
+    pub fn turn(&self) -> usize {
+        self.turn
+    }
+
+    /// Bounds of P(T = n).
+    pub fn ends_now(&self) -> Bounds {
+        Bounds {
+            lo: self.ends.0,
+            hi: self.ends.1,
+            shift: self.shift_before,
+        }
+    }
+
+    /// Bounds of P(T > n).
+    pub fn survives(&self) -> Bounds {
+        Bounds {
+            lo: self.survives.0,
+            hi: self.survives.1,
+            shift: VALUE_BITS + self.exponent,
+        }
+    }
+}
+
+/// True when the bounds say `x < r` for sure, `Some(false)` when `x >= r` for sure.
+pub fn below(b: &Bounds, r: &BigRational) -> Option<bool> {
+    if r.is_zero() {
+        return Some(false);
+    }
+    b.cmp_rational(r).map(|o| o == Ordering::Less)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::builtin;
+    use crate::exact::decimal::{fixed, to_f64};
+    use crate::exact::step::IntegerChain;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn rounding_bounds_matches_rounding_the_fraction() {
+        // Exact dyadic values (lo == hi): every rounding case, against the fraction's rounding.
+        for (x, k) in [(1u128, 3), (3, 3), (5, 4), (1, 1), (0, 5), (7, 3), (8, 3)] {
+            let b = Bounds { lo: x, hi: x, shift: k };
+            let r = BigRational::new(BigInt::from(x), BigInt::from(1u128 << k));
+            for d in 0..6 {
+                assert_eq!(b.fixed(d).unwrap(), fixed(&r, d), "{x}/2^{k} at {d}");
+                let one_minus = BigRational::from_integer(1.into()) - &r;
+                assert_eq!(b.fixed_complement(d).unwrap(), fixed(&one_minus, d));
+            }
+            assert_eq!(b.to_f64().unwrap(), to_f64(&r));
+        }
+        // Far shifts: 2^-200 rounds to zero; 2^-1 at shift 250 still halves.
+        let tiny = Bounds { lo: 1, hi: 1, shift: 200 };
+        assert_eq!(tiny.fixed(12).unwrap(), "0.000000000000");
+        assert_eq!(tiny.fixed_complement(3).unwrap(), "1.000");
+        let half = Bounds { lo: 1 << 120, hi: 1 << 120, shift: 121 };
+        assert_eq!(half.fixed(0).unwrap(), "0"); // ties to even
+        assert_eq!(half.fixed(1).unwrap(), "0.5");
+        // Bounds that straddle 0.25 at one digit decide nothing there, but do at two.
+        let quarter = Bounds { lo: (1 << 120) - 1, hi: (1 << 120) + 1, shift: 122 };
+        assert_eq!(quarter.fixed(1), None);
+        assert_eq!(quarter.fixed(2).unwrap(), "0.25");
+        assert_eq!(quarter.cmp_rational(&q(1, 4)), None);
+        assert_eq!(quarter.cmp_rational(&q(1, 3)), Some(Ordering::Less));
+    }
+
+    #[test]
+    fn the_bounds_contain_the_exact_law_and_are_tight_relative_to_the_tail() {
+        // Second method: the exact integer stepping of src/exact/step.rs.
+        for name in ["milton-bradley", "efi"] {
+            let chain = Chain::for_board(&builtin(name).unwrap().unwrap());
+            let cc = CertifiedChain::new(&chain);
+            let ic = IntegerChain::new(&chain);
+            let (mut c, mut e) = (cc.stepper(), ic.stepper());
+            for _ in 0..300 {
+                c.step();
+                e.step();
+                for (b, x) in [(c.survives(), e.p_survives()), (c.ends_now(), e.p_ends_now())] {
+                    let lo = BigRational::new(BigInt::from(b.lo), BigInt::from(1) << b.shift);
+                    let hi = BigRational::new(BigInt::from(b.hi), BigInt::from(1) << b.shift);
+                    assert!(lo <= x && x <= hi, "{name}");
+                }
+                // Relative width of P(T > n) below 2^-80, down to the 1e-15 tail.
+                let s = c.survives();
+                assert!((s.hi - s.lo) << 80 <= s.hi, "{name}: {s:?}");
+            }
+        }
+    }
+}
