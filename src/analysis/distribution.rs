@@ -455,16 +455,17 @@ pub(crate) fn quantiles_of<K: Known>(
             let turns = if starts_finished {
                 Some(0)
             } else {
-                survives.iter().enumerate().find_map(|(i, s)| {
-                    match s.cmp_rational(&left) {
+                survives
+                    .iter()
+                    .enumerate()
+                    .find_map(|(i, s)| match s.cmp_rational(&left) {
                         Some(Ordering::Greater) => None,
                         Some(_) => Some(i + 1),
                         None => {
                             undecided.push(i);
                             None
                         }
-                    }
-                })
+                    })
             };
             Quantile { level, turns }
         })

@@ -101,15 +101,16 @@ impl<S> ShownDistribution<S> {
     /// The exact distribution rounded to `digits` decimals, or its fractions in the rows with
     /// `fractions`.
     pub fn from_exact(dist: Distribution<S>, digits: usize, fractions: bool) -> Self {
-        let cells = |t: &Term, f: &dyn Fn(&BigRational) -> String| {
-            [f(&t.p), f(&t.cdf()), f(&t.survives)]
-        };
+        let cells =
+            |t: &Term, f: &dyn Fn(&BigRational) -> String| [f(&t.p), f(&t.cdf()), f(&t.survives)];
         let fraction = |r: &BigRational| r.to_string();
-        let (table, csv): (&dyn Fn(&BigRational) -> String, &dyn Fn(&BigRational) -> String) =
-            match fractions {
-                true => (&fraction, &fraction),
-                false => (&|r| probability(r, digits), &|r| fixed(r, digits)),
-            };
+        let (table, csv): (
+            &dyn Fn(&BigRational) -> String,
+            &dyn Fn(&BigRational) -> String,
+        ) = match fractions {
+            true => (&fraction, &fraction),
+            false => (&|r| probability(r, digits), &|r| fixed(r, digits)),
+        };
         let terms = dist
             .terms
             .iter()
@@ -263,7 +264,9 @@ pub fn certified_distribution<S: ChainState>(
 ) -> Result<ShownDistribution<S>, TooMuchWork> {
     let cc = CertifiedChain::new(chain);
     // A 128-bit product pair costs about as much as 8 limb multiply-adds of the exact stepping.
-    let plan = plan(chain, options, |turns| 8.0 * cc.transitions() as f64 * turns)?;
+    let plan = plan(chain, options, |turns| {
+        8.0 * cc.transitions() as f64 * turns
+    })?;
     let mut stepper = cc.stepper();
     let mut p: Vec<Value> = Vec::new();
     let mut s: Vec<Value> = Vec::new();
@@ -272,7 +275,7 @@ pub fn certified_distribution<S: ChainState>(
             Some(Value::Bounds(b)) => match below(b, &options.tail) {
                 Some(below) => Some(below || b.is_zero()),
                 // On the threshold within 2^-90: the exact stepping decides.
-                None => return Ok(exact_shown(chain, options, digits)?),
+                None => return exact_shown(chain, options, digits),
             },
             _ => None,
         };
@@ -308,7 +311,9 @@ pub fn certified_distribution<S: ChainState>(
                     Ok((quantiles, mode)) => {
                         let mode =
                             mode.map(|m| (m, (m >= 1).then(|| terms[m - 1].table[0].clone())));
-                        let all_zero = p.iter().all(|p| p.cmp_rational(&zero) == Some(Ordering::Equal));
+                        let all_zero = p
+                            .iter()
+                            .all(|p| p.cmp_rational(&zero) == Some(Ordering::Equal));
                         return Ok(ShownDistribution {
                             terms,
                             digits,
@@ -351,7 +356,11 @@ fn shown(
                     s.probability(digits, true)?,
                     s.probability(digits, false)?,
                 ],
-                csv: [p.fixed(digits)?, s.fixed_complement(digits)?, s.fixed(digits)?],
+                csv: [
+                    p.fixed(digits)?,
+                    s.fixed_complement(digits)?,
+                    s.fixed(digits)?,
+                ],
                 p_f64: p.to_f64()?,
             };
             Some((term, s.to_f64()?))

@@ -4,8 +4,12 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::distribution::{default_tail, distribution, DistributionOptions, TooMuchWork};
-use ladders::analysis::shown::{board_shown_distribution, certified_distribution, ShownDistribution};
+use ladders::analysis::distribution::{
+    default_tail, distribution, DistributionOptions, TooMuchWork,
+};
+use ladders::analysis::shown::{
+    board_shown_distribution, certified_distribution, ShownDistribution,
+};
 use ladders::analysis::stateful::board_distribution;
 use ladders::report::distribution::{to_json, write_csv, write_text};
 use num_bigint::BigInt;

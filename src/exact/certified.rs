@@ -415,7 +415,11 @@ mod tests {
     fn rounding_bounds_matches_rounding_the_fraction() {
         // Exact dyadic values (lo == hi): every rounding case, against the fraction's rounding.
         for (x, k) in [(1u128, 3), (3, 3), (5, 4), (1, 1), (0, 5), (7, 3), (8, 3)] {
-            let b = Bounds { lo: x, hi: x, shift: k };
+            let b = Bounds {
+                lo: x,
+                hi: x,
+                shift: k,
+            };
             let r = BigRational::new(BigInt::from(x), BigInt::from(1u128 << k));
             for d in 0..6 {
                 assert_eq!(b.fixed(d).unwrap(), fixed(&r, d), "{x}/2^{k} at {d}");
@@ -425,14 +429,26 @@ mod tests {
             assert_eq!(b.to_f64().unwrap(), to_f64(&r));
         }
         // Far shifts: 2^-200 rounds to zero; 2^-1 at shift 250 still halves.
-        let tiny = Bounds { lo: 1, hi: 1, shift: 200 };
+        let tiny = Bounds {
+            lo: 1,
+            hi: 1,
+            shift: 200,
+        };
         assert_eq!(tiny.fixed(12).unwrap(), "0.000000000000");
         assert_eq!(tiny.fixed_complement(3).unwrap(), "1.000");
-        let half = Bounds { lo: 1 << 120, hi: 1 << 120, shift: 121 };
+        let half = Bounds {
+            lo: 1 << 120,
+            hi: 1 << 120,
+            shift: 121,
+        };
         assert_eq!(half.fixed(0).unwrap(), "0"); // ties to even
         assert_eq!(half.fixed(1).unwrap(), "0.5");
         // Bounds that straddle 0.25 at one digit decide nothing there, but do at two.
-        let quarter = Bounds { lo: (1 << 120) - 1, hi: (1 << 120) + 1, shift: 122 };
+        let quarter = Bounds {
+            lo: (1 << 120) - 1,
+            hi: (1 << 120) + 1,
+            shift: 122,
+        };
         assert_eq!(quarter.fixed(1), None);
         assert_eq!(quarter.fixed(2).unwrap(), "0.25");
         assert_eq!(quarter.cmp_rational(&q(1, 4)), None);
@@ -450,7 +466,10 @@ mod tests {
             for _ in 0..300 {
                 c.step();
                 e.step();
-                for (b, x) in [(c.survives(), e.p_survives()), (c.ends_now(), e.p_ends_now())] {
+                for (b, x) in [
+                    (c.survives(), e.p_survives()),
+                    (c.ends_now(), e.p_ends_now()),
+                ] {
                     let lo = BigRational::new(BigInt::from(b.lo), BigInt::from(1) << b.shift);
                     let hi = BigRational::new(BigInt::from(b.hi), BigInt::from(1) << b.shift);
                     assert!(lo <= x && x <= hi, "{name}");

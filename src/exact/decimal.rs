@@ -160,7 +160,7 @@ fn format_magnitude(negative: bool, magnitude: &str, digits: usize) -> String {
         _ => {
             text.push_str("0.");
             text.extend(std::iter::repeat_n('0', digits - magnitude.len()));
-            text.push_str(&magnitude);
+            text.push_str(magnitude);
         }
     }
     text

@@ -211,11 +211,7 @@ pub fn write_chart(out: &mut dyn Write, dist: &ShownDistribution, width: usize) 
 pub fn write_csv(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()> {
     writeln!(out, "n,p,cdf,survives")?;
     for t in &dist.terms {
-        writeln!(
-            out,
-            "{},{},{},{}",
-            t.n, t.csv[0], t.csv[1], t.csv[2],
-        )?;
+        writeln!(out, "{},{},{},{}", t.n, t.csv[0], t.csv[1], t.csv[2],)?;
     }
     Ok(())
 }

@@ -29,4 +29,5 @@ mod optimize;
 mod order;
 mod properties;
 mod properties_shortest;
+mod shown;
 mod solver;
