@@ -24,12 +24,15 @@ use super::distribution::{
     distribution, mean_about, mode_of, plan, quantiles_of, stop_rule, Decay, Distribution,
     DistributionOptions, Known, Mean, Quantile, Stop, Term, TooMuchWork,
 };
-use super::stateful::stateful_chain;
+use super::stateful::{exact_mean, stateful_chain};
 use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, Trap};
 use crate::exact::certified::{below, Bounds, CertifiedChain};
 use crate::exact::decimal::{fixed, probability, to_f64};
 use crate::exact::step::IntegerChain;
+
+/// How a number becomes a cell's text.
+type Cell<'a> = &'a dyn Fn(&BigRational) -> String;
 
 /// One row of the table as shown.
 #[derive(Clone, Debug, PartialEq)]
@@ -104,10 +107,7 @@ impl<S> ShownDistribution<S> {
         let cells =
             |t: &Term, f: &dyn Fn(&BigRational) -> String| [f(&t.p), f(&t.cdf()), f(&t.survives)];
         let fraction = |r: &BigRational| r.to_string();
-        let (table, csv): (
-            &dyn Fn(&BigRational) -> String,
-            &dyn Fn(&BigRational) -> String,
-        ) = match fractions {
+        let (table, csv): (Cell, Cell) = match fractions {
             true => (&fraction, &fraction),
             false => (&|r| probability(r, digits), &|r| fixed(r, digits)),
         };
@@ -231,7 +231,8 @@ impl Known for Value {
 }
 
 /// The distribution of T on any board, as decimals to `digits` places: certified stepping on
-/// the square chain, or on the stateful chain with the trap projected to its square.
+/// the square chain, or on the stateful chain with the trap projected to its square; the mean
+/// is exact, as in [`super::stateful::board_distribution`].
 ///
 /// # Errors
 ///
@@ -241,12 +242,14 @@ pub fn board_shown_distribution(
     options: &DistributionOptions,
     digits: usize,
 ) -> Result<ShownDistribution<Square>, TooMuchWork> {
-    if board.is_stateful() {
+    let mut shown = if board.is_stateful() {
         let chain = stateful_chain(board);
-        Ok(certified_distribution(&chain, options, digits)?.map_states(|s| s.square))
+        certified_distribution(&chain, options, digits)?.map_states(|s| s.square)
     } else {
-        certified_distribution(&Chain::for_board(board), options, digits)
-    }
+        certified_distribution(&Chain::for_board(board), options, digits)?
+    };
+    exact_mean(board, &mut shown.mean);
+    Ok(shown)
 }
 
 /// The distribution of T rounded to `digits` decimals, equal digit for digit to

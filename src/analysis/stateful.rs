@@ -67,12 +67,17 @@ pub fn board_distribution(
     } else {
         distribution(&Chain::for_board(board), options)?
     };
-    if let Mean::About(_) = dist.mean {
+    exact_mean(board, &mut dist.mean);
+    Ok(dist)
+}
+
+/// Replaces an approximate mean by E\[T\] from the exact expectation solve of `board`.
+pub fn exact_mean(board: &Board, mean: &mut Mean) {
+    if let Mean::About(_) = mean {
         if let Expectation::Finite(e) = expect_with(board, false) {
-            dist.mean = Mean::Exact(e.turns);
+            *mean = Mean::Exact(e.turns);
         }
     }
-    Ok(dist)
 }
 
 /// The exact law of the final score.
