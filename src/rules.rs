@@ -354,6 +354,35 @@ pub fn throw_effect(roll_again: RollAgain, top: bool, streak: u32) -> ThrowEffec
     }
 }
 
+/// The top throws in a row that the next roll of a turn counts, after a moved roll (`top`: every
+/// die on its top face) that followed `streak` of them. Only `roll_again = K` counts them (a top
+/// throw adds one, any other throw resets the count); an extra roll from an extra-turn square
+/// leaves the count as this throw made it.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::board::RollAgain;
+/// use ladders::rules::next_streak;
+/// assert_eq!(next_streak(RollAgain::Forfeit(3), true, 1), 2);
+/// assert_eq!(next_streak(RollAgain::Forfeit(3), false, 1), 0);
+/// assert_eq!(next_streak(RollAgain::Unlimited, true, 4), 0);
+/// ```
+pub fn next_streak(roll_again: RollAgain, top: bool, streak: u32) -> u32 {
+    match (roll_again, top) {
+        (RollAgain::Forfeit(_), true) => streak + 1,
+        _ => 0,
+    }
+}
+
+/// Whether the player rolls again in this turn after a moved roll: the throw grants another
+/// roll (`again`, from [`throw_effect`]) or the move ended on an extra-turn square, and the
+/// game is not over (`finished`). A top throw that lands on an extra-turn square still gives
+/// only one more roll.
+pub fn rolls_again(again: bool, outcome: &RollOutcome, finished: bool) -> bool {
+    (again || outcome.extra_roll) && !finished
+}
+
 /// What one roll inside a turn did, and whether the turn goes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TurnStep {
@@ -398,7 +427,7 @@ pub fn turn_steps(
                 .map(|&(w, outcome)| {
                     let step = TurnStep {
                         outcome,
-                        again: again && outcome.to != board.size(),
+                        again: rolls_again(again, &outcome, outcome.to == board.size()),
                         forfeited: false,
                     };
                     (w, step)

@@ -27,7 +27,7 @@ use num_traits::{One, Zero};
 
 use super::{Turn, TurnRewards};
 use crate::board::{Dice, RollAgain};
-use crate::rules::{throw_effect, RollOutcome, ThrowEffect};
+use crate::rules::{next_streak, rolls_again, throw_effect, RollOutcome, ThrowEffect};
 
 /// A game whose turns are made of rolls: the state between rolls, and what one roll does.
 pub trait RollGame {
@@ -109,11 +109,7 @@ fn rolls_from<G: RollGame>(
             continue;
         };
         let again = matches!(effect, ThrowEffect::Move { again: true });
-        // The streak counts top throws in a row; it matters only when the K-th forfeits.
-        let streak = match (rule, top) {
-            (RollAgain::Forfeit(_), true) => streak + 1,
-            _ => 0,
-        };
+        let streak = next_streak(rule, top, streak);
         let scale = u128::from(w) * (lcm / u128::from(total));
         for (bw, next, o) in branches {
             let p = scale * u128::from(bw);
@@ -125,7 +121,7 @@ fn rolls_from<G: RollGame>(
                 *c += p * u128::from(v);
             }
             out.points += p as i128 * i128::from(game.points(&o));
-            if (again || o.extra_roll) && !game.is_final(&next) {
+            if rolls_again(again, &o, game.is_final(&next)) {
                 out.goes_on.push(((next, streak), p));
             } else {
                 out.ends.push((next, p));

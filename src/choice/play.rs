@@ -292,5 +292,6 @@ pub fn simulate_policy(
             faces: None,
         }),
         trapping_squares: Vec::new(),
+        score: None,
     }
 }

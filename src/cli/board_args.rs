@@ -120,12 +120,13 @@ impl BoardArgs {
 }
 
 /// Refuses a board whose player state is more than a square (one-use jumps, points, lost or
-/// extra turns) for a command that does not answer those yet: `expect` and `distribution` do.
+/// extra turns) for a command that does not answer those yet: `expect`, `distribution`,
+/// `simulate`, `check` and `verify` do.
 pub fn square_state_only(board: &Board, command: &str) -> Result<()> {
     if board.is_stateful() {
         bail!(
             "{}: `{command}` does not answer boards with one-use jumps, points, lost or extra turns \
-             yet; `ladders expect` and `ladders distribution` do",
+             yet; `ladders expect`, `distribution`, `simulate`, `check` and `verify` do",
             board.origin()
         );
     }

@@ -83,7 +83,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         turns: &sim.turns,
         capped: sim.capped,
     };
-    let comparison = compare(&law, observed, Some(&sim.rolls));
+    let comparison = compare(&law, observed, Some(&sim.rolls)).with_score(&law, sim.score.as_ref());
     if args.json {
         let mut v = check_json(&board, &sim, &law, &comparison, Some(timing));
         if let (Some(c), Some(obj)) = (&chosen, v.as_object_mut()) {

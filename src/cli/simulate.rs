@@ -80,7 +80,6 @@ impl SeatArgs {
             || !self.reverse_seat.is_empty();
         if !race {
             let board = self.rules.load(&self.boards[0])?;
-            super::board_args::square_state_only(&board, "simulate")?;
             return Ok(Seats::One(Box::new(board)));
         }
         let players = self.players.map_or(

@@ -50,7 +50,6 @@ pub struct Args {
 /// Runs `verify`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
-    super::board_args::square_state_only(&board, "verify")?;
     let turns = match &args.file {
         Some(path) => {
             let text = if path == "-" {

@@ -12,6 +12,7 @@ use crate::report::text::{board_line, count, rules_line};
 use crate::simulate::check::{
     to_f64, ChiSquare, Comparison, ExactLaw, VariantFit, ZTest, MIN_GAMES, P_LIMIT, Z_LIMIT,
 };
+use crate::simulate::stateful::Scores;
 use crate::simulate::{Histogram, Simulation};
 
 /// How long a simulation took, for the throughput line.
@@ -169,6 +170,9 @@ fn write_body(out: &mut dyn Write, sim: &Simulation) -> io::Result<()> {
         "Squares slid     {:.4} per game",
         per_game(sim.slid, all)
     )?;
+    if let Some(score) = &sim.score {
+        write_score(out, score)?;
+    }
     if let Some(s) = &sim.shortest {
         writeln!(
             out,
@@ -187,6 +191,30 @@ fn write_body(out: &mut dyn Write, sim: &Simulation) -> io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// The final score line of a simulation on a board with point squares.
+fn write_score(out: &mut dyn Write, score: &Scores) -> io::Result<()> {
+    let (Some(mean), Some((min, max))) = (score.mean(), score.range()) else {
+        return writeln!(out, "Score            no game finished");
+    };
+    let se = score.sd().map_or(0.0, |sd| sd / (score.n() as f64).sqrt());
+    writeln!(
+        out,
+        "Score            mean {mean:.4} ± {se:.4} (standard error), min {min}, max {max}"
+    )
+}
+
+/// The final scores as JSON: mean, sd, range and the games by score.
+fn score_json(score: &Scores) -> Value {
+    json!({
+        "mean": score.mean(),
+        "sd": score.sd(),
+        "standard_error": score.sd().map(|sd| sd / (score.n() as f64).sqrt()),
+        "min": score.range().map(|r| r.0),
+        "max": score.range().map(|r| r.1),
+        "counts": score.counts.iter().map(|(s, n)| json!({"score": s, "games": n})).collect::<Vec<_>>(),
+    })
 }
 
 fn histogram_json(h: &Histogram) -> Value {
@@ -236,6 +264,9 @@ pub fn simulation_json(board: &Board, sim: &Simulation, timing: Option<Timing>) 
         "longest": sim.longest.as_ref().map(|s| json!({"turns": s.turns, "rolls": s.rolls})),
         "turn_counts": sim.turns.counts(),
     });
+    if let Some(score) = &sim.score {
+        v["score"] = score_json(score);
+    }
     if let Some(t) = timing {
         v["timing"] = json!({
             "seconds": t.seconds,
@@ -325,12 +356,23 @@ pub fn write_comparison(out: &mut dyn Write, law: &ExactLaw, c: &Comparison) -> 
         fixed(&law.expectations.turns, 6),
         law.sd
     )?;
+    if let Some(score) = &law.score {
+        writeln!(
+            out,
+            "Exact score      mean {}, sd {:.6}",
+            fixed(&score.exact.expected, 6),
+            score.sd
+        )?;
+    }
     z_line(out, "Mean turns", &c.mean, 4)?;
     if let Some(chi) = &c.chi_square {
         chi_line(out, chi)?;
     }
     if let Some(r) = &c.rolls {
         z_line(out, "Mean rolls", r, 4)?;
+    }
+    if let Some(score) = &c.score {
+        z_line(out, "Mean score", score, 4)?;
     }
     writeln!(
         out,
@@ -417,6 +459,11 @@ pub fn comparison_json(law: &ExactLaw, c: &Comparison) -> Value {
             "pass": chi.pass,
         })),
         "rolls": c.rolls.as_ref().map(z_json),
+        "score": c.score.as_ref().map(z_json),
+        "exact_score": law.score.as_ref().map(|s| json!({
+            "expected": crate::report::json::ExactJson::new(&s.exact.expected, 12),
+            "sd": s.sd,
+        })),
         "thresholds": {"z": Z_LIMIT, "p": P_LIMIT},
         "verdict": verdict(c),
     })

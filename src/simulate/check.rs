@@ -26,13 +26,15 @@ use statrs::function::erf::erfc;
 use statrs::function::gamma::gamma_ur;
 
 use super::sample::MeanInterval;
+use super::stateful::Scores;
 use super::Histogram;
 use crate::analysis::distribution::{
     spectral_radius, stepping_work, turns_for_tail, TooMuchWork, WORK_LIMIT,
 };
-use crate::analysis::expectation::{expect_chain, Expectation, Expectations};
+use crate::analysis::expectation::{expect_chain_with, Expectation, Expectations};
+use crate::analysis::stateful::{expect_stateful, score, stateful_chain, Score};
 use crate::board::{Board, Overshoot, RollAgain, RuleOverrides, Rules, Square};
-use crate::chain::{Chain, Trap};
+use crate::chain::{Chain, ChainState, Trap};
 use crate::exact::step::IntegerChain;
 
 /// A z beyond this fails (two-sided p = erfc(5.3 / √2) ≈ 1.16e-7).
@@ -61,8 +63,12 @@ pub enum LawError {
 pub struct ExactLaw {
     /// The board's rules.
     pub rules: Rules,
-    /// The chain (kept to decide whether two laws are the same).
-    pub chain: Chain<Square>,
+    /// The chain's transitions in integers (kept to decide whether two laws are the same).
+    integer: IntegerChain,
+    /// The chain's number of transient states.
+    transient: usize,
+    /// The exact law of the final score, on a board with point squares.
+    pub score: Option<ScoreLaw>,
     /// The exact expectations.
     pub expectations: Box<Expectations>,
     /// E\[T\] as a float.
@@ -87,7 +93,13 @@ impl ExactLaw {
     /// turns the tail needs would take the exact stepping too long ([`LawError::TooMuchWork`]:
     /// a board won with probability 2^-51 a game needs about 2^51 turns).
     pub fn new(board: &Board, tail_below: f64) -> Result<ExactLaw, LawError> {
-        ExactLaw::of_chain(*board.rules(), Chain::for_board(board), tail_below)
+        if !board.is_stateful() {
+            return ExactLaw::of_chain(*board.rules(), Chain::for_board(board), tail_below);
+        }
+        let e = expect_stateful(board, false);
+        let mut law = ExactLaw::of_states(*board.rules(), &stateful_chain(board), e, tail_below)?;
+        law.score = score(board).map(ScoreLaw::new);
+        Ok(law)
     }
 
     /// [`ExactLaw::new`] for any chain over squares (a player who follows a policy), on a board
@@ -101,16 +113,28 @@ impl ExactLaw {
         chain: Chain<Square>,
         tail_below: f64,
     ) -> Result<ExactLaw, LawError> {
-        let expectations = match expect_chain(&chain) {
+        let e = expect_chain_with(&chain, false);
+        ExactLaw::of_states(rules, &chain, e, tail_below)
+    }
+
+    /// The law from any chain (the stateful chain of a board that changes during a game) and its
+    /// expectations (with the trap as a square).
+    fn of_states<S: ChainState>(
+        rules: Rules,
+        chain: &Chain<S>,
+        expectation: Expectation,
+        tail_below: f64,
+    ) -> Result<ExactLaw, LawError> {
+        let expectations = match expectation {
             Expectation::Finite(e) => e,
             Expectation::Infinite(trap) => return Err(LawError::Trap(trap)),
         };
         let mean = to_f64(&expectations.turns);
         let sd = to_f64(&expectations.variance).max(0.0).sqrt();
-        let ic = IntegerChain::new(&chain);
-        let rho = spectral_radius(&chain);
+        let ic = IntegerChain::new(chain);
+        let rho = spectral_radius(chain);
         let tail = BigRational::from_float(tail_below).unwrap_or_else(BigRational::zero);
-        if let Some(need) = turns_for_tail(&chain, rho, &tail) {
+        if let Some(need) = turns_for_tail(chain, rho, &tail) {
             let need = need.min(MAX_LAW_TURNS as f64);
             if stepping_work(&ic, need) > WORK_LIMIT {
                 return Err(LawError::TooMuchWork(TooMuchWork {
@@ -132,9 +156,12 @@ impl ExactLaw {
             pmf.push(ratio(&ends, s.scale()));
             tail = ratio(&s.survival_count(), s.scale());
         }
+        drop(s);
         Ok(ExactLaw {
             rules,
-            chain,
+            transient: chain.transient_count(),
+            integer: ic,
+            score: None,
             expectations,
             mean,
             sd,
@@ -158,12 +185,8 @@ impl ExactLaw {
         if a.turns != b.turns || a.variance != b.variance {
             return false;
         }
-        let m = self.chain.transient_count() + other.chain.transient_count();
-        let (ia, ib) = (
-            IntegerChain::new(&self.chain),
-            IntegerChain::new(&other.chain),
-        );
-        let (mut sa, mut sb) = (ia.stepper(), ib.stepper());
+        let m = self.transient + other.transient;
+        let (mut sa, mut sb) = (self.integer.stepper(), other.integer.stepper());
         for _ in 0..=m {
             let ea: BigInt = sa.absorbed().iter().sum();
             let eb: BigInt = sb.absorbed().iter().sum();
@@ -174,6 +197,34 @@ impl ExactLaw {
             sb.step();
         }
         true
+    }
+}
+
+/// The exact law of the final score, in the form the score test needs.
+#[derive(Clone, Debug)]
+pub struct ScoreLaw {
+    /// The exact law ([`crate::analysis::stateful::score`]).
+    pub exact: Score,
+    /// E\[score\] as a float.
+    pub mean: f64,
+    /// The standard deviation of the score as a float.
+    pub sd: f64,
+}
+
+impl ScoreLaw {
+    /// The float figures of `exact`: `Var = E[S^2] - E[S]^2`, exactly, then rounded.
+    pub fn new(exact: Score) -> ScoreLaw {
+        let second: BigRational = exact
+            .law
+            .iter()
+            .map(|(v, p)| p * BigRational::from_integer(BigInt::from(*v) * BigInt::from(*v)))
+            .sum();
+        let variance = second - &exact.expected * &exact.expected;
+        ScoreLaw {
+            mean: to_f64(&exact.expected),
+            sd: to_f64(&variance).max(0.0).sqrt(),
+            exact,
+        }
     }
 }
 
@@ -294,6 +345,8 @@ pub struct Comparison {
     pub chi_square: Option<ChiSquare>,
     /// The mean number of rolls (needs every game's rolls).
     pub rolls: Option<ZTest>,
+    /// The mean final score (on a board with point squares, when every game's score is known).
+    pub score: Option<ZTest>,
     /// Every test passed (never with fewer than [`MIN_GAMES`] games).
     pub pass: bool,
     /// Fewer than [`MIN_GAMES`] games: no verdict (and no hint) is given.
@@ -306,6 +359,21 @@ pub struct Comparison {
 /// only notices a mean off by more than 5.3 sd / sqrt(n) (over half a standard deviation below
 /// 100 games), which is no power against the usual rule mistakes.
 pub const MIN_GAMES: u64 = 100;
+
+impl Comparison {
+    /// Adds the test of the mean final score of the same games against the exact expected
+    /// score (z with the exact standard deviation); nothing on a board without point squares.
+    pub fn with_score(mut self, law: &ExactLaw, scores: Option<&Scores>) -> Comparison {
+        if let (Some(exact), Some(seen)) = (&law.score, scores) {
+            if let Some(mean) = seen.mean() {
+                let z = ZTest::new(mean, exact.mean, exact.sd, seen.n());
+                self.pass &= z.pass;
+                self.score = Some(z);
+            }
+        }
+        self
+    }
+}
 
 /// Compares a sample with an exact law; `rolls` adds the rolls test (the rolls of the same
 /// games).
@@ -344,6 +412,7 @@ pub fn compare(law: &ExactLaw, observed: Observed<'_>, rolls: Option<&Histogram>
         mean,
         chi_square,
         rolls,
+        score: None,
         pass,
         too_few,
     }

@@ -54,6 +54,11 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// The state of the random stream when the game began.
+    pub(super) fn dice(&self) -> &Dice {
+        &self.dice
+    }
+
     /// The order in which records are kept: fewer turns first, then the earlier game.
     fn key(&self) -> (u64, u64, u64) {
         (self.turns, self.chunk, self.game)
@@ -106,7 +111,9 @@ impl Tally {
         }
     }
 
-    fn record(&mut self, turns: u64, rolls: u64, chunk: u64, game: u64, dice: &Dice) {
+    /// Records a finished game of `turns` turns and `rolls` rolls, game `game` of chunk
+    /// `chunk`, whose stream was `dice` when it began.
+    pub(super) fn record(&mut self, turns: u64, rolls: u64, chunk: u64, game: u64, dice: &Dice) {
         self.games += 1;
         bump(&mut self.turns, turns);
         bump(&mut self.rolls, rolls);

@@ -16,13 +16,15 @@ pub mod check;
 pub mod engine;
 pub mod race;
 pub mod sample;
+pub mod stateful;
 pub mod stream;
 pub mod table;
 
 use rayon::prelude::*;
 
 use crate::board::{Board, Square};
-use engine::{run_chunk, Tally, CHUNK_GAMES};
+use engine::{run_chunk, GameRecord, Tally, CHUNK_GAMES};
+use stateful::{simulate_stateful, Scores};
 use table::Table;
 
 /// The default cap on turns per game: far beyond any game seen on a finite board of the usual
@@ -82,8 +84,11 @@ pub struct Simulation {
     /// The first game with the most turns.
     pub longest: Option<GameSeen>,
     /// Squares reachable from the start from which the finish cannot be reached (found from the
-    /// rules table alone); games that reach one never end and are capped.
+    /// rules table alone); games that reach one never end and are capped. Not searched on a
+    /// board that changes during a game (always empty there).
     pub trapping_squares: Vec<Square>,
+    /// The final scores of the finished games, on a board with point squares.
+    pub score: Option<Scores>,
 }
 
 /// Plays `options.games` games on `board` with rayon's current thread pool. `progress` is called
@@ -104,31 +109,60 @@ pub fn simulate(
     options: &SimOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Simulation {
+    if board.is_stateful() {
+        return simulate_stateful(board, options, progress);
+    }
     let table = Table::new(board);
-    let chunks = options.games.div_ceil(CHUNK_GAMES);
-    // Merging is associative and commutative (sums, and records chosen by a total order), so
-    // the result does not depend on how rayon splits the chunks; memory stays one tally per
-    // split, however many chunks there are.
-    let tally = (0..chunks)
-        .into_par_iter()
-        .fold(Tally::default, |mut acc, c| {
-            let games = CHUNK_GAMES.min(options.games - c * CHUNK_GAMES);
-            acc.merge(run_chunk(&table, options.seed, c, games, options.max_turns));
-            progress(games);
-            acc
-        })
-        .reduce(Tally::default, |mut a, b| {
-            a.merge(b);
-            a
-        });
-    finish(&table, options, tally)
+    let tally = par_chunks(
+        options.games,
+        progress,
+        Tally::default,
+        Tally::merge,
+        |c, games| run_chunk(&table, options.seed, c, games, options.max_turns),
+    );
+    let replayed = |r: &GameRecord| engine::replay(&table, r, options.max_turns);
+    finish(options, tally, &replayed, table.trapping_squares())
 }
 
-fn finish(table: &Table, options: &SimOptions, tally: Tally) -> Simulation {
+/// Plays `games` games in chunks of [`CHUNK_GAMES`] on rayon's current thread pool: `chunk(c,
+/// games)` plays chunk c, and the chunks' results are merged. Merging must be associative and
+/// commutative (sums, and records chosen by a total order), so that the result does not depend
+/// on how rayon splits the chunks; memory stays one result per split, however many chunks there
+/// are.
+pub(crate) fn par_chunks<T: Send>(
+    games: u64,
+    progress: &(dyn Fn(u64) + Sync),
+    empty: impl Fn() -> T + Sync + Send,
+    merge: impl Fn(&mut T, T) + Sync + Send,
+    chunk: impl Fn(u64, u64) -> T + Sync + Send,
+) -> T {
+    let chunks = games.div_ceil(CHUNK_GAMES);
+    (0..chunks)
+        .into_par_iter()
+        .fold(&empty, |mut acc, c| {
+            let n = CHUNK_GAMES.min(games - c * CHUNK_GAMES);
+            merge(&mut acc, chunk(c, n));
+            progress(n);
+            acc
+        })
+        .reduce(&empty, |mut a, b| {
+            merge(&mut a, b);
+            a
+        })
+}
+
+/// The simulation's report from its merged tallies; `replay` gives the throws of a recorded game
+/// turn by turn.
+fn finish(
+    options: &SimOptions,
+    tally: Tally,
+    replay: &dyn Fn(&GameRecord) -> Vec<Vec<u32>>,
+    trapping_squares: Vec<Square>,
+) -> Simulation {
     let shortest = tally.shortest.as_ref().map(|r| GameSeen {
         turns: r.turns,
         rolls: r.rolls,
-        faces: Some(engine::replay(table, r, options.max_turns)),
+        faces: Some(replay(r)),
     });
     let longest = tally.longest.as_ref().map(|r| GameSeen {
         turns: r.turns,
@@ -149,7 +183,8 @@ fn finish(table: &Table, options: &SimOptions, tally: Tally) -> Simulation {
         slid: tally.totals.slid,
         shortest,
         longest,
-        trapping_squares: table.trapping_squares(),
+        trapping_squares,
+        score: None,
     }
 }
 

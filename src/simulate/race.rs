@@ -21,7 +21,7 @@
 //!
 //! # Reproducibility
 //!
-//! Games are cut into chunks of [`CHUNK_GAMES`]; chunk c draws from its own stream of the seed
+//! Games are cut into chunks of [`CHUNK_GAMES`](super::engine::CHUNK_GAMES); chunk c draws from its own stream of the seed
 //! (streams distinct from the single-player engine's), chunks are merged by sums, so the result
 //! depends on the seed only, never on the thread count.
 //!
@@ -36,15 +36,13 @@
 //! below 5e-7 whatever K is.
 
 use num_rational::BigRational;
-use rayon::prelude::*;
 use statrs::function::erf::erfc_inv;
 use statrs::function::gamma::gamma_ur;
 
 use super::check::{to_f64, ZTest, MIN_EXPECTED};
-use super::engine::CHUNK_GAMES;
 use super::stream::Dice;
 use super::table::{Table, Turn};
-use super::Histogram;
+use super::{par_chunks, Histogram};
 use crate::board::{Board, Square};
 use crate::race::independent::{race, Race, RaceError, RaceOptions};
 use crate::race::knockoff::{knock_off_race, KnockOffError, KnockOffOptions};
@@ -144,23 +142,20 @@ pub fn simulate_race(
             }
         })
         .collect();
-    let chunks = options.games.div_ceil(CHUNK_GAMES);
-    let empty = || RaceTally::new(seats.len());
-    let tally = (0..chunks)
-        .into_par_iter()
-        .fold(empty, |mut acc, c| {
-            let games = CHUNK_GAMES.min(options.games - c * CHUNK_GAMES);
+    let tally = par_chunks(
+        options.games,
+        progress,
+        || RaceTally::new(seats.len()),
+        |a, b| a.merge(&b),
+        |c, games| {
+            let mut acc = RaceTally::new(seats.len());
             let mut dice = Dice::new(options.seed, RACE_STREAMS + c);
             for _ in 0..games {
                 play(&seats, options, &mut dice, &mut acc);
             }
-            progress(games);
             acc
-        })
-        .reduce(empty, |mut a, b| {
-            a.merge(&b);
-            a
-        });
+        },
+    );
     Ok(RaceSimulation {
         seed: options.seed,
         max_rounds: options.max_rounds,
@@ -480,7 +475,7 @@ mod tests {
     #[test]
     fn the_same_seed_gives_the_same_race_on_one_thread_and_on_two() {
         let b = knock_24();
-        let opts = options(CHUNK_GAMES + 999, 7, true);
+        let opts = options(crate::simulate::engine::CHUNK_GAMES + 999, 7, true);
         let pool = |t| {
             rayon::ThreadPoolBuilder::new()
                 .num_threads(t)

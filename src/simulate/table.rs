@@ -42,7 +42,7 @@ impl RollTally {
         self.slid += other.slid;
     }
 
-    fn of(out: &rules::RollOutcome) -> RollTally {
+    pub(super) fn of(out: &rules::RollOutcome) -> RollTally {
         RollTally {
             snakes: out.snakes.into(),
             ladders: out.ladders.into(),

@@ -61,8 +61,9 @@ fn a_race_on_a_loaded_or_chance_board_passes_against_the_exact_race() {
     }
 }
 
-/// The report of `simulate ARGS` without the throughput line.
-fn report(args: &[&str], threads: &str) -> String {
+/// The report of `simulate ARGS` (200,000 games, seed 7, on `threads` threads) without the
+/// throughput line.
+pub(crate) fn report(args: &[&str], threads: &str) -> String {
     let mut all = vec!["simulate"];
     all.extend_from_slice(args);
     all.extend_from_slice(&["-n", "200k", "--seed", "7", "--threads", threads]);

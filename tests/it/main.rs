@@ -13,6 +13,7 @@ mod cli_race;
 mod cli_race_check;
 mod cli_simulate;
 mod cli_simulate_any;
+mod cli_simulate_stateful;
 mod cli_solver;
 mod cli_usage;
 mod common;
