@@ -115,16 +115,38 @@ fn cases() -> Vec<Case> {
         case(
             "`simulate`",
             0,
-            vec![j(&[
-                "simulate", "tiny", "-n", "1000", "--seed", "1", "--json",
-            ])],
+            vec![
+                j(&["simulate", "tiny", "-n", "1000", "--seed", "1", "--json"]),
+                // A board with point squares adds `score`.
+                j(&[
+                    "simulate",
+                    "tests/fixtures/sim/stateful-all.toml",
+                    "-n",
+                    "1000",
+                    "--seed",
+                    "1",
+                    "--json",
+                ]),
+            ],
             None,
             true,
         ),
         case(
             "`check`",
             0,
-            vec![j(&["check", "tiny", "-n", "1000", "--seed", "1", "--json"])],
+            vec![
+                j(&["check", "tiny", "-n", "1000", "--seed", "1", "--json"]),
+                // A board with point squares adds the score test.
+                j(&[
+                    "check",
+                    "tests/fixtures/sim/stateful-all.toml",
+                    "-n",
+                    "1000",
+                    "--seed",
+                    "1",
+                    "--json",
+                ]),
+            ],
             Some("check"),
             true,
         ),
