@@ -1,10 +1,12 @@
 //! Criterion benchmarks for issue 3's targets: the full exact distribution of milton-bradley and
 //! efi until P(T > n) < 1e-15 (target: under 100 ms each), with and without building the chain;
-//! the exact integer stepping alone; the shortest and longest game.
+//! the exact integer stepping alone; the shortest and longest game; issue 16's 500 turns as
+//! certified decimals against the exact fractions.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ladders::analysis::distribution::{distribution, DistributionOptions};
 use ladders::analysis::shortest::extremes;
+use ladders::analysis::shown::certified_distribution;
 use ladders::board::builtin;
 use ladders::chain::Chain;
 use ladders::exact::step::IntegerChain;
@@ -37,6 +39,17 @@ fn bench_distribution(c: &mut Criterion) {
                 }
                 black_box(s.scale().bits())
             })
+        });
+        // Issue 16: the decimals alone (certified stepping), 500 turns, 12 digits.
+        let five_hundred = DistributionOptions {
+            turns: Some(500),
+            ..DistributionOptions::default()
+        };
+        group.bench_function(format!("{name}/decimals-500"), |b| {
+            b.iter(|| certified_distribution(black_box(&chain), &five_hundred, 12).unwrap())
+        });
+        group.bench_function(format!("{name}/exact-500"), |b| {
+            b.iter(|| distribution(black_box(&chain), &five_hundred).unwrap())
         });
         group.bench_function(format!("{name}/shortest"), |b| {
             b.iter(|| extremes(black_box(&board), &chain))
