@@ -8,7 +8,9 @@
 //! as the first turn is begun there), so the visits are the start's row of N:
 //! `v = e_s^T N`, one solve of the transposed system `(I - Q)^T v = e_s` (Kemeny and Snell,
 //! *Finite Markov Chains*, 1960, theorem 3.2.4). Summed over the squares they give the expected
-//! number of turns.
+//! number of turns. On a stateful board (one-use jumps, points, lost or extra turns) the chain's
+//! states are (square, what is used up, eaten or owed), and a square's visits are the sum over
+//! its states.
 //!
 //! With one roll per turn (`roll_again = none`) and no chance squares or tiles, a snake or ladder
 //! from a is taken once for every roll whose move passes through a: its expected uses are
@@ -18,8 +20,11 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
+use std::collections::BTreeMap;
+
+use super::stateful::stateful_chain;
 use crate::board::{Board, Jump, RollAgain, Square};
-use crate::chain::Chain;
+use crate::chain::{Chain, ChainState};
 use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, SparseRows, Wanted};
 use crate::rules::{roll, RollOutcome};
 
@@ -60,27 +65,54 @@ pub enum VisitsError {
 /// assert_eq!(v.squares, vec![(0, two.clone()), (3, two)]);
 /// ```
 pub fn visits(board: &Board) -> Result<Visits, VisitsError> {
-    let chain = Chain::for_board(board);
-    if let Some(trap) = chain.trap() {
-        return Err(VisitsError::Infinite(trap.state));
+    if board.is_stateful() {
+        // The state is more than the square: sum the visits of the states on each square.
+        let chain = stateful_chain(board);
+        let values = start_row(&chain, |s| s.square)?;
+        let mut by_square: BTreeMap<Square, BigRational> = BTreeMap::new();
+        for (state, v) in chain.states().iter().zip(values) {
+            *by_square
+                .entry(state.square)
+                .or_insert_with(BigRational::zero) += v;
+        }
+        return Ok(Visits {
+            squares: by_square.into_iter().collect(),
+            jumps: None,
+        });
     }
-    let t = chain.transient_count();
-    let values = if t == 0 {
-        Vec::new()
-    } else {
-        let a = reversed_transpose(&identity_minus(&transient_matrix(&chain)));
-        let mut e = vec![BigRational::zero(); t];
-        e[t - 1 - chain.start()] = BigRational::one();
-        let mut solved = solve_exact(&a, &[e], &[Wanted::All], None)
-            .expect("I - Q is nonsingular when the game always ends");
-        let mut v = solved.swap_remove(0);
-        v.reverse();
-        v
-    };
-    let squares: Vec<(Square, BigRational)> =
-        chain.states()[..t].iter().copied().zip(values).collect();
+    let chain = Chain::for_board(board);
+    let values = start_row(&chain, |s| *s)?;
+    let squares: Vec<(Square, BigRational)> = chain.states().iter().copied().zip(values).collect();
     let jumps = jump_uses(board, &squares);
     Ok(Visits { squares, jumps })
+}
+
+/// The start's row of the fundamental matrix of `chain`: the expected turns begun in each
+/// transient state, in state order (one solve of the transposed system).
+///
+/// # Errors
+///
+/// [`VisitsError::Infinite`] (with the square of the trap, by `square`) when the game can last
+/// forever.
+pub fn start_row<S: ChainState>(
+    chain: &Chain<S>,
+    square: impl Fn(&S) -> Square,
+) -> Result<Vec<BigRational>, VisitsError> {
+    if let Some(trap) = chain.trap() {
+        return Err(VisitsError::Infinite(square(&trap.state)));
+    }
+    let t = chain.transient_count();
+    if t == 0 {
+        return Ok(Vec::new());
+    }
+    let a = reversed_transpose(&identity_minus(&transient_matrix(chain)));
+    let mut e = vec![BigRational::zero(); t];
+    e[t - 1 - chain.start()] = BigRational::one();
+    let mut solved = solve_exact(&a, &[e], &[Wanted::All], None)
+        .expect("I - Q is nonsingular when the game always ends");
+    let mut v = solved.swap_remove(0);
+    v.reverse();
+    Ok(v)
 }
 
 /// The transpose of a square sparse matrix with its indices reversed (i -> n - 1 - i): the
@@ -273,6 +305,27 @@ mod tests {
                 .sum();
             assert_eq!(uses, landing, "{jump:?}");
         }
+    }
+
+    #[test]
+    fn on_a_stateful_board_visits_sum_to_the_expected_turns() {
+        // Second method: the stateful expectation's turns (its own solve, untransposed).
+        let board = crate::board::Board::from_toml_str(
+            "size = 20\nsnakes = [[17, 3]]\nladders = [[4, 14]]\nonce = [4]\n\
+             points = [[8, 5]]\nlose_turn = [11]\nextra_turn = [6]\n",
+            "stateful",
+        )
+        .unwrap();
+        let Expectation::Finite(e) = expect(&board) else {
+            panic!()
+        };
+        let v = visits(&board).unwrap();
+        let total: BigRational = v.squares.iter().map(|(_, x)| x).sum();
+        assert_eq!(total, e.turns);
+        assert!(v.jumps.is_none());
+        // Squares in order, each once; 11 (a lost turn) is stood on for two turns when reached.
+        assert!(v.squares.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(v.squares.iter().any(|(s, _)| *s == 11));
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! `ladders draw BOARD`: the board as a grid in the terminal, with its snakes, ladders and chance
-//! squares marked and paired, and optionally a heat map of a per-square quantity.
+//! `ladders draw BOARD`: the board as a grid in the terminal, with its snakes, ladders and every
+//! special square marked (jumps paired), and optionally a heat map of a per-square quantity.
 
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
@@ -23,7 +23,8 @@ use super::exit;
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
-    /// Squares per row (default: a divisor of the size near its square root, 10 for 100)
+    /// Squares per row (default: the board file's `columns`, else 10 for 100 squares and
+    /// ceil(sqrt(size)) otherwise)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub columns: Option<u32>,
     /// Shade the squares by: visits (expected turns begun there) or remaining (expected turns

@@ -4,7 +4,9 @@
 //!
 //! Marks: the k-th snake (snakes numbered by their head, lowest first) is `Sk` on its head and
 //! `sk` on its tail; the k-th ladder is `Lk` on its foot and `lk` on its top (upper case where
-//! the jump starts, lower case where it ends); the k-th chance square is `Ck`. Heat is shown as a
+//! the jump starts, lower case where it ends), followed by `!` when it works once per game; the
+//! k-th chance square is `Ck`; a point square shows its points (`+5`, `-3`), a square that costs
+//! the next turn `X` and one that gives one more roll `E`. Heat is shown as a
 //! background colour, or, without colour, as one shade character per square (` .:-=+*#%@`, from
 //! the smallest to the largest value).
 
@@ -56,23 +58,12 @@ impl Heat {
 /// How to draw: the number of columns, the heat map, and whether to use colour.
 #[derive(Clone, Debug, Default)]
 pub struct DrawOptions<'a> {
-    /// Squares per row (`None`: [`default_columns`]).
+    /// Squares per row (`None`: the board's own, [`Board::columns`]).
     pub columns: Option<u32>,
     /// The per-square quantity to shade by.
     pub heat: Option<&'a Heat>,
     /// ANSI colours (backgrounds) instead of shade characters.
     pub colour: bool,
-}
-
-/// The number of squares per row when none is asked for: the smallest divisor of `size` from
-/// `ceil(sqrt(size))` to twice that (so 100 squares give 10 rows of 10, 48 give 6 rows of 8),
-/// else `ceil(sqrt(size))`.
-pub fn default_columns(size: Square) -> u32 {
-    let root = (1..=size).find(|c| c * c >= size).unwrap_or(1);
-    (root..=2 * root)
-        .find(|c| size % c == 0)
-        .unwrap_or(root)
-        .max(1)
 }
 
 /// The square drawn at row `row` (0 at the bottom) and column `col` (0 at the left) of a board
@@ -88,14 +79,32 @@ pub fn marks(board: &Board) -> Vec<Vec<String>> {
     let mut marks = vec![Vec::new(); board.size() as usize + 1];
     for (tag, jumps) in [('S', board.snakes()), ('L', board.ladders())] {
         for (k, j) in numbered(jumps) {
-            marks[j.from as usize].push(format!("{tag}{k}"));
+            marks[j.from as usize].push(format!("{tag}{k}{}", once_mark(board, j)));
             marks[j.to as usize].push(format!("{}{k}", tag.to_ascii_lowercase()));
         }
     }
     for (k, c) in numbered_chances(board) {
         marks[c as usize].push(format!("C{k}"));
     }
+    for &(s, points) in board.point_squares() {
+        marks[s as usize].push(format!("{points:+}"));
+    }
+    for s in board.lose_turn_squares() {
+        marks[s as usize].push("X".to_string());
+    }
+    for s in board.extra_turn_squares() {
+        marks[s as usize].push("E".to_string());
+    }
     marks
+}
+
+/// `!` after the mark of a jump that works once per game, else nothing.
+fn once_mark(board: &Board, jump: Jump) -> &'static str {
+    if board.once_squares().contains(&jump.from) {
+        "!"
+    } else {
+        ""
+    }
 }
 
 /// The jumps numbered 1, 2, ... in order of the square they start from.
@@ -128,7 +137,7 @@ pub fn write_text(out: &mut dyn Write, board: &Board, options: &DrawOptions<'_>)
     let size = board.size();
     let columns = options
         .columns
-        .unwrap_or_else(|| default_columns(size))
+        .unwrap_or_else(|| board.columns())
         .clamp(1, size.max(1));
     let rows = size.div_ceil(columns);
     let marks = marks(board);
@@ -178,7 +187,7 @@ fn write_legend(out: &mut dyn Write, board: &Board, options: &DrawOptions<'_>) -
     let pairs = |tag: char, jumps: &[Jump]| -> Vec<String> {
         numbered(jumps)
             .into_iter()
-            .map(|(k, j)| format!("{tag}{k} {}->{}", j.from, j.to))
+            .map(|(k, j)| format!("{tag}{k}{} {}->{}", once_mark(board, j), j.from, j.to))
             .collect()
     };
     if !board.snakes().is_empty() {
@@ -198,6 +207,7 @@ fn write_legend(out: &mut dyn Write, board: &Board, options: &DrawOptions<'_>) -
             .collect();
         wrap(out, &format!("C{k} chance square {at}: goes to"), &items)?;
     }
+    write_state_legend(out, board)?;
     if let Some(t) = board.tiles() {
         writeln!(
             out,
@@ -216,6 +226,47 @@ fn write_legend(out: &mut dyn Write, board: &Board, options: &DrawOptions<'_>) -
     }
     if let Some(heat) = options.heat {
         write_scale(out, heat, options.colour)?;
+    }
+    Ok(())
+}
+
+/// The legend of a stateful board's squares: one-use jumps, points, lost and extra turns.
+fn write_state_legend(out: &mut dyn Write, board: &Board) -> io::Result<()> {
+    if !board.once_squares().is_empty() {
+        writeln!(
+            out,
+            "!: a one-use jump: it works the first time a move lands on it, then its square is plain"
+        )?;
+    }
+    if !board.point_squares().is_empty() {
+        let items: Vec<String> = board
+            .point_squares()
+            .iter()
+            .map(|(s, p)| format!("{s} {p:+}"))
+            .collect();
+        wrap(
+            out,
+            "points (scored the first time a move ends there):",
+            &items,
+        )?;
+    }
+    let squares =
+        |list: Vec<Square>| -> Vec<String> { list.iter().map(|s| s.to_string()).collect() };
+    let lose = board.lose_turn_squares();
+    if !lose.is_empty() {
+        wrap(
+            out,
+            "X (ending a move here costs the next turn):",
+            &squares(lose),
+        )?;
+    }
+    let extra = board.extra_turn_squares();
+    if !extra.is_empty() {
+        wrap(
+            out,
+            "E (ending a move here gives one more roll):",
+            &squares(extra),
+        )?;
     }
     Ok(())
 }
@@ -273,18 +324,6 @@ mod tests {
     use crate::board::builtin;
 
     #[test]
-    fn default_columns_prefer_a_divisor_near_the_square_root() {
-        assert_eq!(default_columns(100), 10);
-        assert_eq!(default_columns(48), 8);
-        assert_eq!(default_columns(20), 5);
-        assert_eq!(default_columns(4), 2);
-        assert_eq!(default_columns(10_000), 100);
-        // 101 is prime: no divisor from 11 to 22, so 11 columns (10 rows, the top one short).
-        assert_eq!(default_columns(101), 11);
-        assert_eq!(default_columns(1), 1);
-    }
-
-    #[test]
     fn squares_are_laid_out_boustrophedon_from_the_bottom_left() {
         // 100 squares, 10 wide: the bottom row is 1..10 left to right, the next 20..11.
         assert_eq!(square_at(100, 10, 0, 0), Some(1));
@@ -313,6 +352,64 @@ mod tests {
         // The ladder 80 -> 100 has the highest foot of the nine.
         assert_eq!(marks[80], vec!["L9".to_string()]);
         assert_eq!(marks[100], vec!["l9".to_string()]);
+    }
+
+    fn stateful() -> Board {
+        Board::from_toml_str(
+            "size = 30\nsnakes = [[27, 3]]\nladders = [[4, 14], [9, 20]]\nonce = [9]\n\
+             points = [[12, 5], [22, -3]]\nlose_turn = [17]\nextra_turn = [6, 25]\ncolumns = 5\n",
+            "stateful",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn every_special_square_is_marked() {
+        let board = stateful();
+        let marks = marks(&board);
+        // Ladders numbered by foot: L1 4 -> 14, L2 9 -> 20 (one-use: `!`); the snake S1.
+        assert_eq!(marks[4], vec!["L1".to_string()]);
+        assert_eq!(marks[9], vec!["L2!".to_string()]);
+        assert_eq!(marks[20], vec!["l2".to_string()]);
+        assert_eq!(marks[27], vec!["S1".to_string()]);
+        assert_eq!(marks[12], vec!["+5".to_string()]);
+        assert_eq!(marks[22], vec!["-3".to_string()]);
+        assert_eq!(marks[17], vec!["X".to_string()]);
+        assert_eq!(marks[6], vec!["E".to_string()]);
+        assert_eq!(marks[25], vec!["E".to_string()]);
+        // Nothing else: 2 marks per jump, 2 point squares, 1 + 2 turn squares.
+        assert_eq!(marks.iter().flatten().count(), 6 + 2 + 3);
+    }
+
+    #[test]
+    fn the_legend_names_every_special_square_and_the_rows_follow_the_file() {
+        let mut out = Vec::new();
+        write_text(&mut out, &stateful(), &DrawOptions::default()).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("L2! 9->20"), "{text}");
+        assert!(text.contains("!: a one-use jump"), "{text}");
+        assert!(text.contains("12 +5  22 -3"), "{text}");
+        assert!(text.contains("costs the next turn):  17"), "{text}");
+        assert!(text.contains("one more roll):  6  25"), "{text}");
+        // `columns = 5`: six rows of five; the top row (the sixth, so right to left) runs 30
+        // down to 26.
+        let grid: Vec<&str> = text.lines().skip(3).take(6).collect();
+        assert!(grid[0].starts_with("30"), "{text}");
+        assert!(grid[0].trim_end().ends_with("26"), "{text}");
+        assert!(grid[5].starts_with(" 1"), "{text}");
+    }
+
+    #[test]
+    fn the_default_row_length_is_the_boards() {
+        // No `columns` in the file: 48 squares give ceil(sqrt(48)) = 7 per row (issue 12's
+        // default), so seven rows, the top one holding 43 to 48.
+        let board = Board::from_toml_str("size = 48\nsnakes = [[40, 2]]\n", "48").unwrap();
+        assert_eq!(board.columns(), 7);
+        let mut out = Vec::new();
+        write_text(&mut out, &board, &DrawOptions::default()).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let rows = text.lines().skip(3).take_while(|l| !l.is_empty()).count();
+        assert_eq!(rows, 7, "{text}");
     }
 
     #[test]
