@@ -1,12 +1,14 @@
 //! Analyses: each a function from a chain (or a board) to a plain result struct. They compute;
 //! they never print (see [`crate::report`]).
 
+pub mod design;
 pub mod distribution;
 pub mod expectation;
 pub mod moments;
 pub mod pgf;
 pub mod shortest;
 pub mod shown;
+pub mod squares;
 pub mod stateful;
 pub mod summary;
 pub mod visits;

@@ -139,31 +139,49 @@ pub fn jump_uses(
     board: &Board,
     visits: &[(Square, BigRational)],
 ) -> Option<Vec<(Jump, BigRational)>> {
+    let from: Vec<Square> = visits.iter().map(|(s, _)| *s).collect();
+    let (jumps, passes) = jump_passes(board, &from)?;
+    let uses = passes
+        .iter()
+        .map(|r| r.iter().zip(visits).map(|(p, (_, v))| p * v).sum());
+    Some(jumps.into_iter().zip(uses).collect())
+}
+
+/// The snakes and ladders (snakes first, then ladders, each in file order) and, for each, the
+/// probability that a roll from each square of `from` takes it, under the conditions of
+/// [`jump_uses`] (`None` otherwise).
+#[allow(clippy::type_complexity)]
+pub fn jump_passes(board: &Board, from: &[Square]) -> Option<(Vec<Jump>, Vec<Vec<BigRational>>)> {
     if board.rules().roll_again != RollAgain::None || !board.is_deterministic() {
         return None;
     }
-    let jumps: Vec<Jump> = board
-        .snakes()
-        .iter()
-        .chain(board.ladders())
-        .copied()
-        .collect();
-    let mut uses = vec![BigRational::zero(); jumps.len()];
+    let jumps = all_jumps(board);
+    let mut passes = vec![vec![BigRational::zero(); from.len()]; jumps.len()];
     let dice = board.dice();
     let total = BigInt::from(dice.total());
-    for (from, v) in visits {
+    for (i, square) in from.iter().enumerate() {
         for throw in dice.throws() {
-            let outcome = roll(board, *from, throw.sum).sure_outcome()?;
+            let outcome = roll(board, *square, throw.sum).sure_outcome()?;
             if outcome.snakes + outcome.ladders == 0 {
                 continue;
             }
             let p = BigRational::new(BigInt::from(throw.weight), total.clone());
             for k in path_of(board, &jumps, &outcome)? {
-                uses[k] += v * &p;
+                passes[k][i] += &p;
             }
         }
     }
-    Some(jumps.into_iter().zip(uses).collect())
+    Some((jumps, passes))
+}
+
+/// The snakes, then the ladders, each in file order.
+pub fn all_jumps(board: &Board) -> Vec<Jump> {
+    board
+        .snakes()
+        .iter()
+        .chain(board.ladders())
+        .copied()
+        .collect()
 }
 
 /// The jumps (indices into `jumps`) a roll took, found from its outcome: the one chain of jumps,

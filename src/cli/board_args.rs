@@ -28,8 +28,10 @@ pub struct RuleArgs {
     #[arg(help_heading = RULES, long, value_name = "stay|bounce|allow", value_parser = parse_overshoot)]
     pub overshoot: Option<Overshoot>,
     /// The die: a number of faces (fair), or face weights of a loaded die (1,1,1,1,1,3)
-    #[arg(help_heading = RULES, long, value_name = "FACES|W1,W2,...", value_parser = DieChoice::parse)]
-    pub die: Option<DieChoice>,
+    // `expect` also takes a range of fair dice, LO..HI (docs/pictures.md); the help line is kept
+    // as every command shows it.
+    #[arg(help_heading = RULES, long, value_name = "FACES|W1,W2,...", value_parser = parse_die_arg)]
+    pub die: Option<DieArg>,
     /// How many dice are thrown at once (the move is their sum)
     #[arg(help_heading = RULES, long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=i64::from(ladders::board::MAX_DICE)))]
     pub dice: Option<u32>,
@@ -59,7 +61,10 @@ impl RuleArgs {
         RuleOverrides {
             start: self.start,
             overshoot: self.overshoot,
-            die: self.die.clone(),
+            die: match &self.die {
+                Some(DieArg::One(d)) => Some(d.clone()),
+                _ => None,
+            },
             dice: self.dice,
             roll_again: self.roll_again,
             chain: self.chain,
@@ -86,8 +91,23 @@ impl RuleArgs {
         Ok(board)
     }
 
+    /// The range of `--die LO..HI`, when one was given.
+    pub fn die_range(&self) -> Option<std::ops::RangeInclusive<u32>> {
+        match self.die {
+            Some(DieArg::Range(lo, hi)) => Some(lo..=hi),
+            _ => None,
+        }
+    }
+
     /// [`RuleArgs::load`], keeping a choice rule.
     pub fn load_with_choices(&self, name: &str) -> Result<Board> {
+        if let Some(range) = self.die_range() {
+            bail!(
+                "--die {}..{}: a range of dice is for `ladders expect` (a table of expected turns per die size)",
+                range.start(),
+                range.end()
+            );
+        }
         let mut spec = load_spec(name)?;
         if self.reverse {
             spec.reverse();
@@ -131,6 +151,33 @@ pub fn square_state_only(board: &Board, command: &str) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// `--die`: one die, or a range of fair dice (`LO..HI`, for `expect`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DieArg {
+    /// One die (fair or loaded).
+    One(DieChoice),
+    /// Fair dice of LO to HI faces.
+    Range(u32, u32),
+}
+
+/// Parses `--die`: `LO..HI` (2 <= LO <= HI <= the largest die) or what [`DieChoice::parse`]
+/// takes.
+pub fn parse_die_arg(text: &str) -> Result<DieArg, String> {
+    let Some((lo, hi)) = text.split_once("..") else {
+        return DieChoice::parse(text).map(DieArg::One);
+    };
+    let max = ladders::board::MAX_DIE;
+    let bad = || {
+        format!("expected a range of die sizes LO..HI with 2 <= LO <= HI <= {max}, found {text:?}")
+    };
+    let lo: u32 = lo.trim().parse().map_err(|_| bad())?;
+    let hi: u32 = hi.trim().parse().map_err(|_| bad())?;
+    if !(2 <= lo && lo <= hi && hi <= max) {
+        return Err(bad());
+    }
+    Ok(DieArg::Range(lo, hi))
 }
 
 fn parse_overshoot(text: &str) -> Result<Overshoot, String> {

@@ -54,6 +54,10 @@ pub struct Args {
     /// Print one JSON object instead of text (always with the exact fractions)
     #[arg(long)]
     pub json: bool,
+    /// Also write a chart as SVG to FILE: P(T = n) bars, P(T <= n) line, quantiles marked (`-`:
+    /// standard output, instead of the report)
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<String>,
 }
 
 /// Parses a decimal such as `1e-12` or `0.001` into an exact rational in (0, 1).
@@ -98,6 +102,19 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     };
     let digits = usize::from(args.digits);
     let failed = |e: TooMuchWork| anyhow::anyhow!("{e}");
+    if let Some(path) = &args.svg {
+        // The chart is drawn from the exact law.
+        let dist = match &chosen {
+            Some(c) => distribution(&c.model().chain(), &options),
+            None => board_distribution(&board, &options),
+        }
+        .map_err(failed)?;
+        let svg =
+            ladders::report::chart::distribution_svg(&board, &dist).map_err(anyhow::Error::msg)?;
+        if super::draw::write_svg(path, &svg, out)? {
+            return Ok(exit::code(exit::SUCCESS));
+        }
+    }
     let shown = if args.json || args.exact {
         // The fractions: the exact integer stepping.
         let dist = match &chosen {

@@ -4,12 +4,14 @@
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use ladders::analysis::expectation::{expect_with, Expectation};
+use ladders::analysis::squares::square_answers;
 use ladders::analysis::visits::visits;
 use ladders::board::Board;
 use ladders::exact::decimal::to_f64;
 use ladders::report::draw::{write_text, DrawOptions, Heat};
+use ladders::report::draw_svg::board_svg;
 
 use super::board_args::BoardArgs;
 use super::exit;
@@ -27,13 +29,31 @@ pub struct Args {
     /// ceil(sqrt(size)) otherwise)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub columns: Option<u32>,
-    /// Shade the squares by: visits (expected turns begun there) or remaining (expected turns
-    /// left from there)
+    /// Shade the squares by: visits (expected turns begun there), reach (probability that a
+    /// move ever ends there) or remaining (expected turns left from there)
     #[arg(long, value_name = "QUANTITY")]
     pub heat: Option<HeatQuantity>,
     /// Colour the heat map: auto (on a terminal, unless NO_COLOR is set), always or never
     #[arg(long, value_name = "WHEN", default_value = "auto")]
     pub color: ColorChoice,
+    /// Also write the picture as SVG to FILE (`-`: standard output, instead of the text)
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<String>,
+}
+
+/// Writes an SVG document to `path`, or to `out` when `path` is `-`. Returns true when it went
+/// to `out` (so the command writes nothing else there).
+///
+/// # Errors
+///
+/// The file could not be created or written (the message names it).
+pub fn write_svg(path: &str, svg: &str, out: &mut dyn Write) -> Result<bool> {
+    if path == "-" {
+        out.write_all(svg.as_bytes())?;
+        return Ok(true);
+    }
+    std::fs::write(path, svg).with_context(|| format!("{path}: cannot write the SVG"))?;
+    Ok(false)
 }
 
 /// The per-square quantities `--heat` takes.
@@ -41,6 +61,8 @@ pub struct Args {
 pub enum HeatQuantity {
     /// Expected number of turns begun on the square
     Visits,
+    /// Probability that a roll's move ever ends on the square
+    Reach,
     /// Expected number of turns left from the square
     Remaining,
 }
@@ -87,6 +109,18 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         heat: heat.as_ref(),
         colour,
     };
+    if let Some(path) = &args.svg {
+        let svg = board_svg(
+            &board,
+            &DrawOptions {
+                colour: false,
+                ..options.clone()
+            },
+        );
+        if write_svg(path, &svg, out)? {
+            return Ok(exit::code(exit::SUCCESS));
+        }
+    }
     write_text(out, &board, &options)?;
     Ok(exit::code(exit::SUCCESS))
 }
@@ -100,6 +134,16 @@ fn heat_of(board: &Board, quantity: HeatQuantity) -> Result<Heat> {
                 values[s as usize] = Some(to_f64(&v));
             }
             "expected visits (turns begun on the square)"
+        }
+        HeatQuantity::Reach => {
+            let answers = square_answers(board)?;
+            if let Some(why) = answers.no_reach {
+                bail!("--heat reach: not computed on this board: {why}");
+            }
+            for a in &answers.squares {
+                values[a.square as usize] = a.reach.as_ref().map(to_f64);
+            }
+            "probability that a move ever ends on the square"
         }
         HeatQuantity::Remaining => {
             let Expectation::Finite(e) = expect_with(board, true) else {

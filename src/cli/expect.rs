@@ -81,6 +81,9 @@ fn score_json(s: &Score, digits: usize) -> serde_json::Value {
 
 /// Runs `expect`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    if let Some(range) = args.board.rules.die_range() {
+        return die_table(args, range, out);
+    }
     if let Some(chosen) = args.policy.load(&args.board.rules, &args.board.board)? {
         return run_policy(args, &chosen, out);
     }
@@ -156,6 +159,28 @@ fn run_policy(args: &Args, chosen: &Chosen, out: &mut dyn Write) -> Result<ExitC
         if let Some(m) = &moments {
             write_moments(out, m, options.digits)?;
         }
+    }
+    Ok(exit::code(exit::SUCCESS))
+}
+
+/// `expect --die LO..HI`: the exact expected turns with each fair die, the best marked.
+fn die_table(
+    args: &Args,
+    range: std::ops::RangeInclusive<u32>,
+    out: &mut dyn Write,
+) -> Result<ExitCode> {
+    let mut base = args.board.clone();
+    base.rules.die = None;
+    let board = base.load()?;
+    let sweep = ladders::analysis::design::die_sweep(&board, range)?;
+    let digits = usize::from(args.digits);
+    if args.json {
+        write_json(
+            out,
+            &ladders::report::design::die_sweep_json(&board, &sweep, digits),
+        )?;
+    } else {
+        ladders::report::design::write_die_sweep(out, &board, &sweep, digits, false)?;
     }
     Ok(exit::code(exit::SUCCESS))
 }

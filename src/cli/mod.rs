@@ -30,8 +30,10 @@ pub mod output;
 pub mod pgf;
 pub mod policy_arg;
 pub mod race;
+pub mod sensitivity;
 pub mod shortest;
 pub mod simulate;
+pub mod squares;
 pub mod verify;
 pub mod wait;
 
@@ -96,6 +98,10 @@ pub enum Command {
     Race(race::Args),
     /// Draw the board as a grid, optionally shaded by a per-square quantity
     Draw(draw::Args),
+    /// Exact per-square answers: visits, reach, remaining turns; per jump: uses and P(taken)
+    Squares(squares::Args),
+    /// Exact change in expected turns when each snake or ladder is removed, sorted
+    Sensitivity(sensitivity::Args),
     /// The exact optimal policy of a player who chooses (choose_die, coin, pick, choose_face)
     Optimize(optimize::Args),
     /// Write a random board file
@@ -122,6 +128,8 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         Some(Command::Pgf(args)) => pgf::run(&args, out),
         Some(Command::Race(args)) => race::run(&args, out),
         Some(Command::Draw(args)) => draw::run(&args, out),
+        Some(Command::Squares(args)) => squares::run(&args, out),
+        Some(Command::Sensitivity(args)) => sensitivity::run(&args, out),
         Some(Command::Optimize(args)) => optimize::run(&args, out),
         Some(Command::Generate(args)) => generate::run(&args, out),
         Some(Command::Boards(args)) => boards::run(&args, out),

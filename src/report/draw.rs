@@ -128,6 +128,14 @@ fn numbered_chances(board: &Board) -> Vec<(usize, Square)> {
         .collect()
 }
 
+/// The row length to draw: `--columns`, else the board's own, at most the board's size.
+pub fn columns_of(board: &Board, options: &DrawOptions<'_>) -> u32 {
+    options
+        .columns
+        .unwrap_or_else(|| board.columns())
+        .clamp(1, board.size().max(1))
+}
+
 /// Writes the board as a grid with its legend (and heat scale when shading).
 ///
 /// # Errors
@@ -135,10 +143,7 @@ fn numbered_chances(board: &Board) -> Vec<(usize, Square)> {
 /// Writing to `out` failed.
 pub fn write_text(out: &mut dyn Write, board: &Board, options: &DrawOptions<'_>) -> io::Result<()> {
     let size = board.size();
-    let columns = options
-        .columns
-        .unwrap_or_else(|| board.columns())
-        .clamp(1, size.max(1));
+    let columns = columns_of(board, options);
     let rows = size.div_ceil(columns);
     let marks = marks(board);
     let number_width = size.to_string().len();

@@ -2,8 +2,11 @@
 //! Reports know the result types, not how they were computed.
 
 pub mod analyze;
+pub mod chart;
+pub mod design;
 pub mod distribution;
 pub mod draw;
+pub mod draw_svg;
 pub mod duel;
 pub mod expect;
 pub mod json;
@@ -14,4 +17,5 @@ pub mod race;
 pub mod race_simulate;
 pub mod shortest;
 pub mod simulate;
+pub mod squares;
 pub mod text;

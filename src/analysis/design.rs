@@ -1,0 +1,204 @@
+//! Board design questions: how much each snake and ladder matters (the exact change in expected
+//! turns when it is removed), and which die size makes the game shortest.
+//!
+//! Both are answered by solving the changed board exactly, once per snake or ladder, once per die
+//! size (in parallel), each with the same exact solver as `expect`.
+
+use num_rational::BigRational;
+use rayon::prelude::*;
+
+use super::expectation::{expect_with, Expectation};
+use super::visits::all_jumps;
+use crate::board::{Board, BoardError, DieChoice, Jump, RuleOverrides, Square};
+
+/// The expected turns of `board`, `None` when the game can last forever.
+pub fn expected_turns(board: &Board) -> Option<BigRational> {
+    match expect_with(board, false) {
+        Expectation::Finite(e) => Some(e.turns),
+        Expectation::Infinite(_) => None,
+    }
+}
+
+/// One snake or ladder removed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Removal {
+    /// The jump removed.
+    pub jump: Jump,
+    /// The expected turns without it (`None`: the game can then last forever).
+    pub turns: Option<BigRational>,
+    /// `turns` minus the board's expected turns (`None` with `turns`).
+    pub change: Option<BigRational>,
+}
+
+/// The board without the jump from `from` (and without its `once` entry).
+///
+/// # Errors
+///
+/// The board without it does not validate (it always should: removing a jump breaks no rule).
+pub fn without_jump(board: &Board, jump: Jump) -> Result<Board, BoardError> {
+    let mut spec = board.spec().clone();
+    let pair = (i64::from(jump.from), i64::from(jump.to));
+    spec.snakes.retain(|j| j.value != pair);
+    spec.ladders.retain(|j| j.value != pair);
+    spec.once.retain(|s| s.value != i64::from(jump.from));
+    spec.validate()
+}
+
+/// For every snake and ladder, the expected turns without it and the change from the board's
+/// own, sorted by the change, largest first (a removal that makes the game endless first).
+///
+/// # Errors
+///
+/// A changed board did not validate.
+pub fn sensitivity(board: &Board, base: &BigRational) -> Result<Vec<Removal>, BoardError> {
+    let jumps = all_jumps(board);
+    let mut removals = jumps
+        .par_iter()
+        .map(|&jump| {
+            let turns = expected_turns(&without_jump(board, jump)?);
+            let change = turns.as_ref().map(|t| t - base);
+            Ok(Removal {
+                jump,
+                turns,
+                change,
+            })
+        })
+        .collect::<Result<Vec<Removal>, BoardError>>()?;
+    // None (endless) first, then the largest change; ties by the jump's squares.
+    removals.sort_by(|a, b| {
+        match (&a.change, &b.change) {
+            (None, None) => std::cmp::Ordering::Equal,
+            (None, Some(_)) => std::cmp::Ordering::Less,
+            (Some(_), None) => std::cmp::Ordering::Greater,
+            (Some(x), Some(y)) => y.cmp(x),
+        }
+        .then_with(|| (a.jump.from, a.jump.to).cmp(&(b.jump.from, b.jump.to)))
+    });
+    Ok(removals)
+}
+
+/// The expected turns with a fair die of each size in `faces` (`None`: endless), in order.
+///
+/// # Errors
+///
+/// The board with that die does not validate (for example a dice total over the limit).
+pub fn die_sweep(
+    board: &Board,
+    faces: std::ops::RangeInclusive<Square>,
+) -> Result<Vec<(Square, Option<BigRational>)>, BoardError> {
+    let faces: Vec<Square> = faces.collect();
+    faces
+        .par_iter()
+        .map(|&f| {
+            let changed = board.with_rules(&RuleOverrides {
+                die: Some(DieChoice::Fair(f)),
+                ..RuleOverrides::default()
+            })?;
+            Ok((f, expected_turns(&changed)))
+        })
+        .collect()
+}
+
+/// The die size (from a sweep) with the fewest expected turns, the smallest size on a tie.
+pub fn best_die(sweep: &[(Square, Option<BigRational>)]) -> Option<Square> {
+    sweep
+        .iter()
+        .filter_map(|(f, t)| t.as_ref().map(|t| (t, *f)))
+        .min()
+        .map(|(_, f)| f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::builtin;
+    use crate::chain::Chain;
+    use crate::exact::decimal::fixed;
+    use crate::exact::solve::{transient_matrix, SparseLu};
+    use num_traits::One;
+
+    /// Second method: the expected turns by the reference rational LU on the turn chain of a
+    /// board written out as TOML without the jump (not through `without_jump`).
+    fn reference_turns(text: &str) -> BigRational {
+        let board = Board::from_toml_str(text, "changed").unwrap();
+        let chain = Chain::for_board(&board);
+        let t = chain.transient_count();
+        let x = SparseLu::factor(&transient_matrix(&chain))
+            .unwrap()
+            .solve(&vec![BigRational::one(); t]);
+        x[chain.start()].clone()
+    }
+
+    fn pairs(jumps: &[Jump], skip: Jump) -> String {
+        let items: Vec<String> = jumps
+            .iter()
+            .filter(|j| **j != skip)
+            .map(|j| format!("[{}, {}]", j.from, j.to))
+            .collect();
+        format!("[{}]", items.join(", "))
+    }
+
+    #[test]
+    fn removals_agree_with_solving_each_changed_board_separately() {
+        let board = builtin("milton-bradley").unwrap().unwrap();
+        let base = expected_turns(&board).unwrap();
+        let removals = sensitivity(&board, &base).unwrap();
+        assert_eq!(removals.len(), 19);
+        for r in &removals {
+            let text = format!(
+                "size = 100\nsnakes = {}\nladders = {}\n[rules]\novershoot = \"stay\"\n",
+                pairs(board.snakes(), r.jump),
+                pairs(board.ladders(), r.jump)
+            );
+            let turns = reference_turns(&text);
+            assert_eq!(r.turns.as_ref(), Some(&turns), "{:?}", r.jump);
+            assert_eq!(r.change.as_ref(), Some(&(turns - &base)), "{:?}", r.jump);
+        }
+        // Sorted by the change, largest first; removing a ladder lengthens the game.
+        assert!(removals.windows(2).all(|w| w[0].change >= w[1].change));
+        let first = removals[0].jump;
+        assert!(first.to > first.from, "{first:?}");
+        assert!(removals.last().unwrap().jump.to < removals.last().unwrap().jump.from);
+    }
+
+    #[test]
+    fn a_removal_that_makes_the_game_endless_comes_first() {
+        // A coin on 6 squares: from 0, heads climbs 1 -> 5 and tails slides 2 -> 0; from 5,
+        // heads finishes and tails is lost. E0 = 1 + E5/2 + E0/2 with E5 = 2: E0 = 4. Without
+        // the ladder, heads lands on 1, from where both faces hit a snake back to 0: endless.
+        // The snake 3 -> 0 is never reached: no change. Without 2 -> 0, tails lands on 2; from
+        // 2 heads hits 3 -> 0 and tails lands on 4, from where heads lands on 5 and
+        // tails finishes: E4 = 1 + E5/2 = 2, E2 = 1 + E0/2 + E4/2 = 2 + E0/2,
+        // E0 = 1 + E5/2 + E2/2 = 3 + E0/4, so E0 = 4 again: no change either.
+        let wall = Board::from_toml_str(
+            "size = 6\nsnakes = [[2, 0], [3, 0]]\nladders = [[1, 5]]\n[rules]\ndie = 2\n",
+            "wall",
+        )
+        .unwrap();
+        let base = expected_turns(&wall).unwrap();
+        let removals = sensitivity(&wall, &base).unwrap();
+        assert_eq!(removals[0].jump, Jump { from: 1, to: 5 });
+        assert_eq!(removals[0].turns, None);
+        assert_eq!(base, BigRational::from_integer(4.into()));
+        let zero = Some(BigRational::from_integer(0.into()));
+        // Equal changes in the order of their squares.
+        assert_eq!(removals[1].jump, Jump { from: 2, to: 0 });
+        assert_eq!(removals[1].change, zero);
+        assert_eq!(removals[2].jump, Jump { from: 3, to: 0 });
+        assert_eq!(removals[2].change, zero);
+    }
+
+    #[test]
+    fn milton_bradley_is_shortest_with_a_spinner_of_15() {
+        // Althoen, King and Schilling (College Mathematics Journal, 2011): 25.81 turns with 15.
+        let board = builtin("milton-bradley").unwrap().unwrap();
+        let sweep = die_sweep(&board, 2..=40).unwrap();
+        assert_eq!(sweep.len(), 39);
+        assert_eq!(best_die(&sweep), Some(15));
+        let fifteen = sweep.iter().find(|(f, _)| *f == 15).unwrap();
+        assert_eq!(fixed(fifteen.1.as_ref().unwrap(), 2), "25.81");
+        // Each entry is the board's own expectation with that die (second path: with_rules).
+        let six = sweep.iter().find(|(f, _)| *f == 6).unwrap();
+        assert_eq!(six.1, expected_turns(&board));
+    }
+}

@@ -1,0 +1,312 @@
+//! Per-square answers: for each square the expected turns begun there, the probability that a
+//! roll's move ever ends there and the expected turns left from there; for each snake and ladder
+//! its expected uses and the probability it is ever taken; and the law of the token's square
+//! after n turns.
+//!
+//! # Formulas
+//!
+//! With N = (I - Q)^-1 the fundamental matrix of the turn chain and s the start:
+//!
+//! - visits: `v_j = N[s][j]` ([`super::visits`]);
+//! - reach: with one roll per turn, the token's square after a turn is where that roll's move
+//!   ended, so for j != s the probability that a move ever ends on j is the probability that the
+//!   chain ever visits j, `N[s][j] / N[j][j]` (Kemeny and Snell, *Finite Markov Chains*, theorem
+//!   3.5.4); for the start, the probability of standing there again after some turn,
+//!   `1 - 1 / N[s][s]`; the finish is reached with probability 1. `N[j][j]` is component j of
+//!   the solution of `(I - Q) x = e_j`;
+//! - a jump J is taken on a roll from i with probability `r_J(i)`; its expected uses from any
+//!   square are `U_J = N r_J`, and since after its first use the token stands where that move
+//!   ends (`e_J`, the end of J's chain of jumps), `U_J(s) = P(J taken) (1 + U_J(e_J))`, so
+//!   `P(J taken) = U_J(s) / (1 + U_J(e_J))`;
+//! - occupancy after n turns: the start's row of `P^n`, stepped in integers (`D P` is an integer
+//!   matrix for the chain's common denominator D, so the row is an integer vector over `D^n`).
+
+use std::collections::BTreeMap;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+use super::expectation::{expect_with, Expectation};
+use super::stateful::stateful_chain;
+use super::visits::{jump_passes, visits, VisitsError};
+use crate::board::{Board, Jump, RollAgain, Square};
+use crate::chain::{Chain, ChainState};
+use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, Wanted};
+
+/// The most transient squares for which the reach probabilities are solved (one right-hand side
+/// per square).
+pub const REACH_LIMIT: usize = 2_000;
+
+/// The answers of one square.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SquareAnswer {
+    /// The square.
+    pub square: Square,
+    /// Expected turns begun on it (the start counted once).
+    pub visits: BigRational,
+    /// Probability that a roll's move ever ends on it (see the module's formulas); `None` when
+    /// not computed ([`SquareAnswers::no_reach`]).
+    pub reach: Option<BigRational>,
+    /// Expected turns left from it (on a stateful board: with nothing used up, eaten or owed).
+    pub remaining: BigRational,
+}
+
+/// The answers of one snake or ladder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JumpAnswer {
+    /// The jump.
+    pub jump: Jump,
+    /// Expected number of times it is taken in a game.
+    pub uses: BigRational,
+    /// Probability that it is taken at least once.
+    pub taken: BigRational,
+}
+
+/// Why the reach probabilities (and the jumps' answers) are missing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoReach {
+    /// A turn can be several rolls (`roll_again`, extra-turn squares): a move can end where no
+    /// turn begins.
+    SeveralRolls,
+    /// The board's state is more than its square.
+    Stateful,
+    /// More transient squares than [`REACH_LIMIT`].
+    TooLarge(usize),
+    /// Chance squares or tiles: a roll's jumps are not decided by the dice (jumps only).
+    Draws,
+}
+
+impl std::fmt::Display for NoReach {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoReach::SeveralRolls => write!(f, "a turn can be several rolls (roll_again)"),
+            NoReach::Stateful => write!(
+                f,
+                "the board has one-use jumps, points, lost or extra turns"
+            ),
+            NoReach::TooLarge(t) => write!(
+                f,
+                "{t} squares to solve for, over the limit of {REACH_LIMIT}"
+            ),
+            NoReach::Draws => write!(f, "chance squares or tiles decide some jumps"),
+        }
+    }
+}
+
+/// Every per-square answer of a board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SquareAnswers {
+    /// Every square a turn can begin on, then the finish, in square order.
+    pub squares: Vec<SquareAnswer>,
+    /// The answers of each snake and ladder (snakes first, then ladders, each in file order),
+    /// when computed.
+    pub jumps: Option<Vec<JumpAnswer>>,
+    /// Why the reach probabilities are missing, if they are.
+    pub no_reach: Option<NoReach>,
+    /// Why the jumps' answers are missing, if they are.
+    pub no_jumps: Option<NoReach>,
+}
+
+/// The per-square answers of `board`.
+///
+/// # Errors
+///
+/// [`VisitsError::Infinite`] when the game can last forever.
+pub fn square_answers(board: &Board) -> Result<SquareAnswers, VisitsError> {
+    let v = visits(board)?;
+    let Expectation::Finite(e) = expect_with(board, true) else {
+        unreachable!("visits are finite, so is the expectation")
+    };
+    let remaining: BTreeMap<Square, BigRational> = e.per_square.iter().cloned().collect();
+    let single_roll =
+        board.rules().roll_again == RollAgain::None && board.extra_turn_squares().is_empty();
+    let chain = Chain::for_board(board);
+    let no_reach = if board.is_stateful() {
+        Some(NoReach::Stateful)
+    } else if !single_roll {
+        Some(NoReach::SeveralRolls)
+    } else if chain.transient_count() > REACH_LIMIT {
+        Some(NoReach::TooLarge(chain.transient_count()))
+    } else {
+        None
+    };
+    let (reach, jumps) = match no_reach {
+        Some(_) => (None, None),
+        None => {
+            let (reach, jumps) = reach_and_taken(board, &chain, &v.squares);
+            (Some(reach), jumps)
+        }
+    };
+    let no_jumps = match (&jumps, no_reach) {
+        (Some(_), _) => None,
+        (None, Some(why)) => Some(why),
+        (None, None) => Some(NoReach::Draws),
+    };
+    let mut squares: Vec<SquareAnswer> = v
+        .squares
+        .iter()
+        .enumerate()
+        .map(|(i, (s, visits))| SquareAnswer {
+            square: *s,
+            visits: visits.clone(),
+            reach: reach.as_ref().map(|r: &Vec<BigRational>| r[i].clone()),
+            remaining: remaining.get(s).cloned().unwrap_or_else(BigRational::zero),
+        })
+        .collect();
+    squares.push(SquareAnswer {
+        square: board.size(),
+        visits: BigRational::zero(),
+        reach: reach.as_ref().map(|_| BigRational::one()),
+        remaining: BigRational::zero(),
+    });
+    Ok(SquareAnswers {
+        squares,
+        jumps,
+        no_reach,
+        no_jumps,
+    })
+}
+
+/// The reach probability of each transient square of `chain` (one roll per turn), and each
+/// jump's uses and probability of being taken when the jumps are decided by the dice.
+fn reach_and_taken(
+    board: &Board,
+    chain: &Chain<Square>,
+    visits: &[(Square, BigRational)],
+) -> (Vec<BigRational>, Option<Vec<JumpAnswer>>) {
+    let t = chain.transient_count();
+    let s = chain.start();
+    let a = identity_minus(&transient_matrix(chain));
+    let from: Vec<Square> = visits.iter().map(|(sq, _)| *sq).collect();
+    let passes = jump_passes(board, &from);
+    // Right-hand sides: e_j for every square (component j wanted), then r_J for every jump
+    // (components s and e_J wanted, e_J when it is transient).
+    let mut rhs: Vec<(Vec<BigRational>, Vec<usize>)> = (0..t)
+        .map(|j| {
+            let mut e = vec![BigRational::zero(); t];
+            e[j] = BigRational::one();
+            (e, vec![j])
+        })
+        .collect();
+    if let Some((jumps, rates)) = &passes {
+        for (jump, r) in jumps.iter().zip(rates) {
+            let mut wanted = vec![s];
+            wanted.extend(chain.index_of(&chain_end(board, *jump)).filter(|&k| k < t));
+            rhs.push((r.clone(), wanted));
+        }
+    }
+    let mut solved: Vec<Vec<BigRational>> = Vec::with_capacity(rhs.len());
+    // In batches, so that the dense right-hand sides stay small on a large board.
+    for batch in rhs.chunks(64) {
+        let b: Vec<Vec<BigRational>> = batch.iter().map(|(e, _)| e.clone()).collect();
+        let wanted: Vec<Wanted<'_>> = batch.iter().map(|(_, w)| Wanted::Some(w)).collect();
+        solved.extend(
+            solve_exact(&a, &b, &wanted, None).expect("I - Q is nonsingular: the game ends"),
+        );
+    }
+    let reach = visits
+        .iter()
+        .enumerate()
+        .map(|(j, (_, v))| {
+            let diagonal = &solved[j][0];
+            if j == s {
+                BigRational::one() - diagonal.recip()
+            } else {
+                v / diagonal
+            }
+        })
+        .collect();
+    let jumps = passes.map(|(jumps, _)| {
+        jumps
+            .into_iter()
+            .zip(&solved[t..])
+            .map(|(jump, u)| {
+                let after = u.get(1).cloned().unwrap_or_else(BigRational::zero);
+                JumpAnswer {
+                    jump,
+                    uses: u[0].clone(),
+                    taken: &u[0] / (BigRational::one() + after),
+                }
+            })
+            .collect()
+    });
+    (reach, jumps)
+}
+
+/// Where a move that takes `jump` ends: its end, followed along the jumps there when jumps
+/// chain (the board has no draws here, so this is decided).
+pub fn chain_end(board: &Board, jump: Jump) -> Square {
+    let mut at = jump.to;
+    let mut steps = 0;
+    while board.rules().chain && steps <= board.snakes().len() + board.ladders().len() {
+        match board.jump_from(at) {
+            Some(to) => at = to,
+            None => break,
+        }
+        steps += 1;
+    }
+    at
+}
+
+/// The law of the token's square after `n` turns (the finish included once reached), in square
+/// order, squares of probability 0 left out.
+pub fn occupancy(board: &Board, n: usize) -> Vec<(Square, BigRational)> {
+    if board.is_stateful() {
+        occupancy_of(&stateful_chain(board), n, |s| s.square)
+    } else {
+        occupancy_of(&Chain::for_board(board), n, |s| *s)
+    }
+}
+
+/// The start's row of `P^n` for `chain`, summed by square.
+fn occupancy_of<S: ChainState>(
+    chain: &Chain<S>,
+    n: usize,
+    square: impl Fn(&S) -> Square,
+) -> Vec<(Square, BigRational)> {
+    let d = chain.common_denominator();
+    let rows: Vec<Vec<(usize, BigInt)>> = chain
+        .rows()
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|(j, p)| (*j, p.numer() * (&d / p.denom())))
+                .collect()
+        })
+        .collect();
+    let t = chain.transient_count();
+    let mut x = vec![BigInt::zero(); chain.states().len()];
+    x[chain.start()] = BigInt::one();
+    for _ in 0..n {
+        let mut y = vec![BigInt::zero(); x.len()];
+        for (i, xi) in x.iter().enumerate() {
+            if xi.is_zero() {
+                continue;
+            }
+            if i < t {
+                for (j, m) in &rows[i] {
+                    y[*j] += xi * m;
+                }
+            } else {
+                y[i] += xi * &d;
+            }
+        }
+        x = y;
+    }
+    let scale = num_traits::pow(d, n);
+    let mut by_square: BTreeMap<Square, BigInt> = BTreeMap::new();
+    for (state, xi) in chain.states().iter().zip(x) {
+        if !xi.is_zero() {
+            *by_square.entry(square(state)).or_insert_with(BigInt::zero) += xi;
+        }
+    }
+    by_square
+        .into_iter()
+        .map(|(s, xi)| (s, BigRational::new(xi, scale.clone())))
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "squares_tests.rs"]
+mod tests;

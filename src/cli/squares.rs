@@ -1,0 +1,66 @@
+//! `ladders squares BOARD`: the exact per-square answers (expected visits, the probability that a
+//! move ever ends there, expected remaining turns), each jump's expected uses and probability of
+//! being taken, and with `--after N` the law of the token's square after N turns.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use ladders::analysis::squares::{occupancy, square_answers};
+use ladders::report::squares::{after_json, to_json, write_after, write_csv, write_text, Format};
+
+use super::board_args::BoardArgs;
+use super::exit;
+use super::output::write_json;
+
+/// Exact per-square answers: visits, reach, remaining turns; per jump: uses and P(taken)
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Instead: the law of the token's square after N turns
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub after: Option<u32>,
+    /// Print the exact fractions instead of decimals
+    #[arg(long)]
+    pub exact: bool,
+    /// Digits after the decimal point (correctly rounded from the exact value)
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u16).range(0..=1000))]
+    pub digits: u16,
+    /// Print CSV: square,visits,reach,remaining (with --after: square,p)
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
+    /// With --csv: the jumps instead (from,to,kind,uses,taken)
+    #[arg(long, requires = "csv", conflicts_with = "after")]
+    pub jumps: bool,
+    /// Print one JSON object instead of text (always with the exact fractions)
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `squares`.
+pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let board = args.board.load()?;
+    let format = Format {
+        digits: usize::from(args.digits),
+        exact: args.exact,
+    };
+    if let Some(n) = args.after {
+        let law = occupancy(&board, n as usize);
+        if args.json {
+            write_json(out, &after_json(&board, n as usize, &law, format.digits))?;
+        } else {
+            write_after(out, &board, n as usize, &law, format, args.csv)?;
+        }
+        return Ok(exit::code(exit::SUCCESS));
+    }
+    let answers = square_answers(&board)?;
+    if args.json {
+        write_json(out, &to_json(&board, &answers, format.digits))?;
+    } else if args.csv {
+        write_csv(out, &answers, args.jumps, format)?;
+    } else {
+        write_text(out, &board, &answers, format)?;
+    }
+    Ok(exit::code(exit::SUCCESS))
+}

@@ -1,0 +1,167 @@
+//! The reports of the board design questions: `ladders sensitivity` (each snake and ladder
+//! removed) and `ladders expect --die LO..HI` (expected turns per die size, the best marked).
+
+use std::io::{self, Write};
+
+use num_rational::BigRational;
+use serde_json::json;
+
+use crate::analysis::design::{best_die, Removal};
+use crate::board::{Board, Square};
+use crate::exact::decimal::fixed;
+use crate::report::json::{BoardJson, ExactJson};
+use crate::report::squares::write_heading;
+
+/// "snake" or "ladder".
+fn kind(removal: &Removal) -> &'static str {
+    if removal.jump.to < removal.jump.from {
+        "snake"
+    } else {
+        "ladder"
+    }
+}
+
+/// A value as text: the decimal, or the exact fraction.
+fn cell(value: Option<&BigRational>, digits: usize, exact: bool) -> String {
+    match value {
+        None => "endless".to_string(),
+        Some(v) if exact => v.to_string(),
+        Some(v) => fixed(v, digits),
+    }
+}
+
+/// A change as text, with its sign.
+fn signed(value: Option<&BigRational>, digits: usize, exact: bool) -> String {
+    let text = cell(value, digits, exact);
+    match value {
+        Some(v) if *v >= BigRational::from_integer(0.into()) => format!("+{text}"),
+        _ => text,
+    }
+}
+
+/// Writes the sensitivity table: each jump, the expected turns without it and the change.
+///
+/// # Errors
+///
+/// Writing to `out` failed.
+pub fn write_sensitivity(
+    out: &mut dyn Write,
+    board: &Board,
+    base: &BigRational,
+    removals: &[Removal],
+    digits: usize,
+    exact: bool,
+) -> io::Result<()> {
+    write_heading(out, board)?;
+    writeln!(out, "expected turns: {}", cell(Some(base), digits, exact))?;
+    writeln!(
+        out,
+        "removing each snake or ladder (largest increase first):"
+    )?;
+    let rows: Vec<[String; 4]> = removals
+        .iter()
+        .map(|r| {
+            [
+                kind(r).to_string(),
+                format!("{}->{}", r.jump.from, r.jump.to),
+                cell(r.turns.as_ref(), digits, exact),
+                signed(r.change.as_ref(), digits, exact),
+            ]
+        })
+        .collect();
+    let head = ["removed", "squares", "turns", "change"];
+    let width: Vec<usize> = (0..4)
+        .map(|k| {
+            rows.iter()
+                .map(|r| r[k].len())
+                .chain([head[k].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: [&str; 4]| -> String {
+        let mut s = format!(
+            "{:<w0$}  {:>w1$}",
+            cells[0],
+            cells[1],
+            w0 = width[0],
+            w1 = width[1]
+        );
+        s.push_str(&format!(
+            "  {:>w$}  {:>v$}",
+            cells[2],
+            cells[3],
+            w = width[2],
+            v = width[3]
+        ));
+        s
+    };
+    writeln!(out, "{}", line(head))?;
+    for r in &rows {
+        writeln!(out, "{}", line([&r[0], &r[1], &r[2], &r[3]]))?;
+    }
+    Ok(())
+}
+
+/// The sensitivity table as JSON.
+pub fn sensitivity_json(
+    board: &Board,
+    base: &BigRational,
+    removals: &[Removal],
+    digits: usize,
+) -> serde_json::Value {
+    let x = |r: &BigRational| ExactJson::new(r, digits);
+    let rows: Vec<serde_json::Value> = removals
+        .iter()
+        .map(|r| {
+            json!({
+                "from": r.jump.from,
+                "to": r.jump.to,
+                "kind": kind(r),
+                "turns": r.turns.as_ref().map(x),
+                "change": r.change.as_ref().map(x),
+            })
+        })
+        .collect();
+    json!({"board": BoardJson::new(board), "turns": x(base), "removed": rows})
+}
+
+/// Writes the expected turns per die size, the best marked with `<- best`.
+///
+/// # Errors
+///
+/// Writing to `out` failed.
+pub fn write_die_sweep(
+    out: &mut dyn Write,
+    board: &Board,
+    sweep: &[(Square, Option<BigRational>)],
+    digits: usize,
+    exact: bool,
+) -> io::Result<()> {
+    write_heading(out, board)?;
+    let best = best_die(sweep);
+    let cells: Vec<String> = sweep
+        .iter()
+        .map(|(_, t)| cell(t.as_ref(), digits, exact))
+        .collect();
+    let width = cells.iter().map(String::len).max().unwrap_or(0).max(5);
+    writeln!(out, "{:>4}  {:>width$}", "die", "turns")?;
+    for ((f, _), c) in sweep.iter().zip(&cells) {
+        let mark = if Some(*f) == best { "  <- best" } else { "" };
+        writeln!(out, "{f:>4}  {c:>width$}{mark}")?;
+    }
+    Ok(())
+}
+
+/// The die sweep as JSON.
+pub fn die_sweep_json(
+    board: &Board,
+    sweep: &[(Square, Option<BigRational>)],
+    digits: usize,
+) -> serde_json::Value {
+    let rows: Vec<serde_json::Value> = sweep
+        .iter()
+        .map(|(f, t)| json!({"die": f, "turns": t.as_ref().map(|t| ExactJson::new(t, digits))}))
+        .collect();
+    json!({"board": BoardJson::new(board), "dice": rows, "best": best_die(sweep)})
+}

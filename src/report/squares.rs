@@ -1,0 +1,276 @@
+//! The reports of `ladders squares`: the per-square and per-jump answers as a text table, CSV
+//! or JSON, and the law of the token's square after n turns.
+
+use std::io::{self, Write};
+
+use num_rational::BigRational;
+use serde_json::json;
+
+use crate::analysis::squares::SquareAnswers;
+use crate::board::{Board, Square};
+use crate::exact::decimal::fixed;
+use crate::report::json::{BoardJson, ExactJson};
+use crate::report::text::{board_line, rules_line};
+
+/// How numbers are written: decimals with `digits` after the point, or exact fractions.
+#[derive(Clone, Copy, Debug)]
+pub struct Format {
+    /// Digits after the decimal point.
+    pub digits: usize,
+    /// Exact fractions instead of decimals.
+    pub exact: bool,
+}
+
+impl Format {
+    fn cell(&self, value: &BigRational) -> String {
+        if self.exact {
+            value.to_string()
+        } else {
+            fixed(value, self.digits)
+        }
+    }
+
+    fn optional(&self, value: Option<&BigRational>) -> String {
+        value.map_or_else(|| "-".to_string(), |v| self.cell(v))
+    }
+}
+
+/// "snake" or "ladder".
+fn kind(from: Square, to: Square) -> &'static str {
+    if to < from {
+        "snake"
+    } else {
+        "ladder"
+    }
+}
+
+/// Writes the board's two heading lines (name and counts, rules) and a blank line.
+///
+/// # Errors
+///
+/// Writing to `out` failed.
+pub fn write_heading(out: &mut dyn Write, board: &Board) -> io::Result<()> {
+    writeln!(out, "{}", board_line(board))?;
+    writeln!(out, "{}", rules_line(board))?;
+    writeln!(out)
+}
+
+/// Writes the answers as two text tables (squares, then jumps) under the board's lines.
+///
+/// # Errors
+///
+/// Writing to `out` failed.
+pub fn write_text(
+    out: &mut dyn Write,
+    board: &Board,
+    answers: &SquareAnswers,
+    format: Format,
+) -> io::Result<()> {
+    write_heading(out, board)?;
+    let rows: Vec<[String; 4]> = answers
+        .squares
+        .iter()
+        .map(|a| {
+            [
+                a.square.to_string(),
+                format.cell(&a.visits),
+                format.optional(a.reach.as_ref()),
+                format.cell(&a.remaining),
+            ]
+        })
+        .collect();
+    table(out, &["square", "visits", "reach", "remaining"], &rows)?;
+    writeln!(out)?;
+    writeln!(
+        out,
+        "visits: expected turns begun on the square (they sum to the expected turns);\n\
+         reach: probability that a roll's move ever ends there; remaining: expected turns left \
+         from there"
+    )?;
+    if let Some(why) = answers.no_reach {
+        writeln!(out, "reach not computed: {why}")?;
+    }
+    writeln!(out)?;
+    match &answers.jumps {
+        Some(jumps) => {
+            let rows: Vec<[String; 4]> = jumps
+                .iter()
+                .map(|j| {
+                    [
+                        kind(j.jump.from, j.jump.to).to_string(),
+                        format!("{}->{}", j.jump.from, j.jump.to),
+                        format.cell(&j.uses),
+                        format.cell(&j.taken),
+                    ]
+                })
+                .collect();
+            table(out, &["jump", "squares", "uses", "taken"], &rows)?;
+            writeln!(out)?;
+            writeln!(
+                out,
+                "uses: expected times taken per game; taken: probability it is taken at least once"
+            )
+        }
+        None => match answers.no_jumps {
+            Some(why) => writeln!(out, "jumps' answers not computed: {why}"),
+            None => Ok(()),
+        },
+    }
+}
+
+/// Writes a table with right-aligned columns.
+fn table<const N: usize>(
+    out: &mut dyn Write,
+    head: &[&str; N],
+    rows: &[[String; N]],
+) -> io::Result<()> {
+    let mut width: Vec<usize> = head.iter().map(|h| h.len()).collect();
+    for row in rows {
+        for (w, cell) in width.iter_mut().zip(row) {
+            *w = (*w).max(cell.len());
+        }
+    }
+    let line = |cells: Vec<&str>| -> String {
+        cells
+            .iter()
+            .zip(&width)
+            .map(|(c, w)| format!("{c:>w$}"))
+            .collect::<Vec<_>>()
+            .join("  ")
+    };
+    writeln!(out, "{}", line(head.to_vec()))?;
+    for row in rows {
+        writeln!(out, "{}", line(row.iter().map(String::as_str).collect()))?;
+    }
+    Ok(())
+}
+
+/// Writes the squares as CSV (`square,visits,reach,remaining`; an empty reach when it is not
+/// computed), or with `jumps` the jumps (`from,to,kind,uses,taken`).
+///
+/// # Errors
+///
+/// Writing to `out` failed.
+pub fn write_csv(
+    out: &mut dyn Write,
+    answers: &SquareAnswers,
+    jumps: bool,
+    format: Format,
+) -> io::Result<()> {
+    if jumps {
+        writeln!(out, "from,to,kind,uses,taken")?;
+        for j in answers.jumps.iter().flatten() {
+            writeln!(
+                out,
+                "{},{},{},{},{}",
+                j.jump.from,
+                j.jump.to,
+                kind(j.jump.from, j.jump.to),
+                format.cell(&j.uses),
+                format.cell(&j.taken)
+            )?;
+        }
+        return Ok(());
+    }
+    writeln!(out, "square,visits,reach,remaining")?;
+    for a in &answers.squares {
+        let reach = a.reach.as_ref().map(|r| format.cell(r)).unwrap_or_default();
+        writeln!(
+            out,
+            "{},{},{},{}",
+            a.square,
+            format.cell(&a.visits),
+            reach,
+            format.cell(&a.remaining)
+        )?;
+    }
+    Ok(())
+}
+
+/// The answers as JSON (documented in docs/json-output.md).
+pub fn to_json(board: &Board, answers: &SquareAnswers, digits: usize) -> serde_json::Value {
+    let x = |r: &BigRational| ExactJson::new(r, digits);
+    let squares: Vec<serde_json::Value> = answers
+        .squares
+        .iter()
+        .map(|a| {
+            json!({
+                "square": a.square,
+                "visits": x(&a.visits),
+                "reach": a.reach.as_ref().map(x),
+                "remaining": x(&a.remaining),
+            })
+        })
+        .collect();
+    let jumps = answers.jumps.as_ref().map(|jumps| {
+        jumps
+            .iter()
+            .map(|j| {
+                json!({
+                    "from": j.jump.from,
+                    "to": j.jump.to,
+                    "kind": kind(j.jump.from, j.jump.to),
+                    "uses": x(&j.uses),
+                    "taken": x(&j.taken),
+                })
+            })
+            .collect::<Vec<_>>()
+    });
+    json!({
+        "board": BoardJson::new(board),
+        "squares": squares,
+        "jumps": jumps,
+        "reach_not_computed": answers.no_reach.map(|w| w.to_string()),
+        "jumps_not_computed": answers.no_jumps.map(|w| w.to_string()),
+    })
+}
+
+/// Writes the law of the square after `n` turns: text (a table), CSV (`square,p`) or JSON.
+///
+/// # Errors
+///
+/// Writing to `out` failed.
+pub fn write_after(
+    out: &mut dyn Write,
+    board: &Board,
+    n: usize,
+    law: &[(Square, BigRational)],
+    format: Format,
+    csv: bool,
+) -> io::Result<()> {
+    if csv {
+        writeln!(out, "square,p")?;
+        for (s, p) in law {
+            writeln!(out, "{s},{}", format.cell(p))?;
+        }
+        return Ok(());
+    }
+    write_heading(out, board)?;
+    writeln!(out, "the token's square after {n} turns:")?;
+    let rows: Vec<[String; 2]> = law
+        .iter()
+        .map(|(s, p)| [s.to_string(), format.cell(p)])
+        .collect();
+    table(out, &["square", "p"], &rows)?;
+    let unfinished: BigRational = law
+        .iter()
+        .filter(|(s, _)| *s != board.size())
+        .map(|(_, p)| p)
+        .sum();
+    writeln!(out)?;
+    writeln!(out, "P(T > {n}) = {}", format.cell(&unfinished))
+}
+
+/// The law after `n` turns as JSON.
+pub fn after_json(
+    board: &Board,
+    n: usize,
+    law: &[(Square, BigRational)],
+    digits: usize,
+) -> serde_json::Value {
+    let law: Vec<serde_json::Value> = law
+        .iter()
+        .map(|(s, p)| json!({"square": s, "p": ExactJson::new(p, digits)}))
+        .collect();
+    json!({"board": BoardJson::new(board), "after": n, "law": law})
+}

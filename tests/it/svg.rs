@@ -1,0 +1,154 @@
+//! Every SVG the tests write parses and renders (resvg, to a pixmap), and holds the expected
+//! elements: one cell per square, one path per snake and per ladder, the heat scale, the
+//! chart's bars; one board's SVG is a snapshot.
+
+use ladders::board::{builtin, builtin_names};
+
+use crate::common::ladders;
+
+/// Runs `ladders ARGS` with `--svg -` and returns the SVG.
+fn svg_of(args: &[&str]) -> String {
+    let out = ladders().args(args).args(["--svg", "-"]).assert().success();
+    String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8")
+}
+
+/// Parses and renders `svg`; returns the number of pixels that are not white.
+fn render(svg: &str) -> usize {
+    let tree = resvg::usvg::Tree::from_str(svg, &resvg::usvg::Options::default()).expect("parses");
+    let size = tree.size().to_int_size();
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).expect("a size");
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::default(),
+        &mut pixmap.as_mut(),
+    );
+    pixmap
+        .pixels()
+        .iter()
+        .filter(|p| (p.red(), p.green(), p.blue()) != (255, 255, 255))
+        .count()
+}
+
+fn count(svg: &str, needle: &str) -> usize {
+    svg.matches(needle).count()
+}
+
+#[test]
+fn every_builtin_board_draws_as_an_svg_with_a_cell_per_square_and_a_path_per_jump() {
+    for name in builtin_names() {
+        let board = builtin(name).unwrap().unwrap();
+        let svg = svg_of(&["draw", name]);
+        assert_eq!(
+            count(&svg, r#"<rect class="cell""#),
+            board.size() as usize,
+            "{name}"
+        );
+        for s in 1..=board.size() {
+            assert!(svg.contains(&format!(r#"data-square="{s}""#)), "{name} {s}");
+        }
+        assert_eq!(
+            count(&svg, r#"<path class="snake""#),
+            board.snakes().len(),
+            "{name}"
+        );
+        assert_eq!(
+            count(&svg, r#"<path class="ladder""#),
+            board.ladders().len(),
+            "{name}"
+        );
+        assert!(
+            svg.contains(&format!(
+                "<title>{}",
+                board.name().replace('&', "&amp;").replace('>', "&gt;")
+            )),
+            "{name}"
+        );
+        assert!(render(&svg) > 0, "{name}");
+    }
+}
+
+#[test]
+fn a_heat_map_has_its_scale_and_coloured_cells() {
+    let svg = svg_of(&["draw", "milton-bradley", "--heat", "visits"]);
+    assert_eq!(count(&svg, r#"<rect class="scale""#), 10);
+    // The ladder feet and snake heads are never stood on, nor is a turn begun on the finish:
+    // those 20 are white, the rest coloured.
+    assert_eq!(count(&svg, r##"class="cell" data-square"##), 100);
+    let white = svg
+        .lines()
+        .filter(|l| l.contains(r#"class="cell""#) && l.contains(r##"fill="#ffffff""##))
+        .count();
+    assert_eq!(white, 20);
+    assert!(render(&svg) > 0);
+}
+
+#[test]
+fn ten_thousand_squares_draw_without_labels() {
+    let dir = std::env::temp_dir().join(format!("ladders-svg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("big.toml");
+    std::fs::write(
+        &path,
+        "size = 10000\nsnakes = [[9999, 1]]\nladders = [[2, 9998]]\n",
+    )
+    .unwrap();
+    let file = dir.join("big.svg");
+    ladders()
+        .args([
+            "draw",
+            path.to_str().unwrap(),
+            "--heat",
+            "visits",
+            "--svg",
+            file.to_str().unwrap(),
+        ])
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(count(&svg, r#"<rect class="cell""#), 10_000);
+    assert_eq!(count(&svg, r#"class="mark""#), 0);
+    assert!(render(&svg) > 0);
+}
+
+#[test]
+fn the_distribution_chart_renders_with_a_bar_per_turn() {
+    // Tiny to 10 turns: P(T = n) > 0 for n = 2..10, bars for each computed n (n = 1 is 0).
+    let svg = svg_of(&["distribution", "tiny", "--turns", "10"]);
+    assert!(svg.starts_with("<svg"), "{}", &svg[..40.min(svg.len())]);
+    assert!(
+        svg.contains("P(T = n)") && svg.contains("P(T &lt;= n)"),
+        "axis labels"
+    );
+    assert!(svg.contains("median"), "the median marked");
+    assert!(render(&svg) > 0);
+    let svg = svg_of(&["distribution", "milton-bradley"]);
+    assert!(render(&svg) > 0);
+}
+
+#[test]
+fn the_tiny_board_svg_is_its_snapshot() {
+    insta::assert_snapshot!(svg_of(&["draw", "tiny", "--heat", "visits"]));
+}
+
+#[test]
+fn the_committed_pictures_are_what_the_documented_commands_write() {
+    // docs/pictures.md lists the commands; each must reproduce its committed file exactly.
+    let cases: [(&[&str], &str); 2] = [
+        (
+            &["draw", "milton-bradley", "--heat", "visits"],
+            "docs/pictures/milton-bradley-visits.svg",
+        ),
+        (
+            &["distribution", "milton-bradley"],
+            "docs/pictures/milton-bradley-distribution.svg",
+        ),
+    ];
+    let page = std::fs::read_to_string("docs/pictures.md").unwrap();
+    for (args, file) in cases {
+        let command = format!("ladders {} --svg {file}", args.join(" "));
+        assert!(page.contains(&command), "docs/pictures.md shows {command}");
+        let committed = std::fs::read_to_string(file).unwrap();
+        assert_eq!(svg_of(args), committed, "{file}: rerun `{command}`");
+        assert!(render(&committed) > 0, "{file}");
+    }
+}
