@@ -14,6 +14,10 @@ use super::output::write_json;
 
 /// Exact change in expected turns when each snake or ladder is removed, sorted
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders sensitivity milton-bradley",
+    "ladders expect milton-bradley --die 2..40"
+))]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,

@@ -15,6 +15,11 @@ use super::output::write_json;
 
 /// Exact per-square answers: visits, reach, remaining turns; per jump: uses and P(taken)
 #[derive(clap::Args, Debug)]
+#[command(after_help = after_help!(
+    "ladders squares tiny",
+    "ladders squares milton-bradley --csv --jumps",
+    "ladders squares milton-bradley --after 10"
+))]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,

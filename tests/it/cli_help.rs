@@ -8,7 +8,7 @@ use std::process::Output;
 use crate::common::ladders;
 
 /// Every subcommand, as `ladders --help` lists them.
-const SUBCOMMANDS: [&str; 15] = [
+const SUBCOMMANDS: [&str; 17] = [
     "analyze",
     "expect",
     "distribution",
@@ -19,6 +19,8 @@ const SUBCOMMANDS: [&str; 15] = [
     "pgf",
     "race",
     "draw",
+    "squares",
+    "sensitivity",
     "optimize",
     "generate",
     "boards",
