@@ -100,7 +100,8 @@ fn write_summary(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()
     Ok(())
 }
 
-/// Writes the text report: the summary, then the table (or the bar chart).
+/// Writes the text report: the summary, then the table (or the bar chart); a table longer than
+/// [`SUMMARY_FIRST_ROWS`] comes first and the summary after it.
 ///
 /// # Errors
 ///
@@ -114,14 +115,31 @@ pub fn write_text(
     writeln!(out, "Board            {}", board_line(board))?;
     writeln!(out, "Rules            {}", rules_line(board))?;
     writeln!(out)?;
-    write_summary(out, dist)?;
-    writeln!(out)?;
     if chart {
-        write_chart(out, dist, 80)
-    } else {
-        write_table(out, dist)
+        write_summary(out, dist)?;
+        writeln!(out)?;
+        return write_chart(out, dist, 80);
     }
+    // A long table would scroll the summary off the screen: then the summary comes last, where
+    // the terminal stops.
+    if dist.terms.len() <= SUMMARY_FIRST_ROWS {
+        write_summary(out, dist)?;
+        writeln!(out)?;
+        return write_table(out, dist);
+    }
+    writeln!(
+        out,
+        "Summary          below the table of {} rows",
+        dist.terms.len()
+    )?;
+    writeln!(out)?;
+    write_table(out, dist)?;
+    writeln!(out)?;
+    write_summary(out, dist)
 }
+
+/// Tables up to this many rows follow the summary; longer ones come before it.
+pub const SUMMARY_FIRST_ROWS: usize = 40;
 
 fn write_table(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()> {
     let w = (dist.digits + 3).max(9);

@@ -162,3 +162,38 @@ fn a_knock_off_race_too_large_for_memory_is_refused_before_building() {
     );
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_long_distribution_table_puts_the_summary_last_where_the_terminal_stops() {
+    let text = stdout_of(&["distribution", "milton-bradley"]);
+    let rows = text
+        .split("P(T > n)")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .count();
+    assert!(rows > 40, "{rows}");
+    assert!(
+        text.contains(&format!(
+            "Summary          below the table of {rows} rows\n"
+        )),
+        "{text}"
+    );
+    let median = text.find("Median").unwrap();
+    let last_row = text.find(&format!("\n  {rows}  ")).unwrap();
+    assert!(median > last_row, "the summary follows the table");
+    assert!(
+        text.trim_end()
+            .ends_with("the chance the game is still going by 0.960"),
+        "{text}"
+    );
+    // A short table keeps the summary first.
+    let text = stdout_of(&["distribution", "tiny", "--turns", "10"]);
+    assert!(
+        text.find("Median").unwrap() < text.find("P(T = n)").unwrap(),
+        "{text}"
+    );
+    assert!(!text.contains("Summary "), "{text}");
+}
