@@ -16,7 +16,7 @@ use super::output::write_json;
 #[derive(clap::Args, Debug)]
 #[command(after_help = after_help!(
     "ladders sensitivity milton-bradley",
-    "ladders expect milton-bradley --die 2..40"
+    "ladders sensitivity tiny --exact"
 ))]
 pub struct Args {
     #[command(flatten)]
