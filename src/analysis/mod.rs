@@ -4,6 +4,7 @@
 pub mod design;
 pub mod distribution;
 pub mod expectation;
+pub mod fundamental;
 pub mod moments;
 pub mod pgf;
 pub mod shortest;

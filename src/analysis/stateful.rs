@@ -15,8 +15,9 @@ use num_traits::{One, Zero};
 
 use super::distribution::{distribution, Distribution, DistributionOptions, Mean, TooMuchWork};
 use super::expectation::{expect_chain_with, expect_with, Expectation, Expectations};
+use super::fundamental::expected_rewards;
 use crate::board::{Board, Square};
-use crate::chain::{Chain, PlayerState, StatefulBoard};
+use crate::chain::{Chain, PlayerState, StatefulBoard, TurnRewards};
 use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, Wanted};
 
 /// The chain of one player on a stateful board.
@@ -25,9 +26,15 @@ pub fn stateful_chain(board: &Board) -> Chain<PlayerState> {
 }
 
 /// The expectations on a stateful board; `per_square` gives the expected remaining turns from
-/// each square reached with nothing used up, eaten or owed.
+/// each square reached with nothing used up, eaten or owed. Solved by verified lifting
+/// ([`expected_rewards`]) when that route applies, else by the bounded routes.
 pub fn expect_stateful(board: &Board, per_square: bool) -> Expectation<Square> {
-    match expect_chain_with(&stateful_chain(board), per_square) {
+    let chain = stateful_chain(board);
+    let expectation = match by_verified_lifting(&chain, per_square) {
+        Some(e) => Expectation::Finite(Box::new(e)),
+        None => expect_chain_with(&chain, per_square),
+    };
+    match expectation {
         Expectation::Infinite(trap) => Expectation::Infinite(trap.map(|s| s.square)),
         Expectation::Finite(e) => {
             let e = *e;
@@ -49,6 +56,46 @@ pub fn expect_stateful(board: &Board, per_square: bool) -> Expectation<Square> {
             }))
         }
     }
+}
+
+/// Every expectation by one verified lifting ([`expected_rewards`]), when that route applies.
+fn by_verified_lifting(
+    chain: &Chain<PlayerState>,
+    per_square: bool,
+) -> Option<Expectations<PlayerState>> {
+    let n = chain.transient_count();
+    let fields: [fn(&TurnRewards) -> &BigRational; 5] = [
+        |r| &r.rolls,
+        |r| &r.snakes,
+        |r| &r.ladders,
+        |r| &r.climbed,
+        |r| &r.slid,
+    ];
+    let rewards: Vec<Vec<BigRational>> = fields
+        .iter()
+        .map(|f| (0..n).map(|i| f(chain.rewards(i)).clone()).collect())
+        .collect();
+    let x = expected_rewards(chain, &rewards, true)?;
+    let s = chain.start();
+    let turns = x.expected[0].get(s);
+    let second = x.second_moment(s).expect("asked for");
+    let at = |k: usize| x.expected[k].get(s);
+    Some(Expectations {
+        variance: second - &turns * &turns,
+        rolls: at(1),
+        snakes: at(2),
+        ladders: at(3),
+        climbed: at(4),
+        slid: at(5),
+        turns,
+        per_square: if per_square {
+            (0..n)
+                .map(|i| (chain.states()[i], x.expected[0].get(i)))
+                .collect()
+        } else {
+            Vec::new()
+        },
+    })
 }
 
 /// The distribution of T on any board: on the square chain, or on the stateful chain with the
@@ -122,29 +169,8 @@ pub fn score(board: &Board) -> Option<Score> {
     let n = chain.transient_count();
     let finals = &chain.states()[n..];
     let mut by_score: std::collections::BTreeMap<i64, BigRational> = Default::default();
-    if chain.start() >= n {
-        by_score.insert(points(&chain.states()[chain.start()]), BigRational::one());
-    } else {
-        let a = identity_minus(&transient_matrix(&chain));
-        let b: Vec<Vec<BigRational>> = (0..finals.len())
-            .map(|f| {
-                (0..n)
-                    .map(|i| {
-                        chain
-                            .row(i)
-                            .iter()
-                            .find(|(j, _)| *j == n + f)
-                            .map_or_else(BigRational::zero, |(_, p)| p.clone())
-                    })
-                    .collect()
-            })
-            .collect();
-        let start = [chain.start()];
-        let wanted = vec![Wanted::Some(&start); finals.len()];
-        let x = solve_exact(&a, &b, &wanted, None).expect("the game ends, so I - Q is nonsingular");
-        for (f, col) in finals.iter().zip(x) {
-            *by_score.entry(points(f)).or_insert_with(BigRational::zero) += &col[0];
-        }
+    for (f, p) in finals.iter().zip(ending_laws(&chain)) {
+        *by_score.entry(points(f)).or_insert_with(BigRational::zero) += p;
     }
     let law: Vec<(i64, BigRational)> = by_score.into_iter().filter(|(_, p)| !p.is_zero()).collect();
     let expected = law
@@ -152,6 +178,50 @@ pub fn score(board: &Board) -> Option<Score> {
         .map(|(v, p)| p * BigRational::from_integer((*v).into()))
         .sum();
     Some(Score { expected, law })
+}
+
+/// P(the game ends in final state f) for every final state: `w . R[., f]` from the start's row
+/// of the fundamental matrix when that route applies, else one exact solve with a right-hand
+/// side per final state.
+fn ending_laws(chain: &Chain<PlayerState>) -> Vec<BigRational> {
+    let n = chain.transient_count();
+    let finals = chain.states().len() - n;
+    if chain.start() >= n {
+        return (0..finals)
+            .map(|f| {
+                if n + f == chain.start() {
+                    BigRational::one()
+                } else {
+                    BigRational::zero()
+                }
+            })
+            .collect();
+    }
+    let column = |f: usize| -> Vec<(usize, BigRational)> {
+        (0..n)
+            .filter_map(|i| {
+                chain
+                    .row(i)
+                    .iter()
+                    .find(|(j, _)| *j == n + f)
+                    .map(|(_, p)| (i, p.clone()))
+            })
+            .collect()
+    };
+    let dense = |f: usize| -> Vec<BigRational> {
+        let mut d = vec![BigRational::zero(); n];
+        for (i, p) in column(f) {
+            d[i] = p;
+        }
+        d
+    };
+    let columns: Vec<Vec<BigRational>> = (0..finals).map(dense).collect();
+    let a = identity_minus(&transient_matrix(chain));
+    let b = columns;
+    let start = [chain.start()];
+    let wanted = vec![Wanted::Some(&start); finals];
+    let x = solve_exact(&a, &b, &wanted, None).expect("the game ends, so I - Q is nonsingular");
+    x.into_iter().map(|col| col[0].clone()).collect()
 }
 
 #[cfg(test)]
@@ -169,6 +239,39 @@ mod tests {
         match expect(&b) {
             Expectation::Finite(e) => *e,
             Expectation::Infinite(t) => panic!("infinite: {t:?}"),
+        }
+    }
+
+    #[test]
+    fn the_verified_lifting_agrees_with_the_bounded_solve() {
+        // Two routes to the same numbers: the verified lifting (stopped early, proved by
+        // substitution) and the chain solve lifted to Hadamard's bound; boards large enough for
+        // the fill-reducing order, with every stateful feature and roll-again.
+        for text in [
+            "size = 60\nsnakes = [[17, 4], [33, 20], [58, 2]]\nladders = [[3, 25], [12, 40]]\n\
+             once = [3, 33]\npoints = [[8, 4], [45, -2]]\nlose_turn = [22]\nextra_turn = [50]\n",
+            "size = 48\nsnakes = [[30, 6], [47, 11]]\nladders = [[5, 29]]\nonce = [5, 47]\n\
+             points = [[10, 1], [20, 2], [40, 3]]\n[rules]\nroll_again = 2\novershoot = \"bounce\"\n",
+        ] {
+            let b = Board::from_toml_str(text, "t").unwrap();
+            let chain = stateful_chain(&b);
+            assert!(chain.transient_count() > 300, "large enough to be reordered");
+            let lifted = by_verified_lifting(&chain, true).expect("the verified route applies");
+            let Expectation::Finite(bounded) = expect_chain_with(&chain, true) else {
+                panic!("the game ends")
+            };
+            assert_eq!(lifted.turns, bounded.turns);
+            assert_eq!(lifted.variance, bounded.variance);
+            assert_eq!(lifted.rolls, bounded.rolls);
+            assert_eq!(lifted.snakes, bounded.snakes);
+            assert_eq!(lifted.ladders, bounded.ladders);
+            assert_eq!(lifted.climbed, bounded.climbed);
+            assert_eq!(lifted.slid, bounded.slid);
+            let mut a = lifted.per_square.clone();
+            let mut c = bounded.per_square.clone();
+            a.sort();
+            c.sort();
+            assert_eq!(a, c);
         }
     }
 

@@ -20,6 +20,9 @@
 //! - **multi-modular elimination** (`eliminate.rs`) otherwise, or when the lifting cannot
 //!   decide: elimination modulo many word-size primes on one fill pattern (`factor.rs`), Chinese
 //!   remaindering, exact once the product of the primes passes the Hadamard bound (`bounds.rs`).
+//! - **verified lifting** ([`solve_int_verified`], `verified.rs`): the same lifting, stopped at
+//!   the first candidate that satisfies every equation exactly, for callers whose answers are far
+//!   smaller than the bound (the stateful boards).
 //! - **the rational reference** ([`SparseLu`], [`solve_dense`], `reference.rs`) only when
 //!   several primes in a row divide a pivot: it decides and reports a [`Singular`] system; the
 //!   tests compare the fast routes against it.
@@ -47,6 +50,8 @@ mod reference;
 #[cfg(test)]
 mod tests;
 mod vector;
+mod verified;
+pub use verified::OverCommon;
 
 use bounds::*;
 use eliminate::*;
@@ -476,6 +481,27 @@ fn lift_transposed(
         }
     }
     Some(())
+}
+
+/// A chained solve for [`solve_int_verified`]: (C as integer rows, the k of the `x_k` it
+/// multiplies).
+pub type IntChain<'a> = (&'a [Vec<(usize, i64)>], usize);
+
+/// The exact solutions of `A x_k = b_k` for integer rows `a` (`(column, value)`, repeats
+/// summed), and with `chained = (C, k)` also of `A y = C x_k`, by p-adic lifting stopped at the
+/// first candidates that satisfy every equation exactly (`verified.rs`): far faster than the
+/// bounded routes when the answers are far below Hadamard's bound, as on the stateful boards.
+/// Returns `(x_k for each k, y)`; `None` when the route does not apply (entries of 2^60 or
+/// more, A singular modulo three primes, digits beyond 512 MiB): use [`solve_exact_int`] then.
+pub fn solve_int_verified(
+    a: &[Vec<(usize, i64)>],
+    rhs: &[Vec<i64>],
+    chained: Option<IntChain<'_>>,
+) -> Option<(Vec<OverCommon>, Option<OverCommon>)> {
+    for b in rhs {
+        assert_eq!(b.len(), a.len(), "right-hand side has the wrong length");
+    }
+    verified::solve_verified(a, rhs, chained).map(|v| (v.solutions, v.chained))
 }
 
 /// A chained solve for [`solve_exact_int`]: (C as integer rows, the right-hand side that feeds
