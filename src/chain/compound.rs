@@ -210,17 +210,105 @@ pub fn compound_move<G: RollGame>(game: &G, state: &G::State) -> Turn<G::State> 
         return Turn {
             next: vec![(after, BigRational::one())],
             rewards,
+            endless: false,
         };
     }
-    let (states, rolls) = in_turn_states(game, state);
-    let x = expected_visits(&states, &rolls);
+    let (mut states, mut rolls) = in_turn_states(game, state);
+    let stuck = drop_endless(&mut states, &mut rolls);
+    let endless = !stuck.is_empty();
+    let x = if endless {
+        general_visits(&states, &rolls)
+    } else {
+        expected_visits(&states, &rolls)
+    };
     for (x, rolls) in x.iter().zip(rolls) {
         collect(game, x, rolls, &mut next, &mut rewards);
+    }
+    if endless {
+        // The chance that the turn never ends goes to a state from which no turn ever ends: one
+        // of the endless in-turn states with streak 0 (every endless set has one: a top face
+        // under roll_again = K leads to a forfeit, which ends the turn, so the set is closed
+        // under non-top faces, which reset the streak). A turn begun there has the same rolls,
+        // so it never ends either: its own law sends everything back to it.
+        let ended: BigRational = next.values().sum();
+        let never = BigRational::one() - ended;
+        let target = stuck
+            .iter()
+            .find(|(_, streak)| *streak == 0)
+            .unwrap_or(&stuck[0])
+            .0
+            .clone();
+        if !never.is_zero() {
+            *next.entry(target).or_insert_with(BigRational::zero) += never;
+        }
     }
     Turn {
         next: next.into_iter().collect(),
         rewards,
+        endless,
     }
+}
+
+/// Removes the in-turn states from which no sequence of rolls ends the turn (a die whose only
+/// face is the top one under `roll_again = "unlimited"`, extra-turn squares that every roll leads
+/// back to), and the rolls into them: their probability is the chance that the turn never ends.
+/// Returns the states removed.
+fn drop_endless<S: Ord + Clone + Hash + Eq>(
+    states: &mut Vec<InTurn<S>>,
+    rolls: &mut Vec<RollsFrom<S>>,
+) -> Vec<InTurn<S>> {
+    let index: HashMap<&InTurn<S>, usize> =
+        states.iter().enumerate().map(|(i, s)| (s, i)).collect();
+    let m = states.len();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); m];
+    for (i, r) in rolls.iter().enumerate() {
+        for (s, w) in &r.goes_on {
+            if *w > 0 {
+                preds[index[s]].push(i);
+            }
+        }
+    }
+    let mut can_end: Vec<bool> = rolls
+        .iter()
+        .map(|r| r.ends.iter().any(|(_, w)| *w > 0))
+        .collect();
+    let mut queue: Vec<usize> = (0..m).filter(|&i| can_end[i]).collect();
+    while let Some(j) = queue.pop() {
+        for &i in &preds[j] {
+            if !can_end[i] {
+                can_end[i] = true;
+                queue.push(i);
+            }
+        }
+    }
+    let removed: Vec<InTurn<S>> = states
+        .iter()
+        .zip(&can_end)
+        .filter(|(_, c)| !**c)
+        .map(|(s, _)| s.clone())
+        .collect();
+    if removed.is_empty() || !can_end[0] {
+        if !can_end[0] {
+            // The turn's first state never ends it: no roll ends the turn.
+            states.clear();
+            rolls.clear();
+        }
+        return removed;
+    }
+    let kept: std::collections::HashSet<InTurn<S>> = states
+        .iter()
+        .zip(&can_end)
+        .filter(|(_, c)| **c)
+        .map(|(s, _)| s.clone())
+        .collect();
+    let mut keep = can_end.iter();
+    rolls.retain(|_| *keep.next().expect("one flag per state"));
+    for r in rolls.iter_mut() {
+        r.goes_on.retain(|(s, _)| kept.contains(s));
+    }
+    let mut keep = can_end.iter();
+    states.retain(|_| *keep.next().expect("one flag per state"));
+    removed
 }
 
 /// The in-turn states reachable from `state` by rolls that go on (top throws, extra rolls),
@@ -296,7 +384,23 @@ fn expected_visits<S: Ord + Clone + Hash + Eq>(
             }
         }
     }
-    // General case: solve (I - S)^T x^T = e_0 by Gaussian elimination over the rationals.
+    general_visits(states, rolls)
+}
+
+/// [`expected_visits`] by Gaussian elimination over the rationals: `(I - S)^T x^T = e_0`, for
+/// any in-turn graph whose states can all end the turn (`I - S` is then nonsingular); the first
+/// state's visits come first, and an empty graph (the turn's first state never ends it) has
+/// none.
+fn general_visits<S: Ord + Clone + Hash + Eq>(
+    states: &[InTurn<S>],
+    rolls: &[RollsFrom<S>],
+) -> Vec<BigRational> {
+    let index: HashMap<&InTurn<S>, usize> =
+        states.iter().enumerate().map(|(i, s)| (s, i)).collect();
+    let m = states.len();
+    if m == 0 {
+        return Vec::new();
+    }
     let mut a = vec![vec![BigRational::zero(); m + 1]; m];
     for (i, row) in a.iter_mut().enumerate() {
         row[i] = BigRational::one();
@@ -327,4 +431,75 @@ fn expected_visits<S: Ord + Clone + Hash + Eq>(
         }
     }
     a.into_iter().map(|row| row[m].clone()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use num_rational::BigRational;
+
+    use crate::analysis::distribution::{distribution, DistributionOptions};
+    use crate::analysis::expectation::{expect, Expectation};
+    use crate::analysis::stateful::{board_distribution, stateful_chain};
+    use crate::board::Board;
+    use crate::chain::Chain;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    fn board(text: &str) -> Board {
+        Board::from_toml_str(text, "t").unwrap()
+    }
+
+    #[test]
+    fn a_die_whose_only_face_is_the_top_one_never_ends_a_turn() {
+        // Worked by hand: die = [0, 2] shows 2 every time, and under unlimited roll-again every
+        // 2 rolls again: the first turn never ends, so T is infinite with probability 1.
+        let b = board(
+            "size = 10\nsnakes = [[4, 0]]\n[rules]\ndie = [0, 2]\nroll_again = \"unlimited\"\n",
+        );
+        let Expectation::Infinite(trap) = expect(&b) else {
+            panic!("the game never ends")
+        };
+        assert_eq!(trap.state, 0);
+        let chain = Chain::for_board(&b);
+        let options = DistributionOptions {
+            turns: Some(5),
+            ..DistributionOptions::default()
+        };
+        let d = distribution(&chain, &options).unwrap();
+        assert!(d.terms.iter().all(|t| t.p == q(0, 1)), "no game ends");
+        assert!(d.trap.is_some());
+    }
+
+    #[test]
+    fn an_endless_extra_turn_loop_keeps_its_chance_of_never_ending() {
+        // Worked by hand: a coin from 0; a 1 reaches 1, the ladder 1 -> 6 finishes (T = 1, 1/2);
+        // a 2 reaches 2, an extra-turn square that every roll leads back to (3 and 4 slide to
+        // 2): that turn never ends (1/2). So P(T = 1) = 1/2, P(T = n) = 0 after, P(T > n) = 1/2.
+        let b = board(
+            "size = 6\nsnakes = [[3, 2], [4, 2]]\nladders = [[1, 6]]\nextra_turn = [2]\n\
+             [rules]\ndie = 2\n",
+        );
+        let Expectation::Infinite(trap) = expect(&b) else {
+            panic!("the game can last for ever")
+        };
+        assert_eq!(trap.state, 0);
+        let chain = stateful_chain(&b);
+        assert!(chain.trap().is_some());
+        let options = DistributionOptions {
+            turns: Some(4),
+            ..DistributionOptions::default()
+        };
+        let d = board_distribution(&b, &options).unwrap();
+        let p: Vec<BigRational> = d.terms.iter().map(|t| t.p.clone()).collect();
+        assert_eq!(p, vec![q(1, 2), q(0, 1), q(0, 1), q(0, 1)]);
+        // The turn's law keeps its mass: the chance of never ending stays on the start state.
+        let rows: BigRational = chain
+            .row(chain.start())
+            .iter()
+            .map(|(_, p)| p.clone())
+            .sum();
+        assert_eq!(rows, q(1, 1));
+    }
 }

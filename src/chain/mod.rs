@@ -65,6 +65,10 @@ pub struct Turn<S> {
     pub next: Vec<(S, BigRational)>,
     /// What the turn collects on average.
     pub rewards: TurnRewards,
+    /// True when some sequence of rolls never ends the turn (every roll goes on, for ever, with
+    /// positive probability): the chance of that is in `next` as the turn's own first state
+    /// (the game has not ended, turn after turn), and the game can last for ever.
+    pub endless: bool,
 }
 
 /// What a chain's states must be: cloned, compared, ordered (the chain numbers them in order),
@@ -182,6 +186,8 @@ pub struct Chain<S> {
     start: usize,
     rows: Vec<Vec<(usize, BigRational)>>,
     rewards: Vec<TurnRewards>,
+    /// Per transient state: its turn can go on for ever ([`Turn::endless`]).
+    endless: Vec<bool>,
 }
 
 impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
@@ -244,6 +250,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         let transient = ids.iter().filter(|&&i| !model.is_final(&order[i])).count();
         let mut rows = Vec::with_capacity(transient);
         let mut rewards = Vec::with_capacity(transient);
+        let mut endless = Vec::with_capacity(transient);
         for &old in &ids[..transient] {
             let turn = turns[old].take().expect("transient states have a turn");
             let mut row: Vec<(usize, BigRational)> = turn
@@ -254,6 +261,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
             row.sort_by_key(|(j, _)| *j);
             rows.push(row);
             rewards.push(turn.rewards);
+            endless.push(turn.endless);
         }
         let states = ids.iter().map(|&i| order[i].clone()).collect();
         Ok(Chain {
@@ -262,6 +270,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
             start: new_id[0],
             rows,
             rewards,
+            endless,
         })
     }
 
@@ -321,7 +330,8 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         self.trap().is_none()
     }
 
-    /// A reachable state from which the game cannot end, with the cycle that holds it, if any.
+    /// A reachable state from which the game cannot end, with the cycle that holds it, if any;
+    /// or a reachable state whose turn can go on for ever (its cycle is the state itself).
     pub fn trap(&self) -> Option<Trap<S>> {
         let n = self.states.len();
         let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -349,6 +359,14 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         let mut queue = VecDeque::from([self.start]);
         let mut trapped = None;
         while let Some(i) = queue.pop_front() {
+            if i < self.transient && self.endless[i] {
+                // A turn that can go on for ever: the cycle is the state itself.
+                let s = self.states[i].clone();
+                return Some(Trap {
+                    state: s.clone(),
+                    cycle: vec![s.clone(), s],
+                });
+            }
             if !ends[i] {
                 trapped = Some(i);
                 break;
