@@ -228,6 +228,8 @@ impl TurnModel for PolicyModel<'_> {
         Turn {
             next: next.into_iter().filter(|(_, p)| !p.is_zero()).collect(),
             rewards,
+            // Choice rules need roll_again = "none": one roll, so the turn always ends.
+            endless: false,
         }
     }
 }
