@@ -158,7 +158,7 @@ mod tests {
             .collect();
         let mut built = Cli::command();
         built.build();
-        assert_eq!(listed.len(), 15);
+        assert_eq!(listed.len(), 17);
         for (name, listed_about) in listed {
             let sc = built.find_subcommand(&name).expect("listed");
             assert!(
