@@ -593,7 +593,7 @@ const DENSE_LIMIT: usize = 1500;
 /// which hold for every nonnegative matrix: R. A. Horn and C. R. Johnson, *Matrix Analysis*,
 /// 2nd ed., corollary 8.1.29 and its transpose; zero entries of v are handled in
 /// `power_method`), so its answer is kept once the two bounds agree to 1e-14. Otherwise
-/// nalgebra's dense Schur decomposition (O(t^3), up to [`DENSE_LIMIT`] states), else the power
+/// nalgebra's dense Schur decomposition (O(t^3), up to `DENSE_LIMIT` states), else the power
 /// method's estimate if it settles (`None` if not).
 pub fn spectral_radius<S: ChainState>(chain: &Chain<S>) -> Option<f64> {
     let t = chain.transient_count();

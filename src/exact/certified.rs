@@ -8,7 +8,7 @@
 //! of the transient states is kept as two vectors of `u128`, a lower and an upper bound of
 //! `P(X_n = s) 2^(124 + e)`, where e is a shared exponent. All quantities are nonnegative, so
 //! rounding every input and every product down can only lower a sum, and rounding up can only
-//! raise it ([`mul_down`] is at most 3 units below the true product, so the upper bound adds 3).
+//! raise it (`mul_down` is at most 3 units below the true product, so the upper bound adds 3).
 //! The mass `P(T > n)` is bounded both by the sum of the transient bounds and by
 //! `P(T > n - 1) - P(T = n)`; the tighter of the two is kept, and every transient upper bound is
 //! capped by the survival's (no state holds more than the board).
