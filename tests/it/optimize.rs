@@ -496,3 +496,35 @@ fn two_players_who_never_flip_are_the_ordinary_race_and_the_optimum_is_certified
         .code(2)
         .stderr(predicates::str::contains("one per player"));
 }
+
+#[test]
+fn two_players_who_choose_the_face_race_to_a_certain_win_for_the_first_mover() {
+    // With the face of choice the game is deterministic and both players start together: each
+    // needs the same fewest turns, and the first mover gets there first. So W(start, start) = 1
+    // exactly, and no deviation gains anything. A greedy tie-break that let the sure winner
+    // dawdle on the first face looped for ever here (the pair was reported uncertified).
+    let v = json_of(&["race", "milton-bradley", "--choose-face", "--json"]);
+    let pairs = v["pairs"].as_array().unwrap();
+    assert_eq!(pairs[0]["name"], "optimal");
+    assert_eq!(pairs[0]["first_wins"]["lo"], "1");
+    assert_eq!(pairs[0]["first_wins"]["hi"], "1");
+    assert_eq!(pairs[0]["deviation_gain_bound"].as_f64(), Some(0.0));
+    // Always the face 6 never finishes from 95 to 99 (overshoot "stay"): proved, not guessed.
+    let six = pairs.iter().find(|p| p["name"] == "always 6").unwrap();
+    assert!(six["error"]
+        .as_str()
+        .unwrap()
+        .contains("never end the game"));
+}
+
+#[test]
+fn every_pair_of_two_players_who_choose_a_die_has_twelve_certified_digits() {
+    // The certified radius must be far below 1e-12, or some values straddle a rounding boundary
+    // and lose their twelfth digit (two of the four pairs did before the centers were refined).
+    let v = json_of(&["race", "milton-bradley", "--choose-die", "4,6", "--json"]);
+    for p in v["pairs"].as_array().unwrap() {
+        let text = p["first_wins"]["certified"].as_str().unwrap();
+        assert_eq!(text.len(), 14, "{}: {text}", p["name"]);
+        assert!(p["residual"].as_f64().unwrap() < 1e-17, "{}", p["residual"]);
+    }
+}
