@@ -164,7 +164,7 @@ fn sweep_until(game: &Game, max_sweeps: usize, strategy: Option<&Strategy>) -> F
 /// How close two actions' values must be to count as a tie in [`greedy`].
 const TIE: f64 = 1e-12;
 
-/// The strategy greedy in the values `w`. Ties (values within [`TIE`]) go to the action with the
+/// The strategy greedy in the values `w`. Ties (values within 1e-12) go to the action with the
 /// fewest expected turns left for a player alone under the single-player optimum (`alone`, from
 /// [`super::value_iteration`]; 0 at the finish), then to the first: a player sure to
 /// win (or to lose) whatever they pick still makes progress, so a tie cannot make the pair
