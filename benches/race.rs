@@ -1,9 +1,13 @@
 //! Criterion benchmarks for `race`: the certified 15-digit answer (win probability of each seat
 //! and expected rounds) for two players on Efi, chain building and tail bounds included; and
-//! seed 001's table row for five players on Milton Bradley.
+//! seed 001's table row for five players on Milton Bradley; knock-off races over positions
+//! relative to the mover (two players on Milton Bradley, three on a 40-square board; three on
+//! Milton Bradley takes about 14 s: `time ladders race milton-bradley --players 3 --knock-off`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ladders::board::builtin;
+use ladders::board::Board;
+use ladders::race::relative::relative_race;
 use ladders::race::{race, RaceOptions};
 use std::hint::black_box;
 
@@ -17,6 +21,17 @@ fn bench_race(c: &mut Criterion) {
     let five = [&mb; 5];
     c.bench_function("race/milton-bradley-5-players-15-digits", |b| {
         b.iter(|| race(black_box(&five), &options).unwrap())
+    });
+    c.bench_function("race/milton-bradley-2-players-knock-off-relative", |b| {
+        b.iter(|| relative_race(black_box(&[&mb, &mb]), 12).unwrap())
+    });
+    let knock40 = Board::from_toml_str(
+        include_str!("../tests/fixtures/race/knock-40.toml"),
+        "knock-40",
+    )
+    .unwrap();
+    c.bench_function("race/knock-40-3-players-knock-off-relative", |b| {
+        b.iter(|| relative_race(black_box(&[&knock40; 3]), 12).unwrap())
     });
 }
 

@@ -227,7 +227,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     };
     let seats: Vec<&Board> = boards.iter().collect();
     let result = if args.knock_off {
-        knock_off_memory_fits(&seats, args.state_limit)?;
+        if !ladders::race::relative::applies(&seats) {
+            knock_off_memory_fits(&seats, args.state_limit)?;
+        }
         let options = KnockOffOptions {
             digits,
             max_turns: args.max_turns.max(1),

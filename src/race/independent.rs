@@ -97,6 +97,9 @@ pub enum Method {
     ExactSolve,
     /// The joint chain's law stepped to M turns with certified bounds.
     SteppedJoint,
+    /// Every seat on the same board: the joint values solved over positions relative to the
+    /// mover, with a certified error bound ([`super::relative`]).
+    RelativePositions,
 }
 
 impl Race {

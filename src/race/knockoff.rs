@@ -42,6 +42,7 @@ use num_traits::{One, Zero};
 use super::fixed::{dyadic, supersolution, FixedChain};
 use super::independent::{bits_for, Method, Race, SeatResult, GUARD_DIGITS};
 use super::interval::Interval;
+use super::relative::{self, RelativeError};
 use crate::board::{Board, Dice, RollAgain, Square};
 use crate::chain::{compound_move, Chain, ChainTooLarge, RollGame, Turn, TurnModel};
 use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, Wanted};
@@ -84,6 +85,9 @@ pub enum KnockOffError {
     /// supersolution failed its exact check), so the stepped answer cannot be certified.
     #[error("could not certify a bound on the remaining length of the knock-off game (the joint chain's expected times are too long for the float candidate); try --exact-limit above {0}")]
     NoTailBound(usize),
+    /// Every seat plays the same board, but even relative positions need too much memory.
+    #[error(transparent)]
+    Relative(RelativeError),
     /// From some reachable joint state no one can ever finish.
     #[error("the game can last forever: from the positions {positions:?} (seat {seat} to move) no player can ever finish")]
     NeverEnds {
@@ -119,7 +123,7 @@ impl<'a> KnockOff<'a> {
     fn land(&self, positions: &[Square], s: usize, from: Square, to: Square) -> Vec<Square> {
         let mut p = positions.to_vec();
         p[s] = to;
-        if self.knock_off && to != from && to != 0 {
+        if self.knock_off && knocks(from, to) {
             for (j, q) in p.iter_mut().enumerate() {
                 if j != s && *q == to {
                     *q = self.boards[j].rules().start;
@@ -218,6 +222,12 @@ impl RollGame for KnockOff<'_> {
     }
 }
 
+/// Whether a roll that took the mover from `from` to `to` lands anywhere (module doc): opponents
+/// on `to` are sent back only then.
+pub(crate) fn knocks(from: Square, to: Square) -> bool {
+    to != from && to != 0
+}
+
 /// The seat to move in a non-final state.
 fn mover(state: &JointState) -> usize {
     match state {
@@ -275,7 +285,9 @@ pub fn joint_chain(
 }
 
 /// Win probability per seat and expected rounds of the joint game: exact for small joint
-/// chains, certified intervals otherwise (see the module doc).
+/// chains, certified intervals otherwise (see the module doc); with the knock-off rule and every
+/// seat on the same board, by [`relative::relative_race`] when the joint chain is too large to
+/// solve exactly.
 ///
 /// # Errors
 ///
@@ -285,6 +297,17 @@ pub fn knock_off_race(
     knock_off: bool,
     options: &KnockOffOptions,
 ) -> Result<Race, KnockOffError> {
+    // Every seat on the same board, and a joint chain too large to solve exactly: relative
+    // positions (a P-th of the states, floats with a certified bound).
+    let small =
+        relative::joint_states_bound(boards).is_some_and(|n| n <= options.exact_limit as f64);
+    if knock_off && !small {
+        match relative::relative_race(boards, options.digits) {
+            Ok(race) => return Ok(race),
+            Err(e @ RelativeError::TooLarge { .. }) => return Err(KnockOffError::Relative(e)),
+            Err(_) => {}
+        }
+    }
     let chain = joint_chain(boards, knock_off, options.state_limit)?;
     if chain.transient_count() <= options.exact_limit {
         Ok(solve_exactly(&chain, boards.len(), options.digits))

@@ -5,11 +5,15 @@
 //!   each seat's game stepped in outward-rounded fixed point ([`fixed`]).
 //! - [`knockoff`]: the knock-off house rule (seed 004), where landing on an opponent sends them
 //!   back to the start: a joint chain over (every position, whose turn).
+//! - [`relative`]: the knock-off race when every seat plays the same board, over positions
+//!   relative to the mover, in floats with a certified error bound (three players on 100
+//!   squares).
 
 pub mod fixed;
 pub mod independent;
 pub mod interval;
 pub mod knockoff;
+pub mod relative;
 
 pub use independent::{race, Method, Race, RaceError, RaceOptions, SeatResult};
 pub use interval::{certified_digits, Certified, Interval};

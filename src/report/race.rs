@@ -73,6 +73,10 @@ fn method_sentence(race: &Race) -> String {
              seats together) with outward rounding, the rest bounded exactly.",
             race.turns_summed
         ),
+        Method::RelativePositions => "Every digit shown is certified: the joint values solved \
+            over positions relative to the mover in floats, with an error bound checked exactly \
+            in integers (the residual times a proved bound on the game's length)."
+            .to_string(),
     }
 }
 
@@ -206,6 +210,7 @@ pub fn to_json(boards: &[&Board], race: &Race, options: RaceReportOptions) -> se
             Method::Series => "series",
             Method::ExactSolve => "exact",
             Method::SteppedJoint => "stepped",
+            Method::RelativePositions => "relative",
         },
         "digits": d,
         "complete": race.complete,

@@ -140,13 +140,17 @@ fn verify_gives_no_verdict_and_no_hint_on_a_sample_too_small_to_test() {
 #[test]
 fn a_knock_off_race_too_large_for_memory_is_refused_before_building() {
     // Three seats on 100 squares: at most 3 x 101^3 = 3,090,903 joint states, at 2,500 bytes
-    // each about 7.7 GB; a huge --state-limit used to let it grow to gigabytes.
+    // each about 7.7 GB; a huge --state-limit used to let it grow to gigabytes. (With the third
+    // six forfeiting, a turn remembers where it began, so positions relative to the mover do
+    // not apply and the joint chain is the only exact route.)
     let out = ladders()
         .args([
             "race",
             "milton-bradley",
             "--knock-off",
             "--players",
+            "3",
+            "--roll-again",
             "3",
             "--state-limit",
             "100000000",

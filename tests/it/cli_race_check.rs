@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::common::ladders;
 
 const KNOCK_24: &str = "tests/fixtures/race/knock-24.toml";
+const KNOCK_40: &str = "tests/fixtures/race/knock-40.toml";
 
 /// Runs `args` with `--json`; returns the exit code and the JSON.
 fn json_of(args: &[&str]) -> (i32, Value) {
@@ -66,6 +67,33 @@ fn check_passes_seat_by_seat_with_knock_off_at_a_million_games() {
     // bounds), and three on tiny (joint chain solved exactly).
     passes_seat_by_seat(&[KNOCK_24, "--knock-off"], 2, true);
     passes_seat_by_seat(&["tiny", "--players", "3", "--knock-off"], 3, true);
+}
+
+#[test]
+fn three_players_with_knock_off_on_one_board_are_certified_by_relative_positions_and_pass_check() {
+    // 3 x 38^3 joint states, beyond the exact solve: answered over positions relative to the
+    // mover (race::relative, with roll-again mid-turn), and the simulation agrees seat by seat.
+    let (code, v) = json_of(&["race", KNOCK_40, "--players", "3", "--knock-off"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["method"], "relative");
+    assert_eq!(v["complete"], true);
+    passes_seat_by_seat(&[KNOCK_40, "--players", "3", "--knock-off"], 3, true);
+}
+
+#[test]
+fn four_players_with_knock_off_on_a_hundred_squares_are_refused_at_once_with_an_estimate() {
+    ladders()
+        .args(["race", "milton-bradley", "--players", "4", "--knock-off"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "43046721 states relative to the mover",
+        ))
+        .stderr(predicates::str::contains("MB of memory"))
+        .stderr(predicates::str::contains(
+            "ladders simulate --players 4 --knock-off",
+        ));
 }
 
 #[test]
