@@ -330,6 +330,15 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         self.trap().is_none()
     }
 
+    /// A state whose turn can go on for ever ([`Turn::endless`]), the first in the chain's order;
+    /// every state of the chain is reachable.
+    pub fn endless_state(&self) -> Option<&S> {
+        self.endless
+            .iter()
+            .position(|&e| e)
+            .map(|i| &self.states[i])
+    }
+
     /// A reachable state from which the game cannot end, with the cycle that holds it, if any;
     /// or a reachable state whose turn can go on for ever (its cycle is the state itself).
     pub fn trap(&self) -> Option<Trap<S>> {

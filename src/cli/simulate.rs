@@ -201,8 +201,22 @@ fn with_progress<T: Send>(
     Ok((result, Timing { seconds, threads }))
 }
 
+/// Refuses a board whose turn can go on for ever: no simulated game would end.
+pub fn refuse_endless_turns(board: &Board) -> Result<()> {
+    if let Some(square) = ladders::simulate::endless::endless_turn(board) {
+        bail!(
+            "{}: a turn from square {square} can go on for ever (the chance that it never ends \
+             is above 0), so a simulated game might never end; `ladders expect` and `ladders \
+             distribution` answer such a board exactly",
+            board.origin()
+        );
+    }
+    Ok(())
+}
+
 /// Runs the simulation with the thread count and a progress bar on stderr.
 pub fn run_simulation(board: &Board, args: &SimArgs) -> Result<(Simulation, Timing)> {
+    refuse_endless_turns(board)?;
     with_progress(args, |seed, progress| {
         let options = SimOptions {
             games: args.games,
@@ -247,6 +261,9 @@ pub fn run_race_simulation(
     knock_off: bool,
     args: &SimArgs,
 ) -> Result<(RaceSimulation, Timing)> {
+    for board in boards {
+        refuse_endless_turns(board)?;
+    }
     let (sim, timing) = with_progress(args, |seed, progress| {
         let options = RaceSimOptions {
             games: args.games,

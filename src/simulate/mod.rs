@@ -1,5 +1,6 @@
 //! The fast seeded simulator and the statistical checks of simulations against the exact chain.
 //!
+//! - [`endless`]: boards whose turn can go on for ever, refused before any game is played.
 //! - [`engine`]: games played roll by roll from the board and [`crate::rules`] (never from the
 //!   chain), several per core, on seeded per-chunk random streams.
 //! - [`table`]: the rules cached per (square, throw), generated from [`crate::rules`], and the
@@ -13,6 +14,7 @@
 //!   check of such a simulation against the exact race of [`crate::race`].
 
 pub mod check;
+pub mod endless;
 pub mod engine;
 pub mod race;
 pub mod sample;

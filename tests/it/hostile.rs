@@ -229,3 +229,53 @@ fn a_tiny_tail_is_estimated_without_underflow() {
         .stderr(predicate::str::contains("inf").not())
         .stderr(predicate::str::contains("too slow"));
 }
+
+/// A turn that can go on for ever (every throw a six that rolls again, past the finish it
+/// stays; or extra-turn squares that every roll leads back to) hung `simulate`, its races and
+/// `check`: the turn cap counts turns and the turn never ends. Now refused before any game.
+#[test]
+fn a_board_whose_turn_never_ends_is_refused_by_the_simulator_not_a_hang() {
+    let dir = scratch("endless-turn");
+    let sixes = dir.join("sixes.toml");
+    std::fs::write(
+        &sixes,
+        "size = 10\n[rules]\ndie = [0, 0, 0, 0, 0, 1]\nroll_again = \"unlimited\"\n",
+    )
+    .unwrap();
+    let extra = dir.join("extra.toml");
+    std::fs::write(
+        &extra,
+        "size = 6\nsnakes = [[2, 1], [3, 1]]\nextra_turn = [1]\n[rules]\ndie = 2\n",
+    )
+    .unwrap();
+    for board in [&sixes, &extra] {
+        let board = board.to_str().unwrap();
+        let mut runs = vec![vec!["simulate", board, "-n", "10"]];
+        if board.ends_with("sixes.toml") {
+            // (Races on boards with extra-turn squares are refused anyway.)
+            runs.push(vec!["simulate", board, "--players", "2", "-n", "10"]);
+        }
+        for args in runs {
+            ladders()
+                .args(&args)
+                .timeout(std::time::Duration::from_secs(30))
+                .assert()
+                .code(2)
+                .stderr(predicate::str::contains(
+                    "a turn from square 0 can go on for ever",
+                ));
+        }
+        // check refuses too (its exact side first: the game has no finite answer to check).
+        for args in [
+            vec!["check", board, "-n", "1000"],
+            vec!["check", board, "--players", "2", "-n", "1000"],
+        ] {
+            ladders()
+                .args(&args)
+                .timeout(std::time::Duration::from_secs(30))
+                .assert()
+                .code(2)
+                .stderr(predicate::str::contains("panicked").not());
+        }
+    }
+}
