@@ -8,6 +8,19 @@
 //! generated file is valid whatever the rules, no jump starts on the finish or on another jump's
 //! start or end (so jumps never chain and never cycle). A layout from which the finish cannot be
 //! reached is drawn again. The same options and seed always give the same file.
+//!
+//! Seed 003's own game (`--columns`, `--once-ladders`, `--apples`): the board is drawn in rows
+//! of `columns` squares, so it has `rows = ceil(size / columns)` rows (seed 003: N = 20 rows of
+//! M = 10). Seed 003's code redraws a jump while `head - tail <= N` (N the number of rows) and
+//! says it means "not on the same line"; a jump here is longer than both the number of rows and
+//! the row length, so both readings hold (on 20 x 10: longer than 20 squares). Without
+//! `--columns` rows have `ceil(sqrt(size))` squares and there are no more rows than that, so the
+//! rule is the one above and earlier files are unchanged. `--once-ladders` makes every ladder
+//! one-use (seed 003's ladders break; its snakes do not). Apples are drawn after the jumps,
+//! uniformly on the squares 1..N-1, redrawn on a snake head (seed 003's rule) and, so that the
+//! file is valid, on a ladder's foot or another apple; each is red or black with probability 1/2
+//! (seed 003's coin), and, as seed 003 gives no values, worth a number of points drawn uniformly
+//! from 1 to [`MAX_APPLE_POINTS`]: plus for red, minus for black.
 
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
@@ -30,7 +43,33 @@ pub struct GenerateOptions {
     pub seed: u64,
     /// The rules written in the `[rules]` table (`chain` is left at its default).
     pub rules: Rules,
+    /// The row length of the board as drawn (`columns` in the file); `None`: `ceil(sqrt(size))`
+    /// and no `columns` line.
+    pub columns: Option<Square>,
+    /// Every ladder works once per game (seed 003's ladders that break).
+    pub once_ladders: bool,
+    /// Apples (point squares) to place, red (+) or black (-).
+    pub apples: usize,
 }
+
+impl GenerateOptions {
+    /// Snakes and ladders only, on the default rows, with the default rules.
+    pub fn plain(size: Square, snakes: usize, ladders: usize, seed: u64) -> GenerateOptions {
+        GenerateOptions {
+            size,
+            snakes,
+            ladders,
+            seed,
+            rules: Rules::default(),
+            columns: None,
+            once_ladders: false,
+            apples: 0,
+        }
+    }
+}
+
+/// An apple is worth 1 to this many points (seed 003 leaves the values open).
+pub const MAX_APPLE_POINTS: i64 = 10;
 
 /// Why a board could not be generated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -49,6 +88,45 @@ pub enum GenerateError {
         /// The board size.
         size: Square,
         /// The most this generator places on that size.
+        max: usize,
+    },
+    /// `columns` is not a row length.
+    #[error("--columns {columns} is not a row length: expected 1 to {size}")]
+    Columns {
+        /// The row length asked for.
+        columns: Square,
+        /// The board size.
+        size: Square,
+    },
+    /// Jumps cannot be longer than the placement rule asks on this board.
+    #[error(
+        "no snake or ladder longer than {min} squares fits on {size} squares (jumps must be \
+         longer than the {rows} rows and the row length {columns}): use fewer rows (a larger \
+         --columns) or no jumps"
+    )]
+    TooShort {
+        /// Jumps must be longer than this.
+        min: Square,
+        /// The board size.
+        size: Square,
+        /// Rows of the board.
+        rows: Square,
+        /// The row length.
+        columns: Square,
+    },
+    /// Too many apples for the board.
+    #[error(
+        "{apples} apples do not fit on {size} squares with {jumps} snakes and ladders (at most \
+         {max}: one per point square of the format, at most half the free squares)"
+    )]
+    TooManyApples {
+        /// Apples asked for.
+        apples: usize,
+        /// Snakes plus ladders.
+        jumps: usize,
+        /// The board size.
+        size: Square,
+        /// The most apples placed.
         max: usize,
     },
     /// No layout that can be finished was found.
@@ -90,55 +168,162 @@ pub struct Generated {
 /// # Examples
 ///
 /// ```
-/// use ladders::board::Rules;
 /// use ladders::generate::{generate, GenerateOptions};
-/// let g = generate(&GenerateOptions {
-///     size: 100, snakes: 8, ladders: 8, seed: 3, rules: Rules::default(),
-/// }).unwrap();
+/// let g = generate(&GenerateOptions::plain(100, 8, 8, 3)).unwrap();
 /// assert_eq!(g.board.snakes().len(), 8);
 /// assert!(g.board.snakes().iter().all(|s| s.from - s.to > 10));
+/// // Seed 003's game: 20 rows of 10, one-use ladders, six apples.
+/// let seed003 = GenerateOptions {
+///     columns: Some(10), once_ladders: true, apples: 6,
+///     ..GenerateOptions::plain(200, 3, 3, 1)
+/// };
+/// let g = generate(&seed003).unwrap();
+/// assert_eq!((g.board.once_squares().len(), g.board.point_squares().len()), (3, 6));
+/// assert!(g.board.ladders().iter().all(|l| l.to - l.from > 20));
 /// ```
 pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
     let n = options.size;
-    if !(2..=MAX_SIZE).contains(&n) {
-        return Err(GenerateError::Size(n));
-    }
-    let jumps = options.snakes + options.ladders;
-    if jumps > max_jumps(n) {
-        return Err(GenerateError::TooMany {
-            jumps,
-            size: n,
-            max: max_jumps(n),
-        });
-    }
-    // Rows of ceil(sqrt(N)) squares: a jump is longer than a row.
-    let row = (1..=n).find(|w| w * w >= n).unwrap_or(n);
+    let layout = Layout::of(options)?;
     let mut rng = SplitMix64::seed_from_u64(options.seed);
     const ATTEMPTS: u32 = 100;
     for _ in 0..ATTEMPTS {
-        let Some((snakes, ladders)) = place(&mut rng, n, row, options) else {
+        let Some((snakes, ladders)) = place(&mut rng, n, layout.min_length, options) else {
             continue;
         };
-        let plural = |n: usize| if n == 1 { "" } else { "s" };
-        let name = format!(
-            "Generated: {} squares, {} snake{}, {} ladder{}, seed {}",
-            options.size,
-            options.snakes,
-            plural(options.snakes),
-            options.ladders,
-            plural(options.ladders),
-            options.seed
-        );
-        let source = format!(
-            "ladders generate --size {} --snakes {} --ladders {} --seed {} (seed 003's placement constraints)",
-            options.size, options.snakes, options.ladders, options.seed
-        );
-        let text = write_toml(&name, &source, n, &options.rules, &snakes, &ladders);
+        let apples = place_apples(&mut rng, n, &snakes, &ladders, options.apples);
+        let file = File {
+            name: &name(options),
+            source: &source(options),
+            size: n,
+            rules: &options.rules,
+            columns: options.columns,
+            snakes: &snakes,
+            ladders: &ladders,
+            once: options.once_ladders,
+            apples: &apples,
+        };
+        let text = write_toml(&file);
+        // One-use ladders may all be gone: the game must end without them too.
+        if options.once_ladders && !ladders.is_empty() {
+            let without = write_toml(&File {
+                ladders: &Vec::new(),
+                once: false,
+                ..file
+            });
+            if finishable(without)?.is_none() {
+                continue;
+            }
+        }
         if let Some(g) = finishable(text)? {
             return Ok(g);
         }
     }
     Err(GenerateError::NoLayout(ATTEMPTS))
+}
+
+/// The board's rows as the placement rule sees them.
+struct Layout {
+    /// Every jump is longer than this.
+    min_length: Square,
+}
+
+impl Layout {
+    /// Checks the options against the board and finds the shortest jump allowed.
+    fn of(options: &GenerateOptions) -> Result<Layout, GenerateError> {
+        let n = options.size;
+        if !(2..=MAX_SIZE).contains(&n) {
+            return Err(GenerateError::Size(n));
+        }
+        let jumps = options.snakes + options.ladders;
+        if jumps > max_jumps(n) {
+            return Err(GenerateError::TooMany {
+                jumps,
+                size: n,
+                max: max_jumps(n),
+            });
+        }
+        let columns = match options.columns {
+            Some(c) if !(1..=n).contains(&c) => {
+                return Err(GenerateError::Columns {
+                    columns: c,
+                    size: n,
+                })
+            }
+            Some(c) => c,
+            // Rows of ceil(sqrt(N)) squares: a jump is longer than a row.
+            None => (1..=n).find(|w| w * w >= n).unwrap_or(n),
+        };
+        let rows = n.div_ceil(columns);
+        let min_length = rows.max(columns);
+        // A snake's head is at most N - 1 and its tail at least 1; a ladder's top at most N.
+        let snakes_fit = options.snakes == 0 || n - 2 > min_length;
+        let ladders_fit = options.ladders == 0 || n - 1 > min_length;
+        if !(snakes_fit && ladders_fit) {
+            return Err(GenerateError::TooShort {
+                min: min_length,
+                size: n,
+                rows,
+                columns,
+            });
+        }
+        let max_apples = max_apples(n, jumps);
+        if options.apples > max_apples {
+            return Err(GenerateError::TooManyApples {
+                apples: options.apples,
+                jumps,
+                size: n,
+                max: max_apples,
+            });
+        }
+        Ok(Layout { min_length })
+    }
+}
+
+/// The most apples placed on `size` squares beside `jumps` snakes and ladders: half the squares
+/// 1..N-1 where no jump starts, and no more than a board may have point squares.
+pub fn max_apples(size: Square, jumps: usize) -> usize {
+    let free = (size as usize).saturating_sub(1).saturating_sub(jumps);
+    (free / 2).min(crate::board::MAX_STATE_SQUARES)
+}
+
+fn name(options: &GenerateOptions) -> String {
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let mut name = format!(
+        "Generated: {} squares, {} snake{}, {} ladder{}",
+        options.size,
+        options.snakes,
+        plural(options.snakes),
+        options.ladders,
+        plural(options.ladders),
+    );
+    if options.once_ladders {
+        name.push_str(" (one-use)");
+    }
+    if options.apples > 0 {
+        let _ = write!(name, ", {} apple{}", options.apples, plural(options.apples));
+    }
+    let _ = write!(name, ", seed {}", options.seed);
+    name
+}
+
+fn source(options: &GenerateOptions) -> String {
+    let mut source = format!("ladders generate --size {}", options.size);
+    if let Some(c) = options.columns {
+        let _ = write!(source, " --columns {c}");
+    }
+    let _ = write!(
+        source,
+        " --snakes {} --ladders {} --seed {}",
+        options.snakes, options.ladders, options.seed
+    );
+    if options.once_ladders {
+        source.push_str(" --once-ladders");
+    }
+    if options.apples > 0 {
+        let _ = write!(source, " --apples {}", options.apples);
+    }
+    source.push_str(" (seed 003's placement constraints)");
+    source
 }
 
 /// The board of `text` when the finish can be reached from everywhere it can be reached.
@@ -203,7 +388,17 @@ pub fn generate_tiles(options: &TileBoardOptions) -> Result<Generated, GenerateE
             chain: false,
             ..options.rules
         };
-        let text = write_toml(&name, &source, n, &rules, &snakes, &ladders);
+        let text = write_toml(&File {
+            name: &name,
+            source: &source,
+            size: n,
+            rules: &rules,
+            columns: None,
+            snakes: &snakes,
+            ladders: &ladders,
+            once: false,
+            apples: &[],
+        });
         if let Some(g) = finishable(text)? {
             return Ok(g);
         }
@@ -228,7 +423,7 @@ type Jumps = Vec<(Square, Square)>;
 fn place(
     rng: &mut SplitMix64,
     n: Square,
-    row: Square,
+    min_length: Square,
     options: &GenerateOptions,
 ) -> Option<(Jumps, Jumps)> {
     // Squares a new jump may not start on or end on.
@@ -237,7 +432,7 @@ fn place(
     let mut free = |from: Square, to: Square, starts: &mut BTreeSet<Square>| {
         from != n
             && from != to
-            && from.abs_diff(to) > row
+            && from.abs_diff(to) > min_length
             && !starts.contains(&from)
             && !ends.contains(&from)
             && !starts.contains(&to)
@@ -271,28 +466,78 @@ fn place(
     Some((snakes, ladders))
 }
 
-fn write_toml(
-    name: &str,
-    source: &str,
-    size: Square,
-    r: &Rules,
+/// Apples on distinct squares 1..N-1, none on a snake's head (seed 003) or a ladder's foot (a
+/// point square acts where a move ends), each red (+) or black (-) by a fair coin and worth 1 to
+/// [`MAX_APPLE_POINTS`] points; sorted by square. [`Layout::of`] leaves room for them all.
+fn place_apples(
+    rng: &mut SplitMix64,
+    n: Square,
     snakes: &Jumps,
     ladders: &Jumps,
-) -> String {
-    let pairs = |js: &Jumps| -> String {
+    apples: usize,
+) -> Vec<(Square, i64)> {
+    let starts: BTreeSet<Square> = snakes.iter().chain(ladders).map(|j| j.0).collect();
+    let mut placed: BTreeSet<Square> = BTreeSet::new();
+    let mut out = Vec::with_capacity(apples);
+    while out.len() < apples {
+        let square = random_square(rng, n - 1);
+        if starts.contains(&square) || !placed.insert(square) {
+            continue;
+        }
+        let red = uniform_below(rng, 2) == 0;
+        let points = uniform_below(rng, MAX_APPLE_POINTS as u64) as i64 + 1;
+        out.push((square, if red { points } else { -points }));
+    }
+    out.sort_unstable();
+    out
+}
+
+/// What a generated file says.
+#[derive(Clone, Copy)]
+struct File<'a> {
+    name: &'a str,
+    source: &'a str,
+    size: Square,
+    rules: &'a Rules,
+    columns: Option<Square>,
+    snakes: &'a Jumps,
+    ladders: &'a Jumps,
+    /// Every ladder is one-use.
+    once: bool,
+    apples: &'a [(Square, i64)],
+}
+
+fn write_toml(f: &File<'_>) -> String {
+    let pairs = |js: &[(Square, Square)]| -> String {
         let items: Vec<String> = js.iter().map(|(a, b)| format!("[{a}, {b}]")).collect();
         items.join(", ")
     };
+    let r = f.rules;
     let roll_again = match r.roll_again {
         RollAgain::Forfeit(k) => k.to_string(),
         other => format!("\"{other}\""),
     };
     let mut s = String::new();
-    let _ = writeln!(s, "name = \"{name}\"");
-    let _ = writeln!(s, "source = \"{source}\"");
-    let _ = writeln!(s, "size = {size}");
-    let _ = writeln!(s, "snakes = [{}]", pairs(snakes));
-    let _ = writeln!(s, "ladders = [{}]", pairs(ladders));
+    let _ = writeln!(s, "name = \"{}\"", f.name);
+    let _ = writeln!(s, "source = \"{}\"", f.source);
+    let _ = writeln!(s, "size = {}", f.size);
+    if let Some(c) = f.columns {
+        let _ = writeln!(s, "columns = {c}");
+    }
+    let _ = writeln!(s, "snakes = [{}]", pairs(f.snakes));
+    let _ = writeln!(s, "ladders = [{}]", pairs(f.ladders));
+    if f.once && !f.ladders.is_empty() {
+        let feet: Vec<String> = f.ladders.iter().map(|l| l.0.to_string()).collect();
+        let _ = writeln!(s, "once = [{}]", feet.join(", "));
+    }
+    if !f.apples.is_empty() {
+        let items: Vec<String> = f
+            .apples
+            .iter()
+            .map(|(q, p)| format!("[{q}, {p}]"))
+            .collect();
+        let _ = writeln!(s, "points = [{}]", items.join(", "));
+    }
     let _ = writeln!(s, "\n[rules]");
     let _ = writeln!(s, "start = {}", r.start);
     let _ = writeln!(s, "overshoot = \"{}\"", r.overshoot);
@@ -309,13 +554,7 @@ mod tests {
     use super::*;
 
     fn opts(size: Square, snakes: usize, ladders: usize, seed: u64) -> GenerateOptions {
-        GenerateOptions {
-            size,
-            snakes,
-            ladders,
-            seed,
-            rules: Rules::default(),
-        }
+        GenerateOptions::plain(size, snakes, ladders, seed)
     }
 
     #[test]
@@ -349,5 +588,146 @@ mod tests {
             generate(&opts(MAX_SIZE + 1, 0, 0, 0)).unwrap_err(),
             GenerateError::Size(MAX_SIZE + 1)
         );
+    }
+    fn seed003(seed: u64) -> GenerateOptions {
+        GenerateOptions {
+            columns: Some(10),
+            once_ladders: true,
+            apples: 6,
+            ..opts(200, 3, 3, seed)
+        }
+    }
+
+    /// Seed 003's placement rules, checked on the board as the file describes it.
+    fn follows_seed_003(b: &Board, rows: Square, columns: Square) {
+        let n = b.size();
+        assert_eq!(b.columns(), columns);
+        let min = rows.max(columns);
+        let heads: Vec<Square> = b.snakes().iter().map(|s| s.from).collect();
+        let feet: Vec<Square> = b.ladders().iter().map(|l| l.from).collect();
+        for j in b.snakes().iter().chain(b.ladders()) {
+            assert!(
+                j.from.abs_diff(j.to) > min,
+                "{j:?} is not longer than {min}"
+            );
+            // Head and tail (foot and top) on different rows of the drawn board.
+            assert_ne!(
+                (j.from - 1) / columns,
+                j.to.saturating_sub(1) / columns,
+                "{j:?}"
+            );
+            assert!(j.from != n && b.jump_from(j.to).is_none(), "{j:?}");
+        }
+        // Every ladder is one-use; snakes are not.
+        let mut once = b.once_squares().to_vec();
+        once.sort_unstable();
+        assert_eq!(once, feet);
+        for &(sq, points) in b.point_squares() {
+            assert!((1..n).contains(&sq), "apple on {sq}");
+            assert!(
+                !heads.contains(&sq) && !feet.contains(&sq),
+                "apple on a jump: {sq}"
+            );
+            assert!((1..=MAX_APPLE_POINTS).contains(&points.abs()), "{points}");
+        }
+    }
+
+    #[test]
+    fn seed_003_boards_follow_its_rules_and_are_reproducible() {
+        let mut signs = [0, 0];
+        for seed in 0..30 {
+            let g = generate(&seed003(seed)).unwrap();
+            let b = &g.board;
+            assert_eq!((b.snakes().len(), b.ladders().len()), (3, 3));
+            assert_eq!(b.point_squares().len(), 6);
+            // 20 rows of 10: every jump is longer than 20 squares.
+            follows_seed_003(b, 20, 10);
+            for &(_, p) in b.point_squares() {
+                signs[usize::from(p > 0)] += 1;
+            }
+            assert_eq!(generate(&seed003(seed)).unwrap().text, g.text);
+        }
+        // Red and black apples both occur (180 fair coins).
+        assert!(signs[0] > 50 && signs[1] > 50, "{signs:?}");
+        assert_ne!(
+            generate(&seed003(1)).unwrap().text,
+            generate(&seed003(2)).unwrap().text
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn generated_boards_follow_seed_003_on_any_seed(
+            seed in proptest::prelude::any::<u64>(),
+            size in 60u32..400,
+            columns in 5u32..25,
+            jumps in (0usize..5, 0usize..5),
+            apples in 0usize..12,
+        ) {
+            let o = GenerateOptions {
+                columns: Some(columns),
+                once_ladders: true,
+                apples,
+                ..opts(size, jumps.0, jumps.1, seed)
+            };
+            match generate(&o) {
+                Ok(g) => {
+                    let b = &g.board;
+                    proptest::prop_assert_eq!(b.point_squares().len(), apples);
+                    follows_seed_003(b, size.div_ceil(columns), columns);
+                }
+                // Only a request that cannot fit is refused.
+                Err(e) => proptest::prop_assert!(
+                    matches!(e, GenerateError::TooShort { .. }),
+                    "{}", e
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn impossible_seed_003_requests_are_errors() {
+        // One column: 200 rows, so no jump is longer than 200 squares on 200.
+        let one = GenerateOptions {
+            columns: Some(1),
+            ..opts(200, 1, 0, 0)
+        };
+        assert!(matches!(
+            generate(&one),
+            Err(GenerateError::TooShort {
+                min: 200,
+                rows: 200,
+                ..
+            })
+        ));
+        // No jumps: any column count is fine.
+        let none = GenerateOptions {
+            columns: Some(1),
+            ..opts(200, 0, 0, 0)
+        };
+        assert!(generate(&none).is_ok());
+        let wide = GenerateOptions {
+            columns: Some(21),
+            ..opts(20, 0, 0, 0)
+        };
+        assert_eq!(
+            generate(&wide).unwrap_err(),
+            GenerateError::Columns {
+                columns: 21,
+                size: 20
+            }
+        );
+        // 20 squares, 2 jumps: 17 free squares, at most 8 apples.
+        let apples = |k| GenerateOptions {
+            apples: k,
+            ..opts(20, 1, 1, 0)
+        };
+        assert_eq!(max_apples(20, 2), 8);
+        assert!(generate(&apples(8)).is_ok());
+        assert!(matches!(
+            generate(&apples(9)),
+            Err(GenerateError::TooManyApples { max: 8, .. })
+        ));
+        assert_eq!(max_apples(1000, 0), crate::board::MAX_STATE_SQUARES);
     }
 }

@@ -17,7 +17,7 @@ pub struct BuiltinBoard {
 pub const DEFAULT_BOARD: &str = "milton-bradley";
 
 /// Every built-in board, in the order `ladders boards` lists them.
-pub const BUILTIN_BOARDS: [BuiltinBoard; 6] = [
+pub const BUILTIN_BOARDS: [BuiltinBoard; 7] = [
     BuiltinBoard {
         name: "milton-bradley",
         summary: "Chutes and Ladders, seed 001's layout (chute 47 -> 26): start off the board, a roll past 100 is lost",
@@ -42,6 +42,11 @@ pub const BUILTIN_BOARDS: [BuiltinBoard; 6] = [
         name: "course",
         summary: "a dynamic-programming course's board: 50 squares, each turn the player chooses a d4 or a d6 (ladders optimize)",
         text: include_str!("../../boards/course.toml"),
+    },
+    BuiltinBoard {
+        name: "seed-003",
+        summary: "seed 003's game: 20 x 10 squares, 3 snakes, 3 ladders that break after one use, 6 apples worth points",
+        text: include_str!("../../boards/seed-003.toml"),
     },
     BuiltinBoard {
         name: "tiny",

@@ -1,4 +1,5 @@
-//! `ladders generate`: write a random board file (seed 003's placement constraints).
+//! `ladders generate`: write a random board file (seed 003's placement constraints, and with
+//! `--columns`, `--once-ladders` and `--apples` seed 003's own game).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -17,7 +18,8 @@ use super::output::write_json;
 #[command(after_help = after_help!(
     "ladders generate --size 50 --snakes 5 --ladders 5 --seed 7",
     "ladders generate --size 100 --tiles --seed 2 --output board.toml",
-    "ladders generate --size 30 --snakes 3 --ladders 2 --seed 1 --json"
+    "ladders generate --size 30 --snakes 3 --ladders 2 --seed 1 --json",
+    "ladders generate --size 200 --columns 10 --snakes 3 --ladders 3 --seed 3 --once-ladders --apples 6"
 ))]
 pub struct Args {
     /// The finish square N (the board has squares 1..N)
@@ -44,6 +46,17 @@ pub struct Args {
     /// Whether the top face rolls again: none, unlimited, or K (the K-th in a row forfeits)
     #[arg(long, value_name = "none|unlimited|K", default_value = "none", value_parser = RollAgain::parse)]
     pub roll_again: RollAgain,
+    /// The row length of the board as drawn (seed 003's M; written as `columns`): jumps are
+    /// longer than both the row length and the number of rows (default: ceil(sqrt(size)))
+    #[arg(long, value_name = "M", conflicts_with = "tiles")]
+    pub columns: Option<Square>,
+    /// Every ladder breaks after its first use (seed 003; written as `once`)
+    #[arg(long, conflicts_with = "tiles")]
+    pub once_ladders: bool,
+    /// Place this many apples (point squares), red (+1 to +10) or black (-1 to -10), none on a
+    /// snake's head or a ladder's foot (seed 003)
+    #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "tiles")]
+    pub apples: usize,
     /// Draw the board once from seed 002's random-tile model (every square a snake head with
     /// probability --snake, a ladder foot with --ladder, moving --length squares) instead of
     /// placing --snakes and --ladders
@@ -110,6 +123,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             ladders: args.ladders,
             seed: args.seed,
             rules,
+            columns: args.columns,
+            once_ladders: args.once_ladders,
+            apples: args.apples,
         })?
     };
     // `-` is standard output, as everywhere else: never a file named `-`.

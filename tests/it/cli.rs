@@ -134,9 +134,10 @@ fn boards_lists_every_builtin_board() {
         .stdout(predicate::str::contains("efi"))
         .stdout(predicate::str::contains("random-tiles"))
         .stdout(predicate::str::contains("tiny"))
-        .stdout(predicate::str::contains("course"));
+        .stdout(predicate::str::contains("course"))
+        .stdout(predicate::str::contains("seed-003"));
     let v = json_of(&["boards", "--json"]);
-    assert_eq!(v.as_array().unwrap().len(), 6);
+    assert_eq!(v.as_array().unwrap().len(), 7);
 }
 
 #[test]

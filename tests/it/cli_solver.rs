@@ -163,3 +163,58 @@ fn float_expectations_agree_with_the_exact_ones_on_generated_boards() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn generate_seed_003_is_the_builtin_board_and_refuses_impossible_requests() {
+    // The built-in seed-003 is this command's file (its name line replaced, comments added).
+    let out = ladders()
+        .args([
+            "generate",
+            "--size",
+            "200",
+            "--columns",
+            "10",
+            "--snakes",
+            "3",
+            "--ladders",
+            "3",
+            "--seed",
+            "3",
+            "--once-ladders",
+            "--apples",
+            "6",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let shipped = std::fs::read_to_string("boards/seed-003.toml").unwrap();
+    let body = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with("name ="))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(body(&text), body(&shipped));
+    for (args, message) in [
+        (
+            vec!["--size", "200", "--columns", "1", "--snakes", "1"],
+            "no snake or ladder longer than 200 squares fits",
+        ),
+        (
+            vec!["--size", "20", "--apples", "10"],
+            "10 apples do not fit",
+        ),
+        (
+            vec!["--size", "20", "--columns", "21"],
+            "--columns 21 is not a row length",
+        ),
+    ] {
+        ladders()
+            .arg("generate")
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+    }
+}

@@ -160,6 +160,7 @@ fn generated_boards_give_the_reference_fractions() {
                 roll_again,
                 ..Rules::default()
             },
+            ..GenerateOptions::plain(0, 0, 0, 0)
         })
         .unwrap();
         assert_same(&g.board, &g.text);
@@ -193,6 +194,7 @@ fn the_start_only_and_per_square_routes_agree_on_1000_squares() {
                 roll_again,
                 ..Rules::default()
             },
+            ..GenerateOptions::plain(0, 0, 0, 0)
         })
         .unwrap();
         fast(&g.board).expect("the generated board is finite");

@@ -313,16 +313,8 @@ fn the_vector_route_equals_the_multi_modular_elimination_on_1000_squares() {
     // The turn chain of a generated 1,000-square board (960 states, with fill and a
     // non-identity order), rows scaled by 6 to integers: every square's expected turns as a
     // vector, the start's second moment chained, against the elimination modulo many primes.
-    use crate::board::Rules;
     use crate::generate::{generate, GenerateOptions};
-    let g = generate(&GenerateOptions {
-        size: 1000,
-        snakes: 20,
-        ladders: 20,
-        seed: 3,
-        rules: Rules::default(),
-    })
-    .unwrap();
+    let g = generate(&GenerateOptions::plain(1000, 20, 20, 3)).unwrap();
     let chain = Chain::for_board(&g.board);
     let a_q = identity_minus(&transient_matrix(&chain));
     let n = a_q.len();
