@@ -46,6 +46,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         None => match args.seats.load()? {
             Seats::One(board) => *board,
             Seats::Race(boards, knock_off) => return run_race(args, &boards, knock_off, out),
+            Seats::Shared(board, players) => bail!(
+                "{}: {players} players sharing a board that changes during a game have no exact \
+                 race to check against yet; `ladders simulate --players {players}` estimates it",
+                board.origin()
+            ),
         },
     };
     let tail = 0.1 / args.sim.games as f64;

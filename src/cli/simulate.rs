@@ -12,6 +12,7 @@ use ladders::choice::play::simulate_policy;
 use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
 use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
 use ladders::simulate::race::{simulate_race, RaceSimOptions, RaceSimulation};
+use ladders::simulate::shared::simulate_shared;
 use ladders::simulate::{simulate, SimOptions, Simulation, DEFAULT_MAX_TURNS};
 
 use super::board_args::RuleArgs;
@@ -69,6 +70,9 @@ pub enum Seats {
     One(Box<Board>),
     /// A race: the seats' boards in playing order, and the knock-off rule.
     Race(Vec<Board>, bool),
+    /// Several players sharing one board that changes during a game (one-use jumps, points,
+    /// lost or extra turns): the board and the number of players.
+    Shared(Box<Board>, usize),
 }
 
 impl SeatArgs {
@@ -90,10 +94,22 @@ impl SeatArgs {
             },
             usize::from,
         );
-        let boards = seat_boards(&self.boards, &self.rules, &self.reverse_seat, players)?;
-        for b in &boards {
-            super::board_args::square_state_only(b, "race")?;
+        let first = self.rules.load(&self.boards[0])?;
+        if first.is_stateful() {
+            if self.boards.iter().any(|b| *b != self.boards[0])
+                || self.knock_off
+                || !self.reverse_seat.is_empty()
+            {
+                bail!(
+                    "{}: players on a board that changes during a game share it (a broken ladder \
+                     is broken for everyone): give one board for all seats, without --knock-off \
+                     or --reverse-seat",
+                    first.origin()
+                );
+            }
+            return Ok(Seats::Shared(Box::new(first), players));
         }
+        let boards = seat_boards(&self.boards, &self.rules, &self.reverse_seat, players)?;
         Ok(Seats::Race(boards, self.knock_off))
     }
 }
@@ -276,6 +292,41 @@ pub fn run_race_simulation(
     Ok((sim?, timing))
 }
 
+/// Runs a simulation of `players` seats sharing the stateful `board` (the turn cap is a cap on
+/// rounds) with the thread count and a progress bar on stderr.
+pub fn run_shared_simulation(
+    board: &Board,
+    players: usize,
+    args: &SimArgs,
+) -> Result<(RaceSimulation, Timing)> {
+    refuse_endless_turns(board)?;
+    with_progress(args, |seed, progress| {
+        let options = RaceSimOptions {
+            games: args.games,
+            seed,
+            max_rounds: args.max_turns,
+            knock_off: false,
+        };
+        simulate_shared(board, players, &options, progress)
+    })
+}
+
+/// Writes a race simulation's report (text or JSON).
+fn write_race_report(
+    out: &mut dyn Write,
+    json: bool,
+    seats: &[&Board],
+    sim: &RaceSimulation,
+    timing: Timing,
+) -> Result<()> {
+    if json {
+        write_json(out, &race_simulation_json(seats, sim, Some(timing)))?;
+    } else {
+        write_race_simulation(out, seats, sim, Some(timing))?;
+    }
+    Ok(())
+}
+
 /// Runs `simulate`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if args.json && args.histogram_csv.as_deref() == Some("-") {
@@ -293,12 +344,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
                     }
                     let seats: Vec<&Board> = boards.iter().collect();
                     let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sim)?;
-                    if args.json {
-                        let v = race_simulation_json(&seats, &sim, Some(timing));
-                        write_json(out, &v)?;
-                    } else {
-                        write_race_simulation(out, &seats, &sim, Some(timing))?;
+                    write_race_report(out, args.json, &seats, &sim, timing)?;
+                    return Ok(exit::code(exit::SUCCESS));
+                }
+                Seats::Shared(board, players) => {
+                    if args.histogram_csv.is_some() {
+                        bail!("--histogram-csv is for one player (a race reports its rounds in --json)");
                     }
+                    let seats = vec![&*board; players];
+                    let (sim, timing) = run_shared_simulation(&board, players, &args.sim)?;
+                    write_race_report(out, args.json, &seats, &sim, timing)?;
                     return Ok(exit::code(exit::SUCCESS));
                 }
             }

@@ -13,6 +13,7 @@ use crate::report::simulate::{thousands, write_count_summary, Timing};
 use crate::report::text::rules_line;
 use crate::simulate::check::ZTest;
 use crate::simulate::race::{RaceComparison, RaceExact, RaceSimulation};
+use crate::simulate::stateful::Scores;
 
 fn ok(pass: bool) -> &'static str {
     if pass {
@@ -48,6 +49,37 @@ fn name_width(boards: &[&Board]) -> usize {
         .max(5)
 }
 
+/// What the seats share on a board that changes during a game.
+pub const SHARED: &str =
+    "one state for all seats: a ladder broken or an apple eaten by one seat is so for every seat";
+
+/// Why a shared board's race is simulated.
+pub const SIMULATED_BECAUSE: &str = "the seats interact through the board's state, and no exact \
+     joint chain answers seats sharing a board that changes during a game yet";
+
+/// The seats play one board that changes during a game, so they share its state.
+fn shared(boards: &[&Board]) -> bool {
+    boards.first().is_some_and(|b| b.is_stateful())
+}
+
+/// Each seat's final score over the finished games: mean ± standard error, sd and range.
+fn write_scores(out: &mut dyn Write, scores: &[Scores]) -> io::Result<()> {
+    for (s, sc) in scores.iter().enumerate() {
+        let (Some(mean), Some((lo, hi))) = (sc.mean(), sc.range()) else {
+            writeln!(out, "Score seat {:<5} no game finished", s + 1)?;
+            continue;
+        };
+        let sd = sc.sd().unwrap_or(0.0);
+        writeln!(
+            out,
+            "Score seat {:<5} mean {mean:.4} ± {:.4}, sd {sd:.4}, range {lo} to {hi}",
+            s + 1,
+            sd / (sc.n() as f64).sqrt()
+        )?;
+    }
+    Ok(())
+}
+
 /// Writes the `simulate --players K` text report.
 ///
 /// # Errors
@@ -69,6 +101,10 @@ pub fn write_race_simulation(
     let same_rules = boards.iter().all(|b| b.rules() == boards[0].rules());
     if same_rules {
         writeln!(out, "Rules            {}", rules_line(boards[0]))?;
+    }
+    if shared(boards) {
+        writeln!(out, "Shared board     {SHARED}")?;
+        writeln!(out, "Simulated        {SIMULATED_BECAUSE}")?;
     }
     writeln!(out, "Seed             {}", sim.seed)?;
     writeln!(out)?;
@@ -109,6 +145,9 @@ pub fn write_race_simulation(
         writeln!(out, "Rounds           no game finished")?;
     } else {
         write_count_summary(out, "Rounds", r, finished)?;
+    }
+    if let Some(scores) = &sim.scores {
+        write_scores(out, scores)?;
     }
     writeln!(
         out,
@@ -181,7 +220,28 @@ pub fn race_simulation_json(
         },
         "round_counts": r.counts(),
         "totals": {"rolls": sim.rolls, "knock_offs": sim.knock_offs},
+        "shared_state": shared(boards),
     });
+    if shared(boards) {
+        v["simulated_because"] = SIMULATED_BECAUSE.into();
+    }
+    if let Some(scores) = &sim.scores {
+        let seats: Vec<Value> = scores
+            .iter()
+            .enumerate()
+            .map(|(s, sc)| {
+                json!({
+                    "seat": s + 1,
+                    "mean": sc.mean(),
+                    "sd": sc.sd(),
+                    "standard_error": sc.sd().map(|sd| sd / (sc.n() as f64).sqrt()),
+                    "min": sc.range().map(|r| r.0),
+                    "max": sc.range().map(|r| r.1),
+                })
+            })
+            .collect();
+        v["scores"] = seats.into();
+    }
     if let Some(t) = timing {
         v["timing"] = json!({
             "seconds": t.seconds,

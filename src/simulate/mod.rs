@@ -18,6 +18,7 @@ pub mod endless;
 pub mod engine;
 pub mod race;
 pub mod sample;
+pub mod shared;
 pub mod stateful;
 pub mod stream;
 pub mod table;

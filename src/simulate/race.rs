@@ -85,6 +85,9 @@ pub struct RaceSimulation {
     pub rolls: u64,
     /// Tokens sent back to the start by a knock-off, over all games.
     pub knock_offs: u64,
+    /// Seats sharing a board with point squares ([`super::shared`]): every seat's final scores
+    /// over the finished games; `None` otherwise.
+    pub scores: Option<Vec<super::stateful::Scores>>,
 }
 
 impl RaceSimulation {
@@ -165,6 +168,7 @@ pub fn simulate_race(
         rounds: Histogram::new(tally.rounds),
         rolls: tally.rolls,
         knock_offs: tally.knock_offs,
+        scores: None,
     })
 }
 

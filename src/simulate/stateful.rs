@@ -154,11 +154,11 @@ pub struct Scores {
 }
 
 impl Scores {
-    fn add(&mut self, score: i64) {
+    pub(crate) fn add(&mut self, score: i64) {
         *self.counts.entry(score).or_insert(0) += 1;
     }
 
-    fn merge(&mut self, other: Scores) {
+    pub(crate) fn merge(&mut self, other: Scores) {
         for (s, n) in other.counts {
             *self.counts.entry(s).or_insert(0) += n;
         }

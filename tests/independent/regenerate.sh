@@ -40,3 +40,8 @@ for board in tests/fixtures/independent-boards/*.toml; do
   { echo "args $board"; python3 tests/independent/rules_chain.py "$board" --turns 6; } \
     > "tests/fixtures/independent-rules/$name.txt"
 done
+# Two players sharing a stateful board (issue 12 item 3): shared_race.py's exact win
+# probabilities, rounds and scores, read by tests/it/cli_simulate_stateful.rs (a z-test of the
+# simulator at 10^6 games).
+python3 tests/independent/shared_race.py tests/fixtures/sim/shared-two.toml \
+  > tests/fixtures/sim/shared-two.txt

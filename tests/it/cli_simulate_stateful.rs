@@ -89,3 +89,103 @@ fn a_sample_played_with_jumps_that_never_break_is_rejected() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The exact answers of tests/independent/shared_race.py for two players sharing `SHARED`.
+fn shared_exact() -> std::collections::BTreeMap<String, f64> {
+    use num_traits::ToPrimitive;
+    std::fs::read_to_string("tests/fixtures/sim/shared-two.txt")
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.split_once(' '))
+        .filter(|(_, v)| v.contains('/'))
+        .map(|(k, v)| {
+            let q = crate::known_values::parse_fraction(v);
+            (k.to_string(), q.to_f64().unwrap())
+        })
+        .collect()
+}
+
+const SHARED: &str = "tests/fixtures/sim/shared-two.toml";
+
+#[test]
+fn two_players_sharing_a_stateful_board_agree_with_the_independent_joint_chain() {
+    // 10^6 games of two seats sharing one state (a broken ladder is broken for both, an apple
+    // is eaten once), against the exact win probabilities, expected rounds and expected scores of
+    // the independent joint chain (shared_race.py): every |z| below 5.
+    let exact = shared_exact();
+    assert!((exact["win1"] + exact["win2"] - 1.0).abs() < 1e-15);
+    let out = ladders()
+        .args([
+            "simulate",
+            SHARED,
+            "--players",
+            "2",
+            "-n",
+            "1M",
+            "--seed",
+            "2026",
+            "--json",
+        ])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["shared_state"], true);
+    assert!(v["simulated_because"]
+        .as_str()
+        .unwrap()
+        .contains("no exact"));
+    assert_eq!(
+        (v["games"].as_u64(), v["capped"].as_u64()),
+        (Some(1_000_000), Some(0))
+    );
+    let n = 1e6;
+    let z = |seen: f64, p: f64, se: f64| (seen - p) / se;
+    for seat in 0..2 {
+        let p = exact[&format!("win{}", seat + 1)];
+        let share = v["seats"][seat]["share"].as_f64().unwrap();
+        let zw = z(share, p, (p * (1.0 - p) / n).sqrt());
+        assert!(
+            zw.abs() < 5.0,
+            "seat {}: {share} vs {p}, z = {zw}",
+            seat + 1
+        );
+        let sc = &v["scores"][seat];
+        let zs = z(
+            sc["mean"].as_f64().unwrap(),
+            exact[&format!("score{}", seat + 1)],
+            sc["standard_error"].as_f64().unwrap(),
+        );
+        assert!(zs.abs() < 5.0, "score of seat {}: z = {zs}", seat + 1);
+    }
+    let r = &v["rounds"];
+    let zr = z(
+        r["mean"].as_f64().unwrap(),
+        exact["rounds"],
+        r["standard_error"].as_f64().unwrap(),
+    );
+    assert!(zr.abs() < 5.0, "rounds: z = {zr}");
+    // Sharing matters here: seat 1 eats the apple on 3 first more often, so the seats' expected
+    // scores differ by far more than the sampling error (exact: 0.793 and 0.417).
+    assert!(exact["score1"] - exact["score2"] > 0.3);
+}
+
+#[test]
+fn players_on_a_stateful_board_share_one_board_and_check_refuses_them_for_now() {
+    let out = ladders()
+        .args(["simulate", SHARED, "tiny", "-n", "10", "--seed", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("share it"));
+    let out = ladders()
+        .args(["check", SHARED, "--players", "2", "-n", "10", "--seed", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no exact race"));
+}

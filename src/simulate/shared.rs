@@ -1,0 +1,257 @@
+//! Several players sharing one board that changes during a game (seed 003's two players): a
+//! ladder one seat breaks is broken for every seat, an apple one seat eats is gone for all.
+//!
+//! # The game played
+//!
+//! Seats take whole turns in seat order, as in [`super::race`]; the first to reach the finish
+//! wins and the game's length in rounds is the winner's number of turns. Each seat keeps its own
+//! square and its own owed turn (a lost-turn square costs only the seat that reached it); what is
+//! used up and eaten ([`crate::rules::Progress`]) is one for the whole table. A turn is
+//! [`super::stateful::play_turn`] on [`StatefulBoard`] from the mover's square and owed turn with
+//! the table's progress, and the progress it ends with becomes the table's: so the rules (the
+//! roll, the forfeit that keeps what was used up, the skipped turn, extra rolls) have their one
+//! definition in [`crate::rules`] and [`crate::chain::StatefulBoard`], and an apple scores only
+//! for the seat whose move first ends on it. Every seat's final score is recorded for finished
+//! games.
+//!
+//! # Reproducibility
+//!
+//! Chunk c of [`CHUNK_GAMES`](super::engine::CHUNK_GAMES) games draws from its own stream of the
+//! seed (apart from every other simulator's), chunks are merged by sums: the result depends on
+//! the seed only, never on the thread count.
+
+use super::race::{RaceSimOptions, RaceSimulation};
+use super::stateful::{play_turn, Scores, Throws};
+use super::stream::Dice;
+use super::{par_chunks, Histogram};
+use crate::board::Board;
+use crate::chain::{PlayerState, RollGame, StatefulBoard, TurnModel};
+
+/// Streams of the shared simulator's chunks are numbered from here (the plain engine uses small
+/// numbers, the single-player stateful one `2^61`, races `2^62`).
+const SHARED_STREAMS: u64 = (1 << 61) + (1 << 60);
+
+#[derive(Clone, Debug)]
+struct SharedTally {
+    wins: Vec<u64>,
+    capped: u64,
+    rounds: Vec<u64>,
+    rolls: u64,
+    scores: Vec<Scores>,
+}
+
+impl SharedTally {
+    fn new(seats: usize) -> SharedTally {
+        SharedTally {
+            wins: vec![0; seats],
+            capped: 0,
+            rounds: Vec::new(),
+            rolls: 0,
+            scores: vec![Scores::default(); seats],
+        }
+    }
+
+    fn merge(&mut self, other: SharedTally) {
+        for (a, b) in self.wins.iter_mut().zip(&other.wins) {
+            *a += b;
+        }
+        self.capped += other.capped;
+        if self.rounds.len() < other.rounds.len() {
+            self.rounds.resize(other.rounds.len(), 0);
+        }
+        for (a, b) in self.rounds.iter_mut().zip(&other.rounds) {
+            *a += b;
+        }
+        self.rolls += other.rolls;
+        for (a, b) in self.scores.iter_mut().zip(other.scores) {
+            a.merge(b);
+        }
+    }
+}
+
+/// Plays one game of `seats` players on `game` and adds it to `tally`.
+fn play(
+    game: &StatefulBoard<'_>,
+    throws: &Throws,
+    seats: usize,
+    max_rounds: u64,
+    dice: &mut Dice,
+    tally: &mut SharedTally,
+) {
+    let mut at: Vec<PlayerState> = vec![TurnModel::start(game); seats];
+    let mut table = at[0].progress;
+    let mut score = vec![0i64; seats];
+    for round in 1..=max_rounds {
+        for s in 0..seats {
+            let mover = PlayerState {
+                progress: table,
+                ..at[s]
+            };
+            let mut points = 0;
+            let rolls = &mut tally.rolls;
+            let next = play_turn(game, throws, mover, dice, &mut |r| {
+                *rolls += 1;
+                if let Some(o) = r.outcome {
+                    points += game.points(o);
+                }
+            });
+            score[s] += points;
+            if RollGame::is_final(game, &next) {
+                tally.wins[s] += 1;
+                let r = round as usize;
+                if tally.rounds.len() <= r {
+                    tally.rounds.resize(r + 1, 0);
+                }
+                tally.rounds[r] += 1;
+                for (scores, &p) in tally.scores.iter_mut().zip(&score) {
+                    scores.add(p);
+                }
+                return;
+            }
+            table = next.progress;
+            at[s] = next;
+        }
+    }
+    tally.capped += 1;
+}
+
+/// Plays `options.games` games of `players` seats sharing the stateful `board` with rayon's
+/// current thread pool (`options.knock_off` must be false); `progress` is called with the number
+/// of games just finished after each chunk. The result's `scores` holds every seat's final
+/// scores (finished games) when the board has point squares.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::board::builtin;
+/// use ladders::simulate::race::RaceSimOptions;
+/// use ladders::simulate::shared::simulate_shared;
+/// let b = builtin("seed-003").unwrap().unwrap();
+/// let options = RaceSimOptions { games: 2000, seed: 1, max_rounds: 10_000, knock_off: false };
+/// let sim = simulate_shared(&b, 2, &options, &|_| {});
+/// assert_eq!(sim.games(), 2000);
+/// assert_eq!(sim.scores.unwrap().len(), 2);
+/// ```
+pub fn simulate_shared(
+    board: &Board,
+    players: usize,
+    options: &RaceSimOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> RaceSimulation {
+    let game = StatefulBoard::new(board);
+    let throws = Throws::new(board);
+    let tally = par_chunks(
+        options.games,
+        progress,
+        || SharedTally::new(players),
+        SharedTally::merge,
+        |c, games| {
+            let mut acc = SharedTally::new(players);
+            let mut dice = Dice::new(options.seed, SHARED_STREAMS + c);
+            for _ in 0..games {
+                play(
+                    &game,
+                    &throws,
+                    players,
+                    options.max_rounds,
+                    &mut dice,
+                    &mut acc,
+                );
+            }
+            acc
+        },
+    );
+    RaceSimulation {
+        seed: options.seed,
+        max_rounds: options.max_rounds,
+        knock_off: false,
+        wins: tally.wins,
+        capped: tally.capped,
+        rounds: Histogram::new(tally.rounds),
+        rolls: tally.rolls,
+        knock_offs: 0,
+        scores: (!board.point_squares().is_empty()).then_some(tally.scores),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn board(text: &str) -> Board {
+        Board::from_toml_str(text, "t").expect("valid test board")
+    }
+
+    fn options(games: u64, seed: u64) -> RaceSimOptions {
+        RaceSimOptions {
+            games,
+            seed,
+            max_rounds: 10_000,
+            knock_off: false,
+        }
+    }
+
+    #[test]
+    fn an_apple_scores_only_for_the_seat_that_eats_it() {
+        // Worked by hand: size 2, a coin, allow, the apple on 1 worth 5. Seat 1's first roll:
+        // a 2 wins at once, a 1 lands on 1 and eats the apple. Seat 2 plays only after seat 1
+        // rolled a 1, so the apple is gone whenever seat 2 lands on 1: seat 2 never scores, seat
+        // 1 scores 5 with probability 1/2. (Unshared, seat 2 would score 5 in a quarter of
+        // the games.)
+        let b = board("size = 2\npoints = [[1, 5]]\n[rules]\ndie = 2\novershoot = \"allow\"\n");
+        let n = 20_000;
+        let sim = simulate_shared(&b, 2, &options(n, 4), &|_| {});
+        let scores = sim.scores.unwrap();
+        assert_eq!(scores[1].counts, BTreeMap::from([(0, n)]), "{scores:?}");
+        let eaten = scores[0].counts[&5];
+        assert_eq!(eaten + scores[0].counts[&0], n);
+        let sd = (n as f64 * 0.25).sqrt();
+        assert!((eaten as f64 - n as f64 / 2.0).abs() < 5.0 * sd, "{eaten}");
+    }
+
+    #[test]
+    fn a_ladder_broken_by_one_seat_is_broken_for_the_other() {
+        // Worked by hand: size 5, a coin, stay, the one-use ladder 1 -> 4. Round 1: seat 1
+        // climbs to 4 with a 1 (breaking the ladder) or goes to 2; seat 2 climbs to 4 with a 1
+        // only if seat 1 did not break it, else goes to 1 or 2. Nobody finishes in round 1 (5 is
+        // reached only from 4 with a 1, or from 3). Round 2 ends the game when seat 1 is on 4
+        // and rolls a 1 (1/2 * 1/2 = 1/4), or when seat 1 went to 2 and seat 2 climbed and rolls
+        // a 1 (1/2 * 1/2 * 1/2 = 1/8): P(2 rounds) = 3/8. Were the ladder not shared, seat 2
+        // would climb whatever seat 1 did: 1/4 + 3/4 * 1/4 = 7/16, 40 standard errors away.
+        let b = board("size = 5\nladders = [[1, 4]]\nonce = [1]\n[rules]\ndie = 2\n");
+        let n = 100_000;
+        let sim = simulate_shared(&b, 2, &options(n, 9), &|_| {});
+        let rounds = sim.rounds.counts();
+        assert_eq!(rounds[1], 0);
+        let p = 3.0 / 8.0;
+        let sd = (n as f64 * p * (1.0 - p)).sqrt();
+        assert!(
+            (rounds[2] as f64 - n as f64 * p).abs() < 5.0 * sd,
+            "{}",
+            rounds[2]
+        );
+        assert_eq!(sim.scores, None, "no point squares, no scores");
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_simulation_on_one_thread_and_on_two() {
+        let b = board(
+            "size = 20\nladders = [[3, 12]]\nsnakes = [[17, 4]]\nonce = [3, 17]\n\
+             points = [[6, 2], [9, -1]]\nlose_turn = [8]\nextra_turn = [10]\n\
+             [rules]\nroll_again = 2\novershoot = \"bounce\"\n",
+        );
+        let o = options(3 * crate::simulate::engine::CHUNK_GAMES / 2 + 7, 11);
+        let pool = |n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+        };
+        let one = pool(1).install(|| simulate_shared(&b, 3, &o, &|_| {}));
+        let two = pool(2).install(|| simulate_shared(&b, 3, &o, &|_| {}));
+        assert_eq!(one, two);
+        assert_eq!(one.wins.len(), 3);
+        assert_eq!(one.games(), o.games);
+    }
+}
