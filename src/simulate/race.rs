@@ -172,17 +172,18 @@ pub fn simulate_race(
     })
 }
 
+/// A race's counts so far (also the shared-board simulator's, [`super::shared`]).
 #[derive(Clone, Debug)]
-struct RaceTally {
-    wins: Vec<u64>,
-    capped: u64,
-    rounds: Vec<u64>,
-    rolls: u64,
-    knock_offs: u64,
+pub(super) struct RaceTally {
+    pub(super) wins: Vec<u64>,
+    pub(super) capped: u64,
+    pub(super) rounds: Vec<u64>,
+    pub(super) rolls: u64,
+    pub(super) knock_offs: u64,
 }
 
 impl RaceTally {
-    fn new(seats: usize) -> RaceTally {
+    pub(super) fn new(seats: usize) -> RaceTally {
         RaceTally {
             wins: vec![0; seats],
             capped: 0,
@@ -192,7 +193,17 @@ impl RaceTally {
         }
     }
 
-    fn merge(&mut self, other: &RaceTally) {
+    /// Seat `seat` (from 0) won in round `round`.
+    pub(super) fn won(&mut self, seat: usize, round: u64) {
+        self.wins[seat] += 1;
+        let r = round as usize;
+        if self.rounds.len() <= r {
+            self.rounds.resize(r + 1, 0);
+        }
+        self.rounds[r] += 1;
+    }
+
+    pub(super) fn merge(&mut self, other: &RaceTally) {
         for (a, b) in self.wins.iter_mut().zip(&other.wins) {
             *a += b;
         }
@@ -221,12 +232,7 @@ fn play(seats: &[Seat], options: &RaceSimOptions, dice: &mut Dice, tally: &mut R
                 let to = seat.table.square(turn.row);
                 positions[s] = to;
                 if to == seat.finish {
-                    tally.wins[s] += 1;
-                    let r = round as usize;
-                    if tally.rounds.len() <= r {
-                        tally.rounds.resize(r + 1, 0);
-                    }
-                    tally.rounds[r] += 1;
+                    tally.won(s, round);
                     return;
                 }
                 // A forfeit (back to where the turn began) is not a landing.

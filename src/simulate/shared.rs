@@ -20,7 +20,7 @@
 //! seed (apart from every other simulator's), chunks are merged by sums: the result depends on
 //! the seed only, never on the thread count.
 
-use super::race::{RaceSimOptions, RaceSimulation};
+use super::race::{RaceSimOptions, RaceSimulation, RaceTally};
 use super::stateful::{play_turn, Scores, Throws};
 use super::stream::Dice;
 use super::{par_chunks, Histogram};
@@ -33,36 +33,20 @@ const SHARED_STREAMS: u64 = (1 << 61) + (1 << 60);
 
 #[derive(Clone, Debug)]
 struct SharedTally {
-    wins: Vec<u64>,
-    capped: u64,
-    rounds: Vec<u64>,
-    rolls: u64,
+    race: RaceTally,
     scores: Vec<Scores>,
 }
 
 impl SharedTally {
     fn new(seats: usize) -> SharedTally {
         SharedTally {
-            wins: vec![0; seats],
-            capped: 0,
-            rounds: Vec::new(),
-            rolls: 0,
+            race: RaceTally::new(seats),
             scores: vec![Scores::default(); seats],
         }
     }
 
     fn merge(&mut self, other: SharedTally) {
-        for (a, b) in self.wins.iter_mut().zip(&other.wins) {
-            *a += b;
-        }
-        self.capped += other.capped;
-        if self.rounds.len() < other.rounds.len() {
-            self.rounds.resize(other.rounds.len(), 0);
-        }
-        for (a, b) in self.rounds.iter_mut().zip(&other.rounds) {
-            *a += b;
-        }
-        self.rolls += other.rolls;
+        self.race.merge(&other.race);
         for (a, b) in self.scores.iter_mut().zip(other.scores) {
             a.merge(b);
         }
@@ -88,7 +72,7 @@ fn play(
                 ..at[s]
             };
             let mut points = 0;
-            let rolls = &mut tally.rolls;
+            let rolls = &mut tally.race.rolls;
             let next = play_turn(game, throws, mover, dice, &mut |r| {
                 *rolls += 1;
                 if let Some(o) = r.outcome {
@@ -97,12 +81,7 @@ fn play(
             });
             score[s] += points;
             if RollGame::is_final(game, &next) {
-                tally.wins[s] += 1;
-                let r = round as usize;
-                if tally.rounds.len() <= r {
-                    tally.rounds.resize(r + 1, 0);
-                }
-                tally.rounds[r] += 1;
+                tally.race.won(s, round);
                 for (scores, &p) in tally.scores.iter_mut().zip(&score) {
                     scores.add(p);
                 }
@@ -112,7 +91,7 @@ fn play(
             at[s] = next;
         }
     }
-    tally.capped += 1;
+    tally.race.capped += 1;
 }
 
 /// Plays `options.games` games of `players` seats sharing the stateful `board` with rayon's
@@ -165,10 +144,10 @@ pub fn simulate_shared(
         seed: options.seed,
         max_rounds: options.max_rounds,
         knock_off: false,
-        wins: tally.wins,
-        capped: tally.capped,
-        rounds: Histogram::new(tally.rounds),
-        rolls: tally.rolls,
+        wins: tally.race.wins,
+        capped: tally.race.capped,
+        rounds: Histogram::new(tally.race.rounds),
+        rolls: tally.race.rolls,
         knock_offs: 0,
         scores: (!board.point_squares().is_empty()).then_some(tally.scores),
     }
