@@ -18,7 +18,8 @@ use super::output::write_json;
 #[command(after_help = after_help!(
     "ladders analyze efi",
     "ladders analyze milton-bradley --overshoot bounce --digits 3",
-    "ladders analyze tiny --json"
+    "ladders analyze tiny --json",
+    "ladders analyze milton-bradley --die 13..17 --digits 2"
 ))]
 pub struct Args {
     #[command(flatten)]
@@ -54,6 +55,10 @@ impl Args {
 
 /// Runs `analyze`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    if let Some(range) = args.board.rules.die_range() {
+        let (digits, json) = (usize::from(args.output.digits), args.output.json);
+        return super::expect::die_table(&args.board, range, digits, json, out);
+    }
     let board = args.board.load()?;
     super::board_args::square_state_only(&board, "analyze")?;
     let summary = match summarize(&board) {

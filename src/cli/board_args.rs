@@ -103,7 +103,7 @@ impl RuleArgs {
     pub fn load_with_choices(&self, name: &str) -> Result<Board> {
         if let Some(range) = self.die_range() {
             bail!(
-                "--die {}..{}: a range of dice is for `ladders expect` (a table of expected turns per die size)",
+                "--die {}..{}: a range of dice is for `ladders expect` and `ladders analyze` (a table of expected turns per die size)",
                 range.start(),
                 range.end()
             );
@@ -153,7 +153,7 @@ pub fn square_state_only(board: &Board, command: &str) -> Result<()> {
     Ok(())
 }
 
-/// `--die`: one die, or a range of fair dice (`LO..HI`, for `expect`).
+/// `--die`: one die, or a range of fair dice (`LO..HI`, for `expect` and `analyze`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DieArg {
     /// One die (fair or loaded).

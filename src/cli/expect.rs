@@ -82,7 +82,7 @@ fn score_json(s: &Score, digits: usize) -> serde_json::Value {
 /// Runs `expect`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(range) = args.board.rules.die_range() {
-        return die_table(args, range, out);
+        return die_table(&args.board, range, usize::from(args.digits), args.json, out);
     }
     if let Some(chosen) = args.policy.load(&args.board.rules, &args.board.board)? {
         return run_policy(args, &chosen, out);
@@ -163,18 +163,20 @@ fn run_policy(args: &Args, chosen: &Chosen, out: &mut dyn Write) -> Result<ExitC
     Ok(exit::code(exit::SUCCESS))
 }
 
-/// `expect --die LO..HI`: the exact expected turns with each fair die, the best marked.
-fn die_table(
-    args: &Args,
+/// `expect --die LO..HI` and `analyze --die LO..HI`: the exact expected turns with each fair
+/// die, the best marked.
+pub(super) fn die_table(
+    board_args: &super::board_args::BoardArgs,
     range: std::ops::RangeInclusive<u32>,
+    digits: usize,
+    json: bool,
     out: &mut dyn Write,
 ) -> Result<ExitCode> {
-    let mut base = args.board.clone();
+    let mut base = board_args.clone();
     base.rules.die = None;
     let board = base.load()?;
     let sweep = ladders::analysis::design::die_sweep(&board, range)?;
-    let digits = usize::from(args.digits);
-    if args.json {
+    if json {
         write_json(
             out,
             &ladders::report::design::die_sweep_json(&board, &sweep, digits),

@@ -1,4 +1,4 @@
-//! `ladders squares`, `ladders sensitivity` and `expect --die LO..HI` through the binary: the
+//! `ladders squares`, `ladders sensitivity` and `expect`/`analyze --die LO..HI` through the binary: the
 //! JSON's exact values against values worked by hand or a second method, CSV shapes, and refusals.
 
 use num_rational::BigRational;
@@ -131,6 +131,32 @@ fn the_die_table_marks_fifteen_on_milton_bradley() {
     // The row for 6 is `expect`'s own answer.
     let six = json_of(&["expect", "milton-bradley", "--json"]);
     assert_eq!(exact(&v["dice"][4]["turns"]), exact(&six["expected_turns"]));
+}
+
+#[test]
+fn analyze_takes_a_die_range_and_gives_expects_table() {
+    // Issue 13: `analyze --die LO..HI` is the same table as `expect --die LO..HI`; the row for 6
+    // is `expect`'s own answer on the board (an independent solve, tested in known_values).
+    let a = json_of(&["analyze", "milton-bradley", "--die", "5..7", "--json"]);
+    let e = json_of(&["expect", "milton-bradley", "--die", "5..7", "--json"]);
+    assert_eq!(a, e);
+    assert_eq!(a["dice"].as_array().unwrap().len(), 3);
+    let six = json_of(&["expect", "milton-bradley", "--json"]);
+    assert_eq!(exact(&a["dice"][1]["turns"]), exact(&six["expected_turns"]));
+    let out = ladders()
+        .args([
+            "analyze",
+            "milton-bradley",
+            "--die",
+            "13..17",
+            "--digits",
+            "2",
+        ])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let best: Vec<&str> = text.lines().filter(|l| l.contains("<- best")).collect();
+    assert_eq!(best, vec!["  15  25.81  <- best"], "{text}");
 }
 
 #[test]
