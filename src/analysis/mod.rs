@@ -8,6 +8,7 @@ pub mod fundamental;
 pub mod moments;
 pub mod pgf;
 pub mod shortest;
+pub mod shortest_state;
 pub mod shown;
 pub mod squares;
 pub mod stateful;

@@ -25,7 +25,7 @@ use petgraph::algo::{astar, tarjan_scc, toposort};
 use petgraph::graph::{DiGraph, NodeIndex};
 
 use crate::board::{Board, RollAgain, Square};
-use crate::chain::Chain;
+use crate::chain::{Chain, ChainState};
 use crate::exact::step::IntegerChain;
 use crate::rules::turn_steps;
 
@@ -60,6 +60,9 @@ pub struct Shortest {
     pub rolls: usize,
     /// One game with that many rolls, turn by turn.
     pub rolls_witness: Vec<TurnRolls>,
+    /// What the shortest game does on a board that changes during a game, turn by turn in
+    /// order ("breaks the ladder on 3", ...); empty on other boards.
+    pub events: Vec<String>,
 }
 
 /// The longest game.
@@ -107,32 +110,39 @@ pub struct Extremes {
 pub fn extremes(board: &Board, chain: &Chain<Square>) -> Extremes {
     extremes_by(
         chain,
-        &|a, b| turn_rolls(board, a, b),
+        &|&a, &b| turn_rolls(board, a, b),
         Some(&|| fewest_rolls(board)),
+        None,
     )
 }
 
 /// The fewest rolls and a game that takes them, when it is not the shortest game's.
 pub type FewestRolls<'a> = &'a dyn Fn() -> Option<(usize, Vec<TurnRolls>)>;
 
-/// [`extremes`] for any chain over squares: `turn(a, b)` gives the rolls of one turn from a to b
-/// (an edge of the chain), `fewest` the fewest rolls (`None`: one roll per turn, so the fewest
-/// rolls are the shortest game's).
-pub fn extremes_by(
-    chain: &Chain<Square>,
-    turn: &dyn Fn(Square, Square) -> Option<TurnRolls>,
+/// What the turns of a game do, from each turn's first and last state (for the report).
+pub type Events<'a, S> = &'a dyn Fn(&S, &S) -> Vec<String>;
+
+/// [`extremes`] for any chain: `turn(a, b)` gives the rolls of one turn from a to b (an edge of
+/// the chain), `fewest` the fewest rolls (`None`: one roll per turn, so the fewest rolls are the
+/// shortest game's), `events` what a turn of the shortest game does.
+pub fn extremes_by<S: ChainState>(
+    chain: &Chain<S>,
+    turn: &dyn Fn(&S, &S) -> Option<TurnRolls>,
     fewest: Option<FewestRolls<'_>>,
+    events: Option<Events<'_, S>>,
 ) -> Extremes {
-    let turns_along = |squares: &[Square]| -> Vec<TurnRolls> {
-        squares
-            .windows(2)
-            .map(|w| turn(w[0], w[1]).expect("an edge of the chain is a possible turn"))
+    let states = chain.states();
+    let turns_along = |path: &[NodeIndex]| -> Vec<TurnRolls> {
+        path.windows(2)
+            .map(|w| {
+                turn(&states[w[0].index()], &states[w[1].index()])
+                    .expect("an edge of the chain is a possible turn")
+            })
             .collect()
     };
-    let states = chain.states();
     let t = chain.transient_count();
-    let mut g: DiGraph<Square, ()> = DiGraph::new();
-    let nodes: Vec<NodeIndex> = states.iter().map(|&s| g.add_node(s)).collect();
+    let mut g: DiGraph<usize, ()> = DiGraph::new();
+    let nodes: Vec<NodeIndex> = (0..states.len()).map(|i| g.add_node(i)).collect();
     for (i, row) in chain.rows().iter().enumerate() {
         for (j, _) in row {
             g.add_edge(nodes[i], nodes[*j], ());
@@ -142,17 +152,21 @@ pub fn extremes_by(
     let is_final = |n: NodeIndex| n.index() >= t;
 
     let shortest = astar(&g, start, is_final, |_| 1usize, |_| 0).map(|(turns, path)| {
-        let squares: Vec<Square> = path.iter().map(|&n| g[n]).collect();
         let ic = IntegerChain::new(chain);
         let mut s = ic.stepper();
         for _ in 0..turns {
             s.step();
         }
-        let witness = turns_along(&squares);
+        let witness = turns_along(&path);
         let (rolls, rolls_witness) = match fewest {
             Some(f) => f().expect("the finish is reachable"),
             None => (turns, witness.clone()),
         };
+        let events = events.map_or_else(Vec::new, |describe| {
+            path.windows(2)
+                .flat_map(|w| describe(&states[w[0].index()], &states[w[1].index()]))
+                .collect()
+        });
         Shortest {
             turns,
             witness,
@@ -163,24 +177,20 @@ pub fn extremes_by(
             },
             rolls,
             rolls_witness,
+            events,
         }
     });
 
     let longest = match cycle_nearest_start(&g, start, t) {
-        Some((lead, cycle)) => {
-            let lead: Vec<Square> = lead.iter().map(|&n| g[n]).collect();
-            let cycle: Vec<Square> = cycle.iter().map(|&n| g[n]).collect();
-            Longest::Unbounded {
-                lead_in: turns_along(&lead),
-                cycle: turns_along(&cycle),
-            }
-        }
+        Some((lead, cycle)) => Longest::Unbounded {
+            lead_in: turns_along(&lead),
+            cycle: turns_along(&cycle),
+        },
         None => {
             let path = longest_path(&g, start, t);
-            let squares: Vec<Square> = path.iter().map(|&n| g[n]).collect();
             Longest::Bounded {
-                turns: squares.len().saturating_sub(1),
-                witness: turns_along(&squares),
+                turns: path.len().saturating_sub(1),
+                witness: turns_along(&path),
             }
         }
     };
@@ -324,7 +334,7 @@ fn fewest_rolls(board: &Board) -> Option<(usize, Vec<TurnRolls>)> {
 /// A cycle among the non-final states, through the cycle state nearest the start: the path from
 /// the start to it, and the cycle (first node repeated last).
 fn cycle_nearest_start(
-    g: &DiGraph<Square, ()>,
+    g: &DiGraph<usize, ()>,
     start: NodeIndex,
     transient: usize,
 ) -> Option<(Vec<NodeIndex>, Vec<NodeIndex>)> {
@@ -360,7 +370,7 @@ fn cycle_nearest_start(
 
 /// Breadth first from `from` to the first node satisfying `goal`: the path (both ends included).
 fn bfs_until(
-    g: &DiGraph<Square, ()>,
+    g: &DiGraph<usize, ()>,
     from: NodeIndex,
     goal: impl Fn(NodeIndex) -> bool,
 ) -> Option<(Vec<NodeIndex>, NodeIndex)> {
@@ -391,7 +401,7 @@ fn bfs_until(
 }
 
 /// The longest path from the start in an acyclic graph of the game, ending on a final state.
-fn longest_path(g: &DiGraph<Square, ()>, start: NodeIndex, transient: usize) -> Vec<NodeIndex> {
+fn longest_path(g: &DiGraph<usize, ()>, start: NodeIndex, transient: usize) -> Vec<NodeIndex> {
     let order = toposort(g, None).expect("no cycle among the squares");
     let mut best: Vec<Option<(usize, Option<NodeIndex>)>> = vec![None; g.node_count()];
     best[start.index()] = Some((0, None));

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use ladders::analysis::shortest::{extremes, extremes_by};
+use ladders::analysis::shortest_state::stateful_extremes;
 use ladders::chain::Chain;
 use ladders::report::shortest::{to_json, write_text};
 
@@ -39,13 +40,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let (board, e) = match &chosen {
         Some(c) => {
             let model = c.model();
-            let e = extremes_by(&model.chain(), &|a, b| model.witness(a, b), None);
+            let e = extremes_by(&model.chain(), &|&a, &b| model.witness(a, b), None, None);
             (c.board.clone(), e)
         }
         None => {
             let board = args.board.load()?;
-            super::board_args::square_state_only(&board, "shortest")?;
-            let e = extremes(&board, &Chain::for_board(&board));
+            let e = if board.is_stateful() {
+                stateful_extremes(&board)
+            } else {
+                extremes(&board, &Chain::for_board(&board))
+            };
             (board, e)
         }
     };

@@ -63,6 +63,9 @@ pub fn write_extremes(
                 s.probability
             )?;
             write_turns(out, &s.witness, 1)?;
+            if !s.events.is_empty() {
+                writeln!(out, "  on the way it {}", s.events.join(", "))?;
+            }
             if rolls_too {
                 writeln!(out, "Fewest rolls     {}", plural(s.rolls, "roll", "rolls"))?;
                 write_turns(out, &s.rolls_witness, 1)?;
@@ -133,6 +136,7 @@ pub fn extremes_json(extremes: &Extremes, digits: usize) -> (serde_json::Value, 
             "probability": ExactJson::new(&s.probability, digits),
             "fewest_rolls": s.rolls,
             "fewest_rolls_witness": rolls_json(&s.rolls_witness),
+            "events": s.events,
         }),
     };
     let longest = match &extremes.longest {
