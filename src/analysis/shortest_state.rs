@@ -136,7 +136,11 @@ fn fewest_rolls(
     let index: HashMap<&PlayerState, usize> =
         states.iter().enumerate().map(|(i, s)| (s, i)).collect();
     for (i, s) in states[..t].iter().enumerate() {
-        for (b, (rolls, squares)) in turn_ends(game, s) {
+        // In state order, so that ties between equally short games break the same way on
+        // every run.
+        let mut ends: Vec<_> = turn_ends(game, s).into_iter().collect();
+        ends.sort_by_key(|e| e.0);
+        for (b, (rolls, squares)) in ends {
             if let Some(&j) = index.get(&b) {
                 g.add_edge(nodes[i], nodes[j], (rolls.len(), rolls, squares));
             }
