@@ -152,6 +152,8 @@ struct Relative {
     steps: Vec<Step>,
     /// For state s, the weight of the rolls that finish.
     finishing: Vec<u32>,
+    /// For state s, the weight of the rolls that pass the turn to the next seat.
+    passing: Vec<u32>,
     /// The start state's number.
     start: usize,
 }
@@ -175,11 +177,12 @@ impl Relative {
         let mut first = Vec::with_capacity(states + 1);
         let mut steps = Vec::with_capacity(states * level.moves.first().map_or(1, Vec::len));
         let mut finishing = Vec::with_capacity(states);
+        let mut passing = Vec::with_capacity(states);
         let mut next = vec![0usize; players];
         first.push(0);
         for &s in &order {
             decode(s as usize, m, &mut pos);
-            let mut fin = 0u32;
+            let (mut fin, mut pass) = (0u32, 0u32);
             for mv in &level.moves[pos[0]] {
                 let Some(j) = mv.to else {
                     fin += mv.weight as u32;
@@ -194,6 +197,7 @@ impl Relative {
                 } else {
                     (1..players).for_each(|i| next[i - 1] = place(pos[i]));
                     next[players - 1] = j;
+                    pass += mv.weight as u32;
                 }
                 steps.push(Step {
                     next: rank[encode(&next, m)],
@@ -202,6 +206,7 @@ impl Relative {
                 });
             }
             finishing.push(fin);
+            passing.push(pass);
             first.push(steps.len());
         }
         Relative {
@@ -211,6 +216,7 @@ impl Relative {
             first,
             steps,
             finishing,
+            passing,
             start: rank[encode(&vec![start; players], m)] as usize,
         }
     }
@@ -232,11 +238,7 @@ impl Relative {
         let p = self.players;
         match (c / p, c % p) {
             (0, 0) => u64::from(self.finishing[s]),
-            (1, k) if k == 1 % p => self.steps[self.first[s]..self.first[s + 1]]
-                .iter()
-                .filter(|t| !t.again)
-                .map(|t| u64::from(t.weight))
-                .sum(),
+            (1, k) if k == 1 % p => u64::from(self.passing[s]),
             _ => 0,
         }
     }
