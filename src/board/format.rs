@@ -155,28 +155,8 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<BoardSpec, BoardError> {
         BoardError::single(origin, line, describe_toml_error(&e))
     })?;
     let mut problems = Vec::new();
-    let pairs = |list: Vec<Spanned<Vec<i64>>>, kind: &str, problems: &mut Vec<Problem>| {
-        let mut out = Vec::new();
-        for item in list {
-            let line = Some(lines.line(item.span().start));
-            match item.get_ref().as_slice() {
-                [from, to] => out.push(Located {
-                    value: (*from, *to),
-                    line,
-                }),
-                other => problems.push(Problem::new(
-                    line,
-                    format!(
-                        "a {kind} is a pair [from, to] of two squares, found {} numbers {other:?}",
-                        other.len()
-                    ),
-                )),
-            }
-        }
-        out
-    };
-    let snakes = pairs(file.snakes, "snake", &mut problems);
-    let ladders = pairs(file.ladders, "ladder", &mut problems);
+    let snakes = parse_pairs(file.snakes, "snake", &lines, &mut problems);
+    let ladders = parse_pairs(file.ladders, "ladder", &lines, &mut problems);
     let located = |s: &Spanned<i64>| Located {
         value: *s.get_ref(),
         line: Some(lines.line(s.span().start)),
@@ -187,24 +167,14 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<BoardSpec, BoardError> {
     let chance = file
         .chance
         .into_iter()
-        .map(|c| Located {
-            line: Some(lines.line(c.span().start)),
-            value: {
-                let c = c.into_inner();
-                ChanceSpec { at: c.at, to: c.to }
-            },
-        })
+        .map(|c| placed(&lines, c, |c| ChanceSpec { at: c.at, to: c.to }))
         .collect();
-    let tiles = file.tiles.map(|t| Located {
-        line: Some(lines.line(t.span().start)),
-        value: {
-            let t = t.into_inner();
-            TilesSpec {
-                length: t.length,
-                snake: probability(t.snake),
-                ladder: probability(t.ladder),
-            }
-        },
+    let tiles = file.tiles.map(|t| {
+        placed(&lines, t, |t| TilesSpec {
+            length: t.length,
+            snake: probability(t.snake),
+            ladder: probability(t.ladder),
+        })
     });
     let choices = ChoicesSpec {
         choose_die: rules.choose_die.as_ref().map(|s| spanned(&lines, s)),
@@ -212,50 +182,29 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<BoardSpec, BoardError> {
         pick: rules.pick.as_ref().map(|s| spanned(&lines, s)),
         choose_face: rules.choose_face.as_ref().map(|s| spanned(&lines, s)),
     };
-    let overshoot = match rules.overshoot {
-        None => Located::unplaced(defaults.overshoot),
-        Some(s) => {
-            let line = Some(lines.line(s.span().start));
-            match Overshoot::from_name(s.get_ref()) {
-                Some(value) => Located { value, line },
-                None => {
-                    problems.push(Problem::new(
-                        line,
-                        format!(
-                            "overshoot {:?} is not a rule: expected \"stay\", \"bounce\" or \"allow\"",
-                            s.get_ref()
-                        ),
-                    ));
-                    Located::unplaced(defaults.overshoot)
-                }
-            }
-        }
-    };
-    let roll_again = match rules.roll_again {
-        None => Located::unplaced(RollAgainSpec::None),
-        Some(v) => {
-            let line = Some(lines.line(v.span().start));
-            let value = match v.get_ref() {
-                toml::Value::String(s) if s == "none" => Some(RollAgainSpec::None),
-                toml::Value::String(s) if s == "unlimited" => Some(RollAgainSpec::Unlimited),
-                toml::Value::Integer(k) => Some(RollAgainSpec::Count(*k)),
-                _ => None,
-            };
-            match value {
-                Some(value) => Located { value, line },
-                None => {
-                    problems.push(Problem::new(
-                        line,
-                        format!(
-                            "roll_again {} is not a rule: expected \"none\", \"unlimited\" or an integer K >= 2",
-                            v.get_ref()
-                        ),
-                    ));
-                    Located::unplaced(RollAgainSpec::None)
-                }
-            }
-        }
-    };
+    let overshoot = parse_rule(
+        rules.overshoot,
+        defaults.overshoot,
+        (&lines, &mut problems),
+        |s| Overshoot::from_name(s),
+        |s| format!("overshoot {s:?} is not a rule: expected \"stay\", \"bounce\" or \"allow\""),
+    );
+    let roll_again = parse_rule(
+        rules.roll_again,
+        RollAgainSpec::None,
+        (&lines, &mut problems),
+        |v| match v {
+            toml::Value::String(s) if s == "none" => Some(RollAgainSpec::None),
+            toml::Value::String(s) if s == "unlimited" => Some(RollAgainSpec::Unlimited),
+            toml::Value::Integer(k) => Some(RollAgainSpec::Count(*k)),
+            _ => None,
+        },
+        |v| {
+            format!(
+                "roll_again {v} is not a rule: expected \"none\", \"unlimited\" or an integer K >= 2"
+            )
+        },
+    );
     if !problems.is_empty() {
         return Err(BoardError::new(origin, problems));
     }
@@ -282,23 +231,25 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<BoardSpec, BoardError> {
         points: file
             .points
             .into_iter()
-            .map(|p| Located {
-                line: Some(lines.line(p.span().start)),
-                value: p.into_inner(),
-            })
+            .map(|p| placed(&lines, p, |p| p))
             .collect(),
         lose_turn: file.lose_turn.iter().map(located).collect(),
         extra_turn: file.extra_turn.iter().map(located).collect(),
         columns: file.columns.as_ref().map(located),
         roll_again,
-        chain: rules
-            .chain
-            .map_or(Located::unplaced(defaults.chain), |c| Located {
-                value: *c.get_ref(),
-                line: Some(lines.line(c.span().start)),
-            }),
+        chain: rules.chain.map_or(Located::unplaced(defaults.chain), |c| {
+            placed(&lines, c, |c| c)
+        }),
         choices,
     })
+}
+
+/// `f` of a value, with the line the value is on.
+fn placed<T, U>(lines: &LineIndex, s: Spanned<T>, f: impl FnOnce(T) -> U) -> Located<U> {
+    Located {
+        line: Some(lines.line(s.span().start)),
+        value: f(s.into_inner()),
+    }
 }
 
 /// A value with the line it is on.
@@ -315,32 +266,76 @@ fn parse_die(
     lines: &LineIndex,
     problems: &mut Vec<Problem>,
 ) -> Located<DieSpec> {
-    let default = Located::unplaced(DieSpec::Faces(i64::from(super::Rules::default().die)));
-    let Some(die) = die else { return default };
-    let line = Some(lines.line(die.span().start));
-    let value = match die.get_ref() {
-        toml::Value::Integer(f) => Some(DieSpec::Faces(*f)),
-        toml::Value::Array(items) => items
-            .iter()
-            .map(|v| v.as_integer())
-            .collect::<Option<Vec<i64>>>()
-            .map(DieSpec::Weights),
-        _ => None,
+    parse_rule(
+        die,
+        DieSpec::Faces(i64::from(super::Rules::default().die)),
+        (lines, problems),
+        |v| match v {
+            toml::Value::Integer(f) => Some(DieSpec::Faces(*f)),
+            toml::Value::Array(items) => items
+                .iter()
+                .map(|v| v.as_integer())
+                .collect::<Option<Vec<i64>>>()
+                .map(DieSpec::Weights),
+            _ => None,
+        },
+        |v| {
+            format!(
+                "die {v} is not a die: expected a number of faces (die = 6) or the integer \
+                 weights of a loaded die's faces (die = [1, 1, 1, 1, 1, 3])"
+            )
+        },
+    )
+}
+
+/// A rule as written: absent, the `default` (placed on no line); else what `parse` makes of it,
+/// or, where it makes nothing, the `default` and a problem on the value's line with `message`.
+fn parse_rule<V, T>(
+    value: Option<Spanned<V>>,
+    default: T,
+    (lines, problems): (&LineIndex, &mut Vec<Problem>),
+    parse: impl FnOnce(&V) -> Option<T>,
+    message: impl FnOnce(&V) -> String,
+) -> Located<T> {
+    let Some(value) = value else {
+        return Located::unplaced(default);
     };
-    match value {
+    let line = Some(lines.line(value.span().start));
+    match parse(value.get_ref()) {
         Some(value) => Located { value, line },
         None => {
-            problems.push(Problem::new(
-                line,
-                format!(
-                    "die {} is not a die: expected a number of faces (die = 6) or the integer \
-                     weights of a loaded die's faces (die = [1, 1, 1, 1, 1, 3])",
-                    die.get_ref()
-                ),
-            ));
-            default
+            problems.push(Problem::new(line, message(value.get_ref())));
+            Located::unplaced(default)
         }
     }
+}
+
+/// The `[from, to]` pairs of a list of snakes or ladders (`kind`), a problem for each that is not
+/// a pair.
+fn parse_pairs(
+    list: Vec<Spanned<Vec<i64>>>,
+    kind: &str,
+    lines: &LineIndex,
+    problems: &mut Vec<Problem>,
+) -> Vec<Located<(i64, i64)>> {
+    let mut out = Vec::new();
+    for item in list {
+        let line = Some(lines.line(item.span().start));
+        match item.get_ref().as_slice() {
+            [from, to] => out.push(Located {
+                value: (*from, *to),
+                line,
+            }),
+            other => problems.push(Problem::new(
+                line,
+                format!(
+                    "a {kind} is a pair [from, to] of two squares, found {} numbers {other:?}",
+                    other.len()
+                ),
+            )),
+        }
+    }
+    out
 }
 
 /// A tile probability as written.

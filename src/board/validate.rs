@@ -97,116 +97,8 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
     let size_sq = size_ok.then_some(size as Square);
     validate_draws::start_and_bounce(&spec, size_sq, dice.as_ref(), &mut problems);
     let start = spec.start.value;
-    let roll_again = match spec.roll_again.value {
-        RollAgainSpec::None => RollAgain::None,
-        RollAgainSpec::Unlimited => RollAgain::Unlimited,
-        RollAgainSpec::Count(k) if (2..=i64::from(MAX_ROLL_AGAIN)).contains(&k) => {
-            RollAgain::Forfeit(k as u32)
-        }
-        RollAgainSpec::Count(k) => {
-            problems.push(Problem::new(
-                spec.roll_again.line,
-                format!(
-                    "roll_again {k} is not a rule: the K-th top face in a row forfeits the turn, \
-                     so K must be from 2 to {MAX_ROLL_AGAIN} (or \"none\", \"unlimited\")"
-                ),
-            ));
-            RollAgain::None
-        }
-    };
-
-    // Jumps: range, direction, one per square.
-    let mut by_square: JumpsBySquare = BTreeMap::new();
-    let mut snakes = Vec::new();
-    let mut ladders = Vec::new();
-    for (kind, list, out) in [
-        ("snake", &spec.snakes, &mut snakes),
-        ("ladder", &spec.ladders, &mut ladders),
-    ] {
-        for jump in list {
-            let (from, to) = jump.value;
-            let before = problems.len();
-            // Only formatted for a message: most boards have none.
-            let name = || format!("{kind} {from} -> {to}");
-            if size_ok {
-                if from < 1 || from > size {
-                    problems.push(Problem::new(
-                        jump.line,
-                        format!(
-                            "{} starts outside the board: squares are 1 to {size}",
-                            name()
-                        ),
-                    ));
-                } else if from == size {
-                    problems.push(Problem::new(
-                        jump.line,
-                        format!(
-                            "{} starts on the finish ({size}): the game ends there",
-                            name()
-                        ),
-                    ));
-                }
-                if to < 0 || to > size {
-                    problems.push(Problem::new(
-                        jump.line,
-                        format!(
-                            "{} ends outside the board: destinations are 0 (the start) to {size} (the finish)",
-                            name()
-                        ),
-                    ));
-                }
-            }
-            if to == from {
-                problems.push(Problem::new(
-                    jump.line,
-                    format!(
-                        "{} goes nowhere: a {kind} must end on another square",
-                        name()
-                    ),
-                ));
-            } else if kind == "snake" && to > from {
-                problems.push(Problem::new(
-                    jump.line,
-                    format!(
-                        "{} goes up: a snake goes down (to < from); is it a ladder?",
-                        name()
-                    ),
-                ));
-            }
-            if kind == "ladder" && to < from {
-                problems.push(Problem::new(
-                    jump.line,
-                    format!(
-                        "{} goes down: a ladder goes up (to > from); is it a snake?",
-                        name()
-                    ),
-                ));
-            }
-            if let Some((other_kind, other)) = by_square.get(&from) {
-                let other_line = other
-                    .line
-                    .map(|l| format!(" (line {l})"))
-                    .unwrap_or_default();
-                problems.push(Problem::new(
-                    jump.line,
-                    format!(
-                        "square {from} has two jumps: {other_kind} {} -> {}{other_line} and {}",
-                        other.value.0,
-                        other.value.1,
-                        name()
-                    ),
-                ));
-            } else {
-                by_square.insert(from, (kind, jump));
-            }
-            if problems.len() == before && size_ok {
-                out.push(Jump {
-                    from: from as Square,
-                    to: to as Square,
-                });
-            }
-        }
-    }
+    let roll_again = roll_again(&spec, &mut problems);
+    let (snakes, ladders, by_square) = jumps(&spec, size_ok.then_some(size), &mut problems);
 
     let choice = super::validate_choices::choice(
         &spec.choices,
@@ -281,6 +173,129 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         state,
         choice,
     })
+}
+
+/// The roll-again rule: K must be from 2 to [`MAX_ROLL_AGAIN`].
+fn roll_again(spec: &BoardSpec, problems: &mut Vec<Problem>) -> RollAgain {
+    match spec.roll_again.value {
+        RollAgainSpec::None => RollAgain::None,
+        RollAgainSpec::Unlimited => RollAgain::Unlimited,
+        RollAgainSpec::Count(k) if (2..=i64::from(MAX_ROLL_AGAIN)).contains(&k) => {
+            RollAgain::Forfeit(k as u32)
+        }
+        RollAgainSpec::Count(k) => {
+            problems.push(Problem::new(
+                spec.roll_again.line,
+                format!(
+                    "roll_again {k} is not a rule: the K-th top face in a row forfeits the turn, \
+                     so K must be from 2 to {MAX_ROLL_AGAIN} (or \"none\", \"unlimited\")"
+                ),
+            ));
+            RollAgain::None
+        }
+    }
+}
+
+/// The snakes and ladders whose ends are on the board (`size`, when it is valid) and go the
+/// right way, and the jump from each square; a problem for each that does not, and for a square
+/// with two jumps.
+fn jumps<'a>(
+    spec: &'a BoardSpec,
+    size: Option<i64>,
+    problems: &mut Vec<Problem>,
+) -> (Vec<Jump>, Vec<Jump>, JumpsBySquare<'a>) {
+    let mut by_square: JumpsBySquare = BTreeMap::new();
+    let mut snakes = Vec::new();
+    let mut ladders = Vec::new();
+    for (kind, list, out) in [
+        ("snake", &spec.snakes, &mut snakes),
+        ("ladder", &spec.ladders, &mut ladders),
+    ] {
+        for jump in list {
+            let (from, to) = jump.value;
+            let before = problems.len();
+            // Only formatted for a message: most boards have none.
+            let name = || format!("{kind} {from} -> {to}");
+            if let Some(size) = size {
+                if from < 1 || from > size {
+                    problems.push(Problem::new(
+                        jump.line,
+                        format!(
+                            "{} starts outside the board: squares are 1 to {size}",
+                            name()
+                        ),
+                    ));
+                } else if from == size {
+                    problems.push(Problem::new(
+                        jump.line,
+                        format!(
+                            "{} starts on the finish ({size}): the game ends there",
+                            name()
+                        ),
+                    ));
+                }
+                if to < 0 || to > size {
+                    problems.push(Problem::new(
+                        jump.line,
+                        format!(
+                            "{} ends outside the board: destinations are 0 (the start) to {size} (the finish)",
+                            name()
+                        ),
+                    ));
+                }
+            }
+            if to == from {
+                problems.push(Problem::new(
+                    jump.line,
+                    format!(
+                        "{} goes nowhere: a {kind} must end on another square",
+                        name()
+                    ),
+                ));
+            } else if kind == "snake" && to > from {
+                problems.push(Problem::new(
+                    jump.line,
+                    format!(
+                        "{} goes up: a snake goes down (to < from); is it a ladder?",
+                        name()
+                    ),
+                ));
+            }
+            if kind == "ladder" && to < from {
+                problems.push(Problem::new(
+                    jump.line,
+                    format!(
+                        "{} goes down: a ladder goes up (to > from); is it a snake?",
+                        name()
+                    ),
+                ));
+            }
+            if let Some((other_kind, other)) = by_square.get(&from) {
+                let other_line = other
+                    .line
+                    .map(|l| format!(" (line {l})"))
+                    .unwrap_or_default();
+                problems.push(Problem::new(
+                    jump.line,
+                    format!(
+                        "square {from} has two jumps: {other_kind} {} -> {}{other_line} and {}",
+                        other.value.0,
+                        other.value.1,
+                        name()
+                    ),
+                ));
+            } else {
+                by_square.insert(from, (kind, jump));
+            }
+            if problems.len() == before && size.is_some() {
+                out.push(Jump {
+                    from: from as Square,
+                    to: to as Square,
+                });
+            }
+        }
+    }
+    (snakes, ladders, by_square)
 }
 
 /// Free text is printed: an unnamed board's name (its file name) is escaped, a written `name`

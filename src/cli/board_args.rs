@@ -180,7 +180,8 @@ pub fn parse_die_arg(text: &str) -> Result<DieArg, String> {
     Ok(DieArg::Range(lo, hi))
 }
 
-fn parse_overshoot(text: &str) -> Result<Overshoot, String> {
+/// `--overshoot stay|bounce|allow`, for the rule overrides and `generate`.
+pub(super) fn parse_overshoot(text: &str) -> Result<Overshoot, String> {
     Overshoot::from_name(text)
         .ok_or_else(|| format!("expected one of {}", Overshoot::NAMES.join(", ")))
 }

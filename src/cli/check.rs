@@ -14,7 +14,7 @@ use ladders::simulate::race::{compare_race, exact_race};
 
 use super::exit;
 use super::output::write_json;
-use super::policy_arg::PolicyArgs;
+use super::policy_arg::{write_report, PolicyArgs};
 use super::simulate::{
     policy_seat, run_policy_simulation, run_race_simulation, run_simulation, SeatArgs, Seats,
     SimArgs,
@@ -89,18 +89,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         capped: sim.capped,
     };
     let comparison = compare(&law, observed, Some(&sim.rolls)).with_score(&law, sim.score.as_ref());
-    if args.json {
-        let mut v = check_json(&board, &sim, &law, &comparison, Some(timing));
-        if let (Some(c), Some(obj)) = (&chosen, v.as_object_mut()) {
-            obj.insert("policy".into(), c.name.clone().into());
-        }
-        write_json(out, &v)?;
-    } else {
-        if let Some(c) = &chosen {
-            writeln!(out, "Policy           {}", c.name)?;
-        }
-        write_check(out, &board, &sim, &law, &comparison, Some(timing))?;
-    }
+    write_report(
+        out,
+        args.json,
+        chosen.as_ref(),
+        || Ok(check_json(&board, &sim, &law, &comparison, Some(timing))),
+        |out| write_check(out, &board, &sim, &law, &comparison, Some(timing)),
+    )?;
     Ok(exit::code(if comparison.pass {
         exit::SUCCESS
     } else {

@@ -10,6 +10,7 @@ use ladders::board::{Overshoot, Probability, RollAgain, Rules, Square, Tiles, MA
 use ladders::generate::{generate, generate_tiles, GenerateOptions, TileBoardOptions};
 use ladders::report::json::{board_rules_json, BoardJson};
 
+use super::board_args::parse_overshoot;
 use super::exit;
 use super::output::write_json;
 
@@ -78,11 +79,6 @@ pub struct Args {
     /// the file (with --output FILE the file is still written)
     #[arg(long)]
     pub json: bool,
-}
-
-fn parse_overshoot(text: &str) -> Result<Overshoot, String> {
-    Overshoot::from_name(text)
-        .ok_or_else(|| format!("expected one of {}", Overshoot::NAMES.join(", ")))
 }
 
 /// Runs `generate`.

@@ -2,11 +2,16 @@
 //! `distribution`, `shortest`, `simulate`, `check`): the player follows that policy, so the game
 //! is an ordinary chain over squares ([`ladders::choice::PolicyModel`]).
 
+use std::io::{self, Write};
+
 use anyhow::{anyhow, bail, Result};
 use ladders::board::Board;
 use ladders::choice::{optimize, policy_file, Game, Policy, PolicyModel};
 
+use serde_json::Value;
+
 use super::board_args::RuleArgs;
+use super::output::write_json;
 
 /// The policy a player who chooses follows.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -70,4 +75,29 @@ impl PolicyArgs {
             name: which.clone(),
         }))
     }
+}
+
+/// Writes a command's report for the board `chosen` plays (or the plain board): with `json` the
+/// value `to_json` makes, with a `policy` key naming the policy; else a `Policy` line and the
+/// text `to_text` writes.
+pub fn write_report(
+    out: &mut dyn Write,
+    json: bool,
+    chosen: Option<&Chosen>,
+    to_json: impl FnOnce() -> Result<Value>,
+    to_text: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<()> {
+    if json {
+        let mut value = to_json()?;
+        if let (Some(c), Some(obj)) = (chosen, value.as_object_mut()) {
+            obj.insert("policy".into(), c.name.clone().into());
+        }
+        write_json(out, &value)?;
+    } else {
+        if let Some(c) = chosen {
+            writeln!(out, "Policy           {}", c.name)?;
+        }
+        to_text(out)?;
+    }
+    Ok(())
 }

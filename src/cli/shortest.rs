@@ -12,8 +12,7 @@ use ladders::report::shortest::{to_json, write_text};
 
 use super::board_args::BoardArgs;
 use super::exit;
-use super::output::write_json;
-use super::policy_arg::PolicyArgs;
+use super::policy_arg::{write_report, PolicyArgs};
 
 /// Shortest game (with the rolls that achieve it) and longest game
 #[derive(clap::Args, Debug)]
@@ -54,17 +53,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         }
     };
     let digits = usize::from(args.digits);
-    if args.json {
-        let mut value = serde_json::to_value(to_json(&board, &e, digits))?;
-        if let (Some(c), Some(obj)) = (&chosen, value.as_object_mut()) {
-            obj.insert("policy".into(), c.name.clone().into());
-        }
-        write_json(out, &value)?;
-    } else {
-        if let Some(c) = &chosen {
-            writeln!(out, "Policy           {}", c.name)?;
-        }
-        write_text(out, &board, &e, digits)?;
-    }
+    write_report(
+        out,
+        args.json,
+        chosen.as_ref(),
+        || Ok(serde_json::to_value(to_json(&board, &e, digits))?),
+        |out| write_text(out, &board, &e, digits),
+    )?;
     Ok(exit::code(exit::SUCCESS))
 }

@@ -18,7 +18,7 @@ use ladders::simulate::{simulate, SimOptions, Simulation, DEFAULT_MAX_TURNS};
 use super::board_args::RuleArgs;
 use super::exit;
 use super::output::write_json;
-use super::policy_arg::{Chosen, PolicyArgs};
+use super::policy_arg::{write_report, Chosen, PolicyArgs};
 use super::race::{seat_boards, MAX_PLAYERS};
 
 /// The most games one run may ask for (10^12: days of work even at full speed).
@@ -374,18 +374,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         write_histogram_csv(&mut f, &sim.turns)?;
         f.flush().with_context(|| format!("{path}: cannot write"))?;
     }
-    if args.json {
-        let mut value = simulation_json(&board, &sim, Some(timing));
-        if let (Some(c), Some(obj)) = (&chosen, value.as_object_mut()) {
-            obj.insert("policy".into(), c.name.clone().into());
-        }
-        write_json(out, &value)?;
-    } else {
-        if let Some(c) = &chosen {
-            writeln!(out, "Policy           {}", c.name)?;
-        }
-        write_simulation(out, &board, &sim, Some(timing))?;
-    }
+    write_report(
+        out,
+        args.json,
+        chosen.as_ref(),
+        || Ok(simulation_json(&board, &sim, Some(timing))),
+        |out| write_simulation(out, &board, &sim, Some(timing)),
+    )?;
     Ok(exit::code(exit::SUCCESS))
 }
 

@@ -142,3 +142,16 @@ pub fn rules_json(rules: &Rules) -> serde_json::Value {
 pub fn board_rules_json(board: &Board) -> serde_json::Value {
     serde_json::to_value(RulesJson::of(board)).expect("rules serialize")
 }
+
+/// A z-test as JSON: the observed and expected values, the standard error, z, its p-value and
+/// whether it passed.
+pub(crate) fn z_json(z: &crate::simulate::check::ZTest) -> serde_json::Value {
+    serde_json::json!({
+        "observed": z.observed,
+        "expected": z.expected,
+        "standard_error": z.standard_error,
+        "z": z.z,
+        "p_value": z.p_value,
+        "pass": z.pass,
+    })
+}

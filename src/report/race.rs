@@ -80,6 +80,37 @@ fn method_sentence(race: &Race) -> String {
     }
 }
 
+/// The opening lines of every race report: the seats, the turn order and knock-off, and the
+/// rules when every seat plays by the same ones (returned: whether they do).
+pub(crate) fn write_race_header(
+    out: &mut dyn Write,
+    boards: &[&Board],
+    knock_off: bool,
+) -> io::Result<bool> {
+    let k = boards.len();
+    let rule = if knock_off { ", knock-off" } else { "" };
+    writeln!(
+        out,
+        "Race             {k} player{}, whole turns in seat order, the first to finish wins{rule}",
+        if k == 1 { "" } else { "s" }
+    )?;
+    let same_rules = boards.iter().all(|b| b.rules() == boards[0].rules());
+    if same_rules {
+        writeln!(out, "Rules            {}", rules_line(boards[0]))?;
+    }
+    Ok(same_rules)
+}
+
+/// The width of a race table's board column: the longest board name, at least that of `board`.
+pub(crate) fn name_width(boards: &[&Board]) -> usize {
+    boards
+        .iter()
+        .map(|b| b.name().len())
+        .max()
+        .unwrap_or(5)
+        .max(5)
+}
+
 /// Writes the text report of one race.
 ///
 /// # Errors
@@ -92,24 +123,9 @@ pub fn write_text(
     options: RaceReportOptions,
 ) -> io::Result<()> {
     let d = race.digits;
-    let k = boards.len();
-    let rule = if options.knock_off { ", knock-off" } else { "" };
-    writeln!(
-        out,
-        "Race             {k} player{}, whole turns in seat order, the first to finish wins{rule}",
-        if k == 1 { "" } else { "s" }
-    )?;
-    let same_rules = boards.iter().all(|b| b.rules() == boards[0].rules());
-    if same_rules {
-        writeln!(out, "Rules            {}", rules_line(boards[0]))?;
-    }
+    let same_rules = write_race_header(out, boards, options.knock_off)?;
     writeln!(out)?;
-    let width = boards
-        .iter()
-        .map(|b| b.name().len())
-        .max()
-        .unwrap_or(5)
-        .max(5);
+    let width = name_width(boards);
     writeln!(out, "seat  {:<width$}  wins", "board")?;
     for (seat, board) in race.seats.iter().zip(boards) {
         writeln!(

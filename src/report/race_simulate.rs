@@ -7,29 +7,13 @@ use std::io::{self, Write};
 use serde_json::{json, Value};
 
 use crate::board::Board;
-use crate::report::json::board_rules_json;
-use crate::report::race::IntervalJson;
+use crate::report::json::{board_rules_json, z_json};
+use crate::report::race::{name_width, write_race_header, IntervalJson};
 use crate::report::simulate::{thousands, write_count_summary, Timing};
-use crate::report::text::rules_line;
+use crate::report::text::{ok, p_text, rules_line};
 use crate::simulate::check::ZTest;
 use crate::simulate::race::{RaceComparison, RaceExact, RaceSimulation};
 use crate::simulate::stateful::Scores;
-
-fn ok(pass: bool) -> &'static str {
-    if pass {
-        "ok"
-    } else {
-        "FAIL"
-    }
-}
-
-fn p_text(p: f64) -> String {
-    if p >= 0.001 {
-        format!("{p:.3}")
-    } else {
-        format!("{p:.1e}")
-    }
-}
 
 fn share(wins: u64, games: u64) -> f64 {
     wins as f64 / games.max(1) as f64
@@ -38,15 +22,6 @@ fn share(wins: u64, games: u64) -> f64 {
 /// The standard error of a share `p` of `n` games: `sqrt(p (1 - p) / n)`.
 fn share_se(p: f64, n: u64) -> f64 {
     (p * (1.0 - p) / n.max(1) as f64).sqrt()
-}
-
-fn name_width(boards: &[&Board]) -> usize {
-    boards
-        .iter()
-        .map(|b| b.name().len())
-        .max()
-        .unwrap_or(5)
-        .max(5)
 }
 
 /// What the seats share on a board that changes during a game.
@@ -91,17 +66,7 @@ pub fn write_race_simulation(
     sim: &RaceSimulation,
     timing: Option<Timing>,
 ) -> io::Result<()> {
-    let k = boards.len();
-    let rule = if sim.knock_off { ", knock-off" } else { "" };
-    writeln!(
-        out,
-        "Race             {k} player{}, whole turns in seat order, the first to finish wins{rule}",
-        if k == 1 { "" } else { "s" }
-    )?;
-    let same_rules = boards.iter().all(|b| b.rules() == boards[0].rules());
-    if same_rules {
-        writeln!(out, "Rules            {}", rules_line(boards[0]))?;
-    }
+    let same_rules = write_race_header(out, boards, sim.knock_off)?;
     if shared(boards) {
         writeln!(out, "Shared board     {SHARED}")?;
         writeln!(out, "Simulated        {SIMULATED_BECAUSE}")?;
@@ -336,17 +301,6 @@ pub fn write_race_check(
     write_race_simulation(out, boards, sim, timing)?;
     writeln!(out)?;
     write_race_comparison(out, exact, c)
-}
-
-fn z_json(z: &ZTest) -> Value {
-    json!({
-        "observed": z.observed,
-        "expected": z.expected,
-        "standard_error": z.standard_error,
-        "z": z.z,
-        "p_value": z.p_value,
-        "pass": z.pass,
-    })
 }
 
 /// The `check --players K` JSON report: the simulation's, with a `check` key.

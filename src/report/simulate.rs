@@ -7,8 +7,8 @@ use serde_json::{json, Value};
 
 use crate::board::Board;
 use crate::exact::decimal::fixed;
-use crate::report::json::{board_rules_json, rules_json, BoardJson};
-use crate::report::text::{board_line, count, rules_line};
+use crate::report::json::{board_rules_json, rules_json, z_json, BoardJson};
+use crate::report::text::{board_line, count, ok, p_text, rules_line};
 use crate::simulate::check::{
     to_f64, ChiSquare, Comparison, ExactLaw, VariantFit, ZTest, MIN_GAMES, P_LIMIT, Z_LIMIT,
 };
@@ -293,22 +293,6 @@ pub fn write_histogram_csv(out: &mut dyn Write, h: &Histogram) -> io::Result<()>
     Ok(())
 }
 
-fn ok(pass: bool) -> &'static str {
-    if pass {
-        "ok"
-    } else {
-        "FAIL"
-    }
-}
-
-fn p_text(p: f64) -> String {
-    if p >= 0.001 {
-        format!("{p:.3}")
-    } else {
-        format!("{p:.1e}")
-    }
-}
-
 fn z_line(out: &mut dyn Write, label: &str, z: &ZTest, digits: usize) -> io::Result<()> {
     writeln!(
         out,
@@ -431,17 +415,6 @@ fn write_expectation_lines(
         )?;
     }
     Ok(())
-}
-
-fn z_json(z: &ZTest) -> Value {
-    json!({
-        "observed": z.observed,
-        "expected": z.expected,
-        "standard_error": z.standard_error,
-        "z": z.z,
-        "p_value": z.p_value,
-        "pass": z.pass,
-    })
 }
 
 /// The comparison as JSON.

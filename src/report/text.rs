@@ -13,6 +13,24 @@ pub fn count(n: u64, noun: &str) -> String {
     format!("{} {noun}{s}", thousands(n))
 }
 
+/// A check's verdict in a text report: `ok` or `FAIL`.
+pub(crate) fn ok(pass: bool) -> &'static str {
+    if pass {
+        "ok"
+    } else {
+        "FAIL"
+    }
+}
+
+/// A p-value in a text report: three decimals, or two significant digits below 0.001.
+pub(crate) fn p_text(p: f64) -> String {
+    if p >= 0.001 {
+        format!("{p:.3}")
+    } else {
+        format!("{p:.1e}")
+    }
+}
+
 /// One line naming the board and where it came from.
 pub fn board_line(board: &Board) -> String {
     format!(

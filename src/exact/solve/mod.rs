@@ -153,18 +153,7 @@ pub fn solve_exact(
     chained: Option<Chained<'_>>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     let n = a.len();
-    for b in rhs {
-        assert_eq!(b.len(), n, "right-hand side has the wrong length");
-    }
-    assert_eq!(wanted.len(), rhs.len(), "one Wanted per right-hand side");
-    let components: Vec<Vec<usize>> = wanted
-        .iter()
-        .chain(chained.as_ref().map(|c| &c.wanted))
-        .map(|w| match w {
-            Wanted::All => (0..n).collect(),
-            Wanted::Some(c) => c.to_vec(),
-        })
-        .collect();
+    let components = wanted_components(n, rhs, wanted, chained.as_ref().map(|c| &c.wanted));
     if n == 0 {
         return Ok(vec![Vec::new(); components.len()]);
     }
@@ -237,6 +226,28 @@ pub fn solve_exact(
         &components,
         || reference_solve(&a, rhs, &components, chained.as_ref()),
     )
+}
+
+/// The components wanted of each solution (the chained one last), once every right-hand side is
+/// checked to have `n` entries and one [`Wanted`] each.
+fn wanted_components<T>(
+    n: usize,
+    rhs: &[Vec<T>],
+    wanted: &[Wanted<'_>],
+    chained: Option<&Wanted<'_>>,
+) -> Vec<Vec<usize>> {
+    for b in rhs {
+        assert_eq!(b.len(), n, "right-hand side has the wrong length");
+    }
+    assert_eq!(wanted.len(), rhs.len(), "one Wanted per right-hand side");
+    wanted
+        .iter()
+        .chain(chained)
+        .map(|w| match w {
+            Wanted::All => (0..n).collect(),
+            Wanted::Some(c) => c.to_vec(),
+        })
+        .collect()
 }
 
 /// The core of [`solve_exact`] on row-scaled integer rows: `c_int` is C (empty without a
@@ -525,18 +536,7 @@ pub fn solve_exact_int(
     chained: Option<ChainedInt<'_>>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     let n = a.len();
-    for b in rhs {
-        assert_eq!(b.len(), n, "right-hand side has the wrong length");
-    }
-    assert_eq!(wanted.len(), rhs.len(), "one Wanted per right-hand side");
-    let components: Vec<Vec<usize>> = wanted
-        .iter()
-        .chain(chained.as_ref().map(|c| &c.2))
-        .map(|w| match w {
-            Wanted::All => (0..n).collect(),
-            Wanted::Some(c) => c.to_vec(),
-        })
-        .collect();
+    let components = wanted_components(n, rhs, wanted, chained.as_ref().map(|c| &c.2));
     if n == 0 {
         return Ok(vec![Vec::new(); components.len()]);
     }
@@ -591,18 +591,7 @@ fn reference_solve(
     chained: Option<&Chained<'_>>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     // SparseLu factors I - Q: pass Q = I - A.
-    let q: SparseRows = a
-        .iter()
-        .enumerate()
-        .map(|(i, row)| {
-            let mut r: BTreeMap<usize, BigRational> = BTreeMap::new();
-            r.insert(i, BigRational::one());
-            for (j, v) in row {
-                *r.entry(*j).or_insert_with(BigRational::zero) -= v;
-            }
-            r.into_iter().filter(|(_, v)| !v.is_zero()).collect()
-        })
-        .collect();
+    let q = identity_minus(a);
     // Without pivoting first (the chains' case); a zero pivot may still need a row exchange.
     type Solver<'s> = Box<dyn Fn(&[BigRational]) -> Result<Vec<BigRational>, Singular> + 's>;
     let solve: Solver<'_> = match SparseLu::factor(&q) {
