@@ -29,6 +29,9 @@ use super::{Turn, TurnRewards};
 use crate::board::{Dice, RollAgain};
 use crate::rules::{next_streak, rolls_again, throw_effect, RollOutcome, ThrowEffect};
 
+/// The outcomes of one roll: (weight, next state, what the roll did).
+pub type Branches<S> = Vec<(u64, S, RollOutcome)>;
+
 /// A game whose turns are made of rolls: the state between rolls, and what one roll does.
 pub trait RollGame {
     /// A state of the game (between rolls, and so between turns).
@@ -39,9 +42,17 @@ pub trait RollGame {
     fn roll_again(&self, state: &Self::State) -> RollAgain;
     /// True when the game is over in `state`.
     fn is_final(&self, state: &Self::State) -> bool;
-    /// One roll of a throw with sum `sum` from the non-final `state`: each next state with its
-    /// weight and what the roll did; the second value is the weights' total.
-    fn roll(&self, state: &Self::State, sum: u32) -> (Vec<(u64, Self::State, RollOutcome)>, u64);
+    /// One roll of a throw with sum `sum` from the non-final `state`, written into `out`
+    /// (cleared first): each next state with its weight and what the roll did; returns the
+    /// weights' total. The simulator reuses one `out` for all its rolls, so a roll allocates
+    /// nothing.
+    fn roll_into(&self, state: &Self::State, sum: u32, out: &mut Branches<Self::State>) -> u64;
+    /// [`RollGame::roll_into`] into a new vector: the branches and the weights' total.
+    fn roll(&self, state: &Self::State, sum: u32) -> (Branches<Self::State>, u64) {
+        let mut out = Vec::new();
+        let total = self.roll_into(state, sum, &mut out);
+        (out, total)
+    }
     /// The state after a forfeit in `now`, the turn having begun in `began`.
     fn forfeit(&self, began: &Self::State, now: &Self::State) -> Self::State;
     /// The state once a turn has ended in the non-final `state` (the next player to move).

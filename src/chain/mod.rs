@@ -21,12 +21,12 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-pub use compound::{compound_move, RollGame};
+pub use compound::{compound_move, Branches, RollGame};
 pub use roll_level::{RollLevel, RollMove, MAX_DENOMINATOR};
 pub use stateful::{PlayerState, StatefulBoard};
 
 use crate::board::{Board, Dice, RollAgain, Square};
-use crate::rules::{roll, RollOutcome};
+use crate::rules::roll;
 
 /// Expected amounts collected during one turn from a given state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,10 +133,11 @@ impl RollGame for SingleBoard<'_> {
         *state == self.board.size()
     }
 
-    fn roll(&self, state: &Square, sum: u32) -> (Vec<(u64, Square, RollOutcome)>, u64) {
+    fn roll_into(&self, state: &Square, sum: u32, out: &mut Branches<Square>) -> u64 {
         let law = roll(self.board, *state, sum);
-        let branches = law.branches().iter().map(|(w, o)| (*w, o.to, *o)).collect();
-        (branches, law.total())
+        out.clear();
+        out.extend(law.branches().iter().map(|(w, o)| (*w, o.to, *o)));
+        law.total()
     }
 
     fn forfeit(&self, began: &Square, _: &Square) -> Square {

@@ -4,7 +4,7 @@
 //! used up and eaten and whether a turn is owed; the roll is [`crate::rules::roll_with`] and the
 //! turn the one [`compound_move`], like every other game.
 
-use super::{compound_move, RollGame, Turn, TurnModel};
+use super::{compound_move, Branches, RollGame, Turn, TurnModel};
 use crate::board::{Board, Dice, RollAgain, Square};
 use crate::rules::{roll_with, Progress, RollOutcome};
 
@@ -84,14 +84,16 @@ impl RollGame for StatefulBoard<'_> {
         state.square == self.board.size()
     }
 
-    fn roll(&self, state: &PlayerState, sum: u32) -> (Vec<(u64, PlayerState, RollOutcome)>, u64) {
+    fn roll_into(&self, state: &PlayerState, sum: u32, out: &mut Branches<PlayerState>) -> u64 {
+        // A roll decided by its throw builds its law without allocating (RollLaw::sure).
         let law = roll_with(self.board, state.progress, state.square, sum);
-        let branches = law
-            .branches()
-            .iter()
-            .map(|(w, o)| (*w, self.after(state, o), *o))
-            .collect();
-        (branches, law.total())
+        out.clear();
+        out.extend(
+            law.branches()
+                .iter()
+                .map(|(w, o)| (*w, self.after(state, o), *o)),
+        );
+        law.total()
     }
 
     fn points(&self, outcome: &RollOutcome) -> i64 {

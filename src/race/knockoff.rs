@@ -44,9 +44,9 @@ use super::independent::{bits_for, Method, Race, SeatResult, GUARD_DIGITS};
 use super::interval::Interval;
 use super::relative::{self, RelativeError};
 use crate::board::{Board, Dice, RollAgain, Square};
-use crate::chain::{compound_move, Chain, ChainTooLarge, RollGame, Turn, TurnModel};
+use crate::chain::{compound_move, Branches, Chain, ChainTooLarge, RollGame, Turn, TurnModel};
 use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, Wanted};
-use crate::rules::{roll, RollOutcome};
+use crate::rules::roll;
 
 /// A state of the joint game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -170,7 +170,7 @@ impl RollGame for KnockOff<'_> {
     }
 
     /// The seat to move rolls; landing on an opponent sends it back to its start.
-    fn roll(&self, state: &JointState, sum: u32) -> (Vec<(u64, JointState, RollOutcome)>, u64) {
+    fn roll_into(&self, state: &JointState, sum: u32, out: &mut Branches<JointState>) -> u64 {
         let JointState::Playing { positions, to_move } = state else {
             unreachable!("no roll from a final state")
         };
@@ -178,22 +178,19 @@ impl RollGame for KnockOff<'_> {
         let board = self.boards[s];
         let from = positions[s];
         let law = roll(board, from, sum);
-        let branches = law
-            .branches()
-            .iter()
-            .map(|&(w, o)| {
-                let next = if o.to == board.size() {
-                    JointState::Won(s)
-                } else {
-                    JointState::Playing {
-                        positions: self.land(positions, s, from, o.to),
-                        to_move: s,
-                    }
-                };
-                (w, next, o)
-            })
-            .collect();
-        (branches, law.total())
+        out.clear();
+        out.extend(law.branches().iter().map(|&(w, o)| {
+            let next = if o.to == board.size() {
+                JointState::Won(s)
+            } else {
+                JointState::Playing {
+                    positions: self.land(positions, s, from, o.to),
+                    to_move: s,
+                }
+            };
+            (w, next, o)
+        }));
+        law.total()
     }
 
     /// The mover goes back to where the turn began; knock-offs made earlier in the turn stand.

@@ -25,7 +25,7 @@ use super::stateful::{play_turn, Scores, Throws};
 use super::stream::Dice;
 use super::{par_chunks, Histogram};
 use crate::board::Board;
-use crate::chain::{PlayerState, RollGame, StatefulBoard, TurnModel};
+use crate::chain::{Branches, PlayerState, RollGame, StatefulBoard, TurnModel};
 
 /// Streams of the shared simulator's chunks are numbered from here (the plain engine uses small
 /// numbers, the single-player stateful one `2^61`, races `2^62`).
@@ -60,6 +60,7 @@ fn play(
     seats: usize,
     max_rounds: u64,
     dice: &mut Dice,
+    branches: &mut Branches<PlayerState>,
     tally: &mut SharedTally,
 ) {
     let mut at: Vec<PlayerState> = vec![TurnModel::start(game); seats];
@@ -73,7 +74,7 @@ fn play(
             };
             let mut points = 0;
             let rolls = &mut tally.race.rolls;
-            let next = play_turn(game, throws, mover, dice, &mut |r| {
+            let next = play_turn(game, throws, mover, dice, branches, &mut |r| {
                 *rolls += 1;
                 if let Some(o) = r.outcome {
                     points += game.points(o);
@@ -127,6 +128,7 @@ pub fn simulate_shared(
         |c, games| {
             let mut acc = SharedTally::new(players);
             let mut dice = Dice::new(options.seed, SHARED_STREAMS + c);
+            let mut branches = Vec::new();
             for _ in 0..games {
                 play(
                     &game,
@@ -134,6 +136,7 @@ pub fn simulate_shared(
                     players,
                     options.max_rounds,
                     &mut dice,
+                    &mut branches,
                     &mut acc,
                 );
             }

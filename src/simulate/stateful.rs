@@ -30,7 +30,7 @@ use super::stream::{reject_below, Dice, Weighted};
 use super::table::RollTally;
 use super::{finish, par_chunks, SimOptions, Simulation};
 use crate::board::{Board, Throw};
-use crate::chain::{PlayerState, RollGame, StatefulBoard, TurnModel};
+use crate::chain::{Branches, PlayerState, RollGame, StatefulBoard, TurnModel};
 use crate::rules::{self, RollOutcome, ThrowEffect};
 
 /// Streams of the stateful simulator's chunks are numbered from here (the plain engine uses
@@ -72,14 +72,15 @@ pub struct RollSeen<'a, S> {
 
 /// Picks one of a roll's outcomes by its weight out of `total`; a roll with one outcome draws
 /// nothing.
-fn pick<S>(
-    mut branches: Vec<(u64, S, RollOutcome)>,
+fn pick<S: Clone>(
+    branches: &[(u64, S, RollOutcome)],
     total: u64,
     dice: &mut Dice,
 ) -> (S, RollOutcome) {
+    let mut i = 0;
     if branches.len() > 1 {
         let mut u = dice.uniform(total, reject_below(total));
-        let i = branches
+        i = branches
             .iter()
             .position(|(w, ..)| {
                 let here = u < *w;
@@ -87,20 +88,21 @@ fn pick<S>(
                 here
             })
             .expect("the weights add up to the total");
-        branches.swap(0, i);
     }
-    let (_, s, o) = branches.swap_remove(0);
-    (s, o)
+    let (_, s, o) = &branches[i];
+    (s.clone(), *o)
 }
 
 /// Plays one whole turn of `game` from the non-final `state` with `dice` (the game's dice are
 /// `throws`), calling `seen` after every roll; returns the state where the turn ends (after
-/// [`RollGame::end_turn`]).
+/// [`RollGame::end_turn`]). `branches` is scratch space for the rolls' outcomes, kept by the
+/// caller from turn to turn so that a roll allocates nothing.
 pub fn play_turn<G: RollGame>(
     game: &G,
     throws: &Throws,
     state: G::State,
     dice: &mut Dice,
+    branches: &mut Branches<G::State>,
     seen: &mut impl FnMut(RollSeen<'_, G::State>),
 ) -> G::State {
     let end = |s: G::State| {
@@ -129,7 +131,7 @@ pub fn play_turn<G: RollGame>(
                 return end(game.forfeit(&began, &at));
             }
             ThrowEffect::Move { again } => {
-                let (branches, total) = game.roll(&at, throw.sum);
+                let total = game.roll_into(&at, throw.sum, branches);
                 let (next, o) = pick(branches, total, dice);
                 seen(RollSeen {
                     before: &at,
@@ -217,6 +219,7 @@ fn play_game(
     game: &StatefulBoard<'_>,
     throws: &Throws,
     dice: &mut Dice,
+    branches: &mut Branches<PlayerState>,
     max_turns: u64,
     seen: &mut impl FnMut(u64, RollSeen<'_, PlayerState>),
 ) -> Played {
@@ -230,7 +233,7 @@ fn play_game(
                 score,
             };
         }
-        state = play_turn(game, throws, state, dice, &mut |r: RollSeen<
+        state = play_turn(game, throws, state, dice, branches, &mut |r: RollSeen<
             '_,
             PlayerState,
         >| {
@@ -260,14 +263,23 @@ fn run_chunk(
     let mut dice = Dice::new(options.seed, STATEFUL_STREAMS + chunk);
     let mut tally = Tally::default();
     let mut scores = Scores::default();
+    let mut branches = Vec::new();
     for g in 0..games {
         let at_start = dice.clone();
         let totals = &mut tally.totals;
-        let played = play_game(game, throws, &mut dice, options.max_turns, &mut |_, r| {
-            if let Some(o) = r.outcome {
-                totals.add(&RollTally::of(o));
-            }
-        });
+        let max_turns = options.max_turns;
+        let played = play_game(
+            game,
+            throws,
+            &mut dice,
+            &mut branches,
+            max_turns,
+            &mut |_, r| {
+                if let Some(o) = r.outcome {
+                    totals.add(&RollTally::of(o));
+                }
+            },
+        );
         tally.total_rolls += played.rolls;
         match played.turns {
             Some(t) => {
@@ -289,13 +301,20 @@ fn replay(
 ) -> Vec<Vec<u32>> {
     let mut dice = record.dice().clone();
     let mut turns: Vec<Vec<u32>> = Vec::new();
-    let played = play_game(game, throws, &mut dice, max_turns, &mut |t, r| {
-        let t = t as usize;
-        if turns.len() <= t {
-            turns.resize(t + 1, Vec::new());
-        }
-        turns[t].push(r.sum);
-    });
+    let played = play_game(
+        game,
+        throws,
+        &mut dice,
+        &mut Vec::new(),
+        max_turns,
+        &mut |t, r| {
+            let t = t as usize;
+            if turns.len() <= t {
+                turns.resize(t + 1, Vec::new());
+            }
+            turns[t].push(r.sum);
+        },
+    );
     turns.resize(played.turns.unwrap_or(max_turns) as usize, Vec::new());
     turns
 }
@@ -425,7 +444,10 @@ mod tests {
                 let began = state;
                 let mut climbed_now = false;
                 let mut forfeit = false;
-                state = play_turn(&game, &throws, state, &mut dice, &mut |r| match r.outcome {
+                let branches = &mut Vec::new();
+                state = play_turn(&game, &throws, state, &mut dice, branches, &mut |r| match r
+                    .outcome
+                {
                     Some(o) => {
                         ladders += o.ladders;
                         climbed_now |= o.ladders > 0;
