@@ -30,7 +30,7 @@ fn bench_expect(c: &mut Criterion) {
             group.finish();
         }
         c.bench_function(&format!("expect-float/{name}"), |b| {
-            b.iter(|| expect_float(black_box(&board), false))
+            b.iter(|| expect_float(black_box(&board), false).unwrap())
         });
     }
 }

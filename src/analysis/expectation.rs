@@ -14,6 +14,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
+use super::float_trust::{trust, Figures, FloatUntrusted, Trust, MAX_DIGITS};
 use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, RollLevel, Trap, TurnRewards};
 use crate::exact::lehmer;
@@ -334,8 +335,8 @@ pub fn expect_chain_with<S: ChainState>(chain: &Chain<S>, per_square: bool) -> E
 
 /// The expectations in floating point (`expect --float`): the same quantities as
 /// [`Expectations`], from the same roll-level system solved in f64 (iteratively, with a residual
-/// check; see [`crate::exact::solve::solve_float_at`]). Fast on large boards; about 12
-/// significant digits, no exact claim.
+/// check; see [`crate::exact::solve::solve_float_at`]). Fast on large boards; at most 12
+/// significant digits (as many as [`FloatExpectations::trust`] says), no exact claim.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatExpectations {
     /// E\[T\].
@@ -354,6 +355,8 @@ pub struct FloatExpectations {
     pub slid: f64,
     /// Expected remaining turns from every state of the turn chain (when asked for).
     pub per_square: Vec<(Square, f64)>,
+    /// The digits the solve stands behind.
+    pub trust: Trust,
 }
 
 /// The answer of [`expect_float`].
@@ -365,8 +368,14 @@ pub enum FloatExpectation {
     Infinite(Trap<Square>),
 }
 
-/// Computes the expectations in floating point (see [`FloatExpectations`]).
-pub fn expect_float(board: &Board, per_square: bool) -> FloatExpectation {
+/// Computes the expectations in floating point (see [`FloatExpectations`]), with the digits the
+/// solve stands behind ([`super::float_trust`]).
+///
+/// # Errors
+///
+/// [`FloatUntrusted`] when the solve cannot stand behind its answer: too ill-conditioned for
+/// f64 (a board won with probability 2^-51), a figure no game can have, or a singular system.
+pub fn expect_float(board: &Board, per_square: bool) -> Result<FloatExpectation, FloatUntrusted> {
     if board.is_stateful() {
         // Per square: the states with nothing used, eaten or owed.
         let fresh =
@@ -379,7 +388,7 @@ pub fn expect_float(board: &Board, per_square: bool) -> FloatExpectation {
         _ => return float_from_chain(&Chain::for_board(board), per_square, |s| (*s, true)),
     };
     let Some(start) = rl.start else {
-        return FloatExpectation::Finite(Box::new(float_zero()));
+        return Ok(FloatExpectation::Finite(Box::new(float_zero())));
     };
     let (a, c, b) = roll_level_system(&rl);
     let to_float = |rows: Vec<Vec<(usize, i64)>>| -> Vec<Vec<(usize, f64)>> {
@@ -393,7 +402,7 @@ pub fn expect_float(board: &Board, per_square: bool) -> FloatExpectation {
         .map(|col| col.into_iter().map(|v| v as f64).collect())
         .collect();
     let (x, at_start) = crate::exact::solve::solve_float_at(&a, &b, (&c, 0), start)
-        .expect("every square reaches the finish, so the system is nonsingular");
+        .ok_or(FloatUntrusted::Singular)?;
     let squares = if per_square {
         rl.squares
             .iter()
@@ -404,7 +413,7 @@ pub fn expect_float(board: &Board, per_square: bool) -> FloatExpectation {
     } else {
         Vec::new()
     };
-    float_assemble(&at_start, squares)
+    float_assemble(&at_start, squares, &x)
 }
 
 fn float_zero() -> FloatExpectations {
@@ -417,14 +426,45 @@ fn float_zero() -> FloatExpectations {
         climbed: 0.0,
         slid: 0.0,
         per_square: Vec::new(),
+        trust: Trust {
+            condition: 1.0,
+            digits: MAX_DIGITS,
+            variance_digits: MAX_DIGITS,
+            variance_bound: 0.0,
+            max_steps: 0.0,
+        },
     }
 }
 
-/// `at_start`: the [`COLUMNS`] solutions and the chained one at the start.
-fn float_assemble(at_start: &[f64], per_square: Vec<(Square, f64)>) -> FloatExpectation {
+/// `at_start`: the [`COLUMNS`] solutions and the chained one at the start; `x`: the first
+/// solution at every state (its largest entry bounds the condition number).
+fn float_assemble(
+    at_start: &[f64],
+    per_square: Vec<(Square, f64)>,
+    x: &[f64],
+) -> Result<FloatExpectation, FloatUntrusted> {
     let t = at_start[0];
     let u = at_start[COLUMNS];
-    FloatExpectation::Finite(Box::new(FloatExpectations {
+    let mut counts = vec![
+        ("expected snakes", at_start[2]),
+        ("expected ladders", at_start[3]),
+        ("expected squares climbed", at_start[4]),
+        ("expected squares slid", at_start[5]),
+    ];
+    counts.extend(
+        per_square
+            .iter()
+            .map(|&(_, v)| ("expected remaining turns", v)),
+    );
+    let max_steps = x.iter().copied().fold(0.0, f64::max);
+    let figures = Figures {
+        turns: t,
+        rolls: at_start[1],
+        second: u,
+        counts: &counts,
+    };
+    let trust = trust(&figures, max_steps)?;
+    Ok(FloatExpectation::Finite(Box::new(FloatExpectations {
         turns: t,
         variance: 2.0 * u - t - t * t,
         rolls: at_start[1],
@@ -433,7 +473,8 @@ fn float_assemble(at_start: &[f64], per_square: Vec<(Square, f64)>) -> FloatExpe
         climbed: at_start[4],
         slid: at_start[5],
         per_square,
-    }))
+        trust,
+    })))
 }
 
 /// The float expectations of a chain; `square` maps a state to its square and whether it is
@@ -442,15 +483,15 @@ fn float_from_chain<S: ChainState>(
     chain: &Chain<S>,
     per_square: bool,
     square: impl Fn(&S) -> (Square, bool),
-) -> FloatExpectation {
+) -> Result<FloatExpectation, FloatUntrusted> {
     use crate::exact::decimal::to_f64;
     if let Some(trap) = chain.trap() {
-        return FloatExpectation::Infinite(trap.map(|s| square(&s).0));
+        return Ok(FloatExpectation::Infinite(trap.map(|s| square(&s).0)));
     }
     let n = chain.transient_count();
     let start = chain.start();
     if start >= n {
-        return FloatExpectation::Finite(Box::new(float_zero()));
+        return Ok(FloatExpectation::Finite(Box::new(float_zero())));
     }
     let a: Vec<Vec<(usize, f64)>> = (0..n)
         .map(|i| {
@@ -477,12 +518,12 @@ fn float_from_chain<S: ChainState>(
         b.push((0..n).map(|i| f(chain.rewards(i))).collect());
     }
     let (x, at_start) = crate::exact::solve::solve_float_at(&a, &b, (&identity, 0), start)
-        .expect("every state reaches the finish, so I - Q is nonsingular");
+        .ok_or(FloatUntrusted::Singular)?;
     let squares = if per_square {
         chain.states()[..n]
             .iter()
-            .zip(x)
-            .filter_map(|(s, t)| match square(s) {
+            .zip(&x)
+            .filter_map(|(s, &t)| match square(s) {
                 (q, true) => Some((q, t)),
                 _ => None,
             })
@@ -490,7 +531,7 @@ fn float_from_chain<S: ChainState>(
     } else {
         Vec::new()
     };
-    float_assemble(&at_start, squares)
+    float_assemble(&at_start, squares, &x)
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 pub mod design;
 pub mod distribution;
 pub mod expectation;
+pub mod float_trust;
 pub mod fundamental;
 pub mod moments;
 pub mod pgf;

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use ladders::analysis::expectation::{expect_chain_with, expect_float, expect_with, Expectation};
 use ladders::analysis::moments::{moments, Moments};
 use ladders::analysis::pgf::pgf;
@@ -93,7 +93,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         per_square: args.per_square,
     };
     if args.float {
-        let expectation = expect_float(&board, args.per_square);
+        let expectation =
+            expect_float(&board, args.per_square).with_context(|| board.origin().to_string())?;
         if args.json {
             write_json(out, &float_to_json(&board, &expectation, options))?;
         } else {

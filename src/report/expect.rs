@@ -9,7 +9,7 @@ use crate::board::{Board, Square};
 use crate::chain::Trap;
 use crate::exact::decimal::{fixed, sqrt_fixed};
 use crate::report::json::{BoardJson, ExactJson, RulesJson};
-use crate::report::text::{board_line, rules_line};
+use crate::report::text::{board_line, float_text, rules_line};
 
 /// What to show in an `expect` report.
 #[derive(Clone, Copy, Debug)]
@@ -102,8 +102,14 @@ pub struct FiniteJson<'a, X, S> {
     #[serde(skip_serializing_if = "Option::is_none")]
     per_square: Option<Vec<SquareJson<X>>>,
     rules: RulesJson<'a>,
+    /// `expect --float`: the significant digits the solve stands behind.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    significant_digits: Option<u32>,
     std_dev: S,
     variance: X,
+    /// `expect --float`: the variance's significant digits (0: below what the solve resolves).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variance_significant_digits: Option<u32>,
 }
 
 /// One row of `per_square`.
@@ -188,15 +194,16 @@ pub fn to_json<'a>(
                 .collect()
         }),
         rules: RulesJson::of(board),
+        significant_digits: None,
         std_dev: sqrt_fixed(&e.variance, d),
         variance: x(&e.variance),
+        variance_significant_digits: None,
     }))
 }
 
-/// Significant digits shown for floating-point results (f64 carries 15 to 17).
-const FLOAT_DIGITS: usize = 12;
-
-/// Writes the text report of `expect --float`: the same lines, floating point, no fractions.
+/// Writes the text report of `expect --float`: the same lines, floating point, no fractions,
+/// each figure with the significant digits the solve stands behind
+/// ([`crate::analysis::float_trust`]) and at most `--digits` after the point.
 ///
 /// # Errors
 ///
@@ -207,35 +214,55 @@ pub fn write_float_text(
     expectation: &FloatExpectation,
     options: ExpectOptions,
 ) -> io::Result<()> {
-    let d = options.digits.min(FLOAT_DIGITS);
+    let d = options.digits;
     writeln!(out, "Board            {}", board_line(board))?;
     writeln!(out, "Rules            {}", rules_line(board))?;
+    let e = match expectation {
+        FloatExpectation::Infinite(trap) => {
+            writeln!(out, "Arithmetic       floating point (--float)")?;
+            writeln!(out)?;
+            writeln!(out, "Expected turns   infinite")?;
+            return writeln!(out, "                 {}", trap_sentence(trap));
+        }
+        FloatExpectation::Finite(e) => e,
+    };
+    let trust = &e.trust;
     writeln!(
         out,
-        "Arithmetic       floating point (--float): about 12 significant digits"
+        "Arithmetic       floating point (--float): {} significant digits (condition number \
+         about {:.0e})",
+        trust.digits, trust.condition
     )?;
     writeln!(out)?;
-    match expectation {
-        FloatExpectation::Infinite(trap) => {
-            writeln!(out, "Expected turns   infinite")?;
-            writeln!(out, "                 {}", trap_sentence(trap))?;
-        }
-        FloatExpectation::Finite(e) => {
-            writeln!(out, "Expected turns   {:.d$}", e.turns)?;
-            writeln!(out, "Std deviation    {:.d$}", e.variance.max(0.0).sqrt())?;
-            writeln!(out, "Variance         {:.d$}", e.variance)?;
-            writeln!(out, "Expected rolls   {:.d$}", e.rolls)?;
-            writeln!(out, "Snakes taken     {:.d$}", e.snakes)?;
-            writeln!(out, "Ladders taken    {:.d$}", e.ladders)?;
-            writeln!(out, "Squares climbed  {:.d$}", e.climbed)?;
-            writeln!(out, "Squares slid     {:.d$}", e.slid)?;
-            if options.per_square {
-                writeln!(out)?;
-                writeln!(out, "{:>6}  expected remaining turns", "square")?;
-                for (square, turns) in &e.per_square {
-                    writeln!(out, "{square:>6}  {turns:.d$}")?;
-                }
-            }
+    let f = |x: f64| float_text(x, trust.digits, d);
+    writeln!(out, "Expected turns   {}", f(e.turns))?;
+    if trust.variance_digits == 0 {
+        let bound = trust.variance_bound;
+        writeln!(
+            out,
+            "Std deviation    below {:.1e} (not resolved)",
+            bound.sqrt()
+        )?;
+        writeln!(
+            out,
+            "Variance         below {bound:.1e} (not resolved in floating point)"
+        )?;
+    } else {
+        let v = |x: f64| float_text(x, trust.variance_digits, d);
+        writeln!(out, "Std deviation    {}", v(e.variance.sqrt()))?;
+        writeln!(out, "Variance         {}", v(e.variance))?;
+    }
+    writeln!(out, "Expected rolls   {}", f(e.rolls))?;
+    writeln!(out, "Snakes taken     {}", f(e.snakes))?;
+    writeln!(out, "Ladders taken    {}", f(e.ladders))?;
+    writeln!(out, "Squares climbed  {}", f(e.climbed))?;
+    writeln!(out, "Squares slid     {}", f(e.slid))?;
+    if options.per_square {
+        writeln!(out)?;
+        writeln!(out, "{:>6}  expected remaining turns", "square")?;
+        for &(square, turns) in &e.per_square {
+            let shown = float_text(turns, trust.digits_for(turns).max(1), d);
+            writeln!(out, "{square:>6}  {shown}")?;
         }
     }
     Ok(())
@@ -274,8 +301,10 @@ pub fn float_to_json<'a>(
                 .collect()
         }),
         rules: RulesJson::of(board),
+        significant_digits: Some(e.trust.digits),
         std_dev: e.variance.max(0.0).sqrt(),
         variance: e.variance,
+        variance_significant_digits: Some(e.trust.variance_digits),
     }))
 }
 
@@ -308,7 +337,7 @@ mod tests {
                 };
                 let exact = expect_with(board, per_square);
                 assert_keys_sorted(&to_json(board, &exact, options));
-                let float = expect_float(board, per_square);
+                let float = expect_float(board, per_square).unwrap();
                 assert_keys_sorted(&float_to_json(board, &float, options));
             }
         }

@@ -109,9 +109,44 @@ pub fn exact_text(value: &BigRational, digits: usize) -> String {
     }
 }
 
+/// A float shown with at most `significant` significant digits and at most `decimals` digits
+/// after the point: fixed notation for magnitudes from 1e-4 up to `10^significant`, scientific
+/// outside (`4.5e15`, never a run of digits nobody stands behind). 0 is `0`.
+pub fn float_text(x: f64, significant: u32, decimals: usize) -> String {
+    let significant = significant.max(1) as usize;
+    if x == 0.0 || !x.is_finite() {
+        return format!("{x}");
+    }
+    // Rounded first, so the exponent is the one the shown digits have (9.99 to 2 digits: 10).
+    let rounded: f64 = format!("{x:.p$e}", p = significant - 1)
+        .parse()
+        .unwrap_or(x);
+    let exponent = rounded.abs().log10().floor() as i64;
+    if exponent >= significant as i64 || exponent < -4 {
+        return format!("{x:.p$e}", p = significant - 1);
+    }
+    let wanted = (significant as i64 - 1 - exponent).max(0) as usize;
+    format!("{x:.d$}", d = wanted.min(decimals))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn floats_show_only_their_significant_digits() {
+        assert_eq!(float_text(39.225_122_308_235, 11, 12), "39.225122308");
+        assert_eq!(float_text(39.225_122_308_235, 11, 3), "39.225");
+        // Issue 19 item 5: 22 digits of a variance; 12 are kept.
+        assert_eq!(float_text(1_086_209_949.478_633_4, 12, 12), "1086209949.48");
+        assert_eq!(
+            float_text(4.503_599_627_370_494e15, 12, 12),
+            "4.50359962737e15"
+        );
+        assert_eq!(float_text(9.996, 3, 12), "10.0");
+        assert_eq!(float_text(1.5e-7, 3, 12), "1.50e-7");
+        assert_eq!(float_text(0.0, 12, 12), "0");
+    }
 
     #[test]
     fn counts_agree_with_their_number() {

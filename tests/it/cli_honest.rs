@@ -4,7 +4,9 @@
 //! boards/tiny.toml (P(T = n) = (n - 1) / 2^n, P(T > n) = (n + 1) / 2^n, E[T] = 4) or come from
 //! a second command.
 
+use num_bigint::BigInt;
 use num_rational::BigRational;
+use num_traits::Signed;
 
 use crate::common::{exact, json_of, ladders};
 
@@ -200,4 +202,61 @@ fn a_long_distribution_table_puts_the_summary_last_where_the_terminal_stops() {
         "{text}"
     );
     assert!(!text.contains("Summary "), "{text}");
+}
+
+/// A decimal as printed (`39.225122308`) as an exact fraction, and its number of decimals.
+fn decimal(text: &str) -> (BigRational, u32) {
+    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
+    let n: BigInt = format!("{whole}{frac}").parse().expect(text);
+    let places = frac.len() as u32;
+    (BigRational::new(n, BigInt::from(10).pow(places)), places)
+}
+
+/// Item 5: `--float` printed 22 significant digits of a variance and "about 12" whatever the
+/// board. Now the header says how many significant digits the solve stands behind, no figure
+/// shows more, and every figure is within one unit of its last digit of the exact answer (the
+/// second method: the rational solve's fractions).
+#[test]
+fn float_answers_show_only_the_digits_the_solve_stands_behind() {
+    for board in ["milton-bradley", "efi"] {
+        let text = stdout_of(&["expect", board, "--float"]);
+        let digits: usize = text
+            .split("floating point (--float): ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|d| d.parse().ok())
+            .expect(&text);
+        assert!((3..=12).contains(&digits), "{text}");
+        let json = json_of(&["expect", board, "--json"]);
+        for (label, key) in [
+            ("Expected turns", "expected_turns"),
+            ("Variance", "variance"),
+            ("Expected rolls", "expected_rolls"),
+            ("Squares slid", "expected_slid"),
+        ] {
+            let line = text.lines().find(|l| l.starts_with(label)).expect(label);
+            let shown = line[label.len()..].trim();
+            let significant = shown.replace('.', "").trim_start_matches('0').len();
+            assert!(significant <= digits, "{board}: {line} ({digits} digits)");
+            let (value, places) = decimal(shown);
+            let unit = BigRational::new(BigInt::from(1), BigInt::from(10).pow(places));
+            let error = (value - exact(&json[key])).abs();
+            assert!(error <= unit, "{board}: {line}");
+        }
+    }
+}
+
+/// A float variance below what the solve resolves is not printed as a number: with a die that
+/// always rolls 2 (`die = [0, 1]`) the game on 10 squares takes exactly 5 turns, variance 0.
+#[test]
+fn a_float_variance_below_the_solves_resolution_is_said_so() {
+    let dir = std::env::temp_dir().join(format!("ladders-float-var-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = dir.join("sure.toml");
+    std::fs::write(&board, "size = 10\n[rules]\ndie = [0, 1]\n").unwrap();
+    let text = stdout_of(&["expect", board.to_str().unwrap(), "--float"]);
+    assert!(text.contains("Expected turns   5.0000000000"), "{text}");
+    assert!(text.contains("Variance         below "), "{text}");
+    assert!(text.contains("not resolved"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

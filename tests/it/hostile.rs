@@ -279,3 +279,34 @@ fn a_board_whose_turn_never_ends_is_refused_by_the_simulator_not_a_hang() {
         }
     }
 }
+
+/// Item 5: `expect --float` on the 2^-51 board printed expected turns -2,488,214,975,684,528
+/// (exact 2^52 - 2), a standard deviation of 0 and a negative variance; on the 2^-101 board a
+/// wrong positive figure. Now the float answer is refused (exit 2, nothing on standard output)
+/// with the condition number or the impossible figure, and the exact route answers.
+#[test]
+fn a_float_answer_the_solve_cannot_stand_behind_is_refused() {
+    for board in ["win_2_pow_minus_51.toml", "win_2_pow_minus_101.toml"] {
+        let board = hostile_board(board);
+        for json in [&[][..], &["--json"][..]] {
+            ladders()
+                .args(["expect", &board, "--float"])
+                .args(json)
+                .timeout(std::time::Duration::from_secs(60))
+                .assert()
+                .code(2)
+                .stdout(predicate::str::is_empty())
+                .stderr(
+                    predicate::str::contains("cannot stand behind")
+                        .or(predicate::str::contains("impossible answer"))
+                        .and(predicate::str::contains("drop --float")),
+                );
+        }
+    }
+    // 2^52 - 2: the geometric waits of the hand derivation above.
+    ladders()
+        .args(["expect", &hostile_board("win_2_pow_minus_51.toml")])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("4503599627370494\n"));
+}
