@@ -7,7 +7,9 @@ use std::process::ExitCode;
 use anyhow::Result;
 use ladders::analysis::pgf::pgf;
 use ladders::analysis::pgf::tail::decay_rate;
-use ladders::chain::Chain;
+use ladders::analysis::stateful::stateful_chain;
+use ladders::board::Board;
+use ladders::chain::{Chain, ChainState};
 use ladders::report::pgf::{cas_line, to_json, write_text, PgfFormat};
 
 use super::board_args::BoardArgs;
@@ -43,19 +45,33 @@ fn parse_format(text: &str) -> Result<PgfFormat, String> {
     }
 }
 
-/// Runs `pgf`.
+/// Runs `pgf`: on a board that changes during a game (one-use jumps, points, lost or extra
+/// turns) over the chain of the whole player state, else over the squares.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
-    let chain = Chain::for_board(&board);
-    let f = pgf(&chain);
+    if board.is_stateful() {
+        report(args, &board, &stateful_chain(&board), out)?;
+    } else {
+        report(args, &board, &Chain::for_board(&board), out)?;
+    }
+    Ok(exit::code(exit::SUCCESS))
+}
+
+fn report<S: ChainState>(
+    args: &Args,
+    board: &Board,
+    chain: &Chain<S>,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let f = pgf(chain);
     if args.json {
-        let rate = decay_rate(&chain, &f);
-        write_json(out, &to_json(&board, &f, rate.as_ref()))?;
+        let rate = decay_rate(chain, &f);
+        write_json(out, &to_json(board, &f, rate.as_ref()))?;
     } else if let Some(format) = args.format {
         writeln!(out, "{}", cas_line(&f, format))?;
     } else {
-        let rate = decay_rate(&chain, &f);
-        write_text(out, &board, &f, rate.as_ref(), usize::from(args.digits))?;
+        let rate = decay_rate(chain, &f);
+        write_text(out, board, &f, rate.as_ref(), usize::from(args.digits))?;
     }
-    Ok(exit::code(exit::SUCCESS))
+    Ok(())
 }

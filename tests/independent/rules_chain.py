@@ -305,8 +305,10 @@ def analyse(b, turns=0):
     return res
 
 
-def turn_law(order, trans, turns):
-    """P(T = n) for n = 1..turns: the turn kernel from absorbing the in-turn ("roll") states."""
+def turn_kernel(order, trans):
+    """(heads, targets, rows): the turn kernel from absorbing the in-turn ("roll") states; heads
+    are the "turn" states (the start first), targets the heads plus "end", rows[i][j] the
+    probability that a turn begun in heads[i] ends in targets[j]."""
     mids = [s for s in order if s[0] == "roll"]
     heads = [s for s in order if s[0] == "turn"]
     mpos = {s: i for i, s in enumerate(mids)}
@@ -322,14 +324,21 @@ def turn_law(order, trans, turns):
             if u[0] != "roll":
                 direct[s][tpos[target(u)]] += p
     absorb = solve(i_minus_p(mids, mpos, trans), [[direct[m][j] for m in mids] for j in range(len(targets))])
-    kernel = {}
+    rows = []
     for h in heads:
         row = list(direct[h])
         for u, (p, _) in trans[h].items():
             if u[0] == "roll":
                 for j in range(len(targets)):
                     row[j] += p * absorb[j][mpos[u]]
-        kernel[h] = row
+        rows.append(row)
+    return heads, targets, rows
+
+
+def turn_law(order, trans, turns):
+    """P(T = n) for n = 1..turns, by stepping the turn kernel."""
+    heads, targets, rows = turn_kernel(order, trans)
+    kernel = dict(zip(heads, rows))
     dist = {order[0]: Fraction(1)}
     law = []
     for _ in range(turns):

@@ -25,6 +25,7 @@ mod fuzz_analyses;
 mod hostile;
 mod hostile_corpus;
 mod json_docs;
+mod known_closed_forms;
 mod known_values;
 mod known_values_rules;
 mod optimize;
