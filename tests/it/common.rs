@@ -24,6 +24,19 @@ pub fn json_of(args: &[&str]) -> Value {
     serde_json::from_slice(&out).expect("valid JSON")
 }
 
+/// The files of `tests/fixtures/NAME`, sorted.
+pub fn fixtures(name: &str) -> Vec<std::path::PathBuf> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name);
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    paths.sort();
+    paths
+}
+
 /// Reads an EXACT object (`{"numerator", "denominator", "decimal"}`) back into a fraction.
 pub fn exact(v: &Value) -> BigRational {
     let n: BigInt = v["numerator"].as_str().unwrap().parse().unwrap();

@@ -63,13 +63,7 @@ fn check_fixture(path: &Path) -> usize {
 
 #[test]
 fn closed_forms_and_moments_equal_the_independent_derivation_on_every_rule() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/independent-closed-forms");
-    let mut paths: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    paths.sort();
+    let paths = super::common::fixtures("independent-closed-forms");
     // Twelve boards, six of them changing during a game (one-use jumps, points, lost or extra
     // turns): every fixture holds N, D and four moments.
     assert_eq!(paths.len(), 12);

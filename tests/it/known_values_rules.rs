@@ -90,12 +90,7 @@ fn check_fixture(path: &Path) -> usize {
 
 #[test]
 fn every_rule_equals_the_independent_python_derivation_on_small_boards() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/independent-rules");
-    let mut fixtures: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .collect();
-    fixtures.sort();
+    let fixtures = super::common::fixtures("independent-rules");
     let mut compared = 0;
     for path in &fixtures {
         // Every fixture holds at least the seven expectations and six terms of P(T = n).
