@@ -100,6 +100,9 @@ pub enum Method {
     /// Every seat on the same board: the joint values solved over positions relative to the
     /// mover, with a certified error bound ([`super::relative`]).
     RelativePositions,
+    /// Seats sharing a board that changes during a game: the joint values solved in floats
+    /// layer by layer, with a certified error bound ([`super::layered`]).
+    LayeredCertified,
 }
 
 impl Race {

@@ -44,7 +44,9 @@ use super::independent::{bits_for, Method, Race, SeatResult, GUARD_DIGITS};
 use super::interval::Interval;
 use super::relative::{self, RelativeError};
 use crate::board::{Board, Dice, RollAgain, Square};
-use crate::chain::{compound_move, Branches, Chain, ChainTooLarge, RollGame, Turn, TurnModel};
+use crate::chain::{
+    compound_move, Branches, Chain, ChainState, ChainTooLarge, RollGame, Turn, TurnModel,
+};
 use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, Wanted};
 use crate::rules::roll;
 
@@ -313,28 +315,46 @@ pub fn knock_off_race(
     }
 }
 
+/// A state of a joint race chain ([`KnockOff`]'s, [`super::shared`]'s): who won in a final
+/// state, and whether seat 1 is to move (a round begins).
+pub trait RaceState: ChainState {
+    /// The seat (from 0) that won, in a final state; `None` while the game goes on.
+    fn winner(&self) -> Option<usize>;
+    /// True when seat 1 (index 0) is to move: every round begins with seat 1's turn.
+    fn begins_round(&self) -> bool;
+}
+
+impl RaceState for JointState {
+    fn winner(&self) -> Option<usize> {
+        match self {
+            JointState::Won(seat) => Some(*seat),
+            JointState::Playing { .. } => None,
+        }
+    }
+
+    fn begins_round(&self) -> bool {
+        matches!(self, JointState::Playing { to_move: 0, .. })
+    }
+}
+
 /// The reward "seat 1 is to move" (one per round) of every transient state.
-fn round_reward(chain: &Chain<JointState>) -> Vec<u32> {
+fn round_reward<S: RaceState>(chain: &Chain<S>) -> Vec<u32> {
     chain.states()[..chain.transient_count()]
         .iter()
-        .map(|s| u32::from(matches!(s, JointState::Playing { to_move: 0, .. })))
+        .map(|s| u32::from(s.begins_round()))
         .collect()
 }
 
 /// For every final state index (from 0 among the finals), the seat that won there.
-fn final_seats(chain: &Chain<JointState>) -> Vec<usize> {
+fn final_seats<S: RaceState>(chain: &Chain<S>) -> Vec<usize> {
     chain.states()[chain.transient_count()..]
         .iter()
-        .map(|s| match s {
-            JointState::Won(seat) => *seat,
-            JointState::Playing { .. } => unreachable!("final states are wins"),
-        })
+        .map(|s| s.winner().expect("final states are wins"))
         .collect()
 }
 
 /// `(N r_s)[start]` and `(N b)[start]` in rational arithmetic.
-///
-pub fn solve_exactly(chain: &Chain<JointState>, players: usize, digits: usize) -> Race {
+pub fn solve_exactly<S: RaceState>(chain: &Chain<S>, players: usize, digits: usize) -> Race {
     let n = chain.transient_count();
     let start = chain.start();
     let seat_of = final_seats(chain);
@@ -392,8 +412,8 @@ pub fn solve_exactly(chain: &Chain<JointState>, players: usize, digits: usize) -
 /// # Errors
 ///
 /// [`KnockOffError::NoTailBound`] when no certified supersolution was found.
-pub fn step_joint(
-    chain: &Chain<JointState>,
+pub fn step_joint<S: RaceState>(
+    chain: &Chain<S>,
     players: usize,
     options: &KnockOffOptions,
 ) -> Result<Race, KnockOffError> {

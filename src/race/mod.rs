@@ -8,12 +8,17 @@
 //! - [`relative`]: the knock-off race when every seat plays the same board, over positions
 //!   relative to the mover, in floats with a certified error bound (three players on 100
 //!   squares).
+//! - [`shared`]: several players sharing one board that changes during a game (one-use jumps,
+//!   apples, lost and extra turns): the joint chain, exact where it fits, otherwise solved layer
+//!   by layer in floats with a certified bound ([`layered`]).
 
 pub mod fixed;
 pub mod independent;
 pub mod interval;
 pub mod knockoff;
+pub mod layered;
 pub mod relative;
+pub mod shared;
 
 pub use independent::{race, Method, Race, RaceError, RaceOptions, SeatResult};
 pub use interval::{certified_digits, Certified, Interval};

@@ -77,6 +77,11 @@ fn method_sentence(race: &Race) -> String {
             over positions relative to the mover in floats, with an error bound checked exactly \
             in integers (the residual times a proved bound on the game's length)."
             .to_string(),
+        Method::LayeredCertified => "Every digit shown is certified: the joint chain of the \
+            shared board solved in floats one layer of used-up jumps at a time, with an error \
+            bound checked exactly in integers (the residual times a proved bound on the game's \
+            length)."
+            .to_string(),
     }
 }
 
@@ -227,6 +232,7 @@ pub fn to_json(boards: &[&Board], race: &Race, options: RaceReportOptions) -> se
             Method::ExactSolve => "exact",
             Method::SteppedJoint => "stepped",
             Method::RelativePositions => "relative",
+            Method::LayeredCertified => "layered",
         },
         "digits": d,
         "complete": race.complete,

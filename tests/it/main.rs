@@ -32,6 +32,7 @@ mod optimize;
 mod order;
 mod properties;
 mod properties_shortest;
+mod shared_race;
 mod shown;
 mod solver;
 mod svg;

@@ -1,0 +1,402 @@
+//! Certified float solves of a joint race chain too large for rational arithmetic, one layer
+//! at a time: the answers of [`super::shared`] on boards whose chain has hundreds of thousands of
+//! states (two players on seed 003's 200 squares).
+//!
+//! # The chain
+//!
+//! [`LayeredChain::build`] walks the states reachable from a [`TurnModel`]'s start (each turn
+//! from [`TurnModel::turn`], the one compound move) and keeps every transient state's turn as
+//! integer weights over the row's own denominator `d_s`: `w_sj / d_s` to transient state j, and
+//! for each seat the weight of the turns it wins. The states are sorted by a caller's key
+//! `(layer, order)`: a turn may lead only to its own layer or to an earlier one (on a shared
+//! board the set of used-up jumps only grows, so the layer is that set, the largest first), and
+//! within a layer the order is the sweep order (the seats' squares summed, the largest first:
+//! a turn mostly moves forward, so a sweep reads mostly values already swept).
+//!
+//! # What is solved
+//!
+//! For each seat k, `W_k = b_k + Q W_k` with `b_k(s)` the chance that the turn from s is won by
+//! k; for the length, `R = [seat 1 to move] + Q R` (the rounds begun). Seat k wins with
+//! `W_k(start)`; the expected length in rounds is `R(start)`.
+//!
+//! # What is proved
+//!
+//! The method of [`super::relative`], over layers:
+//!
+//! 1. Gauss-Seidel sweeps in floats, layer after layer (a layer reads only itself and the
+//!    layers already solved); v, their rounding to multiples of 2^-60, is an exact rational
+//!    vector. The residual `r = b + Q v - v` is computed exactly in integers (`d_s r_s` is an
+//!    integer over 2^60), one step of iterative refinement (`e = r + Q e`, again by layers)
+//!    moves v near the solution, and the residual of the refined v is computed exactly again.
+//! 2. A vector u >= 0 with `u - Q u >= 1` (the expected remaining turns, rounded up with a
+//!    margin) is checked exactly in integers; it exists only if the game ends with probability
+//!    1, so the check proves that too. Each component's error `e = X - v` satisfies
+//!    `|e| <= Q |e| + max|r|`, so `|e| <= max|r| u` (Kemeny and Snell, *Finite Markov Chains*,
+//!    theorem 3.2.1: `(I - Q)^-1` is the nonnegative sum of the powers of Q).
+//!
+//! Every answer is the interval `v(start) ± max|r| u(start)`, about 1e-15 wide.
+
+use std::collections::{HashMap, VecDeque};
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, ToPrimitive, Zero};
+
+use super::interval::Interval;
+use super::knockoff::RaceState;
+use crate::chain::TurnModel;
+
+/// The scale of the certified centers: v = v_int / 2^60.
+const SCALE_BITS: u32 = 60;
+
+/// The largest row denominator taken (integer residuals stay far inside i128).
+pub const MAX_DENOMINATOR: u64 = 1 << 32;
+
+/// The most Gauss-Seidel sweeps of one layer (the residual check catches a sweep stopped
+/// early).
+const MAX_SWEEPS: usize = 20_000;
+
+/// The largest value a component may have (expected rounds included): 2^40.
+const MAX_VALUE: f64 = (1u64 << 40) as f64;
+
+/// Why a layered chain was not built or not certified.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LayeredError {
+    /// More reachable states than allowed.
+    #[error("more than {0} reachable states")]
+    TooLarge(usize),
+    /// A turn's probabilities have a denominator above [`MAX_DENOMINATOR`].
+    #[error("a turn's probabilities have a denominator above 2^32")]
+    Denominator,
+    /// A turn can go on for ever, or no bound on the game's length was proved.
+    #[error("no certified bound on the game's length was found (the game may never end)")]
+    NotCertified,
+}
+
+/// A joint race chain as integer weights, its states in layers (module doc).
+#[derive(Clone, Debug)]
+pub struct LayeredChain<S> {
+    /// The transient states in sweep order.
+    states: Vec<S>,
+    /// Layer l is `layers[l]..layers[l + 1]`.
+    layers: Vec<usize>,
+    /// Row s is `cols[first[s]..first[s + 1]]`, with its weights.
+    first: Vec<usize>,
+    cols: Vec<u32>,
+    weights: Vec<u64>,
+    /// `d_s`.
+    denominator: Vec<u64>,
+    /// `won[s * seats + k]`: the weight of the turns from s that seat k wins.
+    won: Vec<u64>,
+    seats: usize,
+    start: usize,
+}
+
+/// The turn from one state, as integer weights over one denominator.
+struct Row {
+    to: Vec<(usize, u64)>,
+    won: Vec<u64>,
+    denominator: u64,
+}
+
+impl<S: RaceState> LayeredChain<S> {
+    /// The chain of `model` for `seats` players, states sorted by `key` (module doc), at most
+    /// `limit` states.
+    ///
+    /// # Errors
+    ///
+    /// [`LayeredError::TooLarge`] above `limit` states, [`LayeredError::Denominator`] for a
+    /// turn's denominator above [`MAX_DENOMINATOR`], [`LayeredError::NotCertified`] for a turn
+    /// that can go on for ever.
+    pub fn build<M, K>(
+        model: &M,
+        seats: usize,
+        key: impl Fn(&S) -> K,
+        limit: usize,
+    ) -> Result<LayeredChain<S>, LayeredError>
+    where
+        M: TurnModel<State = S>,
+        K: Ord + Eq + Clone,
+    {
+        let start = model.start();
+        let mut found: HashMap<S, usize> = HashMap::from([(start.clone(), 0)]);
+        let mut order = vec![start];
+        let mut rows: Vec<Row> = Vec::new();
+        let mut queue = VecDeque::from([0usize]);
+        while let Some(i) = queue.pop_front() {
+            let turn = model.turn(&order[i]);
+            if turn.endless {
+                return Err(LayeredError::NotCertified);
+            }
+            let d = turn
+                .next
+                .iter()
+                .fold(BigInt::one(), |d, (_, p)| d.lcm(p.denom()));
+            let d = d.to_u64().filter(|&d| d <= MAX_DENOMINATOR);
+            let d = d.ok_or(LayeredError::Denominator)?;
+            let mut row = Row {
+                to: Vec::with_capacity(turn.next.len()),
+                won: vec![0; seats],
+                denominator: d,
+            };
+            for (next, p) in turn.next {
+                let w = (p.numer() * BigInt::from(d) / p.denom())
+                    .to_u64()
+                    .expect("at most d");
+                if let Some(k) = next.winner() {
+                    row.won[k] += w;
+                    continue;
+                }
+                let j = match found.get(&next) {
+                    Some(&j) => j,
+                    None => {
+                        if order.len() >= limit {
+                            return Err(LayeredError::TooLarge(limit));
+                        }
+                        found.insert(next.clone(), order.len());
+                        order.push(next);
+                        queue.push_back(order.len() - 1);
+                        order.len() - 1
+                    }
+                };
+                row.to.push((j, w));
+            }
+            rows.push(row);
+        }
+        drop(found);
+        Ok(LayeredChain::sorted(order, rows, seats, key))
+    }
+
+    /// The chain with its states in `key` order, and its layers.
+    fn sorted<K: Ord + Eq + Clone>(
+        order: Vec<S>,
+        rows: Vec<Row>,
+        seats: usize,
+        key: impl Fn(&S) -> K,
+    ) -> LayeredChain<S> {
+        let keys: Vec<K> = order.iter().map(&key).collect();
+        let mut ids: Vec<usize> = (0..order.len()).collect();
+        ids.sort_by(|&a, &b| keys[a].cmp(&keys[b]).then_with(|| order[a].cmp(&order[b])));
+        let mut rank = vec![0u32; order.len()];
+        for (r, &i) in ids.iter().enumerate() {
+            rank[i] = r as u32;
+        }
+        let mut chain = LayeredChain {
+            states: Vec::with_capacity(order.len()),
+            layers: vec![0],
+            first: vec![0],
+            cols: Vec::new(),
+            weights: Vec::new(),
+            denominator: Vec::with_capacity(order.len()),
+            won: Vec::with_capacity(order.len() * seats),
+            seats,
+            start: rank[0] as usize,
+        };
+        for &i in &ids {
+            let row = &rows[i];
+            for &(j, w) in &row.to {
+                chain.cols.push(rank[j]);
+                chain.weights.push(w);
+            }
+            chain.first.push(chain.cols.len());
+            chain.denominator.push(row.denominator);
+            chain.won.extend_from_slice(&row.won);
+        }
+        chain.states = ids.iter().map(|&i| order[i].clone()).collect();
+        chain.layers = layer_bounds(&chain);
+        chain
+    }
+
+    /// The transient states, in sweep order.
+    pub fn states(&self) -> &[S] {
+        &self.states
+    }
+
+    /// The number of layers solved one after another.
+    pub fn layer_count(&self) -> usize {
+        self.layers.len() - 1
+    }
+}
+
+/// The layer boundaries: a new layer begins wherever no state before it reads a state from
+/// there on, so a layer, once solved, is never changed again (a key that does not layer the
+/// chain gives one layer, still correct).
+fn layer_bounds<S>(chain: &LayeredChain<S>) -> Vec<usize> {
+    let n = chain.first.len() - 1;
+    // The furthest state read by any state up to s.
+    let mut furthest = 0usize;
+    let mut bounds = vec![0];
+    for s in 0..n {
+        for &j in &chain.cols[chain.first[s]..chain.first[s + 1]] {
+            furthest = furthest.max(j as usize);
+        }
+        if s + 1 < n && furthest <= s {
+            bounds.push(s + 1);
+        }
+    }
+    bounds.push(n);
+    bounds
+}
+
+/// The certified answers: each seat's win and the expected rounds, as intervals.
+#[derive(Clone, Debug)]
+pub struct Certified {
+    /// Seat k's chance to win.
+    pub wins: Vec<Interval>,
+    /// The expected length in rounds.
+    pub rounds: Interval,
+}
+
+impl<S: RaceState> LayeredChain<S> {
+    /// The components' constants at state s, times `d_s`: each seat's winning weight, then
+    /// `d_s` when seat 1 is to move.
+    fn constant(&self, s: usize, c: usize) -> u64 {
+        if c < self.seats {
+            self.won[s * self.seats + c]
+        } else if self.states[s].begins_round() {
+            self.denominator[s]
+        } else {
+            0
+        }
+    }
+
+    /// Gauss-Seidel sweeps of `x = b + Q x` (x[s * C + c], C components), layer after layer,
+    /// each until no value moves by more than `tolerance` times (1 + its size).
+    fn sweep(&self, b: &[f64], x: &mut [f64], cs: usize, tolerance: f64) {
+        let prob: Vec<f64> = (0..self.states.len())
+            .flat_map(|s| {
+                let d = self.denominator[s] as f64;
+                self.weights[self.first[s]..self.first[s + 1]]
+                    .iter()
+                    .map(move |&w| w as f64 / d)
+            })
+            .collect();
+        let mut acc = vec![0.0f64; cs];
+        for l in 0..self.layer_count() {
+            for _ in 0..MAX_SWEEPS {
+                let mut moved = 0.0f64;
+                for s in self.layers[l]..self.layers[l + 1] {
+                    acc.copy_from_slice(&b[s * cs..(s + 1) * cs]);
+                    let row = self.first[s]..self.first[s + 1];
+                    for (&col, &p) in self.cols[row.clone()].iter().zip(&prob[row]) {
+                        let base = col as usize * cs;
+                        for (c, a) in acc.iter_mut().enumerate() {
+                            *a += p * x[base + c];
+                        }
+                    }
+                    for (c, &a) in acc.iter().enumerate() {
+                        let old = x[s * cs + c];
+                        moved = moved.max((a - old).abs() / (1.0 + a.abs()));
+                        x[s * cs + c] = a;
+                    }
+                }
+                if moved <= tolerance || !moved.is_finite() {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// The exact residuals `d_s (b + Q v - v)` in units of 2^-60, component by component.
+    fn residuals(&self, center: &[i128], cs: usize) -> Vec<i128> {
+        let one: i128 = 1 << SCALE_BITS;
+        let mut out = vec![0i128; center.len()];
+        for s in 0..self.states.len() {
+            let d = i128::from(self.denominator[s]);
+            for c in 0..cs {
+                let mut acc = i128::from(self.constant(s, c)) * one - d * center[s * cs + c];
+                for t in self.first[s]..self.first[s + 1] {
+                    acc += i128::from(self.weights[t]) * center[self.cols[t] as usize * cs + c];
+                }
+                out[s * cs + c] = acc;
+            }
+        }
+        out
+    }
+
+    /// A vector u >= 0 with `d_s u_s - sum w u >= d_s` at every state, checked exactly.
+    fn length_bound(&self) -> Option<Vec<i64>> {
+        let n = self.states.len();
+        let mut t = vec![0.0f64; n];
+        self.sweep(&vec![1.0; n], &mut t, 1, 1e-12);
+        if !t.iter().all(|v| v.is_finite() && *v < 1e12) {
+            return None;
+        }
+        [1.01, 1.1, 1.5, 2.0].into_iter().find_map(|margin| {
+            let u: Vec<i64> = t.iter().map(|v| (v * margin).ceil() as i64 + 1).collect();
+            let holds = (0..n).all(|s| {
+                let d = i128::from(self.denominator[s]);
+                let qu: i128 = (self.first[s]..self.first[s + 1])
+                    .map(|t| i128::from(self.weights[t]) * i128::from(u[self.cols[t] as usize]))
+                    .sum();
+                d * i128::from(u[s]) - qu >= d
+            });
+            holds.then_some(u)
+        })
+    }
+
+    /// Each seat's win and the expected rounds, certified (module doc).
+    ///
+    /// # Errors
+    ///
+    /// [`LayeredError::NotCertified`] when no bound on the length was proved or a value is too
+    /// large for the fixed point.
+    pub fn solve(&self) -> Result<Certified, LayeredError> {
+        let u = self.length_bound().ok_or(LayeredError::NotCertified)?;
+        let n = self.states.len();
+        let cs = self.seats + 1;
+        let b: Vec<f64> = (0..n * cs)
+            .map(|i| self.constant(i / cs, i % cs) as f64 / self.denominator[i / cs] as f64)
+            .collect();
+        let mut x = vec![0.0f64; n * cs];
+        self.sweep(&b, &mut x, cs, 1e-15);
+        if !x.iter().all(|v| v.is_finite() && v.abs() < MAX_VALUE) {
+            return Err(LayeredError::NotCertified);
+        }
+        let one = (1u64 << SCALE_BITS) as f64;
+        let mut center: Vec<i128> = x.iter().map(|&v| (v * one).round() as i128).collect();
+        // One step of iterative refinement: e = r / d + Q e, in units of 2^-60.
+        let r: Vec<f64> = self
+            .residuals(&center, cs)
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| v as f64 / self.denominator[i / cs] as f64)
+            .collect();
+        let mut e = vec![0.0f64; r.len()];
+        self.sweep(&r, &mut e, cs, 1e-3);
+        for (c, de) in center.iter_mut().zip(&e) {
+            *c += de.round() as i128;
+        }
+        let residual = self.residuals(&center, cs);
+        // max_s |d_s r_s| / d_s per component, exactly.
+        let mut worst = vec![BigRational::zero(); cs];
+        for (i, &v) in residual.iter().enumerate() {
+            if v != 0 {
+                let r = BigRational::new(
+                    BigInt::from(v.unsigned_abs()),
+                    BigInt::from(self.denominator[i / cs]),
+                );
+                if r > worst[i % cs] {
+                    worst[i % cs] = r;
+                }
+            }
+        }
+        let scale = BigRational::from_integer(BigInt::one() << SCALE_BITS);
+        let at = |c: usize| {
+            let v = BigRational::from_integer(BigInt::from(center[self.start * cs + c])) / &scale;
+            let radius = &worst[c] * BigInt::from(u[self.start]) / &scale;
+            Interval::new(&v - &radius, &v + &radius)
+        };
+        // A chance lies in [0, 1], so the interval may be cut to it (never empty: it holds the
+        // chance).
+        let zero_one = |i: Interval| {
+            let hi = i.hi.min(BigRational::one());
+            Interval::new(i.lo.max(BigRational::zero()).min(hi.clone()), hi)
+        };
+        Ok(Certified {
+            wins: (0..self.seats).map(|k| zero_one(at(k))).collect(),
+            rounds: at(self.seats),
+        })
+    }
+}

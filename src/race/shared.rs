@@ -1,0 +1,477 @@
+//! Several players sharing one board that changes during a game (seed 003's two players, issue
+//! 12): a one-use ladder one seat breaks is broken for every seat, an apple one seat eats is gone
+//! for all, so the seats interact and the race is the joint chain over (every seat's square and
+//! owed turn, what the table has used up and eaten, whose turn it is): [`SharedBoard`], a
+//! [`TurnModel`].
+//!
+//! # The game
+//!
+//! The game of [`crate::simulate::shared`]: seats take whole turns in seat order, the first to
+//! reach the finish wins, the length in rounds is the winner's number of turns. A seat's turn is
+//! the one [`compound_move`] of [`StatefulBoard`] (the one definition of the roll, the forfeit
+//! that keeps what was used up, the skipped turn, extra rolls: [`crate::rules`]) from the
+//! mover's square and owed turn with the table's [`Progress`]; the progress it ends with becomes
+//! the table's. A lost turn costs only the seat that reached the square.
+//!
+//! Which apples are eaten changes only the points, never a move, so the win odds and the length
+//! are computed on the chain that does not remember them ([`SharedBoard::new`] with `scores =
+//! false`): a smaller chain with the same law of squares, owed turns and used-up jumps.
+//!
+//! # What is computed
+//!
+//! As for the knock-off race ([`super::knockoff`], whose solves serve here too): small chains
+//! ([`SharedOptions::exact_limit`] transient states) are solved exactly in rational arithmetic;
+//! larger ones, up to [`SharedOptions::state_limit`], by certified float solves layer after layer
+//! ([`super::layered`]: the set of used-up jumps only grows, so each layer is one set); above the
+//! limit the race is refused at once with the bound on the states.
+
+use super::independent::{Method, Race, SeatResult};
+use super::knockoff::{solve_exactly, RaceState};
+use super::layered::{LayeredChain, LayeredError};
+use crate::board::{Board, Dice, RollAgain, Square};
+use crate::chain::{
+    compound_move, Branches, Chain, PlayerState, RollGame, StatefulBoard, Turn, TurnModel,
+};
+use crate::rules::{Progress, RollOutcome};
+
+/// One seat's part of the joint state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Seat {
+    /// The square the seat's token stands on.
+    pub square: Square,
+    /// The seat's next turn is skipped (it reached a lost-turn square).
+    pub owed: bool,
+}
+
+/// A state of the shared game.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum SharedState {
+    /// The game goes on.
+    Playing {
+        /// Every seat's square and owed turn, in seat order.
+        seats: Vec<Seat>,
+        /// What the table has used up and eaten (eaten stays empty without scores).
+        table: Progress,
+        /// The seat to move, from 0.
+        to_move: usize,
+    },
+    /// The game is over: this seat (from 0) finished first.
+    Won(usize),
+}
+
+impl RaceState for SharedState {
+    fn winner(&self) -> Option<usize> {
+        match self {
+            SharedState::Won(seat) => Some(*seat),
+            SharedState::Playing { .. } => None,
+        }
+    }
+
+    fn begins_round(&self) -> bool {
+        matches!(self, SharedState::Playing { to_move: 0, .. })
+    }
+}
+
+/// Several players sharing one stateful board (module doc).
+#[derive(Clone, Copy, Debug)]
+pub struct SharedBoard<'a> {
+    game: StatefulBoard<'a>,
+    players: usize,
+    scores: bool,
+}
+
+impl<'a> SharedBoard<'a> {
+    /// `players` seats sharing `board`; with `scores` the state remembers which apples are
+    /// eaten (needed for the points, not for who wins).
+    pub fn new(board: &'a Board, players: usize, scores: bool) -> SharedBoard<'a> {
+        SharedBoard {
+            game: StatefulBoard::new(board),
+            players,
+            scores,
+        }
+    }
+
+    /// The mover of a non-final state, as the single-player game sees it.
+    fn mover(state: &SharedState) -> PlayerState {
+        let SharedState::Playing {
+            seats,
+            table,
+            to_move,
+        } = state
+        else {
+            unreachable!("nobody moves in a final state")
+        };
+        PlayerState {
+            square: seats[*to_move].square,
+            progress: *table,
+            owed: seats[*to_move].owed,
+        }
+    }
+
+    /// `state` with its mover now in `mover` (the table's progress is the mover's).
+    fn place(&self, state: &SharedState, mover: PlayerState) -> SharedState {
+        let SharedState::Playing { seats, to_move, .. } = state else {
+            unreachable!("nobody moves in a final state")
+        };
+        if mover.square == self.game.board().size() {
+            return SharedState::Won(*to_move);
+        }
+        let mut seats = seats.clone();
+        seats[*to_move] = Seat {
+            square: mover.square,
+            owed: mover.owed,
+        };
+        let eaten = if self.scores { mover.progress.eaten } else { 0 };
+        SharedState::Playing {
+            seats,
+            table: Progress {
+                used: mover.progress.used,
+                eaten,
+            },
+            to_move: *to_move,
+        }
+    }
+}
+
+impl RollGame for SharedBoard<'_> {
+    type State = SharedState;
+
+    fn dice(&self, _: &SharedState) -> &Dice {
+        self.game.board().dice()
+    }
+
+    fn roll_again(&self, _: &SharedState) -> RollAgain {
+        self.game.board().rules().roll_again
+    }
+
+    fn is_final(&self, state: &SharedState) -> bool {
+        matches!(state, SharedState::Won(_))
+    }
+
+    fn roll_into(&self, state: &SharedState, sum: u32, out: &mut Branches<SharedState>) -> u64 {
+        let (branches, total) = self.game.roll(&SharedBoard::mover(state), sum);
+        out.clear();
+        out.extend(
+            branches
+                .into_iter()
+                .map(|(w, next, o)| (w, self.place(state, next), o)),
+        );
+        total
+    }
+
+    fn points(&self, outcome: &RollOutcome) -> i64 {
+        self.game.points(outcome)
+    }
+
+    fn forfeit(&self, began: &SharedState, now: &SharedState) -> SharedState {
+        let back = self
+            .game
+            .forfeit(&SharedBoard::mover(began), &SharedBoard::mover(now));
+        self.place(now, back)
+    }
+
+    fn end_turn(&self, state: SharedState) -> SharedState {
+        match state {
+            SharedState::Playing {
+                seats,
+                table,
+                to_move,
+            } => SharedState::Playing {
+                seats,
+                table,
+                to_move: (to_move + 1) % self.players,
+            },
+            won => won,
+        }
+    }
+
+    fn skip(&self, state: &SharedState) -> Option<SharedState> {
+        self.game
+            .skip(&SharedBoard::mover(state))
+            .map(|m| self.place(state, m))
+    }
+}
+
+impl TurnModel for SharedBoard<'_> {
+    type State = SharedState;
+
+    fn start(&self) -> SharedState {
+        let start = TurnModel::start(&self.game);
+        SharedState::Playing {
+            seats: vec![
+                Seat {
+                    square: start.square,
+                    owed: false,
+                };
+                self.players
+            ],
+            table: Progress::default(),
+            to_move: 0,
+        }
+    }
+
+    fn is_final(&self, state: &SharedState) -> bool {
+        matches!(state, SharedState::Won(_))
+    }
+
+    fn turn(&self, state: &SharedState) -> Turn<SharedState> {
+        compound_move(self, state)
+    }
+}
+
+/// Limits of a shared race.
+#[derive(Clone, Copy, Debug)]
+pub struct SharedOptions {
+    /// Digits after the point asked for (the certified solves give about 15).
+    pub digits: usize,
+    /// Solve exactly when the joint chain has at most this many transient states.
+    pub exact_limit: usize,
+    /// Refuse joint chains with more states than this.
+    pub state_limit: usize,
+}
+
+impl Default for SharedOptions {
+    fn default() -> SharedOptions {
+        SharedOptions {
+            digits: 12,
+            exact_limit: 2000,
+            state_limit: 2_000_000,
+        }
+    }
+}
+
+/// The shared race cannot be answered.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SharedError {
+    /// No seats.
+    #[error("a race needs at least one player")]
+    NoPlayers,
+    /// The joint chain may be larger than allowed (refused before it is built).
+    #[error("{players} players sharing this board: the joint chain may have up to {bound:.3e} states (squares, owed turns, used-up jumps, whose turn), above the limit of {limit}; a larger --state-limit, or `ladders simulate --players {players}` estimates it with standard errors")]
+    TooLarge {
+        /// The players.
+        players: usize,
+        /// The bound on the states.
+        bound: f64,
+        /// The limit.
+        limit: usize,
+    },
+    /// From some reachable state no seat can ever finish.
+    #[error("the game can last forever: from the squares {squares:?} (seat {seat} to move) no player can ever finish")]
+    NeverEnds {
+        /// The seats' squares in the trapped state.
+        squares: Vec<Square>,
+        /// The seat to move, from 1.
+        seat: usize,
+    },
+    /// The certified solve failed.
+    #[error("the shared race could not be certified: {0}; `ladders simulate --players {1}` estimates it with standard errors")]
+    Layered(LayeredError, usize),
+}
+
+/// An upper bound on the joint chain's states for `players` seats on `board` (without the
+/// eaten apples): the seat to move, each seat's square (0 to N) and owed turn (when the board
+/// has lost-turn squares), and each set of one-use jumps used up.
+pub fn states_bound(board: &Board, players: usize) -> f64 {
+    let owed = if board.lose_turn_squares().is_empty() {
+        1.0
+    } else {
+        2.0
+    };
+    let squares = f64::from(board.size()) + 1.0;
+    players as f64
+        * (squares * owed).powi(players as i32)
+        * 2f64.powi(board.once_squares().len() as i32)
+}
+
+/// Each seat's chance to win and the expected rounds of `players` seats sharing the stateful
+/// `board`: exact for small joint chains, certified intervals otherwise (module doc).
+///
+/// # Errors
+///
+/// See [`SharedError`].
+///
+/// # Examples
+///
+/// ```
+/// use ladders::board::Board;
+/// use ladders::race::shared::{shared_race, SharedOptions};
+/// use num_rational::BigRational;
+/// // A coin, the one-use ladder 1 -> 3 on a board of 3: the first seat's 1 breaks it.
+/// let b = Board::from_toml_str("size = 3\nladders = [[1, 3]]\nonce = [1]\n[rules]\ndie = 2\n", "t").unwrap();
+/// let r = shared_race(&b, 2, &SharedOptions::default()).unwrap();
+/// let sum = &r.seats[0].win.lo + &r.seats[1].win.lo;
+/// assert_eq!(sum, BigRational::from_integer(1.into()));
+/// ```
+pub fn shared_race(
+    board: &Board,
+    players: usize,
+    options: &SharedOptions,
+) -> Result<Race, SharedError> {
+    if players == 0 {
+        return Err(SharedError::NoPlayers);
+    }
+    let bound = states_bound(board, players);
+    if bound > options.state_limit as f64 {
+        return Err(SharedError::TooLarge {
+            players,
+            bound,
+            limit: options.state_limit,
+        });
+    }
+    let model = SharedBoard::new(board, players, false);
+    // Small chains exactly; building stops as soon as the chain is too large for that.
+    if let Ok(chain) = Chain::build_limited(&model, options.exact_limit.saturating_add(players + 1))
+    {
+        if let Some(trap) = chain.trap() {
+            let SharedState::Playing { seats, to_move, .. } = trap.state else {
+                unreachable!("final states are never trapped")
+            };
+            return Err(SharedError::NeverEnds {
+                squares: seats.iter().map(|s| s.square).collect(),
+                seat: to_move + 1,
+            });
+        }
+        if chain.transient_count() <= options.exact_limit {
+            return Ok(solve_exactly(&chain, players, options.digits));
+        }
+    }
+    let layered = LayeredChain::build(&model, players, sweep_key, options.state_limit)
+        .map_err(|e| SharedError::Layered(e, players))?;
+    let c = layered
+        .solve()
+        .map_err(|e| SharedError::Layered(e, players))?;
+    let seats: Vec<SeatResult> = c
+        .wins
+        .into_iter()
+        .enumerate()
+        .map(|(k, win)| SeatResult { seat: k + 1, win })
+        .collect();
+    let complete = seats
+        .iter()
+        .map(|s| &s.win)
+        .chain(std::iter::once(&c.rounds))
+        .all(|i| i.certified(options.digits).digits == options.digits);
+    Ok(Race {
+        seats,
+        expected_rounds: c.rounds,
+        rounds_at_least: Vec::new(),
+        turns_summed: 0,
+        digits: options.digits,
+        complete,
+        method: Method::LayeredCertified,
+    })
+}
+
+/// The sweep order of [`LayeredChain`]: the most jumps used up first (a turn never gives one
+/// back), then by the seats' squares summed, the largest first.
+fn sweep_key(state: &SharedState) -> (u32, u64, u32) {
+    match state {
+        SharedState::Playing { seats, table, .. } => (
+            u64::BITS - table.used.count_ones(),
+            u64::MAX - table.used,
+            u32::MAX - seats.iter().map(|s| s.square).sum::<u32>(),
+        ),
+        SharedState::Won(_) => (0, 0, 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::race::interval::Interval;
+    use num_rational::BigRational;
+
+    fn q(n: i64, d: i64) -> BigRational {
+        BigRational::new(n.into(), d.into())
+    }
+
+    fn board(text: &str) -> Board {
+        Board::from_toml_str(text, "test").unwrap()
+    }
+
+    /// Size 4, a coin, overshoot stay, the one-use ladder 1 -> 3.
+    const ONCE: &str = "size = 4\nladders = [[1, 3]]\nonce = [1]\n[rules]\ndie = 2\n";
+
+    #[test]
+    fn a_ladder_broken_by_the_first_seat_is_broken_for_the_second_by_hand() {
+        // Worked by hand. From 2 a 2 finishes and a 1 goes to 3; from 3 a 1 finishes and a 2
+        // stays: from 2 or 3 every turn wins with 1/2, so with both seats on 2 or 3 the mover
+        // wins with W = 1/2 + 1/2 (1 - W) = 2/3. From 0 a 1 climbs to 3 while the ladder stands
+        // (else stops on 1), a 2 goes to 2; from 1 a 1 goes to 2, a 2 to 3; nobody finishes
+        // from 0 or 1.
+        // Seat 1's first turn: 1/2 to 3 (the ladder is broken), 1/2 to 2 (it stands).
+        // - Seat 1 on 3, ladder broken: seat 2 from 0 goes to 1 or 2 (the ladder is gone).
+        //   On 2: seat 1 to move, both on 2 or 3: 2/3. On 1: seat 1 wins now with 1/2, else
+        //   seat 2 moves from 1 to 2 or 3 without finishing and seat 1 wins with 2/3 from there:
+        //   1/2 + 1/2 * 2/3 = 5/6. So 1/2 * 2/3 + 1/2 * 5/6 = 3/4.
+        // - Seat 1 on 2: seat 2 goes to 3 or 2, then seat 1 to move with both on 2 or 3: 2/3.
+        // P(seat 1 wins) = 1/2 * 3/4 + 1/2 * 2/3 = 17/24. Were the ladder each seat's own, seat
+        // 2 would climb from 0 as well and seat 1 would win 2/3 in both cases.
+        let b = board(ONCE);
+        let r = shared_race(&b, 2, &SharedOptions::default()).unwrap();
+        assert_eq!(r.method, Method::ExactSolve);
+        assert_eq!(r.seats[0].win, Interval::exact(q(17, 24)));
+        assert_eq!(r.seats[1].win, Interval::exact(q(7, 24)));
+    }
+
+    #[test]
+    fn a_lost_turn_costs_only_the_seat_that_reached_the_square_by_hand() {
+        // Worked by hand: size 2, a coin, overshoot allow, square 1 costs the next turn. Seat
+        // 1: a 2 finishes (1/2), a 1 lands on 1 and owes a turn. Seat 2 then plays the same.
+        // With A = P(seat 1 wins) from the start: seat 1 wins at once 1/2; else seat 2 wins at
+        // once 1/2 (seat 2's 2), else both stand on 1 owing a turn: seat 1 skips, seat 2 skips,
+        // and from 1 every roll finishes (a 1 lands on 2, a 2 past it, allowed): seat 1 wins.
+        // A = 1/2 + 1/4 * 1 = 3/4. Rounds: 1 with 1/2 + 1/4, else round 3 (two skipped turns
+        // each): 3/4 * 1 + 1/4 * 3 = 3/2.
+        let b = board("size = 2\nlose_turn = [1]\n[rules]\ndie = 2\novershoot = \"allow\"\n");
+        let r = shared_race(&b, 2, &SharedOptions::default()).unwrap();
+        assert_eq!(r.seats[0].win, Interval::exact(q(3, 4)));
+        assert_eq!(r.expected_rounds, Interval::exact(q(3, 2)));
+    }
+
+    #[test]
+    fn the_eaten_apples_change_no_move_so_the_smaller_chain_has_the_same_law() {
+        let b = board(
+            "size = 12\nladders = [[2, 7]]\nsnakes = [[11, 3]]\nonce = [2, 11]\n\
+             points = [[4, 3], [9, -2]]\nlose_turn = [5]\nextra_turn = [8]\n\
+             [rules]\nroll_again = 2\novershoot = \"bounce\"\ndie = 3\n",
+        );
+        let with = Chain::build(&SharedBoard::new(&b, 2, true));
+        let without = Chain::build(&SharedBoard::new(&b, 2, false));
+        assert!(with.transient_count() > without.transient_count());
+        let a = solve_exactly(&with, 2, 12);
+        let c = solve_exactly(&without, 2, 12);
+        assert_eq!(a.seats[0].win, c.seats[0].win);
+        assert_eq!(a.expected_rounds, c.expected_rounds);
+    }
+
+    #[test]
+    fn a_joint_chain_above_the_limit_is_refused_at_once_with_its_bound() {
+        let b = crate::board::builtin("seed-003").unwrap().unwrap();
+        let options = SharedOptions {
+            state_limit: 1000,
+            ..SharedOptions::default()
+        };
+        match shared_race(&b, 3, &options) {
+            Err(SharedError::TooLarge { players, bound, .. }) => {
+                assert_eq!(players, 3);
+                // 3 seats to move * 201^3 squares * 2^3 sets of broken ladders.
+                assert_eq!(bound, 3.0 * 201f64.powi(3) * 8.0);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_game_no_seat_can_finish_is_reported() {
+        // From 2 or 3 every roll reaches 4 or 5, both snakes back to 2; 6 is never reached.
+        let b = board(
+            "size = 6\nsnakes = [[4, 2], [5, 2]]\nladders = [[1, 3]]\nonce = [1]\n[rules]\ndie = 2\n",
+        );
+        assert!(matches!(
+            shared_race(&b, 2, &SharedOptions::default()),
+            Err(SharedError::NeverEnds { .. })
+        ));
+    }
+}
