@@ -23,6 +23,7 @@
 //! state type.
 
 pub mod modular;
+pub mod roots;
 pub mod tail;
 
 use num_bigint::BigInt;

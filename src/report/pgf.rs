@@ -196,19 +196,8 @@ pub fn write_text(
         fraction(&fm[0]),
         fixed(&fm[1], digits)
     )?;
-    if let Some((d, rho)) = rate.and_then(|r| certified_digits(&r.low, &r.high, digits)) {
-        writeln!(
-            out,
-            "Decay rate       rho = 1/z0 = {rho} ({d} digits proved; z0 the root of D nearest 0, \
-             P(T > n) ~ C rho^n)"
-        )?;
-    }
-    let constant = rate.and_then(|r| r.constant.as_ref());
-    if let Some((d, c)) = constant.and_then(|(lo, hi)| certified_digits(lo, hi, digits)) {
-        writeln!(
-            out,
-            "Tail constant    C = {c} ({d} digits proved): P(T > n) / (C rho^n) -> 1"
-        )?;
+    if let Some(rate) = rate {
+        write_tail(out, rate, digits)?;
     }
     writeln!(
         out,
@@ -218,6 +207,41 @@ pub fn write_text(
         pgf.primes_used,
         if pgf.primes_used == 1 { "" } else { "s" }
     )
+}
+
+/// `low..high` as printed: the fraction when exact, else the digits on which both agree.
+fn proved(low: &BigRational, high: &BigRational, digits: usize) -> Option<String> {
+    if low == high {
+        return Some(format!("{} (exact)", fraction(low)));
+    }
+    certified_digits(low, high, digits).map(|(d, s)| format!("{s} ({d} digits proved)"))
+}
+
+/// The `Decay rate` and `Tail constant` lines: `P(T > n) ~ C binomial(n + m - 1, m - 1) rho^n`,
+/// with the multiplicity m of z0 when it is proved.
+fn write_tail(out: &mut dyn Write, rate: &DecayRate, digits: usize) -> io::Result<()> {
+    let Some(rho) = proved(&rate.low, &rate.high, digits) else {
+        return Ok(());
+    };
+    let law = match rate.multiplicity {
+        Some(1) => "C rho^n".to_string(),
+        Some(m) => format!("C binomial(n + {}, {}) rho^n", m - 1, m - 1),
+        None => "rho^n".to_string(),
+    };
+    let root = match rate.multiplicity {
+        Some(1) => "a simple root".to_string(),
+        Some(m) => format!("a root of multiplicity {m}"),
+        None => "a root".to_string(),
+    };
+    writeln!(
+        out,
+        "Decay rate       rho = 1/z0 = {rho}; z0 the root of D nearest 0, {root}; P(T > n) ~ {law}"
+    )?;
+    let constant = rate.constant.as_ref();
+    if let Some(c) = constant.and_then(|(lo, hi)| proved(lo, hi, digits)) {
+        writeln!(out, "Tail constant    C = {c}: P(T > n) / ({law}) -> 1")?;
+    }
+    Ok(())
 }
 
 /// The JSON report.
@@ -244,6 +268,7 @@ pub fn to_json(board: &Board, pgf: &Pgf, rate: Option<&DecayRate>) -> serde_json
             "low": fraction(&r.low),
             "high": fraction(&r.high),
             "rho": certified_digits(&r.low, &r.high, 12).map(|(_, s)| s),
+            "multiplicity": r.multiplicity,
             "constant": r.constant.as_ref().map(|(lo, hi)| json!({
                 "low": fraction(lo),
                 "high": fraction(hi),

@@ -50,6 +50,20 @@ fn pgf_json_of_zeilbergers_coin_board_is_his_polynomial() {
 }
 
 #[test]
+fn pgf_json_of_the_tiny_board_has_the_exact_double_root() {
+    // boards/tiny.toml, by hand: F(z) = z^2 / (2 - z)^2, a double root z0 = 2, and
+    // P(T > n) = sum_(k > n) (k - 1) 2^-k = (n + 1) 2^-n = 1 binomial(n + 1, 1) (1/2)^n: rho = 1/2
+    // and C = 1 exactly, multiplicity 2.
+    let v = json_of(&["pgf", "tiny", "--json"]);
+    let rate = &v["decay_rate"];
+    assert_eq!(rate["low"], "1/2");
+    assert_eq!(rate["high"], "1/2");
+    assert_eq!(rate["multiplicity"], 2);
+    assert_eq!(rate["constant"]["low"], "1");
+    assert_eq!(rate["constant"]["high"], "1");
+}
+
+#[test]
 fn pgf_refuses_an_unknown_format() {
     ladders()
         .args(["pgf", "tiny", "--format", "latex"])

@@ -31,12 +31,12 @@ use num_traits::{One, Signed, Zero};
 use crate::exact::solve::{biguint_mod, primes};
 
 /// `a b mod p`.
-fn mul_mod(a: u64, b: u64, p: u64) -> u64 {
+pub(super) fn mul_mod(a: u64, b: u64, p: u64) -> u64 {
     ((u128::from(a) * u128::from(b)) % u128::from(p)) as u64
 }
 
 /// `a^-1 mod p` for a prime p and `a` not divisible by p (Fermat).
-fn inv_mod(a: u64, p: u64) -> u64 {
+pub(super) fn inv_mod(a: u64, p: u64) -> u64 {
     let (mut base, mut e, mut x) = (a % p, p - 2, 1u64);
     while e > 0 {
         if e & 1 == 1 {
@@ -49,7 +49,7 @@ fn inv_mod(a: u64, p: u64) -> u64 {
 }
 
 /// The residue of a nonnegative or negative integer in `0..p`.
-fn residue(x: &BigInt, p: u64) -> u64 {
+pub(super) fn residue(x: &BigInt, p: u64) -> u64 {
     let r = biguint_mod(x.magnitude(), p);
     if x.sign() == Sign::Minus && r != 0 {
         p - r

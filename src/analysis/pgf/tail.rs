@@ -27,7 +27,7 @@ use crate::analysis::distribution::spectral_radius;
 use crate::chain::{Chain, ChainState};
 use crate::exact::solve::{solve_float, transient_matrix};
 
-use super::Pgf;
+use super::{roots, Pgf};
 
 /// rho enclosed: `low <= rho <= high`, both proved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,8 +36,12 @@ pub struct DecayRate {
     pub low: BigRational,
     /// A proved upper bound.
     pub high: BigRational,
-    /// The constant C of `P(T > n) ~ C rho^n`, enclosed (low, high), when the enclosure of
-    /// z0 keeps the denominator of its formula away from 0.
+    /// The multiplicity m of z0 as a root of D, when proved (`P(T > n) ~ C binomial(n + m - 1,
+    /// m - 1) rho^n`): z0 is then the only root of D in `[1/high, 1/low]`.
+    pub multiplicity: Option<usize>,
+    /// The constant C of `P(T > n) ~ C binomial(n + m - 1, m - 1) rho^n`, enclosed (low,
+    /// high), when the multiplicity is proved and the enclosure of z0 keeps the denominator of
+    /// its formula away from 0.
     pub constant: Option<(BigRational, BigRational)>,
 }
 
@@ -78,28 +82,75 @@ fn div(a: &Interval, b: &Interval) -> Option<Interval> {
     }
 }
 
-/// C of `P(T > n) ~ C rho^n` for z0 in `z` (z0 > 1, a simple root of D).
+/// C of `P(T > n) ~ C binomial(n + m - 1, m - 1) rho^n` for z0 in `z` (z0 > 1), z0 a root of
+/// D of multiplicity m, a simple root of `f` (so `D = f^m g / l`).
 ///
 /// # Formula
 ///
-/// `sum_n P(T > n) z^n = (1 - F(z)) / (1 - z)`, and near z0, `1 - F = (D - N) / D` behaves like
-/// `-N(z0) / (D'(z0) (z - z0))`, so the coefficients behave like `C z0^-n` with
-/// `C = N(z0) / (z0 (1 - z0) D'(z0))`. (Check: a geometric(1/2) wait, F = z / (2 - z), has
-/// z0 = 2, D' = -1, N(z0) = 2, so C = 2 / (2 (-1) (-1)) = 1, and indeed P(T > n) = 2^-n.)
-fn tail_constant(pgf: &Pgf, z: &Interval) -> Option<Interval> {
-    let derivative: Vec<BigInt> = pgf
-        .denominator
-        .iter()
-        .enumerate()
-        .skip(1)
-        .map(|(i, c)| c * BigInt::from(i))
-        .collect();
-    let n = enclose(&pgf.numerator, &z.0, &z.1);
-    let dd = enclose(&derivative, &z.0, &z.1);
-    // z (1 - z) is decreasing for z > 1/2.
+/// `S(z) = sum_n P(T > n) z^n = (1 - F(z)) / (1 - z) = A(z) / D(z)` with `A = (D - N) / (1 - z)`,
+/// so `A(z0) = N(z0) / (z0 - 1)`. Near z0, `D(z) ~ (f'(z0) (z - z0))^m g(z0) / l` and
+/// `z - z0 = -z0 (1 - z/z0)`, so `S ~ c (1 - z/z0)^-m` with
+/// `c = l N(z0) / ((z0 - 1) g(z0) (-z0 f'(z0))^m)`, whose coefficients are
+/// `c binomial(n + m - 1, m - 1) z0^-n`. (Checks: a geometric(1/2) wait, F = z / (2 - z), has
+/// z0 = 2, m = 1, f = D = 2 - z, g = l = 1, N(z0) = 2: c = 2 / (1 (-2 (-1))) = 1, and indeed
+/// P(T > n) = 2^-n. The sum of two, `tiny`, F = z^2 / (2 - z)^2, has f = z - 2, m = 2,
+/// g = l = 1, N(2) = 4: c = 4 / (1 (-2)^2) = 1, and indeed P(T > n) = (n + 1) 2^-n.)
+fn tail_constant(pgf: &Pgf, z: &Interval, root: &Root) -> Option<Interval> {
     let one = BigRational::one();
-    let zz = (&z.1 * (&one - &z.1), &z.0 * (&one - &z.0));
-    div(&n, &mul(&zz, &dd))
+    let (g, l) = roots::cofactor(&pgf.denominator, &root.factor, root.multiplicity);
+    let n = enclose(&pgf.numerator, &z.0, &z.1);
+    let slope = enclose(&roots::derivative(&root.factor), &z.0, &z.1);
+    let minus_z = (-&z.1, -&z.0);
+    let step = mul(&minus_z, &slope);
+    let power = (1..root.multiplicity).fold(step.clone(), |acc, _| mul(&acc, &step));
+    let below = mul(
+        &mul(&(&z.0 - &one, &z.1 - &one), &enclose(&g, &z.0, &z.1)),
+        &power,
+    );
+    let l = BigRational::from_integer(l);
+    div(&(&n.0 * &l, &n.1 * &l), &below)
+}
+
+/// The root z0 of D nearest 0: its squarefree factor and multiplicity.
+struct Root {
+    factor: Vec<BigInt>,
+    multiplicity: usize,
+}
+
+/// The sign of p at z: `None` when p(z) = 0.
+fn strict_sign(p: &[BigInt], z: &BigRational) -> Option<bool> {
+    match sign_at(p, z) {
+        Sign::Plus => Some(true),
+        Sign::Minus => Some(false),
+        Sign::NoSign => None,
+    }
+}
+
+/// Whether some factor of D changes sign across `[z.0, z.1]` (a root of D there), and, when
+/// exactly one does and every factor is monotone there (its derivative's enclosure excludes
+/// 0, so each has at most one root in it), that root with its multiplicity: the only root of D
+/// in the interval.
+fn locate(factors: &[Vec<BigInt>], z: &Interval) -> Option<(bool, Option<Root>)> {
+    let mut changing = Vec::new();
+    let mut monotone = true;
+    for (i, f) in factors.iter().enumerate() {
+        if f.len() < 2 {
+            continue;
+        }
+        if strict_sign(f, &z.0)? != strict_sign(f, &z.1)? {
+            changing.push(i);
+        }
+        let slope = enclose(&roots::derivative(f), &z.0, &z.1);
+        monotone &= slope.0.is_positive() || slope.1.is_negative();
+    }
+    let root = match changing[..] {
+        [i] if monotone => Some(Root {
+            factor: factors[i].clone(),
+            multiplicity: i + 1,
+        }),
+        _ => None,
+    };
+    Some((!changing.is_empty(), root))
 }
 
 /// `p(p_z / q_z) q_z^deg` as an integer (Horner on the homogenised form: no fractions, no gcd).
@@ -169,7 +220,8 @@ fn bounds_from_above<S: ChainState>(chain: &Chain<S>, r: f64) -> bool {
 }
 
 /// rho, proved between two fractions, or `None` when the game may not end, when F is a
-/// polynomial (rho = 0) or when the floating-point estimate is too poor to certify.
+/// polynomial (rho = 0) or when the floating-point estimate is too poor to certify. When z0 is
+/// a rational root (its squarefree factor is linear) the two fractions are both exactly rho.
 pub fn decay_rate<S: ChainState>(chain: &Chain<S>, pgf: &Pgf) -> Option<DecayRate> {
     if pgf.denominator.len() < 2 || !chain.always_ends() {
         return None;
@@ -178,6 +230,10 @@ pub fn decay_rate<S: ChainState>(chain: &Chain<S>, pgf: &Pgf) -> Option<DecayRat
     if !(rho > 0.0 && rho < 1.0) {
         return None;
     }
+    // Without the decomposition (too large to decompose exactly), D itself: a sign change
+    // still proves rho >= low, and a monotone D there a simple root.
+    let factors = roots::squarefree_decomposition(&pgf.denominator)
+        .unwrap_or_else(|| vec![pgf.denominator.clone()]);
     for gap in [1e-11, 1e-9, 1e-7, 1e-5] {
         let (l, r) = (rho * (1.0 - gap), (rho * (1.0 + gap)).min(1.0));
         let (Some(lq), Some(rq)) = (BigRational::from_f64(l), BigRational::from_f64(r)) else {
@@ -186,23 +242,35 @@ pub fn decay_rate<S: ChainState>(chain: &Chain<S>, pgf: &Pgf) -> Option<DecayRat
         if !lq.is_positive() {
             return None;
         }
-        let (s_near, s_far) = (
-            sign_at(&pgf.denominator, &rq.recip()),
-            sign_at(&pgf.denominator, &lq.recip()),
-        );
-        let changes = matches!(
-            (s_near, s_far),
-            (Sign::Plus, Sign::Minus) | (Sign::Minus, Sign::Plus)
-        );
-        if changes && bounds_from_above(chain, r) {
-            let z = (rq.recip(), lq.recip());
-            let constant = tail_constant(pgf, &z);
+        let z = (rq.recip(), lq.recip());
+        let Some((true, root)) = locate(&factors, &z) else {
+            continue;
+        };
+        if !bounds_from_above(chain, r) {
+            continue;
+        }
+        let Some(root) = root else {
             return Some(DecayRate {
                 low: lq,
                 high: rq,
-                constant,
+                multiplicity: None,
+                constant: None,
             });
-        }
+        };
+        // A linear factor c0 + c1 z: z0 = -c0 / c1 exactly.
+        let z = match &root.factor[..] {
+            [c0, c1] => {
+                let z0 = BigRational::new(-c0, c1.clone());
+                (z0.clone(), z0)
+            }
+            _ => z,
+        };
+        return Some(DecayRate {
+            low: z.1.recip(),
+            high: z.0.recip(),
+            multiplicity: Some(root.multiplicity),
+            constant: tail_constant(pgf, &z, &root),
+        });
     }
     None
 }
@@ -214,12 +282,34 @@ mod tests {
     use crate::board::builtin;
 
     #[test]
-    fn a_double_root_is_not_certified_by_a_sign_change() {
-        // tiny: F(z) = z^2 / (2 - z)^2 by hand, so z0 = 2 is a double root of D, which does not
-        // change sign there: no interval is claimed (rather than a wrong one).
+    fn the_double_root_of_tiny_is_found_exactly_with_its_multiplicity() {
+        // tiny: F(z) = z^2 / (2 - z)^2 by hand (two waits for heads), so z0 = 2 is a double
+        // root of D, rho = 1/2, and P(T > n) = sum_(k > n) (k - 1) 2^-k = (n + 1) 2^-n
+        // = C binomial(n + 1, 1) rho^n with C = 1, exactly (check: n = 1, P(T > 1) = 1; n = 2,
+        // 1 - 1/4 = 3/4).
         let b = builtin("tiny").unwrap().unwrap();
         let chain = Chain::for_board(&b);
-        assert_eq!(decay_rate(&chain, &pgf(&chain)), None);
+        let d = decay_rate(&chain, &pgf(&chain)).expect("certified");
+        let half = BigRational::new(BigInt::one(), BigInt::from(2));
+        assert_eq!((d.low, d.high), (half.clone(), half));
+        assert_eq!(d.multiplicity, Some(2));
+        assert_eq!(d.constant, Some((BigRational::one(), BigRational::one())));
+    }
+
+    #[test]
+    fn a_simple_irrational_root_is_enclosed_and_the_only_root_there() {
+        // Milton Bradley's D is squarefree (the modular test), so m = 1; the factor changing
+        // sign across the enclosure is D itself.
+        let b = builtin("milton-bradley").unwrap().unwrap();
+        let chain = Chain::for_board(&b);
+        let f = pgf(&chain);
+        let d = decay_rate(&chain, &f).expect("certified");
+        assert_eq!(d.multiplicity, Some(1));
+        assert!(d.low < d.high);
+        assert_eq!(
+            roots::squarefree_decomposition(&f.denominator),
+            Some(vec![f.denominator.clone()])
+        );
     }
 
     #[test]
