@@ -1,6 +1,7 @@
 //! Float solvers of the same systems: BiCGSTAB (Krylov) with a backward-error test, and the direct
 //! solve on the exact route's elimination pattern when the iteration does not converge.
 
+use super::sweep::Sweep;
 use super::*;
 
 /// Solves `A x = b` in floating point for the speed path (`expect --float`: no exact claim),
@@ -43,12 +44,13 @@ pub fn solve_float(
 /// The values at one index `at` of the solutions of [`solve_float`], with the whole first
 /// solution x_k that feeds the chained solve: `(x_k, [x_0[at], ..., x_{m-1}[at], y[at]])`.
 ///
-/// Two iterative solves instead of one per right-hand side: `w = A^-T e_at` once, then
-/// `x_j[at] = w . b_j` (and `y[at] = w . C x_k`), the adjoint identity
-/// `e_at^T A^-1 b = (A^-T e_at)^T b`. For the absorbing-chain systems here A is an M-matrix, so
-/// w and the right-hand sides are nonnegative and the dot products lose nothing to
-/// cancellation. Falls back to [`solve_float`] when an iterative solve fails its residual test.
-/// Returns `None` when a pivot vanishes.
+/// First by backward sweeps and a small dense system (`sweep.rs`) when the backward moves land
+/// on few squares: every solution whole, two sweeps each. Otherwise two iterative solves instead
+/// of one per right-hand side: `w = A^-T e_at` once, then `x_j[at] = w . b_j` (and
+/// `y[at] = w . C x_k`), the adjoint identity `e_at^T A^-1 b = (A^-T e_at)^T b`. For the
+/// absorbing-chain systems here A is an M-matrix, so w and the right-hand sides are nonnegative
+/// and the dot products lose nothing to cancellation. Falls back to [`solve_float`] when an
+/// iterative solve fails its residual test. Returns `None` when a pivot vanishes.
 ///
 /// # Panics
 ///
@@ -65,9 +67,22 @@ pub fn solve_float_at(
         assert_eq!(b.len(), n, "right-hand side has the wrong length");
     }
     let (c, k) = chained;
+    let csr = Csr::new(a);
+    let swept = csr.as_ref().and_then(|csr| {
+        let sweep = Sweep::new(csr)?;
+        let mut all: Vec<Vec<f64>> = rhs.iter().map(|b| sweep.solve(b)).collect::<Option<_>>()?;
+        let fed = chained_rhs(c, &all[k]);
+        let y = sweep.solve(&fed)?;
+        let mut values: Vec<f64> = all.iter().map(|x| x[at]).collect();
+        values.push(y[at]);
+        Some((all.swap_remove(k), values))
+    });
+    if swept.is_some() {
+        return swept;
+    }
     let iterative = || -> Option<(Vec<f64>, Vec<f64>)> {
-        let csr = Csr::new(a)?;
-        let x = krylov(&csr, &rhs[k])?;
+        let csr = csr.as_ref()?;
+        let x = krylov(csr, &rhs[k])?;
         // A^T with rows and columns reversed (i -> n - 1 - i), so that its forward moves are
         // again above the diagonal and the backward sweep is the right preconditioner.
         let mut t: Vec<Vec<(usize, f64)>> = vec![Vec::new(); n];
@@ -190,6 +205,23 @@ impl Csr {
     }
 }
 
+/// `b - A x`, computed in floats.
+pub(super) fn residual(a: &Csr, x: &[f64], b: &[f64]) -> Vec<f64> {
+    let mut r = vec![0.0; b.len()];
+    a.mul(x, &mut r);
+    for (ri, bi) in r.iter_mut().zip(b) {
+        *ri = bi - *ri;
+    }
+    r
+}
+
+/// The normwise backward-error test `|r|_inf <= 1e-14 (|A|_inf |x|_inf + |b|_inf)` (Higham,
+/// *Accuracy and Stability of Numerical Algorithms*, 2nd ed., theorem 7.1): as good as a
+/// backward-stable direct solve.
+pub(super) fn accepts(a: &Csr, r: &[f64], x: &[f64], b: &[f64]) -> bool {
+    inf_norm(r) <= 1e-14 * (a.norm * inf_norm(x) + inf_norm(b))
+}
+
 pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
@@ -216,7 +248,7 @@ pub(super) fn krylov(a: &Csr, b: &[f64]) -> Option<Vec<f64>> {
     let mut r = b.to_vec();
     let (mut p, mut v, mut s, mut t) = (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
     let (mut p_hat, mut s_hat) = (vec![0.0; n], vec![0.0; n]);
-    let accept = |r: &[f64], x: &[f64]| inf_norm(r) <= 1e-14 * (a.norm * inf_norm(x) + b_norm);
+    let accept = |r: &[f64], x: &[f64]| accepts(a, r, x, b);
     let mut iterations = 0;
     while iterations < KRYLOV_MAX_ITERATIONS {
         // (Re)start from the true residual.

@@ -27,8 +27,9 @@
 //!   several primes in a row divide a pivot: it decides and reports a [`Singular`] system; the
 //!   tests compare the fast routes against it.
 //!
-//! Residue arithmetic lives in `modular.rs`; float solves of the same systems (BiCGSTAB and the
-//! direct solve on the same pattern) in `float.rs`.
+//! Residue arithmetic lives in `modular.rs`; float solves of the same systems in `float.rs`
+//! (BiCGSTAB and the direct solve on the same pattern) and `sweep.rs` (backward sweeps with the
+//! backward moves' squares as a small dense system).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -47,6 +48,7 @@ mod float;
 mod lift;
 mod modular;
 mod reference;
+mod sweep;
 #[cfg(test)]
 mod tests;
 mod vector;
