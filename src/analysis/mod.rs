@@ -6,6 +6,7 @@ pub mod distribution;
 pub mod expectation;
 pub mod float_trust;
 pub mod fundamental;
+pub mod likeliest;
 pub mod moments;
 pub mod pgf;
 pub mod shortest;

@@ -133,12 +133,8 @@ pub fn extremes_by<S: ChainState>(
 ) -> Extremes {
     let states = chain.states();
     let turns_along = |path: &[NodeIndex]| -> Vec<TurnRolls> {
-        path.windows(2)
-            .map(|w| {
-                turn(&states[w[0].index()], &states[w[1].index()])
-                    .expect("an edge of the chain is a possible turn")
-            })
-            .collect()
+        let path: Vec<usize> = path.iter().map(|n| n.index()).collect();
+        turns_along(states, &path, turn)
     };
     let t = chain.transient_count();
     let mut g: DiGraph<usize, ()> = DiGraph::new();
@@ -195,6 +191,20 @@ pub fn extremes_by<S: ChainState>(
         }
     };
     Extremes { shortest, longest }
+}
+
+/// The turns of a game given by its chain state indices, each with the rolls `turn` finds for
+/// it (an edge of the chain is a possible turn).
+pub fn turns_along<S>(
+    states: &[S],
+    path: &[usize],
+    turn: &dyn Fn(&S, &S) -> Option<TurnRolls>,
+) -> Vec<TurnRolls> {
+    path.windows(2)
+        .map(|w| {
+            turn(&states[w[0]], &states[w[1]]).expect("an edge of the chain is a possible turn")
+        })
+        .collect()
 }
 
 /// The fewest rolls of one turn that begins on `from` and ends on `to`, searched through the

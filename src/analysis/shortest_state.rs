@@ -23,6 +23,7 @@ use std::collections::{HashMap, VecDeque};
 use petgraph::algo::astar;
 use petgraph::graph::{DiGraph, NodeIndex};
 
+use super::likeliest::{likeliest_turns, LikeliestTurns};
 use super::shortest::{extremes_by, Extremes, TurnRolls};
 use super::stateful::stateful_chain;
 use crate::board::{Board, Square};
@@ -36,15 +37,7 @@ type InTurn = (PlayerState, u32);
 pub fn stateful_extremes(board: &Board) -> Extremes {
     let chain = stateful_chain(board);
     let game = StatefulBoard::new(board);
-    let turn = |a: &PlayerState, b: &PlayerState| {
-        turn_ends(&game, a)
-            .remove(b)
-            .map(|(rolls, squares)| TurnRolls {
-                from: a.square,
-                rolls,
-                squares,
-            })
-    };
+    let turn = |a: &PlayerState, b: &PlayerState| turn_between(&game, a, b);
     let fewest = || fewest_rolls(&game, &chain);
     extremes_by(
         &chain,
@@ -52,6 +45,26 @@ pub fn stateful_extremes(board: &Board) -> Extremes {
         Some(&fewest),
         Some(&|a, b| turn_events(board, a, b)),
     )
+}
+
+/// The likeliest games of a stateful `board` ([`likeliest_turns`] over its chain), with the
+/// rolls of each turn found as the shortest game's are.
+pub fn stateful_likeliest(board: &Board, within: Option<usize>) -> Option<LikeliestTurns> {
+    let game = StatefulBoard::new(board);
+    likeliest_turns(&stateful_chain(board), within, &|a, b| {
+        turn_between(&game, a, b)
+    })
+}
+
+/// The fewest rolls of one turn from state a to state b, if a turn can go from a to b.
+fn turn_between(game: &StatefulBoard<'_>, a: &PlayerState, b: &PlayerState) -> Option<TurnRolls> {
+    turn_ends(game, a)
+        .remove(b)
+        .map(|(rolls, squares)| TurnRolls {
+            from: a.square,
+            rolls,
+            squares,
+        })
 }
 
 /// Every state where a turn from `from` can end, with the fewest rolls that get there (the

@@ -1,14 +1,15 @@
 //! `ladders shortest BOARD`: the shortest game (with its rolls and probability), the fewest
-//! rolls, and the longest game.
+//! rolls, the longest game, and with `--likeliest` the likeliest games.
 
 use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::shortest::{extremes, extremes_by};
-use ladders::analysis::shortest_state::stateful_extremes;
+use ladders::analysis::likeliest::likeliest_turns;
+use ladders::analysis::shortest::{extremes, extremes_by, turn_rolls};
+use ladders::analysis::shortest_state::{stateful_extremes, stateful_likeliest};
 use ladders::chain::Chain;
-use ladders::report::shortest::{to_json, write_text};
+use ladders::report::shortest::{likeliest_json, to_json, write_likeliest, write_text};
 
 use super::board_args::BoardArgs;
 use super::exit;
@@ -18,7 +19,8 @@ use super::policy_arg::{write_report, PolicyArgs};
 #[derive(clap::Args, Debug)]
 #[command(after_help = after_help!(
     "ladders shortest milton-bradley",
-    "ladders shortest efi --json"
+    "ladders shortest efi --json",
+    "ladders shortest milton-bradley --likeliest --within 20"
 ))]
 pub struct Args {
     #[command(flatten)]
@@ -28,6 +30,13 @@ pub struct Args {
     /// Digits after the decimal point (correctly rounded from the exact value)
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(0..=1000))]
     pub digits: u16,
+    /// Also the likeliest game: among the fewest-turn games, and among all games (exact
+    /// probabilities; a game is the squares at the ends of its turns)
+    #[arg(long)]
+    pub likeliest: bool,
+    /// With --likeliest: the likeliest game among those of at most N turns
+    #[arg(long, value_name = "N", requires = "likeliest")]
+    pub within: Option<usize>,
     /// Print one JSON object instead of text
     #[arg(long)]
     pub json: bool,
@@ -36,20 +45,32 @@ pub struct Args {
 /// Runs `shortest`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let chosen = args.policy.load(&args.board.rules, &args.board.board)?;
-    let (board, e) = match &chosen {
+    let within = args.within;
+    let (board, e, likely) = match &chosen {
         Some(c) => {
             let model = c.model();
-            let e = extremes_by(&model.chain(), &|&a, &b| model.witness(a, b), None, None);
-            (c.board.clone(), e)
+            let chain = model.chain();
+            let turn = |&a: &u32, &b: &u32| model.witness(a, b);
+            let e = extremes_by(&chain, &turn, None, None);
+            let likely = args
+                .likeliest
+                .then(|| likeliest_turns(&chain, within, &turn));
+            (c.board.clone(), e, likely)
         }
         None => {
             let board = args.board.load()?;
-            let e = if board.is_stateful() {
-                stateful_extremes(&board)
+            let (e, likely) = if board.is_stateful() {
+                let likely = args.likeliest.then(|| stateful_likeliest(&board, within));
+                (stateful_extremes(&board), likely)
             } else {
-                extremes(&board, &Chain::for_board(&board))
+                let chain = Chain::for_board(&board);
+                let turn = |&a: &u32, &b: &u32| turn_rolls(&board, a, b);
+                let likely = args
+                    .likeliest
+                    .then(|| likeliest_turns(&chain, within, &turn));
+                (extremes(&board, &chain), likely)
             };
-            (board, e)
+            (board, e, likely)
         }
     };
     let digits = usize::from(args.digits);
@@ -57,8 +78,20 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         out,
         args.json,
         chosen.as_ref(),
-        || Ok(serde_json::to_value(to_json(&board, &e, digits))?),
-        |out| write_text(out, &board, &e, digits),
+        || {
+            let mut value = serde_json::to_value(to_json(&board, &e, digits))?;
+            if let (Some(l), Some(obj)) = (&likely, value.as_object_mut()) {
+                obj.insert("likeliest".into(), likeliest_json(l.as_ref(), digits));
+            }
+            Ok(value)
+        },
+        |out| {
+            write_text(out, &board, &e, digits)?;
+            match &likely {
+                Some(l) => write_likeliest(out, l.as_ref(), digits),
+                None => Ok(()),
+            }
+        },
     )?;
     Ok(exit::code(exit::SUCCESS))
 }

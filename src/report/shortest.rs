@@ -1,10 +1,11 @@
 //! The `shortest` report: the shortest game with its rolls and probability, the fewest rolls,
-//! and the longest game, as text or JSON.
+//! the longest game, and the likeliest games, as text or JSON.
 
 use std::io::{self, Write};
 
 use serde_json::json;
 
+use crate::analysis::likeliest::{GameTurns, LikeliestTurns};
 use crate::analysis::shortest::{Extremes, Longest, TurnRolls};
 use crate::board::Board;
 use crate::exact::decimal::probability;
@@ -168,4 +169,67 @@ pub fn to_json(board: &Board, extremes: &Extremes, digits: usize) -> serde_json:
         "shortest": shortest,
         "longest": longest,
     })
+}
+
+fn game_line(out: &mut dyn Write, title: &str, game: &GameTurns, digits: usize) -> io::Result<()> {
+    writeln!(
+        out,
+        "{title}{}, probability {} = {}",
+        plural(game.turns.len(), "turn", "turns"),
+        probability(&game.probability, digits),
+        game.probability
+    )?;
+    write_turns(out, &game.turns, 1)
+}
+
+/// The likeliest games (`None`: the game cannot end).
+///
+/// # Errors
+///
+/// Only those of `out`.
+pub fn write_likeliest(
+    out: &mut dyn Write,
+    likeliest: Option<&LikeliestTurns>,
+    digits: usize,
+) -> io::Result<()> {
+    let Some(l) = likeliest else {
+        return writeln!(out, "Likeliest game   none: the game cannot end");
+    };
+    game_line(out, "Likeliest fewest-turn game  ", &l.fewest, digits)?;
+    let title = match l.within {
+        None => "Likeliest game   ".to_string(),
+        Some(n) => format!("Likeliest game within {}  ", plural(n, "turn", "turns")),
+    };
+    match &l.overall {
+        Some(g) => game_line(out, &title, g, digits)?,
+        None => writeln!(out, "{title}none: no game ends so soon")?,
+    }
+    writeln!(
+        out,
+        "  (a game is the squares at the ends of its turns; its probability sums every way\n   \
+         to roll each turn; the rolls shown are one way)"
+    )
+}
+
+fn game_json(game: &GameTurns, digits: usize) -> serde_json::Value {
+    let mut squares = game.turns.first().map(|t| vec![t.from]).unwrap_or_default();
+    squares.extend(game.turns.iter().map(TurnRolls::to));
+    json!({
+        "turns": game.turns.len(),
+        "squares": squares,
+        "rolls": rolls_json(&game.turns),
+        "probability": ExactJson::new(&game.probability, digits),
+    })
+}
+
+/// The `likeliest` key: `null` when the game cannot end.
+pub fn likeliest_json(likeliest: Option<&LikeliestTurns>, digits: usize) -> serde_json::Value {
+    match likeliest {
+        None => serde_json::Value::Null,
+        Some(l) => json!({
+            "fewest_turns": game_json(&l.fewest, digits),
+            "overall": l.overall.as_ref().map(|g| game_json(g, digits)),
+            "within": l.within,
+        }),
+    }
 }

@@ -64,3 +64,20 @@ for name in extra-points-bounce loaded-bounce-forfeit once-chain-forfeit once-ch
   { echo "args $board"; python3 tests/independent/shared_race.py "$board"; } \
     > tests/fixtures/independent-shared/$name.txt
 done
+# The likeliest game (issue 13): likeliest.py's branch and bound over rules_chain.py's turn
+# kernel, read by tests/it/likeliest.rs. "args" is the board and the turn bounds.
+out=tests/fixtures/independent-likeliest
+likely() {
+  local name=$1 board=$2; shift 2
+  local bounds=()
+  for n in "$@"; do bounds+=(--within "$n"); done
+  { echo "args $board $*"; python3 tests/independent/likeliest.py "$board" "${bounds[@]}"; } \
+    > "$out/$name.txt"
+}
+likely tiny boards/tiny.toml 1 10
+likely shortcut tests/fixtures/likeliest/shortcut.toml 2 3 50
+likely milton-bradley boards/milton-bradley.toml 10 200
+likely efi boards/efi.toml 3
+for board in tests/fixtures/independent-boards/*.toml; do
+  likely "$(basename "$board" .toml)" "$board" 3 100
+done

@@ -100,7 +100,7 @@ fn cases() -> Vec<Case> {
         case(
             "`shortest`",
             0,
-            vec![j(&["shortest", "efi", "--json"])],
+            vec![j(&["shortest", "efi", "--likeliest", "--json"])],
             None,
             true,
         ),

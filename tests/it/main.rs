@@ -28,6 +28,7 @@ mod json_docs;
 mod known_closed_forms;
 mod known_values;
 mod known_values_rules;
+mod likeliest;
 mod optimize;
 mod order;
 mod properties;
