@@ -21,7 +21,7 @@ fn bench_distribution(c: &mut Criterion) {
         ..DistributionOptions::default()
     };
     for name in ["milton-bradley", "efi"] {
-        let board = builtin(name).unwrap().unwrap();
+        let board = builtin(name).unwrap();
         let chain = Chain::for_board(&board);
         let turns = distribution(&chain, &options).unwrap().turns();
         group.bench_function(format!("{name}/1e-15"), |b| {

@@ -12,7 +12,7 @@ use std::path::Path;
 
 fn bench_expect(c: &mut Criterion) {
     for name in ["milton-bradley", "efi"] {
-        let board = builtin(name).unwrap().unwrap();
+        let board = builtin(name).unwrap();
         c.bench_function(&format!("expect/{name}"), |b| {
             b.iter(|| expect_with(black_box(&board), false))
         });

@@ -12,8 +12,8 @@ use ladders::race::{race, RaceOptions};
 use std::hint::black_box;
 
 fn bench_race(c: &mut Criterion) {
-    let efi = builtin("efi").unwrap().unwrap();
-    let mb = builtin("milton-bradley").unwrap().unwrap();
+    let efi = builtin("efi").unwrap();
+    let mb = builtin("milton-bradley").unwrap();
     let options = RaceOptions::default();
     c.bench_function("race/efi-2-players-15-digits", |b| {
         b.iter(|| race(black_box(&[&efi, &efi]), &options).unwrap())

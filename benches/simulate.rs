@@ -11,7 +11,7 @@ fn bench_chunks(c: &mut Criterion) {
     let mut group = c.benchmark_group("simulate_chunk_one_core");
     group.sample_size(20);
     for name in ["efi", "milton-bradley"] {
-        let board = builtin(name).unwrap().unwrap();
+        let board = builtin(name).unwrap();
         let table = Table::new(&board);
         let games = 1 << 14;
         // Rolls in this chunk (same seed, same games every iteration).

@@ -103,7 +103,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/boards");
     let mut boards: Vec<(String, Board)> = Vec::new();
     for name in ["milton-bradley", "efi"] {
-        boards.push((name.into(), builtin(name).ok_or("no such board")??));
+        boards.push((name.into(), builtin(name).ok_or("no such board")?));
     }
     for name in ["gen-1000", "gen-1000-again", "gen-10000", "gen-10000-again"] {
         boards.push((

@@ -129,7 +129,7 @@ impl RollLaw {
 /// ```
 /// use ladders::board::builtin;
 /// use ladders::rules::roll;
-/// let efi = builtin("efi").unwrap().unwrap();
+/// let efi = builtin("efi").unwrap();
 /// // 97 + 6 = 103 bounces back to 2 * 100 - 103 = 97; 74 + 6 = 80, the ladder 80 -> 99.
 /// assert_eq!(roll(&efi, 97, 6).sure_outcome().unwrap().to, 97);
 /// assert_eq!(roll(&efi, 74, 6).sure_outcome().unwrap().to, 99);
@@ -186,7 +186,7 @@ fn roll_used(board: &Board, used: u64, from: Square, sum: u32) -> RollLaw {
 /// ```
 /// use ladders::board::builtin;
 /// use ladders::rules::nudge;
-/// let mb = builtin("milton-bradley").unwrap().unwrap();
+/// let mb = builtin("milton-bradley").unwrap();
 /// // Heads from 27 lands on 28, the ladder 28 -> 84; tails lands on 26.
 /// assert_eq!(nudge(&mb, 27, true).sure_outcome().unwrap().to, 84);
 /// assert_eq!(nudge(&mb, 27, false).sure_outcome().unwrap().to, 26);
@@ -450,7 +450,7 @@ pub fn turn_steps(
 /// ```
 /// use ladders::board::builtin;
 /// use ladders::rules::turn_step;
-/// let efi = builtin("efi").unwrap().unwrap();
+/// let efi = builtin("efi").unwrap();
 /// let step = turn_step(&efi, 1, 1, 0, 6);
 /// assert_eq!(step.outcome.to, 7);
 /// assert!(step.again); // a six rolls again on the Efi board

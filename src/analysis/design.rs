@@ -140,7 +140,7 @@ mod tests {
 
     #[test]
     fn removals_agree_with_solving_each_changed_board_separately() {
-        let board = builtin("milton-bradley").unwrap().unwrap();
+        let board = builtin("milton-bradley").unwrap();
         let base = expected_turns(&board).unwrap();
         let removals = sensitivity(&board, &base).unwrap();
         assert_eq!(removals.len(), 19);
@@ -191,7 +191,7 @@ mod tests {
     #[test]
     fn milton_bradley_is_shortest_with_a_spinner_of_15() {
         // Althoen, King and Schilling (College Mathematics Journal, 2011): 25.81 turns with 15.
-        let board = builtin("milton-bradley").unwrap().unwrap();
+        let board = builtin("milton-bradley").unwrap();
         let sweep = die_sweep(&board, 2..=40).unwrap();
         assert_eq!(sweep.len(), 39);
         assert_eq!(best_die(&sweep), Some(15));

@@ -287,7 +287,7 @@ pub fn ln_rational(x: &BigRational) -> f64 {
 /// use ladders::chain::Chain;
 /// use num_rational::BigRational;
 /// // boards/tiny.toml: P(T = n) = (n - 1) / 2^n.
-/// let tiny = builtin("tiny").unwrap().unwrap();
+/// let tiny = builtin("tiny").unwrap();
 /// let options = DistributionOptions { turns: Some(3), ..DistributionOptions::default() };
 /// let d = distribution(&Chain::for_board(&tiny), &options).unwrap();
 /// assert_eq!(d.terms[2].p, BigRational::new(2.into(), 8.into()));
@@ -705,7 +705,7 @@ mod tests {
         // Mode: P(T = 2) = P(T = 3) = 1/4 (ties go to the smaller n).
         // rho: Q = [[1/2, 1/2], [0, 1/2]], a double eigenvalue 1/2.
         let d = distribution(
-            &Chain::for_board(&builtin("tiny").unwrap().unwrap()),
+            &Chain::for_board(&builtin("tiny").unwrap()),
             &DistributionOptions::default(),
         )
         .unwrap();
@@ -729,7 +729,7 @@ mod tests {
     #[test]
     fn probabilities_and_the_tail_sum_to_one_exactly() {
         for name in ["milton-bradley", "efi"] {
-            let chain = Chain::for_board(&builtin(name).unwrap().unwrap());
+            let chain = Chain::for_board(&builtin(name).unwrap());
             let options = DistributionOptions {
                 turns: Some(40),
                 ..DistributionOptions::default()
@@ -780,7 +780,7 @@ mod tests {
     #[test]
     fn milton_bradley_starts_at_seven_turns() {
         // Seed 001: the shortest game is 7 turns, so P(T = n) = 0 for n < 7 and > 0 at 7.
-        let chain = Chain::for_board(&builtin("milton-bradley").unwrap().unwrap());
+        let chain = Chain::for_board(&builtin("milton-bradley").unwrap());
         let d = distribution(
             &chain,
             &DistributionOptions {

@@ -63,7 +63,7 @@ pub enum Expectation<S = Square> {
 /// use ladders::analysis::expectation::{expect, Expectation};
 /// use ladders::board::builtin;
 /// use num_rational::BigRational;
-/// let tiny = builtin("tiny").unwrap().unwrap();
+/// let tiny = builtin("tiny").unwrap();
 /// let Expectation::Finite(e) = expect(&tiny) else { panic!() };
 /// assert_eq!(e.turns, BigRational::from_integer(4.into()));
 /// assert_eq!(e.variance, BigRational::from_integer(4.into()));
@@ -563,7 +563,7 @@ mod tests {
         // boards/tiny.toml: T = G1 + G2, two independent geometric(1/2) waits.
         // E = 4, Var = 2 + 2 = 4. Each turn is one roll. Snakes: the number of tails before the
         // first head from 0, a geometric count with mean 1; ladders: exactly 1; climbed 2; slid 2.
-        let b = crate::board::builtin("tiny").unwrap().unwrap();
+        let b = crate::board::builtin("tiny").unwrap();
         let Expectation::Finite(e) = expect(&b) else {
             panic!("finite")
         };

@@ -198,7 +198,7 @@ mod tests {
         // mu_2 = 4, mu_3 = k3 = 12, mu_4 = k4 + 3 k2^2 = 52 + 48 = 100, E[T^2] = 4 + 16 = 20.
         // From F(z) = g(z)^2, g = z / (2 - z), g(1) = 1, g'(1) = 2, g''(1) = 4:
         // F'(1) = 2 g g' = 4 and F''(1) = 2 g'^2 + 2 g g'' = 16 = E[T^2] - E[T].
-        let b = builtin("tiny").unwrap().unwrap();
+        let b = builtin("tiny").unwrap();
         let m = moments(&Chain::for_board(&b), 4).unwrap();
         assert_eq!(m.factorial[1], q(4, 1));
         assert_eq!(m.factorial[2], q(16, 1));

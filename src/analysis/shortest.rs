@@ -103,7 +103,7 @@ pub struct Extremes {
 /// use ladders::board::builtin;
 /// use ladders::chain::Chain;
 /// // Seed 001: the fewest turns on the Milton Bradley board is 7.
-/// let mb = builtin("milton-bradley").unwrap().unwrap();
+/// let mb = builtin("milton-bradley").unwrap();
 /// let e = extremes(&mb, &Chain::for_board(&mb));
 /// assert_eq!(e.shortest.unwrap().turns, 7);
 /// ```
@@ -479,11 +479,11 @@ mod tests {
     #[test]
     fn seed_figures_shortest_one_one_seven() {
         // Seed 000: 1 turn on Efi (ten sixes then a 1) and on reversed Efi; seed 001: 7 turns.
-        let efi = builtin("efi").unwrap().unwrap();
+        let efi = builtin("efi").unwrap();
         let cases = [
             (efi.clone(), 1),
             (efi.reversed().unwrap(), 1),
-            (builtin("milton-bradley").unwrap().unwrap(), 7),
+            (builtin("milton-bradley").unwrap(), 7),
         ];
         for (b, turns) in cases {
             let e = extremes(&b, &Chain::for_board(&b));
@@ -520,7 +520,7 @@ mod tests {
     fn the_tiny_board_by_hand() {
         // boards/tiny.toml: 0 -(1)-> 3 -(1)-> 4: two turns, probability 1/4 (P(T = 2) = 1/4);
         // rolling a 2 from 0 slides 2 -> 0, a cycle of one turn.
-        let b = builtin("tiny").unwrap().unwrap();
+        let b = builtin("tiny").unwrap();
         let e = extremes(&b, &Chain::for_board(&b));
         let s = e.shortest.unwrap();
         assert_eq!(s.turns, 2);

@@ -16,7 +16,7 @@ fn q(n: i64, d: i64) -> BigRational {
 }
 
 fn board(name: &str) -> Board {
-    builtin(name).unwrap().unwrap()
+    builtin(name).unwrap()
 }
 
 #[test]

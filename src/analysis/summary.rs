@@ -36,7 +36,7 @@ pub struct Summary {
 /// ```
 /// use ladders::analysis::summary::summarize;
 /// use ladders::board::builtin;
-/// let s = summarize(&builtin("tiny").unwrap().unwrap()).unwrap();
+/// let s = summarize(&builtin("tiny").unwrap()).unwrap();
 /// assert_eq!(s.extremes.shortest.unwrap().turns, 2);
 /// ```
 pub fn summarize(board: &Board) -> Result<Summary, TooMuchWork> {

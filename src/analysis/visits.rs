@@ -60,7 +60,7 @@ pub enum VisitsError {
 /// use num_rational::BigRational;
 /// // Tiny: from 0, a 1 climbs to 3 and a 2 slides back to 0; from 3 only a 1 finishes.
 /// // Turns begun on 0 and on 3 are each a geometric wait for a 1: 2 each.
-/// let v = visits(&builtin("tiny").unwrap().unwrap()).unwrap();
+/// let v = visits(&builtin("tiny").unwrap()).unwrap();
 /// let two = BigRational::from_integer(2.into());
 /// assert_eq!(v.squares, vec![(0, two.clone()), (3, two)]);
 /// ```
@@ -245,7 +245,7 @@ mod tests {
         // From 0: a 1 (1/2) climbs 1 -> 3, a 2 slides 2 -> 0. From 3: a 1 finishes, a 2 stays.
         // Turns begun on 0: a geometric wait for a 1, 2 on average; on 3 likewise: 2. The ladder
         // and the snake are each taken from 0 with probability 1/2 per turn: 2 * 1/2 = 1 use.
-        let v = visits(&builtin("tiny").unwrap().unwrap()).unwrap();
+        let v = visits(&builtin("tiny").unwrap()).unwrap();
         assert_eq!(v.squares, vec![(0, q(2, 1)), (3, q(2, 1))]);
         let jumps = v.jumps.unwrap();
         assert_eq!(jumps[0], (Jump { from: 2, to: 0 }, q(1, 1)));
@@ -256,7 +256,7 @@ mod tests {
     fn visits_are_the_start_row_of_the_fundamental_matrix_solved_column_by_column() {
         // Second method: column j of N = (I - Q)^-1 is the solution of (I - Q) x = e_j (the
         // untransposed system, factored by the reference LU); its start component is N[s][j].
-        let board = builtin("efi").unwrap().unwrap();
+        let board = builtin("efi").unwrap();
         let chain = Chain::for_board(&board);
         let lu = SparseLu::factor(&transient_matrix(&chain)).unwrap();
         let v = visits(&board).unwrap();
@@ -273,7 +273,7 @@ mod tests {
     #[test]
     fn on_every_builtin_board_visits_sum_to_the_expected_turns_and_uses_to_the_jumps_taken() {
         for name in builtin_names() {
-            let board = builtin(name).unwrap().unwrap();
+            let board = builtin(name).unwrap();
             let Expectation::Finite(e) = expect(&board) else {
                 panic!("{name}")
             };
@@ -315,7 +315,7 @@ mod tests {
     fn a_jump_is_used_its_foots_landings_times() {
         // Milton Bradley has no chained jumps, so a jump from a is taken exactly when a roll
         // lands on a: its uses are sum over squares i of visits(i) * P(i + throw = a).
-        let board = builtin("milton-bradley").unwrap().unwrap();
+        let board = builtin("milton-bradley").unwrap();
         let v = visits(&board).unwrap();
         for (jump, uses) in v.jumps.unwrap() {
             let landing: BigRational = v

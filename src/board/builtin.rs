@@ -1,6 +1,6 @@
 //! The built-in boards: the files in `boards/`, embedded in the binary and usable by name.
 
-use super::{Board, BoardError};
+use super::Board;
 
 /// A board shipped with `ladders`.
 #[derive(Clone, Copy, Debug)]
@@ -73,14 +73,22 @@ pub fn near_builtin_names(name: &str) -> Vec<&'static str> {
 
 /// The built-in board called `name`, if there is one.
 ///
-/// # Errors
+/// # Panics
 ///
-/// Never for the shipped boards (a test validates each); the `Result` keeps the signature honest.
-pub fn builtin(name: &str) -> Option<Result<Board, BoardError>> {
-    BUILTIN_BOARDS
-        .iter()
-        .find(|b| b.name == name)
-        .map(|b| Board::from_toml_str(b.text, &format!("builtin:{}", b.name)))
+/// Never: every shipped board is valid (`every_builtin_board_is_valid` and the invariant tests
+/// over `boards/` check each one), so validation cannot fail here.
+///
+/// # Examples
+///
+/// ```
+/// let tiny = ladders::board::builtin("tiny").expect("a built-in board");
+/// assert_eq!(tiny.size(), 4);
+/// assert!(ladders::board::builtin("no-such-board").is_none());
+/// ```
+pub fn builtin(name: &str) -> Option<Board> {
+    let b = BUILTIN_BOARDS.iter().find(|b| b.name == name)?;
+    let board = Board::from_toml_str(b.text, &format!("builtin:{}", b.name));
+    Some(board.unwrap_or_else(|e| panic!("the built-in board {} is invalid: {e}", b.name)))
 }
 
 #[cfg(test)]
@@ -100,7 +108,7 @@ mod tests {
     #[test]
     fn every_builtin_board_is_valid() {
         for b in BUILTIN_BOARDS {
-            let board = builtin(b.name).expect("listed").expect("valid");
+            let board = builtin(b.name).expect("listed");
             assert!(board.size() >= 2, "{}", b.name);
         }
         assert!(builtin(DEFAULT_BOARD).is_some());
@@ -108,8 +116,8 @@ mod tests {
 
     #[test]
     fn the_two_milton_bradley_layouts_differ_only_in_one_chute() {
-        let a = builtin("milton-bradley").unwrap().unwrap();
-        let b = builtin("milton-bradley-48").unwrap().unwrap();
+        let a = builtin("milton-bradley").unwrap();
+        let b = builtin("milton-bradley-48").unwrap();
         assert_eq!(a.jump_from(47), Some(26));
         assert_eq!(a.jump_from(48), None);
         assert_eq!(b.jump_from(48), Some(26));

@@ -22,10 +22,33 @@ pub(super) fn state_squares(
     chance_at: &BTreeSet<i64>,
     problems: &mut Vec<Problem>,
 ) -> StateSquares {
-    let mut out = StateSquares {
-        columns: columns(spec, size, problems),
-        ..StateSquares::default()
+    // Problems are reported in this order: the row length first.
+    let columns = columns(spec, size, problems);
+    let plain = Plain {
+        size,
+        jumps_from,
+        chance_at,
     };
+    let once = once_squares(spec, jumps_from, problems);
+    let points = point_squares(spec, &plain, problems);
+    let lose = plain.flags(&spec.lose_turn, "lose_turn", problems);
+    let extra = plain.flags(&spec.extra_turn, "extra_turn", problems);
+    let by_square = by_square(size, &once, &points, &lose, &extra);
+    StateSquares {
+        columns,
+        once,
+        points,
+        by_square,
+    }
+}
+
+/// The one-use squares: each must be where a jump starts, and listed once.
+fn once_squares(
+    spec: &BoardSpec,
+    jumps_from: &BTreeMap<i64, impl Sized>,
+    problems: &mut Vec<Problem>,
+) -> Vec<Square> {
+    let mut once = Vec::new();
     let mut seen = BTreeSet::new();
     for o in &spec.once {
         let sq = o.value;
@@ -37,36 +60,29 @@ pub(super) fn state_squares(
         } else if !seen.insert(sq) {
             problems.push(Problem::new(o.line, format!("once {sq} is listed twice")));
         } else {
-            out.once.push(sq as Square);
+            once.push(sq as Square);
         }
     }
-    if out.once.len() > MAX_STATE_SQUARES {
+    if once.len() > MAX_STATE_SQUARES {
         problems.push(Problem::new(
             spec.once.first().and_then(|o| o.line),
             format!(
                 "{} one-use jumps: at most {MAX_STATE_SQUARES} (each is remembered in the state)",
-                out.once.len()
+                once.len()
             ),
         ));
     }
-    // A plain square for points and turn effects: on the board, not where a jump starts, not a
-    // chance square.
-    let plain = |what: &str, sq: i64, line: Option<usize>, problems: &mut Vec<Problem>| -> bool {
-        let problem = if !(1..i64::from(size)).contains(&sq) {
-            format!(
-                "{what} square {sq} is not on the board: expected 1 to {}",
-                size - 1
-            )
-        } else if jumps_from.contains_key(&sq) {
-            format!("{what} square {sq} is where a snake or ladder starts: it acts on the square a move ends on, so put it on a plain square")
-        } else if chance_at.contains(&sq) {
-            format!("{what} square {sq} is a chance square: put it on a plain square")
-        } else {
-            return true;
-        };
-        problems.push(Problem::new(line, problem));
-        false
-    };
+    once
+}
+
+/// The point squares and their points: pairs, within [`MAX_POINTS`], on plain squares, each
+/// listed once.
+fn point_squares<J>(
+    spec: &BoardSpec,
+    plain: &Plain<'_, J>,
+    problems: &mut Vec<Problem>,
+) -> Vec<(Square, i64)> {
+    let mut out = Vec::new();
     let mut seen = BTreeSet::new();
     for p in &spec.points {
         let [sq, points] = p.value.as_slice() else {
@@ -81,9 +97,9 @@ pub(super) fn state_squares(
                 p.line,
                 format!("points {points} on square {sq}: expected -{MAX_POINTS} to {MAX_POINTS}"),
             ));
-        } else if plain("points", *sq, p.line, problems) {
+        } else if plain.check("points", *sq, p.line, problems) {
             if seen.insert(*sq) {
-                out.points.push((*sq as Square, *points));
+                out.push((*sq as Square, *points));
             } else {
                 problems.push(Problem::new(
                     p.line,
@@ -92,20 +108,53 @@ pub(super) fn state_squares(
             }
         }
     }
-    if out.points.len() > MAX_STATE_SQUARES {
+    if out.len() > MAX_STATE_SQUARES {
         problems.push(Problem::new(
             spec.points.first().and_then(|p| p.line),
-            format!(
-                "{} point squares: at most {MAX_STATE_SQUARES}",
-                out.points.len()
-            ),
+            format!("{} point squares: at most {MAX_STATE_SQUARES}", out.len()),
         ));
     }
-    let flags = |list: &[super::Located<i64>], what: &str, problems: &mut Vec<Problem>| {
+    out
+}
+
+/// What makes a square plain, for points and turn effects: on the board, not where a jump
+/// starts, not a chance square.
+struct Plain<'a, J> {
+    size: Square,
+    jumps_from: &'a BTreeMap<i64, J>,
+    chance_at: &'a BTreeSet<i64>,
+}
+
+impl<J> Plain<'_, J> {
+    /// Whether `sq` is plain; if not, the problem is added.
+    fn check(&self, what: &str, sq: i64, line: Option<usize>, problems: &mut Vec<Problem>) -> bool {
+        let problem = if !(1..i64::from(self.size)).contains(&sq) {
+            format!(
+                "{what} square {sq} is not on the board: expected 1 to {}",
+                self.size - 1
+            )
+        } else if self.jumps_from.contains_key(&sq) {
+            format!("{what} square {sq} is where a snake or ladder starts: it acts on the square a move ends on, so put it on a plain square")
+        } else if self.chance_at.contains(&sq) {
+            format!("{what} square {sq} is a chance square: put it on a plain square")
+        } else {
+            return true;
+        };
+        problems.push(Problem::new(line, problem));
+        false
+    }
+
+    /// The squares of a list of flags (`lose_turn`, `extra_turn`): plain, each listed once.
+    fn flags(
+        &self,
+        list: &[super::Located<i64>],
+        what: &str,
+        problems: &mut Vec<Problem>,
+    ) -> Vec<Square> {
         let mut seen = BTreeSet::new();
         let mut squares = Vec::new();
         for x in list {
-            if plain(what, x.value, x.line, problems) {
+            if self.check(what, x.value, x.line, problems) {
                 if seen.insert(x.value) {
                     squares.push(x.value as Square);
                 } else {
@@ -117,25 +166,34 @@ pub(super) fn state_squares(
             }
         }
         squares
-    };
-    let lose = flags(&spec.lose_turn, "lose_turn", problems);
-    let extra = flags(&spec.extra_turn, "extra_turn", problems);
-    if !(out.once.is_empty() && out.points.is_empty() && lose.is_empty() && extra.is_empty()) {
-        out.by_square = vec![(0, 0, false, false); size as usize + 1];
-        for (i, &sq) in out.once.iter().enumerate().take(MAX_STATE_SQUARES) {
-            out.by_square[sq as usize].0 = i as u8 + 1;
-        }
-        for (i, &(sq, _)) in out.points.iter().enumerate().take(MAX_STATE_SQUARES) {
-            out.by_square[sq as usize].1 = i as u8 + 1;
-        }
-        for sq in lose {
-            out.by_square[sq as usize].2 = true;
-        }
-        for sq in extra {
-            out.by_square[sq as usize].3 = true;
-        }
     }
-    out
+}
+
+/// The per-square table of [`StateSquares::by_square`]; empty when no square has a state effect.
+fn by_square(
+    size: Square,
+    once: &[Square],
+    points: &[(Square, i64)],
+    lose: &[Square],
+    extra: &[Square],
+) -> Vec<(u8, u8, bool, bool)> {
+    if once.is_empty() && points.is_empty() && lose.is_empty() && extra.is_empty() {
+        return Vec::new();
+    }
+    let mut by_square = vec![(0, 0, false, false); size as usize + 1];
+    for (i, &sq) in once.iter().enumerate().take(MAX_STATE_SQUARES) {
+        by_square[sq as usize].0 = i as u8 + 1;
+    }
+    for (i, &(sq, _)) in points.iter().enumerate().take(MAX_STATE_SQUARES) {
+        by_square[sq as usize].1 = i as u8 + 1;
+    }
+    for &sq in lose {
+        by_square[sq as usize].2 = true;
+    }
+    for &sq in extra {
+        by_square[sq as usize].3 = true;
+    }
+    by_square
 }
 
 /// `columns`, or its default: 10 for 100 squares, otherwise ceil(sqrt(size)).

@@ -441,7 +441,7 @@ mod tests {
     #[test]
     fn compound_move_without_roll_again_is_one_roll() {
         // Tiny board (die 2): from 0, a 1 climbs 1 -> 3, a 2 slides 2 -> 0.
-        let b = crate::board::builtin("tiny").unwrap().unwrap();
+        let b = crate::board::builtin("tiny").unwrap();
         let m = compound(&b, 0);
         assert_eq!(m.next, vec![(0, q(1, 2)), (3, q(1, 2))]);
         assert_eq!(m.rewards.rolls, q(1, 1));
@@ -496,7 +496,7 @@ mod tests {
     #[test]
     fn seed_002s_board_finishes_in_two_turns_with_the_hand_derived_probability() {
         // Worked by hand in docs/seed-answers.md: P(T = 2) = 1/40 + 7/200 = 3/50, P(T = 1) = 0.
-        let b = crate::board::builtin("random-tiles").unwrap().unwrap();
+        let b = crate::board::builtin("random-tiles").unwrap();
         let chain = Chain::for_board(&b);
         let finish = chain.index_of(&20).unwrap();
         let to_finish = |i: usize| -> BigRational {
@@ -520,7 +520,7 @@ mod tests {
 
     #[test]
     fn chain_keeps_only_reachable_squares_and_splits_off_the_finish() {
-        let b = crate::board::builtin("tiny").unwrap().unwrap();
+        let b = crate::board::builtin("tiny").unwrap();
         let chain = Chain::for_board(&b);
         assert_eq!(chain.states(), &[0, 3, 4]);
         assert_eq!(chain.transient_count(), 2);

@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use ladders::analysis::summary::summarize;
 use ladders::report::analyze::{to_json, write_text};
 
@@ -61,10 +61,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     let board = args.board.load()?;
     super::board_args::square_state_only(&board, "analyze")?;
-    let summary = match summarize(&board) {
-        Ok(s) => s,
-        Err(e) => bail!("{e}"),
-    };
+    // The typed error (TooMuchWork) is kept, its message unchanged.
+    let summary = summarize(&board)?;
     let digits = usize::from(args.output.digits);
     if args.output.json {
         write_json(out, &&to_json(&board, &summary, digits))?;

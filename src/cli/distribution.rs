@@ -4,9 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::distribution::{
-    default_tail, distribution, DistributionOptions, TooMuchWork,
-};
+use ladders::analysis::distribution::{default_tail, distribution, DistributionOptions};
 use ladders::analysis::shown::{
     board_shown_distribution, certified_distribution, ShownDistribution,
 };
@@ -101,14 +99,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         min_turns: 0,
     };
     let digits = usize::from(args.digits);
-    let failed = |e: TooMuchWork| anyhow::anyhow!("{e}");
     if let Some(path) = &args.svg {
         // The chart is drawn from the exact law.
         let dist = match &chosen {
             Some(c) => distribution(&c.model().chain(), &options),
             None => board_distribution(&board, &options),
-        }
-        .map_err(failed)?;
+        }?;
         let svg =
             ladders::report::chart::distribution_svg(&board, &dist).map_err(anyhow::Error::msg)?;
         if super::draw::write_svg(path, &svg, out)? {
@@ -120,8 +116,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         let dist = match &chosen {
             Some(c) => distribution(&c.model().chain(), &options),
             None => board_distribution(&board, &options),
-        }
-        .map_err(failed)?;
+        }?;
         if args.json {
             let mut value = to_json(&board, &dist, digits);
             if let (Some(c), Some(obj)) = (&chosen, value.as_object_mut()) {
@@ -136,8 +131,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         match &chosen {
             Some(c) => certified_distribution(&c.model().chain(), &options, digits),
             None => board_shown_distribution(&board, &options, digits),
-        }
-        .map_err(failed)?
+        }?
     };
     if args.csv {
         write_csv(out, &shown)?;

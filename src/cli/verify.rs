@@ -6,15 +6,10 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
 use ladders::report::expect::trap_sentence;
-use ladders::report::json::{board_rules_json, BoardJson};
-use ladders::report::simulate::{
-    comparison_json, variant_sentences, variants_json, write_comparison,
-};
-use ladders::report::text::{board_line, count, rules_line};
+use ladders::report::verify::{to_json, write_text, VerifyReport};
 use ladders::simulate::check::{compare, fitting_variants, ExactLaw, LawError, Observed};
 use ladders::simulate::sample::{parse_turns, read_sample, MeanInterval};
 use ladders::text::printable;
-use serde_json::json;
 
 use super::board_args::{claim_stdin, BoardArgs};
 use super::exit;
@@ -86,73 +81,29 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         LawError::TooMuchWork(w) => anyhow!("{}: {w}", board.name()),
     })?;
     let comparison = compare(&law, observed, None);
-    // Hints need a sample that can tell the variants apart.
+    // Variants need a sample that can tell them apart.
     let fits = match comparison.too_few {
         true => Vec::new(),
         false => fitting_variants(&board, &law, observed, None),
     };
-    let hints = match comparison.too_few {
-        true => Vec::new(),
-        false => variant_sentences(&board, comparison.pass, &fits),
+    let report = VerifyReport {
+        board: &board,
+        law: &law,
+        observed,
+        comparison: &comparison,
+        fits: &fits,
+        mean: mean.as_ref(),
+        sd: args.sd,
+        file: args.file.as_deref(),
     };
     if args.json {
-        let v = json!({
-            "board": BoardJson::new(&board),
-            "rules": board_rules_json(&board),
-            "games": observed.games(),
-            "mean_given": mean.as_ref().map(|m| json!({"text": m.text, "low": m.low, "high": m.high})),
-            "sd_given": args.sd,
-            "check": comparison_json(&law, &comparison),
-            "variants": match comparison.too_few {
-                true => json!({"fits": [], "hints": []}),
-                false => variants_json(&board, comparison.pass, &fits),
-            },
-        });
-        write_json(out, &v)?;
+        write_json(out, &to_json(&report))?;
     } else {
-        writeln!(out, "Board            {}", board_line(&board))?;
-        writeln!(out, "Rules            {}", rules_line(&board))?;
-        match &mean {
-            Some(m) if m.low < m.high => writeln!(
-                out,
-                "Sample           mean {} over {}: somewhere in [{}, {})",
-                m.text,
-                count(observed.games(), "game"),
-                trim(m.low),
-                trim(m.high)
-            )?,
-            Some(m) => writeln!(
-                out,
-                "Sample           mean {} over {}",
-                m.text,
-                count(observed.games(), "game")
-            )?,
-            None => writeln!(
-                out,
-                "Sample           {} from {}",
-                count(observed.games(), "game"),
-                printable(args.file.as_deref().unwrap_or("-"))
-            )?,
-        }
-        if let Some(sd) = args.sd {
-            writeln!(out, "                 sd {sd} (exact {:.6})", law.sd)?;
-        }
-        writeln!(out)?;
-        write_comparison(out, &law, &comparison)?;
-        for h in hints {
-            writeln!(out, "Hint             {h}")?;
-        }
+        write_text(out, &report)?;
     }
     Ok(exit::code(if comparison.pass {
         exit::SUCCESS
     } else {
         exit::CHECK_FAILED
     }))
-}
-
-/// A float without trailing noise (the interval ends of a decimal mean).
-fn trim(x: f64) -> String {
-    let s = format!("{x:.12}");
-    let s = s.trim_end_matches('0');
-    s.trim_end_matches('.').to_string()
 }

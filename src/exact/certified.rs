@@ -459,7 +459,7 @@ mod tests {
     fn the_bounds_contain_the_exact_law_and_are_tight_relative_to_the_tail() {
         // Second method: the exact integer stepping of src/exact/step.rs.
         for name in ["milton-bradley", "efi"] {
-            let chain = Chain::for_board(&builtin(name).unwrap().unwrap());
+            let chain = Chain::for_board(&builtin(name).unwrap());
             let cc = CertifiedChain::new(&chain);
             let ic = IntegerChain::new(&chain);
             let (mut c, mut e) = (cc.stepper(), ic.stepper());

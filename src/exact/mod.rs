@@ -5,6 +5,7 @@
 pub mod certified;
 pub mod decimal;
 pub mod lehmer;
+pub(crate) mod limbs;
 pub mod order;
 pub mod solve;
 pub mod step;

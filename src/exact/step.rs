@@ -25,11 +25,15 @@
 //! The counts are therefore over a scale that divides `D^n` ([`Stepper::scale`]), not always
 //! `D^n` itself.
 
-use num_bigint::{BigInt, BigUint, Sign};
+use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
+use super::limbs::{
+    divexact_odd, inverse_mod_word, mac, modexact_odd, shift_right, significant, to_big,
+    valuation_word,
+};
 use crate::chain::Chain;
 
 /// Trial division bound for factoring D: primes below it are found; a cofactor below its square
@@ -246,105 +250,102 @@ pub struct Stepper<'a> {
     next_len: Vec<usize>,
 }
 
-/// `dst += src * c`, where `dst` has room for the carry.
-#[inline]
-fn mac(dst: &mut [u64], src: &[u64], c: u64) {
-    let mut carry = 0u64;
-    let (low, high) = dst.split_at_mut(src.len());
-    for (d, &s) in low.iter_mut().zip(src) {
-        let t = u128::from(s) * u128::from(c) + u128::from(*d) + u128::from(carry);
-        *d = t as u64;
-        carry = (t >> 64) as u64;
+/// This turn's counts, read while the next turn's are written.
+struct Counts<'a> {
+    mass: &'a [u64],
+    len: &'a [usize],
+    stride: usize,
+}
+
+impl Counts<'_> {
+    /// The significant limbs of state i's count.
+    #[inline]
+    fn of(&self, i: usize) -> &[u64] {
+        &self.mass[i * self.stride..i * self.stride + self.len[i]]
     }
-    for d in high {
-        if carry == 0 {
-            break;
+
+    /// `out = sum over entries of count(i) * coef[t]` for single-limb coefficients whose sum is
+    /// below 2^64: products summed per limb without carries (each < 2^64 * coefficient sum <
+    /// 2^128), then one carry pass. `top` is the longest count among the sources.
+    #[inline]
+    fn sum_narrow(
+        &self,
+        entries: &[(usize, usize)],
+        coef: &[u64],
+        top: usize,
+        wide: &mut Vec<u128>,
+        out: &mut [u64],
+    ) {
+        wide.clear();
+        wide.resize(top, 0);
+        for &(i, t) in entries {
+            let a = u128::from(coef[t]);
+            for (w, &x) in wide.iter_mut().zip(self.of(i)) {
+                *w += u128::from(x) * a;
+            }
         }
-        let (v, o) = d.overflowing_add(carry);
-        *d = v;
-        carry = u64::from(o);
+        let mut carry: u128 = 0;
+        for (k, o) in out.iter_mut().enumerate() {
+            let w = wide.get(k).copied().unwrap_or(0);
+            let (sum, over) = w.overflowing_add(carry);
+            *o = sum as u64;
+            carry = (sum >> 64) | (u128::from(over) << 64);
+        }
+        debug_assert!(carry == 0, "a count outgrew its stride");
     }
-}
 
-/// The inverse of odd `d` modulo 2^64 (Newton's iteration: each step doubles the correct bits,
-/// from the 3 that `d * d = 1 mod 8` gives).
-fn inverse_mod_word(d: u64) -> u64 {
-    debug_assert!(d % 2 == 1);
-    let mut inv = d;
-    for _ in 0..5 {
-        inv = inv.wrapping_mul(2u64.wrapping_sub(d.wrapping_mul(inv)));
+    /// The same sums for wide coefficients (`cl` limbs each), with a count of the u128
+    /// overflows per limb.
+    #[inline]
+    fn sum_wide(
+        &self,
+        entries: &[(usize, usize)],
+        coef: &[u64],
+        cl: usize,
+        wide: &mut Vec<u128>,
+        overflows: &mut Vec<u64>,
+        out: &mut [u64],
+    ) {
+        let width = out.len();
+        wide.clear();
+        wide.resize(width, 0);
+        overflows.clear();
+        overflows.resize(width + 1, 0);
+        for &(i, t) in entries {
+            let src = self.of(i);
+            for (l, &a) in coef[t * cl..(t + 1) * cl].iter().enumerate() {
+                let a = u128::from(a);
+                for (k, &x) in src.iter().enumerate() {
+                    let (sum, over) = wide[k + l].overflowing_add(u128::from(x) * a);
+                    wide[k + l] = sum;
+                    overflows[k + l] += u64::from(over);
+                }
+            }
+        }
+        // Limb k receives wide[k] (low word), wide[k - 1] (high word) and the overflows of
+        // limb k - 2 (each worth 2^128).
+        let mut carry: u128 = 0;
+        for k in 0..width {
+            let mut v = carry;
+            let mut over = 0u64;
+            let (a, o1) = v.overflowing_add(u128::from(wide[k] as u64));
+            v = a;
+            over += u64::from(o1);
+            if k >= 1 {
+                let (a, o2) = v.overflowing_add(wide[k - 1] >> 64);
+                v = a;
+                over += u64::from(o2);
+            }
+            if k >= 2 {
+                let (a, o3) = v.overflowing_add(u128::from(overflows[k - 2]));
+                v = a;
+                over += u64::from(o3);
+            }
+            out[k] = v as u64;
+            carry = (v >> 64) | (u128::from(over) << 64);
+        }
+        debug_assert!(carry == 0, "a count outgrew its stride");
     }
-    inv
-}
-
-/// A value r in `0..=d` with `r = 0 or d` exactly when odd `d` divides `x`; more precisely
-/// r = -x 2^(-64 len) (mod d), so for any odd f with f^j dividing d, f^j divides x iff it divides
-/// r. Multiplications only, no division (Granlund and Montgomery's exact remainder, GMP's
-/// `mpn_modexact_1_odd`).
-#[inline]
-fn modexact_odd(x: &[u64], d: u64, inv: u64) -> u64 {
-    let mut c = 0u64;
-    for &l in x {
-        let (s, b) = l.overflowing_sub(c);
-        let q = s.wrapping_mul(inv);
-        c = ((u128::from(q) * u128::from(d)) >> 64) as u64 + u64::from(b);
-    }
-    c
-}
-
-/// `x /= d` in place for odd `d` that divides `x` exactly (Jebelean's exact division: one
-/// multiplication by the inverse per limb, GMP's `mpn_divexact_1`).
-#[inline]
-fn divexact_odd(x: &mut [u64], d: u64, inv: u64) {
-    let mut c = 0u64;
-    for l in x.iter_mut() {
-        let (s, b) = l.overflowing_sub(c);
-        let q = s.wrapping_mul(inv);
-        *l = q;
-        c = ((u128::from(q) * u128::from(d)) >> 64) as u64 + u64::from(b);
-    }
-    debug_assert_eq!(c, 0, "not an exact division");
-}
-
-/// `x >>= bits` in place (bits < 64 * len).
-fn shift_right(x: &mut [u64], bits: u32) {
-    let words = (bits / 64) as usize;
-    let b = bits % 64;
-    let n = x.len();
-    for i in 0..n {
-        let lo = x.get(i + words).copied().unwrap_or(0);
-        let hi = x.get(i + words + 1).copied().unwrap_or(0);
-        x[i] = if b == 0 {
-            lo
-        } else {
-            (lo >> b) | (hi << (64 - b))
-        };
-    }
-}
-
-/// The number of times odd `f` divides `r`, at most `cap` (`r = 0` counts as `cap`).
-fn valuation_word(mut r: u64, f: u64, cap: u32) -> u32 {
-    if r == 0 {
-        return cap;
-    }
-    let mut k = 0;
-    while k < cap && r % f == 0 {
-        r /= f;
-        k += 1;
-    }
-    k
-}
-
-fn significant(x: &[u64]) -> usize {
-    x.iter().rposition(|&l| l != 0).map_or(0, |p| p + 1)
-}
-
-fn to_big(x: &[u64]) -> BigInt {
-    let digits: Vec<u32> = x
-        .iter()
-        .flat_map(|&l| [l as u32, (l >> 32) as u32])
-        .collect();
-    BigInt::from_biguint(Sign::Plus, BigUint::new(digits))
 }
 
 impl Stepper<'_> {
@@ -353,21 +354,7 @@ impl Stepper<'_> {
     pub fn step(&mut self) {
         let c = self.chain;
         let states = c.transient + c.finals;
-        let max_len = self.len[..c.transient].iter().copied().max().unwrap_or(0);
-        // Every new count is at most scale * D: that many limbs, plus one for carries.
-        let need = (self.scale.bits() + c.d_bits) as usize / 64 + 2;
-        let stride = self.stride.max(need).max(max_len + c.coef_limbs + 1);
-        if stride > self.stride {
-            let new_stride = stride + stride / 2;
-            let mut grown = vec![0u64; states * new_stride];
-            for i in 0..states {
-                let l = self.len[i];
-                grown[i * new_stride..i * new_stride + l]
-                    .copy_from_slice(&self.mass[i * self.stride..i * self.stride + l]);
-            }
-            self.mass = grown;
-            self.stride = new_stride;
-        }
+        self.make_room();
         let stride = self.stride;
         self.next.clear();
         self.next.resize(states * stride, 0);
@@ -385,68 +372,17 @@ impl Stepper<'_> {
                 continue;
             }
             let width = (top + cl + 1).min(stride);
+            let counts = Counts {
+                mass: &self.mass,
+                len: &self.len,
+                stride,
+            };
             let out = &mut self.next[j * stride..j * stride + width];
             if c.lazy_carries {
-                // Sum of products per limb without carries (each < 2^64 * coefficient sum
-                // < 2^128), then one carry pass.
-                wide.clear();
-                wide.resize(top, 0);
-                for &(i, t) in entries {
-                    let a = u128::from(c.coef[t]);
-                    let src = &self.mass[i * stride..i * stride + self.len[i]];
-                    for (w, &x) in wide.iter_mut().zip(src) {
-                        *w += u128::from(x) * a;
-                    }
-                }
-                let mut carry: u128 = 0;
-                for (k, o) in out.iter_mut().enumerate() {
-                    let w = wide.get(k).copied().unwrap_or(0);
-                    let (sum, over) = w.overflowing_add(carry);
-                    *o = sum as u64;
-                    carry = (sum >> 64) | (u128::from(over) << 64);
-                }
-                debug_assert!(carry == 0, "a count outgrew its stride");
-                continue;
+                counts.sum_narrow(entries, &c.coef, top, &mut wide, out);
+            } else {
+                counts.sum_wide(entries, &c.coef, cl, &mut wide, &mut overflows, out);
             }
-            // Wide coefficients: the same sums, with a count of the u128 overflows per limb.
-            wide.clear();
-            wide.resize(width, 0);
-            overflows.clear();
-            overflows.resize(width + 1, 0);
-            for &(i, t) in entries {
-                let src = &self.mass[i * stride..i * stride + self.len[i]];
-                for (l, &a) in c.coef[t * cl..(t + 1) * cl].iter().enumerate() {
-                    let a = u128::from(a);
-                    for (k, &x) in src.iter().enumerate() {
-                        let (sum, over) = wide[k + l].overflowing_add(u128::from(x) * a);
-                        wide[k + l] = sum;
-                        overflows[k + l] += u64::from(over);
-                    }
-                }
-            }
-            // Limb k receives wide[k] (low word), wide[k - 1] (high word) and the overflows of
-            // limb k - 2 (each worth 2^128).
-            let mut carry: u128 = 0;
-            for k in 0..width {
-                let mut v = carry;
-                let mut over = 0u64;
-                let (a, o1) = v.overflowing_add(u128::from(wide[k] as u64));
-                v = a;
-                over += u64::from(o1);
-                if k >= 1 {
-                    let (a, o2) = v.overflowing_add(wide[k - 1] >> 64);
-                    v = a;
-                    over += u64::from(o2);
-                }
-                if k >= 2 {
-                    let (a, o3) = v.overflowing_add(u128::from(overflows[k - 2]));
-                    v = a;
-                    over += u64::from(o3);
-                }
-                out[k] = v as u64;
-                carry = (v >> 64) | (u128::from(over) << 64);
-            }
-            debug_assert!(carry == 0, "a count outgrew its stride");
         }
         for j in 0..states {
             self.next_len[j] = significant(&self.next[j * stride..(j + 1) * stride]);
@@ -459,6 +395,27 @@ impl Stepper<'_> {
         }
         self.turn += 1;
         self.remove_content();
+    }
+
+    /// Grows the limbs per state (by half again) when the next turn's counts may not fit.
+    fn make_room(&mut self) {
+        let c = self.chain;
+        let states = c.transient + c.finals;
+        let max_len = self.len[..c.transient].iter().copied().max().unwrap_or(0);
+        // Every new count is at most scale * D: that many limbs, plus one for carries.
+        let need = (self.scale.bits() + c.d_bits) as usize / 64 + 2;
+        let stride = self.stride.max(need).max(max_len + c.coef_limbs + 1);
+        if stride > self.stride {
+            let new_stride = stride + stride / 2;
+            let mut grown = vec![0u64; states * new_stride];
+            for i in 0..states {
+                let l = self.len[i];
+                grown[i * new_stride..i * new_stride + l]
+                    .copy_from_slice(&self.mass[i * self.stride..i * self.stride + l]);
+            }
+            self.mass = grown;
+            self.stride = new_stride;
+        }
     }
 
     /// Divides every count and the scale by their common factors among D's primes: the least
@@ -657,7 +614,7 @@ mod tests {
     #[test]
     fn the_tiny_board_ends_at_turn_n_with_probability_n_minus_one_over_two_to_the_n() {
         // Worked by hand (boards/tiny.toml): T is the sum of two geometric(1/2) waits.
-        let b = builtin("tiny").unwrap().unwrap();
+        let b = builtin("tiny").unwrap();
         let chain = Chain::for_board(&b);
         let ic = IntegerChain::new(&chain);
         let mut s = ic.stepper();
@@ -703,7 +660,7 @@ mod tests {
     fn limb_stepping_with_content_removal_equals_the_rational_recurrence() {
         // Efi (D = 5 * 6^14, 39 bits: content is removed every turn) and the same board with a
         // d4 and forfeit on the 2nd top face; 30 turns each.
-        let efi = builtin("efi").unwrap().unwrap();
+        let efi = builtin("efi").unwrap();
         let odd = Board::from_toml_str(
             "size = 30\nsnakes = [[29, 3], [17, 8]]\nladders = [[2, 21], [11, 26]]\n[rules]\ndie = 4\novershoot = \"bounce\"\nroll_again = 2\n",
             "t",
@@ -727,7 +684,7 @@ mod tests {
     #[test]
     fn coefficients_wider_than_a_word_are_handled() {
         // Reversed Efi: D = 7958632679658370954690560 (83 bits), two limbs per coefficient.
-        let rev = builtin("efi").unwrap().unwrap().reversed().unwrap();
+        let rev = builtin("efi").unwrap().reversed().unwrap();
         let chain = Chain::for_board(&rev);
         let ic = IntegerChain::new(&chain);
         assert!(ic.denominator().bits() > 64);

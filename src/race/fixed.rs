@@ -353,7 +353,7 @@ mod tests {
     fn the_bounds_contain_the_exact_law_at_every_turn() {
         // Second method: the exact integer stepping of src/exact/step.rs.
         for (name, bits) in [("milton-bradley", 60), ("efi", 40)] {
-            let b = builtin(name).unwrap().unwrap();
+            let b = builtin(name).unwrap();
             let chain = Chain::for_board(&b);
             let fixed = FixedChain::new(&chain, bits);
             let exact = IntegerChain::new(&chain);
@@ -380,7 +380,7 @@ mod tests {
         // Second method: the exact (I - Q) t = 1 of src/analysis/expectation.rs.
         use crate::analysis::expectation::{expect_chain, Expectation};
         for name in ["tiny", "milton-bradley", "efi"] {
-            let b = builtin(name).unwrap().unwrap();
+            let b = builtin(name).unwrap();
             let chain = Chain::for_board(&b);
             let fixed = FixedChain::new(&chain, 100);
             let ones = vec![1; chain.transient_count()];
@@ -406,7 +406,7 @@ mod tests {
     #[test]
     fn the_tiny_board_with_dyadic_probabilities_is_stepped_exactly() {
         // boards/tiny.toml: P(T > n) = (n + 1) / 2^n (worked by hand there): dyadic, so exact.
-        let b = builtin("tiny").unwrap().unwrap();
+        let b = builtin("tiny").unwrap();
         let chain = Chain::for_board(&b);
         let fixed = FixedChain::new(&chain, 64);
         let mut f = fixed.stepper();

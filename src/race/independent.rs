@@ -197,7 +197,47 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
         return Err(RaceError::NoPlayers);
     }
     let bits = bits_for(options.digits);
-    // Distinct boards, and which one each seat plays.
+    let (distinct, seat_law) = distinct_boards(boards);
+    let chains: Vec<Chain<Square>> = distinct.iter().map(|b| Chain::for_board(b)).collect();
+    if chains.iter().all(|c| !c.always_ends()) {
+        let trap = chains[seat_law[0]].trap().expect("trapped");
+        return Err(RaceError::NeverEnds(trap));
+    }
+    let fixed: Vec<FixedChain> = chains.iter().map(|c| FixedChain::new(c, bits)).collect();
+    let mut laws: Vec<Law> = fixed
+        .iter()
+        .zip(&chains)
+        .map(|(f, c)| Law::new(f, c, bits))
+        .collect();
+    let mut sums = Sums::new(boards.len(), bits);
+    let threshold = BigRational::new(
+        BigInt::one(),
+        BigInt::from(10u32).pow(options.digits as u32),
+    );
+    let mut n = 0;
+    loop {
+        n += 1;
+        for law in &mut laws {
+            law.step();
+        }
+        sums.add_turn(&laws, &seat_law, options.distribution);
+        // Every seat survives M turns: the bound of every win tail.
+        let mut all_survive = sums.one();
+        for &l in &seat_law {
+            all_survive = mul_up(&all_survive, &laws[l].cur.1, bits);
+        }
+        let cheap_done = dyadic(&all_survive, bits) < threshold;
+        if !(cheap_done || n >= options.max_turns) {
+            continue;
+        }
+        if let Some(race) = sums.answer(&laws, &seat_law, &all_survive, n, options) {
+            return Ok(race);
+        }
+    }
+}
+
+/// The distinct boards among `boards` (by their spec), and which one each seat plays.
+fn distinct_boards<'a>(boards: &[&'a Board]) -> (Vec<&'a Board>, Vec<usize>) {
     let mut distinct: Vec<&Board> = Vec::new();
     let mut seat_law = Vec::with_capacity(boards.len());
     for b in boards {
@@ -209,69 +249,84 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
             }
         }
     }
-    let chains: Vec<Chain<Square>> = distinct.iter().map(|b| Chain::for_board(b)).collect();
-    if chains.iter().all(|c| !c.always_ends()) {
-        let trap = chains[seat_law[0]].trap().expect("trapped");
-        return Err(RaceError::NeverEnds(trap));
-    }
-    let fixed: Vec<FixedChain> = chains.iter().map(|c| FixedChain::new(c, bits)).collect();
-    let one = BigUint::one() << bits;
-    let mut laws: Vec<Law> = fixed
-        .iter()
-        .zip(&chains)
-        .map(|(f, c)| Law {
-            stepper: f.stepper(),
+    (distinct, seat_law)
+}
+
+impl<'a> Law<'a> {
+    /// The law of `chain` before its first turn, with its bound of the remaining turns.
+    fn new(fixed: &'a FixedChain, chain: &Chain<Square>, bits: u32) -> Law<'a> {
+        let one = BigUint::one() << bits;
+        Law {
+            stepper: fixed.stepper(),
             prev: (one.clone(), one.clone()),
-            cur: (one.clone(), one.clone()),
+            cur: (one.clone(), one),
             ends: (BigUint::zero(), BigUint::zero()),
             partial_lo: BigUint::zero(),
-            remaining: c.always_ends().then(|| {
-                match supersolution(f, &vec![1; c.transient_count()]) {
+            remaining: chain.always_ends().then(|| {
+                match supersolution(fixed, &vec![1; chain.transient_count()]) {
                     Some(h) => Remaining::PerState(h),
-                    None => Remaining::FromStart(expected_turns(c)),
+                    None => Remaining::FromStart(expected_turns(chain)),
                 }
             }),
-        })
-        .collect();
-
-    let k = boards.len();
-    let mut win_lo = vec![BigUint::zero(); k];
-    let mut win_hi = vec![BigUint::zero(); k];
-    let mut rounds_lo = BigUint::zero();
-    let mut rounds_hi = BigUint::zero();
-    let mut at_least = Vec::new();
-    let threshold = BigRational::new(
-        BigInt::one(),
-        BigInt::from(10u32).pow(options.digits as u32),
-    );
-    let give_up = BigRational::new(
-        BigInt::one(),
-        BigInt::from(10u32).pow(options.digits as u32 + GUARD_DIGITS),
-    );
-    let mut n = 0;
-    loop {
-        n += 1;
-        for law in &mut laws {
-            law.partial_lo += &law.cur.0;
-            law.stepper.step();
-            law.prev = std::mem::replace(&mut law.cur, {
-                let (lo, hi) = law.stepper.survives();
-                (lo.clone(), hi.clone())
-            });
-            law.ends = law.stepper.ends_now();
         }
+    }
+
+    /// Plays one more turn: S(n - 1), S(n) and f(n) move on by one.
+    fn step(&mut self) {
+        self.partial_lo += &self.cur.0;
+        self.stepper.step();
+        self.prev = std::mem::replace(&mut self.cur, {
+            let (lo, hi) = self.stepper.survives();
+            (lo.clone(), hi.clone())
+        });
+        self.ends = self.stepper.ends_now();
+    }
+}
+
+/// The partial sums of the series, in fixed point over `2^bits`, rounded outward.
+struct Sums {
+    bits: u32,
+    win_lo: Vec<BigUint>,
+    win_hi: Vec<BigUint>,
+    rounds_lo: BigUint,
+    rounds_hi: BigUint,
+    /// Bounds of `P(L >= n)` for each n so far (only when the distribution is asked for).
+    at_least: Vec<(BigUint, BigUint)>,
+}
+
+impl Sums {
+    fn new(seats: usize, bits: u32) -> Sums {
+        Sums {
+            bits,
+            win_lo: vec![BigUint::zero(); seats],
+            win_hi: vec![BigUint::zero(); seats],
+            rounds_lo: BigUint::zero(),
+            rounds_hi: BigUint::zero(),
+            at_least: Vec::new(),
+        }
+    }
+
+    /// 1 in the fixed point.
+    fn one(&self) -> BigUint {
+        BigUint::one() << self.bits
+    }
+
+    /// Adds turn n's terms: `P(L >= n)` to the length, each seat's chance of winning at its
+    /// n-th turn to its win.
+    fn add_turn(&mut self, laws: &[Law], seat_law: &[usize], distribution: bool) {
+        let bits = self.bits;
         // P(L >= n) = prod_j S_j(n - 1).
-        let (mut g_lo, mut g_hi) = (one.clone(), one.clone());
-        for &l in &seat_law {
+        let (mut g_lo, mut g_hi) = (self.one(), self.one());
+        for &l in seat_law {
             g_lo = mul_down(&g_lo, &laws[l].prev.0, bits);
             g_hi = mul_up(&g_hi, &laws[l].prev.1, bits);
         }
-        rounds_lo += &g_lo;
-        rounds_hi += &g_hi;
-        if options.distribution {
-            at_least.push((g_lo, g_hi));
+        self.rounds_lo += &g_lo;
+        self.rounds_hi += &g_hi;
+        if distribution {
+            self.at_least.push((g_lo, g_hi));
         }
-        for i in 0..k {
+        for i in 0..seat_law.len() {
             let (mut lo, mut hi) = laws[seat_law[i]].ends.clone();
             for (j, &l) in seat_law.iter().enumerate() {
                 if j == i {
@@ -281,32 +336,41 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
                 lo = mul_down(&lo, slo, bits);
                 hi = mul_up(&hi, shi, bits);
             }
-            win_lo[i] += lo;
-            win_hi[i] += hi;
+            self.win_lo[i] += lo;
+            self.win_hi[i] += hi;
         }
+    }
 
-        // Every seat survives M turns: the bound of every win tail.
-        let mut all_survive = one.clone();
-        for &l in &seat_law {
-            all_survive = mul_up(&all_survive, &laws[l].cur.1, bits);
-        }
-        let cheap_done = dyadic(&all_survive, bits) < threshold;
-        if !(cheap_done || n >= options.max_turns) {
-            continue;
-        }
-        let seats: Vec<SeatResult> = (0..k)
+    /// The race after n turns, when every answer has its digits, cannot get them, or the turns
+    /// ran out; `None` to go on.
+    fn answer(
+        &self,
+        laws: &[Law],
+        seat_law: &[usize],
+        all_survive: &BigUint,
+        n: usize,
+        options: &RaceOptions,
+    ) -> Option<Race> {
+        let bits = self.bits;
+        let give_up = BigRational::new(
+            BigInt::one(),
+            BigInt::from(10u32).pow(options.digits as u32 + GUARD_DIGITS),
+        );
+        let seats: Vec<SeatResult> = (0..seat_law.len())
             .map(|i| {
-                let lo = dyadic(&win_lo[i], bits);
-                let hi = dyadic(&(&win_hi[i] + &all_survive), bits).min(BigRational::one());
+                let lo = dyadic(&self.win_lo[i], bits);
+                let hi = dyadic(&(&self.win_hi[i] + all_survive), bits).min(BigRational::one());
                 SeatResult {
                     seat: i + 1,
                     win: Interval::new(lo.clone().min(hi.clone()), hi),
                 }
             })
             .collect();
-        let tail = rounds_tail(&laws, &seat_law, bits);
-        let expected_rounds =
-            Interval::new(dyadic(&rounds_lo, bits), dyadic(&rounds_hi, bits) + tail);
+        let tail = rounds_tail(laws, seat_law, bits);
+        let expected_rounds = Interval::new(
+            dyadic(&self.rounds_lo, bits),
+            dyadic(&self.rounds_hi, bits) + tail,
+        );
         let all: Vec<&Interval> = seats
             .iter()
             .map(|s| &s.win)
@@ -316,21 +380,23 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
             .iter()
             .all(|i| i.certified(options.digits).digits == options.digits);
         let hopeless = all.iter().all(|i| i.width() < give_up);
-        if certified || hopeless || n >= options.max_turns {
-            let rounds_at_least = at_least
-                .iter()
-                .map(|(lo, hi)| Interval::new(dyadic(lo, bits), dyadic(hi, bits)))
-                .collect();
-            return Ok(Race {
-                seats,
-                expected_rounds,
-                rounds_at_least,
-                turns_summed: n,
-                digits: options.digits,
-                complete: certified || hopeless,
-                method: Method::Series,
-            });
+        if !(certified || hopeless || n >= options.max_turns) {
+            return None;
         }
+        let rounds_at_least = self
+            .at_least
+            .iter()
+            .map(|(lo, hi)| Interval::new(dyadic(lo, bits), dyadic(hi, bits)))
+            .collect();
+        Some(Race {
+            seats,
+            expected_rounds,
+            rounds_at_least,
+            turns_summed: n,
+            digits: options.digits,
+            complete: certified || hopeless,
+            method: Method::Series,
+        })
     }
 }
 
@@ -386,7 +452,7 @@ mod tests {
     #[test]
     fn one_player_wins_surely_and_the_length_is_the_expected_turns() {
         // Tiny board: E[T] = 4 (worked by hand in boards/tiny.toml).
-        let tiny = builtin("tiny").unwrap().unwrap();
+        let tiny = builtin("tiny").unwrap();
         let r = race(&[&tiny], &opts(12)).unwrap();
         assert!(r.seats[0].win.contains(&q(1, 1)));
         assert!(r.expected_rounds.contains(&q(4, 1)));
@@ -401,7 +467,7 @@ mod tests {
         //   = (5/16)/(27/64) - 1/3 = 20/27 - 9/27 = 11/27, so seat 1 wins 16/27.
         // E[rounds] = sum_{n>=1} S(n - 1)^2 = sum_{m>=0} (m + 1)^2 / 4^m
         //   = (1 + x)/(1 - x)^3 at x = 1/4 = (5/4)/(27/64) = 80/27.
-        let tiny = builtin("tiny").unwrap().unwrap();
+        let tiny = builtin("tiny").unwrap();
         let r = race(&[&tiny, &tiny], &opts(20)).unwrap();
         assert!(r.seats[0].win.contains(&q(16, 27)));
         assert!(r.seats[1].win.contains(&q(11, 27)));
@@ -424,7 +490,7 @@ mod tests {
     #[test]
     fn two_players_on_one_board_sum_to_one_and_the_first_wins_more() {
         for name in ["milton-bradley", "efi"] {
-            let b = builtin(name).unwrap().unwrap();
+            let b = builtin(name).unwrap();
             let r = race(&[&b, &b], &opts(15)).unwrap();
             let (a, c) = (&r.seats[0].win, &r.seats[1].win);
             let sum = Interval::new(&a.lo + &c.lo, &a.hi + &c.hi);
@@ -438,7 +504,7 @@ mod tests {
     fn the_series_contains_the_exact_partial_sums_of_the_integer_stepping() {
         // Second method: exact rational sums from src/exact/step.rs up to M turns; the certified
         // interval must contain the exact partial sum and exceed it by at most the tail bound.
-        let mb = builtin("milton-bradley").unwrap().unwrap();
+        let mb = builtin("milton-bradley").unwrap();
         let chain = Chain::for_board(&mb);
         let ic = IntegerChain::new(&chain);
         let mut s = ic.stepper();
@@ -470,7 +536,7 @@ mod tests {
     fn a_trapped_seat_never_wins_but_the_other_one_does() {
         // Seat 2 can never finish (both squares after 3 lead back to 2); seat 1 always does.
         let trapped = board("size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n");
-        let fine = builtin("tiny").unwrap().unwrap();
+        let fine = builtin("tiny").unwrap();
         let r = race(&[&fine, &trapped], &opts(10)).unwrap();
         assert!(r.seats[0].win.contains(&q(1, 1)));
         assert!(r.expected_rounds.contains(&q(4, 1)));

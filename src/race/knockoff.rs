@@ -515,7 +515,7 @@ mod tests {
     #[test]
     fn with_one_player_the_knock_off_chain_is_the_single_player_chain() {
         for name in ["tiny", "milton-bradley", "efi"] {
-            let b = builtin(name).unwrap().unwrap();
+            let b = builtin(name).unwrap();
             let single = Chain::for_board(&b);
             let joint = joint_chain(&[&b], true, 10_000).unwrap();
             assert_eq!(joint.transient_count(), single.transient_count(), "{name}");
@@ -582,7 +582,7 @@ mod tests {
         // The joint chain without knock-off (alternating turns, solved exactly) against the
         // series of seed 000's definition (independent whole games, fewest turns wins, ties to
         // the earlier seat).
-        let tiny = builtin("tiny").unwrap().unwrap();
+        let tiny = builtin("tiny").unwrap();
         let small = board(
             "size = 12\nsnakes = [[11, 2], [7, 3]]\nladders = [[2, 6]]\n[rules]\ndie = 3\nroll_again = \"unlimited\"\novershoot = \"bounce\"\n",
         );
@@ -624,8 +624,8 @@ mod tests {
 
     #[test]
     fn boards_of_different_sizes_cannot_knock() {
-        let tiny = builtin("tiny").unwrap().unwrap();
-        let mb = builtin("milton-bradley").unwrap().unwrap();
+        let tiny = builtin("tiny").unwrap();
+        let mb = builtin("milton-bradley").unwrap();
         assert!(matches!(
             KnockOff::new(&[&tiny, &mb], true),
             Err(KnockOffError::SizesDiffer(4, 100))

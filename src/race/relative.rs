@@ -494,7 +494,7 @@ mod tests {
 
     #[test]
     fn the_seats_wins_add_up_to_one_within_their_bounds() {
-        let b = builtin("milton-bradley").unwrap().unwrap();
+        let b = builtin("milton-bradley").unwrap();
         let r = relative_race(&[&b, &b], 12).unwrap();
         let lo: BigRational = r.seats.iter().map(|s| s.win.lo.clone()).sum();
         let hi: BigRational = r.seats.iter().map(|s| s.win.hi.clone()).sum();
@@ -517,7 +517,7 @@ mod tests {
 
     #[test]
     fn four_players_on_a_hundred_squares_are_refused_at_once_with_an_estimate() {
-        let b = builtin("milton-bradley").unwrap().unwrap();
+        let b = builtin("milton-bradley").unwrap();
         match relative_race(&[&b; 4], 12) {
             Err(RelativeError::TooLarge {
                 states, megabytes, ..

@@ -448,7 +448,7 @@ mod tests {
 
     #[test]
     fn a_joint_chain_above_the_limit_is_refused_at_once_with_its_bound() {
-        let b = crate::board::builtin("seed-003").unwrap().unwrap();
+        let b = crate::board::builtin("seed-003").unwrap();
         let options = SharedOptions {
             state_limit: 1000,
             ..SharedOptions::default()

@@ -343,7 +343,7 @@ mod tests {
 
     #[test]
     fn every_jump_end_is_marked_once_and_paired() {
-        let board = builtin("milton-bradley").unwrap().unwrap();
+        let board = builtin("milton-bradley").unwrap();
         let marks = marks(&board);
         let all: Vec<&String> = marks.iter().flatten().collect();
         // Two marks per jump, no chance squares.

@@ -323,7 +323,7 @@ mod tests {
 
     #[test]
     fn the_json_keys_come_in_alphabetical_order() {
-        let tiny = crate::board::builtin("tiny").unwrap().unwrap();
+        let tiny = crate::board::builtin("tiny").unwrap();
         let trapped = Board::from_toml_str(
             "size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n",
             "t",

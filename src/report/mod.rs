@@ -19,3 +19,4 @@ pub mod shortest;
 pub mod simulate;
 pub mod squares;
 pub mod text;
+pub mod verify;

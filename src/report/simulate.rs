@@ -1,4 +1,5 @@
-//! The `simulate`, `check` and `verify` reports, as text or JSON (documented in
+//! The `simulate` and `check` reports, as text or JSON, and the sample-against-law pieces that
+//! `verify`'s report ([`super::verify`]) shares (documented in
 //! `docs/json-output.md` and `docs/simulation-and-checks.md`).
 
 use std::io::{self, Write};

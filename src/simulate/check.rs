@@ -578,7 +578,7 @@ mod tests {
     #[test]
     fn the_tiny_board_law_is_the_hand_derived_one() {
         // boards/tiny.toml: P(T = n) = (n - 1) / 2^n (two geometric(1/2) waits), mean 4, sd 2.
-        let b = builtin("tiny").unwrap().unwrap();
+        let b = builtin("tiny").unwrap();
         let law = ExactLaw::new(&b, 1e-9).unwrap();
         assert_eq!((law.mean, law.sd), (4.0, 2.0));
         assert!(law.impossible[0] && law.impossible[1] && !law.impossible[2]);
@@ -591,7 +591,7 @@ mod tests {
     #[test]
     fn a_sample_drawn_from_the_law_itself_passes_and_a_shifted_one_fails() {
         // The expected counts themselves (rounded) fit; every game one turn longer does not.
-        let b = builtin("tiny").unwrap().unwrap();
+        let b = builtin("tiny").unwrap();
         let law = ExactLaw::new(&b, 1e-9).unwrap();
         let n = 1_000_000.0;
         let counts: Vec<u64> = law.pmf.iter().map(|p| (p * n).round() as u64).collect();
@@ -628,7 +628,7 @@ mod tests {
 
     #[test]
     fn the_mean_interval_is_judged_at_its_nearest_point() {
-        let b = builtin("tiny").unwrap().unwrap();
+        let b = builtin("tiny").unwrap();
         let law = ExactLaw::new(&b, 1e-6).unwrap();
         // "4.1" over 10^6 games: [4.05, 4.15) is 0.05 / (2 / 1000) = 25 standard errors away.
         let m = MeanInterval::parse("4.1").unwrap();
@@ -660,7 +660,7 @@ mod tests {
         // boards/tiny.toml, worked by hand: the only roll past the finish is a 2 from square 3.
         // `stay` keeps the token on 3, `bounce` sends it to 2 * 4 - 5 = 3: the same chain, the
         // same law. `allow` finishes on that roll: E[T] = 2 + 4/3... a different law.
-        let b = builtin("tiny").unwrap().unwrap();
+        let b = builtin("tiny").unwrap();
         let law = ExactLaw::new(&b, 1e-6).unwrap();
         let with = |o: Overshoot| {
             let v = b
@@ -682,7 +682,7 @@ mod tests {
     fn the_variants_that_fit_are_named_and_twins_are_marked() {
         // A sample drawn exactly from tiny's `allow` law (E[T] = 3), checked against tiny (stay):
         // it fails, fits `overshoot = allow`, and stay/bounce are twins of the board's own law.
-        let b = builtin("tiny").unwrap().unwrap();
+        let b = builtin("tiny").unwrap();
         let allow = b
             .with_rules(&RuleOverrides {
                 overshoot: Some(Overshoot::Allow),

@@ -66,7 +66,7 @@ mod tests {
     #[test]
     fn no_built_in_board_has_an_endless_turn() {
         for name in crate::board::builtin_names() {
-            let b = builtin(name).unwrap().unwrap();
+            let b = builtin(name).unwrap();
             assert_eq!(endless_turn(&b), None, "{name}");
         }
     }

@@ -406,7 +406,7 @@ mod tests {
         // The fast loop (packed tallies, countdowns, flushes) against general_step, which follows
         // rules::turn_step's outcome roll by roll: same streams, so the very same games.
         for (name, max_turns) in [("efi", 10_000), ("milton-bradley", 10_000), ("efi", 12)] {
-            let b = builtin(name).unwrap().unwrap();
+            let b = builtin(name).unwrap();
             let fast = Table::new(&b);
             let mut tight = fast.clone();
             // Flush every 2 rolls to exercise the countdown's flushes.

@@ -102,7 +102,7 @@ pub struct Simulation {
 /// ```
 /// use ladders::board::builtin;
 /// use ladders::simulate::{simulate, SimOptions};
-/// let tiny = builtin("tiny").unwrap().unwrap();
+/// let tiny = builtin("tiny").unwrap();
 /// let sim = simulate(&tiny, &SimOptions { games: 1000, seed: 7, max_turns: 100 }, &|_| {});
 /// assert_eq!(sim.games, 1000);
 /// assert!(sim.turns.min().unwrap() >= 2); // the tiny board needs two heads
@@ -289,7 +289,7 @@ mod tests {
     use crate::board::builtin;
 
     fn run(board: &str, games: u64, seed: u64) -> Simulation {
-        let b = builtin(board).unwrap().unwrap();
+        let b = builtin(board).unwrap();
         simulate(
             &b,
             &SimOptions {
@@ -315,7 +315,7 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_simulation_on_one_thread_and_on_two() {
-        let b = builtin("efi").unwrap().unwrap();
+        let b = builtin("efi").unwrap();
         let opts = SimOptions {
             games: 3 * CHUNK_GAMES / 2 + 5,
             seed: 11,
@@ -353,7 +353,7 @@ mod tests {
             assert!(turn[..turn.len() - 1].iter().all(|&f| f == 6));
         }
         // ... and playing the faces with the rules module reaches the finish.
-        let b = builtin("efi").unwrap().unwrap();
+        let b = builtin("efi").unwrap();
         let mut square = b.rules().start;
         for f in faces.iter().flatten() {
             square = crate::rules::roll(&b, square, *f)

@@ -117,7 +117,7 @@ struct Seat {
 /// ```
 /// use ladders::board::builtin;
 /// use ladders::simulate::race::{simulate_race, RaceSimOptions};
-/// let tiny = builtin("tiny").unwrap().unwrap();
+/// let tiny = builtin("tiny").unwrap();
 /// let options = RaceSimOptions { games: 1000, seed: 1, max_rounds: 1000, knock_off: false };
 /// let sim = simulate_race(&[&tiny, &tiny], &options, &|_| {}).unwrap();
 /// assert_eq!(sim.games(), 1000);
@@ -364,7 +364,7 @@ pub fn race_limits(tests: usize) -> (f64, f64) {
 /// use ladders::board::builtin;
 /// use ladders::race::knockoff::KnockOffOptions;
 /// use ladders::simulate::race::{compare_race, exact_race, simulate_race, RaceSimOptions};
-/// let tiny = builtin("tiny").unwrap().unwrap();
+/// let tiny = builtin("tiny").unwrap();
 /// let seats = [&tiny, &tiny];
 /// let exact = exact_race(&seats, false, &KnockOffOptions::default()).unwrap();
 /// let options = RaceSimOptions { games: 10_000, seed: 3, max_rounds: 1000, knock_off: false };
@@ -509,7 +509,7 @@ mod tests {
     fn a_simulation_with_knock_off_fails_against_the_race_without_it_and_conversely() {
         // On tiny, seat 1 wins 16/27 = 0.593 without knock-off and 8/15 = 0.533 with it
         // (`ladders race tiny [--knock-off]`): 100,000 games tell them apart by about 40 sd.
-        let tiny = builtin("tiny").unwrap().unwrap();
+        let tiny = builtin("tiny").unwrap();
         let seats = [&tiny, &tiny];
         let plain = exact_race(&seats, false, &KnockOffOptions::default()).unwrap();
         let knock = exact_race(&seats, true, &KnockOffOptions::default()).unwrap();
@@ -571,8 +571,8 @@ mod tests {
 
     #[test]
     fn knock_off_needs_boards_of_one_size() {
-        let tiny = builtin("tiny").unwrap().unwrap();
-        let efi = builtin("efi").unwrap().unwrap();
+        let tiny = builtin("tiny").unwrap();
+        let efi = builtin("efi").unwrap();
         let err = simulate_race(&[&tiny, &efi], &options(10, 1, true), &|_| {});
         assert_eq!(err.unwrap_err(), KnockOffError::SizesDiffer(4, 100));
         assert!(simulate_race(&[&tiny, &efi], &options(10, 1, false), &|_| {}).is_ok());

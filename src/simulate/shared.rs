@@ -106,7 +106,7 @@ fn play(
 /// use ladders::board::builtin;
 /// use ladders::simulate::race::RaceSimOptions;
 /// use ladders::simulate::shared::simulate_shared;
-/// let b = builtin("seed-003").unwrap().unwrap();
+/// let b = builtin("seed-003").unwrap();
 /// let options = RaceSimOptions { games: 2000, seed: 1, max_rounds: 10_000, knock_off: false };
 /// let sim = simulate_shared(&b, 2, &options, &|_| {});
 /// assert_eq!(sim.games(), 2000);

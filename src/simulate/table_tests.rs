@@ -90,7 +90,7 @@ fn enumerate(board: &Board) {
 fn the_table_is_what_the_rules_say_for_every_builtin_board_and_rule() {
     let mut boards: Vec<Board> = BUILTIN_BOARDS
         .iter()
-        .map(|b| builtin(b.name).unwrap().unwrap())
+        .map(|b| builtin(b.name).unwrap())
         .collect();
     boards.push(Board::from_toml_str(CHANCE, "chance").unwrap());
     assert!(BUILTIN_BOARDS.iter().any(|b| b.name == "random-tiles"));
@@ -123,13 +123,9 @@ fn a_roll_follows_turn_steps_at_every_streak() {
     };
     let chance = Board::from_toml_str(CHANCE, "chance").unwrap();
     let boards = [
-        builtin("efi")
-            .unwrap()
-            .unwrap()
-            .with_rules(&loaded)
-            .unwrap(),
+        builtin("efi").unwrap().with_rules(&loaded).unwrap(),
         chance.with_rules(&loaded).unwrap(),
-        builtin("random-tiles").unwrap().unwrap(),
+        builtin("random-tiles").unwrap(),
     ];
     let mut dice = Dice::new(1, 2);
     let mut forfeits = 0;

@@ -80,3 +80,21 @@ pub fn random_board() -> impl Strategy<Value = String> {
             )
         })
 }
+
+/// A random board from [`random_board`]'s text, valid by construction: a text whose jumps close
+/// a cycle under `chain = true` is refused by validation (checked here), and its `chain = false`
+/// twin is used instead, so no random case is skipped.
+pub fn valid_board(text: &str) -> ladders::board::Board {
+    use ladders::board::Board;
+    match Board::from_toml_str(text, "random") {
+        Ok(board) => board,
+        Err(e) => {
+            assert!(
+                text.contains("chain = true") && e.to_string().contains("cycle"),
+                "unexpected refusal: {e}\n{text}"
+            );
+            let twin = text.replace("chain = true", "chain = false");
+            Board::from_toml_str(&twin, "random").expect("without chaining a board is valid")
+        }
+    }
+}

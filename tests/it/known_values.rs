@@ -109,7 +109,7 @@ fn the_seed_figures_come_out_near_what_the_seeds_simulated() {
             "{v} is not within {tol} of {target}"
         );
     };
-    let efi = ladders::board::builtin("efi").unwrap().unwrap();
+    let efi = ladders::board::builtin("efi").unwrap();
     let Expectation::Finite(e) = expect(&efi) else {
         panic!()
     };
@@ -122,7 +122,7 @@ fn the_seed_figures_come_out_near_what_the_seeds_simulated() {
     near(&r.turns, 46.1, 0.1);
     near(&r.climbed, 91.3, 0.1);
     near(&r.slid, 176.2, 0.2);
-    let mb = ladders::board::builtin("milton-bradley").unwrap().unwrap();
+    let mb = ladders::board::builtin("milton-bradley").unwrap();
     let Expectation::Finite(m) = expect(&mb) else {
         panic!()
     };

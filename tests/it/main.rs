@@ -24,6 +24,7 @@ mod fuzz;
 mod fuzz_analyses;
 mod hostile;
 mod hostile_corpus;
+mod invariants;
 mod json_docs;
 mod known_closed_forms;
 mod known_values;

@@ -141,7 +141,7 @@ fn brute_force_over_every_deterministic_policy_finds_the_same_optimum() {
 
 #[test]
 fn the_bellman_equation_holds_for_the_optimum_and_fails_for_a_fixed_choice() {
-    let board = ladders::board::builtin("course").unwrap().unwrap();
+    let board = ladders::board::builtin("course").unwrap();
     let game = Game::new(&board).unwrap();
     let best = optimize(&game).unwrap();
     assert!(bellman_holds(&game, &best.values));
@@ -161,7 +161,7 @@ fn choosing_the_face_on_the_tiny_board_finishes_in_two_turns() {
     // Worked by hand: boards/tiny.toml with a face of choice: face 1 from the start climbs the
     // ladder 1 -> 3, then face 1 reaches 4. Face 2 first slides 2 -> 0. So 2 turns, and the
     // chance to finish within 1 turn is 0, within 2 turns 1.
-    let tiny = ladders::board::builtin("tiny").unwrap().unwrap();
+    let tiny = ladders::board::builtin("tiny").unwrap();
     let board = tiny
         .with_rules(&RuleOverrides {
             choices: ChoicesSpec {
@@ -189,7 +189,7 @@ fn choosing_the_face_on_the_tiny_board_finishes_in_two_turns() {
 fn a_fixed_choice_is_the_game_without_the_choice() {
     // Never flipping is the plain Milton Bradley game, and always the d6 on the course's board
     // is that board with a d6: both from the ordinary chain solver (a separate code path).
-    let mb = ladders::board::builtin("milton-bradley").unwrap().unwrap();
+    let mb = ladders::board::builtin("milton-bradley").unwrap();
     let Expectation::Finite(plain) = expect(&mb) else {
         panic!()
     };
@@ -210,7 +210,7 @@ fn a_fixed_choice_is_the_game_without_the_choice() {
     let Expectation::Finite(d6) = expect(&course_d6) else {
         panic!()
     };
-    let course = ladders::board::builtin("course").unwrap().unwrap();
+    let course = ladders::board::builtin("course").unwrap();
     let game = Game::new(&course).unwrap();
     let (name, p) = game.fixed_policies().pop().unwrap();
     assert_eq!(name, "always d6");

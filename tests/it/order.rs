@@ -80,7 +80,7 @@ fn solve_permuted(a: &[Vec<(usize, i64)>], b: &[i64], perm: &[u32]) -> Vec<BigRa
 fn boards() -> Vec<(String, Board)> {
     let mut out: Vec<(String, Board)> = ["milton-bradley", "efi", "tiny"]
         .iter()
-        .map(|n| (n.to_string(), builtin(n).unwrap().unwrap()))
+        .map(|n| (n.to_string(), builtin(n).unwrap()))
         .collect();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     for path in [
@@ -115,7 +115,7 @@ fn the_permuted_roll_level_system_has_the_same_solution() {
     // The built-in boards are below `SMALL`, so take the Markowitz order itself: a real
     // permutation of a real system.
     for name in ["milton-bradley", "efi"] {
-        let board = builtin(name).unwrap().unwrap();
+        let board = builtin(name).unwrap();
         let (a, b) = roll_level(&board);
         let (perm, _) = markowitz(&pattern(&a));
         assert_ne!(perm, (0..a.len() as u32).collect::<Vec<_>>(), "{name}");

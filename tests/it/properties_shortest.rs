@@ -11,7 +11,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 use proptest::prelude::*;
 
-use crate::common::random_board;
+use crate::common::{random_board, valid_board};
 
 /// Replays turns through the rules alone; returns the square reached, or an error message.
 fn replay(board: &Board, start: Square, turns: &[TurnRolls]) -> Result<Square, String> {
@@ -44,9 +44,10 @@ proptest! {
 
     #[test]
     fn bfs_fewest_turns_is_the_first_n_with_positive_probability(text in random_board()) {
-        let Ok(board) = Board::from_toml_str(&text, "random") else { return Ok(()); };
+        let board = valid_board(&text);
         let chain = Chain::for_board(&board);
-        prop_assume!(chain.start() < chain.transient_count());
+        // The start is never the finish on these boards (start 0 or 1, at least 5 squares).
+        prop_assert!(chain.start() < chain.transient_count());
         let e = extremes(&board, &chain);
         // Every state is reachable in fewer turns than there are states, so this many terms
         // contain the first positive one if there is one.

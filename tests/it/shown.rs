@@ -51,7 +51,7 @@ fn has_a_rounding_tie(board: &Board, turns: usize, digits: u32) -> bool {
 #[test]
 fn certified_decimals_equal_the_exact_ones_on_every_builtin_board() {
     for name in builtin_names() {
-        let board = builtin(name).unwrap().unwrap();
+        let board = builtin(name).unwrap();
         for digits in [0, 3, 12, 19] {
             same(&board, None, digits);
         }
@@ -85,7 +85,7 @@ fn terms_on_rounding_boundaries_are_decided_exactly() {
 fn quantile_levels_and_mode_ties_hit_exactly_are_decided_exactly() {
     // boards/tiny.toml: P(T > 3) = 4/8 is exactly the median's level 1/2, and P(T = 2) =
     // P(T = 3) = 1/4 tie for the mode (hand-derived in src/analysis/distribution.rs).
-    let tiny = builtin("tiny").unwrap().unwrap();
+    let tiny = builtin("tiny").unwrap();
     let got = certified_distribution(&Chain::for_board(&tiny), &options(None), 12).unwrap();
     assert_eq!(got.quantiles[0].turns, Some(3));
     assert_eq!(got.mode, Some((2, Some("0.250000000000".to_string()))));

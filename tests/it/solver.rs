@@ -170,7 +170,7 @@ fn generated_boards_give_the_reference_fractions() {
 #[test]
 fn solve_absorbing_matches_the_reference_on_the_built_in_boards() {
     for name in ["milton-bradley", "efi", "tiny"] {
-        let board = ladders::board::builtin(name).unwrap().unwrap();
+        let board = ladders::board::builtin(name).unwrap();
         let chain = Chain::for_board(&board);
         let q = transient_matrix(&chain);
         let ones = vec![BigRational::one(); q.len()];

@@ -36,7 +36,7 @@ fn count(svg: &str, needle: &str) -> usize {
 #[test]
 fn every_builtin_board_draws_as_an_svg_with_a_cell_per_square_and_a_path_per_jump() {
     for name in builtin_names() {
-        let board = builtin(name).unwrap().unwrap();
+        let board = builtin(name).unwrap();
         let svg = svg_of(&["draw", name]);
         assert_eq!(
             count(&svg, r#"<rect class="cell""#),

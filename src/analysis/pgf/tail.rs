@@ -287,7 +287,7 @@ mod tests {
         // root of D, rho = 1/2, and P(T > n) = sum_(k > n) (k - 1) 2^-k = (n + 1) 2^-n
         // = C binomial(n + 1, 1) rho^n with C = 1, exactly (check: n = 1, P(T > 1) = 1; n = 2,
         // 1 - 1/4 = 3/4).
-        let b = builtin("tiny").unwrap().unwrap();
+        let b = builtin("tiny").unwrap();
         let chain = Chain::for_board(&b);
         let d = decay_rate(&chain, &pgf(&chain)).expect("certified");
         let half = BigRational::new(BigInt::one(), BigInt::from(2));
@@ -300,7 +300,7 @@ mod tests {
     fn a_simple_irrational_root_is_enclosed_and_the_only_root_there() {
         // Milton Bradley's D is squarefree (the modular test), so m = 1; the factor changing
         // sign across the enclosure is D itself.
-        let b = builtin("milton-bradley").unwrap().unwrap();
+        let b = builtin("milton-bradley").unwrap();
         let chain = Chain::for_board(&b);
         let f = pgf(&chain);
         let d = decay_rate(&chain, &f).expect("certified");
@@ -317,7 +317,7 @@ mod tests {
         // Independent: P(T > n + 1) / P(T > n) tends to rho; by n = 400 it agrees to about
         // 1e-9 of rho (the next eigenvalue is much smaller), so the certified interval must
         // overlap [ratio - 1e-8, ratio + 1e-8], and it must be narrow.
-        let b = builtin("milton-bradley").unwrap().unwrap();
+        let b = builtin("milton-bradley").unwrap();
         let chain = Chain::for_board(&b);
         let f = pgf(&chain);
         let d = decay_rate(&chain, &f).expect("certified");

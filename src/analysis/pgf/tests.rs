@@ -15,9 +15,7 @@ fn ints(v: &[i64]) -> Vec<BigInt> {
 }
 
 fn builtin_boards() -> Vec<Board> {
-    builtin_names()
-        .map(|n| builtin(n).unwrap().unwrap())
-        .collect()
+    builtin_names().map(|n| builtin(n).unwrap()).collect()
 }
 
 #[test]
@@ -26,7 +24,7 @@ fn the_tiny_board_has_the_hand_worked_generating_function() {
     // generating function (z/2) / (1 - z/2) = z / (2 - z). So
     // F(z) = z^2 / (2 - z)^2 = z^2 / (4 - 4z + z^2), and D(z) F(z) = N(z) reads
     // 4 p_n - 4 p_(n-1) + p_(n-2) = 0 for n >= 3, with p_0 = p_1 = 0, p_2 = 1/4.
-    let b = builtin("tiny").unwrap().unwrap();
+    let b = builtin("tiny").unwrap();
     let f = pgf(&Chain::for_board(&b));
     assert_eq!(f.numerator, ints(&[0, 0, 1]));
     assert_eq!(f.denominator, ints(&[4, -4, 1]));
@@ -169,8 +167,8 @@ fn the_recurrence_is_minimal() {
     let small = "name = \"s\"\nsize = 20\nsnakes = [[17, 4], [11, 2]]\nladders = [[3, 15]]\n\
                  [rules]\ndie = 3\n";
     let boards = [
-        builtin("tiny").unwrap().unwrap(),
-        builtin("milton-bradley-48").unwrap().unwrap(),
+        builtin("tiny").unwrap(),
+        builtin("milton-bradley-48").unwrap(),
         Board::from_toml_str(coin, "coin").unwrap(),
         Board::from_toml_str(small, "small").unwrap(),
     ];

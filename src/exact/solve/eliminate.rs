@@ -77,23 +77,14 @@ pub(super) fn solve_eliminating(
             }
             continue;
         };
-        let mut d = m.enter(1);
-        for v in 0..n {
-            // inv_pivot holds 1 / pivot: det = prod pivot = 1 / prod inv_pivot.
-            d = m.mul(d, lu.inv_pivot[v]);
-        }
-        let det_m = m.inv(d);
-        // Garner step: x += M * ((r - x) / M mod p).
-        let m_mod = big_mod(&m, &modulus);
-        let m_inv = m.inv(m.enter(m_mod));
-        let step = |x: &mut BigUint, r: u64| {
-            let xr = big_mod(&m, x);
-            let t = m.mul(m.enter(m.sub(r, xr)), m_inv);
-            let t = m.leave(t);
-            if t != 0 {
-                *x += &modulus * t;
-            }
-        };
+        // inv_pivot holds 1 / pivot: det = prod pivot = 1 / prod inv_pivot.
+        let det_m = m.inv(
+            lu.inv_pivot[..n]
+                .iter()
+                .fold(m.enter(1), |d, &v| m.mul(d, v)),
+        );
+        let garner = Garner::new(m, &modulus);
+        let step = |x: &mut BigUint, r: u64| garner.add(x, r);
         step(&mut det, m.leave(det_m));
         let mut feed = Vec::new();
         for (k, ((b, vals), comps)) in b_int.iter().zip(&mut values).zip(components).enumerate() {
@@ -121,17 +112,7 @@ pub(super) fn solve_eliminating(
         }
         if chained_rhs.is_some() {
             // y = C x (mod p), then A z = y; det(block) = det(A)^2.
-            for (yi, row) in y.iter_mut().zip(c_int) {
-                let mut acc = 0;
-                for (j, v) in row {
-                    let term = m.mul(m.enter(v.residue(p)), feed[*j as usize]);
-                    acc = m.sub(acc, m.p - term);
-                    if acc == m.p {
-                        acc = 0;
-                    }
-                }
-                *yi = acc;
-            }
+            times_mod(&m, c_int, &feed, &mut y);
             lu.solve(m, &pattern, &mut y);
             let det2 = m.mul(det_m, det_m);
             let last = values.len() - 1;
@@ -142,6 +123,59 @@ pub(super) fn solve_eliminating(
         modulus *= p;
         bits += (p as f64).log2();
     }
+    Ok(over_determinant(values, moduli, &modulus, det, b_int.len()))
+}
+
+/// One Garner step modulo a new prime p: `x += M * ((r - x) / M mod p)` takes x from its residue
+/// modulo M to the one modulo `M p` that is r modulo p.
+struct Garner<'a> {
+    m: Mont,
+    modulus: &'a BigUint,
+    /// `1 / M mod p`, in Montgomery form.
+    m_inv: u64,
+}
+
+impl Garner<'_> {
+    fn new(m: Mont, modulus: &BigUint) -> Garner<'_> {
+        let m_inv = m.inv(m.enter(big_mod(&m, modulus)));
+        Garner { m, modulus, m_inv }
+    }
+
+    fn add(&self, x: &mut BigUint, r: u64) {
+        let m = &self.m;
+        let xr = big_mod(m, x);
+        let t = m.leave(m.mul(m.enter(m.sub(r, xr)), self.m_inv));
+        if t != 0 {
+            *x += self.modulus * t;
+        }
+    }
+}
+
+/// `y = C x (mod p)` for the rows of C and x in Montgomery form.
+fn times_mod(m: &Mont, c_int: &[IntRow], x: &[u64], y: &mut [u64]) {
+    for (yi, row) in y.iter_mut().zip(c_int) {
+        let mut acc = 0;
+        for (j, v) in row {
+            let term = m.mul(m.enter(v.residue(m.p)), x[*j as usize]);
+            acc = m.sub(acc, m.p - term);
+            if acc == m.p {
+                acc = 0;
+            }
+        }
+        *yi = acc;
+    }
+}
+
+/// The solutions from their symmetric residues: each numerator over det A (the chained one,
+/// after the first `first`, over det(A)^2), each residue taken modulo the modulus it was rebuilt
+/// with (`moduli`, or else the whole `modulus`).
+fn over_determinant(
+    values: Vec<Vec<BigUint>>,
+    moduli: Vec<Option<BigUint>>,
+    modulus: &BigUint,
+    det: BigUint,
+    first: usize,
+) -> Vec<Vec<BigRational>> {
     let signed = |x: BigUint, modulus: &BigUint| -> BigInt {
         if x > (modulus >> 1u32) {
             BigInt::from_biguint(Sign::Minus, modulus - x)
@@ -149,21 +183,20 @@ pub(super) fn solve_eliminating(
             BigInt::from_biguint(Sign::Plus, x)
         }
     };
-    let det = signed(det, &modulus);
+    let det = signed(det, modulus);
     let det2 = &det * &det;
-    let first = b_int.len();
-    Ok(values
+    values
         .into_iter()
         .zip(moduli)
         .enumerate()
         .map(|(k, (vals, m))| {
             let d = if k < first { &det } else { &det2 };
-            let m = m.as_ref().unwrap_or(&modulus);
+            let m = m.as_ref().unwrap_or(modulus);
             vals.into_iter()
                 .map(|x| BigRational::new(signed(x, m), d.clone()))
                 .collect()
         })
-        .collect())
+        .collect()
 }
 
 /// Whether a permutation leaves every index in place.

@@ -30,6 +30,7 @@ use num_traits::{One, Zero};
 
 use super::{primes, residue_i64, Folded, Int, Mont, Numeric, Pattern};
 use crate::exact::lehmer;
+use crate::exact::limbs::inverse_mod_word;
 
 /// A sparse integer matrix in compressed rows, each row's columns ascending.
 #[derive(Clone)]
@@ -313,15 +314,6 @@ impl Block {
     }
 }
 
-/// The inverse of an odd p modulo 2^64 (Newton's iteration doubles the correct bits each step).
-fn inverse_mod_2_64(p: u64) -> u64 {
-    let mut x: u64 = p; // correct to 3 bits: p * p = 1 (mod 8)
-    for _ in 0..5 {
-        x = x.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(x)));
-    }
-    x
-}
-
 impl<'a> Lifter<'a> {
     /// Factors `a` (on `pattern`, its elimination pattern) modulo a word-size prime; `None`
     /// when three primes in a row divide a pivot (the caller then decides by other means).
@@ -337,7 +329,7 @@ impl<'a> Lifter<'a> {
                     lu: Folded::new(lu, &m, pattern),
                     pattern,
                     a,
-                    p_inv: inverse_mod_2_64(p),
+                    p_inv: inverse_mod_word(p),
                 });
             }
         }
@@ -396,11 +388,26 @@ impl<'a> Lifter<'a> {
         functionals: &[&Functional<'_>],
     ) -> Option<Vec<BigRational>> {
         let n = f.len();
-        let p = self.m.p;
         let needs: Vec<usize> = functionals
             .iter()
             .map(|f| self.digits_for(n, f.num_bits, f.den_bits))
             .collect();
+        let digits = self.functional_digits(c, f, functionals, &needs);
+        let steps = needs.iter().copied().max().unwrap_or(0);
+        reconstruct_functionals(self.m.p, steps, functionals, digits)
+    }
+
+    /// The p-adic digits of each functional, `needs[k]` of functional k: the first block lifts
+    /// `A x = f`, the chained block `A y = C x` from its digits (on a second core when there is
+    /// one and the system is large enough to pay for it).
+    fn functional_digits(
+        &self,
+        c: Option<&Csr>,
+        f: &[i64],
+        functionals: &[&Functional<'_>],
+        needs: &[usize],
+    ) -> Vec<Vec<i128>> {
+        let n = f.len();
         let steps = needs.iter().copied().max().unwrap_or(0);
         let mut first = Block::new(f.to_vec());
         let (chained, plain): (Vec<usize>, Vec<usize>) =
@@ -463,36 +470,45 @@ impl<'a> Lifter<'a> {
         for (k, ds) in chained.iter().zip(chained_digits) {
             digits[*k] = ds;
         }
-        // Every value's denominator divides det A (the chained one's det(A)^2), and they usually
-        // divide one another: the lcm L of the denominators found so far is tried first (L^2 too for
-        // the chained value), as `N = L s mod p^k` within the bounds (then `N / L` is the value, by
-        // the same uniqueness argument as for the reconstruction; and when the value's denominator
-        // divides L, which divides det A, `|N| <= |det(A) x|` is within the Cramer bound). The
-        // Euclidean algorithm runs only when that fails.
-        let mut common: Option<BigInt> = None;
-        let mut powers: Vec<Option<BigInt>> = vec![None; steps + 1];
-        functionals
-            .iter()
-            .zip(digits)
-            .map(|(fun, ds)| {
-                let k = ds.len();
-                let modulus = powers[k].get_or_insert_with(|| BigInt::from(p).pow(k as u32));
-                let modulus = &*modulus;
-                let s = from_digits(&ds, p);
-                if let Some(l) = &common {
-                    let square = fun.chained.then(|| l * l);
-                    for d in square.iter().chain(std::iter::once(l)) {
-                        if let Some(x) =
-                            with_denominator(&s, modulus, d, fun.num_bits, fun.den_bits)
-                        {
-                            return Some(x);
-                        }
+        digits
+    }
+}
+
+/// Each functional's value from its p-adic digits.
+///
+/// Every value's denominator divides det A (the chained one's det(A)^2), and they usually divide
+/// one another: the lcm L of the denominators found so far is tried first (L^2 too for the
+/// chained value), as `N = L s mod p^k` within the bounds (then `N / L` is the value, by the same
+/// uniqueness argument as for the reconstruction; and when the value's denominator divides L,
+/// which divides det A, `|N| <= |det(A) x|` is within the Cramer bound). The Euclidean algorithm
+/// runs only when that fails.
+fn reconstruct_functionals(
+    p: u64,
+    steps: usize,
+    functionals: &[&Functional<'_>],
+    digits: Vec<Vec<i128>>,
+) -> Option<Vec<BigRational>> {
+    let mut common: Option<BigInt> = None;
+    let mut powers: Vec<Option<BigInt>> = vec![None; steps + 1];
+    functionals
+        .iter()
+        .zip(digits)
+        .map(|(fun, ds)| {
+            let k = ds.len();
+            let modulus = powers[k].get_or_insert_with(|| BigInt::from(p).pow(k as u32));
+            let modulus = &*modulus;
+            let s = from_digits(&ds, p);
+            if let Some(l) = &common {
+                let square = fun.chained.then(|| l * l);
+                for d in square.iter().chain(std::iter::once(l)) {
+                    if let Some(x) = with_denominator(&s, modulus, d, fun.num_bits, fun.den_bits) {
+                        return Some(x);
                     }
                 }
-                reconstruct_into(&s, modulus, p, fun.num_bits, fun.den_bits, &mut common)
-            })
-            .collect()
-    }
+            }
+            reconstruct_into(&s, modulus, p, fun.num_bits, fun.den_bits, &mut common)
+        })
+        .collect()
 }
 
 /// `sum_i t_i p^i mod p^k` for the k digits t (any size), in `0..p^k`: the digits are brought
@@ -621,7 +637,7 @@ mod tests {
     #[test]
     fn the_inverse_of_p_modulo_2_64_is_right() {
         for p in [3u64, 5, 7, (1 << 62) - 57, (1 << 61) - 1] {
-            assert_eq!(p.wrapping_mul(inverse_mod_2_64(p)), 1);
+            assert_eq!(p.wrapping_mul(inverse_mod_word(p)), 1);
         }
     }
 

@@ -78,10 +78,7 @@ pub(super) struct Mont {
 
 impl Mont {
     pub(super) fn new(p: u64) -> Mont {
-        let mut inv: u64 = 1;
-        for _ in 0..6 {
-            inv = inv.wrapping_mul(2u64.wrapping_sub(p.wrapping_mul(inv)));
-        }
+        let inv = crate::exact::limbs::inverse_mod_word(p);
         let r = ((1u128 << 64) % u128::from(p)) as u64;
         let r2 = ((u128::from(r) * u128::from(r)) % u128::from(p)) as u64;
         let r3 = ((u128::from(r2) * u128::from(r)) % u128::from(p)) as u64;

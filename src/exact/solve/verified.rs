@@ -147,87 +147,126 @@ pub(super) fn solve_verified(
             hadamard_bits(&a, Some(c), &rhs[*k]),
         ));
     }
+    let system = Permuted {
+        a: &pa,
+        c: pc.as_ref().map(|(c, k)| (c, *k)),
+        rhs: &prhs,
+    };
     let max_steps = MAX_DIGIT_BYTES / (8 * n * blocks.len());
-    let p = lifter.prime();
-    let p_bits = (p as f64).log2();
     let mut check_at = FIRST_CHECK;
     for k in 1..=max_steps {
-        for i in 0..blocks.len() {
-            let feed = match &pc {
-                Some((c, from)) if i + 1 == blocks.len() => {
-                    let (before, _) = blocks.split_at(i);
-                    let last = &before[*from].digits[(k - 1) * n..];
-                    Some((c, last.to_vec()))
-                }
-                _ => None,
-            };
-            let b = &mut blocks[i];
-            if b.solution.is_none() || pc.as_ref().is_some_and(|(_, from)| *from == i) {
-                let z = b
-                    .block
-                    .step(&lifter, feed.as_ref().map(|(c, d)| (*c, &d[..])));
-                b.digits.extend_from_slice(z);
-            }
-        }
+        lift_one_digit(&mut blocks, &lifter, system.c, n, k);
         let due = k >= check_at;
         if due {
             check_at = (k + k / 4).max(k + 1);
         }
         for i in 0..blocks.len() {
-            let proved_by_bound = k as f64 * p_bits > blocks[i].bound_bits + 2.0;
-            if blocks[i].solution.is_some() || !(due || proved_by_bound) {
-                continue;
-            }
-            let (num_bits, den_bits) = if proved_by_bound {
-                (blocks[i].bound_bits, blocks[i].bound_bits)
-            } else {
-                let half = (k as f64 * p_bits - 2.0) / 2.0;
-                (half, half)
-            };
-            if !proved_by_bound && !probes_reconstruct(&blocks[i].digits, n, k, p, num_bits) {
-                continue;
-            }
-            let is_chained = pc.is_some() && i + 1 == blocks.len();
-            let fed_by = pc.as_ref().map(|(_, from)| *from);
-            let checked = candidate(&blocks[i].digits, n, k, p, num_bits, den_bits).filter(|x| {
-                match (is_chained, fed_by) {
-                    (true, Some(from)) => match (&blocks[from].solution, &pc) {
-                        (Some(x_from), Some((c, _))) => solves(&pa, Product::Of(c, x_from), x),
-                        _ => false,
-                    },
-                    _ => solves(&pa, Product::Vector(&prhs[i]), x),
-                }
-            });
-            match checked {
-                Some(x) => blocks[i].solution = Some(x),
-                // Past the bound the reconstruction is unique: a failure means A is singular.
-                None if proved_by_bound => return None,
-                None => {}
+            // Past the bound the reconstruction is unique: a failure means A is singular.
+            if !system.try_solution(&mut blocks, i, k, lifter.prime(), due) {
+                return None;
             }
         }
         if blocks.iter().all(|b| b.solution.is_some()) {
-            let unpermute = |px: OverCommon| match &perm {
-                None => px,
-                Some(perm) => {
-                    let mut numer = vec![BigInt::zero(); n];
-                    for (new, &old) in perm.iter().enumerate() {
-                        numer[old as usize] = px.numer[new].clone();
-                    }
-                    OverCommon {
-                        numer,
-                        denom: px.denom,
-                    }
-                }
-            };
             let mut solutions: Vec<OverCommon> = blocks
                 .into_iter()
-                .map(|b| unpermute(b.solution.expect("every block solved")))
+                .map(|b| unpermute(perm.as_deref(), b.solution.expect("every block solved")))
                 .collect();
             let chained = c.map(|_| solutions.pop().expect("the chained block is last"));
             return Some(Verified { solutions, chained });
         }
     }
     None
+}
+
+/// The system in the elimination order: A, C with the block that feeds it, the right-hand
+/// sides.
+#[derive(Clone, Copy)]
+struct Permuted<'a> {
+    a: &'a Csr,
+    c: Option<(&'a Csr, usize)>,
+    rhs: &'a [Vec<i64>],
+}
+
+impl Permuted<'_> {
+    /// After k digits, tries to rebuild block i's solution (when a check is `due`, or as soon
+    /// as the digits pass its bound) and keeps it if it solves its system. False when the
+    /// digits pass the bound and still give no solution (A is singular).
+    fn try_solution(&self, blocks: &mut [Lifted], i: usize, k: usize, p: u64, due: bool) -> bool {
+        let n = self.a.len();
+        let p_bits = (p as f64).log2();
+        let proved_by_bound = k as f64 * p_bits > blocks[i].bound_bits + 2.0;
+        if blocks[i].solution.is_some() || !(due || proved_by_bound) {
+            return true;
+        }
+        let (num_bits, den_bits) = if proved_by_bound {
+            (blocks[i].bound_bits, blocks[i].bound_bits)
+        } else {
+            let half = (k as f64 * p_bits - 2.0) / 2.0;
+            (half, half)
+        };
+        if !proved_by_bound && !probes_reconstruct(&blocks[i].digits, n, k, p, num_bits) {
+            return true;
+        }
+        let is_chained = self.c.is_some() && i + 1 == blocks.len();
+        let checked =
+            candidate(&blocks[i].digits, n, k, p, num_bits, den_bits).filter(|x| {
+                match (is_chained, self.c) {
+                    (true, Some((c, from))) => match &blocks[from].solution {
+                        Some(x_from) => solves(self.a, Product::Of(c, x_from), x),
+                        None => false,
+                    },
+                    _ => solves(self.a, Product::Vector(&self.rhs[i]), x),
+                }
+            });
+        match checked {
+            Some(x) => blocks[i].solution = Some(x),
+            None if proved_by_bound => return false,
+            None => {}
+        }
+        true
+    }
+}
+
+/// The k-th digit of every block still unsolved (and of the block that feeds the chained one,
+/// which needs its digits).
+fn lift_one_digit(
+    blocks: &mut [Lifted],
+    lifter: &Lifter,
+    c: Option<(&Csr, usize)>,
+    n: usize,
+    k: usize,
+) {
+    for i in 0..blocks.len() {
+        let feed = match c {
+            Some((c, from)) if i + 1 == blocks.len() => {
+                let last = &blocks[from].digits[(k - 1) * n..];
+                Some((c, last.to_vec()))
+            }
+            _ => None,
+        };
+        let b = &mut blocks[i];
+        if b.solution.is_none() || c.is_some_and(|(_, from)| from == i) {
+            let z = b
+                .block
+                .step(lifter, feed.as_ref().map(|(c, d)| (*c, &d[..])));
+            b.digits.extend_from_slice(z);
+        }
+    }
+}
+
+/// A solution of the permuted system back in the original order of the unknowns.
+fn unpermute(perm: Option<&[u32]>, px: OverCommon) -> OverCommon {
+    let Some(perm) = perm else {
+        return px;
+    };
+    let mut numer = vec![BigInt::zero(); px.numer.len()];
+    for (new, &old) in perm.iter().enumerate() {
+        numer[old as usize] = px.numer[new].clone();
+    }
+    OverCommon {
+        numer,
+        denom: px.denom,
+    }
 }
 
 impl Lifted {

@@ -1,0 +1,95 @@
+//! `verify`'s report: a sample someone simulated, checked against the exact law, as text or
+//! JSON, with the rule variants the sample fits instead when it fails.
+
+use std::io::{self, Write};
+
+use serde_json::{json, Value};
+
+use crate::board::Board;
+use crate::report::json::{board_rules_json, BoardJson};
+use crate::report::simulate::{
+    comparison_json, variant_sentences, variants_json, write_comparison,
+};
+use crate::report::text::{board_line, count, rules_line};
+use crate::simulate::check::{Comparison, ExactLaw, Observed, VariantFit};
+use crate::simulate::sample::MeanInterval;
+use crate::text::printable;
+
+/// What `verify` found.
+#[derive(Clone, Copy, Debug)]
+pub struct VerifyReport<'a> {
+    /// The board the sample claims to be from.
+    pub board: &'a Board,
+    /// Its exact law.
+    pub law: &'a ExactLaw,
+    /// The sample.
+    pub observed: Observed<'a>,
+    /// The sample's tests against the law.
+    pub comparison: &'a Comparison,
+    /// The rule variants the sample fits (empty when the sample is too small to tell).
+    pub fits: &'a [VariantFit],
+    /// The mean as given (`--mean`), when the sample is a summary.
+    pub mean: Option<&'a MeanInterval>,
+    /// The standard deviation as given (`--sd`).
+    pub sd: Option<f64>,
+    /// Where the turn counts were read from (`-`: standard input), when they were.
+    pub file: Option<&'a str>,
+}
+
+/// The report as one JSON value.
+pub fn to_json(r: &VerifyReport<'_>) -> Value {
+    let c = r.comparison;
+    json!({
+        "board": BoardJson::new(r.board),
+        "rules": board_rules_json(r.board),
+        "games": r.observed.games(),
+        "mean_given": r.mean.map(|m| json!({"text": m.text, "low": m.low, "high": m.high})),
+        "sd_given": r.sd,
+        "check": comparison_json(r.law, c),
+        "variants": match c.too_few {
+            true => json!({"fits": [], "hints": []}),
+            false => variants_json(r.board, c.pass, r.fits),
+        },
+    })
+}
+
+/// The report as text.
+pub fn write_text(out: &mut dyn Write, r: &VerifyReport<'_>) -> io::Result<()> {
+    let games = count(r.observed.games(), "game");
+    writeln!(out, "Board            {}", board_line(r.board))?;
+    writeln!(out, "Rules            {}", rules_line(r.board))?;
+    match r.mean {
+        Some(m) if m.low < m.high => writeln!(
+            out,
+            "Sample           mean {} over {games}: somewhere in [{}, {})",
+            m.text,
+            trim(m.low),
+            trim(m.high)
+        )?,
+        Some(m) => writeln!(out, "Sample           mean {} over {games}", m.text)?,
+        None => writeln!(
+            out,
+            "Sample           {games} from {}",
+            printable(r.file.unwrap_or("-"))
+        )?,
+    }
+    if let Some(sd) = r.sd {
+        writeln!(out, "                 sd {sd} (exact {:.6})", r.law.sd)?;
+    }
+    writeln!(out)?;
+    write_comparison(out, r.law, r.comparison)?;
+    // Hints need a sample that can tell the variants apart.
+    if !r.comparison.too_few {
+        for h in variant_sentences(r.board, r.comparison.pass, r.fits) {
+            writeln!(out, "Hint             {h}")?;
+        }
+    }
+    Ok(())
+}
+
+/// A float without trailing noise (the interval ends of a decimal mean).
+fn trim(x: f64) -> String {
+    let s = format!("{x:.12}");
+    let s = s.trim_end_matches('0');
+    s.trim_end_matches('.').to_string()
+}
