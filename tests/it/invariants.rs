@@ -16,7 +16,7 @@ use ladders::analysis::visits::visits;
 use ladders::board::{Board, Square};
 use ladders::chain::Chain;
 use ladders::exact::decimal::to_f64;
-use ladders::rules::turn_step;
+use ladders::rules::turn_steps;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use proptest::prelude::*;
@@ -35,8 +35,9 @@ enum Verdict {
     Infinite,
 }
 
-/// Replays turns through the rules alone (single-state boards); the square reached, or what went
-/// wrong.
+/// Replays turns through the rules alone (boards whose state is the square): each roll must be
+/// one of the outcomes the rules give that roll (on chance squares and tiles, any drawn one),
+/// and the turn must end exactly at its last roll; the square reached, or what went wrong.
 fn replay(board: &Board, start: Square, turns: &[TurnRolls]) -> Result<Square, String> {
     let mut at = start;
     for turn in turns {
@@ -45,17 +46,17 @@ fn replay(board: &Board, start: Square, turns: &[TurnRolls]) -> Result<Square, S
         }
         let mut square = at;
         for (k, (&face, &shown)) in turn.rolls.iter().zip(&turn.squares).enumerate() {
-            let step = turn_step(board, at, square, k as u32, face);
-            if step.outcome.to != shown {
+            let again = k + 1 < turn.rolls.len();
+            let (steps, _) = turn_steps(board, at, square, k as u32, face);
+            let legal = steps
+                .iter()
+                .any(|(w, s)| *w > 0 && s.outcome.to == shown && s.again == again);
+            if !legal {
                 return Err(format!(
-                    "roll {face} from {square} reaches {}",
-                    step.outcome.to
+                    "roll {face} from {square} cannot reach {shown} (again: {again})"
                 ));
             }
-            if step.again != (k + 1 < turn.rolls.len()) {
-                return Err("the turn does not end at its last roll".into());
-            }
-            square = step.outcome.to;
+            square = shown;
         }
         at = square;
     }
@@ -63,11 +64,12 @@ fn replay(board: &Board, start: Square, turns: &[TurnRolls]) -> Result<Square, S
 }
 
 /// Follows turns by their squares only (stateful boards, whose moves depend on more than the
-/// square): each turn begins where the last ended and shows one square per roll.
+/// square): each turn begins where the last ended and shows one square per roll (none for a
+/// lost turn).
 fn follow(start: Square, turns: &[TurnRolls]) -> Result<Square, String> {
     let mut at = start;
     for turn in turns {
-        if turn.from != at || turn.rolls.len() != turn.squares.len() || turn.rolls.is_empty() {
+        if turn.from != at || turn.rolls.len() != turn.squares.len() {
             return Err(format!("turn {turn:?} does not follow from {at}"));
         }
         at = turn.to();
