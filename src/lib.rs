@@ -30,3 +30,6 @@ pub mod report;
 pub mod rules;
 pub mod simulate;
 pub mod text;
+
+#[cfg(test)]
+mod test_util;

@@ -475,10 +475,7 @@ pub fn turn_step(
 mod tests {
     use super::*;
     use crate::board::{Board, RuleOverrides};
-
-    fn board(text: &str) -> Board {
-        Board::from_toml_str(text, "test").expect("valid test board")
-    }
+    use crate::test_util::board;
 
     const SMALL: &str = r#"
         size = 10

@@ -687,15 +687,8 @@ fn power_method(rows: &[Vec<(usize, f64)>], bounded: Option<usize>) -> Option<f6
 mod tests {
     use super::*;
     use crate::analysis::expectation::{expect_chain, Expectation};
-    use crate::board::{builtin, Board};
-
-    fn q(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
-
-    fn board(text: &str) -> Board {
-        Board::from_toml_str(text, "test").unwrap()
-    }
+    use crate::board::builtin;
+    use crate::test_util::{board, q};
 
     #[test]
     fn the_tiny_board_matches_the_hand_derivation() {

@@ -538,10 +538,7 @@ fn float_from_chain<S: ChainState>(
 mod tests {
     use super::*;
     use crate::board::Board;
-
-    fn q(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
+    use crate::test_util::q;
 
     #[test]
     fn a_board_without_jumps_and_overshoot_allow_is_a_sum_of_rolls() {

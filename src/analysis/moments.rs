@@ -178,10 +178,7 @@ where
 mod tests {
     use super::*;
     use crate::board::builtin;
-
-    fn q(n: i64, d: i64) -> BigRational {
-        BigRational::new(BigInt::from(n), BigInt::from(d))
-    }
+    use crate::test_util::q;
 
     #[test]
     fn stirling_numbers_of_the_second_kind() {

@@ -446,10 +446,7 @@ mod tests {
     use super::*;
     use crate::board::builtin;
     use crate::rules::turn_steps;
-
-    fn board(text: &str) -> Board {
-        Board::from_toml_str(text, "test").unwrap()
-    }
+    use crate::test_util::board;
 
     /// Replays turns through the rules: each turn's rolls must be legal, end the turn exactly at
     /// the last roll, and pass the squares listed. Returns the square reached.

@@ -209,15 +209,7 @@ fn turn_events(board: &Board, a: &PlayerState, b: &PlayerState) -> Vec<String> {
 mod tests {
     use super::*;
     use crate::analysis::shortest::Longest;
-    use num_rational::BigRational;
-
-    fn board(text: &str) -> Board {
-        Board::from_toml_str(text, "test").unwrap()
-    }
-
-    fn q(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
+    use crate::test_util::{board, q};
 
     #[test]
     fn a_one_use_ladder_gives_the_shortest_game_once() {

@@ -10,10 +10,7 @@ use crate::analysis::distribution::DistributionOptions;
 use crate::analysis::stateful::board_distribution;
 use crate::board::{builtin, builtin_names};
 use crate::exact::solve::{SparseLu, SparseRows};
-
-fn q(n: i64, d: i64) -> BigRational {
-    BigRational::new(n.into(), d.into())
-}
+use crate::test_util::q;
 
 fn board(name: &str) -> Board {
     builtin(name).unwrap()

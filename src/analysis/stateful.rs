@@ -228,10 +228,7 @@ fn ending_laws(chain: &Chain<PlayerState>) -> Vec<BigRational> {
 mod tests {
     use super::*;
     use crate::analysis::expectation::expect;
-
-    fn q(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
+    use crate::test_util::q;
 
     fn finite(text: &str) -> Expectations {
         let b = Board::from_toml_str(text, "t").unwrap();

@@ -235,10 +235,7 @@ mod tests {
     use crate::analysis::expectation::{expect, Expectation};
     use crate::board::{builtin, builtin_names};
     use crate::exact::solve::SparseLu;
-
-    fn q(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
+    use crate::test_util::q;
 
     #[test]
     fn tiny_by_hand() {

@@ -451,16 +451,8 @@ mod tests {
     use crate::analysis::distribution::{distribution, DistributionOptions};
     use crate::analysis::expectation::{expect, Expectation};
     use crate::analysis::stateful::{board_distribution, stateful_chain};
-    use crate::board::Board;
     use crate::chain::Chain;
-
-    fn q(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
-
-    fn board(text: &str) -> Board {
-        Board::from_toml_str(text, "t").unwrap()
-    }
+    use crate::test_util::{board, q};
 
     #[test]
     fn a_die_whose_only_face_is_the_top_one_never_ends_a_turn() {

@@ -425,14 +425,7 @@ impl<'a> Chain<Square> {
 mod tests {
     use super::*;
     use crate::board::{Board, RuleOverrides};
-
-    fn q(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
-
-    fn board(text: &str) -> Board {
-        Board::from_toml_str(text, "test").unwrap()
-    }
+    use crate::test_util::{board, q};
 
     fn compound(b: &Board, s: Square) -> Turn<Square> {
         compound_move(&SingleBoard::new(b), &s)

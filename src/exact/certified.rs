@@ -406,10 +406,7 @@ mod tests {
     use crate::board::builtin;
     use crate::exact::decimal::{fixed, to_f64};
     use crate::exact::step::IntegerChain;
-
-    fn q(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
+    use crate::test_util::q;
 
     #[test]
     fn rounding_bounds_matches_rounding_the_fraction() {

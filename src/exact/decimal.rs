@@ -214,10 +214,7 @@ pub fn to_f64(r: &BigRational) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn q(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
+    use crate::test_util::q;
 
     #[test]
     fn rounds_to_nearest_with_ties_to_even() {

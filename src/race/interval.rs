@@ -131,10 +131,7 @@ fn format_scaled(a: &BigInt, k: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn q(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
+    use crate::test_util::q;
 
     #[test]
     fn digits_stop_where_the_bounds_round_apart() {

@@ -448,10 +448,7 @@ mod tests {
     use super::*;
     use crate::board::builtin;
     use crate::race::knockoff::{joint_chain, solve_exactly};
-
-    fn board(text: &str) -> Board {
-        Board::from_toml_str(text, "test").unwrap()
-    }
+    use crate::test_util::board;
 
     /// Small boards that use every branch: a snake and a ladder (knock-offs on a jump's end),
     /// unlimited roll-again (knock-offs mid-turn, the same mover rolling on), a chance square

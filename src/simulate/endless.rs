@@ -33,10 +33,7 @@ pub fn endless_turn(board: &Board) -> Option<Square> {
 mod tests {
     use super::*;
     use crate::board::builtin;
-
-    fn board(text: &str) -> Board {
-        Board::from_toml_str(text, "test").unwrap()
-    }
+    use crate::test_util::board;
 
     #[test]
     fn a_die_that_only_shows_its_top_face_never_ends_a_turn_that_cannot_finish() {

@@ -159,11 +159,8 @@ pub fn simulate_shared(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_util::board;
     use std::collections::BTreeMap;
-
-    fn board(text: &str) -> Board {
-        Board::from_toml_str(text, "t").expect("valid test board")
-    }
 
     fn options(games: u64, seed: u64) -> RaceSimOptions {
         RaceSimOptions {

@@ -351,10 +351,7 @@ pub fn simulate_stateful(
 mod tests {
     use super::*;
     use crate::simulate::DEFAULT_MAX_TURNS;
-
-    fn board(text: &str) -> Board {
-        Board::from_toml_str(text, "t").expect("valid test board")
-    }
+    use crate::test_util::board;
 
     fn run(b: &Board, games: u64) -> Simulation {
         let options = SimOptions {

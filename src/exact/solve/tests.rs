@@ -3,10 +3,7 @@
 
 use super::float::solve_float_direct;
 use super::*;
-
-fn q(n: i64, d: i64) -> BigRational {
-    BigRational::new(n.into(), d.into())
-}
+use crate::test_util::q;
 
 #[test]
 fn solves_the_tiny_board_by_hand() {

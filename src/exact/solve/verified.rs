@@ -407,10 +407,7 @@ fn solves(a: &Csr, rhs: Product<'_>, x: &OverCommon) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn q(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
+    use crate::test_util::q;
 
     #[test]
     fn a_small_system_is_solved_and_checked() {
