@@ -352,10 +352,6 @@ impl Sums {
         options: &RaceOptions,
     ) -> Option<Race> {
         let bits = self.bits;
-        let give_up = BigRational::new(
-            BigInt::one(),
-            BigInt::from(10u32).pow(options.digits as u32 + GUARD_DIGITS),
-        );
         let seats: Vec<SeatResult> = (0..seat_law.len())
             .map(|i| {
                 let lo = dyadic(&self.win_lo[i], bits);
@@ -371,15 +367,7 @@ impl Sums {
             dyadic(&self.rounds_lo, bits),
             dyadic(&self.rounds_hi, bits) + tail,
         );
-        let all: Vec<&Interval> = seats
-            .iter()
-            .map(|s| &s.win)
-            .chain(std::iter::once(&expected_rounds))
-            .collect();
-        let certified = all
-            .iter()
-            .all(|i| i.certified(options.digits).digits == options.digits);
-        let hopeless = all.iter().all(|i| i.width() < give_up);
+        let (certified, hopeless) = settled(&seats, &expected_rounds, options.digits);
         if !(certified || hopeless || n >= options.max_turns) {
             return None;
         }
@@ -398,6 +386,24 @@ impl Sums {
             method: Method::Series,
         })
     }
+}
+
+/// Whether every answer (each seat's win, the expected rounds) is certified to `digits`, and
+/// whether every interval is narrower than 10^-(digits + [`GUARD_DIGITS`]) (summing on cannot
+/// settle a value that sits on a rounding boundary).
+pub(super) fn settled(seats: &[SeatResult], rounds: &Interval, digits: usize) -> (bool, bool) {
+    let give_up = BigRational::new(
+        BigInt::one(),
+        BigInt::from(10u32).pow(digits as u32 + GUARD_DIGITS),
+    );
+    let all: Vec<&Interval> = seats
+        .iter()
+        .map(|s| &s.win)
+        .chain(std::iter::once(rounds))
+        .collect();
+    let certified = all.iter().all(|i| i.certified(digits).digits == digits);
+    let hopeless = all.iter().all(|i| i.width() < give_up);
+    (certified, hopeless)
 }
 
 /// The exact bound of `sum_{n > M} P(L >= n)` after M steps (see the module doc).
@@ -433,14 +439,7 @@ mod tests {
     use super::*;
     use crate::board::builtin;
     use crate::exact::step::IntegerChain;
-
-    fn q(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
-
-    fn board(text: &str) -> Board {
-        Board::from_toml_str(text, "test").unwrap()
-    }
+    use crate::test_util::{board, q};
 
     fn opts(digits: usize) -> RaceOptions {
         RaceOptions {

@@ -40,7 +40,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use super::fixed::{dyadic, supersolution, FixedChain};
-use super::independent::{bits_for, Method, Race, SeatResult, GUARD_DIGITS};
+use super::independent::{bits_for, settled, Method, Race, SeatResult};
 use super::interval::Interval;
 use super::relative::{self, RelativeError};
 use crate::board::{Board, Dice, RollAgain, Square};
@@ -431,10 +431,6 @@ pub fn step_joint<S: RaceState>(
         BigInt::one(),
         BigInt::from(10u32).pow(options.digits as u32 + 1),
     );
-    let give_up = BigRational::new(
-        BigInt::one(),
-        BigInt::from(10u32).pow(options.digits as u32 + GUARD_DIGITS),
-    );
     let max_steps = options.max_turns.saturating_mul(players);
     loop {
         {
@@ -475,15 +471,7 @@ pub fn step_joint<S: RaceState>(
         };
         let expected_rounds =
             Interval::new(dyadic(&rounds_lo, bits), dyadic(&rounds_hi, bits) + tail);
-        let all: Vec<&Interval> = seats
-            .iter()
-            .map(|s| &s.win)
-            .chain(std::iter::once(&expected_rounds))
-            .collect();
-        let certified = all
-            .iter()
-            .all(|i| i.certified(options.digits).digits == options.digits);
-        let hopeless = all.iter().all(|i| i.width() < give_up);
+        let (certified, hopeless) = settled(&seats, &expected_rounds, options.digits);
         if certified || hopeless || n >= max_steps {
             return Ok(Race {
                 seats,
@@ -503,14 +491,7 @@ mod tests {
     use super::*;
     use crate::board::builtin;
     use crate::race::{race, RaceOptions};
-
-    fn q(n: i64, d: i64) -> BigRational {
-        BigRational::new(n.into(), d.into())
-    }
-
-    fn board(text: &str) -> Board {
-        Board::from_toml_str(text, "test").unwrap()
-    }
+    use crate::test_util::{board, q};
 
     #[test]
     fn with_one_player_the_knock_off_chain_is_the_single_player_chain() {
