@@ -1,7 +1,8 @@
 //! Every command shown in a ```console block of README.md and docs/*.md is run, and its output
 //! must match what the page shows, so the docs cannot rot. A line `...` in the shown output
-//! stands for any number of lines. A block opened with ```console,ignore is not run (for
-//! commands that take long or need tools CI does not have).
+//! stands for any number of lines. A block opened with ```console,ignore is not run (commands
+//! that take long, need tools CI does not have, or are not `ladders` commands), and the line
+//! before it must say why in a comment `<!-- not run by tests/it/docs.rs: REASON -->`.
 
 use std::path::{Path, PathBuf};
 
@@ -92,13 +93,7 @@ fn matches(expected: &[String], actual: &[&str]) -> bool {
 #[test]
 fn every_console_example_in_the_docs_prints_what_it_shows() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut files = vec![root.join("README.md")];
-    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "md") {
-            files.push(path);
-        }
-    }
+    let files = doc_files();
     let mut ran = 0;
     let mut failures = Vec::new();
     for file in &files {
@@ -127,6 +122,67 @@ fn every_console_example_in_the_docs_prints_what_it_shows() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(ran >= 3, "only {ran} examples found");
+}
+
+/// The markdown files whose console examples are run: README.md and docs/*.md.
+fn doc_files() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// The ```console,ignore blocks of `text` whose previous line does not give the reason, by line.
+fn unexplained_ignores(text: &str) -> Vec<usize> {
+    let lines: Vec<&str> = text.lines().collect();
+    (0..lines.len())
+        .filter(|&i| lines[i].trim_end() == "```console,ignore")
+        .filter(|&i| {
+            let before = if i == 0 { "" } else { lines[i - 1].trim() };
+            let reason = before
+                .strip_prefix("<!-- not run by tests/it/docs.rs:")
+                .and_then(|r| r.strip_suffix("-->"));
+            reason.is_none_or(|r| r.trim().is_empty())
+        })
+        .map(|i| i + 1)
+        .collect()
+}
+
+#[test]
+fn every_console_block_that_is_not_run_says_why() {
+    let mut ignored = 0;
+    let mut unexplained = Vec::new();
+    for file in doc_files() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        ignored += text
+            .lines()
+            .filter(|l| l.trim_end() == "```console,ignore")
+            .count();
+        for line in unexplained_ignores(&text) {
+            unexplained.push(format!("{}:{line}", file.display()));
+        }
+    }
+    assert!(
+        unexplained.is_empty(),
+        "```console,ignore without `<!-- not run by tests/it/docs.rs: REASON -->` on the line before: {}",
+        unexplained.join(", ")
+    );
+    assert!(ignored >= 1, "the check saw no ignored block at all");
+}
+
+#[test]
+fn an_ignored_block_needs_a_reason_on_the_line_before() {
+    let ok = "<!-- not run by tests/it/docs.rs: needs perf -->\n```console,ignore\n$ perf\n```\n";
+    assert!(unexplained_ignores(ok).is_empty());
+    let bare = "text\n```console,ignore\n$ perf\n```\n";
+    assert_eq!(unexplained_ignores(bare), [2]);
+    let empty = "<!-- not run by tests/it/docs.rs: -->\n```console,ignore\n";
+    assert_eq!(unexplained_ignores(empty), [2]);
 }
 
 #[test]
