@@ -117,7 +117,7 @@ type End = (BigRational, usize);
 /// use ladders::board::builtin;
 /// use ladders::chain::Chain;
 /// // The tiny board: heads climbs 1 -> 3, then heads finishes; each is 1/2 (boards/tiny.toml).
-/// let tiny = builtin("tiny").unwrap().unwrap();
+/// let tiny = builtin("tiny").unwrap();
 /// let l = likeliest(&Chain::for_board(&tiny), None).unwrap();
 /// assert_eq!(l.fewest.turns(), 2);
 /// assert_eq!(l.fewest.probability.to_string(), "1/4");
