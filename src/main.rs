@@ -12,6 +12,11 @@ use cli::output::Tracked;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
+    let error = cli::colour::paint(
+        "error",
+        cli::colour::RED,
+        cli::colour::stderr_colour(cli.color),
+    );
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(Tracked::new(stdout.lock()));
     let result = cli::run(cli, &mut out).and_then(|code| {
@@ -23,14 +28,14 @@ fn main() -> ExitCode {
     match (result, write_error) {
         (_, Some(err)) if err.kind() == io::ErrorKind::BrokenPipe => exit::code(exit::SUCCESS),
         (_, Some(err)) => {
-            eprintln!("error: cannot write the output: {err}");
+            eprintln!("{error}: cannot write the output: {err}");
             exit::code(exit::WRITE_FAILED)
         }
         (Ok(code), None) => code,
         (Err(err), None) => {
             drop(out);
             for line in format!("{err:#}").lines() {
-                eprintln!("error: {line}");
+                eprintln!("{error}: {line}");
             }
             exit::code(exit::BAD_INPUT)
         }

@@ -1,7 +1,7 @@
 //! `ladders draw BOARD`: the board as a grid in the terminal, with its snakes, ladders and every
 //! special square marked (jumps paired), and optionally a heat map of a per-square quantity.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
@@ -33,9 +33,6 @@ pub struct Args {
     /// move ever ends there) or remaining (expected turns left from there)
     #[arg(long, value_name = "QUANTITY")]
     pub heat: Option<HeatQuantity>,
-    /// Colour the heat map: auto (on a terminal, unless NO_COLOR is set), always or never
-    #[arg(long, value_name = "WHEN", default_value = "auto")]
-    pub color: ColorChoice,
     /// Also write the picture as SVG to FILE (`-`: standard output, instead of the text)
     #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,
@@ -67,29 +64,8 @@ pub enum HeatQuantity {
     Remaining,
 }
 
-/// `--color`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColorChoice {
-    /// Colour on a terminal, unless NO_COLOR is set
-    Auto,
-    /// Always colour
-    Always,
-    /// Never colour
-    Never,
-}
-
-/// Whether to write colour: the one place this is decided.
-pub fn use_colour(choice: ColorChoice, is_terminal: bool, no_color: Option<&str>) -> bool {
-    match choice {
-        ColorChoice::Always => true,
-        ColorChoice::Never => false,
-        // https://no-color.org: a NO_COLOR that is set and not empty turns colour off.
-        ColorChoice::Auto => is_terminal && no_color.is_none_or(str::is_empty),
-    }
-}
-
-/// Runs `draw`.
-pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+/// Runs `draw`; `colour`: whether standard output is coloured (`--color`).
+pub fn run(args: &Args, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
     // A picture of the board needs no policy; a heat map does.
     let board = match args.heat {
         None => args.board.load_with_choices()?,
@@ -99,11 +75,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         None => None,
         Some(q) => Some(heat_of(&board, q)?),
     };
-    let colour = use_colour(
-        args.color,
-        std::io::stdout().is_terminal(),
-        std::env::var("NO_COLOR").ok().as_deref(),
-    );
     let options = DrawOptions {
         columns: args.columns,
         heat: heat.as_ref(),
@@ -159,19 +130,4 @@ fn heat_of(board: &Board, quantity: HeatQuantity) -> Result<Heat> {
         name: name.to_string(),
         values,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn colour_follows_the_choice_the_terminal_and_no_color() {
-        assert!(use_colour(ColorChoice::Always, false, Some("1")));
-        assert!(!use_colour(ColorChoice::Never, true, None));
-        assert!(use_colour(ColorChoice::Auto, true, None));
-        assert!(use_colour(ColorChoice::Auto, true, Some("")));
-        assert!(!use_colour(ColorChoice::Auto, true, Some("1")));
-        assert!(!use_colour(ColorChoice::Auto, false, None));
-    }
 }

@@ -18,6 +18,7 @@ pub mod analyze;
 pub mod board_args;
 pub mod boards;
 pub mod check;
+pub mod colour;
 pub mod completions;
 pub mod distribution;
 pub mod draw;
@@ -29,6 +30,7 @@ pub mod optimize;
 pub mod output;
 pub mod pgf;
 pub mod policy_arg;
+pub mod progress;
 pub mod race;
 pub mod sensitivity;
 pub mod shortest;
@@ -63,6 +65,11 @@ pub struct Cli {
     /// Output options for bare `ladders`
     #[command(flatten)]
     pub output: analyze::Output,
+    /// Colour: auto (on a terminal, unless NO_COLOR is set), always or never. Colours the
+    /// verdicts of check, verify and race (PASS and ok green, FAIL red), `draw`'s heat map and
+    /// the word `error`
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    pub color: colour::ColorChoice,
     /// What to compute
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -114,8 +121,22 @@ pub enum Command {
     Man(completions::ManArgs),
 }
 
-/// Runs the command line.
+/// Runs the command line: its text through the [`colour::Painter`] when standard output is
+/// coloured, with the library's long stages shown on standard error when it is a terminal.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
+    let colour = colour::stdout_colour(cli.color);
+    let _progress = progress::install();
+    if !colour {
+        return dispatch(cli, false, out);
+    }
+    let mut painter = colour::Painter::new(out);
+    let code = dispatch(cli, true, &mut painter);
+    painter.flush()?;
+    code
+}
+
+/// Runs the subcommand (`colour`: whether standard output is coloured).
+fn dispatch(cli: Cli, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
     match cli.command {
         None => analyze::run(&analyze::Args::default_board(cli.rules, cli.output), out),
         Some(Command::Analyze(args)) => analyze::run(&args, out),
@@ -127,7 +148,7 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
         Some(Command::Verify(args)) => verify::run(&args, out),
         Some(Command::Pgf(args)) => pgf::run(&args, out),
         Some(Command::Race(args)) => race::run(&args, out),
-        Some(Command::Draw(args)) => draw::run(&args, out),
+        Some(Command::Draw(args)) => draw::run(&args, colour, out),
         Some(Command::Squares(args)) => squares::run(&args, out),
         Some(Command::Sensitivity(args)) => sensitivity::run(&args, out),
         Some(Command::Optimize(args)) => optimize::run(&args, out),

@@ -1,12 +1,11 @@
 //! `ladders simulate BOARD --games N`: play games roll by roll, seeded, on all cores.
 
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ladders::board::{Board, DEFAULT_BOARD};
 use ladders::choice::play::simulate_policy;
 use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
@@ -192,28 +191,15 @@ fn with_progress<T: Send>(
     }
     let pool = builder.build().context("cannot start the worker threads")?;
     let threads = pool.current_num_threads();
-    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::hidden());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {percent:>3}% {human_pos}/{human_len} games, {eta} left",
-        )
-        .expect("valid template"),
-    );
-    let terminal = std::io::stderr().is_terminal();
-    let shown = AtomicBool::new(false);
+    let bar = super::progress::DelayedBar::new(Some(args.games), "simulating", "games");
     let done = AtomicU64::new(0);
     let start = Instant::now();
     let progress = |games: u64| {
-        let total = done.fetch_add(games, Ordering::Relaxed) + games;
-        if terminal && !shown.load(Ordering::Relaxed) && start.elapsed() > Duration::from_secs(1) {
-            shown.store(true, Ordering::Relaxed);
-            bar.set_draw_target(ProgressDrawTarget::stderr());
-        }
-        bar.set_position(total);
+        bar.set_position(done.fetch_add(games, Ordering::Relaxed) + games);
     };
     let result = pool.install(|| body(seed, &progress));
     let seconds = start.elapsed().as_secs_f64();
-    bar.finish_and_clear();
+    bar.finish();
     Ok((result, Timing { seconds, threads }))
 }
 

@@ -266,7 +266,9 @@ fn sweep(rel: &Relative, b: &[f64], x: &mut [f64], tolerance: f64, max_sweeps: u
         .map(|c| [rel.source(c, false), rel.source(c, true)])
         .collect();
     let mut acc = vec![0.0f64; cs];
-    for _ in 0..max_sweeps {
+    let stage = crate::progress::Stage::begin("solving the race (Gauss-Seidel sweeps)", None);
+    for done in 0..max_sweeps {
+        stage.advance(done as u64);
         let mut moved = 0.0f64;
         for s in 0..rel.states {
             acc.copy_from_slice(&b[s * cs..(s + 1) * cs]);

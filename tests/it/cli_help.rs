@@ -8,7 +8,7 @@ use std::process::Output;
 use crate::common::ladders;
 
 /// Every subcommand, as `ladders --help` lists them.
-const SUBCOMMANDS: [&str; 17] = [
+pub(crate) const SUBCOMMANDS: [&str; 17] = [
     "analyze",
     "expect",
     "distribution",

@@ -4,6 +4,7 @@
 //! `solver`).
 
 mod cli;
+mod cli_colour;
 mod cli_distribution;
 mod cli_draw;
 mod cli_help;

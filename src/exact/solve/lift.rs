@@ -419,6 +419,7 @@ impl<'a> Lifter<'a> {
                 }
             }
         };
+        let stage = crate::progress::Stage::begin("lifting the exact solution", Some(steps as u64));
         let mut plain_digits: Vec<Vec<i128>> = vec![Vec::with_capacity(steps); plain.len()];
         let mut chained_digits: Vec<Vec<i128>> = vec![Vec::with_capacity(steps); chained.len()];
         match c.filter(|_| !chained.is_empty()) {
@@ -426,6 +427,7 @@ impl<'a> Lifter<'a> {
                 for step in 0..steps {
                     let d = first.step(self, None);
                     record(&plain, step, d, &mut plain_digits);
+                    stage.advance(step as u64 + 1);
                 }
             }
             Some(cm) if n < PIPELINE_MIN || !two_cores() => {
@@ -435,6 +437,7 @@ impl<'a> Lifter<'a> {
                     record(&plain, step, d, &mut plain_digits);
                     let d2 = second.step(self, Some((cm, d)));
                     record(&chained, step, d2, &mut chained_digits);
+                    stage.advance(step as u64 + 1);
                 }
             }
             Some(cm) => {
@@ -456,6 +459,7 @@ impl<'a> Lifter<'a> {
                     for step in 0..steps {
                         let d = first.step(lifter, None);
                         record(&plain, step, d, &mut plain_digits);
+                        stage.advance(step as u64 + 1);
                         if tx.send(d.to_vec()).is_err() {
                             break;
                         }

@@ -1,0 +1,145 @@
+//! `--color` on every command and progress on standard error (issue 19, items 12 and 13):
+//! verdicts coloured only when asked or on a terminal, never with NO_COLOR, never in JSON; the
+//! word `error` in red on a coloured standard error; bars only on a terminal (a pseudo-terminal
+//! from `script`), nothing on a pipe.
+
+use predicates::prelude::*;
+
+use crate::cli_help::SUBCOMMANDS;
+use crate::common::ladders;
+
+const ESCAPE: &str = "\x1b[";
+
+/// Every subcommand's help lists `--color` with its values, and bare `ladders` takes it too.
+#[test]
+fn every_command_takes_color() {
+    for sc in SUBCOMMANDS {
+        ladders()
+            .args([sc, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("--color <WHEN>"))
+            .stdout(predicate::str::contains(
+                "[possible values: auto, always, never]",
+            ));
+    }
+    ladders().args(["--color", "never"]).assert().success();
+    ladders()
+        .args(["boards", "--color", "always"])
+        .assert()
+        .success();
+    ladders()
+        .args(["expect", "tiny", "--color", "sometimes"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("always"));
+}
+
+/// check's verdicts: green PASS and ok with `--color always`; plain text with `never`, with
+/// `auto` on a pipe, and with NO_COLOR; JSON never coloured.
+#[test]
+fn verdicts_are_coloured_only_when_asked() {
+    let check = ["check", "tiny", "-n", "2000", "--seed", "1"];
+    ladders()
+        .args(check)
+        .args(["--color", "always"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\x1b[32mPASS\x1b[0m\n"))
+        .stdout(predicate::str::contains("\x1b[32mok\x1b[0m\n"));
+    for (choice, no_color) in [("never", ""), ("auto", ""), ("auto", "1")] {
+        ladders()
+            .args(check)
+            .args(["--color", choice])
+            .env("NO_COLOR", no_color)
+            .assert()
+            .success()
+            .stdout(predicate::str::contains("PASS\n"))
+            .stdout(predicate::str::contains(ESCAPE).not());
+    }
+    ladders()
+        .args(check)
+        .args(["--json", "--color", "always"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(ESCAPE).not());
+}
+
+/// A failed check's FAIL is red: tiny's mean is 4, a sample of ten games of 40 turns fails.
+#[test]
+fn a_failed_verdict_is_red_and_an_error_says_error_in_red() {
+    ladders()
+        .args(["verify", "tiny", "--file", "-", "--color", "always"])
+        .write_stdin("40,1000\n")
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("\x1b[1;31mFAIL\x1b[0m\n"));
+    ladders()
+        .args(["expect", "no-such-board", "--color", "always"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with("\x1b[1;31merror\x1b[0m: "));
+    ladders()
+        .args(["expect", "no-such-board", "--color", "never"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::starts_with("error: "));
+}
+
+/// Runs `ladders ARGS` on a pseudo-terminal of 60 columns (`script`), with bars shown at once;
+/// returns what the terminal received.
+fn on_a_terminal(args: &str) -> String {
+    let bin = assert_cmd::cargo::cargo_bin("ladders");
+    let command = format!("stty rows 30 cols 60; {} {args}", bin.display());
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("LADDERS_PROGRESS_DELAY", "0")
+        .output()
+        .expect("script (util-linux) runs");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Long work shows a bar on a terminal (here at once: the delay is set to 0), no wider than
+/// the terminal, and nothing on a pipe: the exact solve's lifting steps, the simulator's games,
+/// a race's sweeps.
+#[test]
+fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
+    let board = format!(
+        "{}/benches/boards/gen-1000.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let cases = [
+        (format!("expect {board}"), "lifting the exact solution"),
+        ("simulate tiny -n 200000 --seed 1".to_string(), "simulating"),
+        (
+            "race tiny --players 3 --knock-off --exact-limit 1".to_string(),
+            "solving the race",
+        ),
+    ];
+    for (args, bar) in cases {
+        let seen = on_a_terminal(&args);
+        assert!(seen.contains(bar), "{args}: {seen}");
+        // Sized to the terminal: no line of the bar is wider than its 60 columns (the report's
+        // own lines, such as an exact fraction, may be longer).
+        for line in seen.split(['\r', '\n']).filter(|l| l.contains(bar)) {
+            let mut plain = String::new();
+            let mut escape = false;
+            for c in line.chars() {
+                match (escape, c) {
+                    (false, '\x1b') => escape = true,
+                    (true, c) if c.is_ascii_alphabetic() => escape = false,
+                    (false, c) => plain.push(c),
+                    _ => {}
+                }
+            }
+            assert!(plain.chars().count() <= 60, "{args}: {plain:?}");
+        }
+        ladders()
+            .args(args.split(' '))
+            .env("LADDERS_PROGRESS_DELAY", "0")
+            .assert()
+            .success()
+            .stderr(predicate::str::is_empty());
+    }
+}
