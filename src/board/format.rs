@@ -136,10 +136,29 @@ pub fn load_spec(path: &Path) -> Result<BoardSpec, BoardError> {
             "the file is {len} bytes, more than the limit of {MAX_FILE_BYTES} for a board file"
         )));
     }
-    let mut text = String::with_capacity(len as usize);
+    let mut bytes = Vec::with_capacity(len as usize);
     file.take(MAX_FILE_BYTES)
-        .read_to_string(&mut text)
+        .read_to_end(&mut bytes)
         .map_err(cannot_read)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+        let column = at
+            - bytes[..at]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1)
+            + 1;
+        BoardError::single(
+            &origin,
+            Some(line),
+            format!(
+                "byte 0x{:02X} at column {column} is not UTF-8: a board file is UTF-8 text",
+                bytes[at]
+            ),
+        )
+    })?;
     parse_spec(&text, &origin)
 }
 
@@ -151,6 +170,12 @@ pub fn load_spec(path: &Path) -> Result<BoardSpec, BoardError> {
 pub fn parse_spec(text: &str, origin: &str) -> Result<BoardSpec, BoardError> {
     let lines = LineIndex::new(text);
     let file: FileBoard = toml::from_str(text).map_err(|e| {
+        // Every unknown key and wrong type at once, in plain words; the typed reading names
+        // only one (and TOML syntax errors are only its).
+        let all = super::format_check::shape_problems(text, &|at| lines.line(at));
+        if !all.is_empty() {
+            return BoardError::new(origin, all);
+        }
         let line = e.span().map(|s| lines.line(s.start));
         BoardError::single(origin, line, describe_toml_error(&e))
     })?;
@@ -387,7 +412,7 @@ fn describe_toml_error(error: &toml::de::Error) -> String {
 }
 
 /// The known key closest to `key`, if one is close enough to be a likely typo.
-fn closest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
+pub(super) fn closest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
     known
         .iter()
         .map(|k| (strsim::jaro_winkler(key, k), *k))

@@ -9,6 +9,7 @@ pub mod builtin;
 pub mod dice;
 pub mod draws;
 pub mod format;
+mod format_check;
 mod validate;
 pub mod validate_choices;
 mod validate_draws;

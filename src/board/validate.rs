@@ -36,17 +36,26 @@ impl Problem {
 pub struct BoardError {
     /// The file (or `builtin:NAME`) the problems are in.
     pub origin: String,
-    /// The problems, in line order; never empty.
+    /// The problems, in line order, at most [`MAX_PROBLEMS_SHOWN`]; never empty.
     pub problems: Vec<Problem>,
+    /// How many more problems were found and not kept.
+    pub more: usize,
 }
 
+/// At most this many problems are kept and printed; the rest are counted ("... and 2,799,950
+/// more").
+pub const MAX_PROBLEMS_SHOWN: usize = 50;
+
 impl BoardError {
-    /// An error with several problems.
+    /// An error with several problems (the first [`MAX_PROBLEMS_SHOWN`] in line order kept).
     pub fn new(origin: &str, mut problems: Vec<Problem>) -> BoardError {
         problems.sort_by_key(|p| p.line);
+        let more = problems.len().saturating_sub(MAX_PROBLEMS_SHOWN);
+        problems.truncate(MAX_PROBLEMS_SHOWN);
         BoardError {
             origin: origin.to_string(),
             problems,
+            more,
         }
     }
 
@@ -68,6 +77,10 @@ impl fmt::Display for BoardError {
                 Some(line) => write!(f, "{origin}:{line}: {message}")?,
                 None => write!(f, "{origin}: {message}")?,
             }
+        }
+        if self.more > 0 {
+            let more = crate::report::text::count(self.more as u64, "more problem");
+            write!(f, "\n{}: ... and {more}", printable(&self.origin))?;
         }
         Ok(())
     }

@@ -86,10 +86,11 @@ pub struct Args {
     pub state_limit: usize,
     /// Digits after the point to certify, the sum running as far as needed (default 15, or 12
     /// with --knock-off)
-    #[arg(long, value_parser = clap::value_parser!(u16).range(0..=200))]
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=200))]
     pub digits: Option<u16>,
     /// Give up on more digits after this many turns per player
-    #[arg(long, default_value_t = 100_000, value_name = "N")]
+    #[arg(long, default_value_t = 100_000, value_name = "N",
+          value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     pub max_turns: usize,
     /// Add the distribution of the game's length in rounds (seats without knock-off)
     #[arg(long, conflicts_with = "knock_off")]

@@ -107,8 +107,19 @@ pub fn certified_digits(interval: &Interval, digits: usize) -> Certified {
             };
         }
     }
+    // Not one digit is certain: the interval itself, rounded outwards.
     Certified {
-        text: String::new(),
+        text: format!(
+            "between {} and {} (no digit certified)",
+            format_scaled(
+                &(interval.lo.numer() * 1000u32).div_floor(interval.lo.denom()),
+                3
+            ),
+            format_scaled(
+                &(interval.hi.numer() * 1000u32).div_ceil(interval.hi.denom()),
+                3
+            )
+        ),
         digits: 0,
     }
 }
@@ -144,9 +155,19 @@ mod tests {
         // Around 4 exactly, approached from both sides.
         let k = Interval::new(q(3_999_999, 1_000_000), q(4_000_001, 1_000_000));
         assert_eq!(k.certified(10).text, "4.00000");
-        // Bounds straddling a rounding midpoint share nothing.
+        // Bounds straddling a rounding midpoint share nothing: the interval itself is shown,
+        // rounded outwards (1/3 down to 0.333, 2/3 up to 0.667), never an empty answer.
         let m = Interval::new(q(4, 10), q(6, 10));
-        assert_eq!(m.certified(10).text, "");
+        assert_eq!(
+            m.certified(10).text,
+            "between 0.400 and 0.600 (no digit certified)"
+        );
+        assert_eq!(m.certified(10).digits, 0);
+        let thirds = Interval::new(q(1, 3), q(2, 3));
+        assert_eq!(
+            thirds.certified(10).text,
+            "between 0.333 and 0.667 (no digit certified)"
+        );
     }
 
     #[test]

@@ -248,6 +248,14 @@ pub fn write_race_comparison(
             z_cells(z)
         )?;
     }
+    if let Some(mean) = c.rounds_without_spread {
+        writeln!(
+            out,
+            "Mean rounds      {mean:.4} vs exact {:.4}: not tested (every race lasted {mean:.0} \
+             rounds: no spread to estimate a standard error from)",
+            exact.rounds
+        )?;
+    }
     if let Some(z) = &c.rounds {
         writeln!(
             out,

@@ -340,6 +340,9 @@ pub struct RaceComparison {
     pub rounds: Option<ZTest>,
     /// The win counts against the win probabilities (none with one seat).
     pub chi_square: Option<SeatChiSquare>,
+    /// When every finished race lasted the same number of rounds (no spread to estimate a
+    /// standard error from, so the mean is not tested): that number.
+    pub rounds_without_spread: Option<f64>,
     /// The number of tests m.
     pub tests: usize,
     /// A |z| beyond this fails: the two-sided level [`RACE_FALSE_FAILURE`]` / m`.
@@ -375,7 +378,13 @@ pub fn compare_race(exact: &RaceExact, sim: &RaceSimulation) -> RaceComparison {
     let n = sim.games();
     let k = exact.win.len();
     let finished = sim.rounds.n();
-    let has_rounds = finished >= 2;
+    // The rounds' sd comes from the sample: with no spread (every race equally long) a z test
+    // would divide by 0.
+    let spread = sim.rounds.sd().is_some_and(|sd| sd > 0.0);
+    let has_rounds = finished >= 2 && spread;
+    let rounds_without_spread = (finished >= 2 && !spread)
+        .then(|| sim.rounds.mean())
+        .flatten();
     let has_chi = k >= 2;
     let tests = k + usize::from(has_rounds) + usize::from(has_chi);
     let (z_limit, p_limit) = race_limits(tests);
@@ -407,6 +416,7 @@ pub fn compare_race(exact: &RaceExact, sim: &RaceSimulation) -> RaceComparison {
         seats,
         rounds,
         chi_square,
+        rounds_without_spread,
         tests,
         z_limit,
         p_limit,

@@ -310,3 +310,141 @@ fn a_float_answer_the_solve_cannot_stand_behind_is_refused() {
         .success()
         .stdout(predicate::str::contains("4503599627370494\n"));
 }
+
+/// Item 12: after an unknown key or a type error only one message was printed, not always the
+/// first (`size = "x"`, an upward snake, `start = 3` at the top, `die = 6.5`: only the `die`
+/// line); messages said "invalid type: map", "expected struct FileRules" or "as i128"; invalid
+/// UTF-8 had no line; 100,000 duplicate jumps printed 99,999 lines. Now every unknown key and
+/// wrong type is listed with its line in plain words, and the list stops after 50 with a count.
+#[test]
+fn every_shape_problem_is_listed_at_once_in_plain_words() {
+    let dir = scratch("shape");
+    let write = |name: &str, text: &[u8]| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let stderr_of = |path: &str| {
+        let out = ladders().args(["expect", path]).assert().code(2);
+        String::from_utf8(out.get_output().stderr.clone()).unwrap()
+    };
+    let all = stderr_of(&write(
+        "all.toml",
+        b"size = \"x\"\nsnakes = [[1, 5]]\nstart = 3\nfoo = 1\nbar = 2\n[rules]\ndie = 6.5\n",
+    ));
+    for needle in [
+        "all.toml:1: size: expected an integer, found the text \"x\"",
+        "all.toml:3: unknown key \"start\"",
+        "all.toml:4: unknown key \"foo\"",
+        "all.toml:5: unknown key \"bar\"",
+        "all.toml:7: die: expected an integer (faces) or a list of integer weights, found the \
+         decimal number 6.5",
+    ] {
+        assert!(all.contains(needle), "{needle}\n{all}");
+    }
+    for (name, text, needle) in [
+        (
+            "date.toml",
+            &b"size = 1979-05-27\n"[..],
+            "date.toml:1: size: expected an integer, found the date 1979-05-27",
+        ),
+        (
+            "rules.toml",
+            b"size = 10\nrules = 5\n",
+            "rules.toml:2: rules: expected a table, found the integer 5",
+        ),
+        (
+            "big.toml",
+            b"size = 10\n[rules]\nroll_again = 18446744073709551618\n",
+            "big.toml:3: roll_again = 18446744073709551618 is too large",
+        ),
+        (
+            "latin1.toml",
+            b"size = 10\n# caf\xe9\n",
+            "latin1.toml:2: byte 0xE9 at column 6 is not UTF-8",
+        ),
+    ] {
+        let err = stderr_of(&write(name, text));
+        assert!(err.contains(needle), "{needle}\n{err}");
+        for internal in [
+            "invalid type",
+            "FileRules",
+            "i128",
+            "stream did not contain",
+        ] {
+            assert!(!err.contains(internal), "{err}");
+        }
+    }
+    let copies = vec!["[500, 1]"; 100_000].join(", ");
+    let dups = stderr_of(&write(
+        "dups.toml",
+        format!("size = 1000\nsnakes = [{copies}]\n").as_bytes(),
+    ));
+    assert_eq!(
+        dups.lines().count(),
+        51,
+        "{}",
+        &dups[..dups.len().min(2000)]
+    );
+    assert!(
+        dups.ends_with("dups.toml: ... and 99,949 more problems\n"),
+        "{}",
+        &dups[dups.len().saturating_sub(300)..]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Item 7: `check tiny --players 16 -n 30` printed "standard error 0.0000: z = -inf" and FAIL:
+/// every race lasted 2 rounds, so the sample's sd was 0. A sample without spread is not
+/// z-tested (it says so) and no infinite z is printed.
+#[test]
+fn a_race_sample_without_spread_is_not_z_tested() {
+    ladders()
+        .args([
+            "check",
+            "tiny",
+            "--players",
+            "16",
+            "-n",
+            "30",
+            "--seed",
+            "1",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "not tested (every race lasted 2 rounds",
+        ))
+        .stdout(predicate::str::contains("inf").not())
+        .stdout(predicate::str::contains("Verdict          PASS"));
+}
+
+/// Item 8: `race efi --digits 0`, `race efi --max-turns 0` and a race on the 2^-51 board printed
+/// empty answers with exit 0. Now 0 is refused for both options (exit 2), and an answer with no
+/// certified digit shows its interval, rounded outwards.
+#[test]
+fn a_race_answer_is_never_empty() {
+    for args in [["--digits", "0"], ["--max-turns", "0"]] {
+        ladders().args(["race", "efi"]).args(args).assert().code(2);
+    }
+    let board = hostile_board("win_2_pow_minus_51.toml");
+    for args in [
+        vec!["race", "efi", "--max-turns", "1"],
+        vec!["race", &board, "--max-turns", "1000"],
+    ] {
+        let out = ladders().args(&args).assert().success();
+        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let rounds = text
+            .lines()
+            .find(|l| l.starts_with("Expected rounds"))
+            .expect("a rounds line");
+        assert!(rounds.contains("between "), "{text}");
+        assert!(rounds.contains("(no digit certified)"), "{text}");
+        for seat in text
+            .lines()
+            .filter(|l| l.starts_with("   1  ") || l.starts_with("   2  "))
+        {
+            assert!(seat.trim_end().len() > "   1  Efi".len(), "{text}");
+        }
+    }
+}
