@@ -10,17 +10,19 @@
 //!
 //! The tail decays like `P(T > n) ~ C rho^n`, with rho the spectral radius of Q, the transient
 //! part of P (Perron-Frobenius: rho is Q's largest eigenvalue, real and positive; see
-//! J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, 1960, chapter 3). rho is computed in
-//! floating point with nalgebra: it is shown, never used in an exact answer.
+//! J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, 1960, chapter 3). rho is computed one
+//! strongly connected component at a time and proved between two bounds
+//! ([`crate::analysis::spectral`]); the digits shown are those both bounds round to, and the
+//! estimate only says how many turns a tail needs, never an exact answer.
 
 use std::cmp::Ordering;
 
-use nalgebra::DMatrix;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::analysis::expectation::{expect_chain_with, Expectation};
+use crate::analysis::spectral::{spectral_bounds, Radius};
 use crate::board::Square;
 use crate::chain::{Chain, ChainState, Trap};
 use crate::exact::decimal::to_f64;
@@ -113,8 +115,12 @@ pub enum Mean {
 /// The decay of the tail.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Decay {
-    /// The spectral radius of Q (floating point).
+    /// The spectral radius of Q (floating point, within `[low, high]`).
     pub rho: f64,
+    /// A proved lower bound of rho.
+    pub low: f64,
+    /// A proved upper bound of rho.
+    pub high: f64,
     /// The first n from which the computed ratio P(T > n) / P(T > n - 1) stays within 1 % of
     /// rho, if it does within the turns computed.
     pub settles_after: Option<usize>,
@@ -344,8 +350,8 @@ pub fn distribution<S: ChainState>(
 pub(crate) struct Plan<S> {
     /// A state the game can be stuck in forever.
     pub trap: Option<Trap<S>>,
-    /// The spectral radius of Q.
-    pub rho: Option<f64>,
+    /// The spectral radius of Q, with its proved bounds.
+    pub rho: Option<Radius>,
     /// The game starts on the finish.
     pub starts_finished: bool,
     /// The largest chance, over the transient states, of finishing within one turn.
@@ -355,9 +361,11 @@ pub(crate) struct Plan<S> {
 impl<S> Plan<S> {
     /// The decay of the tail, from the (float) tails `P(T > n)` of the terms.
     pub fn decay(&self, tails: &[f64]) -> Option<Decay> {
-        self.rho.map(|rho| Decay {
-            rho,
-            settles_after: settles_after(tails, rho),
+        self.rho.map(|r| Decay {
+            rho: r.estimate,
+            low: r.low,
+            high: r.high,
+            settles_after: settles_after(tails, r.estimate),
         })
     }
 }
@@ -370,15 +378,14 @@ pub(crate) fn plan<S: ChainState>(
     work: impl Fn(f64) -> f64,
 ) -> Result<Plan<S>, TooMuchWork> {
     let trap = chain.trap();
-    let rho = spectral_radius(chain);
+    let rho = spectral_bounds(chain);
     let starts_finished = chain.start() >= chain.transient_count();
     // Fail fast: estimate the turns needed (P(T > n) ~ rho^n, or the turns asked for) and the
     // work.
     let need = match options.turns {
         Some(n) => Some(n as f64),
-        None if trap.is_none() => {
-            turns_for_tail(chain, rho, &options.tail).map(|n| n.max(options.min_turns as f64))
-        }
+        None if trap.is_none() => turns_for_tail(chain, rho.map(|r| r.estimate), &options.tail)
+            .map(|n| n.max(options.min_turns as f64)),
         None => None,
     };
     if let Some(need) = need {
@@ -386,7 +393,7 @@ pub(crate) fn plan<S: ChainState>(
             return Err(TooMuchWork {
                 turns: need.round(),
                 states: chain.transient_count(),
-                rho: rho.unwrap_or(f64::NAN),
+                rho: rho.map_or(f64::NAN, |r| r.estimate),
             });
         }
     }
@@ -582,110 +589,6 @@ fn settles_after(tails: &[f64], rho: f64) -> Option<usize> {
         }
     }
     settled
-}
-
-/// Chains up to this many transient states get a dense eigenvalue solve when the power method
-/// does not settle with matching Collatz-Wielandt bounds; larger ones only the power method.
-const DENSE_LIMIT: usize = 1500;
-
-/// The spectral radius of Q, the transient part of the chain (floating point).
-///
-/// # Formula
-///
-/// Q is nonnegative, so its spectral radius is its largest real eigenvalue (Perron-Frobenius);
-/// `P(T > n) ~ C rho^n` as n grows. First the power method on the sparse rows: for a positive
-/// vector v, `min_i (vQ)_i / v_i <= rho <= max_i (vQ)_i / v_i` (the Collatz-Wielandt bounds,
-/// which hold for every nonnegative matrix: R. A. Horn and C. R. Johnson, *Matrix Analysis*,
-/// 2nd ed., corollary 8.1.29 and its transpose; zero entries of v are handled in
-/// `power_method`), so its answer is kept once the two bounds agree to 1e-14. Otherwise
-/// nalgebra's dense Schur decomposition (O(t^3), up to `DENSE_LIMIT` states), else the power
-/// method's estimate if it settles (`None` if not).
-pub fn spectral_radius<S: ChainState>(chain: &Chain<S>) -> Option<f64> {
-    let t = chain.transient_count();
-    if t == 0 {
-        return None;
-    }
-    let rows: Vec<Vec<(usize, f64)>> = chain
-        .rows()
-        .iter()
-        .map(|row| {
-            row.iter()
-                .filter(|(j, _)| *j < t)
-                .map(|(j, p)| (*j, to_f64(p)))
-                .collect()
-        })
-        .collect();
-    // Iterations worth trying before the dense solve: about its O(t^3) cost in sparse products.
-    let nnz = rows.iter().map(Vec::len).sum::<usize>().max(1);
-    let budget = (t * t / nnz * t).clamp(500, POWER_ITERATIONS);
-    if let Some(rho) = power_method(&rows, Some(budget)) {
-        return Some(rho);
-    }
-    if t <= DENSE_LIMIT {
-        let mut q = DMatrix::<f64>::zeros(t, t);
-        for (i, row) in rows.iter().enumerate() {
-            for &(j, p) in row {
-                q[(i, j)] = p;
-            }
-        }
-        // A bounded number of QR iterations: nalgebra's default never gives up.
-        if let Some(schur) = nalgebra::linalg::Schur::try_new(q, f64::EPSILON, 100_000) {
-            return schur
-                .complex_eigenvalues()
-                .iter()
-                .map(|z| z.norm())
-                .reduce(f64::max);
-        }
-    }
-    power_method(&rows, None)
-}
-
-/// The most iterations of the power method.
-const POWER_ITERATIONS: usize = 10_000;
-
-/// The power method on the row vector, `v <- v Q / |v Q|`, from the uniform vector. With
-/// `bounded` (at most that many iterations), the estimate is returned only when the
-/// Collatz-Wielandt bounds (see [`spectral_radius`]) agree to 1e-14; otherwise when two
-/// estimates agree to 1e-13.
-fn power_method(rows: &[Vec<(usize, f64)>], bounded: Option<usize>) -> Option<f64> {
-    let t = rows.len();
-    let mut v = vec![1.0 / t as f64; t];
-    let mut next = vec![0.0; t];
-    let mut rho = 0.0;
-    for k in 0..bounded.unwrap_or(POWER_ITERATIONS) {
-        next.fill(0.0);
-        for (i, row) in rows.iter().enumerate() {
-            for &(j, p) in row {
-                next[j] += v[i] * p;
-            }
-        }
-        let norm: f64 = next.iter().sum();
-        if norm == 0.0 {
-            return Some(0.0);
-        }
-        if bounded.is_some() && k % 16 == 15 {
-            // Over the support S of v: when nothing leaves it for a zero state, Q is block
-            // triangular with Q_SS and a nilpotent block (no walk of length k + 1 ends outside
-            // S), so rho(Q) = rho(Q_SS), bounded by the ratios over S.
-            let closed = v.iter().zip(&next).all(|(a, b)| *a > 0.0 || *b == 0.0);
-            let ratios = v.iter().zip(&next).filter(|(a, _)| **a > 0.0);
-            let (lo, hi) = ratios
-                .map(|(a, b)| b / a)
-                .fold((f64::INFINITY, 0.0f64), |(l, h), r| (l.min(r), h.max(r)));
-            if closed && hi - lo <= 1e-14 * hi {
-                return Some(norm);
-            }
-        }
-        let done = (norm - rho).abs() < 1e-13;
-        rho = norm;
-        for (x, y) in v.iter_mut().zip(&next) {
-            *x = y / norm;
-        }
-        if done && bounded.is_none() {
-            return Some(rho);
-        }
-    }
-    None
 }
 
 #[cfg(test)]

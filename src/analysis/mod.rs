@@ -12,6 +12,7 @@ pub mod pgf;
 pub mod shortest;
 pub mod shortest_state;
 pub mod shown;
+pub mod spectral;
 pub mod squares;
 pub mod stateful;
 pub mod summary;

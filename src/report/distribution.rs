@@ -13,6 +13,7 @@ use crate::board::Board;
 use crate::exact::decimal::{fixed, to_f64};
 use crate::report::expect::trap_sentence;
 use crate::report::json::{board_rules_json, BoardJson, ExactJson};
+use crate::report::pgf::certified_digits;
 use crate::report::text::{board_line, rules_line};
 
 /// A sentence a person understands for the tail's decay.
@@ -22,14 +23,14 @@ use crate::report::text::{board_line, rules_line};
 /// ```
 /// use ladders::analysis::distribution::Decay;
 /// use ladders::report::distribution::decay_sentence;
-/// let d = Decay { rho: 0.9306, settles_after: Some(60) };
+/// let d = Decay { rho: 0.9306, low: 0.93059, high: 0.93061, settles_after: Some(60) };
 /// assert_eq!(
 ///     decay_sentence(&d),
 ///     "beyond about 60 turns, each extra turn multiplies the chance the game is still going by 0.931"
 /// );
 /// ```
 pub fn decay_sentence(decay: &Decay) -> String {
-    let rho = format!("{:.3}", decay.rho);
+    let rho = rho_text(decay, 3);
     match decay.settles_after {
         Some(n) => format!(
             "beyond about {n} turns, each extra turn multiplies the chance the game is still going by {rho}"
@@ -38,6 +39,30 @@ pub fn decay_sentence(decay: &Decay) -> String {
             "in the long run, each extra turn multiplies the chance the game is still going by {rho}"
         ),
     }
+}
+
+/// rho to the digits (at most `digits`, at least 3) that both its proved bounds round to, or
+/// the estimate marked `about` when they differ at 3 digits.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::analysis::distribution::Decay;
+/// use ladders::report::distribution::rho_text;
+/// let d = Decay { rho: 0.97229, low: 0.972291, high: 0.972294, settles_after: None };
+/// assert_eq!(rho_text(&d, 6), "0.97229");
+/// let wide = Decay { rho: 0.5, low: 0.4, high: 0.6, settles_after: None };
+/// assert_eq!(rho_text(&wide, 6), "about 0.500");
+/// ```
+pub fn rho_text(decay: &Decay, digits: usize) -> String {
+    let proved = match (
+        BigRational::from_float(decay.low),
+        BigRational::from_float(decay.high),
+    ) {
+        (Some(low), Some(high)) => certified_digits(&low, &high, digits).map(|(_, text)| text),
+        _ => None,
+    };
+    proved.unwrap_or_else(|| format!("about {:.3}", decay.rho))
 }
 
 fn turns_word(n: usize) -> String {
@@ -91,7 +116,7 @@ fn write_summary(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()
         writeln!(out, "{label:<17}{value}")?;
     }
     if let Some(decay) = &dist.decay {
-        writeln!(out, "Decay rate       {:.6}", decay.rho)?;
+        writeln!(out, "Decay rate       {}", rho_text(decay, 6))?;
         writeln!(out, "                 {}", decay_sentence(decay))?;
     }
     if let Some(trap) = &dist.trap {
@@ -259,6 +284,9 @@ pub fn summary_json(dist: &Distribution, digits: usize) -> serde_json::Value {
         "quantiles": quantiles,
         "decay": dist.decay.map(|d| json!({
             "rho": d.rho,
+            "low": d.low,
+            "high": d.high,
+            "proved": rho_text(&d, 6),
             "settles_after": d.settles_after,
             "sentence": decay_sentence(&d),
         })),

@@ -28,10 +28,9 @@ use statrs::function::gamma::gamma_ur;
 use super::sample::MeanInterval;
 use super::stateful::Scores;
 use super::Histogram;
-use crate::analysis::distribution::{
-    spectral_radius, stepping_work, turns_for_tail, TooMuchWork, WORK_LIMIT,
-};
+use crate::analysis::distribution::{stepping_work, turns_for_tail, TooMuchWork, WORK_LIMIT};
 use crate::analysis::expectation::{expect_chain_with, Expectation, Expectations};
+use crate::analysis::spectral::spectral_radius;
 use crate::analysis::stateful::{expect_stateful, score, stateful_chain, Score};
 use crate::board::{Board, Overshoot, RollAgain, RuleOverrides, Rules, Square};
 use crate::chain::{Chain, ChainState, Trap};

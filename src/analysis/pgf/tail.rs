@@ -23,7 +23,7 @@ use num_bigint::{BigInt, Sign};
 use num_rational::BigRational;
 use num_traits::{FromPrimitive, One, Signed, Zero};
 
-use crate::analysis::distribution::spectral_radius;
+use crate::analysis::spectral::spectral_radius;
 use crate::chain::{Chain, ChainState};
 use crate::exact::solve::{solve_float, transient_matrix};
 

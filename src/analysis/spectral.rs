@@ -1,0 +1,400 @@
+//! The spectral radius rho of Q, the transient part of a chain, proved between two bounds, one
+//! strongly connected component at a time.
+//!
+//! # Formula
+//!
+//! Number the transient states by their strongly connected components (Tarjan's algorithm, in
+//! topological order: a component's states move only to its own states and to later
+//! components). Q is then block upper triangular, its eigenvalues are those of the diagonal
+//! blocks, and
+//!
+//! `rho(Q) = max over the components C of rho(Q_CC)`.
+//!
+//! On a board that changes during a game (one-use jumps, point squares) the set of used-up
+//! jumps and eaten squares only grows, so the components are the layers of one such set, each
+//! the size of a plain board: many small problems instead of one large one.
+//!
+//! Each block Q_CC is nonnegative and irreducible. For any positive vector x (here the row
+//! vector from the power method on the block, in floating point), the Collatz-Wielandt bounds
+//!
+//! `min_j (x Q_CC)_j / x_j <= rho(Q_CC) <= max_j (x Q_CC)_j / x_j`
+//!
+//! hold (R. A. Horn and C. R. Johnson, *Matrix Analysis*, 2nd ed., corollary 8.1.29, applied to
+//! the transpose). They are evaluated exactly: x is a vector of dyadic fractions (the floats as
+//! they are), Q's entries are integers over the chain's common denominator, and the two ratios
+//! are compared in integers. The floats only choose x; a poor x gives wide bounds, never wrong
+//! ones. A component of one state has `rho = Q_ii` exactly (0 without a loop).
+//!
+//! The power method on a block converges when its Perron root dominates; a periodic block is
+//! stepped with `Q_CC + I` instead (same Perron vector, primitive). A block on which neither
+//! settles within its budget keeps the last vector's (wider) proved bounds, and its estimate
+//! comes from nalgebra's dense Schur decomposition of that block alone (up to [`DENSE_LIMIT`]
+//! states).
+
+use nalgebra::DMatrix;
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::Zero;
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::{DiGraph, NodeIndex};
+
+use crate::chain::{Chain, ChainState};
+use crate::exact::decimal::to_f64;
+
+/// The spectral radius of Q: an estimate and two proved bounds, `low <= rho <= high`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Radius {
+    /// The floating-point estimate (within `[low, high]`).
+    pub estimate: f64,
+    /// A proved lower bound (a float at or below the exact Collatz-Wielandt bound).
+    pub low: f64,
+    /// A proved upper bound (a float at or above the exact Collatz-Wielandt bound).
+    pub high: f64,
+}
+
+/// Components up to this many states get a dense eigenvalue estimate when the power method does
+/// not settle on them.
+pub const DENSE_LIMIT: usize = 1500;
+
+/// The most power-method iterations on one component (each way: plain and shifted).
+const POWER_ITERATIONS: usize = 10_000;
+
+/// The strongly connected components of Q's graph (an edge for each positive transient-to-
+/// transient probability), in topological order: every transition out of a component goes to a
+/// later one. Each component's states are sorted.
+pub fn components<S: ChainState>(chain: &Chain<S>) -> Vec<Vec<usize>> {
+    let t = chain.transient_count();
+    let mut graph = DiGraph::<(), ()>::with_capacity(t, 0);
+    let nodes: Vec<NodeIndex> = (0..t).map(|_| graph.add_node(())).collect();
+    for (i, row) in chain.rows().iter().enumerate() {
+        for (j, _) in row.iter().filter(|(j, _)| *j < t) {
+            graph.add_edge(nodes[i], nodes[*j], ());
+        }
+    }
+    // Tarjan's algorithm lists the components in reverse topological order.
+    let mut comps: Vec<Vec<usize>> = tarjan_scc(&graph)
+        .into_iter()
+        .rev()
+        .map(|c| {
+            let mut c: Vec<usize> = c.into_iter().map(NodeIndex::index).collect();
+            c.sort_unstable();
+            c
+        })
+        .collect();
+    comps.shrink_to_fit();
+    comps
+}
+
+/// The spectral radius of Q, per component, with proved bounds; `None` when the chain has no
+/// transient state.
+///
+/// # Examples
+///
+/// ```
+/// use ladders::analysis::spectral::spectral_bounds;
+/// use ladders::board::builtin;
+/// use ladders::chain::Chain;
+/// // boards/tiny.toml: Q = [[1/2, 1/2], [0, 1/2]], two components with rho = 1/2 each.
+/// let tiny = builtin("tiny").unwrap().unwrap();
+/// let r = spectral_bounds(&Chain::for_board(&tiny)).unwrap();
+/// assert_eq!((r.low, r.estimate, r.high), (0.5, 0.5, 0.5));
+/// ```
+pub fn spectral_bounds<S: ChainState>(chain: &Chain<S>) -> Option<Radius> {
+    let t = chain.transient_count();
+    if t == 0 {
+        return None;
+    }
+    let d = chain.common_denominator();
+    let mut local = vec![usize::MAX; t];
+    let mut best: Option<Radius> = None;
+    for comp in components(chain) {
+        for (k, &i) in comp.iter().enumerate() {
+            local[i] = k;
+        }
+        let block = Block::new(chain, &comp, &local, &d);
+        let r = block.radius();
+        best = Some(match best {
+            None => r,
+            Some(b) => Radius {
+                estimate: b.estimate.max(r.estimate),
+                low: b.low.max(r.low),
+                high: b.high.max(r.high),
+            },
+        });
+        for &i in &comp {
+            local[i] = usize::MAX;
+        }
+    }
+    best
+}
+
+/// The spectral radius of Q (floating point; [`spectral_bounds`] gives its proved bounds).
+///
+/// `P(T > n) ~ C rho^n` as n grows; rho is shown and used to estimate the turns a tail needs,
+/// never in an exact answer.
+pub fn spectral_radius<S: ChainState>(chain: &Chain<S>) -> Option<f64> {
+    spectral_bounds(chain).map(|r| r.estimate)
+}
+
+/// One diagonal block `Q_CC`, in the component's local numbering.
+struct Block {
+    /// Per local row: (local column, probability as a float, probability times D).
+    rows: Vec<Vec<(usize, f64, BigInt)>>,
+    /// The chain's common denominator D.
+    d: BigInt,
+}
+
+impl Block {
+    fn new<S: ChainState>(chain: &Chain<S>, comp: &[usize], local: &[usize], d: &BigInt) -> Block {
+        let rows = comp
+            .iter()
+            .map(|&i| {
+                chain
+                    .row(i)
+                    .iter()
+                    .filter(|(j, _)| *j < local.len() && local[*j] != usize::MAX)
+                    .map(|(j, p)| {
+                        let scaled = p * BigRational::from_integer(d.clone());
+                        (local[*j], to_f64(p), scaled.to_integer())
+                    })
+                    .collect()
+            })
+            .collect();
+        Block { rows, d: d.clone() }
+    }
+
+    fn size(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// The block's spectral radius, estimated and proved.
+    fn radius(&self) -> Radius {
+        if self.size() == 1 {
+            // rho of a 1 x 1 block is its entry: Q_ii, or 0 without a loop.
+            let q = self.rows[0]
+                .first()
+                .map_or_else(BigRational::zero, |(_, _, n)| {
+                    BigRational::new(n.clone(), self.d.clone())
+                });
+            let (low, high) = (below(&q), above(&q));
+            return Radius {
+                estimate: to_f64(&q).clamp(low, high),
+                low,
+                high,
+            };
+        }
+        let nnz = self.rows.iter().map(Vec::len).sum::<usize>().max(1);
+        let m = self.size();
+        let budget = (m * m / nnz * m).clamp(500, POWER_ITERATIONS);
+        let (x, estimate) = match self.power(0.0, budget) {
+            Ok(settled) => settled,
+            Err(plain) => match self.power(1.0, budget) {
+                Ok(settled) => settled,
+                Err(shifted) => {
+                    let v = if self.gap(&shifted) < self.gap(&plain) {
+                        shifted
+                    } else {
+                        plain
+                    };
+                    let estimate = self.dense_estimate().unwrap_or(f64::NAN);
+                    (v, estimate)
+                }
+            },
+        };
+        let (low_q, high_q) = self.collatz_wielandt(&x);
+        let (low, high) = (below(&low_q), above(&high_q));
+        let estimate = if estimate.is_nan() {
+            to_f64(&((&low_q + &high_q) / BigRational::from_integer(2.into())))
+        } else {
+            estimate
+        };
+        Radius {
+            estimate: estimate.clamp(low, high),
+            low,
+            high,
+        }
+    }
+
+    /// `x Q_CC` in floats.
+    fn times(&self, x: &[f64], out: &mut [f64]) {
+        out.fill(0.0);
+        for (i, row) in self.rows.iter().enumerate() {
+            for &(j, p, _) in row {
+                out[j] += x[i] * p;
+            }
+        }
+    }
+
+    /// The float Collatz-Wielandt bounds of x: (min, max) of `(x Q_CC)_j / x_j`.
+    fn float_bounds(&self, x: &[f64]) -> (f64, f64) {
+        let mut y = vec![0.0; x.len()];
+        self.times(x, &mut y);
+        ratio_range(x, &y)
+    }
+
+    /// The relative width of the float bounds of x.
+    fn gap(&self, x: &[f64]) -> f64 {
+        let (lo, hi) = self.float_bounds(x);
+        if hi > 0.0 {
+            (hi - lo) / hi
+        } else {
+            f64::INFINITY
+        }
+    }
+
+    /// The power method `x <- x (Q_CC + shift I) / |.|` from the uniform vector, at most
+    /// `budget` iterations: `Ok((x, rho))` once the float Collatz-Wielandt bounds of x agree to
+    /// 1e-14, else `Err(x)`, the last vector.
+    fn power(&self, shift: f64, budget: usize) -> Result<(Vec<f64>, f64), Vec<f64>> {
+        let m = self.size();
+        let mut x = vec![1.0 / m as f64; m];
+        let mut next = vec![0.0; m];
+        for k in 0..budget {
+            self.times(&x, &mut next);
+            if k % 16 == 15 {
+                let (lo, hi) = ratio_range(&x, &next);
+                if hi - lo <= 1e-14 * hi {
+                    let rho = next.iter().sum::<f64>() / x.iter().sum::<f64>();
+                    return Ok((x, rho));
+                }
+            }
+            for (n, a) in next.iter_mut().zip(&x) {
+                *n += shift * a;
+            }
+            let norm: f64 = next.iter().sum();
+            if norm == 0.0 || !norm.is_finite() {
+                return Err(x);
+            }
+            for (a, n) in x.iter_mut().zip(&next) {
+                *a = n / norm;
+            }
+        }
+        Err(x)
+    }
+
+    /// The largest eigenvalue modulus of the block by a dense Schur decomposition (floats), for
+    /// blocks up to [`DENSE_LIMIT`] states.
+    fn dense_estimate(&self) -> Option<f64> {
+        let m = self.size();
+        if m > DENSE_LIMIT {
+            return None;
+        }
+        let mut q = DMatrix::<f64>::zeros(m, m);
+        for (i, row) in self.rows.iter().enumerate() {
+            for &(j, p, _) in row {
+                q[(i, j)] = p;
+            }
+        }
+        // A bounded number of QR iterations: nalgebra's default never gives up.
+        let schur = nalgebra::linalg::Schur::try_new(q, f64::EPSILON, 100_000)?;
+        schur
+            .complex_eigenvalues()
+            .iter()
+            .map(|z| z.norm())
+            .reduce(f64::max)
+    }
+
+    /// The exact Collatz-Wielandt bounds `min_j (x Q_CC)_j / x_j` and `max_j (x Q_CC)_j / x_j`
+    /// for the float vector x (entries that are not positive and finite are replaced by the
+    /// smallest positive normal float, which keeps x positive: the bounds hold for any positive
+    /// x).
+    fn collatz_wielandt(&self, x: &[f64]) -> (BigRational, BigRational) {
+        let parts: Vec<(u64, i32)> = x
+            .iter()
+            .map(|&v| {
+                let v = if v.is_finite() && v > 0.0 {
+                    v
+                } else {
+                    f64::MIN_POSITIVE
+                };
+                dyadic(v)
+            })
+            .collect();
+        let e0 = parts.iter().map(|p| p.1).min().unwrap_or(0);
+        // x_i = X_i 2^e0 with X_i an integer.
+        let xs: Vec<BigInt> = parts
+            .iter()
+            .map(|&(m, e)| BigInt::from(m) << (e - e0) as usize)
+            .collect();
+        // (x Q_CC)_j = S_j 2^e0 / D.
+        let mut s = vec![BigInt::zero(); x.len()];
+        for (i, row) in self.rows.iter().enumerate() {
+            for (j, _, n) in row {
+                s[*j] += &xs[i] * n;
+            }
+        }
+        // The ratio of j is S_j / (D X_j); compare S_a X_b with S_b X_a.
+        let less = |a: usize, b: usize| &s[a] * &xs[b] < &s[b] * &xs[a];
+        let (mut lo, mut hi) = (0, 0);
+        for j in 1..x.len() {
+            if less(j, lo) {
+                lo = j;
+            }
+            if less(hi, j) {
+                hi = j;
+            }
+        }
+        let ratio = |j: usize| BigRational::new(s[j].clone(), &self.d * &xs[j]);
+        (ratio(lo), ratio(hi))
+    }
+}
+
+/// (min, max) of `y_j / x_j` in floats (infinite where `x_j` is not positive).
+fn ratio_range(x: &[f64], y: &[f64]) -> (f64, f64) {
+    x.iter()
+        .zip(y)
+        .map(|(a, b)| if *a > 0.0 { b / a } else { f64::INFINITY })
+        .fold((f64::INFINITY, 0.0f64), |(l, h), r| (l.min(r), h.max(r)))
+}
+
+/// A positive finite float as `m 2^e` exactly.
+fn dyadic(v: f64) -> (u64, i32) {
+    let bits = v.to_bits();
+    let exp = ((bits >> 52) & 0x7ff) as i32;
+    let frac = bits & ((1u64 << 52) - 1);
+    if exp == 0 {
+        (frac, -1074)
+    } else {
+        (frac | (1u64 << 52), exp - 1075)
+    }
+}
+
+/// The largest float at or below `r >= 0`.
+fn below(r: &BigRational) -> f64 {
+    let f = to_f64(r);
+    match BigRational::from_float(f) {
+        Some(exact) if &exact > r => step_down(f),
+        _ => f,
+    }
+}
+
+/// The smallest float at or above `r >= 0`.
+fn above(r: &BigRational) -> f64 {
+    let f = to_f64(r);
+    match BigRational::from_float(f) {
+        Some(exact) if &exact < r => step_up(f),
+        _ => f,
+    }
+}
+
+/// The next float below a positive float.
+fn step_down(f: f64) -> f64 {
+    if f > 0.0 {
+        f64::from_bits(f.to_bits() - 1)
+    } else {
+        f
+    }
+}
+
+/// The next float above a nonnegative finite float.
+fn step_up(f: f64) -> f64 {
+    if f >= 0.0 && f.is_finite() {
+        f64::from_bits(f.to_bits() + 1)
+    } else {
+        f
+    }
+}
+
+#[cfg(test)]
+#[path = "spectral_tests.rs"]
+mod tests;

@@ -1,0 +1,263 @@
+//! Tests of the per-component spectral radius: hand-worked chains with exact radii, the old
+//! whole-matrix computation (dense Schur on all of Q, and the power method on all of Q) on the
+//! built-in boards and the stateful fixtures, and the certified decay rate of the generating
+//! function (a second method: the root of D nearest 0).
+
+use std::collections::HashMap;
+
+use nalgebra::DMatrix;
+
+use super::*;
+use crate::analysis::pgf::{pgf, tail::decay_rate};
+use crate::analysis::stateful::stateful_chain;
+use crate::board::{builtin, builtin_names, Board};
+use crate::chain::{Turn, TurnModel, TurnRewards};
+
+/// A chain given by its matrix: states 0..n are transient (0 the start), n is the finish, which
+/// takes whatever each row leaves.
+struct Matrix {
+    rows: Vec<Vec<(usize, (i64, i64))>>,
+}
+
+impl TurnModel for Matrix {
+    type State = usize;
+    fn start(&self) -> usize {
+        0
+    }
+    fn is_final(&self, s: &usize) -> bool {
+        *s == self.rows.len()
+    }
+    fn turn(&self, s: &usize) -> Turn<usize> {
+        let mut next: Vec<(usize, BigRational)> = self.rows[*s]
+            .iter()
+            .map(|&(j, (a, b))| (j, BigRational::new(a.into(), b.into())))
+            .collect();
+        let left = BigRational::from_integer(1.into())
+            - next.iter().map(|(_, p)| p.clone()).sum::<BigRational>();
+        if !left.is_zero() {
+            next.push((self.rows.len(), left));
+        }
+        Turn {
+            next,
+            rewards: TurnRewards::default(),
+            endless: false,
+        }
+    }
+}
+
+fn matrix(rows: Vec<Vec<(usize, (i64, i64))>>) -> Chain<usize> {
+    Chain::build(&Matrix { rows })
+}
+
+fn fixture(path: &str) -> Board {
+    let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    Board::from_toml_str(&text, path).unwrap()
+}
+
+/// The old route: the spectral radius of all of Q at once by nalgebra's dense Schur
+/// decomposition.
+fn whole_dense<S: ChainState>(chain: &Chain<S>) -> f64 {
+    let t = chain.transient_count();
+    let mut q = DMatrix::<f64>::zeros(t, t);
+    for (i, row) in chain.rows().iter().enumerate() {
+        for (j, p) in row.iter().filter(|(j, _)| *j < t) {
+            q[(i, *j)] = to_f64(p);
+        }
+    }
+    let schur = nalgebra::linalg::Schur::try_new(q, f64::EPSILON, 100_000).unwrap();
+    schur
+        .complex_eigenvalues()
+        .iter()
+        .map(|z| z.norm())
+        .fold(0.0, f64::max)
+}
+
+/// The old fallback: the power method on all of Q from the uniform vector, `|v Q| / |v|` after
+/// many steps (v normalised each step).
+fn whole_power<S: ChainState>(chain: &Chain<S>, steps: usize) -> f64 {
+    let t = chain.transient_count();
+    let mut v = vec![1.0 / t as f64; t];
+    let mut rho = 0.0;
+    for _ in 0..steps {
+        let mut next = vec![0.0; t];
+        for (i, row) in chain.rows().iter().enumerate() {
+            for (j, p) in row.iter().filter(|(j, _)| *j < t) {
+                next[*j] += v[i] * to_f64(p);
+            }
+        }
+        rho = next.iter().sum::<f64>();
+        v = next.into_iter().map(|x| x / rho).collect();
+    }
+    rho
+}
+
+/// Every transition of Q goes from a component to itself or a later one, and the components
+/// cover the transient states once each.
+fn assert_topological<S: ChainState>(chain: &Chain<S>, comps: &[Vec<usize>]) {
+    let t = chain.transient_count();
+    let mut at: HashMap<usize, usize> = HashMap::new();
+    for (k, c) in comps.iter().enumerate() {
+        for &i in c {
+            assert!(at.insert(i, k).is_none(), "state {i} in two components");
+        }
+    }
+    assert_eq!(at.len(), t);
+    for (i, row) in chain.rows().iter().enumerate() {
+        for (j, _) in row.iter().filter(|(j, _)| *j < t) {
+            assert!(at[&i] <= at[j], "{i} -> {j} goes back a component");
+        }
+    }
+}
+
+#[test]
+fn the_tiny_board_has_rho_one_half_exactly() {
+    // Q = [[1/2, 1/2], [0, 1/2]] (boards/tiny.toml, worked there): two one-state components,
+    // each with a loop of 1/2, so rho = 1/2 with no rounding at all. The whole-matrix power
+    // method only approaches it (a double eigenvalue).
+    let chain = Chain::for_board(&builtin("tiny").unwrap().unwrap());
+    assert_eq!(components(&chain), vec![vec![0], vec![1]]);
+    let r = spectral_bounds(&chain).unwrap();
+    assert_eq!((r.low, r.estimate, r.high), (0.5, 0.5, 0.5));
+}
+
+#[test]
+fn layers_take_the_largest_block() {
+    // Hand-worked: block {0, 1} with every entry 1/4 (rho = 1/2: the row sums are all 1/2),
+    // feeding state 2 with a loop of 3/4 (rho = 3/4), feeding state 3 with no loop (rho = 0).
+    // rho(Q) = max(1/2, 3/4, 0) = 3/4 exactly, found in the second component.
+    let chain = matrix(vec![
+        vec![(0, (1, 4)), (1, (1, 4)), (2, (1, 4))],
+        vec![(0, (1, 4)), (1, (1, 4)), (3, (1, 4))],
+        vec![(2, (3, 4)), (3, (1, 8))],
+        vec![],
+    ]);
+    let comps = components(&chain);
+    assert_eq!(comps, vec![vec![0, 1], vec![2], vec![3]]);
+    assert_topological(&chain, &comps);
+    let r = spectral_bounds(&chain).unwrap();
+    assert_eq!((r.low, r.estimate, r.high), (0.75, 0.75, 0.75));
+    // The first block alone: its Perron vector is uniform, so the bounds are exact too.
+    let first = matrix(vec![
+        vec![(0, (1, 4)), (1, (1, 4))],
+        vec![(0, (1, 4)), (1, (1, 4))],
+    ]);
+    let r = spectral_bounds(&first).unwrap();
+    assert_eq!((r.low, r.high), (0.5, 0.5));
+}
+
+#[test]
+fn a_periodic_block_is_enclosed() {
+    // Q = [[0, 1/2], [1/3, 0]]: period 2, eigenvalues +-sqrt(1/6), so the plain power method
+    // never settles (it alternates) and the shifted one must. Check low^2 <= 1/6 <= high^2
+    // exactly, and a width of at most 1e-13 relative.
+    let chain = matrix(vec![vec![(1, (1, 2))], vec![(0, (1, 3))]]);
+    let r = spectral_bounds(&chain).unwrap();
+    let sixth = BigRational::new(1.into(), 6.into());
+    let sq = |f: f64| {
+        let q = BigRational::from_float(f).unwrap();
+        &q * &q
+    };
+    assert!(sq(r.low) <= sixth && sixth <= sq(r.high), "{r:?}");
+    assert!(r.high - r.low <= 1e-13 * r.high, "{r:?}");
+    assert!(r.low <= r.estimate && r.estimate <= r.high);
+}
+
+#[test]
+fn no_transient_state_has_no_radius() {
+    let chain = matrix(vec![vec![]]);
+    assert_eq!(spectral_bounds(&matrix(vec![])).map(|_| ()), None);
+    // One state, no loop: Q = [0], rho = 0 exactly.
+    let r = spectral_bounds(&chain).unwrap();
+    assert_eq!((r.low, r.high), (0.0, 0.0));
+}
+
+/// The per-component bounds contain the old whole-matrix value (to its float error) and are
+/// narrow, and the components are in topological order.
+fn agrees_with_the_whole_matrix<S: ChainState>(name: &str, chain: &Chain<S>) -> Radius {
+    let comps = components(chain);
+    assert_topological(chain, &comps);
+    let r = spectral_bounds(chain).unwrap();
+    let old = if chain.transient_count() <= 600 {
+        whole_dense(chain)
+    } else {
+        whole_power(chain, 20_000)
+    };
+    let slack = 1e-11 * old.max(1e-300);
+    assert!(
+        r.low - slack <= old && old <= r.high + slack,
+        "{name}: old {old} outside {r:?}"
+    );
+    assert!(r.high - r.low <= 1e-12 * r.high, "{name}: wide {r:?}");
+    assert!(r.low <= r.estimate && r.estimate <= r.high, "{name}: {r:?}");
+    r
+}
+
+#[test]
+fn every_built_in_board_agrees_with_the_whole_matrix() {
+    for name in builtin_names() {
+        let board = builtin(name).unwrap().unwrap();
+        if board.is_stateful() {
+            let chain = stateful_chain(&board);
+            agrees_with_the_whole_matrix(name, &chain);
+            // Layered: far more components than squares would give one at a time.
+            assert!(components(&chain).len() > 1, "{name}");
+        } else {
+            agrees_with_the_whole_matrix(name, &Chain::for_board(&board));
+        }
+    }
+}
+
+#[test]
+fn stateful_fixtures_agree_with_the_whole_matrix() {
+    let dir = format!(
+        "{}/tests/fixtures/independent-boards",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names.push("../sim/stateful-all.toml".into());
+    for name in names {
+        let board = fixture(&format!("tests/fixtures/independent-boards/{name}"));
+        if board.is_stateful() {
+            agrees_with_the_whole_matrix(&name, &stateful_chain(&board));
+        } else {
+            agrees_with_the_whole_matrix(&name, &Chain::for_board(&board));
+        }
+    }
+}
+
+#[test]
+fn the_bounds_meet_the_generating_functions_certified_rate() {
+    // A second method: rho = 1/z0, z0 the root of D nearest 0, proved between two fractions by
+    // sign changes of D and a Collatz-Wielandt check on all of Q (analysis::pgf::tail). Both
+    // enclosures hold the true rho, so they must overlap.
+    let boards = [
+        builtin("milton-bradley").unwrap().unwrap(),
+        fixture("tests/fixtures/sim/stateful-all.toml"),
+        fixture("tests/fixtures/independent-boards/tiles-once-points.toml"),
+    ];
+    for board in &boards {
+        let r = if board.is_stateful() {
+            let chain = stateful_chain(board);
+            let d = decay_rate(&chain, &pgf(&chain)).expect("certified");
+            (spectral_bounds(&chain).unwrap(), d)
+        } else {
+            let chain = Chain::for_board(board);
+            let d = decay_rate(&chain, &pgf(&chain)).expect("certified");
+            (spectral_bounds(&chain).unwrap(), d)
+        };
+        let (ours, theirs) = r;
+        let low = BigRational::from_float(ours.low).unwrap();
+        let high = BigRational::from_float(ours.high).unwrap();
+        assert!(
+            low <= theirs.high && theirs.low <= high,
+            "{}: {ours:?} vs [{}, {}]",
+            board.name(),
+            to_f64(&theirs.low),
+            to_f64(&theirs.high)
+        );
+    }
+}
