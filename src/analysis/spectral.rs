@@ -95,7 +95,7 @@ pub fn components<S: ChainState>(chain: &Chain<S>) -> Vec<Vec<usize>> {
 /// use ladders::board::builtin;
 /// use ladders::chain::Chain;
 /// // boards/tiny.toml: Q = [[1/2, 1/2], [0, 1/2]], two components with rho = 1/2 each.
-/// let tiny = builtin("tiny").unwrap().unwrap();
+/// let tiny = builtin("tiny").unwrap();
 /// let r = spectral_bounds(&Chain::for_board(&tiny)).unwrap();
 /// assert_eq!((r.low, r.estimate, r.high), (0.5, 0.5, 0.5));
 /// ```

@@ -121,7 +121,7 @@ fn the_tiny_board_has_rho_one_half_exactly() {
     // Q = [[1/2, 1/2], [0, 1/2]] (boards/tiny.toml, worked there): two one-state components,
     // each with a loop of 1/2, so rho = 1/2 with no rounding at all. The whole-matrix power
     // method only approaches it (a double eigenvalue).
-    let chain = Chain::for_board(&builtin("tiny").unwrap().unwrap());
+    let chain = Chain::for_board(&builtin("tiny").unwrap());
     assert_eq!(components(&chain), vec![vec![0], vec![1]]);
     let r = spectral_bounds(&chain).unwrap();
     assert_eq!((r.low, r.estimate, r.high), (0.5, 0.5, 0.5));
@@ -203,7 +203,7 @@ fn agrees_with_the_whole_matrix<S: ChainState>(name: &str, chain: &Chain<S>) -> 
 #[test]
 fn every_built_in_board_agrees_with_the_whole_matrix() {
     for name in builtin_names() {
-        let board = builtin(name).unwrap().unwrap();
+        let board = builtin(name).unwrap();
         if board.is_stateful() {
             let chain = stateful_chain(&board);
             agrees_with_the_whole_matrix(name, &chain);
@@ -243,7 +243,7 @@ fn the_bounds_meet_the_generating_functions_certified_rate() {
     // sign changes of D and a Collatz-Wielandt check on all of Q (analysis::pgf::tail). Both
     // enclosures hold the true rho, so they must overlap.
     let boards = [
-        builtin("milton-bradley").unwrap().unwrap(),
+        builtin("milton-bradley").unwrap(),
         fixture("tests/fixtures/sim/stateful-all.toml"),
         fixture("tests/fixtures/independent-boards/tiles-once-points.toml"),
     ];
