@@ -6,18 +6,19 @@ use std::process::ExitCode;
 use anyhow::{anyhow, bail, Result};
 use ladders::board::Board;
 use ladders::race::knockoff::KnockOffOptions;
+use ladders::race::shared::{shared_race, SharedOptions};
 use ladders::report::expect::trap_sentence;
 use ladders::report::race_simulate::{race_check_json, write_race_check};
-use ladders::report::simulate::{check_json, write_check};
+use ladders::report::simulate::{check_json, write_check, Timing};
 use ladders::simulate::check::{compare, ExactLaw, LawError, Observed};
-use ladders::simulate::race::{compare_race, exact_race};
+use ladders::simulate::race::{compare_race, exact_race, RaceExact, RaceSimulation, CHECK_DIGITS};
 
 use super::exit;
 use super::output::write_json;
 use super::policy_arg::{write_report, PolicyArgs};
 use super::simulate::{
-    policy_seat, run_policy_simulation, run_race_simulation, run_simulation, SeatArgs, Seats,
-    SimArgs,
+    policy_seat, run_policy_simulation, run_race_simulation, run_shared_simulation, run_simulation,
+    SeatArgs, Seats, SimArgs,
 };
 
 /// Simulate and compare with the exact answers (exit 1 when they disagree)
@@ -46,11 +47,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         None => match args.seats.load()? {
             Seats::One(board) => *board,
             Seats::Race(boards, knock_off) => return run_race(args, &boards, knock_off, out),
-            Seats::Shared(board, players) => bail!(
-                "{}: {players} players sharing a board that changes during a game have no exact \
-                 race to check against yet; `ladders simulate --players {players}` estimates it",
-                board.origin()
-            ),
+            Seats::Shared(board, players) => return run_shared(args, &board, players, out),
         },
     };
     let tail = 0.1 / args.sim.games as f64;
@@ -107,6 +104,20 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
 /// ones are stepped to the certified digits a check needs.
 const CHECK_EXACT_LIMIT: usize = 400;
 
+/// `check --players K` on a board that changes during a game: the shared race simulated, then
+/// compared seat by seat with the exact shared race ([`shared_race`]).
+fn run_shared(args: &Args, board: &Board, players: usize, out: &mut dyn Write) -> Result<ExitCode> {
+    let options = SharedOptions {
+        digits: CHECK_DIGITS,
+        exact_limit: CHECK_EXACT_LIMIT,
+        ..SharedOptions::default()
+    };
+    let exact = RaceExact::from_race(shared_race(board, players, &options)?);
+    let (sim, timing) = run_shared_simulation(board, players, &args.sim)?;
+    let seats = vec![board; players];
+    report_race_check(args, &seats, &sim, &exact, timing, out)
+}
+
 /// `check --players K`: the race simulated, then compared seat by seat with the exact race.
 fn run_race(
     args: &Args,
@@ -123,12 +134,24 @@ fn run_race(
     };
     let exact = exact_race(&seats, knock_off, &options)?;
     let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sim)?;
-    let comparison = compare_race(&exact, &sim);
+    report_race_check(args, &seats, &sim, &exact, timing, out)
+}
+
+/// Compares a simulated race with the exact one, writes the report, and gives the exit code.
+fn report_race_check(
+    args: &Args,
+    seats: &[&Board],
+    sim: &RaceSimulation,
+    exact: &RaceExact,
+    timing: Timing,
+    out: &mut dyn Write,
+) -> Result<ExitCode> {
+    let comparison = compare_race(exact, sim);
     if args.json {
-        let v = race_check_json(&seats, &sim, &exact, &comparison, Some(timing));
+        let v = race_check_json(seats, sim, exact, &comparison, Some(timing));
         write_json(out, &v)?;
     } else {
-        write_race_check(out, &seats, &sim, &exact, &comparison, Some(timing))?;
+        write_race_check(out, seats, sim, exact, &comparison, Some(timing))?;
     }
     Ok(exit::code(if comparison.pass {
         exit::SUCCESS

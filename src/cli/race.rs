@@ -7,7 +7,8 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use ladders::board::{Board, DEFAULT_BOARD};
 use ladders::race::knockoff::{knock_off_race, KnockOffOptions};
-use ladders::race::{race, RaceOptions};
+use ladders::race::shared::{shared_race, SharedOptions};
+use ladders::race::{race, Race, RaceOptions};
 use ladders::report::race::{table_json, to_json, write_table_text, write_text, RaceReportOptions};
 
 use super::board_args::RuleArgs;
@@ -72,18 +73,15 @@ pub struct Args {
     /// The knock-off house rule: landing on an opponent's square sends them back to the start
     #[arg(long)]
     pub knock_off: bool,
-    /// With --knock-off: solve the joint chain exactly when it has at most this many states
-    /// (otherwise step it with certified bounds)
-    #[arg(long, default_value_t = 2000, value_name = "N", requires = "knock_off")]
-    pub exact_limit: usize,
-    /// With --knock-off: refuse joint chains with more states than this
-    #[arg(
-        long,
-        default_value_t = 200_000,
-        value_name = "N",
-        requires = "knock_off"
-    )]
-    pub state_limit: usize,
+    /// With --knock-off or a board that changes during a game: solve the joint chain exactly
+    /// when it has at most this many states (otherwise certified bounds)
+    /// [default: 2000]
+    #[arg(long, value_name = "N")]
+    pub exact_limit: Option<usize>,
+    /// With --knock-off or a board that changes during a game: refuse joint chains with more
+    /// states than this [default: 200000 with --knock-off, 2000000 on a shared board]
+    #[arg(long, value_name = "N")]
+    pub state_limit: Option<usize>,
     /// Digits after the point to certify, the sum running as far as needed (default 15, or 12
     /// with --knock-off)
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=200))]
@@ -136,9 +134,7 @@ pub fn seat_boards(
             if reverse_seat.contains(&(i + 1)) {
                 rules.reverse = !rules.reverse;
             }
-            let board = rules.load(name)?;
-            super::board_args::square_state_only(&board, "race")?;
-            Ok(board)
+            rules.load(name)
         })
         .collect()
 }
@@ -173,6 +169,29 @@ fn knock_off_memory_fits(seats: &[&Board], state_limit: usize) -> Result<()> {
         );
     }
     Ok(())
+}
+
+/// The race of seats sharing one board that changes during a game ([`shared_race`]): every
+/// seat on the same board, no knock-off.
+fn run_shared(args: &Args, seats: &[&Board], digits: usize) -> Result<Race> {
+    let board = seats[0];
+    let one_board = args.boards.len() == 1 && args.reverse_seat.is_empty() && args.from.is_none();
+    if args.knock_off || args.distribution || !one_board {
+        bail!(
+            "{}: a board that changes during a game is shared by every seat (a broken ladder is \
+             broken for all): give one board for all seats, without --reverse-seat, --from, \
+             --knock-off or --distribution",
+            board.origin()
+        );
+    }
+    let options = SharedOptions {
+        digits,
+        exact_limit: args.exact_limit.unwrap_or(2000),
+        state_limit: args
+            .state_limit
+            .unwrap_or(SharedOptions::default().state_limit),
+    };
+    Ok(shared_race(board, seats.len(), &options)?)
 }
 
 /// Runs `race`.
@@ -227,15 +246,22 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         None => seat_boards(&args.boards, &args.rules, &args.reverse_seat, players.from)?,
     };
     let seats: Vec<&Board> = boards.iter().collect();
-    let result = if args.knock_off {
+    let stateful = seats.iter().any(|b| b.is_stateful());
+    if !stateful && !args.knock_off && (args.exact_limit.is_some() || args.state_limit.is_some()) {
+        bail!("--exact-limit and --state-limit are for joint chains: --knock-off, or a board that changes during a game");
+    }
+    let result = if stateful {
+        run_shared(args, &seats, digits)?
+    } else if args.knock_off {
+        let state_limit = args.state_limit.unwrap_or(200_000);
         if !ladders::race::relative::applies(&seats) {
-            knock_off_memory_fits(&seats, args.state_limit)?;
+            knock_off_memory_fits(&seats, state_limit)?;
         }
         let options = KnockOffOptions {
             digits,
             max_turns: args.max_turns.max(1),
-            state_limit: args.state_limit,
-            exact_limit: args.exact_limit,
+            state_limit,
+            exact_limit: args.exact_limit.unwrap_or(2000),
         };
         knock_off_race(&seats, true, &options)?
     } else {

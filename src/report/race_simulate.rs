@@ -29,8 +29,8 @@ pub const SHARED: &str =
     "one state for all seats: a ladder broken or an apple eaten by one seat is so for every seat";
 
 /// Why a shared board's race is simulated.
-pub const SIMULATED_BECAUSE: &str = "the seats interact through the board's state, and no exact \
-     joint chain answers seats sharing a board that changes during a game yet";
+pub const SIMULATED_BECAUSE: &str = "the seats interact through the board's state; `ladders \
+     race` answers the shared race exactly and `ladders check --players K` compares the two";
 
 /// The seats play one board that changes during a game, so they share its state.
 fn shared(boards: &[&Board]) -> bool {

@@ -303,16 +303,24 @@ pub fn exact_race(
         };
         race(boards, &options)?
     };
-    let mid = |lo: &BigRational, hi: &BigRational| (to_f64(lo) + to_f64(hi)) / 2.0;
-    Ok(RaceExact {
-        win: race
-            .seats
-            .iter()
-            .map(|s| mid(&s.win.lo, &s.win.hi))
-            .collect(),
-        rounds: mid(&race.expected_rounds.lo, &race.expected_rounds.hi),
-        race,
-    })
+    Ok(RaceExact::from_race(race))
+}
+
+impl RaceExact {
+    /// The exact race of a check, with each interval's middle as a float (also for seats
+    /// sharing a stateful board, [`crate::race::shared`]).
+    pub fn from_race(race: Race) -> RaceExact {
+        let mid = |lo: &BigRational, hi: &BigRational| (to_f64(lo) + to_f64(hi)) / 2.0;
+        RaceExact {
+            win: race
+                .seats
+                .iter()
+                .map(|s| mid(&s.win.lo, &s.win.hi))
+                .collect(),
+            rounds: mid(&race.expected_rounds.lo, &race.expected_rounds.hi),
+            race,
+        }
+    }
 }
 
 /// Pearson's chi-square of the seats' win counts.

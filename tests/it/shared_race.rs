@@ -102,3 +102,71 @@ fn the_certified_float_route_contains_every_exact_value_and_is_narrow() {
         assert!(r.complete, "{}", board.name());
     }
 }
+
+/// `ladders race BOARD ARGS --json` on the shared board of `tests/fixtures/sim/shared-two.toml`.
+fn race_json(args: &[&str]) -> serde_json::Value {
+    let out = super::common::ladders()
+        .args(["race", "tests/fixtures/sim/shared-two.toml", "--json"])
+        .args(args)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn race_on_a_shared_board_prints_the_exact_and_the_certified_answers() {
+    let (_, want) = fixture(
+        Path::new("tests/fixtures/sim/shared-two.txt"),
+        Some("tests/fixtures/sim/shared-two.toml"),
+    );
+    let exact = race_json(&[]);
+    assert_eq!(exact["method"], "exact");
+    for (k, name) in ["win1", "win2"].into_iter().enumerate() {
+        let win = &exact["seats"][k]["win"];
+        assert_eq!(super::common::exact(&win["lo"]), want[name]);
+        assert_eq!(super::common::exact(&win["hi"]), want[name]);
+    }
+    let layered = race_json(&["--exact-limit", "0"]);
+    assert_eq!(layered["method"], "layered");
+    let win = &layered["seats"][0]["win"];
+    assert!(super::common::exact(&win["lo"]) <= want["win1"]);
+    assert!(want["win1"] <= super::common::exact(&win["hi"]));
+}
+
+#[test]
+fn check_of_two_players_sharing_a_board_passes_against_the_exact_race() {
+    let out = super::common::ladders()
+        .args([
+            "check",
+            "tests/fixtures/sim/shared-two.toml",
+            "--players",
+            "2",
+        ])
+        .args(["-n", "100k", "--seed", "1"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert!(text.contains("Verdict          PASS"), "{text}");
+    assert!(text.contains("0.549796"), "the exact win of seat 1: {text}");
+}
+
+#[test]
+fn a_shared_board_with_other_seats_or_knock_off_is_refused() {
+    for args in [
+        &["tests/fixtures/sim/shared-two.toml", "tiny"][..],
+        &["tests/fixtures/sim/shared-two.toml", "--knock-off"][..],
+    ] {
+        super::common::ladders()
+            .arg("race")
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("shared by every seat"));
+    }
+}
