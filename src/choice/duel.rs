@@ -26,15 +26,17 @@
 //!    up with a margin). Such a u exists only if the pair ends the game with probability 1, so
 //!    the check proves that too. Hence W(start, start) lies in a certified interval.
 //! 3. The check that neither player can improve: at every decision and every position of the
-//!    other player, each action's value under the certified W is compared with the chosen one's,
-//!    exactly up to the certified radius; `gap` bounds what any single-turn deviation can gain.
-//!    A gap of a few 1e-14 says the strategies are optimal up to ties closer than that; it is a
-//!    bound on one-turn deviations, not a proof that a long sequence of deviations gains nothing.
+//!    other player, each other action's value under the certified W is compared with the chosen
+//!    one's, exactly up to the certified radius; `gap` bounds what any single-turn deviation can
+//!    gain. [`super::duel_proof`] turns that into a bound on deviations over any number of turns
+//!    (the gap times a proved bound on the deviator's expected turns), so the value of the game
+//!    lies in a certified interval.
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
+use super::duel_proof::{prove, DeviationProof};
 use super::{lcm, Game, Policy};
 use crate::race::interval::Interval;
 
@@ -42,7 +44,7 @@ use crate::race::interval::Interval;
 pub type Strategy = Vec<Vec<usize>>;
 
 /// The scale of the certified values: v = v_int / 2^60.
-const SCALE_BITS: u32 = 60;
+pub(crate) const SCALE_BITS: u32 = 60;
 
 /// The chance of winning of the player to move, by (mover's state, other's state), `m * m` values
 /// (`m` the game's states).
@@ -58,13 +60,13 @@ pub struct FloatValues {
 #[derive(Clone, Debug)]
 pub struct Certified {
     /// v(x, y) * 2^60 at `x * m + y`: the center of each interval.
-    center: Vec<i64>,
+    pub(crate) center: Vec<i64>,
     /// u(x, y): the certified bound on the expected remaining turns.
-    turns: Vec<i64>,
+    pub(crate) turns: Vec<i64>,
     /// max |T v - v|, exactly.
-    residual: BigRational,
+    pub(crate) residual: BigRational,
     /// The states of the game.
-    m: usize,
+    pub(crate) m: usize,
     /// The most any single-turn deviation can gain (see the module's docs).
     pub gap: f64,
 }
@@ -276,7 +278,9 @@ pub fn certify(game: &Game, strategy: &Strategy, w: &FloatValues) -> Result<Cert
         m,
         gap: 0.0,
     };
-    out.gap = gap(game, strategy, &out);
+    out.gap = super::duel_proof::gain_bound(game, strategy, &out)
+        .to_f64()
+        .unwrap_or(f64::INFINITY);
     Ok(out)
 }
 
@@ -417,51 +421,6 @@ fn turns_bound(r: &Rows) -> Option<Vec<i64>> {
     None
 }
 
-/// The most a single-turn deviation can gain: for every node and state of the other, the best
-/// other action's value minus the chosen one's, each taken at the edge of the certified
-/// intervals (so an upper bound, up to a relative 1e-9 for the final conversion to a float).
-fn gap(game: &Game, strategy: &Strategy, c: &Certified) -> f64 {
-    let m = c.m;
-    let one: i128 = 1 << SCALE_BITS;
-    let rho = c.residual.to_f64().unwrap_or(f64::INFINITY);
-    let mut worst = 0.0f64;
-    for (k, node) in game.nodes.iter().enumerate() {
-        if node.actions.len() < 2 {
-            continue;
-        }
-        for y in 0..m {
-            // (value numerator over total * 2^60, radius over total).
-            let values: Vec<(i128, i128, u64)> = node
-                .actions
-                .iter()
-                .map(|a| {
-                    let mut v = 0i128;
-                    let mut rad = 0i128;
-                    for &(t, u) in &a.next {
-                        let u = i128::from(u);
-                        match t {
-                            None => v += u * one,
-                            Some(t) => {
-                                v += u * (one - i128::from(c.center[y * m + t]));
-                                rad += u * i128::from(c.turns[y * m + t]);
-                            }
-                        }
-                    }
-                    (v, rad, a.total)
-                })
-                .collect();
-            let (vc, rc, uc) = values[strategy[k][y]];
-            for &(va, ra, ua) in &values {
-                let diff = (va * i128::from(uc) - vc * i128::from(ua)) as f64
-                    / (ua as f64 * uc as f64 * one as f64);
-                let radius = rho * (ra as f64 / ua as f64 + rc as f64 / uc as f64);
-                worst = worst.max(diff + radius);
-            }
-        }
-    }
-    worst * (1.0 + 1e-9)
-}
-
 /// The float values of a fixed strategy pair (for [`certify`]).
 pub fn evaluate_float(game: &Game, strategy: &Strategy, max_sweeps: usize) -> FloatValues {
     sweep_until(game, max_sweeps, Some(strategy))
@@ -494,6 +453,9 @@ pub struct Pair {
     pub result: Result<(Interval, Certified), DuelError>,
     /// Float sweeps made.
     pub sweeps: usize,
+    /// For the optimal pair, the bound on what deviations over any number of turns gain
+    /// (`None` for fixed pairs, or when no bound on a deviator's turns was found).
+    pub proof: Option<DeviationProof>,
 }
 
 /// Both players optimal, then both following each single-player policy in `fixed`, from the
@@ -503,17 +465,23 @@ pub fn compare(game: &Game, from: (usize, usize), fixed: &[(String, Policy)]) ->
         name: name.to_string(),
         sweeps: w.sweeps,
         result: certify(game, strategy, &w).map(|c| (c.chance(from.0, from.1), c)),
+        proof: None,
     };
     let endless = |name: &str| Pair {
         name: name.to_string(),
         sweeps: 0,
         result: Err(DuelError::NeverEnds),
+        proof: None,
     };
     let w = solve_float(game, MAX_SWEEPS);
     let alone = super::value_iteration(game, MAX_SWEEPS);
     let best = greedy(game, &w, &alone);
     let mut out = vec![if pair_ends(game, &best) {
-        evaluate("optimal", &best, w)
+        let mut pair = evaluate("optimal", &best, w);
+        if let Ok((_, c)) = &pair.result {
+            pair.proof = prove(game, &best, c, from);
+        }
+        pair
     } else {
         endless("optimal")
     }];

@@ -21,6 +21,7 @@
 
 mod chain;
 pub mod duel;
+pub mod duel_proof;
 mod evaluate;
 mod optimize;
 pub mod play;

@@ -5,6 +5,7 @@
 use std::io::{self, Write};
 
 use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
 use serde_json::{json, Value};
 
 use super::json::{board_rules_json, BoardJson};
@@ -12,6 +13,7 @@ use super::optimize::rule_line;
 use super::text::{board_line, rules_line};
 use crate::board::{Board, Square};
 use crate::choice::duel::Pair;
+use crate::choice::duel_proof::DeviationProof;
 use crate::choice::Game;
 use crate::race::interval::{certified_digits, Interval};
 
@@ -83,8 +85,51 @@ pub fn write_text(out: &mut dyn Write, r: &DuelReport<'_>) -> io::Result<()> {
             c.max_turns_bound(),
             c.gap
         )?;
+        write_proof(out, r.pairs[0].proof.as_ref(), r.digits)?;
     }
     Ok(())
+}
+
+/// The line on deviations over any number of turns.
+fn write_proof(
+    out: &mut dyn Write,
+    proof: Option<&DeviationProof>,
+    digits: usize,
+) -> io::Result<()> {
+    match proof {
+        Some(DeviationProof {
+            turns: Some((first, second)),
+            value,
+            ..
+        }) => writeln!(
+            out,
+            "over any number of turns, no deviation by either player gains more than {:.1e} \
+             (a deviator's expected turns are at most {first} and {second}): the value of the \
+             game is {}",
+            upper_f64(&proof.map_or_else(BigRational::zero, DeviationProof::total_gain)),
+            certified_digits(value, digits).text
+        ),
+        Some(p) => writeln!(
+            out,
+            "every other choice is worse at every decision, so no deviation, over any number of \
+             turns, gains anything: the value of the game is {}",
+            certified_digits(&p.value, digits).text
+        ),
+        None => writeln!(
+            out,
+            "over several turns: not proved (no bound on the turns of a deviating player was found)"
+        ),
+    }
+}
+
+/// A float at least `x` (for bounds shown to two digits).
+fn upper_f64(x: &BigRational) -> f64 {
+    let f = x.to_f64().unwrap_or(f64::INFINITY);
+    if f > 0.0 {
+        f * (1.0 + 1e-12)
+    } else {
+        f
+    }
 }
 
 /// The JSON report.
@@ -112,11 +157,20 @@ pub fn to_json(r: &DuelReport<'_>) -> Value {
             Err(e) => json!({"name": p.name, "error": e.to_string()}),
         })
         .collect();
+    let proof = r.pairs.first().and_then(|p| p.proof.as_ref()).map(|p| {
+        json!({
+            "turn_gain": p.turn_gain.to_string(),
+            "deviator_turns_bound": p.turns.map(|(a, b)| [a, b]),
+            "total_gain_bound": upper_f64(&p.total_gain()),
+            "game_value": interval(&p.value, r.digits),
+        })
+    });
     json!({
         "board": BoardJson::new(r.board),
         "rules": board_rules_json(r.board),
         "choice": r.game.rule.key(),
         "from": [r.from.0, r.from.1],
         "pairs": pairs,
+        "optimal_proof": proof,
     })
 }

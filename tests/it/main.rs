@@ -21,6 +21,7 @@ mod cli_usage;
 mod common;
 mod docs;
 mod docs_links;
+mod duel_proof;
 mod fuzz;
 mod fuzz_analyses;
 mod hostile;

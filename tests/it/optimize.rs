@@ -484,6 +484,15 @@ fn two_players_who_never_flip_are_the_ordinary_race_and_the_optimum_is_certified
         let best = pairs[0]["first_wins"]["certified"].as_str().unwrap();
         assert_eq!(best.len(), 14, "{best}");
         assert!(pairs[0]["deviation_gain_bound"].as_f64().unwrap() < 1e-12);
+        // Every other choice is strictly worse at every decision (no tie within the certified
+        // radius), so the value of the game is the optimal pair's chance: no turns bound needed.
+        let proof = &v["optimal_proof"];
+        assert_eq!(proof["turn_gain"], "0", "from {from}");
+        assert!(proof["deviator_turns_bound"].is_null());
+        assert_eq!(
+            proof["game_value"]["certified"],
+            pairs[0]["first_wins"]["certified"]
+        );
     }
     ladders()
         .args(["race", "course", "--players", "3"])
