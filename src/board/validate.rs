@@ -36,7 +36,7 @@ impl Problem {
 pub struct BoardError {
     /// The file (or `builtin:NAME`) the problems are in.
     pub origin: String,
-    /// The problems, in line order, at most [`MAX_PROBLEMS_SHOWN`]; never empty.
+    /// The problems, in line order, at most `MAX_PROBLEMS_SHOWN` (50); never empty.
     pub problems: Vec<Problem>,
     /// How many more problems were found and not kept.
     pub more: usize,
@@ -47,7 +47,7 @@ pub struct BoardError {
 pub const MAX_PROBLEMS_SHOWN: usize = 50;
 
 impl BoardError {
-    /// An error with several problems (the first [`MAX_PROBLEMS_SHOWN`] in line order kept).
+    /// An error with several problems (the first `MAX_PROBLEMS_SHOWN` (50) in line order kept).
     pub fn new(origin: &str, mut problems: Vec<Problem>) -> BoardError {
         problems.sort_by_key(|p| p.line);
         let more = problems.len().saturating_sub(MAX_PROBLEMS_SHOWN);
