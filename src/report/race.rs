@@ -161,11 +161,17 @@ pub fn write_text(
     )?;
     writeln!(out)?;
     writeln!(out, "{}", method_sentence(race))?;
-    if !race.complete {
+    if !race.complete && race.turns_summed > 0 {
         writeln!(
             out,
             "The sum stopped at --max-turns {} before every answer had {d} digits.",
             race.turns_summed
+        )?;
+    } else if !race.complete {
+        writeln!(
+            out,
+            "The certified bound settles fewer than {d} digits of some answers; each shows the \
+             digits it settles."
         )?;
     }
     if options.distribution && !race.rounds_at_least.is_empty() {
