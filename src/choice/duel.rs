@@ -404,21 +404,25 @@ fn turns_bound(r: &Rows) -> Option<Vec<i64>> {
             break;
         }
     }
-    for margin in [1.01, 1.1, 1.5, 2.0, 4.0] {
-        let u: Vec<i64> = t.iter().map(|v| (v * margin).ceil() as i64 + 1).collect();
-        let holds = r.rows.iter().enumerate().all(|(i, (den, terms))| {
+    integer_supersolution(&t, |u| {
+        r.rows.iter().enumerate().all(|(i, (den, terms))| {
             let y = i % m;
             let pu: i128 = terms
                 .iter()
                 .filter_map(|&(f, x)| x.map(|x| f * i128::from(u[y * m + x])))
                 .sum();
             den * i128::from(u[i]) - pu >= *den
-        });
-        if holds {
-            return Some(u);
-        }
-    }
-    None
+        })
+    })
+}
+
+/// The float turns bound `t` rounded up with growing margins until the exact check `holds`
+/// accepts it, or `None`.
+pub(crate) fn integer_supersolution(t: &[f64], holds: impl Fn(&[i64]) -> bool) -> Option<Vec<i64>> {
+    [1.01, 1.1, 1.5, 2.0, 4.0].into_iter().find_map(|margin| {
+        let u: Vec<i64> = t.iter().map(|v| (v * margin).ceil() as i64 + 1).collect();
+        holds(&u).then_some(u)
+    })
 }
 
 /// The float values of a fixed strategy pair (for [`certify`]).

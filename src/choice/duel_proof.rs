@@ -27,7 +27,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
-use super::duel::{Certified, Strategy, SCALE_BITS};
+use super::duel::{integer_supersolution, Certified, Strategy, SCALE_BITS};
 use super::Game;
 use crate::race::interval::Interval;
 
@@ -197,10 +197,7 @@ fn max_turns_bound(game: &Game, strategy: &Strategy) -> Option<Vec<i64>> {
             break;
         }
     }
-    [1.01, 1.1, 1.5, 2.0, 4.0].into_iter().find_map(|margin| {
-        let u: Vec<i64> = t.iter().map(|v| (v * margin).ceil() as i64 + 1).collect();
-        (0..m).all(|y| supersolves(game, &used, &u, y)).then_some(u)
-    })
+    integer_supersolution(&t, |u| (0..m).all(|y| supersolves(game, &used, u, y)))
 }
 
 /// Whether u(y) >= 1 + sum_k (w_k / W_y) max_{a in used_k} E_a[u], exactly.

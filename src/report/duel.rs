@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use num_rational::BigRational;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::ToPrimitive;
 use serde_json::{json, Value};
 
 use super::json::{board_rules_json, BoardJson};
@@ -97,17 +97,18 @@ fn write_proof(
     digits: usize,
 ) -> io::Result<()> {
     match proof {
-        Some(DeviationProof {
-            turns: Some((first, second)),
-            value,
-            ..
-        }) => writeln!(
+        Some(
+            p @ DeviationProof {
+                turns: Some((first, second)),
+                ..
+            },
+        ) => writeln!(
             out,
             "over any number of turns, no deviation by either player gains more than {:.1e} \
              (a deviator's expected turns are at most {first} and {second}): the value of the \
              game is {}",
-            upper_f64(&proof.map_or_else(BigRational::zero, DeviationProof::total_gain)),
-            certified_digits(value, digits).text
+            upper_f64(&p.total_gain()),
+            certified_digits(&p.value, digits).text
         ),
         Some(p) => writeln!(
             out,
