@@ -4,6 +4,7 @@
 use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 
 use anyhow::{bail, Context, Result};
 use ladders::board::format::{parse_spec, MAX_FILE_BYTES};
@@ -233,19 +234,24 @@ fn not_found(name: &str) -> String {
     message
 }
 
-/// Standard input as board text.
+/// Standard input as board text, read once and kept: a command that loads its board twice
+/// (`race` asks first whether the players choose) reads the same text both times.
 fn read_stdin_once() -> Result<String> {
+    static TEXT: OnceLock<String> = OnceLock::new();
+    if let Some(text) = TEXT.get() {
+        return Ok(text.clone());
+    }
     claim_stdin()?;
     let mut text = String::new();
     std::io::stdin()
         .take(MAX_FILE_BYTES)
         .read_to_string(&mut text)
         .context("-: cannot read standard input")?;
-    Ok(text)
+    Ok(TEXT.get_or_init(|| text).clone())
 }
 
-/// Claims standard input for one reader: a second `-` on the same command line (two boards, or
-/// a board and `verify --file -`) is an error, since the first read it all.
+/// Claims standard input for one reader: a board `-` and `verify --file -` on the same command
+/// line is an error, since the first read it all (a board `-` given twice is read once).
 pub fn claim_stdin() -> Result<()> {
     static READ: AtomicBool = AtomicBool::new(false);
     if READ.swap(true, Ordering::SeqCst) {

@@ -22,8 +22,7 @@ pub fn run_if_choosing(
     players: usize,
     out: &mut dyn Write,
 ) -> Result<Option<ExitCode>> {
-    // A board read from standard input cannot be read twice: such a race is an ordinary one.
-    if args.boards.len() != 1 || args.boards[0] == "-" {
+    if args.boards.len() != 1 {
         return Ok(None);
     }
     let board = args.rules.load_with_choices(&args.boards[0])?;

@@ -537,3 +537,24 @@ fn every_pair_of_two_players_who_choose_a_die_has_twelve_certified_digits() {
         assert!(p["residual"].as_f64().unwrap() < 1e-17, "{}", p["residual"]);
     }
 }
+
+#[test]
+fn a_choosing_race_reads_its_board_from_standard_input_as_from_its_name() {
+    // `race` loads the board twice (first to ask whether the players choose): the text read
+    // from standard input is kept, so `-` is the two-player game with choices, not an error.
+    let by_name = json_of(&["race", "course", "--from", "40,30", "--json"]);
+    let text = std::fs::read_to_string(root().join("boards/course.toml")).unwrap();
+    let out = ladders()
+        .args(["race", "-", "--from", "40,30", "--json"])
+        .write_stdin(text)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let from_stdin: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(from_stdin["pairs"], by_name["pairs"]);
+    assert!(!from_stdin["pairs"].as_array().unwrap().is_empty());
+}
