@@ -146,6 +146,15 @@ fn write_body(out: &mut dyn Write, sim: &Simulation) -> io::Result<()> {
     }
     write_count_summary(out, "Turns", &sim.turns, g)?;
     let all = g + sim.capped;
+    if sim.capped > 0 {
+        // The turns above are of the finished games; the figures below divide by every game.
+        writeln!(
+            out,
+            "                 turns of the {} finished games only; the lines below are per game over all {}, capped games counted up to the cap",
+            thousands(g),
+            thousands(all)
+        )?;
+    }
     writeln!(
         out,
         "Rolls            mean {:.4} per game",

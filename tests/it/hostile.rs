@@ -448,3 +448,34 @@ fn a_race_answer_is_never_empty() {
         }
     }
 }
+
+/// Item 8: single-player `simulate` on a partly trapping board printed the mean turns of the
+/// finished games beside the mean rolls of all games (capped ones included) without saying so.
+/// Now a capped sample says whose turns these are and whose the per-game figures.
+#[test]
+fn simulate_says_the_turns_are_of_the_finished_games_only() {
+    let out = ladders()
+        .args(["simulate", &hostile_board("partly_trapping.toml")])
+        .args(["-n", "1000", "--seed", "1", "--max-turns", "100"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let capped: u64 = text
+        .split_once("Games            1,000 (")
+        .and_then(|(_, rest)| rest.split_once(" capped"))
+        .map(|(n, _)| n.replace(',', "").parse().unwrap())
+        .expect("the games line");
+    // Squares 4 to 7 trap (worked above), so some games must be capped, and not all.
+    assert!(capped > 0 && capped < 1000, "{text}");
+    let note = format!(
+        "turns of the {} finished games only; the lines below are per game over all 1,000",
+        1000 - capped
+    );
+    assert!(text.contains(&note), "{note}\n{text}");
+    // Without a capped game there is nothing to say.
+    ladders()
+        .args(["simulate", "tiny", "-n", "1000", "--seed", "1"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("finished games only").not());
+}
