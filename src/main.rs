@@ -6,12 +6,11 @@ mod cli;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
 use cli::exit;
 use cli::output::Tracked;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let cli = cli::parse();
     let error = cli::colour::paint(
         "error",
         cli::colour::RED,

@@ -43,7 +43,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use clap::{Parser, Subcommand};
+use clap::error::ErrorKind;
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Exact answers about Snakes and Ladders boards.
 #[derive(Parser, Debug)]
@@ -55,7 +57,9 @@ use clap::{Parser, Subcommand};
         With no subcommand, `ladders` runs `analyze` on the default board (milton-bradley) and \
         takes its options: `ladders --json` is `ladders analyze --json`.",
     propagate_version = true,
-    args_conflicts_with_subcommands = true,
+    // Not `args_conflicts_with_subcommands`: clap would then refuse the global `--color` before a
+    // subcommand. [`parse`] refuses the other options of bare `ladders` there instead.
+    override_usage = "ladders [OPTIONS]\n       ladders [--color <WHEN>] <COMMAND>",
     after_help = after_help!("ladders", "ladders --digits 3 --json", "ladders expect efi", "ladders completions bash")
 )]
 pub struct Cli {
@@ -121,6 +125,35 @@ pub enum Command {
     Man(completions::ManArgs),
 }
 
+/// Parses the command line (clap's errors exit 2). `--color` is global: it may come before the
+/// subcommand (`ladders --color never expect tiny`) as well as after it. The other options of
+/// bare `ladders` (rule overrides, `--digits`, `--json`) are `analyze`'s on the default board, so
+/// given before a subcommand they are refused, naming them, rather than silently dropped.
+pub fn parse() -> Cli {
+    let mut cmd = Cli::command();
+    let matches = cmd
+        .try_get_matches_from_mut(std::env::args_os())
+        .unwrap_or_else(|e| e.exit());
+    if let Some((name, _)) = matches.subcommand() {
+        let misplaced: Vec<String> = cmd
+            .get_arguments()
+            .filter(|a| !a.is_global_set())
+            .filter(|a| matches.value_source(a.get_id().as_str()) == Some(ValueSource::CommandLine))
+            .filter_map(|a| a.get_long().map(|long| format!("--{long}")))
+            .collect();
+        if !misplaced.is_empty() {
+            let message = format!(
+                "{} before the subcommand '{name}' is an option of bare `ladders`; put it after \
+                 '{name}' (`ladders {name} ... {}`)",
+                misplaced.join(", "),
+                misplaced[0]
+            );
+            cmd.error(ErrorKind::ArgumentConflict, message).exit();
+        }
+    }
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+}
+
 /// Runs the command line: its text through the [`colour::Painter`] when standard output is
 /// coloured, with the library's long stages shown on standard error when it is a terminal.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
@@ -162,7 +195,6 @@ fn dispatch(cli: Cli, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn the_command_line_definition_is_consistent() {

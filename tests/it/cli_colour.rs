@@ -35,6 +35,40 @@ fn every_command_takes_color() {
         .stderr(predicate::str::contains("always"));
 }
 
+/// `--color` is global: before the subcommand it works as after it (here colouring check's
+/// verdicts, or keeping them plain), while the other options of bare `ladders` given before a
+/// subcommand are refused with exit 2, naming them, instead of being dropped.
+#[test]
+fn color_before_the_subcommand_works_as_after_it() {
+    let check = ["check", "tiny", "-n", "2000", "--seed", "1"];
+    ladders()
+        .args(["--color", "always"])
+        .args(check)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("\x1b[32mPASS\x1b[0m\n"));
+    ladders()
+        .args(["--color", "never"])
+        .args(check)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("PASS\n"))
+        .stdout(predicate::str::contains(ESCAPE).not());
+    // E[T] = 4 on tiny (P(T = n) = (n - 1) / 2^n, worked in tests/it/cli_honest.rs).
+    ladders()
+        .args(["--color", "never", "expect", "tiny", "--digits", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("4.00"));
+    ladders()
+        .args(["--color", "never", "--digits", "3", "expect", "tiny"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--digits before the subcommand 'expect'",
+        ));
+}
+
 /// check's verdicts: green PASS and ok with `--color always`; plain text with `never`, with
 /// `auto` on a pipe, and with NO_COLOR; JSON never coloured.
 #[test]
