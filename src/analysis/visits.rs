@@ -25,7 +25,10 @@ use std::collections::BTreeMap;
 use super::stateful::stateful_chain;
 use crate::board::{Board, Jump, RollAgain, Square};
 use crate::chain::{Chain, ChainState};
-use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, SparseRows, Wanted};
+use crate::exact::decimal::to_f64;
+use crate::exact::solve::{
+    identity_minus, solve_exact, solve_float, transient_matrix, FloatRows, SparseRows, Wanted,
+};
 use crate::rules::{roll, RollOutcome};
 
 /// The expected visits of every square, and the expected uses of every jump when they are known.
@@ -113,6 +116,47 @@ pub fn start_row<S: ChainState>(
     let mut v = solved.swap_remove(0);
     v.reverse();
     Ok(v)
+}
+
+/// [`visits`] in floating point, for pictures of large boards (`draw --heat visits`): the same
+/// transposed system, solved by [`solve_float`] (an iterative solve kept only when its residual
+/// passes a backward-error test of 1e-14 relative, else elimination). Per square, summed over
+/// its states on a stateful board, in square order.
+///
+/// # Errors
+///
+/// [`VisitsError::Infinite`] when the game can last forever (found exactly, as in [`visits`]).
+pub fn visits_float(board: &Board) -> Result<Vec<(Square, f64)>, VisitsError> {
+    if board.is_stateful() {
+        return start_row_float(&stateful_chain(board), |s| s.square);
+    }
+    start_row_float(&Chain::for_board(board), |s| *s)
+}
+
+/// [`start_row`] in floating point, summed per square.
+fn start_row_float<S: ChainState>(
+    chain: &Chain<S>,
+    square: impl Fn(&S) -> Square,
+) -> Result<Vec<(Square, f64)>, VisitsError> {
+    if let Some(trap) = chain.trap() {
+        return Err(VisitsError::Infinite(square(&trap.state)));
+    }
+    let t = chain.transient_count();
+    let a = reversed_transpose(&identity_minus(&transient_matrix(chain)));
+    let a: FloatRows = a
+        .iter()
+        .map(|row| row.iter().map(|(j, v)| (*j, to_f64(v))).collect())
+        .collect();
+    let mut by_square: BTreeMap<Square, f64> = BTreeMap::new();
+    if t > 0 {
+        let mut e = vec![0.0; t];
+        e[t - 1 - chain.start()] = 1.0;
+        let solved = solve_float(&a, &[e], None).expect("I - Q is nonsingular: the game ends");
+        for (i, v) in solved[0].iter().rev().enumerate() {
+            *by_square.entry(square(&chain.states()[i])).or_insert(0.0) += v;
+        }
+    }
+    Ok(by_square.into_iter().collect())
 }
 
 /// The transpose of a square sparse matrix with its indices reversed (i -> n - 1 - i): the

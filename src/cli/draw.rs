@@ -5,9 +5,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use ladders::analysis::expectation::{expect_with, Expectation};
+use ladders::analysis::expectation::{expect_float, expect_with, Expectation, FloatExpectation};
 use ladders::analysis::squares::square_answers;
-use ladders::analysis::visits::visits;
+use ladders::analysis::visits::{visits, visits_float};
 use ladders::board::Board;
 use ladders::exact::decimal::to_f64;
 use ladders::report::draw::{write_text, DrawOptions, Heat};
@@ -96,8 +96,15 @@ pub fn run(args: &Args, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
     Ok(exit::code(exit::SUCCESS))
 }
 
+/// Above this many squares, `--heat visits` and `--heat remaining` are solved in floating
+/// point: the picture shows three significant digits, far above the floats' error.
+pub const FLOAT_ABOVE: u32 = 1_000;
+
 /// The heat map of `quantity` on `board`.
 fn heat_of(board: &Board, quantity: HeatQuantity) -> Result<Heat> {
+    if board.size() > FLOAT_ABOVE && quantity != HeatQuantity::Reach {
+        return float_heat_of(board, quantity);
+    }
     let mut values = vec![None; board.size() as usize + 1];
     let name = match quantity {
         HeatQuantity::Visits => {
@@ -131,3 +138,27 @@ fn heat_of(board: &Board, quantity: HeatQuantity) -> Result<Heat> {
         values,
     })
 }
+
+/// The heat map of visits or remaining turns in floating point (boards above [`FLOAT_ABOVE`]).
+fn float_heat_of(board: &Board, quantity: HeatQuantity) -> Result<Heat> {
+    let mut values = vec![None; board.size() as usize + 1];
+    let name = if quantity == HeatQuantity::Visits {
+        for (s, v) in visits_float(board)? {
+            values[s as usize] = Some(v);
+        }
+        "expected visits (turns begun on the square; floats)"
+    } else {
+        let FloatExpectation::Finite(e) = expect_float(board, true) else {
+            bail!("the game can go on forever: expected remaining turns are infinite");
+        };
+        for (s, v) in &e.per_square {
+            values[*s as usize] = Some(*v);
+        }
+        "expected remaining turns (floats)"
+    };
+    Ok(Heat {
+        name: name.to_string(),
+        values,
+    })
+}
+

@@ -97,3 +97,45 @@ fn a_ten_thousand_square_board_draws() {
     assert_eq!(text.lines().filter(|l| l.starts_with("10000")).count(), 1);
     assert_eq!(text.lines().filter(|l| l.starts_with("    1")).count(), 1);
 }
+
+#[test]
+fn float_visits_agree_with_the_exact_visits() {
+    // The float path of large boards (draw --heat above 1,000 squares) against the exact
+    // transposed solve: every square within 1e-12 relative (the picture shows 3 digits), on a
+    // plain board, a roll-again board and a stateful board (summed over states per square).
+    use ladders::analysis::visits::{visits, visits_float};
+    use ladders::board::builtin;
+    use ladders::exact::decimal::to_f64;
+    for name in ["milton-bradley", "efi", "seed-003"] {
+        let board = builtin(name).unwrap().unwrap();
+        let exact: Vec<(u32, f64)> = visits(&board)
+            .unwrap()
+            .squares
+            .iter()
+            .map(|(s, v)| (*s, to_f64(v)))
+            .collect();
+        let float = visits_float(&board).unwrap();
+        assert_eq!(exact.len(), float.len(), "{name}");
+        for ((s, e), (t, f)) in exact.iter().zip(&float) {
+            assert_eq!(s, t, "{name}");
+            assert!((e - f).abs() <= 1e-12 * e.abs().max(1.0), "{name} square {s}: {e} {f}");
+        }
+    }
+}
+
+#[test]
+fn a_heat_map_above_a_thousand_squares_says_it_is_floats() {
+    // 1,001 squares, d6, no jumps: every square but the last few is landed on with probability
+    // about 2/7 (1 / the mean roll 3.5), and squares after 995 (where a 6 overshoots and stays)
+    // hold the token longer; only the picture's labels are checked here.
+    let dir = std::env::temp_dir().join(format!("ladders-draw-float-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("plain.toml");
+    std::fs::write(&path, "size = 1001\n").unwrap();
+    for heat in ["visits", "remaining"] {
+        let text = draw(&[path.to_str().unwrap(), "--heat", heat, "--color", "never"]);
+        assert!(text.contains("floats)"), "{heat}: {text}");
+    }
+    let small = draw(&["milton-bradley", "--heat", "visits", "--color", "never"]);
+    assert!(!small.contains("floats"));
+}
