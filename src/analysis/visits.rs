@@ -27,7 +27,7 @@ use crate::board::{Board, Jump, RollAgain, Square};
 use crate::chain::{Chain, ChainState};
 use crate::exact::decimal::to_f64;
 use crate::exact::solve::{
-    identity_minus, solve_exact, solve_float, transient_matrix, FloatRows, SparseRows, Wanted,
+    identity_minus, solve_exact, solve_float, transient_matrix, SparseRows, Wanted,
 };
 use crate::rules::{roll, RollOutcome};
 
@@ -143,7 +143,7 @@ fn start_row_float<S: ChainState>(
     }
     let t = chain.transient_count();
     let a = reversed_transpose(&identity_minus(&transient_matrix(chain)));
-    let a: FloatRows = a
+    let a: Vec<Vec<(usize, f64)>> = a
         .iter()
         .map(|row| row.iter().map(|(j, v)| (*j, to_f64(v))).collect())
         .collect();

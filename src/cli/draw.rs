@@ -148,7 +148,7 @@ fn float_heat_of(board: &Board, quantity: HeatQuantity) -> Result<Heat> {
         }
         "expected visits (turns begun on the square; floats)"
     } else {
-        let FloatExpectation::Finite(e) = expect_float(board, true) else {
+        let FloatExpectation::Finite(e) = expect_float(board, true)? else {
             bail!("the game can go on forever: expected remaining turns are infinite");
         };
         for (s, v) in &e.per_square {

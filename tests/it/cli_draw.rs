@@ -118,7 +118,10 @@ fn float_visits_agree_with_the_exact_visits() {
         assert_eq!(exact.len(), float.len(), "{name}");
         for ((s, e), (t, f)) in exact.iter().zip(&float) {
             assert_eq!(s, t, "{name}");
-            assert!((e - f).abs() <= 1e-12 * e.abs().max(1.0), "{name} square {s}: {e} {f}");
+            assert!(
+                (e - f).abs() <= 1e-12 * e.abs().max(1.0),
+                "{name} square {s}: {e} {f}"
+            );
         }
     }
 }
