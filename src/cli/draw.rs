@@ -161,4 +161,3 @@ fn float_heat_of(board: &Board, quantity: HeatQuantity) -> Result<Heat> {
         values,
     })
 }
-

@@ -107,7 +107,7 @@ fn float_visits_agree_with_the_exact_visits() {
     use ladders::board::builtin;
     use ladders::exact::decimal::to_f64;
     for name in ["milton-bradley", "efi", "seed-003"] {
-        let board = builtin(name).unwrap().unwrap();
+        let board = builtin(name).unwrap();
         let exact: Vec<(u32, f64)> = visits(&board)
             .unwrap()
             .squares
