@@ -16,7 +16,7 @@ use num_traits::{One, Zero};
 
 use super::float_trust::{trust, Figures, FloatUntrusted, Trust, MAX_DIGITS};
 use crate::board::{Board, Square};
-use crate::chain::{Chain, ChainState, RollLevel, Trap, TurnRewards};
+use crate::chain::{Chain, ChainState, Ends, RollLevel, RollMove, RollSquares, Trap, TurnRewards};
 use crate::exact::lehmer;
 use crate::exact::solve::{
     identity_minus, solve_exact, solve_exact_int, transient_matrix, Chained, SparseRows, Wanted,
@@ -230,36 +230,40 @@ fn solve_all<S>(
 /// A has D on the diagonal and minus each roll's weight for each roll that stays on the board;
 /// C has D on the diagonal and minus the weight of each roll that goes on. Turns: `D (I - S) 1 =
 /// D - weight of the rolls that go on`; the other rewards are per roll, weighted. (Repeated
-/// columns are summed by the solvers.)
+/// columns are summed by the solvers.) The `n` rows' rolls come from `rolls(i, buffer)` (kept
+/// ones, or written as they are made: `--float` keeps none) and each number is written as `num`
+/// makes it (the integer itself, or a float: no second copy of the rows).
 #[allow(clippy::type_complexity)]
-fn roll_level_system(
-    rl: &RollLevel,
-) -> (
-    Vec<Vec<(usize, i64)>>,
-    Vec<Vec<(usize, i64)>>,
-    Vec<Vec<i64>>,
-) {
-    let n = rl.squares.len();
-    let d = rl.denominator as i64;
-    let mut a: Vec<Vec<(usize, i64)>> = Vec::with_capacity(n);
-    let mut c: Vec<Vec<(usize, i64)>> = Vec::with_capacity(n);
-    let mut b: Vec<Vec<i64>> = (0..COLUMNS).map(|_| Vec::with_capacity(n)).collect();
-    for (i, moves) in rl.moves.iter().enumerate() {
+fn roll_level_system<T: Copy>(
+    n: usize,
+    denominator: u64,
+    mut rolls: impl FnMut(usize, &mut Vec<RollMove>),
+    num: impl Fn(i64) -> T,
+) -> (Vec<Vec<(usize, T)>>, Vec<Vec<(usize, T)>>, Vec<Vec<T>>) {
+    let d = denominator as i64;
+    let mut a: Vec<Vec<(usize, T)>> = Vec::with_capacity(n);
+    let mut c: Vec<Vec<(usize, T)>> = Vec::with_capacity(n);
+    let mut b: Vec<Vec<T>> = (0..COLUMNS).map(|_| Vec::with_capacity(n)).collect();
+    let mut moves = Vec::new();
+    for i in 0..n {
+        moves.clear();
+        rolls(i, &mut moves);
+        let moves = &moves;
         // Each row sized once (growing two rows per square cost a realloc or two apiece).
         let stays = moves.iter().filter(|m| m.to.is_some()).count();
         let goes_on = moves.iter().filter(|m| m.to.is_some() && m.again).count();
         let mut row = Vec::with_capacity(stays + 1);
         let mut row_c = Vec::with_capacity(goes_on + 1);
-        row.push((i, d));
-        row_c.push((i, d));
+        row.push((i, num(d)));
+        row_c.push((i, num(d)));
         let mut sums = [0i64; 4];
         let mut again = 0i64;
         for m in moves {
             let w = m.weight as i64;
             if let Some(j) = m.to {
-                row.push((j, -w));
+                row.push((j, num(-w)));
                 if m.again {
-                    row_c.push((j, -w));
+                    row_c.push((j, num(-w)));
                     again += w;
                 }
             }
@@ -273,17 +277,18 @@ fn roll_level_system(
         }
         a.push(row);
         c.push(row_c);
-        b[0].push(d - again);
-        b[1].push(d);
+        b[0].push(num(d - again));
+        b[1].push(num(d));
         for (col, s) in b[2..].iter_mut().zip(sums) {
-            col.push(s);
+            col.push(num(s));
         }
     }
     (a, c, b)
 }
 
 fn expect_roll_level(rl: RollLevel, start: usize, per_square: bool) -> Expectation {
-    let (a, c, b) = roll_level_system(&rl);
+    let rows = |i: usize, buffer: &mut Vec<RollMove>| buffer.extend_from_slice(&rl.moves[i]);
+    let (a, c, b) = roll_level_system(rl.squares.len(), rl.denominator, rows, |v| v);
     let mut turns_wanted = vec![start];
     let mut squares = Vec::new();
     if per_square {
@@ -383,31 +388,35 @@ pub fn expect_float(board: &Board, per_square: bool) -> Result<FloatExpectation,
         let chain = super::stateful::stateful_chain(board);
         return float_from_chain(&chain, per_square, fresh);
     }
-    let rl = match RollLevel::new(board) {
-        Some(rl) if rl.always_ends() => rl,
-        _ => return float_from_chain(&Chain::for_board(board), per_square, |s| (*s, true)),
+    // The rows are written from each square's rolls as they are made, none kept (on 10,000
+    // squares the kept rolls would be most of the memory, and the time of its page faults).
+    let chain_route = || float_from_chain(&Chain::for_board(board), per_square, |s| (*s, true));
+    let Some(level) = RollSquares::new(board) else {
+        return chain_route();
     };
-    let Some(start) = rl.start else {
+    let Some(start) = level.start else {
         return Ok(FloatExpectation::Finite(Box::new(float_zero())));
     };
-    let (a, c, b) = roll_level_system(&rl);
-    let to_float = |rows: Vec<Vec<(usize, i64)>>| -> Vec<Vec<(usize, f64)>> {
-        rows.into_iter()
-            .map(|r| r.into_iter().map(|(j, v)| (j, v as f64)).collect())
-            .collect()
+    let mut ends = Ends::new(level.squares.len(), level.start);
+    let rolls = |i: usize, buffer: &mut Vec<RollMove>| {
+        level.rolls(i, |mv| {
+            ends.add(i, &mv);
+            buffer.push(mv);
+        })
     };
-    let (a, c) = (to_float(a), to_float(c));
-    let b: Vec<Vec<f64>> = b
-        .into_iter()
-        .map(|col| col.into_iter().map(|v| v as f64).collect())
-        .collect();
+    let (a, c, b) = roll_level_system(level.squares.len(), level.denominator, rolls, |v| v as f64);
+    let (turn_start, finishes) = ends.finish();
+    if !finishes.iter().all(|&f| f) {
+        return chain_route();
+    }
+    let squares = level.squares;
     let (x, at_start) = crate::exact::solve::solve_float_at(&a, &b, (&c, 0), start)
         .ok_or(FloatUntrusted::Singular)?;
     let squares = if per_square {
-        rl.squares
+        squares
             .iter()
             .enumerate()
-            .filter(|(k, _)| rl.turn_start[*k])
+            .filter(|(k, _)| turn_start[*k])
             .map(|(k, &s)| (s, x[k]))
             .collect()
     } else {
@@ -698,5 +707,21 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(expect(&b), Expectation::Infinite(_)));
+    }
+
+    #[test]
+    fn an_unwinnable_board_is_infinite_in_floating_point_too() {
+        // Die 1-2: from 2 or 3 every roll ends on 3, 4 or 5, and 4 and 5 slide to 2, so 6 is
+        // never reached. The float route writes its rows without keeping the rolls; it must
+        // still find that the finish is out of reach, not solve a singular system.
+        let b = Board::from_toml_str(
+            "size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n",
+            "t",
+        )
+        .unwrap();
+        assert!(matches!(
+            expect_float(&b, false),
+            Ok(FloatExpectation::Infinite(_))
+        ));
     }
 }

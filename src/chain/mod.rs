@@ -22,7 +22,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 pub use compound::{compound_move, Branches, RollGame};
-pub use roll_level::{RollLevel, RollMove, MAX_DENOMINATOR};
+pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
 pub use stateful::{PlayerState, StatefulBoard};
 
 use crate::board::{Board, Dice, RollAgain, Square};

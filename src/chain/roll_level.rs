@@ -64,83 +64,26 @@ impl RollLevel {
     /// The roll-level form of `board`, or `None` when its rules forfeit on the K-th top throw or
     /// its probabilities need a common denominator above [`MAX_DENOMINATOR`].
     pub fn new(board: &Board) -> Option<RollLevel> {
-        if let RollAgain::Forfeit(_) = board.rules().roll_again {
-            return None;
+        let level = RollSquares::new(board)?;
+        let m = level.squares.len();
+        let mut ends = Ends::new(m, level.start);
+        let mut moves = Vec::with_capacity(m);
+        for i in 0..m {
+            let mut row = Vec::with_capacity(board.dice().throws().len());
+            level.rolls(i, |mv| {
+                ends.add(i, &mv);
+                row.push(mv);
+            });
+            moves.push(row);
         }
-        let denominator = common_denominator(board)?;
-        let n = board.size();
-        let start = board.rules().start;
-        // Square -> index, u32::MAX for not yet reached; the rolls of square i are
-        // raw[first[i]..first[i + 1]] (one flat buffer: this runs at every `ladders expect`).
-        let mut index = vec![u32::MAX; n as usize + 1];
-        let mut squares = vec![start];
-        index[start as usize] = 0;
-        let mut raw: Vec<(Square, bool, RollOutcome, u64)> = Vec::new();
-        let mut first = vec![0usize];
-        let dice = board.dice();
-        let rule = board.rules().roll_again;
-        let per_throw = denominator / dice.total();
-        let mut i = 0;
-        while i < squares.len() {
-            let s = squares[i];
-            for t in dice.throws() {
-                let ThrowEffect::Move { again } = throw_effect(rule, t.top, 0) else {
-                    unreachable!("no forfeits here")
-                };
-                let law = roll(board, s, t.sum);
-                let scale = t.weight
-                    * match law.total() {
-                        1 => per_throw,
-                        total => per_throw / total,
-                    };
-                for &(w, o) in law.branches() {
-                    if o.to != n && index[o.to as usize] == u32::MAX {
-                        index[o.to as usize] = squares.len() as u32;
-                        squares.push(o.to);
-                    }
-                    raw.push((o.to, again && o.to != n, o, w * scale));
-                }
-            }
-            first.push(raw.len());
-            i += 1;
-        }
-        // Renumber in square order.
-        let mut order: Vec<usize> = (0..squares.len()).collect();
-        order.sort_unstable_by_key(|&k| squares[k]);
-        for (new, &old) in order.iter().enumerate() {
-            index[squares[old] as usize] = new as u32;
-        }
-        let sorted: Vec<Square> = order.iter().map(|&k| squares[k]).collect();
-        let mut turn_start = vec![false; sorted.len()];
-        turn_start[index[start as usize] as usize] = true;
-        let moves: Vec<Vec<RollMove>> = order
-            .iter()
-            .map(|&old| {
-                raw[first[old]..first[old + 1]]
-                    .iter()
-                    .map(|&(to, again, outcome, weight)| {
-                        let to = (to != n).then(|| index[to as usize] as usize);
-                        if let (Some(j), false) = (to, again) {
-                            turn_start[j] = true;
-                        }
-                        RollMove {
-                            to,
-                            again,
-                            outcome,
-                            weight,
-                        }
-                    })
-                    .collect()
-            })
-            .collect();
-        let finishes = finishing(&moves);
+        let (turn_start, finishes) = ends.finish();
         Some(RollLevel {
-            start: Some(index[start as usize] as usize),
-            squares: sorted,
+            start: level.start,
+            squares: level.squares,
             moves,
             turn_start,
             finishes,
-            denominator,
+            denominator: level.denominator,
         })
     }
 
@@ -148,6 +91,149 @@ impl RollLevel {
     /// turn chain reaches it too, and the expectations are finite).
     pub fn always_ends(&self) -> bool {
         self.finishes.iter().all(|&f| f)
+    }
+}
+
+/// The squares of the roll-level form without their rolls, for a caller that needs each
+/// square's rolls once and in order ([`RollSquares::rolls`]) and need not keep them all:
+/// `expect --float` writes its rows from them (on 10,000 squares the kept rolls of a
+/// [`RollLevel`] would be most of its memory).
+#[derive(Clone, Debug)]
+pub struct RollSquares<'b> {
+    board: &'b Board,
+    /// The squares other than the finish reachable roll by roll from the start, ascending.
+    pub squares: Vec<Square>,
+    /// Square -> index in `squares` (`u32::MAX`: not reachable).
+    index: Vec<u32>,
+    /// The index of the start square.
+    pub start: Option<usize>,
+    /// D: every roll's probability is its weight over D.
+    pub denominator: u64,
+}
+
+impl<'b> RollSquares<'b> {
+    /// The reachable squares of `board`, or `None` as for [`RollLevel::new`].
+    pub fn new(board: &'b Board) -> Option<RollSquares<'b>> {
+        if let RollAgain::Forfeit(_) = board.rules().roll_again {
+            return None;
+        }
+        let denominator = common_denominator(board)?;
+        let n = board.size();
+        let start = board.rules().start;
+        let per_throw = denominator / board.dice().total();
+        // Square -> index in order of discovery, u32::MAX for not yet reached.
+        let mut index = vec![u32::MAX; n as usize + 1];
+        let mut squares = vec![start];
+        index[start as usize] = 0;
+        let mut i = 0;
+        while i < squares.len() {
+            rolls_from(board, squares[i], per_throw, |o, _, _| {
+                if o.to != n && index[o.to as usize] == u32::MAX {
+                    index[o.to as usize] = squares.len() as u32;
+                    squares.push(o.to);
+                }
+            });
+            i += 1;
+        }
+        // Renumber in square order.
+        squares.sort_unstable();
+        for (k, &s) in squares.iter().enumerate() {
+            index[s as usize] = k as u32;
+        }
+        Some(RollSquares {
+            board,
+            start: Some(index[start as usize] as usize),
+            squares,
+            index,
+            denominator,
+        })
+    }
+
+    /// Calls `f` with every possible roll from the square of index `i`, in the order of the
+    /// dice's throws, `to` as an index into [`RollSquares::squares`].
+    pub fn rolls(&self, i: usize, mut f: impl FnMut(RollMove)) {
+        let n = self.board.size();
+        let per_throw = self.denominator / self.board.dice().total();
+        rolls_from(
+            self.board,
+            self.squares[i],
+            per_throw,
+            |outcome, again, weight| {
+                f(RollMove {
+                    to: (outcome.to != n).then(|| self.index[outcome.to as usize] as usize),
+                    again,
+                    outcome,
+                    weight,
+                })
+            },
+        );
+    }
+}
+
+/// Every possible roll from square `s`: `f(outcome, rolls again, weight over D)`, in the order of
+/// the dice's throws (`per_throw`: D over the dice's total).
+fn rolls_from(board: &Board, s: Square, per_throw: u64, mut f: impl FnMut(RollOutcome, bool, u64)) {
+    let n = board.size();
+    let rule = board.rules().roll_again;
+    for t in board.dice().throws() {
+        let ThrowEffect::Move { again } = throw_effect(rule, t.top, 0) else {
+            unreachable!("no forfeits here")
+        };
+        let law = roll(board, s, t.sum);
+        let scale = t.weight
+            * match law.total() {
+                1 => per_throw,
+                total => per_throw / total,
+            };
+        for &(w, o) in law.branches() {
+            f(o, again && o.to != n, w * scale);
+        }
+    }
+}
+
+/// Where turns begin and which squares reach the finish, gathered from the rolls as they are
+/// written ([`Ends::add`], every square's once), for a [`RollLevel`] or rows written straight
+/// from [`RollSquares::rolls`].
+#[derive(Clone, Debug)]
+pub struct Ends {
+    turn_start: Vec<bool>,
+    /// The squares with a finishing roll.
+    direct: Vec<bool>,
+    /// (to, from) of every roll that stays on the board.
+    edges: Vec<(u32, u32)>,
+}
+
+impl Ends {
+    /// Nothing seen yet on `m` squares; a turn begins on `start`.
+    pub fn new(m: usize, start: Option<usize>) -> Ends {
+        let mut turn_start = vec![false; m];
+        if let Some(s) = start {
+            turn_start[s] = true;
+        }
+        Ends {
+            turn_start,
+            direct: vec![false; m],
+            edges: Vec::new(),
+        }
+    }
+
+    /// One roll from the square of index `from`.
+    pub fn add(&mut self, from: usize, mv: &RollMove) {
+        match mv.to {
+            Some(j) => {
+                if !mv.again {
+                    self.turn_start[j] = true;
+                }
+                self.edges.push((j as u32, from as u32));
+            }
+            None => self.direct[from] = true,
+        }
+    }
+
+    /// (where a turn can begin, which squares reach the finish).
+    pub fn finish(self) -> (Vec<bool>, Vec<bool>) {
+        let finishes = finishing(self.direct, &self.edges);
+        (self.turn_start, finishes)
     }
 }
 
@@ -169,40 +255,26 @@ fn common_denominator(board: &Board) -> Option<u64> {
     (d <= MAX_DENOMINATOR).then_some(d)
 }
 
-/// Which squares reach the finish: backwards from the squares with a finishing roll, over the
-/// predecessor lists in compressed form (pred[first[j]..first[j + 1]] lead to j).
-fn finishing(moves: &[Vec<RollMove>]) -> Vec<bool> {
-    let m = moves.len();
+/// Which squares reach the finish: backwards from the squares with a finishing roll (`direct`)
+/// over the predecessor lists of `edges` (to, from) in compressed form (pred[first[j]..first[j
+/// + 1]] lead to j).
+fn finishing(direct: Vec<bool>, edges: &[(u32, u32)]) -> Vec<bool> {
+    let m = direct.len();
     let mut first = vec![0u32; m + 1];
-    for row in moves {
-        for mv in row {
-            if let Some(j) = mv.to {
-                first[j + 1] += 1;
-            }
-        }
+    for &(j, _) in edges {
+        first[j as usize + 1] += 1;
     }
     for j in 0..m {
         first[j + 1] += first[j];
     }
     let mut fill = first.clone();
     let mut pred = vec![0u32; first[m] as usize];
-    let mut finishes = vec![false; m];
-    let mut queue = VecDeque::new();
-    for (i, row) in moves.iter().enumerate() {
-        for mv in row {
-            match mv.to {
-                Some(j) => {
-                    pred[fill[j] as usize] = i as u32;
-                    fill[j] += 1;
-                }
-                None if !finishes[i] => {
-                    finishes[i] = true;
-                    queue.push_back(i);
-                }
-                None => {}
-            }
-        }
+    for &(j, i) in edges {
+        pred[fill[j as usize] as usize] = i;
+        fill[j as usize] += 1;
     }
+    let mut queue: VecDeque<usize> = (0..m).filter(|&i| direct[i]).collect();
+    let mut finishes = direct;
     while let Some(j) = queue.pop_front() {
         for &i in &pred[first[j] as usize..first[j + 1] as usize] {
             if !finishes[i as usize] {

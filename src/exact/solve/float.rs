@@ -70,9 +70,10 @@ pub fn solve_float_at(
     let csr = Csr::new(a);
     let swept = csr.as_ref().and_then(|csr| {
         let sweep = Sweep::new(csr)?;
-        let mut all: Vec<Vec<f64>> = rhs.iter().map(|b| sweep.solve(b)).collect::<Option<_>>()?;
+        let bs: Vec<&[f64]> = rhs.iter().map(Vec::as_slice).collect();
+        let mut all = sweep.solve(&bs)?;
         let fed = chained_rhs(c, &all[k]);
-        let y = sweep.solve(&fed)?;
+        let y = sweep.solve(&[&fed])?.pop()?;
         let mut values: Vec<f64> = all.iter().map(|x| x[at]).collect();
         values.push(y[at]);
         Some((all.swap_remove(k), values))
@@ -135,9 +136,10 @@ impl Csr {
     /// `None` when a diagonal entry is zero.
     pub(super) fn new(a: &FloatRows) -> Option<Csr> {
         let n = a.len();
+        let entries = a.iter().map(|r| r.len() + 1).sum();
         let mut start = Vec::with_capacity(n + 1);
-        let mut cols = Vec::new();
-        let mut vals = Vec::new();
+        let mut cols = Vec::with_capacity(entries);
+        let mut vals = Vec::with_capacity(entries);
         let mut diag = Vec::with_capacity(n);
         let mut norm = 0.0f64;
         let mut row: Vec<(usize, f64)> = Vec::new();
@@ -181,12 +183,9 @@ impl Csr {
 
     /// `out = A x`.
     pub(super) fn mul(&self, x: &[f64], out: &mut [f64]) {
-        for (i, o) in out.iter_mut().enumerate() {
-            let mut s = 0.0;
-            for e in self.start[i]..self.start[i + 1] {
-                s += self.vals[e] * x[self.cols[e] as usize];
-            }
-            *o = s;
+        for (o, w) in out.iter_mut().zip(self.start.windows(2)) {
+            let (cols, vals) = (&self.cols[w[0]..w[1]], &self.vals[w[0]..w[1]]);
+            *o = cols.iter().zip(vals).map(|(&j, v)| v * x[j as usize]).sum();
         }
     }
 
