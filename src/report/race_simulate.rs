@@ -218,6 +218,9 @@ pub fn race_simulation_json(
 }
 
 fn z_cells(z: &ZTest) -> String {
+    if let Some(words) = z.exact_verdict() {
+        return format!("{words}  {}", ok(z.pass));
+    }
     format!(
         "z = {:>6.2}, p = {:<7}  {}",
         z.z,
@@ -252,8 +255,9 @@ pub fn write_race_comparison(
         writeln!(
             out,
             "Mean rounds      {mean:.4} vs exact {:.4}: not tested (every race lasted {mean:.0} \
-             rounds: no spread to estimate a standard error from)",
-            exact.rounds
+             round{}: no spread to estimate a standard error from)",
+            exact.rounds,
+            if mean == 1.0 { "" } else { "s" }
         )?;
     }
     if let Some(z) = &c.rounds {

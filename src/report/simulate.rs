@@ -304,6 +304,16 @@ pub fn write_histogram_csv(out: &mut dyn Write, h: &Histogram) -> io::Result<()>
 }
 
 fn z_line(out: &mut dyn Write, label: &str, z: &ZTest, digits: usize) -> io::Result<()> {
+    if let Some(words) = z.exact_verdict() {
+        return writeln!(
+            out,
+            "{label:<17}{:.d$} vs exact {:.d$}: {words}  {}",
+            z.observed,
+            z.expected,
+            ok(z.pass),
+            d = digits
+        );
+    }
     writeln!(
         out,
         "{label:<17}{:.d$} vs exact {:.d$} (standard error {:.d$}): z = {:.2}, p = {}  {}",
@@ -364,6 +374,13 @@ pub fn write_comparison(out: &mut dyn Write, law: &ExactLaw, c: &Comparison) -> 
     }
     if let Some(r) = &c.rolls {
         z_line(out, "Mean rolls", r, 4)?;
+    }
+    if let Some(rolls) = c.rolls_without_spread {
+        writeln!(
+            out,
+            "Mean rolls       {rolls:.4} vs exact {}: not tested (every game took {rolls:.0} rolls: no spread to estimate a standard error from)",
+            fixed(&law.expectations.rolls, 4)
+        )?;
     }
     if let Some(score) = &c.score {
         z_line(out, "Mean score", score, 4)?;
@@ -442,6 +459,7 @@ pub fn comparison_json(law: &ExactLaw, c: &Comparison) -> Value {
             "pass": chi.pass,
         })),
         "rolls": c.rolls.as_ref().map(z_json),
+        "rolls_without_spread": c.rolls_without_spread,
         "score": c.score.as_ref().map(z_json),
         "exact_score": law.score.as_ref().map(|s| json!({
             "expected": crate::report::json::ExactJson::new(&s.exact.expected, 12),

@@ -291,8 +291,13 @@ pub struct ZTest {
     pub z: f64,
     /// Two-sided p-value `erfc(|z| / √2)`.
     pub p_value: f64,
-    /// `|z| <= Z_LIMIT`.
+    /// `|z| <= Z_LIMIT`; for a law without spread, the sample mean equals the law's one value.
     pub pass: bool,
+    /// The law has no spread (`sd = 0`: a game of fixed length, a seat that always or never
+    /// wins), so the sample is judged exactly instead: it passes when its mean is the law's one
+    /// value (z = 0, p = 1) and fails otherwise (z infinite, p = 0: reports print words, never
+    /// the infinite z).
+    pub exact: bool,
 }
 
 impl ZTest {
@@ -300,11 +305,29 @@ impl ZTest {
         ZTest::with_limit(observed, expected, sd, n, Z_LIMIT)
     }
 
-    /// The z test of a mean of `n` observations with standard deviation `sd`, failing beyond
-    /// `limit` (a standard deviation of 0 gives z = 0 when the means agree, infinite otherwise).
+    /// The z test of a mean of `n` observations from a law whose standard deviation is `sd`,
+    /// failing beyond `limit`. A law without spread (`sd = 0`) is judged exactly
+    /// ([`ZTest::exact`]): every observation must be its one value, so the mean must be too (up
+    /// to the rounding of a mean of equal floats).
     pub(crate) fn with_limit(observed: f64, expected: f64, sd: f64, n: u64, limit: f64) -> ZTest {
         let se = sd / (n as f64).sqrt();
         let diff = observed - expected;
+        if sd == 0.0 {
+            let pass = diff.abs() <= 1e-9 * expected.abs().max(1.0);
+            return ZTest {
+                observed,
+                expected,
+                standard_error: 0.0,
+                z: if pass {
+                    0.0
+                } else {
+                    f64::INFINITY.copysign(diff)
+                },
+                p_value: if pass { 1.0 } else { 0.0 },
+                pass,
+                exact: true,
+            };
+        }
         let z = if diff == 0.0 { 0.0 } else { diff / se };
         let p = erfc(z.abs() / std::f64::consts::SQRT_2);
         ZTest {
@@ -314,7 +337,17 @@ impl ZTest {
             z,
             p_value: p,
             pass: z.abs() <= limit,
+            exact: false,
         }
+    }
+
+    /// What a test judged exactly says in place of its z and p: `None` for a z test.
+    pub fn exact_verdict(&self) -> Option<&'static str> {
+        self.exact.then_some(if self.pass {
+            "the law has no spread and the sample keeps to its one value"
+        } else {
+            "the law has no spread and the sample leaves its one value: impossible"
+        })
     }
 }
 
@@ -342,8 +375,11 @@ pub struct Comparison {
     pub mean: ZTest,
     /// The law of the number of turns (needs the counts, and at least two bins).
     pub chi_square: Option<ChiSquare>,
-    /// The mean number of rolls (needs every game's rolls).
+    /// The mean number of rolls (needs every game's rolls, and a spread among them).
     pub rolls: Option<ZTest>,
+    /// Every game took the same number of rolls, not the exact mean: that number. The rolls'
+    /// standard deviation comes from the sample, so there is none to test with: not tested.
+    pub rolls_without_spread: Option<f64>,
     /// The mean final score (on a board with point squares, when every game's score is known).
     pub score: Option<ZTest>,
     /// Every test passed (never with fewer than [`MIN_GAMES`] games).
@@ -393,14 +429,18 @@ pub fn compare(law: &ExactLaw, observed: Observed<'_>, rolls: Option<&Histogram>
         Observed::Counts { turns, capped } => chi_square(law, turns, capped),
         Observed::Summary { .. } => None,
     };
-    let rolls = rolls.and_then(|r| {
-        let sd = r.sd()?;
-        Some(ZTest::new(
-            r.mean()?,
-            to_f64(&law.expectations.rolls),
-            sd,
-            r.n(),
-        ))
+    // The rolls' sd comes from the sample (the exact law's variance of the rolls is not
+    // computed): a sample without spread is not z-tested (it says nothing of the law's spread)
+    // unless its mean is the exact one.
+    let exact_rolls = to_f64(&law.expectations.rolls);
+    let no_spread = rolls
+        .and_then(|r| Some((r.mean()?, r.sd()?)))
+        .filter(|&(mean, sd)| sd == 0.0 && mean != exact_rolls)
+        .map(|(mean, _)| mean);
+    let rolls = rolls.filter(|_| no_spread.is_none()).and_then(|r| {
+        // With no spread and the exact mean, z = 0 (no division by the sample's 0).
+        let sd = r.sd()?.max(f64::MIN_POSITIVE);
+        Some(ZTest::new(r.mean()?, exact_rolls, sd, r.n()))
     });
     let too_few = n < MIN_GAMES;
     let pass = mean.pass
@@ -411,6 +451,7 @@ pub fn compare(law: &ExactLaw, observed: Observed<'_>, rolls: Option<&Histogram>
         mean,
         chi_square,
         rolls,
+        rolls_without_spread: no_spread,
         score: None,
         pass,
         too_few,
@@ -573,6 +614,24 @@ pub fn fitting_variants(
 mod tests {
     use super::*;
     use crate::board::builtin;
+
+    #[test]
+    fn a_law_without_spread_is_judged_exactly_never_with_an_infinite_z() {
+        // A seat that never wins (p = 0, sd 0) seen winning 1 game in 100; one that always wins
+        // seen always winning; a fixed length of 7 turns seen as 7 and as 7.5.
+        let won = ZTest::with_limit(0.01, 0.0, 0.0, 100, 5.0);
+        assert!(won.exact && !won.pass && won.p_value == 0.0);
+        assert!(won.exact_verdict().unwrap().ends_with("impossible"));
+        let always = ZTest::with_limit(1.0, 1.0, 0.0, 100, 5.0);
+        assert!(always.exact && always.pass);
+        assert_eq!((always.z, always.p_value), (0.0, 1.0));
+        assert!(ZTest::new(7.0, 7.0, 0.0, 1000).pass);
+        assert!(!ZTest::new(7.5, 7.0, 0.0, 1000).pass);
+        // A law with spread is a z test, as before.
+        let z = ZTest::new(4.2, 4.0, 2.0, 100);
+        assert!(!z.exact && z.exact_verdict().is_none());
+        assert!((z.z - 1.0).abs() < 1e-12, "{}", z.z);
+    }
 
     #[test]
     fn the_tiny_board_law_is_the_hand_derived_one() {

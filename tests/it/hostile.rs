@@ -479,3 +479,56 @@ fn simulate_says_the_turns_are_of_the_finished_games_only() {
         .success()
         .stdout(predicate::str::contains("finished games only").not());
 }
+
+/// Item 7: a law without spread (every game one turn: sd 0) gave z = diff / 0, printed as
+/// `z = inf` and FAIL; now the sample is judged exactly (it must keep to the one value) and no
+/// infinite z is printed, in text or JSON.
+#[test]
+fn a_law_without_spread_is_judged_exactly() {
+    let board = hostile_board("fixed_length.toml");
+    let verify = |turns: &str, json: bool| {
+        let sample = vec![turns; 100].join("\n");
+        let mut cmd = ladders();
+        cmd.args(["verify", &board, "--file", "-"]);
+        if json {
+            cmd.arg("--json");
+        }
+        let out = cmd.write_stdin(sample).output().unwrap();
+        (out.status.code(), String::from_utf8(out.stdout).unwrap())
+    };
+    let (code, text) = verify("2", false);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(
+        text.contains("Mean turns       2.0000 vs exact 1.0000: the law has no spread and the sample leaves its one value: impossible  FAIL"),
+        "{text}"
+    );
+    assert!(!text.contains("inf") && !text.contains("NaN"), "{text}");
+    let (code, json) = verify("2", true);
+    assert_eq!(code, Some(1), "{json}");
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let mean = &v["check"]["mean"];
+    assert_eq!(mean["exact"], true, "{json}");
+    assert!(mean["z"].is_null(), "{json}");
+    let (code, text) = verify("1", false);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("the sample keeps to its one value  ok"),
+        "{text}"
+    );
+    // The race: seat 1 always wins (1), seat 2 never (0): both judged exactly.
+    ladders()
+        .args([
+            "check",
+            &board,
+            "--players",
+            "2",
+            "-n",
+            "100",
+            "--seed",
+            "1",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("z =").not())
+        .stdout(predicate::str::contains("every race lasted 1 round:"));
+}
