@@ -110,8 +110,10 @@ fn run_shared(args: &Args, board: &Board, players: usize, out: &mut dyn Write) -
     let options = SharedOptions {
         digits: CHECK_DIGITS,
         exact_limit: CHECK_EXACT_LIMIT,
+        scores: false,
         ..SharedOptions::default()
     };
+    super::simulate::refuse_endless_shared(board, players)?;
     let exact = RaceExact::from_race(shared_race(board, players, &options)?);
     let (sim, timing) = run_shared_simulation(board, players, &args.sim)?;
     let seats = vec![board; players];

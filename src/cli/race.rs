@@ -190,7 +190,9 @@ fn run_shared(args: &Args, seats: &[&Board], digits: usize) -> Result<Race> {
         state_limit: args
             .state_limit
             .unwrap_or(SharedOptions::default().state_limit),
+        scores: true,
     };
+    super::simulate::refuse_endless_shared(board, seats.len())?;
     Ok(shared_race(board, seats.len(), &options)?)
 }
 

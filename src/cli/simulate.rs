@@ -8,6 +8,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use ladders::board::{Board, DEFAULT_BOARD};
 use ladders::choice::play::simulate_policy;
+use ladders::race::shared::endless_shared_turn;
 use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
 use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
 use ladders::simulate::race::{simulate_race, RaceSimOptions, RaceSimulation};
@@ -216,6 +217,34 @@ pub fn refuse_endless_turns(board: &Board) -> Result<()> {
     Ok(())
 }
 
+/// The most joint states [`refuse_endless_shared`] walks to tell whether seats sharing a board
+/// can reach a turn that goes on for ever.
+const ENDLESS_WALK_LIMIT: usize = 1_000_000;
+
+/// Refuses `players` seats sharing the stateful `board` when a reachable turn of the shared game
+/// can go on for ever: one reachable only because another seat broke a jump as well as one a
+/// player alone reaches ([`endless_shared_turn`]).
+pub fn refuse_endless_shared(board: &Board, players: usize) -> Result<()> {
+    refuse_endless_turns(board)?;
+    match endless_shared_turn(board, players, ENDLESS_WALK_LIMIT) {
+        Ok(None) => Ok(()),
+        Ok(Some((squares, seat))) => bail!(
+            "{}: {players} players sharing the board can reach a turn that goes on for ever (the \
+             chance that it never ends is above 0): seat {seat}'s turn with the seats on squares \
+             {squares:?}, where jumps another seat broke have put it; so a game might never end, \
+             and neither a simulation nor an exact answer is given",
+            board.origin()
+        ),
+        Err(limit) => bail!(
+            "{}: a turn from some square can go on for ever once jumps are used up, and whether \
+             {players} players sharing the board can reach it was not settled within {limit} \
+             joint states; a game might never end, so it is not played (fewer players settle it \
+             sooner)",
+            board.origin()
+        ),
+    }
+}
+
 /// Runs the simulation with the thread count and a progress bar on stderr.
 pub fn run_simulation(board: &Board, args: &SimArgs) -> Result<(Simulation, Timing)> {
     refuse_endless_turns(board)?;
@@ -285,7 +314,7 @@ pub fn run_shared_simulation(
     players: usize,
     args: &SimArgs,
 ) -> Result<(RaceSimulation, Timing)> {
-    refuse_endless_turns(board)?;
+    refuse_endless_shared(board, players)?;
     with_progress(args, |seed, progress| {
         let options = RaceSimOptions {
             games: args.games,

@@ -67,6 +67,9 @@ pub struct SeatResult {
     pub seat: usize,
     /// The probability that this seat finishes first.
     pub win: Interval,
+    /// The seat's expected final score: only for seats sharing a board with point squares
+    /// ([`super::shared`]).
+    pub score: Option<Interval>,
 }
 
 /// The result of a race without interaction.
@@ -359,6 +362,7 @@ impl Sums {
                 SeatResult {
                     seat: i + 1,
                     win: Interval::new(lo.clone().min(hi.clone()), hi),
+                    score: None,
                 }
             })
             .collect();

@@ -394,6 +394,7 @@ pub fn solve_exactly<S: RaceState>(chain: &Chain<S>, players: usize, digits: usi
         .map(|(seat, mut v)| SeatResult {
             seat: seat + 1,
             win: Interval::exact(v.pop().expect("one value asked")),
+            score: None,
         })
         .collect();
     Race {
@@ -460,6 +461,7 @@ pub fn step_joint<S: RaceState>(
                 SeatResult {
                     seat: s + 1,
                     win: Interval::new(lo, hi),
+                    score: None,
                 }
             })
             .collect();

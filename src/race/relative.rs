@@ -421,6 +421,7 @@ pub fn relative_race(boards: &[&Board], digits: usize) -> Result<Race, RelativeE
         .map(|k| SeatResult {
             seat: k + 1,
             win: zero_one(at(k)),
+            score: None,
         })
         .collect();
     let seats: Vec<SeatResult> = seats;

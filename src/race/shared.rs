@@ -25,14 +25,19 @@
 //! ([`super::layered`]: the set of used-up jumps only grows, so each layer is one set); above the
 //! limit the race is refused at once with the bound on the states.
 
+use std::collections::{HashMap, HashSet, VecDeque};
+
 use super::independent::{Method, Race, SeatResult};
+use super::interval::Interval;
 use super::knockoff::{solve_exactly, RaceState};
-use super::layered::{LayeredChain, LayeredError};
+use super::layered::{Certified, LayeredChain, LayeredError};
 use crate::board::{Board, Dice, RollAgain, Square};
 use crate::chain::{
     compound_move, Branches, Chain, PlayerState, RollGame, StatefulBoard, Turn, TurnModel,
 };
 use crate::rules::{Progress, RollOutcome};
+use num_rational::BigRational;
+use num_traits::Zero;
 
 /// One seat's part of the joint state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -78,6 +83,8 @@ pub struct SharedBoard<'a> {
     game: StatefulBoard<'a>,
     players: usize,
     scores: bool,
+    /// Only for one apple's race ([`SharedBoard::eating`]): the apple's bit.
+    apple: Option<u64>,
 }
 
 impl<'a> SharedBoard<'a> {
@@ -88,6 +95,18 @@ impl<'a> SharedBoard<'a> {
             game: StatefulBoard::new(board),
             players,
             scores,
+            apple: None,
+        }
+    }
+
+    /// The race to eat apple `apple` (from 0, in [`Board::point_squares`] order): the game
+    /// ends when a move ends on it, in `Won(k)` for the seat k that eats it, or when a seat
+    /// finishes before anybody ate it, in `Won(players + k)` (the other eaten apples are not
+    /// remembered: they change no move).
+    fn eating(board: &'a Board, players: usize, apple: usize) -> SharedBoard<'a> {
+        SharedBoard {
+            apple: Some(1 << apple),
+            ..SharedBoard::new(board, players, false)
         }
     }
 
@@ -113,6 +132,15 @@ impl<'a> SharedBoard<'a> {
         let SharedState::Playing { seats, to_move, .. } = state else {
             unreachable!("nobody moves in a final state")
         };
+        if let Some(apple) = self.apple {
+            // The apple's bit is set only by the roll just made (eaten apples are forgotten).
+            if mover.progress.eaten & apple != 0 {
+                return SharedState::Won(*to_move);
+            }
+            if mover.square == self.game.board().size() {
+                return SharedState::Won(self.players + *to_move);
+            }
+        }
         if mover.square == self.game.board().size() {
             return SharedState::Won(*to_move);
         }
@@ -228,6 +256,9 @@ pub struct SharedOptions {
     pub exact_limit: usize,
     /// Refuse joint chains with more states than this.
     pub state_limit: usize,
+    /// Also each seat's expected final score, on a board with point squares
+    /// ([`SeatResult::score`]; one more chain per point square).
+    pub scores: bool,
 }
 
 impl Default for SharedOptions {
@@ -236,6 +267,7 @@ impl Default for SharedOptions {
             digits: 12,
             exact_limit: 2000,
             state_limit: 2_000_000,
+            scores: true,
         }
     }
 }
@@ -282,6 +314,75 @@ pub fn states_bound(board: &Board, players: usize) -> f64 {
     players as f64
         * (squares * owed).powi(players as i32)
         * 2f64.powi(board.once_squares().len() as i32)
+}
+
+/// Where a turn of `players` seats sharing `board` can go on for ever (a chance above 0 that it
+/// never ends, [`crate::chain::Turn::endless`]): the seats' squares and the seat to move (from
+/// 1) of the reachable joint state nearest the start whose turn does, if any; `Err(limit)` when
+/// telling would take more than `limit` joint states.
+///
+/// A seat's turn depends only on its square, its owed turn and the table's used-up jumps, but a
+/// jump another seat broke can leave the mover where it never stands alone (on the square of a
+/// broken ladder it would have climbed), so the one-player check
+/// ([`crate::simulate::endless::endless_turn`]) is not enough. Two steps:
+///
+/// 1. If a turn can go on for ever from some state, it can from the same kind of square with
+///    nothing used up and no turn owed: the rolls of a turn that never ends never end on a
+///    used-up jump's square (a plain square then, which ends the turn), so with those jumps
+///    standing they make the same moves; an owed turn acts only before the turn; and every set
+///    of in-turn states that never ends holds one with no streak of top faces
+///    ([`compound_move`]). So when no square's turn with nothing used up can go on for ever,
+///    none can, and nothing more is done (most boards).
+/// 2. Otherwise the joint states are walked breadth first, each mover's turn computed once (it
+///    depends on the mover's own part only).
+///
+/// # Errors
+///
+/// `Err(limit)`: more than `limit` joint states reachable before an endless turn was found.
+pub fn endless_shared_turn(
+    board: &Board,
+    players: usize,
+    limit: usize,
+) -> Result<Option<(Vec<Square>, usize)>, usize> {
+    let model = SharedBoard::new(board, players, false);
+    let plain = |square| PlayerState {
+        square,
+        progress: Progress::default(),
+        owed: false,
+    };
+    if !(0..board.size()).any(|s| compound_move(&model.game, &plain(s)).endless) {
+        return Ok(None);
+    }
+    let mut turns: HashMap<PlayerState, Option<Vec<PlayerState>>> = HashMap::new();
+    let start = TurnModel::start(&model);
+    let mut seen = HashSet::from([start.clone()]);
+    let mut queue = VecDeque::from([start]);
+    while let Some(state) = queue.pop_front() {
+        let view = SharedBoard::mover(&state);
+        let next = turns.entry(view).or_insert_with(|| {
+            let turn = compound_move(&model.game, &view);
+            (!turn.endless).then(|| turn.next.into_iter().map(|(s, _)| s).collect())
+        });
+        let Some(next) = next else {
+            let SharedState::Playing { seats, to_move, .. } = &state else {
+                unreachable!("final states are never queued")
+            };
+            return Ok(Some((
+                seats.iter().map(|s| s.square).collect(),
+                to_move + 1,
+            )));
+        };
+        for &mover in next.iter() {
+            let after = model.end_turn(model.place(&state, mover));
+            if !TurnModel::is_final(&model, &after) && seen.insert(after.clone()) {
+                if seen.len() > limit {
+                    return Err(limit);
+                }
+                queue.push_back(after);
+            }
+        }
+    }
+    Ok(None)
 }
 
 /// Each seat's chance to win and the expected rounds of `players` seats sharing the stateful
@@ -333,26 +434,28 @@ pub fn shared_race(
             });
         }
         if chain.transient_count() <= options.exact_limit {
-            return Ok(solve_exactly(&chain, players, options.digits));
+            let mut race = solve_exactly(&chain, players, options.digits);
+            add_scores(board, &mut race, options)?;
+            return Ok(race);
         }
     }
-    let layered = LayeredChain::build(&model, players, sweep_key, options.state_limit)
-        .map_err(|e| SharedError::Layered(e, players))?;
-    let c = layered
-        .solve()
-        .map_err(|e| SharedError::Layered(e, players))?;
+    let c = solve_layered(&model, players, options)?;
     let seats: Vec<SeatResult> = c
         .wins
         .into_iter()
         .enumerate()
-        .map(|(k, win)| SeatResult { seat: k + 1, win })
+        .map(|(k, win)| SeatResult {
+            seat: k + 1,
+            win,
+            score: None,
+        })
         .collect();
     let complete = seats
         .iter()
         .map(|s| &s.win)
         .chain(std::iter::once(&c.rounds))
         .all(|i| i.certified(options.digits).digits == options.digits);
-    Ok(Race {
+    let mut race = Race {
         seats,
         expected_rounds: c.rounds,
         rounds_at_least: Vec::new(),
@@ -360,7 +463,61 @@ pub fn shared_race(
         digits: options.digits,
         complete,
         method: Method::LayeredCertified,
-    })
+    };
+    add_scores(board, &mut race, options)?;
+    Ok(race)
+}
+
+/// The certified solve of `model`'s chain with `finals` final seats.
+fn solve_layered(
+    model: &SharedBoard<'_>,
+    finals: usize,
+    options: &SharedOptions,
+) -> Result<Certified, SharedError> {
+    let error = |e| SharedError::Layered(e, model.players);
+    LayeredChain::build(model, finals, sweep_key, options.state_limit)
+        .map_err(error)?
+        .solve()
+        .map_err(error)
+}
+
+/// Each seat's expected final score, into `race` (with [`SharedOptions::scores`], on a board
+/// with point squares). By linearity, seat k's expected score is the sum over the apples j of
+/// `points_j P(k eats j)`, the chance that k's move is the first to end on j before the game
+/// ends. That chance is the race to eat j ([`SharedBoard::eating`]): a chain no larger than the
+/// race's (its states are those where j is not yet eaten), solved as the race is, exactly when
+/// the race was, else certified. A certified score's interval is the sum of the certified
+/// chances' intervals times the points.
+fn add_scores(board: &Board, race: &mut Race, options: &SharedOptions) -> Result<(), SharedError> {
+    if !options.scores || board.point_squares().is_empty() {
+        return Ok(());
+    }
+    let players = race.seats.len();
+    let zero = Interval::exact(BigRational::zero());
+    let mut scores = vec![zero; players];
+    for (j, &(_, points)) in board.point_squares().iter().enumerate() {
+        let model = SharedBoard::eating(board, players, j);
+        let eats: Vec<Interval> = if race.method == Method::ExactSolve {
+            let chain = Chain::build(&model);
+            let r = solve_exactly(&chain, 2 * players, options.digits);
+            r.seats.into_iter().map(|s| s.win).collect()
+        } else {
+            solve_layered(&model, 2 * players, options)?.wins
+        };
+        let points = BigRational::from_integer(points.into());
+        for (score, eat) in scores.iter_mut().zip(&eats) {
+            let (a, b) = (&eat.lo * &points, &eat.hi * &points);
+            let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+            *score = Interval::new(&score.lo + lo, &score.hi + hi);
+        }
+    }
+    for (seat, score) in race.seats.iter_mut().zip(scores) {
+        if race.method == Method::LayeredCertified {
+            race.complete &= score.certified(options.digits).digits == options.digits;
+        }
+        seat.score = Some(score);
+    }
+    Ok(())
 }
 
 /// The sweep order of [`LayeredChain`]: the most jumps used up first (a turn never gives one
@@ -444,6 +601,65 @@ mod tests {
         let c = solve_exactly(&without, 2, 12);
         assert_eq!(a.seats[0].win, c.seats[0].win);
         assert_eq!(a.expected_rounds, c.expected_rounds);
+    }
+
+    #[test]
+    fn an_apple_scores_for_the_seat_that_eats_it_first_by_hand() {
+        // Worked by hand: size 2, a coin, overshoot allow, the apple on 1 worth 5. Seat 1's
+        // first roll: a 2 wins at once, a 1 lands on 1 and eats the apple (1/2). Seat 2 moves
+        // only after seat 1 rolled a 1, so the apple is gone: seat 2 never scores. Expected
+        // scores 5/2 and 0 (unshared, seat 2 would eat it in a quarter of the games). The
+        // certified route must hold the same values.
+        let b = board("size = 2\npoints = [[1, 5]]\n[rules]\ndie = 2\novershoot = \"allow\"\n");
+        let r = shared_race(&b, 2, &SharedOptions::default()).unwrap();
+        assert_eq!(r.seats[0].score, Some(Interval::exact(q(5, 2))));
+        assert_eq!(r.seats[1].score, Some(Interval::exact(q(0, 1))));
+        let layered = SharedOptions {
+            exact_limit: 0,
+            ..SharedOptions::default()
+        };
+        let r = shared_race(&b, 2, &layered).unwrap();
+        assert_eq!(r.method, Method::LayeredCertified);
+        let score = r.seats[0].score.clone().unwrap();
+        assert!(
+            score.contains(&q(5, 2)) && score.width() < q(1, 1_000_000_000),
+            "{score:?}"
+        );
+        // Without point squares, or without asking, no score.
+        let none = SharedOptions {
+            scores: false,
+            ..SharedOptions::default()
+        };
+        assert_eq!(shared_race(&b, 2, &none).unwrap().seats[0].score, None);
+        assert_eq!(
+            shared_race(&board(ONCE), 2, &SharedOptions::default())
+                .unwrap()
+                .seats[0]
+                .score,
+            None
+        );
+    }
+
+    /// A coin showing 1 or 3; the one-use ladder 1 -> 9; from 0 a 3 falls back to 0 by a snake,
+    /// and 4 gives an extra roll, which from 4 always ends on 4 again (5 -> 4, 7 -> 4).
+    const JOINT_LOOP: &str = "size = 10\nladders = [[1, 9]]\nonce = [1]\n\
+        snakes = [[3, 0], [5, 4], [7, 4]]\nextra_turn = [4]\n[rules]\ndie = [1, 0, 1]\n";
+
+    #[test]
+    fn an_endless_turn_reachable_only_when_another_seat_broke_a_ladder_is_found() {
+        // Worked by hand: alone, a player leaves 0 only by the ladder (a 1, to 9) and never
+        // comes back below 9, so squares 1 to 8 are never reached and every turn ends. With two
+        // seats, seat 1's 1 breaks the ladder; seat 2's 1 then stops on 1, and from 1 a 3 lands
+        // on 4, whose extra rolls never end. Breadth first, the first such state is seat 1 on
+        // 9 (it rolled a 3: stay), seat 2 on 1 and to move.
+        let b = board(JOINT_LOOP);
+        assert_eq!(crate::simulate::endless::endless_turn(&b), None);
+        assert_eq!(endless_shared_turn(&b, 1, 1000), Ok(None));
+        assert_eq!(endless_shared_turn(&b, 2, 1000), Ok(Some((vec![9, 1], 2))));
+        assert_eq!(endless_shared_turn(&b, 2, 3), Err(3));
+        // Without the loop's extra roll no square's turn can go on for ever: settled at once.
+        let plain = board(&JOINT_LOOP.replace("extra_turn = [4]\n", ""));
+        assert_eq!(endless_shared_turn(&plain, 2, 0), Ok(None));
     }
 
     #[test]

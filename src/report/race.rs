@@ -159,8 +159,27 @@ pub fn write_text(
         race.expected_rounds.certified(d).text,
         fraction_suffix(&race.expected_rounds)
     )?;
+    for seat in &race.seats {
+        if let Some(score) = &seat.score {
+            writeln!(
+                out,
+                "Score seat {:<6}{}{}",
+                seat.seat,
+                score.certified(d).text,
+                fraction_suffix(score)
+            )?;
+        }
+    }
     writeln!(out)?;
     writeln!(out, "{}", method_sentence(race))?;
+    if race.seats.iter().any(|s| s.score.is_some()) {
+        writeln!(
+            out,
+            "A seat's score is the sum over the point squares of their points times the chance \
+             that its move is the first to end there, each chance from the chain of the race to \
+             that square, solved the same way."
+        )?;
+    }
     if !race.complete && race.turns_summed > 0 {
         writeln!(
             out,
@@ -227,6 +246,7 @@ pub fn to_json(boards: &[&Board], race: &Race, options: RaceReportOptions) -> se
                 "origin": b.origin(),
                 "rules": board_rules_json(b),
                 "win": x(&s.win),
+                "score": s.score.as_ref().map(x),
             })
         })
         .collect();

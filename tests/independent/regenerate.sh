@@ -55,10 +55,11 @@ for board in tests/fixtures/independent-boards/*.toml; do
   { echo "args $board"; python3 tests/independent/closed_form.py "$board" --moments 4; } \
     > "tests/fixtures/independent-closed-forms/$name.txt"
 done
-# The shared race (issue 12 item 3): shared_race.py on the small boards whose joint chain it
-# solves in minutes, into tests/fixtures/independent-shared/ (read by tests/it/shared_race.rs).
+# The shared race (issue 12 item 3): shared_race.py's wins, rounds and each seat's expected
+# score on the small boards whose joint chain it solves in minutes, into
+# tests/fixtures/independent-shared/ (read by tests/it/shared_race.rs).
 mkdir -p tests/fixtures/independent-shared
-for name in extra-points-bounce loaded-bounce-forfeit once-chain-forfeit once-chance-nochain \
+for name in everything extra-points-bounce loaded-bounce-forfeit once-chain-forfeit once-chance-nochain \
   points-chance-unlimited two-dice-unlimited; do
   board=tests/fixtures/independent-boards/$name.toml
   { echo "args $board"; python3 tests/independent/shared_race.py "$board"; } \

@@ -1,12 +1,15 @@
 //! Two players sharing one board that changes during a game (issue 12 item 3): the exact race
 //! of `ladders::race::shared` against `tests/independent/shared_race.py`, a pure-Python joint
 //! chain written from the rules text (its own reading of a roll, `rules_chain.py`, and of the
-//! sharing), compared with `==` on every seat's win probability and the expected rounds. The
+//! sharing), compared with `==` on every seat's win probability, the expected rounds and each
+//! seat's expected score (the Python keeps the eaten apples in its state; `ladders` sums one race
+//! per apple). The
 //! boards mix one-use jumps, points, lost and extra turns with roll-again (unlimited and
 //! forfeits), bounce, chains and chance squares; the fixtures are
 //! `tests/fixtures/independent-shared/*.txt` and `tests/fixtures/sim/shared-two.txt`
 //! (`tests/independent/regenerate.sh` rewrites them). The certified float route, forced on the
-//! same boards, must contain every exact value.
+//! same boards, must contain every exact value. A board whose endless turn only a shared game
+//! reaches is refused.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -35,7 +38,7 @@ fn fixture(path: &Path, board: Option<&str>) -> (Board, BTreeMap<String, BigRati
     };
     let values = lines
         .filter_map(|l| l.split_once(' '))
-        .filter(|(k, _)| ["win1", "win2", "rounds"].contains(k))
+        .filter(|(k, _)| ["win1", "win2", "rounds", "score1", "score2"].contains(k))
         .map(|(k, v)| (k.to_string(), parse_fraction(v)))
         .collect();
     let board = Board::load(&root.join(board_path)).expect("valid board");
@@ -71,7 +74,23 @@ fn the_shared_race_equals_the_independent_python_joint_chain() {
             assert_eq!(r.seats[k].win.lo, want[name], "{}: {name}", board.name());
         }
         assert_eq!(r.expected_rounds.lo, want["rounds"], "{}", board.name());
+        // Each seat's expected score (the Python's own reward on its joint chain with the
+        // eaten set in the state); no score on a board without point squares (the Python's 0).
+        for (k, name) in ["score1", "score2"].into_iter().enumerate() {
+            match &r.seats[k].score {
+                Some(score) => {
+                    assert_eq!(score.lo, score.hi);
+                    assert_eq!(score.lo, want[name], "{}: {name}", board.name());
+                }
+                None => {
+                    assert!(board.point_squares().is_empty(), "{}", board.name());
+                    assert_eq!(want[name], BigRational::from_integer(0.into()));
+                }
+            }
+        }
     }
+    let scored = all.iter().filter(|(b, _)| !b.point_squares().is_empty());
+    assert!(scored.count() >= 4, "boards with point squares");
 }
 
 #[test]
@@ -99,6 +118,12 @@ fn the_certified_float_route_contains_every_exact_value_and_is_narrow() {
             board.name()
         );
         assert!(r.expected_rounds.width() < narrow, "{}", board.name());
+        for (k, name) in ["score1", "score2"].into_iter().enumerate() {
+            if let Some(score) = &r.seats[k].score {
+                assert!(score.contains(&want[name]), "{}: {name}", board.name());
+                assert!(score.width() < narrow, "{}: {name}", board.name());
+            }
+        }
         assert!(r.complete, "{}", board.name());
     }
 }
@@ -130,12 +155,19 @@ fn race_on_a_shared_board_prints_the_exact_and_the_certified_answers() {
         let win = &exact["seats"][k]["win"];
         assert_eq!(super::common::exact(&win["lo"]), want[name]);
         assert_eq!(super::common::exact(&win["hi"]), want[name]);
+        let score = &exact["seats"][k]["score"];
+        let name = ["score1", "score2"][k];
+        assert_eq!(super::common::exact(&score["lo"]), want[name]);
+        assert_eq!(super::common::exact(&score["hi"]), want[name]);
     }
     let layered = race_json(&["--exact-limit", "0"]);
     assert_eq!(layered["method"], "layered");
     let win = &layered["seats"][0]["win"];
     assert!(super::common::exact(&win["lo"]) <= want["win1"]);
     assert!(want["win1"] <= super::common::exact(&win["hi"]));
+    let score = &layered["seats"][1]["score"];
+    assert!(super::common::exact(&score["lo"]) <= want["score2"]);
+    assert!(want["score2"] <= super::common::exact(&score["hi"]));
 }
 
 #[test]
@@ -169,4 +201,34 @@ fn a_shared_board_with_other_seats_or_knock_off_is_refused() {
             .code(2)
             .stderr(predicates::str::contains("shared by every seat"));
     }
+}
+
+/// `simulate`, `check` and `race` with two players refuse a board whose endless turn only a
+/// shared game reaches (the one-player check passed it, and the simulation hung), while one
+/// player alone is simulated as before.
+#[test]
+fn a_turn_that_never_ends_only_when_the_board_is_shared_is_refused_not_a_hang() {
+    let board = "tests/fixtures/sim/shared-endless.toml";
+    for args in [
+        vec!["simulate", board, "--players", "2", "-n", "1000"],
+        vec!["check", board, "--players", "2", "-n", "1000"],
+        vec!["race", board],
+    ] {
+        super::common::ladders()
+            .args(&args)
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(
+                "2 players sharing the board can reach a turn that goes on for ever",
+            ))
+            .stderr(predicates::str::contains(
+                "seat 2's turn with the seats on squares [9, 1]",
+            ));
+    }
+    super::common::ladders()
+        .args(["simulate", board, "-n", "1000", "--seed", "1"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .success();
 }
