@@ -317,9 +317,9 @@ pub fn states_bound(board: &Board, players: usize) -> f64 {
 }
 
 /// Where a turn of `players` seats sharing `board` can go on for ever (a chance above 0 that it
-/// never ends, [`crate::chain::Turn::endless`]): the seats' squares and the seat to move (from
-/// 1) of the reachable joint state nearest the start whose turn does, if any; `Err(limit)` when
-/// telling would take more than `limit` joint states.
+/// never ends, [`crate::chain::Turn::endless`]): the seats' squares and the seat to move
+/// (counted from one) of the reachable joint state nearest the start whose turn does, if any;
+/// `Err(limit)` when telling would take more than `limit` joint states.
 ///
 /// A seat's turn depends only on its square, its owed turn and the table's used-up jumps, but a
 /// jump another seat broke can leave the mover where it never stands alone (on the square of a
