@@ -24,10 +24,10 @@ use petgraph::algo::astar;
 use petgraph::graph::{DiGraph, NodeIndex};
 
 use super::likeliest::{likeliest_turns, LikeliestTurns};
-use super::shortest::{extremes_by, Extremes, TurnRolls};
+use super::shortest::{extremes_by, turn_rolls, Extremes, TurnRolls};
 use super::stateful::stateful_chain;
 use crate::board::{Board, Square};
-use crate::chain::{PlayerState, RollGame, StatefulBoard};
+use crate::chain::{Chain, PlayerState, RollGame, StatefulBoard};
 use crate::rules::{self, ThrowEffect};
 
 /// A state inside a turn: the game's state and the top throws in a row so far.
@@ -54,6 +54,17 @@ pub fn stateful_likeliest(board: &Board, within: Option<usize>) -> Option<Likeli
     likeliest_turns(&stateful_chain(board), within, &|a, b| {
         turn_between(&game, a, b)
     })
+}
+
+/// The likeliest games of any `board` (no policy): over the full state ([`stateful_likeliest`])
+/// on a board that changes during a game, else over its squares, each turn's rolls from
+/// [`turn_rolls`].
+pub fn board_likeliest(board: &Board, within: Option<usize>) -> Option<LikeliestTurns> {
+    if board.is_stateful() {
+        return stateful_likeliest(board, within);
+    }
+    let turn = |&a: &Square, &b: &Square| turn_rolls(board, a, b);
+    likeliest_turns(&Chain::for_board(board), within, &turn)
 }
 
 /// The fewest rolls of one turn from state a to state b, if a turn can go from a to b.

@@ -4,11 +4,14 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::distribution::{default_tail, distribution, DistributionOptions};
+use ladders::analysis::distribution::{
+    default_tail, distribution, Distribution, DistributionOptions, TooMuchWork,
+};
 use ladders::analysis::shown::{
     board_shown_distribution, certified_distribution, ShownDistribution,
 };
 use ladders::analysis::stateful::board_distribution;
+use ladders::board::Board;
 use ladders::report::distribution::{to_json, write_csv, write_text};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -17,7 +20,7 @@ use num_traits::{One, Zero};
 use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
-use super::policy_arg::PolicyArgs;
+use super::policy_arg::{Chosen, PolicyArgs};
 
 /// Exact distribution of the number of turns
 #[derive(clap::Args, Debug)]
@@ -86,6 +89,31 @@ pub fn parse_tail(text: &str) -> Result<BigRational, String> {
     Ok(value)
 }
 
+/// The exact law of the number of turns: of the player who follows `chosen`'s policy, else of
+/// `board`.
+///
+/// # Errors
+///
+/// The law would take too much work ([`TooMuchWork`]).
+pub fn exact_law(
+    chosen: Option<&Chosen>,
+    board: &Board,
+    options: &DistributionOptions,
+) -> Result<Distribution, TooMuchWork> {
+    match chosen {
+        Some(c) => distribution(&c.model().chain(), options),
+        None => board_distribution(board, options),
+    }
+}
+
+/// The law a chart needs: up to the first n with P(T > n) below 1/10,000 (charts show no more).
+pub fn chart_law_options() -> DistributionOptions {
+    DistributionOptions {
+        tail: BigRational::new(BigInt::one(), BigInt::from(10_000)),
+        ..DistributionOptions::default()
+    }
+}
+
 /// Runs `distribution`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let chosen = args.policy.load(&args.board.rules, &args.board.board)?;
@@ -101,10 +129,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let digits = usize::from(args.digits);
     if let Some(path) = &args.svg {
         // The chart is drawn from the exact law.
-        let dist = match &chosen {
-            Some(c) => distribution(&c.model().chain(), &options),
-            None => board_distribution(&board, &options),
-        }?;
+        let dist = exact_law(chosen.as_ref(), &board, &options)?;
         let svg =
             ladders::report::chart::distribution_svg(&board, &dist).map_err(anyhow::Error::msg)?;
         if super::draw::write_svg(path, &svg, out)? {
@@ -113,10 +138,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     let shown = if args.json || args.exact {
         // The fractions: the exact integer stepping.
-        let dist = match &chosen {
-            Some(c) => distribution(&c.model().chain(), &options),
-            None => board_distribution(&board, &options),
-        }?;
+        let dist = exact_law(chosen.as_ref(), &board, &options)?;
         if args.json {
             let mut value = to_json(&board, &dist, digits);
             if let (Some(c), Some(obj)) = (&chosen, value.as_object_mut()) {

@@ -6,12 +6,14 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use ladders::analysis::expectation::{expect_float, expect_with, Expectation, FloatExpectation};
-use ladders::analysis::squares::square_answers;
+use ladders::analysis::shortest_state::board_likeliest;
+use ladders::analysis::squares::{occupancy, square_answers};
 use ladders::analysis::visits::{visits, visits_float};
 use ladders::board::Board;
-use ladders::exact::decimal::to_f64;
+use ladders::exact::decimal::{probability, to_f64};
 use ladders::report::draw::{write_text, DrawOptions, Heat};
 use ladders::report::draw_svg::board_svg;
+use ladders::report::text::count;
 
 use super::board_args::BoardArgs;
 use super::exit;
@@ -29,10 +31,15 @@ pub struct Args {
     /// ceil(sqrt(size)) otherwise)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub columns: Option<u32>,
-    /// Shade the squares by: visits (expected turns begun there), reach (probability that a
-    /// move ever ends there) or remaining (expected turns left from there)
+    /// Shade the squares by a per-square quantity (see the values below)
     #[arg(long, value_name = "QUANTITY")]
     pub heat: Option<HeatQuantity>,
+    /// With --heat after: the number of turns N
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pub after: Option<u32>,
+    /// With --heat likeliest: the likeliest game among those of at most N turns
+    #[arg(long, value_name = "N")]
+    pub within: Option<usize>,
     /// Also write the picture as SVG to FILE (`-`: standard output, instead of the text)
     #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,
@@ -62,6 +69,12 @@ pub enum HeatQuantity {
     Reach,
     /// Expected number of turns left from the square
     Remaining,
+    /// Probability that the token stands on the square after N turns (`--after N`)
+    After,
+    /// The likeliest game (of at most `--within N` turns): the turn that ends on the square
+    Likeliest,
+    /// The likeliest of the games with the fewest turns: the turn that ends on the square
+    LikeliestFewest,
 }
 
 /// Runs `draw`; `colour`: whether standard output is coloured (`--color`).
@@ -71,9 +84,15 @@ pub fn run(args: &Args, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
         None => args.board.load_with_choices()?,
         Some(_) => args.board.load()?,
     };
+    if args.after.is_some() != (args.heat == Some(HeatQuantity::After)) {
+        bail!("--heat after and --after N go together (N: the number of turns)");
+    }
+    if args.within.is_some() && args.heat != Some(HeatQuantity::Likeliest) {
+        bail!("--within N is for --heat likeliest (the likeliest game of at most N turns)");
+    }
     let heat = match args.heat {
         None => None,
-        Some(q) => Some(heat_of(&board, q)?),
+        Some(q) => Some(heat_of(&board, q, args)?),
     };
     let options = DrawOptions {
         columns: args.columns,
@@ -100,9 +119,11 @@ pub fn run(args: &Args, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
 /// point: the picture shows three significant digits, far above the floats' error.
 pub const FLOAT_ABOVE: u32 = 1_000;
 
-/// The heat map of `quantity` on `board`.
-fn heat_of(board: &Board, quantity: HeatQuantity) -> Result<Heat> {
-    if board.size() > FLOAT_ABOVE && quantity != HeatQuantity::Reach {
+/// The heat map of `quantity` on `board` (`args`: `--after`, `--within`).
+fn heat_of(board: &Board, quantity: HeatQuantity, args: &Args) -> Result<Heat> {
+    if board.size() > FLOAT_ABOVE
+        && matches!(quantity, HeatQuantity::Visits | HeatQuantity::Remaining)
+    {
         return float_heat_of(board, quantity);
     }
     let mut values = vec![None; board.size() as usize + 1];
@@ -111,7 +132,7 @@ fn heat_of(board: &Board, quantity: HeatQuantity) -> Result<Heat> {
             for (s, v) in visits(board)?.squares {
                 values[s as usize] = Some(to_f64(&v));
             }
-            "expected visits (turns begun on the square)"
+            "expected visits (turns begun on the square)".to_string()
         }
         HeatQuantity::Reach => {
             let answers = square_answers(board)?;
@@ -121,7 +142,7 @@ fn heat_of(board: &Board, quantity: HeatQuantity) -> Result<Heat> {
             for a in &answers.squares {
                 values[a.square as usize] = a.reach.as_ref().map(to_f64);
             }
-            "probability that a move ever ends on the square"
+            "probability that a move ever ends on the square".to_string()
         }
         HeatQuantity::Remaining => {
             let Expectation::Finite(e) = expect_with(board, true) else {
@@ -130,11 +151,60 @@ fn heat_of(board: &Board, quantity: HeatQuantity) -> Result<Heat> {
             for (s, v) in &e.per_square {
                 values[*s as usize] = Some(to_f64(v));
             }
-            "expected remaining turns"
+            "expected remaining turns".to_string()
+        }
+        HeatQuantity::After => {
+            let n = args.after.unwrap_or(0);
+            for (s, p) in occupancy(board, n as usize) {
+                values[s as usize] = Some(to_f64(&p));
+            }
+            format!(
+                "probability of standing on the square after {}",
+                count(u64::from(n), "turn")
+            )
+        }
+        HeatQuantity::Likeliest | HeatQuantity::LikeliestFewest => {
+            return likeliest_heat(board, quantity, args.within);
         }
     };
+    Ok(Heat { name, values })
+}
+
+/// The heat map of a likeliest game: each square its game's turns end on shaded by the number of
+/// that turn (the later turn where a game ends two turns on one square).
+fn likeliest_heat(board: &Board, quantity: HeatQuantity, within: Option<usize>) -> Result<Heat> {
+    let Some(l) = board_likeliest(board, within) else {
+        bail!("{}: no game ever ends on this board", board.origin());
+    };
+    let (game, which) = if quantity == HeatQuantity::LikeliestFewest {
+        (
+            Some(&l.fewest),
+            "the likeliest of the fewest-turn games".to_string(),
+        )
+    } else {
+        let which = match within {
+            Some(n) => format!("the likeliest game of at most {n} turns"),
+            None => "the likeliest game".to_string(),
+        };
+        (l.overall.as_ref(), which)
+    };
+    let Some(game) = game else {
+        bail!(
+            "no game ends within {}",
+            count(within.unwrap_or(0) as u64, "turn")
+        );
+    };
+    let mut values = vec![None; board.size() as usize + 1];
+    for (k, turn) in game.turns.iter().enumerate() {
+        values[turn.to() as usize] = Some((k + 1) as f64);
+    }
     Ok(Heat {
-        name: name.to_string(),
+        name: format!(
+            "turn of {which} that ends on the square ({}, probability {} = {})",
+            count(game.turns.len() as u64, "turn"),
+            probability(&game.probability, 6),
+            game.probability
+        ),
         values,
     })
 }

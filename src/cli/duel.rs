@@ -29,9 +29,14 @@ pub fn run_if_choosing(
     let Some(game) = Game::new(&board) else {
         return Ok(None);
     };
-    if players != 2 || args.knock_off || !args.reverse_seat.is_empty() || args.distribution {
+    if players != 2
+        || args.knock_off
+        || !args.reverse_seat.is_empty()
+        || args.distribution
+        || args.svg.is_some()
+    {
         bail!(
-            "{}: players who choose ({}) race two at a time, without --knock-off, --reverse-seat or --distribution",
+            "{}: players who choose ({}) race two at a time, without --knock-off, --reverse-seat, --distribution or --svg",
             board.origin(),
             game.rule.key()
         );

@@ -5,6 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
+use ladders::analysis::stateful::board_distribution;
 use ladders::board::{Board, DEFAULT_BOARD};
 use ladders::race::knockoff::{knock_off_race, KnockOffOptions};
 use ladders::race::shared::{shared_race, SharedOptions};
@@ -96,6 +97,11 @@ pub struct Args {
     /// Print one JSON object instead of text
     #[arg(long)]
     pub json: bool,
+    /// Also write a chart of each seat's chance of having won by each round as SVG to FILE
+    /// (`-`: standard output, instead of the report); seats that do not meet (no --knock-off,
+    /// not a board that changes during a game)
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<String>,
     /// The squares the players stand on, in playing order (the first listed moves first)
     #[arg(long, value_name = "A,B,...", value_delimiter = ',')]
     pub from: Option<Vec<u32>>,
@@ -225,6 +231,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         max_turns: args.max_turns.max(1),
         distribution: args.distribution,
     };
+    if args.svg.is_some() && (args.knock_off || players.from != players.to) {
+        bail!(
+            "--svg charts a race of seats that do not meet: one number of players, no --knock-off"
+        );
+    }
     if players.from != players.to {
         if args.boards.len() > 1 || !args.reverse_seat.is_empty() || args.knock_off {
             bail!("a range of players makes a table on one board: give one board, no --reverse-seat and no --knock-off");
@@ -252,6 +263,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if !stateful && !args.knock_off && (args.exact_limit.is_some() || args.state_limit.is_some()) {
         bail!("--exact-limit and --state-limit are for joint chains: --knock-off, or a board that changes during a game");
     }
+    if stateful && args.svg.is_some() {
+        bail!(
+            "--svg charts a race of seats that do not meet; on a board that changes during a \
+             game the seats share it"
+        );
+    }
     let result = if stateful {
         run_shared(args, &seats, digits)?
     } else if args.knock_off {
@@ -269,6 +286,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     } else {
         race(&seats, &options)?
     };
+    if let Some(path) = &args.svg {
+        if write_race_svg(path, &seats, out)? {
+            return Ok(exit::code(exit::SUCCESS));
+        }
+    }
     let report = RaceReportOptions {
         distribution: args.distribution,
         knock_off: args.knock_off,
@@ -279,4 +301,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         write_text(out, &seats, &result, report)?;
     }
     Ok(exit::code(exit::SUCCESS))
+}
+
+/// Writes the chart of each seat's chance of having won by each round to `path` (`-`: `out`),
+/// from the seats' exact laws to P(T > n) below 1/10,000; true when it went to `out`.
+fn write_race_svg(path: &str, seats: &[&Board], out: &mut dyn Write) -> Result<bool> {
+    let laws = seats
+        .iter()
+        .map(|b| board_distribution(b, &super::distribution::chart_law_options()))
+        .collect::<Result<Vec<_>, _>>()?;
+    let laws: Vec<&_> = laws.iter().collect();
+    let svg = ladders::report::chart::race_svg(seats, &laws).map_err(anyhow::Error::msg)?;
+    super::draw::write_svg(path, &svg, out)
 }

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use ladders::analysis::likeliest::likeliest_turns;
-use ladders::analysis::shortest::{extremes, extremes_by, turn_rolls};
-use ladders::analysis::shortest_state::{stateful_extremes, stateful_likeliest};
+use ladders::analysis::shortest::{extremes, extremes_by};
+use ladders::analysis::shortest_state::{board_likeliest, stateful_extremes};
 use ladders::chain::Chain;
 use ladders::report::shortest::{likeliest_json, to_json, write_likeliest, write_text};
 
@@ -59,17 +59,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         }
         None => {
             let board = args.board.load()?;
-            let (e, likely) = if board.is_stateful() {
-                let likely = args.likeliest.then(|| stateful_likeliest(&board, within));
-                (stateful_extremes(&board), likely)
+            let e = if board.is_stateful() {
+                stateful_extremes(&board)
             } else {
-                let chain = Chain::for_board(&board);
-                let turn = |&a: &u32, &b: &u32| turn_rolls(&board, a, b);
-                let likely = args
-                    .likeliest
-                    .then(|| likeliest_turns(&chain, within, &turn));
-                (extremes(&board, &chain), likely)
+                extremes(&board, &Chain::for_board(&board))
             };
+            let likely = args.likeliest.then(|| board_likeliest(&board, within));
             (board, e, likely)
         }
     };

@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use ladders::board::{Board, DEFAULT_BOARD};
 use ladders::choice::play::simulate_policy;
 use ladders::race::shared::endless_shared_turn;
+use ladders::report::chart::simulation_svg;
 use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
 use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
 use ladders::simulate::race::{simulate_race, RaceSimOptions, RaceSimulation};
@@ -16,6 +17,7 @@ use ladders::simulate::shared::simulate_shared;
 use ladders::simulate::{simulate, SimOptions, Simulation, DEFAULT_MAX_TURNS};
 
 use super::board_args::RuleArgs;
+use super::distribution::{chart_law_options, exact_law};
 use super::exit;
 use super::output::write_json;
 use super::policy_arg::{write_report, Chosen, PolicyArgs};
@@ -135,6 +137,11 @@ pub struct Args {
     /// instead of the report)
     #[arg(long, value_name = "FILE")]
     pub histogram_csv: Option<String>,
+    /// Also write a chart as SVG to FILE: the sample's share of games ending at each turn, over
+    /// the exact law when it can be computed (`-`: standard output, instead of the report; one
+    /// player)
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<String>,
 }
 
 /// Reads a game count: digits with optional `_` or `,`, scientific `1e7`, or a k/M/G suffix.
@@ -344,8 +351,20 @@ fn write_race_report(
 
 /// Runs `simulate`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    if args.json && args.histogram_csv.as_deref() == Some("-") {
-        bail!("--json and --histogram-csv - both write to standard output: give --histogram-csv a file name, or drop --json");
+    let to_stdout = [
+        (args.json, "--json"),
+        (
+            args.histogram_csv.as_deref() == Some("-"),
+            "--histogram-csv -",
+        ),
+        (args.svg.as_deref() == Some("-"), "--svg -"),
+    ];
+    let clash: Vec<&str> = to_stdout.iter().filter(|c| c.0).map(|c| c.1).collect();
+    if clash.len() > 1 {
+        bail!(
+            "{} both write to standard output: give a file name, or drop one",
+            clash[..2].join(" and ")
+        );
     }
     let chosen = policy_seat(&args.seats, &args.policy)?;
     let board = match &chosen {
@@ -353,6 +372,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         None => {
             match args.seats.load()? {
                 Seats::One(board) => *board,
+                Seats::Race(..) | Seats::Shared(..) if args.svg.is_some() => {
+                    bail!("--svg charts one player's games (`ladders race --svg` charts a race)");
+                }
                 Seats::Race(boards, knock_off) => {
                     if args.histogram_csv.is_some() {
                         bail!("--histogram-csv is for one player (a race reports its rounds in --json)");
@@ -388,6 +410,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         );
         write_histogram_csv(&mut f, &sim.turns)?;
         f.flush().with_context(|| format!("{path}: cannot write"))?;
+    }
+    if let Some(path) = &args.svg {
+        let exact = exact_law(chosen.as_ref(), &board, &chart_law_options()).ok();
+        let svg = simulation_svg(&board, &sim, exact.as_ref()).map_err(anyhow::Error::msg)?;
+        if super::draw::write_svg(path, &svg, out)? {
+            return Ok(exit::code(exit::SUCCESS));
+        }
     }
     write_report(
         out,

@@ -1,6 +1,8 @@
 //! `ladders draw`: snapshots of every built-in board (text, colour off), the heat map's colour
 //! choice, and the 80-column promise for 100 squares.
 
+use std::collections::BTreeMap;
+
 use ladders::board::builtin_names;
 
 use crate::common::ladders;
@@ -141,4 +143,110 @@ fn a_heat_map_above_a_thousand_squares_says_it_is_floats() {
     }
     let small = draw(&["milton-bradley", "--heat", "visits", "--color", "never"]);
     assert!(!small.contains("floats"));
+}
+
+/// The shade character of every square in a plain-text heat map whose cells are `number_width`
+/// digits, `mark_width` characters of marks and one shade character wide.
+fn shades(text: &str, number_width: usize, mark_width: usize) -> BTreeMap<u32, char> {
+    let cell = number_width + mark_width + 1;
+    let grid = text.split("\n\n").nth(1).expect("a grid after the header");
+    let mut found = BTreeMap::new();
+    for line in grid.lines() {
+        let chars: Vec<char> = line.chars().collect();
+        for chunk in chars.chunks(cell + 1) {
+            let number: String = chunk[..number_width].iter().collect();
+            if let Ok(s) = number.trim().parse::<u32>() {
+                found.insert(s, chunk.get(cell - 1).copied().unwrap_or(' '));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn the_law_after_one_turn_shades_the_six_squares_a_die_reaches() {
+    // By hand: from off the board a d6 lands on 1..6 with 1/6 each; 1 climbs to 38 and 4 to 14,
+    // so 2, 3, 5, 6, 14 and 38 hold 1/6 each (all the largest value, '@') and nothing else.
+    let text = draw(&[
+        "milton-bradley",
+        "--heat",
+        "after",
+        "--after",
+        "1",
+        "--color",
+        "never",
+    ]);
+    let shaded: Vec<u32> = shades(&text, 3, 3)
+        .into_iter()
+        .filter(|(_, c)| *c != ' ')
+        .map(|(s, c)| {
+            assert_eq!(c, '@', "square {s}");
+            s
+        })
+        .collect();
+    assert_eq!(shaded, [2, 3, 5, 6, 14, 38]);
+    assert!(
+        text.contains("probability of standing on the square after 1 turn"),
+        "{text}"
+    );
+    assert!(text.contains("'@' <=0.167"), "{text}");
+}
+
+#[test]
+fn the_likeliest_games_shade_their_squares_by_turn() {
+    // By hand (tests/fixtures/likeliest/shortcut.toml, a 1:9 coin, ladder 1 -> 5): the only
+    // 1-turn game climbs 1 -> 5 (1/10); the likeliest game is 0 -> 2 -> 4 -> 5 (81/100), its
+    // turns 1, 2, 3 of 3 shaded at levels ceil(9/3) = 3 ('-'), 6 ('*') and 9 ('@'); within 2
+    // turns no game but the 1-turn one ends. Cells: 1 digit, marks "L1"/"l1" (2), a shade.
+    let board = "tests/fixtures/likeliest/shortcut.toml";
+    let shaded = |extra: &[&str]| -> (Vec<(u32, char)>, String) {
+        let mut args = vec![board, "--color", "never", "--heat"];
+        args.extend_from_slice(extra);
+        let text = draw(&args);
+        let s = shades(&text, 1, 2)
+            .into_iter()
+            .filter(|(_, c)| *c != ' ')
+            .collect();
+        (s, text)
+    };
+    let (overall, text) = shaded(&["likeliest"]);
+    assert_eq!(overall, [(2, '-'), (4, '*'), (5, '@')]);
+    assert!(
+        text.contains("(3 turns, probability 0.810000 = 81/100)"),
+        "{text}"
+    );
+    let (fewest, text) = shaded(&["likeliest-fewest"]);
+    assert_eq!(fewest, [(5, '@')]);
+    assert!(
+        text.contains("(1 turn, probability 0.100000 = 1/10)"),
+        "{text}"
+    );
+    let (within, _) = shaded(&["likeliest", "--within", "2"]);
+    assert_eq!(within, [(5, '@')]);
+    // Tiny (docs/model.md): heads, heads: 0 -> 3 -> 4 with 1/4, turn 1 of 2 at level 5 ('+').
+    let text = draw(&["tiny", "--heat", "likeliest", "--color", "never"]);
+    let tiny: Vec<(u32, char)> = shades(&text, 1, 2)
+        .into_iter()
+        .filter(|(_, c)| *c != ' ')
+        .collect();
+    assert_eq!(tiny, [(3, '+'), (4, '@')]);
+}
+
+#[test]
+fn after_and_within_go_with_their_heat() {
+    for args in [
+        &["tiny", "--heat", "after"][..],
+        &["tiny", "--after", "3"],
+        &["tiny", "--heat", "visits", "--after", "3"],
+        &["tiny", "--heat", "visits", "--within", "3"],
+        &["tiny", "--heat", "likeliest-fewest", "--within", "3"],
+    ] {
+        ladders().arg("draw").args(args).assert().code(2);
+    }
+    let out = ladders()
+        .args(["draw", "tiny", "--heat", "likeliest", "--within", "1"])
+        .assert()
+        .code(2);
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("no game ends within 1 turn"), "{err}");
 }

@@ -156,6 +156,10 @@ fn conflicting_options_are_refused_not_dropped() {
         "--json and --histogram-csv - both write to standard output",
     );
     refused(
+        &["simulate", "tiny", "-n", "10", "--json", "--svg", "-"],
+        "--json and --svg - both write to standard output",
+    );
+    refused(
         &["distribution", "tiny", "--turns", "5", "--tail", "1e-3"],
         "cannot be used with",
     );

@@ -152,3 +152,72 @@ fn the_committed_pictures_are_what_the_documented_commands_write() {
         assert!(render(&committed) > 0, "{file}");
     }
 }
+
+#[test]
+fn the_simulation_chart_has_a_bar_and_a_dot_per_turn_over_the_exact_law() {
+    // Tiny: P(T > n) = (n + 1) / 2^n (boards/tiny.toml), first below 1/10,000 at n = 18
+    // (19/262144; at 17 it is 18/131072 > 1e-4): 18 turns shown, one dot of the exact law each.
+    let svg = svg_of(&["simulate", "tiny", "-n", "10k", "--seed", "3"]);
+    assert!(svg.contains("exact P(T = n)"), "the exact law's legend");
+    assert!(
+        svg.contains("sample: share of games"),
+        "the sample's legend"
+    );
+    assert!(svg.contains("10,000 games played, seed 3"), "the subtitle");
+    assert_eq!(count(&svg, "<circle"), 18);
+    assert!(render(&svg) > 0);
+    // Milton Bradley: its exact law drawn over the sample too.
+    let svg = svg_of(&["simulate", "milton-bradley", "-n", "2k", "--seed", "1"]);
+    assert!(svg.contains("exact P(T = n)"));
+    assert!(render(&svg) > 0);
+}
+
+#[test]
+fn the_race_chart_has_a_line_per_seat_ending_at_its_odds() {
+    // Two seats on tiny: seat 1 wins when T1 <= T2, so P = (1 + P(T1 = T2)) / 2 with
+    // P(T1 = T2) = sum_{n>=2} ((n - 1) / 2^n)^2 = (1/4) sum_{m>=1} m^2 / 4^m
+    // = (1/4) (1/4)(5/4) / (3/4)^3 = 5/27: seat 1 16/27 = 0.592593, seat 2 11/27 = 0.407407
+    // (the chart stops where the game is left with about 5e-9, far below the 4 decimals).
+    let svg = svg_of(&["race", "tiny"]);
+    assert!(
+        svg.contains("seat 1: Tiny (hand-solvable) (wins 0.5926)"),
+        "{svg}"
+    );
+    assert!(svg.contains("seat 2: Tiny (hand-solvable) (wins 0.4074)"));
+    // Each seat's colour strokes its line and its legend's sample, nothing else.
+    let seats = [
+        r##"stroke="#1F77B4""##,
+        r##"stroke="#D62728""##,
+        r##"stroke="#2CA02C""##,
+    ];
+    for colour in &seats[..2] {
+        assert_eq!(count(&svg, colour), 2, "{colour}");
+    }
+    assert_eq!(count(&svg, seats[2]), 0);
+    assert!(render(&svg) > 0);
+    let svg = svg_of(&["race", "milton-bradley", "efi", "tiny"]);
+    for colour in seats {
+        assert_eq!(count(&svg, colour), 2, "{colour}");
+    }
+    assert!(render(&svg) > 0);
+}
+
+#[test]
+fn charts_of_races_are_refused_where_no_law_by_round_is_computed() {
+    for args in [
+        &["race", "tiny", "--knock-off", "--svg", "-"][..],
+        &["race", "tiny", "--players", "2..3", "--svg", "-"],
+        &[
+            "simulate",
+            "tiny",
+            "--players",
+            "2",
+            "-n",
+            "10",
+            "--svg",
+            "-",
+        ],
+    ] {
+        ladders().args(args).assert().code(2);
+    }
+}
