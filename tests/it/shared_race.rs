@@ -170,6 +170,9 @@ fn race_on_a_shared_board_prints_the_exact_and_the_certified_answers() {
     assert!(want["score2"] <= super::common::exact(&score["hi"]));
 }
 
+/// `check --players 2` at 10^6 games on the shared board with every feature (a one-use ladder
+/// and snake, apples, a lost and an extra turn, roll-again with forfeits, bounce) passes against
+/// the exact shared race.
 #[test]
 fn check_of_two_players_sharing_a_board_passes_against_the_exact_race() {
     let out = super::common::ladders()
@@ -179,13 +182,15 @@ fn check_of_two_players_sharing_a_board_passes_against_the_exact_race() {
             "--players",
             "2",
         ])
-        .args(["-n", "100k", "--seed", "1"])
+        .args(["-n", "1M", "--seed", "1"])
         .output()
         .expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
     assert!(text.contains("Verdict          PASS"), "{text}");
     assert!(text.contains("0.549796"), "the exact win of seat 1: {text}");
+    // A million games of the board with every feature at once (issue 12's "What must show").
+    assert!(text.contains("1,000,000"), "{text}");
 }
 
 #[test]
