@@ -118,6 +118,17 @@ fn mesh(chart: &mut Chart<'_, '_>, x_desc: &str, y_desc: &str) -> DrawResult {
     Ok(())
 }
 
+/// The series' legend, boxed, at `position`.
+fn legend(chart: &mut Chart<'_, '_>, position: SeriesLabelPosition) -> DrawResult {
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK.mix(0.4))
+        .position(position)
+        .draw()?;
+    Ok(())
+}
+
 /// The number of terms of `dist` shown: up to the first n with P(T > n) below [`SHOWN_TAIL`].
 fn shown_terms<S>(dist: &Distribution<S>) -> usize {
     dist.terms
@@ -243,13 +254,7 @@ pub fn simulation_svg<S>(
                 .legend(|(x, y)| PathElement::new([(x, y), (x + 14, y)], RED.stroke_width(2)));
             chart.draw_series(law.iter().map(|&p| Circle::new(p, 2, RED.filled())))?;
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK.mix(0.4))
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()?;
-        Ok(())
+        legend(&mut chart, SeriesLabelPosition::UpperRight)
     })
 }
 
@@ -351,13 +356,7 @@ pub fn race_svg<S>(seats: &[&Board], laws: &[&Distribution<S>]) -> Result<String
                     PathElement::new([(x, y), (x + 14, y)], colour.stroke_width(2))
                 });
         }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK.mix(0.4))
-            .position(SeriesLabelPosition::LowerRight)
-            .draw()?;
-        Ok(())
+        legend(&mut chart, SeriesLabelPosition::LowerRight)
     })
 }
 
