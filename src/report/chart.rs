@@ -119,7 +119,7 @@ fn mesh(chart: &mut Chart<'_, '_>, x_desc: &str, y_desc: &str) -> DrawResult {
 }
 
 /// The series' legend, boxed, at `position`.
-fn legend(chart: &mut Chart<'_, '_>, position: SeriesLabelPosition) -> DrawResult {
+fn legend<'a, 'b: 'a>(chart: &mut Chart<'a, 'b>, position: SeriesLabelPosition) -> DrawResult {
     chart
         .configure_series_labels()
         .background_style(WHITE.mix(0.8))
