@@ -1,9 +1,11 @@
-//! Helpers shared by the unit tests (compiled only for tests): an exact fraction and a board
-//! from TOML text.
+//! Helpers shared by the unit tests (compiled only for tests): an exact fraction, a board
+//! from TOML text and a chain given by its matrix.
 
 use num_rational::BigRational;
+use num_traits::Zero;
 
 use crate::board::Board;
+use crate::chain::{Chain, Turn, TurnModel, TurnRewards};
 
 /// The fraction n / d, exact.
 pub(crate) fn q(n: i64, d: i64) -> BigRational {
@@ -13,4 +15,41 @@ pub(crate) fn q(n: i64, d: i64) -> BigRational {
 /// A board from TOML text that must be valid (origin `test`).
 pub(crate) fn board(text: &str) -> Board {
     Board::from_toml_str(text, "test").expect("valid test board")
+}
+
+/// A chain given by its matrix: states 0..n are transient (0 the start), n is the finish, which
+/// takes whatever each row leaves.
+struct Matrix {
+    rows: Vec<Vec<(usize, (i64, i64))>>,
+}
+
+impl TurnModel for Matrix {
+    type State = usize;
+    fn start(&self) -> usize {
+        0
+    }
+    fn is_final(&self, s: &usize) -> bool {
+        *s == self.rows.len()
+    }
+    fn turn(&self, s: &usize) -> Turn<usize> {
+        let mut next: Vec<(usize, BigRational)> = self.rows[*s]
+            .iter()
+            .map(|&(j, (a, b))| (j, BigRational::new(a.into(), b.into())))
+            .collect();
+        let left = BigRational::from_integer(1.into())
+            - next.iter().map(|(_, p)| p.clone()).sum::<BigRational>();
+        if !left.is_zero() {
+            next.push((self.rows.len(), left));
+        }
+        Turn {
+            next,
+            rewards: TurnRewards::default(),
+            endless: false,
+        }
+    }
+}
+
+/// The chain of [`Matrix`]: `rows[i]` lists `(j, (a, b))` for `Q_ij = a / b`.
+pub(crate) fn matrix(rows: Vec<Vec<(usize, (i64, i64))>>) -> Chain<usize> {
+    Chain::build(&Matrix { rows })
 }

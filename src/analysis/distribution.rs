@@ -23,6 +23,7 @@ use num_traits::{One, Zero};
 
 use crate::analysis::expectation::{expect_chain_with, Expectation};
 use crate::analysis::spectral::{spectral_bounds, Radius};
+use crate::analysis::tail_law::{tail_law, TailLaw};
 use crate::board::Square;
 use crate::chain::{Chain, ChainState, Trap};
 use crate::exact::decimal::to_f64;
@@ -158,6 +159,9 @@ pub struct Distribution<S = Square> {
     /// The tail's decay rate, when Q is small enough for a dense eigenvalue solve or the power
     /// method converges.
     pub decay: Option<Decay>,
+    /// `P(T > n) = C rho^n` within a proved error from some n0 on, when the law of the
+    /// position settles ([`crate::analysis::tail_law`]).
+    pub tail_law: Option<TailLaw>,
     /// A state the game can be stuck in forever, if any.
     pub trap: Option<Trap<S>>,
 }
@@ -174,6 +178,7 @@ impl<S> Distribution<S> {
             mode: self.mode,
             mean: self.mean,
             decay: self.decay,
+            tail_law: self.tail_law,
             trap: self.trap.map(|t| t.map(f)),
         }
     }
@@ -339,6 +344,7 @@ pub fn distribution<S: ChainState>(
         mode,
         mean: Mean::Infinite,
         decay: plan.decay(&tails),
+        tail_law: plan.tail_law,
         trap: plan.trap,
     };
     dist.mean = mean(&dist, &tails);
@@ -352,6 +358,8 @@ pub(crate) struct Plan<S> {
     pub trap: Option<Trap<S>>,
     /// The spectral radius of Q, with its proved bounds.
     pub rho: Option<Radius>,
+    /// The proved tail law.
+    pub tail_law: Option<TailLaw>,
     /// The game starts on the finish.
     pub starts_finished: bool,
     /// The largest chance, over the transient states, of finishing within one turn.
@@ -397,9 +405,11 @@ pub(crate) fn plan<S: ChainState>(
             });
         }
     }
+    let tail_law = trap.is_none().then(|| tail_law(chain)).flatten();
     Ok(Plan {
         trap,
         rho,
+        tail_law,
         starts_finished,
         finish_bound: one_turn_finish_bound(chain),
     })

@@ -16,4 +16,5 @@ pub mod spectral;
 pub mod squares;
 pub mod stateful;
 pub mod summary;
+pub mod tail_law;
 pub mod visits;

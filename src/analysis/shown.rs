@@ -25,6 +25,7 @@ use super::distribution::{
     DistributionOptions, Known, Mean, Quantile, Stop, Term, TooMuchWork,
 };
 use super::stateful::{exact_mean, stateful_chain};
+use super::tail_law::TailLaw;
 use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, Trap};
 use crate::exact::certified::{below, Bounds, CertifiedChain};
@@ -73,6 +74,8 @@ pub struct ShownDistribution<S = Square> {
     pub mean: Mean,
     /// The tail's decay rate.
     pub decay: Option<Decay>,
+    /// The proved tail law, when there is one.
+    pub tail_law: Option<TailLaw>,
     /// A state the game can be stuck in forever, if any.
     pub trap: Option<Trap<S>>,
 }
@@ -97,6 +100,7 @@ impl<S> ShownDistribution<S> {
             all_zero: self.all_zero,
             mean: self.mean,
             decay: self.decay,
+            tail_law: self.tail_law,
             trap: self.trap.map(|t| t.map(f)),
         }
     }
@@ -139,6 +143,7 @@ impl<S> ShownDistribution<S> {
             mode,
             mean: dist.mean,
             decay: dist.decay,
+            tail_law: dist.tail_law,
             trap: dist.trap,
         }
     }
@@ -329,6 +334,7 @@ pub fn certified_distribution<S: ChainState>(
                             all_zero,
                             mean,
                             decay,
+                            tail_law: plan.tail_law,
                             trap: plan.trap,
                         });
                     }

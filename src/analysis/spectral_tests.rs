@@ -11,43 +11,7 @@ use super::*;
 use crate::analysis::pgf::{pgf, tail::decay_rate};
 use crate::analysis::stateful::stateful_chain;
 use crate::board::{builtin, builtin_names, Board};
-use crate::chain::{Turn, TurnModel, TurnRewards};
-
-/// A chain given by its matrix: states 0..n are transient (0 the start), n is the finish, which
-/// takes whatever each row leaves.
-struct Matrix {
-    rows: Vec<Vec<(usize, (i64, i64))>>,
-}
-
-impl TurnModel for Matrix {
-    type State = usize;
-    fn start(&self) -> usize {
-        0
-    }
-    fn is_final(&self, s: &usize) -> bool {
-        *s == self.rows.len()
-    }
-    fn turn(&self, s: &usize) -> Turn<usize> {
-        let mut next: Vec<(usize, BigRational)> = self.rows[*s]
-            .iter()
-            .map(|&(j, (a, b))| (j, BigRational::new(a.into(), b.into())))
-            .collect();
-        let left = BigRational::from_integer(1.into())
-            - next.iter().map(|(_, p)| p.clone()).sum::<BigRational>();
-        if !left.is_zero() {
-            next.push((self.rows.len(), left));
-        }
-        Turn {
-            next,
-            rewards: TurnRewards::default(),
-            endless: false,
-        }
-    }
-}
-
-fn matrix(rows: Vec<Vec<(usize, (i64, i64))>>) -> Chain<usize> {
-    Chain::build(&Matrix { rows })
-}
+use crate::test_util::matrix;
 
 fn fixture(path: &str) -> Board {
     let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();

@@ -382,6 +382,16 @@ impl CertifiedStepper<'_> {
         }
     }
 
+    /// Bounds of the probability of each transient state after `turn()` turns.
+    pub fn position(&self) -> Vec<Bounds> {
+        let shift = VALUE_BITS + self.exponent;
+        self.lo
+            .iter()
+            .zip(&self.hi)
+            .map(|(&lo, &hi)| Bounds { lo, hi, shift })
+            .collect()
+    }
+
     /// Bounds of P(T > n).
     pub fn survives(&self) -> Bounds {
         Bounds {

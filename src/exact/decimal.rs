@@ -67,33 +67,41 @@ pub fn probability(p: &BigRational, digits: usize) -> String {
 /// ```
 pub fn scientific(r: &BigRational, significant: usize) -> String {
     let significant = significant.max(1);
-    let ten = BigRational::from_integer(10.into());
-    // The exponent e with 10^e <= r < 10^(e+1): a guess from the digit counts, then exact steps.
-    let mut e = r.numer().magnitude().to_string().len() as i64
-        - r.denom().magnitude().to_string().len() as i64;
-    let power = |e: i64| -> BigRational {
-        let p = BigRational::from_integer(BigInt::from(10u32).pow(e.unsigned_abs() as u32));
-        if e >= 0 {
-            p
-        } else {
-            p.recip()
-        }
-    };
-    while power(e) > *r {
-        e -= 1;
-    }
-    while power(e) * &ten <= *r {
-        e += 1;
-    }
+    let mut e = decade(r);
     // The mantissa's digits: round(r / 10^(e - significant + 1)), which may round up to
     // 10^significant (then one more in the exponent).
     let shift = significant as i64 - 1 - e;
-    let mut m = round_scaled(&(r * power(shift)), 0);
+    let mut m = round_scaled(&(r * pow10(shift)), 0);
     if m == times_pow10(&BigInt::from(1), significant) {
         m = times_pow10(&BigInt::from(1), significant - 1);
         e += 1;
     }
     format!("{}e{e}", format_scaled(&m, significant - 1))
+}
+
+/// `10^e` exactly.
+pub(crate) fn pow10(e: i64) -> BigRational {
+    let p = BigRational::from_integer(BigInt::from(10u32).pow(e.unsigned_abs() as u32));
+    if e >= 0 {
+        p
+    } else {
+        p.recip()
+    }
+}
+
+/// The exponent e with `10^e <= r < 10^(e+1)`, for `r > 0`: a guess from the digit counts,
+/// then exact steps.
+pub(crate) fn decade(r: &BigRational) -> i64 {
+    let ten = BigRational::from_integer(10.into());
+    let mut e = r.numer().magnitude().to_string().len() as i64
+        - r.denom().magnitude().to_string().len() as i64;
+    while pow10(e) > *r {
+        e -= 1;
+    }
+    while pow10(e) * &ten <= *r {
+        e += 1;
+    }
+    e
 }
 
 /// round(r * 10^digits) to nearest, ties to even.

@@ -35,8 +35,11 @@ pub fn decay_sentence(decay: &Decay) -> String {
         Some(n) => format!(
             "beyond about {n} turns, each extra turn multiplies the chance the game is still going by {rho}"
         ),
+        // No settled ratio: on a periodic chain P(T > n + 1) / P(T > n) oscillates, and with a
+        // multiple root it tends to rho only slowly; the n-th root of P(T > n) tends to rho
+        // whenever the game always ends.
         None => format!(
-            "in the long run, each extra turn multiplies the chance the game is still going by {rho}"
+            "the chance the game is still going after n turns shrinks like {rho}^n in the long run (its n-th root tends to {rho}; the ratio of consecutive turns need not settle)"
         ),
     }
 }
@@ -118,6 +121,9 @@ fn write_summary(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()
     if let Some(decay) = &dist.decay {
         writeln!(out, "Decay rate       {}", rho_text(decay, 6))?;
         writeln!(out, "                 {}", decay_sentence(decay))?;
+    }
+    if let Some(law) = &dist.tail_law {
+        writeln!(out, "Tail law         {}", law.sentence())?;
     }
     if let Some(trap) = &dist.trap {
         writeln!(out, "Endless games    {}", trap_sentence(trap))?;
@@ -289,6 +295,13 @@ pub fn summary_json(dist: &Distribution, digits: usize) -> serde_json::Value {
             "proved": rho_text(&d, 6),
             "settles_after": d.settles_after,
             "sentence": decay_sentence(&d),
+        })),
+        "tail_law": dist.tail_law.as_ref().map(|l| json!({
+            "c": l.c_text,
+            "rho": l.rho_text,
+            "within": l.within_text,
+            "from": l.from,
+            "sentence": l.sentence(),
         })),
         "trap": dist.trap.as_ref().map(|t| json!({
             "square": t.state,

@@ -239,7 +239,10 @@ fn write_tail(out: &mut dyn Write, rate: &DecayRate, digits: usize) -> io::Resul
     )?;
     let constant = rate.constant.as_ref();
     if let Some(c) = constant.and_then(|(lo, hi)| proved(lo, hi, digits)) {
-        writeln!(out, "Tail constant    C = {c}: P(T > n) / ({law}) -> 1")?;
+        writeln!(
+            out,
+            "Tail constant    C = {c}: P(T > n) / ({law}) -> 1 if no other root of D has |z| = z0 (else it oscillates about 1)"
+        )?;
     }
     Ok(())
 }

@@ -153,3 +153,55 @@ fn analyze_is_the_default_command_and_answers_on_one_screen() {
     assert_eq!(v["shortest"]["turns"], 2);
     assert_eq!(v["longest"]["unbounded"], true);
 }
+
+/// A decimal such as `0.95974`, `1.88` or `3e-16`, exactly.
+fn decimal(text: &str) -> BigRational {
+    let (mantissa, exp) = text.split_once('e').unwrap_or((text, "0"));
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: BigInt = format!("{int}{frac}").parse().unwrap();
+    let e = exp.parse::<i32>().unwrap() - frac.len() as i32;
+    let ten = BigRational::from_integer(10.into());
+    BigRational::from_integer(digits) * ten.pow(e)
+}
+
+#[test]
+fn the_proved_tail_law_holds_on_the_exact_law_in_the_json() {
+    // `tail_law` says |P(T > n) - c rho^n| <= within for every n >= from; the JSON's own
+    // exact terms (until P(T > n) < 1e-12, about 650 turns) are checked against it with the
+    // decimals read back as fractions, and the text prints the same sentence.
+    let v = json_of(&["distribution", "milton-bradley", "--json"]);
+    let law = &v["tail_law"];
+    let (c, rho, within) = (
+        decimal(law["c"].as_str().unwrap()),
+        decimal(law["rho"].as_str().unwrap()),
+        decimal(law["within"].as_str().unwrap()),
+    );
+    let from = law["from"].as_u64().unwrap() as usize;
+    let terms = v["distribution"].as_array().unwrap();
+    assert!(terms.len() > from + 300, "{}", terms.len());
+    for t in &terms[from - 1..] {
+        let n = t["n"].as_u64().unwrap() as i32;
+        let survives = BigRational::one() - exact(&t["cdf"]);
+        let diff = &survives - &c * rho.pow(n);
+        assert!(diff.clone() <= within && -diff <= within, "n = {n}");
+    }
+    // Not vacuous: the error is below a millionth of P(T > from).
+    let at_from = BigRational::one() - exact(&terms[from - 1]["cdf"]);
+    assert!(within * BigRational::from_integer(1_000_000.into()) < at_from);
+    let sentence = law["sentence"].as_str().unwrap();
+    assert!(sentence.starts_with("P(T > n) = "), "{sentence}");
+    ladders()
+        .args(["distribution", "milton-bradley"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(format!(
+            "Tail law         {sentence}"
+        )));
+    // tiny's double root: no such law, and no sentence saying the ratio settles.
+    ladders()
+        .args(["distribution", "tiny"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Tail law").not())
+        .stdout(predicate::str::contains("each extra turn multiplies").not());
+}

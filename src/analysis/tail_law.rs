@@ -1,0 +1,379 @@
+//! The tail's law with a proved error: `|P(T > n) - C rho^n| <= eps` for every `n >= n0`, with
+//! C and rho the decimals printed, for chains whose law of position settles.
+//!
+//! # Proof
+//!
+//! Let `p_m` be the exact law of the position after m turns (a row vector over the transient
+//! states), Q the transient part of the chain, 1 the all-ones column; then
+//! `P(T > m + k) = p_m Q^k 1`. Q is nonnegative, so for row vectors `u, w >= 0`:
+//!
+//! - if `u Q <= r u` and `p_m <= alpha u + s` (componentwise, `s >= 0`), then
+//!   `p_m Q^k <= alpha r^k u + s Q^k` and, as Q's rows sum to at most 1,
+//!   `P(T > m + k) <= a r^k + (s 1)` with `a = alpha (u 1)`;
+//! - if `w Q >= l w` and `p_m >= beta w`, then `P(T > m + k) >= b l^k` with `b = beta (w 1)`.
+//!
+//! u is the law after m turns stepped in floating point (the power method from the start: it
+//! settles on the left Perron vector when the chain is not periodic); r and l are its
+//! Collatz-Wielandt ratios `(u Q)_j / u_j`, evaluated exactly (u as the dyadic fractions the
+//! floats are, Q exact), so nothing depends on how the floats were rounded. w is u without the
+//! states whose share has fallen below `2^-60` (upstream states that empty faster than the
+//! rest); s is `p_m`'s upper bound on those states (alpha is taken over the others). `p_m` is
+//! enclosed componentwise by the certified stepping of [`crate::exact::certified`]
+//! (outward-rounded 128-bit block floating point): alpha and s use the upper bounds, beta the
+//! lower ones.
+//!
+//! The printed `C' rho'^n` is an exact number too: with `A = max(a, C' rho'^m)`,
+//! `B = min(b, C' rho'^m)`, `R = max(r, rho')` and `L = min(l, rho')`, both it and
+//! `P(T > m + k)` lie in `[B L^k, A R^k + (s 1)]`, so their difference is at most
+//! `A R^k - B L^k + (s 1) <= (A - B) R^k + B k R^(k-1) (R - L) + (s 1)` (the mean value
+//! theorem). The first two terms shrink as k grows once `k >= R / (1 - R)`, so the bound at
+//! `k0 = n0 - m` holds for every `n >= n0`. It is computed in exact rationals and printed
+//! rounded up.
+//!
+//! When the law does not settle (a periodic chain, where `P(T > n) / rho^n` oscillates, or a
+//! root of multiplicity 2 as on `tiny`, where `P(T > n) = (n + 1) 2^-n`) no such statement is
+//! true and none is made: [`tail_law`] returns `None`.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Signed, ToPrimitive, Zero};
+
+use crate::chain::{Chain, ChainState};
+use crate::exact::certified::CertifiedChain;
+use crate::exact::decimal::{decade, fixed, pow10, to_f64};
+use crate::exact::solve::transient_matrix;
+
+/// `|P(T > n) - c rho^n| <= within` for every `n >= from`, proved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TailLaw {
+    /// The constant C, exactly the decimal `c_text`.
+    pub c: BigRational,
+    /// C as printed.
+    pub c_text: String,
+    /// The rate rho, exactly the decimal `rho_text`.
+    pub rho: BigRational,
+    /// rho as printed.
+    pub rho_text: String,
+    /// The proved bound on the error, rounded up to one significant digit (0: exact).
+    pub within: BigRational,
+    /// The bound as printed (`4e-15`, or `0`).
+    pub within_text: String,
+    /// n0: the bound holds for every n from here.
+    pub from: usize,
+    /// m: the turn the two geometric bounds start from.
+    pub start: usize,
+    /// `(a, r, s)`: `P(T > m + k) <= a r^k + s` for every k >= 0 (s bounds the mass of the
+    /// states too small to enter the geometric part, about 2^-120 of `P(T > m)` or less).
+    pub upper: (BigRational, BigRational, BigRational),
+    /// `(b, l)`: `P(T > m + k) >= b l^k` for every k >= 0.
+    pub lower: (BigRational, BigRational),
+}
+
+impl TailLaw {
+    /// The sentence `distribution` prints.
+    pub fn sentence(&self) -> String {
+        let within = if self.within.is_zero() {
+            "exactly".to_string()
+        } else {
+            format!("to within {}", self.within_text)
+        };
+        format!(
+            "P(T > n) = {} x {}^n {within} for every n >= {} (proved)",
+            self.c_text, self.rho_text, self.from
+        )
+    }
+}
+
+/// The float power method stops when the Collatz-Wielandt ratios of the iterate agree to this
+/// (relative).
+const SETTLED: f64 = 1e-13;
+/// The most floating-point work (multiply-adds) spent looking for the settled law.
+const FLOAT_WORK: usize = 30_000_000;
+/// States whose share of the iterate is below `2^-TINY_BITS` of the largest are left out of
+/// the lower bound's vector.
+const TINY_BITS: i32 = 60;
+/// The bits kept when r, l, a and b are rounded outward.
+const BITS: u64 = 96;
+
+/// The proved tail law of `chain`'s number of turns, or `None` when the game may not end, when
+/// the law of the position does not settle within the work allowed, or when the proved error
+/// would not be below a millionth of `P(T > n0)`.
+pub fn tail_law<S: ChainState>(chain: &Chain<S>) -> Option<TailLaw> {
+    let t = chain.transient_count();
+    if chain.start() >= t || !chain.always_ends() {
+        return None;
+    }
+    let q = transient_matrix(chain);
+    let (m, u) = settled_iterate(&q, chain.start())?;
+    // The law after m turns, enclosed: lo / 2^shift <= P(X_m = j) <= hi / 2^shift.
+    let cc = CertifiedChain::new(chain);
+    let mut stepper = cc.stepper();
+    for _ in 0..m {
+        stepper.step();
+    }
+    let p: Vec<(BigRational, BigRational)> = stepper
+        .position()
+        .iter()
+        .map(|b| {
+            let den = BigInt::one() << b.shift as usize;
+            (
+                BigRational::new(b.lo.into(), den.clone()),
+                BigRational::new(b.hi.into(), den),
+            )
+        })
+        .collect();
+    let bounds = geometric_bounds(&q, &u, &p)?;
+    best_statement(m, &bounds)
+}
+
+/// The first iterate `u = p_m` (normalised, floats) of the power method from the start whose
+/// Collatz-Wielandt ratios agree to [`SETTLED`] over its non-negligible states.
+fn settled_iterate(q: &[Vec<(usize, BigRational)>], start: usize) -> Option<(usize, Vec<f64>)> {
+    let qf: Vec<Vec<(usize, f64)>> = q
+        .iter()
+        .map(|row| row.iter().map(|(j, v)| (*j, to_f64(v))).collect())
+        .collect();
+    let nnz: usize = qf.iter().map(Vec::len).sum::<usize>().max(1);
+    let mut p = vec![0.0; q.len()];
+    p[start] = 1.0;
+    for m in 1..=(FLOAT_WORK / nnz).min(100_000) {
+        p = times(&qf, &p);
+        let sum: f64 = p.iter().sum();
+        if !(sum > 0.0 && sum.is_finite()) {
+            return None;
+        }
+        p.iter_mut().for_each(|x| *x /= sum);
+        let v = times(&qf, &p);
+        let big = p.iter().cloned().fold(0.0, f64::max);
+        let floor = big * 2f64.powi(-TINY_BITS);
+        let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
+        for (x, y) in p.iter().zip(&v) {
+            if *x > floor {
+                lo = lo.min(y / x);
+                hi = hi.max(y / x);
+            }
+        }
+        // rho = 0 (a game of bounded length) has no law of this form.
+        if lo > 0.0 && hi < 1.0 && hi - lo <= SETTLED * hi {
+            return Some((m, p));
+        }
+    }
+    None
+}
+
+/// The row vector `p Q` in floats.
+fn times(q: &[Vec<(usize, f64)>], p: &[f64]) -> Vec<f64> {
+    let mut v = vec![0.0; p.len()];
+    for (row, x) in q.iter().zip(p) {
+        if *x != 0.0 {
+            for (j, a) in row {
+                v[*j] += x * a;
+            }
+        }
+    }
+    v
+}
+
+/// The proved `(a, r)`, `slack` and `(b, l)` with `b l^k <= P(T > m + k) <= a r^k + slack`.
+struct Bounds {
+    a: BigRational,
+    r: BigRational,
+    slack: BigRational,
+    b: BigRational,
+    l: BigRational,
+}
+
+/// The bounds of the module documentation from the float vector u and the exact law p.
+fn geometric_bounds(
+    q: &[Vec<(usize, BigRational)>],
+    u: &[f64],
+    p: &[(BigRational, BigRational)],
+) -> Option<Bounds> {
+    let ux: Vec<BigRational> = u
+        .iter()
+        .map(|&x| BigRational::from_float(x))
+        .collect::<Option<_>>()?;
+    let big = u.iter().cloned().fold(0.0, f64::max);
+    let floor = big * 2f64.powi(-TINY_BITS);
+    let wx: Vec<BigRational> = u
+        .iter()
+        .zip(&ux)
+        .map(|(&f, x)| {
+            if f > floor {
+                x.clone()
+            } else {
+                BigRational::zero()
+            }
+        })
+        .collect();
+    let uq = row_times(q, &ux);
+    let wq = row_times(q, &wx);
+    // Upper: u Q <= r u (which needs (u Q)_j = 0 where u_j = 0), and p <= alpha u + s with s
+    // the upper bounds on the states left out of w (their mass never grows: Q's rows sum to
+    // at most 1, so s Q^k 1 <= s 1).
+    let mut r = BigRational::zero();
+    let mut alpha = BigRational::zero();
+    let mut slack = BigRational::zero();
+    for j in 0..u.len() {
+        if ux[j].is_zero() && !uq[j].is_zero() {
+            return None;
+        }
+        if !ux[j].is_zero() {
+            r = r.max(&uq[j] / &ux[j]);
+        }
+        if wx[j].is_zero() {
+            slack += &p[j].1;
+        } else {
+            alpha = alpha.max(&p[j].1 / &ux[j]);
+        }
+    }
+    // Lower: w Q >= l w and p >= beta w, over the states where w_j > 0.
+    let mut l: Option<BigRational> = None;
+    let mut beta: Option<BigRational> = None;
+    for j in (0..u.len()).filter(|&j| !wx[j].is_zero()) {
+        let ratio = &wq[j] / &wx[j];
+        let share = &p[j].0 / &wx[j];
+        l = Some(l.map_or(ratio.clone(), |x| x.min(ratio)));
+        beta = Some(beta.map_or(share.clone(), |x| x.min(share)));
+    }
+    let (l, beta) = (l?, beta?);
+    let sum = |v: &[BigRational]| v.iter().fold(BigRational::zero(), |acc, x| acc + x);
+    Some(Bounds {
+        a: round(&(alpha * sum(&ux)), true),
+        r: round(&r, true),
+        slack: round(&slack, true),
+        b: round(&(beta * sum(&wx)), false),
+        l: round(&l, false),
+    })
+}
+
+/// The row vector `u Q`, exactly.
+fn row_times(q: &[Vec<(usize, BigRational)>], u: &[BigRational]) -> Vec<BigRational> {
+    let mut v = vec![BigRational::zero(); u.len()];
+    for (row, x) in q.iter().zip(u) {
+        if !x.is_zero() {
+            for (j, a) in row {
+                v[*j] += x * a;
+            }
+        }
+    }
+    v
+}
+
+/// `x >= 0` rounded up (or down) to a dyadic fraction with about [`BITS`] significant bits.
+fn round(x: &BigRational, up: bool) -> BigRational {
+    if x.is_zero() {
+        return x.clone();
+    }
+    let shift = BITS as i64 - (x.numer().bits() as i64 - x.denom().bits() as i64);
+    let scale = |e: i64| BigRational::from_integer(BigInt::one() << e.unsigned_abs() as usize);
+    let (mul, div) = if shift >= 0 {
+        (scale(shift), BigRational::one())
+    } else {
+        (BigRational::one(), scale(shift))
+    };
+    let y = x * &mul / &div;
+    let y = if up { y.ceil() } else { y.floor() };
+    y * div / mul
+}
+
+/// `x` rounded to `decimals` digits after the point, as a fraction and its text (without
+/// trailing zeros: the text is exactly the fraction).
+fn decimal(x: &BigRational, decimals: usize) -> (BigRational, String) {
+    let scale = BigRational::from_integer(BigInt::from(10u32).pow(decimals as u32));
+    let y = (x * &scale).round() / scale;
+    let text = fixed(&y, decimals);
+    let text = match text.contains('.') {
+        true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
+        false => text,
+    };
+    (y, text)
+}
+
+/// The smallest decimal of one significant digit at least `x > 0`, as a fraction and text.
+fn one_digit_up(x: &BigRational) -> (BigRational, String) {
+    let mut e = decade(x);
+    let mut digit = (x / pow10(e)).ceil().to_integer().to_u32().unwrap_or(10);
+    if digit >= 10 {
+        digit = 1;
+        e += 1;
+    }
+    (
+        BigRational::from_integer(BigInt::from(digit)) * pow10(e),
+        format!("{digit}e{e}"),
+    )
+}
+
+/// The printed C and rho to `digits` significant digits, n0, and the proved error there.
+fn statement(m: usize, b: &Bounds, digits: usize) -> Option<TailLaw> {
+    let two = BigRational::from_integer(BigInt::from(2));
+    let rho_mid = (&b.r + &b.l) / &two;
+    if !b.l.is_positive() {
+        return None;
+    }
+    let c_mid = (&b.a + &b.b) / &two / rho_mid.pow(m as i32);
+    let places = |x: &BigRational| {
+        let lead = to_f64(x).log10().floor();
+        (digits as f64 - 1.0 - lead).max(0.0) as usize
+    };
+    let (rho, rho_text) = decimal(&rho_mid, places(&rho_mid));
+    let (c, c_text) = decimal(&c_mid, places(&c_mid));
+    let shown = &c * rho.pow(m as i32);
+    let big_a = b.a.clone().max(shown.clone());
+    let small_b = b.b.clone().min(shown);
+    let big_r = b.r.clone().max(rho.clone());
+    let small_l = b.l.clone().min(rho.clone());
+    let one = BigRational::one();
+    if !(big_r < one && small_l.is_positive() && small_b.is_positive()) {
+        return None;
+    }
+    // k0 >= R / (1 - R) and >= 1; n0 = m + k0 rounded up to a multiple of 10.
+    let k_min = (&big_r / (&one - &big_r))
+        .ceil()
+        .to_integer()
+        .to_usize()?
+        .max(1);
+    let from = (m + k_min).div_ceil(10) * 10;
+    let k = from - m;
+    let r_k1 = big_r.pow(k as i32 - 1);
+    let eps = (&big_a - &small_b) * &r_k1 * &big_r
+        + &small_b * BigRational::from_integer(BigInt::from(k)) * &r_k1 * (&big_r - &small_l)
+        + &b.slack;
+    // Informative: the error is below a millionth of the smallest P(T > n0) can be.
+    let floor = &small_b * small_l.pow(k as i32);
+    if &eps * BigRational::from_integer(BigInt::from(1_000_000)) > floor {
+        return None;
+    }
+    let (within, within_text) = if eps.is_zero() {
+        (BigRational::zero(), "0".to_string())
+    } else {
+        one_digit_up(&eps)
+    };
+    Some(TailLaw {
+        c,
+        c_text,
+        rho,
+        rho_text,
+        within,
+        within_text,
+        from,
+        start: m,
+        upper: (b.a.clone(), b.r.clone(), b.slack.clone()),
+        lower: (b.b.clone(), b.l.clone()),
+    })
+}
+
+/// The statement with the fewest digits (6 to 16) whose error is within twice the best.
+fn best_statement(m: usize, b: &Bounds) -> Option<TailLaw> {
+    let best = statement(m, b, 17)?;
+    let twice = &best.within * BigRational::from_integer(BigInt::from(2));
+    (6..=16)
+        .step_by(2)
+        .filter_map(|d| statement(m, b, d))
+        .find(|s| s.within <= twice && s.from <= best.from)
+        .or(Some(best))
+}
+
+#[cfg(test)]
+#[path = "tail_law_tests.rs"]
+mod tests;

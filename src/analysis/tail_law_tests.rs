@@ -1,0 +1,175 @@
+//! Tests of the proved tail law: hand-worked chains, every built-in board against the exact
+//! `P(T > n)` for 300 turns past n0, the generating function's root (a second method) for C
+//! and rho, and the chains where no such law holds (periodic, a double root).
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+use super::*;
+use crate::analysis::pgf::{pgf, tail::decay_rate};
+use crate::analysis::stateful::stateful_chain;
+use crate::board::{builtin, builtin_names};
+use crate::exact::step::IntegerChain;
+use crate::test_util::{matrix, q};
+
+/// `|P(T > n) - c rho^n| <= within` and the two geometric bounds, exactly, for every n from
+/// n0 to n0 + 300, with P(T > n) from the integer stepper; and the statement is not vacuous:
+/// the error is below a millionth of P(T > n0).
+fn holds_on_the_exact_law<S: ChainState>(name: &str, chain: &Chain<S>, law: &TailLaw) {
+    let ic = IntegerChain::new(chain);
+    let mut st = ic.stepper();
+    for n in 1..=law.from + 300 {
+        st.step();
+        let survives = st.p_survives();
+        if n >= law.start {
+            let k = (n - law.start) as i32;
+            let (a, r, s) = &law.upper;
+            let (b, l) = &law.lower;
+            assert!(
+                survives <= a * r.pow(k) + s,
+                "{name}: upper bound fails at n = {n}"
+            );
+            assert!(
+                survives >= b * l.pow(k),
+                "{name}: lower bound fails at n = {n}"
+            );
+        }
+        if n >= law.from {
+            let shown = &law.c * law.rho.pow(n as i32);
+            let err = if survives > shown {
+                &survives - &shown
+            } else {
+                &shown - &survives
+            };
+            assert!(
+                err <= law.within,
+                "{name}: n = {n}, error {err} > {}",
+                law.within
+            );
+        }
+        if n == law.from {
+            let million = BigRational::from_integer(BigInt::from(1_000_000));
+            assert!(
+                &law.within * million < survives,
+                "{name}: vacuous {}",
+                law.sentence()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_geometric_wait_is_exact() {
+    // One state that stays with probability 1/2: P(T > n) = 2^-n exactly (C = 1, rho = 1/2),
+    // u Q = u / 2 exactly, so r = l = 1/2, a = b, and the error bound is 0.
+    let chain = matrix(vec![vec![(0, (1, 2))]]);
+    let law = tail_law(&chain).expect("settles at once");
+    assert_eq!(
+        (law.c.clone(), law.rho.clone()),
+        (BigRational::one(), q(1, 2))
+    );
+    assert!(law.within.is_zero());
+    assert_eq!(
+        law.sentence(),
+        "P(T > n) = 1 x 0.5^n exactly for every n >= 10 (proved)"
+    );
+    holds_on_the_exact_law("geometric", &chain, &law);
+}
+
+#[test]
+fn two_modes_by_hand() {
+    // Q = [[1/2, 1/4], [1/4, 1/2]] from state 0: eigenvalues 3/4 (vector (1, 1)) and 1/4
+    // (vector (1, -1)); every row sums to 3/4, so P(T > n) = (3/4)^n exactly, while the law of
+    // the position, ((3/4)^n + (1/4)^n, (3/4)^n - (1/4)^n) / 2, only settles geometrically
+    // (the floats need about 25 turns to agree to 1e-13). C = 1, rho = 3/4.
+    let chain = matrix(vec![
+        vec![(0, (1, 2)), (1, (1, 4))],
+        vec![(0, (1, 4)), (1, (1, 2))],
+    ]);
+    let law = tail_law(&chain).expect("settles");
+    assert_eq!(
+        (law.c.clone(), law.rho.clone()),
+        (BigRational::one(), q(3, 4))
+    );
+    assert!(law.start > 10 && law.start < 40, "{}", law.start);
+    holds_on_the_exact_law("two modes", &chain, &law);
+}
+
+#[test]
+fn every_built_in_board_but_tiny_has_a_proved_law_that_holds() {
+    for name in builtin_names() {
+        let board = builtin(name).unwrap();
+        let law = if board.is_stateful() {
+            let chain = stateful_chain(&board);
+            let law = tail_law(&chain);
+            if let Some(law) = &law {
+                holds_on_the_exact_law(name, &chain, law);
+            }
+            law
+        } else {
+            let chain = Chain::for_board(&board);
+            let law = tail_law(&chain);
+            if let Some(law) = &law {
+                holds_on_the_exact_law(name, &chain, law);
+            }
+            law
+        };
+        // tiny: D = (2 - z)^2, P(T > n) = (n + 1) 2^-n is no C rho^n (the test below).
+        // seed-003 (7,183 states in layers whose rates differ by 3 %): its law of the position
+        // does not settle to 1e-13 within the float work allowed, so no law is claimed.
+        let expected = !matches!(name, "tiny" | "seed-003");
+        assert_eq!(law.is_some(), expected, "{name}");
+    }
+}
+
+#[test]
+fn no_law_on_a_double_root_or_a_periodic_chain() {
+    // tiny: P(T > n) = (n + 1) 2^-n (hand-worked in distribution.rs), so P(T > n) / 2^-n
+    // grows without bound: no C rho^n is within any fixed error of it relative to its size.
+    assert_eq!(tail_law(&Chain::for_board(&builtin("tiny").unwrap())), None);
+    // Q = [[0, 1/2], [1/3, 0]] from state 0: P(T > 1) = 1/2, P(T > 2) = 1/6, P(T > 3) = 1/12,
+    // P(T > 4) = 1/36: the ratio alternates 1/3, 1/2, 1/3, ... (period 2), so P(T > n) / rho^n
+    // (rho = sqrt(1/6)) oscillates between two values and no single C fits.
+    let chain = matrix(vec![vec![(1, (1, 2))], vec![(0, (1, 3))]]);
+    let ic = IntegerChain::new(&chain);
+    let mut st = ic.stepper();
+    let tails: Vec<BigRational> = (0..4)
+        .map(|_| {
+            st.step();
+            st.p_survives()
+        })
+        .collect();
+    assert_eq!(tails, vec![q(1, 2), q(1, 6), q(1, 12), q(1, 36)]);
+    assert_eq!(tail_law(&chain), None);
+}
+
+#[test]
+fn c_and_rho_agree_with_the_root_of_the_generating_function() {
+    // A second method: rho = 1/z0 and C = N(z0) / (z0 (1 - z0) D'(z0)) enclosed from the
+    // generating function's denominator (src/analysis/pgf/tail.rs). The printed decimals must
+    // be within a unit of their last digit of those enclosures.
+    for name in ["milton-bradley", "efi", "random-tiles"] {
+        let chain = Chain::for_board(&builtin(name).unwrap());
+        let law = tail_law(&chain).expect("a law");
+        let rate = decay_rate(&chain, &pgf(&chain)).expect("certified");
+        let (c_lo, c_hi) = rate.constant.clone().expect("enclosed");
+        let unit = |text: &str| {
+            let places = text.split('.').nth(1).map_or(0, str::len) as u32;
+            BigRational::new(BigInt::one(), BigInt::from(10u32).pow(places))
+        };
+        let (ur, uc) = (unit(&law.rho_text), unit(&law.c_text));
+        assert!(
+            &rate.low - &ur <= law.rho && law.rho <= &rate.high + &ur,
+            "{name}"
+        );
+        assert!(&c_lo - &uc <= law.c && law.c <= &c_hi + &uc, "{name}");
+        assert!(!law.within.is_zero() && law.within > BigRational::zero());
+    }
+}
+
+#[test]
+fn a_game_of_bounded_length_has_no_law() {
+    // Q = [[0, 1/2], [0, 0]]: nilpotent, P(T > 2) = 0, rho = 0: no C rho^n with rho > 0.
+    assert_eq!(tail_law(&matrix(vec![vec![(1, (1, 2))], vec![]])), None);
+}
