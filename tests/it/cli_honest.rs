@@ -190,11 +190,12 @@ fn a_long_distribution_table_puts_the_summary_last_where_the_terminal_stops() {
     let median = text.find("Median").unwrap();
     let last_row = text.find(&format!("\n  {rows}  ")).unwrap();
     assert!(median > last_row, "the summary follows the table");
+    // The summary ends with the decay sentence and the proved tail law.
     assert!(
-        text.trim_end()
-            .ends_with("the chance the game is still going by 0.960"),
+        text.contains("the chance the game is still going by 0.960\nTail law         P(T > n) = "),
         "{text}"
     );
+    assert!(text.trim_end().ends_with("(proved)"), "{text}");
     // A short table keeps the summary first.
     let text = stdout_of(&["distribution", "tiny", "--turns", "10"]);
     assert!(
