@@ -7,20 +7,30 @@
 //! are deep in the solvers (a lifting step, a sweep of a race, a turn of a distribution), where
 //! threading a callback through every signature would touch every caller for no other gain.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
-/// Hears the stages of long work.
+/// Rows (or pivots) of a factorisation or an ordering between two reports of progress: a report
+/// is a lock when someone listens, a row a few multiplications.
+pub const ROWS_PER_REPORT: usize = 1024;
+
+/// Hears the stages of long work. Stages nest (the factorisation inside a solve inside
+/// `sensitivity`'s loop over jumps) and may run on several threads at once, so each carries an
+/// id, unique for the process, that its `advance` and `end` repeat.
 pub trait Listener: Send + Sync {
-    /// A stage begins: what it does (`"lifting the exact solution"`), and its units of work
+    /// Stage `id` begins: what it does, in a few words that fit a narrow terminal beside the
+    /// count (`"lifting the exact solution"`, at most 26 characters), and its units of work
     /// when known (`None`: a count with no end known in advance).
-    fn begin(&self, what: &str, total: Option<u64>);
-    /// `done` units of the current stage are finished.
-    fn advance(&self, done: u64);
-    /// The current stage ended.
-    fn end(&self);
+    fn begin(&self, id: u64, what: &str, total: Option<u64>);
+    /// `done` units of stage `id` are finished.
+    fn advance(&self, id: u64, done: u64);
+    /// Stage `id` ended.
+    fn end(&self, id: u64);
 }
 
 static LISTENER: RwLock<Option<Arc<dyn Listener>>> = RwLock::new(None);
+
+static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 /// Installs `listener` until the returned guard is dropped.
 pub fn listen(listener: Arc<dyn Listener>) -> Listening {
@@ -41,22 +51,28 @@ impl Drop for Listening {
 /// One stage of long work; it ends when dropped.
 pub struct Stage {
     listener: Option<Arc<dyn Listener>>,
+    id: u64,
 }
 
 impl Stage {
     /// Begins a stage (see [`Listener::begin`]).
     pub fn begin(what: &str, total: Option<u64>) -> Stage {
         let listener = LISTENER.read().unwrap_or_else(|e| e.into_inner()).clone();
-        if let Some(l) = &listener {
-            l.begin(what, total);
-        }
-        Stage { listener }
+        let id = match &listener {
+            Some(l) => {
+                let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
+                l.begin(id, what, total);
+                id
+            }
+            None => 0,
+        };
+        Stage { listener, id }
     }
 
     /// `done` units are finished.
     pub fn advance(&self, done: u64) {
         if let Some(l) = &self.listener {
-            l.advance(done);
+            l.advance(self.id, done);
         }
     }
 }
@@ -64,7 +80,7 @@ impl Stage {
 impl Drop for Stage {
     fn drop(&mut self) {
         if let Some(l) = &self.listener {
-            l.end();
+            l.end(self.id);
         }
     }
 }
@@ -79,39 +95,54 @@ mod tests {
     struct Record(Mutex<Vec<String>>);
 
     impl Listener for Record {
-        fn begin(&self, what: &str, total: Option<u64>) {
+        fn begin(&self, id: u64, what: &str, total: Option<u64>) {
             self.0
                 .lock()
                 .unwrap()
-                .push(format!("begin {what} {total:?}"));
+                .push(format!("{id} begin {what} {total:?}"));
         }
-        fn advance(&self, done: u64) {
-            self.0.lock().unwrap().push(format!("advance {done}"));
+        fn advance(&self, id: u64, done: u64) {
+            self.0.lock().unwrap().push(format!("{id} advance {done}"));
         }
-        fn end(&self) {
-            self.0.lock().unwrap().push("end".into());
+        fn end(&self, id: u64) {
+            self.0.lock().unwrap().push(format!("{id} end"));
         }
     }
 
     #[test]
-    fn a_listener_hears_a_stage_from_begin_to_end_and_nothing_after_it_is_removed() {
+    fn a_listener_hears_nested_stages_by_their_ids_and_nothing_after_it_is_removed() {
         let record = Arc::new(Record::default());
         {
             let _listening = listen(record.clone());
-            let stage = Stage::begin("work", Some(2));
-            stage.advance(1);
-            stage.advance(2);
+            let outer = Stage::begin("outer", Some(2));
+            {
+                let inner = Stage::begin("inner", None);
+                inner.advance(7);
+            }
+            outer.advance(2);
         }
         // Removed: a later stage is silent.
         Stage::begin("unheard", None).advance(1);
         let heard = record.0.lock().unwrap().clone();
-        // Other tests may run stages while this one listens: only this stage's lines are sure.
-        let work = heard
-            .iter()
-            .position(|h| h == "begin work Some(2)")
-            .unwrap();
-        assert!(heard[work..].iter().any(|h| h == "advance 2"), "{heard:?}");
-        assert!(heard[work..].iter().any(|h| h == "end"), "{heard:?}");
+        // Other tests may run stages while this one listens: only these stages' lines are sure.
+        let id_of = |what: &str| {
+            let line = heard.iter().find(|h| h.contains(what)).expect(what);
+            line.split(' ').next().unwrap().to_string()
+        };
+        let (outer, inner) = (id_of("begin outer Some(2)"), id_of("begin inner None"));
+        assert_ne!(outer, inner);
+        let at = |line: String| heard.iter().position(|h| *h == line).expect(&line);
+        // In order: the inner stage begins, advances and ends inside the outer one, which
+        // advances after it.
+        let order = [
+            at(format!("{outer} begin outer Some(2)")),
+            at(format!("{inner} begin inner None")),
+            at(format!("{inner} advance 7")),
+            at(format!("{inner} end")),
+            at(format!("{outer} advance 2")),
+            at(format!("{outer} end")),
+        ];
+        assert!(order.windows(2).all(|w| w[0] < w[1]), "{heard:?}");
         assert!(!heard.iter().any(|h| h.contains("unheard")), "{heard:?}");
     }
 }

@@ -6,6 +6,7 @@
 
 use num_rational::BigRational;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::expectation::{expect_with, Expectation};
 use super::visits::all_jumps;
@@ -52,10 +53,14 @@ pub fn without_jump(board: &Board, jump: Jump) -> Result<Board, BoardError> {
 /// A changed board did not validate.
 pub fn sensitivity(board: &Board, base: &BigRational) -> Result<Vec<Removal>, BoardError> {
     let jumps = all_jumps(board);
+    let stage =
+        crate::progress::Stage::begin("solving without each jump", Some(jumps.len() as u64));
+    let done = AtomicU64::new(0);
     let mut removals = jumps
         .par_iter()
         .map(|&jump| {
             let turns = expected_turns(&without_jump(board, jump)?);
+            stage.advance(done.fetch_add(1, Ordering::Relaxed) + 1);
             let change = turns.as_ref().map(|t| t - base);
             Ok(Removal {
                 jump,

@@ -311,10 +311,8 @@ pub fn distribution<S: ChainState>(
     let plan = plan(chain, options, |turns| stepping_work(&ic, turns))?;
     let mut stepper = ic.stepper();
     let mut terms: Vec<Term> = Vec::new();
-    let stage = crate::progress::Stage::begin(
-        "stepping the exact distribution (turns)",
-        options.turns.map(|n| n as u64),
-    );
+    let stage =
+        crate::progress::Stage::begin("stepping the distribution", options.turns.map(|n| n as u64));
     let stop = loop {
         stage.advance(terms.len() as u64);
         let last = terms

@@ -197,8 +197,10 @@ fn reach_and_taken(
         }
     }
     let mut solved: Vec<Vec<BigRational>> = Vec::with_capacity(rhs.len());
+    let stage = crate::progress::Stage::begin("solving square by square", Some(rhs.len() as u64));
     // In batches, so that the dense right-hand sides stay small on a large board.
     for batch in rhs.chunks(64) {
+        stage.advance(solved.len() as u64);
         let b: Vec<Vec<BigRational>> = batch.iter().map(|(e, _)| e.clone()).collect();
         let wanted: Vec<Wanted<'_>> = batch.iter().map(|(_, w)| Wanted::Some(w)).collect();
         solved.extend(

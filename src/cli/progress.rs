@@ -1,14 +1,16 @@
 //! Progress bars on standard error: only when standard error is a terminal, only once the work
 //! has taken more than a second, and as wide as the terminal (`{wide_bar}`: no wrapping at 80
 //! columns). [`DelayedBar`] is one bar (the simulator's games); [`install`] listens to the
-//! library's stages ([`ladders::progress`]: lifting steps, race sweeps, distribution turns).
+//! library's stages ([`ladders::progress`]: the elimination order, factorisations and lifting
+//! steps of the exact solves, race sweeps, series and steps, distribution turns, the per-square
+//! and per-jump solves), each stage its own line, nested stages below the stage they run in.
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
 use ladders::progress::{listen, Listener, Listening};
 
 /// How long work runs before its bar appears: a second, or `LADDERS_PROGRESS_DELAY` seconds
@@ -28,6 +30,8 @@ pub struct DelayedBar {
     delay: Duration,
     terminal: bool,
     shown: AtomicBool,
+    /// The lines it shares with other bars, if any (nested stages).
+    multi: Option<MultiProgress>,
 }
 
 impl DelayedBar {
@@ -53,7 +57,14 @@ impl DelayedBar {
             delay: delay(),
             terminal: std::io::stderr().is_terminal(),
             shown: AtomicBool::new(false),
+            multi: None,
         }
+    }
+
+    /// The same bar, drawn among `multi`'s lines once shown.
+    fn among(mut self, multi: &MultiProgress) -> DelayedBar {
+        self.multi = Some(multi.clone());
+        self
     }
 
     /// `done` units are finished.
@@ -63,7 +74,10 @@ impl DelayedBar {
             && self.start.elapsed() >= self.delay
         {
             self.shown.store(true, Ordering::Relaxed);
-            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            match &self.multi {
+                Some(multi) => drop(multi.add(self.bar.clone())),
+                None => self.bar.set_draw_target(ProgressDrawTarget::stderr()),
+            }
         }
         self.bar.set_position(done);
     }
@@ -71,35 +85,41 @@ impl DelayedBar {
     /// Removes the bar.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
+        if let Some(multi) = &self.multi {
+            multi.remove(&self.bar);
+        }
     }
 }
 
-/// The library's stages, each shown as a [`DelayedBar`].
-struct Stages(Mutex<Option<DelayedBar>>);
+/// The library's stages by id, each shown as a [`DelayedBar`] on its own line.
+struct Stages {
+    multi: MultiProgress,
+    bars: Mutex<Vec<(u64, DelayedBar)>>,
+}
+
+impl Stages {
+    fn bars(&self) -> std::sync::MutexGuard<'_, Vec<(u64, DelayedBar)>> {
+        self.bars.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
 
 impl Listener for Stages {
-    fn begin(&self, what: &str, total: Option<u64>) {
+    fn begin(&self, id: u64, what: &str, total: Option<u64>) {
         let unit = if total.is_some() { "steps" } else { "done" };
-        let bar = DelayedBar::new(total, what, unit);
-        if let Some(old) = self
-            .0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .replace(bar)
-        {
-            old.finish();
-        }
+        let bar = DelayedBar::new(total, what, unit).among(&self.multi);
+        self.bars().push((id, bar));
     }
 
-    fn advance(&self, done: u64) {
-        if let Some(bar) = &*self.0.lock().unwrap_or_else(|e| e.into_inner()) {
+    fn advance(&self, id: u64, done: u64) {
+        if let Some((_, bar)) = self.bars().iter().find(|(i, _)| *i == id) {
             bar.set_position(done);
         }
     }
 
-    fn end(&self) {
-        if let Some(bar) = self.0.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            bar.finish();
+    fn end(&self, id: u64) {
+        let mut bars = self.bars();
+        if let Some(at) = bars.iter().position(|(i, _)| *i == id) {
+            bars.remove(at).1.finish();
         }
     }
 }
@@ -107,7 +127,10 @@ impl Listener for Stages {
 /// Shows the library's long stages on standard error when it is a terminal (nothing is
 /// installed otherwise); the bars stop when the returned guard is dropped.
 pub fn install() -> Option<Listening> {
-    std::io::stderr()
-        .is_terminal()
-        .then(|| listen(Arc::new(Stages(Mutex::new(None)))))
+    std::io::stderr().is_terminal().then(|| {
+        listen(Arc::new(Stages {
+            multi: MultiProgress::with_draw_target(ProgressDrawTarget::stderr()),
+            bars: Mutex::new(Vec::new()),
+        }))
+    })
 }

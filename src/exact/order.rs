@@ -354,7 +354,11 @@ fn markowitz_with(rows: &[Vec<u32>], dense_at: usize) -> (Vec<u32>, usize) {
     let mut entries = n;
     let mut merged: Vec<u32> = Vec::new();
     let mut touched: Vec<u32> = Vec::new();
+    let stage = crate::progress::Stage::begin("ordering the unknowns", Some(n as u64));
     while n - order.len() > dense_at {
+        if order.len() % crate::progress::ROWS_PER_REPORT == 0 {
+            stage.advance(order.len() as u64);
+        }
         let v = queue.pop().expect("variables remain");
         let vu = v as usize;
         let (r, c) = (row[vu].len(), col_count[vu]);

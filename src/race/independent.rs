@@ -218,8 +218,10 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
         BigInt::from(10u32).pow(options.digits as u32),
     );
     let mut n = 0;
+    let stage = crate::progress::Stage::begin("summing the race series", None);
     loop {
         n += 1;
+        stage.advance(n as u64);
         for law in &mut laws {
             law.step();
         }

@@ -433,7 +433,9 @@ pub fn step_joint<S: RaceState>(
         BigInt::from(10u32).pow(options.digits as u32 + 1),
     );
     let max_steps = options.max_turns.saturating_mul(players);
+    let stage = crate::progress::Stage::begin("stepping the joint chain", None);
     loop {
+        stage.advance(stepper.turn() as u64);
         {
             let (lo, hi) = stepper.transient();
             for (i, r) in reward.iter().enumerate() {

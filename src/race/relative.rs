@@ -266,7 +266,7 @@ fn sweep(rel: &Relative, b: &[f64], x: &mut [f64], tolerance: f64, max_sweeps: u
         .map(|c| [rel.source(c, false), rel.source(c, true)])
         .collect();
     let mut acc = vec![0.0f64; cs];
-    let stage = crate::progress::Stage::begin("solving the race (Gauss-Seidel sweeps)", None);
+    let stage = crate::progress::Stage::begin("solving the race (sweeps)", None);
     for done in 0..max_sweeps {
         stage.advance(done as u64);
         let mut moved = 0.0f64;

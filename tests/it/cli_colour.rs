@@ -134,40 +134,104 @@ fn on_a_terminal(args: &str) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// The messages of every stage the library reports (`ladders::progress::Stage::begin`) and of
+/// the simulator's bar.
+const STAGES: [&str; 13] = [
+    "ordering the unknowns",
+    "factorising",
+    "eliminating modulo primes",
+    "lifting the exact solution",
+    "lifting a solution vector",
+    "lifting until it checks",
+    "summing the race series",
+    "stepping the joint chain",
+    "solving the race",
+    "stepping the distribution",
+    "solving square by square",
+    "solving without each jump",
+    "simulating",
+];
+
 /// Long work shows a bar on a terminal (here at once: the delay is set to 0), no wider than
-/// the terminal, and nothing on a pipe: the exact solve's lifting steps, the simulator's games,
-/// a race's sweeps.
+/// the terminal, and nothing on a pipe: the exact solve's ordering, factorisation and lifting
+/// steps, the simulator's games, a race's sweeps, its series and its stepped joint chain, the
+/// per-square solves of `squares` and of `draw --heat`, `sensitivity`'s solve per jump.
 #[test]
 fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
     let board = format!(
         "{}/benches/boards/gen-1000.toml",
         env!("CARGO_MANIFEST_DIR")
     );
-    let cases = [
-        (format!("expect {board}"), "lifting the exact solution"),
-        ("simulate tiny -n 200000 --seed 1".to_string(), "simulating"),
+    let big = |command: &str| format!("{command} {board}");
+    // Each command with the stages it must show. The bars are drawn at most 20 times a second
+    // after a first burst, so only stages that begin early or last long are sure to be seen.
+    let cases: [(String, &[&str]); 8] = [
         (
-            "race tiny --players 3 --knock-off --exact-limit 1".to_string(),
-            "solving the race",
+            big("expect"),
+            &[
+                "ordering the unknowns",
+                "factorising",
+                "lifting the exact solution",
+            ],
         ),
+        ("simulate tiny -n 200000 --seed 1".into(), &["simulating"]),
+        (
+            "race tiny --players 3 --knock-off --exact-limit 1".into(),
+            &["solving the race"],
+        ),
+        ("race tiny efi".into(), &["summing the race series"]),
+        (
+            "race efi milton-bradley --knock-off --exact-limit 1 --digits 4".into(),
+            &["stepping the joint chain"],
+        ),
+        (
+            big("squares"),
+            &["solving square by square", "eliminating modulo primes"],
+        ),
+        (
+            "draw efi --heat visits".into(),
+            &["lifting a solution vector"],
+        ),
+        ("sensitivity efi".into(), &["solving without each jump"]),
     ];
-    for (args, bar) in cases {
+    for (args, bars) in cases {
         let seen = on_a_terminal(&args);
-        assert!(seen.contains(bar), "{args}: {seen}");
-        // Sized to the terminal: no line of the bar is wider than its 60 columns (the report's
-        // own lines, such as an exact fraction, may be longer).
-        for line in seen.split(['\r', '\n']).filter(|l| l.contains(bar)) {
-            let mut plain = String::new();
-            let mut escape = false;
-            for c in line.chars() {
-                match (escape, c) {
-                    (false, '\x1b') => escape = true,
-                    (true, c) if c.is_ascii_alphabetic() => escape = false,
-                    (false, c) => plain.push(c),
-                    _ => {}
+        for bar in bars {
+            assert!(STAGES.contains(bar), "{bar}");
+            assert!(seen.contains(bar), "{args}: {bar}: {seen}");
+        }
+        // Sized to the terminal: no line of a bar is wider than its 60 columns (the report's
+        // own lines, such as an exact fraction, may be longer). Nested stages are drawn on
+        // lines of their own, reached by cursor moves: an escape other than a colour (`m`)
+        // ends a line as a line feed does.
+        let mut lines = vec![String::new()];
+        let mut escape = false;
+        for c in seen.chars() {
+            match (escape, c) {
+                (false, '\x1b') => escape = true,
+                (false, '\r' | '\n') => lines.push(String::new()),
+                (false, c) => lines.last_mut().expect("one line").push(c),
+                (true, 'm') => escape = false,
+                (true, c) if c.is_ascii_alphabetic() => {
+                    escape = false;
+                    lines.push(String::new());
                 }
+                _ => {}
             }
-            assert!(plain.chars().count() <= 60, "{args}: {plain:?}");
+        }
+        // A bar exactly as wide as the terminal is followed by the next without a line feed
+        // (the terminal wraps): a line is cut again where a bar's message begins.
+        for line in &lines {
+            let mut starts: Vec<usize> = STAGES
+                .iter()
+                .flat_map(|b| line.match_indices(b).map(|(i, _)| i))
+                .collect();
+            starts.sort_unstable();
+            for (k, &start) in starts.iter().enumerate() {
+                let end = starts.get(k + 1).copied().unwrap_or(line.len());
+                let bar = &line[start..end];
+                assert!(bar.chars().count() <= 60, "{args}: {bar:?}");
+            }
         }
         ladders()
             .args(args.split(' '))

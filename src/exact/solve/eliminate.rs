@@ -63,10 +63,13 @@ pub(super) fn solve_eliminating(
     let mut bits = 0.0;
     let mut failures = 0;
     let mut y: Vec<u64> = vec![0; n];
+    let stage =
+        crate::progress::Stage::begin("eliminating modulo primes", Some(need.ceil() as u64));
     for p in primes() {
         if bits > need {
             break;
         }
+        stage.advance(bits as u64);
         let m = Mont::new(p);
         let residues = rows.iter().flatten().map(|(_, x)| x.residue(p));
         let vals = pattern.values_mod(&m, residues, &positions);

@@ -215,7 +215,11 @@ impl<E: Copy> Numeric<E> {
         let n = pat.len();
         let mut inv_pivot = vec![f.zero(); n];
         let mut work = vec![f.zero(); n];
+        let stage = crate::progress::Stage::begin("factorising", Some(n as u64));
         for u in (0..n).rev() {
+            if u % crate::progress::ROWS_PER_REPORT == 0 {
+                stage.advance((n - u) as u64);
+            }
             let (s, d, e) = (pat.start[u], pat.diag[u], pat.start[u + 1]);
             // Rows are stored in order: row u ends where the finished rows v > u begin.
             let (upto, after) = vals.split_at_mut(e);

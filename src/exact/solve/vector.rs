@@ -367,10 +367,13 @@ fn lift_components(
     // digits[t * w + i]: digit t of wanted component i.
     let mut digits: Vec<u64> = Vec::with_capacity(steps * w);
     let mut block = Block::new(b);
-    for _ in 0..steps {
+    let stage = crate::progress::Stage::begin("lifting a solution vector", Some(steps as u64));
+    for step in 0..steps {
         let z = block.step(lifter, None);
         digits.extend(at.iter().map(|&j| z[j]));
+        stage.advance(step as u64 + 1);
     }
+    drop(stage);
     drop(block);
     let modulus = BigInt::from(p).pow(steps as u32);
     let powers = chunk_powers(p, steps);

@@ -154,7 +154,9 @@ pub(super) fn solve_verified(
     };
     let max_steps = MAX_DIGIT_BYTES / (8 * n * blocks.len());
     let mut check_at = FIRST_CHECK;
+    let stage = crate::progress::Stage::begin("lifting until it checks", None);
     for k in 1..=max_steps {
+        stage.advance(k as u64);
         lift_one_digit(&mut blocks, &lifter, system.c, n, k);
         let due = k >= check_at;
         if due {
