@@ -269,6 +269,15 @@ fn land(board: &Board, used: u64, t: Square) -> RollLaw {
 /// Follows the fixed jumps from `out.to` (all of them with `chain = true`, at most one with
 /// `chain = false`), stopping at a chance square when `may_draw` (the draw is then the caller's).
 fn follow(board: &Board, mut out: RollOutcome, may_draw: bool) -> (RollOutcome, Option<&Chance>) {
+    if let Some(c) = board.chained(out.to) {
+        // The whole chain at once (no chance square or one-use jump on it).
+        out.to = c.to;
+        out.snakes += c.snakes;
+        out.ladders += c.ladders;
+        out.climbed = out.climbed.wrapping_add(c.climbed);
+        out.slid = out.slid.wrapping_add(c.slid);
+        return (out, None);
+    }
     loop {
         if may_draw {
             if let Some(chance) = board.chance_at(out.to) {

@@ -6,6 +6,7 @@
 //! `docs/board-format.md`); the built-in boards live in `boards/` and are embedded ([`builtin()`]).
 
 pub mod builtin;
+mod chained;
 pub mod dice;
 pub mod draws;
 pub mod format;
@@ -436,6 +437,9 @@ pub struct Board {
     rules: Rules,
     /// `jump[t]`: where a token that lands on `t` ends up after its jumps (t itself when none).
     jump_once: Vec<Square>,
+    /// `chained[t]`: where the fixed jumps from `t` lead with `chain = true`, resolved once
+    /// (`None` past a chance square or a one-use jump, or with `chain = false`).
+    chained: Vec<Option<chained::Chained>>,
     dice: Dice,
     chances: Vec<Chance>,
     /// `chance_at[t]`: the index in `chances` of the chance square `t`, `u32::MAX` for none.
@@ -539,6 +543,12 @@ impl Board {
     /// The rules.
     pub fn rules(&self) -> &Rules {
         &self.rules
+    }
+
+    /// The whole chain of fixed jumps from `square`, resolved when the board was validated
+    /// (`None`: walk it, as `rules::follow` does).
+    pub(crate) fn chained(&self, square: Square) -> Option<chained::Chained> {
+        self.chained.get(square as usize).copied().flatten()
     }
 
     /// The square a jump from `square` leads to, if a snake or ladder starts there.

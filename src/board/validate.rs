@@ -172,6 +172,15 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         roll_again,
         chain,
     };
+    // Resolved once: a chain through a chance square or a one-use jump depends on the game.
+    let chained = if chain {
+        let once = |t: Square| state.by_square.get(t as usize).is_some_and(|b| b.0 > 0);
+        super::chained::resolve(&jump_once, &|t| {
+            chance_at[t as usize] != u32::MAX || once(t)
+        })
+    } else {
+        Vec::new()
+    };
     Ok(Board {
         spec,
         size,
@@ -179,6 +188,7 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         ladders,
         rules,
         jump_once,
+        chained,
         dice,
         chances,
         chance_at,
