@@ -222,6 +222,21 @@ fn completions_cover_every_subcommand_and_option_in_each_shell() {
 }
 
 #[test]
+fn the_readme_installs_a_man_page_for_every_subcommand() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme
+        .find("for c in ")
+        .expect("the README's man page loop");
+    let end = start + readme[start..].find("; do").expect("its `; do`");
+    let listed: Vec<&str> = readme[start + "for c in ".len()..end]
+        .split_whitespace()
+        .filter(|w| *w != "\\")
+        .collect();
+    assert_eq!(listed, SUBCOMMANDS);
+}
+
+#[test]
 fn man_pages_are_roff_for_ladders_and_each_subcommand() {
     let page = stdout_of(&["man"]);
     assert!(page.contains(".TH ladders 1"), "{page}");
