@@ -477,6 +477,7 @@ pub fn compare(game: &Game, from: (usize, usize), fixed: &[(String, Policy)]) ->
         result: Err(DuelError::NeverEnds),
         proof: None,
     };
+    let stage = crate::progress::Stage::begin("solving each pair", Some(1 + fixed.len() as u64));
     let w = solve_float(game, MAX_SWEEPS);
     let alone = super::value_iteration(game, MAX_SWEEPS);
     let best = greedy(game, &w, &alone);
@@ -490,6 +491,7 @@ pub fn compare(game: &Game, from: (usize, usize), fixed: &[(String, Policy)]) ->
         endless("optimal")
     }];
     for (name, policy) in fixed {
+        stage.advance(out.len() as u64);
         let s = from_policy(game, policy);
         out.push(if pair_ends(game, &s) {
             let w = evaluate_float(game, &s, MAX_SWEEPS);

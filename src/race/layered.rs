@@ -124,7 +124,11 @@ impl<S: RaceState> LayeredChain<S> {
         let mut order = vec![start];
         let mut rows: Vec<Row> = Vec::new();
         let mut queue = VecDeque::from([0usize]);
+        let stage = crate::progress::Stage::begin("building the joint chain", None);
         while let Some(i) = queue.pop_front() {
+            if i % crate::progress::ROWS_PER_REPORT == 0 {
+                stage.advance(i as u64);
+            }
             let turn = model.turn(&order[i]);
             if turn.endless {
                 return Err(LayeredError::NotCertified);
@@ -273,7 +277,12 @@ impl<S: RaceState> LayeredChain<S> {
             })
             .collect();
         let mut acc = vec![0.0f64; cs];
+        let stage = crate::progress::Stage::begin(
+            "sweeping layer by layer",
+            Some(self.layer_count() as u64),
+        );
         for l in 0..self.layer_count() {
+            stage.advance(l as u64);
             for _ in 0..MAX_SWEEPS {
                 let mut moved = 0.0f64;
                 for s in self.layers[l]..self.layers[l + 1] {

@@ -495,7 +495,10 @@ fn add_scores(board: &Board, race: &mut Race, options: &SharedOptions) -> Result
     let players = race.seats.len();
     let zero = Interval::exact(BigRational::zero());
     let mut scores = vec![zero; players];
+    let apples = board.point_squares().len() as u64;
+    let stage = crate::progress::Stage::begin("the race to each apple", Some(apples));
     for (j, &(_, points)) in board.point_squares().iter().enumerate() {
+        stage.advance(j as u64);
         let model = SharedBoard::eating(board, players, j);
         let eats: Vec<Interval> = if race.method == Method::ExactSolve {
             let chain = Chain::build(&model);

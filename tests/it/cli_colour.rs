@@ -136,7 +136,7 @@ fn on_a_terminal(args: &str) -> String {
 
 /// The messages of every stage the library reports (`ladders::progress::Stage::begin`) and of
 /// the simulator's bar.
-const STAGES: [&str; 13] = [
+const STAGES: [&str; 17] = [
     "ordering the unknowns",
     "factorising",
     "eliminating modulo primes",
@@ -150,12 +150,18 @@ const STAGES: [&str; 13] = [
     "solving square by square",
     "solving without each jump",
     "simulating",
+    "building the joint chain",
+    "sweeping layer by layer",
+    "the race to each apple",
+    "solving each pair",
 ];
 
 /// Long work shows a bar on a terminal (here at once: the delay is set to 0), no wider than
 /// the terminal, and nothing on a pipe: the exact solve's ordering, factorisation and lifting
 /// steps, the simulator's games, a race's sweeps, its series and its stepped joint chain, the
-/// per-square solves of `squares` and of `draw --heat`, `sensitivity`'s solve per jump.
+/// per-square solves of `squares` and of `draw --heat`, `sensitivity`'s solve per jump, the
+/// shared board's joint chain (built, swept layer by layer, raced to each apple) and the pairs
+/// of two players who choose.
 #[test]
 fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
     let board = format!(
@@ -165,7 +171,11 @@ fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
     let big = |command: &str| format!("{command} {board}");
     // Each command with the stages it must show. The bars are drawn at most 20 times a second
     // after a first burst, so only stages that begin early or last long are sure to be seen.
-    let cases: [(String, &[&str]); 8] = [
+    let shared = format!(
+        "race {}/tests/fixtures/sim/shared-two.toml --exact-limit 1",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let cases: [(String, &[&str]); 10] = [
         (
             big("expect"),
             &[
@@ -193,6 +203,15 @@ fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
             &["lifting a solution vector"],
         ),
         ("sensitivity efi".into(), &["solving without each jump"]),
+        (
+            shared,
+            &[
+                "building the joint chain",
+                "sweeping layer by layer",
+                "the race to each apple",
+            ],
+        ),
+        ("race milton-bradley --coin".into(), &["solving each pair"]),
     ];
     for (args, bars) in cases {
         let seen = on_a_terminal(&args);
