@@ -160,8 +160,10 @@ fn scaled_terms(ic: &IntegerChain, count: usize) -> Vec<BigInt> {
     let d = ic.denominator();
     let mut stepper = ic.stepper();
     let mut d_pow = BigInt::one();
+    let stage = crate::progress::Stage::begin("stepping the series", Some(count as u64));
     (0..count)
-        .map(|_| {
+        .map(|n| {
+            stage.advance(n as u64);
             stepper.step();
             d_pow *= d;
             stepper.ends_count() * (&d_pow / stepper.scale())

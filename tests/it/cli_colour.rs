@@ -136,7 +136,7 @@ fn on_a_terminal(args: &str) -> String {
 
 /// The messages of every stage the library reports (`ladders::progress::Stage::begin`) and of
 /// the simulator's bar.
-const STAGES: [&str; 17] = [
+const STAGES: [&str; 19] = [
     "ordering the unknowns",
     "factorising",
     "eliminating modulo primes",
@@ -154,6 +154,8 @@ const STAGES: [&str; 17] = [
     "sweeping layer by layer",
     "the race to each apple",
     "solving each pair",
+    "stepping the series",
+    "recurrence modulo primes",
 ];
 
 /// Long work shows a bar on a terminal (here at once: the delay is set to 0), no wider than
@@ -161,7 +163,7 @@ const STAGES: [&str; 17] = [
 /// steps, the simulator's games, a race's sweeps, its series and its stepped joint chain, the
 /// per-square solves of `squares` and of `draw --heat`, `sensitivity`'s solve per jump, the
 /// shared board's joint chain (built, swept layer by layer, raced to each apple) and the pairs
-/// of two players who choose.
+/// of two players who choose, the generating function's series and its recurrence modulo primes.
 #[test]
 fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
     let board = format!(
@@ -175,7 +177,7 @@ fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
         "race {}/tests/fixtures/sim/shared-two.toml --exact-limit 1",
         env!("CARGO_MANIFEST_DIR")
     );
-    let cases: [(String, &[&str]); 10] = [
+    let cases: [(String, &[&str]); 11] = [
         (
             big("expect"),
             &[
@@ -212,6 +214,10 @@ fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
             ],
         ),
         ("race milton-bradley --coin".into(), &["solving each pair"]),
+        (
+            big("pgf"),
+            &["stepping the series", "recurrence modulo primes"],
+        ),
     ];
     for (args, bars) in cases {
         let seen = on_a_terminal(&args);

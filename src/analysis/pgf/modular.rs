@@ -179,7 +179,9 @@ pub fn minimal_recurrence(s: &[BigInt], n: usize, d: &BigInt) -> Found {
     assert!(s.len() >= 2 * n, "need 2n terms");
     let s = &s[..2 * n];
     let mut crt: Option<(usize, Crt)> = None;
+    let stage = crate::progress::Stage::begin("recurrence modulo primes", None);
     for (index, p) in primes().enumerate() {
+        stage.advance(index as u64);
         let residues: Vec<u64> = s.iter().map(|x| residue(x, p)).collect();
         let (l, c) = berlekamp_massey(&residues, p);
         match &mut crt {
