@@ -38,7 +38,7 @@ enum Verdict {
 /// Replays turns through the rules alone (boards whose state is the square): each roll must be
 /// one of the outcomes the rules give that roll (on chance squares and tiles, any drawn one),
 /// and the turn must end exactly at its last roll; the square reached, or what went wrong.
-fn replay(board: &Board, start: Square, turns: &[TurnRolls]) -> Result<Square, String> {
+pub(crate) fn replay(board: &Board, start: Square, turns: &[TurnRolls]) -> Result<Square, String> {
     let mut at = start;
     for turn in turns {
         if turn.from != at {

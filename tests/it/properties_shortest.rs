@@ -3,41 +3,14 @@
 //! probabilities plus the tail sum to 1 exactly.
 
 use ladders::analysis::distribution::{distribution, DistributionOptions};
-use ladders::analysis::shortest::{extremes, Longest, TurnRolls};
-use ladders::board::{Board, Square};
+use ladders::analysis::shortest::{extremes, Longest};
 use ladders::chain::Chain;
-use ladders::rules::turn_step;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use proptest::prelude::*;
 
 use crate::common::{random_board, valid_board};
-
-/// Replays turns through the rules alone; returns the square reached, or an error message.
-fn replay(board: &Board, start: Square, turns: &[TurnRolls]) -> Result<Square, String> {
-    let mut at = start;
-    for turn in turns {
-        if turn.from != at {
-            return Err(format!("turn begins on {} not {at}", turn.from));
-        }
-        let mut square = at;
-        for (k, (&face, &shown)) in turn.rolls.iter().zip(&turn.squares).enumerate() {
-            let step = turn_step(board, at, square, k as u32, face);
-            if step.outcome.to != shown {
-                return Err(format!(
-                    "roll {face} from {square} reaches {}",
-                    step.outcome.to
-                ));
-            }
-            if step.again != (k + 1 < turn.rolls.len()) {
-                return Err("the turn does not end at its last roll".into());
-            }
-            square = step.outcome.to;
-        }
-        at = square;
-    }
-    Ok(at)
-}
+use crate::invariants::replay;
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(150))]

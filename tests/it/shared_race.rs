@@ -130,17 +130,9 @@ fn the_certified_float_route_contains_every_exact_value_and_is_narrow() {
 
 /// `ladders race BOARD ARGS --json` on the shared board of `tests/fixtures/sim/shared-two.toml`.
 fn race_json(args: &[&str]) -> serde_json::Value {
-    let out = super::common::ladders()
-        .args(["race", "tests/fixtures/sim/shared-two.toml", "--json"])
-        .args(args)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let mut all = vec!["race", "tests/fixtures/sim/shared-two.toml", "--json"];
+    all.extend_from_slice(args);
+    super::common::json_of(&all)
 }
 
 #[test]
