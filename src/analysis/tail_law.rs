@@ -27,19 +27,21 @@
 //! `P(T > m + k)` lie in `[B L^k, A R^k + (s 1)]`, so their difference is at most
 //! `A R^k - B L^k + (s 1) <= (A - B) R^k + B k R^(k-1) (R - L) + (s 1)` (the mean value
 //! theorem). The first two terms shrink as k grows once `k >= R / (1 - R)`, so the bound at
-//! `k0 = n0 - m` holds for every `n >= n0`. It is computed in exact rationals and printed
-//! rounded up.
+//! `k0 = n0 - m` holds for every `n >= n0`. It is computed from exact rationals with every
+//! power and product of nonnegative numbers rounded outward to 96 bits (up in the upper bounds,
+//! down in the lower), which keeps the integers short, and printed rounded up.
 //!
 //! When the law does not settle (a periodic chain, where `P(T > n) / rho^n` oscillates, or a
 //! root of multiplicity 2 as on `tiny`, where `P(T > n) = (n + 1) 2^-n`) no such statement is
 //! true and none is made: [`tail_law`] returns `None`.
 
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use crate::chain::{Chain, ChainState};
-use crate::exact::certified::CertifiedChain;
+use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
 use crate::exact::decimal::{decade, fixed, pow10, to_f64};
 use crate::exact::solve::transient_matrix;
 
@@ -111,17 +113,7 @@ pub fn tail_law<S: ChainState>(chain: &Chain<S>) -> Option<TailLaw> {
     for _ in 0..m {
         stepper.step();
     }
-    let p: Vec<(BigRational, BigRational)> = stepper
-        .position()
-        .iter()
-        .map(|b| {
-            let den = BigInt::one() << b.shift as usize;
-            (
-                BigRational::new(b.lo.into(), den.clone()),
-                BigRational::new(b.hi.into(), den),
-            )
-        })
-        .collect();
+    let p = stepper.position();
     let bounds = geometric_bounds(&q, &u, &p)?;
     best_statement(m, &bounds)
 }
@@ -183,77 +175,120 @@ struct Bounds {
     l: BigRational,
 }
 
-/// The bounds of the module documentation from the float vector u and the exact law p.
-fn geometric_bounds(
-    q: &[Vec<(usize, BigRational)>],
-    u: &[f64],
-    p: &[(BigRational, BigRational)],
-) -> Option<Bounds> {
-    let ux: Vec<BigRational> = u
+/// The bounds of the module documentation from the float vector u and the law p enclosed by
+/// the certified stepping (`lo / 2^shift <= p_j <= hi / 2^shift`).
+///
+/// Everything is done in integers: with D the common denominator of Q (`Q = A / D`) and
+/// `u = U / 2^E`, `(u Q)_j / u_j = (U A)_j / (D U_j)`; ratios are compared by cross
+/// multiplication, so no fraction is reduced until the four results are.
+fn geometric_bounds(q: &[Vec<(usize, BigRational)>], u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
+    let d = q
         .iter()
-        .map(|&x| BigRational::from_float(x))
-        .collect::<Option<_>>()?;
-    let big = u.iter().cloned().fold(0.0, f64::max);
-    let floor = big * 2f64.powi(-TINY_BITS);
-    let wx: Vec<BigRational> = u
+        .flatten()
+        .fold(BigInt::one(), |d, (_, x)| d.lcm(x.denom()));
+    let a: Vec<Vec<(usize, BigInt)>> = q
         .iter()
-        .zip(&ux)
-        .map(|(&f, x)| {
-            if f > floor {
-                x.clone()
-            } else {
-                BigRational::zero()
-            }
+        .map(|row| {
+            let scaled = |x: &BigRational| x.numer() * (&d / x.denom());
+            row.iter().map(|(j, x)| (*j, scaled(x))).collect()
         })
         .collect();
-    let uq = row_times(q, &ux);
-    let wq = row_times(q, &wx);
-    // Upper: u Q <= r u (which needs (u Q)_j = 0 where u_j = 0), and p <= alpha u + s with s
-    // the upper bounds on the states left out of w (their mass never grows: Q's rows sum to
-    // at most 1, so s Q^k 1 <= s 1).
-    let mut r = BigRational::zero();
-    let mut alpha = BigRational::zero();
-    let mut slack = BigRational::zero();
+    let (big_u, e) = dyadic_integers(u)?;
+    let big = u.iter().cloned().fold(0.0, f64::max);
+    let floor = big * 2f64.powi(-TINY_BITS);
+    let big_w: Vec<BigInt> = u
+        .iter()
+        .zip(&big_u)
+        .map(|(&f, x)| if f > floor { x.clone() } else { BigInt::zero() })
+        .collect();
+    let uq = integer_row_times(&a, &big_u);
+    let wq = integer_row_times(&a, &big_w);
+    let shift = p.first().map_or(0, |b| b.shift) as usize;
+    let (mut r, mut alpha, mut l, mut beta) = (None, None, None, None);
+    let mut slack = BigInt::zero();
     for j in 0..u.len() {
-        if ux[j].is_zero() && !uq[j].is_zero() {
-            return None;
+        if big_u[j].is_zero() {
+            if !uq[j].is_zero() {
+                return None;
+            }
+            continue;
         }
-        if !ux[j].is_zero() {
-            r = r.max(&uq[j] / &ux[j]);
+        // Upper: u Q <= r u, and p <= alpha u + s with s the upper bounds on the states left
+        // out of w (their mass never grows: Q's rows sum to at most 1, so s Q^k 1 <= s 1).
+        r = Some(extreme(r, (uq[j].clone(), &d * &big_u[j]), true));
+        if big_w[j].is_zero() {
+            slack += BigInt::from(p[j].hi);
+            continue;
         }
-        if wx[j].is_zero() {
-            slack += &p[j].1;
-        } else {
-            alpha = alpha.max(&p[j].1 / &ux[j]);
-        }
+        let hi = BigInt::from(p[j].hi) << e;
+        alpha = Some(extreme(alpha, (hi, big_u[j].clone() << shift), true));
+        // Lower: w Q >= l w and p >= beta w, over the states where w_j > 0.
+        l = Some(extreme(l, (wq[j].clone(), &d * &big_w[j]), false));
+        let lo = BigInt::from(p[j].lo) << e;
+        beta = Some(extreme(beta, (lo, big_w[j].clone() << shift), false));
     }
-    // Lower: w Q >= l w and p >= beta w, over the states where w_j > 0.
-    let mut l: Option<BigRational> = None;
-    let mut beta: Option<BigRational> = None;
-    for j in (0..u.len()).filter(|&j| !wx[j].is_zero()) {
-        let ratio = &wq[j] / &wx[j];
-        let share = &p[j].0 / &wx[j];
-        l = Some(l.map_or(ratio.clone(), |x| x.min(ratio)));
-        beta = Some(beta.map_or(share.clone(), |x| x.min(share)));
-    }
-    let (l, beta) = (l?, beta?);
-    let sum = |v: &[BigRational]| v.iter().fold(BigRational::zero(), |acc, x| acc + x);
+    let ratio = |x: Option<(BigInt, BigInt)>| x.map(|(n, d)| BigRational::new(n, d));
+    let (r, alpha, l, beta) = (ratio(r)?, ratio(alpha)?, ratio(l)?, ratio(beta)?);
+    let total = |v: &[BigInt]| BigRational::new(v.iter().sum::<BigInt>(), BigInt::one() << e);
     Some(Bounds {
-        a: round(&(alpha * sum(&ux)), true),
+        a: round(&(alpha * total(&big_u)), true),
         r: round(&r, true),
-        slack: round(&slack, true),
-        b: round(&(beta * sum(&wx)), false),
+        slack: round(&BigRational::new(slack, BigInt::one() << shift), true),
+        b: round(&(beta * total(&big_w)), false),
         l: round(&l, false),
     })
 }
 
-/// The row vector `u Q`, exactly.
-fn row_times(q: &[Vec<(usize, BigRational)>], u: &[BigRational]) -> Vec<BigRational> {
-    let mut v = vec![BigRational::zero(); u.len()];
-    for (row, x) in q.iter().zip(u) {
+/// The floats of `u` (finite, nonnegative) as integers `U` and an exponent E with
+/// `u_j = U_j / 2^E` exactly.
+fn dyadic_integers(u: &[f64]) -> Option<(Vec<BigInt>, usize)> {
+    let parts: Vec<(u64, i16)> = u
+        .iter()
+        .map(|&x| {
+            let (mantissa, exponent, sign) = num_traits::Float::integer_decode(x);
+            match x == 0.0 {
+                true => Some((0, 0)),
+                false => (x.is_finite() && sign > 0).then_some((mantissa, exponent)),
+            }
+        })
+        .collect::<Option<_>>()?;
+    let e = parts
+        .iter()
+        .filter(|(m, _)| *m != 0)
+        .map(|&(_, x)| -i64::from(x))
+        .max()
+        .unwrap_or(0)
+        .max(0) as usize;
+    let big = parts
+        .iter()
+        .map(|&(m, x)| BigInt::from(m) << (i64::from(x) + e as i64) as usize)
+        .collect();
+    Some((big, e))
+}
+
+/// The larger (or smaller) of two nonnegative fractions `n / d` (`d > 0`), compared by cross
+/// multiplication; `None` stands for no fraction yet.
+fn extreme(best: Option<(BigInt, BigInt)>, x: (BigInt, BigInt), larger: bool) -> (BigInt, BigInt) {
+    match best {
+        None => x,
+        Some(b) => {
+            let x_is_larger = &x.0 * &b.1 > &b.0 * &x.1;
+            if x_is_larger == larger {
+                x
+            } else {
+                b
+            }
+        }
+    }
+}
+
+/// The row vector `U A` in integers.
+fn integer_row_times(a: &[Vec<(usize, BigInt)>], u: &[BigInt]) -> Vec<BigInt> {
+    let mut v = vec![BigInt::zero(); u.len()];
+    for (row, x) in a.iter().zip(u) {
         if !x.is_zero() {
-            for (j, a) in row {
-                v[*j] += x * a;
+            for (j, coef) in row {
+                v[*j] += x * coef;
             }
         }
     }
@@ -266,15 +301,88 @@ fn round(x: &BigRational, up: bool) -> BigRational {
         return x.clone();
     }
     let shift = BITS as i64 - (x.numer().bits() as i64 - x.denom().bits() as i64);
-    let scale = |e: i64| BigRational::from_integer(BigInt::one() << e.unsigned_abs() as usize);
-    let (mul, div) = if shift >= 0 {
-        (scale(shift), BigRational::one())
-    } else {
-        (BigRational::one(), scale(shift))
+    let (numer, denom) = match shift >= 0 {
+        true => (x.numer() << shift as usize, x.denom().clone()),
+        false => (
+            x.numer().clone(),
+            x.denom() << shift.unsigned_abs() as usize,
+        ),
     };
-    let y = x * &mul / &div;
-    let y = if up { y.ceil() } else { y.floor() };
-    y * div / mul
+    let (quotient, remainder) = numer.div_rem(&denom);
+    let quotient = match up && !remainder.is_zero() {
+        true => quotient + 1,
+        false => quotient,
+    };
+    match shift >= 0 {
+        true => BigRational::new(quotient, BigInt::one() << shift as usize),
+        false => BigRational::from_integer(quotient << shift.unsigned_abs() as usize),
+    }
+}
+
+/// `x^n` for `x >= 0`, rounded up (or down) to about [`BITS`] significant bits after every
+/// product: rounding is monotone and every factor is nonnegative, so the result is an upper (or
+/// lower) bound of the exact power, with numbers that stay short however large n is. The
+/// factors are kept as `m 2^e` (integers, never reduced by a gcd).
+fn pow_rounded(x: &BigRational, n: usize, up: bool) -> BigRational {
+    let mut base = Dyadic::of(&round(x, up));
+    let mut result = Dyadic {
+        m: BigInt::one(),
+        e: 0,
+    };
+    let mut k = n;
+    while k > 0 {
+        if k & 1 == 1 {
+            result = result.times(&base, up);
+        }
+        k >>= 1;
+        if k > 0 {
+            base = base.times(&base, up);
+        }
+    }
+    result.value()
+}
+
+/// A nonnegative dyadic number `m 2^e`.
+struct Dyadic {
+    m: BigInt,
+    e: i64,
+}
+
+impl Dyadic {
+    /// `x`, which must be dyadic (as [`round`] returns).
+    fn of(x: &BigRational) -> Dyadic {
+        let e = x.denom().trailing_zeros().unwrap_or(0) as i64;
+        Dyadic {
+            m: x.numer().clone(),
+            e: -e,
+        }
+    }
+
+    /// The product rounded up (or down) to [`BITS`] significant bits.
+    fn times(&self, other: &Dyadic, up: bool) -> Dyadic {
+        let m = &self.m * &other.m;
+        let excess = m.bits().saturating_sub(BITS);
+        let kept = &m >> excess as usize;
+        let inexact = up && (&kept << excess as usize) != m;
+        Dyadic {
+            m: if inexact { kept + 1 } else { kept },
+            e: self.e + other.e + excess as i64,
+        }
+    }
+
+    /// The number as a fraction.
+    fn value(&self) -> BigRational {
+        let power = BigInt::one() << self.e.unsigned_abs() as usize;
+        match self.e >= 0 {
+            true => BigRational::from_integer(&self.m * power),
+            false => BigRational::new(self.m.clone(), power),
+        }
+    }
+}
+
+/// `x y` for `x, y >= 0`, rounded up to about [`BITS`] significant bits.
+fn times_up(x: &BigRational, y: &BigRational) -> BigRational {
+    round(&(x * y), true)
 }
 
 /// `x` rounded to `decimals` digits after the point, as a fraction and its text (without
@@ -311,16 +419,17 @@ fn statement(m: usize, b: &Bounds, digits: usize) -> Option<TailLaw> {
     if !b.l.is_positive() {
         return None;
     }
-    let c_mid = (&b.a + &b.b) / &two / rho_mid.pow(m as i32);
+    // The printed C is chosen near (a + b) / 2 / rho^m; the bounds below hold whatever it is.
+    let c_mid = round(&((&b.a + &b.b) / &two), true) / pow_rounded(&rho_mid, m, true);
     let places = |x: &BigRational| {
         let lead = to_f64(x).log10().floor();
         (digits as f64 - 1.0 - lead).max(0.0) as usize
     };
     let (rho, rho_text) = decimal(&rho_mid, places(&rho_mid));
     let (c, c_text) = decimal(&c_mid, places(&c_mid));
-    let shown = &c * rho.pow(m as i32);
-    let big_a = b.a.clone().max(shown.clone());
-    let small_b = b.b.clone().min(shown);
+    // C' rho'^m enclosed (powers rounded outward), so A >= it >= B still holds.
+    let big_a = b.a.clone().max(&c * pow_rounded(&rho, m, true));
+    let small_b = b.b.clone().min(&c * pow_rounded(&rho, m, false));
     let big_r = b.r.clone().max(rho.clone());
     let small_l = b.l.clone().min(rho.clone());
     let one = BigRational::one();
@@ -335,12 +444,14 @@ fn statement(m: usize, b: &Bounds, digits: usize) -> Option<TailLaw> {
         .max(1);
     let from = (m + k_min).div_ceil(10) * 10;
     let k = from - m;
-    let r_k1 = big_r.pow(k as i32 - 1);
-    let eps = (&big_a - &small_b) * &r_k1 * &big_r
-        + &small_b * BigRational::from_integer(BigInt::from(k)) * &r_k1 * (&big_r - &small_l)
+    // Every term is nonnegative and rounded up, so eps bounds the exact error bound from above.
+    let r_k1 = pow_rounded(&big_r, k - 1, true);
+    let k_r_k1 = times_up(&BigRational::from_integer(BigInt::from(k)), &r_k1);
+    let eps = times_up(&times_up(&(&big_a - &small_b), &r_k1), &big_r)
+        + times_up(&times_up(&small_b, &k_r_k1), &(&big_r - &small_l))
         + &b.slack;
     // Informative: the error is below a millionth of the smallest P(T > n0) can be.
-    let floor = &small_b * small_l.pow(k as i32);
+    let floor = &small_b * pow_rounded(&small_l, k, false);
     if &eps * BigRational::from_integer(BigInt::from(1_000_000)) > floor {
         return None;
     }
