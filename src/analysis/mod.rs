@@ -10,6 +10,7 @@ pub mod likeliest;
 pub mod moments;
 pub mod pgf;
 pub mod shortest;
+pub mod shortest_probability;
 pub mod shortest_state;
 pub mod shown;
 pub mod spectral;

@@ -5,7 +5,8 @@
 //! - Fewest turns: a shortest path (petgraph's A* with unit costs and a zero heuristic, which is
 //!   breadth-first search) from the start to the finish in the graph of compound moves, whose
 //!   edges are the transitions of the turn chain with positive probability. Its probability,
-//!   P(T = fewest), comes from the exact integer stepping ([`crate::exact::step`]).
+//!   P(T = fewest), is stepped exactly over the states on shortest games only
+//!   ([`super::shortest_probability`]).
 //! - The rolls of one turn from square a to square b: a breadth-first search over the states
 //!   inside a turn (square, top faces so far) driven by [`crate::rules::turn_step`], so the
 //!   witness comes from the rules, not from the chain.
@@ -24,9 +25,9 @@ use num_rational::BigRational;
 use petgraph::algo::{astar, tarjan_scc, toposort};
 use petgraph::graph::{DiGraph, NodeIndex};
 
+use super::shortest_probability::shortest_probability;
 use crate::board::{Board, RollAgain, Square};
 use crate::chain::{Chain, ChainState};
-use crate::exact::step::IntegerChain;
 use crate::rules::turn_steps;
 
 /// The rolls of one turn.
@@ -148,11 +149,6 @@ pub fn extremes_by<S: ChainState>(
     let is_final = |n: NodeIndex| n.index() >= t;
 
     let shortest = astar(&g, start, is_final, |_| 1usize, |_| 0).map(|(turns, path)| {
-        let ic = IntegerChain::new(chain);
-        let mut s = ic.stepper();
-        for _ in 0..turns {
-            s.step();
-        }
         let witness = turns_along(&path);
         let (rolls, rolls_witness) = match fewest {
             Some(f) => f().expect("the finish is reachable"),
@@ -166,11 +162,7 @@ pub fn extremes_by<S: ChainState>(
         Shortest {
             turns,
             witness,
-            probability: if turns == 0 {
-                BigRational::from_integer(1.into())
-            } else {
-                s.p_ends_now()
-            },
+            probability: shortest_probability(chain, turns),
             rolls,
             rolls_witness,
             events,

@@ -26,6 +26,7 @@ mod fuzz;
 mod fuzz_analyses;
 mod hostile;
 mod hostile_corpus;
+mod hostile_limits;
 mod invariants;
 mod json_docs;
 mod known_closed_forms;
