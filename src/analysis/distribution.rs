@@ -23,9 +23,10 @@ use num_traits::{One, Zero};
 
 use crate::analysis::expectation::{expect_chain_with, Expectation};
 use crate::analysis::spectral::{spectral_bounds, Radius};
-use crate::analysis::tail_law::{tail_law, TailLaw};
+use crate::analysis::tail_law::{TailLaw, TailLawStart};
 use crate::board::Square;
 use crate::chain::{Chain, ChainState, Trap};
+use crate::exact::certified::Bounds;
 use crate::exact::decimal::to_f64;
 use crate::exact::step::IntegerChain;
 
@@ -342,7 +343,7 @@ pub fn distribution<S: ChainState>(
         mode,
         mean: Mean::Infinite,
         decay: plan.decay(&tails),
-        tail_law: plan.tail_law,
+        tail_law: plan.tail_law(chain, None),
         trap: plan.trap,
     };
     dist.mean = mean(&dist, &tails);
@@ -356,8 +357,9 @@ pub(crate) struct Plan<S> {
     pub trap: Option<Trap<S>>,
     /// The spectral radius of Q, with its proved bounds.
     pub rho: Option<Radius>,
-    /// The proved tail law.
-    pub tail_law: Option<TailLaw>,
+    /// The float half of the proved tail law, finished by the stepping that passes its turn
+    /// ([`Plan::tail_law`]).
+    pub tail_law_start: Option<TailLawStart>,
     /// The game starts on the finish.
     pub starts_finished: bool,
     /// The largest chance, over the transient states, of finishing within one turn.
@@ -373,6 +375,19 @@ impl<S> Plan<S> {
             high: r.high,
             settles_after: settles_after(tails, r.estimate),
         })
+    }
+
+    /// The proved tail law, from the certified position at its turn when a stepping saved it
+    /// (`position`), else by stepping there.
+    pub fn tail_law(&self, chain: &Chain<S>, position: Option<&[Bounds]>) -> Option<TailLaw>
+    where
+        S: ChainState,
+    {
+        let start = self.tail_law_start.as_ref()?;
+        match position {
+            Some(position) => start.finish(position),
+            None => start.finish_by_stepping(chain),
+        }
     }
 }
 
@@ -403,11 +418,11 @@ pub(crate) fn plan<S: ChainState>(
             });
         }
     }
-    let tail_law = trap.is_none().then(|| tail_law(chain)).flatten();
+    let tail_law_start = trap.is_none().then(|| TailLawStart::new(chain)).flatten();
     Ok(Plan {
         trap,
         rho,
-        tail_law,
+        tail_law_start,
         starts_finished,
         finish_bound: one_turn_finish_bound(chain),
     })

@@ -278,7 +278,12 @@ pub fn certified_distribution<S: ChainState>(
     let mut stepper = cc.stepper();
     let mut p: Vec<Value> = Vec::new();
     let mut s: Vec<Value> = Vec::new();
+    let law_turn = plan.tail_law_start.as_ref().map(|start| start.turn());
+    let mut law_position = None;
     let stop = loop {
+        if law_turn == Some(stepper.turn()) {
+            law_position = Some(stepper.position());
+        }
         let last = match s.last() {
             Some(Value::Bounds(b)) => match below(b, &options.tail) {
                 Some(below) => Some(below || b.is_zero()),
@@ -294,6 +299,7 @@ pub fn certified_distribution<S: ChainState>(
         p.push(Value::Bounds(stepper.ends_now()));
         s.push(Value::Bounds(stepper.survives()));
     };
+    let tail_law = plan.tail_law(chain, law_position.as_deref());
     let tail_is_zero = matches!(s.last(), Some(Value::Bounds(b)) if b.is_zero());
     if tail_is_zero || digits > 19 {
         // The mean of a bounded game is the exact sum; many digits need the fractions.
@@ -334,7 +340,7 @@ pub fn certified_distribution<S: ChainState>(
                             all_zero,
                             mean,
                             decay,
-                            tail_law: plan.tail_law,
+                            tail_law,
                             trap: plan.trap,
                         });
                     }

@@ -101,21 +101,51 @@ const BITS: u64 = 96;
 /// the law of the position does not settle within the work allowed, or when the proved error
 /// would not be below a millionth of `P(T > n0)`.
 pub fn tail_law<S: ChainState>(chain: &Chain<S>) -> Option<TailLaw> {
-    let t = chain.transient_count();
-    if chain.start() >= t || !chain.always_ends() {
-        return None;
+    TailLawStart::new(chain)?.finish_by_stepping(chain)
+}
+
+/// The float half of [`tail_law`]: the turn m at which the law of the position has settled
+/// and the settled vector. A certified stepping that passes turn m anyway (as `distribution`'s
+/// does) hands its position there to [`TailLawStart::finish`] instead of stepping again.
+pub(crate) struct TailLawStart {
+    q: Vec<Vec<(usize, BigRational)>>,
+    m: usize,
+    u: Vec<f64>,
+}
+
+impl TailLawStart {
+    /// `None` when the game may not end or the law of the position does not settle.
+    pub(crate) fn new<S: ChainState>(chain: &Chain<S>) -> Option<TailLawStart> {
+        let t = chain.transient_count();
+        if chain.start() >= t || !chain.always_ends() {
+            return None;
+        }
+        let q = transient_matrix(chain);
+        let (m, u) = settled_iterate(&q, chain.start())?;
+        Some(TailLawStart { q, m, u })
     }
-    let q = transient_matrix(chain);
-    let (m, u) = settled_iterate(&q, chain.start())?;
-    // The law after m turns, enclosed: lo / 2^shift <= P(X_m = j) <= hi / 2^shift.
-    let cc = CertifiedChain::new(chain);
-    let mut stepper = cc.stepper();
-    for _ in 0..m {
-        stepper.step();
+
+    /// The turn m whose position [`TailLawStart::finish`] needs.
+    pub(crate) fn turn(&self) -> usize {
+        self.m
     }
-    let p = stepper.position();
-    let bounds = geometric_bounds(&q, &u, &p)?;
-    best_statement(m, &bounds)
+
+    /// The law from the certified enclosure of the position after m turns
+    /// (`CertifiedStepper::position` at turn m).
+    pub(crate) fn finish(&self, position: &[Bounds128]) -> Option<TailLaw> {
+        let bounds = geometric_bounds(&self.q, &self.u, position)?;
+        best_statement(self.m, &bounds)
+    }
+
+    /// The law, stepping `chain` (the chain this start came from) to turn m first.
+    pub(crate) fn finish_by_stepping<S: ChainState>(&self, chain: &Chain<S>) -> Option<TailLaw> {
+        let certified = CertifiedChain::new(chain);
+        let mut stepper = certified.stepper();
+        for _ in 0..self.m {
+            stepper.step();
+        }
+        self.finish(&stepper.position())
+    }
 }
 
 /// The first iterate `u = p_m` (normalised, floats) of the power method from the start whose

@@ -32,7 +32,7 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
 use crate::chain::{Chain, ChainState};
-use crate::exact::decimal::{fixed_scaled_u128, probability};
+use crate::exact::decimal::{fixed_scaled_u128, scientific};
 use crate::race::fixed::round_outward;
 
 /// Bits of the stored values below the block exponent: the board's mass is at most 2^124.
@@ -83,16 +83,24 @@ impl Bounds {
         if (q != 0 || zero) && (q != m || full) {
             return Some(fixed_scaled_u128(q, digits));
         }
-        let over = |x: u128| BigRational::new(x.into(), BigInt::from(1) << self.shift);
+        // As `probability` writes a value that rounds to 0 (or 1) without being it: in
+        // scientific notation (or `1 - ` and the distance from 1). The bounds are dyadic, so
+        // the fractions stay unreduced (`scientific` works on numerator and denominator).
+        let den = BigInt::from(1) << self.shift;
         let (lo, hi) = match complement {
-            false => (over(self.lo), over(self.hi)),
-            true => {
-                let one = BigRational::from_integer(1.into());
-                (&one - over(self.hi), one - over(self.lo))
+            false => (BigInt::from(self.lo), BigInt::from(self.hi)),
+            true => (&den - BigInt::from(self.hi), &den - BigInt::from(self.lo)),
+        };
+        let text = |v: &BigInt| match (q == 0, v.is_zero(), *v == den) {
+            (true, true, _) | (false, _, true) => fixed_scaled_u128(q, digits),
+            (true, false, _) => scientific(&BigRational::new_raw(v.clone(), den.clone()), 4),
+            (false, _, false) => {
+                let distance = BigRational::new_raw(&den - v, den.clone());
+                format!("1 - {}", scientific(&distance, 4))
             }
         };
-        let text = probability(&lo, digits);
-        (text == probability(&hi, digits)).then_some(text)
+        let text_lo = text(&lo);
+        (text_lo == text(&hi)).then_some(text_lo)
     }
 
     /// round(x 10^digits) (or of 1 - x), when both bounds agree.

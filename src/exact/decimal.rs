@@ -69,9 +69,13 @@ pub fn scientific(r: &BigRational, significant: usize) -> String {
     let significant = significant.max(1);
     let mut e = decade(r);
     // The mantissa's digits: round(r / 10^(e - significant + 1)), which may round up to
-    // 10^significant (then one more in the exponent).
+    // 10^significant (then one more in the exponent). In integers: no fraction is reduced.
     let shift = significant as i64 - 1 - e;
-    let mut m = round_scaled(&(r * pow10(shift)), 0);
+    let (numer, denom) = (r.numer().abs(), r.denom().abs());
+    let mut m = match shift >= 0 {
+        true => round_quotient(&times_pow10(&numer, shift as usize), &denom),
+        false => round_quotient(&numer, &times_pow10(&denom, shift.unsigned_abs() as usize)),
+    };
     if m == times_pow10(&BigInt::from(1), significant) {
         m = times_pow10(&BigInt::from(1), significant - 1);
         e += 1;
@@ -89,16 +93,20 @@ pub(crate) fn pow10(e: i64) -> BigRational {
     }
 }
 
-/// The exponent e with `10^e <= r < 10^(e+1)`, for `r > 0`: a guess from the digit counts,
-/// then exact steps.
+/// The exponent e with `10^e <= r < 10^(e+1)`, for `r > 0`: a guess from the bit lengths,
+/// then exact steps compared in integers (`10^e <= n / d` is `10^e d <= n`, or `d <= n 10^-e`).
 pub(crate) fn decade(r: &BigRational) -> i64 {
-    let ten = BigRational::from_integer(10.into());
-    let mut e = r.numer().magnitude().to_string().len() as i64
-        - r.denom().magnitude().to_string().len() as i64;
-    while pow10(e) > *r {
+    let (n, d) = (r.numer().abs(), r.denom().abs());
+    let at_most = |e: i64| match e >= 0 {
+        true => times_pow10(&d, e as usize) <= n,
+        false => d <= times_pow10(&n, e.unsigned_abs() as usize),
+    };
+    let bits = n.bits() as f64 - d.bits() as f64;
+    let mut e = (bits * std::f64::consts::LOG10_2).floor() as i64;
+    while !at_most(e) {
         e -= 1;
     }
-    while pow10(e) * &ten <= *r {
+    while at_most(e + 1) {
         e += 1;
     }
     e
@@ -106,8 +114,12 @@ pub(crate) fn decade(r: &BigRational) -> i64 {
 
 /// round(r * 10^digits) to nearest, ties to even.
 fn round_scaled(r: &BigRational, digits: usize) -> BigInt {
-    let den = r.denom();
-    let (q, rem) = times_pow10(r.numer(), digits).div_mod_floor(den);
+    round_quotient(&times_pow10(r.numer(), digits), r.denom())
+}
+
+/// `num / den` (`den > 0`) rounded to the nearest integer, ties to even.
+fn round_quotient(num: &BigInt, den: &BigInt) -> BigInt {
+    let (q, rem) = num.div_mod_floor(den);
     // rem in [0, den): compare 2 rem with den.
     match (rem << 1u32).cmp(den) {
         std::cmp::Ordering::Less => q,
@@ -248,6 +260,46 @@ mod tests {
         // sqrt(0.0001) = 0.01 exactly
         assert_eq!(sqrt_fixed(&q(1, 10000), 4), "0.0100");
         assert_eq!(sqrt_fixed(&q(0, 1), 2), "0.00");
+    }
+
+    /// The definitions, written plainly in fractions (a second method for the integer code).
+    fn decade_by_fractions(r: &BigRational) -> i64 {
+        let mut e = 0;
+        while pow10(e) > *r {
+            e -= 1;
+        }
+        while pow10(e + 1) <= *r {
+            e += 1;
+        }
+        e
+    }
+
+    #[test]
+    fn decades_and_scientific_digits_agree_with_the_fractions() {
+        let mut values = vec![q(1, 1), q(10, 1), q(1, 10), q(999, 1000), q(1000, 999)];
+        for k in 1..60i64 {
+            values.push(q(1, 1) / pow10(k) * q(7, 3));
+            values.push(pow10(k) * q(99_999, 100_000));
+            values.push(pow10(-k)); // exactly a power of ten
+            values.push(q(1, 3).pow(k as i32));
+            values.push(q(5, 1) * pow10(-k) * q(2, 1)); // 10^(1-k) as 5 x 2
+            values.push(q(99_995, 100_000) * pow10(-k)); // rounds up to the next decade at 4
+        }
+        for r in &values {
+            let e = decade_by_fractions(r);
+            assert_eq!(decade(r), e, "{r}");
+            // round(r / 10^(e - 3)) ties to even, by the fraction routine.
+            let mut m = round_scaled(&(r * pow10(3 - e)), 0);
+            let mut exponent = e;
+            if m == BigInt::from(10_000) {
+                m = BigInt::from(1_000);
+                exponent += 1;
+            }
+            let expected = format!("{}e{exponent}", format_scaled(&m, 3));
+            assert_eq!(scientific(r, 4), expected, "{r}");
+        }
+        assert_eq!(scientific(&q(99_995, 100_000), 4), "1.000e0");
+        assert_eq!(scientific(&q(12_345, 10_000_000), 4), "1.234e-3"); // tie to even
     }
 
     #[test]
