@@ -1,10 +1,13 @@
-//! Simulator throughput: one chunk of games on one core (no threads), seeded, per board.
+//! Simulator throughput: one chunk of games on one core (no threads), seeded, per board (the
+//! plain boards' lockstep loop, `src/simulate/fast.rs`), and a million Efi games on all of
+//! rayon's threads (issue 16's `simulate efi` target, per game and roll).
 //! Run: `cargo bench --bench simulate`. Rolls per second = rolls per chunk / time per chunk.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ladders::board::builtin;
 use ladders::simulate::engine::run_chunk;
 use ladders::simulate::table::Table;
+use ladders::simulate::{simulate, SimOptions};
 use std::hint::black_box;
 
 fn bench_chunks(c: &mut Criterion) {
@@ -24,5 +27,22 @@ fn bench_chunks(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_chunks);
+fn bench_all_threads(c: &mut Criterion) {
+    let mut group = c.benchmark_group("simulate_all_threads");
+    group.sample_size(10);
+    let board = builtin("efi").unwrap();
+    let options = SimOptions {
+        games: 1_000_000,
+        seed: 1,
+        max_turns: 10_000,
+    };
+    let rolls = simulate(&board, &options, &|_| {}).total_rolls;
+    group.throughput(Throughput::Elements(rolls));
+    group.bench_function("efi_1M_games_rolls", |b| {
+        b.iter(|| simulate(black_box(&board), black_box(&options), &|_| {}))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_chunks, bench_all_threads);
 criterion_main!(benches);

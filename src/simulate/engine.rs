@@ -11,17 +11,10 @@
 //!
 //! # How the standard game is fast
 //!
-//! One fair die, no chance square or tile, no forfeit: the interleaved loop below.
-//! - **One table lookup per roll.** The cell `row + face` holds the row reached, whether the turn
-//!   ends, and the roll's packed tallies; a row is `square * die`, so no multiplication.
-//! - **Few random bits per roll.** Each 64-bit output of xoshiro256++ gives four 16-bit pieces,
-//!   each turned into a face by Lemire's multiply-shift with rejection ([`super::stream`]), so
-//!   faces are exactly uniform and a d6 roll costs a quarter of a random number.
-//! - **Several games per core at once.** A chunk plays [`LANES`] independent games interleaved,
-//!   each lane with its own random stream, so the out-of-order core overlaps their table loads.
-//!
-//! The general loop draws the same pieces in the same order for such a board (a fair die's
-//! throw is one piece), so both loops play the very same games; a test holds them to it.
+//! One fair die, no chance square or tile, no forfeit: the lockstep loop of [`super::fast`].
+//! Its faces come in batches from one 64-bit word each ([`super::stream::FaceBatch`]), and the
+//! spelled-out loop draws the very same faces for such a board ([`Table::engine_roll`]), so
+//! both loops play the very same games; a test holds them to it.
 //!
 //! # Reproducibility
 //!
@@ -29,13 +22,10 @@
 //! seeded from (seed, c, l). Within a chunk, lanes take the next game in a fixed order. Chunks are
 //! merged in their order, so the result depends on the seed only, never on the thread count.
 
-use super::stream::{reject_below, Dice};
-use super::table::{
-    Packing, RollTally, Table, Turn, COST_SHIFT, FINISH_COST, ROW_BITS, TURN_END_SHIFT,
-};
+use super::fast::{self, LANES};
+use super::stream::Dice;
+use super::table::{RollTally, Table, Turn};
 
-/// Games played interleaved on one core.
-pub const LANES: usize = 8;
 /// Games in one chunk, the unit of work (and of random streams).
 pub const CHUNK_GAMES: u64 = 1 << 16;
 
@@ -117,7 +107,12 @@ impl Tally {
         self.games += 1;
         bump(&mut self.turns, turns);
         bump(&mut self.rolls, rolls);
-        if self.shortest.as_ref().is_none_or(|b| turns < b.turns) {
+        // Within a chunk: fewer turns first, then the earlier game (records come in any order).
+        if self
+            .shortest
+            .as_ref()
+            .is_none_or(|b| (turns, game) < (b.turns, b.game))
+        {
             self.shortest = Some(GameRecord {
                 turns,
                 rolls,
@@ -126,7 +121,11 @@ impl Tally {
                 dice: dice.clone(),
             });
         }
-        if self.longest.as_ref().is_none_or(|b| turns > b.turns) {
+        if self
+            .longest
+            .as_ref()
+            .is_none_or(|b| turns > b.turns || (turns == b.turns && game < b.game))
+        {
             self.longest = Some(GameRecord {
                 turns,
                 rolls,
@@ -157,23 +156,18 @@ fn add_counts(into: &mut Vec<u64>, from: &[u64]) {
 
 /// One lane: a game in progress.
 #[derive(Clone, Debug)]
-struct Lane {
-    dice: Dice,
+pub(super) struct Lane {
+    pub(super) dice: Dice,
     /// The dice as they were when this game began (to replay it).
     at_start: Dice,
-    /// The turn in progress (its `row`: the token's).
+    /// The turn in progress (its `row`: the token's; the fast loop keeps the row elsewhere).
     turn: Turn,
-    /// Counts down one per roll (a finishing roll: [`FINISH_COST`]); at zero or below the lane
-    /// stops to flush its packed tallies and check the turn cap.
-    countdown: i64,
-    /// The countdown's value when it was last set.
-    countdown_from: i64,
-    /// Rolls of this game before the countdown was last set.
-    rolls: u64,
-    /// Completed turns of this game.
-    turns: u64,
-    /// The packed tallies since the last flush.
-    packed: u64,
+    /// Rolls of this game (in the fast loop: up to its last stop).
+    pub(super) rolls: u64,
+    /// Completed turns of this game (in the fast loop: up to its last stop).
+    pub(super) turns: u64,
+    /// The fast loop's countdown: rolls between the last stop and the next.
+    pub(super) left: u64,
     game: u64,
 }
 
@@ -183,11 +177,9 @@ impl Lane {
             at_start: dice.clone(),
             dice,
             turn: Turn::at(table.start_row),
-            countdown: 0,
-            countdown_from: 0,
             rolls: 0,
             turns: 0,
-            packed: 0,
+            left: 0,
             game,
         }
     }
@@ -195,6 +187,18 @@ impl Lane {
 
 /// Plays the games of chunk `chunk` (`games` of them) and returns their tallies.
 pub fn run_chunk(table: &Table, seed: u64, chunk: u64, games: u64, max_turns: u64) -> Tally {
+    play_chunk(table, seed, chunk, games, max_turns, table.fast().is_some())
+}
+
+/// [`run_chunk`] on the fast loop (`fast`, when the table has one) or the spelled-out loop.
+fn play_chunk(
+    table: &Table,
+    seed: u64,
+    chunk: u64,
+    games: u64,
+    max_turns: u64,
+    fast: bool,
+) -> Tally {
     let mut tally = Tally::default();
     let lanes_here = (LANES as u64).min(games);
     let mut lanes: Vec<Lane> = (0..lanes_here)
@@ -210,63 +214,10 @@ pub fn run_chunk(table: &Table, seed: u64, chunk: u64, games: u64, max_turns: u6
         max_turns,
     };
     match table.fast() {
-        Some(packing) => {
-            for lane in &mut lanes {
-                run.set_countdown(lane, packing);
-            }
-            let die = table.width;
-            let reject = reject_below(u64::from(die));
-            let finish_row = table.finish_row;
-            let entries = &table.entries[..];
-            let packed = &table.packed[..];
-            // All lanes busy: the interleaved loop, one roll per lane per round.
-            let mut idle = vec![false; lanes.len()];
-            if let Ok(all) = <&mut [Lane; LANES]>::try_from(&mut lanes[..]) {
-                'all: loop {
-                    // Every lane rolls once per round, so all lanes use up their four pieces
-                    // together: refill them all, then play four rounds.
-                    for lane in all.iter_mut() {
-                        lane.dice.refill();
-                    }
-                    for _ in 0..4 {
-                        for (l, lane) in all.iter_mut().enumerate() {
-                            let face = lane.dice.take(die, reject);
-                            let i = (lane.turn.row + face) as usize;
-                            let e = entries[i];
-                            lane.packed = lane.packed.wrapping_add(packed[i]);
-                            lane.turn.row = (e & ROW_BITS) as u32;
-                            lane.turns += (e >> TURN_END_SHIFT) & 1;
-                            lane.countdown -= (e >> COST_SHIFT) as i64;
-                            if lane.countdown <= 0 && !run.stop(lane, packing, finish_row) {
-                                idle[l] = true;
-                                break 'all;
-                            }
-                        }
-                    }
-                }
-            }
-            // The last games of the chunk, lane by lane (same rolls, same order per lane).
-            for (l, lane) in lanes.iter_mut().enumerate() {
-                if idle[l] {
-                    continue;
-                }
-                loop {
-                    let face = lane.dice.next_index(die, reject);
-                    let i = (lane.turn.row + face) as usize;
-                    let e = entries[i];
-                    lane.packed = lane.packed.wrapping_add(packed[i]);
-                    lane.turn.row = (e & ROW_BITS) as u32;
-                    lane.turns += (e >> TURN_END_SHIFT) & 1;
-                    lane.countdown -= (e >> COST_SHIFT) as i64;
-                    if lane.countdown <= 0 && !run.stop(lane, packing, finish_row) {
-                        break;
-                    }
-                }
-            }
-        }
-        None => {
-            // Any other board: one roll at a time, every rule spelled out.
-            // Round-robin over the lanes like the fast loop, so games go to the same streams.
+        Some(play) if fast => fast::play(&mut run, play, &mut lanes),
+        _ => {
+            // One roll at a time, every rule spelled out. Round-robin over the lanes like the
+            // fast loop, so games go to the same streams.
             let mut active: Vec<usize> = (0..lanes.len()).collect();
             while !active.is_empty() {
                 active.retain(|&l| {
@@ -281,51 +232,19 @@ pub fn run_chunk(table: &Table, seed: u64, chunk: u64, games: u64, max_turns: u6
 }
 
 /// What a chunk's lanes share while it runs.
-struct Run<'a> {
-    table: &'a Table,
-    tally: &'a mut Tally,
+pub(super) struct Run<'a> {
+    pub(super) table: &'a Table,
+    pub(super) tally: &'a mut Tally,
     chunk: u64,
     games: u64,
     started: &'a mut u64,
-    max_turns: u64,
+    pub(super) max_turns: u64,
 }
 
 impl Run<'_> {
-    /// Sets the countdown: at most `flush_every` rolls, and never past the turn cap (a roll ends
-    /// at most one turn, so counting rolls cannot step over it).
-    fn set_countdown(&self, lane: &mut Lane, packing: &Packing) {
-        let left = (self.max_turns - lane.turns).min(packing.flush_every as u64) as i64;
-        lane.countdown = left;
-        lane.countdown_from = left;
-    }
-
-    /// The lane's countdown ran out: flush its tallies, then end its game if it finished or hit
-    /// the cap, else set a new countdown. False when the chunk has no game left for the lane.
-    #[inline(never)]
-    fn stop(&mut self, lane: &mut Lane, packing: &Packing, finish_row: u32) -> bool {
-        let finished = lane.turn.row == finish_row;
-        let used =
-            lane.countdown_from - lane.countdown - if finished { FINISH_COST - 1 } else { 0 };
-        lane.rolls += used as u64;
-        self.tally.totals.add(&packing.unpack(lane.packed));
-        lane.packed = 0;
-        let done = if finished {
-            Some(Some(lane.turns))
-        } else if lane.turns >= self.max_turns {
-            Some(None)
-        } else {
-            None
-        };
-        if done.is_some() && !self.end_game(lane, done) {
-            return false;
-        }
-        self.set_countdown(lane, packing);
-        true
-    }
-
     /// Records the lane's game (`Some(None)`: capped) and starts its next one; false when the
     /// chunk has no game left.
-    fn end_game(&mut self, lane: &mut Lane, done: Option<Option<u64>>) -> bool {
+    pub(super) fn end_game(&mut self, lane: &mut Lane, done: Option<Option<u64>>) -> bool {
         self.tally.total_rolls += lane.rolls;
         match done {
             Some(Some(t)) => {
@@ -337,8 +256,12 @@ impl Run<'_> {
         if *self.started == self.games {
             return false;
         }
-        let dice = lane.dice.clone();
-        *lane = Lane::new(self.table, dice, *self.started);
+        // The next game, in place (the lane keeps its dice).
+        lane.at_start.clone_from(&lane.dice);
+        lane.turn = Turn::at(self.table.start_row);
+        lane.rolls = 0;
+        lane.turns = 0;
+        lane.game = *self.started;
         *self.started += 1;
         true
     }
@@ -353,7 +276,7 @@ fn general_step(
     totals: &mut RollTally,
     max_turns: u64,
 ) -> (u32, Option<Option<u64>>) {
-    let rolled = table.play_roll(&mut lane.dice, &mut lane.turn);
+    let rolled = table.engine_roll(&mut lane.dice, &mut lane.turn);
     lane.rolls += 1;
     totals.add(&rolled.tally);
     lane.turns += u64::from(rolled.turn_ends);
@@ -399,26 +322,30 @@ mod tests {
         assert_eq!(a.rolls, b.rolls);
         assert_eq!(a.total_rolls, b.total_rolls);
         assert_eq!(a.totals, b.totals);
+        let key = |r: &Option<GameRecord>| r.as_ref().map(|r| (r.turns, r.rolls, r.game));
+        assert_eq!(key(&a.shortest), key(&b.shortest));
+        assert_eq!(key(&a.longest), key(&b.longest));
     }
 
     #[test]
-    fn the_interleaved_loop_plays_exactly_the_games_of_the_spelled_out_rules() {
-        // The fast loop (packed tallies, countdowns, flushes) against general_step, which follows
-        // rules::turn_step's outcome roll by roll: same streams, so the very same games.
+    fn the_lockstep_loop_plays_exactly_the_games_of_the_spelled_out_rules() {
+        // The fast loop (lane words, countdowns, stops) against general_step, which follows
+        // rules::turn_step's outcome roll by roll: same streams, same faces, so the very same
+        // games, and the same records.
         for (name, max_turns) in [("efi", 10_000), ("milton-bradley", 10_000), ("efi", 12)] {
             let b = builtin(name).unwrap();
             let fast = Table::new(&b);
             let mut tight = fast.clone();
-            // Flush every 2 rolls to exercise the countdown's flushes.
-            tight.packing.as_mut().unwrap().flush_every = 2;
-            let mut general = fast.clone();
-            general.packing = None;
-            let a = run_chunk(&fast, 9, 3, 5_000, max_turns);
-            same(&a, &run_chunk(&tight, 9, 3, 5_000, max_turns));
-            same(&a, &run_chunk(&general, 9, 3, 5_000, max_turns));
-            assert_eq!(a.games + a.capped, 5_000);
-            if max_turns == 12 {
-                assert!(a.capped > 0, "efi games often last more than 12 turns");
+            // A stop every 2 rolls, to exercise the countdown's stops.
+            tight.fast = Some(fast.fast().unwrap().with_spare(&fast, 1));
+            for games in [5_000, 3] {
+                let a = run_chunk(&fast, 9, 3, games, max_turns);
+                same(&a, &run_chunk(&tight, 9, 3, games, max_turns));
+                same(&a, &play_chunk(&fast, 9, 3, games, max_turns, false));
+                assert_eq!(a.games + a.capped, games);
+                if max_turns == 12 && games > 3 {
+                    assert!(a.capped > 0, "efi games often last more than 12 turns");
+                }
             }
         }
     }

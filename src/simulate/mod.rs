@@ -3,6 +3,8 @@
 //! - [`endless`]: boards whose turn can go on for ever, refused before any game is played.
 //! - [`engine`]: games played roll by roll from the board and [`crate::rules`] (never from the
 //!   chain), several per core, on seeded per-chunk random streams.
+//! - [`fast`]: the plain boards' loop, several games per core in lockstep, one table addition
+//!   per roll.
 //! - [`table`]: the rules cached per (square, throw), generated from [`crate::rules`], and the
 //!   simulator's one roll (a weighted throw, the turn logic, a weighted draw).
 //! - [`stream`]: the seeded random streams and the exact integer-weight samplers.
@@ -16,6 +18,7 @@
 pub mod check;
 pub mod endless;
 pub mod engine;
+pub mod fast;
 pub mod race;
 pub mod sample;
 pub mod shared;
@@ -400,19 +403,29 @@ mod tests {
 
     #[test]
     fn faces_are_uniform_on_a_d6_and_a_d100() {
+        // From 16-bit pieces (every board but the plain ones) and from batches (the plain
+        // boards' fast loop).
         for die in [6u32, 100] {
             let mut dice = stream::Dice::new(5, 0);
             let reject = stream::reject_below(u64::from(die));
-            let mut counts = vec![0u64; die as usize];
+            let batch = stream::FaceBatch::new(u64::from(die));
             let n = 600_000u64;
-            for _ in 0..n {
-                counts[dice.next_index(die, reject) as usize] += 1;
+            for batched in [false, true] {
+                let mut counts = vec![0u64; die as usize];
+                for _ in 0..n {
+                    let face = if batched {
+                        dice.face(&batch)
+                    } else {
+                        dice.next_index(die, reject)
+                    };
+                    counts[face as usize] += 1;
+                }
+                // Chi-square with die - 1 degrees of freedom; 5 sd above its mean fails.
+                let e = n as f64 / f64::from(die);
+                let chi: f64 = counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum();
+                let df = f64::from(die - 1);
+                assert!(chi < df + 5.0 * (2.0 * df).sqrt(), "die {die}: chi2 {chi}");
             }
-            // Chi-square with die - 1 degrees of freedom; 5 sd above its mean fails.
-            let e = n as f64 / f64::from(die);
-            let chi: f64 = counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum();
-            let df = f64::from(die - 1);
-            assert!(chi < df + 5.0 * (2.0 * df).sqrt(), "die {die}: chi2 {chi}");
         }
     }
 }

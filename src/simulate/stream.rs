@@ -4,7 +4,13 @@
 //! table over that uniform integer). No floating point is involved: a throw of weight w out of a
 //! total W comes up with probability exactly w / W (up to the generator itself).
 //!
-//! (D. Lemire, *Fast random integer generation in an interval*, ACM TOMACS 29(1), 2019.)
+//! The plain boards' fair die draws its faces in batches instead ([`FaceBatch`], [`Dice::face`]):
+//! one 64-bit word gives k faces (21 on a d6) by k multiply-shifts, exactly uniform by one
+//! rejection test per word.
+//!
+//! (D. Lemire, *Fast random integer generation in an interval*, ACM TOMACS 29(1), 2019;
+//! N. Brackett-Rozinsky, D. Lemire, *Batched ranged random integer generation*, Software:
+//! Practice and Experience 55(1), 2025.)
 
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -15,6 +21,10 @@ pub struct Dice {
     rng: Xoshiro256PlusPlus,
     bits: u64,
     left: u32,
+    /// The batch of faces in progress ([`Dice::face`]): what is left of its word.
+    word: u64,
+    /// Faces left in `word`.
+    faces_left: u32,
 }
 
 impl Dice {
@@ -25,7 +35,40 @@ impl Dice {
             rng: Xoshiro256PlusPlus::seed_from_u64(key),
             bits: 0,
             left: 0,
+            word: 0,
+            faces_left: 0,
         }
+    }
+
+    /// A face of the fair die of `batch`, the next of the current batch (a new batch, from the
+    /// next accepted word, when it is used up). The batches never mix with the 16-bit pieces.
+    #[inline]
+    pub fn face(&mut self, batch: &FaceBatch) -> u32 {
+        if self.faces_left == 0 {
+            self.word = self.batch_word(batch);
+            self.faces_left = batch.k;
+        }
+        self.faces_left -= 1;
+        let (face, rest) = split(self.word, batch.n, 64);
+        self.word = rest;
+        face as u32
+    }
+
+    /// The next word that `batch` accepts (see [`FaceBatch::accepts`]): the start of a batch.
+    #[inline]
+    pub(super) fn batch_word(&mut self, batch: &FaceBatch) -> u64 {
+        loop {
+            let x = self.rng.next_u64();
+            if batch.accepts(x) {
+                return x;
+            }
+        }
+    }
+
+    /// Sets the batch in progress (the fast loop keeps it in its own registers meanwhile).
+    pub(super) fn set_batch_state(&mut self, word: u64, faces_left: u32) {
+        self.word = word;
+        self.faces_left = faces_left;
     }
 
     /// A uniform integer below `n` (at most 2^16), from the next 16-bit piece; `reject_below`
@@ -92,6 +135,65 @@ impl Dice {
 
 /// The number of values of a 16-bit piece.
 const PIECE: u64 = 1 << 16;
+
+/// Faces of an n-faced fair die in batches of k from one word (Brackett-Rozinsky and Lemire).
+///
+/// A word x of `b` bits is accepted when `x * n^k mod 2^b >= 2^b mod n^k`. Then
+/// `x * n^k = v * 2^b + low` and Lemire's argument gives each v below n^k exactly
+/// `floor(2^b / n^k)` accepted words: v is exactly uniform. The faces are v's digits in base n,
+/// most significant first, and come out one multiply at a time: `x * n = f1 * 2^b + r1`,
+/// `r1 * n = f2 * 2^b + r2`, ..., so `x * n^k = (f1 n^(k-1) + ... + fk) 2^b + rk`, each fi < n
+/// (see [`split`]). Uniform digits of a uniform v are independent uniform faces. k is the
+/// largest with n^k <= 2^56 (at most 32), so a word is rejected with probability below 2^-8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FaceBatch {
+    /// The faces.
+    pub n: u64,
+    /// Faces per word.
+    pub k: u32,
+    /// n^k mod 2^64.
+    pow: u64,
+    /// 2^64 mod n^k: words whose `x * n^k mod 2^64` is below it are rejected.
+    threshold: u64,
+}
+
+impl FaceBatch {
+    /// The batches of an n-faced die (1 <= n <= 2^32).
+    pub fn new(n: u64) -> FaceBatch {
+        assert!((1..=1 << 32).contains(&n), "a die of {n} faces");
+        let mut k = 1;
+        let mut pow = u128::from(n);
+        while k < 32 && pow * u128::from(n) <= 1 << 56 {
+            pow *= u128::from(n);
+            k += 1;
+        }
+        FaceBatch {
+            n,
+            k,
+            pow: pow as u64,
+            threshold: ((1u128 << 64) % pow) as u64,
+        }
+    }
+
+    /// Whether the 64-bit word `x` starts a batch.
+    #[inline(always)]
+    pub fn accepts(&self, x: u64) -> bool {
+        x.wrapping_mul(self.pow) >= self.threshold
+    }
+}
+
+/// One face of a batch: `word * n = face * 2^bits + rest` (word below 2^bits, bits <= 64).
+/// The simulator uses 64 bits; the tests enumerate it at 16.
+#[inline(always)]
+pub fn split(word: u64, n: u64, bits: u32) -> (u64, u64) {
+    let m = u128::from(word) * u128::from(n);
+    let mask = if bits == 64 {
+        u128::from(u64::MAX)
+    } else {
+        (1u128 << bits) - 1
+    };
+    ((m >> bits) as u64, (m & mask) as u64)
+}
 
 /// The value below `n` a 16-bit piece stands for, or `None` for a rejected piece (Lemire's
 /// multiply-shift with rejection).
@@ -232,6 +334,85 @@ mod tests {
             }
             let share = (1u32 << 16) / n as u32;
             assert!(counts.iter().all(|&c| c == share), "n {n}");
+        }
+    }
+
+    #[test]
+    fn every_tuple_of_a_batch_has_exactly_the_same_number_of_accepted_words() {
+        // The batch method at 16-bit words, every word enumerated: accept x when
+        // x * n^k mod 2^16 >= 2^16 mod n^k, then k faces by split. Each of the n^k tuples of
+        // faces must come from exactly floor(2^16 / n^k) words (so the faces are independent and
+        // uniform), and the tuple read as a base-n number must be Lemire's value
+        // floor(x n^k / 2^16) (a second derivation of the same faces).
+        for (n, k) in [
+            (6u64, 6u32),
+            (6, 5),
+            (6, 1),
+            (2, 16),
+            (3, 10),
+            (7, 5),
+            (100, 2),
+            (255, 2),
+        ] {
+            let pow = n.pow(k);
+            let threshold = (1 << 16) % pow;
+            let mut counts = vec![0u32; pow as usize];
+            for x in 0..1u64 << 16 {
+                if (x * pow) % (1 << 16) < threshold {
+                    continue;
+                }
+                let (mut word, mut tuple) = (x, 0);
+                for _ in 0..k {
+                    let (face, rest) = split(word, n, 16);
+                    assert!(face < n);
+                    tuple = tuple * n + face;
+                    word = rest;
+                }
+                assert_eq!(tuple, (x * pow) >> 16, "n {n} k {k} x {x}");
+                counts[tuple as usize] += 1;
+            }
+            let share = ((1u64 << 16) / pow) as u32;
+            assert!(counts.iter().all(|&c| c == share), "n {n} k {k}");
+        }
+    }
+
+    #[test]
+    fn the_64_bit_batches_are_the_same_method() {
+        // k by hand: 6^21 = 21,936,950,640,377,856 <= 2^56 = 72,057,594,037,927,936 < 6^22;
+        // 100^8 = 10^16 <= 2^56 < 10^18; 2^32 (the cap of 32 faces); 2^16 cubed is 2^48;
+        // 2^32 squared is over 2^56.
+        for (n, k) in [(6u64, 21u32), (100, 8), (2, 32), (1 << 16, 3), (1 << 32, 1)] {
+            let b = FaceBatch::new(n);
+            assert_eq!(b.k, k, "n {n}");
+            let pow = u128::from(n).pow(k);
+            // The acceptance test against u128 arithmetic: low word of x n^k against 2^64 mod n^k.
+            let mut dice = Dice::new(11, n);
+            for _ in 0..2_000 {
+                let x = dice.rng.next_u64();
+                let m = u128::from(x) * pow;
+                let threshold = (1u128 << 64) % pow;
+                assert_eq!(b.accepts(x), m % (1 << 64) >= threshold, "n {n} x {x}");
+            }
+            // Dice::face gives the base-n digits of floor(x n^k / 2^64) of each accepted word of
+            // the stream, in order.
+            let mut dice = Dice::new(12, n);
+            let mut words = Dice::new(12, n);
+            for _ in 0..50 {
+                let x = loop {
+                    let x = words.rng.next_u64();
+                    if u128::from(x) * pow % (1 << 64) >= (1u128 << 64) % pow {
+                        break x;
+                    }
+                };
+                let mut v = (u128::from(x) * pow) >> 64;
+                let mut digits = vec![0u64; k as usize];
+                for d in digits.iter_mut().rev() {
+                    *d = (v % u128::from(n)) as u64;
+                    v /= u128::from(n);
+                }
+                let faces: Vec<u64> = (0..k).map(|_| u64::from(dice.face(&b))).collect();
+                assert_eq!(faces, digits, "n {n}");
+            }
         }
     }
 

@@ -8,6 +8,7 @@
 //! holds its one outcome in `entries`; a random cell points to its weighted outcomes, one of
 //! which is drawn exactly by its integer weight ([`Weighted`]).
 
+use super::fast::FastPlay;
 use super::stream::{Dice, Weighted};
 use crate::board::{Board, RollAgain, Square, Throw};
 use crate::rules::{self, ThrowEffect};
@@ -16,10 +17,6 @@ use crate::rules::{self, ThrowEffect};
 pub(super) const ROW_BITS: u64 = 0xFFFF_FFFF;
 /// Bit 32 of an entry: the roll ends the turn.
 pub(super) const TURN_END_SHIFT: u32 = 32;
-/// Bits 33..: the roll's cost on the lane's countdown: 1, or [`FINISH_COST`] when it finishes.
-pub(super) const COST_SHIFT: u32 = 33;
-/// The countdown cost of a finishing roll: far below any countdown, so the lane stops at once.
-pub(super) const FINISH_COST: i64 = 1 << 29;
 
 /// What one roll did besides moving: snakes and ladders taken, squares climbed and slid.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -48,62 +45,6 @@ impl RollTally {
             ladders: out.ladders.into(),
             climbed: out.climbed.into(),
             slid: out.slid.into(),
-        }
-    }
-}
-
-/// How the four tallies of a roll share one u64 so that a roll adds them with one addition:
-/// field i starts at bit `shift[i]` and has room for the sum of `flush_every` rolls.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Packing {
-    shift: [u32; 4],
-    /// Rolls after which the packed sum must be moved into wide counters (a power of two).
-    pub(super) flush_every: i64,
-}
-
-impl Packing {
-    /// Fields just wide enough for the largest value of each tally in one roll, and the spare
-    /// bits shared out as headroom; `None` when the fields do not fit in 64 bits at all.
-    pub(super) fn new(max: [u64; 4]) -> Option<Packing> {
-        let bits: Vec<u32> = max.iter().map(|&m| 64 - m.leading_zeros()).collect();
-        let used: u32 = bits.iter().sum();
-        let spare = 64u32.checked_sub(used)? / 4;
-        let spare = spare.min(20);
-        let mut shift = [0u32; 4];
-        let mut at = 0;
-        for i in 0..4 {
-            shift[i] = at;
-            at += bits[i] + spare;
-        }
-        Some(Packing {
-            shift,
-            flush_every: 1 << spare,
-        })
-    }
-
-    pub(super) fn pack(&self, t: &RollTally) -> u64 {
-        t.snakes << self.shift[0]
-            | t.ladders << self.shift[1]
-            | t.climbed << self.shift[2]
-            | t.slid << self.shift[3]
-    }
-
-    pub(super) fn unpack(&self, v: u64) -> RollTally {
-        let field = |i: usize| {
-            let end = if i == 3 { 64 } else { self.shift[i + 1] };
-            let width = end - self.shift[i];
-            let mask = if width >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << width) - 1
-            };
-            (v >> self.shift[i]) & mask
-        };
-        RollTally {
-            snakes: field(0),
-            ladders: field(1),
-            climbed: field(2),
-            slid: field(3),
         }
     }
 }
@@ -161,11 +102,9 @@ pub struct Table {
     roll_again: RollAgain,
     throws: Vec<Throw>,
     pub(super) throw_pick: Weighted,
-    /// `entries[row + throw]`: next row | turn ends << 32 | countdown cost << 33 (for a random
-    /// cell: its first outcome).
+    /// `entries[row + throw]`: next row | turn ends << 32 (for a random cell: its first
+    /// outcome).
     pub(super) entries: Vec<u64>,
-    /// The same index: the roll's tallies, packed (fast path only).
-    pub(super) packed: Vec<u64>,
     /// The same index: the roll's tallies (for a random cell: its first outcome's).
     tallies: Vec<RollTally>,
     /// The same index: 0 for a sure cell, else 1 + the index of its draw (empty when the board
@@ -173,7 +112,7 @@ pub struct Table {
     draw_of: Vec<u32>,
     draws: Vec<Draw>,
     /// Set when the interleaved fast loop may play the board (see [`Table::fast`]).
-    pub(super) packing: Option<Packing>,
+    pub(super) fast: Option<FastPlay>,
 }
 
 impl Table {
@@ -188,10 +127,8 @@ impl Table {
         let mut tallies = Vec::with_capacity(cells);
         let mut draw_of = Vec::new();
         let mut draws = Vec::new();
-        let entry = |to: Square, again: bool| {
-            let cost = if to == size { FINISH_COST } else { 1 } as u64;
-            u64::from(to * width) | u64::from(!again) << TURN_END_SHIFT | cost << COST_SHIFT
-        };
+        let entry =
+            |to: Square, again: bool| u64::from(to * width) | u64::from(!again) << TURN_END_SHIFT;
         for square in 0..=size {
             for throw in &throws {
                 if square == size {
@@ -223,23 +160,13 @@ impl Table {
         if draws.is_empty() {
             draw_of = Vec::new();
         }
-        let fast = board.dice().is_single_fair()
+        let plain = board.dice().is_single_fair()
             && draws.is_empty()
             && !matches!(board.rules().roll_again, RollAgain::Forfeit(_));
-        let packing = if fast {
-            let mut max = [0u64; 4];
-            for t in &tallies {
-                for (m, v) in max.iter_mut().zip([t.snakes, t.ladders, t.climbed, t.slid]) {
-                    *m = (*m).max(v);
-                }
-            }
-            Packing::new(max)
+        let fast = if plain {
+            FastPlay::new(&entries, &tallies, width, size * width)
         } else {
             None
-        };
-        let packed = match &packing {
-            Some(p) => tallies.iter().map(|t| p.pack(t)).collect(),
-            None => Vec::new(),
         };
         Table {
             width,
@@ -250,18 +177,18 @@ impl Table {
             throw_pick: Weighted::new(throws.iter().map(|t| t.weight)),
             throws,
             entries,
-            packed,
             tallies,
             draw_of,
             draws,
-            packing,
+            fast,
         }
     }
 
-    /// True when the interleaved fast loop plays the board: one fair die (a throw is a face,
-    /// drawn from one 16-bit piece), no random cell, no forfeit, tallies that pack in a word.
-    pub(super) fn fast(&self) -> Option<&Packing> {
-        self.packing.as_ref()
+    /// Set when the interleaved fast loop plays the board: one fair die (a throw is a face,
+    /// drawn in batches), no random cell, no forfeit, a roll's row and tallies that pack in a
+    /// word ([`FastPlay`]).
+    pub(super) fn fast(&self) -> Option<&FastPlay> {
+        self.fast.as_ref()
     }
 
     /// The throws, in the order of their indices.
@@ -308,6 +235,12 @@ impl Table {
         (self.entries[i] >> TURN_END_SHIFT) & 1 == 1
     }
 
+    /// The entries and tallies (to build other fast plays in tests).
+    #[cfg(test)]
+    pub(super) fn cells_for_tests(&self) -> (&[u64], &[RollTally]) {
+        (&self.entries, &self.tallies)
+    }
+
     fn entry_square(&self, i: usize) -> Square {
         (self.entries[i] & ROW_BITS) as u32 / self.width
     }
@@ -317,6 +250,25 @@ impl Table {
     #[inline]
     pub fn play_roll(&self, dice: &mut Dice, turn: &mut Turn) -> Rolled {
         let i = self.throw_pick.pick(dice);
+        self.play_throw(i, dice, turn)
+    }
+
+    /// The single-player engine's roll: [`Table::play_roll`], except that on a board the fast
+    /// loop plays the throw is the next face of the die's batches ([`Dice::face`]), as the fast
+    /// loop draws it.
+    #[inline]
+    pub fn engine_roll(&self, dice: &mut Dice, turn: &mut Turn) -> Rolled {
+        let i = match &self.fast {
+            Some(f) => dice.face(&f.batch) as usize,
+            None => self.throw_pick.pick(dice),
+        };
+        self.play_throw(i, dice, turn)
+    }
+
+    /// The roll of throw index `i` in the turn `turn`: its effect on the turn from
+    /// [`rules::throw_effect`], then the cell's outcome (drawn by its weight in a random cell).
+    #[inline]
+    fn play_throw(&self, i: usize, dice: &mut Dice, turn: &mut Turn) -> Rolled {
         let throw = self.throws[i];
         match rules::throw_effect(self.roll_again, throw.top, turn.streak) {
             ThrowEffect::Forfeit => {

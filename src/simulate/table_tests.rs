@@ -1,5 +1,5 @@
 //! The simulator's table enumerated against the one definition of the rules, for every built-in
-//! board and the rule variants; its packing; its roll's turn logic against `rules::turn_steps`.
+//! board and the rule variants; its roll's turn logic against `rules::turn_steps`.
 
 use super::*;
 use crate::board::{builtin, RuleOverrides, BUILTIN_BOARDS};
@@ -160,30 +160,4 @@ fn a_roll_follows_turn_steps_at_every_streak() {
         }
     }
     assert!(forfeits > 0);
-}
-
-#[test]
-fn packing_round_trips_the_largest_tallies() {
-    let p = Packing::new([3, 1, 4000, 70]).unwrap();
-    let t = RollTally {
-        snakes: 3,
-        ladders: 1,
-        climbed: 4000,
-        slid: 70,
-    };
-    let mut sum = 0u64;
-    for _ in 0..p.flush_every {
-        sum = sum.wrapping_add(p.pack(&t));
-    }
-    let n = p.flush_every as u64;
-    assert_eq!(
-        p.unpack(sum),
-        RollTally {
-            snakes: 3 * n,
-            ladders: n,
-            climbed: 4000 * n,
-            slid: 70 * n
-        }
-    );
-    assert!(Packing::new([u64::MAX, 1, 1, 1]).is_none());
 }

@@ -147,9 +147,18 @@ fn the_histogram_csv_has_a_header_and_one_line_per_length_seen() {
 
 #[test]
 fn check_passes_on_every_built_in_board_at_a_million_games() {
-    for board in ["milton-bradley", "milton-bradley-48", "efi", "tiny"] {
+    // Every built-in board (the plain ones on the fast lockstep loop, the others on the general
+    // and stateful loops); a board where the player chooses plays the optimal policy.
+    let names: Vec<&str> = ladders::board::builtin_names().collect();
+    assert!(names.len() >= 7, "{names:?}");
+    for board in names {
+        let chooses = ladders::board::builtin(board).unwrap().choice().is_some();
+        let mut args = vec!["check", board, "-n", "1M", "--seed", "2026"];
+        if chooses {
+            args.extend(["--policy", "optimal"]);
+        }
         let out = ladders()
-            .args(["check", board, "-n", "1M", "--seed", "2026"])
+            .args(&args)
             .assert()
             .success()
             .get_output()
