@@ -12,8 +12,8 @@ pub fn ladders() -> Command {
     Command::cargo_bin("ladders").expect("binary built")
 }
 
-/// Runs `ladders ARGS`, asserts success and parses standard output as JSON.
-pub fn json_of(args: &[&str]) -> Value {
+/// Runs `ladders ARGS`, asserts success and returns standard output as text.
+pub fn stdout_of(args: &[&str]) -> String {
     let out = ladders()
         .args(args)
         .assert()
@@ -21,7 +21,12 @@ pub fn json_of(args: &[&str]) -> Value {
         .get_output()
         .stdout
         .clone();
-    serde_json::from_slice(&out).expect("valid JSON")
+    String::from_utf8(out).expect("UTF-8")
+}
+
+/// Runs `ladders ARGS`, asserts success and parses standard output as JSON.
+pub fn json_of(args: &[&str]) -> Value {
+    serde_json::from_str(&stdout_of(args)).expect("valid JSON")
 }
 
 /// The files of `tests/fixtures/NAME`, sorted.

@@ -1,7 +1,7 @@
 //! The integration tests, in one binary so a release build links once: the real binary run
-//! through assert_cmd (`cli*`), the documented examples (`docs`), known values derived
-//! independently (`known_values`), and property tests on random boards (`properties*`,
-//! `solver`).
+//! through assert_cmd (`cli*`), snapshots of every report (`snapshots*`), the documented examples
+//! (`docs`), known values derived independently (`known_values`), and property tests on random
+//! boards (`properties*`, `solver`).
 
 mod cli;
 mod cli_colour;
@@ -39,5 +39,7 @@ mod properties;
 mod properties_shortest;
 mod shared_race;
 mod shown;
+mod snapshots;
+mod snapshots_simulate;
 mod solver;
 mod svg;
