@@ -1,12 +1,15 @@
 //! docs/json-output.md is true (issue 19, item 14): for every section, commands are run and each
 //! key its tables list must be in their JSON; single-board reports carry `board` and `rules`; the
-//! page's EXACT example is what `expect tiny` prints (E[T] = 4, boards/tiny.toml).
+//! page's EXACT example is what `expect tiny` prints (E[T] = 4, boards/tiny.toml) and its INTERVAL
+//! example what `race tiny --players 2` prints (holding 80/27, worked by hand); no other page has
+//! a JSON block.
 
 use std::collections::BTreeSet;
 
+use num_rational::BigRational;
 use serde_json::Value;
 
-use crate::common::{json_of, ladders};
+use crate::common::{exact, json_of, ladders};
 
 /// The page's sections: heading -> the keys of each of its tables, in order.
 fn sections() -> Vec<(String, Vec<Vec<String>>)> {
@@ -262,23 +265,68 @@ fn every_key_the_json_page_lists_is_in_the_output() {
     assert_eq!(tables_checked, tables);
 }
 
+/// The ```json blocks of `text`, in order.
+fn json_blocks(text: &str) -> Vec<&str> {
+    text.split("```json\n")
+        .skip(1)
+        .map(|rest| rest.split("\n```").next().unwrap())
+        .collect()
+}
+
+/// The page's JSON examples, parsed.
+fn page_examples() -> Vec<Value> {
+    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/json-output.md"))
+        .unwrap();
+    let blocks = json_blocks(&page);
+    blocks
+        .iter()
+        .map(|b| serde_json::from_str(b).unwrap())
+        .collect()
+}
+
 #[test]
 fn the_page_exact_example_is_what_expect_tiny_prints() {
     // E[T] = 4 on tiny, worked by hand in boards/tiny.toml.
-    let page = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/json-output.md"))
-        .unwrap();
-    let example = page
-        .split("```json\n")
-        .nth(1)
-        .unwrap()
-        .split("\n```")
-        .next()
-        .unwrap();
-    let example: Value = serde_json::from_str(example).unwrap();
     assert_eq!(
         json_of(&["expect", "tiny", "--json"])["expected_turns"],
-        example
+        page_examples()[0]
     );
+}
+
+#[test]
+fn the_page_interval_example_is_what_race_tiny_prints_and_holds_the_truth() {
+    // Two seats on tiny: the game lasts at least n rounds when neither has finished before, so
+    // E[rounds] = sum_(m >= 0) P(T > m)^2 with P(T > m) = (m + 1)/2^m (tests/it/cli_distribution):
+    // sum (m + 1)^2 x^m = (1 + x)/(1 - x)^3 at x = 1/4 is (5/4)/(27/64) = 80/27.
+    let example = &page_examples()[1];
+    let v = json_of(&["race", "tiny", "--players", "2", "--digits", "3", "--json"]);
+    assert_eq!(&v["expected_rounds"], example);
+    let truth = BigRational::new(80.into(), 27.into());
+    assert!(exact(&example["lo"]) <= truth && truth <= exact(&example["hi"]));
+    assert_eq!(example["certified"], "2.963"); // 80/27 = 2.96296...
+}
+
+#[test]
+fn every_json_block_in_the_docs_is_one_of_the_pages_checked_examples() {
+    // The two blocks of docs/json-output.md are checked above; any other would be unchecked.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
+        files.push(entry.unwrap().path());
+    }
+    let mut found = Vec::new();
+    for file in files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "md"))
+    {
+        let text = std::fs::read_to_string(file).unwrap();
+        let n = json_blocks(&text).len();
+        if n > 0 {
+            found.push((file.file_name().unwrap().to_string_lossy().into_owned(), n));
+        }
+    }
+    assert_eq!(found, [("json-output.md".to_string(), 2)]);
+    assert_eq!(page_examples().len(), 2);
 }
 
 #[test]
