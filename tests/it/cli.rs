@@ -3,7 +3,7 @@
 use predicates::prelude::*;
 use serde_json::Value;
 
-use crate::common::{json_of, ladders};
+use crate::common::{json_of, ladders, stderr_of};
 
 fn fixture(name: &str) -> String {
     format!("{}/tests/fixtures/bad/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -200,14 +200,7 @@ fn bad_board_files_exit_2_with_file_line_and_value() {
 #[test]
 fn every_problem_in_a_board_file_is_reported_at_once() {
     let path = fixture("many_problems.toml");
-    let out = ladders()
-        .args(["expect", &path])
-        .assert()
-        .code(2)
-        .get_output()
-        .stderr
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stderr_of(&["expect", &path], 2);
     assert_eq!(text.lines().count(), 5, "{text}");
     for needle in [
         "snake 3 -> 5 goes up",
@@ -251,14 +244,7 @@ fn no_subcommand_prints_the_summary_of_milton_bradley() {
 #[test]
 fn every_problem_with_dice_chance_squares_and_tiles_is_reported_at_once() {
     let path = fixture("draws.toml");
-    let out = ladders()
-        .args(["expect", &path])
-        .assert()
-        .code(2)
-        .get_output()
-        .stderr
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stderr_of(&["expect", &path], 2);
     for (line, needle) in [
         (3, "chance square 5 is also where a snake or ladder starts"),
         (3, "chance 5: destination 11 is outside the board"),

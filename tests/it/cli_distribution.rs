@@ -6,7 +6,7 @@ use num_rational::BigRational;
 use num_traits::One;
 use predicates::prelude::*;
 
-use crate::common::{exact, json_of, ladders};
+use crate::common::{exact, json_of, ladders, stdout_of};
 
 #[test]
 fn distribution_json_of_the_tiny_board_matches_the_hand_derivation() {
@@ -38,14 +38,7 @@ fn distribution_json_of_the_tiny_board_matches_the_hand_derivation() {
 #[test]
 fn distribution_stops_at_the_tail_and_prints_csv() {
     // Tiny: P(T > n) = (n + 1) / 2^n first falls below 1/100 at n = 11 (12 / 2048).
-    let out = ladders()
-        .args(["distribution", "tiny", "--tail", "0.01", "--csv", "--exact"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(&["distribution", "tiny", "--tail", "0.01", "--csv", "--exact"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "n,p,cdf,survives");
     assert_eq!(lines.len(), 12);
@@ -62,14 +55,7 @@ fn distribution_text_has_the_quantiles_decay_and_a_chart_within_80_columns() {
         .stdout(predicate::str::contains("Median           3 turns"))
         .stdout(predicate::str::contains("99 %             11 turns"))
         .stdout(predicate::str::contains("Decay rate       0.500000"));
-    let out = ladders()
-        .args(["distribution", "efi", "--chart"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(&["distribution", "efi", "--chart"]);
     let chart: Vec<&str> = text
         .lines()
         .skip_while(|l| !l.contains("P(T = n)"))
@@ -133,8 +119,7 @@ fn shortest_reports_an_exact_longest_game_on_a_board_without_snakes() {
 #[test]
 fn analyze_is_the_default_command_and_answers_on_one_screen() {
     // Seed 001: milton-bradley's shortest game is 7 turns; its mean is 39.2251... (docs).
-    let out = ladders().assert().success().get_output().stdout.clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(&[]);
     assert!(text.contains("Expected turns   39.2251223"));
     assert!(text.contains("Shortest game    7 turns"));
     assert!(text.contains("Within 100 turns"));

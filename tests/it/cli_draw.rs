@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use ladders::board::builtin_names;
 
-use crate::common::ladders;
+use crate::common::{ladders, stderr_of};
 
 fn draw(args: &[&str]) -> String {
     let out = ladders()
@@ -243,10 +243,6 @@ fn after_and_within_go_with_their_heat() {
     ] {
         ladders().arg("draw").args(args).assert().code(2);
     }
-    let out = ladders()
-        .args(["draw", "tiny", "--heat", "likeliest", "--within", "1"])
-        .assert()
-        .code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let err = stderr_of(&["draw", "tiny", "--heat", "likeliest", "--within", "1"], 2);
     assert!(err.contains("no game ends within 1 turn"), "{err}");
 }

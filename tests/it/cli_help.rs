@@ -5,7 +5,7 @@
 
 use std::process::Output;
 
-use crate::common::ladders;
+use crate::common::{ladders, stdout_of};
 
 /// Every subcommand, as `ladders --help` lists them.
 pub(crate) const SUBCOMMANDS: [&str; 17] = [
@@ -29,15 +29,8 @@ pub(crate) const SUBCOMMANDS: [&str; 17] = [
 ];
 
 fn help(args: &[&str]) -> String {
-    let out = ladders()
-        .args(args)
-        .arg("--help")
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).expect("UTF-8")
+    let all: Vec<&str> = args.iter().copied().chain(["--help"]).collect();
+    stdout_of(&all)
 }
 
 #[test]
@@ -193,17 +186,6 @@ fn conflicting_options_are_refused_not_dropped() {
         .unwrap()
         .starts_with("turns,games\n"));
     std::fs::remove_file(&path).unwrap();
-}
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = ladders()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).expect("UTF-8")
 }
 
 #[test]

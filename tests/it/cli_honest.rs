@@ -8,18 +8,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Signed;
 
-use crate::common::{exact, json_of, ladders};
-
-fn stdout_of(args: &[&str]) -> String {
-    let out = ladders()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).expect("UTF-8")
-}
+use crate::common::{exact, json_of, ladders, stdout_of};
 
 #[test]
 fn distribution_with_few_turns_prints_the_exact_mean_and_the_proven_mode() {

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::common::ladders;
 
+/// Standard output of `ladders ARGS`, whatever the exit code.
 fn stdout_of(args: &[&str]) -> String {
     let out = ladders().args(args).output().expect("runs");
     String::from_utf8(out.stdout).expect("utf-8")
@@ -20,14 +21,7 @@ fn sample_csv(args: &[&str], games: &str, seed: &str) -> String {
     let mut all = vec!["simulate"];
     all.extend_from_slice(args);
     all.extend_from_slice(&["--games", games, "--seed", seed, "--histogram-csv", "-"]);
-    let out = ladders()
-        .args(&all)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
+    crate::common::stdout_of(&all)
 }
 
 /// `verify` of a CSV sample given on standard input; returns (exit code, stdout).
@@ -157,14 +151,7 @@ fn check_passes_on_every_built_in_board_at_a_million_games() {
         if chooses {
             args.extend(["--policy", "optimal"]);
         }
-        let out = ladders()
-            .args(&args)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
-        let text = String::from_utf8(out).unwrap();
+        let text = crate::common::stdout_of(&args);
         assert!(text.contains("Verdict          PASS"), "{board}:\n{text}");
         assert!(text.contains("Turns law        chi-square"), "{board}");
     }
@@ -324,14 +311,8 @@ fn a_mean_far_from_the_exact_one_fails_and_the_matching_rules_are_named() {
         "--json",
     ]);
     let mean = v["expected_turns"]["decimal"].as_str().unwrap().to_string();
-    let out = ladders()
-        .args(["verify", "milton-bradley", "--mean", &mean, "--games", "1M"])
-        .assert()
-        .code(1)
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let verify = ["verify", "milton-bradley", "--mean", &mean, "--games", "1M"];
+    let text = crate::common::stdout_with_code(&verify, 1);
     assert!(
         text.contains("your sample matches overshoot = bounce"),
         "{text}"

@@ -4,7 +4,7 @@
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use crate::common::{exact, json_of, ladders};
+use crate::common::{exact, json_of, stderr_of, stdout_of};
 
 fn q(n: i64, d: i64) -> BigRational {
     BigRational::new(n.into(), d.into())
@@ -68,20 +68,12 @@ fn visits_sum_to_expect_and_the_law_after_n_to_the_distribution() {
 
 #[test]
 fn csv_has_one_line_per_square_and_per_jump() {
-    let out = ladders()
-        .args(["squares", "milton-bradley", "--csv"])
-        .assert()
-        .success();
-    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let text = stdout_of(&["squares", "milton-bradley", "--csv"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "square,visits,reach,remaining");
     // The start, the 100 squares less the 19 jump starts, and the finish counted among them.
     assert_eq!(lines.len() - 1, 1 + 100 - 19);
-    let out = ladders()
-        .args(["squares", "milton-bradley", "--csv", "--jumps"])
-        .assert()
-        .success();
-    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let text = stdout_of(&["squares", "milton-bradley", "--csv", "--jumps"]);
     assert_eq!(text.lines().next(), Some("from,to,kind,uses,taken"));
     assert_eq!(text.lines().count(), 1 + 19);
 }
@@ -113,8 +105,7 @@ fn sensitivity_lists_every_jump_sorted_with_exact_changes() {
 /// the published answer (Althoen, King and Schilling, 2011).
 fn assert_best_is_fifteen(command: &str, range: &str) {
     let args = [command, "milton-bradley", "--die", range, "--digits", "2"];
-    let out = ladders().args(args).assert().success();
-    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let text = stdout_of(&args);
     let best: Vec<&str> = text.lines().filter(|l| l.contains("<- best")).collect();
     assert_eq!(best, vec!["  15  25.81  <- best"], "{text}");
 }
@@ -145,45 +136,32 @@ fn analyze_takes_a_die_range_and_gives_expects_table() {
 
 #[test]
 fn a_die_range_is_refused_elsewhere_and_a_bad_range_is_named() {
-    let out = ladders()
-        .args(["distribution", "tiny", "--die", "2..5"])
-        .assert()
-        .code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let err = stderr_of(&["distribution", "tiny", "--die", "2..5"], 2);
     assert!(
         err.contains("--die 2..5") && err.contains("expect"),
         "{err}"
     );
-    let out = ladders()
-        .args(["expect", "tiny", "--die", "9..3"])
-        .assert()
-        .code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let err = stderr_of(&["expect", "tiny", "--die", "9..3"], 2);
     assert!(err.contains("LO..HI") && err.contains("9..3"), "{err}");
 }
 
 #[test]
 fn reach_is_refused_with_its_reason_where_it_is_not_computed() {
-    let out = ladders()
-        .args(["squares", "tiny", "--roll-again", "unlimited"])
-        .assert()
-        .success();
-    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let text = stdout_of(&["squares", "tiny", "--roll-again", "unlimited"]);
     assert!(
         text.contains("reach not computed: a turn can be several rolls"),
         "{text}"
     );
-    let out = ladders()
-        .args([
+    let err = stderr_of(
+        &[
             "draw",
             "tiny",
             "--roll-again",
             "unlimited",
             "--heat",
             "reach",
-        ])
-        .assert()
-        .code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        ],
+        2,
+    );
     assert!(err.contains("several rolls"), "{err}");
 }

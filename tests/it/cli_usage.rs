@@ -8,7 +8,7 @@ use std::process::{Command, Stdio};
 use num_rational::BigRational;
 use predicates::prelude::*;
 
-use crate::common::{exact, ladders};
+use crate::common::{exact, json_of, ladders, stdout_of};
 
 fn tiny_text() -> String {
     std::fs::read_to_string(format!("{}/boards/tiny.toml", env!("CARGO_MANIFEST_DIR"))).unwrap()
@@ -116,14 +116,7 @@ fn a_jump_to_its_own_square_goes_nowhere() {
 #[test]
 fn bare_ladders_takes_the_options_of_analyze() {
     // milton-bradley's E[T] = 39.2251223... (tests/fixtures/independent/milton-bradley.txt).
-    let out = ladders()
-        .args(["--json", "--digits", "3"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json_of(&["--json", "--digits", "3"]);
     assert_eq!(v["expected_turns"]["decimal"], "39.225");
     assert_eq!(v["board"]["origin"], "builtin:milton-bradley");
     ladders()
@@ -210,14 +203,7 @@ fn counts_agree_with_their_nouns() {
 
 #[test]
 fn percentiles_are_written_one_way() {
-    let sim = ladders()
-        .args(["simulate", "tiny", "--games", "1000", "--seed", "1"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let sim = String::from_utf8(sim).unwrap();
+    let sim = stdout_of(&["simulate", "tiny", "--games", "1000", "--seed", "1"]);
     assert!(
         sim.contains(", 90 %: ") && sim.contains(", 99 %: "),
         "{sim}"

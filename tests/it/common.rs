@@ -14,14 +14,19 @@ pub fn ladders() -> Command {
 
 /// Runs `ladders ARGS`, asserts success and returns standard output as text.
 pub fn stdout_of(args: &[&str]) -> String {
-    let out = ladders()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).expect("UTF-8")
+    stdout_with_code(args, 0)
+}
+
+/// Runs `ladders ARGS`, asserts the exit code and returns standard output as text.
+pub fn stdout_with_code(args: &[&str], code: i32) -> String {
+    let out = ladders().args(args).assert().code(code);
+    String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8")
+}
+
+/// Runs `ladders ARGS`, asserts the exit code and returns standard error as text.
+pub fn stderr_of(args: &[&str], code: i32) -> String {
+    let out = ladders().args(args).assert().code(code);
+    String::from_utf8(out.get_output().stderr.clone()).expect("UTF-8")
 }
 
 /// Runs `ladders ARGS`, asserts success and parses standard output as JSON.

@@ -3,7 +3,7 @@
 
 use predicates::prelude::*;
 
-use crate::common::ladders;
+use crate::common::{ladders, stderr_of, stdout_of};
 
 /// A board in tests/hostile/boards/.
 pub fn hostile_board(name: &str) -> String {
@@ -84,21 +84,12 @@ fn a_file_name_with_control_characters_is_printed_escaped() {
     let dir = scratch("file-name");
     let path = dir.join("a\u{1b}[2J\nVerdict PASS.toml");
     std::fs::write(&path, "size = 10\n").unwrap();
-    let out = ladders()
-        .arg("expect")
-        .arg(&path)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout_of(&["expect", path.to_str().unwrap()]);
     assert!(!text.contains('\u{1b}'), "{text}");
     assert!(!text.lines().any(|l| l.starts_with("Verdict")), "{text}");
     assert!(text.contains("a\\u{1b}[2J\\nVerdict PASS.toml"), "{text}");
     std::fs::write(&path, "size = 1\n").unwrap();
-    let out = ladders().arg("expect").arg(&path).assert().code(2);
-    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    let err = stderr_of(&["expect", path.to_str().unwrap()], 2);
     assert!(!err.contains('\u{1b}') && err.lines().count() == 1, "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -324,11 +315,8 @@ fn every_shape_problem_is_listed_at_once_in_plain_words() {
         std::fs::write(&path, text).unwrap();
         path.to_str().unwrap().to_string()
     };
-    let stderr_of = |path: &str| {
-        let out = ladders().args(["expect", path]).assert().code(2);
-        String::from_utf8(out.get_output().stderr.clone()).unwrap()
-    };
-    let all = stderr_of(&write(
+    let refusal = |path: &str| stderr_of(&["expect", path], 2);
+    let all = refusal(&write(
         "all.toml",
         b"size = \"x\"\nsnakes = [[1, 5]]\nstart = 3\nfoo = 1\nbar = 2\n[rules]\ndie = 6.5\n",
     ));
@@ -364,7 +352,7 @@ fn every_shape_problem_is_listed_at_once_in_plain_words() {
             "latin1.toml:2: byte 0xE9 at column 6 is not UTF-8",
         ),
     ] {
-        let err = stderr_of(&write(name, text));
+        let err = refusal(&write(name, text));
         assert!(err.contains(needle), "{needle}\n{err}");
         for internal in [
             "invalid type",
@@ -376,7 +364,7 @@ fn every_shape_problem_is_listed_at_once_in_plain_words() {
         }
     }
     let copies = vec!["[500, 1]"; 100_000].join(", ");
-    let dups = stderr_of(&write(
+    let dups = refusal(&write(
         "dups.toml",
         format!("size = 1000\nsnakes = [{copies}]\n").as_bytes(),
     ));
@@ -432,8 +420,7 @@ fn a_race_answer_is_never_empty() {
         vec!["race", "efi", "--max-turns", "1"],
         vec!["race", &board, "--max-turns", "1000"],
     ] {
-        let out = ladders().args(&args).assert().success();
-        let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let text = stdout_of(&args);
         let rounds = text
             .lines()
             .find(|l| l.starts_with("Expected rounds"))
@@ -454,12 +441,18 @@ fn a_race_answer_is_never_empty() {
 /// Now a capped sample says whose turns these are and whose the per-game figures.
 #[test]
 fn simulate_says_the_turns_are_of_the_finished_games_only() {
-    let out = ladders()
-        .args(["simulate", &hostile_board("partly_trapping.toml")])
-        .args(["-n", "1000", "--seed", "1", "--max-turns", "100"])
-        .assert()
-        .success();
-    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let board = hostile_board("partly_trapping.toml");
+    let args = [
+        "simulate",
+        &board,
+        "-n",
+        "1000",
+        "--seed",
+        "1",
+        "--max-turns",
+        "100",
+    ];
+    let text = stdout_of(&args);
     let capped: u64 = text
         .split_once("Games            1,000 (")
         .and_then(|(_, rest)| rest.split_once(" capped"))

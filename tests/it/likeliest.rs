@@ -8,7 +8,7 @@ use std::path::Path;
 
 use num_rational::BigRational;
 
-use crate::common::{exact, json_of, ladders};
+use crate::common::{exact, json_of, ladders, stdout_of};
 
 fn q(text: &str) -> BigRational {
     text.parse().unwrap()
@@ -90,19 +90,8 @@ fn without_a_bound_the_likeliest_game_is_the_one_within_a_large_bound() {
 fn the_likeliest_game_prints_its_turns_and_probability() {
     // By hand (tests/fixtures/likeliest/shortcut.toml): the 1-turn game climbs 1 -> 5 with 1/10;
     // the likeliest is 0 -> 2 -> 4 -> 5 with 9/10 * 9/10 * 1 = 81/100.
-    let out = ladders()
-        .args([
-            "shortest",
-            "tests/fixtures/likeliest/shortcut.toml",
-            "--likeliest",
-        ])
-        .args(["--digits", "3"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let shortcut = "tests/fixtures/likeliest/shortcut.toml";
+    let text = stdout_of(&["shortest", shortcut, "--likeliest", "--digits", "3"]);
     assert!(
         text.contains(
             "Likeliest fewest-turn game  1 turn, probability 0.100 = 1/10\n  turn 1: 1  (0 -> 5)\n"
@@ -113,16 +102,8 @@ fn the_likeliest_game_prints_its_turns_and_probability() {
         text.contains("Likeliest game   3 turns, probability 0.810 = 81/100\n  turn 1: 2  (0 -> 2)\n  turn 2: 2  (2 -> 4)\n"),
         "{text}"
     );
-    let none = ladders()
-        .args(["shortest", "tiny", "--likeliest", "--within", "1"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    assert!(String::from_utf8(none)
-        .unwrap()
-        .contains("Likeliest game within 1 turn  none: no game ends so soon"));
+    let none = stdout_of(&["shortest", "tiny", "--likeliest", "--within", "1"]);
+    assert!(none.contains("Likeliest game within 1 turn  none: no game ends so soon"));
 }
 
 #[test]

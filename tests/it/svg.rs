@@ -4,12 +4,12 @@
 
 use ladders::board::{builtin, builtin_names};
 
-use crate::common::ladders;
+use crate::common::{ladders, stdout_of};
 
 /// Runs `ladders ARGS` with `--svg -` and returns the SVG.
 fn svg_of(args: &[&str]) -> String {
-    let out = ladders().args(args).args(["--svg", "-"]).assert().success();
-    String::from_utf8(out.get_output().stdout.clone()).expect("UTF-8")
+    let all: Vec<&str> = args.iter().copied().chain(["--svg", "-"]).collect();
+    stdout_of(&all)
 }
 
 /// Parses and renders `svg`; returns the number of pixels that are not white.
