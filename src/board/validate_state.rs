@@ -182,7 +182,11 @@ fn by_square(
     }
     let mut by_square = vec![(0, 0, false, false); size as usize + 1];
     for (i, &sq) in once.iter().enumerate().take(MAX_STATE_SQUARES) {
-        by_square[sq as usize].0 = i as u8 + 1;
+        // A one-use jump that starts past the finish is already a problem of its jump (the board
+        // is refused); it has no place in the table.
+        if let Some(cell) = by_square.get_mut(sq as usize) {
+            cell.0 = i as u8 + 1;
+        }
     }
     for (i, &(sq, _)) in points.iter().enumerate().take(MAX_STATE_SQUARES) {
         by_square[sq as usize].1 = i as u8 + 1;

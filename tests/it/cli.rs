@@ -325,3 +325,17 @@ fn a_stateful_board_is_answered_by_expect_and_refused_by_commands_that_do_not_kn
             ));
     }
 }
+
+/// A one-use snake that starts past the finish panicked the validation (an index out of bounds,
+/// found by tests/it/fuzz.rs): it is the snake's problem, named with its line, exit 2.
+#[test]
+fn a_one_use_jump_past_the_finish_is_refused_not_a_panic() {
+    ladders()
+        .args(["expect", "-"])
+        .write_stdin("size = 20\nsnakes = [[27, 3]]\nonce = [27]\n")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "-:2: snake 27 -> 3 starts outside the board: squares are 1 to 20",
+        ));
+}
