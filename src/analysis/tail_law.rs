@@ -42,7 +42,7 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
-use crate::exact::decimal::{decade, fixed, pow10, to_f64};
+use crate::exact::decimal::{decade, fixed, pow10, rounded, to_f64};
 use crate::exact::solve::transient_matrix;
 
 /// `|P(T > n) - c rho^n| <= within` for every `n >= from`, proved.
@@ -418,8 +418,7 @@ fn times_up(x: &BigRational, y: &BigRational) -> BigRational {
 /// `x` rounded to `decimals` digits after the point, as a fraction and its text (without
 /// trailing zeros: the text is exactly the fraction).
 fn decimal(x: &BigRational, decimals: usize) -> (BigRational, String) {
-    let scale = BigRational::from_integer(BigInt::from(10u32).pow(decimals as u32));
-    let y = (x * &scale).round() / scale;
+    let y = rounded(x, decimals);
     let text = fixed(&y, decimals);
     let text = match text.contains('.') {
         true => text.trim_end_matches('0').trim_end_matches('.').to_string(),

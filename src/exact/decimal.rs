@@ -112,6 +112,15 @@ pub(crate) fn decade(r: &BigRational) -> i64 {
     e
 }
 
+/// `r` rounded to `digits` digits after the point, to nearest with ties to even (the number
+/// [`fixed`] prints), as a fraction: the one decimal rounding of the crate.
+pub fn rounded(r: &BigRational, digits: usize) -> BigRational {
+    BigRational::new(
+        round_scaled(r, digits),
+        times_pow10(&BigInt::from(1u32), digits),
+    )
+}
+
 /// round(r * 10^digits) to nearest, ties to even.
 fn round_scaled(r: &BigRational, digits: usize) -> BigInt {
     round_quotient(&times_pow10(r.numer(), digits), r.denom())
@@ -235,6 +244,16 @@ pub fn to_f64(r: &BigRational) -> f64 {
 mod tests {
     use super::*;
     use crate::test_util::q;
+
+    #[test]
+    fn the_rounded_fraction_is_the_printed_decimal() {
+        // 0.125 -> 0.12 and 0.375 -> 0.38 (ties to even), -0.125 -> -0.12, 2/3 -> 0.67.
+        assert_eq!(rounded(&q(1, 8), 2), q(12, 100));
+        assert_eq!(rounded(&q(3, 8), 2), q(38, 100));
+        assert_eq!(rounded(&q(-1, 8), 2), q(-12, 100));
+        assert_eq!(rounded(&q(2, 3), 2), q(67, 100));
+        assert_eq!(rounded(&q(5, 2), 0), q(2, 1));
+    }
 
     #[test]
     fn rounds_to_nearest_with_ties_to_even() {

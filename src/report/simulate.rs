@@ -7,11 +7,11 @@ use std::io::{self, Write};
 use serde_json::{json, Value};
 
 use crate::board::Board;
-use crate::exact::decimal::fixed;
+use crate::exact::decimal::{fixed, to_f64};
 use crate::report::json::{board_rules_json, rules_json, z_json, BoardJson};
 use crate::report::text::{board_line, count, ok, p_text, rules_line};
 use crate::simulate::check::{
-    to_f64, ChiSquare, Comparison, ExactLaw, VariantFit, ZTest, MIN_GAMES, P_LIMIT, Z_LIMIT,
+    ChiSquare, Comparison, ExactLaw, VariantFit, ZTest, MIN_GAMES, P_LIMIT, Z_LIMIT,
 };
 use crate::simulate::stateful::Scores;
 use crate::simulate::{Histogram, Simulation};

@@ -34,6 +34,7 @@ use crate::analysis::spectral::spectral_radius;
 use crate::analysis::stateful::{expect_stateful, score, stateful_chain, Score};
 use crate::board::{Board, Overshoot, RollAgain, RuleOverrides, Rules, Square};
 use crate::chain::{Chain, ChainState, Trap};
+use crate::exact::decimal::to_f64;
 use crate::exact::step::IntegerChain;
 
 /// A z beyond this fails (two-sided p = erfc(5.3 / √2) ≈ 1.16e-7).
@@ -225,11 +226,6 @@ impl ScoreLaw {
             exact,
         }
     }
-}
-
-/// An exact rational as the nearest float.
-pub fn to_f64(r: &BigRational) -> f64 {
-    r.to_f64().unwrap_or(f64::NAN)
 }
 
 /// `num / den` as a float, for integers of any size (both are shifted to about 100 bits first).

@@ -39,11 +39,12 @@ use num_rational::BigRational;
 use statrs::function::erf::erfc_inv;
 use statrs::function::gamma::gamma_ur;
 
-use super::check::{to_f64, ZTest, MIN_EXPECTED};
+use super::check::{ZTest, MIN_EXPECTED};
 use super::stream::Dice;
 use super::table::{Table, Turn};
 use super::{par_chunks, Histogram};
 use crate::board::{Board, Square};
+use crate::exact::decimal::to_f64;
 use crate::race::independent::{race, Race, RaceError, RaceOptions};
 use crate::race::knockoff::{knock_off_race, KnockOffError, KnockOffOptions};
 

@@ -185,6 +185,14 @@ pub(super) fn log2_column_bounds(
     Some(bounds)
 }
 
+/// `bits`, a sum of `terms` bounds each computed in floating point over `rows` rows, raised by
+/// the one margin every use of the Hadamard bounds takes for float rounding (a relative 1e-9,
+/// one bit per thousand rows of each bound, and eight bits), plus `extra` bits the use needs
+/// (the sign of a symmetric residue, the factor 2 of rational reconstruction).
+pub(super) fn with_margin(bits: f64, terms: usize, rows: usize, extra: f64) -> f64 {
+    bits * (1.0 + 1e-9) + (terms * rows) as f64 * 1e-3 + (8.0 + extra)
+}
+
 /// For each solution (the chained one last), the bit count of a modulus that provably
 /// determines it and `det A` (see [`log2_bounds`]).
 pub(super) fn bits_needed(
@@ -201,10 +209,10 @@ pub(super) fn bits_needed(
         rhs,
         chained.map(|(c, k)| (move |i: usize| values(&rows[i]).chain(values(&c[i])), k)),
     );
-    // Float rounding in the sums is far below this margin of one bit per thousand rows plus
-    // eight bits; one more bit for the sign of the symmetric residue.
+    // Float rounding in the sums is far below the margin; one more bit for the sign of the
+    // symmetric residue.
     bounds
         .into_iter()
-        .map(|(den, num)| den.max(num) * (1.0 + 1e-9) + rows.len() as f64 * 1e-3 + 9.0)
+        .map(|(den, num)| with_margin(den.max(num), 1, rows.len(), 1.0))
         .collect()
 }

@@ -345,7 +345,8 @@ impl<'a> Lifter<'a> {
     /// `0 < D <= 2^den_bits` (`p^k > 2 B_N B_D`, with a margin for the float sums behind the
     /// bounds), for a system of n unknowns.
     pub(super) fn digits_for(&self, n: usize, num_bits: f64, den_bits: f64) -> usize {
-        let bits = (num_bits + den_bits) * (1.0 + 1e-9) + n as f64 * 2e-3 + 10.0;
+        // Two bounds summed; one bit for the factor 2, one for the sign.
+        let bits = super::bounds::with_margin(num_bits + den_bits, 2, n, 2.0);
         (bits / (self.m.p as f64).log2()).ceil().max(1.0) as usize
     }
 
