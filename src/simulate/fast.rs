@@ -5,7 +5,7 @@
 //!
 //! A lane (a game in progress) is one u64: the token's row in the low bits, then the roll's
 //! tallies summed since the last stop (snakes, ladders, squares climbed, slid, turns ended), then
-//! at the top a count of rolls. The cell `row + face` of [`FastPlay::cells`] holds what a roll
+//! at the top a count of rolls. The cell `row + face` of `FastPlay::cells` holds what a roll
 //! adds to that word: its tallies, one roll, and the new row minus the old one (wrapping), so
 //! that after the addition the low bits hold the new row exactly (the word is the sum of the
 //! upper fields plus the row, and the row stays below `2^row_bits`). A roll is then
@@ -18,7 +18,7 @@
 //! The count of rolls starts at `2^(s+1) - left` in a field of s + 2 bits ending at bit 63, so
 //! the word turns negative after exactly `left` rolls; a finishing roll also adds `2^s = F`
 //! (the field's headroom) and turns it negative at once. Checking the sign is the only test in
-//! the loop: the lane then stops ([`stop`]) to move its tallies into wide counters, end its game
+//! the loop: the lane then stops (`stop`) to move its tallies into wide counters, end its game
 //! if it finished or hit the turn cap, and count down again. Each field has room for F rolls'
 //! worth (`left <= F`), so nothing overflows. `left` is also at most the turns left before the
 //! cap: a roll ends at most one turn, so the cap is reached only at a stop.
