@@ -1,10 +1,13 @@
 //! Criterion benchmarks for `expect`: the exact expectations (expected turns, variance, rolls,
 //! snakes, ladders, climb, slide) of the built-in boards and of a generated 1,000-square board
-//! with and without roll-again, exact and `--float`; the turn chain of the built-in boards.
+//! with and without roll-again, exact and `--float`; the turn chain of the built-in boards; on
+//! issue 12's stateful board (`benches/boards/mb-once4-apples4.toml`: 4 one-use ladders, 4
+//! apples) the expectations and the law of the final score.
 //! Side-by-side figures against FLINT and Storm: `benches/peers.sh` (docs/solver.md).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ladders::analysis::expectation::{expect_float, expect_with};
+use ladders::analysis::stateful::score;
 use ladders::board::{builtin, Board};
 use ladders::chain::Chain;
 use std::hint::black_box;
@@ -33,6 +36,16 @@ fn bench_expect(c: &mut Criterion) {
             b.iter(|| expect_float(black_box(&board), false).unwrap())
         });
     }
+    let stateful = Board::load(&root.join("mb-once4-apples4.toml")).unwrap();
+    let mut group = c.benchmark_group("expect-stateful");
+    group.sample_size(10);
+    group.bench_function("mb-once4-apples4", |b| {
+        b.iter(|| expect_with(black_box(&stateful), false))
+    });
+    group.bench_function("mb-once4-apples4/score", |b| {
+        b.iter(|| score(black_box(&stateful)).unwrap())
+    });
+    group.finish();
 }
 
 criterion_group!(benches, bench_expect);

@@ -2,13 +2,21 @@
 //! turns): the chain over [`PlayerState`]s, the expectations and the distribution of T on it
 //! (projected back to squares for the reports), and the exact law of the final score.
 //!
+//! The law of T and the expectations are computed on [`turns_chain`], the lumped chain that
+//! forgets the eaten point squares ([`StatefulBoard::for_turns`]: up to 2^(point squares) times
+//! fewer states); the score needs the full state, [`stateful_chain`]. When the game can go on
+//! for ever the full chain is used throughout, so the trap named is the full state's.
+//!
 //! # Formula
 //!
 //! The final states are one per set of eaten point squares, so the law of the final score is the
 //! absorption law: with Q and R the transient and absorbing parts of the chain and
-//! N = (I - Q)^-1, P(end in f) = (N R)[start, f], one exact solve with a right-hand side per final
-//! state (Kemeny and Snell, *Finite Markov Chains*, theorem 3.3.7). The expected score is
-//! sum_f P(end in f) score(f).
+//! N = (I - Q)^-1, P(end in f) = (N R)[start, f] (Kemeny and Snell, *Finite Markov Chains*,
+//! theorem 3.3.7). The start's row x = e_start^T N is one solve of the transposed system,
+//! (I - Q)^T x = e_start; then P(end in f) = x . R[., f] for every final state at once. Scaled to
+//! integers: with d_i the lcm of the denominators of row i and A' = D (I - Q), y = A'^-T e_start
+//! gives x_i = d_i y_i, so P(end in f) = sum_i y_i (d_i R[i, f]), integer weights over y's one
+//! common denominator. The expected score is sum_f P(end in f) score(f).
 
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -17,19 +25,49 @@ use super::distribution::{distribution, Distribution, DistributionOptions, Mean,
 use super::expectation::{expect_chain_with, expect_with, Expectation, Expectations};
 use super::fundamental::expected_rewards;
 use crate::board::{Board, Square};
-use crate::chain::{Chain, PlayerState, StatefulBoard, TurnRewards};
-use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, Wanted};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
 
-/// The chain of one player on a stateful board.
+use crate::chain::{
+    compound_move, Chain, PlayerState, StatefulBoard, Turn, TurnModel, TurnRewards,
+};
+use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, SparseRows, Wanted};
+use crate::rules::Progress;
+
+/// The chain of one player on a stateful board, over the full state (what is used up, eaten or
+/// owed).
 pub fn stateful_chain(board: &Board) -> Chain<PlayerState> {
     Chain::build(&StatefulBoard::new(board))
 }
 
+/// The chain of one player with the eaten point squares forgotten
+/// ([`StatefulBoard::for_turns`]): the same law of T and the same rewards but the points. On a
+/// board without point squares it is [`stateful_chain`].
+pub fn turns_chain(board: &Board) -> Chain<PlayerState> {
+    Chain::build(&StatefulBoard::for_turns(board))
+}
+
+/// [`turns_chain`] when the game always ends, else [`stateful_chain`] (whose trap names the full
+/// state, as the reports show it).
+pub fn law_chain(board: &Board) -> Chain<PlayerState> {
+    let chain = turns_chain(board);
+    if chain.always_ends() || board.point_squares().is_empty() {
+        chain
+    } else {
+        stateful_chain(board)
+    }
+}
+
 /// The expectations on a stateful board; `per_square` gives the expected remaining turns from
-/// each square reached with nothing used up, eaten or owed. Solved by verified lifting
-/// ([`expected_rewards`]) when that route applies, else by the bounded routes.
+/// each square reached with nothing used up, eaten or owed (on the full chain, which says which
+/// of those states are reachable). Solved by verified lifting ([`expected_rewards`]) when that
+/// route applies, else by the bounded routes.
 pub fn expect_stateful(board: &Board, per_square: bool) -> Expectation<Square> {
-    let chain = stateful_chain(board);
+    let chain = if per_square {
+        stateful_chain(board)
+    } else {
+        law_chain(board)
+    };
     let expectation = match by_verified_lifting(&chain, per_square) {
         Some(e) => Expectation::Finite(Box::new(e)),
         None => expect_chain_with(&chain, per_square),
@@ -109,6 +147,8 @@ pub fn board_distribution(
     board: &Board,
     options: &DistributionOptions,
 ) -> Result<Distribution<Square>, TooMuchWork> {
+    // On the full chain: on the lumped one the tail law's power method settles within its work
+    // allowance and its certified stepping then takes tens of seconds (docs/performance.md).
     let mut dist = if board.is_stateful() {
         distribution(&stateful_chain(board), options)?.map_states(|s| s.square)
     } else {
@@ -145,32 +185,50 @@ impl Score {
             .map(|(_, p)| p.clone())
             .sum()
     }
+
+    /// P(score >= v) for each v of the law, in its order: one pass from the top.
+    pub fn tails(&self) -> Vec<BigRational> {
+        let mut tails: Vec<BigRational> = Vec::with_capacity(self.law.len());
+        let mut sum = BigRational::zero();
+        for (_, p) in self.law.iter().rev() {
+            sum += p;
+            tails.push(sum.clone());
+        }
+        tails.reverse();
+        tails
+    }
 }
+
+/// Above this many point squares the score law is solved on the full chain (one solve with a
+/// right-hand side per final state) rather than by inclusion and exclusion over 2^(point
+/// squares) sets.
+const MAX_SUBSET_SOLVES: usize = 12;
 
 /// The law of the final score on a board with point squares, when the game ends with
 /// probability 1 (`None` otherwise, or without point squares).
 pub fn score(board: &Board) -> Option<Score> {
-    if board.point_squares().is_empty() {
+    let apples = board.point_squares();
+    if apples.is_empty() {
         return None;
     }
-    let chain = stateful_chain(board);
-    if !chain.always_ends() {
-        return None;
-    }
-    let points = |s: &PlayerState| -> i64 {
-        board
-            .point_squares()
+    let ends = if apples.len() <= MAX_SUBSET_SOLVES {
+        eaten_by_subsets(board)?
+    } else {
+        eaten_on_full_chain(board)?
+    };
+    let points = |eaten: u64| -> i64 {
+        apples
             .iter()
             .enumerate()
-            .filter(|(i, _)| s.progress.eaten & (1 << i) != 0)
+            .filter(|(i, _)| eaten & (1 << i) != 0)
             .map(|(_, (_, p))| p)
             .sum()
     };
-    let n = chain.transient_count();
-    let finals = &chain.states()[n..];
-    let mut by_score: std::collections::BTreeMap<i64, BigRational> = Default::default();
-    for (f, p) in finals.iter().zip(ending_laws(&chain)) {
-        *by_score.entry(points(f)).or_insert_with(BigRational::zero) += p;
+    let mut by_score: BTreeMap<i64, BigRational> = Default::default();
+    for (eaten, p) in ends {
+        *by_score
+            .entry(points(eaten))
+            .or_insert_with(BigRational::zero) += p;
     }
     let law: Vec<(i64, BigRational)> = by_score.into_iter().filter(|(_, p)| !p.is_zero()).collect();
     let expected = law
@@ -180,48 +238,158 @@ pub fn score(board: &Board) -> Option<Score> {
     Some(Score { expected, law })
 }
 
-/// P(the game ends in final state f) for every final state: `w . R[., f]` from the start's row
-/// of the fundamental matrix when that route applies, else one exact solve with a right-hand
-/// side per final state.
-fn ending_laws(chain: &Chain<PlayerState>) -> Vec<BigRational> {
+/// P(the game ends having eaten exactly the set E) for each E, on the full chain: one final
+/// state per set, `P(end in f) = (N R[., f])_start`, one exact solve with a right-hand side per
+/// final state. `None` when the game can go on for ever.
+fn eaten_on_full_chain(board: &Board) -> Option<Vec<(u64, BigRational)>> {
+    let chain = stateful_chain(board);
+    if !chain.always_ends() {
+        return None;
+    }
     let n = chain.transient_count();
-    let finals = chain.states().len() - n;
+    let finals = &chain.states()[n..];
     if chain.start() >= n {
-        return (0..finals)
-            .map(|f| {
-                if n + f == chain.start() {
-                    BigRational::one()
-                } else {
-                    BigRational::zero()
+        return Some(vec![(
+            chain.states()[chain.start()].progress.eaten,
+            BigRational::one(),
+        )]);
+    }
+    let mut columns: Vec<Vec<BigRational>> = vec![vec![BigRational::zero(); n]; finals.len()];
+    for i in 0..n {
+        for (j, p) in chain.row(i).iter().filter(|(j, _)| *j >= n) {
+            columns[j - n][i] = p.clone();
+        }
+    }
+    let a = identity_minus(&transient_matrix(&chain));
+    let start = [chain.start()];
+    let wanted = vec![Wanted::Some(&start); finals.len()];
+    let x =
+        solve_exact(&a, &columns, &wanted, None).expect("the game ends, so I - Q is nonsingular");
+    Some(
+        finals
+            .iter()
+            .zip(x)
+            .map(|(f, col)| (f.progress.eaten, col[0].clone()))
+            .collect(),
+    )
+}
+
+/// One player's turns over the lumped state (the eaten point squares forgotten between turns),
+/// each state after a turn carrying in `progress.eaten` the point squares that turn landed on.
+/// A turn's law depends on its first state only through the lumped state, so it is computed
+/// once per lumped state.
+struct Landings<'a> {
+    game: StatefulBoard<'a>,
+    turns: RefCell<HashMap<PlayerState, Turn<PlayerState>>>,
+}
+
+/// The state with nothing eaten: the lumped state of [`StatefulBoard::for_turns`].
+fn uneaten(s: &PlayerState) -> PlayerState {
+    PlayerState {
+        progress: Progress {
+            eaten: 0,
+            ..s.progress
+        },
+        ..*s
+    }
+}
+
+impl TurnModel for Landings<'_> {
+    type State = PlayerState;
+
+    fn start(&self) -> PlayerState {
+        TurnModel::start(&self.game)
+    }
+
+    fn is_final(&self, s: &PlayerState) -> bool {
+        TurnModel::is_final(&self.game, s)
+    }
+
+    fn turn(&self, s: &PlayerState) -> Turn<PlayerState> {
+        let from = uneaten(s);
+        let mut turns = self.turns.borrow_mut();
+        turns
+            .entry(from)
+            .or_insert_with(|| compound_move(&self.game, &from))
+            .clone()
+    }
+}
+
+/// P(the game ends having eaten exactly the set E) for each E, by inclusion and exclusion (see
+/// the module documentation): g(S) = P(no move ends on a point square outside S) is one solve
+/// on the lumped chain with the turns that land outside S cut, and
+/// P(eaten = E) = sum over S in E of (-1)^|E \ S| g(S). `None` when the game can go on for ever.
+fn eaten_by_subsets(board: &Board) -> Option<Vec<(u64, BigRational)>> {
+    let model = Landings {
+        game: StatefulBoard::new(board),
+        turns: RefCell::default(),
+    };
+    let chain = Chain::build(&model);
+    if !chain.always_ends() {
+        return None;
+    }
+    let (n, states) = (chain.transient_count(), chain.states());
+    if chain.start() >= n {
+        return Some(vec![(
+            states[chain.start()].progress.eaten,
+            BigRational::one(),
+        )]);
+    }
+    // The lumped states, each with a chain state whose row it takes (all have the same row).
+    let mut index: HashMap<PlayerState, usize> = HashMap::new();
+    let mut representative: Vec<usize> = Vec::new();
+    let lumped: Vec<usize> = (0..n)
+        .map(|i| {
+            *index.entry(uneaten(&states[i])).or_insert_with(|| {
+                representative.push(i);
+                representative.len() - 1
+            })
+        })
+        .collect();
+    let start = [lumped[chain.start()]];
+    let all: u64 = (1 << board.point_squares().len()) - 1;
+    let avoiding = |allowed: u64| -> BigRational {
+        let mut b = vec![BigRational::zero(); representative.len()];
+        let rows: SparseRows = representative
+            .iter()
+            .enumerate()
+            .map(|(l, &i)| {
+                let mut row = BTreeMap::from([(l, BigRational::one())]);
+                for (j, p) in chain.row(i) {
+                    if states[*j].progress.eaten & !allowed != 0 {
+                        continue;
+                    }
+                    match lumped.get(*j) {
+                        Some(&k) => *row.entry(k).or_insert_with(BigRational::zero) -= p,
+                        None => b[l] += p,
+                    }
                 }
+                row.into_iter().filter(|(_, v)| !v.is_zero()).collect()
             })
             .collect();
-    }
-    let column = |f: usize| -> Vec<(usize, BigRational)> {
-        (0..n)
-            .filter_map(|i| {
-                chain
-                    .row(i)
-                    .iter()
-                    .find(|(j, _)| *j == n + f)
-                    .map(|(_, p)| (i, p.clone()))
-            })
-            .collect()
+        let mut x = solve_exact(&rows, &[b], &[Wanted::Some(&start)], None)
+            .expect("the game ends, so I - Q is nonsingular, and more so with turns cut");
+        x.swap_remove(0).swap_remove(0)
     };
-    let dense = |f: usize| -> Vec<BigRational> {
-        let mut d = vec![BigRational::zero(); n];
-        for (i, p) in column(f) {
-            d[i] = p;
+    // g(all) = 1: the game ends.
+    let mut law: Vec<BigRational> = (0..=all)
+        .map(|s| {
+            if s == all {
+                BigRational::one()
+            } else {
+                avoiding(s)
+            }
+        })
+        .collect();
+    for bit in 0..board.point_squares().len() {
+        for e in 0..=all {
+            if e & (1 << bit) != 0 {
+                let below = law[(e ^ (1 << bit)) as usize].clone();
+                law[e as usize] -= below;
+            }
         }
-        d
-    };
-    let columns: Vec<Vec<BigRational>> = (0..finals).map(dense).collect();
-    let a = identity_minus(&transient_matrix(chain));
-    let b = columns;
-    let start = [chain.start()];
-    let wanted = vec![Wanted::Some(&start); finals];
-    let x = solve_exact(&a, &b, &wanted, None).expect("the game ends, so I - Q is nonsingular");
-    x.into_iter().map(|col| col[0].clone()).collect()
+    }
+    Some((0..=all).zip(law).collect())
 }
 
 #[cfg(test)]
@@ -236,6 +404,87 @@ mod tests {
         match expect(&b) {
             Expectation::Finite(e) => *e,
             Expectation::Infinite(t) => panic!("infinite: {t:?}"),
+        }
+    }
+
+    /// Boards mixing point squares with one-use jumps, lost and extra turns, chance squares,
+    /// tiles, bounce, roll-again with forfeits and several dice (tests/fixtures, whose values
+    /// tests/it/known_values_rules.rs compares with the Python derivation), and a larger one.
+    const MIXED: [&str; 6] = [
+        include_str!("../../tests/fixtures/independent-boards/everything.toml"),
+        include_str!("../../tests/fixtures/independent-boards/extra-points-bounce.toml"),
+        include_str!("../../tests/fixtures/independent-boards/once-chance-nochain.toml"),
+        include_str!("../../tests/fixtures/independent-boards/points-chance-unlimited.toml"),
+        include_str!("../../tests/fixtures/independent-boards/tiles-once-points.toml"),
+        "size = 30\nsnakes = [[17, 4], [26, 20], [28, 2]]\nladders = [[3, 25], [12, 22]]\n\
+         once = [3, 26]\npoints = [[8, 4], [21, -2], [27, 1]]\nlose_turn = [14]\n\
+         extra_turn = [19]\n[rules]\nroll_again = 2\n",
+    ];
+
+    #[test]
+    fn the_score_law_by_subsets_equals_the_solve_on_the_full_chain() {
+        // Two routes to P(eaten = E): inclusion and exclusion over the lumped chain with the
+        // turns that land outside S cut, and one solve per final state of the full chain.
+        for text in MIXED {
+            let b = Board::from_toml_str(text, "t").unwrap();
+            let nonzero = |mut v: Vec<(u64, BigRational)>| {
+                v.retain(|(_, p)| !p.is_zero());
+                v.sort();
+                v
+            };
+            let by_subsets = nonzero(eaten_by_subsets(&b).unwrap());
+            let on_full = nonzero(eaten_on_full_chain(&b).unwrap());
+            assert!(by_subsets.len() >= 3, "several sets eaten: {by_subsets:?}");
+            assert_eq!(by_subsets, on_full);
+            let total: BigRational = by_subsets.iter().map(|(_, p)| p).sum();
+            assert_eq!(total, BigRational::one());
+        }
+    }
+
+    #[test]
+    fn the_chain_without_the_eaten_squares_has_the_same_law_of_t() {
+        // Lumpability: the law of T and the rewards but the points are those of the full chain,
+        // on fewer states.
+        for text in MIXED {
+            let b = Board::from_toml_str(text, "t").unwrap();
+            let (full, lumped) = (stateful_chain(&b), turns_chain(&b));
+            assert!(lumped.transient_count() < full.transient_count());
+            // P(T = n) for n = 1..30, stepped in rationals on each chain.
+            let law = |chain: &Chain<PlayerState>| -> Vec<BigRational> {
+                let t = chain.transient_count();
+                let mut p = vec![BigRational::zero(); t];
+                p[chain.start()] = BigRational::one();
+                (0..30)
+                    .map(|_| {
+                        let (mut next, mut ended) =
+                            (vec![BigRational::zero(); t], BigRational::zero());
+                        for (i, pi) in p.iter().enumerate().filter(|(_, x)| !x.is_zero()) {
+                            for (j, q) in chain.row(i) {
+                                match next.get_mut(*j) {
+                                    Some(x) => *x += pi * q,
+                                    None => ended += pi * q,
+                                }
+                            }
+                        }
+                        p = next;
+                        ended
+                    })
+                    .collect()
+            };
+            assert_eq!(law(&lumped), law(&full));
+            let solve = |chain: &Chain<PlayerState>| {
+                by_verified_lifting(chain, false).unwrap_or_else(|| {
+                    match expect_chain_with(chain, false) {
+                        Expectation::Finite(e) => *e,
+                        Expectation::Infinite(t) => panic!("the game ends: {t:?}"),
+                    }
+                })
+            };
+            let (a, c) = (solve(&lumped), solve(&full));
+            assert_eq!(
+                (a.turns, a.variance, a.rolls, a.snakes, a.ladders, a.climbed, a.slid),
+                (c.turns, c.variance, c.rolls, c.snakes, c.ladders, c.climbed, c.slid)
+            );
         }
     }
 

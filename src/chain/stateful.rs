@@ -3,6 +3,14 @@
 //! squares that cost the next turn or give one more roll. The state remembers what has been
 //! used up and eaten and whether a turn is owed; the roll is [`crate::rules::roll_with`] and the
 //! turn the one [`compound_move`], like every other game.
+//!
+//! [`StatefulBoard::for_turns`] is the same game with the eaten point squares forgotten: an
+//! eaten apple changes no move (point squares are never on a jump or a chance square, and the
+//! effects of a landing do not depend on what was eaten), so the chain whose state drops them is
+//! the lumped chain of the full one (Kemeny and Snell, *Finite Markov Chains*, theorem 6.3.2):
+//! from every full state its turn law, summed over the states that differ only in what was
+//! eaten, is the lumped state's. The law of T and every reward but the points are the same on
+//! both, on up to 2^(point squares) times fewer states.
 
 use super::{compound_move, Branches, RollGame, Turn, TurnModel};
 use crate::board::{Board, Dice, RollAgain, Square};
@@ -23,12 +31,27 @@ pub struct PlayerState {
 #[derive(Clone, Copy, Debug)]
 pub struct StatefulBoard<'a> {
     board: &'a Board,
+    /// False for [`StatefulBoard::for_turns`]: eaten point squares are forgotten.
+    scores: bool,
 }
 
 impl<'a> StatefulBoard<'a> {
     /// The single-player stateful game of `board`.
     pub fn new(board: &'a Board) -> StatefulBoard<'a> {
-        StatefulBoard { board }
+        StatefulBoard {
+            board,
+            scores: true,
+        }
+    }
+
+    /// The same game with the eaten point squares forgotten (the state keeps `eaten = 0` and no
+    /// roll scores): the lumped chain for the law of T and every reward but the points (see the
+    /// module documentation). Not for the score.
+    pub fn for_turns(board: &'a Board) -> StatefulBoard<'a> {
+        StatefulBoard {
+            board,
+            scores: false,
+        }
     }
 
     /// The board.
@@ -38,6 +61,9 @@ impl<'a> StatefulBoard<'a> {
 
     /// The points of a roll that ate a point square.
     pub fn points(&self, outcome: &RollOutcome) -> i64 {
+        if !self.scores {
+            return 0;
+        }
         match outcome.eats {
             0 => 0,
             i => self.board.point_squares()[usize::from(i) - 1].1,
@@ -48,6 +74,7 @@ impl<'a> StatefulBoard<'a> {
     /// eaten (the score), so the final states are one per set of eaten squares.
     fn after(&self, state: &PlayerState, o: &RollOutcome) -> PlayerState {
         let eaten = match o.eats {
+            _ if !self.scores => 0,
             0 => state.progress.eaten,
             i => state.progress.eaten | 1 << (i - 1),
         };

@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use ladders::analysis::expectation::{expect_chain_with, expect_float, expect_with, Expectation};
 use ladders::analysis::moments::{moments, Moments};
 use ladders::analysis::pgf::pgf;
-use ladders::analysis::stateful::{stateful_chain, Score};
+use ladders::analysis::stateful::{law_chain, Score};
 use ladders::board::Board;
 use ladders::chain::Chain;
 use ladders::exact::decimal::fixed;
@@ -59,12 +59,8 @@ fn write_score(out: &mut dyn Write, s: &Score, digits: usize) -> Result<()> {
     writeln!(out, "Expected score   {}", exact_text(&s.expected, digits))?;
     let (lo, hi) = (s.law[0].0, s.law[s.law.len() - 1].0);
     writeln!(out, "Score range      {lo} to {hi}")?;
-    for (v, _) in &s.law {
-        writeln!(
-            out,
-            "  P(score >= {v:>3}) {}",
-            fixed(&s.at_least(*v), digits)
-        )?;
+    for ((v, _), tail) in s.law.iter().zip(s.tails()) {
+        writeln!(out, "  P(score >= {v:>3}) {}", fixed(&tail, digits))?;
     }
     Ok(())
 }
@@ -75,7 +71,7 @@ fn score_json(s: &Score, digits: usize) -> serde_json::Value {
         |p: &BigRational| serde_json::json!({"exact": p.to_string(), "decimal": fixed(p, digits)});
     serde_json::json!({
         "expected": exact(&s.expected),
-        "law": s.law.iter().map(|(v, p)| serde_json::json!({"score": v, "p": exact(p), "at_least": exact(&s.at_least(*v))})).collect::<Vec<_>>(),
+        "law": s.law.iter().zip(s.tails()).map(|((v, p), tail)| serde_json::json!({"score": v, "p": exact(p), "at_least": exact(&tail)})).collect::<Vec<_>>(),
     })
 }
 
@@ -192,7 +188,7 @@ pub(super) fn die_table(
 /// function (two independent routes; a disagreement is a bug, reported as an error).
 fn checked_moments(board: &Board, k: usize) -> Result<Moments> {
     if board.is_stateful() {
-        return checked_moments_of(&stateful_chain(board), k);
+        return checked_moments_of(&law_chain(board), k);
     }
     checked_moments_of(&Chain::for_board(board), k)
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use ladders::analysis::pgf::pgf;
 use ladders::analysis::pgf::tail::decay_rate;
-use ladders::analysis::stateful::stateful_chain;
+use ladders::analysis::stateful::law_chain;
 use ladders::board::Board;
 use ladders::chain::{Chain, ChainState};
 use ladders::report::pgf::{cas_line, to_json, write_text, PgfFormat};
@@ -46,11 +46,12 @@ fn parse_format(text: &str) -> Result<PgfFormat, String> {
 }
 
 /// Runs `pgf`: on a board that changes during a game (one-use jumps, points, lost or extra
-/// turns) over the chain of the whole player state, else over the squares.
+/// turns) over the chain of the player state without the eaten point squares (`law_chain`:
+/// the same law of T), else over the squares.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
     if board.is_stateful() {
-        report(args, &board, &stateful_chain(&board), out)?;
+        report(args, &board, &law_chain(&board), out)?;
     } else {
         report(args, &board, &Chain::for_board(&board), out)?;
     }

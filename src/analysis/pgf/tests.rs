@@ -7,7 +7,9 @@ use num_traits::{One, Zero};
 
 use super::*;
 use crate::analysis::expectation::{expect_chain, Expectation};
+use crate::analysis::fundamental::expected_rewards;
 use crate::analysis::moments::factorial_moments;
+use crate::analysis::stateful::{law_chain, stateful_chain};
 use crate::board::{builtin, builtin_names, Board};
 
 fn ints(v: &[i64]) -> Vec<BigInt> {
@@ -90,19 +92,31 @@ fn zeilbergers_coin_board_has_his_polynomial_generating_function() {
     assert_eq!(&counts[29] % 2, BigInt::zero());
 }
 
+/// The series of N/D equals the exact P(T = n) (stepped in integers on the chain) for three
+/// times the recurrence's order past its initial terms.
+fn assert_series_is_the_law<S: ChainState>(chain: &Chain<S>, f: &Pgf, name: &str) {
+    let count = 3 * f.recurrence.order().max(1) + f.recurrence.from;
+    let series = f.series(count);
+    let ic = IntegerChain::new(chain);
+    let mut stepper = ic.stepper();
+    assert!(series[0].is_zero(), "{name}");
+    for (n, p) in series.iter().enumerate().skip(1) {
+        stepper.step();
+        assert_eq!(p, &stepper.p_ends_now(), "{name} n = {n}");
+    }
+}
+
 #[test]
 fn the_series_is_the_exact_law_for_three_times_the_order_on_every_built_in_board() {
+    // Each board's own game: seed-003's one-use ladders and apples on the chain of its player
+    // state without the eaten apples (the same law of T, analysis::stateful).
     for b in builtin_boards() {
-        let chain = Chain::for_board(&b);
-        let f = pgf(&chain);
-        let count = 3 * f.recurrence.order().max(1) + f.recurrence.from;
-        let series = f.series(count);
-        let ic = IntegerChain::new(&chain);
-        let mut stepper = ic.stepper();
-        assert!(series[0].is_zero(), "{}", b.name());
-        for (n, p) in series.iter().enumerate().skip(1) {
-            stepper.step();
-            assert_eq!(p, &stepper.p_ends_now(), "{} n = {n}", b.name());
+        if b.is_stateful() {
+            let chain = law_chain(&b);
+            assert_series_is_the_law(&chain, &pgf(&chain), b.name());
+        } else {
+            let chain = Chain::for_board(&b);
+            assert_series_is_the_law(&chain, &pgf(&chain), b.name());
         }
     }
 }
@@ -110,6 +124,19 @@ fn the_series_is_the_exact_law_for_three_times_the_order_on_every_built_in_board
 #[test]
 fn f_of_one_is_one_and_its_derivatives_are_the_solved_moments_on_every_built_in_board() {
     for b in builtin_boards() {
+        if b.is_stateful() {
+            // F from the chain without the eaten apples; E[T] and Var T solved on the full
+            // player state (what is used up, eaten, owed), by verified lifting.
+            let fm = pgf(&law_chain(&b)).factorial_moments(2);
+            assert_eq!(fm[0], BigRational::one(), "{}", b.name());
+            let full = stateful_chain(&b);
+            let e = expected_rewards(&full, &[], true).expect("the verified route applies");
+            let turns = e.expected[0].get(full.start());
+            assert_eq!(fm[1], turns, "{}", b.name());
+            let variance = e.second_moment(full.start()).unwrap() - &turns * &turns;
+            assert_eq!(&fm[2] + &fm[1] - &fm[1] * &fm[1], variance, "{}", b.name());
+            continue;
+        }
         let chain = Chain::for_board(&b);
         let f = pgf(&chain);
         let fm = f.factorial_moments(4);
