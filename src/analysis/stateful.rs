@@ -255,8 +255,8 @@ fn eaten_on_full_chain(board: &Board) -> Option<Vec<(u64, BigRational)>> {
         )]);
     }
     let mut columns: Vec<Vec<BigRational>> = vec![vec![BigRational::zero(); n]; finals.len()];
-    for i in 0..n {
-        for (j, p) in chain.row(i).iter().filter(|(j, _)| *j >= n) {
+    for (i, row) in chain.rows()[..n].iter().enumerate() {
+        for (j, p) in row.iter().filter(|(j, _)| *j >= n) {
             columns[j - n][i] = p.clone();
         }
     }
