@@ -34,9 +34,10 @@ pub use validate_state::{MAX_POINTS, MAX_STATE_SQUARES};
 /// squares, `size` is the finish.
 pub type Square = u32;
 
-/// The largest `size` a board file may ask for. Large enough for generated test boards, small
-/// enough that the per-square tables of the chain and the simulator stay in memory.
-pub const MAX_SIZE: Square = 100_000;
+/// The largest `size` a board file may ask for: the size at which every command answers or
+/// refuses within about a minute (docs/limits.md has the measurements). It was 100,000 until
+/// 2026-11-23, where the exact solve of `expect` alone took about ten minutes.
+pub const MAX_SIZE: Square = 10_000;
 /// The largest die (number of faces) a board may use.
 pub const MAX_DIE: u32 = 100;
 /// The most dice thrown at once (`dice = k`).

@@ -173,7 +173,7 @@ fn bad_board_files_exit_2_with_file_line_and_value() {
         ),
         ("cycle_of_jumps.toml", 2, "cycle 30 -> 50 -> 30"),
         ("size_too_small.toml", 1, "size 1 is too small"),
-        ("size_too_large.toml", 1, "larger than the limit of 100000"),
+        ("size_too_large.toml", 1, "larger than the limit of 10000"),
         ("die_too_small.toml", 3, "die 1 is not a die"),
         (
             "bad_overshoot.toml",

@@ -1,25 +1,44 @@
 //! Hostile input (issue 17 item 2): every command at the documented size limit answers or
-//! refuses within a minute. Each test failed (ran for minutes) on the main of 2026-11-23; the
-//! corpus (`hostile_corpus`) runs the same boards under a CPU-time limit.
+//! refuses within a minute. Each test failed on the main of 2026-11-23 (the limit was 100,000
+//! squares, where `expect` alone took about ten minutes and `shortest` minutes); the corpus
+//! (`hostile_corpus`) runs the same boards under a CPU-time limit.
 
 use num_bigint::BigInt;
 use num_traits::Pow;
+use predicates::prelude::*;
 
 use crate::common::ladders;
 use crate::hostile::hostile_board;
 
-/// `shortest` on the empty 100,000-square board: 3.2 s at 10,000 squares and minutes at 100,000
-/// before (the shortest game's probability stepped the law of every square for 16,667 turns),
-/// under a second after (only the squares on shortest games are stepped).
-///
-/// By hand: 16,666 turns reach at most 99,996, so the fewest turns are 16,667, and no roll of
-/// such a game can be wasted (an overshoot stays put). 16,667 sixes make 100,002: the games are
-/// the ways to be two pips short over 16,667 rolls, C(16,668, 2) = 16,668 * 16,667 / 2 =
-/// 138,902,778 of the 6^16,667 equally likely roll sequences.
+/// A board past the limit of 10,000 squares is refused at once by every command, naming the
+/// limit (before: accepted, and `expect`, `distribution`, `analyze`, `check`, `verify`,
+/// `squares` and `race` ran past 60 s of CPU on an empty 100,000-square board).
 #[test]
-fn shortest_at_the_size_limit_is_exact_and_quick() {
+fn a_board_past_the_size_limit_is_refused_at_once() {
+    let board = hostile_board("empty_100000.toml");
+    for command in ["expect", "distribution", "shortest", "simulate", "draw"] {
+        ladders()
+            .args([command, &board])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(
+                "size 100000 is larger than the limit of 10000 squares",
+            ));
+    }
+}
+
+/// `shortest` on the empty board at the limit: the shortest game's probability stepped the law
+/// of every square for 1,667 turns (3.2 s at 10,000 squares, minutes at 100,000 before); now
+/// only the squares on shortest games.
+///
+/// By hand: 1,666 turns reach at most 9,996, so the fewest turns are 1,667, and no roll of such
+/// a game can be wasted (an overshoot stays put). 1,667 sixes make 10,002: the games are the
+/// ways to be two pips short over 1,667 rolls, C(1,668, 2) = 1,668 * 1,667 / 2 = 1,390,278 of
+/// the 6^1,667 equally likely roll sequences.
+#[test]
+fn shortest_at_the_size_limit_is_exact() {
     let out = ladders()
-        .args(["shortest", &hostile_board("empty_100000.toml"), "--json"])
+        .args(["shortest", &hostile_board("empty_10000.toml"), "--json"])
         .assert()
         .success()
         .get_output()
@@ -27,14 +46,11 @@ fn shortest_at_the_size_limit_is_exact_and_quick() {
         .clone();
     let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
     let shortest = &json["shortest"];
-    assert_eq!(shortest["turns"], 16_667);
+    assert_eq!(shortest["turns"], 1_667);
     let p = &shortest["probability"];
     let numer: BigInt = p["numerator"].as_str().unwrap().parse().unwrap();
     let denom: BigInt = p["denominator"].as_str().unwrap().parse().unwrap();
     let six: BigInt = 6.into();
-    // Compared as fractions: numer * 6^16,667 == 138,902,778 * denom.
-    assert_eq!(
-        numer * six.pow(16_667u32),
-        BigInt::from(138_902_778) * denom
-    );
+    // Compared as fractions: numer * 6^1,667 == 1,390,278 * denom.
+    assert_eq!(numer * six.pow(1_667u32), BigInt::from(1_390_278) * denom);
 }
