@@ -24,7 +24,7 @@ use super::distribution::{
     distribution, mean_about, mode_of, plan, quantiles_of, stop_rule, Decay, Distribution,
     DistributionOptions, Known, Mean, Quantile, Stop, Term, TooMuchWork,
 };
-use super::stateful::{exact_mean, stateful_chain};
+use super::stateful::{exact_mean, law_chain};
 use super::tail_law::TailLaw;
 use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, Trap};
@@ -248,7 +248,7 @@ pub fn board_shown_distribution(
     digits: usize,
 ) -> Result<ShownDistribution<Square>, TooMuchWork> {
     let mut shown = if board.is_stateful() {
-        let chain = stateful_chain(board);
+        let chain = law_chain(board);
         certified_distribution(&chain, options, digits)?.map_states(|s| s.square)
     } else {
         certified_distribution(&Chain::for_board(board), options, digits)?
