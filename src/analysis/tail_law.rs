@@ -97,6 +97,9 @@ const TINY_BITS: i32 = 60;
 /// The bits kept when r, l, a and b are rounded outward.
 const BITS: u64 = 96;
 
+/// The smallest lower bound `L^k` on the tail judged worth a statement: `2^-FLOOR_BITS`.
+const FLOOR_BITS: f64 = 4096.0;
+
 /// The proved tail law of `chain`'s number of turns, or `None` when the game may not end, when
 /// the law of the position does not settle within the work allowed, or when the proved error
 /// would not be below a millionth of `P(T > n0)`.
@@ -479,10 +482,19 @@ fn statement(m: usize, b: &Bounds, digits: usize) -> Option<TailLaw> {
     let eps = times_up(&times_up(&(&big_a - &small_b), &r_k1), &big_r)
         + times_up(&times_up(&small_b, &k_r_k1), &(&big_r - &small_l))
         + &b.slack;
-    // Informative: the error is below a millionth of the smallest P(T > n0) can be.
-    let floor = &small_b * pow_rounded(&small_l, k, false);
-    if &eps * BigRational::from_integer(BigInt::from(1_000_000)) > floor {
-        return None;
+    // Informative: the error is below a millionth of the smallest P(T > n0) can be. A lower
+    // bound L^k under 2^-FLOOR_BITS makes no useful statement and its exact power would take
+    // that many bits (an early start with loose bounds gave k log2(1/L) near 10^15), so it is
+    // judged from its logarithm first.
+    if !eps.is_zero() {
+        let floor_bits = k as f64 * -to_f64(&small_l).log2();
+        if !(floor_bits <= FLOOR_BITS) {
+            return None;
+        }
+        let floor = &small_b * pow_rounded(&small_l, k, false);
+        if &eps * BigRational::from_integer(BigInt::from(1_000_000)) > floor {
+            return None;
+        }
     }
     let (within, within_text) = if eps.is_zero() {
         (BigRational::zero(), "0".to_string())
