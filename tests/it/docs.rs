@@ -1,8 +1,12 @@
 //! Every command shown in a ```console block of README.md and docs/*.md is run, and its output
 //! must match what the page shows, so the docs cannot rot. A line `...` in the shown output
-//! stands for any number of lines. A block opened with ```console,ignore is not run (commands
-//! that take long, need tools CI does not have, or are not `ladders` commands), and the line
-//! before it must say why in a comment `<!-- not run by tests/it/docs.rs: REASON -->`.
+//! stands for any number of lines. A command may end in `> FILE`: its standard output goes to
+//! FILE (only its standard error is compared), and every command of that block runs in a fresh
+//! scratch directory, so a later command can read FILE and nothing is written into the
+//! repository (such a block uses built-in boards or files it wrote). A block opened with
+//! ```console,ignore is not run (commands that take long, need tools CI does not have, or are
+//! not `ladders` commands), and the line before it must say why in a comment
+//! `<!-- not run by tests/it/docs.rs: REASON -->`.
 
 use std::path::{Path, PathBuf};
 
@@ -12,7 +16,24 @@ struct Example {
     file: PathBuf,
     line: usize,
     args: Vec<String>,
+    /// The file of `> FILE` at the end of the command, which takes its standard output.
+    stdout_to: Option<String>,
+    /// The line of the block's opening fence when a command of the block writes a file: the
+    /// block then runs in a scratch directory of its own.
+    scratch: Option<usize>,
     expected: Vec<String>,
+}
+
+/// The arguments of a shown command, and the file of a final `> FILE` (outside quotes).
+fn command_args(command: &str) -> (Vec<String>, Option<String>) {
+    if let Some((before, file)) = command.trim_end().rsplit_once(" > ") {
+        let file = file.trim();
+        let unquoted = before.matches('"').count() % 2 == 0;
+        if unquoted && !file.is_empty() && !file.contains([' ', '"']) {
+            return (split_args(before), Some(file.to_string()));
+        }
+    }
+    (split_args(command), None)
 }
 
 fn split_args(command: &str) -> Vec<String> {
@@ -48,25 +69,34 @@ fn examples(file: &Path) -> Vec<Example> {
     let text = std::fs::read_to_string(file).unwrap();
     let mut out = Vec::new();
     let mut in_block = false;
+    let mut block: Vec<Example> = Vec::new();
+    let mut opened = 0;
     let mut current: Option<Example> = None;
     for (i, line) in text.lines().enumerate() {
         if !in_block {
             in_block = line.trim_end() == "```console";
+            opened = i + 1;
             continue;
         }
         if line.starts_with("```") {
-            out.extend(current.take());
+            block.extend(current.take());
+            if block.iter().any(|ex| ex.stdout_to.is_some()) {
+                block.iter_mut().for_each(|ex| ex.scratch = Some(opened));
+            }
+            out.append(&mut block);
             in_block = false;
             continue;
         }
         if let Some(command) = line.strip_prefix("$ ") {
-            out.extend(current.take());
-            let args = split_args(command);
+            block.extend(current.take());
+            let (args, stdout_to) = command_args(command);
             if args.first().map(String::as_str) == Some("ladders") {
                 current = Some(Example {
                     file: file.to_path_buf(),
                     line: i + 1,
                     args: args[1..].to_vec(),
+                    stdout_to,
+                    scratch: None,
                     expected: Vec::new(),
                 });
             }
@@ -96,15 +126,26 @@ fn every_console_example_in_the_docs_prints_what_it_shows() {
     let files = doc_files();
     let mut ran = 0;
     let mut failures = Vec::new();
+    let mut scratch = std::collections::BTreeSet::new();
     for file in &files {
         for ex in examples(file) {
+            let dir = ex
+                .scratch
+                .map_or(root.to_path_buf(), |line| scratch_dir(file, line));
+            if ex.scratch.is_some() {
+                scratch.insert(dir.clone());
+            }
             let output = Command::cargo_bin("ladders")
                 .unwrap()
-                .current_dir(root)
+                .current_dir(&dir)
                 .args(&ex.args)
                 .output()
                 .unwrap();
-            let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+            let mut text = String::new();
+            match &ex.stdout_to {
+                Some(name) => std::fs::write(dir.join(name), &output.stdout).unwrap(),
+                None => text.push_str(&String::from_utf8_lossy(&output.stdout)),
+            }
             text.push_str(&String::from_utf8_lossy(&output.stderr));
             let actual: Vec<&str> = text.lines().collect();
             if !matches(&ex.expected, &actual) {
@@ -120,8 +161,23 @@ fn every_console_example_in_the_docs_prints_what_it_shows() {
             ran += 1;
         }
     }
+    for dir in scratch {
+        std::fs::remove_dir_all(dir).unwrap();
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
     assert!(ran >= 3, "only {ran} examples found");
+}
+
+/// The scratch directory of the block opened at `line` of `file` (under the system's temporary
+/// directory, one per test process; the test removes it at the end).
+fn scratch_dir(file: &Path, line: usize) -> PathBuf {
+    let stem = file.file_stem().unwrap().to_string_lossy();
+    let dir =
+        std::env::temp_dir().join(format!("ladders-docs-{}-{stem}-{line}", std::process::id()));
+    if !dir.exists() {
+        std::fs::create_dir_all(&dir).unwrap();
+    }
+    dir
 }
 
 /// The markdown files whose console examples are run: README.md and docs/*.md.
@@ -183,6 +239,32 @@ fn an_ignored_block_needs_a_reason_on_the_line_before() {
     assert_eq!(unexplained_ignores(bare), [2]);
     let empty = "<!-- not run by tests/it/docs.rs: -->\n```console,ignore\n";
     assert_eq!(unexplained_ignores(empty), [2]);
+}
+
+#[test]
+fn a_redirected_command_writes_a_file_the_next_command_of_its_block_reads() {
+    let text = "```console\n$ ladders a > out.csv\n$ ladders b out.csv\nshown\n```\n\
+                ```console\n$ ladders c \">\" x\n```\n";
+    let dir = std::env::temp_dir().join(format!("ladders-docs-unit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("page.md");
+    std::fs::write(&file, text).unwrap();
+    let found = examples(&file);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(found.len(), 3);
+    assert_eq!(found[0].args, ["a"]);
+    assert_eq!(found[0].stdout_to.as_deref(), Some("out.csv"));
+    assert_eq!(found[1].args, ["b", "out.csv"]);
+    assert_eq!(found[1].stdout_to, None);
+    assert_eq!(found[1].expected, ["shown"]);
+    // The whole first block runs in one scratch directory, named by its opening line.
+    assert_eq!((found[0].scratch, found[1].scratch), (Some(1), Some(1)));
+    // A quoted `>` is an argument, and a block without a redirection runs in the repository.
+    assert_eq!(found[2].args, ["c", ">", "x"]);
+    assert_eq!(
+        (found[2].stdout_to.as_deref(), found[2].scratch),
+        (None, None)
+    );
 }
 
 #[test]
