@@ -25,6 +25,7 @@ pub mod chain;
 pub mod choice;
 pub mod exact;
 pub mod generate;
+pub mod prec;
 pub mod progress;
 pub mod race;
 pub mod report;

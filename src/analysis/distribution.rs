@@ -238,7 +238,7 @@ pub struct TooMuchWork {
 /// Above this a float decay rate is not trusted to say how slowly the tail decays: 1 - rho is
 /// then near the rounding error of rho (on a board won with probability 2^-51 a game, rho
 /// rounds to exactly 1), and the turns needed come from the exact moments instead.
-pub const RHO_TRUSTED_BELOW: f64 = 1.0 - 1e-6;
+pub const RHO_TRUSTED_BELOW: f64 = 1.0 - crate::prec::RHO_MARGIN;
 
 /// The turns n after which `P(T > n)` falls below `tail`: `ln(tail) / ln(rho)` from the decay
 /// rate; when rho is too near 1 to trust ([`RHO_TRUSTED_BELOW`]), the certified lower bound

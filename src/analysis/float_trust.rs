@@ -5,17 +5,14 @@
 //! than [`MIN_DIGITS`] digits is refused, never printed as a number.
 //!
 //! The bound. Every float solve is backward stable: its answer x solves `(A + dA) x = b` with
-//! `|dA| <= ETA |A|` (infinity norms; BiCGSTAB's answers are kept only when their residual
-//! passes that test, the fallback is an elimination). Then the error is at most about
+//! `|dA| <= ETA |A|`, ETA = [`crate::prec::BACKWARD_ERROR`] (infinity norms; BiCGSTAB's
+//! answers are kept only when their residual passes that test, the fallback is an elimination). Then the error is at most about
 //! `kappa * ETA * |x|` with `kappa = |A| |A^-1|`. For `A = I - Q`, `|A| <= 2` and `|A^-1|` is
 //! the largest expected number of steps left from any state (`A^-1` is nonnegative and
 //! `A^-1 1` is that vector), so `kappa <= 2 * max_i steps_i`. The solve gives those steps; it
 //! cannot give small ones on a nearly singular system, because any x with a small residual
 //! has `(1 - rho) pi x >= pi b - |r|` (pi the left eigenvector of Q for its largest eigenvalue
 //! rho), so `max x >= about 1 / (1 - rho)`.
-
-/// The backward error every float solve is held to (see [`crate::exact::solve::solve_float`]).
-pub const ETA: f64 = 1e-14;
 
 /// The most significant digits ever claimed for a float answer.
 pub const MAX_DIGITS: u32 = 12;
@@ -60,7 +57,7 @@ pub enum FloatUntrusted {
 /// The significant digits a component of relative size `scale` (`|x|_inf / |x_i|`, at least 1)
 /// keeps when the condition number is `condition`: `floor(-log10(condition * ETA * scale))`.
 pub fn significant_digits(condition: f64, scale: f64) -> i32 {
-    let relative = condition.max(1.0) * ETA * scale.max(1.0);
+    let relative = condition.max(1.0) * crate::prec::BACKWARD_ERROR * scale.max(1.0);
     if !relative.is_finite() {
         return i32::MIN;
     }

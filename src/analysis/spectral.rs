@@ -253,7 +253,7 @@ impl Block {
             self.times(&x, &mut next);
             if k % 16 == 15 {
                 let (lo, hi) = ratio_range(&x, &next);
-                if hi - lo <= 1e-14 * hi {
+                if hi - lo <= crate::prec::SPECTRAL_BRACKET * hi {
                     let rho = next.iter().sum::<f64>() / x.iter().sum::<f64>();
                     return Ok((x, rho));
                 }

@@ -88,7 +88,7 @@ impl TailLaw {
 
 /// The float power method stops when the Collatz-Wielandt ratios of the iterate agree to this
 /// (relative).
-const SETTLED: f64 = 1e-13;
+const SETTLED: f64 = crate::prec::POWER_SETTLED;
 /// The most floating-point work (multiply-adds) spent looking for the settled law.
 const FLOAT_WORK: usize = 30_000_000;
 /// States whose share of the iterate is below `2^-TINY_BITS` of the largest are left out of

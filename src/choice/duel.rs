@@ -156,15 +156,12 @@ fn sweep_until(game: &Game, max_sweeps: usize, strategy: Option<&Strategy>) -> F
                 w[x * m + y] = new;
             }
         }
-        if moved <= 1e-15 {
+        if moved <= crate::prec::SWEEP_SETTLED {
             break;
         }
     }
     FloatValues { w, sweeps }
 }
-
-/// How close two actions' values must be to count as a tie in [`greedy`].
-const TIE: f64 = 1e-12;
 
 /// The strategy greedy in the values `w`. Ties (values within 1e-12) go to the action with the
 /// fewest expected turns left for a player alone under the single-player optimum (`alone`, from
@@ -194,7 +191,7 @@ pub fn greedy(game: &Game, w: &FloatValues, alone: &[f64]) -> Strategy {
                         .collect();
                     let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
                     (0..values.len())
-                        .filter(|&i| values[i] >= best - TIE)
+                        .filter(|&i| values[i] >= best - crate::prec::TIE)
                         .min_by(|&i, &j| lefts[i].total_cmp(&lefts[j]).then(i.cmp(&j)))
                         .unwrap_or(0)
                 })
@@ -328,7 +325,7 @@ fn refine(r: &Rows, center: &mut [i64]) {
         if !moved.is_finite() {
             return;
         }
-        if moved <= 1e-3 {
+        if moved <= crate::prec::SWEEP_ROUGH {
             break;
         }
     }
@@ -400,7 +397,7 @@ fn turns_bound(r: &Rows) -> Option<Vec<i64>> {
         if !t.iter().all(|v| v.is_finite() && *v < 1e12) {
             return None;
         }
-        if moved < 1e-12 {
+        if moved < crate::prec::LENGTH_SWEEP_SETTLED {
             break;
         }
     }

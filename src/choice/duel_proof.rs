@@ -94,7 +94,7 @@ pub fn gain_bound(game: &Game, strategy: &Strategy, c: &Certified) -> BigRationa
                 // A float screen with a wide margin: only near-ties are worked out exactly.
                 let diff_f = diff_num as f64 / (ua as f64 * uc as f64 * one as f64);
                 let rad_f = rho_f * (ra as f64 / ua as f64 + rc as f64 / uc as f64);
-                if diff_f + 2.0 * rad_f < -1e-9 {
+                if diff_f + 2.0 * rad_f < -crate::prec::SCREEN {
                     continue;
                 }
                 let diff =
@@ -193,7 +193,7 @@ fn max_turns_bound(game: &Game, strategy: &Strategy) -> Option<Vec<i64>> {
         if !t.iter().all(|v| v.is_finite() && *v < 1e12) {
             return None;
         }
-        if moved < 1e-12 {
+        if moved < crate::prec::LENGTH_SWEEP_SETTLED {
             break;
         }
     }

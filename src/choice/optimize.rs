@@ -169,7 +169,7 @@ pub fn value_iteration(game: &Game, sweeps: usize) -> Vec<f64> {
             moved = moved.max((new - v[s]).abs() / new);
             v[s] = new;
         }
-        if moved < 1e-15 {
+        if moved < crate::prec::SWEEP_SETTLED {
             break;
         }
     }

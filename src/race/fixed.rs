@@ -260,7 +260,7 @@ pub fn supersolution(chain: &FixedChain, reward: &[u32]) -> Option<Vec<BigUint>>
                 .collect()
         })
         .collect();
-    let mut eta = 1e-9;
+    let mut eta = crate::prec::FIXED_POINT_SLACK;
     for _ in 0..4 {
         let mut x = vec![0f64; n];
         let mut converged = false;
@@ -274,7 +274,7 @@ pub fn supersolution(chain: &FixedChain, reward: &[u32]) -> Option<Vec<BigUint>>
                 change = change.max((v - x[i]).abs() / v.max(1.0));
                 x[i] = v;
             }
-            if change < 1e-13 {
+            if change < crate::prec::FIXED_POINT_SETTLED {
                 converged = true;
                 break;
             }
@@ -282,7 +282,7 @@ pub fn supersolution(chain: &FixedChain, reward: &[u32]) -> Option<Vec<BigUint>>
         if converged && x.iter().all(|v| v.is_finite()) {
             let h: Vec<BigUint> = x
                 .iter()
-                .map(|&v| from_f64_up(v * (1.0 + 1e-9), bits))
+                .map(|&v| from_f64_up(v * (1.0 + crate::prec::BOUND_ROUNDING), bits))
                 .collect();
             if check_supersolution(chain, reward, &h) {
                 return Some(h);

@@ -328,7 +328,7 @@ impl<S: RaceState> LayeredChain<S> {
     fn length_bound(&self) -> Option<Vec<i64>> {
         let n = self.states.len();
         let mut t = vec![0.0f64; n];
-        self.sweep(&vec![1.0; n], &mut t, 1, 1e-12);
+        self.sweep(&vec![1.0; n], &mut t, 1, crate::prec::LENGTH_SWEEP_SETTLED);
         if !t.iter().all(|v| v.is_finite() && *v < 1e12) {
             return None;
         }
@@ -359,7 +359,7 @@ impl<S: RaceState> LayeredChain<S> {
             .map(|i| self.constant(i / cs, i % cs) as f64 / self.denominator[i / cs] as f64)
             .collect();
         let mut x = vec![0.0f64; n * cs];
-        self.sweep(&b, &mut x, cs, 1e-15);
+        self.sweep(&b, &mut x, cs, crate::prec::SWEEP_SETTLED);
         if !x.iter().all(|v| v.is_finite() && v.abs() < MAX_VALUE) {
             return Err(LayeredError::NotCertified);
         }
@@ -373,7 +373,7 @@ impl<S: RaceState> LayeredChain<S> {
             .map(|(i, &v)| v as f64 / self.denominator[i / cs] as f64)
             .collect();
         let mut e = vec![0.0f64; r.len()];
-        self.sweep(&r, &mut e, cs, 1e-3);
+        self.sweep(&r, &mut e, cs, crate::prec::SWEEP_ROUGH);
         for (c, de) in center.iter_mut().zip(&e) {
             *c += de.round() as i128;
         }

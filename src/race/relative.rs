@@ -328,7 +328,7 @@ fn length_bound(rel: &Relative) -> Option<Vec<i64>> {
         if !t.iter().all(|v| v.is_finite() && *v < 1e12) {
             return None;
         }
-        if moved < 1e-9 {
+        if moved < crate::prec::RELATIVE_LENGTH_SETTLED {
             break;
         }
     }
@@ -386,7 +386,7 @@ pub fn relative_race(boards: &[&Board], digits: usize) -> Result<Race, RelativeE
         .map(|i| rel.constant(i / cs, i % cs) as f64 / d)
         .collect();
     let mut x = vec![0.0f64; rel.states * cs];
-    sweep(&rel, &b, &mut x, 1e-15, 100_000);
+    sweep(&rel, &b, &mut x, crate::prec::SWEEP_SETTLED, 100_000);
     let one = (1u64 << SCALE_BITS) as f64;
     let mut center: Vec<i128> = x.iter().map(|&v| (v * one).round() as i128).collect();
     // One step of iterative refinement: e = r / D + Q e, in units of 2^-60.

@@ -153,7 +153,12 @@ pub fn distribution_svg<S>(board: &Board, dist: &Distribution<S>) -> Result<Stri
         .map(|t| (t.n as f64, to_f64(&t.cdf())))
         .collect();
     let last = bars.last().map_or(1.0, |b| b.0) + 1.0;
-    let top = bars.iter().map(|b| b.1).fold(0.0_f64, f64::max).max(1e-12) * 1.1;
+    let top = bars
+        .iter()
+        .map(|b| b.1)
+        .fold(0.0_f64, f64::max)
+        .max(crate::prec::AXIS_FLOOR)
+        * 1.1;
     chart_svg(&board_line(board), &rules_line(board), |area| {
         let mut chart =
             axes(area, 0.0..last, 0.0..top, true)?.set_secondary_coord(0.0..last, 0.0..1.0);
@@ -168,7 +173,7 @@ pub fn distribution_svg<S>(board: &Board, dist: &Distribution<S>) -> Result<Stri
             let at = dist
                 .quantiles
                 .iter()
-                .find(|q| (to_f64(&q.level) - level).abs() < 1e-9)
+                .find(|q| (to_f64(&q.level) - level).abs() < crate::prec::LEVEL_MATCH)
                 .and_then(|q| q.turns);
             if let Some(n) = at {
                 let x = n as f64;
@@ -226,7 +231,7 @@ pub fn simulation_svg<S>(
         .chain(&law)
         .map(|b| b.1)
         .fold(0.0_f64, f64::max)
-        .max(1e-12)
+        .max(crate::prec::AXIS_FLOOR)
         * 1.1;
     let subtitle = format!(
         "{}; {} played, seed {}{}",
@@ -330,7 +335,7 @@ pub fn race_svg<S>(seats: &[&Board], laws: &[&Distribution<S>]) -> Result<String
         .iter()
         .filter_map(|c| c.last().map(|p| p.1))
         .fold(0.0_f64, f64::max)
-        .max(1e-12)
+        .max(crate::prec::AXIS_FLOOR)
         * 1.1;
     let title = format!("A race of {} players", seats.len());
     let subtitle = format!(

@@ -217,7 +217,7 @@ fn snake_path(layout: &Layout, jump: Jump) -> String {
     let (x1, y1) = layout.centre(jump.from);
     let (x2, y2) = layout.centre(jump.to);
     let (dx, dy) = (x2 - x1, y2 - y1);
-    let length = (dx * dx + dy * dy).sqrt().max(1e-9);
+    let length = (dx * dx + dy * dy).sqrt().max(crate::prec::ARROW_LENGTH);
     // The normal to the line, scaled to a fraction of the length (at most two cells).
     let bend = (length * 0.25).min(layout.cell * 2.0);
     let (nx, ny) = (-dy / length * bend, dx / length * bend);
@@ -235,7 +235,7 @@ fn ladder_path(layout: &Layout, jump: Jump) -> String {
     let (x1, y1) = layout.centre(jump.from);
     let (x2, y2) = layout.centre(jump.to);
     let (dx, dy) = (x2 - x1, y2 - y1);
-    let length = (dx * dx + dy * dy).sqrt().max(1e-9);
+    let length = (dx * dx + dy * dy).sqrt().max(crate::prec::ARROW_LENGTH);
     let half = layout.cell * 0.12;
     let (nx, ny) = (-dy / length * half, dx / length * half);
     let mut d = format!(

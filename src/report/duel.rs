@@ -127,7 +127,7 @@ fn write_proof(
 fn upper_f64(x: &BigRational) -> f64 {
     let f = x.to_f64().unwrap_or(f64::INFINITY);
     if f > 0.0 {
-        f * (1.0 + 1e-12)
+        f * (1.0 + crate::prec::SHOWN_UPWARD)
     } else {
         f
     }

@@ -309,7 +309,7 @@ impl ZTest {
         let se = sd / (n as f64).sqrt();
         let diff = observed - expected;
         if sd == 0.0 {
-            let pass = diff.abs() <= 1e-9 * expected.abs().max(1.0);
+            let pass = diff.abs() <= crate::prec::ZERO_SPREAD * expected.abs().max(1.0);
             return ZTest {
                 observed,
                 expected,

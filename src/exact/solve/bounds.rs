@@ -190,7 +190,7 @@ pub(super) fn log2_column_bounds(
 /// one bit per thousand rows of each bound, and eight bits), plus `extra` bits the use needs
 /// (the sign of a symmetric residue, the factor 2 of rational reconstruction).
 pub(super) fn with_margin(bits: f64, terms: usize, rows: usize, extra: f64) -> f64 {
-    bits * (1.0 + 1e-9) + (terms * rows) as f64 * 1e-3 + (8.0 + extra)
+    bits * (1.0 + crate::prec::BOUND_ROUNDING) + (terms * rows) as f64 * 1e-3 + (8.0 + extra)
 }
 
 /// For each solution (the chained one last), the bit count of a modulus that provably

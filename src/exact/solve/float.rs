@@ -214,11 +214,11 @@ pub(super) fn residual(a: &Csr, x: &[f64], b: &[f64]) -> Vec<f64> {
     r
 }
 
-/// The normwise backward-error test `|r|_inf <= 1e-14 (|A|_inf |x|_inf + |b|_inf)` (Higham,
-/// *Accuracy and Stability of Numerical Algorithms*, 2nd ed., theorem 7.1): as good as a
-/// backward-stable direct solve.
+/// The normwise backward-error test `|r|_inf <= eta (|A|_inf |x|_inf + |b|_inf)` with eta
+/// [`crate::prec::BACKWARD_ERROR`] (Higham, *Accuracy and Stability of Numerical Algorithms*,
+/// 2nd ed., theorem 7.1): as good as a backward-stable direct solve.
 pub(super) fn accepts(a: &Csr, r: &[f64], x: &[f64], b: &[f64]) -> bool {
-    inf_norm(r) <= 1e-14 * (a.norm * inf_norm(x) + inf_norm(b))
+    inf_norm(r) <= crate::prec::BACKWARD_ERROR * (a.norm * inf_norm(x) + inf_norm(b))
 }
 
 pub(super) fn dot(a: &[f64], b: &[f64]) -> f64 {
@@ -294,7 +294,7 @@ pub(super) fn krylov(a: &Csr, b: &[f64]) -> Option<Vec<f64>> {
                 *ri = si - omega * ti;
             }
             // Restart (and test the true residual) once the recurrence says it is small.
-            if inf_norm(&r) <= 1e-15 * (a.norm * inf_norm(&x) + b_norm)
+            if inf_norm(&r) <= crate::prec::KRYLOV_RESTART * (a.norm * inf_norm(&x) + b_norm)
                 || iterations >= KRYLOV_MAX_ITERATIONS
             {
                 break;

@@ -82,7 +82,7 @@ pub(super) struct VectorSolution<'a> {
 /// An upper estimate of the steps a solution needs (for the memory check before anything is
 /// factored): every prime the lifting tries is above 2^61.
 fn steps_estimate(n: usize, num_bits: f64, den_bits: f64) -> usize {
-    let bits = (num_bits + den_bits) * (1.0 + 1e-9) + n as f64 * 2e-3 + 10.0;
+    let bits = (num_bits + den_bits) * (1.0 + crate::prec::BOUND_ROUNDING) + n as f64 * 2e-3 + 10.0;
     (bits / 61.0).ceil().max(1.0) as usize
 }
 

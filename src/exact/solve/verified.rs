@@ -302,7 +302,7 @@ fn hadamard_bits(a: &Csr, c: Option<&Csr>, b: &[i64]) -> f64 {
             }
         })
         .sum::<f64>()
-        * (1.0 + 1e-9)
+        * (1.0 + crate::prec::BOUND_ROUNDING)
         + 1.0
 }
 
