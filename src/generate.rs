@@ -91,7 +91,7 @@ pub enum GenerateError {
         max: usize,
     },
     /// `columns` is not a row length.
-    #[error("--columns {columns} is not a row length: expected 1 to {size}")]
+    #[error("columns {columns} is not a row length: expected 1 to {size}")]
     Columns {
         /// The row length asked for.
         columns: Square,
@@ -101,8 +101,7 @@ pub enum GenerateError {
     /// Jumps cannot be longer than the placement rule asks on this board.
     #[error(
         "no snake or ladder longer than {min} squares fits on {size} squares (jumps must be \
-         longer than the {rows} rows and the row length {columns}): use fewer rows (a larger \
-         --columns) or no jumps"
+         longer than the {rows} rows and the row length {columns}): use fewer rows or no jumps"
     )]
     TooShort {
         /// Jumps must be longer than this.

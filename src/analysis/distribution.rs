@@ -223,8 +223,7 @@ impl<S> Distribution<S> {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error(
     "the exact distribution would need about {turns:.0} turns over {states} states (the tail \
-     decays by {rho:.6} a turn): too slow; pass fewer --turns or a larger --tail, or estimate it \
-     with `ladders simulate` (`ladders expect` gives the exact mean)"
+     decays by {rho:.6} a turn): too slow"
 )]
 pub struct TooMuchWork {
     /// Estimated turns.

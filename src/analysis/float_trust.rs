@@ -27,7 +27,7 @@ pub enum FloatUntrusted {
     #[error(
         "the floating-point solve cannot stand behind its answer: the system's condition number \
          is about {condition:.1e}, which leaves {digits} correct significant digits (at least \
-         3 are needed); drop --float: `ladders expect` answers exactly"
+         3 are needed)"
     )]
     IllConditioned {
         /// The condition number's estimate.
@@ -38,7 +38,7 @@ pub enum FloatUntrusted {
     /// The solve gave a figure no game can have.
     #[error(
         "the floating-point solve gave an impossible answer ({what} = {value:e}), so it is not \
-         printed; drop --float: `ladders expect` answers exactly"
+         printed"
     )]
     Impossible {
         /// Which figure.
@@ -47,10 +47,7 @@ pub enum FloatUntrusted {
         value: f64,
     },
     /// A pivot vanished: the float system is singular.
-    #[error(
-        "the floating-point solve failed (the system is singular in f64); drop --float: \
-         `ladders expect` answers exactly"
-    )]
+    #[error("the floating-point solve failed (the system is singular in f64)")]
     Singular,
 }
 

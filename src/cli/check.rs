@@ -61,7 +61,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             board.name(),
             trap_sentence(&trap)
         ),
-        LawError::TooMuchWork(w) => anyhow!("{}: {w}", board.name()),
+        LawError::TooMuchWork(w) => anyhow::Error::new(w).context(board.name().to_string()),
     })?;
     let (sim, timing) = match &chosen {
         Some(c) => run_policy_simulation(c, &args.sim)?,

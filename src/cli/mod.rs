@@ -14,6 +14,7 @@ macro_rules! after_help {
     };
 }
 
+pub mod advice;
 pub mod analyze;
 pub mod board_args;
 pub mod boards;
@@ -168,8 +169,19 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
     code
 }
 
-/// Runs the subcommand (`colour`: whether standard output is coloured).
+/// Runs the subcommand (`colour`: whether standard output is coloured); a library error that
+/// has a remedy on the command line gets it ([`advice::add`]).
 fn dispatch(cli: Cli, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
+    let command = match &cli.command {
+        Some(Command::Race(_)) => advice::For::Race,
+        Some(Command::Distribution(_)) => advice::For::Distribution,
+        _ => advice::For::Other,
+    };
+    run_command(cli, colour, out).map_err(|e| advice::add(e, command))
+}
+
+/// Runs the subcommand.
+fn run_command(cli: Cli, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
     match cli.command {
         None => analyze::run(&analyze::Args::default_board(cli.rules, cli.output), out),
         Some(Command::Analyze(args)) => analyze::run(&args, out),

@@ -78,7 +78,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             board.name(),
             trap_sentence(&trap)
         ),
-        LawError::TooMuchWork(w) => anyhow!("{}: {w}", board.name()),
+        LawError::TooMuchWork(w) => anyhow::Error::new(w).context(board.name().to_string()),
     })?;
     let comparison = compare(&law, observed, None);
     // Variants need a sample that can tell them apart.

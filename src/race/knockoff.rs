@@ -81,11 +81,11 @@ pub enum KnockOffError {
     #[error("a race needs at least one player")]
     NoPlayers,
     /// The joint chain is larger than allowed.
-    #[error("the joint chain of the knock-off game has more than {} states; fewer players or a smaller board (or a larger --state-limit) are needed, or `ladders simulate --players K --knock-off` estimates it with standard errors", .0.limit)]
+    #[error("the joint chain of the knock-off game has more than {} states; fewer players or a smaller board are needed", .0.limit)]
     TooLarge(ChainTooLarge),
     /// No certified bound of the game's remaining length was found (the float candidate for the
     /// supersolution failed its exact check), so the stepped answer cannot be certified.
-    #[error("could not certify a bound on the remaining length of the knock-off game (the joint chain's expected times are too long for the float candidate); try --exact-limit above {0}")]
+    #[error("could not certify a bound on the remaining length of the knock-off game (the joint chain's expected times are too long for the float candidate)")]
     NoTailBound(usize),
     /// Every seat plays the same board, but even relative positions need too much memory.
     #[error(transparent)]

@@ -73,7 +73,7 @@ pub enum RelativeError {
     #[error("the seats' games differ or their rules are outside the relative-position method")]
     NotApplicable,
     /// The method applies but would need too much memory.
-    #[error("{players} players on {squares} squares: {states} states relative to the mover, about {megabytes} MB of memory and {seconds} s (the limit is {} MB); `ladders simulate --players {players} --knock-off` estimates it with standard errors", MEMORY_LIMIT >> 20)]
+    #[error("{players} players on {squares} squares: {states} states relative to the mover, about {megabytes} MB of memory and {seconds} s (the limit is {} MB)", MEMORY_LIMIT >> 20)]
     TooLarge {
         /// The players.
         players: usize,

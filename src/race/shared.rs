@@ -279,7 +279,7 @@ pub enum SharedError {
     #[error("a race needs at least one player")]
     NoPlayers,
     /// The joint chain may be larger than allowed (refused before it is built).
-    #[error("{players} players sharing this board: the joint chain may have up to {bound:.3e} states (squares, owed turns, used-up jumps, whose turn), above the limit of {limit}; a larger --state-limit, or `ladders simulate --players {players}` estimates it with standard errors")]
+    #[error("{players} players sharing this board: the joint chain may have up to {bound:.3e} states (squares, owed turns, used-up jumps, whose turn), above the limit of {limit}")]
     TooLarge {
         /// The players.
         players: usize,
@@ -297,7 +297,7 @@ pub enum SharedError {
         seat: usize,
     },
     /// The certified solve failed.
-    #[error("the shared race could not be certified: {0}; `ladders simulate --players {1}` estimates it with standard errors")]
+    #[error("the shared race could not be certified: {0}")]
     Layered(LayeredError, usize),
 }
 
