@@ -7,7 +7,7 @@
 //! cargo run --release --example fill [--solve | --solve-all] [BOARD.toml ...]
 //! ```
 //!
-//! With `--solve`, also times `solve_exact_int` on the expected-turns system (start component
+//! With `--solve`, also times `exact::solve::solve` on the expected-turns system (start component
 //! only) given in square order and permuted, on the boards of at most 2,000 states (all of them
 //! with `--solve-all`), and checks that both give the same fraction. (The solver now orders the
 //! system itself, so both times are of the chosen order.)
@@ -17,7 +17,7 @@ use ladders::chain::RollLevel;
 use ladders::exact::order::{
     elimination_order, entries_after_fill, inverse, markowitz, permute_entries,
 };
-use ladders::exact::solve::{solve_exact_int, Wanted};
+use ladders::exact::solve::{solve, System, Wanted};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -43,7 +43,7 @@ fn pattern(board: &Board) -> Option<Vec<Vec<u32>>> {
     )
 }
 
-/// Times `solve_exact_int` on the expected-turns system `A x = F - again` (as
+/// Times `exact::solve::solve` on the expected-turns system `A x = F - again` (as
 /// `roll_level_system` builds it), in square order and permuted by `perm`: one table row.
 fn time_solves(name: &str, board: &Board, perm: &[u32]) -> String {
     let rl = RollLevel::new(board).expect("roll level");
@@ -84,7 +84,7 @@ fn time_solves(name: &str, board: &Board, perm: &[u32]) -> String {
         let mut x = None;
         for _ in 0..reps {
             let t = Instant::now();
-            x = Some(solve_exact_int(a, &[b.to_vec()], &[Wanted::Some(w)], None).expect("solve"));
+            x = Some(solve(System::integer(a, &[b.to_vec()]), &[Wanted::Some(w)]).expect("solve"));
             best = best.min(t.elapsed());
         }
         (best, x.expect("ran"))
@@ -166,7 +166,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     if solve {
         println!();
-        println!("| board | solve_exact_int, square order | permuted | same fraction |");
+        println!("| board | solve, square order | permuted | same fraction |");
         println!("|---|---|---|---|");
         for line in solves {
             println!("{line}");

@@ -19,7 +19,7 @@ use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, Ends, RollLevel, RollMove, RollSquares, Trap, TurnRewards};
 use crate::exact::lehmer;
 use crate::exact::solve::{
-    identity_minus, solve_exact, solve_exact_int, transient_matrix, Chained, SparseRows, Wanted,
+    identity_minus, solve, transient_matrix, Chained, SparseRows, System, Wanted,
 };
 
 /// The expectations of a game that ends with probability 1; `S` is the chain's state (a square
@@ -77,7 +77,7 @@ pub fn expect(board: &Board) -> Expectation {
 ///
 /// With `roll_again` none or unlimited the system solved is the roll-level one of
 /// [`RollLevel`] (sparse, small integers); with `roll_again = K` it is the turn chain's
-/// `I - Q`. Either way [`solve_exact`] solves for every expectation at once, the second moment
+/// `I - Q`. Either way [`solve`] solves for every expectation at once, the second moment
 /// through the block system
 ///
 /// ```text
@@ -218,7 +218,12 @@ fn solve_all<S>(
         rhs: 0,
         wanted: Wanted::Some(&at_start),
     };
-    let x = solve_exact(a, b, &wanted, Some(chained))
+    let system = System::Rational {
+        a,
+        rhs: b,
+        chained: Some(chained),
+    };
+    let x = solve(system, &wanted)
         .expect("every state reaches the finish, so the system is nonsingular");
     assemble(x, squares)
 }
@@ -305,7 +310,12 @@ fn expect_roll_level(rl: RollLevel, start: usize, per_square: bool) -> Expectati
     let at_start = [start];
     let mut wanted = vec![Wanted::Some(&turns_wanted)];
     wanted.extend([Wanted::Some(&at_start); COLUMNS - 1]);
-    let x = solve_exact_int(&a, &b, &wanted, Some((&c, 0, Wanted::Some(&at_start))))
+    let system = System::Integer {
+        a: &a,
+        rhs: &b,
+        chained: Some((&c, 0, Wanted::Some(&at_start))),
+    };
+    let x = solve(system, &wanted)
         .expect("every square reaches the finish, so the system is nonsingular");
     assemble(x, squares)
 }
@@ -340,7 +350,7 @@ pub fn expect_chain_with<S: ChainState>(chain: &Chain<S>, per_square: bool) -> E
 
 /// The expectations in floating point (`expect --float`): the same quantities as
 /// [`Expectations`], from the same roll-level system solved in f64 (iteratively, with a residual
-/// check; see [`crate::exact::solve::solve_float_at`]). Fast on large boards; at most 12
+/// check; see `exact::solve::float`). Fast on large boards; at most 12
 /// significant digits (as many as [`FloatExpectations::trust`] says), no exact claim.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatExpectations {

@@ -8,7 +8,7 @@
 //!
 //! `(I - Q) f_1 = 1`, and `(I - Q) f_k = k Q f_(k-1)` for k >= 2,
 //!
-//! one exact solve with the same matrix per moment ([`crate::exact::solve::solve_absorbing`]).
+//! one exact solve with the same matrix per moment ([`crate::exact::solve::solve`]).
 //! The raw moments follow with the Stirling numbers of the second kind,
 //! `E[T^k] = sum_j S(k, j) f_j`, the central ones with the binomial theorem,
 //! `E[(T - mu)^k] = sum_j binomial(k, j) E[T^j] (-mu)^(k-j)`. The skewness `mu_3 / sigma^3` is
@@ -22,7 +22,7 @@ use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
 use crate::chain::{Chain, ChainState};
-use crate::exact::solve::{solve_absorbing, transient_matrix, Singular};
+use crate::exact::solve::{identity_minus, solve, transient_matrix, Singular, System, Wanted};
 
 /// The moments of T up to some order, exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,7 +147,11 @@ where
     let q = transient_matrix(chain);
     let mut rhs = vec![BigRational::one(); n];
     for j in 1..=k {
-        let f = solve_absorbing(&q, std::slice::from_ref(&rhs))?.remove(0);
+        let f = solve(
+            System::rational(&identity_minus(&q), std::slice::from_ref(&rhs)),
+            &[Wanted::All],
+        )?
+        .remove(0);
         out.push(f[chain.start()].clone());
         let next = BigRational::from_integer(BigInt::from(j + 1));
         rhs = q

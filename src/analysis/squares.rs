@@ -32,7 +32,7 @@ use super::stateful::stateful_chain;
 use super::visits::{jump_passes, visits, VisitsError};
 use crate::board::{Board, Jump, RollAgain, Square};
 use crate::chain::{Chain, ChainState};
-use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, Wanted};
+use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
 
 /// The most transient squares for which the reach probabilities are solved (one right-hand side
 /// per square).
@@ -204,7 +204,7 @@ fn reach_and_taken(
         let b: Vec<Vec<BigRational>> = batch.iter().map(|(e, _)| e.clone()).collect();
         let wanted: Vec<Wanted<'_>> = batch.iter().map(|(_, w)| Wanted::Some(w)).collect();
         solved.extend(
-            solve_exact(&a, &b, &wanted, None).expect("I - Q is nonsingular: the game ends"),
+            solve(System::rational(&a, &b), &wanted).expect("I - Q is nonsingular: the game ends"),
         );
     }
     let reach = visits

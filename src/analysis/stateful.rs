@@ -31,7 +31,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::chain::{
     compound_move, Chain, PlayerState, StatefulBoard, Turn, TurnModel, TurnRewards,
 };
-use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, SparseRows, Wanted};
+use crate::exact::solve::{identity_minus, solve, transient_matrix, SparseRows, System, Wanted};
 use crate::rules::Progress;
 
 /// The chain of one player on a stateful board, over the full state (what is used up, eaten or
@@ -262,8 +262,8 @@ fn eaten_on_full_chain(board: &Board) -> Option<Vec<(u64, BigRational)>> {
     let a = identity_minus(&transient_matrix(&chain));
     let start = [chain.start()];
     let wanted = vec![Wanted::Some(&start); finals.len()];
-    let x =
-        solve_exact(&a, &columns, &wanted, None).expect("the game ends, so I - Q is nonsingular");
+    let x = solve(System::rational(&a, &columns), &wanted)
+        .expect("the game ends, so I - Q is nonsingular");
     Some(
         finals
             .iter()
@@ -366,7 +366,7 @@ fn eaten_by_subsets(board: &Board) -> Option<Vec<(u64, BigRational)>> {
                 row.into_iter().filter(|(_, v)| !v.is_zero()).collect()
             })
             .collect();
-        let mut x = solve_exact(&rows, &[b], &[Wanted::Some(&start)], None)
+        let mut x = solve(System::rational(&rows, &[b]), &[Wanted::Some(&start)])
             .expect("the game ends, so I - Q is nonsingular, and more so with turns cut");
         x.swap_remove(0).swap_remove(0)
     };

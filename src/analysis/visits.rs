@@ -27,7 +27,7 @@ use crate::board::{Board, Jump, RollAgain, Square};
 use crate::chain::{Chain, ChainState};
 use crate::exact::decimal::to_f64;
 use crate::exact::solve::{
-    identity_minus, solve_exact, solve_float, transient_matrix, SparseRows, Wanted,
+    identity_minus, solve, solve_float, transient_matrix, SparseRows, System, Wanted,
 };
 use crate::rules::{roll, RollOutcome};
 
@@ -111,7 +111,7 @@ pub fn start_row<S: ChainState>(
     let a = reversed_transpose(&identity_minus(&transient_matrix(chain)));
     let mut e = vec![BigRational::zero(); t];
     e[t - 1 - chain.start()] = BigRational::one();
-    let mut solved = solve_exact(&a, &[e], &[Wanted::All], None)
+    let mut solved = solve(System::rational(&a, &[e]), &[Wanted::All])
         .expect("I - Q is nonsingular when the game always ends");
     let mut v = solved.swap_remove(0);
     v.reverse();
@@ -119,8 +119,8 @@ pub fn start_row<S: ChainState>(
 }
 
 /// [`visits`] in floating point, for pictures of large boards (`draw --heat visits`): the same
-/// transposed system, solved by [`solve_float`] (an iterative solve kept only when its residual
-/// passes a backward-error test of 1e-14 relative, else elimination). Per square, summed over
+/// transposed system, solved in floats (an iterative solve kept only when its residual passes
+/// the backward-error test of [`crate::prec::BACKWARD_ERROR`], else elimination). Per square, summed over
 /// its states on a stateful board, in square order.
 ///
 /// # Errors

@@ -10,7 +10,7 @@
 //! W_s L_s t_s - sum_k w_k (L_s / U_k) sum_s' u_k(s') t_s' = W_s L_s
 //! ```
 //!
-//! solved by the multi-modular [`solve_exact_int`]. Only the states the policy reaches from the
+//! solved by the exact [`solve::solve`]. Only the states the policy reaches from the
 //! start are solved when asked for the start's value (a policy may be bad where it never goes).
 
 use std::collections::VecDeque;
@@ -20,7 +20,7 @@ use num_rational::BigRational;
 
 use super::{lcm, Game, Policy};
 use crate::board::Square;
-use crate::exact::solve::{solve_exact_int, Wanted};
+use crate::exact::solve::{self, System, Wanted};
 
 /// The value of a policy.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,7 +137,7 @@ pub fn evaluate(game: &Game, policy: &Policy, whole: bool) -> Evaluation {
         a.push(row);
         b.push(fit(scale));
     }
-    let x = solve_exact_int(&a, &[b], &[Wanted::All], None)
+    let x = solve::solve(System::integer(&a, &[b]), &[Wanted::All])
         .expect("every solved state reaches the finish, so the system is nonsingular")
         .pop()
         .expect("one solution");

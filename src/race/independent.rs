@@ -37,7 +37,7 @@ use super::fixed::{dyadic, mul_down, mul_up, supersolution, FixedChain, FixedSte
 use super::interval::Interval;
 use crate::board::{Board, Square};
 use crate::chain::{Chain, Trap};
-use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, Wanted};
+use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
 
 /// What to compute and how far.
 #[derive(Clone, Copy, Debug)]
@@ -176,11 +176,10 @@ fn expected_turns(chain: &Chain<Square>) -> BigRational {
         return BigRational::zero();
     }
     let at_start = [chain.start()];
-    solve_exact(
-        &identity_minus(&transient_matrix(chain)),
-        &[vec![BigRational::one(); n]],
+    let a = identity_minus(&transient_matrix(chain));
+    solve(
+        System::rational(&a, &[vec![BigRational::one(); n]]),
         &[Wanted::Some(&at_start)],
-        None,
     )
     .expect("every state reaches the finish, so I - Q is nonsingular")
     .swap_remove(0)

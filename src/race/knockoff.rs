@@ -24,7 +24,7 @@
 //! to move in x (every round begins with seat 1's turn).
 //!
 //! - Small joint chains ([`KnockOffOptions::exact_limit`] transient states) are solved exactly
-//!   with the multi-modular solver [`solve_exact`] (one elimination per prime, one right-hand
+//!   with the exact solver [`solve`] (one elimination per prime, one right-hand
 //!   side per seat plus one for the length).
 //! - Larger ones are stepped in outward-rounded fixed point ([`super::fixed`]) until the mass still
 //!   in play is negligible: seat s's win lies in `[absorbed_lo, absorbed_hi + P(still playing)]`,
@@ -47,7 +47,7 @@ use crate::board::{Board, Dice, RollAgain, Square};
 use crate::chain::{
     compound_move, Branches, Chain, ChainState, ChainTooLarge, RollGame, Turn, TurnModel,
 };
-use crate::exact::solve::{identity_minus, solve_exact, transient_matrix, Wanted};
+use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
 use crate::rules::roll;
 
 /// A state of the joint game.
@@ -380,13 +380,9 @@ pub fn solve_exactly<S: RaceState>(chain: &Chain<S>, players: usize, digits: usi
     );
     let at_start = [start];
     let wanted = vec![Wanted::Some(&at_start); rhs.len()];
-    let mut x = solve_exact(
-        &identity_minus(&transient_matrix(chain)),
-        &rhs,
-        &wanted,
-        None,
-    )
-    .expect("every joint state can reach a win, so I - Q is nonsingular");
+    let a = identity_minus(&transient_matrix(chain));
+    let mut x = solve(System::rational(&a, &rhs), &wanted)
+        .expect("every joint state can reach a win, so I - Q is nonsingular");
     let rounds = x.pop().and_then(|mut v| v.pop()).expect("one value asked");
     let seats = x
         .into_iter()

@@ -8,7 +8,7 @@ use ladders::chain::RollLevel;
 use ladders::exact::order::{
     elimination_order, entries_after_fill, inverse, markowitz, permute_entries,
 };
-use ladders::exact::solve::{solve_dense, solve_exact_int, SparseRows, Wanted};
+use ladders::exact::solve::{solve, solve_dense, SparseRows, System, Wanted};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use proptest::prelude::*;
@@ -68,7 +68,7 @@ fn solve_permuted(a: &[Vec<(usize, i64)>], b: &[i64], perm: &[u32]) -> Vec<BigRa
         .map(|r| r.into_iter().map(|(j, v)| (j as usize, v)).collect())
         .collect();
     let pb: Vec<i64> = perm.iter().map(|&old| b[old as usize]).collect();
-    let y = solve_exact_int(&pa, &[pb], &[Wanted::All], None)
+    let y = solve(System::integer(&pa, &[pb]), &[Wanted::All])
         .expect("nonsingular")
         .remove(0);
     let inv = inverse(perm);
@@ -119,9 +119,12 @@ fn the_permuted_roll_level_system_has_the_same_solution() {
         let (a, b) = roll_level(&board);
         let (perm, _) = markowitz(&pattern(&a));
         assert_ne!(perm, (0..a.len() as u32).collect::<Vec<_>>(), "{name}");
-        let plain = solve_exact_int(&a, std::slice::from_ref(&b), &[Wanted::All], None)
-            .unwrap()
-            .remove(0);
+        let plain = solve(
+            System::integer(&a, std::slice::from_ref(&b)),
+            &[Wanted::All],
+        )
+        .unwrap()
+        .remove(0);
         let permuted = solve_permuted(&a, &b, &perm);
         assert_eq!(plain, permuted, "{name}");
     }

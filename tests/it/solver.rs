@@ -1,13 +1,13 @@
 //! The fast exact solver against the reference: on random boards (and generated boards) the
 //! exact solve (p-adic lifting) of the roll-level system gives exactly the fractions of the turn
 //! chain solved by rational Gaussian elimination (`SparseLu`, `solve_dense`); on random sparse
-//! systems `solve_exact` equals `solve_dense`.
+//! systems `solve` equals `solve_dense`.
 
 use ladders::analysis::expectation::{expect_with, Expectation};
 use ladders::board::{Board, RollAgain, Rules};
 use ladders::chain::Chain;
 use ladders::exact::solve::{
-    solve_absorbing, solve_dense, solve_exact, transient_matrix, Chained, SparseLu, SparseRows,
+    identity_minus, solve, solve_dense, transient_matrix, Chained, SparseLu, SparseRows, System,
     Wanted,
 };
 use ladders::generate::{generate, GenerateOptions};
@@ -101,7 +101,7 @@ proptest! {
     }
 
     #[test]
-    fn solve_exact_equals_dense_elimination_on_random_sparse_systems(
+    fn solve_equals_dense_elimination_on_random_sparse_systems(
         n in 1usize..12,
         entries in prop::collection::vec((0usize..12, 0usize..12, -40i64..40, 1i64..30), 0..40),
         rhs in prop::collection::vec((-50i64..50, 1i64..20), 12),
@@ -118,9 +118,9 @@ proptest! {
         }
         let b: Vec<BigRational> = rhs[..n].iter().map(|(p, q)| BigRational::new((*p).into(), (*q).into())).collect();
         // solve_dense takes Q with A = I - Q.
-        let q: SparseRows = ladders::exact::solve::identity_minus(&a);
+        let q: SparseRows = identity_minus(&a);
         let expected = solve_dense(&q, &b);
-        let got = solve_exact(&a, std::slice::from_ref(&b), &[Wanted::All], Some(Chained { c: &c, rhs: 0, wanted: Wanted::All }));
+        let got = solve(System::Rational { a: &a, rhs: std::slice::from_ref(&b), chained: Some(Chained { c: &c, rhs: 0, wanted: Wanted::All }) }, &[Wanted::All]);
         match (expected, got) {
             (Ok(x), Ok(v)) => {
                 prop_assert_eq!(&v[0], &x);
@@ -130,13 +130,13 @@ proptest! {
                 prop_assert_eq!(&v[1], &y);
                 // One component (the p-adic lifting route): the same fractions.
                 let k = [pick % n];
-                let one = solve_exact(&a, std::slice::from_ref(&b), &[Wanted::Some(&k)], Some(Chained { c: &c, rhs: 0, wanted: Wanted::Some(&k) })).unwrap();
+                let one = solve(System::Rational { a: &a, rhs: std::slice::from_ref(&b), chained: Some(Chained { c: &c, rhs: 0, wanted: Wanted::Some(&k) }) }, &[Wanted::Some(&k)]).unwrap();
                 prop_assert_eq!(&one[0][0], &x[k[0]]);
                 prop_assert_eq!(&one[1][0], &y[k[0]]);
             }
             (Err(_), Err(_)) => {
                 let k = [pick % n];
-                prop_assert!(solve_exact(&a, std::slice::from_ref(&b), &[Wanted::Some(&k)], None).is_err());
+                prop_assert!(solve(System::rational(&a, std::slice::from_ref(&b)), &[Wanted::Some(&k)]).is_err());
             }
             (e, g) => prop_assert!(false, "dense {:?} vs exact {:?}", e.is_ok(), g.is_ok()),
         }
@@ -168,13 +168,17 @@ fn generated_boards_give_the_reference_fractions() {
 }
 
 #[test]
-fn solve_absorbing_matches_the_reference_on_the_built_in_boards() {
+fn solve_of_i_minus_q_matches_the_reference_on_the_built_in_boards() {
     for name in ["milton-bradley", "efi", "tiny"] {
         let board = ladders::board::builtin(name).unwrap();
         let chain = Chain::for_board(&board);
         let q = transient_matrix(&chain);
         let ones = vec![BigRational::one(); q.len()];
-        let x = solve_absorbing(&q, std::slice::from_ref(&ones)).unwrap();
+        let x = solve(
+            System::rational(&identity_minus(&q), std::slice::from_ref(&ones)),
+            &[Wanted::All],
+        )
+        .unwrap();
         assert_eq!(x[0], SparseLu::factor(&q).unwrap().solve(&ones), "{name}");
     }
 }

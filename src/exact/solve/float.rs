@@ -12,7 +12,7 @@ use super::*;
 /// Gauss-Seidel sweep, which on a board numbered in square order, most moves going forward, is
 /// nearly an exact triangular solve). Its answer is kept only when the residual passes a
 /// backward-error test; otherwise the system is solved by elimination on the same pattern as
-/// [`solve_exact`].
+/// [`super::solve`].
 ///
 /// # Panics
 ///
@@ -311,7 +311,7 @@ pub(super) fn krylov(a: &Csr, b: &[f64]) -> Option<Vec<f64>> {
     accept(&r, &x).then_some(x)
 }
 
-/// [`solve_float`] by elimination on the same pattern as [`solve_exact`].
+/// [`solve_float`] by elimination on the same pattern as [`super::solve`].
 pub(super) fn solve_float_direct(
     a: &FloatRows,
     rhs: &[Vec<f64>],

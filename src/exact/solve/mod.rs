@@ -7,11 +7,22 @@
 //! (Kemeny and Snell, *Finite Markov Chains*, 1960, chapter III). With `b = 1`, x is the expected
 //! number of turns.
 //!
+//! # The entry point
+//!
+//! [`solve`] takes a [`System`] (rational or integer sparse rows `A`, right-hand sides `b_k`,
+//! and optionally a [`Chained`] second solve `A y = C x_k`) and, per solution, what is
+//! [`Wanted`] (every component or a few), and returns the wanted components as reduced
+//! fractions. `(I - Q) x = b` from a chain is
+//! `System::rational(&identity_minus(&transient_matrix(chain)), rhs)`.
+//! It is the only way in for exact values, but one: [`solve_int_verified`] returns every
+//! component over one common denominator, or declines (see below), which a caller asks for when
+//! it knows its answers are small and has another system to fall back on.
+//!
 //! # Routes
 //!
-//! The entry points are [`solve_exact`] (rational systems), [`solve_exact_int`] (integer rows
-//! with a common denominator) and [`solve_absorbing`] (`(I - Q) x = b` from a chain). All scale
-//! the system to integers and go through `solve_scaled`, which picks the route:
+//! [`solve`] chooses the route, here and only here: a rational system is scaled row by row to
+//! integers (the least common multiple of each row's denominators), an integer one is taken as
+//! it is, and then:
 //!
 //! - **p-adic lifting** (`solve_by_lifting`, `lift.rs`, `vector.rs`) when the entries are machine
 //!   words: a few wanted components by transposed lifting (one factorisation modulo one prime,
@@ -20,9 +31,11 @@
 //! - **multi-modular elimination** (`eliminate.rs`) otherwise, or when the lifting cannot
 //!   decide: elimination modulo many word-size primes on one fill pattern (`factor.rs`), Chinese
 //!   remaindering, exact once the product of the primes passes the Hadamard bound (`bounds.rs`).
-//! - **verified lifting** ([`solve_int_verified`], `verified.rs`): the same lifting, stopped at
-//!   the first candidate that satisfies every equation exactly, for callers whose answers are far
-//!   smaller than the bound (the stateful boards).
+//! - **verified lifting** ([`solve_int_verified`], `verified.rs`, on request only): the same
+//!   lifting, stopped at the first candidate that satisfies every equation exactly, for callers
+//!   whose answers are far smaller than the bound (the stateful boards). It is not chosen by
+//!   [`solve`] because it needs the caller's knowledge that the answers are small, and returns
+//!   them over one common denominator.
 //! - **the rational reference** ([`SparseLu`], [`solve_dense`], `reference.rs`) only when
 //!   several primes in a row divide a pivot: it decides and reports a [`Singular`] system; the
 //!   tests compare the fast routes against it.
@@ -46,6 +59,7 @@ mod eliminate;
 mod factor;
 mod float;
 mod lift;
+mod lifting;
 mod modular;
 mod reference;
 mod sweep;
@@ -59,7 +73,8 @@ use bounds::*;
 use eliminate::*;
 pub use factor::Pattern;
 use factor::*;
-pub use float::{solve_float, solve_float_at};
+pub(crate) use float::{solve_float, solve_float_at};
+use lifting::solve_by_lifting;
 pub use modular::FloatRows;
 use modular::*;
 pub(crate) use modular::{biguint_mod, primes};
@@ -110,6 +125,72 @@ pub struct Chained<'a> {
     pub wanted: Wanted<'a>,
 }
 
+/// A sparse square system `A x_k = b_k` (k = 0, 1, ...) for [`solve`], optionally with a
+/// chained second solve `A y = C x_k`.
+#[derive(Clone, Copy, Debug)]
+pub enum System<'a> {
+    /// Rational entries: A as sparse rows (repeated columns summed), the right-hand sides.
+    Rational {
+        /// A.
+        a: &'a SparseRows,
+        /// The right-hand sides b_k, each as long as A.
+        rhs: &'a [Vec<BigRational>],
+        /// The chained solve, if any (its solution comes last).
+        chained: Option<Chained<'a>>,
+    },
+    /// Integer entries: A as sparse rows of `i64` (repeated columns summed), the right-hand
+    /// sides; no scaling and no rational arithmetic before the final divisions.
+    Integer {
+        /// A.
+        a: &'a [Vec<(usize, i64)>],
+        /// The right-hand sides b_k, each as long as A.
+        rhs: &'a [Vec<i64>],
+        /// The chained solve, if any (its solution comes last).
+        chained: Option<ChainedInt<'a>>,
+    },
+}
+
+impl<'a> System<'a> {
+    /// `A x_k = b_k` with rational entries, no chained solve.
+    pub fn rational(a: &'a SparseRows, rhs: &'a [Vec<BigRational>]) -> Self {
+        System::Rational {
+            a,
+            rhs,
+            chained: None,
+        }
+    }
+
+    /// `A x_k = b_k` with integer entries, no chained solve.
+    pub fn integer(a: &'a [Vec<(usize, i64)>], rhs: &'a [Vec<i64>]) -> Self {
+        System::Integer {
+            a,
+            rhs,
+            chained: None,
+        }
+    }
+}
+
+/// Solves `system` exactly: for each right-hand side b_k the components `wanted[k]` of `x_k`,
+/// then (with a chained solve) the wanted components of y, all as reduced fractions. The route
+/// is chosen here (see the module doc): p-adic lifting when the scaled entries are machine
+/// words and few components (or whole vectors) are wanted, else multi-modular elimination, and
+/// the rational reference when the primes cannot decide.
+///
+/// # Errors
+///
+/// [`Singular`] when A is singular.
+///
+/// # Panics
+///
+/// When a right-hand side or a column index does not fit the size of A, or `wanted` does not
+/// have one entry per right-hand side.
+pub fn solve(system: System<'_>, wanted: &[Wanted<'_>]) -> Result<Vec<Vec<BigRational>>, Singular> {
+    match system {
+        System::Rational { a, rhs, chained } => solve_rational(a, rhs, wanted, chained),
+        System::Integer { a, rhs, chained } => solve_integer(a, rhs, wanted, chained),
+    }
+}
+
 /// Which components of a solution to rebuild (each costs a Chinese remainder step per prime and
 /// one final division).
 #[derive(Clone, Copy, Debug)]
@@ -120,7 +201,8 @@ pub enum Wanted<'a> {
     Some(&'a [usize]),
 }
 
-/// Solves `A x = b` exactly for several right-hand sides at once, with A sparse and square.
+/// [`solve`] for a rational system: solves `A x = b` exactly for several right-hand sides at
+/// once, with A sparse and square.
 ///
 /// `wanted[k]` says which components of the k-th solution to return (as reduced fractions).
 /// With `chained`, one more solution comes last: the wanted components of y in `A y = C x`.
@@ -141,14 +223,7 @@ pub enum Wanted<'a> {
 /// References: K. O. Geddes, S. R. Czapor, G. Labahn, *Algorithms for Computer Algebra* (1992),
 /// chapter 5 (multi-modular methods, Garner's algorithm, Hadamard's bound).
 ///
-/// # Errors
-///
-/// [`Singular`] when A is singular.
-///
-/// # Panics
-///
-/// When a right-hand side or a column index does not fit the size of A.
-pub fn solve_exact(
+fn solve_rational(
     a: &SparseRows,
     rhs: &[Vec<BigRational>],
     wanted: &[Wanted<'_>],
@@ -252,7 +327,7 @@ fn wanted_components<T>(
         .collect()
 }
 
-/// The core of [`solve_exact`] on row-scaled integer rows: `c_int` is C (empty without a
+/// The core of [`solve_rational`] on row-scaled integer rows: `c_int` is C (empty without a
 /// chained solve), `chained_rhs` the right-hand side that feeds it, `components` the wanted
 /// components of each solution (the chained one last); `fallback` decides the systems the
 /// primes cannot.
@@ -291,211 +366,6 @@ fn solve_scaled(
     solve_by_elimination(rows, b_int, c_int, chained_rhs, components, fallback)
 }
 
-/// At most this many distinct wanted components go through the transposed lifting of
-/// [`solve_by_lifting`] (one lifting each). A solution (not the chained one) that wants more is
-/// lifted as a whole vector ([`vector`]); a chained solution that wants more goes through the
-/// multi-modular elimination, which rebuilds any number at once.
-const MAX_LIFTED_COMPONENTS: usize = 4;
-
-/// [`solve_scaled`] by p-adic lifting.
-///
-/// For a wanted component s, `w = A^-T e_s` gives `x_s = w . b` for every right-hand side b at
-/// once, and for the chained solve `y_s = e_s . A^-1 C x = v . b` with `A^T v = C^T w`. So one
-/// lifting of the block system `[[A^T, 0], [-C^T, A^T]] [w; v] = [e_s; 0]`, one factorisation
-/// modulo one prime, yields every wanted value at s (see [`lift`]). A solution of the first
-/// block that wants more than [`MAX_LIFTED_COMPONENTS`] components is lifted as a vector on A
-/// itself instead (see [`vector`]: every component of x at once, from one factorisation of A).
-/// `None` when the system does not suit (too many components of the chained solution, entries
-/// too large for machine-word residuals, too much memory for the digits of a vector) or the
-/// lifting cannot decide; the caller then eliminates modulo many primes.
-fn solve_by_lifting(
-    a: &lift::Csr,
-    b: &[Vec<i64>],
-    c: Option<&lift::Csr>,
-    chained_rhs: Option<usize>,
-    components: &[Vec<usize>],
-) -> Option<Vec<Vec<BigRational>>> {
-    let n = a.len();
-    let first = b.len();
-    let distinct_of = |c: &mut dyn Iterator<Item = usize>| -> Vec<usize> {
-        let mut d: Vec<usize> = c.collect();
-        d.sort_unstable();
-        d.dedup();
-        d
-    };
-    // The solutions lifted as vectors; the others' components go through the transposed system.
-    let as_vector: Vec<bool> = components
-        .iter()
-        .enumerate()
-        .map(|(k, c)| {
-            k < first && distinct_of(&mut c.iter().copied()).len() > MAX_LIFTED_COMPONENTS
-        })
-        .collect();
-    let distinct = distinct_of(
-        &mut components
-            .iter()
-            .zip(&as_vector)
-            .filter(|(_, v)| !**v)
-            .flat_map(|(c, _)| c.iter().copied()),
-    );
-    if distinct.len() > MAX_LIFTED_COMPONENTS {
-        return None;
-    }
-    fn values(m: &lift::Csr, i: usize) -> std::slice::Iter<'_, i64> {
-        m.row(i).1.iter()
-    }
-    let by_rows = log2_bounds(
-        n,
-        |i| values(a, i),
-        b,
-        chained_rhs
-            .zip(c)
-            .map(|(k, c)| (move |i: usize| values(a, i).chain(values(c, i)), k)),
-    );
-    // Each bound by rows or by columns, whichever is smaller (both bound the same numbers).
-    let bounds: Vec<(f64, f64)> = match log2_column_bounds(a, b, c.zip(chained_rhs)) {
-        Some(by_columns) => by_rows
-            .iter()
-            .zip(by_columns)
-            .map(|(r, c)| (r.0.min(c.0), r.1.min(c.1)))
-            .collect(),
-        None => by_rows,
-    };
-    let solutions: Vec<vector::VectorSolution<'_>> = (0..first)
-        .filter(|&k| as_vector[k])
-        .map(|k| vector::VectorSolution {
-            b: &b[k],
-            components: &components[k],
-            num_bits: bounds[k].1,
-            den_bits: bounds[k].0,
-        })
-        .collect();
-    if !solutions.is_empty() && !vector::suits(a, &solutions) {
-        return None;
-    }
-    let mut lifted: Vec<Vec<Option<BigRational>>> =
-        components.iter().map(|c| vec![None; c.len()]).collect();
-    if !distinct.is_empty() {
-        lift_transposed(
-            a,
-            b,
-            c,
-            chained_rhs,
-            components,
-            &as_vector,
-            &distinct,
-            &bounds,
-            &mut lifted,
-        )?;
-    }
-    if !solutions.is_empty() {
-        let got = vector::solve_vectors(a, &solutions)?;
-        for (k, xs) in (0..first).filter(|&k| as_vector[k]).zip(got) {
-            lifted[k] = xs.into_iter().map(Some).collect();
-        }
-    }
-    Some(
-        lifted
-            .into_iter()
-            .map(|vs| {
-                vs.into_iter()
-                    .map(|v| v.expect("every component lifted"))
-                    .collect()
-            })
-            .collect(),
-    )
-}
-
-/// The transposed lifting of [`solve_by_lifting`] for the `distinct` components wanted by the
-/// solutions not lifted as vectors (`as_vector[k]` false), written into `lifted`.
-#[allow(clippy::too_many_arguments)]
-fn lift_transposed(
-    a: &lift::Csr,
-    b: &[Vec<i64>],
-    c: Option<&lift::Csr>,
-    chained_rhs: Option<usize>,
-    components: &[Vec<usize>],
-    as_vector: &[bool],
-    distinct: &[usize],
-    bounds: &[(f64, f64)],
-    lifted: &mut [Vec<Option<BigRational>>],
-) -> Option<()> {
-    const LIMIT: u64 = 1 << 60;
-    let n = a.len();
-    let at = a.transpose();
-    let ct = c.map(lift::Csr::transpose);
-    if at.max_row_norm1() >= LIMIT || ct.as_ref().is_some_and(|c| c.max_row_norm1() >= LIMIT) {
-        return None;
-    }
-    let g_norm = |g: &[i64]| {
-        g.iter()
-            .fold(0u64, |acc, v| acc.saturating_add(v.unsigned_abs()))
-    };
-    if b.iter().any(|g| g_norm(g) == u64::MAX) {
-        return None;
-    }
-    // A fill-reducing order (`order`), applied to rows and columns alike: the system becomes
-    // `(P A^T P^T) (P w) = P e_s`, and `g . w = (P g) . (P w)`. (Small systems keep square order
-    // without building the column lists the ordering reads.)
-    let perm = (n >= order::SMALL)
-        .then(|| order::elimination_order(&at.column_lists()))
-        .filter(|perm| !is_identity(perm));
-    let (at, ct, b, inv) = match perm {
-        None => (at, ct, b.to_vec(), None),
-        Some(perm) => {
-            let inv = order::inverse(&perm);
-            (
-                at.permute(&perm, &inv),
-                ct.map(|c| c.permute(&perm, &inv)),
-                b.iter()
-                    .map(|g| perm.iter().map(|&old| g[old as usize]).collect())
-                    .collect(),
-                Some(inv),
-            )
-        }
-    };
-    let pattern = Pattern::from_rows(n, |i| at.row_cols(i).iter().copied());
-    // One factorisation serves every wanted component.
-    let lifter = lift::Lifter::new(at, &pattern)?;
-    let first = b.len();
-    for &s in distinct {
-        let mut unit = vec![0i64; n];
-        unit[inv.as_ref().map_or(s, |inv| inv[s] as usize)] = 1;
-        // Which solutions want s: the first block's (g = b_k) and the chained one (g = b_feed).
-        let mut who: Vec<usize> = Vec::new();
-        let mut functionals: Vec<lift::Functional<'_>> = Vec::new();
-        for (k, comps) in components.iter().enumerate() {
-            if as_vector[k] || !comps.contains(&s) {
-                continue;
-            }
-            let (g, chained) = if k < first {
-                (&b[k][..], false)
-            } else {
-                (
-                    &b[chained_rhs.expect("a chained solution has a feed")][..],
-                    true,
-                )
-            };
-            who.push(k);
-            functionals.push(lift::Functional {
-                g,
-                chained,
-                num_bits: bounds[k].1,
-                den_bits: bounds[k].0,
-            });
-        }
-        let got = lifter.lift(ct.as_ref(), &unit, &functionals)?;
-        for (k, v) in who.into_iter().zip(got) {
-            for (slot, &comp) in lifted[k].iter_mut().zip(&components[k]) {
-                if comp == s {
-                    *slot = Some(v.clone());
-                }
-            }
-        }
-    }
-    Some(())
-}
-
 /// A chained solve for [`solve_int_verified`]: (C as integer rows, the k of the `x_k` it
 /// multiplies).
 pub type IntChain<'a> = (&'a [Vec<(usize, i64)>], usize);
@@ -505,7 +375,7 @@ pub type IntChain<'a> = (&'a [Vec<(usize, i64)>], usize);
 /// first candidates that satisfy every equation exactly (`verified.rs`): far faster than the
 /// bounded routes when the answers are far below Hadamard's bound, as on the stateful boards.
 /// Returns `(x_k for each k, y)`; `None` when the route does not apply (entries of 2^60 or
-/// more, A singular modulo three primes, digits beyond 512 MiB): use [`solve_exact_int`] then.
+/// more, A singular modulo three primes, digits beyond 512 MiB): use [`solve`] then.
 pub fn solve_int_verified(
     a: &[Vec<(usize, i64)>],
     rhs: &[Vec<i64>],
@@ -517,21 +387,13 @@ pub fn solve_int_verified(
     verified::solve_verified(a, rhs, chained).map(|v| (v.solutions, v.chained))
 }
 
-/// A chained solve for [`solve_exact_int`]: (C as integer rows, the right-hand side that feeds
+/// A chained solve for [`System::Integer`]: (C as integer rows, the right-hand side that feeds
 /// it, the wanted components), as in [`Chained`].
 pub type ChainedInt<'a> = (&'a [Vec<(usize, i64)>], usize, Wanted<'a>);
 
-/// [`solve_exact`] for an integer system (no scaling, no rational arithmetic before the final
+/// [`solve`] for an integer system (no scaling, no rational arithmetic before the final
 /// divisions): `a` and `c` as sparse rows of `i64`, integer right-hand sides.
-///
-/// # Errors
-///
-/// [`Singular`] when A is singular.
-///
-/// # Panics
-///
-/// When a right-hand side or a column index does not fit the size of A.
-pub fn solve_exact_int(
+fn solve_integer(
     a: &[Vec<(usize, i64)>],
     rhs: &[Vec<i64>],
     wanted: &[Wanted<'_>],
@@ -632,18 +494,4 @@ pub fn identity_minus(q: &SparseRows) -> SparseRows {
             r.into_iter().filter(|(_, v)| !v.is_zero()).collect()
         })
         .collect()
-}
-
-/// Solves `(I - Q) x = b` exactly for several right-hand sides (every component), with the
-/// multi-modular method of [`solve_exact`]. The general entry point for chains: Q is the
-/// transient part of any absorbing chain (one board, or the joint chain of several players).
-///
-/// # Errors
-///
-/// [`Singular`] when `I - Q` is singular (some state cannot reach absorption).
-pub fn solve_absorbing(
-    q: &SparseRows,
-    rhs: &[Vec<BigRational>],
-) -> Result<Vec<Vec<BigRational>>, Singular> {
-    solve_exact(&identity_minus(q), rhs, &vec![Wanted::All; rhs.len()], None)
 }

@@ -65,18 +65,63 @@ fn reports_a_singular_system() {
     assert!(solve_dense(&m, &[q(1, 1)]).is_err());
 }
 
+/// `(I - Q) x_k = b_k`, every component, through [`solve`].
+fn absorbing(q: &SparseRows, rhs: &[Vec<BigRational>]) -> Result<Vec<Vec<BigRational>>, Singular> {
+    solve(
+        System::rational(&identity_minus(q), rhs),
+        &vec![Wanted::All; rhs.len()],
+    )
+}
+
+#[test]
+fn solve_gives_the_hand_solution_of_both_kinds_of_system_and_the_chained_one() {
+    // Worked by hand: A = [[2, -1], [0, 3]], b = (1, 1): x1 = 1/3, 2 x0 - 1/3 = 1, x0 = 2/3.
+    // Chained with C = I: A y = x, y1 = 1/9, 2 y0 - 1/9 = 2/3, y0 = 7/18.
+    let int_a: Vec<Vec<(usize, i64)>> = vec![vec![(0, 2), (1, -1)], vec![(1, 3)]];
+    let int_c: Vec<Vec<(usize, i64)>> = vec![vec![(0, 1)], vec![(1, 1)]];
+    let rat = |m: &[Vec<(usize, i64)>]| -> SparseRows {
+        m.iter()
+            .map(|r| r.iter().map(|&(j, v)| (j, q(v, 1))).collect())
+            .collect()
+    };
+    let (a, c) = (rat(&int_a), rat(&int_c));
+    let expected = vec![vec![q(2, 3), q(1, 3)], vec![q(7, 18), q(1, 9)]];
+    let rhs = [vec![q(1, 1); 2]];
+    let chained = Chained {
+        c: &c,
+        rhs: 0,
+        wanted: Wanted::All,
+    };
+    let system = System::Rational {
+        a: &a,
+        rhs: &rhs,
+        chained: Some(chained),
+    };
+    assert_eq!(solve(system, &[Wanted::All]).unwrap(), expected);
+    let int_rhs = [vec![1i64; 2]];
+    let system = System::Integer {
+        a: &int_a,
+        rhs: &int_rhs,
+        chained: Some((&int_c, 0, Wanted::Some(&[1, 0]))),
+    };
+    assert_eq!(
+        solve(system, &[Wanted::Some(&[1])]).unwrap(),
+        vec![vec![q(1, 3)], vec![q(1, 9), q(7, 18)]]
+    );
+}
+
 #[test]
 fn the_modular_solver_matches_the_hand_solutions() {
     // The same two systems as above, worked by hand: (4, 2) and (2, 2, 2).
     let m: SparseRows = vec![vec![(0, q(1, 2)), (1, q(1, 2))], vec![(1, q(1, 2))]];
     let ones = vec![q(1, 1); 2];
     assert_eq!(
-        solve_absorbing(&m, &[ones]).unwrap(),
+        absorbing(&m, &[ones]).unwrap(),
         vec![vec![q(4, 1), q(2, 1)]]
     );
     let m: SparseRows = vec![vec![(1, q(1, 2))], vec![(2, q(1, 2))], vec![(0, q(1, 2))]];
     assert_eq!(
-        solve_absorbing(&m, &[vec![q(1, 1); 3]]).unwrap(),
+        absorbing(&m, &[vec![q(1, 1); 3]]).unwrap(),
         vec![vec![q(2, 1); 3]]
     );
 }
@@ -85,7 +130,7 @@ fn the_modular_solver_matches_the_hand_solutions() {
 fn the_modular_solver_reports_a_singular_system() {
     let m: SparseRows = vec![vec![(0, q(1, 1))]];
     assert_eq!(
-        solve_absorbing(&m, &[vec![q(1, 1)]]).unwrap_err(),
+        absorbing(&m, &[vec![q(1, 1)]]).unwrap_err(),
         Singular { state: 0 }
     );
 }
@@ -353,7 +398,7 @@ fn the_modular_solver_handles_negative_and_huge_values() {
     let det = q(15, 1) + &big;
     let x0 = (q(5, 1) + &b1) / &det;
     let x1 = (q(3, 1) * &b1 - &big) / &det;
-    let got = solve_exact(&a, &[vec![q(1, 1), b1]], &[Wanted::All], None).unwrap();
+    let got = solve(System::rational(&a, &[vec![q(1, 1), b1]]), &[Wanted::All]).unwrap();
     assert_eq!(got, vec![vec![x0, x1]]);
 }
 
