@@ -16,7 +16,7 @@ fn bench_order(c: &mut Criterion) {
         let board = Board::load(&root.join(format!("{name}.toml"))).unwrap();
         let rl = RollLevel::new(&board).unwrap();
         let rows: Vec<Vec<u32>> = rl
-            .moves
+            .moves()
             .iter()
             .enumerate()
             .map(|(i, moves)| {

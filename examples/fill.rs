@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 fn pattern(board: &Board) -> Option<Vec<Vec<u32>>> {
     let rl = RollLevel::new(board)?;
     Some(
-        rl.moves
+        rl.moves()
             .iter()
             .enumerate()
             .map(|(i, moves)| {
@@ -47,10 +47,10 @@ fn pattern(board: &Board) -> Option<Vec<Vec<u32>>> {
 /// `roll_level_system` builds it), in square order and permuted by `perm`: one table row.
 fn time_solves(name: &str, board: &Board, perm: &[u32]) -> String {
     let rl = RollLevel::new(board).expect("roll level");
-    let d = rl.denominator as i64;
+    let d = rl.denominator() as i64;
     let mut a: Vec<Vec<(u32, i64)>> = Vec::new();
     let mut b = Vec::new();
-    for (i, moves) in rl.moves.iter().enumerate() {
+    for (i, moves) in rl.moves().iter().enumerate() {
         let mut row = vec![(i as u32, d)];
         row.extend(
             moves
@@ -66,7 +66,7 @@ fn time_solves(name: &str, board: &Board, perm: &[u32]) -> String {
         );
         a.push(row);
     }
-    let start = rl.start.expect("start on the board");
+    let start = rl.start().expect("start on the board");
     let inv = inverse(perm);
     let to_usize = |m: Vec<Vec<(u32, i64)>>| -> Vec<Vec<(usize, i64)>> {
         m.into_iter()

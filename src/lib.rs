@@ -5,18 +5,31 @@
 //! 2. [`rules`]: the one definition of a roll and a turn;
 //! 3. [`chain`]: whole turns as an absorbing Markov chain over the reachable squares;
 //! 4. [`analysis`] (with the exact arithmetic of [`exact`]): expected turns, distributions, ...;
-//! 5. [`report`]: result structs as text or JSON.
+//! 5. [`report`]: result structs as text or JSON, written to any `io::Write`.
+//!
+//! [`simulate`] plays the same [`rules`] roll by roll, never from the chain, so it checks it;
+//! [`race`] and [`choice`] are the analyses of several seats and of a player who chooses.
 //!
 //! ```
-//! use ladders::analysis::expectation::{expect, Expectation};
+//! use ladders::analysis::expectation::{expect_chain, Expectation};
 //! use ladders::board::Board;
+//! use ladders::chain::Chain;
+//! use ladders::report::expect::{write_text, ExpectOptions};
 //! use num_rational::BigRational;
 //!
-//! // Two squares and a coin; any roll past the finish still finishes.
+//! // 1. Two squares and a coin; any roll past the finish still finishes.
 //! let board = Board::from_toml_str("size = 2\n[rules]\ndie = 2\novershoot = \"allow\"\n", "example")?;
-//! let Expectation::Finite(e) = expect(&board) else { unreachable!() };
-//! assert_eq!(e.turns, BigRational::new(3.into(), 2.into())); // 1 turn or 2, each half the time
-//! # Ok::<(), ladders::board::BoardError>(())
+//! // 2-3. The turn chain, built from the rules.
+//! let chain = Chain::for_board(&board);
+//! // 4. The exact expected number of turns: 1 turn or 2, each half the time.
+//! let expectation = expect_chain(&chain);
+//! let Expectation::Finite(e) = &expectation else { unreachable!() };
+//! assert_eq!(e.turns, BigRational::new(3.into(), 2.into()));
+//! // 5. The report, as `ladders expect` prints it.
+//! let mut text = Vec::new();
+//! write_text(&mut text, &board, &expectation, ExpectOptions { digits: 4, per_square: false })?;
+//! assert!(String::from_utf8(text)?.contains("exact          3/2"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
 pub mod analysis;

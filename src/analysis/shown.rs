@@ -4,7 +4,7 @@
 //! # How the decimals are decided
 //!
 //! [`certified_distribution`] steps the law in outward-rounded 128-bit block floating point
-//! ([`crate::exact::certified`]): every `P(T = n)` and `P(T > n)` comes with certified bounds
+//! (`exact::certified`): every `P(T = n)` and `P(T > n)` comes with certified bounds
 //! about 2^-90 apart relative to the value. A printed decimal, a quantile, the mode, the stop at
 //! the tail threshold and each `f64` (the chart, the approximate mean, the decay) is decided from
 //! the bounds when they agree on it, which is nearly always. The terms whose bounds straddle a

@@ -18,7 +18,7 @@
 //! floats are, Q exact), so nothing depends on how the floats were rounded. w is u without the
 //! states whose share has fallen below `2^-60` (upstream states that empty faster than the
 //! rest); s is `p_m`'s upper bound on those states (alpha is taken over the others). `p_m` is
-//! enclosed componentwise by the certified stepping of [`crate::exact::certified`]
+//! enclosed componentwise by the certified stepping of `exact::certified`
 //! (outward-rounded 128-bit block floating point): alpha and s use the upper bounds, beta the
 //! lower ones.
 //!

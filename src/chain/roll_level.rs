@@ -41,26 +41,42 @@ pub struct RollMove {
 /// square order, where Q itself has a row entry for every square a run of top throws can reach
 /// (dense on large boards). With `roll_again = none`, S = 0 and R = Q. The states here are every
 /// square reachable roll by roll (a turn can pass through squares where no turn begins); on the
-/// squares where turns begin ([`RollLevel::turn_start`]) the solutions are those of the turn
+/// squares where turns begin (`RollLevel::turn_start`) the solutions are those of the turn
 /// chain. With `roll_again = K` a turn remembers its square and its run of top throws, so there
 /// is no such form: use [`super::Chain`].
 #[derive(Clone, Debug)]
 pub struct RollLevel {
     /// The squares other than the finish reachable roll by roll from the start, ascending.
-    pub squares: Vec<Square>,
+    pub(crate) squares: Vec<Square>,
     /// For each square, every possible roll with its weight (weights add up to `denominator`).
-    pub moves: Vec<Vec<RollMove>>,
+    pub(crate) moves: Vec<Vec<RollMove>>,
     /// True for the squares where a turn can begin (the states of the turn chain).
-    pub turn_start: Vec<bool>,
+    pub(crate) turn_start: Vec<bool>,
     /// True for the squares from which the finish can be reached.
-    pub finishes: Vec<bool>,
+    pub(crate) finishes: Vec<bool>,
     /// The index of the start square (`None` when the game starts on the finish).
-    pub start: Option<usize>,
+    pub(crate) start: Option<usize>,
     /// D: every roll's probability is its weight over D.
-    pub denominator: u64,
+    pub(crate) denominator: u64,
 }
 
 impl RollLevel {
+    /// For each square (ascending, the finish left out), every possible roll with its weight
+    /// (weights add up to [`RollLevel::denominator`]).
+    pub fn moves(&self) -> &[Vec<RollMove>] {
+        &self.moves
+    }
+
+    /// D: every roll's probability is its weight over D.
+    pub fn denominator(&self) -> u64 {
+        self.denominator
+    }
+
+    /// The index of the start square (`None` when the game starts on the finish).
+    pub fn start(&self) -> Option<usize> {
+        self.start
+    }
+
     /// The roll-level form of `board`, or `None` when its rules forfeit on the K-th top throw or
     /// its probabilities need a common denominator above [`MAX_DENOMINATOR`].
     pub fn new(board: &Board) -> Option<RollLevel> {

@@ -3,7 +3,7 @@
 //!
 //! # How a turn is played
 //!
-//! The throw is drawn exactly by its integer weight ([`Weighted`] over [`Dice::uniform`]): the
+//! The throw is drawn exactly by its integer weight (`Weighted` over `Dice::uniform`): the
 //! die the policy picks (`choose_die`), the board's dice (`coin`), or each of the `pick` dice
 //! one by one; the roll's outcome is drawn by its weight from [`crate::rules::roll`]; with the
 //! coin, the policy is asked where the roll put the token and a flip draws heads or tails, then

@@ -122,7 +122,7 @@ impl Bounds {
     }
 
     /// The nearest `f64` to x when both bounds have the same one.
-    pub fn to_f64(&self) -> Option<f64> {
+    pub fn to_f64(self) -> Option<f64> {
         let lo = dyadic_f64(self.lo, self.shift);
         (lo == dyadic_f64(self.hi, self.shift)).then_some(lo)
     }

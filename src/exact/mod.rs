@@ -2,10 +2,12 @@
 //! the turn-count distribution ([`step`]) and correctly rounded decimals ([`decimal`]).
 //! Everything here is exact; floats appear only in [`decimal::to_f64`], for display and checks.
 
-pub mod certified;
+pub(crate) mod certified;
 pub mod decimal;
-pub mod lehmer;
+pub(crate) mod lehmer;
 pub(crate) mod limbs;
+// Internal: public only for the ordering benchmark, its test and `examples/fill.rs`.
+#[doc(hidden)]
 pub mod order;
 pub mod solve;
 pub mod step;

@@ -11,8 +11,8 @@
 //!
 //! # How the standard game is fast
 //!
-//! One fair die, no chance square or tile, no forfeit: the lockstep loop of [`super::fast`].
-//! Its faces come in batches from one 64-bit word each ([`super::stream::FaceBatch`]), and the
+//! One fair die, no chance square or tile, no forfeit: the lockstep loop of `simulate::fast`.
+//! Its faces come in batches from one 64-bit word each (`simulate::stream::FaceBatch`), and the
 //! spelled-out loop draws the very same faces for such a board ([`Table::engine_roll`]), so
 //! both loops play the very same games; a test holds them to it.
 //!

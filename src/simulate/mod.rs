@@ -1,13 +1,13 @@
 //! The fast seeded simulator and the statistical checks of simulations against the exact chain.
 //!
 //! - [`endless`]: boards whose turn can go on for ever, refused before any game is played.
-//! - [`engine`]: games played roll by roll from the board and [`crate::rules`] (never from the
+//! - `engine` (internal; public, hidden, for the benchmark only): games played roll by roll from the board and [`crate::rules`] (never from the
 //!   chain), several per core, on seeded per-chunk random streams.
-//! - [`fast`]: the plain boards' loop, several games per core in lockstep, one table addition
+//! - `fast` (internal): the plain boards' loop, several games per core in lockstep, one table addition
 //!   per roll.
-//! - [`table`]: the rules cached per (square, throw), generated from [`crate::rules`], and the
+//! - `table` (internal; public, hidden, for the benchmark only): the rules cached per (square, throw), generated from [`crate::rules`], and the
 //!   simulator's one roll (a weighted throw, the turn logic, a weighted draw).
-//! - [`stream`]: the seeded random streams and the exact integer-weight samplers.
+//! - `stream` (internal): the seeded random streams and the exact integer-weight samplers.
 //! - [`simulate`]: runs the engine on all of rayon's threads and merges the tallies into a
 //!   [`Simulation`] whose every number depends on the seed only, not on the thread count.
 //! - [`check`]: a sample (simulated here or by the user) against the exact answers: z of the
@@ -17,13 +17,16 @@
 
 pub mod check;
 pub mod endless;
+// The engine and the rule table: public only for the simulation benchmark.
+#[doc(hidden)]
 pub mod engine;
-pub mod fast;
+pub(crate) mod fast;
 pub mod race;
 pub mod sample;
 pub mod shared;
 pub mod stateful;
-pub mod stream;
+pub(crate) mod stream;
+#[doc(hidden)]
 pub mod table;
 
 use rayon::prelude::*;

@@ -279,6 +279,7 @@ impl Weighted {
     }
 
     /// The total weight.
+    #[cfg(test)]
     pub fn total(&self) -> u64 {
         self.total
     }

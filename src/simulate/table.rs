@@ -6,7 +6,7 @@
 //! positive weight); a row is `square * width` (width: the number of throws), so a cell is
 //! `row + throw`. A cell whose roll is decided by the throw (no chance square, no tile drawn)
 //! holds its one outcome in `entries`; a random cell points to its weighted outcomes, one of
-//! which is drawn exactly by its integer weight ([`Weighted`]).
+//! which is drawn exactly by its integer weight (`Weighted`).
 
 use super::fast::FastPlay;
 use super::stream::{Dice, Weighted};

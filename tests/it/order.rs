@@ -19,10 +19,10 @@ use std::path::Path;
 /// `roll_level_system` in src/analysis/expectation.rs builds it.
 fn roll_level(board: &Board) -> (Vec<Vec<(usize, i64)>>, Vec<i64>) {
     let rl = RollLevel::new(board).expect("roll-level rules");
-    let d = rl.denominator as i64;
+    let d = rl.denominator() as i64;
     let mut a = Vec::new();
     let mut b = Vec::new();
-    for (i, moves) in rl.moves.iter().enumerate() {
+    for (i, moves) in rl.moves().iter().enumerate() {
         let mut row = vec![(i, d)];
         let mut again = 0;
         for m in moves {
