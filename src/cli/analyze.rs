@@ -12,6 +12,7 @@ use ladders::board::DEFAULT_BOARD;
 use super::board_args::{BoardArgs, RuleArgs};
 use super::exit;
 use super::output::write_json;
+use super::output_args::{Digits, Json};
 
 /// One screen answering the common questions about a board
 #[derive(clap::Args, Debug)]
@@ -31,12 +32,10 @@ pub struct Args {
 /// The output options of `analyze`, which bare `ladders` takes too.
 #[derive(clap::Args, Debug)]
 pub struct Output {
-    /// Digits after the decimal point (correctly rounded from the exact value)
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(0..=1000))]
-    pub digits: u16,
-    /// Print one JSON object instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub digits: Digits,
+    #[command(flatten)]
+    pub format: Json,
 }
 
 impl Args {
@@ -56,15 +55,15 @@ impl Args {
 /// Runs `analyze`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(range) = args.board.rules.die_range() {
-        let (digits, json) = (usize::from(args.output.digits), args.output.json);
+        let (digits, json) = (args.output.digits.get(), args.output.format.json);
         return super::expect::die_table(&args.board, range, digits, json, out);
     }
     let board = args.board.load()?;
     super::board_args::square_state_only(&board, "analyze")?;
     // The typed error (TooMuchWork) is kept, its message unchanged.
     let summary = summarize(&board)?;
-    let digits = usize::from(args.output.digits);
-    if args.output.json {
+    let digits = args.output.digits.get();
+    if args.output.format.json {
         write_json(out, &&to_json(&board, &summary, digits))?;
     } else {
         write_text(out, &board, &summary, digits)?;

@@ -15,6 +15,7 @@ use ladders::simulate::race::{compare_race, exact_race, RaceExact, RaceSimulatio
 
 use super::exit;
 use super::output::write_json;
+use super::output_args::Json;
 use super::policy_arg::{write_report, PolicyArgs};
 use super::simulate::{
     policy_seat, run_policy_simulation, run_race_simulation, run_shared_simulation, run_simulation,
@@ -34,9 +35,8 @@ pub struct Args {
     pub sim: SimArgs,
     #[command(flatten)]
     pub policy: PolicyArgs,
-    /// Print one JSON object instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Json,
 }
 
 /// Runs `check`.
@@ -88,7 +88,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let comparison = compare(&law, observed, Some(&sim.rolls)).with_score(&law, sim.score.as_ref());
     write_report(
         out,
-        args.json,
+        args.output.json,
         chosen.as_ref(),
         || Ok(check_json(&board, &sim, &law, &comparison, Some(timing))),
         |out| write_check(out, &board, &sim, &law, &comparison, Some(timing)),
@@ -149,7 +149,7 @@ fn report_race_check(
     out: &mut dyn Write,
 ) -> Result<ExitCode> {
     let comparison = compare_race(exact, sim);
-    if args.json {
+    if args.output.json {
         let v = race_check_json(seats, sim, exact, &comparison, Some(timing));
         write_json(out, &v)?;
     } else {

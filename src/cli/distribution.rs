@@ -20,15 +20,19 @@ use num_traits::{One, Zero};
 use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
+use super::output_args::{Digits, Json, JSON_EXACT_HELP};
 use super::policy_arg::{Chosen, PolicyArgs};
 
 /// Exact distribution of the number of turns
 #[derive(clap::Args, Debug)]
-#[command(after_help = after_help!(
+#[command(
+    mut_arg("json", |a| a.help(JSON_EXACT_HELP)),
+    after_help = after_help!(
     "ladders distribution tiny --exact",
     "ladders distribution milton-bradley --turns 50 --csv",
     "ladders distribution efi --chart --tail 1e-3"
-))]
+)
+)]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
@@ -43,18 +47,16 @@ pub struct Args {
     /// Print the exact fractions instead of decimals
     #[arg(long)]
     pub exact: bool,
-    /// Digits after the decimal point (correctly rounded from the exact value)
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(0..=1000))]
-    pub digits: u16,
+    #[command(flatten)]
+    pub digits: Digits,
     /// A bar chart of P(T = n) instead of the table
     #[arg(long, conflicts_with_all = ["csv", "json", "exact"])]
     pub chart: bool,
     /// Print CSV: n,p,cdf,survives
     #[arg(long, conflicts_with = "json")]
     pub csv: bool,
-    /// Print one JSON object instead of text (always with the exact fractions)
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Json,
     /// Also write a chart as SVG to FILE: P(T = n) bars, P(T <= n) line, quantiles marked (`-`:
     /// standard output, instead of the report)
     #[arg(long, value_name = "FILE")]
@@ -126,7 +128,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         tail: args.tail.clone().unwrap_or_else(default_tail),
         min_turns: 0,
     };
-    let digits = usize::from(args.digits);
+    let digits = args.digits.get();
     if let Some(path) = &args.svg {
         // The chart is drawn from the exact law.
         let dist = exact_law(chosen.as_ref(), &board, &options)?;
@@ -136,10 +138,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             return Ok(exit::code(exit::SUCCESS));
         }
     }
-    let shown = if args.json || args.exact {
+    let shown = if args.output.json || args.exact {
         // The fractions: the exact integer stepping.
         let dist = exact_law(chosen.as_ref(), &board, &options)?;
-        if args.json {
+        if args.output.json {
             let mut value = to_json(&board, &dist, digits);
             if let (Some(c), Some(obj)) = (&chosen, value.as_object_mut()) {
                 obj.insert("policy".into(), c.name.clone().into());

@@ -72,7 +72,7 @@ pub fn run_if_choosing(
         pairs,
         digits: usize::from(args.digits.unwrap_or(12)),
     };
-    if args.json {
+    if args.output.json {
         write_json(out, &to_json(&report))?;
     } else {
         write_text(out, &report)?;

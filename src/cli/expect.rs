@@ -21,6 +21,7 @@ use num_rational::BigRational;
 use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
+use super::output_args::{Digits, Json};
 use super::policy_arg::{Chosen, PolicyArgs};
 
 /// Exact expected turns, variance, rolls, snakes and ladders
@@ -36,15 +37,13 @@ pub struct Args {
     pub board: BoardArgs,
     #[command(flatten)]
     pub policy: PolicyArgs,
-    /// Digits after the decimal point (correctly rounded from the exact value)
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(0..=1000))]
-    pub digits: u16,
+    #[command(flatten)]
+    pub digits: Digits,
     /// Add the expected remaining turns from every reachable square
     #[arg(long)]
     pub per_square: bool,
-    /// Print one JSON object instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Json,
     /// Floating point instead of exact fractions (fast on large boards, about 12 digits)
     #[arg(long)]
     pub float: bool,
@@ -78,20 +77,20 @@ fn score_json(s: &Score, digits: usize) -> serde_json::Value {
 /// Runs `expect`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(range) = args.board.rules.die_range() {
-        return die_table(&args.board, range, usize::from(args.digits), args.json, out);
+        return die_table(&args.board, range, args.digits.get(), args.output.json, out);
     }
     if let Some(chosen) = args.policy.load(&args.board.rules, &args.board.board)? {
         return run_policy(args, &chosen, out);
     }
     let board = args.board.load()?;
     let options = ExpectOptions {
-        digits: usize::from(args.digits),
+        digits: args.digits.get(),
         per_square: args.per_square,
     };
     if args.float {
         let expectation =
             expect_float(&board, args.per_square).with_context(|| board.origin().to_string())?;
-        if args.json {
+        if args.output.json {
             write_json(out, &float_to_json(&board, &expectation, options))?;
         } else {
             write_float_text(out, &board, &expectation, options)?;
@@ -104,7 +103,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         _ => None,
     };
     let score = ladders::analysis::stateful::score(&board);
-    if args.json {
+    if args.output.json {
         let mut value = serde_json::to_value(to_json(&board, &expectation, options))?;
         if let (Some(m), Some(obj)) = (&moments, value.as_object_mut()) {
             obj.insert("moments".into(), moments_json(m, options.digits));
@@ -132,7 +131,7 @@ fn run_policy(args: &Args, chosen: &Chosen, out: &mut dyn Write) -> Result<ExitC
         "--float is not available with --policy (the exact answer is fast: drop --float)"
     );
     let options = ExpectOptions {
-        digits: usize::from(args.digits),
+        digits: args.digits.get(),
         per_square: args.per_square,
     };
     let chain = chosen.model().chain();
@@ -141,7 +140,7 @@ fn run_policy(args: &Args, chosen: &Chosen, out: &mut dyn Write) -> Result<ExitC
         (Some(k), Expectation::Finite(_)) => Some(checked_moments_of(&chain, usize::from(k))?),
         _ => None,
     };
-    if args.json {
+    if args.output.json {
         let mut value = serde_json::to_value(to_json(&chosen.board, &expectation, options))?;
         if let Some(obj) = value.as_object_mut() {
             obj.insert("policy".into(), chosen.name.clone().into());

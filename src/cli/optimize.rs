@@ -11,6 +11,7 @@ use num_rational::BigRational;
 
 use super::board_args::BoardArgs;
 use super::exit;
+use super::output_args::{Digits, Json};
 
 /// The exact optimal policy of a player who chooses (choose_die, coin, pick, choose_face)
 #[derive(clap::Args, Debug)]
@@ -27,12 +28,10 @@ pub struct Args {
     /// Also evaluate the policy in FILE exactly (CSV square,choice or TOML [policy]); repeatable
     #[arg(long, value_name = "FILE")]
     pub policy: Vec<PathBuf>,
-    /// Digits after the decimal point (correctly rounded from the exact value)
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(0..=1000))]
-    pub digits: u16,
-    /// Print one JSON object instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub digits: Digits,
+    #[command(flatten)]
+    pub output: Json,
 }
 
 /// Runs `optimize`.
@@ -93,9 +92,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         evaluations,
         proved,
         others,
-        digits: usize::from(args.digits),
+        digits: args.digits.get(),
     };
-    if args.json {
+    if args.output.json {
         serde_json::to_writer_pretty(&mut *out, &to_json(&report))?;
         writeln!(out)?;
     } else {

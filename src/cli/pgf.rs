@@ -15,24 +15,26 @@ use ladders::report::pgf::{cas_line, to_json, write_text, PgfFormat};
 use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
+use super::output_args::{Digits, Json};
 
 /// Closed form: the generating function N(z)/D(z) and the recurrence of P(T = n)
 #[derive(clap::Args, Debug)]
-#[command(after_help = after_help!(
+#[command(
+    mut_arg("digits", |a| a.help("Digits after the decimal point of E[T] (correctly rounded from the exact value)")),
+    after_help = after_help!(
     "ladders pgf tiny",
     "ladders pgf tiny --format sympy"
-))]
+)
+)]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
-    /// Digits after the decimal point of E[T] (correctly rounded from the exact value)
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(0..=1000))]
-    pub digits: u16,
-    /// Print one JSON object instead of text
-    #[arg(long, conflicts_with = "format")]
-    pub json: bool,
+    #[command(flatten)]
+    pub digits: Digits,
+    #[command(flatten)]
+    pub output: Json,
     /// Print one line defining F for a computer algebra system
-    #[arg(long, value_name = "sympy|maple|mathematica", value_parser = parse_format)]
+    #[arg(long, value_name = "sympy|maple|mathematica", value_parser = parse_format, conflicts_with = "json")]
     pub format: Option<PgfFormat>,
 }
 
@@ -65,14 +67,14 @@ fn report<S: ChainState>(
     out: &mut dyn Write,
 ) -> Result<()> {
     let f = pgf(chain);
-    if args.json {
+    if args.output.json {
         let rate = decay_rate(chain, &f);
         write_json(out, &to_json(board, &f, rate.as_ref()))?;
     } else if let Some(format) = args.format {
         writeln!(out, "{}", cas_line(&f, format))?;
     } else {
         let rate = decay_rate(chain, &f);
-        write_text(out, board, &f, rate.as_ref(), usize::from(args.digits))?;
+        write_text(out, board, &f, rate.as_ref(), args.digits.get())?;
     }
     Ok(())
 }

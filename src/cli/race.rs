@@ -15,6 +15,7 @@ use ladders::report::race::{table_json, to_json, write_table_text, write_text, R
 use super::board_args::RuleArgs;
 use super::exit;
 use super::output::write_json;
+use super::output_args::Json;
 
 /// The most players a race may have.
 pub const MAX_PLAYERS: usize = 16;
@@ -94,9 +95,8 @@ pub struct Args {
     /// Add the distribution of the game's length in rounds (seats without knock-off)
     #[arg(long, conflicts_with = "knock_off")]
     pub distribution: bool,
-    /// Print one JSON object instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Json,
     /// Also write a chart of each seat's chance of having won by each round as SVG to FILE
     /// (`-`: standard output, instead of the report); seats that do not meet (no --knock-off,
     /// not a board that changes during a game)
@@ -204,42 +204,16 @@ fn run_shared(args: &Args, seats: &[&Board], digits: usize) -> Result<Race> {
 
 /// Runs `race`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let players = args.players.unwrap_or_else(|| {
-        let k = if args.boards.len() > 1 {
-            args.boards.len()
-        } else {
-            2
-        };
-        let k = args.from.as_ref().map_or(k, Vec::len);
-        Players { from: k, to: k }
-    });
-    if let Some(from) = &args.from {
-        if players.from != players.to || players.from != from.len() {
-            bail!(
-                "--from gives {} positions: one per player (--players {} or leave it out)",
-                from.len(),
-                from.len()
-            );
-        }
-    }
+    let super::config::Race { players, digits } = super::config::race(args)?;
     if let Some(code) = super::duel::run_if_choosing(args, players.from, out)? {
         return Ok(code);
     }
-    let digits = usize::from(args.digits.unwrap_or(if args.knock_off { 12 } else { 15 }));
     let options = RaceOptions {
         digits,
         max_turns: args.max_turns.max(1),
         distribution: args.distribution,
     };
-    if args.svg.is_some() && (args.knock_off || players.from != players.to) {
-        bail!(
-            "--svg charts a race of seats that do not meet: one number of players, no --knock-off"
-        );
-    }
     if players.from != players.to {
-        if args.boards.len() > 1 || !args.reverse_seat.is_empty() || args.knock_off {
-            bail!("a range of players makes a table on one board: give one board, no --reverse-seat and no --knock-off");
-        }
         let board = args.rules.load(&args.boards[0])?;
         super::board_args::square_state_only(&board, "race")?;
         let mut races = Vec::new();
@@ -247,7 +221,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             let seats = vec![&board; k];
             races.push(race(&seats, &options)?);
         }
-        if args.json {
+        if args.output.json {
             write_json(out, &table_json(&board, &races))?;
         } else {
             write_table_text(out, &board, &races)?;
@@ -295,7 +269,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         distribution: args.distribution,
         knock_off: args.knock_off,
     };
-    if args.json {
+    if args.output.json {
         write_json(out, &to_json(&seats, &result, report))?;
     } else {
         write_text(out, &seats, &result, report)?;

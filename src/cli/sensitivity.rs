@@ -11,25 +11,28 @@ use ladders::report::design::{sensitivity_json, write_sensitivity};
 use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
+use super::output_args::{Digits, Json, JSON_EXACT_HELP, TABLE_DIGITS};
 
 /// Exact change in expected turns when each snake or ladder is removed, sorted
 #[derive(clap::Args, Debug)]
-#[command(after_help = after_help!(
+#[command(
+    mut_arg("json", |a| a.help(JSON_EXACT_HELP)),
+    mut_arg("digits", |a| a.default_value(TABLE_DIGITS)),
+    after_help = after_help!(
     "ladders sensitivity milton-bradley",
     "ladders sensitivity tiny --exact"
-))]
+)
+)]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
-    /// Digits after the decimal point (correctly rounded from the exact value)
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u16).range(0..=1000))]
-    pub digits: u16,
+    #[command(flatten)]
+    pub digits: Digits,
     /// Print the exact fractions instead of decimals
     #[arg(long)]
     pub exact: bool,
-    /// Print one JSON object instead of text (always with the exact fractions)
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Json,
 }
 
 /// Runs `sensitivity`.
@@ -42,8 +45,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         );
     };
     let removals = sensitivity(&board, &base)?;
-    let digits = usize::from(args.digits);
-    if args.json {
+    let digits = args.digits.get();
+    if args.output.json {
         write_json(out, &sensitivity_json(&board, &base, &removals, digits))?;
     } else {
         write_sensitivity(out, &board, &base, &removals, digits, args.exact)?;

@@ -13,6 +13,7 @@ use ladders::report::shortest::{likeliest_json, to_json, write_likeliest, write_
 
 use super::board_args::BoardArgs;
 use super::exit;
+use super::output_args::{Digits, Json};
 use super::policy_arg::{write_report, PolicyArgs};
 
 /// Shortest game (with the rolls that achieve it) and longest game
@@ -27,9 +28,8 @@ pub struct Args {
     pub board: BoardArgs,
     #[command(flatten)]
     pub policy: PolicyArgs,
-    /// Digits after the decimal point (correctly rounded from the exact value)
-    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(0..=1000))]
-    pub digits: u16,
+    #[command(flatten)]
+    pub digits: Digits,
     /// Also the likeliest game: among the fewest-turn games, and among all games (exact
     /// probabilities; a game is the squares at the ends of its turns)
     #[arg(long)]
@@ -37,9 +37,8 @@ pub struct Args {
     /// With --likeliest: the likeliest game among those of at most N turns
     #[arg(long, value_name = "N", requires = "likeliest")]
     pub within: Option<usize>,
-    /// Print one JSON object instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Json,
 }
 
 /// Runs `shortest`.
@@ -68,10 +67,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             (board, e, likely)
         }
     };
-    let digits = usize::from(args.digits);
+    let digits = args.digits.get();
     write_report(
         out,
-        args.json,
+        args.output.json,
         chosen.as_ref(),
         || {
             let mut value = serde_json::to_value(to_json(&board, &e, digits))?;

@@ -20,6 +20,7 @@ use super::board_args::RuleArgs;
 use super::distribution::{chart_law_options, exact_law};
 use super::exit;
 use super::output::write_json;
+use super::output_args::Json;
 use super::policy_arg::{write_report, Chosen, PolicyArgs};
 use super::race::{seat_boards, MAX_PLAYERS};
 
@@ -130,9 +131,8 @@ pub struct Args {
     pub sim: SimArgs,
     #[command(flatten)]
     pub policy: PolicyArgs,
-    /// Print one JSON object instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Json,
     /// Write the turns histogram as CSV (`turns,games`) to this file (`-`: standard output,
     /// instead of the report)
     #[arg(long, value_name = "FILE")]
@@ -351,21 +351,14 @@ fn write_race_report(
 
 /// Runs `simulate`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let to_stdout = [
-        (args.json, "--json"),
+    super::config::one_writer_to_stdout(&[
+        (args.output.json, "--json"),
         (
             args.histogram_csv.as_deref() == Some("-"),
             "--histogram-csv -",
         ),
         (args.svg.as_deref() == Some("-"), "--svg -"),
-    ];
-    let clash: Vec<&str> = to_stdout.iter().filter(|c| c.0).map(|c| c.1).collect();
-    if clash.len() > 1 {
-        bail!(
-            "{} both write to standard output: give a file name, or drop one",
-            clash[..2].join(" and ")
-        );
-    }
+    ])?;
     let chosen = policy_seat(&args.seats, &args.policy)?;
     let board = match &chosen {
         Some(c) => c.board.clone(),
@@ -381,7 +374,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
                     }
                     let seats: Vec<&Board> = boards.iter().collect();
                     let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sim)?;
-                    write_race_report(out, args.json, &seats, &sim, timing)?;
+                    write_race_report(out, args.output.json, &seats, &sim, timing)?;
                     return Ok(exit::code(exit::SUCCESS));
                 }
                 Seats::Shared(board, players) => {
@@ -390,7 +383,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
                     }
                     let seats = vec![&*board; players];
                     let (sim, timing) = run_shared_simulation(&board, players, &args.sim)?;
-                    write_race_report(out, args.json, &seats, &sim, timing)?;
+                    write_race_report(out, args.output.json, &seats, &sim, timing)?;
                     return Ok(exit::code(exit::SUCCESS));
                 }
             }
@@ -420,7 +413,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     write_report(
         out,
-        args.json,
+        args.output.json,
         chosen.as_ref(),
         || Ok(simulation_json(&board, &sim, Some(timing))),
         |out| write_simulation(out, &board, &sim, Some(timing)),

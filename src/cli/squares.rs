@@ -12,14 +12,19 @@ use ladders::report::squares::{after_json, to_json, write_after, write_csv, writ
 use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
+use super::output_args::{Digits, Json, JSON_EXACT_HELP, TABLE_DIGITS};
 
 /// Exact per-square answers: visits, reach, remaining turns; per jump: uses and P(taken)
 #[derive(clap::Args, Debug)]
-#[command(after_help = after_help!(
+#[command(
+    mut_arg("json", |a| a.help(JSON_EXACT_HELP)),
+    mut_arg("digits", |a| a.default_value(TABLE_DIGITS)),
+    after_help = after_help!(
     "ladders squares tiny",
     "ladders squares milton-bradley --csv --jumps",
     "ladders squares milton-bradley --after 10"
-))]
+)
+)]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
@@ -29,30 +34,28 @@ pub struct Args {
     /// Print the exact fractions instead of decimals
     #[arg(long)]
     pub exact: bool,
-    /// Digits after the decimal point (correctly rounded from the exact value)
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u16).range(0..=1000))]
-    pub digits: u16,
+    #[command(flatten)]
+    pub digits: Digits,
     /// Print CSV: square,visits,reach,remaining (with --after: square,p)
     #[arg(long, conflicts_with = "json")]
     pub csv: bool,
     /// With --csv: the jumps instead (from,to,kind,uses,taken)
     #[arg(long, requires = "csv", conflicts_with = "after")]
     pub jumps: bool,
-    /// Print one JSON object instead of text (always with the exact fractions)
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Json,
 }
 
 /// Runs `squares`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
     let format = Format {
-        digits: usize::from(args.digits),
+        digits: args.digits.get(),
         exact: args.exact,
     };
     if let Some(n) = args.after {
         let law = occupancy(&board, n as usize);
-        if args.json {
+        if args.output.json {
             write_json(out, &after_json(&board, n as usize, &law, format.digits))?;
         } else {
             write_after(out, &board, n as usize, &law, format, args.csv)?;
@@ -60,7 +63,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         return Ok(exit::code(exit::SUCCESS));
     }
     let answers = square_answers(&board)?;
-    if args.json {
+    if args.output.json {
         write_json(out, &to_json(&board, &answers, format.digits))?;
     } else if args.csv {
         write_csv(out, &answers, args.jumps, format)?;

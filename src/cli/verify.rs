@@ -14,6 +14,7 @@ use ladders::text::printable;
 use super::board_args::{claim_stdin, BoardArgs};
 use super::exit;
 use super::output::write_json;
+use super::output_args::Json;
 use super::simulate::parse_games;
 
 /// Check a simulation you wrote against the exact answers (exit 1 when they disagree)
@@ -37,9 +38,8 @@ pub struct Args {
     /// The standard deviation your simulation reported (shown beside the exact one)
     #[arg(long, value_name = "S", requires = "mean")]
     pub sd: Option<f64>,
-    /// Print one JSON object instead of text
-    #[arg(long)]
-    pub json: bool,
+    #[command(flatten)]
+    pub output: Json,
 }
 
 /// Runs `verify`.
@@ -96,7 +96,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         sd: args.sd,
         file: args.file.as_deref(),
     };
-    if args.json {
+    if args.output.json {
         write_json(out, &to_json(&report))?;
     } else {
         write_text(out, &report)?;
