@@ -148,6 +148,19 @@ fn report_race_check(
     timing: Timing,
     out: &mut dyn Write,
 ) -> Result<ExitCode> {
+    if sim.capped > 0 {
+        // As for one player: the capped races' lengths and winners are unknown, so neither the
+        // win shares nor the rounds of the uncapped race may be tested on the sample.
+        bail!(
+            "{} of {} races reached --max-turns {} rounds and were stopped: a censored sample \
+             cannot be checked against the exact law of the whole race; raise --max-turns (the \
+             exact expected length is {:.1} rounds)",
+            sim.capped,
+            sim.games(),
+            sim.max_rounds,
+            exact.rounds
+        );
+    }
     let comparison = compare_race(exact, sim);
     if args.output.json {
         let v = race_check_json(seats, sim, exact, &comparison, Some(timing));

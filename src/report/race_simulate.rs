@@ -4,10 +4,12 @@
 
 use std::io::{self, Write};
 
+use num_rational::BigRational;
 use serde_json::{json, Value};
 
 use crate::board::Board;
-use crate::report::json::{board_rules_json, z_json};
+use crate::exact::decimal::scientific;
+use crate::report::json::{board_rules_json, z_json, ExactJson};
 use crate::report::race::{name_width, write_race_header, IntervalJson};
 use crate::report::simulate::{thousands, write_count_summary, Timing};
 use crate::report::text::{ok, p_text, rules_line};
@@ -229,6 +231,17 @@ fn z_cells(z: &ZTest) -> String {
     )
 }
 
+/// An exact probability as its fraction when that is short, else to 12 significant digits
+/// (the fraction is in the JSON).
+fn exact_short(p: &BigRational) -> String {
+    let fraction = format!("{}/{}", p.numer(), p.denom());
+    match (p.is_integer(), fraction.len() <= 40) {
+        (true, _) => format!("{} exactly", p.numer()),
+        (false, true) => format!("{fraction} exactly"),
+        (false, false) => format!("{} (exact fraction in --json)", scientific(p, 12)),
+    }
+}
+
 /// Writes the comparison of a race simulation with the exact race, and the verdict.
 ///
 /// # Errors
@@ -258,6 +271,21 @@ pub fn write_race_comparison(
              round{}: no spread to estimate a standard error from)",
             exact.rounds,
             if mean == 1.0 { "" } else { "s" }
+        )?;
+    }
+    if let Some(e) = &c.equal_rounds {
+        writeln!(
+            out,
+            "Mean rounds      {v}.0000 vs exact {:.4}: all {} races lasted {v} round{}, chance \
+             P(R = {v})^{} = {} with P(R = {v}) = {}  {}",
+            exact.rounds,
+            thousands(e.games),
+            if e.value == 1 { "" } else { "s" },
+            e.games,
+            e.chance_text(),
+            exact_short(&e.p_value_rounds),
+            ok(e.pass),
+            v = e.value,
         )?;
     }
     if let Some(z) = &c.rounds {
@@ -342,6 +370,14 @@ pub fn race_check_json(
         "seats": seats,
         "exact_rounds": x(&exact.race.expected_rounds),
         "rounds": c.rounds.as_ref().map(z_json),
+        "equal_rounds": c.equal_rounds.as_ref().map(|e| json!({
+            "rounds": e.value,
+            "games": e.games,
+            "p_rounds": ExactJson::new(&e.p_value_rounds, 12),
+            "log10_chance": e.log10_chance.is_finite().then_some(e.log10_chance),
+            "level": e.level,
+            "pass": e.pass,
+        })),
         "chi_square": c.chi_square.as_ref().map(|chi| json!({
             "statistic": chi.statistic,
             "df": chi.df,

@@ -22,6 +22,7 @@ pub mod endless;
 pub mod engine;
 pub(crate) mod fast;
 pub mod race;
+pub mod race_rounds;
 pub mod sample;
 pub mod shared;
 pub mod stateful;
