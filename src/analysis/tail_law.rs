@@ -488,8 +488,7 @@ fn statement(m: usize, b: &Bounds, digits: usize) -> Option<TailLaw> {
     // judged from its logarithm first.
     if !eps.is_zero() {
         let floor_bits = k as f64 * -to_f64(&small_l).log2();
-        #[allow(clippy::neg_cmp_op_on_partial_ord)]
-        if !(floor_bits <= FLOOR_BITS) {
+        if floor_bits.is_nan() || floor_bits > FLOOR_BITS {
             return None;
         }
         let floor = &small_b * pow_rounded(&small_l, k, false);
