@@ -147,12 +147,12 @@ where
 /// times that. On the roll-level systems the columns often give the smaller numerator bound:
 /// a row's bound grows with every entry of b, a column's only with `||b||` once.
 pub(super) fn log2_column_bounds(
-    a: &lift::Csr,
+    a: &csr::Csr,
     rhs: &[Vec<i64>],
-    chained: Option<(&lift::Csr, usize)>,
+    chained: Option<(&csr::Csr, usize)>,
 ) -> Option<Vec<(f64, f64)>> {
     let n = a.len();
-    let column_squares = |m: &lift::Csr| -> Option<Vec<u128>> {
+    let column_squares = |m: &csr::Csr| -> Option<Vec<u128>> {
         let mut sq = vec![0u128; n];
         for i in 0..n {
             let (cols, vals) = m.row(i);

@@ -6,6 +6,7 @@
 use num_rational::BigRational;
 
 use super::bounds::{log2_bounds, log2_column_bounds};
+use super::csr::Csr;
 use super::eliminate::is_identity;
 use super::factor::Pattern;
 use super::{lift, vector};
@@ -29,9 +30,9 @@ const MAX_LIFTED_COMPONENTS: usize = 4;
 /// too large for machine-word residuals, too much memory for the digits of a vector) or the
 /// lifting cannot decide; the caller then eliminates modulo many primes.
 pub(super) fn solve_by_lifting(
-    a: &lift::Csr,
+    a: &Csr,
     b: &[Vec<i64>],
-    c: Option<&lift::Csr>,
+    c: Option<&Csr>,
     chained_rhs: Option<usize>,
     components: &[Vec<usize>],
 ) -> Option<Vec<Vec<BigRational>>> {
@@ -61,7 +62,7 @@ pub(super) fn solve_by_lifting(
     if distinct.len() > MAX_LIFTED_COMPONENTS {
         return None;
     }
-    fn values(m: &lift::Csr, i: usize) -> std::slice::Iter<'_, i64> {
+    fn values(m: &Csr, i: usize) -> std::slice::Iter<'_, i64> {
         m.row(i).1.iter()
     }
     let by_rows = log2_bounds(
@@ -130,9 +131,9 @@ pub(super) fn solve_by_lifting(
 /// solutions not lifted as vectors (`as_vector[k]` false), written into `lifted`.
 #[allow(clippy::too_many_arguments)]
 fn lift_transposed(
-    a: &lift::Csr,
+    a: &Csr,
     b: &[Vec<i64>],
-    c: Option<&lift::Csr>,
+    c: Option<&Csr>,
     chained_rhs: Option<usize>,
     components: &[Vec<usize>],
     as_vector: &[bool],
@@ -143,7 +144,7 @@ fn lift_transposed(
     const LIMIT: u64 = 1 << 60;
     let n = a.len();
     let at = a.transpose();
-    let ct = c.map(lift::Csr::transpose);
+    let ct = c.map(Csr::transpose);
     if at.max_row_norm1() >= LIMIT || ct.as_ref().is_some_and(|c| c.max_row_norm1() >= LIMIT) {
         return None;
     }

@@ -40,9 +40,10 @@
 //!   several primes in a row divide a pivot: it decides and reports a [`Singular`] system; the
 //!   tests compare the fast routes against it.
 //!
-//! Residue arithmetic lives in `modular.rs`; float solves of the same systems in `float.rs`
-//! (BiCGSTAB and the direct solve on the same pattern) and `sweep.rs` (backward sweeps with the
-//! backward moves' squares as a small dense system).
+//! Residue arithmetic lives in `modular.rs`; the lifting routes' sparse integer rows in
+//! `csr.rs` and their rational reconstruction in `reconstruct.rs`; float solves of the same
+//! systems in `float.rs` (BiCGSTAB and the direct solve on the same pattern) and `sweep.rs`
+//! (backward sweeps with the backward moves' squares as a small dense system).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -55,12 +56,14 @@ use crate::chain::Chain;
 use crate::exact::order;
 
 mod bounds;
+mod csr;
 mod eliminate;
 mod factor;
 mod float;
 mod lift;
 mod lifting;
 mod modular;
+mod reconstruct;
 mod reference;
 mod sweep;
 #[cfg(test)]
@@ -340,7 +343,7 @@ fn solve_scaled(
     fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     // The lifting works on machine-word entries.
-    let small = || -> Option<(lift::Csr, Vec<Vec<i64>>, Option<lift::Csr>)> {
+    let small = || -> Option<(csr::Csr, Vec<Vec<i64>>, Option<csr::Csr>)> {
         let b = b_int
             .iter()
             .map(|b| {
@@ -353,10 +356,10 @@ fn solve_scaled(
             })
             .collect::<Option<_>>()?;
         let c = match chained_rhs {
-            Some(_) => Some(lift::Csr::from_int_rows(c_int)?),
+            Some(_) => Some(csr::Csr::from_int_rows(c_int)?),
             None => None,
         };
-        Some((lift::Csr::from_int_rows(rows)?, b, c))
+        Some((csr::Csr::from_int_rows(rows)?, b, c))
     };
     if let Some(x) =
         small().and_then(|(a, b, c)| solve_by_lifting(&a, &b, c.as_ref(), chained_rhs, components))
@@ -405,8 +408,8 @@ fn solve_integer(
         return Ok(vec![Vec::new(); components.len()]);
     }
     // Rows with each column once (repeats summed), zeros dropped.
-    let a_csr = lift::Csr::from_rows(n, a);
-    let c_csr = chained.as_ref().map(|c| lift::Csr::from_rows(n, c.0));
+    let a_csr = csr::Csr::from_rows(n, a);
+    let c_csr = chained.as_ref().map(|c| csr::Csr::from_rows(n, c.0));
     let chained_rhs = chained.as_ref().map(|c| c.1);
     if let Some(x) = solve_by_lifting(&a_csr, rhs, c_csr.as_ref(), chained_rhs, &components) {
         return Ok(x);

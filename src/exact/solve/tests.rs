@@ -142,8 +142,8 @@ fn the_column_bounds_hold_on_a_hand_solved_system() {
     // Chained with C = I: y = A^-1 x = (7/18, 1/9), det(A)^2 y = (14, 4); the block's
     // columns give det(A)^2 <= sqrt(5) sqrt(11) 2 sqrt(10) (and <= (2 sqrt(10))^2).
     let rows = vec![vec![(0, 2), (1, -1)], vec![(1, 3)]];
-    let a = lift::Csr::from_rows(2, &rows);
-    let c = lift::Csr::from_rows(2, &[vec![(0, 1)], vec![(1, 1)]]);
+    let a = csr::Csr::from_rows(2, &rows);
+    let c = csr::Csr::from_rows(2, &[vec![(0, 1)], vec![(1, 1)]]);
     let got = log2_column_bounds(&a, &[vec![1, 1]], Some((&c, 0))).expect("small entries");
     let det = (2.0 * 10f64.sqrt()).log2();
     let close = |x: f64, y: f64| (x - y).abs() < 1e-12;
@@ -155,7 +155,7 @@ fn the_column_bounds_hold_on_a_hand_solved_system() {
     assert!(got[0].0.exp2() >= 6.0 && got[0].1.exp2() >= 4.0);
     assert!(got[1].0.exp2() >= 36.0 && got[1].1.exp2() >= 14.0);
     // A zero column: no column bound.
-    let zero = lift::Csr::from_rows(2, &[vec![(0, 1)], vec![(0, 1)]]);
+    let zero = csr::Csr::from_rows(2, &[vec![(0, 1)], vec![(0, 1)]]);
     assert!(log2_column_bounds(&zero, &[vec![1, 1]], None).is_none());
 }
 
@@ -181,7 +181,7 @@ fn the_lifting_route_matches_the_hand_solutions() {
     // C = 2 I: 2 (I - Q) u = 2 t gives u1 = 2 / (1/2) = 4 and u0 / 2 - u1 / 2 = 4, u0 = 12.
     let csr = |rows: &[&[(usize, i64)]]| {
         let rows: Vec<Vec<(usize, i64)>> = rows.iter().map(|r| r.to_vec()).collect();
-        lift::Csr::from_rows(rows.len(), &rows)
+        csr::Csr::from_rows(rows.len(), &rows)
     };
     let a = csr(&[&[(0, 1), (1, -1)], &[(1, 1)]]);
     let c = csr(&[&[(0, 2)], &[(1, 2)]]);
@@ -197,16 +197,16 @@ fn the_lifting_route_matches_the_hand_solutions() {
     assert!(solve_by_lifting(&huge, &b, None, None, &[vec![0]]).is_none());
 }
 
-/// Integer rows as a [`lift::Csr`].
-fn csr_of(rows: &[Vec<(usize, i64)>]) -> lift::Csr {
-    lift::Csr::from_rows(rows.len(), rows)
+/// Integer rows as a [`csr::Csr`].
+fn csr_of(rows: &[Vec<(usize, i64)>]) -> csr::Csr {
+    csr::Csr::from_rows(rows.len(), rows)
 }
 
 /// The multi-modular elimination on the same integer system, for comparison.
 fn by_elimination(
-    a: &lift::Csr,
+    a: &csr::Csr,
     b: &[Vec<i64>],
-    c: Option<&lift::Csr>,
+    c: Option<&csr::Csr>,
     chained_rhs: Option<usize>,
     components: &[Vec<usize>],
 ) -> Vec<Vec<BigRational>> {
@@ -214,7 +214,7 @@ fn by_elimination(
         .iter()
         .map(|b| b.iter().map(|&v| Int::Small(v)).collect())
         .collect();
-    let c_int = c.map(lift::Csr::to_int_rows).unwrap_or_default();
+    let c_int = c.map(csr::Csr::to_int_rows).unwrap_or_default();
     solve_by_elimination(
         &a.to_int_rows(),
         &b_int,

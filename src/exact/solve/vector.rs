@@ -53,9 +53,9 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::lift::{
-    from_reduced_digits, reconstruct_into, two_cores, with_denominator, Block, Csr, Lifter,
-};
+use super::csr::Csr;
+use super::lift::{two_cores, Block, Lifter};
+use super::reconstruct::{from_reduced_digits, reconstruct_into, with_denominator};
 use super::{is_identity, order, Pattern};
 use crate::exact::lehmer;
 

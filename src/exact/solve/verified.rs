@@ -29,7 +29,9 @@ use num_traits::{One, Zero};
 
 use num_integer::Integer;
 
-use super::lift::{from_reduced_digits, reconstruct, Block, Csr, Lifter};
+use super::csr::Csr;
+use super::lift::{Block, Lifter};
+use super::reconstruct::{from_reduced_digits, reconstruct};
 use super::vector::MAX_DIGIT_BYTES;
 use super::{is_identity, order, Pattern};
 
