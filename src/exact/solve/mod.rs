@@ -78,7 +78,7 @@ pub use factor::Pattern;
 use factor::*;
 pub(crate) use float::{solve_float, solve_float_at};
 use lifting::solve_by_lifting;
-pub use modular::FloatRows;
+pub(crate) use modular::FloatRows;
 use modular::*;
 pub(crate) use modular::{biguint_mod, primes};
 pub use reference::{solve_dense, SparseLu};
