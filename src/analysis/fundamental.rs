@@ -68,7 +68,7 @@ pub fn expected_rewards<S: ChainState>(
 /// The rows of `A' = D (I - Q)` over the transient states and the right-hand sides `D 1`, then
 /// `D r_k` (see the module docs); `None` when a value does not fit a machine word.
 #[allow(clippy::type_complexity)]
-fn scaled_rows<S: ChainState>(
+pub(crate) fn scaled_rows<S: ChainState>(
     chain: &Chain<S>,
     rewards: &[Vec<BigRational>],
 ) -> Option<(Vec<Vec<(usize, i64)>>, Vec<Vec<i64>>)> {

@@ -21,7 +21,10 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
+use crate::analysis::fundamental::scaled_rows;
+use crate::analysis::pgf::{pgf, pgf_work};
 use crate::chain::{Chain, ChainState};
+use crate::exact::lehmer;
 use crate::exact::solve::{identity_minus, solve, transient_matrix, Singular, System, Wanted};
 
 /// The moments of T up to some order, exactly.
@@ -33,41 +36,89 @@ pub struct Moments {
     pub raw: Vec<BigRational>,
     /// `E[(T - E[T])^k]` for k = 0..=K.
     pub central: Vec<BigRational>,
+    /// How they were found.
+    pub route: Route,
+}
+
+/// How the moments were found (both routes are exact; see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Route {
+    /// The derivatives at 1 of the generating function, the orders 1 to `solved` also by the
+    /// solves with `I - Q` and equal.
+    Pgf {
+        /// The orders cross-checked by the solves.
+        solved: usize,
+    },
+    /// The solves with `I - Q` alone.
+    Solves,
 }
 
 impl Moments {
-    /// The moments from the factorial moments `f_0 = 1, f_1, ..., f_K`.
+    /// The moments from the factorial moments `f_0 = 1, f_1, ..., f_K` (any denominators; one
+    /// common base is taken: the lcm of them all).
     pub fn from_factorial(factorial: Vec<BigRational>) -> Moments {
-        let k = factorial.len() - 1;
-        let raw: Vec<BigRational> = (0..=k)
-            .map(|n| {
-                stirling2_row(n)
-                    .iter()
-                    .zip(&factorial)
-                    .fold(BigRational::zero(), |acc, (s, f)| {
-                        acc + BigRational::from_integer(s.clone()) * f
-                    })
+        let base = factorial
+            .iter()
+            .fold(BigInt::one(), |l, f| lehmer::lcm(l, f.denom()));
+        let numerators = factorial
+            .iter()
+            .enumerate()
+            .map(|(i, f)| f.numer() * (base.pow(i as u32 + 1) / f.denom()))
+            .collect();
+        Moments::from_factorial_over(numerators, &base)
+    }
+
+    /// The moments from the factorial moments given as `f_i = u_i / d^(i+1)` (`u_0 = d`, d > 0):
+    /// every sum is then over one power of d, in integers, and each result is reduced once.
+    ///
+    /// With `R_j = sum_i S(j, i) u_i d^(j-i)`, `E[T^j] = R_j / d^(j+1)`; with `mu = R_1 / d^2`,
+    /// `E[(T - mu)^n] = sum_j binomial(n, j) R_j (-R_1)^(n-j) d^j / d^(2n+1)`.
+    pub fn from_factorial_over(u: Vec<BigInt>, d: &BigInt) -> Moments {
+        assert!(d.is_positive(), "the base must be positive");
+        let k = u.len() - 1;
+        let d_pow = powers(d, 2 * k + 2);
+        let raw_num: Vec<BigInt> = (0..=k)
+            .map(|j| {
+                let s = stirling2_row(j);
+                (0..=j).fold(BigInt::zero(), |acc, i| {
+                    if s[i].is_zero() {
+                        acc
+                    } else {
+                        acc + &s[i] * &u[i] * &d_pow[j - i]
+                    }
+                })
             })
             .collect();
-        let mu = raw.get(1).cloned().unwrap_or_else(BigRational::zero);
+        let minus_mu = powers(
+            &-raw_num.get(1).cloned().unwrap_or_else(BigInt::zero),
+            k + 1,
+        );
         let central = (0..=k)
             .map(|n| {
                 let mut binom = BigInt::one();
-                let mut acc = BigRational::zero();
-                for (j, r) in raw.iter().enumerate().take(n + 1) {
+                let mut acc = BigInt::zero();
+                for j in 0..=n {
                     if j > 0 {
                         binom = binom * BigInt::from(n + 1 - j) / BigInt::from(j);
                     }
-                    let term = r * pow(&-mu.clone(), n - j);
-                    acc += term * BigRational::from_integer(binom.clone());
+                    acc += &binom * &raw_num[j] * &minus_mu[n - j] * &d_pow[j];
                 }
-                acc
+                reduced(acc, &d_pow[2 * n + 1])
             })
+            .collect();
+        let raw = (0..=k)
+            .map(|j| reduced(raw_num[j].clone(), &d_pow[j + 1]))
+            .collect();
+        let factorial = u
+            .into_iter()
+            .enumerate()
+            .map(|(i, x)| reduced(x, &d_pow[i + 1]))
             .collect();
         Moments {
             factorial,
             raw,
             central,
+            route: Route::Solves,
         }
     }
 
@@ -112,6 +163,24 @@ fn pow(x: &BigRational, n: usize) -> BigRational {
     (0..n).fold(BigRational::one(), |acc, _| acc * x)
 }
 
+/// `x^0, x^1, ..., x^(count-1)`.
+fn powers(x: &BigInt, count: usize) -> Vec<BigInt> {
+    let mut out = Vec::with_capacity(count);
+    let mut p = BigInt::one();
+    for _ in 0..count {
+        let next = &p * x;
+        out.push(std::mem::replace(&mut p, next));
+    }
+    out
+}
+
+/// `n / d` in lowest terms for a positive d, by Lehmer's gcd (the numbers here run to many
+/// thousands of bits, where the binary gcd behind `BigRational::new` is many times slower).
+pub(crate) fn reduced(n: BigInt, d: &BigInt) -> BigRational {
+    let g = lehmer::gcd(&n, d);
+    BigRational::new_raw(n / &g, d / &g)
+}
+
 /// `S(n, j)` for j = 0..=n: the Stirling numbers of the second kind
 /// (`S(n, j) = j S(n-1, j) + S(n-1, j-1)`).
 fn stirling2_row(n: usize) -> Vec<BigInt> {
@@ -129,7 +198,10 @@ fn stirling2_row(n: usize) -> Vec<BigInt> {
     row
 }
 
-/// The factorial moments `f_0 = 1, ..., f_K` of T from the start of `chain`, by K exact solves.
+/// The factorial moments `f_0 = 1, ..., f_K` of T from the start of `chain`, by exact solves
+/// with the matrix `I - Q`: the K systems at once as one block system in integers
+/// ([`block_system`]), or, when its entries do not fit machine words, one rational solve after
+/// the other.
 ///
 /// # Errors
 ///
@@ -140,10 +212,21 @@ where
 {
     let n = chain.transient_count();
     let mut out = vec![BigRational::one()];
-    if chain.start() >= n {
+    if chain.start() >= n || k == 0 {
         out.resize(k + 1, BigRational::zero());
         return Ok(out);
     }
+    match block_system(chain, k) {
+        Some(f) => Ok(f),
+        None => one_by_one(chain, k),
+    }
+}
+
+/// The K solves one after the other in rational arithmetic (each right-hand side from the
+/// previous solution), for chains whose scaled entries do not fit machine words.
+fn one_by_one<S: ChainState>(chain: &Chain<S>, k: usize) -> Result<Vec<BigRational>, Singular> {
+    let n = chain.transient_count();
+    let mut out = vec![BigRational::one()];
     let q = transient_matrix(chain);
     let mut rhs = vec![BigRational::one(); n];
     for j in 1..=k {
@@ -166,7 +249,136 @@ where
     Ok(out)
 }
 
-/// The moments of T up to order K from the start of `chain`.
+/// The K systems `(I - Q) f_1 = 1`, `(I - Q) f_j = j Q f_(j-1)` as one block lower bidiagonal
+/// system of K n unknowns, each row scaled by the lcm `d_i` of its row's denominators:
+/// block j's row i is `d_i (I - Q) f_j - j d_i Q f_(j-1) = [j = 1] d_i`. Only the start's K
+/// components are rebuilt ([`solve`] of an integer [`System`]: p-adic lifting of a few components, exact by
+/// Hadamard's bound). `None` when the route does not apply (a trap, entries beyond machine
+/// words, a singular system: the one-by-one solves then report it).
+fn block_system<S: ChainState>(chain: &Chain<S>, k: usize) -> Option<Vec<BigRational>> {
+    let n = chain.transient_count();
+    if chain.trap().is_some() {
+        return None;
+    }
+    // rows[i] = [(i, d_i), (c, -d_i q_ic) for each transient c] (repeats are summed).
+    let (rows, rhs) = scaled_rows(chain, &[])?;
+    let mut block: Vec<Vec<(usize, i64)>> = Vec::with_capacity(n * k);
+    let mut b = vec![0i64; n * k];
+    b[..n].copy_from_slice(&rhs[0]);
+    for j in 0..k {
+        let order = i64::try_from(j + 1).ok()?;
+        for row in &rows {
+            let mut r: Vec<(usize, i64)> = row.iter().map(|&(c, v)| (j * n + c, v)).collect();
+            if j > 0 {
+                for &(c, v) in &row[1..] {
+                    r.push(((j - 1) * n + c, v.checked_mul(order)?));
+                }
+            }
+            block.push(r);
+        }
+    }
+    let wanted: Vec<usize> = (0..k).map(|j| j * n + chain.start()).collect();
+    let x = solve(System::integer(&block, &[b]), &[Wanted::Some(&wanted)]).ok()?;
+    let mut out = vec![BigRational::one()];
+    out.extend(x.into_iter().flatten());
+    Some(out)
+}
+
+/// Orders up to this many are solved when cheap ([`factorial_moments`]), to cross-check the
+/// generating function's derivatives or alone: higher orders make the block system K times
+/// larger and its numbers K times longer.
+pub const SOLVED_ORDERS: usize = 4;
+
+/// What either route may take, in estimated seconds, before it is skipped (or the command
+/// refused).
+pub const SECONDS_LIMIT: f64 = 10.0;
+
+/// The estimated seconds of [`crate::analysis::pgf::pgf`] on `chain`: its work
+/// ([`pgf_work`]) at 4.5e9 a second (measured: seed-003 1.2e9 in 0.23 s, the 1,000-square
+/// `benches/boards/gen-1000.toml` 1.1e10 in 2.7 s).
+pub fn pgf_seconds<S: ChainState>(chain: &Chain<S>) -> f64 {
+    pgf_work(chain) / 4.5e9
+}
+
+/// The estimated seconds of [`factorial_moments`] to order k on `chain` (n transient states):
+/// `(n k)^2 k / 1.3e8`, fitted on `benches/boards/gen-10000.toml` (9,600 states: 0.9, 6.6 and
+/// 44 s at k = 1, 2, 4; seed-003 at k = 4: 0.1 s).
+pub fn solve_seconds<S: ChainState>(chain: &Chain<S>, k: usize) -> f64 {
+    let size = (chain.transient_count() * k) as f64;
+    size * size * k as f64 / 1.3e8
+}
+
+/// Why [`checked_moments`] gave no moments.
+#[derive(Debug, thiserror::Error)]
+pub enum MomentsError {
+    /// Some reachable state cannot finish: the moments are infinite.
+    #[error(transparent)]
+    Singular(#[from] Singular),
+    /// Neither route would finish in about [`SECONDS_LIMIT`].
+    #[error(
+        "moments to order {asked}: too long on this board ({states} transient states, estimated \
+         before starting): the generating function would take about {pgf_seconds:.0} s and the \
+         solves about {solve_seconds:.0} s"
+    )]
+    TooMuchWork {
+        /// The order asked for.
+        asked: usize,
+        /// The transient states.
+        states: usize,
+        /// The estimated seconds of the generating function.
+        pgf_seconds: f64,
+        /// The estimated seconds of the solves.
+        solve_seconds: f64,
+        /// The highest order the solves reach within the limit (0: none).
+        solved: usize,
+    },
+    /// The two routes disagree: a bug.
+    #[error(
+        "internal check failed: the moments from the solver differ from the derivatives of the \
+         generating function at 1 (please report this board)"
+    )]
+    Disagree,
+}
+
+/// The moments of T up to order K, by the cheaper exact route, cross-checked by the other where
+/// that is cheap too: the derivatives at 1 of the generating function
+/// ([`crate::analysis::pgf::Pgf::moments`]) when [`pgf_seconds`] is within [`SECONDS_LIMIT`],
+/// the orders up to [`SOLVED_ORDERS`] whose solves are within it too ([`factorial_moments`])
+/// checked against them with `==`; otherwise the solves alone when they are within it
+/// (K <= [`SOLVED_ORDERS`]), else a refusal with both estimates.
+///
+/// # Errors
+///
+/// See [`MomentsError`].
+pub fn checked_moments<S: ChainState>(chain: &Chain<S>, k: usize) -> Result<Moments, MomentsError> {
+    let cheap = |j: usize| solve_seconds(chain, j) <= SECONDS_LIMIT;
+    let solved = (0..=k.min(SOLVED_ORDERS))
+        .rev()
+        .find(|&j| cheap(j))
+        .unwrap_or(0);
+    let pgf_s = pgf_seconds(chain);
+    if pgf_s > SECONDS_LIMIT {
+        if solved == k {
+            return Ok(moments(chain, k)?);
+        }
+        return Err(MomentsError::TooMuchWork {
+            asked: k,
+            states: chain.transient_count(),
+            pgf_seconds: pgf_s,
+            solve_seconds: solve_seconds(chain, k),
+            solved,
+        });
+    }
+    let mut m = pgf(chain).moments(k);
+    let f = factorial_moments(chain, solved)?;
+    if f[..] != m.factorial[..=solved] {
+        return Err(MomentsError::Disagree);
+    }
+    m.route = Route::Pgf { solved };
+    Ok(m)
+}
+
+/// The moments of T up to order K from the start of `chain`, by the solves alone.
 ///
 /// # Errors
 ///
@@ -200,7 +412,16 @@ mod tests {
         // From F(z) = g(z)^2, g = z / (2 - z), g(1) = 1, g'(1) = 2, g''(1) = 4:
         // F'(1) = 2 g g' = 4 and F''(1) = 2 g'^2 + 2 g g'' = 16 = E[T^2] - E[T].
         let b = builtin("tiny").unwrap();
-        let m = moments(&Chain::for_board(&b), 4).unwrap();
+        let chain = Chain::for_board(&b);
+        let m = moments(&chain, 4).unwrap();
+        assert_eq!(m.route, Route::Solves);
+        // The same figures from the derivatives of F = z^2 / (2 - z)^2 at 1, in integers.
+        let by_pgf = checked_moments(&chain, 4).unwrap();
+        assert_eq!(by_pgf.route, Route::Pgf { solved: 4 });
+        assert_eq!(
+            (&by_pgf.factorial, &by_pgf.raw, &by_pgf.central),
+            (&m.factorial, &m.raw, &m.central)
+        );
         assert_eq!(m.factorial[1], q(4, 1));
         assert_eq!(m.factorial[2], q(16, 1));
         assert_eq!(m.raw[2], q(20, 1));
@@ -209,5 +430,66 @@ mod tests {
         assert_eq!(m.central[4], q(100, 1));
         assert_eq!(m.skewness_squared(), Some((1, q(144, 64))));
         assert_eq!(m.excess_kurtosis(), Some(q(100, 16) - q(3, 1)));
+    }
+
+    /// `E[T^n] = sum_j S(n, j) f_j` and `E[(T - mu)^n] = sum_j binomial(n, j) E[T^j] (-mu)^(n-j)`
+    /// term by term in rational arithmetic: the textbook route, against the integer one.
+    fn textbook(f: &[BigRational]) -> (Vec<BigRational>, Vec<BigRational>) {
+        let raw: Vec<BigRational> = (0..f.len())
+            .map(|n| {
+                let s = stirling2_row(n);
+                (0..=n).fold(BigRational::zero(), |acc, j| {
+                    acc + BigRational::from_integer(s[j].clone()) * &f[j]
+                })
+            })
+            .collect();
+        let central = (0..f.len())
+            .map(|n| {
+                (0..=n).fold(BigRational::zero(), |acc, j| {
+                    let binom = (0..j).fold(BigInt::one(), |b, i| b * (n - i) / (i + 1));
+                    acc + BigRational::from_integer(binom) * &raw[j] * pow(&-raw[1].clone(), n - j)
+                })
+            })
+            .collect();
+        (raw, central)
+    }
+
+    #[test]
+    fn the_integer_moments_are_the_textbook_ones_and_both_routes_agree_on_efi() {
+        // Route 1: the derivatives of the generating function, raw and central moments over
+        // powers of D(1) in integers. Route 2: the block system (K = 6) and the rational
+        // one-by-one solves (K = 3). Route 3: the textbook sums of the raw and central moments
+        // in rational arithmetic. A wrong Stirling number, binomial, power of the base or
+        // block coupling breaks one of the equalities.
+        let chain = Chain::for_board(&builtin("efi").unwrap());
+        let m = crate::analysis::pgf::pgf(&chain).moments(6);
+        assert_eq!(m.factorial, factorial_moments(&chain, 6).unwrap());
+        assert_eq!(m.factorial[..4], one_by_one(&chain, 3).unwrap()[..]);
+        let (raw, central) = textbook(&m.factorial);
+        assert_eq!((&m.raw, &m.central), (&raw, &central));
+        assert_eq!(m.central[1], BigRational::zero());
+        assert!(m.central[2].is_positive() && m.central[6].is_positive());
+    }
+
+    #[test]
+    fn the_moments_of_a_stateful_board_agree_by_both_routes() {
+        // seed-003 (one-use ladders, apples) on the chain without the eaten apples: 462
+        // transient states, the case that took minutes by one solve after the other.
+        let chain = crate::analysis::stateful::law_chain(&builtin("seed-003").unwrap());
+        let m = checked_moments(&chain, 8).unwrap();
+        assert_eq!(m.route, Route::Pgf { solved: 4 });
+        assert_eq!(m.factorial[..5], factorial_moments(&chain, 4).unwrap()[..]);
+        let (raw, central) = textbook(&m.factorial);
+        assert_eq!((&m.raw, &m.central), (&raw, &central));
+    }
+
+    #[test]
+    fn the_estimates_grow_with_the_board_and_the_order() {
+        let small = Chain::for_board(&builtin("tiny").unwrap());
+        let big = Chain::for_board(&builtin("milton-bradley").unwrap());
+        assert!(solve_seconds(&small, 4) < solve_seconds(&big, 4));
+        assert!(solve_seconds(&big, 2) < solve_seconds(&big, 4));
+        assert!(pgf_seconds(&small) < pgf_seconds(&big));
+        assert!(pgf_seconds(&big) < SECONDS_LIMIT && solve_seconds(&big, 4) < SECONDS_LIMIT);
     }
 }

@@ -2,12 +2,14 @@
 //! went wrong and never name a flag or a command (the library does not know how it was called);
 //! [`add`] recognises the typed errors that have a remedy on the command line and appends it,
 //! for the subcommand that ran: `--state-limit` for `race`, `--turns`/`--tail` for
-//! `distribution`, `--columns` for `generate`, dropping `--float` for `expect`.
+//! `distribution`, `--columns` for `generate`, dropping `--float` or a smaller `--moments` for
+//! `expect`.
 
 use std::fmt;
 
 use ladders::analysis::distribution::TooMuchWork;
 use ladders::analysis::float_trust::FloatUntrusted;
+use ladders::analysis::moments::MomentsError;
 use ladders::generate::GenerateError;
 use ladders::race::knockoff::KnockOffError;
 use ladders::race::relative::RelativeError;
@@ -83,6 +85,12 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
                                   `ladders simulate` (`ladders expect` gives the exact mean)"
             }
             _ => "; `ladders expect` gives the exact mean",
+        });
+    }
+    if let Some(MomentsError::TooMuchWork { solved, .. }) = err.downcast_ref::<MomentsError>() {
+        return Remedy::after(match solved {
+            0 => "; `ladders expect` without --moments gives the exact mean and variance".into(),
+            k => format!("; ask for --moments {k} or less (solved directly)"),
         });
     }
     if let Some(e) = err.downcast_ref::<GenerateError>() {

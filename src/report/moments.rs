@@ -5,7 +5,7 @@ use std::io::{self, Write};
 
 use serde_json::json;
 
-use crate::analysis::moments::Moments;
+use crate::analysis::moments::{Moments, Route};
 use crate::exact::decimal::{fixed, sqrt_fixed};
 use crate::report::json::ExactJson;
 
@@ -27,12 +27,22 @@ fn skewness_text(m: &Moments, digits: usize) -> Option<String> {
 ///
 /// Only those of `out`.
 pub fn write_text(out: &mut dyn Write, m: &Moments, digits: usize) -> io::Result<()> {
-    writeln!(
-        out,
-        "Moments of T (exact, from {} solves; equal to the derivatives of the generating \
-         function at 1)",
-        m.order()
-    )?;
+    match m.route {
+        Route::Pgf { solved: 0 } => writeln!(
+            out,
+            "Moments of T (exact: the derivatives of the generating function at 1)"
+        )?,
+        Route::Pgf { solved } => writeln!(
+            out,
+            "Moments of T (exact: the derivatives of the generating function at 1; orders 1 to \
+             {solved} also solved with I - Q, equal)"
+        )?,
+        Route::Solves => writeln!(
+            out,
+            "Moments of T (exact, from {} solves with I - Q)",
+            m.order()
+        )?,
+    }
     writeln!(out, "  k  {:>28}  {:>28}", "E[T^k]", "E[(T - E[T])^k]")?;
     for k in 1..=m.order() {
         writeln!(
