@@ -113,9 +113,9 @@ fn expect_moments_of_the_tiny_board_are_the_hand_worked_ones() {
 #[test]
 fn expect_moments_refuses_with_the_estimates_when_neither_route_is_cheap() {
     // 10,000 squares (about 9,600 transient states): the generating function needs 19,200
-    // exact terms (about 40 minutes by the estimate), the block system of the solves (n k)^2 k grows past 10 s from k = 3
-    // (k = 2 about 5 s), so --moments 3 is refused with both estimates and the largest order
-    // that is solved directly.
+    // exact terms (about 40 minutes by the estimate), the block system of the solves
+    // ((n k)^2 k) grows past 10 s from k = 3 (k = 2 about 5 s), so --moments 3 is refused with
+    // both estimates and the largest order that is solved directly.
     let board = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/boards/gen-10000.toml");
     ladders()
         .args(["expect", board, "--moments", "3"])
