@@ -13,13 +13,13 @@ use ladders::report::duel::{to_json, write_text, DuelReport};
 
 use super::exit;
 use super::output::write_json;
-use super::race::Args;
+use super::race::{Args, Players};
 
 /// With a choice rule on the one board: the two-player game, answered and reported; otherwise
 /// `None` (an ordinary race).
 pub fn run_if_choosing(
     args: &Args,
-    players: usize,
+    players: &Players,
     out: &mut dyn Write,
 ) -> Result<Option<ExitCode>> {
     if args.boards.len() != 1 {
@@ -29,7 +29,7 @@ pub fn run_if_choosing(
     let Some(game) = Game::new(&board) else {
         return Ok(None);
     };
-    if players != 2
+    if (players.from, players.to) != (2, 2)
         || args.knock_off
         || !args.reverse_seat.is_empty()
         || args.distribution

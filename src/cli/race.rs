@@ -205,7 +205,7 @@ fn run_shared(args: &Args, seats: &[&Board], digits: usize) -> Result<Race> {
 /// Runs `race`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let super::config::Race { players, digits } = super::config::race(args)?;
-    if let Some(code) = super::duel::run_if_choosing(args, players.from, out)? {
+    if let Some(code) = super::duel::run_if_choosing(args, &players, out)? {
         return Ok(code);
     }
     let options = RaceOptions {

@@ -494,11 +494,14 @@ fn two_players_who_never_flip_are_the_ordinary_race_and_the_optimum_is_certified
             pairs[0]["first_wins"]["certified"]
         );
     }
-    ladders()
-        .args(["race", "course", "--players", "3"])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("two at a time"));
+    // A range of players (a table) is refused too, not answered for its first size alone.
+    for players in ["3", "2..3"] {
+        ladders()
+            .args(["race", "course", "--players", players])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("two at a time"));
+    }
     ladders()
         .args(["race", "milton-bradley", "--from", "90", "--players", "2"])
         .assert()
