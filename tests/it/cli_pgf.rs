@@ -132,15 +132,21 @@ fn pgf_json_of_milton_bradley_encloses_the_decay_rate_distribution_estimates() {
     // `distribution` estimates rho in floating point (nalgebra, a separate route); the proved
     // enclosure from `pgf` must be narrow and contain it up to that estimate's rounding.
     let v = json_of(&["pgf", "milton-bradley", "--json"]);
-    let parse = |s: &serde_json::Value| -> f64 {
-        let (n, d) = s.as_str().unwrap().split_once('/').unwrap();
-        n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap()
+    let exact = |s: &serde_json::Value| -> num_rational::BigRational {
+        s.as_str().unwrap().parse().unwrap()
     };
-    let (low, high) = (
-        parse(&v["decay_rate"]["low"]),
-        parse(&v["decay_rate"]["high"]),
+    let (low_q, high_q) = (
+        exact(&v["decay_rate"]["low"]),
+        exact(&v["decay_rate"]["high"]),
     );
-    assert!(low < high && high - low < 1e-9);
+    // Narrow beyond what a float can show: below 1e-17 of rho, exactly.
+    let width = (&high_q - &low_q) * num_rational::BigRational::from_integer(10u64.pow(17).into());
+    assert!(low_q < high_q && width < low_q, "{low_q} {high_q}");
+    let parse = |q: &num_rational::BigRational| -> f64 {
+        q.numer().to_string().parse::<f64>().unwrap()
+            / q.denom().to_string().parse::<f64>().unwrap()
+    };
+    let (low, high) = (parse(&low_q), parse(&high_q));
     let d = json_of(&["distribution", "milton-bradley", "--json"]);
     let rho = d["decay"]["rho"].as_f64().unwrap();
     assert!(
