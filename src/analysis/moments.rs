@@ -22,7 +22,7 @@ use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
 use crate::analysis::fundamental::scaled_rows;
-use crate::analysis::pgf::{pgf, pgf_work};
+use crate::analysis::pgf::pgf;
 use crate::chain::{Chain, ChainState};
 use crate::exact::lehmer;
 use crate::exact::solve::{identity_minus, solve, transient_matrix, Singular, System, Wanted};
@@ -200,7 +200,7 @@ fn stirling2_row(n: usize) -> Vec<BigInt> {
 
 /// The factorial moments `f_0 = 1, ..., f_K` of T from the start of `chain`, by exact solves
 /// with the matrix `I - Q`: the K systems at once as one block system in integers
-/// ([`block_system`]), or, when its entries do not fit machine words, one rational solve after
+/// (`block_system`), or, when its entries do not fit machine words, one rational solve after
 /// the other.
 ///
 /// # Errors
@@ -293,12 +293,7 @@ pub const SOLVED_ORDERS: usize = 4;
 /// refused).
 pub const SECONDS_LIMIT: f64 = 10.0;
 
-/// The estimated seconds of [`crate::analysis::pgf::pgf`] on `chain`: its work
-/// ([`pgf_work`]) at 4.5e9 a second (measured: seed-003 1.2e9 in 0.23 s, the 1,000-square
-/// `benches/boards/gen-1000.toml` 1.1e10 in 2.7 s).
-pub fn pgf_seconds<S: ChainState>(chain: &Chain<S>) -> f64 {
-    pgf_work(chain) / 4.5e9
-}
+pub use crate::analysis::pgf::pgf_seconds;
 
 /// The estimated seconds of [`factorial_moments`] to order k on `chain` (n transient states):
 /// `(n k)^2 k / 1.3e8`, fitted on `benches/boards/gen-10000.toml` (9,600 states: 0.9, 6.6 and

@@ -200,6 +200,46 @@ pub fn pgf_work<S: ChainState>(chain: &Chain<S>) -> f64 {
     crate::analysis::distribution::stepping_work(&IntegerChain::new(chain), 2.0 * m as f64)
 }
 
+/// The estimated seconds of [`pgf`] on `chain`: its work ([`pgf_work`]) at 4.5e9 a second
+/// (measured: seed-003 1.2e9 in 0.23 s, the 1,000-square `benches/boards/gen-1000.toml` 1.1e10
+/// in 2.7 s).
+pub fn pgf_seconds<S: ChainState>(chain: &Chain<S>) -> f64 {
+    pgf_work(chain) / 4.5e9
+}
+
+/// The estimated seconds past which [`pgf_within`] refuses: what is left of a minute for the
+/// decay rate and the report.
+pub const PGF_SECONDS_LIMIT: f64 = 30.0;
+
+/// The generating function would take too long (estimated before starting).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "the generating function would take about {seconds:.0} s on this board ({states} transient \
+     states, estimated before starting; answered up to about {limit:.0} s)"
+)]
+pub struct PgfTooLong {
+    /// The estimated seconds.
+    pub seconds: f64,
+    /// The transient states.
+    pub states: usize,
+    /// The limit in seconds.
+    pub limit: f64,
+}
+
+/// [`pgf`], or [`PgfTooLong`] at once when its estimate ([`pgf_seconds`]) is over
+/// `limit_seconds`.
+pub fn pgf_within<S: ChainState>(chain: &Chain<S>, limit_seconds: f64) -> Result<Pgf, PgfTooLong> {
+    let seconds = pgf_seconds(chain);
+    if seconds > limit_seconds {
+        return Err(PgfTooLong {
+            seconds,
+            states: chain.transient_count(),
+            limit: limit_seconds,
+        });
+    }
+    Ok(pgf(chain))
+}
+
 /// The generating function of the number of turns of `chain`, found and proved as in the
 /// module documentation.
 pub fn pgf<S>(chain: &Chain<S>) -> Pgf

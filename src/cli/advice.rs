@@ -3,13 +3,14 @@
 //! [`add`] recognises the typed errors that have a remedy on the command line and appends it,
 //! for the subcommand that ran: `--state-limit` for `race`, `--turns`/`--tail` for
 //! `distribution`, `--columns` for `generate`, dropping `--float` or a smaller `--moments` for
-//! `expect`.
+//! `expect`, `distribution` or `expect --moments` for a `pgf` too long to compute.
 
 use std::fmt;
 
 use ladders::analysis::distribution::TooMuchWork;
 use ladders::analysis::float_trust::FloatUntrusted;
 use ladders::analysis::moments::MomentsError;
+use ladders::analysis::pgf::PgfTooLong;
 use ladders::generate::GenerateError;
 use ladders::race::knockoff::KnockOffError;
 use ladders::race::relative::RelativeError;
@@ -75,6 +76,11 @@ pub fn add(err: anyhow::Error, command: For) -> anyhow::Error {
 
 /// The remedy for `err` run by `command`, when it has one.
 fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
+    if err.downcast_ref::<PgfTooLong>().is_some() {
+        return Remedy::after(
+            "; the law itself: `ladders distribution`, its moments: `ladders expect --moments 2`",
+        );
+    }
     if err.downcast_ref::<FloatUntrusted>().is_some() {
         return Remedy::after("; drop --float: `ladders expect` answers exactly");
     }

@@ -5,8 +5,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::pgf::pgf;
 use ladders::analysis::pgf::tail::decay_rate;
+use ladders::analysis::pgf::{pgf_within, PGF_SECONDS_LIMIT};
 use ladders::analysis::stateful::law_chain;
 use ladders::board::Board;
 use ladders::chain::{Chain, ChainState};
@@ -66,7 +66,7 @@ fn report<S: ChainState>(
     chain: &Chain<S>,
     out: &mut dyn Write,
 ) -> Result<()> {
-    let f = pgf(chain);
+    let f = pgf_within(chain, PGF_SECONDS_LIMIT)?;
     if args.output.json {
         let rate = decay_rate(chain, &f);
         write_json(out, &to_json(board, &f, rate.as_ref()))?;

@@ -128,6 +128,33 @@ fn expect_moments_refuses_with_the_estimates_when_neither_route_is_cheap() {
 }
 
 #[test]
+fn pgf_refuses_at_once_with_its_estimate_where_it_would_run_for_minutes() {
+    // 10,000 squares: 19,200 exact terms to step (about 40 minutes by the estimate; it ran
+    // past a minute of CPU before the estimate existed). Refused before any stepping, in each
+    // output form, with what to run instead; gen-1000 (about 2 s) is still answered.
+    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/boards/gen-10000.toml");
+    for extra in [&[][..], &["--json"][..], &["--format", "sympy"][..]] {
+        ladders()
+            .args(["pgf", board])
+            .args(extra)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains(
+                "the generating function would take about",
+            ))
+            .stderr(predicate::str::contains("9600 transient states"))
+            .stderr(predicate::str::contains("`ladders distribution`"));
+    }
+    let small = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/boards/gen-1000.toml");
+    ladders()
+        .args(["pgf", small, "--format", "sympy"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::starts_with("F = "));
+}
+
+#[test]
 fn pgf_json_of_milton_bradley_encloses_the_decay_rate_distribution_estimates() {
     // `distribution` estimates rho in floating point (nalgebra, a separate route); the proved
     // enclosure from `pgf` must be narrow and contain it up to that estimate's rounding.
