@@ -42,7 +42,7 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
-use crate::exact::decimal::{decade, fixed, pow10, rounded, to_f64};
+use crate::exact::decimal::{decade, dyadic_bound, fixed, pow10, rounded, to_f64};
 use crate::exact::solve::transient_matrix;
 
 /// `|P(T > n) - c rho^n| <= within` for every `n >= from`, proved.
@@ -330,26 +330,7 @@ fn integer_row_times(a: &[Vec<(usize, BigInt)>], u: &[BigInt]) -> Vec<BigInt> {
 
 /// `x >= 0` rounded up (or down) to a dyadic fraction with about [`BITS`] significant bits.
 fn round(x: &BigRational, up: bool) -> BigRational {
-    if x.is_zero() {
-        return x.clone();
-    }
-    let shift = BITS as i64 - (x.numer().bits() as i64 - x.denom().bits() as i64);
-    let (numer, denom) = match shift >= 0 {
-        true => (x.numer() << shift as usize, x.denom().clone()),
-        false => (
-            x.numer().clone(),
-            x.denom() << shift.unsigned_abs() as usize,
-        ),
-    };
-    let (quotient, remainder) = numer.div_rem(&denom);
-    let quotient = match up && !remainder.is_zero() {
-        true => quotient + 1,
-        false => quotient,
-    };
-    match shift >= 0 {
-        true => BigRational::new(quotient, BigInt::one() << shift as usize),
-        false => BigRational::from_integer(quotient << shift.unsigned_abs() as usize),
-    }
+    dyadic_bound(x.numer(), x.denom(), BITS, up)
 }
 
 /// `x^n` for `x >= 0`, rounded up (or down) to about [`BITS`] significant bits after every

@@ -4,7 +4,7 @@
 use num_bigint::{BigInt, Sign};
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{Signed, ToPrimitive, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 /// `r` with `digits` digits after the decimal point, rounded to nearest (ties to even).
 ///
@@ -81,6 +81,27 @@ pub fn scientific(r: &BigRational, significant: usize) -> String {
         e += 1;
     }
     format!("{}e{e}", format_scaled(&m, significant - 1))
+}
+
+/// `n / d` (d > 0) rounded down (or up) to a dyadic fraction with about `bits` significant
+/// bits: a one-sided bound with short numbers, found without a gcd of the long ones.
+pub(crate) fn dyadic_bound(n: &BigInt, d: &BigInt, bits: u64, up: bool) -> BigRational {
+    if n.is_zero() {
+        return BigRational::zero();
+    }
+    let shift = bits as i64 - (n.bits() as i64 - d.bits() as i64);
+    let (n, d) = match shift >= 0 {
+        true => (n << shift as usize, d.clone()),
+        false => (n.clone(), d << shift.unsigned_abs() as usize),
+    };
+    let m = match up {
+        true => -((-n).div_floor(&d)),
+        false => n.div_floor(&d),
+    };
+    match shift >= 0 {
+        true => BigRational::new(m, BigInt::one() << shift as usize),
+        false => BigRational::from_integer(m << shift.unsigned_abs() as usize),
+    }
 }
 
 /// `10^e` exactly.

@@ -24,12 +24,12 @@
 //! agree.
 
 use num_bigint::{BigInt, Sign};
-use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{FromPrimitive, One, Signed, Zero};
 
 use crate::analysis::spectral::spectral_radius;
 use crate::chain::{Chain, ChainState};
+use crate::exact::decimal::dyadic_bound;
 use crate::exact::solve::{solve_float, transient_matrix};
 
 use super::{roots, Pgf};
@@ -60,21 +60,10 @@ const ENCLOSURE_BITS: u64 = 192;
 /// `[floor, ceil]` of `n / d` (d > 0) at about [`ENCLOSURE_BITS`] significant bits, as dyadic
 /// fractions: an enclosure of `n / d` with short numbers.
 fn ratio_outward(n: &BigInt, d: &BigInt) -> Interval {
-    if n.is_zero() {
-        return (BigRational::zero(), BigRational::zero());
-    }
-    let shift = ENCLOSURE_BITS as i64 - (n.bits() as i64 - d.bits() as i64);
-    let (n, d) = match shift >= 0 {
-        true => (n << shift as usize, d.clone()),
-        false => (n.clone(), d << shift.unsigned_abs() as usize),
-    };
-    let floor = n.div_floor(&d);
-    let ceil = -((-&n).div_floor(&d));
-    let scale = |m: BigInt| match shift >= 0 {
-        true => BigRational::new(m, BigInt::one() << shift as usize),
-        false => BigRational::from_integer(m << shift.unsigned_abs() as usize),
-    };
-    (scale(floor), scale(ceil))
+    (
+        dyadic_bound(n, d, ENCLOSURE_BITS, false),
+        dyadic_bound(n, d, ENCLOSURE_BITS, true),
+    )
 }
 
 /// An interval rounded outward to [`ENCLOSURE_BITS`] significant bits at each end.
