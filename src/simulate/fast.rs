@@ -130,6 +130,13 @@ impl Layout {
     }
 }
 
+/// The largest index `row + face` into the table: the finish row's last cell (rows are
+/// squares times the die's width). The row field is made wide enough to hold it, so that
+/// `(word & mask) + face` never carries out of the field: it equals `(word + face) & mask`.
+fn last_index(finish_row: u32, width: u32) -> u64 {
+    u64::from(finish_row) + u64::from(width) - 1
+}
+
 /// Bits needed to write v.
 fn bits(v: u64) -> u32 {
     64 - v.leading_zeros()
@@ -162,7 +169,7 @@ impl FastPlay {
                 *m = (*m).max(v);
             }
         }
-        let layout = Layout::new(u64::from(finish_row), max)?;
+        let layout = Layout::new(last_index(finish_row, width), max)?;
         Some(FastPlay::with_layout(
             layout, entries, tallies, width, finish_row,
         ))
@@ -175,7 +182,7 @@ impl FastPlay {
         width: u32,
         finish_row: u32,
     ) -> FastPlay {
-        let cells = entries
+        let mut cells: Vec<u64> = entries
             .iter()
             .zip(tallies)
             .enumerate()
@@ -186,6 +193,11 @@ impl FastPlay {
                 layout.cell(from, to, t, ends, to == finish_row && from != finish_row)
             })
             .collect();
+        // Every index `row + face` is at most the row mask (see `last_index`): the table is
+        // padded to the mask's size, so the lockstep loop's `(word + face) & mask` needs no
+        // bounds check.
+        debug_assert!(cells.len() as u64 <= layout.row_mask + 1);
+        cells.resize(layout.row_mask as usize + 1, 0);
         FastPlay {
             layout,
             cells,
@@ -199,9 +211,9 @@ impl FastPlay {
     pub(super) fn with_spare(&self, table: &super::table::Table, spare: u32) -> FastPlay {
         let l = &self.layout;
         let max = std::array::from_fn(|i| l.mask[i] >> l.spare);
-        let layout = Layout::with_spare(u64::from(self.finish_row), max, spare);
-        let (entries, tallies) = table.cells_for_tests();
         let width = self.batch.n as u32;
+        let layout = Layout::with_spare(last_index(self.finish_row, width), max, spare);
+        let (entries, tallies) = table.cells_for_tests();
         FastPlay::with_layout(layout, entries, tallies, width, self.finish_row)
     }
 }
@@ -229,8 +241,9 @@ pub(super) fn play(run: &mut Run, fast: &FastPlay, lanes: &mut [Lane]) {
         }
         loop {
             if (*word as i64) < 0 {
-                if !stop(run, fast, lane, word) {
-                    break;
+                match stop(run, fast, lane, *word) {
+                    Some(next) => *word = next,
+                    None => break,
                 }
                 continue;
             }
@@ -249,32 +262,29 @@ fn lockstep(
     out: &mut [u64; LANES],
     idle: &mut [bool],
 ) {
-    let cells = &fast.cells[..];
-    let row_mask = fast.layout.row_mask;
     let batch = &fast.batch;
-    let (n, k) = (batch.n, batch.k);
+    let k = batch.k;
     let mut lane_words = *out;
     let mut faces = [0u64; LANES];
     'all: loop {
         for (f, lane) in faces.iter_mut().zip(lanes.iter_mut()) {
             *f = lane.dice.batch_word(batch);
         }
-        for j in 0..k {
-            let mut any = 0u64;
-            for (word, f) in lane_words.iter_mut().zip(faces.iter_mut()) {
-                let (face, rest) = split(*f, n, 64);
-                *f = rest;
-                *word = word.wrapping_add(cells[(*word & row_mask) as usize + face as usize]);
-                any |= *word;
-            }
-            if (any as i64) >= 0 {
-                continue;
-            }
-            let faces_left = k - 1 - j;
+        let mut faces_left = k;
+        while faces_left > 0 {
+            faces_left = rounds(
+                &fast.cells,
+                batch.n,
+                &mut lane_words,
+                &mut faces,
+                faces_left,
+            );
             for l in 0..LANES {
                 if (lane_words[l] as i64) < 0 {
                     lanes[l].dice.set_batch_state(faces[l], faces_left);
-                    if !stop(run, fast, &mut lanes[l], &mut lane_words[l]) {
+                    if let Some(next) = stop(run, fast, &mut lanes[l], lane_words[l]) {
+                        lane_words[l] = next;
+                    } else {
                         idle[l] = true;
                         for (lane, &f) in lanes.iter_mut().zip(&faces) {
                             lane.dice.set_batch_state(f, faces_left);
@@ -288,6 +298,37 @@ fn lockstep(
     *out = lane_words;
 }
 
+/// Plays rounds (each lane one roll) until a lane's word turns negative or the batches'
+/// `faces_left` faces are used up; returns the faces left. The loop holds the words and batches
+/// in locals and calls nothing, so that they stay in registers.
+#[inline(never)]
+fn rounds(
+    cells: &[u64],
+    n: u64,
+    words: &mut [u64; LANES],
+    faces: &mut [u64; LANES],
+    mut faces_left: u32,
+) -> u32 {
+    let index_mask = cells.len() - 1;
+    let (mut w, mut f) = (*words, *faces);
+    while faces_left > 0 {
+        faces_left -= 1;
+        let mut any = 0u64;
+        for (word, f) in w.iter_mut().zip(f.iter_mut()) {
+            let (face, rest) = split(*f, n, 64);
+            *f = rest;
+            *word =
+                word.wrapping_add(cells[(*word as usize).wrapping_add(face as usize) & index_mask]);
+            any |= *word;
+        }
+        if (any as i64) < 0 {
+            break;
+        }
+    }
+    (*words, *faces) = (w, f);
+    faces_left
+}
+
 /// Rolls the lane may play before its next stop: at most F, and not past the turn cap.
 fn left(run: &Run, fast: &FastPlay, turns: u64) -> u64 {
     let to_cap = run.max_turns.saturating_sub(turns);
@@ -295,14 +336,15 @@ fn left(run: &Run, fast: &FastPlay, turns: u64) -> u64 {
 }
 
 /// The lane's word turned negative: move its tallies into the chunk's, end its game if it
-/// finished or hit the cap (starting the next), and count down again. False when the game ended
-/// and the chunk has none left to start.
+/// finished or hit the cap (starting the next), and count down again: the lane's new word, or
+/// `None` when the game ended and the chunk has none left to start. (The word goes in and out by
+/// value so that the lockstep loop can keep its lanes' words in registers.)
 #[inline(never)]
-fn stop(run: &mut Run, fast: &FastPlay, lane: &mut Lane, word: &mut u64) -> bool {
+fn stop(run: &mut Run, fast: &FastPlay, lane: &mut Lane, word: u64) -> Option<u64> {
     let layout = &fast.layout;
-    let row = layout.row(*word);
+    let row = layout.row(word);
     let finished = row == fast.finish_row;
-    let (tally, turns, rolls) = layout.counted(*word, lane.left, finished);
+    let (tally, turns, rolls) = layout.counted(word, lane.left, finished);
     lane.rolls += rolls;
     lane.turns += turns;
     run.tally.totals.add(&tally);
@@ -315,15 +357,14 @@ fn stop(run: &mut Run, fast: &FastPlay, lane: &mut Lane, word: &mut u64) -> bool
     };
     let row = if done.is_some() {
         if !run.end_game(lane, done) {
-            return false;
+            return None;
         }
         run.table.start_row
     } else {
         row
     };
     lane.left = left(run, fast, lane.turns);
-    *word = layout.start(row, lane.left);
-    true
+    Some(layout.start(row, lane.left))
 }
 
 #[cfg(test)]
