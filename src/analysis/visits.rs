@@ -26,6 +26,7 @@ use super::stateful::stateful_chain;
 use crate::board::{Board, Jump, RollAgain, Square};
 use crate::chain::{Chain, ChainState};
 use crate::exact::decimal::to_f64;
+use crate::exact::lehmer;
 use crate::exact::solve::{
     identity_minus, solve, solve_float, transient_matrix, SparseRows, System, Wanted,
 };
@@ -187,7 +188,7 @@ pub fn jump_uses(
     let (jumps, passes) = jump_passes(board, &from)?;
     let uses = passes
         .iter()
-        .map(|r| r.iter().zip(visits).map(|(p, (_, v))| p * v).sum());
+        .map(|r| lehmer::dot(r.iter().zip(visits.iter().map(|(_, v)| v))));
     Some(jumps.into_iter().zip(uses).collect())
 }
 

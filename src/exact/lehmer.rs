@@ -17,7 +17,8 @@ use std::cmp::Ordering;
 
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
-use num_traits::Zero;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
 
 /// A natural number as little-endian 64-bit limbs, without high zero limbs.
 type Limbs = Vec<u64>;
@@ -143,6 +144,28 @@ pub fn lcm(l: BigInt, d: &BigInt) -> BigInt {
     l / g * d
 }
 
+/// `sum_i p_i v_i` over the pairs whose `p_i` is not zero, reduced once at the end: the terms
+/// are added over the least common multiple of their denominators (one division when a
+/// denominator divides it, the usual case for the components of one solution) and the sum is
+/// reduced by one Lehmer gcd. `BigRational`'s own `+` and `*` reduce every partial result by
+/// the binary gcd, which on the thousands of digits of a large board's visits took minutes.
+pub(crate) fn dot<'a>(
+    pairs: impl IntoIterator<Item = (&'a BigRational, &'a BigRational)>,
+) -> BigRational {
+    let (mut numer, mut denom) = (BigInt::zero(), BigInt::one());
+    for (p, v) in pairs.into_iter().filter(|(p, _)| !p.is_zero()) {
+        let (n, d) = (p.numer() * v.numer(), p.denom() * v.denom());
+        if d != denom {
+            let l = lcm(denom.clone(), &d);
+            numer *= &l / &denom;
+            denom = l;
+        }
+        numer += n * (&denom / &d);
+    }
+    let g = gcd(&numer, &denom);
+    BigRational::new_raw(numer / &g, denom / g)
+}
+
 /// `(u, v) <- (a u + b v, c u + d v)` in place, for a Lehmer matrix applied to two consecutive
 /// remainders (both results are non-negative): one pass over the limbs for both results. Each
 /// row of the matrix has one coefficient `>= 0` and one `<= 0` (the cofactors alternate in
@@ -265,6 +288,25 @@ mod tests {
         BigInt::from(from_limbs(digits))
     }
 
+    #[test]
+    fn dot_of_known_fractions() {
+        // 1/6 * 2/3 + 0 * 5/7 + 1/2 * 3/10 = 1/9 + 3/20 = 20/180 + 27/180 = 47/180, and an empty
+        // sum is 0 over 1.
+        let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+        let (p, v) = (
+            [q(1, 6), q(0, 1), q(1, 2)],
+            [q(2, 3), q(5, 7), q(3, 10)],
+        );
+        let sum = dot(p.iter().zip(&v));
+        assert_eq!(sum, q(47, 180));
+        assert_eq!((sum.numer(), sum.denom()), (&47.into(), &180.into()));
+        let none = dot(std::iter::empty());
+        assert_eq!((none.numer(), none.denom()), (&0.into(), &1.into()));
+        // Terms that cancel: reduced to 0 over 1, not 0 over the common denominator.
+        let zero = dot([(&q(1, 3), &q(1, 2)), (&q(-1, 2), &q(1, 3))]);
+        assert_eq!((zero.numer(), zero.denom()), (&0.into(), &1.into()));
+    }
+
     proptest! {
         #[test]
         fn gcd_agrees_with_the_binary_algorithm(
@@ -293,6 +335,22 @@ mod tests {
             prop_assert_eq!(gcd(&a, &b), a.gcd(&b));
             prop_assert_eq!(gcd(&a, &BigInt::zero()), a.clone());
             prop_assert_eq!(gcd(&a, &a), a.clone());
+        }
+
+        /// The sum over common denominators is `BigRational`'s own sum of products, in lowest
+        /// terms (compared part by part, not only as values).
+        #[test]
+        fn dot_agrees_with_rational_arithmetic(
+            terms in proptest::collection::vec(
+                ((-50i64..50, 1i64..40), (any::<i64>(), 1i64..1_000_000)), 0..12),
+            shared in 1i64..1_000_000,
+        ) {
+            let q = |(n, d): (i64, i64), k: i64| BigRational::new(n.into(), BigInt::from(d) * k);
+            let p: Vec<BigRational> = terms.iter().map(|(p, _)| q(*p, 1)).collect();
+            let v: Vec<BigRational> = terms.iter().map(|(_, v)| q(*v, shared)).collect();
+            let sum = dot(p.iter().zip(&v));
+            let plain: BigRational = p.iter().zip(&v).map(|(a, b)| a * b).sum();
+            prop_assert_eq!((sum.numer(), sum.denom()), (plain.numer(), plain.denom()));
         }
 
         #[test]
