@@ -293,10 +293,7 @@ mod tests {
         // 1/6 * 2/3 + 0 * 5/7 + 1/2 * 3/10 = 1/9 + 3/20 = 20/180 + 27/180 = 47/180, and an empty
         // sum is 0 over 1.
         let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
-        let (p, v) = (
-            [q(1, 6), q(0, 1), q(1, 2)],
-            [q(2, 3), q(5, 7), q(3, 10)],
-        );
+        let (p, v) = ([q(1, 6), q(0, 1), q(1, 2)], [q(2, 3), q(5, 7), q(3, 10)]);
         let sum = dot(p.iter().zip(&v));
         assert_eq!(sum, q(47, 180));
         assert_eq!((sum.numer(), sum.denom()), (&47.into(), &180.into()));
