@@ -14,8 +14,10 @@
 //! the turn ends at u with probability `sum_v x_v P(v -> u by a roll that ends the turn)`. When
 //! the top throws from s follow one path (one top throw, no draw: the standard game), the path
 //! either finishes or enters a cycle of length L at level j, and `x` is the geometric sum
-//! `p^k / (1 - p^L)` on the cycle, in closed form; otherwise `x` is solved by exact Gaussian
-//! elimination over the (few) in-turn states. No truncation, no epsilon.
+//! `p^k / (1 - p^L)` on the cycle, in closed form, summed in integers ([`super::run`]: one
+//! numerator per amount over the product of the levels' denominators, one gcd at the end);
+//! otherwise `x` is solved by exact Gaussian elimination over the (few) in-turn states. No
+//! truncation, no epsilon.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
@@ -70,19 +72,20 @@ pub trait RollGame {
 
 /// A state inside a turn: the game's state and the top throws in a row so far (counted only
 /// under `roll_again = K`, where they matter).
-type InTurn<S> = (S, u32);
+pub(super) type InTurn<S> = (S, u32);
 
 /// What rolls from one in-turn state contribute, over the common denominator `denom`.
-struct RollsFrom<S> {
+pub(super) struct RollsFrom<S> {
     /// (next state, numerator) for rolls that end the turn (forfeits included).
-    ends: Vec<(S, u128)>,
+    pub(super) ends: Vec<(S, u128)>,
     /// (next in-turn state, numerator) for rolls after which the turn goes on.
-    goes_on: Vec<(InTurn<S>, u128)>,
+    pub(super) goes_on: Vec<(InTurn<S>, u128)>,
     /// Numerators of the expected snakes, ladders, climbed, slid.
-    counts: [u128; 4],
+    pub(super) counts: [u128; 4],
     /// Numerator of the expected points.
-    points: i128,
-    denom: u128,
+    pub(super) points: i128,
+    /// The rolls' common denominator.
+    pub(super) denom: u128,
 }
 
 fn rolls_from<G: RollGame>(
@@ -210,6 +213,17 @@ fn collect<G: RollGame>(
 /// The compound move from the non-final `state`: the exact law of the state where the turn that
 /// begins there ends (after [`RollGame::end_turn`]), and the turn's expected rewards.
 pub fn compound_move<G: RollGame>(game: &G, state: &G::State) -> Turn<G::State> {
+    compound_move_by(game, state, true)
+}
+
+/// [`compound_move`], summing a single path of in-turn states in integers
+/// ([`super::run::single_path`]) when `integers`, else always by the general rational route
+/// (the tests' second method).
+pub(super) fn compound_move_by<G: RollGame>(
+    game: &G,
+    state: &G::State,
+    integers: bool,
+) -> Turn<G::State> {
     let mut next = BTreeMap::new();
     let mut rewards = TurnRewards::default();
     if let Some(after) = game.skip(state) {
@@ -227,11 +241,19 @@ pub fn compound_move<G: RollGame>(game: &G, state: &G::State) -> Turn<G::State> 
     let (mut states, mut rolls) = in_turn_states(game, state);
     let stuck = drop_endless(&mut states, &mut rolls);
     let endless = !stuck.is_empty();
-    let x = if endless {
-        general_visits(&states, &rolls)
-    } else {
-        expected_visits(&states, &rolls)
-    };
+    if integers && !endless {
+        let end = |s: &G::State| {
+            if game.is_final(s) {
+                s.clone()
+            } else {
+                game.end_turn(s.clone())
+            }
+        };
+        if let Some(turn) = super::run::single_path(&states, &rolls, end) {
+            return turn;
+        }
+    }
+    let x = general_visits(&states, &rolls);
     for (x, rolls) in x.iter().zip(rolls) {
         collect(game, x, rolls, &mut next, &mut rewards);
     }
@@ -347,58 +369,8 @@ fn in_turn_states<G: RollGame>(
     (states, rolls)
 }
 
-/// `x = e_0 (I - S)^-1` over the in-turn states, S from each state's rolls that go on.
-fn expected_visits<S: Ord + Clone + Hash + Eq>(
-    states: &[InTurn<S>],
-    rolls: &[RollsFrom<S>],
-) -> Vec<BigRational> {
-    let index: HashMap<&InTurn<S>, usize> =
-        states.iter().enumerate().map(|(i, s)| (s, i)).collect();
-    let m = states.len();
-    // One path: each state goes on to at most one state (the standard game).
-    let single: Option<Vec<Option<(usize, BigRational)>>> = rolls
-        .iter()
-        .map(|r| match r.goes_on.as_slice() {
-            [] => Some(None),
-            [(s, p)] => Some(Some((index[s], ratio(*p, r.denom)))),
-            _ => None,
-        })
-        .collect();
-    if let Some(path) = single {
-        // States were discovered along the path, so state k + 1 follows state k.
-        let mut x = Vec::with_capacity(m);
-        let mut w = BigRational::one();
-        let mut k = 0;
-        loop {
-            x.push(w.clone());
-            match &path[k] {
-                None => return x,
-                Some((j, p)) if *j <= k => {
-                    // Back to level j: the cycle j..=k is revisited with ratio prod p.
-                    let cycle = (*j..=k).fold(p.clone(), |acc, i| {
-                        if i < k {
-                            acc * &path[i].as_ref().expect("on the path").1
-                        } else {
-                            acc
-                        }
-                    });
-                    let factor = BigRational::one() / (BigRational::one() - cycle);
-                    for v in &mut x[*j..] {
-                        *v *= &factor;
-                    }
-                    return x;
-                }
-                Some((j, p)) => {
-                    w *= p;
-                    k = *j;
-                }
-            }
-        }
-    }
-    general_visits(states, rolls)
-}
-
-/// [`expected_visits`] by Gaussian elimination over the rationals: `(I - S)^T x^T = e_0`, for
+/// The expected visits `x = e_0 (I - S)^-1` over the in-turn states (S from each state's rolls
+/// that go on) by Gaussian elimination over the rationals: `(I - S)^T x^T = e_0`, for
 /// any in-turn graph whose states can all end the turn (`I - S` is then nonsingular); the first
 /// state's visits come first, and an empty graph (the turn's first state never ends it) has
 /// none.

@@ -10,6 +10,7 @@
 
 mod compound;
 mod roll_level;
+mod run;
 mod stateful;
 
 use std::collections::{HashMap, VecDeque};
