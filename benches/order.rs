@@ -15,19 +15,7 @@ fn bench_order(c: &mut Criterion) {
     for name in ["gen-1000", "gen-10000"] {
         let board = Board::load(&root.join(format!("{name}.toml"))).unwrap();
         let rl = RollLevel::new(&board).unwrap();
-        let rows: Vec<Vec<u32>> = rl
-            .moves()
-            .iter()
-            .enumerate()
-            .map(|(i, moves)| {
-                let mut r: Vec<u32> = moves
-                    .iter()
-                    .filter_map(|m| m.to.map(|j| j as u32))
-                    .collect();
-                r.push(i as u32);
-                r
-            })
-            .collect();
+        let rows = rl.pattern();
         c.bench_function(&format!("order/markowitz/{name}"), |b| {
             b.iter(|| markowitz(black_box(&rows)))
         });

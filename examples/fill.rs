@@ -21,28 +21,6 @@ use ladders::exact::solve::{solve, System, Wanted};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// The pattern of `A = F (I - S - R)`: each square's row has its diagonal and one entry per
-/// face that does not finish (as `roll_level_system` in src/analysis/expectation.rs builds it).
-fn pattern(board: &Board) -> Option<Vec<Vec<u32>>> {
-    let rl = RollLevel::new(board)?;
-    Some(
-        rl.moves()
-            .iter()
-            .enumerate()
-            .map(|(i, moves)| {
-                let mut r: Vec<u32> = moves
-                    .iter()
-                    .filter_map(|m| m.to.map(|j| j as u32))
-                    .collect();
-                r.push(i as u32);
-                r.sort_unstable();
-                r.dedup();
-                r
-            })
-            .collect(),
-    )
-}
-
 /// Times `exact::solve::solve` on the expected-turns system `A x = F - again` (as
 /// `roll_level_system` builds it), in square order and permuted by `perm`: one table row.
 fn time_solves(name: &str, board: &Board, perm: &[u32]) -> String {
@@ -127,7 +105,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("| board | states | entries of A | square order | Markowitz | chosen | per row: square -> chosen | Markowitz time | elimination_order time |");
     println!("|---|---|---|---|---|---|---|---|---|");
     for (name, board) in &boards {
-        let Some(rows) = pattern(board) else {
+        let Some(rows) = RollLevel::new(board).map(|rl| rl.pattern()) else {
             println!("| {name} | (roll_again = K: turn chain, not measured) |");
             continue;
         };

@@ -1,5 +1,6 @@
 //! Helpers shared by the unit tests (compiled only for tests): an exact fraction, a board
-//! from TOML text and a chain given by its matrix.
+//! from TOML text, a board with every rule a state remembers, a chain given by its matrix, and
+//! a run on one thread and on two (the simulators' same-seed checks).
 
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -15,6 +16,24 @@ pub(crate) fn q(n: i64, d: i64) -> BigRational {
 /// A board from TOML text that must be valid (origin `test`).
 pub(crate) fn board(text: &str) -> Board {
     Board::from_toml_str(text, "test").expect("valid test board")
+}
+
+/// A board with every rule that makes a player's state more than a square (one-use jumps,
+/// points, a lost and an extra turn, a forfeit on the second six, bounce).
+pub(crate) const EVERY_STATE_RULE: &str = "size = 20\nladders = [[3, 12]]\nsnakes = [[17, 4]]\n\
+     once = [3, 17]\npoints = [[6, 2], [9, -1]]\nlose_turn = [8]\nextra_turn = [10]\n\
+     [rules]\nroll_again = 2\novershoot = \"bounce\"\n";
+
+/// `f` run in a pool of one thread and in a pool of two: a seeded simulation must give the
+/// same result in both.
+pub(crate) fn on_one_thread_and_on_two<T: Send>(f: impl Fn() -> T + Sync + Send) -> (T, T) {
+    let pool = |n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .unwrap()
+    };
+    (pool(1).install(&f), pool(2).install(&f))
 }
 
 /// A chain given by its matrix: states 0..n are transient (0 the start), n is the finish, which

@@ -16,43 +16,26 @@ pub struct BuiltinBoard {
 /// The board used when none is named.
 pub const DEFAULT_BOARD: &str = "milton-bradley";
 
+/// A built-in board: its name, its summary, and the text of `boards/NAME.toml`.
+macro_rules! builtin {
+    ($name:literal, $summary:literal) => {
+        BuiltinBoard {
+            name: $name,
+            summary: $summary,
+            text: include_str!(concat!("../../boards/", $name, ".toml")),
+        }
+    };
+}
+
 /// Every built-in board, in the order `ladders boards` lists them.
 pub const BUILTIN_BOARDS: [BuiltinBoard; 7] = [
-    BuiltinBoard {
-        name: "milton-bradley",
-        summary: "Chutes and Ladders, seed 001's layout (chute 47 -> 26): start off the board, a roll past 100 is lost",
-        text: include_str!("../../boards/milton-bradley.toml"),
-    },
-    BuiltinBoard {
-        name: "milton-bradley-48",
-        summary: "the same board in its other common layout, with the chute 48 -> 26",
-        text: include_str!("../../boards/milton-bradley-48.toml"),
-    },
-    BuiltinBoard {
-        name: "efi",
-        summary: "seed 000's board: start on square 1, bounce back from 100, a six rolls again",
-        text: include_str!("../../boards/efi.toml"),
-    },
-    BuiltinBoard {
-        name: "random-tiles",
-        summary: "seed 002's random tiles: 20 squares, each landing draws a snake (1/10), a ladder (1/10) or nothing",
-        text: include_str!("../../boards/random-tiles.toml"),
-    },
-    BuiltinBoard {
-        name: "course",
-        summary: "a dynamic-programming course's board: 50 squares, each turn the player chooses a d4 or a d6 (ladders optimize)",
-        text: include_str!("../../boards/course.toml"),
-    },
-    BuiltinBoard {
-        name: "seed-003",
-        summary: "seed 003's game: 20 x 10 squares, 3 snakes, 3 ladders that break after one use, 6 apples worth points",
-        text: include_str!("../../boards/seed-003.toml"),
-    },
-    BuiltinBoard {
-        name: "tiny",
-        summary: "four squares and a coin, small enough to solve by hand (E[T] = 4)",
-        text: include_str!("../../boards/tiny.toml"),
-    },
+    builtin!("milton-bradley", "Chutes and Ladders, seed 001's layout (chute 47 -> 26): start off the board, a roll past 100 is lost"),
+    builtin!("milton-bradley-48", "the same board in its other common layout, with the chute 48 -> 26"),
+    builtin!("efi", "seed 000's board: start on square 1, bounce back from 100, a six rolls again"),
+    builtin!("random-tiles", "seed 002's random tiles: 20 squares, each landing draws a snake (1/10), a ladder (1/10) or nothing"),
+    builtin!("course", "a dynamic-programming course's board: 50 squares, each turn the player chooses a d4 or a d6 (ladders optimize)"),
+    builtin!("seed-003", "seed 003's game: 20 x 10 squares, 3 snakes, 3 ladders that break after one use, 6 apples worth points"),
+    builtin!("tiny", "four squares and a coin, small enough to solve by hand (E[T] = 4)"),
 ];
 
 /// The names of the built-in boards.

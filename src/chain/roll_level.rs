@@ -108,6 +108,27 @@ impl RollLevel {
     pub fn always_ends(&self) -> bool {
         self.finishes.iter().all(|&f| f)
     }
+
+    /// The pattern of the expected-turns system `A = D (I - S - R)` built from these rolls:
+    /// each square's columns, ascending, its diagonal and one entry per square a roll that
+    /// does not finish reaches (the input of `exact::order`'s orderings, for
+    /// `benches/order.rs` and `examples/fill.rs`).
+    pub fn pattern(&self) -> Vec<Vec<u32>> {
+        self.moves
+            .iter()
+            .enumerate()
+            .map(|(i, moves)| {
+                let mut r: Vec<u32> = moves
+                    .iter()
+                    .filter_map(|m| m.to.map(|j| j as u32))
+                    .collect();
+                r.push(i as u32);
+                r.sort_unstable();
+                r.dedup();
+                r
+            })
+            .collect()
+    }
 }
 
 /// The squares of the roll-level form without their rolls, for a caller that needs each

@@ -380,27 +380,15 @@ pub fn pair_ends(game: &Game, strategy: &Strategy) -> bool {
 fn turns_bound(r: &Rows) -> Option<Vec<i64>> {
     let m = r.m;
     // Float expected remaining turns by Gauss-Seidel: t(x, y) = 1 + sum p t(y, x').
-    let mut t = vec![1.0f64; m * m];
-    for _ in 0..100_000 {
-        let mut moved = 0.0f64;
-        for i in (0..m * m).rev() {
-            let (den, terms) = &r.rows[i];
-            let y = i % m;
-            let s: f64 = terms
-                .iter()
-                .filter_map(|&(f, x)| x.map(|x| f as f64 * t[y * m + x]))
-                .sum();
-            let new = 1.0 + s / *den as f64;
-            moved = moved.max((new - t[i]).abs() / new);
-            t[i] = new;
-        }
-        if !t.iter().all(|v| v.is_finite() && *v < 1e12) {
-            return None;
-        }
-        if moved < crate::prec::LENGTH_SWEEP_SETTLED {
-            break;
-        }
-    }
+    let t = length_sweep(m * m, true, crate::prec::LENGTH_SWEEP_SETTLED, |t, i| {
+        let (den, terms) = &r.rows[i];
+        let y = i % m;
+        let s: f64 = terms
+            .iter()
+            .filter_map(|&(f, x)| x.map(|x| f as f64 * t[y * m + x]))
+            .sum();
+        s / *den as f64
+    })?;
     integer_supersolution(&t, |u| {
         r.rows.iter().enumerate().all(|(i, (den, terms))| {
             let y = i % m;
@@ -411,6 +399,36 @@ fn turns_bound(r: &Rows) -> Option<Vec<i64>> {
             den * i128::from(u[i]) - pu >= *den
         })
     })
+}
+
+/// Float expected remaining steps `t = 1 + (Q t)_i` (`q(t, i)` gives `(Q t)_i`) by Gauss-Seidel
+/// sweeps from `t = 1`, over `0..n` (`backward`: from `n - 1` down), until no component moves
+/// by more than `settled` (relative) or 100,000 sweeps; `None` when a value is not finite or
+/// passes 1e12 (the steps do not end). The guess that [`integer_supersolution`] rounds up (and
+/// the relative-position race's bound on its rolls).
+pub(crate) fn length_sweep(
+    n: usize,
+    backward: bool,
+    settled: f64,
+    q: impl Fn(&[f64], usize) -> f64,
+) -> Option<Vec<f64>> {
+    let mut t = vec![1.0f64; n];
+    for _ in 0..100_000 {
+        let mut moved = 0.0f64;
+        for k in 0..n {
+            let i = if backward { n - 1 - k } else { k };
+            let new = 1.0 + q(&t, i);
+            moved = moved.max((new - t[i]).abs() / new);
+            t[i] = new;
+        }
+        if !t.iter().all(|v| v.is_finite() && *v < 1e12) {
+            return None;
+        }
+        if moved < settled {
+            break;
+        }
+    }
+    Some(t)
 }
 
 /// The float turns bound `t` rounded up with growing margins until the exact check `holds`

@@ -27,7 +27,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
-use super::duel::{integer_supersolution, Certified, Strategy, SCALE_BITS};
+use super::duel::{integer_supersolution, length_sweep, Certified, Strategy, SCALE_BITS};
 use super::Game;
 use crate::race::interval::Interval;
 
@@ -172,31 +172,19 @@ fn max_turns_bound(game: &Game, strategy: &Strategy) -> Option<Vec<i64>> {
     let used = used_actions(game, strategy);
     let m = game.squares.len();
     // Float value iteration for N (Gauss-Seidel, later squares first).
-    let mut t = vec![1.0f64; m];
-    for _ in 0..100_000 {
-        let mut moved = 0.0f64;
-        for y in (0..m).rev() {
-            let s: f64 = game.situations[y]
-                .iter()
-                .map(|&(w, k)| {
-                    let best = used[k]
-                        .iter()
-                        .map(|&a| after(game, k, a, |x| t[x]))
-                        .fold(0.0, f64::max);
-                    w as f64 * best
-                })
-                .sum();
-            let new = 1.0 + s / game.totals[y] as f64;
-            moved = moved.max((new - t[y]).abs() / new);
-            t[y] = new;
-        }
-        if !t.iter().all(|v| v.is_finite() && *v < 1e12) {
-            return None;
-        }
-        if moved < crate::prec::LENGTH_SWEEP_SETTLED {
-            break;
-        }
-    }
+    let t = length_sweep(m, true, crate::prec::LENGTH_SWEEP_SETTLED, |t, y| {
+        let s: f64 = game.situations[y]
+            .iter()
+            .map(|&(w, k)| {
+                let best = used[k]
+                    .iter()
+                    .map(|&a| after(game, k, a, |x| t[x]))
+                    .fold(0.0, f64::max);
+                w as f64 * best
+            })
+            .sum();
+        s / game.totals[y] as f64
+    })?;
     integer_supersolution(&t, |u| (0..m).all(|y| supersolves(game, &used, u, y)))
 }
 

@@ -15,11 +15,10 @@ use ladders::simulate::race::{compare_race, exact_race, RaceExact, RaceSimulatio
 
 use super::exit;
 use super::output::write_json;
-use super::output_args::Json;
-use super::policy_arg::{write_report, PolicyArgs};
+use super::policy_arg::write_report;
 use super::simulate::{
     policy_seat, run_policy_simulation, run_race_simulation, run_shared_simulation, run_simulation,
-    SeatArgs, Seats, SimArgs,
+    SampleArgs, Seats,
 };
 
 /// Simulate and compare with the exact answers (exit 1 when they disagree)
@@ -30,17 +29,12 @@ use super::simulate::{
 ))]
 pub struct Args {
     #[command(flatten)]
-    pub seats: SeatArgs,
-    #[command(flatten)]
-    pub sim: SimArgs,
-    #[command(flatten)]
-    pub policy: PolicyArgs,
-    #[command(flatten)]
-    pub output: Json,
+    pub sample: SampleArgs,
 }
 
 /// Runs `check`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let args = &args.sample;
     let chosen = policy_seat(&args.seats, &args.policy)?;
     let board = match &chosen {
         Some(c) => c.board.clone(),
@@ -106,7 +100,12 @@ const CHECK_EXACT_LIMIT: usize = 400;
 
 /// `check --players K` on a board that changes during a game: the shared race simulated, then
 /// compared seat by seat with the exact shared race ([`shared_race`]).
-fn run_shared(args: &Args, board: &Board, players: usize, out: &mut dyn Write) -> Result<ExitCode> {
+fn run_shared(
+    args: &SampleArgs,
+    board: &Board,
+    players: usize,
+    out: &mut dyn Write,
+) -> Result<ExitCode> {
     let options = SharedOptions {
         digits: CHECK_DIGITS,
         exact_limit: CHECK_EXACT_LIMIT,
@@ -122,7 +121,7 @@ fn run_shared(args: &Args, board: &Board, players: usize, out: &mut dyn Write) -
 
 /// `check --players K`: the race simulated, then compared seat by seat with the exact race.
 fn run_race(
-    args: &Args,
+    args: &SampleArgs,
     boards: &[Board],
     knock_off: bool,
     out: &mut dyn Write,
@@ -141,7 +140,7 @@ fn run_race(
 
 /// Compares a simulated race with the exact one, writes the report, and gives the exit code.
 fn report_race_check(
-    args: &Args,
+    args: &SampleArgs,
     seats: &[&Board],
     sim: &RaceSimulation,
     exact: &RaceExact,

@@ -17,11 +17,10 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
 use super::output_args::{Digits, Json, JSON_EXACT_HELP};
-use super::policy_arg::{Chosen, PolicyArgs};
+use super::policy_arg::{Chosen, GameArgs};
 
 /// Exact distribution of the number of turns
 #[derive(clap::Args, Debug)]
@@ -35,9 +34,7 @@ use super::policy_arg::{Chosen, PolicyArgs};
 )]
 pub struct Args {
     #[command(flatten)]
-    pub board: BoardArgs,
-    #[command(flatten)]
-    pub policy: PolicyArgs,
+    pub game: GameArgs,
     /// Compute exactly N turns (instead of stopping at the tail threshold)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub turns: Option<u32>,
@@ -118,10 +115,10 @@ pub fn chart_law_options() -> DistributionOptions {
 
 /// Runs `distribution`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let chosen = args.policy.load(&args.board.rules, &args.board.board)?;
+    let chosen = args.game.chosen()?;
     let board = match &chosen {
         Some(c) => c.board.clone(),
-        None => args.board.load()?,
+        None => args.game.board.load()?,
     };
     let options = DistributionOptions {
         turns: args.turns.map(|n| n as usize),

@@ -21,7 +21,7 @@ use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
 use super::output_args::{Digits, Json};
-use super::policy_arg::{Chosen, PolicyArgs};
+use super::policy_arg::{Chosen, GameArgs};
 
 /// Exact expected turns, variance, rolls, snakes and ladders
 #[derive(clap::Args, Debug)]
@@ -33,9 +33,7 @@ use super::policy_arg::{Chosen, PolicyArgs};
 ))]
 pub struct Args {
     #[command(flatten)]
-    pub board: BoardArgs,
-    #[command(flatten)]
-    pub policy: PolicyArgs,
+    pub game: GameArgs,
     #[command(flatten)]
     pub digits: Digits,
     /// Add the expected remaining turns from every reachable square
@@ -75,13 +73,19 @@ fn score_json(s: &Score, digits: usize) -> serde_json::Value {
 
 /// Runs `expect`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    if let Some(range) = args.board.rules.die_range() {
-        return die_table(&args.board, range, args.digits.get(), args.output.json, out);
+    if let Some(range) = args.game.board.rules.die_range() {
+        return die_table(
+            &args.game.board,
+            range,
+            args.digits.get(),
+            args.output.json,
+            out,
+        );
     }
-    if let Some(chosen) = args.policy.load(&args.board.rules, &args.board.board)? {
+    if let Some(chosen) = args.game.chosen()? {
         return run_policy(args, &chosen, out);
     }
-    let board = args.board.load()?;
+    let board = args.game.board.load()?;
     let options = ExpectOptions {
         digits: args.digits.get(),
         per_square: args.per_square,
@@ -161,7 +165,7 @@ fn run_policy(args: &Args, chosen: &Chosen, out: &mut dyn Write) -> Result<ExitC
 /// `expect --die LO..HI` and `analyze --die LO..HI`: the exact expected turns with each fair
 /// die, the best marked.
 pub(super) fn die_table(
-    board_args: &super::board_args::BoardArgs,
+    board_args: &BoardArgs,
     range: std::ops::RangeInclusive<u32>,
     digits: usize,
     json: bool,

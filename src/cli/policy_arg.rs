@@ -10,7 +10,7 @@ use ladders::choice::{optimize, policy_file, Game, Policy, PolicyModel};
 
 use serde_json::Value;
 
-use super::board_args::RuleArgs;
+use super::board_args::{BoardArgs, RuleArgs};
 use super::output::write_json;
 
 /// The policy a player who chooses follows.
@@ -19,6 +19,23 @@ pub struct PolicyArgs {
     /// With a choice rule: the player's policy, optimal (least expected turns) or a policy file
     #[arg(long, value_name = "optimal|FILE")]
     pub policy: Option<String>,
+}
+
+/// The board of an analysis that also takes a policy: the board with its rule overrides, and
+/// the policy its player follows when the board has a choice rule.
+#[derive(clap::Args, Clone, Debug)]
+pub struct GameArgs {
+    #[command(flatten)]
+    pub board: BoardArgs,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+}
+
+impl GameArgs {
+    /// With `--policy`, the board and its policy ([`PolicyArgs::load`]); without, `None`.
+    pub fn chosen(&self) -> Result<Option<Chosen>> {
+        self.policy.load(&self.board.rules, &self.board.board)
+    }
 }
 
 /// A board with a choice rule and the policy its player follows.

@@ -11,10 +11,9 @@ use ladders::analysis::shortest_state::{board_likeliest, stateful_extremes};
 use ladders::chain::Chain;
 use ladders::report::shortest::{likeliest_json, to_json, write_likeliest, write_text};
 
-use super::board_args::BoardArgs;
 use super::exit;
 use super::output_args::{Digits, Json};
-use super::policy_arg::{write_report, PolicyArgs};
+use super::policy_arg::{write_report, GameArgs};
 
 /// Shortest game (with the rolls that achieve it) and longest game
 #[derive(clap::Args, Debug)]
@@ -25,9 +24,7 @@ use super::policy_arg::{write_report, PolicyArgs};
 ))]
 pub struct Args {
     #[command(flatten)]
-    pub board: BoardArgs,
-    #[command(flatten)]
-    pub policy: PolicyArgs,
+    pub game: GameArgs,
     #[command(flatten)]
     pub digits: Digits,
     /// Also the likeliest game: among the fewest-turn games, and among all games (exact
@@ -43,7 +40,7 @@ pub struct Args {
 
 /// Runs `shortest`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let chosen = args.policy.load(&args.board.rules, &args.board.board)?;
+    let chosen = args.game.chosen()?;
     let within = args.within;
     let (board, e, likely) = match &chosen {
         Some(c) => {
@@ -57,7 +54,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             (c.board.clone(), e, likely)
         }
         None => {
-            let board = args.board.load()?;
+            let board = args.game.board.load()?;
             let e = if board.is_stateful() {
                 stateful_extremes(&board)
             } else {

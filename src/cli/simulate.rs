@@ -67,6 +67,19 @@ pub struct SeatArgs {
     pub rules: RuleArgs,
 }
 
+/// What `simulate` and `check` both take: the seats, the games, the policy, the output format.
+#[derive(clap::Args, Debug)]
+pub struct SampleArgs {
+    #[command(flatten)]
+    pub seats: SeatArgs,
+    #[command(flatten)]
+    pub sim: SimArgs,
+    #[command(flatten)]
+    pub policy: PolicyArgs,
+    #[command(flatten)]
+    pub output: Json,
+}
+
 /// What the seat arguments ask for.
 pub enum Seats {
     /// One player on one board: the fast single-player engine.
@@ -126,13 +139,7 @@ impl SeatArgs {
 ))]
 pub struct Args {
     #[command(flatten)]
-    pub seats: SeatArgs,
-    #[command(flatten)]
-    pub sim: SimArgs,
-    #[command(flatten)]
-    pub policy: PolicyArgs,
-    #[command(flatten)]
-    pub output: Json,
+    pub sample: SampleArgs,
     /// Write the turns histogram as CSV (`turns,games`) to this file (`-`: standard output,
     /// instead of the report)
     #[arg(long, value_name = "FILE")]
@@ -352,18 +359,18 @@ fn write_race_report(
 /// Runs `simulate`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     super::config::one_writer_to_stdout(&[
-        (args.output.json, "--json"),
+        (args.sample.output.json, "--json"),
         (
             args.histogram_csv.as_deref() == Some("-"),
             "--histogram-csv -",
         ),
         (args.svg.as_deref() == Some("-"), "--svg -"),
     ])?;
-    let chosen = policy_seat(&args.seats, &args.policy)?;
+    let chosen = policy_seat(&args.sample.seats, &args.sample.policy)?;
     let board = match &chosen {
         Some(c) => c.board.clone(),
         None => {
-            match args.seats.load()? {
+            match args.sample.seats.load()? {
                 Seats::One(board) => *board,
                 Seats::Race(..) | Seats::Shared(..) if args.svg.is_some() => {
                     bail!("--svg charts one player's games (`ladders race --svg` charts a race)");
@@ -373,8 +380,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
                         bail!("--histogram-csv is for one player (a race reports its rounds in --json)");
                     }
                     let seats: Vec<&Board> = boards.iter().collect();
-                    let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sim)?;
-                    write_race_report(out, args.output.json, &seats, &sim, timing)?;
+                    let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sample.sim)?;
+                    write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
                     return Ok(exit::code(exit::SUCCESS));
                 }
                 Seats::Shared(board, players) => {
@@ -382,16 +389,16 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
                         bail!("--histogram-csv is for one player (a race reports its rounds in --json)");
                     }
                     let seats = vec![&*board; players];
-                    let (sim, timing) = run_shared_simulation(&board, players, &args.sim)?;
-                    write_race_report(out, args.output.json, &seats, &sim, timing)?;
+                    let (sim, timing) = run_shared_simulation(&board, players, &args.sample.sim)?;
+                    write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
                     return Ok(exit::code(exit::SUCCESS));
                 }
             }
         }
     };
     let (sim, timing) = match &chosen {
-        Some(c) => run_policy_simulation(c, &args.sim)?,
-        None => run_simulation(&board, &args.sim)?,
+        Some(c) => run_policy_simulation(c, &args.sample.sim)?,
+        None => run_simulation(&board, &args.sample.sim)?,
     };
     if let Some(path) = &args.histogram_csv {
         if path == "-" {
@@ -413,7 +420,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     write_report(
         out,
-        args.output.json,
+        args.sample.output.json,
         chosen.as_ref(),
         || Ok(simulation_json(&board, &sim, Some(timing))),
         |out| write_simulation(out, &board, &sim, Some(timing)),

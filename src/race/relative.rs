@@ -50,6 +50,7 @@ use super::interval::Interval;
 use super::knockoff::knocks;
 use crate::board::{Board, RollAgain};
 use crate::chain::RollLevel;
+use crate::choice::duel::length_sweep;
 
 /// The scale of the certified centers: v = v_int / 2^60.
 const SCALE_BITS: u32 = 60;
@@ -313,25 +314,14 @@ fn residuals(rel: &Relative, center: &[i128]) -> Vec<i128> {
 fn length_bound(rel: &Relative) -> Option<Vec<i64>> {
     // Float expected remaining rolls, then rounded up with a margin and checked exactly.
     let d = rel.denominator as f64;
-    let mut t = vec![1.0f64; rel.states];
-    for _ in 0..100_000 {
-        let mut moved = 0.0f64;
-        for s in 0..rel.states {
-            let q: f64 = rel.steps[rel.first[s]..rel.first[s + 1]]
-                .iter()
-                .map(|st| f64::from(st.weight) * t[st.next as usize])
-                .sum();
-            let new = 1.0 + q / d;
-            moved = moved.max((new - t[s]).abs() / new);
-            t[s] = new;
-        }
-        if !t.iter().all(|v| v.is_finite() && *v < 1e12) {
-            return None;
-        }
-        if moved < crate::prec::RELATIVE_LENGTH_SETTLED {
-            break;
-        }
-    }
+    let settled = crate::prec::RELATIVE_LENGTH_SETTLED;
+    let t = length_sweep(rel.states, false, settled, |t, s| {
+        let q: f64 = rel.steps[rel.first[s]..rel.first[s + 1]]
+            .iter()
+            .map(|st| f64::from(st.weight) * t[st.next as usize])
+            .sum();
+        q / d
+    })?;
     let den = i128::from(rel.denominator);
     [1.01, 1.1, 1.5, 2.0].into_iter().find_map(|margin| {
         let u: Vec<i64> = t.iter().map(|v| (v * margin).ceil() as i64 + 1).collect();

@@ -155,31 +155,15 @@ fn write_body(out: &mut dyn Write, sim: &Simulation) -> io::Result<()> {
             thousands(all)
         )?;
     }
-    writeln!(
-        out,
-        "Rolls            mean {:.4} per game",
-        per_game(sim.total_rolls, all)
-    )?;
-    writeln!(
-        out,
-        "Snakes taken     {:.4} per game",
-        per_game(sim.snakes, all)
-    )?;
-    writeln!(
-        out,
-        "Ladders taken    {:.4} per game",
-        per_game(sim.ladders, all)
-    )?;
-    writeln!(
-        out,
-        "Squares climbed  {:.4} per game",
-        per_game(sim.climbed, all)
-    )?;
-    writeln!(
-        out,
-        "Squares slid     {:.4} per game",
-        per_game(sim.slid, all)
-    )?;
+    for (label, total) in [
+        ("Rolls            mean", sim.total_rolls),
+        ("Snakes taken    ", sim.snakes),
+        ("Ladders taken   ", sim.ladders),
+        ("Squares climbed ", sim.climbed),
+        ("Squares slid    ", sim.slid),
+    ] {
+        writeln!(out, "{label} {:.4} per game", per_game(total, all))?;
+    }
     if let Some(score) = &sim.score {
         write_score(out, score)?;
     }

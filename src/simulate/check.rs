@@ -454,6 +454,22 @@ pub fn compare(law: &ExactLaw, observed: Observed<'_>, rolls: Option<&Histogram>
     }
 }
 
+/// Pearson's statistic over merged bins of (expected, observed) counts, its degrees of freedom
+/// (`bins - 1`) and its p-value `Q(df/2, statistic/2)` (1 with a single bin).
+pub(crate) fn pearson(bins: &[(f64, f64)]) -> (f64, usize, f64) {
+    let statistic: f64 = bins
+        .iter()
+        .map(|&(e, o)| if e > 0.0 { (o - e) * (o - e) / e } else { 0.0 })
+        .sum();
+    let df = bins.len().saturating_sub(1);
+    let p_value = if df == 0 {
+        1.0
+    } else {
+        gamma_ur(df as f64 / 2.0, statistic / 2.0)
+    };
+    (statistic, df, p_value)
+}
+
 fn chi_square(law: &ExactLaw, turns: &Histogram, capped: u64) -> Option<ChiSquare> {
     let n = (turns.n() + capped) as f64;
     let obs = turns.counts();
@@ -487,16 +503,7 @@ fn chi_square(law: &ExactLaw, turns: &Histogram, capped: u64) -> Option<ChiSquar
     if bins.len() < 2 && impossible.is_empty() {
         return None;
     }
-    let statistic: f64 = bins
-        .iter()
-        .map(|&(e, o)| if e > 0.0 { (o - e) * (o - e) / e } else { 0.0 })
-        .sum();
-    let df = bins.len().saturating_sub(1);
-    let p_value = if df == 0 {
-        1.0
-    } else {
-        gamma_ur(df as f64 / 2.0, statistic / 2.0)
-    };
+    let (statistic, df, p_value) = pearson(&bins);
     Some(ChiSquare {
         statistic,
         bins: bins.len(),
@@ -649,28 +656,23 @@ mod tests {
         let law = ExactLaw::new(&b, 1e-9).unwrap();
         let n = 1_000_000.0;
         let counts: Vec<u64> = law.pmf.iter().map(|p| (p * n).round() as u64).collect();
-        let h = Histogram::new(counts.clone());
-        let c = compare(
-            &law,
-            Observed::Counts {
-                turns: &h,
-                capped: 0,
-            },
-            None,
-        );
+        let judge = |counts: Vec<u64>| {
+            let turns = Histogram::new(counts);
+            compare(
+                &law,
+                Observed::Counts {
+                    turns: &turns,
+                    capped: 0,
+                },
+                None,
+            )
+        };
+        let c = judge(counts.clone());
         assert!(c.pass, "{c:?}");
         assert!(c.mean.z.abs() < 0.1);
         let mut shifted = vec![0];
         shifted.extend(counts);
-        let h = Histogram::new(shifted);
-        let c = compare(
-            &law,
-            Observed::Counts {
-                turns: &h,
-                capped: 0,
-            },
-            None,
-        );
+        let c = judge(shifted);
         assert!(!c.pass);
         // T = 1 is impossible on the tiny board (shifting puts no game there, but 2 -> 3 ...);
         // a sample with a one-turn game is rejected outright.
@@ -684,28 +686,17 @@ mod tests {
     fn the_mean_interval_is_judged_at_its_nearest_point() {
         let b = builtin("tiny").unwrap();
         let law = ExactLaw::new(&b, 1e-6).unwrap();
+        let judge = |mean: &str| {
+            let mean = MeanInterval::parse(mean).unwrap();
+            let games = 1_000_000;
+            compare(&law, Observed::Summary { mean: &mean, games }, None)
+        };
         // "4.1" over 10^6 games: [4.05, 4.15) is 0.05 / (2 / 1000) = 25 standard errors away.
-        let m = MeanInterval::parse("4.1").unwrap();
-        let c = compare(
-            &law,
-            Observed::Summary {
-                mean: &m,
-                games: 1_000_000,
-            },
-            None,
-        );
+        let c = judge("4.1");
         assert!(!c.pass);
         assert!((c.mean.z - 25.0).abs() < 1e-6);
         // "4" is [3.5, 4.5): contains 4, z = 0.
-        let m = MeanInterval::parse("4").unwrap();
-        let c = compare(
-            &law,
-            Observed::Summary {
-                mean: &m,
-                games: 1_000_000,
-            },
-            None,
-        );
+        let c = judge("4");
         assert!(c.pass && c.mean.z == 0.0);
     }
 

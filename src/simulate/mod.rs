@@ -294,6 +294,7 @@ impl Histogram {
 mod tests {
     use super::*;
     use crate::board::builtin;
+    use crate::test_util::on_one_thread_and_on_two;
 
     fn run(board: &str, games: u64, seed: u64) -> Simulation {
         let b = builtin(board).unwrap();
@@ -328,16 +329,7 @@ mod tests {
             seed: 11,
             max_turns: 10_000,
         };
-        let one = rayon::ThreadPoolBuilder::new()
-            .num_threads(1)
-            .build()
-            .unwrap();
-        let two = rayon::ThreadPoolBuilder::new()
-            .num_threads(2)
-            .build()
-            .unwrap();
-        let a = one.install(|| simulate(&b, &opts, &|_| {}));
-        let c = two.install(|| simulate(&b, &opts, &|_| {}));
+        let (a, c) = on_one_thread_and_on_two(|| simulate(&b, &opts, &|_| {}));
         assert_eq!(a, c);
         assert_eq!(a.games, opts.games);
         let d = simulate(&b, &SimOptions { seed: 12, ..opts }, &|_| {});

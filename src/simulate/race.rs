@@ -38,9 +38,8 @@
 
 use num_rational::BigRational;
 use statrs::function::erf::erfc_inv;
-use statrs::function::gamma::gamma_ur;
 
-use super::check::{ZTest, MIN_EXPECTED};
+use super::check::{pearson, ZTest, MIN_EXPECTED};
 use super::race_rounds::{EqualRounds, RoundsLaw};
 use super::stream::Dice;
 use super::table::{Table, Turn};
@@ -480,16 +479,7 @@ fn seat_chi_square(win: &[f64], wins: &[u64], p_limit: f64) -> SeatChiSquare {
             None => bins.push((e, o)),
         }
     }
-    let statistic: f64 = bins
-        .iter()
-        .map(|&(e, o)| if e > 0.0 { (o - e) * (o - e) / e } else { 0.0 })
-        .sum();
-    let df = bins.len().saturating_sub(1);
-    let p_value = if df == 0 {
-        1.0
-    } else {
-        gamma_ur(df as f64 / 2.0, statistic / 2.0)
-    };
+    let (statistic, df, p_value) = pearson(&bins);
     SeatChiSquare {
         statistic,
         df,
@@ -503,6 +493,7 @@ fn seat_chi_square(win: &[f64], wins: &[u64], p_limit: f64) -> SeatChiSquare {
 mod tests {
     use super::*;
     use crate::board::builtin;
+    use crate::test_util::on_one_thread_and_on_two;
 
     fn knock_24() -> Board {
         Board::from_toml_str(
@@ -525,14 +516,8 @@ mod tests {
     fn the_same_seed_gives_the_same_race_on_one_thread_and_on_two() {
         let b = knock_24();
         let opts = options(crate::simulate::engine::CHUNK_GAMES + 999, 7, true);
-        let pool = |t| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(t)
-                .build()
-                .unwrap()
-        };
-        let one = pool(1).install(|| simulate_race(&[&b, &b], &opts, &|_| {}).unwrap());
-        let two = pool(2).install(|| simulate_race(&[&b, &b], &opts, &|_| {}).unwrap());
+        let (one, two) =
+            on_one_thread_and_on_two(|| simulate_race(&[&b, &b], &opts, &|_| {}).unwrap());
         assert_eq!(one, two);
         assert_eq!(one.games(), opts.games);
         assert!(one.knock_offs > 0, "knock-offs happen on this board");

@@ -159,7 +159,7 @@ pub fn simulate_shared(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_util::board;
+    use crate::test_util::{board, on_one_thread_and_on_two, EVERY_STATE_RULE};
     use std::collections::BTreeMap;
 
     fn options(games: u64, seed: u64) -> RaceSimOptions {
@@ -215,20 +215,9 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_simulation_on_one_thread_and_on_two() {
-        let b = board(
-            "size = 20\nladders = [[3, 12]]\nsnakes = [[17, 4]]\nonce = [3, 17]\n\
-             points = [[6, 2], [9, -1]]\nlose_turn = [8]\nextra_turn = [10]\n\
-             [rules]\nroll_again = 2\novershoot = \"bounce\"\n",
-        );
+        let b = board(EVERY_STATE_RULE);
         let o = options(3 * crate::simulate::engine::CHUNK_GAMES / 2 + 7, 11);
-        let pool = |n| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .unwrap()
-        };
-        let one = pool(1).install(|| simulate_shared(&b, 3, &o, &|_| {}));
-        let two = pool(2).install(|| simulate_shared(&b, 3, &o, &|_| {}));
+        let (one, two) = on_one_thread_and_on_two(|| simulate_shared(&b, 3, &o, &|_| {}));
         assert_eq!(one, two);
         assert_eq!(one.wins.len(), 3);
         assert_eq!(one.games(), o.games);

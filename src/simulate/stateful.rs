@@ -351,7 +351,7 @@ pub fn simulate_stateful(
 mod tests {
     use super::*;
     use crate::simulate::DEFAULT_MAX_TURNS;
-    use crate::test_util::board;
+    use crate::test_util::{board, on_one_thread_and_on_two, EVERY_STATE_RULE};
 
     fn run(b: &Board, games: u64) -> Simulation {
         let options = SimOptions {
@@ -479,24 +479,13 @@ mod tests {
 
     #[test]
     fn the_same_seed_gives_the_same_simulation_on_one_thread_and_on_two() {
-        let b = board(
-            "size = 20\nladders = [[3, 12]]\nsnakes = [[17, 4]]\nonce = [3, 17]\n\
-             points = [[6, 2], [9, -1]]\nlose_turn = [8]\nextra_turn = [10]\n\
-             [rules]\nroll_again = 2\novershoot = \"bounce\"\n",
-        );
+        let b = board(EVERY_STATE_RULE);
         let options = SimOptions {
             games: 3 * crate::simulate::engine::CHUNK_GAMES / 2 + 7,
             seed: 11,
             max_turns: DEFAULT_MAX_TURNS,
         };
-        let pool = |n| {
-            rayon::ThreadPoolBuilder::new()
-                .num_threads(n)
-                .build()
-                .unwrap()
-        };
-        let one = pool(1).install(|| simulate_stateful(&b, &options, &|_| {}));
-        let two = pool(2).install(|| simulate_stateful(&b, &options, &|_| {}));
+        let (one, two) = on_one_thread_and_on_two(|| simulate_stateful(&b, &options, &|_| {}));
         assert_eq!(one, two);
         assert_eq!(one.games, options.games);
         assert!(one.score.is_some());

@@ -6,46 +6,54 @@ use super::*;
 
 /// The multi-modular elimination of [`solve_scaled`], in a fill-reducing order.
 pub(super) fn solve_by_elimination(
-    rows: &[IntRow],
-    b_int: &[Vec<Int>],
-    c_int: &[IntRow],
-    chained_rhs: Option<usize>,
-    components: &[Vec<usize>],
+    sys: Scaled<'_>,
     fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     // A fill-reducing order (`order`), applied to rows and columns alike: `P A P^T (P x) = P b`,
     // and `P C P^T` for the chained solve. Component j of x is component `inv[j]` of `P x`.
-    let perm = order::elimination_order(&column_lists(rows));
+    let perm = order::elimination_order(&column_lists(sys.rows));
     if is_identity(&perm) {
-        return solve_eliminating(rows, b_int, c_int, chained_rhs, components, fallback);
+        return solve_eliminating(sys, fallback);
     }
     let inv = order::inverse(&perm);
-    let rows = order::permute_entries(rows, &perm);
-    let c_int = if c_int.is_empty() {
+    let rows = order::permute_entries(sys.rows, &perm);
+    let c_int = if sys.c_int.is_empty() {
         Vec::new()
     } else {
-        order::permute_entries(c_int, &perm)
+        order::permute_entries(sys.c_int, &perm)
     };
-    let b_int: Vec<Vec<Int>> = b_int
+    let b_int: Vec<Vec<Int>> = sys
+        .b_int
         .iter()
         .map(|b| perm.iter().map(|&old| b[old as usize].clone()).collect())
         .collect();
-    let components: Vec<Vec<usize>> = components
+    let components: Vec<Vec<usize>> = sys
+        .components
         .iter()
         .map(|c| c.iter().map(|&j| inv[j] as usize).collect())
         .collect();
-    solve_eliminating(&rows, &b_int, &c_int, chained_rhs, &components, fallback)
+    let sys = Scaled {
+        rows: &rows,
+        b_int: &b_int,
+        c_int: &c_int,
+        chained_rhs: sys.chained_rhs,
+        components: &components,
+    };
+    solve_eliminating(sys, fallback)
 }
 
 /// The multi-modular elimination of [`solve_scaled`], in the given order.
 pub(super) fn solve_eliminating(
-    rows: &[IntRow],
-    b_int: &[Vec<Int>],
-    c_int: &[IntRow],
-    chained_rhs: Option<usize>,
-    components: &[Vec<usize>],
+    sys: Scaled<'_>,
     fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
+    let Scaled {
+        rows,
+        b_int,
+        c_int,
+        chained_rhs,
+        components,
+    } = sys;
     let n = rows.len();
     let pattern = Pattern::from_rows(n, |i| rows[i].iter().map(|(j, _)| *j));
     let positions = pattern.positions(|i| rows[i].iter().map(|(j, _)| *j));

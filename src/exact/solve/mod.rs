@@ -298,14 +298,16 @@ fn solve_rational(
             );
         }
     }
-    solve_scaled(
-        &rows,
-        &b_int,
-        &c_int,
-        chained.as_ref().map(|ch| ch.rhs),
-        &components,
-        || reference_solve(&a, rhs, &components, chained.as_ref()),
-    )
+    let sys = Scaled {
+        rows: &rows,
+        b_int: &b_int,
+        c_int: &c_int,
+        chained_rhs: chained.as_ref().map(|ch| ch.rhs),
+        components: &components,
+    };
+    solve_scaled(sys, || {
+        reference_solve(&a, rhs, &components, chained.as_ref())
+    })
 }
 
 /// The components wanted of each solution (the chained one last), once every right-hand side is
@@ -330,21 +332,32 @@ fn wanted_components<T>(
         .collect()
 }
 
-/// The core of [`solve_rational`] on row-scaled integer rows: `c_int` is C (empty without a
-/// chained solve), `chained_rhs` the right-hand side that feeds it, `components` the wanted
-/// components of each solution (the chained one last); `fallback` decides the systems the
-/// primes cannot.
-fn solve_scaled(
-    rows: &[IntRow],
-    b_int: &[Vec<Int>],
-    c_int: &[IntRow],
+/// A system scaled to integer rows, as the elimination and lifting routes take it.
+#[derive(Clone, Copy)]
+pub(super) struct Scaled<'a> {
+    /// The rows of A.
+    rows: &'a [IntRow],
+    /// The right-hand sides.
+    b_int: &'a [Vec<Int>],
+    /// C, empty without a chained solve.
+    c_int: &'a [IntRow],
+    /// The right-hand side whose solution feeds the chained solve.
     chained_rhs: Option<usize>,
-    components: &[Vec<usize>],
+    /// The wanted components of each solution (the chained one last).
+    components: &'a [Vec<usize>],
+}
+
+/// The core of [`solve_rational`] on row-scaled integer rows ([`Scaled`]): lifting when the
+/// entries fit machine words, else multi-modular elimination; `fallback` decides the systems
+/// the primes cannot.
+fn solve_scaled(
+    sys: Scaled<'_>,
     fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     // The lifting works on machine-word entries.
     let small = || -> Option<(csr::Csr, Vec<Vec<i64>>, Option<csr::Csr>)> {
-        let b = b_int
+        let b = sys
+            .b_int
             .iter()
             .map(|b| {
                 b.iter()
@@ -355,18 +368,18 @@ fn solve_scaled(
                     .collect::<Option<Vec<i64>>>()
             })
             .collect::<Option<_>>()?;
-        let c = match chained_rhs {
-            Some(_) => Some(csr::Csr::from_int_rows(c_int)?),
+        let c = match sys.chained_rhs {
+            Some(_) => Some(csr::Csr::from_int_rows(sys.c_int)?),
             None => None,
         };
-        Some((csr::Csr::from_int_rows(rows)?, b, c))
+        Some((csr::Csr::from_int_rows(sys.rows)?, b, c))
     };
-    if let Some(x) =
-        small().and_then(|(a, b, c)| solve_by_lifting(&a, &b, c.as_ref(), chained_rhs, components))
+    if let Some(x) = small()
+        .and_then(|(a, b, c)| solve_by_lifting(&a, &b, c.as_ref(), sys.chained_rhs, sys.components))
     {
         return Ok(x);
     }
-    solve_by_elimination(rows, b_int, c_int, chained_rhs, components, fallback)
+    solve_by_elimination(sys, fallback)
 }
 
 /// A chained solve for [`solve_int_verified`]: (C as integer rows, the k of the `x_k` it
@@ -429,7 +442,14 @@ fn solve_integer(
             })
             .collect()
     };
-    solve_by_elimination(&rows, &b_int, &c_int, chained_rhs, &components, || {
+    let sys = Scaled {
+        rows: &rows,
+        b_int: &b_int,
+        c_int: &c_int,
+        chained_rhs,
+        components: &components,
+    };
+    solve_by_elimination(sys, || {
         let a = rational(a);
         let rhs: Vec<Vec<BigRational>> = rhs
             .iter()

@@ -215,15 +215,15 @@ fn by_elimination(
         .map(|b| b.iter().map(|&v| Int::Small(v)).collect())
         .collect();
     let c_int = c.map(csr::Csr::to_int_rows).unwrap_or_default();
-    solve_by_elimination(
-        &a.to_int_rows(),
-        &b_int,
-        &c_int,
+    let rows = a.to_int_rows();
+    let sys = Scaled {
+        rows: &rows,
+        b_int: &b_int,
+        c_int: &c_int,
         chained_rhs,
         components,
-        || panic!("the primes decide these systems"),
-    )
-    .expect("nonsingular")
+    };
+    solve_by_elimination(sys, || panic!("the primes decide these systems")).expect("nonsingular")
 }
 
 #[test]
