@@ -1,6 +1,6 @@
 //! Expected rewards from every transient state of a chain, `x = N r` with `N = (I - Q)^-1` the
 //! fundamental matrix, for several rewards at once, by verified lifting
-//! ([`solve_int_verified`]): the lifting stops as soon as its candidate satisfies every equation
+//! (`exact::solve`'s crate-internal `solve_int_verified`): the lifting stops as soon as its candidate satisfies every equation
 //! exactly. On the stateful boards the answers are about 800 bits where Hadamard's bound is
 //! 25,600, so this is many times faster than lifting to the bound.
 //!

@@ -16,7 +16,7 @@ pub struct BuiltinBoard {
 /// The board used when none is named.
 pub const DEFAULT_BOARD: &str = "milton-bradley";
 
-/// A built-in board: its name, its summary, and the text of `boards/NAME.toml`.
+/// A built-in board: its name, its summary, and the text of `boards/<name>.toml`.
 macro_rules! builtin {
     ($name:literal, $summary:literal) => {
         BuiltinBoard {

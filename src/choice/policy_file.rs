@@ -15,10 +15,44 @@
 //! `pick`, `highest`, `lowest` or an order of preference such as `6>5>4>3>2>1` (the first face
 //! shown in that order is moved).
 
+use std::fmt;
 use std::path::Path;
+
+use thiserror::Error;
 
 use super::{Choice, Game, NodeKey, Policy};
 use crate::board::{ChoiceRule, Square};
+
+/// A problem with a policy file: the file, the line when there is one, and what is wrong and
+/// what is valid.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub struct PolicyFileError {
+    /// The file's name.
+    pub origin: String,
+    /// The 1-based line, when the problem is on one.
+    pub line: Option<usize>,
+    /// What is wrong, and what is valid.
+    pub message: String,
+}
+
+impl PolicyFileError {
+    fn new(origin: &str, line: Option<usize>, message: String) -> PolicyFileError {
+        PolicyFileError {
+            origin: origin.to_string(),
+            line,
+            message,
+        }
+    }
+}
+
+impl fmt::Display for PolicyFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "{}:{line}: {}", self.origin, self.message),
+            None => write!(f, "{}: {}", self.origin, self.message),
+        }
+    }
+}
 
 /// One line of a policy file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,10 +75,10 @@ pub struct PolicyFile {
 /// # Errors
 ///
 /// A message naming the file, the line and what is valid.
-pub fn load(path: &Path) -> Result<PolicyFile, String> {
+pub fn load(path: &Path) -> Result<PolicyFile, PolicyFileError> {
     let origin = path.display().to_string();
     let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{origin}: cannot read the file: {e}"))?;
+        .map_err(|e| PolicyFileError::new(&origin, None, format!("cannot read the file: {e}")))?;
     if path.extension().is_some_and(|e| e == "toml") {
         parse_toml(&text, &origin)
     } else {
@@ -52,15 +86,19 @@ pub fn load(path: &Path) -> Result<PolicyFile, String> {
     }
 }
 
-fn squares(text: &str, origin: &str, line: usize) -> Result<Option<(Square, Square)>, String> {
+fn squares(
+    text: &str,
+    origin: &str,
+    line: usize,
+) -> Result<Option<(Square, Square)>, PolicyFileError> {
     let text = text.trim();
     if text == "*" {
         return Ok(None);
     }
     let bad = || {
-        format!(
-            "{origin}:{line}: {text:?} is not a square: expected a square (27), a range (40-45) or *"
-        )
+        let message =
+            format!("{text:?} is not a square: expected a square (27), a range (40-45) or *");
+        PolicyFileError::new(origin, Some(line), message)
     };
     let (a, b) = text.split_once('-').unwrap_or((text, text));
     let a: Square = a.trim().parse().map_err(|_| bad())?;
@@ -76,7 +114,7 @@ fn squares(text: &str, origin: &str, line: usize) -> Result<Option<(Square, Squa
 /// # Errors
 ///
 /// A message naming the line.
-pub fn parse_csv(text: &str, origin: &str) -> Result<PolicyFile, String> {
+pub fn parse_csv(text: &str, origin: &str) -> Result<PolicyFile, PolicyFileError> {
     let mut entries = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -85,8 +123,10 @@ pub fn parse_csv(text: &str, origin: &str) -> Result<PolicyFile, String> {
             continue;
         }
         let Some((sq, choice)) = body.split_once(',') else {
-            return Err(format!(
-                "{origin}:{line}: expected `square,choice` (for example `27,flip`), found {body:?}"
+            return Err(PolicyFileError::new(
+                origin,
+                Some(line),
+                format!("expected `square,choice` (for example `27,flip`), found {body:?}"),
             ));
         };
         entries.push(Entry {
@@ -106,16 +146,16 @@ pub fn parse_csv(text: &str, origin: &str) -> Result<PolicyFile, String> {
 /// # Errors
 ///
 /// A message naming what is wrong.
-pub fn parse_toml(text: &str, origin: &str) -> Result<PolicyFile, String> {
+pub fn parse_toml(text: &str, origin: &str) -> Result<PolicyFile, PolicyFileError> {
     let value: toml::Table = toml::from_str(text).map_err(|e| {
-        format!(
-            "{origin}: not TOML: {}",
-            e.message().trim().replace('\n', " ")
-        )
+        let message = e.message().trim().replace('\n', " ");
+        PolicyFileError::new(origin, None, format!("not TOML: {message}"))
     })?;
     let Some(toml::Value::Table(policy)) = value.get("policy") else {
-        return Err(format!(
-            "{origin}: expected a [policy] table of \"square\" = \"choice\" lines"
+        return Err(PolicyFileError::new(
+            origin,
+            None,
+            "expected a [policy] table of \"square\" = \"choice\" lines".to_string(),
         ));
     };
     let line_of = |key: &str| {
@@ -130,8 +170,12 @@ pub fn parse_toml(text: &str, origin: &str) -> Result<PolicyFile, String> {
             toml::Value::String(s) => s.clone(),
             toml::Value::Integer(i) => i.to_string(),
             other => {
-                return Err(format!(
-                    "{origin}:{line}: the choice for {key:?} is {other}, expected a string such as \"flip\""
+                return Err(PolicyFileError::new(
+                    origin,
+                    Some(line),
+                    format!(
+                        "the choice for {key:?} is {other}, expected a string such as \"flip\""
+                    ),
                 ))
             }
         };
@@ -163,7 +207,7 @@ impl PolicyFile {
     /// # Errors
     ///
     /// A square where a choice comes is not covered, or a choice is not one of the rule's.
-    pub fn policy(&self, game: &Game) -> Result<Policy, String> {
+    pub fn policy(&self, game: &Game) -> Result<Policy, PolicyFileError> {
         game.nodes
             .iter()
             .map(|node| {
@@ -172,36 +216,34 @@ impl PolicyFile {
                     NodeKey::Before(s) | NodeKey::After(s) | NodeKey::Shown(s, _) => *s,
                 };
                 let entry = self.choice_for(square).ok_or_else(|| {
-                    format!(
-                        "{}: square {square} has no line, and there is no `*` line for the other \
-                         squares",
-                        self.origin
-                    )
+                    let message = format!(
+                        "square {square} has no line, and there is no `*` line for the other \
+                         squares"
+                    );
+                    PolicyFileError::new(&self.origin, None, message)
                 })?;
+                let at_line =
+                    |message| PolicyFileError::new(&self.origin, Some(entry.line), message);
                 let wanted = parse_choice(&game.rule, &entry.choice).map_err(|valid| {
-                    format!(
-                        "{}:{}: {:?} is not a choice of {}: expected {valid}",
-                        self.origin,
-                        entry.line,
+                    at_line(format!(
+                        "{:?} is not a choice of {}: expected {valid}",
                         entry.choice,
                         game.rule.key()
-                    )
+                    ))
                 })?;
                 let found = wanted
                     .iter()
                     .find_map(|c| node.actions.iter().position(|a| a.choice == *c));
                 found.ok_or_else(|| {
-                    format!(
-                        "{}:{}: {:?} cannot be chosen on square {square} (open: {})",
-                        self.origin,
-                        entry.line,
+                    at_line(format!(
+                        "{:?} cannot be chosen on square {square} (open: {})",
                         entry.choice,
                         node.actions
                             .iter()
                             .map(|a| a.choice.to_string())
                             .collect::<Vec<_>>()
                             .join(", ")
-                    )
+                    ))
                 })
             })
             .collect()

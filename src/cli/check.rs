@@ -17,8 +17,8 @@ use super::exit;
 use super::output::write_json;
 use super::policy_arg::write_report;
 use super::simulate::{
-    policy_seat, run_policy_simulation, run_race_simulation, run_shared_simulation, run_simulation,
-    SampleArgs, Seats,
+    run_policy_simulation, run_race_simulation, run_shared_simulation, run_simulation, SampleArgs,
+    Seats,
 };
 
 /// Simulate and compare with the exact answers (exit 1 when they disagree)
@@ -35,10 +35,11 @@ pub struct Args {
 /// Runs `check`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let args = &args.sample;
-    let chosen = policy_seat(&args.seats, &args.policy)?;
+    super::config::sample(args)?;
+    let chosen = args.chosen()?;
     let board = match &chosen {
         Some(c) => c.board.clone(),
-        None => match args.seats.load()? {
+        None => match args.load()? {
             Seats::One(board) => *board,
             Seats::Race(boards, knock_off) => return run_race(args, &boards, knock_off, out),
             Seats::Shared(board, players) => return run_shared(args, &board, players, out),

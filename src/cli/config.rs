@@ -6,8 +6,15 @@
 //! is loaded.
 
 use anyhow::{bail, Result};
+use ladders::simulate::sample::MeanInterval;
 
-use super::race::{self, Players};
+use super::draw::{self, HeatQuantity};
+use super::generate;
+use super::verify;
+
+use super::race;
+use super::seat_args::Players;
+use super::simulate::{self, SampleArgs};
 
 /// Refuses two outputs that would both go to standard output: `claims` pairs whether an option
 /// writes there with how to name it (`--json`, `--svg -`).
@@ -22,6 +29,90 @@ pub fn one_writer_to_stdout(claims: &[(bool, &str)]) -> Result<()> {
     Ok(())
 }
 
+/// Checks what `simulate` and `check` share: `--policy` plays one player on one board.
+pub fn sample(args: &SampleArgs) -> Result<()> {
+    if args.policy.policy.is_some() && args.seats.is_race() {
+        bail!("--policy is for one player on one board (not a race)");
+    }
+    Ok(())
+}
+
+/// Checks `simulate`'s arguments: one writer to standard output, [`sample`]'s, and a chart or
+/// a histogram only of one player's games.
+pub fn simulate(args: &simulate::Args) -> Result<()> {
+    one_writer_to_stdout(&[
+        (args.sample.output.json, "--json"),
+        (
+            args.histogram_csv.as_deref() == Some("-"),
+            "--histogram-csv -",
+        ),
+        (args.svg.as_deref() == Some("-"), "--svg -"),
+    ])?;
+    sample(&args.sample)?;
+    if args.sample.seats.is_race() {
+        if args.svg.is_some() {
+            bail!("--svg charts one player's games (`ladders race --svg` charts a race)");
+        }
+        if args.histogram_csv.is_some() {
+            bail!("--histogram-csv is for one player (a race reports its rounds in --json)");
+        }
+    }
+    Ok(())
+}
+
+/// Checks `draw`'s arguments: `--after N` goes with `--heat after`, `--within N` with `--heat
+/// likeliest`.
+pub fn draw(args: &draw::Args) -> Result<()> {
+    if args.after.is_some() != (args.heat == Some(HeatQuantity::After)) {
+        bail!("--heat after and --after N go together (N: the number of turns)");
+    }
+    if args.within.is_some() && args.heat != Some(HeatQuantity::Likeliest) {
+        bail!("--within N is for --heat likeliest (the likeliest game of at most N turns)");
+    }
+    Ok(())
+}
+
+/// Checks `generate`'s arguments: a tile length below the size, tile chances that add up to at
+/// most 1, and one writer to standard output.
+pub fn generate(args: &generate::Args) -> Result<()> {
+    if args.tiles {
+        if args.length == 0 || args.length >= args.size {
+            bail!(
+                "--length {} is not a tile length: expected 1 to {}",
+                args.length,
+                args.size - 1
+            );
+        }
+        let (p, q) = (args.snake, args.ladder);
+        if p.numer() * q.denom() + q.numer() * p.denom() > p.denom() * q.denom() {
+            bail!("--snake {p} and --ladder {q} add up to more than 1");
+        }
+    }
+    if args.json
+        && args
+            .output
+            .as_ref()
+            .is_some_and(|path| path.as_os_str() == "-")
+    {
+        bail!("--json and --output - both write to standard output: give --output a file name, or drop one");
+    }
+    Ok(())
+}
+
+/// `verify` without a sample.
+pub const NO_SAMPLE: &str =
+    "give a file of turn counts (--file FILE, `-` for standard input) or --mean X --games N";
+
+/// Checks `verify`'s arguments: a file of turn counts, or a mean and its number of games (clap
+/// keeps `--mean`, `--games` and `--sd` together and apart from `--file`); returns the mean as
+/// the interval its digits stand for.
+pub fn verify(args: &verify::Args) -> Result<Option<MeanInterval>> {
+    if args.file.is_none() && args.mean.is_none() {
+        bail!("{NO_SAMPLE}");
+    }
+    Ok(args.mean.as_deref().map(MeanInterval::parse).transpose()?)
+}
+
 /// What `race` runs, from its arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Race {
@@ -34,12 +125,8 @@ pub struct Race {
 /// Checks `race`'s arguments: `--from` gives one square per player, `--svg` charts one race of
 /// seats that do not meet, a range of players makes a table on one board.
 pub fn race(args: &race::Args) -> Result<Race> {
-    let players = args.players.unwrap_or_else(|| {
-        let k = if args.boards.len() > 1 {
-            args.boards.len()
-        } else {
-            2
-        };
+    let players = args.seats.players.unwrap_or_else(|| {
+        let k = args.seats.default_players();
         let k = args.from.as_ref().map_or(k, Vec::len);
         Players { from: k, to: k }
     });
@@ -53,15 +140,22 @@ pub fn race(args: &race::Args) -> Result<Race> {
         }
     }
     let table = players.from != players.to;
-    if args.svg.is_some() && (args.knock_off || table) {
+    if args.svg.is_some() && (args.seats.knock_off || table) {
         bail!(
             "--svg charts a race of seats that do not meet: one number of players, no --knock-off"
         );
     }
-    if table && (args.boards.len() > 1 || !args.reverse_seat.is_empty() || args.knock_off) {
+    if table
+        && (args.seats.boards.len() > 1
+            || !args.seats.reverse_seat.is_empty()
+            || args.seats.knock_off)
+    {
         bail!("a range of players makes a table on one board: give one board, no --reverse-seat and no --knock-off");
     }
-    let digits = usize::from(args.digits.unwrap_or(if args.knock_off { 12 } else { 15 }));
+    let digits = usize::from(
+        args.digits
+            .unwrap_or(if args.seats.knock_off { 12 } else { 15 }),
+    );
     Ok(Race { players, digits })
 }
 
@@ -136,6 +230,96 @@ mod tests {
         ] {
             let err = race_config(args).unwrap_err().to_string();
             assert!(err.contains(says), "{args:?}: {err}");
+        }
+    }
+
+    /// The error of the config stage for `ladders ARGS` (the subcommand first), or `None`.
+    fn refusal(args: &[&str]) -> Option<String> {
+        let all = ["ladders"].into_iter().chain(args.iter().copied());
+        let err = match Cli::try_parse_from(all).unwrap().command {
+            Some(Command::Simulate(a)) => simulate(&a).err(),
+            Some(Command::Check(a)) => sample(&a.sample).err(),
+            Some(Command::Draw(a)) => draw(&a).err(),
+            Some(Command::Generate(a)) => generate(&a).err(),
+            Some(Command::Verify(a)) => verify(&a).err(),
+            _ => unreachable!(),
+        };
+        err.map(|e| e.to_string())
+    }
+
+    #[test]
+    fn other_commands_combinations_are_refused_from_the_arguments_alone() {
+        // No board is read: a name that is no board still gets the combination's refusal.
+        for (args, says) in [
+            (
+                &["simulate", "nowhere", "--players", "2", "--svg", "x.svg"][..],
+                "--svg charts one player's games",
+            ),
+            (
+                &["simulate", "nowhere", "efi", "--histogram-csv", "h.csv"],
+                "--histogram-csv is for one player",
+            ),
+            (
+                &["simulate", "nowhere", "--json", "--svg", "-"],
+                "--json and --svg - both write",
+            ),
+            (
+                &["check", "nowhere", "--knock-off", "--policy", "optimal"],
+                "--policy is for one player",
+            ),
+            (
+                &["draw", "nowhere", "--within", "5"],
+                "--within N is for --heat likeliest",
+            ),
+            (
+                &["draw", "nowhere", "--after", "5"],
+                "--heat after and --after N go together",
+            ),
+            (
+                &["generate", "--tiles", "--size", "20", "--length", "20"],
+                "--length 20 is not a tile length",
+            ),
+            (
+                &["generate", "--tiles", "--snake", "0.6", "--ladder", "1/2"],
+                "add up to more than 1",
+            ),
+            (
+                &["generate", "--json", "--output", "-"],
+                "--json and --output - both write",
+            ),
+            (&["verify", "nowhere"], "give a file of turn counts"),
+            (
+                &["verify", "nowhere", "--mean", "x", "--games", "10"],
+                "mean \"x\" is not a number",
+            ),
+        ] {
+            let err = refusal(args).unwrap_or_default();
+            assert!(err.contains(says), "{args:?}: {err}");
+        }
+        for args in [
+            &["simulate", "nowhere", "--svg", "x.svg"][..],
+            &["check", "nowhere", "--policy", "optimal"],
+            &["draw", "nowhere", "--heat", "likeliest", "--within", "5"],
+            &["generate", "--json", "--output", "x.toml"],
+            &["verify", "nowhere", "--mean", "4.1", "--games", "10"],
+        ] {
+            assert_eq!(refusal(args), None, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn simulate_takes_a_number_of_players_and_race_a_range_too() {
+        let parse = |args: &[&str]| Cli::try_parse_from(args.iter().copied()).map(|_| ());
+        assert!(parse(&["ladders", "race", "tiny", "--players", "2..4"]).is_ok());
+        assert!(parse(&["ladders", "simulate", "tiny", "--players", "3"]).is_ok());
+        for sub in ["simulate", "check"] {
+            let err = parse(&["ladders", sub, "tiny", "--players", "2..4"]).unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains("expected a number of players from 1 to 16; found \"2..4\""),
+                "{err}"
+            );
+            assert!(parse(&["ladders", sub, "tiny", "--players", "17"]).is_err());
         }
     }
 

@@ -129,8 +129,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(path) = &args.svg {
         // The chart is drawn from the exact law.
         let dist = exact_law(chosen.as_ref(), &board, &options)?;
-        let svg =
-            ladders::report::chart::distribution_svg(&board, &dist).map_err(anyhow::Error::msg)?;
+        let svg = ladders::report::chart::distribution_svg(&board, &dist)?;
         if super::draw::write_svg(path, &svg, out)? {
             return Ok(exit::code(exit::SUCCESS));
         }

@@ -79,17 +79,12 @@ pub enum HeatQuantity {
 
 /// Runs `draw`; `colour`: whether standard output is coloured (`--color`).
 pub fn run(args: &Args, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
+    super::config::draw(args)?;
     // A picture of the board needs no policy; a heat map does.
     let board = match args.heat {
         None => args.board.load_with_choices()?,
         Some(_) => args.board.load()?,
     };
-    if args.after.is_some() != (args.heat == Some(HeatQuantity::After)) {
-        bail!("--heat after and --after N go together (N: the number of turns)");
-    }
-    if args.within.is_some() && args.heat != Some(HeatQuantity::Likeliest) {
-        bail!("--within N is for --heat likeliest (the likeliest game of at most N turns)");
-    }
     let heat = match args.heat {
         None => None,
         Some(q) => Some(heat_of(&board, q, args)?),

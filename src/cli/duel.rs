@@ -13,7 +13,8 @@ use ladders::report::duel::{to_json, write_text, DuelReport};
 
 use super::exit;
 use super::output::write_json;
-use super::race::{Args, Players};
+use super::race::Args;
+use super::seat_args::Players;
 
 /// With a choice rule on the one board: the two-player game, answered and reported; otherwise
 /// `None` (an ordinary race).
@@ -22,16 +23,16 @@ pub fn run_if_choosing(
     players: &Players,
     out: &mut dyn Write,
 ) -> Result<Option<ExitCode>> {
-    if args.boards.len() != 1 {
+    if args.seats.boards.len() != 1 {
         return Ok(None);
     }
-    let board = args.rules.load_with_choices(&args.boards[0])?;
+    let board = args.rules.load_with_choices(&args.seats.boards[0])?;
     let Some(game) = Game::new(&board) else {
         return Ok(None);
     };
     if (players.from, players.to) != (2, 2)
-        || args.knock_off
-        || !args.reverse_seat.is_empty()
+        || args.seats.knock_off
+        || !args.seats.reverse_seat.is_empty()
         || args.distribution
         || args.svg.is_some()
     {
@@ -86,9 +87,9 @@ pub fn run_if_choosing(
 
 /// `race --from`: each seat's board starting where the seat stands (`--start` per seat).
 pub fn positioned_boards(args: &Args, from: &[u32]) -> Result<Vec<Board>> {
-    let names: Vec<&String> = match args.boards.len() {
-        1 => vec![&args.boards[0]; from.len()],
-        k if k == from.len() => args.boards.iter().collect(),
+    let names: Vec<&String> = match args.seats.boards.len() {
+        1 => vec![&args.seats.boards[0]; from.len()],
+        k if k == from.len() => args.seats.boards.iter().collect(),
         k => bail!(
             "{k} boards given for {} positions: give one board, or one per position",
             from.len()
@@ -101,7 +102,7 @@ pub fn positioned_boards(args: &Args, from: &[u32]) -> Result<Vec<Board>> {
         .map(|(i, (name, &square))| {
             let mut rules = args.rules.clone();
             rules.start = Some(square);
-            if args.reverse_seat.contains(&(i + 1)) {
+            if args.seats.reverse_seat.contains(&(i + 1)) {
                 rules.reverse = !rules.reverse;
             }
             let board = rules.load(name)?;

@@ -90,18 +90,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         roll_again: args.roll_again,
         ..Rules::default()
     };
+    super::config::generate(args)?;
     let generated = if args.tiles {
-        if args.length == 0 || args.length >= args.size {
-            anyhow::bail!(
-                "--length {} is not a tile length: expected 1 to {}",
-                args.length,
-                args.size - 1
-            );
-        }
         let (p, q) = (args.snake, args.ladder);
-        if p.numer() * q.denom() + q.numer() * p.denom() > p.denom() * q.denom() {
-            anyhow::bail!("--snake {p} and --ladder {q} add up to more than 1");
-        }
         generate_tiles(&TileBoardOptions {
             size: args.size,
             tiles: Tiles {
@@ -126,9 +117,6 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     };
     // `-` is standard output, as everywhere else: never a file named `-`.
     let file = args.output.as_ref().filter(|path| path.as_os_str() != "-");
-    if args.json && args.output.is_some() && file.is_none() {
-        anyhow::bail!("--json and --output - both write to standard output: give --output a file name, or drop one");
-    }
     match file {
         Some(path) => std::fs::write(path, &generated.text).with_context(|| {
             format!(

@@ -35,6 +35,7 @@ pub mod pgf;
 pub mod policy_arg;
 pub mod progress;
 pub mod race;
+pub mod seat_args;
 pub mod sensitivity;
 pub mod shortest;
 pub mod simulate;

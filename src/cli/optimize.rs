@@ -75,8 +75,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         }
     };
     for path in &args.policy {
-        let file = policy_file::load(path).map_err(|e| anyhow!(e))?;
-        let p = file.policy(&game).map_err(|e| anyhow!(e))?;
+        let file = policy_file::load(path)?;
+        let p = file.policy(&game)?;
         others.push(Scored::new(
             path.display().to_string(),
             &game,

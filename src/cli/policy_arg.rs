@@ -82,8 +82,8 @@ impl PolicyArgs {
                 })?
                 .policy
         } else {
-            let file = policy_file::load(std::path::Path::new(which)).map_err(|e| anyhow!(e))?;
-            file.policy(&game).map_err(|e| anyhow!(e))?
+            let file = policy_file::load(std::path::Path::new(which))?;
+            file.policy(&game)?
         };
         Ok(Some(Chosen {
             board,

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use ladders::analysis::stateful::board_distribution;
-use ladders::board::{Board, DEFAULT_BOARD};
+use ladders::board::Board;
 use ladders::race::knockoff::{knock_off_race, KnockOffOptions};
 use ladders::race::shared::{shared_race, SharedOptions};
 use ladders::race::{race, Race, RaceOptions};
@@ -16,42 +16,7 @@ use super::board_args::RuleArgs;
 use super::exit;
 use super::output::write_json;
 use super::output_args::Json;
-
-/// The most players a race may have.
-pub const MAX_PLAYERS: usize = 16;
-
-/// How many players: one count, or a range `A..B` for a table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Players {
-    /// The smallest count.
-    pub from: usize,
-    /// The largest count.
-    pub to: usize,
-}
-
-fn parse_players(text: &str) -> Result<Players, String> {
-    let count = |t: &str| -> Result<usize, String> {
-        match t.trim().parse::<usize>() {
-            Ok(k) if (1..=MAX_PLAYERS).contains(&k) => Ok(k),
-            _ => Err(format!(
-                "expected a number of players from 1 to {MAX_PLAYERS}, or a range such as 1..5; found {text:?}"
-            )),
-        }
-    };
-    match text.split_once("..") {
-        Some((a, b)) => {
-            let (from, to) = (count(a)?, count(b)?);
-            if from > to {
-                return Err(format!("the range {text:?} is empty"));
-            }
-            Ok(Players { from, to })
-        }
-        None => {
-            let k = count(text)?;
-            Ok(Players { from: k, to: k })
-        }
-    }
-}
+use super::seat_args::SeatArgs;
 
 /// Several players: exact win odds per seat and game length
 #[derive(clap::Args, Debug)]
@@ -61,20 +26,8 @@ fn parse_players(text: &str) -> Result<Players, String> {
     "ladders race tiny --knock-off"
 ))]
 pub struct Args {
-    /// The seats' boards in playing order (built-in names or files); one board for all seats, or
-    /// one per seat
-    #[arg(default_value = DEFAULT_BOARD)]
-    pub boards: Vec<String>,
-    /// Number of players (default: one per board given, or 2), or a range A..B for a table of
-    /// the expected length and seat 1's odds for A to B players on one board
-    #[arg(long, value_name = "K|A..B", value_parser = parse_players)]
-    pub players: Option<Players>,
-    /// Reverse the board of this seat only (snakes climb, ladders slide); repeatable
-    #[arg(long, value_name = "SEAT")]
-    pub reverse_seat: Vec<usize>,
-    /// The knock-off house rule: landing on an opponent's square sends them back to the start
-    #[arg(long)]
-    pub knock_off: bool,
+    #[command(flatten)]
+    pub seats: SeatArgs,
     /// With --knock-off or a board that changes during a game: solve the joint chain exactly
     /// when it has at most this many states (otherwise certified bounds)
     /// [default: 2000]
@@ -181,8 +134,9 @@ fn knock_off_memory_fits(seats: &[&Board], state_limit: usize) -> Result<()> {
 /// seat on the same board, no knock-off.
 fn run_shared(args: &Args, seats: &[&Board], digits: usize) -> Result<Race> {
     let board = seats[0];
-    let one_board = args.boards.len() == 1 && args.reverse_seat.is_empty() && args.from.is_none();
-    if args.knock_off || args.distribution || !one_board {
+    let one_board =
+        args.seats.boards.len() == 1 && args.seats.reverse_seat.is_empty() && args.from.is_none();
+    if args.seats.knock_off || args.distribution || !one_board {
         bail!(
             "{}: a board that changes during a game is shared by every seat (a broken ladder is \
              broken for all): give one board for all seats, without --reverse-seat, --from, \
@@ -214,7 +168,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         distribution: args.distribution,
     };
     if players.from != players.to {
-        let board = args.rules.load(&args.boards[0])?;
+        let board = args.rules.load(&args.seats.boards[0])?;
         super::board_args::square_state_only(&board, "race")?;
         let mut races = Vec::new();
         for k in players.from..=players.to {
@@ -230,11 +184,19 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     let boards = match &args.from {
         Some(from) => super::duel::positioned_boards(args, from)?,
-        None => seat_boards(&args.boards, &args.rules, &args.reverse_seat, players.from)?,
+        None => seat_boards(
+            &args.seats.boards,
+            &args.rules,
+            &args.seats.reverse_seat,
+            players.from,
+        )?,
     };
     let seats: Vec<&Board> = boards.iter().collect();
     let stateful = seats.iter().any(|b| b.is_stateful());
-    if !stateful && !args.knock_off && (args.exact_limit.is_some() || args.state_limit.is_some()) {
+    if !stateful
+        && !args.seats.knock_off
+        && (args.exact_limit.is_some() || args.state_limit.is_some())
+    {
         bail!("--exact-limit and --state-limit are for joint chains: --knock-off, or a board that changes during a game");
     }
     if stateful && args.svg.is_some() {
@@ -245,7 +207,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     let result = if stateful {
         run_shared(args, &seats, digits)?
-    } else if args.knock_off {
+    } else if args.seats.knock_off {
         let state_limit = args.state_limit.unwrap_or(200_000);
         if !ladders::race::relative::applies(&seats) {
             knock_off_memory_fits(&seats, state_limit)?;
@@ -267,7 +229,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     let report = RaceReportOptions {
         distribution: args.distribution,
-        knock_off: args.knock_off,
+        knock_off: args.seats.knock_off,
     };
     if args.output.json {
         write_json(out, &to_json(&seats, &result, report))?;
@@ -285,6 +247,6 @@ fn write_race_svg(path: &str, seats: &[&Board], out: &mut dyn Write) -> Result<b
         .map(|b| board_distribution(b, &super::distribution::chart_law_options()))
         .collect::<Result<Vec<_>, _>>()?;
     let laws: Vec<&_> = laws.iter().collect();
-    let svg = ladders::report::chart::race_svg(seats, &laws).map_err(anyhow::Error::msg)?;
+    let svg = ladders::report::chart::race_svg(seats, &laws)?;
     super::draw::write_svg(path, &svg, out)
 }

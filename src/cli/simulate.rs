@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
-use ladders::board::{Board, DEFAULT_BOARD};
+use ladders::board::Board;
 use ladders::choice::play::simulate_policy;
 use ladders::race::shared::endless_shared_turn;
 use ladders::report::chart::simulation_svg;
@@ -22,7 +22,8 @@ use super::exit;
 use super::output::write_json;
 use super::output_args::Json;
 use super::policy_arg::{write_report, Chosen, PolicyArgs};
-use super::race::{seat_boards, MAX_PLAYERS};
+use super::race::seat_boards;
+use super::seat_args::{SeatArgs, SIMULATING};
 
 /// The most games one run may ask for (10^12: days of work even at full speed).
 pub const MAX_GAMES: u64 = 1_000_000_000_000;
@@ -45,33 +46,20 @@ pub struct SimArgs {
     pub max_turns: u64,
 }
 
-/// The boards and seats of a simulating command: one board, or a race of several players.
-#[derive(clap::Args, Clone, Debug)]
-pub struct SeatArgs {
-    /// A built-in board (see `ladders boards`) or the path of a board file; in a race, one board
-    /// for all seats or one per seat
-    #[arg(default_value = DEFAULT_BOARD)]
-    pub boards: Vec<String>,
-    /// Play a race of K players taking whole turns in seat order, the first to finish winning
-    /// (default with several boards or the race options: one per board, or 2)
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u16).range(1..=MAX_PLAYERS as i64))]
-    pub players: Option<u16>,
-    /// Race with the knock-off house rule: landing on an opponent's square sends them back to
-    /// the start
-    #[arg(long)]
-    pub knock_off: bool,
-    /// Race with this seat's board reversed (snakes climb, ladders slide); repeatable
-    #[arg(long, value_name = "SEAT")]
-    pub reverse_seat: Vec<usize>,
-    #[command(flatten)]
-    pub rules: RuleArgs,
-}
-
-/// What `simulate` and `check` both take: the seats, the games, the policy, the output format.
+/// What `simulate` and `check` both take: the seats (in these commands' words: [`SIMULATING`])
+/// and the rule overrides, the games, the policy, the output format.
 #[derive(clap::Args, Debug)]
+#[command(
+    mut_arg(SIMULATING[0].0, SIMULATING[0].1),
+    mut_arg(SIMULATING[1].0, SIMULATING[1].1),
+    mut_arg(SIMULATING[2].0, SIMULATING[2].1),
+    mut_arg(SIMULATING[3].0, SIMULATING[3].1)
+)]
 pub struct SampleArgs {
     #[command(flatten)]
     pub seats: SeatArgs,
+    #[command(flatten)]
+    pub rules: RuleArgs,
     #[command(flatten)]
     pub sim: SimArgs,
     #[command(flatten)]
@@ -91,30 +79,26 @@ pub enum Seats {
     Shared(Box<Board>, usize),
 }
 
-impl SeatArgs {
+impl SampleArgs {
+    /// With `--policy`: the one board with a choice rule and the policy its player follows
+    /// (`--policy` with a race is refused by [`super::config::sample`]).
+    pub fn chosen(&self) -> Result<Option<Chosen>> {
+        self.policy.load(&self.rules, &self.seats.boards[0])
+    }
+
     /// Loads the board, or the boards of a race's seats.
     pub fn load(&self) -> Result<Seats> {
-        let race = self.players.is_some()
-            || self.boards.len() > 1
-            || self.knock_off
-            || !self.reverse_seat.is_empty();
-        if !race {
-            let board = self.rules.load(&self.boards[0])?;
+        let seats = &self.seats;
+        if !seats.is_race() {
+            let board = self.rules.load(&seats.boards[0])?;
             return Ok(Seats::One(Box::new(board)));
         }
-        let players = self.players.map_or(
-            if self.boards.len() > 1 {
-                self.boards.len()
-            } else {
-                2
-            },
-            usize::from,
-        );
-        let first = self.rules.load(&self.boards[0])?;
+        let players = seats.players.map_or(seats.default_players(), |p| p.from);
+        let first = self.rules.load(&seats.boards[0])?;
         if first.is_stateful() {
-            if self.boards.iter().any(|b| *b != self.boards[0])
-                || self.knock_off
-                || !self.reverse_seat.is_empty()
+            if seats.boards.iter().any(|b| *b != seats.boards[0])
+                || seats.knock_off
+                || !seats.reverse_seat.is_empty()
             {
                 bail!(
                     "{}: players on a board that changes during a game share it (a broken ladder \
@@ -125,8 +109,8 @@ impl SeatArgs {
             }
             return Ok(Seats::Shared(Box::new(first), players));
         }
-        let boards = seat_boards(&self.boards, &self.rules, &self.reverse_seat, players)?;
-        Ok(Seats::Race(boards, self.knock_off))
+        let boards = seat_boards(&seats.boards, &self.rules, &seats.reverse_seat, players)?;
+        Ok(Seats::Race(boards, seats.knock_off))
     }
 }
 
@@ -272,21 +256,6 @@ pub fn run_simulation(board: &Board, args: &SimArgs) -> Result<(Simulation, Timi
     })
 }
 
-/// With `--policy`: the one board with a choice rule and the policy its player follows.
-pub fn policy_seat(seats: &SeatArgs, policy: &PolicyArgs) -> Result<Option<Chosen>> {
-    if policy.policy.is_none() {
-        return Ok(None);
-    }
-    if seats.players.is_some()
-        || seats.boards.len() > 1
-        || seats.knock_off
-        || !seats.reverse_seat.is_empty()
-    {
-        bail!("--policy is for one player on one board (not a race)");
-    }
-    policy.load(&seats.rules, &seats.boards[0])
-}
-
 /// Plays the games of a player who follows a policy, with the thread count and a progress bar.
 pub fn run_policy_simulation(chosen: &Chosen, args: &SimArgs) -> Result<(Simulation, Timing)> {
     with_progress(args, |seed, progress| {
@@ -358,43 +327,25 @@ fn write_race_report(
 
 /// Runs `simulate`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    super::config::one_writer_to_stdout(&[
-        (args.sample.output.json, "--json"),
-        (
-            args.histogram_csv.as_deref() == Some("-"),
-            "--histogram-csv -",
-        ),
-        (args.svg.as_deref() == Some("-"), "--svg -"),
-    ])?;
-    let chosen = policy_seat(&args.sample.seats, &args.sample.policy)?;
+    super::config::simulate(args)?;
+    let chosen = args.sample.chosen()?;
     let board = match &chosen {
         Some(c) => c.board.clone(),
-        None => {
-            match args.sample.seats.load()? {
-                Seats::One(board) => *board,
-                Seats::Race(..) | Seats::Shared(..) if args.svg.is_some() => {
-                    bail!("--svg charts one player's games (`ladders race --svg` charts a race)");
-                }
-                Seats::Race(boards, knock_off) => {
-                    if args.histogram_csv.is_some() {
-                        bail!("--histogram-csv is for one player (a race reports its rounds in --json)");
-                    }
-                    let seats: Vec<&Board> = boards.iter().collect();
-                    let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sample.sim)?;
-                    write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
-                    return Ok(exit::code(exit::SUCCESS));
-                }
-                Seats::Shared(board, players) => {
-                    if args.histogram_csv.is_some() {
-                        bail!("--histogram-csv is for one player (a race reports its rounds in --json)");
-                    }
-                    let seats = vec![&*board; players];
-                    let (sim, timing) = run_shared_simulation(&board, players, &args.sample.sim)?;
-                    write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
-                    return Ok(exit::code(exit::SUCCESS));
-                }
+        None => match args.sample.load()? {
+            Seats::One(board) => *board,
+            Seats::Race(boards, knock_off) => {
+                let seats: Vec<&Board> = boards.iter().collect();
+                let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sample.sim)?;
+                write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
+                return Ok(exit::code(exit::SUCCESS));
             }
-        }
+            Seats::Shared(board, players) => {
+                let seats = vec![&*board; players];
+                let (sim, timing) = run_shared_simulation(&board, players, &args.sample.sim)?;
+                write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
+                return Ok(exit::code(exit::SUCCESS));
+            }
+        },
     };
     let (sim, timing) = match &chosen {
         Some(c) => run_policy_simulation(c, &args.sample.sim)?,
@@ -413,7 +364,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     if let Some(path) = &args.svg {
         let exact = exact_law(chosen.as_ref(), &board, &chart_law_options()).ok();
-        let svg = simulation_svg(&board, &sim, exact.as_ref()).map_err(anyhow::Error::msg)?;
+        let svg = simulation_svg(&board, &sim, exact.as_ref())?;
         if super::draw::write_svg(path, &svg, out)? {
             return Ok(exit::code(exit::SUCCESS));
         }

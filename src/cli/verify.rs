@@ -8,7 +8,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use ladders::report::expect::trap_sentence;
 use ladders::report::verify::{to_json, write_text, VerifyReport};
 use ladders::simulate::check::{compare, fitting_variants, ExactLaw, LawError, Observed};
-use ladders::simulate::sample::{parse_turns, read_sample, MeanInterval};
+use ladders::simulate::sample::{parse_turns, read_sample};
 use ladders::text::printable;
 
 use super::board_args::{claim_stdin, BoardArgs};
@@ -44,6 +44,7 @@ pub struct Args {
 
 /// Runs `verify`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
+    let mean = super::config::verify(args)?;
     let board = args.board.load()?;
     let turns = match &args.file {
         Some(path) => {
@@ -60,17 +61,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         }
         None => None,
     };
-    let mean = match &args.mean {
-        Some(m) => Some(MeanInterval::parse(m).map_err(|e| anyhow!(e))?),
-        None => None,
-    };
     let observed = match (&turns, &mean, args.games) {
         (Some(h), _, _) => Observed::Counts {
             turns: h,
             capped: 0,
         },
         (None, Some(m), Some(games)) => Observed::Summary { mean: m, games },
-        _ => bail!("give a file of turn counts (--file FILE, `-` for standard input) or --mean X --games N"),
+        _ => bail!("{}", super::config::NO_SAMPLE),
     };
     let law = ExactLaw::new(&board, observed.tail_below()).map_err(|e| match e {
         LawError::Trap(trap) => anyhow!(

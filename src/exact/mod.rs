@@ -9,5 +9,7 @@ pub(crate) mod limbs;
 // Internal: public only for the ordering benchmark, its test and `examples/fill.rs`.
 #[doc(hidden)]
 pub mod order;
+#[cfg(test)]
+mod order_tests;
 pub mod solve;
 pub mod step;

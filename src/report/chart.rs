@@ -51,6 +51,11 @@ const BAR: RGBColor = RGBColor(70, 110, 180);
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
+/// Plotters could not draw a chart: what failed, in its words.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("drawing the chart failed: {0}")]
+pub struct ChartError(pub String);
+
 /// The drawing area under a chart's title.
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
@@ -62,10 +67,9 @@ fn chart_svg(
     title: &str,
     subtitle: &str,
     body: impl FnOnce(&Area<'_>) -> DrawResult,
-) -> Result<String, String> {
+) -> Result<String, ChartError> {
     let mut svg = String::new();
-    render(&mut svg, title, subtitle, body)
-        .map_err(|e| format!("drawing the chart failed: {e}"))?;
+    render(&mut svg, title, subtitle, body).map_err(|e| ChartError(e.to_string()))?;
     Ok(svg)
 }
 
@@ -141,8 +145,8 @@ fn shown_terms<S>(dist: &Distribution<S>) -> usize {
 ///
 /// # Errors
 ///
-/// Plotters could not draw (a message naming what failed).
-pub fn distribution_svg<S>(board: &Board, dist: &Distribution<S>) -> Result<String, String> {
+/// Plotters could not draw ([`ChartError`]).
+pub fn distribution_svg<S>(board: &Board, dist: &Distribution<S>) -> Result<String, ChartError> {
     let shown = shown_terms(dist);
     let bars: Vec<(f64, f64)> = dist.terms[..shown]
         .iter()
@@ -205,12 +209,12 @@ fn bar(n: f64, p: f64) -> Rectangle<(f64, f64)> {
 ///
 /// # Errors
 ///
-/// Plotters could not draw (a message naming what failed).
+/// Plotters could not draw ([`ChartError`]).
 pub fn simulation_svg<S>(
     board: &Board,
     sim: &Simulation,
     exact: Option<&Distribution<S>>,
-) -> Result<String, String> {
+) -> Result<String, ChartError> {
     let games = (sim.games + sim.capped).max(1) as f64;
     let counts = sim.turns.counts();
     let last = match exact {
@@ -314,8 +318,8 @@ pub fn wins_by_round<S>(laws: &[&Distribution<S>]) -> Vec<Vec<f64>> {
 ///
 /// # Errors
 ///
-/// Plotters could not draw (a message naming what failed).
-pub fn race_svg<S>(seats: &[&Board], laws: &[&Distribution<S>]) -> Result<String, String> {
+/// Plotters could not draw ([`ChartError`]).
+pub fn race_svg<S>(seats: &[&Board], laws: &[&Distribution<S>]) -> Result<String, ChartError> {
     let wins = wins_by_round(laws);
     let cumulative: Vec<Vec<(f64, f64)>> = wins
         .iter()

@@ -25,7 +25,7 @@ pub mod race;
 pub mod race_rounds;
 pub mod sample;
 pub mod shared;
-pub mod stateful;
+pub(crate) mod stateful;
 pub(crate) mod stream;
 #[doc(hidden)]
 pub mod table;
@@ -34,7 +34,8 @@ use rayon::prelude::*;
 
 use crate::board::{Board, Square};
 use engine::{run_chunk, GameRecord, Tally, CHUNK_GAMES};
-use stateful::{simulate_stateful, Scores};
+use stateful::simulate_stateful;
+pub use stateful::Scores;
 use table::Table;
 
 /// The default cap on turns per game: far beyond any game seen on a finite board of the usual

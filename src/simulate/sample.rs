@@ -163,6 +163,17 @@ fn parse_count(text: &str) -> Result<u64, String> {
     Ok(v)
 }
 
+/// A mean that is not a number (`verify --mean`'s text).
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum MeanError {
+    /// The text is not a number.
+    #[error("mean {0:?} is not a number")]
+    NotANumber(String),
+    /// The number is infinite or not a number (`inf`, `NaN`).
+    #[error("mean {0:?} is not a finite number")]
+    NotFinite(String),
+}
+
 /// A mean as written: the interval of values its digits stand for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeanInterval {
@@ -181,13 +192,13 @@ impl MeanInterval {
     /// # Errors
     ///
     /// The text is not a finite number.
-    pub fn parse(text: &str) -> Result<MeanInterval, String> {
+    pub fn parse(text: &str) -> Result<MeanInterval, MeanError> {
         let t = text.trim();
         let v: f64 = t
             .parse()
-            .map_err(|_| format!("mean {text:?} is not a number"))?;
+            .map_err(|_| MeanError::NotANumber(text.to_string()))?;
         if !v.is_finite() {
-            return Err(format!("mean {text:?} is not a finite number"));
+            return Err(MeanError::NotFinite(text.to_string()));
         }
         if t.contains(['e', 'E']) {
             return Ok(MeanInterval {
@@ -223,7 +234,14 @@ mod tests {
         assert_eq!(m.nearest(46.1), 46.1);
         let p = MeanInterval::parse("3.9e1").unwrap();
         assert_eq!((p.low, p.high), (39.0, 39.0));
-        assert!(MeanInterval::parse("abc").is_err());
+        assert_eq!(
+            MeanInterval::parse("abc").unwrap_err().to_string(),
+            "mean \"abc\" is not a number"
+        );
+        assert_eq!(
+            MeanInterval::parse(" inf").unwrap_err(),
+            MeanError::NotFinite(" inf".to_string())
+        );
     }
 
     #[test]

@@ -59,11 +59,9 @@ impl Throws {
     }
 }
 
-/// One roll of a turn, as [`play_turn`] reports it: the state it was thrown from, the throw's
-/// sum, and what the roll did (`None` for a forfeit: the K-th top throw in a row).
-pub struct RollSeen<'a, S> {
-    /// The state the roll was thrown from.
-    pub before: &'a S,
+/// One roll of a turn, as [`play_turn`] reports it: the throw's sum and what the roll did
+/// (`None` for a forfeit: the K-th top throw in a row).
+pub struct RollSeen<'a> {
     /// The sum of the dice.
     pub sum: u32,
     /// The roll's outcome; `None` when the throw forfeited the turn.
@@ -103,7 +101,7 @@ pub fn play_turn<G: RollGame>(
     state: G::State,
     dice: &mut Dice,
     branches: &mut Branches<G::State>,
-    seen: &mut impl FnMut(RollSeen<'_, G::State>),
+    seen: &mut impl FnMut(RollSeen<'_>),
 ) -> G::State {
     let end = |s: G::State| {
         if game.is_final(&s) {
@@ -124,7 +122,6 @@ pub fn play_turn<G: RollGame>(
         match rules::throw_effect(rule, throw.top, streak) {
             ThrowEffect::Forfeit => {
                 seen(RollSeen {
-                    before: &at,
                     sum: throw.sum,
                     outcome: None,
                 });
@@ -134,7 +131,6 @@ pub fn play_turn<G: RollGame>(
                 let total = game.roll_into(&at, throw.sum, branches);
                 let (next, o) = pick(branches, total, dice);
                 seen(RollSeen {
-                    before: &at,
                     sum: throw.sum,
                     outcome: Some(&o),
                 });
@@ -221,7 +217,7 @@ fn play_game(
     dice: &mut Dice,
     branches: &mut Branches<PlayerState>,
     max_turns: u64,
-    seen: &mut impl FnMut(u64, RollSeen<'_, PlayerState>),
+    seen: &mut impl FnMut(u64, RollSeen<'_>),
 ) -> Played {
     let mut state = TurnModel::start(game);
     let (mut turns, mut rolls, mut score) = (0, 0, 0);
@@ -235,7 +231,6 @@ fn play_game(
         }
         state = play_turn(game, throws, state, dice, branches, &mut |r: RollSeen<
             '_,
-            PlayerState,
         >| {
             rolls += 1;
             if let Some(o) = r.outcome {

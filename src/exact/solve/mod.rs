@@ -14,9 +14,10 @@
 //! [`Wanted`] (every component or a few), and returns the wanted components as reduced
 //! fractions. `(I - Q) x = b` from a chain is
 //! `System::rational(&identity_minus(&transient_matrix(chain)), rhs)`.
-//! It is the only way in for exact values, but one: [`solve_int_verified`] returns every
-//! component over one common denominator, or declines (see below), which a caller asks for when
-//! it knows its answers are small and has another system to fall back on.
+//! It is the one public way in for exact values. Inside the crate there is one more:
+//! `solve_int_verified` returns every component over one common denominator ([`OverCommon`]),
+//! or declines (see below), which `analysis::fundamental` asks for because it knows its answers
+//! are small and has another system to fall back on.
 //!
 //! # Routes
 //!
@@ -31,14 +32,15 @@
 //! - **multi-modular elimination** (`eliminate.rs`) otherwise, or when the lifting cannot
 //!   decide: elimination modulo many word-size primes on one fill pattern (`factor.rs`), Chinese
 //!   remaindering, exact once the product of the primes passes the Hadamard bound (`bounds.rs`).
-//! - **verified lifting** ([`solve_int_verified`], `verified.rs`, on request only): the same
+//! - **verified lifting** (`solve_int_verified`, `verified.rs`, on request only): the same
 //!   lifting, stopped at the first candidate that satisfies every equation exactly, for callers
 //!   whose answers are far smaller than the bound (the stateful boards). It is not chosen by
 //!   [`solve`] because it needs the caller's knowledge that the answers are small, and returns
 //!   them over one common denominator.
-//! - **the rational reference** ([`SparseLu`], [`solve_dense`], `reference.rs`) only when
-//!   several primes in a row divide a pivot: it decides and reports a [`Singular`] system; the
-//!   tests compare the fast routes against it.
+//! - **the rational reference** (`SparseLu`, `solve_dense`, `reference.rs`, crate-internal)
+//!   only when several primes in a row divide a pivot: it decides and reports a [`Singular`]
+//!   system; the unit tests (`reference_tests.rs`, `exact::order`'s `order_tests.rs`) compare
+//!   the fast routes against it.
 //!
 //! Residue arithmetic lives in `modular.rs`; the lifting routes' sparse integer rows in
 //! `csr.rs` and their rational reconstruction in `reconstruct.rs`; float solves of the same
@@ -65,6 +67,8 @@ mod lifting;
 mod modular;
 mod reconstruct;
 mod reference;
+#[cfg(test)]
+mod reference_tests;
 mod sweep;
 #[cfg(test)]
 mod tests;
@@ -74,14 +78,14 @@ pub use verified::OverCommon;
 
 use bounds::*;
 use eliminate::*;
-pub use factor::Pattern;
+pub(crate) use factor::Pattern;
 use factor::*;
 pub(crate) use float::{solve_float, solve_float_at};
 use lifting::solve_by_lifting;
 pub(crate) use modular::FloatRows;
 use modular::*;
 pub(crate) use modular::{biguint_mod, primes};
-pub use reference::{solve_dense, SparseLu};
+pub(crate) use reference::{solve_dense, SparseLu};
 
 /// A sparse square matrix as rows of `(column, value)`.
 pub type SparseRows = Vec<Vec<(usize, BigRational)>>;
@@ -214,7 +218,7 @@ pub enum Wanted<'a> {
 ///
 /// Each row of `[A | b]` is scaled by the least common multiple of its denominators, giving an
 /// integer system with the same solution. The elimination pattern (fill) is computed once
-/// ([`Pattern`]); then, for each word-size prime p, the system is eliminated modulo p (no
+/// (`Pattern`); then, for each word-size prime p, the system is eliminated modulo p (no
 /// pivoting, variables from the last to the first), giving `det A mod p` as the product of the
 /// pivots and `det(A) x mod p`. By Cramer's rule `det(A) x_j` is an integer, and Hadamard's
 /// inequality bounds it and `det A` (see `bits_needed`), so once the product of the primes
@@ -384,7 +388,7 @@ fn solve_scaled(
 
 /// A chained solve for [`solve_int_verified`]: (C as integer rows, the k of the `x_k` it
 /// multiplies).
-pub type IntChain<'a> = (&'a [Vec<(usize, i64)>], usize);
+pub(crate) type IntChain<'a> = (&'a [Vec<(usize, i64)>], usize);
 
 /// The exact solutions of `A x_k = b_k` for integer rows `a` (`(column, value)`, repeats
 /// summed), and with `chained = (C, k)` also of `A y = C x_k`, by p-adic lifting stopped at the
@@ -392,7 +396,7 @@ pub type IntChain<'a> = (&'a [Vec<(usize, i64)>], usize);
 /// bounded routes when the answers are far below Hadamard's bound, as on the stateful boards.
 /// Returns `(x_k for each k, y)`; `None` when the route does not apply (entries of 2^60 or
 /// more, A singular modulo three primes, digits beyond 512 MiB): use [`solve`] then.
-pub fn solve_int_verified(
+pub(crate) fn solve_int_verified(
     a: &[Vec<(usize, i64)>],
     rhs: &[Vec<i64>],
     chained: Option<IntChain<'_>>,

@@ -3,19 +3,19 @@
 //! 1,000-square board), and solving the permuted system gives exactly the fractions of the
 //! unpermuted one; on random M-matrices the permuted solve equals the dense reference.
 
-use ladders::board::{builtin, Board};
-use ladders::chain::RollLevel;
-use ladders::exact::order::{
+use crate::board::{builtin, Board};
+use crate::chain::RollLevel;
+use crate::exact::order::{
     elimination_order, entries_after_fill, inverse, markowitz, permute_entries,
 };
-use ladders::exact::solve::{solve, solve_dense, SparseRows, System, Wanted};
+use crate::exact::solve::{solve, solve_dense, SparseRows, System, Wanted};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use proptest::prelude::*;
 use std::path::Path;
 
 /// The roll-level system of a board, `A = D (I - S - R)` with the expected-turns right-hand
-/// side `D - (weight of the rolls that go on)`, built from the public `RollLevel` as
+/// side `D - (weight of the rolls that go on)`, built from `RollLevel` as
 /// `roll_level_system` in src/analysis/expectation.rs builds it.
 fn roll_level(board: &Board) -> (Vec<Vec<(usize, i64)>>, Vec<i64>) {
     let rl = RollLevel::new(board).expect("roll-level rules");

@@ -3,20 +3,20 @@
 //! chain solved by rational Gaussian elimination (`SparseLu`, `solve_dense`); on random sparse
 //! systems `solve` equals `solve_dense`.
 
-use ladders::analysis::expectation::{expect_with, Expectation};
-use ladders::board::{Board, RollAgain, Rules};
-use ladders::chain::Chain;
-use ladders::exact::solve::{
+use crate::analysis::expectation::{expect_with, Expectation};
+use crate::board::{Board, RollAgain, Rules};
+use crate::chain::Chain;
+use crate::exact::solve::{
     identity_minus, solve, solve_dense, transient_matrix, Chained, SparseLu, SparseRows, System,
     Wanted,
 };
-use ladders::generate::{generate, GenerateOptions};
+use crate::generate::{generate, GenerateOptions};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use proptest::prelude::*;
 
-use crate::common::random_board;
+use crate::test_util::random_board;
 
 /// The expectations by the reference route: the turn chain (compound moves) and rational
 /// elimination. Returns (turns, variance, rolls, snakes, ladders, climbed, slid, per square).
@@ -38,7 +38,7 @@ fn reference(board: &Board) -> Option<Reference> {
     let two = BigRational::from_integer(BigInt::from(2));
     let var = &u[s] * &two - &t[s] - &t[s] * &t[s];
     let mut values = vec![t[s].clone(), var];
-    let rewards: [fn(&ladders::chain::TurnRewards) -> &BigRational; 5] = [
+    let rewards: [fn(&crate::chain::TurnRewards) -> &BigRational; 5] = [
         |r| &r.rolls,
         |r| &r.snakes,
         |r| &r.ladders,
@@ -58,7 +58,7 @@ fn reference(board: &Board) -> Option<Reference> {
 /// values on the transposed system); both must give the same fractions. (The vector route is
 /// compared with the multi-modular elimination in the unit tests of `exact::solve`.)
 fn fast(board: &Board) -> Option<Reference> {
-    let values = |e: &ladders::analysis::expectation::Expectations| {
+    let values = |e: &crate::analysis::expectation::Expectations| {
         vec![
             e.turns.clone(),
             e.variance.clone(),
@@ -170,7 +170,7 @@ fn generated_boards_give_the_reference_fractions() {
 #[test]
 fn solve_of_i_minus_q_matches_the_reference_on_the_built_in_boards() {
     for name in ["milton-bradley", "efi", "tiny"] {
-        let board = ladders::board::builtin(name).unwrap();
+        let board = crate::board::builtin(name).unwrap();
         let chain = Chain::for_board(&board);
         let q = transient_matrix(&chain);
         let ones = vec![BigRational::one(); q.len()];
