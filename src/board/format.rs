@@ -162,6 +162,30 @@ pub fn load_spec(path: &Path) -> Result<BoardSpec, BoardError> {
     parse_spec(&text, &origin)
 }
 
+/// The `roll_again` rule as written: `"none"`, `"unlimited"` or an integer (checked later).
+fn parse_roll_again(
+    value: Option<Spanned<toml::Value>>,
+    lines: &LineIndex,
+    problems: &mut Vec<Problem>,
+) -> Located<RollAgainSpec> {
+    parse_rule(
+        value,
+        RollAgainSpec::None,
+        (lines, problems),
+        |v| match v {
+            toml::Value::String(s) if s == "none" => Some(RollAgainSpec::None),
+            toml::Value::String(s) if s == "unlimited" => Some(RollAgainSpec::Unlimited),
+            toml::Value::Integer(k) => Some(RollAgainSpec::Count(*k)),
+            _ => None,
+        },
+        |v| {
+            format!(
+                "roll_again {v} is not a rule: expected \"none\", \"unlimited\" or an integer K >= 2"
+            )
+        },
+    )
+}
+
 /// Parses board text into a [`BoardSpec`]; `origin` names it in error messages.
 ///
 /// # Errors
@@ -214,22 +238,7 @@ pub fn parse_spec(text: &str, origin: &str) -> Result<BoardSpec, BoardError> {
         |s| Overshoot::from_name(s),
         |s| format!("overshoot {s:?} is not a rule: expected \"stay\", \"bounce\" or \"allow\""),
     );
-    let roll_again = parse_rule(
-        rules.roll_again,
-        RollAgainSpec::None,
-        (&lines, &mut problems),
-        |v| match v {
-            toml::Value::String(s) if s == "none" => Some(RollAgainSpec::None),
-            toml::Value::String(s) if s == "unlimited" => Some(RollAgainSpec::Unlimited),
-            toml::Value::Integer(k) => Some(RollAgainSpec::Count(*k)),
-            _ => None,
-        },
-        |v| {
-            format!(
-                "roll_again {v} is not a rule: expected \"none\", \"unlimited\" or an integer K >= 2"
-            )
-        },
-    );
+    let roll_again = parse_roll_again(rules.roll_again, &lines, &mut problems);
     if !problems.is_empty() {
         return Err(BoardError::new(origin, problems));
     }

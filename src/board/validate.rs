@@ -91,12 +91,11 @@ impl std::error::Error for BoardError {}
 /// The jump starting on each square, with its kind, as written (for duplicate and cycle messages).
 type JumpsBySquare<'a> = BTreeMap<i64, (&'a str, &'a Located<(i64, i64)>)>;
 
-pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
-    let mut problems = Vec::new();
-    check_text(&mut spec, &mut problems);
+/// Whether the size is from 2 to [`MAX_SIZE`]; a problem when not.
+fn size_fits(spec: &BoardSpec, problems: &mut Vec<Problem>) -> bool {
     let size = spec.size.value;
-    let size_ok = (2..=i64::from(MAX_SIZE)).contains(&size);
-    if !size_ok {
+    let fits = (2..=i64::from(MAX_SIZE)).contains(&size);
+    if !fits {
         problems.push(Problem::new(
             spec.size.line,
             if size < 2 {
@@ -106,6 +105,14 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
             },
         ));
     }
+    fits
+}
+
+pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
+    let mut problems = Vec::new();
+    check_text(&mut spec, &mut problems);
+    let size = spec.size.value;
+    let size_ok = size_fits(&spec, &mut problems);
     let dice = validate_draws::dice(&spec, &mut problems);
     let size_sq = size_ok.then_some(size as Square);
     validate_draws::start_and_bounce(&spec, size_sq, dice.as_ref(), &mut problems);

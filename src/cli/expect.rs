@@ -118,7 +118,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     } else {
         write_text(out, &board, &expectation, options)?;
         if let Some(m) = &moments {
-            write_moments(out, m, options.digits)?;
+            write_moments_text(out, m, options.digits)?;
         }
         if let Some(s) = &score {
             write_score(out, s, options.digits)?;
@@ -156,10 +156,20 @@ fn run_policy(args: &Args, chosen: &Chosen, out: &mut dyn Write) -> Result<ExitC
         writeln!(out, "Policy           {}", chosen.name)?;
         write_text(out, &chosen.board, &expectation, options)?;
         if let Some(m) = &moments {
-            write_moments(out, m, options.digits)?;
+            write_moments_text(out, m, options.digits)?;
         }
     }
     Ok(exit::code(exit::SUCCESS))
+}
+
+/// The moments section, and where its exact fractions are (the library's report names no flag).
+fn write_moments_text(out: &mut dyn Write, m: &Moments, digits: usize) -> Result<()> {
+    write_moments(out, m, digits)?;
+    writeln!(
+        out,
+        "  (decimals correctly rounded; the exact fractions with --json)"
+    )?;
+    Ok(())
 }
 
 /// `expect --die LO..HI` and `analyze --die LO..HI`: the exact expected turns with each fair

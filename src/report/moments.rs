@@ -58,10 +58,6 @@ pub fn write_text(out: &mut dyn Write, m: &Moments, digits: usize) -> io::Result
     if let Some(k) = m.excess_kurtosis() {
         writeln!(out, "Excess kurtosis  {}", fixed(&k, digits))?;
     }
-    writeln!(
-        out,
-        "  (decimals correctly rounded; the exact fractions with --json)"
-    )?;
     Ok(())
 }
 
