@@ -280,11 +280,13 @@ mod tests {
                 "--length 20 is not a tile length",
             ),
             (
-                &["generate", "--tiles", "--snake", "0.6", "--ladder", "1/2"],
+                &[
+                    "generate", "--size", "20", "--tiles", "--snake", "0.6", "--ladder", "1/2",
+                ],
                 "add up to more than 1",
             ),
             (
-                &["generate", "--json", "--output", "-"],
+                &["generate", "--size", "20", "--json", "--output", "-"],
                 "--json and --output - both write",
             ),
             (&["verify", "nowhere"], "give a file of turn counts"),
@@ -300,7 +302,7 @@ mod tests {
             &["simulate", "nowhere", "--svg", "x.svg"][..],
             &["check", "nowhere", "--policy", "optimal"],
             &["draw", "nowhere", "--heat", "likeliest", "--within", "5"],
-            &["generate", "--json", "--output", "x.toml"],
+            &["generate", "--size", "20", "--json", "--output", "x.toml"],
             &["verify", "nowhere", "--mean", "4.1", "--games", "10"],
         ] {
             assert_eq!(refusal(args), None, "{args:?}");
