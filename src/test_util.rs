@@ -6,7 +6,12 @@ use num_rational::BigRational;
 use num_traits::Zero;
 
 use crate::board::Board;
+
+// One strategy for random boards, shared with the integration tests (`tests/it/common.rs`).
+#[path = "../tests/it/random_board.rs"]
+mod random_board;
 use crate::chain::{Chain, Turn, TurnModel, TurnRewards};
+pub(crate) use random_board::random_board;
 
 /// The fraction n / d, exact.
 pub(crate) fn q(n: i64, d: i64) -> BigRational {
@@ -34,45 +39,6 @@ pub(crate) fn on_one_thread_and_on_two<T: Send>(f: impl Fn() -> T + Sync + Send)
             .unwrap()
     };
     (pool(1).install(&f), pool(2).install(&f))
-}
-
-/// A random board as TOML text: jumps are kept only where they are individually valid (the
-/// strategy of `tests/it/common.rs`, for the unit tests of the exact solver).
-pub(crate) fn random_board() -> impl proptest::strategy::Strategy<Value = String> {
-    use proptest::prelude::*;
-    (
-        5u32..40,
-        2u32..7,
-        0u32..2,
-        0usize..3,
-        0usize..3,
-        prop::collection::vec((1u32..40, 0u32..41), 0..8),
-        any::<bool>(),
-    )
-        .prop_map(|(size, die, start, overshoot, again, jumps, chain)| {
-            let mut used = std::collections::BTreeSet::new();
-            let mut snakes = Vec::new();
-            let mut ladders = Vec::new();
-            for (from, to) in jumps {
-                let (from, to) = (from % size, to % (size + 1));
-                if from == 0 || from == to || !used.insert(from) {
-                    continue;
-                }
-                if to < from {
-                    snakes.push(format!("[{from}, {to}]"));
-                } else {
-                    ladders.push(format!("[{from}, {to}]"));
-                }
-            }
-            format!(
-                "size = {size}\nsnakes = [{}]\nladders = [{}]\n[rules]\nstart = {start}\n\
-                 overshoot = \"{}\"\ndie = {die}\nroll_again = {}\nchain = {chain}\n",
-                snakes.join(", "),
-                ladders.join(", "),
-                ["stay", "bounce", "allow"][overshoot],
-                ["\"none\"", "\"unlimited\"", "3"][again],
-            )
-        })
 }
 
 /// A chain given by its matrix: states 0..n are transient (0 the start), n is the finish, which

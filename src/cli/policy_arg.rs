@@ -1,6 +1,7 @@
 //! `--policy optimal|FILE` for the analyses of a board with a choice rule (`expect`,
 //! `distribution`, `shortest`, `simulate`, `check`): the player follows that policy, so the game
-//! is an ordinary chain over squares ([`ladders::choice::PolicyModel`]).
+//! is an ordinary chain over squares ([`ladders::choice::PolicyModel`]). [`GameArgs`] is the
+//! board with its overrides and the policy, as `expect`, `distribution` and `shortest` take them.
 
 use std::io::{self, Write};
 

@@ -36,6 +36,7 @@ mod likeliest;
 mod optimize;
 mod properties;
 mod properties_shortest;
+mod random_board;
 mod shared_race;
 mod shown;
 mod snapshots;
