@@ -7,7 +7,7 @@
 //! wins and the game's length in rounds is the winner's number of turns. Each seat keeps its own
 //! square and its own owed turn (a lost-turn square costs only the seat that reached it); what is
 //! used up and eaten ([`crate::rules::Progress`]) is one for the whole table. A turn is
-//! [`super::stateful::play_turn`] on [`StatefulBoard`] from the mover's square and owed turn with
+//! `stateful::play_turn` on [`StatefulBoard`] from the mover's square and owed turn with
 //! the table's progress, and the progress it ends with becomes the table's: so the rules (the
 //! roll, the forfeit that keeps what was used up, the skipped turn, extra rolls) have their one
 //! definition in [`crate::rules`] and [`crate::chain::StatefulBoard`], and an apple scores only
