@@ -1,7 +1,7 @@
 //! What to do about a library error, in the command line's words. The library's errors say what
 //! went wrong and never name a flag or a command (the library does not know how it was called);
 //! [`add`] recognises the typed errors that have a remedy on the command line and appends it,
-//! for the subcommand that ran: `--state-limit` for `race`, `--turns`/`--tail` for
+//! for the subcommand that ran: `--state-limit` and `--max-turns` for `race`, `--turns`/`--tail` for
 //! `distribution`, `--columns` for `generate`, dropping `--float` or a smaller `--moments` for
 //! `expect`, `distribution` or `expect --moments` for a `pgf` too long to compute.
 
@@ -15,6 +15,7 @@ use ladders::generate::GenerateError;
 use ladders::race::knockoff::KnockOffError;
 use ladders::race::relative::RelativeError;
 use ladders::race::shared::SharedError;
+use ladders::race::RaceError;
 
 /// The subcommands whose remedies differ (their flags).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -113,6 +114,18 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
     }
     if command != For::Race {
         return None;
+    }
+    if let Some(RaceError::TooLong {
+        turns_within,
+        players,
+        ..
+    }) = err.downcast_ref::<RaceError>()
+    {
+        return Remedy::after(format!(
+            "; sum fewer turns with --max-turns {} (fewer digits certified), or{}",
+            turns_within.max(&1),
+            &simulate_instead(*players, "")[1..]
+        ));
     }
     if let Some(e) = err.downcast_ref::<KnockOffError>() {
         return match e {

@@ -35,6 +35,8 @@ use num_traits::{One, Zero};
 
 use super::fixed::{dyadic, mul_down, mul_up, supersolution, FixedChain, FixedStepper};
 use super::interval::Interval;
+use crate::analysis::distribution::RHO_TRUSTED_BELOW;
+use crate::analysis::spectral::spectral_bounds;
 use crate::board::{Board, Square};
 use crate::chain::{Chain, Trap};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
@@ -124,6 +126,104 @@ pub enum RaceError {
     /// No seats.
     #[error("a race needs at least one player")]
     NoPlayers,
+    /// Summing the series would take too long (estimated before starting, [`series_estimate`]).
+    #[error(
+        "the race's series would take about {seconds} s: about {turns} turns per player over \
+         {transitions} transitions (estimated before starting; answered up to about \
+         {SERIES_SECONDS_LIMIT:.0} s, about {turns_within} turns here)"
+    )]
+    TooLong {
+        /// The estimated seconds, rounded.
+        seconds: u64,
+        /// The estimated turns per player, rounded.
+        turns: u64,
+        /// The transitions stepped each turn (every distinct board's chain).
+        transitions: usize,
+        /// The most turns per player that fit in [`SERIES_SECONDS_LIMIT`].
+        turns_within: usize,
+        /// The seats.
+        players: usize,
+    },
+}
+
+/// The estimated seconds of the series past which [`race`] refuses before starting: what is
+/// left of a minute for the bounds of the tail and the report.
+pub const SERIES_SECONDS_LIMIT: f64 = 30.0;
+
+/// Seconds of the series per transition, per turn and per limb of the fixed point plus one
+/// (measured, user CPU: two seats on `benches/boards/gen-1000.toml`, 11,443 turns over about
+/// 6,000 transitions at 2 limbs, 9.1 s; seed 000's Efi, 212 turns, 0.01 s).
+const SECONDS_PER_STEP: f64 = 4.5e-8;
+
+/// The series' estimated work before it starts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeriesEstimate {
+    /// Turns per player until every answer has its digits (at most the options' `max_turns`):
+    /// every seat must survive so long that the product of the survivals, and the bound of the
+    /// length's tail (about the slowest seat's expected turns times that product), fall below
+    /// `10^-digits`; with `P(T_j > n) ~ rho_j^n`, `n = (digits ln 10 + ln(1 / (1 - rho))) /
+    /// sum_j -ln rho_j` (two seats on gen-1000: 11,537 estimated, 11,443 summed; on Efi 193 and
+    /// 212). A seat whose rho is too near 1 to trust counts as never finishing.
+    pub turns: f64,
+    /// Estimated seconds ([`SECONDS_PER_STEP`] per transition, turn and limb plus one).
+    pub seconds: f64,
+    /// The transitions stepped each turn.
+    pub transitions: usize,
+    /// The most turns that fit in [`SERIES_SECONDS_LIMIT`].
+    pub turns_within: usize,
+}
+
+/// The estimated turns and seconds of the series for seats playing `chains[seat_law[i]]`. The
+/// decay rates are computed only when even `options.max_turns` turns could be too slow.
+pub fn series_estimate(
+    chains: &[Chain<Square>],
+    seat_law: &[usize],
+    options: &RaceOptions,
+) -> SeriesEstimate {
+    let transitions: usize = chains
+        .iter()
+        .map(|c| {
+            c.rows()[..c.transient_count()]
+                .iter()
+                .map(Vec::len)
+                .sum::<usize>()
+        })
+        .sum();
+    let limbs = f64::from(bits_for(options.digits).div_ceil(64));
+    let per_turn = transitions as f64 * (limbs + 1.0) * SECONDS_PER_STEP;
+    let cap = options.max_turns as f64;
+    let turns_within = (SERIES_SECONDS_LIMIT / per_turn.max(f64::MIN_POSITIVE)).min(cap) as usize;
+    let turns = if cap * per_turn <= SERIES_SECONDS_LIMIT {
+        cap
+    } else {
+        let rho: Vec<f64> = chains
+            .iter()
+            .map(|c| spectral_bounds(c).map_or(0.0, |r| r.estimate))
+            .collect();
+        let trusted = |r: f64| r < RHO_TRUSTED_BELOW;
+        let rate: f64 = seat_law
+            .iter()
+            .filter(|&&l| trusted(rho[l]))
+            .map(|&l| -rho[l].max(f64::MIN_POSITIVE).ln())
+            .sum();
+        let slowest = rho
+            .iter()
+            .copied()
+            .filter(|&r| trusted(r))
+            .fold(0.0, f64::max);
+        let need = (options.digits as f64 * std::f64::consts::LN_10 - (1.0 - slowest).ln()) / rate;
+        if rate > 0.0 {
+            need.min(cap)
+        } else {
+            cap
+        }
+    };
+    SeriesEstimate {
+        turns,
+        seconds: turns * per_turn,
+        transitions,
+        turns_within,
+    }
 }
 
 fn trap_text(trap: &Trap<Square>) -> String {
@@ -193,7 +293,8 @@ fn expected_turns(chain: &Chain<Square>) -> BigRational {
 /// # Errors
 ///
 /// [`RaceError::NeverEnds`] when no seat's board always finishes, [`RaceError::NoPlayers`]
-/// for an empty list.
+/// for an empty list, [`RaceError::TooLong`] when the series would take more than
+/// [`SERIES_SECONDS_LIMIT`] ([`series_estimate`]).
 pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError> {
     if boards.is_empty() {
         return Err(RaceError::NoPlayers);
@@ -204,6 +305,16 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
     if chains.iter().all(|c| !c.always_ends()) {
         let trap = chains[seat_law[0]].trap().expect("trapped");
         return Err(RaceError::NeverEnds(trap));
+    }
+    let estimate = series_estimate(&chains, &seat_law, options);
+    if estimate.seconds > SERIES_SECONDS_LIMIT {
+        return Err(RaceError::TooLong {
+            seconds: estimate.seconds.round() as u64,
+            turns: estimate.turns.round() as u64,
+            transitions: estimate.transitions,
+            turns_within: estimate.turns_within,
+            players: boards.len(),
+        });
     }
     let fixed: Vec<FixedChain> = chains.iter().map(|c| FixedChain::new(c, bits)).collect();
     let mut laws: Vec<Law> = fixed
@@ -450,6 +561,35 @@ mod tests {
         RaceOptions {
             digits,
             ..RaceOptions::default()
+        }
+    }
+
+    /// The estimate's turns against the turns the series really summed (a second route: the
+    /// stopping rule run to the end), with no cap on the turns: Efi with 2 and 3 seats, Milton
+    /// Bradley against Efi. Within a factor 1.5 either way; the cap bounds the estimate.
+    #[test]
+    fn the_series_estimate_is_near_the_turns_summed() {
+        let (efi, mb) = (builtin("efi").unwrap(), builtin("milton-bradley").unwrap());
+        let uncapped = RaceOptions {
+            max_turns: 1 << 40,
+            ..RaceOptions::default()
+        };
+        for seats in [vec![&efi, &efi], vec![&efi, &efi, &efi], vec![&mb, &efi]] {
+            let (distinct, seat_law) = distinct_boards(&seats);
+            let chains: Vec<Chain<Square>> = distinct.iter().map(|b| Chain::for_board(b)).collect();
+            let e = series_estimate(&chains, &seat_law, &uncapped);
+            let summed = race(&seats, &RaceOptions::default()).unwrap().turns_summed as f64;
+            assert!(
+                e.turns > summed / 1.5 && e.turns < summed * 1.5,
+                "{} {summed}",
+                e.turns
+            );
+            assert!(e.seconds < 1.0 && e.turns_within > 10_000, "{e:?}");
+            let capped = RaceOptions {
+                max_turns: 50,
+                ..RaceOptions::default()
+            };
+            assert_eq!(series_estimate(&chains, &seat_law, &capped).turns, 50.0);
         }
     }
 

@@ -54,3 +54,29 @@ fn shortest_at_the_size_limit_is_exact() {
     // Compared as fractions: numer * 6^1,667 == 1,390,278 * denom.
     assert_eq!(numer * six.pow(1_667u32), BigInt::from(1_390_278) * denom);
 }
+
+/// `race` on the largest benchmark board (10,000 squares, 200 snakes, 200 ladders) estimates its
+/// series before stepping it (about 32,000 turns per player over 57,000 transitions: minutes)
+/// and refuses at once with the figure and what to do instead, in both output forms (before:
+/// killed at the 60 s CPU limit without a word).
+#[test]
+fn race_at_the_size_limit_refuses_at_once_with_its_estimate() {
+    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/boards/gen-10000.toml");
+    for extra in [&[][..], &["--json"][..], &["--players", "3"][..]] {
+        let players = if extra.contains(&"3") { "3" } else { "2" };
+        ladders()
+            .args(["race", board])
+            .args(extra)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains(
+                "the race's series would take about",
+            ))
+            .stderr(predicate::str::contains("turns per player"))
+            .stderr(predicate::str::contains("--max-turns"))
+            .stderr(predicate::str::contains(format!(
+                "`ladders simulate --players {players}`"
+            )));
+    }
+}
