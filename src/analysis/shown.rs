@@ -275,10 +275,10 @@ pub fn certified_distribution<S: ChainState>(
     let plan = plan(chain, options, |turns| {
         8.0 * cc.transitions() as f64 * turns
     })?;
+    let law_turn = plan.tail_law_start.as_ref().map(|start| start.turn());
     let mut stepper = cc.stepper();
     let mut p: Vec<Value> = Vec::new();
     let mut s: Vec<Value> = Vec::new();
-    let law_turn = plan.tail_law_start.as_ref().map(|start| start.turn());
     let mut law_position = None;
     let stop = loop {
         if law_turn == Some(stepper.turn()) {

@@ -1,24 +1,16 @@
 //! Certified stepping of a chain's law in 128-bit block floating point: for every turn n,
 //! integer bounds `lo <= P(T = n) 2^k <= hi` and the same for `P(T > n)`, from which the
-//! correctly rounded decimals and the nearest `f64` are decided without any fraction.
-//!
-//! # Why the bounds hold
-//!
-//! Each transition probability p is stored twice, `floor(p 2^127)` and `ceil(p 2^127)`. The law
-//! of the transient states is kept as two vectors of `u128`, a lower and an upper bound of
-//! `P(X_n = s) 2^(124 + e)`, where e is a shared exponent. All quantities are nonnegative, so
-//! rounding every input and every product down can only lower a sum, and rounding up can only
-//! raise it (`mul_down` is at most 3 units below the true product, so the upper bound adds 3).
-//! The mass `P(T > n)` is bounded both by the sum of the transient bounds and by
-//! `P(T > n - 1) - P(T = n)`; the tighter of the two is kept, and every transient upper bound is
-//! capped by the survival's (no state holds more than the board).
+//! correctly rounded decimals and the nearest `f64` are decided without any fraction. This file
+//! holds the enclosures ([`Bounds`]) and how they are rounded; `certified/stepper.rs` the
+//! stepping ([`CertifiedChain`], [`CertifiedStepper`]) and why its bounds hold.
 //!
 //! # Why block floating point
 //!
-//! After each turn, when the surviving mass has fallen, the vectors are shifted left by the same
-//! number of bits (e grows), so the bounds stay about 2^-90 apart *relative to* `P(T > n)`, not
-//! only in absolute terms: even the 1e-15 tail has all its `f64` bits certain. The same rounding
-//! error relative to the value is what a float stepping has, with a proof instead of a hope.
+//! After each turn, when the surviving mass has fallen, the law is shifted left by the same
+//! number of bits (a shared exponent grows), so the bounds stay about 2^-100 apart *relative to*
+//! `P(T > n)`, not only in absolute terms: even the 1e-15 tail has all its `f64` bits certain.
+//! The same rounding error relative to the value is what a float stepping has, with a proof
+//! instead of a hope.
 //!
 //! Rounding a bound to D decimals is monotone, so when both bounds of a term round to the same
 //! D-digit decimal the exact value does too ([`Bounds::fixed`]); the same holds for the nearest
@@ -29,18 +21,12 @@ use std::cmp::Ordering;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::Zero;
 
-use crate::chain::{Chain, ChainState};
 use crate::exact::decimal::{fixed_scaled_u128, scientific};
-use crate::race::fixed::round_outward;
 
-/// Bits of the stored values below the block exponent: the board's mass is at most 2^124.
-const VALUE_BITS: u32 = 124;
-/// Bits of the stored transition probabilities.
-const COEF_BITS: u32 = 127;
-/// [`mul_down`] is at most this many units below the true product.
-const MUL_SLACK: u128 = 3;
+mod stepper;
+pub use stepper::CertifiedChain;
 
 /// A certified enclosure `lo / 2^shift <= x <= hi / 2^shift` of a probability.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -237,179 +223,6 @@ fn dyadic_f64(x: u128, k: u32) -> f64 {
     x as f64 * 2f64.powi(-(k as i32))
 }
 
-/// `floor(v c / 2^127)` less at most [`MUL_SLACK`], for `v <= 2^125` and `c <= 2^127`.
-#[inline(always)]
-fn mul_down(v: u128, c: u128) -> u128 {
-    let (v1, v0) = (v >> 64, v & u128::from(u64::MAX));
-    let (c1, c0) = (c >> 64, c & u128::from(u64::MAX));
-    // v c = v1 c1 2^128 + (v1 c0 + v0 c1) 2^64 + v0 c0; the last part is below 2^128 (2 units).
-    ((v1 * c1) << 1) + ((v1 * c0 + v0 * c1) >> 63)
-}
-
-/// A chain's transitions rounded outward to 127 bits, in compressed rows.
-#[derive(Clone, Debug)]
-pub struct CertifiedChain {
-    transient: usize,
-    states: usize,
-    start: usize,
-    row_start: Vec<usize>,
-    col: Vec<u32>,
-    /// (floor, ceil) of each transition's probability times 2^127.
-    coef: Vec<(u128, u128)>,
-}
-
-impl CertifiedChain {
-    /// Rounds `chain`'s transitions outward.
-    pub fn new<S: ChainState>(chain: &Chain<S>) -> CertifiedChain {
-        let mut row_start = vec![0];
-        let mut col = Vec::new();
-        let mut coef = Vec::new();
-        for row in chain.rows() {
-            for (j, p) in row {
-                let (lo, hi) = round_outward(p, COEF_BITS);
-                let word = |x: num_bigint::BigUint| x.to_u128().expect("a probability is <= 1");
-                col.push(u32::try_from(*j).expect("fewer than 2^32 states"));
-                coef.push((word(lo), word(hi)));
-            }
-            row_start.push(col.len());
-        }
-        CertifiedChain {
-            transient: chain.transient_count(),
-            states: chain.states().len(),
-            start: chain.start(),
-            row_start,
-            col,
-            coef,
-        }
-    }
-
-    /// The number of transitions.
-    pub fn transitions(&self) -> usize {
-        self.col.len()
-    }
-
-    /// A stepper at n = 0 (all mass on the start state, which must be transient).
-    pub fn stepper(&self) -> CertifiedStepper<'_> {
-        let mut lo = vec![0; self.transient];
-        if self.start < self.transient {
-            lo[self.start] = 1 << VALUE_BITS;
-        }
-        let survives = lo.iter().sum();
-        CertifiedStepper {
-            chain: self,
-            turn: 0,
-            exponent: 0,
-            hi: lo.clone(),
-            lo,
-            next_lo: vec![0; self.states],
-            next_hi: vec![0; self.states],
-            survives: (survives, survives),
-            ends: (0, 0),
-            shift_before: VALUE_BITS,
-        }
-    }
-}
-
-/// Certified bounds of the law after `turn()` turns.
-#[derive(Clone, Debug)]
-pub struct CertifiedStepper<'a> {
-    chain: &'a CertifiedChain,
-    turn: usize,
-    /// The block exponent e: stored values are probabilities times 2^(124 + e).
-    exponent: u32,
-    lo: Vec<u128>,
-    hi: Vec<u128>,
-    next_lo: Vec<u128>,
-    next_hi: Vec<u128>,
-    /// Bounds of P(T > n) at the current exponent.
-    survives: (u128, u128),
-    /// Bounds of P(T = n) over 2^shift_before.
-    ends: (u128, u128),
-    shift_before: u32,
-}
-
-impl CertifiedStepper<'_> {
-    /// Plays one more turn.
-    pub fn step(&mut self) {
-        let c = self.chain;
-        self.next_lo.fill(0);
-        self.next_hi.fill(0);
-        for i in 0..c.transient {
-            let (l, h) = (self.lo[i], self.hi[i]);
-            if h == 0 {
-                continue;
-            }
-            let range = c.row_start[i]..c.row_start[i + 1];
-            for (&j, &(clo, chi)) in c.col[range.clone()].iter().zip(&c.coef[range]) {
-                let j = j as usize;
-                self.next_lo[j] += mul_down(l, clo);
-                self.next_hi[j] += mul_down(h, chi) + MUL_SLACK;
-            }
-        }
-        let (t_lo, f_lo) = self.next_lo.split_at(c.transient);
-        let (t_hi, f_hi) = self.next_hi.split_at(c.transient);
-        let (sum_lo, sum_hi): (u128, u128) = (t_lo.iter().sum(), t_hi.iter().sum());
-        let (end_lo, end_hi): (u128, u128) = (f_lo.iter().sum(), f_hi.iter().sum());
-        let (was_lo, was_hi) = self.survives;
-        // P(T > n) = P(T > n - 1) - P(T = n), and P(T = n) likewise.
-        let s_lo = sum_lo.max(was_lo.saturating_sub(end_hi));
-        let s_hi = sum_hi.min(was_hi.saturating_sub(end_lo));
-        let e_lo = end_lo.max(was_lo.saturating_sub(sum_hi));
-        let e_hi = end_hi.min(was_hi.saturating_sub(sum_lo));
-        self.ends = (e_lo, e_hi);
-        self.survives = (s_lo, s_hi);
-        self.shift_before = VALUE_BITS + self.exponent;
-        // Renormalize: shift so that the surviving mass is again near 2^124.
-        let k = if s_hi == 0 {
-            0
-        } else {
-            s_hi.leading_zeros().saturating_sub(128 - VALUE_BITS)
-        };
-        for (dst, src) in self.lo.iter_mut().zip(t_lo) {
-            *dst = src << k;
-        }
-        for (dst, src) in self.hi.iter_mut().zip(t_hi) {
-            *dst = src.min(&s_hi) << k;
-        }
-        self.survives = (s_lo << k, s_hi << k);
-        self.exponent += k;
-        self.turn += 1;
-    }
-
-    /// The number of turns played.
-    pub fn turn(&self) -> usize {
-        self.turn
-    }
-
-    /// Bounds of P(T = n).
-    pub fn ends_now(&self) -> Bounds {
-        Bounds {
-            lo: self.ends.0,
-            hi: self.ends.1,
-            shift: self.shift_before,
-        }
-    }
-
-    /// Bounds of the probability of each transient state after `turn()` turns.
-    pub fn position(&self) -> Vec<Bounds> {
-        let shift = VALUE_BITS + self.exponent;
-        self.lo
-            .iter()
-            .zip(&self.hi)
-            .map(|(&lo, &hi)| Bounds { lo, hi, shift })
-            .collect()
-    }
-
-    /// Bounds of P(T > n).
-    pub fn survives(&self) -> Bounds {
-        Bounds {
-            lo: self.survives.0,
-            hi: self.survives.1,
-            shift: VALUE_BITS + self.exponent,
-        }
-    }
-}
-
 /// True when the bounds say `x < r` for sure, `Some(false)` when `x >= r` for sure.
 pub fn below(b: &Bounds, r: &BigRational) -> Option<bool> {
     if r.is_zero() {
@@ -422,6 +235,7 @@ pub fn below(b: &Bounds, r: &BigRational) -> Option<bool> {
 mod tests {
     use super::*;
     use crate::board::builtin;
+    use crate::chain::Chain;
     use crate::exact::decimal::{fixed, to_f64};
     use crate::exact::step::IntegerChain;
     use crate::test_util::q;
@@ -492,6 +306,18 @@ mod tests {
                 // Relative width of P(T > n) below 2^-80, down to the 1e-15 tail.
                 let s = c.survives();
                 assert!((s.hi - s.lo) << 80 <= s.hi, "{name}: {s:?}");
+                // Each state's enclosure (the tail law's input), every 50 turns.
+                if c.turn() % 50 == 0 {
+                    let scale = BigRational::from_integer(e.scale().clone());
+                    for (b, m) in c.position().iter().zip(e.transient_mass()) {
+                        let x = BigRational::from_integer(m) / &scale;
+                        let lo = BigRational::new(BigInt::from(b.lo), BigInt::from(1) << b.shift);
+                        let hi = BigRational::new(BigInt::from(b.hi), BigInt::from(1) << b.shift);
+                        assert!(lo <= x && x <= hi, "{name}");
+                        // Within 2^20 units of the shared scale: tight, not only valid.
+                        assert!(b.hi - b.lo < 1 << 20, "{name}: {b:?}");
+                    }
+                }
             }
         }
     }

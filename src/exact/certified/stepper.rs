@@ -1,0 +1,344 @@
+//! The certified stepping: a lower bound of the law kept in `u128` fixed point, and a proved
+//! bound on how far below the true law it can be.
+//!
+//! # Why the bounds hold
+//!
+//! The law of the transient states is kept as one vector `v` of `u128`, a lower bound of
+//! `P(X_n = s) 2^(V + e)`, where e is a shared exponent and V the value bits (below). Every
+//! transition probability is nonnegative, and every rounding in a step rounds down, so the true
+//! scaled law `x` satisfies `x >= v` componentwise; write `err = x - v >= 0`. One step computes
+//! `v' = v P` rounded down, with a loss of at most `delta_j` units at each destination j (below),
+//! so `err' = err P + loss` with `0 <= loss_j <= delta_j` (the finish is one more destination;
+//! `delta_j = 0` where no rounding happened: a zero sum, a product not computed because the
+//! value is 0, so a game that cannot last has its bounds reach 0).
+//!
+//! An upper bound `r` of `err` is stepped alongside in `f64`, one multiply-add per transition
+//! like the value's: `r'_j = g (sum_i r_i p^_ij + delta_j)`, with `p^_ij >= p_ij` (the nearest
+//! `f64` times `1 + 2^-50`) and `g = 1 + (3 m + 8) 2^-50`, m the most terms of one sum (or the
+//! number of transient states, for the total): each of the at most 3 m + 4 roundings to nearest
+//! in such a sum (a product, adding `delta`, adding to the sum) loses at most a factor
+//! `1 - 2^-53`, and g makes up for all of them; scaling by `2^k` is exact. (A scalar bound on
+//! the total error would not do: the error that flows to the finish cannot be told from the
+//! error that stays, so it would stop shrinking with the surviving mass and the relative width
+//! would double every few turns.) Then:
+//!
+//! - `x_j` lies in `[v_j, v_j + ceil(r_j)]` (what the tail law needs,
+//!   [`CertifiedStepper::position`]);
+//! - `P(T > n) 2^(V + e)` lies in `[sum v_j, sum v_j + ceil(g sum r_j)]` (j transient), and
+//!   `P(T = n)` in `[v_f, v_f + ceil(r_f)]` (f the finish); both are also bounded through
+//!   `P(T > n - 1) = P(T > n) + P(T = n)`, and the tighter bound of each pair is kept.
+//!
+//! # Two representations of the transitions
+//!
+//! - **Counts** (`P = A / D`, the common denominator `D < 2^20`, as on every board with one die
+//!   and no roll-again): the sums `sum_i v_i a_ij` are exact in `u128` when `V = 127 - bits(D)`
+//!   (then `D 2^V <= 2^127`), and one division by D per state ends the step, rounded down by at
+//!   most [`DIVIDE_LOSS`] units: `delta_j` = that, once per state. A product is a 64-bit count
+//!   times a `u128`, two machine multiplies.
+//! - **Fixed point** (any D): `floor(p 2^127)` per transition and `V = 124`; the product
+//!   `floor(v c / 2^127)`, computed without its lowest partial product, is at most 3 units below
+//!   `v c / 2^127`, which is less than 1 unit below `v p`: `delta_j` = [`PRODUCT_LOSS`] per
+//!   transition into j.
+//!
+//! Renormalising after each step shifts `v`, `r` and the bounds left by the same k bits, so the
+//! enclosure keeps its width relative to `P(T > n)`.
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::ToPrimitive;
+
+use super::Bounds;
+use crate::chain::{Chain, ChainState};
+use crate::exact::decimal::to_f64;
+use crate::race::fixed::round_outward;
+
+/// The largest common denominator (in bits) stepped as integer counts.
+const COUNT_BITS: u64 = 20;
+/// Value bits in fixed point: [`mul_down`] needs `v <= 2^125`.
+const FIXED_VALUE_BITS: u32 = 124;
+/// Bits of the fixed-point transition probabilities.
+const COEF_BITS: u32 = 127;
+/// Units a fixed-point product can lose: 3 in [`mul_down`], under 1 from the coefficient.
+const PRODUCT_LOSS: f64 = 4.0;
+/// Units the division of a count sum by D can lose: under 1 from the reciprocal, 3 in
+/// [`mul_down`], and the floor.
+const DIVIDE_LOSS: f64 = 5.0;
+
+/// `floor(v c / 2^127)` less at most 3, for `v < 2^127` and `c <= 2^127`: every partial
+/// product but the lowest (`v0 c0 < 2^128`, under 2 units), each shifted down.
+#[inline(always)]
+fn mul_down(v: u128, c: u128) -> u128 {
+    let (v1, v0) = (v >> 64, v & u128::from(u64::MAX));
+    let (c1, c0) = (c >> 64, c & u128::from(u64::MAX));
+    // v1 c1 < 2^126, and v1 c0 + v0 c1 < 2^127 + 2^127: nothing overflows.
+    ((v1 * c1) << 1) + ((v1 * c0 + v0 * c1) >> 63)
+}
+
+/// How the transitions are stored (see the module documentation).
+#[derive(Clone, Debug)]
+enum Weights {
+    /// The integer counts `a_ij = D p_ij`, and `floor(2^127 / D)`.
+    Counts { counts: Vec<u64>, reciprocal: u128 },
+    /// `floor(p_ij 2^127)`.
+    Fixed(Vec<u128>),
+}
+
+/// A chain's transitions ready for certified stepping, in compressed rows; every final state is
+/// merged into one column (index `transient`): only the total `P(T = n)` is stepped.
+#[derive(Clone, Debug)]
+pub struct CertifiedChain {
+    transient: usize,
+    start: usize,
+    row_start: Vec<usize>,
+    col: Vec<u32>,
+    weights: Weights,
+    /// `p^_ij >= p_ij` as `f64`, in the order of the entries.
+    upper: Vec<f64>,
+    /// The value bits V.
+    value_bits: u32,
+    /// The factor g of the error vector's stepping.
+    grow: f64,
+}
+
+/// The common denominator of `probabilities` when it is below `2^COUNT_BITS`.
+fn small_denominator(probabilities: &[BigRational]) -> Option<u64> {
+    probabilities.iter().try_fold(1u64, |d, p| {
+        let lcm = d.lcm(&p.denom().to_u64()?);
+        (lcm < 1 << COUNT_BITS).then_some(lcm)
+    })
+}
+
+impl CertifiedChain {
+    /// Prepares `chain`'s transitions.
+    pub fn new<S: ChainState>(chain: &Chain<S>) -> CertifiedChain {
+        let t = chain.transient_count();
+        let mut row_start = vec![0];
+        let mut col: Vec<u32> = Vec::new();
+        let mut probabilities: Vec<BigRational> = Vec::new();
+        for row in chain.rows().iter().take(t) {
+            let start = col.len();
+            for (j, p) in row {
+                let j = u32::try_from((*j).min(t)).expect("fewer than 2^32 states");
+                // The final states' entries merge into one.
+                match col[start..].iter().position(|&c| c == j && j as usize == t) {
+                    Some(k) => probabilities[start + k] = &probabilities[start + k] + p,
+                    None => {
+                        col.push(j);
+                        probabilities.push(p.clone());
+                    }
+                }
+            }
+            row_start.push(col.len());
+        }
+        let mut indegree = vec![0usize; t + 1];
+        col.iter().for_each(|&j| indegree[j as usize] += 1);
+        let widest = indegree.iter().copied().max().unwrap_or(0) as f64;
+        let (weights, value_bits) = match small_denominator(&probabilities) {
+            Some(d) => {
+                let count = |p: &BigRational| {
+                    let a = p.numer() * (BigInt::from(d) / p.denom());
+                    a.to_u64().expect("a count is at most D")
+                };
+                let weights = Weights::Counts {
+                    counts: probabilities.iter().map(count).collect(),
+                    reciprocal: (1u128 << 127) / u128::from(d),
+                };
+                // V = 127 - bits(D), so that D 2^V <= 2^127.
+                (weights, 126 - d.ilog2())
+            }
+            None => {
+                let coef = |p| {
+                    let (lo, _) = round_outward(p, COEF_BITS);
+                    lo.to_u128().expect("a probability is <= 1")
+                };
+                let weights = Weights::Fixed(probabilities.iter().map(coef).collect());
+                (weights, FIXED_VALUE_BITS)
+            }
+        };
+        let above = 1.0 + 2f64.powi(-50);
+        CertifiedChain {
+            transient: t,
+            start: chain.start(),
+            row_start,
+            col,
+            weights,
+            upper: probabilities.iter().map(|p| to_f64(p) * above).collect(),
+            value_bits,
+            grow: 1.0 + (3.0 * widest.max(t as f64) + 8.0) * 2f64.powi(-50),
+        }
+    }
+
+    /// The number of transitions.
+    pub fn transitions(&self) -> usize {
+        self.col.len()
+    }
+
+    /// A stepper at n = 0 (all mass on the start state, which must be transient).
+    pub fn stepper(&self) -> CertifiedStepper<'_> {
+        let t = self.transient;
+        let mut v = vec![0; t];
+        if self.start < t {
+            v[self.start] = 1u128 << self.value_bits;
+        }
+        let survives = v.iter().sum();
+        CertifiedStepper {
+            chain: self,
+            turn: 0,
+            exponent: 0,
+            v,
+            error: vec![0.0; t],
+            next: vec![0; t + 1],
+            next_error: vec![0.0; t + 1],
+            survives: (survives, survives),
+            ends: (0, 0),
+            shift_before: self.value_bits,
+        }
+    }
+}
+
+/// Certified bounds of the law after `turn()` turns.
+#[derive(Clone, Debug)]
+pub struct CertifiedStepper<'a> {
+    chain: &'a CertifiedChain,
+    turn: usize,
+    /// The block exponent e: stored values are probabilities times 2^(V + e).
+    exponent: u32,
+    /// The lower bound of the scaled law of the transient states.
+    v: Vec<u128>,
+    /// An upper bound of each transient state's error `x_j - v_j`.
+    error: Vec<f64>,
+    /// The next step's sums (the transient states, then the finish).
+    next: Vec<u128>,
+    /// The next step's error bounds (the transient states, then the finish).
+    next_error: Vec<f64>,
+    /// Bounds of P(T > n) at the current exponent.
+    survives: (u128, u128),
+    /// Bounds of P(T = n) over 2^shift_before.
+    ends: (u128, u128),
+    shift_before: u32,
+}
+
+/// `ceil(x)` for an error bound `x >= 0`, saturating (an infinite bound bounds nothing).
+fn units(x: f64) -> u128 {
+    match x.is_finite() {
+        true => x.ceil() as u128,
+        false => u128::MAX,
+    }
+}
+
+impl CertifiedStepper<'_> {
+    /// Plays one more turn.
+    pub fn step(&mut self) {
+        let c = self.chain;
+        let t = c.transient;
+        self.next.fill(0);
+        self.next_error.fill(0.0);
+        match &c.weights {
+            Weights::Counts { counts, reciprocal } => {
+                for (i, (&x, &e)) in self.v.iter().zip(&self.error).enumerate() {
+                    if x != 0 || e != 0.0 {
+                        let row = c.row_start[i]..c.row_start[i + 1];
+                        let entries = c.col[row.clone()].iter().zip(&counts[row.clone()]);
+                        for ((&j, &a), &p) in entries.zip(&c.upper[row]) {
+                            self.next[j as usize] += x * u128::from(a);
+                            self.next_error[j as usize] += e * p;
+                        }
+                    }
+                }
+                // A zero sum divides exactly.
+                for (x, e) in self.next.iter_mut().zip(&mut self.next_error) {
+                    if *x != 0 {
+                        *x = mul_down(*x, *reciprocal);
+                        *e += DIVIDE_LOSS;
+                    }
+                }
+            }
+            Weights::Fixed(coefs) => {
+                for (i, (&x, &e)) in self.v.iter().zip(&self.error).enumerate() {
+                    let row = c.row_start[i]..c.row_start[i + 1];
+                    let entries = c.col[row.clone()].iter().zip(&coefs[row.clone()]);
+                    if x != 0 {
+                        for ((&j, &coef), &p) in entries.zip(&c.upper[row]) {
+                            self.next[j as usize] += mul_down(x, coef);
+                            self.next_error[j as usize] += e * p + PRODUCT_LOSS;
+                        }
+                    } else if e != 0.0 {
+                        // No product, so no loss: only the error flows on.
+                        for (&j, &p) in c.col[row.clone()].iter().zip(&c.upper[row]) {
+                            self.next_error[j as usize] += e * p;
+                        }
+                    }
+                }
+            }
+        }
+        let g = c.grow;
+        self.next_error.iter_mut().for_each(|e| *e *= g);
+        let sum_lo: u128 = self.next[..t].iter().sum();
+        let end_lo = self.next[t];
+        let error_sum = self.next_error[..t].iter().sum::<f64>() * g;
+        let sum_hi = sum_lo.saturating_add(units(error_sum));
+        let end_hi = end_lo.saturating_add(units(self.next_error[t]));
+        let (was_lo, was_hi) = self.survives;
+        // P(T > n) = P(T > n - 1) - P(T = n), and P(T = n) likewise.
+        let s_lo = sum_lo.max(was_lo.saturating_sub(end_hi));
+        let s_hi = sum_hi.min(was_hi.saturating_sub(end_lo));
+        let e_lo = end_lo.max(was_lo.saturating_sub(sum_hi));
+        let e_hi = end_hi.min(was_hi.saturating_sub(sum_lo));
+        self.ends = (e_lo, e_hi);
+        self.shift_before = c.value_bits + self.exponent;
+        // Renormalise: shift so that the surviving mass is again near 2^V.
+        let k = match s_hi {
+            0 => 0,
+            _ => s_hi.leading_zeros().saturating_sub(128 - c.value_bits),
+        };
+        for (dst, src) in self.v.iter_mut().zip(&self.next[..t]) {
+            *dst = src << k;
+        }
+        let scale = 2f64.powi(k as i32);
+        for (dst, src) in self.error.iter_mut().zip(&self.next_error[..t]) {
+            *dst = src * scale;
+        }
+        self.survives = (s_lo << k, s_hi << k);
+        self.exponent += k;
+        self.turn += 1;
+    }
+
+    /// The number of turns played.
+    pub fn turn(&self) -> usize {
+        self.turn
+    }
+
+    /// Bounds of P(T = n).
+    pub fn ends_now(&self) -> Bounds {
+        Bounds {
+            lo: self.ends.0,
+            hi: self.ends.1,
+            shift: self.shift_before,
+        }
+    }
+
+    /// Bounds of the probability of each transient state after `turn()` turns.
+    pub fn position(&self) -> Vec<Bounds> {
+        let shift = self.chain.value_bits + self.exponent;
+        let cap = self.survives.1;
+        self.v
+            .iter()
+            .zip(&self.error)
+            .map(|(&lo, &e)| Bounds {
+                lo,
+                hi: lo.saturating_add(units(e)).min(cap),
+                shift,
+            })
+            .collect()
+    }
+
+    /// Bounds of P(T > n).
+    pub fn survives(&self) -> Bounds {
+        Bounds {
+            lo: self.survives.0,
+            hi: self.survives.1,
+            shift: self.chain.value_bits + self.exponent,
+        }
+    }
+}
