@@ -50,6 +50,9 @@ pub struct GenerateOptions {
     pub once_ladders: bool,
     /// Apples (point squares) to place, red (+) or black (-).
     pub apples: usize,
+    /// The file's `source` line: how the caller made the board, in its own words (the command
+    /// line writes the command that makes it again); `None`: no such line.
+    pub source: Option<String>,
 }
 
 impl GenerateOptions {
@@ -64,6 +67,7 @@ impl GenerateOptions {
             columns: None,
             once_ladders: false,
             apples: 0,
+            source: None,
         }
     }
 }
@@ -192,7 +196,7 @@ pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
         let apples = place_apples(&mut rng, n, &snakes, &ladders, options.apples);
         let file = File {
             name: &name(options),
-            source: &source(options),
+            source: options.source.as_deref(),
             size: n,
             rules: &options.rules,
             columns: options.columns,
@@ -305,26 +309,6 @@ fn name(options: &GenerateOptions) -> String {
     name
 }
 
-fn source(options: &GenerateOptions) -> String {
-    let mut source = format!("ladders generate --size {}", options.size);
-    if let Some(c) = options.columns {
-        let _ = write!(source, " --columns {c}");
-    }
-    let _ = write!(
-        source,
-        " --snakes {} --ladders {} --seed {}",
-        options.snakes, options.ladders, options.seed
-    );
-    if options.once_ladders {
-        source.push_str(" --once-ladders");
-    }
-    if options.apples > 0 {
-        let _ = write!(source, " --apples {}", options.apples);
-    }
-    source.push_str(" (seed 003's placement constraints)");
-    source
-}
-
 /// The board of `text` when the finish can be reached from everywhere it can be reached.
 fn finishable(text: String) -> Result<Option<Generated>, GenerateError> {
     let board = Board::from_toml_str(&text, "generated")?;
@@ -346,6 +330,8 @@ pub struct TileBoardOptions {
     pub seed: u64,
     /// The rules written in the `[rules]` table (`chain` is written as false).
     pub rules: Rules,
+    /// The file's `source` line, as for [`GenerateOptions::source`].
+    pub source: Option<String>,
 }
 
 /// One fixed board drawn from seed 002's random-tile model: every square 1..N-1 independently
@@ -379,17 +365,13 @@ pub fn generate_tiles(options: &TileBoardOptions) -> Result<Generated, GenerateE
             "Random tiles drawn once: n = {n}, f = {}, p = {}, q = {}, seed {}",
             t.length, t.snake, t.ladder, options.seed
         );
-        let source = format!(
-            "ladders generate --tiles --size {n} --length {} --snake {} --ladder {} --seed {} (seed 002's model, drawn once)",
-            t.length, t.snake, t.ladder, options.seed
-        );
         let rules = Rules {
             chain: false,
             ..options.rules
         };
         let text = write_toml(&File {
             name: &name,
-            source: &source,
+            source: options.source.as_deref(),
             size: n,
             rules: &rules,
             columns: None,
@@ -495,7 +477,7 @@ fn place_apples(
 #[derive(Clone, Copy)]
 struct File<'a> {
     name: &'a str,
-    source: &'a str,
+    source: Option<&'a str>,
     size: Square,
     rules: &'a Rules,
     columns: Option<Square>,
@@ -518,7 +500,9 @@ fn write_toml(f: &File<'_>) -> String {
     };
     let mut s = String::new();
     let _ = writeln!(s, "name = \"{}\"", f.name);
-    let _ = writeln!(s, "source = \"{}\"", f.source);
+    if let Some(source) = f.source {
+        let _ = writeln!(s, "source = \"{source}\"");
+    }
     let _ = writeln!(s, "size = {}", f.size);
     if let Some(c) = f.columns {
         let _ = writeln!(s, "columns = {c}");

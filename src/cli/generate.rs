@@ -1,6 +1,7 @@
 //! `ladders generate`: write a random board file (seed 003's placement constraints, and with
 //! `--columns`, `--once-ladders` and `--apples` seed 003's own game).
 
+use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -81,6 +82,27 @@ pub struct Args {
     pub json: bool,
 }
 
+/// The generated file's `source` line: the command that makes the board again.
+fn source(args: &Args) -> String {
+    let mut source = format!("ladders generate --size {}", args.size);
+    if let Some(c) = args.columns {
+        let _ = write!(source, " --columns {c}");
+    }
+    let _ = write!(
+        source,
+        " --snakes {} --ladders {} --seed {}",
+        args.snakes, args.ladders, args.seed
+    );
+    if args.once_ladders {
+        source.push_str(" --once-ladders");
+    }
+    if args.apples > 0 {
+        let _ = write!(source, " --apples {}", args.apples);
+    }
+    source.push_str(" (seed 003's placement constraints)");
+    source
+}
+
 /// Runs `generate`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let rules = Rules {
@@ -102,6 +124,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             },
             seed: args.seed,
             rules,
+            source: Some(format!(
+                "ladders generate --tiles --size {} --length {} --snake {p} --ladder {q} --seed {} \
+                 (seed 002's model, drawn once)",
+                args.size, args.length, args.seed
+            )),
         })?
     } else {
         generate(&GenerateOptions {
@@ -113,6 +140,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             columns: args.columns,
             once_ladders: args.once_ladders,
             apples: args.apples,
+            source: Some(source(args)),
         })?
     };
     // `-` is standard output, as everywhere else: never a file named `-`.
