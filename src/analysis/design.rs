@@ -45,13 +45,71 @@ pub fn without_jump(board: &Board, jump: Jump) -> Result<Board, BoardError> {
     spec.validate()
 }
 
+/// The estimated seconds past which [`sensitivity`] refuses before starting (what is left of a
+/// minute for the board's own solve and the report).
+pub const SENSITIVITY_SECONDS_LIMIT: f64 = 30.0;
+
+/// The estimated CPU seconds of [`sensitivity`]: one exact solve of the changed board per jump,
+/// each about `squares^2 / 6.5e7` s (measured, user CPU: `benches/boards/gen-1000.toml`, 40
+/// jumps, 0.61 s; `expect` on the 10,000-square `gen-10000.toml` 1.6 s, so its 400 solves about
+/// 10 minutes). Boards whose state is more than the square (one-use jumps, points, lost or
+/// extra turns) solve larger chains; they are estimated by their squares all the same.
+pub fn sensitivity_seconds(board: &Board) -> f64 {
+    let squares = f64::from(board.size()) + 1.0;
+    all_jumps(board).len() as f64 * squares * squares / 6.5e7
+}
+
+/// Why [`sensitivity`] gave no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum SensitivityError {
+    /// A changed board did not validate (it always should: removing a jump breaks no rule).
+    #[error(transparent)]
+    Board(#[from] BoardError),
+    /// The solves would take too long (estimated before starting, [`sensitivity_seconds`]).
+    #[error(
+        "removing each of the {jumps} snakes and ladders would take about {seconds:.0} s (one \
+         exact solve of {squares} squares each, estimated before starting; answered up to about \
+         {SENSITIVITY_SECONDS_LIMIT:.0} s)"
+    )]
+    TooLong {
+        /// The estimated seconds.
+        seconds: f64,
+        /// The snakes and ladders.
+        jumps: usize,
+        /// The board's squares.
+        squares: u32,
+    },
+}
+
+/// `Err(TooLong)` when [`sensitivity`] on `board` would take more than
+/// [`SENSITIVITY_SECONDS_LIMIT`] ([`sensitivity_seconds`]): cheap, to be called before any
+/// solve.
+///
+/// # Errors
+///
+/// [`SensitivityError::TooLong`] with the estimate.
+pub fn sensitivity_fits(board: &Board) -> Result<(), SensitivityError> {
+    let seconds = sensitivity_seconds(board);
+    if seconds > SENSITIVITY_SECONDS_LIMIT {
+        return Err(SensitivityError::TooLong {
+            seconds,
+            jumps: all_jumps(board).len(),
+            squares: board.size(),
+        });
+    }
+    Ok(())
+}
+
 /// For every snake and ladder, the expected turns without it and the change from the board's
 /// own, sorted by the change, largest first (a removal that makes the game endless first).
 ///
 /// # Errors
 ///
-/// A changed board did not validate.
-pub fn sensitivity(board: &Board, base: &BigRational) -> Result<Vec<Removal>, BoardError> {
+/// [`SensitivityError::TooLong`] at once when the solves would take more than
+/// [`SENSITIVITY_SECONDS_LIMIT`] ([`sensitivity_fits`]); [`SensitivityError::Board`] when a
+/// changed board did not validate.
+pub fn sensitivity(board: &Board, base: &BigRational) -> Result<Vec<Removal>, SensitivityError> {
+    sensitivity_fits(board)?;
     let jumps = all_jumps(board);
     let stage =
         crate::progress::Stage::begin("solving without each jump", Some(jumps.len() as u64));
@@ -68,7 +126,7 @@ pub fn sensitivity(board: &Board, base: &BigRational) -> Result<Vec<Removal>, Bo
                 change,
             })
         })
-        .collect::<Result<Vec<Removal>, BoardError>>()?;
+        .collect::<Result<Vec<Removal>, SensitivityError>>()?;
     // None (endless) first, then the largest change; ties by the jump's squares.
     removals.sort_by(|a, b| {
         match (&a.change, &b.change) {

@@ -3,10 +3,12 @@
 //! [`add`] recognises the typed errors that have a remedy on the command line and appends it,
 //! for the subcommand that ran: `--state-limit` and `--max-turns` for `race`, `--turns`/`--tail` for
 //! `distribution`, `--columns` for `generate`, dropping `--float` or a smaller `--moments` for
-//! `expect`, `distribution` or `expect --moments` for a `pgf` too long to compute.
+//! `expect`, `distribution` or `expect --moments` for a `pgf` too long to compute, `squares` and
+//! `expect` for a `sensitivity` too long to compute.
 
 use std::fmt;
 
+use ladders::analysis::design::SensitivityError;
 use ladders::analysis::distribution::TooMuchWork;
 use ladders::analysis::float_trust::FloatUntrusted;
 use ladders::analysis::moments::MomentsError;
@@ -80,6 +82,13 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
     if err.downcast_ref::<PgfTooLong>().is_some() {
         return Remedy::after(
             "; the law itself: `ladders distribution`, its moments: `ladders expect --moments 2`",
+        );
+    }
+    if let Some(SensitivityError::TooLong { .. }) = err.downcast_ref::<SensitivityError>() {
+        return Remedy::after(
+            "; `ladders squares --csv --jumps` gives each jump's expected uses, and `ladders \
+             expect` (or `expect --float`) on a copy of the board without a jump its expected \
+             turns",
         );
     }
     if err.downcast_ref::<FloatUntrusted>().is_some() {

@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use ladders::analysis::design::{expected_turns, sensitivity};
+use ladders::analysis::design::{expected_turns, sensitivity, sensitivity_fits};
 use ladders::report::design::{sensitivity_json, write_sensitivity};
 
 use super::board_args::BoardArgs;
@@ -38,6 +38,8 @@ pub struct Args {
 /// Runs `sensitivity`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
+    // Refused before the board's own solve when the solve per jump would take too long.
+    sensitivity_fits(&board)?;
     let Some(base) = expected_turns(&board) else {
         bail!(
             "{}: the game can go on forever, so its expected turns are infinite",

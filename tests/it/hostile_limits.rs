@@ -80,3 +80,30 @@ fn race_at_the_size_limit_refuses_at_once_with_its_estimate() {
             )));
     }
 }
+
+/// `sensitivity` on the largest benchmark board solves the board once per snake and ladder (400
+/// exact solves of 10,000 squares, each about 1.5 s: about 10 minutes); it is refused before
+/// any solve, with the estimate and what to run instead (before: stopped by hand after 63 s of
+/// CPU). The 1,000-square board (40 solves, about 0.6 s) is answered.
+#[test]
+fn sensitivity_at_the_size_limit_refuses_at_once_with_its_estimate() {
+    let board = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/boards/gen-10000.toml");
+    for extra in [&[][..], &["--json"][..]] {
+        ladders()
+            .args(["sensitivity", board])
+            .args(extra)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains(
+                "removing each of the 400 snakes and ladders would take about",
+            ))
+            .stderr(predicate::str::contains("`ladders squares --csv --jumps`"));
+    }
+    let small = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/boards/gen-1000.toml");
+    ladders()
+        .args(["sensitivity", small])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("removing each snake or ladder"));
+}
