@@ -42,6 +42,16 @@
 //!
 //! Renormalising after each step shifts `v`, `r` and the bounds left by the same k bits, so the
 //! enclosure keeps its width relative to `P(T > n)`.
+//!
+//! # No underflow
+//!
+//! The factor g covers relative rounding errors only, which holds while every `f64` involved is
+//! normal. So every `p^_ij` is at least [`UPPER_FLOOR`] = 2^-400 (a probability below it, or
+//! one whose nearest `f64` is subnormal or 0, gets 2^-400, still an upper bound), and every
+//! nonzero `r_i` is raised to at least [`ERROR_FLOOR`] = 2^-600 before it is used (raising an
+//! upper bound keeps it one; it changes no `ceil(r_i)`, which is 1 either way). A product
+//! `r_i p^_ij` is then 0 exactly or at least 2^-1000, above the smallest normal `f64` (2^-1022),
+//! and sums of such terms do not underflow either.
 
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -64,6 +74,32 @@ const PRODUCT_LOSS: f64 = 4.0;
 /// Units the division of a count sum by D can lose: under 1 from the reciprocal, 3 in
 /// [`mul_down`], and the floor.
 const DIVIDE_LOSS: f64 = 5.0;
+/// The least `p^_ij` (see "No underflow" in the module documentation).
+const UPPER_FLOOR: f64 = power_of_two(-400);
+/// The least nonzero error bound used in a step (see "No underflow").
+const ERROR_FLOOR: f64 = power_of_two(-600);
+
+/// `2^k` for a normal power (`-1022 <= k <= 1023`), from its bits.
+const fn power_of_two(k: i32) -> f64 {
+    f64::from_bits(((1023 + k) as u64) << 52)
+}
+
+/// `p^ >= p` as an `f64`, at least [`UPPER_FLOOR`]: the nearest `f64` (within a relative
+/// 2^-52 when p is at least 2^-400, a normal number) times `1 + 2^-50`, which that product's own
+/// rounding cannot bring back below p.
+fn upper_bound(p: &BigRational) -> f64 {
+    (to_f64(p) * (1.0 + 2f64.powi(-50))).max(UPPER_FLOOR)
+}
+
+/// An error bound as a step uses it: 0, or at least [`ERROR_FLOOR`].
+#[inline(always)]
+fn no_underflow(e: f64) -> f64 {
+    if e > 0.0 && e < ERROR_FLOOR {
+        ERROR_FLOOR
+    } else {
+        e
+    }
+}
 
 /// `floor(v c / 2^127)` less at most 3, for `v < 2^127` and `c <= 2^127`: every partial
 /// product but the lowest (`v0 c0 < 2^128`, under 2 units), each shifted down.
@@ -156,14 +192,13 @@ impl CertifiedChain {
                 (weights, FIXED_VALUE_BITS)
             }
         };
-        let above = 1.0 + 2f64.powi(-50);
         CertifiedChain {
             transient: t,
             start: chain.start(),
             row_start,
             col,
             weights,
-            upper: probabilities.iter().map(|p| to_f64(p) * above).collect(),
+            upper: probabilities.iter().map(upper_bound).collect(),
             value_bits,
             grow: 1.0 + (3.0 * widest.max(t as f64) + 8.0) * 2f64.powi(-50),
         }
@@ -237,6 +272,7 @@ impl CertifiedStepper<'_> {
         match &c.weights {
             Weights::Counts { counts, reciprocal } => {
                 for (i, (&x, &e)) in self.v.iter().zip(&self.error).enumerate() {
+                    let e = no_underflow(e);
                     if x != 0 || e != 0.0 {
                         let row = c.row_start[i]..c.row_start[i + 1];
                         let entries = c.col[row.clone()].iter().zip(&counts[row.clone()]);
@@ -256,6 +292,7 @@ impl CertifiedStepper<'_> {
             }
             Weights::Fixed(coefs) => {
                 for (i, (&x, &e)) in self.v.iter().zip(&self.error).enumerate() {
+                    let e = no_underflow(e);
                     let row = c.row_start[i]..c.row_start[i + 1];
                     let entries = c.col[row.clone()].iter().zip(&coefs[row.clone()]);
                     if x != 0 {
@@ -339,6 +376,74 @@ impl CertifiedStepper<'_> {
             lo: self.survives.0,
             hi: self.survives.1,
             shift: self.chain.value_bits + self.exponent,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::chain::Chain;
+    use crate::exact::step::IntegerChain;
+
+    /// A loaded two-faced die whose top face (weight 1 in 1,000,001) rolls again up to 63 times:
+    /// the turn that forfeits after 64 tops has probability 1,000,001^-64, about 2^-1276, below
+    /// the smallest `f64`.
+    fn tiny_odds_board() -> Board {
+        Board::from_toml_str(
+            "size = 30\n[rules]\ndie = [1000000, 1]\nroll_again = 64\n",
+            "tiny-odds",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn every_float_upper_bound_is_above_its_probability_even_below_the_float_range() {
+        let chain = Chain::for_board(&tiny_odds_board());
+        let mut smallest: Option<BigRational> = None;
+        for (_, p) in chain.rows().iter().flatten() {
+            let hat = upper_bound(p);
+            assert!(hat >= UPPER_FLOOR && hat.is_normal());
+            assert!(BigRational::from_float(hat).unwrap() >= *p, "{p}");
+            if smallest.as_ref().is_none_or(|s| p < s) {
+                smallest = Some(p.clone());
+            }
+        }
+        // The board has a transition the nearest f64 would round to 0 (so `to_f64(p) * (1 +
+        // 2^-50)` alone would have been below p).
+        let smallest = smallest.unwrap();
+        assert_eq!(to_f64(&smallest), 0.0, "{smallest}");
+    }
+
+    #[test]
+    fn a_nonzero_error_bound_is_never_tiny_and_zero_stays_zero() {
+        assert_eq!(no_underflow(0.0), 0.0);
+        assert_eq!(no_underflow(f64::MIN_POSITIVE), ERROR_FLOOR);
+        assert_eq!(no_underflow(3.5), 3.5);
+        assert_eq!(ERROR_FLOOR, 2f64.powi(-600));
+        assert_eq!(UPPER_FLOOR, 2f64.powi(-400));
+        // The least product of the two is a normal number.
+        assert!((ERROR_FLOOR * UPPER_FLOOR).is_normal());
+    }
+
+    #[test]
+    fn the_bounds_contain_the_exact_law_on_a_board_with_odds_below_the_float_range() {
+        // Second method: the exact integer stepping.
+        let chain = Chain::for_board(&tiny_odds_board());
+        let (cc, ic) = (CertifiedChain::new(&chain), IntegerChain::new(&chain));
+        let (mut c, mut e) = (cc.stepper(), ic.stepper());
+        for _ in 0..40 {
+            c.step();
+            e.step();
+            for (b, x) in [
+                (c.survives(), e.p_survives()),
+                (c.ends_now(), e.p_ends_now()),
+            ] {
+                let lo = BigRational::new(BigInt::from(b.lo), BigInt::from(1) << b.shift);
+                let hi = BigRational::new(BigInt::from(b.hi), BigInt::from(1) << b.shift);
+                assert!(lo <= x && x <= hi);
+            }
         }
     }
 }
