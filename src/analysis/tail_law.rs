@@ -42,7 +42,9 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
-use crate::exact::decimal::{decade, dyadic_bound, fixed, pow10, rounded, to_f64};
+use crate::exact::decimal::{
+    decade, dyadic_bound, fixed, over_power_of_two, pow10, rounded, to_f64,
+};
 use crate::exact::solve::transient_matrix;
 
 /// `|P(T > n) - c rho^n| <= within` for every `n >= from`, proved.
@@ -386,10 +388,9 @@ impl Dyadic {
 
     /// The number as a fraction.
     fn value(&self) -> BigRational {
-        let power = BigInt::one() << self.e.unsigned_abs() as usize;
         match self.e >= 0 {
-            true => BigRational::from_integer(&self.m * power),
-            false => BigRational::new(self.m.clone(), power),
+            true => BigRational::from_integer(&self.m << self.e as usize),
+            false => over_power_of_two(self.m.clone(), self.e.unsigned_abs()),
         }
     }
 }

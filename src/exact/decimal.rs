@@ -99,9 +99,20 @@ pub(crate) fn dyadic_bound(n: &BigInt, d: &BigInt, bits: u64, up: bool) -> BigRa
         false => n.div_floor(&d),
     };
     match shift >= 0 {
-        true => BigRational::new(m, BigInt::one() << shift as usize),
+        true => over_power_of_two(m, shift as u64),
         false => BigRational::from_integer(m << shift.unsigned_abs() as usize),
     }
+}
+
+/// `m / 2^k` in lowest terms, reduced by `m`'s trailing zeros instead of a general gcd (the
+/// same fraction `BigRational::new` gives, without its binary gcd's hundreds of big-integer
+/// shifts).
+pub(crate) fn over_power_of_two(m: BigInt, k: u64) -> BigRational {
+    if m.is_zero() {
+        return BigRational::zero();
+    }
+    let common = m.trailing_zeros().map_or(0, |z| z.min(k));
+    BigRational::new_raw(m >> common as usize, BigInt::one() << (k - common) as usize)
 }
 
 /// `10^e` exactly.
