@@ -264,10 +264,13 @@ pub fn turns_for_tail<S: ChainState>(
 }
 
 /// The exact stepping's work for `turns` turns, in limb multiply-adds: numbers of about
-/// `n * bits(D) / 2` bits after the common factors cancel.
+/// `n * bits(D) / 2` bits after the common factors cancel, each multiplied by a coefficient of
+/// `bits(D) / 64` limbs (one limb on most boards; hundreds of bits on boards whose top throws
+/// roll again for many squares in a row, where D is the die's faces to the run's length).
 pub fn stepping_work(ic: &IntegerChain, turns: f64) -> f64 {
     let bits = ic.denominator().bits() as f64;
-    ic.transitions() as f64 * turns * turns * (bits / 2.0 / 64.0 + 1.0) / 2.0
+    let coefficient_limbs = (bits / 64.0).ceil().max(1.0);
+    ic.transitions() as f64 * turns * turns * (bits / 2.0 / 64.0 + 1.0) / 2.0 * coefficient_limbs
 }
 
 /// `ln(x)` of a positive fraction, without underflow (`1e-1000` is not 0); `-inf` for 0.

@@ -21,8 +21,9 @@ use num_rational::BigRational;
 use num_traits::Zero;
 
 use super::distribution::{
-    distribution, mean_about, mode_of, plan, quantiles_of, stop_rule, Decay, Distribution,
-    DistributionOptions, Known, Mean, Quantile, Stop, Term, TooMuchWork,
+    distribution, mean_about, mode_of, plan, quantiles_of, stepping_work, stop_rule, Decay,
+    Distribution, DistributionOptions, Known, Mean, Plan, Quantile, Stop, Term, TooMuchWork,
+    WORK_LIMIT,
 };
 use super::stateful::{exact_mean, law_chain};
 use super::tail_law::TailLaw;
@@ -308,6 +309,7 @@ pub fn certified_distribution<S: ChainState>(
     let zero = BigRational::from_integer(0.into());
     let ic = std::cell::OnceCell::new();
     let ic = || ic.get_or_init(|| IntegerChain::new(chain));
+    let states = chain.transient_count();
     loop {
         match shown(&p, &s, digits) {
             Ok((terms, tail, tails)) => {
@@ -344,10 +346,10 @@ pub fn certified_distribution<S: ChainState>(
                             trap: plan.trap,
                         });
                     }
-                    Err(undecided) => resolve(ic(), &mut p, &mut s, &undecided),
+                    Err(undecided) => resolve(ic(), &mut p, &mut s, &undecided, &plan, states)?,
                 }
             }
-            Err(undecided) => resolve(ic(), &mut p, &mut s, &undecided),
+            Err(undecided) => resolve(ic(), &mut p, &mut s, &undecided, &plan, states)?,
         }
     }
 }
@@ -399,9 +401,25 @@ fn shown(
 }
 
 /// Replaces the terms at `indices` by their exact values (one exact stepping, as far as the last
-/// of them).
-fn resolve(ic: &IntegerChain, p: &mut [Value], s: &mut [Value], indices: &[usize]) {
+/// of them), or refuses when that stepping's work is above [`WORK_LIMIT`] (on a board whose
+/// top throws roll again for hundreds of squares, D has a thousand bits and every product is
+/// long: 50 turns on 2,000 squares with a 3-faced die would take hours).
+fn resolve<S>(
+    ic: &IntegerChain,
+    p: &mut [Value],
+    s: &mut [Value],
+    indices: &[usize],
+    plan: &Plan<S>,
+    states: usize,
+) -> Result<(), TooMuchWork> {
     let last = indices.iter().copied().max().expect("some term");
+    if stepping_work(ic, (last + 1) as f64) > WORK_LIMIT {
+        return Err(TooMuchWork {
+            turns: (last + 1) as f64,
+            states,
+            rho: plan.rho.map_or(f64::NAN, |r| r.estimate),
+        });
+    }
     let mut stepper = ic.stepper();
     for i in 0..=last {
         stepper.step();
@@ -410,6 +428,7 @@ fn resolve(ic: &IntegerChain, p: &mut [Value], s: &mut [Value], indices: &[usize
             s[i] = Value::Exact(stepper.p_survives());
         }
     }
+    Ok(())
 }
 
 /// The exact distribution, rounded.

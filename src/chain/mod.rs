@@ -11,6 +11,7 @@
 mod compound;
 mod roll_level;
 mod run;
+mod size;
 mod stateful;
 
 use std::collections::{HashMap, VecDeque};
@@ -18,12 +19,12 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 use num_bigint::BigInt;
-use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 pub use compound::{compound_move, Branches, RollGame};
 pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
+pub use size::{check_fits, ChainSize, ChainTooBig, BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
 pub use stateful::{PlayerState, StatefulBoard};
 
 use crate::board::{Board, Dice, RollAgain, Square};
@@ -315,12 +316,14 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
     }
 
     /// The least common denominator D of every transition probability, so that D times the
-    /// transition matrix is an integer matrix.
+    /// transition matrix is an integer matrix. Most denominators divide the lcm so far (a run of
+    /// top throws gives `F^k` for every k up to its length), which costs one division each
+    /// ([`crate::exact::lehmer::lcm`]), not a gcd.
     pub fn common_denominator(&self) -> BigInt {
         let mut d = BigInt::one();
         for row in &self.rows {
             for (_, p) in row {
-                d = d.lcm(p.denom());
+                d = crate::exact::lehmer::lcm(d, p.denom());
             }
         }
         d

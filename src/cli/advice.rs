@@ -13,6 +13,7 @@ use ladders::analysis::distribution::TooMuchWork;
 use ladders::analysis::float_trust::FloatUntrusted;
 use ladders::analysis::moments::MomentsError;
 use ladders::analysis::pgf::PgfTooLong;
+use ladders::chain::ChainTooBig;
 use ladders::generate::GenerateError;
 use ladders::race::knockoff::KnockOffError;
 use ladders::race::relative::RelativeError;
@@ -89,6 +90,12 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
             "; `ladders squares --csv --jumps` gives each jump's expected uses, and `ladders \
              expect` (or `expect --float`) on a copy of the board without a jump its expected \
              turns",
+        );
+    }
+    if err.downcast_ref::<ChainTooBig>().is_some() {
+        return Remedy::after(
+            "; `ladders expect` answers exactly without it (roll by roll), and `ladders simulate` \
+             estimates the rest",
         );
     }
     if err.downcast_ref::<FloatUntrusted>().is_some() {

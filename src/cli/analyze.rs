@@ -60,6 +60,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     let board = args.board.load()?;
     super::board_args::square_state_only(&board, "analyze")?;
+    ladders::chain::check_fits(&board)?;
     // The typed error (TooMuchWork) is kept, its message unchanged.
     let summary = summarize(&board)?;
     let digits = args.output.digits.get();

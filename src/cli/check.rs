@@ -40,7 +40,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = match &chosen {
         Some(c) => c.board.clone(),
         None => match args.load()? {
-            Seats::One(board) => *board,
+            Seats::One(board) => {
+                ladders::chain::check_fits(&board)?;
+                *board
+            }
             Seats::Race(boards, knock_off) => return run_race(args, &boards, knock_off, out),
             Seats::Shared(board, players) => return run_shared(args, &board, players, out),
         },
@@ -127,6 +130,9 @@ fn run_race(
     knock_off: bool,
     out: &mut dyn Write,
 ) -> Result<ExitCode> {
+    for board in boards {
+        ladders::chain::check_fits(board)?;
+    }
     let seats: Vec<&Board> = boards.iter().collect();
     // Ten certified digits are far below any sampling error, and stepping the joint chain gets
     // them faster than the exact solve once the chain has more than a few hundred states.

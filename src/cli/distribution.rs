@@ -120,6 +120,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         Some(c) => c.board.clone(),
         None => args.game.board.load()?,
     };
+    ladders::chain::check_fits(&board)?;
     let options = DistributionOptions {
         turns: args.turns.map(|n| n as usize),
         tail: args.tail.clone().unwrap_or_else(default_tail),

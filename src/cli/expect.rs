@@ -202,5 +202,6 @@ fn checked_moments(board: &Board, k: usize) -> Result<Moments> {
     if board.is_stateful() {
         return Ok(checked_moments_of(&law_chain(board), k)?);
     }
+    ladders::chain::check_fits(board)?;
     Ok(checked_moments_of(&Chain::for_board(board), k)?)
 }

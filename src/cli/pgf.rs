@@ -52,6 +52,7 @@ fn parse_format(text: &str) -> Result<PgfFormat, String> {
 /// the same law of T), else over the squares.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
+    ladders::chain::check_fits(&board)?;
     if board.is_stateful() {
         report(args, &board, &law_chain(&board), out)?;
     } else {

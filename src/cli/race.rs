@@ -93,7 +93,9 @@ pub fn seat_boards(
             if reverse_seat.contains(&(i + 1)) {
                 rules.reverse = !rules.reverse;
             }
-            rules.load(name)
+            let board = rules.load(name)?;
+            ladders::chain::check_fits(&board)?;
+            Ok(board)
         })
         .collect()
 }
@@ -170,6 +172,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if players.from != players.to {
         let board = args.rules.load(&args.seats.boards[0])?;
         super::board_args::square_state_only(&board, "race")?;
+        ladders::chain::check_fits(&board)?;
         let mut races = Vec::new();
         for k in players.from..=players.to {
             let seats = vec![&board; k];

@@ -38,6 +38,7 @@ pub struct Args {
 /// Runs `sensitivity`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
+    ladders::chain::check_fits(&board)?;
     // Refused before the board's own solve when the solve per jump would take too long.
     sensitivity_fits(&board)?;
     let Some(base) = expected_turns(&board) else {

@@ -55,6 +55,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         }
         None => {
             let board = args.game.board.load()?;
+            ladders::chain::check_fits(&board)?;
             let e = if board.is_stateful() {
                 stateful_extremes(&board)
             } else {

@@ -49,6 +49,7 @@ pub struct Args {
 /// Runs `squares`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
+    ladders::chain::check_fits(&board)?;
     let format = Format {
         digits: args.digits.get(),
         exact: args.exact,

@@ -46,6 +46,7 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let mean = super::config::verify(args)?;
     let board = args.board.load()?;
+    ladders::chain::check_fits(&board)?;
     let turns = match &args.file {
         Some(path) => {
             let text = if path == "-" {

@@ -190,3 +190,34 @@ fn the_proved_tail_law_holds_on_the_exact_law_in_the_json() {
         .stdout(predicate::str::contains("Tail law").not())
         .stdout(predicate::str::contains("each extra turn multiplies").not());
 }
+
+/// A board of `size` empty squares, 3-faced die, 3s roll again without limit (the hostile
+/// corpus's `die3_again_*.toml`).
+fn die3_again(size: u32) -> String {
+    format!(
+        "{}/tests/hostile/boards/die3_again_{size}.toml",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn long_runs_of_top_throws_answer_or_refuse_at_once_with_the_figure() {
+    // 2,000 squares: the turn chain fits (about 1.3 million transitions, denominators up to
+    // 3^667, 1,057 bits), but 50 exact turns over it would take hours: refused with the turns.
+    let err = crate::common::stderr_of(&["distribution", &die3_again(2000), "--turns", "50"], 2);
+    assert!(err.contains("about 50 turns over 2000 states"), "{err}");
+    assert!(err.contains("--turns"), "{err}");
+    // The shortest game, by hand: 666 threes run from 0 to 1998 and a 2 finishes, all in the
+    // first turn (one turn of 667 rolls).
+    let out = stdout_of(&["shortest", &die3_again(2000)]);
+    assert!(out.contains("Shortest game    1 turn,"), "{out}");
+    // 10,000 squares: the chain itself (about N^2 / 3 = 33 million transitions) is refused
+    // before anything is built, naming its size, and `expect` (roll by roll) still answers.
+    let err = crate::common::stderr_of(&["distribution", &die3_again(10000), "--turns", "50"], 2);
+    assert!(err.contains("about 33,000,000 transitions"), "{err}");
+    assert!(err.contains("3,334 rolls in a row"), "{err}");
+    assert!(err.contains("`ladders expect`"), "{err}");
+    // E[T] by hand is not short; the exact answer exists: exit 0 with a number.
+    let out = stdout_of(&["expect", &die3_again(10000)]);
+    assert!(out.contains("Expected turns"), "{out}");
+}
