@@ -114,10 +114,16 @@ pub struct SquareAnswers {
 ///
 /// [`VisitsError::Infinite`] when the game can last forever.
 pub fn square_answers(board: &Board) -> Result<SquareAnswers, VisitsError> {
+    // The whole command's stage: its solves report their own, but between them (the visits'
+    // reconstruction, the expectations' per square) no unit is finished for seconds on a
+    // large board.
+    let stage = crate::progress::Stage::begin("per-square answers", Some(3));
     let v = visits(board)?;
+    stage.advance(1);
     let Expectation::Finite(e) = expect_with(board, true) else {
         unreachable!("visits are finite, so is the expectation")
     };
+    stage.advance(2);
     let remaining: BTreeMap<Square, BigRational> = e.per_square.iter().cloned().collect();
     let single_roll =
         board.rules().roll_again == RollAgain::None && board.extra_turn_squares().is_empty();

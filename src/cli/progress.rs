@@ -69,6 +69,13 @@ impl DelayedBar {
 
     /// `done` units are finished.
     pub fn set_position(&self, done: u64) {
+        self.reveal_if_due();
+        self.bar.set_position(done);
+    }
+
+    /// Shows the bar once the work has run for [`delay`] (on a terminal); redraws it when shown
+    /// (its spinner and elapsed time move on though no unit was finished).
+    fn reveal_if_due(&self) {
         if self.terminal
             && !self.shown.load(Ordering::Relaxed)
             && self.start.elapsed() >= self.delay
@@ -79,7 +86,9 @@ impl DelayedBar {
                 None => self.bar.set_draw_target(ProgressDrawTarget::stderr()),
             }
         }
-        self.bar.set_position(done);
+        if self.shown.load(Ordering::Relaxed) {
+            self.bar.tick();
+        }
     }
 
     /// Removes the bar.
@@ -126,11 +135,26 @@ impl Listener for Stages {
 
 /// Shows the library's long stages on standard error when it is a terminal (nothing is
 /// installed otherwise); the bars stop when the returned guard is dropped.
+///
+/// A stage whose work reports no unit for a while (one long solve, a reconstruction) is still
+/// shown after [`delay`]: a thread looks at the open stages every quarter of a second, shows
+/// those that are due and redraws the shown ones, until the listener is removed.
 pub fn install() -> Option<Listening> {
     std::io::stderr().is_terminal().then(|| {
-        listen(Arc::new(Stages {
+        let stages = Arc::new(Stages {
             multi: MultiProgress::with_draw_target(ProgressDrawTarget::stderr()),
             bars: Mutex::new(Vec::new()),
-        }))
+        });
+        let watched = Arc::downgrade(&stages);
+        std::thread::spawn(move || loop {
+            std::thread::sleep(Duration::from_millis(250));
+            let Some(stages) = watched.upgrade() else {
+                break;
+            };
+            for (_, bar) in stages.bars().iter() {
+                bar.reveal_if_due();
+            }
+        });
+        listen(stages)
     })
 }

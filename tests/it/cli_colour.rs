@@ -136,7 +136,8 @@ fn on_a_terminal(args: &str) -> String {
 
 /// The messages of every stage the library reports (`ladders::progress::Stage::begin`) and of
 /// the simulator's bar.
-const STAGES: [&str; 19] = [
+const STAGES: [&str; 20] = [
+    "per-square answers",
     "ordering the unknowns",
     "factorising",
     "eliminating modulo primes",
@@ -198,7 +199,11 @@ fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
         ),
         (
             big("squares"),
-            &["solving square by square", "eliminating modulo primes"],
+            &[
+                "per-square answers",
+                "solving square by square",
+                "eliminating modulo primes",
+            ],
         ),
         (
             "draw efi --heat visits".into(),
