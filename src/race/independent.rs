@@ -153,7 +153,7 @@ pub const SERIES_SECONDS_LIMIT: f64 = 30.0;
 /// Seconds of the series per transition, per turn and per limb of the fixed point plus one
 /// (measured, user CPU: two seats on `benches/boards/gen-1000.toml`, 11,443 turns over about
 /// 6,000 transitions at 2 limbs, 9.1 s; seed 000's Efi, 212 turns, 0.01 s).
-const SECONDS_PER_STEP: f64 = 4.5e-8;
+pub const SECONDS_PER_STEP: f64 = 4.5e-8;
 
 /// The series' estimated work before it starts.
 #[derive(Clone, Copy, Debug, PartialEq)]
