@@ -318,7 +318,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
     /// The least common denominator D of every transition probability, so that D times the
     /// transition matrix is an integer matrix. Most denominators divide the lcm so far (a run of
     /// top throws gives `F^k` for every k up to its length), which costs one division each
-    /// ([`crate::exact::lehmer::lcm`]), not a gcd.
+    /// (Lehmer's lcm, `exact::lehmer::lcm`), not a gcd.
     pub fn common_denominator(&self) -> BigInt {
         let mut d = BigInt::one();
         for row in &self.rows {
