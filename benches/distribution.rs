@@ -1,7 +1,7 @@
 //! Criterion benchmarks for issue 3's targets: the full exact distribution of milton-bradley and
 //! efi until P(T > n) < 1e-15 (target: under 100 ms each), with and without building the chain;
 //! the exact integer stepping alone; the shortest and longest game; issue 16's 500 turns as
-//! certified decimals against the exact fractions.
+//! certified decimals against the exact fractions, and on the 1,000-square bench board.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ladders::analysis::distribution::{distribution, DistributionOptions};
@@ -55,6 +55,19 @@ fn bench_distribution(c: &mut Criterion) {
             b.iter(|| extremes(black_box(&board), &chain))
         });
     }
+    // Issue 16's third board: 1,000 squares, 500 turns as certified decimals (the tail law
+    // steps on past turn 500 there).
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/boards/gen-1000.toml");
+    let text = std::fs::read_to_string(path).unwrap();
+    let board = ladders::board::Board::from_toml_str(&text, path).unwrap();
+    let chain = Chain::for_board(&board);
+    let five_hundred = DistributionOptions {
+        turns: Some(500),
+        ..DistributionOptions::default()
+    };
+    group.bench_function("gen-1000/decimals-500", |b| {
+        b.iter(|| certified_distribution(black_box(&chain), &five_hundred, 12).unwrap())
+    });
     group.finish();
 }
 
