@@ -223,6 +223,15 @@ fn dyadic_f64(x: u128, k: u32) -> f64 {
     x as f64 * 2f64.powi(-(k as i32))
 }
 
+#[cfg(test)]
+impl Bounds {
+    /// True when `lo / 2^shift <= x <= hi / 2^shift` (the tests' containment check).
+    pub(crate) fn contains(&self, x: &BigRational) -> bool {
+        let over = |v: u128| BigRational::new(BigInt::from(v), BigInt::from(1) << self.shift);
+        over(self.lo) <= *x && *x <= over(self.hi)
+    }
+}
+
 /// True when the bounds say `x < r` for sure, `Some(false)` when `x >= r` for sure.
 pub fn below(b: &Bounds, r: &BigRational) -> Option<bool> {
     if r.is_zero() {
@@ -299,9 +308,7 @@ mod tests {
                     (c.survives(), e.p_survives()),
                     (c.ends_now(), e.p_ends_now()),
                 ] {
-                    let lo = BigRational::new(BigInt::from(b.lo), BigInt::from(1) << b.shift);
-                    let hi = BigRational::new(BigInt::from(b.hi), BigInt::from(1) << b.shift);
-                    assert!(lo <= x && x <= hi, "{name}");
+                    assert!(b.contains(&x), "{name}");
                 }
                 // Relative width of P(T > n) below 2^-80, down to the 1e-15 tail.
                 let s = c.survives();
@@ -311,9 +318,7 @@ mod tests {
                     let scale = BigRational::from_integer(e.scale().clone());
                     for (b, m) in c.position().iter().zip(e.transient_mass()) {
                         let x = BigRational::from_integer(m) / &scale;
-                        let lo = BigRational::new(BigInt::from(b.lo), BigInt::from(1) << b.shift);
-                        let hi = BigRational::new(BigInt::from(b.hi), BigInt::from(1) << b.shift);
-                        assert!(lo <= x && x <= hi, "{name}");
+                        assert!(b.contains(&x), "{name}");
                         // Within 2^20 units of the shared scale: tight, not only valid.
                         assert!(b.hi - b.lo < 1 << 20, "{name}: {b:?}");
                     }
