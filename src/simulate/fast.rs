@@ -279,18 +279,24 @@ fn lockstep(
                 &mut faces,
                 faces_left,
             );
-            for l in 0..LANES {
-                if (lane_words[l] as i64) < 0 {
-                    lanes[l].dice.set_batch_state(faces[l], faces_left);
-                    if let Some(next) = stop(run, fast, &mut lanes[l], lane_words[l]) {
-                        lane_words[l] = next;
-                    } else {
-                        idle[l] = true;
-                        for (lane, &f) in lanes.iter_mut().zip(&faces) {
-                            lane.dice.set_batch_state(f, faces_left);
-                        }
-                        break 'all;
+            // The lanes to stop, in lane order, found without a branch per lane (which lane
+            // stops is random, so such branches are mispredicted).
+            let mut negative = lane_words
+                .iter()
+                .enumerate()
+                .fold(0u32, |m, (l, &w)| m | (((w >> 63) as u32) << l));
+            while negative != 0 {
+                let l = negative.trailing_zeros() as usize;
+                negative &= negative - 1;
+                lanes[l].dice.set_batch_state(faces[l], faces_left);
+                if let Some(next) = stop(run, fast, &mut lanes[l], lane_words[l]) {
+                    lane_words[l] = next;
+                } else {
+                    idle[l] = true;
+                    for (lane, &f) in lanes.iter_mut().zip(&faces) {
+                        lane.dice.set_batch_state(f, faces_left);
                     }
+                    break 'all;
                 }
             }
         }
