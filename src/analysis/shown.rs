@@ -421,7 +421,9 @@ fn resolve<S>(
         });
     }
     let mut stepper = ic.stepper();
+    let stage = crate::progress::Stage::begin("exact undecided terms", Some(last as u64 + 1));
     for i in 0..=last {
+        stage.advance(i as u64);
         stepper.step();
         if indices.contains(&i) {
             p[i] = Value::Exact(stepper.p_ends_now());

@@ -136,7 +136,7 @@ fn on_a_terminal(args: &str) -> String {
 
 /// The messages of every stage the library reports (`ladders::progress::Stage::begin`) and of
 /// the simulator's bar.
-const STAGES: [&str; 20] = [
+const STAGES: [&str; 21] = [
     "per-square answers",
     "ordering the unknowns",
     "factorising",
@@ -157,6 +157,7 @@ const STAGES: [&str; 20] = [
     "solving each pair",
     "stepping the series",
     "recurrence modulo primes",
+    "exact undecided terms",
 ];
 
 /// Long work shows a bar on a terminal (here at once: the delay is set to 0), no wider than
@@ -164,7 +165,8 @@ const STAGES: [&str; 20] = [
 /// steps, the simulator's games, a race's sweeps, its series and its stepped joint chain, the
 /// per-square solves of `squares` and of `draw --heat`, `sensitivity`'s solve per jump, the
 /// shared board's joint chain (built, swept layer by layer, raced to each apple) and the pairs
-/// of two players who choose, the generating function's series and its recurrence modulo primes.
+/// of two players who choose, the generating function's series and its recurrence modulo primes,
+/// and the exact stepping that settles a distribution's terms too close to a rounding boundary.
 #[test]
 fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
     let board = format!(
@@ -178,7 +180,7 @@ fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
         "race {}/tests/fixtures/sim/shared-two.toml --exact-limit 1",
         env!("CARGO_MANIFEST_DIR")
     );
-    let cases: [(String, &[&str]); 11] = [
+    let cases: [(String, &[&str]); 12] = [
         (
             big("expect"),
             &[
@@ -222,6 +224,13 @@ fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
         (
             big("pgf"),
             &["stepping the series", "recurrence modulo primes"],
+        ),
+        (
+            format!(
+                "distribution {}/tests/fixtures/die3-again-300.toml --turns 50",
+                env!("CARGO_MANIFEST_DIR")
+            ),
+            &["exact undecided terms"],
         ),
     ];
     for (args, bars) in cases {
