@@ -19,13 +19,12 @@ use num_traits::{One, Zero};
 
 use super::exit;
 use super::output::write_json;
-use super::output_args::{Digits, Json, JSON_EXACT_HELP};
+use super::output_args::JsonExact;
 use super::policy_arg::{Chosen, GameArgs};
 
 /// Exact distribution of the number of turns
 #[derive(clap::Args, Debug)]
 #[command(
-    mut_arg("json", |a| a.help(JSON_EXACT_HELP)),
     after_help = after_help!(
     "ladders distribution tiny --exact",
     "ladders distribution milton-bradley --turns 50 --csv",
@@ -44,8 +43,6 @@ pub struct Args {
     /// Print the exact fractions instead of decimals
     #[arg(long)]
     pub exact: bool,
-    #[command(flatten)]
-    pub digits: Digits,
     /// A bar chart of P(T = n) instead of the table
     #[arg(long, conflicts_with_all = ["csv", "json", "exact"])]
     pub chart: bool,
@@ -53,7 +50,7 @@ pub struct Args {
     #[arg(long, conflicts_with = "json")]
     pub csv: bool,
     #[command(flatten)]
-    pub output: Json,
+    pub output: JsonExact,
     /// Also write a chart as SVG to FILE: P(T = n) bars, P(T <= n) line, quantiles marked (`-`:
     /// standard output, instead of the report)
     #[arg(long, value_name = "FILE")]
@@ -126,7 +123,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         tail: args.tail.clone().unwrap_or_else(default_tail),
         min_turns: 0,
     };
-    let digits = args.digits.get();
+    let digits = args.game.digits.get();
     if let Some(path) = &args.svg {
         // The chart is drawn from the exact law.
         let dist = exact_law(chosen.as_ref(), &board, &options)?;

@@ -20,7 +20,7 @@ use num_rational::BigRational;
 use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
-use super::output_args::{Digits, Json};
+use super::output_args::Json;
 use super::policy_arg::{Chosen, GameArgs};
 
 /// Exact expected turns, variance, rolls, snakes and ladders
@@ -34,8 +34,6 @@ use super::policy_arg::{Chosen, GameArgs};
 pub struct Args {
     #[command(flatten)]
     pub game: GameArgs,
-    #[command(flatten)]
-    pub digits: Digits,
     /// Add the expected remaining turns from every reachable square
     #[arg(long)]
     pub per_square: bool,
@@ -77,7 +75,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         return die_table(
             &args.game.board,
             range,
-            args.digits.get(),
+            args.game.digits.get(),
             args.output.json,
             out,
         );
@@ -87,7 +85,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     let board = args.game.board.load()?;
     let options = ExpectOptions {
-        digits: args.digits.get(),
+        digits: args.game.digits.get(),
         per_square: args.per_square,
     };
     if args.float {
@@ -134,7 +132,7 @@ fn run_policy(args: &Args, chosen: &Chosen, out: &mut dyn Write) -> Result<ExitC
         "--float is not available with --policy (the exact answer is fast: drop --float)"
     );
     let options = ExpectOptions {
-        digits: args.digits.get(),
+        digits: args.game.digits.get(),
         per_square: args.per_square,
     };
     let chain = chosen.model().chain();

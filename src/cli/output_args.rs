@@ -1,11 +1,11 @@
 //! The output options most subcommands share, declared once and flattened in: `--json` and
 //! `--digits` (default 12). A subcommand whose option differs rewrites only that, with
 //! `#[command(mut_arg(...))]` on its `Args`: the per-square tables of `squares` and
-//! `sensitivity` default to [`TABLE_DIGITS`], `pgf`'s digits are those of E[T], and some JSON
-//! always carries the exact fractions ([`JSON_EXACT_HELP`]). (Not a const generic default:
-//! clap keeps a derived default in one static per field, shared by every instance.) `race`
-//! certifies its digits (no fixed default), and `boards` and `generate` print other JSON, so
-//! they declare their own.
+//! `sensitivity` default to [`TABLE_DIGITS`], `pgf`'s digits are those of E[T]. (Not a const
+//! generic default: clap keeps a derived default in one static per field, shared by every
+//! instance.) A report whose JSON always carries the exact fractions takes [`JsonExact`], the
+//! same flag with its own help line. `race` certifies its digits (no fixed default), and
+//! `boards` and `generate` print other JSON, so they declare their own.
 
 /// `--json`: one JSON object instead of the text report.
 #[derive(clap::Args, Clone, Copy, Debug, Default)]
@@ -15,10 +15,14 @@ pub struct Json {
     pub json: bool,
 }
 
-/// The help line of `--json` for a report whose JSON carries the exact fractions even when the
-/// text shows decimals.
-pub const JSON_EXACT_HELP: &str =
-    "Print one JSON object instead of text (always with the exact fractions)";
+/// `--json` for a report whose JSON carries the exact fractions even when the text shows
+/// decimals (`distribution`, `squares`, `sensitivity`).
+#[derive(clap::Args, Clone, Copy, Debug, Default)]
+pub struct JsonExact {
+    /// Print one JSON object instead of text (always with the exact fractions)
+    #[arg(long)]
+    pub json: bool,
+}
 
 /// The default `--digits` of the per-square tables (`squares`, `sensitivity`).
 pub const TABLE_DIGITS: &str = "6";
@@ -58,7 +62,7 @@ mod tests {
                 _ => unreachable!(),
             }
             match parse(&["expect", "tiny"]) {
-                Command::Expect(a) => assert_eq!(a.digits.get(), 12),
+                Command::Expect(a) => assert_eq!(a.game.digits.get(), 12),
                 _ => unreachable!(),
             }
             match parse(&["sensitivity", "tiny", "--digits", "3", "--json"]) {

@@ -1,7 +1,7 @@
 //! `--policy optimal|FILE` for the analyses of a board with a choice rule (`expect`,
 //! `distribution`, `shortest`, `simulate`, `check`): the player follows that policy, so the game
 //! is an ordinary chain over squares ([`ladders::choice::PolicyModel`]). [`GameArgs`] is the
-//! board with its overrides and the policy, as `expect`, `distribution` and `shortest` take them.
+//! board with its overrides, the policy and `--digits`, as `expect`, `distribution` and `shortest` take them.
 
 use std::io::{self, Write};
 
@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use super::board_args::{BoardArgs, RuleArgs};
 use super::output::write_json;
+use super::output_args::Digits;
 
 /// The policy a player who chooses follows.
 #[derive(clap::Args, Clone, Debug, Default)]
@@ -22,14 +23,16 @@ pub struct PolicyArgs {
     pub policy: Option<String>,
 }
 
-/// The board of an analysis that also takes a policy: the board with its rule overrides, and
-/// the policy its player follows when the board has a choice rule.
+/// The board of an analysis that also takes a policy: the board with its rule overrides, the
+/// policy its player follows when the board has a choice rule, and the digits of its decimals.
 #[derive(clap::Args, Clone, Debug)]
 pub struct GameArgs {
     #[command(flatten)]
     pub board: BoardArgs,
     #[command(flatten)]
     pub policy: PolicyArgs,
+    #[command(flatten)]
+    pub digits: Digits,
 }
 
 impl GameArgs {

@@ -11,12 +11,11 @@ use ladders::report::design::{sensitivity_json, write_sensitivity};
 use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
-use super::output_args::{Digits, Json, JSON_EXACT_HELP, TABLE_DIGITS};
+use super::output_args::{Digits, JsonExact, TABLE_DIGITS};
 
 /// Exact change in expected turns when each snake or ladder is removed, sorted
 #[derive(clap::Args, Debug)]
 #[command(
-    mut_arg("json", |a| a.help(JSON_EXACT_HELP)),
     mut_arg("digits", |a| a.default_value(TABLE_DIGITS)),
     after_help = after_help!(
     "ladders sensitivity milton-bradley",
@@ -32,7 +31,7 @@ pub struct Args {
     #[arg(long)]
     pub exact: bool,
     #[command(flatten)]
-    pub output: Json,
+    pub output: JsonExact,
 }
 
 /// Runs `sensitivity`.

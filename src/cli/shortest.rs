@@ -12,7 +12,7 @@ use ladders::chain::Chain;
 use ladders::report::shortest::{likeliest_json, to_json, write_likeliest, write_text};
 
 use super::exit;
-use super::output_args::{Digits, Json};
+use super::output_args::Json;
 use super::policy_arg::{write_report, GameArgs};
 
 /// Shortest game (with the rolls that achieve it) and longest game
@@ -25,8 +25,6 @@ use super::policy_arg::{write_report, GameArgs};
 pub struct Args {
     #[command(flatten)]
     pub game: GameArgs,
-    #[command(flatten)]
-    pub digits: Digits,
     /// Also the likeliest game: among the fewest-turn games, and among all games (exact
     /// probabilities; a game is the squares at the ends of its turns)
     #[arg(long)]
@@ -65,7 +63,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             (board, e, likely)
         }
     };
-    let digits = args.digits.get();
+    let digits = args.game.digits.get();
     write_report(
         out,
         args.output.json,

@@ -12,12 +12,11 @@ use ladders::report::squares::{after_json, to_json, write_after, write_csv, writ
 use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
-use super::output_args::{Digits, Json, JSON_EXACT_HELP, TABLE_DIGITS};
+use super::output_args::{Digits, JsonExact, TABLE_DIGITS};
 
 /// Exact per-square answers: visits, reach, remaining turns; per jump: uses and P(taken)
 #[derive(clap::Args, Debug)]
 #[command(
-    mut_arg("json", |a| a.help(JSON_EXACT_HELP)),
     mut_arg("digits", |a| a.default_value(TABLE_DIGITS)),
     after_help = after_help!(
     "ladders squares tiny",
@@ -43,7 +42,7 @@ pub struct Args {
     #[arg(long, requires = "csv", conflicts_with = "after")]
     pub jumps: bool,
     #[command(flatten)]
-    pub output: Json,
+    pub output: JsonExact,
 }
 
 /// Runs `squares`.
