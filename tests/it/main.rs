@@ -32,6 +32,7 @@ mod json_docs;
 mod known_closed_forms;
 mod known_values;
 mod known_values_rules;
+mod layout;
 mod likeliest;
 mod optimize;
 mod properties;
