@@ -154,8 +154,9 @@ impl Block {
                     .iter()
                     .filter(|(j, _)| *j < local.len() && local[*j] != usize::MAX)
                     .map(|(j, p)| {
-                        let scaled = p * BigRational::from_integer(d.clone());
-                        (local[*j], to_f64(p), scaled.to_integer())
+                        // p D is an integer (D is a multiple of p's denominator): no gcd.
+                        let scaled = p.numer() * (d / p.denom());
+                        (local[*j], to_f64(p), scaled)
                     })
                     .collect()
             })

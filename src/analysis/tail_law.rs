@@ -36,15 +36,14 @@
 //! true and none is made: [`tail_law`] returns `None`.
 
 use num_bigint::BigInt;
-use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
-use crate::exact::decimal::{
-    decade, dyadic_bound, fixed, over_power_of_two, pow10, rounded, to_f64,
-};
+use crate::exact::decimal::{decade, dyadic_bound, fixed, rounded, to_f64};
+use crate::exact::lehmer::{gcd, lcm};
+use crate::exact::scaled::Scaled;
 use crate::exact::solve::transient_matrix;
 
 /// `|P(T > n) - c rho^n| <= within` for every `n >= from`, proved.
@@ -163,8 +162,10 @@ fn settled_iterate(q: &[Vec<(usize, BigRational)>], start: usize) -> Option<(usi
     let nnz: usize = qf.iter().map(Vec::len).sum::<usize>().max(1);
     let mut p = vec![0.0; q.len()];
     p[start] = 1.0;
+    // `p Q` of the previous iterate, which is the next iterate before normalising.
+    let mut next = None;
     for m in 1..=(FLOAT_WORK / nnz).min(100_000) {
-        p = times(&qf, &p);
+        p = next.take().unwrap_or_else(|| times(&qf, &p));
         let sum: f64 = p.iter().sum();
         if !(sum > 0.0 && sum.is_finite()) {
             return None;
@@ -184,6 +185,7 @@ fn settled_iterate(q: &[Vec<(usize, BigRational)>], start: usize) -> Option<(usi
         if lo > 0.0 && hi < 1.0 && hi - lo <= SETTLED * hi {
             return Some((m, p));
         }
+        next = Some(v);
     }
     None
 }
@@ -220,7 +222,7 @@ fn geometric_bounds(q: &[Vec<(usize, BigRational)>], u: &[f64], p: &[Bounds128])
     let d = q
         .iter()
         .flatten()
-        .fold(BigInt::one(), |d, (_, x)| d.lcm(x.denom()));
+        .fold(BigInt::one(), |d, (_, x)| lcm(d, x.denom()));
     let a: Vec<Vec<(usize, BigInt)>> = q
         .iter()
         .map(|row| {
@@ -339,8 +341,8 @@ fn round(x: &BigRational, up: bool) -> BigRational {
 /// product: rounding is monotone and every factor is nonnegative, so the result is an upper (or
 /// lower) bound of the exact power, with numbers that stay short however large n is. The
 /// factors are kept as `m 2^e` (integers, never reduced by a gcd).
-fn pow_rounded(x: &BigRational, n: usize, up: bool) -> BigRational {
-    let mut base = Dyadic::of(&round(x, up));
+fn pow_rounded(x: &Scaled, n: usize, up: bool) -> Scaled {
+    let mut base = Dyadic::of(&x.round(BITS, up));
     let mut result = Dyadic {
         m: BigInt::one(),
         e: 0,
@@ -355,7 +357,7 @@ fn pow_rounded(x: &BigRational, n: usize, up: bool) -> BigRational {
             base = base.times(&base, up);
         }
     }
-    result.value()
+    Scaled::dyadic(result.m, result.e)
 }
 
 /// A nonnegative dyadic number `m 2^e`.
@@ -365,13 +367,10 @@ struct Dyadic {
 }
 
 impl Dyadic {
-    /// `x`, which must be dyadic (as [`round`] returns).
-    fn of(x: &BigRational) -> Dyadic {
-        let e = x.denom().trailing_zeros().unwrap_or(0) as i64;
-        Dyadic {
-            m: x.numer().clone(),
-            e: -e,
-        }
+    /// `x`, which must be dyadic in lowest terms (as [`Scaled::round`] returns).
+    fn of(x: &Scaled) -> Dyadic {
+        let (m, e) = x.as_dyadic().expect("a dyadic number");
+        Dyadic { m: m.clone(), e }
     }
 
     /// The product rounded up (or down) to [`BITS`] significant bits.
@@ -385,19 +384,19 @@ impl Dyadic {
             e: self.e + other.e + excess as i64,
         }
     }
-
-    /// The number as a fraction.
-    fn value(&self) -> BigRational {
-        match self.e >= 0 {
-            true => BigRational::from_integer(&self.m << self.e as usize),
-            false => over_power_of_two(self.m.clone(), self.e.unsigned_abs()),
-        }
-    }
 }
 
 /// `x y` for `x, y >= 0`, rounded up to about [`BITS`] significant bits.
-fn times_up(x: &BigRational, y: &BigRational) -> BigRational {
-    round(&(x * y), true)
+fn times_up(x: &Scaled, y: &Scaled) -> Scaled {
+    x.times(y).round(BITS, true)
+}
+
+/// `x / y` for `x >= 0` and `y > 0`, in lowest terms (one Lehmer gcd).
+fn quotient(x: &Scaled, y: &Scaled) -> BigRational {
+    let ((xn, xd), (yn, yd)) = (x.lowest_terms(), y.lowest_terms());
+    let (n, d) = (xn * yd, xd * yn);
+    let g = gcd(&n, &d);
+    BigRational::new_raw(n / &g, d / g)
 }
 
 /// `x` rounded to `decimals` digits after the point, as a fraction and its text (without
@@ -413,68 +412,104 @@ fn decimal(x: &BigRational, decimals: usize) -> (BigRational, String) {
 }
 
 /// The smallest decimal of one significant digit at least `x > 0`, as a fraction and text.
-fn one_digit_up(x: &BigRational) -> (BigRational, String) {
-    let mut e = decade(x);
-    let mut digit = (x / pow10(e)).ceil().to_integer().to_u32().unwrap_or(10);
+fn one_digit_up(x: &Scaled) -> (BigRational, String) {
+    let mut e = decade(&x.to_rational());
+    let mut digit = x.div_ceil(&Scaled::pow10(e)).to_u32().unwrap_or(10);
     if digit >= 10 {
         digit = 1;
         e += 1;
     }
     (
-        BigRational::from_integer(BigInt::from(digit)) * pow10(e),
+        Scaled::integer(digit)
+            .times(&Scaled::pow10(e))
+            .to_rational(),
         format!("{digit}e{e}"),
     )
 }
 
+/// A start's bounds as exact numbers for [`statement`].
+struct Exact {
+    a: Scaled,
+    r: Scaled,
+    slack: Scaled,
+    b: Scaled,
+    l: Scaled,
+}
+
+impl Exact {
+    /// The bounds, which are dyadic (rounded by [`round`]).
+    fn of(b: &Bounds) -> Exact {
+        let x = |r: &BigRational| Scaled::of(r).expect("a dyadic bound");
+        Exact {
+            a: x(&b.a),
+            r: x(&b.r),
+            slack: x(&b.slack),
+            b: x(&b.b),
+            l: x(&b.l),
+        }
+    }
+}
+
+/// The number of decimals that give `x > 0` about `digits` significant digits.
+fn places(x: &BigRational, digits: usize) -> usize {
+    let lead = to_f64(x).log10().floor();
+    (digits as f64 - 1.0 - lead).max(0.0) as usize
+}
+
 /// The printed C and rho to `digits` significant digits, n0, and the proved error there.
-fn statement(m: usize, b: &Bounds, digits: usize) -> Option<TailLaw> {
-    let two = BigRational::from_integer(BigInt::from(2));
-    let rho_mid = (&b.r + &b.l) / &two;
-    if !b.l.is_positive() {
+/// Computed with [`Scaled`] numbers: the same exact values as fractions, without their gcds.
+fn statement(m: usize, b: &Bounds, x: &Exact, digits: usize) -> Option<TailLaw> {
+    if !x.l.is_positive() {
         return None;
     }
+    let half = Scaled::dyadic(BigInt::one(), -1);
+    let rho_mid = x.r.plus(&x.l).times(&half).to_rational();
     // The printed C is chosen near (a + b) / 2 / rho^m; the bounds below hold whatever it is.
-    let c_mid = round(&((&b.a + &b.b) / &two), true) / pow_rounded(&rho_mid, m, true);
-    let places = |x: &BigRational| {
-        let lead = to_f64(x).log10().floor();
-        (digits as f64 - 1.0 - lead).max(0.0) as usize
-    };
-    let (rho, rho_text) = decimal(&rho_mid, places(&rho_mid));
-    let (c, c_text) = decimal(&c_mid, places(&c_mid));
+    let c_num = x.a.plus(&x.b).times(&half).round(BITS, true);
+    let rho_up = pow_rounded(&Scaled::of(&rho_mid).expect("dyadic"), m, true);
+    let c_mid = quotient(&c_num, &rho_up);
+    let (rho, rho_text) = decimal(&rho_mid, places(&rho_mid, digits));
+    let (c, c_text) = decimal(&c_mid, places(&c_mid, digits));
+    let (rho_s, c_s) = (Scaled::of(&rho)?, Scaled::of(&c)?);
     // C' rho'^m enclosed (powers rounded outward), so A >= it >= B still holds.
-    let big_a = b.a.clone().max(&c * pow_rounded(&rho, m, true));
-    let small_b = b.b.clone().min(&c * pow_rounded(&rho, m, false));
-    let big_r = b.r.clone().max(rho.clone());
-    let small_l = b.l.clone().min(rho.clone());
-    let one = BigRational::one();
-    if !(big_r < one && small_l.is_positive() && small_b.is_positive()) {
+    let big_a = x.a.clone().larger(c_s.times(&pow_rounded(&rho_s, m, true)));
+    let small_b =
+        x.b.clone()
+            .smaller(c_s.times(&pow_rounded(&rho_s, m, false)));
+    let big_r = x.r.clone().larger(rho_s.clone());
+    let small_l = x.l.clone().smaller(rho_s);
+    let one = Scaled::integer(1);
+    if !(big_r.compare(&one).is_lt() && small_l.is_positive() && small_b.is_positive()) {
         return None;
     }
     // k0 >= R / (1 - R) and >= 1; n0 = m + k0 rounded up to a multiple of 10.
-    let k_min = (&big_r / (&one - &big_r))
-        .ceil()
-        .to_integer()
-        .to_usize()?
-        .max(1);
+    let k_min = big_r.div_ceil(&one.minus(&big_r)).to_usize()?.max(1);
     let from = (m + k_min).div_ceil(10) * 10;
     let k = from - m;
     // Every term is nonnegative and rounded up, so eps bounds the exact error bound from above.
     let r_k1 = pow_rounded(&big_r, k - 1, true);
-    let k_r_k1 = times_up(&BigRational::from_integer(BigInt::from(k)), &r_k1);
-    let eps = times_up(&times_up(&(&big_a - &small_b), &r_k1), &big_r)
-        + times_up(&times_up(&small_b, &k_r_k1), &(&big_r - &small_l))
-        + &b.slack;
+    let k_r_k1 = times_up(&Scaled::integer(k), &r_k1);
+    let eps = times_up(&times_up(&big_a.minus(&small_b), &r_k1), &big_r)
+        .plus(&times_up(
+            &times_up(&small_b, &k_r_k1),
+            &big_r.minus(&small_l),
+        ))
+        .plus(&x.slack);
     // Informative: the error is below a millionth of the smallest P(T > n0) can be. A lower
     // bound L^k under 2^-FLOOR_BITS makes no useful statement and its exact power would take
     // that many bits (an early start with loose bounds gave k log2(1/L) near 10^15), so it is
     // judged from its logarithm first.
     if !eps.is_zero() {
-        let floor_bits = k as f64 * -to_f64(&small_l).log2();
+        let floor_bits = k as f64 * -to_f64(&small_l.to_rational()).log2();
         if floor_bits.is_nan() || floor_bits > FLOOR_BITS {
             return None;
         }
-        let floor = &small_b * pow_rounded(&small_l, k, false);
-        if &eps * BigRational::from_integer(BigInt::from(1_000_000)) > floor {
+        let floor = small_b.times(&pow_rounded(&small_l, k, false));
+        if eps
+            .times(&Scaled::integer(1_000_000))
+            .compare(&floor)
+            .is_gt()
+        {
             return None;
         }
     }
@@ -499,11 +534,12 @@ fn statement(m: usize, b: &Bounds, digits: usize) -> Option<TailLaw> {
 
 /// The statement with the fewest digits (6 to 16) whose error is within twice the best.
 fn best_statement(m: usize, b: &Bounds) -> Option<TailLaw> {
-    let best = statement(m, b, 17)?;
+    let x = Exact::of(b);
+    let best = statement(m, b, &x, 17)?;
     let twice = &best.within * BigRational::from_integer(BigInt::from(2));
     (6..=16)
         .step_by(2)
-        .filter_map(|d| statement(m, b, d))
+        .filter_map(|d| statement(m, b, &x, d))
         .find(|s| s.within <= twice && s.from <= best.from)
         .or(Some(best))
 }

@@ -116,6 +116,7 @@ pub(crate) fn over_power_of_two(m: BigInt, k: u64) -> BigRational {
 }
 
 /// `10^e` exactly.
+#[cfg(test)]
 pub(crate) fn pow10(e: i64) -> BigRational {
     let p = BigRational::from_integer(BigInt::from(10u32).pow(e.unsigned_abs() as u32));
     if e >= 0 {

@@ -6,6 +6,7 @@ pub(crate) mod certified;
 pub mod decimal;
 pub(crate) mod lehmer;
 pub(crate) mod limbs;
+pub(crate) mod scaled;
 // Internal: public only for the ordering benchmark, its test and `examples/fill.rs`.
 #[doc(hidden)]
 pub mod order;

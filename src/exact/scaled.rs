@@ -1,0 +1,300 @@
+//! Exact numbers `n / (2^a 5^b)` (n an integer, a any integer, b >= 0): dyadic fractions,
+//! decimals, and their sums, differences and products, which is all the tail law's statement
+//! (`analysis::tail_law`) computes with. A `BigRational` reduces every result by a binary gcd
+//! of its long numerator and denominator; here a sum or a product is a shift and a product of
+//! integers, a comparison a cross product, and a number becomes a fraction in lowest terms
+//! only when asked ([`Scaled::to_rational`]), by the factors 2 and 5 alone (the only primes
+//! its denominator can have). The values are the same, so is every result derived from them.
+
+use std::cmp::Ordering;
+
+use num_bigint::BigInt;
+use num_integer::Integer;
+use num_rational::BigRational;
+use num_traits::{One, Signed, Zero};
+
+use super::decimal::dyadic_bound;
+
+/// The exact number `n / (2^two 5^five)`.
+#[derive(Clone, Debug)]
+pub(crate) struct Scaled {
+    n: BigInt,
+    two: i64,
+    five: u32,
+}
+
+/// `5^k`.
+fn pow5(k: u32) -> BigInt {
+    BigInt::from(5u32).pow(k)
+}
+
+impl Scaled {
+    /// The integer `n`.
+    pub(crate) fn integer(n: impl Into<BigInt>) -> Scaled {
+        Scaled {
+            n: n.into(),
+            two: 0,
+            five: 0,
+        }
+    }
+
+    /// `10^e`.
+    pub(crate) fn pow10(e: i64) -> Scaled {
+        match u32::try_from(e) {
+            Ok(e) => Scaled::integer(BigInt::from(10u32).pow(e)),
+            Err(_) => Scaled {
+                n: BigInt::one(),
+                two: -e,
+                five: e.unsigned_abs() as u32,
+            },
+        }
+    }
+
+    /// The mantissa m and exponent e of a dyadic number `m 2^e` (`None` for another).
+    pub(crate) fn as_dyadic(&self) -> Option<(&BigInt, i64)> {
+        (self.five == 0).then_some((&self.n, -self.two))
+    }
+
+    /// `m 2^e`.
+    pub(crate) fn dyadic(m: BigInt, e: i64) -> Scaled {
+        Scaled {
+            n: m,
+            two: -e,
+            five: 0,
+        }
+    }
+
+    /// `r`, when its denominator is `2^a 5^b` (a dyadic fraction or a decimal); `None`
+    /// otherwise.
+    pub(crate) fn of(r: &BigRational) -> Option<Scaled> {
+        let d = r.denom();
+        let two = d.trailing_zeros().unwrap_or(0);
+        let mut rest = d >> two as usize;
+        let mut five = 0;
+        while !rest.is_one() {
+            let (q, m) = rest.div_rem(&BigInt::from(5u32));
+            if !m.is_zero() {
+                return None;
+            }
+            (rest, five) = (q, five + 1);
+        }
+        Some(Scaled {
+            n: r.numer().clone(),
+            two: two as i64,
+            five,
+        })
+    }
+
+    /// Both numerators over the common denominator `2^max(two) 5^max(five)`.
+    fn aligned(&self, other: &Scaled) -> (BigInt, BigInt, i64, u32) {
+        let (two, five) = (self.two.max(other.two), self.five.max(other.five));
+        let lift = |x: &Scaled| {
+            let n = match five - x.five {
+                0 => x.n.clone(),
+                k => &x.n * pow5(k),
+            };
+            n << (two - x.two) as usize
+        };
+        (lift(self), lift(other), two, five)
+    }
+
+    /// `self + other`.
+    pub(crate) fn plus(&self, other: &Scaled) -> Scaled {
+        let (a, b, two, five) = self.aligned(other);
+        Scaled {
+            n: a + b,
+            two,
+            five,
+        }
+    }
+
+    /// `self - other`.
+    pub(crate) fn minus(&self, other: &Scaled) -> Scaled {
+        let (a, b, two, five) = self.aligned(other);
+        Scaled {
+            n: a - b,
+            two,
+            five,
+        }
+    }
+
+    /// `self other`.
+    pub(crate) fn times(&self, other: &Scaled) -> Scaled {
+        Scaled {
+            n: &self.n * &other.n,
+            two: self.two + other.two,
+            five: self.five + other.five,
+        }
+    }
+
+    /// How `self` compares with `other`.
+    pub(crate) fn compare(&self, other: &Scaled) -> Ordering {
+        let (a, b, _, _) = self.aligned(other);
+        a.cmp(&b)
+    }
+
+    /// The larger of the two.
+    pub(crate) fn larger(self, other: Scaled) -> Scaled {
+        match self.compare(&other) {
+            Ordering::Less => other,
+            _ => self,
+        }
+    }
+
+    /// The smaller of the two.
+    pub(crate) fn smaller(self, other: Scaled) -> Scaled {
+        match self.compare(&other) {
+            Ordering::Greater => other,
+            _ => self,
+        }
+    }
+
+    /// True when the number is 0.
+    pub(crate) fn is_zero(&self) -> bool {
+        self.n.is_zero()
+    }
+
+    /// True when the number is above 0.
+    pub(crate) fn is_positive(&self) -> bool {
+        self.n.is_positive()
+    }
+
+    /// The numerator and denominator in lowest terms (the denominator positive).
+    pub(crate) fn lowest_terms(&self) -> (BigInt, BigInt) {
+        if self.n.is_zero() {
+            return (BigInt::zero(), BigInt::one());
+        }
+        let (mut n, mut two, mut five) = (self.n.clone(), self.two, self.five);
+        if two < 0 {
+            n <<= two.unsigned_abs() as usize;
+            two = 0;
+        }
+        let common = n.trailing_zeros().unwrap_or(0).min(two as u64);
+        n >>= common as usize;
+        two -= common as i64;
+        let five_int = BigInt::from(5u32);
+        while five > 0 {
+            let (q, m) = n.div_rem(&five_int);
+            if !m.is_zero() {
+                break;
+            }
+            (n, five) = (q, five - 1);
+        }
+        let d = match five {
+            0 => BigInt::one(),
+            k => pow5(k),
+        };
+        (n, d << two as usize)
+    }
+
+    /// The number as a fraction in lowest terms.
+    pub(crate) fn to_rational(&self) -> BigRational {
+        let (n, d) = self.lowest_terms();
+        BigRational::new_raw(n, d)
+    }
+
+    /// `self >= 0` rounded up (or down) to a dyadic fraction with about `bits` significant
+    /// bits: [`dyadic_bound`] of the fraction in lowest terms, so the same number as rounding
+    /// [`Scaled::to_rational`].
+    pub(crate) fn round(&self, bits: u64, up: bool) -> Scaled {
+        let (n, d) = self.lowest_terms();
+        let r = dyadic_bound(&n, &d, bits, up);
+        Scaled::of(&r).expect("a dyadic fraction")
+    }
+
+    /// `ceil(self / other)` for `self >= 0` and `other > 0`.
+    pub(crate) fn div_ceil(&self, other: &Scaled) -> BigInt {
+        let (a, b, _, _) = self.aligned(other);
+        a.div_ceil(&b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::q;
+
+    /// Numbers of every kind the tail law uses: dyadic (also with a positive power of two),
+    /// decimals, integers, zero, and a decimal whose fraction reduces by 2 and 5.
+    fn samples() -> Vec<BigRational> {
+        let big = BigInt::from(3u32).pow(70) + 1u32;
+        vec![
+            q(0, 1),
+            q(1, 1),
+            q(6, 1),
+            q(3, 8),
+            q(5, 1024),
+            q(1234567, 10_000_000),
+            q(12, 100),
+            q(25, 10),
+            q(7, 125),
+            BigRational::new(big.clone(), BigInt::one() << 117),
+            BigRational::new(big << 5, BigInt::from(10u32).pow(21)),
+        ]
+    }
+
+    #[test]
+    fn arithmetic_agrees_with_big_rationals() {
+        // Second method: `BigRational`'s own arithmetic, in lowest terms after every step.
+        for x in samples() {
+            let sx = Scaled::of(&x).unwrap();
+            assert_eq!(sx.to_rational(), x);
+            let (n, d) = sx.lowest_terms();
+            assert_eq!((&n, &d), (x.numer(), x.denom()), "{x}");
+            for y in samples() {
+                let sy = Scaled::of(&y).unwrap();
+                assert_eq!(sx.plus(&sy).to_rational(), &x + &y, "{x} + {y}");
+                assert_eq!(sx.minus(&sy).to_rational(), &x - &y, "{x} - {y}");
+                assert_eq!(sx.times(&sy).to_rational(), &x * &y, "{x} * {y}");
+                assert_eq!(sx.compare(&sy), x.cmp(&y), "{x} vs {y}");
+                assert_eq!(
+                    sx.clone().larger(sy.clone()).to_rational(),
+                    (&x).max(&y).clone()
+                );
+                assert_eq!(
+                    sx.clone().smaller(sy.clone()).to_rational(),
+                    (&x).min(&y).clone()
+                );
+                if y.is_positive() {
+                    assert_eq!(sx.div_ceil(&sy), (&x / &y).ceil().to_integer(), "{x} / {y}");
+                }
+            }
+        }
+        // Unreduced on purpose: 20 / (2^3 5^2) = 1/10, and 3 2^4 (a negative power of two).
+        let tenth = Scaled {
+            n: BigInt::from(20),
+            two: 3,
+            five: 2,
+        };
+        assert_eq!(tenth.to_rational(), q(1, 10));
+        assert_eq!(Scaled::dyadic(BigInt::from(3), 4).to_rational(), q(48, 1));
+        assert_eq!(Scaled::integer(7).to_rational(), q(7, 1));
+        assert_eq!(Scaled::pow10(3).to_rational(), q(1000, 1));
+        assert_eq!(Scaled::pow10(-3).to_rational(), q(1, 1000));
+        assert_eq!(Scaled::pow10(0).to_rational(), q(1, 1));
+        assert!(Scaled::of(&q(1, 3)).is_none());
+        assert!(Scaled::of(&q(1, 15)).is_none());
+    }
+
+    #[test]
+    fn rounding_is_rounding_the_fraction_in_lowest_terms() {
+        // Second method: `dyadic_bound` on the reduced fraction, as the tail law rounded before.
+        for x in samples() {
+            let sx = Scaled::of(&x).unwrap();
+            for bits in [1, 5, 96] {
+                for up in [false, true] {
+                    let want = dyadic_bound(x.numer(), x.denom(), bits, up);
+                    assert_eq!(sx.round(bits, up).to_rational(), want, "{x} {bits} {up}");
+                }
+            }
+            // The same number written unreduced rounds the same.
+            let unreduced = Scaled {
+                n: &sx.n * 40,
+                two: sx.two + 3,
+                five: sx.five + 1,
+            };
+            let want = dyadic_bound(x.numer(), x.denom(), 96, true);
+            assert_eq!(unreduced.round(96, true).to_rational(), want);
+        }
+    }
+}
