@@ -158,28 +158,16 @@ enum Value {
 }
 
 impl Value {
-    fn fixed(&self, digits: usize) -> Option<String> {
-        match self {
-            Value::Bounds(b) => b.fixed(digits),
-            Value::Exact(r) => Some(fixed(r, digits)),
-        }
-    }
-
-    fn fixed_complement(&self, digits: usize) -> Option<String> {
-        match self {
-            Value::Bounds(b) => b.fixed_complement(digits),
-            Value::Exact(r) => Some(fixed(&(BigRational::from_integer(1.into()) - r), digits)),
-        }
-    }
-
-    fn probability(&self, digits: usize, complement: bool) -> Option<String> {
+    /// The value (or 1 minus it, with `complement`) as the table shows a probability and as
+    /// a CSV cell (a plain decimal), when decided.
+    fn cells(&self, digits: usize, complement: bool) -> Option<(String, String)> {
         match (self, complement) {
-            (Value::Bounds(b), _) => b.probability(digits, complement),
-            (Value::Exact(r), false) => Some(probability(r, digits)),
-            (Value::Exact(r), true) => Some(probability(
-                &(BigRational::from_integer(1.into()) - r),
-                digits,
-            )),
+            (Value::Bounds(b), _) => b.cells(digits, complement),
+            (Value::Exact(r), false) => Some((probability(r, digits), fixed(r, digits))),
+            (Value::Exact(r), true) => {
+                let r = BigRational::from_integer(1.into()) - r;
+                Some((probability(&r, digits), fixed(&r, digits)))
+            }
         }
     }
 
@@ -366,18 +354,13 @@ fn shown(
     let mut tails = Vec::with_capacity(s.len());
     for (i, (p, s)) in p.iter().zip(s).enumerate() {
         let row = (|| {
+            let (p_table, p_csv) = p.cells(digits, false)?;
+            let (cdf_table, cdf_csv) = s.cells(digits, true)?;
+            let (s_table, s_csv) = s.cells(digits, false)?;
             let term = ShownTerm {
                 n: i + 1,
-                table: [
-                    p.probability(digits, false)?,
-                    s.probability(digits, true)?,
-                    s.probability(digits, false)?,
-                ],
-                csv: [
-                    p.fixed(digits)?,
-                    s.fixed_complement(digits)?,
-                    s.fixed(digits)?,
-                ],
+                table: [p_table, cdf_table, s_table],
+                csv: [p_csv, cdf_csv, s_csv],
                 p_f64: p.to_f64()?,
             };
             Some((term, s.to_f64()?))

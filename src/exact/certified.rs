@@ -21,9 +21,9 @@ use std::cmp::Ordering;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::Zero;
+use num_traits::{ToPrimitive, Zero};
 
-use crate::exact::decimal::{fixed_scaled_u128, scientific};
+use crate::exact::decimal::{fixed_scaled_u128, format_scientific, scientific_parts};
 
 mod stepper;
 pub use stepper::CertifiedChain;
@@ -42,23 +42,40 @@ pub struct Bounds {
 impl Bounds {
     /// `x` rounded to `digits` decimals (to nearest, ties to even, as
     /// [`crate::exact::decimal::fixed`]) when both bounds agree on it; `None` when they straddle
-    /// a rounding boundary or `digits` is above 19.
+    /// a rounding boundary or `digits` is above 19 (the tests' entry; [`Bounds::cells`] is
+    /// the crate's).
+    #[cfg(test)]
     pub fn fixed(&self, digits: usize) -> Option<String> {
         let q = self.rounded(digits, false)?;
         Some(fixed_scaled_u128(q, digits))
     }
 
     /// `1 - x` rounded to `digits` decimals, like [`Bounds::fixed`].
+    #[cfg(test)]
     pub fn fixed_complement(&self, digits: usize) -> Option<String> {
         let q = self.rounded(digits, true)?;
         Some(fixed_scaled_u128(q, digits))
     }
 
-    /// `x` (or `1 - x` with `complement`) as [`crate::exact::decimal::probability`] writes it,
-    /// when both bounds agree on the text (that function is monotone within each of its three
-    /// forms, and the forms differ in text).
-    pub fn probability(&self, digits: usize, complement: bool) -> Option<String> {
+    /// `x` (or `1 - x` with `complement`) as [`crate::exact::decimal::probability`] writes it
+    /// (the table's text), and as [`crate::exact::decimal::fixed`] does (the CSV's), when both
+    /// bounds agree on the text (`probability` is monotone within each of its three forms, and
+    /// the forms differ in text), from one rounding.
+    pub fn cells(&self, digits: usize, complement: bool) -> Option<(String, String)> {
         let q = self.rounded(digits, complement)?;
+        let plain = fixed_scaled_u128(q, digits);
+        let table = self.probability_of(q, digits, complement, plain.clone())?;
+        Some((table, plain))
+    }
+
+    /// The table's text given `q`, the rounded value, and `plain`, its decimal text.
+    fn probability_of(
+        &self,
+        q: u128,
+        digits: usize,
+        complement: bool,
+        plain: String,
+    ) -> Option<String> {
         let m = u128::from(10u64.pow(digits as u32));
         let one = 1u128 << self.shift.min(127);
         // The plain decimal shows x faithfully unless it rounds to 0 or 1 without being it.
@@ -67,26 +84,33 @@ impl Bounds {
             true => (self.lo == one && self.shift <= 127, self.hi == 0),
         };
         if (q != 0 || zero) && (q != m || full) {
-            return Some(fixed_scaled_u128(q, digits));
+            return Some(plain);
         }
         // As `probability` writes a value that rounds to 0 (or 1) without being it: in
         // scientific notation (or `1 - ` and the distance from 1). The bounds are dyadic, so
-        // the fractions stay unreduced (`scientific` works on numerator and denominator).
+        // the digits come from integers (`scientific_parts`: a product and a shift), and the
+        // two bounds' digits are compared before any text is written.
         let den = BigInt::from(1) << self.shift;
         let (lo, hi) = match complement {
             false => (BigInt::from(self.lo), BigInt::from(self.hi)),
             true => (&den - BigInt::from(self.hi), &den - BigInt::from(self.lo)),
         };
-        let text = |v: &BigInt| match (q == 0, v.is_zero(), *v == den) {
-            (true, true, _) | (false, _, true) => fixed_scaled_u128(q, digits),
-            (true, false, _) => scientific(&BigRational::new_raw(v.clone(), den.clone()), 4),
-            (false, _, false) => {
-                let distance = BigRational::new_raw(&den - v, den.clone());
-                format!("1 - {}", scientific(&distance, 4))
-            }
+        let k = u64::from(self.shift);
+        // None: the plain text; else the scientific digits of x (or of its distance from 1).
+        let digits_of = |v: &BigInt| match (q == 0, v.is_zero(), *v == den) {
+            (true, true, _) | (false, _, true) => Some(None),
+            (true, false, _) => scientific_parts(v, k, 4).map(Some),
+            (false, _, false) => scientific_parts(&(&den - v), k, 4).map(Some),
         };
-        let text_lo = text(&lo);
-        (text_lo == text(&hi)).then_some(text_lo)
+        let parts = digits_of(&lo)?;
+        if digits_of(&hi)? != parts {
+            return None;
+        }
+        Some(match parts {
+            None => plain,
+            Some((m, e)) if q == 0 => format_scientific(&m, e, 4),
+            Some((m, e)) => format!("1 - {}", format_scientific(&m, e, 4)),
+        })
     }
 
     /// round(x 10^digits) (or of 1 - x), when both bounds agree.
@@ -115,7 +139,12 @@ impl Bounds {
 
     /// How x compares with the fraction `r` (nonnegative), when the bounds decide it.
     pub fn cmp_rational(&self, r: &BigRational) -> Option<Ordering> {
-        let at = |x: u128| (BigInt::from(x) * r.denom()).cmp(&(r.numer() << self.shift));
+        let small = r.numer().to_u64().zip(r.denom().to_u64());
+        let at = |x: u128| match small {
+            // The usual case (a quantile's level, a tail threshold): in machine words.
+            Some((n, d)) => cmp_product(x, d, n, self.shift),
+            None => (BigInt::from(x) * r.denom()).cmp(&(r.numer() << self.shift)),
+        };
         match (at(self.lo), at(self.hi)) {
             (Ordering::Greater, _) => Some(Ordering::Greater),
             (_, Ordering::Less) => Some(Ordering::Less),
@@ -131,23 +160,52 @@ impl Bounds {
 
     /// How x compares with y, when the bounds decide it.
     pub fn cmp_bounds(&self, other: &Bounds) -> Option<Ordering> {
-        let (a, b) = (self.rescaled(other.shift), other.rescaled(self.shift));
-        if a.0 > b.1 {
+        let cmp = |x: u128, y: u128| cmp_dyadic(x, self.shift, y, other.shift);
+        if cmp(self.lo, other.hi).is_gt() {
             Some(Ordering::Greater)
-        } else if a.1 < b.0 {
+        } else if cmp(self.hi, other.lo).is_lt() {
             Some(Ordering::Less)
-        } else if a.0 == a.1 && b.0 == b.1 && a.0 == b.0 {
+        } else if self.lo == self.hi && other.lo == other.hi && cmp(self.lo, other.lo).is_eq() {
             Some(Ordering::Equal)
         } else {
             None
         }
     }
+}
 
-    /// (lo, hi) over `2^max(shift, other_shift)` as big integers.
-    fn rescaled(&self, other_shift: u32) -> (BigInt, BigInt) {
-        let up = other_shift.saturating_sub(self.shift);
-        (BigInt::from(self.lo) << up, BigInt::from(self.hi) << up)
+/// `x / 2^a` against `y / 2^b`, exactly: the one with the smaller exponent is scaled up,
+/// which either fits in 128 bits or is past every `u128`.
+fn cmp_dyadic(x: u128, a: u32, y: u128, b: u32) -> Ordering {
+    if a > b {
+        return cmp_dyadic(y, b, x, a).reverse();
     }
+    let up = b - a;
+    if x == 0 {
+        0.cmp(&y)
+    } else if up >= 128 || x.leading_zeros() < up {
+        Ordering::Greater
+    } else {
+        (x << up).cmp(&y)
+    }
+}
+
+/// `x d` against `n 2^k`, exactly, as 256-bit integers `(high, low)` of 128-bit halves.
+fn cmp_product(x: u128, d: u64, n: u64, k: u32) -> Ordering {
+    let mask = u128::from(u64::MAX);
+    // x d = mid 2^64 + low, below 2^192.
+    let (low, mid) = ((x & mask) * u128::from(d), (x >> 64) * u128::from(d));
+    let (low, carry) = low.overflowing_add(mid << 64);
+    let product = ((mid >> 64) + u128::from(carry), low);
+    let n = u128::from(n);
+    let scaled = match k {
+        0 => (0, n),
+        1..128 => (n >> (128 - k), n << k),
+        128..192 => (n << (k - 128), 0),
+        // n 2^k is 0 or at least 2^192, above every product.
+        _ if n == 0 => (0, 0),
+        _ => return Ordering::Less,
+    };
+    product.cmp(&scaled)
 }
 
 /// Where the discarded part of a scaled value lies against one half.
@@ -245,7 +303,7 @@ mod tests {
     use super::*;
     use crate::board::builtin;
     use crate::chain::Chain;
-    use crate::exact::decimal::{fixed, to_f64};
+    use crate::exact::decimal::{fixed, probability, to_f64};
     use crate::exact::step::IntegerChain;
     use crate::test_util::q;
 
@@ -266,6 +324,43 @@ mod tests {
             }
             assert_eq!(b.to_f64().unwrap(), to_f64(&r));
         }
+        // The table's and the CSV's texts, against `probability` and `fixed` on the fraction:
+        // plain decimals, values that round to 0 or 1 without being it (scientific, `1 - `),
+        // 0 and 1 themselves, and a shift past 128 bits.
+        let values = [
+            (0u128, 5u32),
+            (1, 0),
+            (1, 1),
+            (3, 7),
+            (1, 40),
+            ((1 << 40) - 1, 40),
+            (5, 200),
+            (u128::MAX, 250),
+            ((1 << 127) - 3, 127),
+        ];
+        for (x, k) in values {
+            let b = Bounds {
+                lo: x,
+                hi: x,
+                shift: k,
+            };
+            let r = BigRational::new(BigInt::from(x), BigInt::from(1) << k);
+            let one_minus = BigRational::from_integer(1.into()) - &r;
+            for d in [0, 2, 6, 12] {
+                let want = (probability(&r, d), fixed(&r, d));
+                assert_eq!(b.cells(d, false).unwrap(), want, "{x}/2^{k} at {d}");
+                let want = (probability(&one_minus, d), fixed(&one_minus, d));
+                assert_eq!(b.cells(d, true).unwrap(), want, "1 - {x}/2^{k} at {d}");
+            }
+        }
+        // Bounds whose scientific digits differ decide nothing: 1.2e-16 and 1.3e-16 at 2^-60.
+        let apart = Bounds {
+            lo: 138,
+            hi: 150,
+            shift: 60,
+        };
+        assert_eq!(apart.cells(6, false), None);
+        assert_eq!(apart.cells(6, true), None);
         // Far shifts: 2^-200 rounds to zero; 2^-1 at shift 250 still halves.
         let tiny = Bounds {
             lo: 1,
@@ -291,6 +386,96 @@ mod tests {
         assert_eq!(quarter.fixed(2).unwrap(), "0.25");
         assert_eq!(quarter.cmp_rational(&q(1, 4)), None);
         assert_eq!(quarter.cmp_rational(&q(1, 3)), Some(Ordering::Less));
+    }
+
+    #[test]
+    fn word_comparisons_agree_with_big_integers() {
+        // Second method: the same comparisons in `BigInt`. Zeros, the extremes of each word,
+        // equal values, and exponents on both sides of 64, 128 and 192.
+        let xs = [
+            0u128,
+            1,
+            2,
+            3,
+            1 << 64,
+            (1 << 64) - 1,
+            u128::MAX,
+            u128::MAX - 1,
+            1 << 127,
+        ];
+        let words = [0u64, 1, 2, 3, 10, 999, 1000, u64::MAX, 1 << 63];
+        let shifts = [0u32, 1, 2, 63, 64, 65, 127, 128, 129, 191, 192, 193, 300];
+        let big = |x: u128, k: u32| BigInt::from(x) << k;
+        for &x in &xs {
+            for &k in &shifts {
+                for &y in &xs {
+                    for &j in &shifts {
+                        // x / 2^k against y / 2^j: x 2^j against y 2^k.
+                        let want = big(x, j).cmp(&big(y, k));
+                        assert_eq!(cmp_dyadic(x, k, y, j), want, "{x} {k} {y} {j}");
+                    }
+                }
+                for &d in &words {
+                    for &n in &words {
+                        let want = (BigInt::from(x) * d).cmp(&(BigInt::from(n) << k));
+                        assert_eq!(cmp_product(x, d, n, k), want, "{x} {d} {n} {k}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn comparisons_of_bounds_agree_with_the_fractions() {
+        // Second method: the enclosures as fractions.
+        let cases = [
+            (1u128, 1u128, 3u32),
+            (2, 2, 4),
+            (1, 3, 3),
+            (3, 5, 4),
+            (1 << 100, (1 << 100) + 9, 102),
+            (0, 0, 7),
+            (0, 1, 200),
+        ];
+        let over = |x: u128, k: u32| BigRational::new(BigInt::from(x), BigInt::from(1) << k);
+        for (lo, hi, shift) in cases {
+            let a = Bounds { lo, hi, shift };
+            let (a_lo, a_hi) = (over(lo, shift), over(hi, shift));
+            for (lo, hi, shift) in cases {
+                let b = Bounds { lo, hi, shift };
+                let (b_lo, b_hi) = (over(lo, shift), over(hi, shift));
+                let want = if a_lo > b_hi {
+                    Some(Ordering::Greater)
+                } else if a_hi < b_lo {
+                    Some(Ordering::Less)
+                } else if a_lo == a_hi && b_lo == b_hi {
+                    Some(a_lo.cmp(&b_lo))
+                } else {
+                    None
+                };
+                assert_eq!(a.cmp_bounds(&b), want, "{a:?} {b:?}");
+            }
+            for r in [
+                q(0, 1),
+                q(1, 8),
+                q(1, 4),
+                q(1, 2),
+                q(9, 10),
+                q(1, 1),
+                q(2, 1),
+            ] {
+                let want = if a_lo > r {
+                    Some(Ordering::Greater)
+                } else if a_hi < r {
+                    Some(Ordering::Less)
+                } else if a_lo == r && a_hi == r {
+                    Some(Ordering::Equal)
+                } else {
+                    None
+                };
+                assert_eq!(a.cmp_rational(&r), want, "{a:?} {r}");
+            }
+        }
     }
 
     #[test]

@@ -83,6 +83,68 @@ pub fn scientific(r: &BigRational, significant: usize) -> String {
     format!("{}e{e}", format_scaled(&m, significant - 1))
 }
 
+/// `v / 2^k` (`v > 0`) as [`scientific`] writes it, in integers without a division (see
+/// [`scientific_parts`]; the tests' entry).
+#[cfg(test)]
+pub(crate) fn scientific_dyadic(v: &BigInt, k: u64, significant: usize) -> String {
+    match scientific_parts(v, k, significant) {
+        Some((m, e)) => format_scientific(&m, e, significant),
+        None => scientific(
+            &BigRational::new_raw(v.clone(), BigInt::one() << k as usize),
+            significant,
+        ),
+    }
+}
+
+/// The digits m and exponent e of `v / 2^k` (`v > 0`) in [`scientific`] notation,
+/// `m 10^(e - significant + 1)`, for a number below `10^significant` (`None` above): with
+/// `p = significant - 1 - e`, m is `round(v 5^p / 2^(k - p))`, a product and a shift, and e
+/// is right when that quotient's integer part has `significant` digits. For the certified
+/// bounds of a probability (`exact::certified`), whose denominators are powers of 2.
+pub(crate) fn scientific_parts(v: &BigInt, k: u64, significant: usize) -> Option<(BigInt, i64)> {
+    let significant = significant.max(1);
+    let low = times_pow10(&BigInt::one(), significant - 1);
+    let high = times_pow10(&BigInt::one(), significant);
+    // A guess from the bit length (as `decade`'s), then exact steps.
+    let bits = v.bits() as f64 - k as f64;
+    let mut e = (bits * std::f64::consts::LOG10_2).floor() as i64;
+    loop {
+        let p = u32::try_from(significant as i64 - 1 - e).ok()?;
+        let n = v * BigInt::from(5u32).pow(p);
+        let s = k as i64 - i64::from(p);
+        let (t, half, sticky) = match s <= 0 {
+            true => (n << s.unsigned_abs() as usize, false, false),
+            false => {
+                let s = s as u64;
+                let below = n.trailing_zeros().unwrap_or(0);
+                (&n >> s as usize, n.bit(s - 1), below < s - 1)
+            }
+        };
+        if t < low {
+            e -= 1;
+            continue;
+        }
+        if t >= high {
+            e += 1;
+            continue;
+        }
+        // To nearest, ties to even (as `round_quotient`).
+        let m = match half && (sticky || t.is_odd()) {
+            true => t + 1u32,
+            false => t,
+        };
+        return Some(match m == high {
+            true => (low, e + 1),
+            false => (m, e),
+        });
+    }
+}
+
+/// The scientific text of the digits m and exponent e ([`scientific_parts`]): `3.308e-9`.
+pub(crate) fn format_scientific(m: &BigInt, e: i64, significant: usize) -> String {
+    format!("{}e{e}", format_scaled(m, significant.max(1) - 1))
+}
+
 /// `n / d` (d > 0) rounded down (or up) to a dyadic fraction with about `bits` significant
 /// bits: a one-sided bound with short numbers, found without a gcd of the long ones.
 pub(crate) fn dyadic_bound(n: &BigInt, d: &BigInt, bits: u64, up: bool) -> BigRational {
@@ -200,7 +262,12 @@ fn format_scaled(scaled: &BigInt, digits: usize) -> String {
 /// The nonnegative integer `scaled` / 10^digits with a decimal point, as [`fixed`] writes it
 /// (for numbers rounded without a fraction, e.g. from certified bounds).
 pub fn fixed_scaled_u128(scaled: u128, digits: usize) -> String {
-    format_magnitude(false, &scaled.to_string(), digits)
+    // A `u64`'s digits are written faster than a `u128`'s.
+    let magnitude = match u64::try_from(scaled) {
+        Ok(small) => small.to_string(),
+        Err(_) => scaled.to_string(),
+    };
+    format_magnitude(false, &magnitude, digits)
 }
 
 /// Writes a decimal magnitude (digits only) divided by 10^digits, with its sign.
@@ -369,6 +436,40 @@ mod tests {
         }
         assert_eq!(scientific(&q(99_995, 100_000), 4), "1.000e0");
         assert_eq!(scientific(&q(12_345, 10_000_000), 4), "1.234e-3"); // tie to even
+    }
+
+    #[test]
+    fn scientific_dyadic_agrees_with_scientific_on_the_fraction() {
+        // Second method: `scientific` on the fraction v / 2^k. Powers of two far below and
+        // near 1, values just below a decade that round up to the next, ties (below), and
+        // numbers at and above 1 (the general route).
+        let mut cases: Vec<(BigInt, u64)> = vec![(BigInt::from(1), 11), (BigInt::from(1), 0)];
+        for k in [1u64, 7, 40, 64, 127, 128, 200, 700] {
+            for v in [1u128, 3, 5, 999, 1 << 60, u128::MAX, (1 << 127) + 1] {
+                cases.push((BigInt::from(v), k));
+            }
+            // Just below a power of ten times 2^k, rounding up to the next decade.
+            let near = (BigInt::one() << k as usize) * 99_999u32 / BigInt::from(10u32).pow(7);
+            cases.push((near, k));
+        }
+        for (v, k) in cases {
+            if v.is_zero() {
+                continue;
+            }
+            let r = BigRational::new(v.clone(), BigInt::one() << k as usize);
+            for significant in [1, 3, 4, 6] {
+                assert_eq!(
+                    scientific_dyadic(&v, k, significant),
+                    scientific(&r, significant),
+                    "{v} / 2^{k} at {significant}"
+                );
+            }
+        }
+        // By hand: 2^-11 = 4.8828125e-4 rounds to 4.883e-4; 2^-3 = 1.25e-1 and 3 2^-3 =
+        // 3.75e-1 are ties at 2 digits, to even: 1.2e-1 and 3.8e-1.
+        assert_eq!(scientific_dyadic(&BigInt::from(1), 11, 4), "4.883e-4");
+        assert_eq!(scientific_dyadic(&BigInt::from(1), 3, 2), "1.2e-1");
+        assert_eq!(scientific_dyadic(&BigInt::from(3), 3, 2), "3.8e-1");
     }
 
     #[test]
