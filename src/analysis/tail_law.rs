@@ -239,7 +239,15 @@ fn geometric_bounds(q: &[Vec<(usize, BigRational)>], u: &[f64], p: &[Bounds128])
         .map(|(&f, x)| if f > floor { x.clone() } else { BigInt::zero() })
         .collect();
     let uq = integer_row_times(&a, &big_u);
-    let wq = integer_row_times(&a, &big_w);
+    // W A = U A less the rows of the states left out of w (few): the same integers.
+    let mut wq = uq.clone();
+    for ((row, x), w) in a.iter().zip(&big_u).zip(&big_w) {
+        if w.is_zero() && !x.is_zero() {
+            for (j, coef) in row {
+                wq[*j] -= x * coef;
+            }
+        }
+    }
     let shift = p.first().map_or(0, |b| b.shift) as usize;
     let (mut r, mut alpha, mut l, mut beta) = (None, None, None, None);
     let mut slack = BigInt::zero();

@@ -354,5 +354,5 @@ fn statements_agree_with_the_same_arithmetic_on_fractions() {
             }
         }
     }
-    assert!(compared > 1000, "{compared}");
+    assert!(compared > 100, "{compared}");
 }

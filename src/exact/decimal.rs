@@ -110,7 +110,10 @@ pub(crate) fn scientific_parts(v: &BigInt, k: u64, significant: usize) -> Option
     let mut e = (bits * std::f64::consts::LOG10_2).floor() as i64;
     loop {
         let p = u32::try_from(significant as i64 - 1 - e).ok()?;
-        let n = v * BigInt::from(5u32).pow(p);
+        let n = match 5u64.checked_pow(p) {
+            Some(five) => v * five,
+            None => v * BigInt::from(5u32).pow(p),
+        };
         let s = k as i64 - i64::from(p);
         let (t, half, sticky) = match s <= 0 {
             true => (n << s.unsigned_abs() as usize, false, false),
@@ -142,7 +145,14 @@ pub(crate) fn scientific_parts(v: &BigInt, k: u64, significant: usize) -> Option
 
 /// The scientific text of the digits m and exponent e ([`scientific_parts`]): `3.308e-9`.
 pub(crate) fn format_scientific(m: &BigInt, e: i64, significant: usize) -> String {
-    format!("{}e{e}", format_scaled(m, significant.max(1) - 1))
+    let digits = significant.max(1) - 1;
+    let mut text = match m.to_u64() {
+        Some(small) => fixed_scaled_u128(small.into(), digits),
+        None => format_scaled(m, digits),
+    };
+    text.push('e');
+    text.push_str(&e.to_string());
+    text
 }
 
 /// `n / d` (d > 0) rounded down (or up) to a dyadic fraction with about `bits` significant
@@ -470,6 +480,28 @@ mod tests {
         assert_eq!(scientific_dyadic(&BigInt::from(1), 11, 4), "4.883e-4");
         assert_eq!(scientific_dyadic(&BigInt::from(1), 3, 2), "1.2e-1");
         assert_eq!(scientific_dyadic(&BigInt::from(3), 3, 2), "3.8e-1");
+    }
+
+    #[test]
+    fn fixed_text_of_scaled_integers_agrees_with_the_general_writer() {
+        // Second method: `format_scaled` on the same integer (the writer of `fixed`).
+        let values = [
+            0u128,
+            1,
+            9,
+            10,
+            99,
+            1234,
+            10u128.pow(12),
+            10u128.pow(19) - 1,
+        ];
+        let wide = [u128::from(u64::MAX), u128::from(u64::MAX) + 1, u128::MAX];
+        for x in values.into_iter().chain(wide) {
+            for digits in [0, 1, 3, 12, 19, 20, 30, 45, 60] {
+                let want = format_scaled(&BigInt::from(x), digits);
+                assert_eq!(fixed_scaled_u128(x, digits), want, "{x} at {digits}");
+            }
+        }
     }
 
     #[test]
