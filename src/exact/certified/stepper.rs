@@ -111,13 +111,38 @@ fn mul_down(v: u128, c: u128) -> u128 {
     ((v1 * c1) << 1) + ((v1 * c0 + v0 * c1) >> 63)
 }
 
-/// How the transitions are stored (see the module documentation).
+/// One transition as the counts route steps it: all it reads, side by side.
+#[derive(Clone, Copy, Debug)]
+struct CountEntry {
+    /// The destination j.
+    j: u32,
+    /// The count `a_ij = D p_ij` (below `2^COUNT_BITS`).
+    a: u32,
+    /// `p^_ij >= p_ij` as `f64`.
+    upper: f64,
+}
+
+/// One transition as the fixed-point route steps it.
+#[derive(Clone, Copy, Debug)]
+struct FixedEntry {
+    /// `floor(p_ij 2^127)`.
+    coef: u128,
+    /// `p^_ij >= p_ij` as `f64`.
+    upper: f64,
+    /// The destination j.
+    j: u32,
+}
+
+/// How the transitions are stored (see the module documentation), in the order of the rows.
 #[derive(Clone, Debug)]
 enum Weights {
-    /// The integer counts `a_ij = D p_ij`, and `floor(2^127 / D)`.
-    Counts { counts: Vec<u64>, reciprocal: u128 },
-    /// `floor(p_ij 2^127)`.
-    Fixed(Vec<u128>),
+    /// The integer counts, and `floor(2^127 / D)`.
+    Counts {
+        entries: Vec<CountEntry>,
+        reciprocal: u128,
+    },
+    /// The fixed-point probabilities.
+    Fixed(Vec<FixedEntry>),
 }
 
 /// A chain's transitions ready for certified stepping, in compressed rows; every final state is
@@ -127,10 +152,7 @@ pub struct CertifiedChain {
     transient: usize,
     start: usize,
     row_start: Vec<usize>,
-    col: Vec<u32>,
     weights: Weights,
-    /// `p^_ij >= p_ij` as `f64`, in the order of the entries.
-    upper: Vec<f64>,
     /// The value bits V.
     value_bits: u32,
     /// The factor g of the error vector's stepping.
@@ -170,14 +192,21 @@ impl CertifiedChain {
         let mut indegree = vec![0usize; t + 1];
         col.iter().for_each(|&j| indegree[j as usize] += 1);
         let widest = indegree.iter().copied().max().unwrap_or(0) as f64;
+        let entries = col.iter().zip(&probabilities);
         let (weights, value_bits) = match small_denominator(&probabilities) {
             Some(d) => {
                 let count = |p: &BigRational| {
                     let a = p.numer() * (BigInt::from(d) / p.denom());
-                    a.to_u64().expect("a count is at most D")
+                    a.to_u32().expect("a count is at most D")
                 };
                 let weights = Weights::Counts {
-                    counts: probabilities.iter().map(count).collect(),
+                    entries: entries
+                        .map(|(&j, p)| CountEntry {
+                            j,
+                            a: count(p),
+                            upper: upper_bound(p),
+                        })
+                        .collect(),
                     reciprocal: (1u128 << 127) / u128::from(d),
                 };
                 // V = 127 - bits(D), so that D 2^V <= 2^127.
@@ -188,17 +217,19 @@ impl CertifiedChain {
                     let (lo, _) = round_outward(p, COEF_BITS);
                     lo.to_u128().expect("a probability is <= 1")
                 };
-                let weights = Weights::Fixed(probabilities.iter().map(coef).collect());
-                (weights, FIXED_VALUE_BITS)
+                let entries = entries.map(|(&j, p)| FixedEntry {
+                    coef: coef(p),
+                    upper: upper_bound(p),
+                    j,
+                });
+                (Weights::Fixed(entries.collect()), FIXED_VALUE_BITS)
             }
         };
         CertifiedChain {
             transient: t,
             start: chain.start(),
             row_start,
-            col,
             weights,
-            upper: probabilities.iter().map(upper_bound).collect(),
             value_bits,
             grow: 1.0 + (3.0 * widest.max(t as f64) + 8.0) * 2f64.powi(-50),
         }
@@ -206,7 +237,7 @@ impl CertifiedChain {
 
     /// The number of transitions.
     pub fn transitions(&self) -> usize {
-        self.col.len()
+        self.row_start.last().copied().unwrap_or(0)
     }
 
     /// A stepper at n = 0 (all mass on the start state, which must be transient).
@@ -223,8 +254,7 @@ impl CertifiedChain {
             exponent: 0,
             v,
             error: vec![0.0; t],
-            next: vec![0; t + 1],
-            next_error: vec![0.0; t + 1],
+            next: vec![(0, 0.0); t + 1],
             survives: (survives, survives),
             ends: (0, 0),
             shift_before: self.value_bits,
@@ -243,10 +273,9 @@ pub struct CertifiedStepper<'a> {
     v: Vec<u128>,
     /// An upper bound of each transient state's error `x_j - v_j`.
     error: Vec<f64>,
-    /// The next step's sums (the transient states, then the finish).
-    next: Vec<u128>,
-    /// The next step's error bounds (the transient states, then the finish).
-    next_error: Vec<f64>,
+    /// The next step's sums and error bounds, side by side (the transient states, then the
+    /// finish).
+    next: Vec<(u128, f64)>,
     /// Bounds of P(T > n) at the current exponent.
     survives: (u128, u128),
     /// Bounds of P(T = n) over 2^shift_before.
@@ -267,55 +296,60 @@ impl CertifiedStepper<'_> {
     pub fn step(&mut self) {
         let c = self.chain;
         let t = c.transient;
-        self.next.fill(0);
-        self.next_error.fill(0.0);
+        self.next.fill((0, 0.0));
         match &c.weights {
-            Weights::Counts { counts, reciprocal } => {
-                for (i, (&x, &e)) in self.v.iter().zip(&self.error).enumerate() {
+            Weights::Counts {
+                entries,
+                reciprocal,
+            } => {
+                let rows = c.row_start.windows(2).zip(&self.v).zip(&self.error);
+                for ((row, &x), &e) in rows {
                     let e = no_underflow(e);
                     if x != 0 || e != 0.0 {
-                        let row = c.row_start[i]..c.row_start[i + 1];
-                        let entries = c.col[row.clone()].iter().zip(&counts[row.clone()]);
-                        for ((&j, &a), &p) in entries.zip(&c.upper[row]) {
-                            self.next[j as usize] += x * u128::from(a);
-                            self.next_error[j as usize] += e * p;
+                        for entry in &entries[row[0]..row[1]] {
+                            let j = entry.j as usize;
+                            let next = &mut self.next[j];
+                            next.0 += x * u128::from(entry.a);
+                            next.1 += e * entry.upper;
                         }
                     }
                 }
                 // A zero sum divides exactly.
-                for (x, e) in self.next.iter_mut().zip(&mut self.next_error) {
+                for (x, e) in self.next.iter_mut() {
                     if *x != 0 {
                         *x = mul_down(*x, *reciprocal);
                         *e += DIVIDE_LOSS;
                     }
                 }
             }
-            Weights::Fixed(coefs) => {
-                for (i, (&x, &e)) in self.v.iter().zip(&self.error).enumerate() {
+            Weights::Fixed(entries) => {
+                let rows = c.row_start.windows(2).zip(&self.v).zip(&self.error);
+                for ((row, &x), &e) in rows {
                     let e = no_underflow(e);
-                    let row = c.row_start[i]..c.row_start[i + 1];
-                    let entries = c.col[row.clone()].iter().zip(&coefs[row.clone()]);
+                    let entries = &entries[row[0]..row[1]];
                     if x != 0 {
-                        for ((&j, &coef), &p) in entries.zip(&c.upper[row]) {
-                            self.next[j as usize] += mul_down(x, coef);
-                            self.next_error[j as usize] += e * p + PRODUCT_LOSS;
+                        for entry in entries {
+                            let j = entry.j as usize;
+                            let next = &mut self.next[j];
+                            next.0 += mul_down(x, entry.coef);
+                            next.1 += e * entry.upper + PRODUCT_LOSS;
                         }
                     } else if e != 0.0 {
                         // No product, so no loss: only the error flows on.
-                        for (&j, &p) in c.col[row.clone()].iter().zip(&c.upper[row]) {
-                            self.next_error[j as usize] += e * p;
+                        for entry in entries {
+                            self.next[entry.j as usize].1 += e * entry.upper;
                         }
                     }
                 }
             }
         }
         let g = c.grow;
-        self.next_error.iter_mut().for_each(|e| *e *= g);
-        let sum_lo: u128 = self.next[..t].iter().sum();
-        let end_lo = self.next[t];
-        let error_sum = self.next_error[..t].iter().sum::<f64>() * g;
+        self.next.iter_mut().for_each(|(_, e)| *e *= g);
+        let sum_lo: u128 = self.next[..t].iter().map(|n| n.0).sum();
+        let (end_lo, end_error) = self.next[t];
+        let error_sum = self.next[..t].iter().map(|n| n.1).sum::<f64>() * g;
         let sum_hi = sum_lo.saturating_add(units(error_sum));
-        let end_hi = end_lo.saturating_add(units(self.next_error[t]));
+        let end_hi = end_lo.saturating_add(units(end_error));
         let (was_lo, was_hi) = self.survives;
         // P(T > n) = P(T > n - 1) - P(T = n), and P(T = n) likewise.
         let s_lo = sum_lo.max(was_lo.saturating_sub(end_hi));
@@ -329,11 +363,11 @@ impl CertifiedStepper<'_> {
             0 => 0,
             _ => s_hi.leading_zeros().saturating_sub(128 - c.value_bits),
         };
-        for (dst, src) in self.v.iter_mut().zip(&self.next[..t]) {
+        for (dst, (src, _)) in self.v.iter_mut().zip(&self.next[..t]) {
             *dst = src << k;
         }
         let scale = 2f64.powi(k as i32);
-        for (dst, src) in self.error.iter_mut().zip(&self.next_error[..t]) {
+        for (dst, (_, src)) in self.error.iter_mut().zip(&self.next[..t]) {
             *dst = src * scale;
         }
         self.survives = (s_lo << k, s_hi << k);
