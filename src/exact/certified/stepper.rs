@@ -296,12 +296,9 @@ impl CertifiedStepper<'_> {
     pub fn step(&mut self) {
         let c = self.chain;
         let t = c.transient;
-        self.next.fill((0, 0.0));
+        // `next` is all zeros here: the last step cleared it (or the stepper began so).
         match &c.weights {
-            Weights::Counts {
-                entries,
-                reciprocal,
-            } => {
+            Weights::Counts { entries, .. } => {
                 let rows = c.row_start.windows(2).zip(&self.v).zip(&self.error);
                 for ((row, &x), &e) in rows {
                     let e = no_underflow(e);
@@ -312,13 +309,6 @@ impl CertifiedStepper<'_> {
                             next.0 += x * u128::from(entry.a);
                             next.1 += e * entry.upper;
                         }
-                    }
-                }
-                // A zero sum divides exactly.
-                for (x, e) in self.next.iter_mut() {
-                    if *x != 0 {
-                        *x = mul_down(*x, *reciprocal);
-                        *e += DIVIDE_LOSS;
                     }
                 }
             }
@@ -343,11 +333,8 @@ impl CertifiedStepper<'_> {
                 }
             }
         }
-        let g = c.grow;
-        self.next.iter_mut().for_each(|(_, e)| *e *= g);
-        let sum_lo: u128 = self.next[..t].iter().map(|n| n.0).sum();
+        let (sum_lo, error_sum) = self.close_sums();
         let (end_lo, end_error) = self.next[t];
-        let error_sum = self.next[..t].iter().map(|n| n.1).sum::<f64>() * g;
         let sum_hi = sum_lo.saturating_add(units(error_sum));
         let end_hi = end_lo.saturating_add(units(end_error));
         let (was_lo, was_hi) = self.survives;
@@ -363,16 +350,44 @@ impl CertifiedStepper<'_> {
             0 => 0,
             _ => s_hi.leading_zeros().saturating_sub(128 - c.value_bits),
         };
-        for (dst, (src, _)) in self.v.iter_mut().zip(&self.next[..t]) {
-            *dst = src << k;
-        }
         let scale = 2f64.powi(k as i32);
-        for (dst, (_, src)) in self.error.iter_mut().zip(&self.next[..t]) {
-            *dst = src * scale;
+        let states = self.v.iter_mut().zip(&mut self.error);
+        for ((v, error), next) in states.zip(&mut self.next[..t]) {
+            (*v, *error) = (next.0 << k, next.1 * scale);
+            *next = (0, 0.0);
         }
+        self.next[t] = (0, 0.0);
         self.survives = (s_lo << k, s_hi << k);
         self.exponent += k;
         self.turn += 1;
+    }
+
+    /// Ends the step's sums in one pass: the division by D on the counts route (a zero sum
+    /// divides exactly), then the factor g on every error bound; returns the sums over the
+    /// transient states, of the values and (times g once more) of the error bounds.
+    fn close_sums(&mut self) -> (u128, f64) {
+        let c = self.chain;
+        let g = c.grow;
+        let divide = match &c.weights {
+            Weights::Counts { reciprocal, .. } => Some(*reciprocal),
+            Weights::Fixed(_) => None,
+        };
+        let close = |(x, e): &mut (u128, f64)| {
+            if let (Some(r), true) = (divide, *x != 0) {
+                *x = mul_down(*x, r);
+                *e += DIVIDE_LOSS;
+            }
+            *e *= g;
+        };
+        let (states, finish) = self.next.split_at_mut(c.transient);
+        let (mut sum_lo, mut error_sum) = (0u128, 0.0f64);
+        for next in states {
+            close(next);
+            sum_lo += next.0;
+            error_sum += next.1;
+        }
+        close(&mut finish[0]);
+        (sum_lo, error_sum * g)
     }
 
     /// The number of turns played.
