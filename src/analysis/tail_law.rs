@@ -435,25 +435,38 @@ fn one_digit_up(x: &Scaled) -> (BigRational, String) {
     )
 }
 
-/// A start's bounds as exact numbers for [`statement`].
+/// A start's bounds as exact numbers for [`statement`], and the midpoints it rounds to the
+/// printed C and rho (the same whatever the number of digits).
 struct Exact {
     a: Scaled,
     r: Scaled,
     slack: Scaled,
     b: Scaled,
     l: Scaled,
+    /// `(r + l) / 2`.
+    rho_mid: BigRational,
+    /// `(a + b) / 2` (rounded up) over `rho_mid^m` (rounded up).
+    c_mid: BigRational,
 }
 
 impl Exact {
-    /// The bounds, which are dyadic (rounded by [`round`]).
-    fn of(b: &Bounds) -> Exact {
+    /// The bounds, which are dyadic (rounded by [`round`]), of a start at turn m.
+    fn of(m: usize, bounds: &Bounds) -> Exact {
         let x = |r: &BigRational| Scaled::of(r).expect("a dyadic bound");
+        let (a, r, b, l) = (x(&bounds.a), x(&bounds.r), x(&bounds.b), x(&bounds.l));
+        let half = Scaled::dyadic(BigInt::one(), -1);
+        let rho_mid = r.plus(&l).times(&half);
+        // The printed C is chosen near (a + b) / 2 / rho^m; the bounds hold whatever it is.
+        let c_num = a.plus(&b).times(&half).round(BITS, true);
+        let c_mid = quotient(&c_num, &pow_rounded(&rho_mid, m, true));
         Exact {
-            a: x(&b.a),
-            r: x(&b.r),
-            slack: x(&b.slack),
-            b: x(&b.b),
-            l: x(&b.l),
+            slack: x(&bounds.slack),
+            rho_mid: rho_mid.to_rational(),
+            c_mid,
+            a,
+            r,
+            b,
+            l,
         }
     }
 }
@@ -470,14 +483,9 @@ fn statement(m: usize, b: &Bounds, x: &Exact, digits: usize) -> Option<TailLaw> 
     if !x.l.is_positive() {
         return None;
     }
-    let half = Scaled::dyadic(BigInt::one(), -1);
-    let rho_mid = x.r.plus(&x.l).times(&half).to_rational();
-    // The printed C is chosen near (a + b) / 2 / rho^m; the bounds below hold whatever it is.
-    let c_num = x.a.plus(&x.b).times(&half).round(BITS, true);
-    let rho_up = pow_rounded(&Scaled::of(&rho_mid).expect("dyadic"), m, true);
-    let c_mid = quotient(&c_num, &rho_up);
-    let (rho, rho_text) = decimal(&rho_mid, places(&rho_mid, digits));
-    let (c, c_text) = decimal(&c_mid, places(&c_mid, digits));
+    let (rho_mid, c_mid) = (&x.rho_mid, &x.c_mid);
+    let (rho, rho_text) = decimal(rho_mid, places(rho_mid, digits));
+    let (c, c_text) = decimal(c_mid, places(c_mid, digits));
     let (rho_s, c_s) = (Scaled::of(&rho)?, Scaled::of(&c)?);
     // C' rho'^m enclosed (powers rounded outward), so A >= it >= B still holds.
     let big_a = x.a.clone().larger(c_s.times(&pow_rounded(&rho_s, m, true)));
@@ -542,7 +550,7 @@ fn statement(m: usize, b: &Bounds, x: &Exact, digits: usize) -> Option<TailLaw> 
 
 /// The statement with the fewest digits (6 to 16) whose error is within twice the best.
 fn best_statement(m: usize, b: &Bounds) -> Option<TailLaw> {
-    let x = Exact::of(b);
+    let x = Exact::of(m, b);
     let best = statement(m, b, &x, 17)?;
     let twice = &best.within * BigRational::from_integer(BigInt::from(2));
     (6..=16)

@@ -342,7 +342,7 @@ fn statements_agree_with_the_same_arithmetic_on_fractions() {
                 l: bounds.l.clone(),
             };
             for b in [&bounds, &tight] {
-                let x = Exact::of(b);
+                let x = Exact::of(m, b);
                 for digits in 1..=17 {
                     assert_eq!(
                         statement(m, b, &x, digits),

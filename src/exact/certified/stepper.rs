@@ -133,6 +133,14 @@ struct FixedEntry {
     j: u32,
 }
 
+/// `floor(n 2^127 / d)` for `n <= d`, `d > 0` (the fixed-point probability of `n / d`) by long
+/// division in two 64-bit digits: `n 2^63 = q1 d + r1`, then `r1 2^64 = q0 d + r0`.
+fn floor_scaled(n: u64, d: u64) -> u128 {
+    let (a, d) = (u128::from(n) << 63, u128::from(d));
+    let (q1, r1) = (a / d, a % d);
+    (q1 << 64) + (r1 << 64) / d
+}
+
 /// How the transitions are stored (see the module documentation), in the order of the rows.
 #[derive(Clone, Debug)]
 enum Weights {
@@ -213,9 +221,12 @@ impl CertifiedChain {
                 (weights, 126 - d.ilog2())
             }
             None => {
-                let coef = |p| {
-                    let (lo, _) = round_outward(p, COEF_BITS);
-                    lo.to_u128().expect("a probability is <= 1")
+                let coef = |p: &BigRational| match (p.numer().to_u64(), p.denom().to_u64()) {
+                    (Some(n), Some(d)) => floor_scaled(n, d),
+                    _ => {
+                        let (lo, _) = round_outward(p, COEF_BITS);
+                        lo.to_u128().expect("a probability is <= 1")
+                    }
                 };
                 let entries = entries.map(|(&j, p)| FixedEntry {
                     coef: coef(p),
@@ -463,6 +474,30 @@ mod tests {
         // 2^-50)` alone would have been below p).
         let smallest = smallest.unwrap();
         assert_eq!(to_f64(&smallest), 0.0, "{smallest}");
+    }
+
+    #[test]
+    fn fixed_point_probabilities_by_long_division_agree_with_big_integers() {
+        // Second method: `round_outward`'s floor in big integers. Ends of the range, a
+        // power of two (exact), thirds and sixths, and the largest words.
+        let cases = [
+            (0u64, 1u64),
+            (1, 1),
+            (1, 2),
+            (1, 3),
+            (2, 3),
+            (5, 6),
+            (1, 6u64.pow(20)),
+            (u64::MAX, u64::MAX),
+            (1, u64::MAX),
+            (u64::MAX - 1, u64::MAX),
+            (12_345_678_901, 98_765_432_109),
+        ];
+        for (n, d) in cases {
+            let p = BigRational::new(n.into(), d.into());
+            let (lo, _) = round_outward(&p, COEF_BITS);
+            assert_eq!(floor_scaled(n, d), lo.to_u128().unwrap(), "{n}/{d}");
+        }
     }
 
     #[test]
