@@ -395,7 +395,13 @@ pub fn expect_float(board: &Board, per_square: bool) -> Result<FloatExpectation,
         // Per square: the states with nothing used, eaten or owed.
         let fresh =
             |s: &crate::chain::PlayerState| (s.square, s.progress == Default::default() && !s.owed);
-        let chain = super::stateful::stateful_chain(board);
+        // Per square on the full chain; otherwise without the eaten apples (the same law of T
+        // and rewards, up to 2^apples times fewer states).
+        let chain = if per_square {
+            super::stateful::stateful_chain(board)
+        } else {
+            super::stateful::law_chain(board)
+        };
         return float_from_chain(&chain, per_square, fresh);
     }
     // The rows are written from each square's rolls as they are made, none kept (on 10,000

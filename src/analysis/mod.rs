@@ -16,6 +16,7 @@ pub mod shown;
 pub mod spectral;
 pub mod squares;
 pub mod stateful;
+pub mod stateful_fits;
 pub mod summary;
 pub mod tail_law;
 pub mod visits;

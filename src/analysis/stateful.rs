@@ -158,8 +158,13 @@ pub fn board_distribution(
 }
 
 /// Replaces an approximate mean by E\[T\] from the exact expectation solve of `board`.
+/// On a board that changes during a game whose exact solve would take too long
+/// ([`super::stateful_fits::law_solve_fits`]) the estimate stays.
 pub fn exact_mean(board: &Board, mean: &mut Mean) {
     if let Mean::About(_) = mean {
+        if !super::stateful_fits::law_solve_fits(board) {
+            return;
+        }
         if let Expectation::Finite(e) = expect_with(board, false) {
             *mean = Mean::Exact(e.turns);
         }

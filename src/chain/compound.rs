@@ -282,6 +282,50 @@ pub(super) fn compound_move_by<G: RollGame>(
     }
 }
 
+/// The states where a turn that begins in the non-final `state` can end (after
+/// [`RollGame::end_turn`]), without their probabilities (the support of [`compound_move`]'s law,
+/// for counting a chain before building it: [`super::count`]), and whether the turn can go on
+/// for ever ([`Turn::endless`]; it then ends, as in [`compound_move`], on one of its in-turn
+/// states that begin no top-throw streak, all of which are listed).
+pub(super) fn turn_ends<G: RollGame>(game: &G, state: &G::State) -> (Vec<G::State>, bool) {
+    let end = |s: G::State| {
+        if game.is_final(&s) {
+            s
+        } else {
+            game.end_turn(s)
+        }
+    };
+    if let Some(after) = game.skip(state) {
+        return (vec![end(after)], false);
+    }
+    let (mut states, mut rolls) = in_turn_states(game, state);
+    let stuck = drop_endless(&mut states, &mut rolls);
+    let endless = !stuck.is_empty();
+    let mut ends: Vec<G::State> = rolls
+        .into_iter()
+        .flat_map(|r| r.ends)
+        .map(|(s, _)| end(s))
+        .chain(never_ends(&stuck))
+        .collect();
+    ends.sort_unstable();
+    ends.dedup();
+    (ends, endless)
+}
+
+/// The in-turn states of an endless turn that its never-ending chance may go to: those that begin
+/// no top-throw streak, or the first.
+fn never_ends<S: Clone>(stuck: &[InTurn<S>]) -> Vec<S> {
+    let fresh: Vec<S> = stuck
+        .iter()
+        .filter(|(_, k)| *k == 0)
+        .map(|(s, _)| s.clone())
+        .collect();
+    match (fresh.is_empty(), stuck.first()) {
+        (true, Some((s, _))) => vec![s.clone()],
+        _ => fresh,
+    }
+}
+
 /// Removes the in-turn states from which no sequence of rolls ends the turn (a die whose only
 /// face is the top one under `roll_again = "unlimited"`, extra-turn squares that every roll leads
 /// back to), and the rolls into them: their probability is the chance that the turn never ends.

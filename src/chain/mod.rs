@@ -9,6 +9,7 @@
 //! same single-board game seen roll by roll, for the fast exact solve.
 
 mod compound;
+mod count;
 mod roll_level;
 mod run;
 mod size;
@@ -24,6 +25,9 @@ use num_traits::{One, Zero};
 
 pub use compound::{compound_move, Branches, RollGame};
 pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
+pub use count::{
+    chain_bytes, check_counted, count, first_endless, Counted, StatesTooMany, BYTES_PER_STATE,
+};
 pub use size::{check_fits, ChainSize, ChainTooBig, BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
 pub use stateful::{PlayerState, StatefulBoard};
 

@@ -4,7 +4,8 @@
 //! for the subcommand that ran: `--state-limit` and `--max-turns` for `race`, `--turns`/`--tail` for
 //! `distribution`, `--columns` for `generate`, dropping `--float` or a smaller `--moments` for
 //! `expect`, `distribution` or `expect --moments` for a `pgf` too long to compute, `squares` and
-//! `expect` for a `sensitivity` too long to compute.
+//! `expect` for a `sensitivity` too long to compute, `expect --float` and `simulate` for a board
+//! that changes during a game whose chain or exact solve is too large.
 
 use std::fmt;
 
@@ -13,6 +14,7 @@ use ladders::analysis::distribution::TooMuchWork;
 use ladders::analysis::float_trust::FloatUntrusted;
 use ladders::analysis::moments::MomentsError;
 use ladders::analysis::pgf::PgfTooLong;
+use ladders::analysis::stateful_fits::StatefulTooBig;
 use ladders::chain::ChainTooBig;
 use ladders::generate::GenerateError;
 use ladders::race::knockoff::KnockOffError;
@@ -97,6 +99,15 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
             "; `ladders expect` answers exactly without it (roll by roll), and `ladders simulate` \
              estimates the rest",
         );
+    }
+    if let Some(e) = err.downcast_ref::<StatefulTooBig>() {
+        return Remedy::after(match e {
+            StatefulTooBig::Chain(_) => "; `ladders simulate` estimates it, game by game",
+            StatefulTooBig::Solve { .. } => {
+                "; `ladders expect --float` solves it in floating point, and `ladders simulate` \
+                 estimates the rest"
+            }
+        });
     }
     if err.downcast_ref::<FloatUntrusted>().is_some() {
         return Remedy::after("; drop --float: `ladders expect` answers exactly");

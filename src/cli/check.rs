@@ -1,5 +1,6 @@
 //! `ladders check BOARD --games N`: simulate, then compare with the exact answers (exit 1 on FAIL).
 
+use ladders::analysis::stateful_fits::{check_stateful, Needs};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -42,6 +43,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         None => match args.load()? {
             Seats::One(board) => {
                 ladders::chain::check_fits(&board)?;
+                check_stateful(&board, Needs::Full)?;
+                check_stateful(&board, Needs::LawSolve)?;
                 *board
             }
             Seats::Race(boards, knock_off) => return run_race(args, &boards, knock_off, out),

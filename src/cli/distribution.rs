@@ -1,5 +1,6 @@
 //! `ladders distribution BOARD`: the exact distribution of the number of turns.
 
+use ladders::analysis::stateful_fits::{check_stateful, Needs};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -118,6 +119,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         None => args.game.board.load()?,
     };
     ladders::chain::check_fits(&board)?;
+    check_stateful(&board, Needs::Law)?;
     let options = DistributionOptions {
         turns: args.turns.map(|n| n as usize),
         tail: args.tail.clone().unwrap_or_else(default_tail),

@@ -1,5 +1,6 @@
 //! `ladders expect BOARD`: exact expected turns and the other expectations.
 
+use ladders::analysis::stateful_fits::{check_stateful, Needs};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -88,6 +89,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         digits: args.game.digits.get(),
         per_square: args.per_square,
     };
+    let needs = match (args.float, args.per_square) {
+        (true, false) => Needs::Law,
+        (true, true) => Needs::Full,
+        (false, false) => Needs::LawSolve,
+        (false, true) => Needs::FullSolve,
+    };
+    check_stateful(&board, needs)?;
     if args.float {
         let expectation =
             expect_float(&board, args.per_square).with_context(|| board.origin().to_string())?;

@@ -1,6 +1,7 @@
 //! `ladders pgf BOARD`: the probability generating function of the number of turns as N(z)/D(z)
 //! and the minimal recurrence of P(T = n).
 
+use ladders::analysis::stateful_fits::{check_stateful, Needs};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -53,6 +54,7 @@ fn parse_format(text: &str) -> Result<PgfFormat, String> {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
     ladders::chain::check_fits(&board)?;
+    check_stateful(&board, Needs::Law)?;
     if board.is_stateful() {
         report(args, &board, &law_chain(&board), out)?;
     } else {

@@ -1,6 +1,7 @@
 //! `ladders shortest BOARD`: the shortest game (with its rolls and probability), the fewest
 //! rolls, the longest game, and with `--likeliest` the likeliest games.
 
+use ladders::analysis::stateful_fits::{check_stateful, Needs};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -54,6 +55,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         None => {
             let board = args.game.board.load()?;
             ladders::chain::check_fits(&board)?;
+            check_stateful(&board, Needs::Full)?;
             let e = if board.is_stateful() {
                 stateful_extremes(&board)
             } else {

@@ -2,6 +2,7 @@
 //! move ever ends there, expected remaining turns), each jump's expected uses and probability of
 //! being taken, and with `--after N` the law of the token's square after N turns.
 
+use ladders::analysis::stateful_fits::{check_stateful, Needs};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -49,6 +50,7 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
     ladders::chain::check_fits(&board)?;
+    check_stateful(&board, Needs::FullSolve)?;
     let format = Format {
         digits: args.digits.get(),
         exact: args.exact,

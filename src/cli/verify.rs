@@ -1,6 +1,7 @@
 //! `ladders verify BOARD (FILE | --mean X --games N)`: check a simulation someone wrote against
 //! the exact answers, and on a failure name the usual rule variant the sample fits instead.
 
+use ladders::analysis::stateful_fits::{check_stateful, Needs};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -47,6 +48,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let mean = super::config::verify(args)?;
     let board = args.board.load()?;
     ladders::chain::check_fits(&board)?;
+    check_stateful(&board, Needs::Full)?;
+    check_stateful(&board, Needs::LawSolve)?;
     let turns = match &args.file {
         Some(path) => {
             let text = if path == "-" {

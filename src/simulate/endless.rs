@@ -9,9 +9,8 @@
 //! function ([`crate::chain::compound_move`], the one definition) says which state's turn never
 //! ends.
 
-use crate::analysis::stateful::stateful_chain;
 use crate::board::{Board, RollAgain, Square};
-use crate::chain::Chain;
+use crate::chain::{first_endless, Chain, StatefulBoard, TurnModel};
 
 /// The square (nearest the start) where a reachable turn can go on for ever, if any.
 pub fn endless_turn(board: &Board) -> Option<Square> {
@@ -23,7 +22,9 @@ pub fn endless_turn(board: &Board) -> Option<Square> {
         return None;
     }
     if board.is_stateful() {
-        stateful_chain(board).endless_state().map(|s| s.square)
+        // Eaten apples change no move: the lumped game's turns are the full game's.
+        let game = StatefulBoard::for_turns(board);
+        first_endless(&game, TurnModel::start(&game)).map(|s| s.square)
     } else {
         Chain::for_board(board).endless_state().copied()
     }

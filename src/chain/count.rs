@@ -1,0 +1,165 @@
+//! The states and transitions of a turn chain counted before it is built: the chains that
+//! [`super::ChainSize`] does not estimate (a board that changes during a game, whose state is
+//! the square and what is used up, eaten or owed; `roll_again = K`) are counted exactly by
+//! walking the supports of their turns ([`super::compound::turn_ends`]: the rolls of each turn
+//! in machine integers, no fraction built), which costs a small part of the build (about a
+//! tenth: the build sums every turn's law and rewards in big rationals). The count stops once
+//! it passes a cap, so a chain far too large to build is refused at the cost of the part that
+//! was counted.
+//!
+//! # Formula
+//!
+//! Memory of the built chain, about `states x BYTES_PER_STATE + transitions x
+//! BYTES_PER_TRANSITION` ([`chain_bytes`]): a state holds its turn's rewards (six rationals) and
+//! its place in the build's maps, a transition its row entry (index and fraction).
+
+use std::collections::{HashSet, VecDeque};
+
+use super::compound::turn_ends;
+use super::size::{BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
+use super::RollGame;
+
+/// Bytes a state of a built turn chain takes besides its transitions: the turn's six expected
+/// rewards (rationals), the state's entries in the build's maps and its row's vector
+/// (measured, peak resident memory of `Chain::build` alone on
+/// `tests/hostile/boards/stateful_10000.toml`: 1,790 MB for the full chain's 1,228,364 states
+/// and 7,371,416 transitions, 227 MB for the 153,573 states and 921,592 transitions of the
+/// chain without the eaten apples; 737 and 752 bytes a state once the transitions'
+/// [`BYTES_PER_TRANSITION`] are taken out).
+pub const BYTES_PER_STATE: f64 = 750.0;
+
+/// The counted size of a turn chain.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Counted {
+    /// The reachable states (the start's and every turn's ends), final ones included.
+    pub states: usize,
+    /// The transitions: the ends of the turns of the non-final states counted.
+    pub transitions: usize,
+    /// False when the count stopped at its cap: the chain has more states and transitions.
+    pub complete: bool,
+}
+
+impl Counted {
+    /// The estimated bytes of the built chain ([`chain_bytes`]).
+    pub fn bytes(&self) -> f64 {
+        chain_bytes(self.states, self.transitions)
+    }
+}
+
+/// The estimated bytes of a built turn chain of `states` states and `transitions` transitions.
+pub fn chain_bytes(states: usize, transitions: usize) -> f64 {
+    states as f64 * BYTES_PER_STATE + transitions as f64 * BYTES_PER_TRANSITION
+}
+
+/// Counts the states reachable from `start` by whole turns of `game`, and their transitions,
+/// until the estimated bytes ([`chain_bytes`]) pass `cap_bytes`.
+pub fn count<G: RollGame>(game: &G, start: G::State, cap_bytes: f64) -> Counted {
+    walk(game, start, cap_bytes, |_| {})
+}
+
+/// The least reachable state (in the states' order) whose turn can go on for ever
+/// ([`super::Turn::endless`]), found by walking the turns' supports: what
+/// [`super::Chain::endless_state`] says, without building the chain.
+pub fn first_endless<G: RollGame>(game: &G, start: G::State) -> Option<G::State> {
+    let mut first: Option<G::State> = None;
+    walk(game, start, f64::INFINITY, |s| {
+        if first.as_ref().is_none_or(|f| s < f) {
+            first = Some(s.clone());
+        }
+    });
+    first
+}
+
+/// [`count`], telling `endless` each state whose turn can go on for ever.
+fn walk<G: RollGame>(
+    game: &G,
+    start: G::State,
+    cap_bytes: f64,
+    mut endless: impl FnMut(&G::State),
+) -> Counted {
+    let mut seen: HashSet<G::State> = HashSet::from([start.clone()]);
+    let mut queue = VecDeque::from([start]);
+    let mut transitions = 0;
+    while let Some(state) = queue.pop_front() {
+        if game.is_final(&state) {
+            continue;
+        }
+        let (ends, never) = turn_ends(game, &state);
+        if never {
+            endless(&state);
+        }
+        transitions += ends.len();
+        for s in ends {
+            if seen.insert(s.clone()) {
+                queue.push_back(s);
+            }
+        }
+        if chain_bytes(seen.len(), transitions) > cap_bytes {
+            return Counted {
+                states: seen.len(),
+                transitions,
+                complete: false,
+            };
+        }
+    }
+    Counted {
+        states: seen.len(),
+        transitions,
+        complete: true,
+    }
+}
+
+/// A turn chain, counted before it is built, would need more memory than
+/// [`CHAIN_BYTES_LIMIT`].
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "the turn chain of this game would hold {}{} states and {}{} transitions in {} of memory \
+     (the limit is {} MB; counted before building it): its state is the square and what the \
+     game remembers (jumps used up, squares eaten, a turn owed, top throws in a row)",
+    more(self.count),
+    grouped(self.count.states),
+    more(self.count),
+    grouped(self.count.transitions),
+    memory(self.count),
+    grouped((CHAIN_BYTES_LIMIT / 1e6) as usize)
+)]
+pub struct StatesTooMany {
+    /// The count, stopped at the limit (`complete` false) or whole.
+    pub count: Counted,
+}
+
+fn more(c: Counted) -> &'static str {
+    if c.complete {
+        ""
+    } else {
+        "more than "
+    }
+}
+
+fn memory(c: Counted) -> String {
+    let mb = grouped((c.bytes() / 1e6).round() as usize);
+    if c.complete {
+        format!("about {mb} MB")
+    } else {
+        format!("more than {mb} MB")
+    }
+}
+
+fn grouped(n: usize) -> String {
+    crate::report::simulate::thousands(n as u64)
+}
+
+/// Counts `game`'s chain from `start` and refuses it, before it is built, when it would take
+/// more than [`CHAIN_BYTES_LIMIT`].
+///
+/// # Errors
+///
+/// [`StatesTooMany`] with the count (stopped just past the limit).
+pub fn check_counted<G: RollGame>(game: &G, start: G::State) -> Result<Counted, StatesTooMany> {
+    let count = count(game, start, CHAIN_BYTES_LIMIT);
+    if count.complete {
+        Ok(count)
+    } else {
+        Err(StatesTooMany { count })
+    }
+}
