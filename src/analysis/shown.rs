@@ -269,7 +269,12 @@ pub fn certified_distribution<S: ChainState>(
     let mut p: Vec<Value> = Vec::new();
     let mut s: Vec<Value> = Vec::new();
     let mut law_position = None;
+    let stage = crate::progress::Stage::begin(
+        "stepping certified bounds",
+        options.turns.map(|n| n as u64),
+    );
     let stop = loop {
+        stage.advance(stepper.turn() as u64);
         if law_turn == Some(stepper.turn()) {
             law_position = Some(stepper.position());
         }
@@ -288,6 +293,7 @@ pub fn certified_distribution<S: ChainState>(
         p.push(Value::Bounds(stepper.ends_now()));
         s.push(Value::Bounds(stepper.survives()));
     };
+    drop(stage);
     let tail_law = plan.tail_law(chain, law_position.as_deref());
     let tail_is_zero = matches!(s.last(), Some(Value::Bounds(b)) if b.is_zero());
     if tail_is_zero || digits > 19 {
