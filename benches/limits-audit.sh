@@ -48,7 +48,7 @@ boards=(
     "stateful|$hostile/stateful_10000.toml"
     "roll-again-3|$gen --roll-again 3"
     "chance|$hostile/chance_10000.toml"
-    "dice-2|$gen --dice 2"
+    "dice-2|$gen --dice 2 --overshoot allow"
     "loaded|$gen --die 1,1,1,1,1,3"
     "bounce|$gen --overshoot bounce"
     "again-unlimited|benches/boards/gen-10000-again.toml"

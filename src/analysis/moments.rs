@@ -296,11 +296,44 @@ pub const SECONDS_LIMIT: f64 = 10.0;
 pub use crate::analysis::pgf::pgf_seconds;
 
 /// The estimated seconds of [`factorial_moments`] to order k on `chain` (n transient states):
-/// `(n k)^2 k / 1.3e8`, fitted on `benches/boards/gen-10000.toml` (9,600 states: 0.9, 6.6 and
-/// 44 s at k = 1, 2, 4; seed-003 at k = 4: 0.1 s).
+/// `(n k)^2 k w / 1.3e8`, fitted on `benches/boards/gen-10000.toml` (9,600 states: 0.9, 6.6 and
+/// 44 s at k = 1, 2, 4; seed-003 at k = 4: 0.1 s), with w the chain's [`solve_weight`] (1 on a
+/// plain die's chain).
 pub fn solve_seconds<S: ChainState>(chain: &Chain<S>, k: usize) -> f64 {
     let size = (chain.transient_count() * k) as f64;
-    size * size * k as f64 / 1.3e8
+    size * size * k as f64 * solve_weight(chain) / 1.3e8
+}
+
+/// The estimated seconds of one exact solve of `chain` (n transient states): `n^2 w / 6.5e7`,
+/// w its [`solve_weight`]. Measured (user CPU of `ladders expect`, at load average 4 to 6) on
+/// `benches/boards/gen-10000.toml` with its rules changed: a d6 1.65 s (estimate 1.4), a loaded
+/// die (`--die 1,1,1,1,1,3`) 1.75 s (1.9), `--roll-again 3` 29 s (34);
+/// `tests/hostile/boards/chance_10000.toml` 6.0 s (8.2).
+pub fn exact_solve_seconds<S: ChainState>(chain: &Chain<S>) -> f64 {
+    let n = chain.transient_count() as f64;
+    n * n * solve_weight(chain) / 6.5e7
+}
+
+/// How much more an exact solve of `chain` costs than one of a plain die's chain of as many
+/// states: `(t / 6n) (b / 3)^2`, t the transitions among the n transient states and b the
+/// mean bits of each row's common denominator (3 for a d6's 6). More transitions a state fill
+/// the factors; longer denominators make both the lifting's steps and each step's numbers
+/// longer.
+pub fn solve_weight<S: ChainState>(chain: &Chain<S>) -> f64 {
+    let n = chain.transient_count();
+    if n == 0 {
+        return 1.0;
+    }
+    let (mut transitions, mut bits) = (0usize, 0f64);
+    for row in &chain.rows()[..n] {
+        transitions += row.len();
+        let lcm = row.iter().fold(BigInt::one(), |l, (_, p)| {
+            num_integer::Integer::lcm(&l, p.denom())
+        });
+        bits += lcm.bits() as f64;
+    }
+    let bits = (bits / n as f64).max(1.0) / 3.0;
+    transitions as f64 / (6.0 * n as f64) * bits * bits
 }
 
 /// Why [`checked_moments`] gave no moments.

@@ -269,10 +269,8 @@ pub fn certified_distribution<S: ChainState>(
     let mut p: Vec<Value> = Vec::new();
     let mut s: Vec<Value> = Vec::new();
     let mut law_position = None;
-    let stage = crate::progress::Stage::begin(
-        "stepping certified bounds",
-        options.turns.map(|n| n as u64),
-    );
+    let stage =
+        crate::progress::Stage::begin("stepping certified bounds", options.turns.map(|n| n as u64));
     let stop = loop {
         stage.advance(stepper.turn() as u64);
         if law_turn == Some(stepper.turn()) {

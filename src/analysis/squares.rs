@@ -108,6 +108,47 @@ pub struct SquareAnswers {
     pub no_jumps: Option<NoReach>,
 }
 
+/// The estimated seconds past which [`check_square_answers`] refuses: what is left of a minute
+/// for building the chain, the reach probabilities and the report.
+pub const SQUARES_SECONDS_LIMIT: f64 = 30.0;
+
+/// [`square_answers`] would take too long (estimated before starting).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "the per-square answers would take about {seconds:.0} s on this board (two exact solves of \
+     {states} transient states, estimated before starting; answered up to about \
+     {SQUARES_SECONDS_LIMIT:.0} s)"
+)]
+pub struct SquaresTooLong {
+    /// The estimated seconds.
+    pub seconds: f64,
+    /// The transient states.
+    pub states: usize,
+}
+
+/// Refuses, before any solve, a square-only board whose per-square answers (the visits' and the
+/// expectations' exact solves, each [`crate::analysis::moments::exact_solve_seconds`]) would
+/// take more than about [`SQUARES_SECONDS_LIMIT`]. Boards that change during a game are
+/// estimated by [`crate::analysis::stateful_fits`].
+///
+/// # Errors
+///
+/// [`SquaresTooLong`] with the estimate.
+pub fn check_square_answers(board: &Board) -> Result<(), SquaresTooLong> {
+    if board.is_stateful() {
+        return Ok(());
+    }
+    let chain = Chain::for_board(board);
+    let seconds = 2.0 * crate::analysis::moments::exact_solve_seconds(&chain);
+    if seconds > SQUARES_SECONDS_LIMIT {
+        return Err(SquaresTooLong {
+            seconds,
+            states: chain.transient_count(),
+        });
+    }
+    Ok(())
+}
+
 /// The per-square answers of `board`.
 ///
 /// # Errors

@@ -143,7 +143,10 @@ mod tests {
         };
         assert!(states > 12_000, "{states}");
         assert!(seconds > STATEFUL_SECONDS_LIMIT);
-        assert!(err.to_string().contains("estimated before starting"), "{err}");
+        assert!(
+            err.to_string().contains("estimated before starting"),
+            "{err}"
+        );
         // The law alone fits.
         assert!(check_stateful(&big, Needs::Law).is_ok());
     }

@@ -24,10 +24,10 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 pub use compound::{compound_move, Branches, RollGame};
-pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
 pub use count::{
     chain_bytes, check_counted, count, first_endless, Counted, StatesTooMany, BYTES_PER_STATE,
 };
+pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
 pub use size::{check_fits, ChainSize, ChainTooBig, BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
 pub use stateful::{PlayerState, StatefulBoard};
 

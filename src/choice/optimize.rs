@@ -44,6 +44,8 @@ pub struct Optimum {
 /// The square (reachable under some policy) from which the finish cannot be reached whatever
 /// the player chooses.
 pub fn optimize(game: &Game) -> Result<Optimum, Square> {
+    // Shown (after a second) from the float sweeps on, the exact evaluations counted.
+    let stage = crate::progress::Stage::begin("improving the policy", None);
     let float = value_iteration(game, 2000);
     let mut policy = greedy(game, &float);
     let all = vec![true; game.squares.len()];
@@ -56,6 +58,7 @@ pub fn optimize(game: &Game) -> Result<Optimum, Square> {
             unreachable!("policy iteration keeps a policy that finishes from everywhere")
         };
         evaluations += 1;
+        stage.advance(evaluations as u64);
         let values: Vec<BigRational> = values.into_iter().map(|v| v.expect("whole")).collect();
         let (numers, _) = common_denominator(&values);
         let mut changed = false;

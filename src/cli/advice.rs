@@ -5,7 +5,8 @@
 //! `distribution`, `--columns` for `generate`, dropping `--float` or a smaller `--moments` for
 //! `expect`, `distribution` or `expect --moments` for a `pgf` too long to compute, `squares` and
 //! `expect` for a `sensitivity` too long to compute, `expect --float` and `simulate` for a board
-//! that changes during a game whose chain or exact solve is too large.
+//! that changes during a game whose chain or exact solve is too large, or a `squares` too long
+//! to compute.
 
 use std::fmt;
 
@@ -14,6 +15,7 @@ use ladders::analysis::distribution::TooMuchWork;
 use ladders::analysis::float_trust::FloatUntrusted;
 use ladders::analysis::moments::MomentsError;
 use ladders::analysis::pgf::PgfTooLong;
+use ladders::analysis::squares::SquaresTooLong;
 use ladders::analysis::stateful_fits::StatefulTooBig;
 use ladders::chain::ChainTooBig;
 use ladders::generate::GenerateError;
@@ -98,6 +100,12 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
         return Remedy::after(
             "; `ladders expect` answers exactly without it (roll by roll), and `ladders simulate` \
              estimates the rest",
+        );
+    }
+    if err.downcast_ref::<SquaresTooLong>().is_some() {
+        return Remedy::after(
+            "; `ladders expect --float --per-square` gives the expected turns from each square \
+             in floating point, `ladders simulate` the rest",
         );
     }
     if let Some(e) = err.downcast_ref::<StatefulTooBig>() {

@@ -64,6 +64,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         }
         return Ok(exit::code(exit::SUCCESS));
     }
+    ladders::analysis::squares::check_square_answers(&board)?;
     let answers = square_answers(&board)?;
     if args.output.json {
         write_json(out, &to_json(&board, &answers, format.digits))?;
