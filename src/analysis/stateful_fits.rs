@@ -132,8 +132,9 @@ mod tests {
 
     #[test]
     fn a_long_solve_is_refused_with_the_states_and_the_estimate() {
-        // 4,000 squares, one lost-turn square: about 2 x 4,000 states, 20 s by the estimate
-        // fits; 16,000 states (two one-use snakes... ) do not.
+        // 8,000 squares, two one-use snakes and a lost-turn square: each square with either
+        // snake used up or not and a turn owed or not, more than 12,000 states (30 s at
+        // 2.5e-3 s a state).
         let big = board(
             "size = 8000\nsnakes = [[7000, 10], [6000, 20]]\nonce = [7000, 6000]\nlose_turn = [50]\n",
         );

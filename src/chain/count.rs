@@ -163,3 +163,50 @@ pub fn check_counted<G: RollGame>(game: &G, start: G::State) -> Result<Counted, 
         Err(StatesTooMany { count })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chain::{Chain, SingleBoard, TurnModel};
+    use crate::test_util::board;
+
+    /// The count against the built chain: every state, every transition.
+    fn same_as_built(text: &str) {
+        let b = board(text);
+        let game = SingleBoard::new(&b);
+        let chain = Chain::build(&game);
+        let counted = count(&game, TurnModel::start(&game), f64::INFINITY);
+        let built: usize = chain.rows().iter().map(Vec::len).sum();
+        assert!(counted.complete);
+        assert_eq!(counted.states, chain.states().len(), "{text}");
+        assert_eq!(counted.transitions, built, "{text}");
+    }
+
+    #[test]
+    fn the_count_is_the_built_chains_size() {
+        same_as_built(
+            "size = 30\nsnakes = [[17, 4]]\nladders = [[3, 22]]\n[rules]\nroll_again = 3\n",
+        );
+        same_as_built("size = 20\n[rules]\ndie = 3\nroll_again = \"unlimited\"\n");
+        same_as_built("size = 12\n[rules]\ndice = 2\novershoot = \"bounce\"\n");
+    }
+
+    #[test]
+    fn the_count_stops_past_its_cap_and_finds_an_endless_turn() {
+        let b = board("size = 2000\n[rules]\nroll_again = 2\n");
+        let game = SingleBoard::new(&b);
+        let cap = chain_bytes(100, 0);
+        let capped = count(&game, TurnModel::start(&game), cap);
+        // Stopped at the first state that passed the cap: far short of the 2,001 squares.
+        assert!(!capped.complete);
+        assert!(capped.bytes() > cap, "{capped:?}");
+        assert!(capped.states < 100, "{capped:?}");
+        // Worked by hand: a die that always shows its top face, 2, which rolls again: from the
+        // start 2, then 4, whose snake goes back to 0, and round again; the turn never ends.
+        let b = board(
+            "size = 10\nsnakes = [[4, 0]]\n[rules]\ndie = [0, 2]\nroll_again = \"unlimited\"\n",
+        );
+        let game = SingleBoard::new(&b);
+        assert_eq!(first_endless(&game, TurnModel::start(&game)), Some(0));
+    }
+}
