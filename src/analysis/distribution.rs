@@ -400,6 +400,9 @@ pub(crate) fn plan<S: ChainState>(
     options: &DistributionOptions,
     work: impl Fn(f64) -> f64,
 ) -> Result<Plan<S>, TooMuchWork> {
+    // Shown after a second: on a large chain the decay rate's power iterations and the tail
+    // law's start take seconds, with no unit of their own.
+    let stage = crate::progress::Stage::begin("the tail's decay rate", None);
     let trap = chain.trap();
     let rho = spectral_bounds(chain);
     let starts_finished = chain.start() >= chain.transient_count();
@@ -421,6 +424,7 @@ pub(crate) fn plan<S: ChainState>(
         }
     }
     let tail_law_start = trap.is_none().then(|| TailLawStart::new(chain)).flatten();
+    drop(stage);
     Ok(Plan {
         trap,
         rho,

@@ -158,11 +158,21 @@ pub fn board_distribution(
 }
 
 /// Replaces an approximate mean by E\[T\] from the exact expectation solve of `board`.
-/// On a board that changes during a game whose exact solve would take too long
-/// ([`super::stateful_fits::law_solve_fits`]) the estimate stays.
+/// The estimate stays when the exact solve would take long: on a board that changes during a
+/// game, past about 30 s ([`super::stateful_fits::law_solve_fits`]); on one solved by its turn
+/// chain (no roll-level form: `roll_again = K`), past [`super::moments::SECONDS_LIMIT`]
+/// ([`super::moments::exact_solve_seconds`]: 27 s for `roll_again = 3` on 10,000 squares, where
+/// the law's first turns take under a second).
 pub fn exact_mean(board: &Board, mean: &mut Mean) {
     if let Mean::About(_) = mean {
         if !super::stateful_fits::law_solve_fits(board) {
+            return;
+        }
+        if !board.is_stateful()
+            && crate::chain::RollSquares::new(board).is_none()
+            && super::moments::exact_solve_seconds(&Chain::for_board(board))
+                > super::moments::SECONDS_LIMIT
+        {
             return;
         }
         if let Expectation::Finite(e) = expect_with(board, false) {

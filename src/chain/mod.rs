@@ -220,7 +220,12 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         let mut order = vec![start];
         let mut turns: Vec<Option<Turn<S>>> = Vec::new();
         let mut queue = VecDeque::from([0usize]);
+        // Shown after a second: a large or stateful board's turns take seconds to sum.
+        let stage = crate::progress::Stage::begin("building the turn chain", None);
         while let Some(i) = queue.pop_front() {
+            if i % crate::progress::ROWS_PER_REPORT == 0 {
+                stage.advance(i as u64);
+            }
             let state = order[i].clone();
             if turns.len() <= i {
                 turns.resize(i + 1, None);
@@ -242,6 +247,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
             turns[i] = Some(turn);
         }
         turns.resize(order.len(), None);
+        drop(stage);
 
         // Renumber: transient states first, each group in the states' order.
         let mut ids: Vec<usize> = (0..order.len()).collect();

@@ -34,6 +34,7 @@ mod known_values;
 mod known_values_rules;
 mod layout;
 mod likeliest;
+mod limits_rules;
 mod optimize;
 mod properties;
 mod properties_shortest;

@@ -1,0 +1,78 @@
+//! The size limit with every rule (issue 17 item 2, `benches/limits-audit.sh`): on boards of
+//! 10,000 squares whose state is more than the square, whose turns are up to K rolls or whose
+//! draws are long, each command answers or refuses (exit 2, with the estimate) within a minute.
+//! Each test failed on the main of 2026-11-24 morning; the corpus (`hostile_corpus`) runs the
+//! same commands under a CPU-time and a memory limit.
+
+use predicates::prelude::*;
+
+use crate::common::ladders;
+use crate::hostile::hostile_board;
+
+fn gen_10000() -> String {
+    format!(
+        "{}/benches/boards/gen-10000.toml",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// The full chain of `stateful_10000.toml` (1,228,364 states, about 1.8 GB) is counted, not
+/// built, and refused (before: `shortest` answered after building it, 2.3 GB; `squares` ran out
+/// of 4 GB).
+#[test]
+fn a_stateful_chain_past_the_memory_limit_is_refused_before_it_is_built() {
+    let board = hostile_board("stateful_10000.toml");
+    for command in ["shortest", "squares", "check", "verify"] {
+        let mut cmd = ladders();
+        cmd.args([command, &board]);
+        if command == "verify" {
+            cmd.args(["--mean", "1500", "-n", "100"]);
+        }
+        cmd.assert()
+            .code(2)
+            .stderr(predicate::str::contains("counted before building it"))
+            .stderr(predicate::str::contains("`ladders simulate`"));
+    }
+}
+
+/// The exact solve on the 153,573 states of `stateful_10000.toml` without its eaten apples is
+/// estimated and refused (before: `expect` was killed at 60 s of CPU); the float solve and the
+/// law's first turns answer, the mean then approximate.
+#[test]
+fn a_long_stateful_solve_is_refused_and_the_float_solve_answers() {
+    let board = hostile_board("stateful_10000.toml");
+    ladders()
+        .args(["expect", &board])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("153,573 states"))
+        .stderr(predicate::str::contains("`ladders expect --float`"));
+    ladders()
+        .args(["expect", &board, "--float"])
+        .assert()
+        .success();
+    ladders()
+        .args(["distribution", &board, "--turns", "5"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("(approximate"));
+}
+
+/// `roll_again = 3` on 10,000 squares: the per-square solves are estimated from the chain's
+/// transitions and denominators and refused (before: killed at 60 s of CPU), and the law's first
+/// turns leave out the exact mean's 30 s solve (before: 33 s for five turns).
+#[test]
+fn roll_again_k_at_the_limit_refuses_squares_and_skips_the_exact_mean() {
+    let board = gen_10000();
+    ladders()
+        .args(["squares", &board, "--roll-again", "3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("estimated before starting"))
+        .stderr(predicate::str::contains("--per-square"));
+    ladders()
+        .args(["distribution", &board, "--roll-again", "3", "--turns", "5"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("(approximate"));
+}
