@@ -118,6 +118,47 @@ fn action_value(next: &[(Option<usize>, u64)], total: u64, row: &[f64]) -> f64 {
         / total as f64
 }
 
+/// The estimated seconds past which [`check_duel`] refuses.
+pub const DUEL_SECONDS_LIMIT: f64 = 30.0;
+
+/// The estimated seconds of a duel on `squares` squares (the squares of [`Game`]):
+/// `11.6 (squares / 300)^4`. The pairs of positions are `squares^2`, and the float sweeps and the
+/// certification grow with the board too; fitted on `ladders generate --size 300 --snakes 10
+/// --ladders 10 --seed 3` with `--choose-die 4,6` (11.6 s of user CPU at load average 4); the
+/// 500-square board of the same command (15 snakes and ladders) ran past 100 s (estimate 89 s),
+/// `benches/boards/gen-1000.toml` past 100 s (estimate 1,400 s).
+pub fn duel_seconds(squares: usize) -> f64 {
+    11.6 * (squares as f64 / 300.0).powi(4)
+}
+
+/// A duel would take too long (estimated before starting).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "two players who choose on {squares} squares would take about {seconds:.0} s to solve \
+     (every pair of positions, estimated before starting; answered up to about \
+     {DUEL_SECONDS_LIMIT:.0} s)"
+)]
+pub struct DuelTooLong {
+    /// The squares.
+    pub squares: usize,
+    /// The estimated seconds.
+    pub seconds: f64,
+}
+
+/// Refuses, before any sweep, a duel estimated past [`DUEL_SECONDS_LIMIT`] ([`duel_seconds`]).
+///
+/// # Errors
+///
+/// [`DuelTooLong`] with the estimate.
+pub fn check_duel(game: &Game) -> Result<(), DuelTooLong> {
+    let squares = game.squares.len();
+    let seconds = duel_seconds(squares);
+    if seconds > DUEL_SECONDS_LIMIT {
+        return Err(DuelTooLong { squares, seconds });
+    }
+    Ok(())
+}
+
 /// Value iteration in floats for the game where both players choose their best, at most
 /// `max_sweeps` sweeps, stopping when no value moves by more than 1e-15 (the certification absorbs the rest).
 pub fn solve_float(game: &Game, max_sweeps: usize) -> FloatValues {

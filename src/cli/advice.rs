@@ -6,7 +6,7 @@
 //! `expect`, `distribution` or `expect --moments` for a `pgf` too long to compute, `squares` and
 //! `expect` for a `sensitivity` too long to compute, `expect --float` and `simulate` for a board
 //! that changes during a game whose chain or exact solve is too large, or a `squares` too long
-//! to compute.
+//! to compute, `optimize` for two players who choose on too large a board.
 
 use std::fmt;
 
@@ -18,6 +18,7 @@ use ladders::analysis::pgf::PgfTooLong;
 use ladders::analysis::squares::SquaresTooLong;
 use ladders::analysis::stateful_fits::StatefulTooBig;
 use ladders::chain::ChainTooBig;
+use ladders::choice::duel::DuelTooLong;
 use ladders::generate::GenerateError;
 use ladders::race::knockoff::KnockOffError;
 use ladders::race::relative::RelativeError;
@@ -100,6 +101,11 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
         return Remedy::after(
             "; `ladders expect` answers exactly without it (roll by roll), and `ladders simulate` \
              estimates the rest",
+        );
+    }
+    if err.downcast_ref::<DuelTooLong>().is_some() {
+        return Remedy::after(
+            "; `ladders optimize` gives one player's optimal policy and its expected turns",
         );
     }
     if err.downcast_ref::<SquaresTooLong>().is_some() {

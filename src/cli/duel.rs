@@ -60,6 +60,7 @@ pub fn run_if_choosing(
         })
     };
     let from = (index(a)?, index(b)?);
+    ladders::choice::duel::check_duel(&game)?;
     let mut fixed = game.fixed_policies();
     if let Ok(best) = optimize(&game) {
         fixed.push(("the single-player optimum".to_string(), best.policy));
