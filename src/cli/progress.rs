@@ -1,5 +1,6 @@
 //! Progress bars on standard error: only when standard error is a terminal, only once the work
-//! has taken more than a second, and as wide as the terminal (`{wide_bar}`: no wrapping at 80
+//! has taken more than a second (or, once the command has run a second, a quarter of one), and
+//! as wide as the terminal (`{wide_bar}`: no wrapping at 80
 //! columns). [`DelayedBar`] is one bar (the simulator's games); [`install`] listens to the
 //! library's stages ([`ladders::progress`]: the elimination order, factorisations and lifting
 //! steps of the exact solves, race sweeps, series and steps, distribution turns, the per-square
@@ -7,7 +8,7 @@
 
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -22,6 +23,9 @@ fn delay() -> Duration {
         .filter(|s| s.is_finite() && *s >= 0.0)
         .map_or(Duration::from_secs(1), Duration::from_secs_f64)
 }
+
+/// When [`install`] was called: the command's start.
+static STARTED: OnceLock<Instant> = OnceLock::new();
 
 /// A bar hidden until the work has run for [`delay`], and then only on a terminal.
 pub struct DelayedBar {
@@ -76,10 +80,7 @@ impl DelayedBar {
     /// Shows the bar once the work has run for [`delay`] (on a terminal); redraws it when shown
     /// (its spinner and elapsed time move on though no unit was finished).
     fn reveal_if_due(&self) {
-        if self.terminal
-            && !self.shown.load(Ordering::Relaxed)
-            && self.start.elapsed() >= self.delay
-        {
+        if self.terminal && !self.shown.load(Ordering::Relaxed) && self.due() {
             self.shown.store(true, Ordering::Relaxed);
             match &self.multi {
                 Some(multi) => drop(multi.add(self.bar.clone())),
@@ -89,6 +90,18 @@ impl DelayedBar {
         if self.shown.load(Ordering::Relaxed) {
             self.bar.tick();
         }
+    }
+
+    /// Whether the bar is due: its work has run for [`delay`], or the command has and this
+    /// work for a quarter of it (a command whose stages each last just under a second would
+    /// otherwise show nothing for seconds: a 10,000-square board's turn chain, then its decay
+    /// rate).
+    fn due(&self) -> bool {
+        let own = self.start.elapsed();
+        own >= self.delay
+            || STARTED
+                .get()
+                .is_some_and(|t| t.elapsed() >= self.delay && own >= self.delay / 4)
     }
 
     /// Removes the bar.
@@ -140,6 +153,7 @@ impl Listener for Stages {
 /// shown after [`delay`]: a thread looks at the open stages every quarter of a second, shows
 /// those that are due and redraws the shown ones, until the listener is removed.
 pub fn install() -> Option<Listening> {
+    STARTED.get_or_init(Instant::now);
     std::io::stderr().is_terminal().then(|| {
         let stages = Arc::new(Stages {
             multi: MultiProgress::with_draw_target(ProgressDrawTarget::stderr()),

@@ -136,7 +136,7 @@ fn on_a_terminal(args: &str) -> String {
 
 /// The messages of every stage the library reports (`ladders::progress::Stage::begin`) and of
 /// the simulator's bar.
-const STAGES: [&str; 25] = [
+const STAGES: [&str; 27] = [
     "per-square answers",
     "ordering the unknowns",
     "factorising",
@@ -162,6 +162,8 @@ const STAGES: [&str; 25] = [
     "the tail's decay rate",
     "building the turn chain",
     "improving the policy",
+    "counting the fill",
+    "an exact solution vector",
 ];
 
 /// Long work shows a bar on a terminal (here at once: the delay is set to 0), no wider than

@@ -146,6 +146,9 @@ pub(super) fn solve_vectors(
     solutions
         .iter()
         .map(|s| {
+            // Shown after a second, around the lifting's own bar: rebuilding the fractions from
+            // the lifted digits (a gcd per component) takes seconds on 10,000 squares.
+            let _stage = crate::progress::Stage::begin("an exact solution vector", None);
             let b: Vec<i64> = match &perm {
                 None => s.b.to_vec(),
                 Some(perm) => perm.iter().map(|&old| s.b[old as usize]).collect(),
