@@ -3,9 +3,9 @@
 # limit), one rule each, under a 60 s CPU-time limit (`ulimit -t`), a 90 s wall-clock limit
 # (`timeout`) and a 4 GiB address-space limit (`ulimit -v`, to keep a runaway case from taking
 # the machine; the hostile corpus allows 1 GiB). Prints one line per case: the board, the
-# command, CPU seconds, wall seconds, peak memory (MB), the exit code and the first line of
-# standard error. An exit of 124 is the wall-clock limit, 152 the CPU limit (SIGXCPU), 134 an
-# abort (memory).
+# command, CPU seconds, wall seconds, peak memory (MB), the exit code, the load average (1 min,
+# before the case) and the first line of standard error. An exit of 124 is the wall-clock
+# limit, 137 or 152 the CPU limit (SIGKILL or SIGXCPU), 134 an abort (memory).
 #
 # With --tty each case runs a second time under a terminal (`script -qfec`), and two more
 # columns say when the first output appeared (a bar on standard error, or the answer) and the
@@ -95,8 +95,8 @@ print("%s %.1f" % ("-" if first is None else "%.1f" % first, gap))
 
 limits='ulimit -t 60; ulimit -v 4194304'
 
-printf '%-16s %-32s %7s %7s %7s %4s %6s %6s  %s\n' \
-    board command cpu_s wall_s peak_MB exit first_s quiet_s 'stderr (first line)'
+printf '%-16s %-32s %7s %7s %7s %4s %6s %6s %5s  %s\n' \
+    board command cpu_s wall_s peak_MB exit first_s quiet_s load 'stderr (first line)'
 for entry in "${boards[@]}"; do
     label=${entry%%|*}
     board=${entry#*|}
@@ -106,6 +106,7 @@ for entry in "${boards[@]}"; do
         # shellcheck disable=SC2086 # the command and the board are word lists
         set -- ${words%% *} $board ${words#* }
         [ "$words" = "${words%% *}" ] && set -- $words $board
+        load=$(cut -d ' ' -f 1 /proc/loadavg)
         sh -c "$limits"'; exec /usr/bin/time -o "$0" -f "%U %e %M" timeout 90 "$@"' \
             "$tmp/time" "$bin" "$@" > /dev/null 2> "$tmp/err" < /dev/null
         code=$?
@@ -119,7 +120,7 @@ for entry in "${boards[@]}"; do
                 /dev/null < /dev/null 2> /dev/null | python3 -c "$gaps")
         fi
         err=$(grep -v '^Command \(exited\|terminated\)' "$tmp/err" | head -n 1 | cut -c 1-160)
-        printf '%-16s %-32s %7s %7s %7s %4s %6s %6s  %s\n' "$label" "$command" "$cpu" \
-            "$wall" $((kb / 1024)) "$code" "$first" "$quiet" "$err"
+        printf '%-16s %-32s %7s %7s %7s %4s %6s %6s %5s  %s\n' "$label" "$command" "$cpu" \
+            "$wall" $((kb / 1024)) "$code" "$first" "$quiet" "$load" "$err"
     done
 done
