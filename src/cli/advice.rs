@@ -83,6 +83,32 @@ pub fn add(err: anyhow::Error, command: For) -> anyhow::Error {
     }
 }
 
+/// The remedies for the estimates made before long work: a duel of two players who choose,
+/// `squares`, and a board that changes during a game.
+fn estimate_advice(err: &anyhow::Error) -> Option<Remedy> {
+    if err.downcast_ref::<DuelTooLong>().is_some() {
+        return Remedy::after(
+            "; `ladders optimize` gives one player's optimal policy and its expected turns",
+        );
+    }
+    if err.downcast_ref::<SquaresTooLong>().is_some() {
+        return Remedy::after(
+            "; `ladders expect --float --per-square` gives the expected turns from each square \
+             in floating point, `ladders simulate` the rest",
+        );
+    }
+    if let Some(e) = err.downcast_ref::<StatefulTooBig>() {
+        return Remedy::after(match e {
+            StatefulTooBig::Chain(_) => "; `ladders simulate` estimates it, game by game",
+            StatefulTooBig::Solve { .. } => {
+                "; `ladders expect --float` solves it in floating point, and `ladders simulate` \
+                 estimates the rest"
+            }
+        });
+    }
+    None
+}
+
 /// The remedy for `err` run by `command`, when it has one.
 fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
     if err.downcast_ref::<PgfTooLong>().is_some() {
@@ -103,25 +129,8 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
              estimates the rest",
         );
     }
-    if err.downcast_ref::<DuelTooLong>().is_some() {
-        return Remedy::after(
-            "; `ladders optimize` gives one player's optimal policy and its expected turns",
-        );
-    }
-    if err.downcast_ref::<SquaresTooLong>().is_some() {
-        return Remedy::after(
-            "; `ladders expect --float --per-square` gives the expected turns from each square \
-             in floating point, `ladders simulate` the rest",
-        );
-    }
-    if let Some(e) = err.downcast_ref::<StatefulTooBig>() {
-        return Remedy::after(match e {
-            StatefulTooBig::Chain(_) => "; `ladders simulate` estimates it, game by game",
-            StatefulTooBig::Solve { .. } => {
-                "; `ladders expect --float` solves it in floating point, and `ladders simulate` \
-                 estimates the rest"
-            }
-        });
+    if let Some(remedy) = estimate_advice(err) {
+        return Some(remedy);
     }
     if err.downcast_ref::<FloatUntrusted>().is_some() {
         return Remedy::after("; drop --float: `ladders expect` answers exactly");

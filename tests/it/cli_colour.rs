@@ -166,17 +166,8 @@ const STAGES: [&str; 27] = [
     "an exact solution vector",
 ];
 
-/// Long work shows a bar on a terminal (here at once: the delay is set to 0), no wider than
-/// the terminal, and nothing on a pipe: the exact solve's ordering, factorisation and lifting
-/// steps, the simulator's games, a race's sweeps, its series and its stepped joint chain, the
-/// per-square solves of `squares` and of `draw --heat`, `sensitivity`'s solve per jump, the
-/// shared board's joint chain (built, swept layer by layer, raced to each apple) and the pairs
-/// of two players who choose, the generating function's series and its recurrence modulo primes,
-/// the exact stepping that settles a distribution's terms too close to a rounding boundary, the
-/// turn chain's build and the certified stepping of `distribution` (on 10,000 squares, 7.5 s
-/// without a bar before 2026-11-24), and `optimize`'s policy search (10 s without one).
-#[test]
-fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
+/// Each command with the stages it must show on a terminal.
+fn progress_cases() -> Vec<(String, &'static [&'static str])> {
     let board = format!(
         "{}/benches/boards/gen-1000.toml",
         env!("CARGO_MANIFEST_DIR")
@@ -188,7 +179,7 @@ fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
         "race {}/tests/fixtures/sim/shared-two.toml --exact-limit 1",
         env!("CARGO_MANIFEST_DIR")
     );
-    let cases: [(String, &[&str]); 14] = [
+    vec![
         (
             big("expect"),
             &[
@@ -245,8 +236,21 @@ fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
             &["building the turn chain", "stepping certified bounds"],
         ),
         ("optimize course".into(), &["improving the policy"]),
-    ];
-    for (args, bars) in cases {
+    ]
+}
+
+/// Long work shows a bar on a terminal (here at once: the delay is set to 0), no wider than
+/// the terminal, and nothing on a pipe: the exact solve's ordering, factorisation and lifting
+/// steps, the simulator's games, a race's sweeps, its series and its stepped joint chain, the
+/// per-square solves of `squares` and of `draw --heat`, `sensitivity`'s solve per jump, the
+/// shared board's joint chain (built, swept layer by layer, raced to each apple) and the pairs
+/// of two players who choose, the generating function's series and its recurrence modulo primes,
+/// the exact stepping that settles a distribution's terms too close to a rounding boundary, the
+/// turn chain's build and the certified stepping of `distribution` (on 10,000 squares, 7.5 s
+/// without a bar before 2026-11-24), and `optimize`'s policy search (10 s without one).
+#[test]
+fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
+    for (args, bars) in progress_cases() {
         let seen = on_a_terminal(&args);
         for bar in bars {
             assert!(STAGES.contains(bar), "{bar}");
