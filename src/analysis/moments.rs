@@ -19,7 +19,7 @@
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Signed, Zero};
+use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use crate::analysis::fundamental::scaled_rows;
 use crate::analysis::pgf::pgf;
@@ -307,7 +307,7 @@ pub fn solve_seconds<S: ChainState>(chain: &Chain<S>, k: usize) -> f64 {
 /// The estimated seconds of one exact solve of `chain` (n transient states): `n^2 w / 6.5e7`,
 /// w its [`solve_weight`]. Measured (user CPU of `ladders expect`, at load average 4 to 6) on
 /// `benches/boards/gen-10000.toml` with its rules changed: a d6 1.65 s (estimate 1.4), a loaded
-/// die (`--die 1,1,1,1,1,3`) 1.75 s (2.5), `--roll-again 3` 29 s (27). Its rows' mean hides a
+/// die (`--die 1,1,1,1,1,3`) 1.75 s (1.9), `--roll-again 3` 29 s (34). Its rows' mean hides a
 /// few long ones: `tests/hostile/boards/chance_10000.toml` (ten chance squares) took 6.0 s
 /// against an estimate of 1.4 s.
 pub fn exact_solve_seconds<S: ChainState>(chain: &Chain<S>) -> f64 {
@@ -316,8 +316,8 @@ pub fn exact_solve_seconds<S: ChainState>(chain: &Chain<S>) -> f64 {
 }
 
 /// How much more an exact solve of `chain` costs than one of a plain die's chain of as many
-/// states: `(t / 6n) (b / 3)^2`, t the transitions among the n transient states and b the
-/// mean bits of each row's common denominator (3 for a d6's 6). More transitions a state fill
+/// states: `(t / 6n) (b / log2 6)^2`, t the transitions among the n transient states and b the
+/// mean log2 of each row's common denominator (log2 6 for a d6). More transitions a state fill
 /// the factors; longer denominators make both the lifting's steps and each step's numbers
 /// longer.
 pub fn solve_weight<S: ChainState>(chain: &Chain<S>) -> f64 {
@@ -331,9 +331,13 @@ pub fn solve_weight<S: ChainState>(chain: &Chain<S>) -> f64 {
         let lcm = row.iter().fold(BigInt::one(), |l, (_, p)| {
             num_integer::Integer::lcm(&l, p.denom())
         });
-        bits += lcm.bits() as f64;
+        // log2 of the lcm: exact enough from f64 below 2^1000, its bit length above.
+        bits += match lcm.bits() {
+            b if b < 1000 => lcm.to_f64().map_or(b as f64, f64::log2),
+            b => b as f64,
+        };
     }
-    let bits = (bits / n as f64).max(1.0) / 3.0;
+    let bits = (bits / n as f64).max(1.0) / 6f64.log2();
     transitions as f64 / (6.0 * n as f64) * bits * bits
 }
 

@@ -161,7 +161,7 @@ pub fn board_distribution(
 /// The estimate stays when the exact solve would take long: on a board that changes during a
 /// game, past about 30 s ([`super::stateful_fits::law_solve_fits`]); on one solved by its turn
 /// chain (no roll-level form: `roll_again = K`), past [`super::moments::SECONDS_LIMIT`]
-/// ([`super::moments::exact_solve_seconds`]: 27 s for `roll_again = 3` on 10,000 squares, where
+/// ([`super::moments::exact_solve_seconds`]: 34 s for `roll_again = 3` on 10,000 squares, where
 /// the law's first turns take under a second).
 pub fn exact_mean(board: &Board, mean: &mut Mean) {
     if let Mean::About(_) = mean {
