@@ -384,23 +384,9 @@ pub enum MomentsError {
 ///
 /// See [`MomentsError`].
 pub fn checked_moments<S: ChainState>(chain: &Chain<S>, k: usize) -> Result<Moments, MomentsError> {
-    let cheap = |j: usize| solve_seconds(chain, j) <= SECONDS_LIMIT;
-    let solved = (0..=k.min(SOLVED_ORDERS))
-        .rev()
-        .find(|&j| cheap(j))
-        .unwrap_or(0);
-    let pgf_s = pgf_seconds(chain);
-    if pgf_s > SECONDS_LIMIT {
-        if solved == k {
-            return Ok(moments(chain, k)?);
-        }
-        return Err(MomentsError::TooMuchWork {
-            asked: k,
-            states: chain.transient_count(),
-            pgf_seconds: pgf_s,
-            solve_seconds: solve_seconds(chain, k),
-            solved,
-        });
+    let (solved, by_pgf) = plan(chain, k)?;
+    if !by_pgf {
+        return Ok(moments(chain, k)?);
     }
     let mut m = pgf(chain).moments(k);
     let f = factorial_moments(chain, solved)?;
@@ -409,6 +395,38 @@ pub fn checked_moments<S: ChainState>(chain: &Chain<S>, k: usize) -> Result<Mome
     }
     m.route = Route::Pgf { solved };
     Ok(m)
+}
+
+/// Refuses, from the estimates alone, the moments to order K that [`checked_moments`] would
+/// refuse ([`MomentsError::TooMuchWork`]), so that a caller with other exact work to do first
+/// (`E[T]` and the other expectations) refuses before it, not after.
+///
+/// # Errors
+///
+/// [`MomentsError::TooMuchWork`], with the same figures as [`checked_moments`].
+pub fn moments_fit<S: ChainState>(chain: &Chain<S>, k: usize) -> Result<(), MomentsError> {
+    plan(chain, k).map(|_| ())
+}
+
+/// The route [`checked_moments`] takes: the orders the solves reach within [`SECONDS_LIMIT`],
+/// and whether the generating function does (else the solves alone, when they reach order K).
+fn plan<S: ChainState>(chain: &Chain<S>, k: usize) -> Result<(usize, bool), MomentsError> {
+    let cheap = |j: usize| solve_seconds(chain, j) <= SECONDS_LIMIT;
+    let solved = (0..=k.min(SOLVED_ORDERS))
+        .rev()
+        .find(|&j| cheap(j))
+        .unwrap_or(0);
+    let pgf_s = pgf_seconds(chain);
+    if pgf_s <= SECONDS_LIMIT || solved == k {
+        return Ok((solved, pgf_s <= SECONDS_LIMIT));
+    }
+    Err(MomentsError::TooMuchWork {
+        asked: k,
+        states: chain.transient_count(),
+        pgf_seconds: pgf_s,
+        solve_seconds: solve_seconds(chain, k),
+        solved,
+    })
 }
 
 /// The moments of T up to order K from the start of `chain`, by the solves alone.

@@ -83,6 +83,26 @@ pub struct ExactLaw {
     pub tail: f64,
 }
 
+/// The chain in integers, when stepping it until `P(T >= t)` is below `tail_below` (at most
+/// [`MAX_LAW_TURNS`] turns) is within [`WORK_LIMIT`]: estimated from the decay rate before any
+/// exact solve or step.
+fn law_fits<S: ChainState>(chain: &Chain<S>, tail_below: f64) -> Result<IntegerChain, LawError> {
+    let ic = IntegerChain::new(chain);
+    let rho = spectral_radius(chain);
+    let tail = BigRational::from_float(tail_below).unwrap_or_else(BigRational::zero);
+    if let Some(need) = turns_for_tail(chain, rho, &tail) {
+        let need = need.min(MAX_LAW_TURNS as f64);
+        if stepping_work(&ic, need) > WORK_LIMIT {
+            return Err(LawError::TooMuchWork(TooMuchWork {
+                turns: need,
+                states: chain.transient_count(),
+                rho: rho.unwrap_or(0.0),
+            }));
+        }
+    }
+    Ok(ic)
+}
+
 impl ExactLaw {
     /// The exact law on `board`, with `P(T = t)` listed until `P(T >= t)` is below `tail_below`
     /// (or [`MAX_LAW_TURNS`] turns).
@@ -96,8 +116,9 @@ impl ExactLaw {
         if !board.is_stateful() {
             return ExactLaw::of_chain(*board.rules(), Chain::for_board(board), tail_below);
         }
-        let e = expect_stateful(board, false);
-        let mut law = ExactLaw::of_states(*board.rules(), &stateful_chain(board), e, tail_below)?;
+        let chain = stateful_chain(board);
+        let e = || expect_stateful(board, false);
+        let mut law = ExactLaw::of_states(*board.rules(), &chain, e, tail_below)?;
         law.score = score(board).map(ScoreLaw::new);
         Ok(law)
     }
@@ -113,37 +134,29 @@ impl ExactLaw {
         chain: Chain<Square>,
         tail_below: f64,
     ) -> Result<ExactLaw, LawError> {
-        let e = expect_chain_with(&chain, false);
+        let e = || expect_chain_with(&chain, false);
         ExactLaw::of_states(rules, &chain, e, tail_below)
     }
 
     /// The law from any chain (the stateful chain of a board that changes during a game) and its
-    /// expectations (with the trap as a square).
+    /// expectations (with the trap as a square), solved only once the stepping is known to fit
+    /// (`roll_again = 3` on 10,000 squares: refused at once, not after the mean's 30 s solve).
     fn of_states<S: ChainState>(
         rules: Rules,
         chain: &Chain<S>,
-        expectation: Expectation,
+        expectation: impl FnOnce() -> Expectation,
         tail_below: f64,
     ) -> Result<ExactLaw, LawError> {
-        let expectations = match expectation {
+        // A trap is reported as one whatever the stepping would cost.
+        let fitted = chain.trap().is_none().then(|| law_fits(chain, tail_below));
+        let fitted = fitted.transpose()?;
+        let expectations = match expectation() {
             Expectation::Finite(e) => e,
             Expectation::Infinite(trap) => return Err(LawError::Trap(trap)),
         };
         let mean = to_f64(&expectations.turns);
         let sd = to_f64(&expectations.variance).max(0.0).sqrt();
-        let ic = IntegerChain::new(chain);
-        let rho = spectral_radius(chain);
-        let tail = BigRational::from_float(tail_below).unwrap_or_else(BigRational::zero);
-        if let Some(need) = turns_for_tail(chain, rho, &tail) {
-            let need = need.min(MAX_LAW_TURNS as f64);
-            if stepping_work(&ic, need) > WORK_LIMIT {
-                return Err(LawError::TooMuchWork(TooMuchWork {
-                    turns: need,
-                    states: chain.transient_count(),
-                    rho: rho.unwrap_or(0.0),
-                }));
-            }
-        }
+        let ic = fitted.map_or_else(|| law_fits(chain, tail_below), Ok)?;
         let mut s = ic.stepper();
         let start_final = chain.start() >= chain.transient_count();
         let mut pmf = vec![if start_final { 1.0 } else { 0.0 }];

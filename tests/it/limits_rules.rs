@@ -9,6 +9,19 @@ use predicates::prelude::*;
 use crate::common::ladders;
 use crate::hostile::hostile_board;
 
+/// `ladders ARGS` under a limit of `seconds` of CPU time (`ulimit -t`: the kernel stops the
+/// command, however loaded the machine, and it exits with no code), on Unix.
+#[cfg(unix)]
+fn within_cpu_seconds(seconds: u32, args: &[&str]) -> assert_cmd::Command {
+    let mut cmd = assert_cmd::Command::new("sh");
+    cmd.arg("-c")
+        .arg(format!("ulimit -t {seconds}; exec \"$0\" \"$@\""))
+        .arg(assert_cmd::cargo::cargo_bin("ladders"))
+        .args(args)
+        .write_stdin("");
+    cmd
+}
+
 fn gen_10000() -> String {
     format!(
         "{}/benches/boards/gen-10000.toml",
@@ -75,4 +88,54 @@ fn roll_again_k_at_the_limit_refuses_squares_and_skips_the_exact_mean() {
         .assert()
         .success()
         .stdout(predicate::str::contains("(approximate"));
+}
+
+/// `roll_again = 3` on 10,000 squares: `check`, `verify` and `expect --moments 2` refuse from
+/// their estimates before the exact mean's solve (before: each refused with the same message
+/// after it, 26 to 35 s of CPU; now about 0.2 s). Five seconds of CPU leave room for a loaded
+/// machine and none for the solve.
+#[cfg(unix)]
+#[test]
+fn roll_again_k_at_the_limit_refuses_before_the_exact_solve() {
+    let board = gen_10000();
+    let sample = hostile_board("../turns_sample.txt");
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["check", "-n", "1000"],
+            "the exact distribution would need about",
+        ),
+        (
+            &["verify", "--file", &sample],
+            "the exact distribution would need about",
+        ),
+        (
+            &["expect", "--moments", "2"],
+            "moments to order 2: too long",
+        ),
+    ];
+    for (command, refusal) in cases {
+        let mut args = vec![command[0], &board, "--roll-again", "3"];
+        args.extend(&command[1..]);
+        within_cpu_seconds(5, &args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(refusal))
+            .stderr(predicate::str::contains("estimated before starting").or(
+                predicate::str::contains("`ladders expect` gives the exact mean"),
+            ));
+    }
+}
+
+/// `tests/hostile/boards/chance_10000.toml`: the roll-level system's one denominator (30, for
+/// the chance squares' weights 1, 2, 2 on a d6) is divided out of every row that does not need
+/// it, so `expect` costs what a d6's does (before: 6.2 s of CPU, four times the estimate of the
+/// turn chain's solve; now about 1.6 s).
+#[cfg(unix)]
+#[test]
+fn chance_squares_do_not_lengthen_every_row_of_the_exact_solve() {
+    let board = hostile_board("chance_10000.toml");
+    within_cpu_seconds(4, &["expect", &board])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Expected turns"));
 }
