@@ -590,6 +590,35 @@ mod tests {
     use crate::test_util::q;
 
     #[test]
+    fn the_rows_of_the_exact_roll_level_system_are_primitive_and_keep_the_answer() {
+        // D = 6 * 5 for the chance weights 1, 2, 2: only the rows of 0 to 5 (whose rolls can
+        // land on 6) need it; the others are a d6's rows, 6 on the diagonal.
+        let text = "size = 30\n[[chance]]\nat = 6\nto = [[2, 1], [20, 2], [25, 2]]\n";
+        let b = Board::from_toml_str(text, "t").unwrap();
+        let rl = RollLevel::new(&b).unwrap();
+        assert_eq!(rl.denominator, 30);
+        let rows = |i: usize, buffer: &mut Vec<RollMove>| buffer.extend_from_slice(&rl.moves[i]);
+        let (mut a, mut c, mut bs) = roll_level_system(rl.squares.len(), 30, rows, |v| v);
+        primitive_rows(&mut a, &mut c, &mut bs);
+        let chance_rows = (rl.squares.iter().filter(|&&s| s < 6)).count();
+        assert_eq!(a.iter().filter(|r| r[0].1 == 30).count(), chance_rows);
+        assert_eq!(
+            a.iter().filter(|r| r[0].1 == 6).count(),
+            a.len() - chance_rows
+        );
+        let Expectation::Finite(by_rolls) = expect(&b) else {
+            panic!("finite")
+        };
+        let Expectation::Finite(by_chain) = expect_chain(&Chain::for_board(&b)) else {
+            panic!("finite")
+        };
+        assert_eq!(
+            (by_rolls.turns, by_rolls.variance),
+            (by_chain.turns, by_chain.variance)
+        );
+    }
+
+    #[test]
     fn a_board_without_jumps_and_overshoot_allow_is_a_sum_of_rolls() {
         // size 2, die 2, allow: from 0, a 1 -> 1 and a 2 -> 2 (finish); from 1 any roll finishes.
         // T = 1 with prob 1/2, 2 with prob 1/2: E = 3/2, Var = 1/4; rolls = turns.
