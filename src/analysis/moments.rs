@@ -307,9 +307,10 @@ pub fn solve_seconds<S: ChainState>(chain: &Chain<S>, k: usize) -> f64 {
 /// The estimated seconds of one exact solve of `chain` (n transient states): `n^2 w / 6.5e7`,
 /// w its [`solve_weight`]. Measured (user CPU of `ladders expect`, at load average 4 to 6) on
 /// `benches/boards/gen-10000.toml` with its rules changed: a d6 1.65 s (estimate 1.4), a loaded
-/// die (`--die 1,1,1,1,1,3`) 1.75 s (1.9), `--roll-again 3` 29 s (34). Its rows' mean hides a
-/// few long ones: `tests/hostile/boards/chance_10000.toml` (ten chance squares) took 6.0 s
-/// against an estimate of 1.4 s.
+/// die (`--die 1,1,1,1,1,3`) 1.75 s (1.9), `--roll-again 3` 29 s (34), and
+/// `tests/hostile/boards/chance_10000.toml` (ten chance squares) 1.65 s (1.4). (That board took
+/// 6.0 s while its roll-level system kept the chance squares' denominator 30 in every row; the
+/// turn chain's solve, which this estimates, took 1.1 s: its fill and rows are a d6's within 5%.)
 pub fn exact_solve_seconds<S: ChainState>(chain: &Chain<S>) -> f64 {
     let n = chain.transient_count() as f64;
     n * n * solve_weight(chain) / 6.5e7
