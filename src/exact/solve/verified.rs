@@ -10,8 +10,9 @@
 //! numerators and `det A`. Here, after k = 8 digits and then every quarter more, every component
 //! is rebuilt by rational reconstruction with numerator and denominator below
 //! `sqrt(p^k / 2)` (the first one by the half-extended Euclidean algorithm, which gives a
-//! denominator L that the others try first), and the candidate is checked in the integers: with
-//! `N_j = L x_j`, every row must satisfy `sum_j a_ij N_j = L b_i`. A candidate that passes solves
+//! denominator L that the others try first, from only the low digits their numerators need),
+//! and the candidate is checked in the integers: with `N_j = L x_j`, every row must satisfy
+//! `sum_j a_ij N_j = L b_i`. A candidate that passes solves
 //! `A x = b`, and A is nonsingular (its factorisation modulo p has no zero pivot, so
 //! `det A != 0 mod p`), so it is the solution: the check is the proof, whatever k was.
 //!
@@ -339,8 +340,14 @@ fn candidate(
     den_bits: f64,
 ) -> Option<OverCommon> {
     let modulus = BigInt::from(p).pow(k as u32);
-    let half = &modulus >> 1u32;
     let num_limit = num_bits.max(0.0).ceil() as u64;
+    // `L s mod p^low` already gives a numerator within the limit (p^low > 2^(num_limit + 64)),
+    // and costs a quarter of the whole k digits' conversion: whether it is right, only the
+    // substitution decides (a wrong one, of chance about 2^-63, fails it and the lifting goes on).
+    let low = ((num_limit + 65) as f64 / (p as f64).log2()).ceil() as usize;
+    let low = low.min(k);
+    let low_modulus = BigInt::from(p).pow(low as u32);
+    let half = &low_modulus >> 1u32;
     let mut l = BigInt::one();
     // Each numerator with the L it is over (an index into `ls`).
     let mut ls: Vec<BigInt> = vec![BigInt::one()];
@@ -350,15 +357,15 @@ fn candidate(
         for (t, d) in own.iter_mut().enumerate() {
             *d = digits[t * n + j];
         }
-        let s = from_reduced_digits(&own, p);
-        let mut num = (&s * &l).mod_floor(&modulus);
+        let mut num = (from_reduced_digits(&own[..low], p) * &l).mod_floor(&low_modulus);
         if num > half {
-            num -= &modulus;
+            num -= &low_modulus;
         }
         if num.bits() <= num_limit {
             parts.push((num, ls.len() - 1));
             continue;
         }
+        let s = from_reduced_digits(&own, p);
         let x = reconstruct(&s, &modulus, p, num_bits, den_bits)?;
         let next = crate::exact::lehmer::lcm(l.clone(), x.denom());
         if next.bits() as f64 > den_bits.max(0.0).ceil() {
@@ -421,6 +428,31 @@ mod tests {
             solve_verified(&a, &[vec![1, 2]], None).unwrap().solutions[0].rationals(),
             vec![q(1, 5), q(3, 5)]
         );
+    }
+
+    #[test]
+    fn a_candidate_reads_only_the_low_digits_of_numerators_over_a_known_denominator() {
+        // x = (1/3, 2/3, 5/3) mod p^8, digit t of component j at t n + j. The first component
+        // gives L = 3 from all its digits; the others need only enough digits for 3 x_j within
+        // the bound: digits above those are never read (their garbage here changes nothing).
+        let (p, n, k) = ((1u64 << 61) - 1, 3, 8);
+        let m = BigInt::from(p).pow(k as u32);
+        let third = BigInt::from(3).modinv(&m).unwrap();
+        let mut digits = vec![0u64; n * k];
+        for (j, num) in [1i64, 2, 5].into_iter().enumerate() {
+            let mut s = (&third * BigInt::from(num)).mod_floor(&m);
+            for t in 0..k {
+                let (q, d) = s.div_rem(&BigInt::from(p));
+                digits[t * n + j] = u64::try_from(d).unwrap();
+                s = q;
+            }
+        }
+        for j in 1..n {
+            digits[(k - 1) * n + j] ^= 12345;
+        }
+        let half = (k as f64 * (p as f64).log2() - 2.0) / 2.0;
+        let x = candidate(&digits, n, k, p, half, half).unwrap();
+        assert_eq!(x.rationals(), vec![q(1, 3), q(2, 3), q(5, 3)]);
     }
 
     #[test]
