@@ -125,17 +125,3 @@ fn roll_again_k_at_the_limit_refuses_before_the_exact_solve() {
             ));
     }
 }
-
-/// `tests/hostile/boards/chance_10000.toml`: the roll-level system's one denominator (30, for
-/// the chance squares' weights 1, 2, 2 on a d6) is divided out of every row that does not need
-/// it, so `expect` costs what a d6's does (before: 6.2 s of CPU, four times the estimate of the
-/// turn chain's solve, killed under this limit; now about 1.6 s).
-#[cfg(unix)]
-#[test]
-fn chance_squares_do_not_lengthen_every_row_of_the_exact_solve() {
-    let board = hostile_board("chance_10000.toml");
-    within_cpu_seconds(3, &["expect", &board])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("Expected turns"));
-}
