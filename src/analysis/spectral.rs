@@ -38,7 +38,7 @@ use num_traits::Zero;
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
-use crate::chain::{Chain, ChainState};
+use crate::chain::{common_denominator, Chain, ChainState, Denominators};
 use crate::exact::decimal::to_f64;
 
 /// The spectral radius of Q: an estimate and two proved bounds, `low <= rho <= high`.
@@ -104,14 +104,14 @@ pub fn spectral_bounds<S: ChainState>(chain: &Chain<S>) -> Option<Radius> {
     if t == 0 {
         return None;
     }
-    let d = chain.common_denominator();
+    let (d, factors) = common_denominator(chain.rows().iter().flatten().map(|(_, p)| p));
     let mut local = vec![usize::MAX; t];
     let mut best: Option<Radius> = None;
     for comp in components(chain) {
         for (k, &i) in comp.iter().enumerate() {
             local[i] = k;
         }
-        let block = Block::new(chain, &comp, &local, &d);
+        let block = Block::new(chain, &comp, &local, (&d, &factors));
         let r = block.radius();
         best = Some(match best {
             None => r,
@@ -145,7 +145,14 @@ struct Block {
 }
 
 impl Block {
-    fn new<S: ChainState>(chain: &Chain<S>, comp: &[usize], local: &[usize], d: &BigInt) -> Block {
+    /// The block of `comp` (`local` numbers its states), with `(D, D / q per denominator q)`
+    /// from [`common_denominator`].
+    fn new<S: ChainState>(
+        chain: &Chain<S>,
+        comp: &[usize],
+        local: &[usize],
+        (d, factors): (&BigInt, &Denominators),
+    ) -> Block {
         let rows = comp
             .iter()
             .map(|&i| {
@@ -155,7 +162,7 @@ impl Block {
                     .filter(|(j, _)| *j < local.len() && local[*j] != usize::MAX)
                     .map(|(j, p)| {
                         // p D is an integer (D is a multiple of p's denominator): no gcd.
-                        let scaled = p.numer() * (d / p.denom());
+                        let scaled = p.numer() * &factors[p.denom()];
                         (local[*j], to_f64(p), scaled)
                     })
                     .collect()

@@ -39,10 +39,10 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
-use crate::chain::{Chain, ChainState};
+use crate::chain::{common_denominator, Chain, ChainState};
 use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
 use crate::exact::decimal::{decade, dyadic_bound, fixed, rounded, to_f64};
-use crate::exact::lehmer::{gcd, lcm};
+use crate::exact::lehmer::gcd;
 use crate::exact::scaled::Scaled;
 use crate::exact::solve::transient_matrix;
 
@@ -219,14 +219,11 @@ struct Bounds {
 /// `u = U / 2^E`, `(u Q)_j / u_j = (U A)_j / (D U_j)`; ratios are compared by cross
 /// multiplication, so no fraction is reduced until the four results are.
 fn geometric_bounds(q: &[Vec<(usize, BigRational)>], u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
-    let d = q
-        .iter()
-        .flatten()
-        .fold(BigInt::one(), |d, (_, x)| lcm(d, x.denom()));
+    let (d, factors) = common_denominator(q.iter().flatten().map(|(_, x)| x));
     let a: Vec<Vec<(usize, BigInt)>> = q
         .iter()
         .map(|row| {
-            let scaled = |x: &BigRational| x.numer() * (&d / x.denom());
+            let scaled = |x: &BigRational| x.numer() * &factors[x.denom()];
             row.iter().map(|(j, x)| (*j, scaled(x))).collect()
         })
         .collect();

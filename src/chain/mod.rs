@@ -17,7 +17,7 @@ mod stateful;
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Debug;
-use std::hash::Hash;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -152,6 +152,59 @@ impl RollGame for SingleBoard<'_> {
 
     fn end_turn(&self, state: Square) -> Square {
         state
+    }
+}
+
+/// The least common denominator D of `entries`, and `D / q` for each of their distinct
+/// denominators q (so an entry `p / q` is the integer `p (D / q)` over D). A chain's entries
+/// share few denominators (a turn's powers of the die), so each distinct one costs one lcm step
+/// and one division, and each entry one hash look-up, not a big division of its own.
+pub(crate) fn common_denominator<'a>(
+    entries: impl IntoIterator<Item = &'a BigRational>,
+) -> (BigInt, Denominators<'a>) {
+    let mut distinct = Denominators::default();
+    let mut d = BigInt::one();
+    for p in entries {
+        if !distinct.contains_key(p.denom()) {
+            d = crate::exact::lehmer::lcm(d, p.denom());
+            distinct.insert(p.denom(), BigInt::zero());
+        }
+    }
+    for (q, factor) in distinct.iter_mut() {
+        *factor = &d / *q;
+    }
+    (d, distinct)
+}
+
+/// `D / q` per distinct denominator q, from [`common_denominator`]: a map keyed by big
+/// integers under a word-at-a-time multiplicative hash (the standard hasher spent more on a
+/// denominator's few words than the division it saves).
+pub(crate) type Denominators<'a> = HashMap<&'a BigInt, BigInt, BuildHasherDefault<WordHasher>>;
+
+/// A multiplicative hash over 8-byte words (FxHash's step): fast and good enough for keys that
+/// are not chosen by an adversary (a chain's denominators).
+#[derive(Default)]
+pub(crate) struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
     }
 }
 
@@ -326,17 +379,12 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
     }
 
     /// The least common denominator D of every transition probability, so that D times the
-    /// transition matrix is an integer matrix. Most denominators divide the lcm so far (a run of
-    /// top throws gives `F^k` for every k up to its length), which costs one division each
-    /// (Lehmer's lcm, `exact::lehmer::lcm`), not a gcd.
+    /// transition matrix is an integer matrix. Each distinct denominator is taken once (many
+    /// entries share one), and most divide the lcm so far (a run of top throws gives `F^k` for
+    /// every k up to its length), which costs one division each (Lehmer's lcm,
+    /// `exact::lehmer::lcm`), not a gcd.
     pub fn common_denominator(&self) -> BigInt {
-        let mut d = BigInt::one();
-        for row in &self.rows {
-            for (_, p) in row {
-                d = crate::exact::lehmer::lcm(d, p.denom());
-            }
-        }
-        d
+        common_denominator(self.rows.iter().flatten().map(|(_, p)| p)).0
     }
 
     /// True when a final state can be reached from every reachable state (so the game ends with
