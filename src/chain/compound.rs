@@ -93,16 +93,29 @@ fn rolls_from<G: RollGame>(
     began: &G::State,
     at: &G::State,
     streak: u32,
+    branches: &mut Branches<G::State>,
 ) -> RollsFrom<G::State> {
     let dice = game.dice(began);
     let rule = game.roll_again(began);
+    // Each throw's branches go into one buffer (`branches`, reused from state to state), the
+    // throw keeping its range and its weights' total: no vector per throw.
+    branches.clear();
+    let mut one = Vec::new();
     let rolled: Vec<_> = dice
         .throws()
         .iter()
-        .map(|t| (t, throw_effect(rule, t.top, streak)))
-        .map(|(t, e)| match e {
-            ThrowEffect::Forfeit => (t.weight, t.top, e, None),
-            ThrowEffect::Move { .. } => (t.weight, t.top, e, Some(game.roll(at, t.sum))),
+        .map(|t| {
+            let effect = throw_effect(rule, t.top, streak);
+            let law = match effect {
+                ThrowEffect::Forfeit => None,
+                ThrowEffect::Move { .. } => {
+                    let first = branches.len();
+                    let total = game.roll_into(at, t.sum, &mut one);
+                    branches.append(&mut one);
+                    Some((first..branches.len(), total))
+                }
+            };
+            (t.weight, t.top, effect, law)
         })
         .collect();
     let lcm = rolled
@@ -117,7 +130,7 @@ fn rolls_from<G: RollGame>(
         denom: u128::from(dice.total()) * lcm,
     };
     for (w, top, effect, law) in rolled {
-        let Some((branches, total)) = law else {
+        let Some((range, total)) = law else {
             out.ends
                 .push((game.forfeit(began, at), u128::from(w) * lcm));
             continue;
@@ -125,7 +138,7 @@ fn rolls_from<G: RollGame>(
         let again = matches!(effect, ThrowEffect::Move { again: true });
         let streak = next_streak(rule, top, streak);
         let scale = u128::from(w) * (lcm / u128::from(total));
-        for (bw, next, o) in branches {
+        for (bw, next, o) in branches.drain(..range.len()) {
             let p = scale * u128::from(bw);
             for (c, v) in out
                 .counts
@@ -334,6 +347,10 @@ fn drop_endless<S: Ord + Clone + Hash + Eq>(
     states: &mut Vec<InTurn<S>>,
     rolls: &mut Vec<RollsFrom<S>>,
 ) -> Vec<InTurn<S>> {
+    // The usual turn: every in-turn state has a roll that ends the turn, so none is removed.
+    if rolls.iter().all(|r| r.ends.iter().any(|(_, w)| *w > 0)) {
+        return Vec::new();
+    }
     let index: HashMap<&InTurn<S>, usize> =
         states.iter().enumerate().map(|(i, s)| (s, i)).collect();
     let m = states.len();
@@ -395,16 +412,30 @@ fn in_turn_states<G: RollGame>(
     game: &G,
     state: &G::State,
 ) -> (Vec<InTurn<G::State>>, Vec<RollsFrom<G::State>>) {
-    let first = (state.clone(), 0);
-    let mut states = vec![first.clone()];
-    let mut index: HashMap<InTurn<G::State>, usize> = HashMap::from([(first, 0)]);
+    let mut states = vec![(state.clone(), 0)];
+    // A turn has a few in-turn states (a run of top throws): they are looked up by a scan until
+    // there are more than `SCAN`, then by a hash map.
+    const SCAN: usize = 32;
+    let mut index: HashMap<InTurn<G::State>, usize> = HashMap::new();
     let mut rolls = Vec::new();
+    let mut branches = Vec::new();
     while rolls.len() < states.len() {
         let (at, streak) = states[rolls.len()].clone();
-        let r = rolls_from(game, state, &at, streak);
+        let r = rolls_from(game, state, &at, streak, &mut branches);
         for (s, _) in &r.goes_on {
-            if !index.contains_key(s) {
-                index.insert(s.clone(), states.len());
+            let known = match states.len() <= SCAN {
+                true => states.contains(s),
+                false => {
+                    if index.is_empty() {
+                        index.extend(states.iter().cloned().zip(0..));
+                    }
+                    index.contains_key(s)
+                }
+            };
+            if !known {
+                if !index.is_empty() {
+                    index.insert(s.clone(), states.len());
+                }
                 states.push(s.clone());
             }
         }

@@ -182,7 +182,7 @@ pub(crate) fn common_denominator<'a>(
 pub(crate) type Denominators<'a> = HashMap<&'a BigInt, BigInt, BuildHasherDefault<WordHasher>>;
 
 /// A multiplicative hash over 8-byte words (FxHash's step): fast and good enough for keys that
-/// are not chosen by an adversary (a chain's denominators).
+/// are not chosen by an adversary (a chain's denominators and states).
 #[derive(Default)]
 pub(crate) struct WordHasher(u64);
 
@@ -201,6 +201,10 @@ impl Hasher for WordHasher {
 
     fn write_u64(&mut self, word: u64) {
         self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_u32(&mut self, word: u32) {
+        self.write_u64(u64::from(word));
     }
 
     fn write_usize(&mut self, word: usize) {
@@ -269,7 +273,8 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         limit: usize,
     ) -> Result<Chain<S>, ChainTooLarge> {
         let start = model.start();
-        let mut found: HashMap<S, usize> = HashMap::from([(start.clone(), 0)]);
+        let mut found: HashMap<S, usize, BuildHasherDefault<WordHasher>> = HashMap::default();
+        found.insert(start.clone(), 0);
         let mut order = vec![start];
         let mut turns: Vec<Option<Turn<S>>> = Vec::new();
         let mut queue = VecDeque::from([0usize]);
