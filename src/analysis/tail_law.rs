@@ -44,7 +44,6 @@ use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
 use crate::exact::decimal::{decade, dyadic_bound, fixed, rounded, to_f64};
 use crate::exact::lehmer::gcd;
 use crate::exact::scaled::Scaled;
-use crate::exact::solve::transient_matrix;
 
 /// `|P(T > n) - c rho^n| <= within` for every `n >= from`, proved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,7 +111,9 @@ pub fn tail_law<S: ChainState>(chain: &Chain<S>) -> Option<TailLaw> {
 /// and the settled vector. A certified stepping that passes turn m anyway (as `distribution`'s
 /// does) hands its position there to [`TailLawStart::finish`] instead of stepping again.
 pub(crate) struct TailLawStart {
-    q: Vec<Vec<(usize, BigRational)>>,
+    /// Q as integers over D: `Q = a / d` (transient columns only).
+    a: Vec<Vec<(usize, BigInt)>>,
+    d: BigInt,
     m: usize,
     u: Vec<f64>,
 }
@@ -124,9 +125,25 @@ impl TailLawStart {
         if chain.start() >= t || !chain.always_ends() {
             return None;
         }
-        let q = transient_matrix(chain);
-        let (m, u) = settled_iterate(&q, chain.start())?;
-        Some(TailLawStart { q, m, u })
+        // Q's transient part read from the chain's rows, without a copy of its fractions.
+        let q = || {
+            chain
+                .rows()
+                .iter()
+                .map(move |row| row.iter().filter(move |(j, _)| *j < t))
+        };
+        let qf: Vec<Vec<(usize, f64)>> = q()
+            .map(|row| row.map(|(j, v)| (*j, to_f64(v))).collect())
+            .collect();
+        let (m, u) = settled_iterate(&qf, chain.start())?;
+        let (d, factors) = common_denominator(q().flatten().map(|(_, x)| x));
+        let a = q()
+            .map(|row| {
+                row.map(|(j, x)| (*j, x.numer() * &factors[x.denom()]))
+                    .collect()
+            })
+            .collect();
+        Some(TailLawStart { a, d, m, u })
     }
 
     /// The turn m whose position [`TailLawStart::finish`] needs.
@@ -137,7 +154,7 @@ impl TailLawStart {
     /// The law from the certified enclosure of the position after m turns
     /// (`CertifiedStepper::position` at turn m).
     pub(crate) fn finish(&self, position: &[Bounds128]) -> Option<TailLaw> {
-        let bounds = geometric_bounds(&self.q, &self.u, position)?;
+        let bounds = geometric_bounds((&self.d, &self.a), &self.u, position)?;
         best_statement(self.m, &bounds)
     }
 
@@ -154,13 +171,9 @@ impl TailLawStart {
 
 /// The first iterate `u = p_m` (normalised, floats) of the power method from the start whose
 /// Collatz-Wielandt ratios agree to [`SETTLED`] over its non-negligible states.
-fn settled_iterate(q: &[Vec<(usize, BigRational)>], start: usize) -> Option<(usize, Vec<f64>)> {
-    let qf: Vec<Vec<(usize, f64)>> = q
-        .iter()
-        .map(|row| row.iter().map(|(j, v)| (*j, to_f64(v))).collect())
-        .collect();
+fn settled_iterate(qf: &[Vec<(usize, f64)>], start: usize) -> Option<(usize, Vec<f64>)> {
     let nnz: usize = qf.iter().map(Vec::len).sum::<usize>().max(1);
-    let mut p = vec![0.0; q.len()];
+    let mut p = vec![0.0; qf.len()];
     p[start] = 1.0;
     // `p Q` of the previous iterate, which is the next iterate before normalising.
     let mut next = None;
@@ -215,18 +228,15 @@ struct Bounds {
 /// The bounds of the module documentation from the float vector u and the law p enclosed by
 /// the certified stepping (`lo / 2^shift <= p_j <= hi / 2^shift`).
 ///
-/// Everything is done in integers: with D the common denominator of Q (`Q = A / D`) and
+/// Everything is done in integers: with D a common denominator of Q (`Q = A / D`, from
+/// [`TailLawStart::new`]) and
 /// `u = U / 2^E`, `(u Q)_j / u_j = (U A)_j / (D U_j)`; ratios are compared by cross
 /// multiplication, so no fraction is reduced until the four results are.
-fn geometric_bounds(q: &[Vec<(usize, BigRational)>], u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
-    let (d, factors) = common_denominator(q.iter().flatten().map(|(_, x)| x));
-    let a: Vec<Vec<(usize, BigInt)>> = q
-        .iter()
-        .map(|row| {
-            let scaled = |x: &BigRational| x.numer() * &factors[x.denom()];
-            row.iter().map(|(j, x)| (*j, scaled(x))).collect()
-        })
-        .collect();
+fn geometric_bounds(
+    (d, a): (&BigInt, &[Vec<(usize, BigInt)>]),
+    u: &[f64],
+    p: &[Bounds128],
+) -> Option<Bounds> {
     let (big_u, e) = dyadic_integers(u)?;
     let big = u.iter().cloned().fold(0.0, f64::max);
     let floor = big * 2f64.powi(-TINY_BITS);
@@ -257,7 +267,7 @@ fn geometric_bounds(q: &[Vec<(usize, BigRational)>], u: &[f64], p: &[Bounds128])
         }
         // Upper: u Q <= r u, and p <= alpha u + s with s the upper bounds on the states left
         // out of w (their mass never grows: Q's rows sum to at most 1, so s Q^k 1 <= s 1).
-        r = Some(extreme(r, (uq[j].clone(), &d * &big_u[j]), true));
+        r = Some(extreme(r, (uq[j].clone(), d * &big_u[j]), true));
         if big_w[j].is_zero() {
             slack += BigInt::from(p[j].hi);
             continue;
@@ -265,7 +275,7 @@ fn geometric_bounds(q: &[Vec<(usize, BigRational)>], u: &[f64], p: &[Bounds128])
         let hi = BigInt::from(p[j].hi) << e;
         alpha = Some(extreme(alpha, (hi, big_u[j].clone() << shift), true));
         // Lower: w Q >= l w and p >= beta w, over the states where w_j > 0.
-        l = Some(extreme(l, (wq[j].clone(), &d * &big_w[j]), false));
+        l = Some(extreme(l, (wq[j].clone(), d * &big_w[j]), false));
         let lo = BigInt::from(p[j].lo) << e;
         beta = Some(extreme(beta, (lo, big_w[j].clone() << shift), false));
     }
