@@ -561,17 +561,21 @@ pub(crate) fn mode_of<K: Known, S>(
 /// The largest chance, over the transient states, of finishing within one turn.
 fn one_turn_finish_bound<S: ChainState>(chain: &Chain<S>) -> BigRational {
     let n = chain.transient_count();
-    (0..n)
-        .map(|i| {
-            chain
-                .row(i)
-                .iter()
-                .filter(|(j, _)| *j >= n)
-                .map(|(_, p)| p.clone())
-                .sum::<BigRational>()
-        })
-        .max()
-        .unwrap_or_else(BigRational::one)
+    // Each row's chance as the fraction itself when one final state has it (a sum from 0 would
+    // pay a gcd per row), and a comparison only against a different fraction.
+    let mut best: Option<BigRational> = None;
+    for i in 0..n {
+        let mut finals = chain.row(i).iter().filter(|(j, _)| *j >= n).map(|(_, p)| p);
+        let Some(first) = finals.next() else {
+            best.get_or_insert_with(BigRational::zero);
+            continue;
+        };
+        let sum = finals.fold(first.clone(), |acc, p| acc + p);
+        if best.as_ref().is_none_or(|b| *b < sum) {
+            best = Some(sum);
+        }
+    }
+    best.unwrap_or_else(BigRational::one)
 }
 
 /// The mean from the terms' float tails `P(T > n)` (`Mean::Exact` needs the exact terms: only
