@@ -22,7 +22,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::analysis::expectation::{expect_chain_with, Expectation};
-use crate::analysis::spectral::{spectral_bounds, Radius};
+use crate::analysis::spectral::{spectral_bounds_of, Radius, TransientQ};
 use crate::analysis::tail_law::{TailLaw, TailLawStart};
 use crate::board::Square;
 use crate::chain::{Chain, ChainState, Trap};
@@ -404,7 +404,8 @@ pub(crate) fn plan<S: ChainState>(
     // law's start take seconds, with no unit of their own.
     let stage = crate::progress::Stage::begin("the tail's decay rate", None);
     let trap = chain.trap();
-    let rho = spectral_bounds(chain);
+    let q = TransientQ::new(chain);
+    let rho = spectral_bounds_of(chain, &q);
     let starts_finished = chain.start() >= chain.transient_count();
     // Fail fast: estimate the turns needed (P(T > n) ~ rho^n, or the turns asked for) and the
     // work.
@@ -423,7 +424,7 @@ pub(crate) fn plan<S: ChainState>(
             });
         }
     }
-    let tail_law_start = trap.is_none().then(|| TailLawStart::new(chain)).flatten();
+    let tail_law_start = trap.is_none().then(|| TailLawStart::of(chain, q)).flatten();
     drop(stage);
     Ok(Plan {
         trap,

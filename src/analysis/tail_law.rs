@@ -39,7 +39,8 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
-use crate::chain::{common_denominator, Chain, ChainState};
+use crate::analysis::spectral::TransientQ;
+use crate::chain::{Chain, ChainState};
 use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
 use crate::exact::decimal::{decade, dyadic_bound, fixed, rounded, to_f64};
 use crate::exact::lehmer::gcd;
@@ -121,29 +122,27 @@ pub(crate) struct TailLawStart {
 impl TailLawStart {
     /// `None` when the game may not end or the law of the position does not settle.
     pub(crate) fn new<S: ChainState>(chain: &Chain<S>) -> Option<TailLawStart> {
+        TailLawStart::of(chain, TransientQ::new(chain))
+    }
+
+    /// [`TailLawStart::new`] from Q already read (and used by the spectral bounds).
+    pub(crate) fn of<S: ChainState>(chain: &Chain<S>, q: TransientQ) -> Option<TailLawStart> {
         let t = chain.transient_count();
         if chain.start() >= t || !chain.always_ends() {
             return None;
         }
-        // Q's transient part read from the chain's rows, without a copy of its fractions.
-        let q = || {
-            chain
-                .rows()
-                .iter()
-                .map(move |row| row.iter().filter(move |(j, _)| *j < t))
-        };
-        let qf: Vec<Vec<(usize, f64)>> = q()
-            .map(|row| row.map(|(j, v)| (*j, to_f64(v))).collect())
+        let qf: Vec<Vec<(usize, f64)>> = q
+            .rows
+            .iter()
+            .map(|row| row.iter().map(|(j, f, _)| (*j, *f)).collect())
             .collect();
         let (m, u) = settled_iterate(&qf, chain.start())?;
-        let (d, factors) = common_denominator(q().flatten().map(|(_, x)| x));
-        let a = q()
-            .map(|row| {
-                row.map(|(j, x)| (*j, x.numer() * &factors[x.denom()]))
-                    .collect()
-            })
+        let a = q
+            .rows
+            .into_iter()
+            .map(|row| row.into_iter().map(|(j, _, a)| (j, a)).collect())
             .collect();
-        Some(TailLawStart { a, d, m, u })
+        Some(TailLawStart { a, d: q.d, m, u })
     }
 
     /// The turn m whose position [`TailLawStart::finish`] needs.
