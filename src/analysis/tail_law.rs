@@ -177,13 +177,13 @@ fn settled_iterate(qf: &[Vec<(usize, f64)>], start: usize) -> Option<(usize, Vec
     // `p Q` of the previous iterate, which is the next iterate before normalising.
     let mut next = None;
     for m in 1..=(FLOAT_WORK / nnz).min(100_000) {
-        p = next.take().unwrap_or_else(|| times(&qf, &p));
+        p = next.take().unwrap_or_else(|| times(qf, &p));
         let sum: f64 = p.iter().sum();
         if !(sum > 0.0 && sum.is_finite()) {
             return None;
         }
         p.iter_mut().for_each(|x| *x /= sum);
-        let v = times(&qf, &p);
+        let v = times(qf, &p);
         let big = p.iter().cloned().fold(0.0, f64::max);
         let floor = big * 2f64.powi(-TINY_BITS);
         let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
@@ -244,7 +244,7 @@ fn geometric_bounds(
         .zip(&big_u)
         .map(|(&f, x)| if f > floor { x.clone() } else { BigInt::zero() })
         .collect();
-    let uq = integer_row_times(&a, &big_u);
+    let uq = integer_row_times(a, &big_u);
     // W A = U A less the rows of the states left out of w (few): the same integers.
     let mut wq = uq.clone();
     for ((row, x), w) in a.iter().zip(&big_u).zip(&big_w) {
