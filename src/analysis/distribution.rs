@@ -424,6 +424,7 @@ pub(crate) fn plan<S: ChainState>(
             });
         }
     }
+    // No trap: the game always ends, as the tail law needs.
     let tail_law_start = trap.is_none().then(|| TailLawStart::of(chain, q)).flatten();
     drop(stage);
     Ok(Plan {

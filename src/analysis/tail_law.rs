@@ -122,13 +122,16 @@ pub(crate) struct TailLawStart {
 impl TailLawStart {
     /// `None` when the game may not end or the law of the position does not settle.
     pub(crate) fn new<S: ChainState>(chain: &Chain<S>) -> Option<TailLawStart> {
+        if !chain.always_ends() {
+            return None;
+        }
         TailLawStart::of(chain, TransientQ::new(chain))
     }
 
-    /// [`TailLawStart::new`] from Q already read (and used by the spectral bounds).
+    /// [`TailLawStart::new`] from Q already read (and used by the spectral bounds), for a
+    /// chain the caller knows always ends (it has no [`Chain::trap`]).
     pub(crate) fn of<S: ChainState>(chain: &Chain<S>, q: TransientQ) -> Option<TailLawStart> {
-        let t = chain.transient_count();
-        if chain.start() >= t || !chain.always_ends() {
+        if chain.start() >= chain.transient_count() {
             return None;
         }
         let qf: Vec<Vec<(usize, f64)>> = q
