@@ -19,8 +19,10 @@
 //! otherwise `x` is solved by exact Gaussian elimination over the (few) in-turn states. No
 //! truncation, no epsilon.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
+use std::hash::BuildHasherDefault;
 use std::hash::Hash;
 
 use num_bigint::BigInt;
@@ -75,6 +77,7 @@ pub trait RollGame {
 pub(super) type InTurn<S> = (S, u32);
 
 /// What rolls from one in-turn state contribute, over the common denominator `denom`.
+#[derive(Clone)]
 pub(super) struct RollsFrom<S> {
     /// (next state, numerator) for rolls that end the turn (forfeits included).
     pub(super) ends: Vec<(S, u128)>,
@@ -237,6 +240,33 @@ pub(super) fn compound_move_by<G: RollGame>(
     state: &G::State,
     integers: bool,
 ) -> Turn<G::State> {
+    compound_move_with(game, state, integers, None)
+}
+
+/// The rolls from each in-turn state, kept across the turns of one chain, for a game whose
+/// rolls from a state do not depend on where the turn began (one player under unlimited
+/// roll-again: no forfeit sends the token back to the turn's start, and no streak is
+/// counted). A run of top throws passes through the same squares from many starts: efi's 82
+/// turns visit about 700 in-turn states, about 100 of them distinct.
+pub(super) type RollsMemo<S> =
+    RefCell<HashMap<InTurn<S>, RollsFrom<S>, BuildHasherDefault<super::WordHasher>>>;
+
+/// [`compound_move`] with the in-turn rolls looked up in (and added to) `memo`, which must
+/// only serve a game as [`RollsMemo`] says.
+pub(super) fn compound_move_memo<G: RollGame>(
+    game: &G,
+    state: &G::State,
+    memo: &RollsMemo<G::State>,
+) -> Turn<G::State> {
+    compound_move_with(game, state, true, Some(memo))
+}
+
+fn compound_move_with<G: RollGame>(
+    game: &G,
+    state: &G::State,
+    integers: bool,
+    memo: Option<&RollsMemo<G::State>>,
+) -> Turn<G::State> {
     let mut next = BTreeMap::new();
     let mut rewards = TurnRewards::default();
     if let Some(after) = game.skip(state) {
@@ -251,7 +281,7 @@ pub(super) fn compound_move_by<G: RollGame>(
             endless: false,
         };
     }
-    let (mut states, mut rolls) = in_turn_states(game, state);
+    let (mut states, mut rolls) = in_turn_states(game, state, memo);
     let stuck = drop_endless(&mut states, &mut rolls);
     let endless = !stuck.is_empty();
     if integers && !endless {
@@ -311,7 +341,7 @@ pub(super) fn turn_ends<G: RollGame>(game: &G, state: &G::State) -> (Vec<G::Stat
     if let Some(after) = game.skip(state) {
         return (vec![end(after)], false);
     }
-    let (mut states, mut rolls) = in_turn_states(game, state);
+    let (mut states, mut rolls) = in_turn_states(game, state, None);
     let stuck = drop_endless(&mut states, &mut rolls);
     let endless = !stuck.is_empty();
     let mut ends: Vec<G::State> = rolls
@@ -411,6 +441,7 @@ fn drop_endless<S: Ord + Clone + Hash + Eq>(
 fn in_turn_states<G: RollGame>(
     game: &G,
     state: &G::State,
+    memo: Option<&RollsMemo<G::State>>,
 ) -> (Vec<InTurn<G::State>>, Vec<RollsFrom<G::State>>) {
     let mut states = vec![(state.clone(), 0)];
     // A turn has a few in-turn states (a run of top throws): they are looked up by a scan until
@@ -421,7 +452,21 @@ fn in_turn_states<G: RollGame>(
     let mut branches = Vec::new();
     while rolls.len() < states.len() {
         let (at, streak) = states[rolls.len()].clone();
-        let r = rolls_from(game, state, &at, streak, &mut branches);
+        let r = match memo {
+            None => rolls_from(game, state, &at, streak, &mut branches),
+            Some(memo) => {
+                let key = (at, streak);
+                let known = memo.borrow().get(&key).cloned();
+                match known {
+                    Some(r) => r,
+                    None => {
+                        let r = rolls_from(game, state, &key.0, streak, &mut branches);
+                        memo.borrow_mut().insert(key, r.clone());
+                        r
+                    }
+                }
+            }
+        };
         for (s, _) in &r.goes_on {
             let known = match states.len() <= SCAN {
                 true => states.contains(s),

@@ -24,6 +24,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 pub use compound::{compound_move, Branches, RollGame};
+use compound::{compound_move_memo, RollsMemo};
 pub use count::{
     chain_bytes, check_counted, count, first_endless, Counted, StatesTooMany, BYTES_PER_STATE,
 };
@@ -484,7 +485,37 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
 impl<'a> Chain<Square> {
     /// The single-player chain of `board`.
     pub fn for_board(board: &'a Board) -> Chain<Square> {
-        Chain::build(&SingleBoard::new(board))
+        match board.rules().roll_again {
+            // Every turn's rolls as one player's from its square: kept across turns.
+            RollAgain::Unlimited => Chain::build(&MemoBoard {
+                game: SingleBoard::new(board),
+                memo: RollsMemo::default(),
+            }),
+            _ => Chain::build(&SingleBoard::new(board)),
+        }
+    }
+}
+
+/// [`SingleBoard`] under unlimited roll-again, its in-turn rolls kept across turns
+/// ([`compound::RollsMemo`]): the same turns, fewer rolls worked out.
+struct MemoBoard<'a> {
+    game: SingleBoard<'a>,
+    memo: RollsMemo<Square>,
+}
+
+impl TurnModel for MemoBoard<'_> {
+    type State = Square;
+
+    fn start(&self) -> Square {
+        TurnModel::start(&self.game)
+    }
+
+    fn is_final(&self, state: &Square) -> bool {
+        TurnModel::is_final(&self.game, state)
+    }
+
+    fn turn(&self, state: &Square) -> Turn<Square> {
+        compound_move_memo(&self.game, state, &self.memo)
     }
 }
 
@@ -608,5 +639,46 @@ mod tests {
             })
             .unwrap();
         assert!(Chain::for_board(&allow).always_ends());
+    }
+
+    /// The chain with the in-turn rolls kept across turns (`for_board` under unlimited
+    /// roll-again) equals the chain built turn by turn from scratch (`SingleBoard`): the same
+    /// states, rows and rewards, on every built-in board without state and on the 1,000-square
+    /// benchmark boards, each under unlimited roll-again and with chance squares where the
+    /// board has them.
+    #[test]
+    fn rolls_kept_across_turns_give_the_chain_built_from_scratch() {
+        let mut boards: Vec<Board> = crate::board::builtin_names()
+            .map(|name| crate::board::builtin(name).unwrap())
+            .collect();
+        for path in [
+            "benches/boards/gen-1000.toml",
+            "benches/boards/gen-1000-again.toml",
+        ] {
+            let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+            boards.push(
+                Board::from_toml_str(&std::fs::read_to_string(&path).unwrap(), &path).unwrap(),
+            );
+        }
+        let mut checked = 0;
+        for b in boards.iter().filter(|b| !b.is_stateful()) {
+            let unlimited = RuleOverrides {
+                roll_again: Some(RollAgain::Unlimited),
+                ..RuleOverrides::default()
+            };
+            let Ok(b) = b.with_rules(&unlimited) else {
+                continue;
+            };
+            let kept = Chain::for_board(&b);
+            let scratch = Chain::build(&SingleBoard::new(&b));
+            assert_eq!(kept.states(), scratch.states(), "{}", b.name());
+            assert_eq!(kept.rows(), scratch.rows(), "{}", b.name());
+            for i in 0..kept.transient_count() {
+                assert_eq!(kept.rewards(i), scratch.rewards(i), "{}", b.name());
+            }
+            assert_eq!(kept.endless, scratch.endless, "{}", b.name());
+            checked += 1;
+        }
+        assert!(checked >= 6, "{checked} boards");
     }
 }
