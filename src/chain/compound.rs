@@ -452,19 +452,15 @@ fn in_turn_states<G: RollGame>(
     let mut branches = Vec::new();
     while rolls.len() < states.len() {
         let (at, streak) = states[rolls.len()].clone();
-        let r = match memo {
-            None => rolls_from(game, state, &at, streak, &mut branches),
-            Some(memo) => {
-                let key = (at, streak);
-                let known = memo.borrow().get(&key).cloned();
-                match known {
-                    Some(r) => r,
-                    None => {
-                        let r = rolls_from(game, state, &key.0, streak, &mut branches);
-                        memo.borrow_mut().insert(key, r.clone());
-                        r
-                    }
+        let key = (at, streak);
+        let r = match memo.and_then(|memo| memo.borrow().get(&key).cloned()) {
+            Some(r) => r,
+            None => {
+                let r = rolls_from(game, state, &key.0, streak, &mut branches);
+                if let Some(memo) = memo {
+                    memo.borrow_mut().insert(key, r.clone());
                 }
+                r
             }
         };
         for (s, _) in &r.goes_on {
