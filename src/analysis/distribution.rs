@@ -22,7 +22,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::analysis::expectation::{expect_chain_with, Expectation};
-use crate::analysis::spectral::{spectral_bounds, Radius};
+use crate::analysis::spectral::{spectral_bounds_of, Radius, TransientQ};
 use crate::analysis::tail_law::{TailLaw, TailLawStart};
 use crate::board::Square;
 use crate::chain::{Chain, ChainState, Trap};
@@ -404,7 +404,8 @@ pub(crate) fn plan<S: ChainState>(
     // law's start take seconds, with no unit of their own.
     let stage = crate::progress::Stage::begin("the tail's decay rate", None);
     let trap = chain.trap();
-    let rho = spectral_bounds(chain);
+    let q = TransientQ::new(chain);
+    let rho = spectral_bounds_of(chain, &q);
     let starts_finished = chain.start() >= chain.transient_count();
     // Fail fast: estimate the turns needed (P(T > n) ~ rho^n, or the turns asked for) and the
     // work.
@@ -423,7 +424,8 @@ pub(crate) fn plan<S: ChainState>(
             });
         }
     }
-    let tail_law_start = trap.is_none().then(|| TailLawStart::new(chain)).flatten();
+    // No trap: the game always ends, as the tail law needs.
+    let tail_law_start = trap.is_none().then(|| TailLawStart::of(chain, q)).flatten();
     drop(stage);
     Ok(Plan {
         trap,
@@ -561,17 +563,21 @@ pub(crate) fn mode_of<K: Known, S>(
 /// The largest chance, over the transient states, of finishing within one turn.
 fn one_turn_finish_bound<S: ChainState>(chain: &Chain<S>) -> BigRational {
     let n = chain.transient_count();
-    (0..n)
-        .map(|i| {
-            chain
-                .row(i)
-                .iter()
-                .filter(|(j, _)| *j >= n)
-                .map(|(_, p)| p.clone())
-                .sum::<BigRational>()
-        })
-        .max()
-        .unwrap_or_else(BigRational::one)
+    // Each row's chance as the fraction itself when one final state has it (a sum from 0 would
+    // pay a gcd per row), and a comparison only against a different fraction.
+    let mut best: Option<BigRational> = None;
+    for i in 0..n {
+        let mut finals = chain.row(i).iter().filter(|(j, _)| *j >= n).map(|(_, p)| p);
+        let Some(first) = finals.next() else {
+            best.get_or_insert_with(BigRational::zero);
+            continue;
+        };
+        let sum = finals.fold(first.clone(), |acc, p| acc + p);
+        if best.as_ref().is_none_or(|b| *b < sum) {
+            best = Some(sum);
+        }
+    }
+    best.unwrap_or_else(BigRational::one)
 }
 
 /// The mean from the terms' float tails `P(T > n)` (`Mean::Exact` needs the exact terms: only

@@ -38,7 +38,7 @@ use num_traits::Zero;
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
-use crate::chain::{Chain, ChainState};
+use crate::chain::{common_denominator, Chain, ChainState};
 use crate::exact::decimal::to_f64;
 
 /// The spectral radius of Q: an estimate and two proved bounds, `low <= rho <= high`.
@@ -100,18 +100,59 @@ pub fn components<S: ChainState>(chain: &Chain<S>) -> Vec<Vec<usize>> {
 /// assert_eq!((r.low, r.estimate, r.high), (0.5, 0.5, 0.5));
 /// ```
 pub fn spectral_bounds<S: ChainState>(chain: &Chain<S>) -> Option<Radius> {
+    spectral_bounds_of(chain, &TransientQ::new(chain))
+}
+
+/// Q, the transient part of a chain, as floats and as integers over one common denominator:
+/// read from the chain once for [`spectral_bounds_of`] and the tail law
+/// ([`crate::analysis::tail_law`]), which both need every entry both ways.
+pub(crate) struct TransientQ {
+    /// A common denominator D of Q's entries (the lcm of the transient ones').
+    pub(crate) d: BigInt,
+    /// Per transient row: (column, entry as the nearest float, entry times D).
+    pub(crate) rows: Vec<Vec<(usize, f64, BigInt)>>,
+}
+
+impl TransientQ {
+    /// Q of `chain`: each entry's float once, its `p D` as `numer (D / denom)` with `D / denom`
+    /// once per distinct denominator.
+    pub(crate) fn new<S: ChainState>(chain: &Chain<S>) -> TransientQ {
+        let t = chain.transient_count();
+        let q = || {
+            chain
+                .rows()
+                .iter()
+                .map(move |row| row.iter().filter(move |(j, _)| *j < t))
+        };
+        let (d, factors) = common_denominator(q().flatten().map(|(_, p)| p));
+        let rows = q()
+            .map(|row| {
+                // p D is an integer (D is a multiple of p's denominator): no gcd.
+                row.map(|(j, p)| (*j, to_f64(p), p.numer() * &factors[p.denom()]))
+                    .collect()
+            })
+            .collect();
+        TransientQ { d, rows }
+    }
+}
+
+/// [`spectral_bounds`] from Q already read ([`TransientQ`]). The bounds do not depend on which
+/// common denominator scales Q (every ratio is reduced).
+pub(crate) fn spectral_bounds_of<S: ChainState>(
+    chain: &Chain<S>,
+    q: &TransientQ,
+) -> Option<Radius> {
     let t = chain.transient_count();
     if t == 0 {
         return None;
     }
-    let d = chain.common_denominator();
     let mut local = vec![usize::MAX; t];
     let mut best: Option<Radius> = None;
     for comp in components(chain) {
         for (k, &i) in comp.iter().enumerate() {
             local[i] = k;
         }
-        let block = Block::new(chain, &comp, &local, &d);
+        let block = Block::new(q, &comp, &local);
         let r = block.radius();
         best = Some(match best {
             None => r,
@@ -145,23 +186,22 @@ struct Block {
 }
 
 impl Block {
-    fn new<S: ChainState>(chain: &Chain<S>, comp: &[usize], local: &[usize], d: &BigInt) -> Block {
+    /// The block of `comp` (`local` numbers its states) of Q.
+    fn new(q: &TransientQ, comp: &[usize], local: &[usize]) -> Block {
         let rows = comp
             .iter()
             .map(|&i| {
-                chain
-                    .row(i)
+                q.rows[i]
                     .iter()
-                    .filter(|(j, _)| *j < local.len() && local[*j] != usize::MAX)
-                    .map(|(j, p)| {
-                        // p D is an integer (D is a multiple of p's denominator): no gcd.
-                        let scaled = p.numer() * (d / p.denom());
-                        (local[*j], to_f64(p), scaled)
-                    })
+                    .filter(|(j, _, _)| local[*j] != usize::MAX)
+                    .map(|(j, f, a)| (local[*j], *f, a.clone()))
                     .collect()
             })
             .collect();
-        Block { rows, d: d.clone() }
+        Block {
+            rows,
+            d: q.d.clone(),
+        }
     }
 
     fn size(&self) -> usize {

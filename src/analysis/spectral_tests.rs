@@ -234,3 +234,43 @@ fn the_bounds_meet_the_generating_functions_certified_rate() {
         );
     }
 }
+
+/// The bounds do not depend on the common denominator that scales Q: Q over the lcm of the
+/// transient entries' denominators (as [`TransientQ`] reads it) and over the whole chain's
+/// (every row's entries, the final columns' too, as the blocks were scaled before) give the
+/// same radius, float for float, on every built-in board.
+#[test]
+fn the_bounds_are_the_same_over_either_common_denominator() {
+    for name in builtin_names() {
+        let board = builtin(name).unwrap();
+        if board.is_stateful() {
+            same_over_either_denominator(name, &stateful_chain(&board));
+        } else {
+            same_over_either_denominator(name, &Chain::for_board(&board));
+        }
+    }
+}
+
+fn same_over_either_denominator<S: ChainState>(name: &str, chain: &Chain<S>) {
+    let q = TransientQ::new(chain);
+    let whole = chain.common_denominator();
+    let t = chain.transient_count();
+    let over_whole = TransientQ {
+        d: whole.clone(),
+        rows: chain
+            .rows()
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .filter(|(j, _)| *j < t)
+                    .map(|(j, p)| (*j, to_f64(p), p.numer() * (&whole / p.denom())))
+                    .collect()
+            })
+            .collect(),
+    };
+    assert_eq!(
+        spectral_bounds_of(chain, &q),
+        spectral_bounds_of(chain, &over_whole),
+        "{name}"
+    );
+}

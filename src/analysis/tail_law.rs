@@ -39,12 +39,12 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
+use crate::analysis::spectral::TransientQ;
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
 use crate::exact::decimal::{decade, dyadic_bound, fixed, rounded, to_f64};
-use crate::exact::lehmer::{gcd, lcm};
+use crate::exact::lehmer::gcd;
 use crate::exact::scaled::Scaled;
-use crate::exact::solve::transient_matrix;
 
 /// `|P(T > n) - c rho^n| <= within` for every `n >= from`, proved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,7 +112,9 @@ pub fn tail_law<S: ChainState>(chain: &Chain<S>) -> Option<TailLaw> {
 /// and the settled vector. A certified stepping that passes turn m anyway (as `distribution`'s
 /// does) hands its position there to [`TailLawStart::finish`] instead of stepping again.
 pub(crate) struct TailLawStart {
-    q: Vec<Vec<(usize, BigRational)>>,
+    /// Q as integers over D: `Q = a / d` (transient columns only).
+    a: Vec<Vec<(usize, BigInt)>>,
+    d: BigInt,
     m: usize,
     u: Vec<f64>,
 }
@@ -120,13 +122,30 @@ pub(crate) struct TailLawStart {
 impl TailLawStart {
     /// `None` when the game may not end or the law of the position does not settle.
     pub(crate) fn new<S: ChainState>(chain: &Chain<S>) -> Option<TailLawStart> {
-        let t = chain.transient_count();
-        if chain.start() >= t || !chain.always_ends() {
+        if !chain.always_ends() {
             return None;
         }
-        let q = transient_matrix(chain);
-        let (m, u) = settled_iterate(&q, chain.start())?;
-        Some(TailLawStart { q, m, u })
+        TailLawStart::of(chain, TransientQ::new(chain))
+    }
+
+    /// [`TailLawStart::new`] from Q already read (and used by the spectral bounds), for a
+    /// chain the caller knows always ends (it has no [`Chain::trap`]).
+    pub(crate) fn of<S: ChainState>(chain: &Chain<S>, q: TransientQ) -> Option<TailLawStart> {
+        if chain.start() >= chain.transient_count() {
+            return None;
+        }
+        let qf: Vec<Vec<(usize, f64)>> = q
+            .rows
+            .iter()
+            .map(|row| row.iter().map(|(j, f, _)| (*j, *f)).collect())
+            .collect();
+        let (m, u) = settled_iterate(&qf, chain.start())?;
+        let a = q
+            .rows
+            .into_iter()
+            .map(|row| row.into_iter().map(|(j, _, a)| (j, a)).collect())
+            .collect();
+        Some(TailLawStart { a, d: q.d, m, u })
     }
 
     /// The turn m whose position [`TailLawStart::finish`] needs.
@@ -137,7 +156,7 @@ impl TailLawStart {
     /// The law from the certified enclosure of the position after m turns
     /// (`CertifiedStepper::position` at turn m).
     pub(crate) fn finish(&self, position: &[Bounds128]) -> Option<TailLaw> {
-        let bounds = geometric_bounds(&self.q, &self.u, position)?;
+        let bounds = geometric_bounds((&self.d, &self.a), &self.u, position)?;
         best_statement(self.m, &bounds)
     }
 
@@ -154,24 +173,20 @@ impl TailLawStart {
 
 /// The first iterate `u = p_m` (normalised, floats) of the power method from the start whose
 /// Collatz-Wielandt ratios agree to [`SETTLED`] over its non-negligible states.
-fn settled_iterate(q: &[Vec<(usize, BigRational)>], start: usize) -> Option<(usize, Vec<f64>)> {
-    let qf: Vec<Vec<(usize, f64)>> = q
-        .iter()
-        .map(|row| row.iter().map(|(j, v)| (*j, to_f64(v))).collect())
-        .collect();
+fn settled_iterate(qf: &[Vec<(usize, f64)>], start: usize) -> Option<(usize, Vec<f64>)> {
     let nnz: usize = qf.iter().map(Vec::len).sum::<usize>().max(1);
-    let mut p = vec![0.0; q.len()];
+    let mut p = vec![0.0; qf.len()];
     p[start] = 1.0;
     // `p Q` of the previous iterate, which is the next iterate before normalising.
     let mut next = None;
     for m in 1..=(FLOAT_WORK / nnz).min(100_000) {
-        p = next.take().unwrap_or_else(|| times(&qf, &p));
+        p = next.take().unwrap_or_else(|| times(qf, &p));
         let sum: f64 = p.iter().sum();
         if !(sum > 0.0 && sum.is_finite()) {
             return None;
         }
         p.iter_mut().for_each(|x| *x /= sum);
-        let v = times(&qf, &p);
+        let v = times(qf, &p);
         let big = p.iter().cloned().fold(0.0, f64::max);
         let floor = big * 2f64.powi(-TINY_BITS);
         let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
@@ -215,21 +230,15 @@ struct Bounds {
 /// The bounds of the module documentation from the float vector u and the law p enclosed by
 /// the certified stepping (`lo / 2^shift <= p_j <= hi / 2^shift`).
 ///
-/// Everything is done in integers: with D the common denominator of Q (`Q = A / D`) and
+/// Everything is done in integers: with D a common denominator of Q (`Q = A / D`, from
+/// [`TailLawStart::new`]) and
 /// `u = U / 2^E`, `(u Q)_j / u_j = (U A)_j / (D U_j)`; ratios are compared by cross
 /// multiplication, so no fraction is reduced until the four results are.
-fn geometric_bounds(q: &[Vec<(usize, BigRational)>], u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
-    let d = q
-        .iter()
-        .flatten()
-        .fold(BigInt::one(), |d, (_, x)| lcm(d, x.denom()));
-    let a: Vec<Vec<(usize, BigInt)>> = q
-        .iter()
-        .map(|row| {
-            let scaled = |x: &BigRational| x.numer() * (&d / x.denom());
-            row.iter().map(|(j, x)| (*j, scaled(x))).collect()
-        })
-        .collect();
+fn geometric_bounds(
+    (d, a): (&BigInt, &[Vec<(usize, BigInt)>]),
+    u: &[f64],
+    p: &[Bounds128],
+) -> Option<Bounds> {
     let (big_u, e) = dyadic_integers(u)?;
     let big = u.iter().cloned().fold(0.0, f64::max);
     let floor = big * 2f64.powi(-TINY_BITS);
@@ -238,7 +247,7 @@ fn geometric_bounds(q: &[Vec<(usize, BigRational)>], u: &[f64], p: &[Bounds128])
         .zip(&big_u)
         .map(|(&f, x)| if f > floor { x.clone() } else { BigInt::zero() })
         .collect();
-    let uq = integer_row_times(&a, &big_u);
+    let uq = integer_row_times(a, &big_u);
     // W A = U A less the rows of the states left out of w (few): the same integers.
     let mut wq = uq.clone();
     for ((row, x), w) in a.iter().zip(&big_u).zip(&big_w) {
@@ -260,7 +269,7 @@ fn geometric_bounds(q: &[Vec<(usize, BigRational)>], u: &[f64], p: &[Bounds128])
         }
         // Upper: u Q <= r u, and p <= alpha u + s with s the upper bounds on the states left
         // out of w (their mass never grows: Q's rows sum to at most 1, so s Q^k 1 <= s 1).
-        r = Some(extreme(r, (uq[j].clone(), &d * &big_u[j]), true));
+        r = Some(extreme(r, (uq[j].clone(), d * &big_u[j]), true));
         if big_w[j].is_zero() {
             slack += BigInt::from(p[j].hi);
             continue;
@@ -268,7 +277,7 @@ fn geometric_bounds(q: &[Vec<(usize, BigRational)>], u: &[f64], p: &[Bounds128])
         let hi = BigInt::from(p[j].hi) << e;
         alpha = Some(extreme(alpha, (hi, big_u[j].clone() << shift), true));
         // Lower: w Q >= l w and p >= beta w, over the states where w_j > 0.
-        l = Some(extreme(l, (wq[j].clone(), &d * &big_w[j]), false));
+        l = Some(extreme(l, (wq[j].clone(), d * &big_w[j]), false));
         let lo = BigInt::from(p[j].lo) << e;
         beta = Some(extreme(beta, (lo, big_w[j].clone() << shift), false));
     }

@@ -331,7 +331,9 @@ fn statements_agree_with_the_same_arithmetic_on_fractions() {
             if m < start.m || (m - start.m) % 20 != 0 {
                 continue;
             }
-            let Some(bounds) = geometric_bounds(&start.q, &start.u, &stepper.position()) else {
+            let Some(bounds) =
+                geometric_bounds((&start.d, &start.a), &start.u, &stepper.position())
+            else {
                 continue;
             };
             let tight = Bounds {

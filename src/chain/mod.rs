@@ -17,13 +17,14 @@ mod stateful;
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Debug;
-use std::hash::Hash;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 pub use compound::{compound_move, Branches, RollGame};
+use compound::{compound_move_memo, RollsMemo};
 pub use count::{
     chain_bytes, check_counted, count, first_endless, Counted, StatesTooMany, BYTES_PER_STATE,
 };
@@ -155,6 +156,63 @@ impl RollGame for SingleBoard<'_> {
     }
 }
 
+/// The least common denominator D of `entries`, and `D / q` for each of their distinct
+/// denominators q (so an entry `p / q` is the integer `p (D / q)` over D). A chain's entries
+/// share few denominators (a turn's powers of the die), so each distinct one costs one lcm step
+/// and one division, and each entry one hash look-up, not a big division of its own.
+pub(crate) fn common_denominator<'a>(
+    entries: impl IntoIterator<Item = &'a BigRational>,
+) -> (BigInt, Denominators<'a>) {
+    let mut distinct = Denominators::default();
+    let mut d = BigInt::one();
+    for p in entries {
+        if !distinct.contains_key(p.denom()) {
+            d = crate::exact::lehmer::lcm(d, p.denom());
+            distinct.insert(p.denom(), BigInt::zero());
+        }
+    }
+    for (q, factor) in distinct.iter_mut() {
+        *factor = &d / *q;
+    }
+    (d, distinct)
+}
+
+/// `D / q` per distinct denominator q, from [`common_denominator`]: a map keyed by big
+/// integers under a word-at-a-time multiplicative hash (the standard hasher spent more on a
+/// denominator's few words than the division it saves).
+pub(crate) type Denominators<'a> = HashMap<&'a BigInt, BigInt, BuildHasherDefault<WordHasher>>;
+
+/// A multiplicative hash over 8-byte words (FxHash's step): fast and good enough for keys that
+/// are not chosen by an adversary (a chain's denominators and states).
+#[derive(Default)]
+pub(crate) struct WordHasher(u64);
+
+impl Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_u32(&mut self, word: u32) {
+        self.write_u64(u64::from(word));
+    }
+
+    fn write_usize(&mut self, word: usize) {
+        self.write_u64(word as u64);
+    }
+}
+
 /// A state from which the game can never end, and the cycle it is caught in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trap<S> {
@@ -216,7 +274,8 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         limit: usize,
     ) -> Result<Chain<S>, ChainTooLarge> {
         let start = model.start();
-        let mut found: HashMap<S, usize> = HashMap::from([(start.clone(), 0)]);
+        let mut found: HashMap<S, usize, BuildHasherDefault<WordHasher>> = HashMap::default();
+        found.insert(start.clone(), 0);
         let mut order = vec![start];
         let mut turns: Vec<Option<Turn<S>>> = Vec::new();
         let mut queue = VecDeque::from([0usize]);
@@ -326,17 +385,12 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
     }
 
     /// The least common denominator D of every transition probability, so that D times the
-    /// transition matrix is an integer matrix. Most denominators divide the lcm so far (a run of
-    /// top throws gives `F^k` for every k up to its length), which costs one division each
-    /// (Lehmer's lcm, `exact::lehmer::lcm`), not a gcd.
+    /// transition matrix is an integer matrix. Each distinct denominator is taken once (many
+    /// entries share one), and most divide the lcm so far (a run of top throws gives `F^k` for
+    /// every k up to its length), which costs one division each (Lehmer's lcm,
+    /// `exact::lehmer::lcm`), not a gcd.
     pub fn common_denominator(&self) -> BigInt {
-        let mut d = BigInt::one();
-        for row in &self.rows {
-            for (_, p) in row {
-                d = crate::exact::lehmer::lcm(d, p.denom());
-            }
-        }
-        d
+        common_denominator(self.rows.iter().flatten().map(|(_, p)| p)).0
     }
 
     /// True when a final state can be reached from every reachable state (so the game ends with
@@ -431,7 +485,37 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
 impl<'a> Chain<Square> {
     /// The single-player chain of `board`.
     pub fn for_board(board: &'a Board) -> Chain<Square> {
-        Chain::build(&SingleBoard::new(board))
+        match board.rules().roll_again {
+            // Every turn's rolls as one player's from its square: kept across turns.
+            RollAgain::Unlimited => Chain::build(&MemoBoard {
+                game: SingleBoard::new(board),
+                memo: RollsMemo::default(),
+            }),
+            _ => Chain::build(&SingleBoard::new(board)),
+        }
+    }
+}
+
+/// [`SingleBoard`] under unlimited roll-again, its in-turn rolls kept across turns
+/// ([`compound::RollsMemo`]): the same turns, fewer rolls worked out.
+struct MemoBoard<'a> {
+    game: SingleBoard<'a>,
+    memo: RollsMemo<Square>,
+}
+
+impl TurnModel for MemoBoard<'_> {
+    type State = Square;
+
+    fn start(&self) -> Square {
+        TurnModel::start(&self.game)
+    }
+
+    fn is_final(&self, state: &Square) -> bool {
+        TurnModel::is_final(&self.game, state)
+    }
+
+    fn turn(&self, state: &Square) -> Turn<Square> {
+        compound_move_memo(&self.game, state, &self.memo)
     }
 }
 
@@ -555,5 +639,46 @@ mod tests {
             })
             .unwrap();
         assert!(Chain::for_board(&allow).always_ends());
+    }
+
+    /// The chain with the in-turn rolls kept across turns (`for_board` under unlimited
+    /// roll-again) equals the chain built turn by turn from scratch (`SingleBoard`): the same
+    /// states, rows and rewards, on every built-in board without state and on the 1,000-square
+    /// benchmark boards, each under unlimited roll-again and with chance squares where the
+    /// board has them.
+    #[test]
+    fn rolls_kept_across_turns_give_the_chain_built_from_scratch() {
+        let mut boards: Vec<Board> = crate::board::builtin_names()
+            .map(|name| crate::board::builtin(name).unwrap())
+            .collect();
+        for path in [
+            "benches/boards/gen-1000.toml",
+            "benches/boards/gen-1000-again.toml",
+        ] {
+            let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+            boards.push(
+                Board::from_toml_str(&std::fs::read_to_string(&path).unwrap(), &path).unwrap(),
+            );
+        }
+        let mut checked = 0;
+        for b in boards.iter().filter(|b| !b.is_stateful()) {
+            let unlimited = RuleOverrides {
+                roll_again: Some(RollAgain::Unlimited),
+                ..RuleOverrides::default()
+            };
+            let Ok(b) = b.with_rules(&unlimited) else {
+                continue;
+            };
+            let kept = Chain::for_board(&b);
+            let scratch = Chain::build(&SingleBoard::new(&b));
+            assert_eq!(kept.states(), scratch.states(), "{}", b.name());
+            assert_eq!(kept.rows(), scratch.rows(), "{}", b.name());
+            for i in 0..kept.transient_count() {
+                assert_eq!(kept.rewards(i), scratch.rewards(i), "{}", b.name());
+            }
+            assert_eq!(kept.endless, scratch.endless, "{}", b.name());
+            checked += 1;
+        }
+        assert!(checked >= 6, "{checked} boards");
     }
 }

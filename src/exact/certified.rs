@@ -23,7 +23,9 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
-use crate::exact::decimal::{fixed_scaled_u128, format_scientific, scientific_parts};
+use crate::exact::decimal::{
+    fixed_scaled_u128, format_scientific, format_scientific_u64, scientific_parts,
+};
 
 mod stepper;
 pub use stepper::CertifiedChain;
@@ -64,8 +66,45 @@ impl Bounds {
     pub fn cells(&self, digits: usize, complement: bool) -> Option<(String, String)> {
         let q = self.rounded(digits, complement)?;
         let plain = fixed_scaled_u128(q, digits);
-        let table = self.probability_of(q, digits, complement, plain.clone())?;
+        let table = match self.scientific_of(q, digits, complement) {
+            Some(text) => text,
+            None => self.probability_of(q, digits, complement, plain.clone())?,
+        };
         Some((table, plain))
+    }
+
+    /// The table's text in machine words when it is scientific (a value that rounds to 0, or
+    /// to 1 as `1 - ...`, without being it) and every number involved fits one: `None` leaves
+    /// it to [`Bounds::probability_of`] (the plain text, undecided bounds, a long
+    /// denominator), which writes the same text from big integers.
+    fn scientific_of(&self, q: u128, digits: usize, complement: bool) -> Option<String> {
+        let m = u128::from(10u64.checked_pow(u32::try_from(digits).ok()?)?);
+        if q != 0 && q != m {
+            return None;
+        }
+        // The number shown in scientific notation is, for each bound b of x, either b itself
+        // or 2^shift - b (x's distance from 1): the same four cases as `probability_of`.
+        let distance_from_one = (q == 0) == complement;
+        let shown = |b: u128| -> Option<u128> {
+            let v = match distance_from_one {
+                false => b,
+                true if self.shift < 128 && b <= 1u128 << self.shift => (1u128 << self.shift) - b,
+                true if self.shift == 128 && b > 0 => b.wrapping_neg(),
+                true => return None,
+            };
+            // 0 shows as the plain text: left to `probability_of`.
+            (v != 0).then_some(v)
+        };
+        let (lo, hi) = (shown(self.lo)?, shown(self.hi)?);
+        let parts = scientific_u128(lo, self.shift, 4)?;
+        if scientific_u128(hi, self.shift, 4)? != parts {
+            return None;
+        }
+        let text = format_scientific_u64(parts.0 as u64, parts.1, 4);
+        Some(match q == 0 {
+            true => text,
+            false => format!("1 - {text}"),
+        })
     }
 
     /// The table's text given `q`, the rounded value, and `plain`, its decimal text.
@@ -273,6 +312,67 @@ fn scaled(x: u128, k: u32, m: u64) -> (u128, Fraction) {
         (false, false) => Fraction::Zero,
     };
     (q, f)
+}
+
+/// [`scientific_parts`] of `v / 2^k` for `v > 0` in machine words (a 192-bit product and a
+/// shift): the same rounded `significant` digits and exponent, or `None` when a power of 5 it
+/// tries is above a `u64` or `2^k` is below it (the big integers then decide).
+pub(crate) fn scientific_u128(v: u128, k: u32, significant: usize) -> Option<(u128, i64)> {
+    let significant = significant.max(1);
+    let low = 10u128.checked_pow(u32::try_from(significant - 1).ok()?)?;
+    let high = low.checked_mul(10)?;
+    // The guess and the steps of `scientific_parts`, one for one.
+    let bits = f64::from(128 - v.leading_zeros()) - f64::from(k);
+    let mut e = (bits * std::f64::consts::LOG10_2).floor() as i64;
+    loop {
+        let p = u32::try_from(significant as i64 - 1 - e).ok()?;
+        let five = 5u64.checked_pow(p)?;
+        let s = k.checked_sub(p)?;
+        // n = v 5^p in 192 bits; t = n >> s (u128::MAX when it does not fit: above `high`).
+        let (x1, x0) = (v >> 64, v & u128::from(u64::MAX));
+        let (a, b) = (x0 * u128::from(five), x1 * u128::from(five));
+        let (lo, carry) = a.overflowing_add(b << 64);
+        let hi = (b >> 64) + u128::from(carry);
+        let t = match s {
+            0 if hi == 0 => lo,
+            1..128 if hi >> s == 0 => (lo >> s) | (hi << (128 - s)),
+            128..256 => hi >> (s - 128),
+            256.. => 0,
+            _ => u128::MAX,
+        };
+        if t < low {
+            e -= 1;
+            continue;
+        }
+        if t >= high {
+            e += 1;
+            continue;
+        }
+        let bit = |i: u32| match i {
+            0..128 => (lo >> i) & 1 == 1,
+            128..256 => (hi >> (i - 128)) & 1 == 1,
+            _ => false,
+        };
+        let any_below = |i: u32| match i {
+            0 => false,
+            1..128 => lo & ((1u128 << i) - 1) != 0,
+            128 => lo != 0,
+            129..256 => lo != 0 || hi & ((1u128 << (i - 128)) - 1) != 0,
+            _ => lo != 0 || hi != 0,
+        };
+        let (half, sticky) = match s {
+            0 => (false, false),
+            _ => (bit(s - 1), any_below(s - 1)),
+        };
+        let m = match half && (sticky || t % 2 == 1) {
+            true => t + 1,
+            false => t,
+        };
+        return Some(match m == high {
+            true => (low, e + 1),
+            false => (m, e),
+        });
+    }
 }
 
 /// The nearest `f64` to `x / 2^k` (the conversion rounds correctly; the power of two is exact
@@ -509,6 +609,71 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// The cells as the big-integer route alone writes them (the code before the word
+    /// route): the reference for [`Bounds::scientific_of`].
+    fn cells_by_big_integers(
+        b: &Bounds,
+        digits: usize,
+        complement: bool,
+    ) -> Option<(String, String)> {
+        let q = b.rounded(digits, complement)?;
+        let plain = fixed_scaled_u128(q, digits);
+        Some((
+            b.probability_of(q, digits, complement, plain.clone())?,
+            plain,
+        ))
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        #[test]
+        fn scientific_digits_in_words_agree_with_big_integers(
+            v in 1u128..,
+            bits in 0u32..128,
+            k in 0u32..300,
+            significant in 1usize..8,
+        ) {
+            // Values of every length: v cut to `bits` bits.
+            let v = (v >> bits).max(1);
+            if let Some((m, e)) = scientific_u128(v, k, significant) {
+                proptest::prop_assert_eq!(
+                    Some((BigInt::from(m), e)),
+                    scientific_parts(&BigInt::from(v), u64::from(k), significant)
+                );
+            }
+        }
+
+        #[test]
+        fn cells_in_words_agree_with_big_integers(
+            lo in 0u128..,
+            width in 0u32..128,
+            cut in 0u32..128,
+            shift in 0u32..260,
+            digits in 0usize..20,
+            complement in proptest::bool::ANY,
+        ) {
+            // Near 0, near 1 (lo close to 2^shift) and in between; bounds up to 2^width apart.
+            let lo = match shift {
+                0..128 => (lo >> cut) % ((1u128 << shift) + 1),
+                _ => lo >> cut,
+            };
+            let near_one = shift <= 128 && cut % 3 == 0;
+            let lo = match near_one {
+                true if shift == 128 => lo.wrapping_neg().max(1),
+                true => (1u128 << shift) - lo % ((1u128 << shift) + 1),
+                false => lo,
+            };
+            let gap = (1u128 << width) - 1;
+            let top = if shift < 128 { 1u128 << shift } else { u128::MAX };
+            let b = Bounds { lo, hi: lo.saturating_add(gap % 7).min(top).max(lo), shift };
+            proptest::prop_assert_eq!(
+                b.cells(digits, complement),
+                cells_by_big_integers(&b, digits, complement)
+            );
         }
     }
 }

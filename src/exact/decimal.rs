@@ -272,12 +272,77 @@ fn format_scaled(scaled: &BigInt, digits: usize) -> String {
 /// The nonnegative integer `scaled` / 10^digits with a decimal point, as [`fixed`] writes it
 /// (for numbers rounded without a fraction, e.g. from certified bounds).
 pub fn fixed_scaled_u128(scaled: u128, digits: usize) -> String {
-    // A `u64`'s digits are written faster than a `u128`'s.
-    let magnitude = match u64::try_from(scaled) {
-        Ok(small) => small.to_string(),
-        Err(_) => scaled.to_string(),
+    // The digits into a buffer on the stack (a u128 has at most 39), then one string: what
+    // `format_magnitude(false, &scaled.to_string(), digits)` writes, without the formatter and
+    // the intermediate string.
+    let mut buffer = [0u8; 39];
+    let start = decimal_digits(scaled, &mut buffer);
+    let magnitude = &buffer[start..];
+    let mut text = String::with_capacity(magnitude.len().max(digits + 1) + 2);
+    let push = |text: &mut String, bytes: &[u8]| {
+        text.push_str(std::str::from_utf8(bytes).expect("ASCII digits"));
     };
-    format_magnitude(false, &magnitude, digits)
+    match magnitude.len().checked_sub(digits) {
+        _ if digits == 0 => push(&mut text, magnitude),
+        Some(point) if point > 0 => {
+            push(&mut text, &magnitude[..point]);
+            text.push('.');
+            push(&mut text, &magnitude[point..]);
+        }
+        _ => {
+            text.push_str("0.");
+            let zeros = digits - magnitude.len();
+            match ZEROS.get(..zeros) {
+                Some(run) => text.push_str(run),
+                None => text.extend(std::iter::repeat_n('0', zeros)),
+            }
+            push(&mut text, magnitude);
+        }
+    }
+    text
+}
+
+/// Zeros to copy after a decimal point (`--digits` above its length writes them one by one).
+const ZEROS: &str = "0000000000000000000000000000000000000000";
+
+/// Writes the decimal digits of `x` at the end of `buffer`; returns where they start.
+fn decimal_digits(x: u128, buffer: &mut [u8; 39]) -> usize {
+    let mut start = buffer.len();
+    // Machine words of 19 digits (a u128 division is a library call: two at most).
+    let mut word = |mut w: u64, pad: bool| {
+        for written in 1.. {
+            start -= 1;
+            buffer[start] = b'0' + (w % 10) as u8;
+            w /= 10;
+            if w == 0 && (!pad || written == 19) {
+                break;
+            }
+        }
+    };
+    const WORD: u128 = 10u128.pow(19);
+    match u64::try_from(x) {
+        Ok(small) => word(small, false),
+        Err(_) => {
+            let high = x / WORD;
+            word((x % WORD) as u64, true);
+            match u64::try_from(high) {
+                Ok(h) => word(h, false),
+                Err(_) => {
+                    word((high % WORD) as u64, true);
+                    word((high / WORD) as u64, false);
+                }
+            }
+        }
+    }
+    start
+}
+
+/// [`format_scientific`] of a mantissa that fits a machine word.
+pub(crate) fn format_scientific_u64(m: u64, e: i64, significant: usize) -> String {
+    let mut text = fixed_scaled_u128(m.into(), significant.max(1) - 1);
+    text.push('e');
+    text.push_str(&e.to_string());
+    text
 }
 
 /// Writes a decimal magnitude (digits only) divided by 10^digits, with its sign.
@@ -509,5 +574,20 @@ mod tests {
         let big = BigInt::from(10u32).pow(400);
         let r = BigRational::new(big.clone() * 3u32, big);
         assert_eq!(to_f64(&r), 3.0);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn fixed_scaled_u128_writes_what_the_formatter_writes(
+            x in proptest::prelude::any::<u128>(),
+            cut in 0u32..128,
+            digits in 0usize..45,
+        ) {
+            let x = x >> cut;
+            proptest::prop_assert_eq!(
+                fixed_scaled_u128(x, digits),
+                format_magnitude(false, &x.to_string(), digits)
+            );
+        }
     }
 }
