@@ -25,7 +25,9 @@ use num_traits::{ToPrimitive, Zero};
 
 use crate::exact::decimal::{fixed_scaled_u128, format_scientific, scientific_parts};
 
+mod float;
 mod stepper;
+pub use float::FloatChain;
 pub use stepper::CertifiedChain;
 
 /// A certified enclosure `lo / 2^shift <= x <= hi / 2^shift` of a probability.

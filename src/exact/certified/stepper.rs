@@ -175,9 +175,18 @@ fn small_denominator(probabilities: &[BigRational]) -> Option<u64> {
     })
 }
 
-impl CertifiedChain {
-    /// Prepares `chain`'s transitions.
-    pub fn new<S: ChainState>(chain: &Chain<S>) -> CertifiedChain {
+/// A chain's transient rows in compressed form, every final state merged into one column
+/// (index `transient`), as both steppers read them.
+pub(super) struct MergedRows {
+    pub transient: usize,
+    pub start: usize,
+    pub row_start: Vec<usize>,
+    pub col: Vec<u32>,
+    pub probabilities: Vec<BigRational>,
+}
+
+impl MergedRows {
+    pub fn new<S: ChainState>(chain: &Chain<S>) -> MergedRows {
         let t = chain.transient_count();
         let mut row_start = vec![0];
         let mut col: Vec<u32> = Vec::new();
@@ -197,9 +206,35 @@ impl CertifiedChain {
             }
             row_start.push(col.len());
         }
-        let mut indegree = vec![0usize; t + 1];
-        col.iter().for_each(|&j| indegree[j as usize] += 1);
-        let widest = indegree.iter().copied().max().unwrap_or(0) as f64;
+        MergedRows {
+            transient: t,
+            start: chain.start(),
+            row_start,
+            col,
+            probabilities,
+        }
+    }
+
+    /// The most entries in one column (the finish included): the most terms of one sum.
+    pub fn widest_column(&self) -> usize {
+        let mut indegree = vec![0usize; self.transient + 1];
+        self.col.iter().for_each(|&j| indegree[j as usize] += 1);
+        indegree.iter().copied().max().unwrap_or(0)
+    }
+}
+
+impl CertifiedChain {
+    /// Prepares `chain`'s transitions.
+    pub fn new<S: ChainState>(chain: &Chain<S>) -> CertifiedChain {
+        let rows = MergedRows::new(chain);
+        let widest = rows.widest_column() as f64;
+        let MergedRows {
+            transient: t,
+            start,
+            row_start,
+            col,
+            probabilities,
+        } = rows;
         let entries = col.iter().zip(&probabilities);
         let (weights, value_bits) = match small_denominator(&probabilities) {
             Some(d) => {
@@ -238,7 +273,7 @@ impl CertifiedChain {
         };
         CertifiedChain {
             transient: t,
-            start: chain.start(),
+            start,
             row_start,
             weights,
             value_bits,
