@@ -27,8 +27,8 @@ use crate::exact::decimal::{fixed_scaled_u128, format_scientific, scientific_par
 
 mod float;
 mod stepper;
-pub use float::FloatChain;
-pub use stepper::CertifiedChain;
+pub use float::{FloatChain, FloatStepper};
+pub use stepper::{CertifiedChain, CertifiedStepper};
 
 /// A certified enclosure `lo / 2^shift <= x <= hi / 2^shift` of a probability.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

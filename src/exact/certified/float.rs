@@ -221,6 +221,7 @@ impl FloatStepper<'_> {
     }
 
     /// e_n: every entry (and `P(T = n)`) is within this relative error of the true value.
+    #[cfg(test)]
     pub fn error(&self) -> f64 {
         self.error
     }
