@@ -57,7 +57,7 @@ pub(super) fn settles_after(s: &[Value], rho: f64) -> Result<Option<usize>, Vec<
     let mut undecided = Vec::new();
     for n in 1..tails.len() {
         let ok = match (tails[n - 1], tails[n]) {
-            (Some((a, _)), _) if a == 0.0 => false,
+            (Some((0.0, _)), _) => false,
             (Some((a, 0.0)), Some((b, 0.0))) => ((b / a) / rho - 1.0).abs() < 0.01,
             (Some((a, da)), Some((b, db))) => {
                 // The ratio is within a relative 2 (da + db) + 6 u of the exact
@@ -119,5 +119,97 @@ pub(super) fn mean(s: &[Value], decay: Option<Decay>) -> Result<Mean, Vec<usize>
     match format!("{:.3}", m - slack) == format!("{:.3}", m + slack) {
         true => Ok(about),
         false => Err(every()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{decide, step_all, Shows, Value};
+    use super::*;
+    use crate::analysis::distribution::{distribution, plan, DistributionOptions};
+    use crate::board::builtin;
+    use crate::chain::Chain;
+    use crate::exact::certified::FloatChain;
+
+    fn five_hundred() -> DistributionOptions {
+        DistributionOptions {
+            turns: Some(500),
+            ..DistributionOptions::default()
+        }
+    }
+
+    #[test]
+    fn the_floats_agree_with_the_exact_distributions_from_exact_tails_and_from_bounds() {
+        // Second method: `analysis::distribution`, from the exact tails' nearest f64.
+        let chain = Chain::for_board(&builtin("efi").unwrap());
+        let dist = distribution(&chain, &five_hundred()).unwrap();
+        let decay = dist.decay.unwrap();
+        let exact: Vec<Value> = dist
+            .terms
+            .iter()
+            .map(|t| Value::Exact(t.survives.clone()))
+            .collect();
+        assert_eq!(settles_after(&exact, decay.rho), Ok(decay.settles_after));
+        assert_eq!(mean(&exact, Some(decay)), Ok(dist.mean.clone()));
+        // The float tier's bounds, about 2^-37 wide: the same turn and the same decimals.
+        let fc = FloatChain::new(&chain).unwrap();
+        let mut f = fc.stepper();
+        let bounds: Vec<Value> = (0..500)
+            .map(|_| {
+                assert!(f.step());
+                Value::Bounds(f.survives())
+            })
+            .collect();
+        assert_eq!(settles_after(&bounds, decay.rho), Ok(decay.settles_after));
+        let (Ok(Mean::About(got)), Mean::About(want)) = (mean(&bounds, Some(decay)), &dist.mean)
+        else {
+            panic!("an approximate mean");
+        };
+        assert_eq!(format!("{got:.3}"), format!("{want:.3}"));
+        assert!((got - want).abs() < 1e-9, "{got} {want}");
+    }
+
+    #[test]
+    fn a_ratio_too_near_the_one_percent_edge_is_left_undecided() {
+        // P(T > 0) = 1/2 and P(T > 1) = 0.2525 x 2: the ratio 0.505 is 1 % above rho = 0.5
+        // (up to rounding), so bounds 2^-40 wide cannot tell the test; exact ones can.
+        let wide = |x: f64| {
+            let lo = (x * 2f64.powi(120)) as u128;
+            Value::Bounds(Bounds {
+                lo,
+                hi: lo + (lo >> 40),
+                shift: 120,
+            })
+        };
+        assert_eq!(
+            settles_after(&[wide(0.5), wide(0.2525)], 0.5),
+            Err(vec![0, 1])
+        );
+        let x = |n: i64, d: i64| Value::Exact(crate::test_util::q(n, d));
+        assert!(settles_after(&[x(1, 2), x(2525, 10000)], 0.5).is_ok());
+        // Far from the edge, the same bounds decide it: 0.3 / 0.5 is 20 % above rho.
+        assert_eq!(settles_after(&[wide(0.5), wide(0.3)], 0.5), Ok(None));
+    }
+
+    #[test]
+    fn on_efi_the_float_tier_decides_every_term_past_turn_150() {
+        // Its 500 terms from the float tier; the terms it cannot decide (12 digits, no chart,
+        // the exact mean given) are early ones, where P(T > n) is large: the u128 tier runs
+        // only that far (and to the tail law's turn).
+        let chain = Chain::for_board(&builtin("efi").unwrap());
+        let options = five_hundred();
+        let plan = plan(&chain, &options, |_| 0.0).unwrap();
+        let fc = FloatChain::new(&chain).unwrap();
+        let stepped = step_all(fc.stepper(), &options, &plan, None).unwrap();
+        assert_eq!(stepped.p.len(), 500);
+        let shows = Shows {
+            chart: false,
+            exact_mean: &|| None,
+        };
+        let undecided = match decide(&stepped.p, &stepped.s, 12, &plan, &shows) {
+            Ok(_) => vec![],
+            Err(undecided) => undecided,
+        };
+        assert!(undecided.iter().all(|&i| i < 150), "{undecided:?}");
     }
 }
