@@ -337,12 +337,14 @@ pub fn certified_distribution_for<S: ChainState>(
     let law_turn = plan.tail_law_start.as_ref().map(|start| start.turn());
     // The float tier first; the u128 tier from the start when it gives up or cannot tell the
     // tail threshold; the exact distribution when neither can tell it.
-    let float = fc
-        .as_ref()
-        .and_then(|fc| step_all(fc.stepper(), options, &plan, law_turn));
+    let grid = 10f64.powi(-(digits.min(400) as i32));
+    let float = fc.as_ref().and_then(|fc| {
+        let give_up = GiveUp::Hopeless(grid);
+        step_all(fc.stepper(), options, &plan, law_turn, give_up)
+    });
     let (mut stepped, mut refine) = match float {
         Some(stepped) => (stepped, Refine::new(cc())),
-        None => match step_all(cc().stepper(), options, &plan, law_turn) {
+        None => match step_all(cc().stepper(), options, &plan, law_turn, GiveUp::Never) {
             Some(stepped) => (stepped, Refine::finished()),
             None => return exact_shown(chain, options, digits),
         },
@@ -454,15 +456,48 @@ struct Stepped {
     law_position: Option<Vec<Bounds>>,
 }
 
-/// Steps `stepper` as far as the stop rule says, or `None` when the tier gives up or its
-/// bounds cannot tell whether `P(T > n)` is below the tail threshold.
+/// When [`step_all`] stops a tier that could go on.
+#[derive(Clone, Copy, Debug)]
+enum GiveUp {
+    Never,
+    /// When the tier looks unable to decide the late terms to this many units (`10^-digits`),
+    /// so that the next tier would have to step them all anyway: at turns 64, 128, 256, ...,
+    /// when the absolute width of `P(T > n)` is above 1/64 of a unit and has not fallen since
+    /// the last power of two (the float tier's relative width grows like n, so the surviving
+    /// mass falls too slowly to make up for it; a heuristic, which only moves work between
+    /// tiers).
+    Hopeless(f64),
+}
+
+impl GiveUp {
+    /// Whether to give up after turn `n`, `s` its `P(T > n)`, `before` the width at the last
+    /// check (updated).
+    fn now(self, n: usize, s: &Bounds, before: &mut f64) -> bool {
+        let GiveUp::Hopeless(unit) = self else {
+            return false;
+        };
+        if n < 32 || !n.is_power_of_two() {
+            return false;
+        }
+        let width = (s.hi - s.lo) as f64 * 2f64.powi(-(s.shift.min(2000) as i32));
+        let hopeless = n >= 64 && width >= *before && width >= unit / 64.0;
+        *before = width;
+        hopeless
+    }
+}
+
+/// Steps `stepper` as far as the stop rule says, or `None` when the tier gives up (on its own
+/// or as `give_up` says) or its bounds cannot tell whether `P(T > n)` is below the tail
+/// threshold.
 fn step_all<S>(
     mut stepper: impl Tier,
     options: &DistributionOptions,
     plan: &Plan<S>,
     law_turn: Option<usize>,
+    give_up: GiveUp,
 ) -> Option<Stepped> {
     let (mut p, mut s, mut law_position) = (Vec::new(), Vec::new(), None);
+    let mut width = 0.0;
     let stage =
         crate::progress::Stage::begin("stepping certified bounds", options.turns.map(|n| n as u64));
     let stop = loop {
@@ -480,8 +515,12 @@ fn step_all<S>(
         if !stepper.step() {
             return None;
         }
+        let survives = stepper.survives();
+        if give_up.now(stepper.turn(), &survives, &mut width) {
+            return None;
+        }
         p.push(Value::Bounds(stepper.ends_now()));
-        s.push(Value::Bounds(stepper.survives()));
+        s.push(Value::Bounds(survives));
     };
     Some(Stepped {
         p,

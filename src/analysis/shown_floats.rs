@@ -124,7 +124,7 @@ pub(super) fn mean(s: &[Value], decay: Option<Decay>) -> Result<Mean, Vec<usize>
 
 #[cfg(test)]
 mod tests {
-    use super::super::{decide, step_all, Shows, Value};
+    use super::super::{decide, step_all, GiveUp, Shows, Value};
     use super::*;
     use crate::analysis::distribution::{distribution, plan, DistributionOptions};
     use crate::board::builtin;
@@ -200,7 +200,7 @@ mod tests {
         let options = five_hundred();
         let plan = plan(&chain, &options, |_| 0.0).unwrap();
         let fc = FloatChain::new(&chain).unwrap();
-        let stepped = step_all(fc.stepper(), &options, &plan, None).unwrap();
+        let stepped = step_all(fc.stepper(), &options, &plan, None, GiveUp::Never).unwrap();
         assert_eq!(stepped.p.len(), 500);
         let shows = Shows {
             chart: false,
