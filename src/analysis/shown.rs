@@ -30,7 +30,7 @@ use super::tail_law::TailLaw;
 use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, Trap};
 use crate::exact::certified::{
-    below, Bounds, CertifiedChain, CertifiedStepper, FloatChain, FloatStepper,
+    below, Bounds, CertifiedChain, CertifiedStepper, FloatChain, FloatStepper, MergedRows,
 };
 use crate::exact::decimal::{fixed, probability, to_f64};
 use crate::exact::step::IntegerChain;
@@ -326,9 +326,10 @@ pub fn certified_distribution_for<S: ChainState>(
     digits: usize,
     shows: &Shows,
 ) -> Result<ShownDistribution<S>, TooMuchWork> {
-    let fc = FloatChain::new(chain);
+    let rows = MergedRows::new(chain);
+    let fc = FloatChain::from_rows(&rows);
     let cc = OnceCell::new();
-    let cc = || cc.get_or_init(|| CertifiedChain::new(chain));
+    let cc = || cc.get_or_init(|| CertifiedChain::from_rows(&rows));
     let transitions = fc
         .as_ref()
         .map_or_else(|| cc().transitions(), FloatChain::transitions);

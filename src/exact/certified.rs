@@ -28,7 +28,7 @@ use crate::exact::decimal::{fixed_scaled_u128, format_scientific, scientific_par
 mod float;
 mod stepper;
 pub use float::{FloatChain, FloatStepper};
-pub use stepper::{CertifiedChain, CertifiedStepper};
+pub use stepper::{CertifiedChain, CertifiedStepper, MergedRows};
 
 /// A certified enclosure `lo / 2^shift <= x <= hi / 2^shift` of a probability.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -41,6 +41,7 @@ use num_traits::{ToPrimitive, Zero};
 
 use super::stepper::MergedRows;
 use super::Bounds;
+#[cfg(test)]
 use crate::chain::{Chain, ChainState};
 use crate::exact::decimal::to_f64;
 
@@ -113,8 +114,14 @@ pub struct FloatChain {
 impl FloatChain {
     /// Prepares `chain`'s transitions, or `None` when a probability is below
     /// [`LEAST_PROBABILITY`] (the `u128` tier steps such a chain).
+    #[cfg(test)]
     pub fn new<S: ChainState>(chain: &Chain<S>) -> Option<FloatChain> {
-        let rows = MergedRows::new(chain);
+        FloatChain::from_rows(&MergedRows::new(chain))
+    }
+
+    /// Prepares the transitions of `rows` (shared with the `u128` tier), or `None` as
+    /// [`FloatChain::new`].
+    pub fn from_rows(rows: &MergedRows) -> Option<FloatChain> {
         let widest = rows.widest_column();
         let mut unit = UNIT;
         let mut entries = Vec::with_capacity(rows.col.len());
@@ -129,7 +136,7 @@ impl FloatChain {
         Some(FloatChain {
             transient: rows.transient,
             start: rows.start,
-            row_start: rows.row_start,
+            row_start: rows.row_start.clone(),
             entries,
             grow: compose(unit, gamma(widest)),
             sum_error: gamma(rows.transient),

@@ -176,16 +176,23 @@ fn small_denominator(probabilities: &[BigRational]) -> Option<u64> {
 }
 
 /// A chain's transient rows in compressed form, every final state merged into one column
-/// (index `transient`), as both steppers read them.
-pub(super) struct MergedRows {
+/// (index `transient`), as both tiers read them.
+#[derive(Clone, Debug)]
+pub struct MergedRows {
+    /// The number of transient states t.
     pub transient: usize,
+    /// The start state.
     pub start: usize,
+    /// Where each row's entries begin (t + 1 offsets).
     pub row_start: Vec<usize>,
+    /// Each entry's destination (t for the finish).
     pub col: Vec<u32>,
+    /// Each entry's probability.
     pub probabilities: Vec<BigRational>,
 }
 
 impl MergedRows {
+    /// The rows of `chain`.
     pub fn new<S: ChainState>(chain: &Chain<S>) -> MergedRows {
         let t = chain.transient_count();
         let mut row_start = vec![0];
@@ -226,7 +233,11 @@ impl MergedRows {
 impl CertifiedChain {
     /// Prepares `chain`'s transitions.
     pub fn new<S: ChainState>(chain: &Chain<S>) -> CertifiedChain {
-        let rows = MergedRows::new(chain);
+        CertifiedChain::from_rows(&MergedRows::new(chain))
+    }
+
+    /// Prepares the transitions of `rows` (shared with the float tier).
+    pub fn from_rows(rows: &MergedRows) -> CertifiedChain {
         let widest = rows.widest_column() as f64;
         let MergedRows {
             transient: t,
@@ -235,8 +246,9 @@ impl CertifiedChain {
             col,
             probabilities,
         } = rows;
-        let entries = col.iter().zip(&probabilities);
-        let (weights, value_bits) = match small_denominator(&probabilities) {
+        let (t, start) = (*t, *start);
+        let entries = col.iter().zip(probabilities);
+        let (weights, value_bits) = match small_denominator(probabilities) {
             Some(d) => {
                 let count = |p: &BigRational| {
                     let a = p.numer() * (BigInt::from(d) / p.denom());
@@ -274,7 +286,7 @@ impl CertifiedChain {
         CertifiedChain {
             transient: t,
             start,
-            row_start,
+            row_start: row_start.clone(),
             weights,
             value_bits,
             grow: 1.0 + (3.0 * widest.max(t as f64) + 8.0) * 2f64.powi(-50),
