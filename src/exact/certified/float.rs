@@ -247,18 +247,15 @@ impl FloatStepper<'_> {
     /// Bounds of the probability of each transient state after `turn()` turns, all with the
     /// same shift (as the tail law reads them).
     pub fn position(&self) -> Vec<Bounds> {
+        // No cap at 2^VALUE_BITS: the computed sum is below 1, the true one may be a little
+        // above it.
         let shift = VALUE_BITS + self.exponent;
         let scale = power_of_two(VALUE_BITS as i32);
-        let cap = 1u128 << VALUE_BITS;
         self.x
             .iter()
             .map(|&x| {
                 let (lo, hi) = outward(x * scale, self.error);
-                Bounds {
-                    lo: lo.min(cap),
-                    hi: hi.min(cap),
-                    shift,
-                }
+                Bounds { lo, hi, shift }
             })
             .collect()
     }
