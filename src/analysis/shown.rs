@@ -3,16 +3,24 @@
 //!
 //! # How the decimals are decided
 //!
-//! [`certified_distribution`] steps the law in outward-rounded 128-bit block floating point
-//! (`exact::certified`): every `P(T = n)` and `P(T > n)` comes with certified bounds
-//! about 2^-90 apart relative to the value. A printed decimal, a quantile, the mode, the stop at
-//! the tail threshold and each `f64` (the chart, the approximate mean, the decay) is decided from
-//! the bounds when they agree on it, which is nearly always. The terms whose bounds straddle a
-//! rounding boundary or a quantile level are computed again by the exact integer stepping
-//! ([`crate::exact::step`]), which runs only as far as the last such term. The result is the
-//! same, digit for digit, as rounding the exact fractions ([`ShownDistribution::from_exact`]):
-//! the tests hold it to that on every built-in board, on random boards and on boards built to put
-//! terms on rounding boundaries.
+//! [`certified_distribution_for`] steps the law in three tiers, each only where the one before
+//! cannot decide:
+//!
+//! 1. the float tier (`exact::certified::float`): plain `f64` with one proved relative error
+//!    bound for the whole vector (below 1e-10 after 500 turns on efi, as a test checks), over
+//!    every turn; it decides the stop at the tail threshold and nearly every late term;
+//! 2. the `u128` tier (`exact::certified`): bounds about 2^-90 apart relative to the value,
+//!    from turn 0 as far as the last term the float tier leaves undecided, and as far as the
+//!    tail law's turn (the law's constants are printed from its position);
+//! 3. the exact integer stepping ([`crate::exact::step`]), as far as the last term still
+//!    undecided.
+//!
+//! A printed decimal, a quantile, the mode, the stop at the tail threshold, the chart's `f64`s,
+//! the decay's settling turn and the approximate mean are each decided from the bounds when
+//! they agree on it (`shown_floats.rs` for the last two). The result is the same, as the reports
+//! show it, as rounding the exact fractions ([`ShownDistribution::from_exact`]): the tests hold
+//! it to that on every built-in board, on random boards, on boards built to put terms on
+//! rounding boundaries, and on one where the float tier gives up.
 
 use std::cell::OnceCell;
 use std::cmp::Ordering;
