@@ -3,17 +3,26 @@
 //!
 //! # How the decimals are decided
 //!
-//! [`certified_distribution`] steps the law in outward-rounded 128-bit block floating point
-//! (`exact::certified`): every `P(T = n)` and `P(T > n)` comes with certified bounds
-//! about 2^-90 apart relative to the value. A printed decimal, a quantile, the mode, the stop at
-//! the tail threshold and each `f64` (the chart, the approximate mean, the decay) is decided from
-//! the bounds when they agree on it, which is nearly always. The terms whose bounds straddle a
-//! rounding boundary or a quantile level are computed again by the exact integer stepping
-//! ([`crate::exact::step`]), which runs only as far as the last such term. The result is the
-//! same, digit for digit, as rounding the exact fractions ([`ShownDistribution::from_exact`]):
-//! the tests hold it to that on every built-in board, on random boards and on boards built to put
-//! terms on rounding boundaries.
+//! [`certified_distribution_for`] steps the law in three tiers, each only where the one before
+//! cannot decide:
+//!
+//! 1. the float tier (`exact::certified::float`): plain `f64` with one proved relative error
+//!    bound for the whole vector (below 1e-10 after 500 turns on efi, as a test checks), over
+//!    every turn; it decides the stop at the tail threshold and nearly every late term;
+//! 2. the `u128` tier (`exact::certified`): bounds about 2^-90 apart relative to the value,
+//!    from turn 0 as far as the last term the float tier leaves undecided, and as far as the
+//!    tail law's turn (the law's constants are printed from its position);
+//! 3. the exact integer stepping ([`crate::exact::step`]), as far as the last term still
+//!    undecided.
+//!
+//! A printed decimal, a quantile, the mode, the stop at the tail threshold, the chart's `f64`s,
+//! the decay's settling turn and the approximate mean are each decided from the bounds when
+//! they agree on it (`shown_floats.rs` for the last two). The result is the same, as the reports
+//! show it, as rounding the exact fractions ([`ShownDistribution::from_exact`]): the tests hold
+//! it to that on every built-in board, on random boards, on boards built to put terms on
+//! rounding boundaries, and on one where the float tier gives up.
 
+use std::cell::OnceCell;
 use std::cmp::Ordering;
 
 use num_bigint::BigInt;
@@ -21,17 +30,21 @@ use num_rational::BigRational;
 use num_traits::Zero;
 
 use super::distribution::{
-    distribution, mean_about, mode_of, plan, quantiles_of, stepping_work, stop_rule, Decay,
-    Distribution, DistributionOptions, Known, Mean, Plan, Quantile, Stop, Term, TooMuchWork,
-    WORK_LIMIT,
+    distribution, mode_of, plan, quantiles_of, stepping_work, stop_rule, Decay, Distribution,
+    DistributionOptions, Known, Mean, Plan, Quantile, Stop, Term, TooMuchWork, WORK_LIMIT,
 };
 use super::stateful::{exact_mean, law_chain};
 use super::tail_law::TailLaw;
 use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, Trap};
-use crate::exact::certified::{below, Bounds, CertifiedChain};
+use crate::exact::certified::{
+    below, Bounds, CertifiedChain, CertifiedStepper, FloatChain, FloatStepper, MergedRows,
+};
 use crate::exact::decimal::{fixed, probability, to_f64};
 use crate::exact::step::IntegerChain;
+
+#[path = "shown_floats.rs"]
+mod floats;
 
 /// How a number becomes a cell's text.
 type Cell<'a> = &'a dyn Fn(&BigRational) -> String;
@@ -46,7 +59,10 @@ pub struct ShownTerm {
     pub table: [String; 3],
     /// The same as CSV cells: plain correctly rounded decimals.
     pub csv: [String; 3],
-    /// P(T = n), the nearest `f64` (for the chart).
+    /// P(T = n) as an `f64`, for the chart: the nearest `f64` on the rows the chart draws (up
+    /// to the 99.9 % quantile, or every row) when the chart was asked for, and always from
+    /// [`ShownDistribution::from_exact`]; else one within the certified bounds (a relative
+    /// 2^-20 at most, about 2^-37 on the built-in boards).
     pub p_f64: f64,
 }
 
@@ -71,7 +87,9 @@ pub struct ShownDistribution<S = Square> {
     pub mode: Option<(usize, Option<String>)>,
     /// Every term computed is 0.
     pub all_zero: bool,
-    /// The mean.
+    /// The mean. [`Mean::About`] is the exact distribution's float when every tail's nearest
+    /// `f64` is known; else a float proved so close to it that the three decimals the report
+    /// prints are the same (`analysis/shown_floats.rs`).
     pub mean: Mean,
     /// The tail's decay rate.
     pub decay: Option<Decay>,
@@ -177,6 +195,14 @@ impl Value {
             Value::Exact(r) => Some(to_f64(r)),
         }
     }
+
+    /// An `f64` inside the bounds (the nearest when exact).
+    fn inside(&self) -> f64 {
+        match self {
+            Value::Bounds(b) => floats::inside(b),
+            Value::Exact(r) => to_f64(r),
+        }
+    }
 }
 
 impl Value {
@@ -226,7 +252,8 @@ impl Known for Value {
 
 /// The distribution of T on any board, as decimals to `digits` places: certified stepping on
 /// the square chain, or on the stateful chain with the trap projected to its square; the mean
-/// is exact, as in [`super::stateful::board_distribution`].
+/// is exact, as in [`super::stateful::board_distribution`], when it can be solved for. With
+/// `chart`, the rows the chart draws carry their nearest `f64` (see [`ShownTerm::p_f64`]).
 ///
 /// # Errors
 ///
@@ -235,40 +262,251 @@ pub fn board_shown_distribution(
     board: &Board,
     options: &DistributionOptions,
     digits: usize,
+    chart: bool,
 ) -> Result<ShownDistribution<Square>, TooMuchWork> {
+    // Solved at most once, and only when the shown mean would not be exact or infinite.
+    let solved = OnceCell::new();
+    let exact = || {
+        solved
+            .get_or_init(|| {
+                let mut mean = Mean::About(f64::NAN);
+                exact_mean(board, &mut mean);
+                matches!(mean, Mean::Exact(_)).then_some(mean)
+            })
+            .clone()
+    };
+    let shows = Shows {
+        chart,
+        exact_mean: &exact,
+    };
     let mut shown = if board.is_stateful() {
         let chain = law_chain(board);
-        certified_distribution(&chain, options, digits)?.map_states(|s| s.square)
+        certified_distribution_for(&chain, options, digits, &shows)?.map_states(|s| s.square)
     } else {
-        certified_distribution(&Chain::for_board(board), options, digits)?
+        certified_distribution_for(&Chain::for_board(board), options, digits, &shows)?
     };
-    exact_mean(board, &mut shown.mean);
+    if let (Mean::About(_), Some(mean)) = (&shown.mean, exact()) {
+        shown.mean = mean;
+    }
     Ok(shown)
 }
 
-/// The distribution of T rounded to `digits` decimals, equal digit for digit to
-/// `ShownDistribution::from_exact(distribution(chain, options), digits, false)` (see the module
-/// documentation for how).
+/// What a caller shows besides the table's decimals: the floats that must then be the exact
+/// distribution's.
+pub struct Shows<'a> {
+    /// The chart: the nearest `f64` of each row it draws.
+    pub chart: bool,
+    /// The exact mean, when the caller would show it instead of the approximate one.
+    pub exact_mean: &'a dyn Fn() -> Option<Mean>,
+}
+
+/// The distribution of T rounded to `digits` decimals, for a caller that shows the chart and
+/// the approximate mean: [`certified_distribution_for`] with both.
 ///
 /// # Errors
 ///
-/// [`TooMuchWork`] when the turns needed, on so large a chain, would take more than about a
-/// minute (the certified stepping's work: one 128-bit product pair per transition per turn).
+/// See [`certified_distribution_for`].
 pub fn certified_distribution<S: ChainState>(
     chain: &Chain<S>,
     options: &DistributionOptions,
     digits: usize,
 ) -> Result<ShownDistribution<S>, TooMuchWork> {
-    let cc = CertifiedChain::new(chain);
+    let shows = Shows {
+        chart: true,
+        exact_mean: &|| None,
+    };
+    certified_distribution_for(chain, options, digits, &shows)
+}
+
+/// The distribution of T rounded to `digits` decimals, equal to
+/// `ShownDistribution::from_exact(distribution(chain, options), digits, false)` as the reports
+/// show it: every decimal, quantile, the mode, the decay and the tail law the same, and the two
+/// floats as close as `shows` asks ([`ShownTerm::p_f64`], [`ShownDistribution::mean`]). See
+/// the module documentation for how.
+///
+/// # Errors
+///
+/// [`TooMuchWork`] when the turns needed, on so large a chain, would take more than about a
+/// minute (the certified stepping's work: one 128-bit product pair per transition per turn).
+pub fn certified_distribution_for<S: ChainState>(
+    chain: &Chain<S>,
+    options: &DistributionOptions,
+    digits: usize,
+    shows: &Shows,
+) -> Result<ShownDistribution<S>, TooMuchWork> {
+    let rows = MergedRows::new(chain);
+    let fc = FloatChain::from_rows(&rows);
+    let cc = OnceCell::new();
+    let cc = || cc.get_or_init(|| CertifiedChain::from_rows(&rows));
+    let transitions = fc
+        .as_ref()
+        .map_or_else(|| cc().transitions(), FloatChain::transitions);
     // A 128-bit product pair costs about as much as 8 limb multiply-adds of the exact stepping.
-    let plan = plan(chain, options, |turns| {
-        8.0 * cc.transitions() as f64 * turns
-    })?;
+    let plan = plan(chain, options, |turns| 8.0 * transitions as f64 * turns)?;
     let law_turn = plan.tail_law_start.as_ref().map(|start| start.turn());
-    let mut stepper = cc.stepper();
-    let mut p: Vec<Value> = Vec::new();
-    let mut s: Vec<Value> = Vec::new();
-    let mut law_position = None;
+    // The float tier first; the u128 tier from the start when it gives up or cannot tell the
+    // tail threshold; the exact distribution when neither can tell it.
+    let grid = 10f64.powi(-(digits.min(400) as i32));
+    let float = fc.as_ref().and_then(|fc| {
+        let give_up = GiveUp::Hopeless(grid);
+        step_all(fc.stepper(), options, &plan, law_turn, give_up)
+    });
+    let (mut stepped, mut refine) = match float {
+        Some(stepped) => (stepped, Refine::new(cc())),
+        None => match step_all(cc().stepper(), options, &plan, law_turn, GiveUp::Never) {
+            Some(stepped) => (stepped, Refine::finished()),
+            None => return exact_shown(chain, options, digits),
+        },
+    };
+    let Stepped {
+        p,
+        s,
+        stop,
+        law_position,
+    } = &mut stepped;
+    // The tail law's constants need the u128 tier's position: the float tier's, about 2^-37
+    // wide, would move their last digits.
+    if law_position.is_some() {
+        if let Some(at) = law_turn.filter(|&m| m > 0) {
+            refine.refine(p, s, &[at - 1]);
+        }
+        *law_position = refine.position().or(law_position.take());
+    }
+    let tail_law = plan.tail_law(chain, law_position.as_deref());
+    let tail_is_zero = matches!(s.last(), Some(Value::Bounds(b)) if b.is_zero());
+    if tail_is_zero || digits > 19 {
+        // The mean of a bounded game is the exact sum; many digits need the fractions.
+        return exact_shown(chain, options, digits);
+    }
+    let ic = OnceCell::new();
+    let ic = || ic.get_or_init(|| IntegerChain::new(chain));
+    let states = chain.transient_count();
+    loop {
+        match decide(p, s, digits, &plan, shows) {
+            Ok(decided) => {
+                return Ok(ShownDistribution {
+                    terms: decided.terms,
+                    digits,
+                    starts_finished: plan.starts_finished,
+                    stop: stop.clone(),
+                    tail_threshold: options.tail.clone(),
+                    tail: decided.tail,
+                    quantiles: decided.quantiles,
+                    mode: decided.mode,
+                    all_zero: decided.all_zero,
+                    mean: decided.mean,
+                    decay: decided.decay,
+                    tail_law,
+                    trap: plan.trap,
+                })
+            }
+            // The float tier's terms go to the u128 tier, the u128 tier's to the exact one.
+            Err(undecided) => {
+                if !refine.refine(p, s, &undecided) {
+                    resolve(ic(), p, s, &undecided, &plan, states)?;
+                }
+            }
+        }
+    }
+}
+
+/// A stepping of certified bounds, as [`step_all`] drives it.
+trait Tier {
+    fn turn(&self) -> usize;
+    /// One more turn; false when the tier gives up.
+    fn step(&mut self) -> bool;
+    fn ends_now(&self) -> Bounds;
+    fn survives(&self) -> Bounds;
+    fn position(&self) -> Vec<Bounds>;
+}
+
+impl Tier for FloatStepper<'_> {
+    fn turn(&self) -> usize {
+        FloatStepper::turn(self)
+    }
+    fn step(&mut self) -> bool {
+        FloatStepper::step(self)
+    }
+    fn ends_now(&self) -> Bounds {
+        FloatStepper::ends_now(self)
+    }
+    fn survives(&self) -> Bounds {
+        FloatStepper::survives(self)
+    }
+    fn position(&self) -> Vec<Bounds> {
+        FloatStepper::position(self)
+    }
+}
+
+impl Tier for CertifiedStepper<'_> {
+    fn turn(&self) -> usize {
+        CertifiedStepper::turn(self)
+    }
+    fn step(&mut self) -> bool {
+        CertifiedStepper::step(self);
+        true
+    }
+    fn ends_now(&self) -> Bounds {
+        CertifiedStepper::ends_now(self)
+    }
+    fn survives(&self) -> Bounds {
+        CertifiedStepper::survives(self)
+    }
+    fn position(&self) -> Vec<Bounds> {
+        CertifiedStepper::position(self)
+    }
+}
+
+/// The terms one tier stepped, why it stopped, and the position at the tail law's turn.
+struct Stepped {
+    p: Vec<Value>,
+    s: Vec<Value>,
+    stop: Stop,
+    law_position: Option<Vec<Bounds>>,
+}
+
+/// When [`step_all`] stops a tier that could go on.
+#[derive(Clone, Copy, Debug)]
+enum GiveUp {
+    Never,
+    /// When the tier looks unable to decide the late terms to this many units (`10^-digits`),
+    /// so that the next tier would have to step them all anyway: at turns 64, 128, 256, ...,
+    /// when the absolute width of `P(T > n)` is above 1/64 of a unit and has not fallen since
+    /// the last power of two (the float tier's relative width grows like n, so the surviving
+    /// mass falls too slowly to make up for it; a heuristic, which only moves work between
+    /// tiers).
+    Hopeless(f64),
+}
+
+impl GiveUp {
+    /// Whether to give up after turn `n`, `s` its `P(T > n)`, `before` the width at the last
+    /// check (updated).
+    fn now(self, n: usize, s: &Bounds, before: &mut f64) -> bool {
+        let GiveUp::Hopeless(unit) = self else {
+            return false;
+        };
+        if n < 32 || !n.is_power_of_two() {
+            return false;
+        }
+        let width = (s.hi - s.lo) as f64 * 2f64.powi(-(s.shift.min(2000) as i32));
+        let hopeless = n >= 64 && width >= *before && width >= unit / 64.0;
+        *before = width;
+        hopeless
+    }
+}
+
+/// Steps `stepper` as far as the stop rule says, or `None` when the tier gives up (on its own
+/// or as `give_up` says) or its bounds cannot tell whether `P(T > n)` is below the tail
+/// threshold.
+fn step_all<S>(
+    mut stepper: impl Tier,
+    options: &DistributionOptions,
+    plan: &Plan<S>,
+    law_turn: Option<usize>,
+    give_up: GiveUp,
+) -> Option<Stepped> {
+    let (mut p, mut s, mut law_position) = (Vec::new(), Vec::new(), None);
+    let mut width = 0.0;
     let stage =
         crate::progress::Stage::begin("stepping certified bounds", options.turns.map(|n| n as u64));
     let stop = loop {
@@ -277,103 +515,170 @@ pub fn certified_distribution<S: ChainState>(
             law_position = Some(stepper.position());
         }
         let last = match s.last() {
-            Some(Value::Bounds(b)) => match below(b, &options.tail) {
-                Some(below) => Some(below || b.is_zero()),
-                // On the threshold within 2^-90: the exact stepping decides.
-                None => return exact_shown(chain, options, digits),
-            },
+            Some(Value::Bounds(b)) => Some(below(b, &options.tail)? || b.is_zero()),
             _ => None,
         };
-        if let Some(stop) = stop_rule(options, &plan, stepper.turn(), last) {
+        if let Some(stop) = stop_rule(options, plan, stepper.turn(), last) {
             break stop;
         }
-        stepper.step();
-        p.push(Value::Bounds(stepper.ends_now()));
-        s.push(Value::Bounds(stepper.survives()));
-    };
-    drop(stage);
-    let tail_law = plan.tail_law(chain, law_position.as_deref());
-    let tail_is_zero = matches!(s.last(), Some(Value::Bounds(b)) if b.is_zero());
-    if tail_is_zero || digits > 19 {
-        // The mean of a bounded game is the exact sum; many digits need the fractions.
-        return exact_shown(chain, options, digits);
-    }
-    let zero = BigRational::from_integer(0.into());
-    let ic = std::cell::OnceCell::new();
-    let ic = || ic.get_or_init(|| IntegerChain::new(chain));
-    let states = chain.transient_count();
-    loop {
-        match shown(&p, &s, digits) {
-            Ok((terms, tail, tails)) => {
-                let decay = plan.decay(&tails);
-                let mean = if plan.trap.is_some() {
-                    Mean::Infinite
-                } else {
-                    mean_about(&tails, decay)
-                };
-                let sr: Vec<&Value> = s.iter().collect();
-                let pr: Vec<&Value> = p.iter().collect();
-                let decided = quantiles_of(&sr, plan.starts_finished)
-                    .and_then(|q| Ok((q, mode_of(&pr, sr.last().copied(), &plan)?)));
-                match decided {
-                    Ok((quantiles, mode)) => {
-                        let mode =
-                            mode.map(|m| (m, (m >= 1).then(|| terms[m - 1].table[0].clone())));
-                        let all_zero = p
-                            .iter()
-                            .all(|p| p.cmp_rational(&zero) == Some(Ordering::Equal));
-                        return Ok(ShownDistribution {
-                            terms,
-                            digits,
-                            starts_finished: plan.starts_finished,
-                            stop,
-                            tail_threshold: options.tail.clone(),
-                            tail,
-                            quantiles,
-                            mode,
-                            all_zero,
-                            mean,
-                            decay,
-                            tail_law,
-                            trap: plan.trap,
-                        });
-                    }
-                    Err(undecided) => resolve(ic(), &mut p, &mut s, &undecided, &plan, states)?,
-                }
-            }
-            Err(undecided) => resolve(ic(), &mut p, &mut s, &undecided, &plan, states)?,
+        if !stepper.step() {
+            return None;
         }
+        let survives = stepper.survives();
+        if give_up.now(stepper.turn(), &survives, &mut width) {
+            return None;
+        }
+        p.push(Value::Bounds(stepper.ends_now()));
+        s.push(Value::Bounds(survives));
+    };
+    Some(Stepped {
+        p,
+        s,
+        stop,
+        law_position,
+    })
+}
+
+/// The u128 tier run on demand after the float tier: it replaces the float terms, from the
+/// first, as far as the last one asked for.
+struct Refine<'a> {
+    stepper: Option<CertifiedStepper<'a>>,
+}
+
+impl<'a> Refine<'a> {
+    fn new(cc: &'a CertifiedChain) -> Refine<'a> {
+        Refine {
+            stepper: Some(cc.stepper()),
+        }
+    }
+
+    /// Nothing to refine: the terms came from the u128 tier.
+    fn finished() -> Refine<'a> {
+        Refine { stepper: None }
+    }
+
+    /// The u128 tier's position, if it runs.
+    fn position(&self) -> Option<Vec<Bounds>> {
+        self.stepper.as_ref().map(CertifiedStepper::position)
+    }
+
+    /// Replaces the terms up to the last float term in `indices` by the u128 tier's; false
+    /// when none of them is a float term.
+    fn refine(&mut self, p: &mut [Value], s: &mut [Value], indices: &[usize]) -> bool {
+        let Some(stepper) = &mut self.stepper else {
+            return false;
+        };
+        let last = indices.iter().copied().max().expect("some term");
+        if last < stepper.turn() {
+            return false;
+        }
+        let stage = crate::progress::Stage::begin("u128 bounds", Some(last as u64 + 1));
+        while stepper.turn() <= last {
+            stage.advance(stepper.turn() as u64);
+            stepper.step();
+            let i = stepper.turn() - 1;
+            p[i] = Value::Bounds(stepper.ends_now());
+            s[i] = Value::Bounds(stepper.survives());
+        }
+        true
     }
 }
 
-/// The rows, the tail and the float tails, or the terms that must be computed exactly first.
-#[allow(clippy::type_complexity)]
-fn shown(
+/// Everything [`decide`] decides.
+struct Decided {
+    terms: Vec<ShownTerm>,
+    tail: String,
+    quantiles: Vec<Quantile>,
+    mode: Option<(usize, Option<String>)>,
+    all_zero: bool,
+    mean: Mean,
+    decay: Option<Decay>,
+}
+
+/// What the reports show, from the terms' bounds, or the terms that must be known better.
+fn decide<S>(
     p: &[Value],
     s: &[Value],
     digits: usize,
-) -> Result<(Vec<ShownTerm>, String, Vec<f64>), Vec<usize>> {
+    plan: &Plan<S>,
+    shows: &Shows,
+) -> Result<Decided, Vec<usize>> {
+    let (mut terms, tail) = shown(p, s, digits)?;
+    let sr: Vec<&Value> = s.iter().collect();
+    let pr: Vec<&Value> = p.iter().collect();
+    let quantiles = quantiles_of(&sr, plan.starts_finished)?;
+    let mode = mode_of(&pr, sr.last().copied(), plan)?;
+    let mode = mode.map(|m| (m, (m >= 1).then(|| terms[m - 1].table[0].clone())));
+    // The chart's rows need their nearest f64.
+    let chart = match shows.chart {
+        true => chart_turns(&quantiles, terms.len()),
+        false => 0,
+    };
+    let undecided: Vec<usize> = (0..chart).filter(|&i| p[i].to_f64().is_none()).collect();
+    if !undecided.is_empty() {
+        return Err(undecided);
+    }
+    for (term, p) in terms.iter_mut().zip(p).take(chart) {
+        term.p_f64 = p.to_f64().expect("decided");
+    }
+    let decay = match plan.rho {
+        Some(r) => Some(Decay {
+            rho: r.estimate,
+            low: r.low,
+            high: r.high,
+            settles_after: floats::settles_after(s, r.estimate)?,
+        }),
+        None => None,
+    };
+    let mean = match plan.trap {
+        Some(_) => Mean::Infinite,
+        None => match floats::mean(s, decay) {
+            Ok(mean) => mean,
+            Err(undecided) => (shows.exact_mean)().ok_or(undecided)?,
+        },
+    };
+    let zero = BigRational::from_integer(0.into());
+    let all_zero = p
+        .iter()
+        .all(|p| p.cmp_rational(&zero) == Some(Ordering::Equal));
+    Ok(Decided {
+        terms,
+        tail,
+        quantiles,
+        mode,
+        all_zero,
+        mean,
+        decay,
+    })
+}
+
+/// The rows the chart draws (`report::distribution::write_chart`): up to the 99.9 % quantile,
+/// or all of them.
+fn chart_turns(quantiles: &[Quantile], turns: usize) -> usize {
+    let last = quantiles.last().and_then(|q| q.turns).unwrap_or(turns);
+    last.clamp(1, turns.max(1)).min(turns)
+}
+
+/// The rows and the tail, or the terms that must be known better first. Each row's `p_f64` is
+/// the nearest `f64` when the bounds decide it, else one inside them ([`decide`] settles it for
+/// the chart's rows).
+fn shown(p: &[Value], s: &[Value], digits: usize) -> Result<(Vec<ShownTerm>, String), Vec<usize>> {
     let mut undecided = Vec::new();
     let mut terms = Vec::with_capacity(p.len());
-    let mut tails = Vec::with_capacity(s.len());
     for (i, (p, s)) in p.iter().zip(s).enumerate() {
         let row = (|| {
             let (p_table, p_csv) = p.cells(digits, false)?;
             let (cdf_table, cdf_csv) = s.cells(digits, true)?;
             let (s_table, s_csv) = s.cells(digits, false)?;
-            let term = ShownTerm {
+            Some(ShownTerm {
                 n: i + 1,
                 table: [p_table, cdf_table, s_table],
                 csv: [p_csv, cdf_csv, s_csv],
-                p_f64: p.to_f64()?,
-            };
-            Some((term, s.to_f64()?))
+                p_f64: p.to_f64().unwrap_or_else(|| p.inside()),
+            })
         })();
         match row {
-            Some((term, tail)) => {
-                terms.push(term);
-                tails.push(tail);
-            }
+            Some(term) => terms.push(term),
             None => undecided.push(i),
         }
     }
@@ -384,7 +689,7 @@ fn shown(
         Some(t) => t.table[2].clone(),
         None => probability(&BigRational::from_integer(0.into()), digits),
     };
-    Ok((terms, tail, tails))
+    Ok((terms, tail))
 }
 
 /// Replaces the terms at `indices` by their exact values (one exact stepping, as far as the last

@@ -9,7 +9,7 @@ use ladders::analysis::distribution::{
     default_tail, distribution, Distribution, DistributionOptions, TooMuchWork,
 };
 use ladders::analysis::shown::{
-    board_shown_distribution, certified_distribution, ShownDistribution,
+    board_shown_distribution, certified_distribution_for, ShownDistribution, Shows,
 };
 use ladders::analysis::stateful::board_distribution;
 use ladders::board::Board;
@@ -149,8 +149,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     } else {
         // Decimals only: certified bounds, exact only where they straddle a boundary.
         match &chosen {
-            Some(c) => certified_distribution(&c.model().chain(), &options, digits),
-            None => board_shown_distribution(&board, &options, digits),
+            Some(c) => {
+                let shows = Shows {
+                    chart: args.chart,
+                    exact_mean: &|| None,
+                };
+                certified_distribution_for(&c.model().chain(), &options, digits, &shows)
+            }
+            None => board_shown_distribution(&board, &options, digits, args.chart),
         }?
     };
     if args.csv {

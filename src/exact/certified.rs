@@ -27,8 +27,10 @@ use crate::exact::decimal::{
     fixed_scaled_u128, format_scientific, format_scientific_u64, scientific_parts,
 };
 
+mod float;
 mod stepper;
-pub use stepper::CertifiedChain;
+pub use float::{FloatChain, FloatStepper};
+pub use stepper::{CertifiedChain, CertifiedStepper, MergedRows};
 
 /// A certified enclosure `lo / 2^shift <= x <= hi / 2^shift` of a probability.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,10 +1,11 @@
 //! The certified-decimal distribution (`ladders distribution` without `--exact` or `--json`)
-//! against the exact one rounded: equal digit for digit, every field, on every built-in board,
-//! on random boards and on boards built to put terms on rounding boundaries and quantile levels.
+//! against the exact one rounded: equal digit for digit, every field as the reports show it, on
+//! every built-in board, on random boards, on boards built to put terms on rounding boundaries
+//! and quantile levels, and on one where the float tier must give up.
 //! The second method is the exact integer stepping of the same chain, rounded by
 //! `exact::decimal::fixed` (which its own tests check against hand-worked fractions).
 
-use ladders::analysis::distribution::{distribution, DistributionOptions};
+use ladders::analysis::distribution::{distribution, DistributionOptions, Mean};
 use ladders::analysis::shown::{
     board_shown_distribution, certified_distribution, ShownDistribution,
 };
@@ -25,13 +26,38 @@ fn options(turns: Option<usize>) -> DistributionOptions {
     }
 }
 
+/// Asserts that `got` shows as `want` does: every field equal but the two floats the certified
+/// distribution need not take from the exact tails, `p_f64` past the rows the chart draws
+/// (within a relative 2^-20 there) and an approximate mean (the same three decimals, as the
+/// report prints it).
+fn assert_shows_the_same<S: std::fmt::Debug + PartialEq>(
+    mut got: ShownDistribution<S>,
+    want: &ShownDistribution<S>,
+    what: &str,
+) {
+    let chart = want.quantiles.last().and_then(|q| q.turns);
+    let chart = chart.unwrap_or(want.turns()).clamp(1, want.turns().max(1));
+    for (i, (g, w)) in got.terms.iter_mut().zip(&want.terms).enumerate() {
+        if i >= chart && g.p_f64 != w.p_f64 {
+            let close = (g.p_f64 - w.p_f64).abs() <= w.p_f64 * 2f64.powi(-20);
+            assert!(close, "{what}: P(T = {}) {} {}", i + 1, g.p_f64, w.p_f64);
+            g.p_f64 = w.p_f64;
+        }
+    }
+    if let (Mean::About(g), Mean::About(w)) = (&mut got.mean, &want.mean) {
+        assert_eq!(format!("{g:.3}"), format!("{w:.3}"), "{what}");
+        *g = *w;
+    }
+    assert_eq!(&got, want, "{what}");
+}
+
 /// Asserts that the certified decimals equal the exact distribution rounded.
 fn same(board: &Board, turns: Option<usize>, digits: usize) {
     let chain = Chain::for_board(board);
     let exact = distribution(&chain, &options(turns)).unwrap();
     let want = ShownDistribution::from_exact(exact, digits, false);
     let got = certified_distribution(&chain, &options(turns), digits).unwrap();
-    assert_eq!(got, want, "{} at {digits} digits", board.name());
+    assert_shows_the_same(got, &want, &format!("{} at {digits} digits", board.name()));
 }
 
 /// True when some `P(T = n)` or `P(T > n)` times 10^digits is an integer plus exactly 1/2: a
@@ -101,8 +127,8 @@ fn stateful_boards_get_the_same_decimals() {
     for digits in [2, 12] {
         let exact = board_distribution(&board, &options(None)).unwrap();
         let want = ShownDistribution::from_exact(exact, digits, false);
-        let got = board_shown_distribution(&board, &options(None), digits).unwrap();
-        assert_eq!(got, want);
+        let got = board_shown_distribution(&board, &options(None), digits, true).unwrap();
+        assert_shows_the_same(got, &want, "stateful");
     }
 }
 
@@ -123,6 +149,27 @@ proptest! {
         prop_assume!(exact.is_ok());
         let want = ShownDistribution::from_exact(exact.unwrap(), digits, false);
         let got = certified_distribution(&chain, &options(turns), digits).unwrap();
-        prop_assert_eq!(got, want, "{}", text);
+        assert_shows_the_same(got, &want, &text);
     }
+}
+
+#[test]
+fn a_board_where_the_float_tier_gives_up_gets_the_same_decimals() {
+    // A loaded two-faced die (the 2 has weight 1 in 1,000,001) on 200 squares: square 1 + 2n
+    // after n turns has probability 10^-6n, below 2^-900 of the surviving mass from n = 46,
+    // where the float tier stops (src/exact/certified/float_tests.rs) and the u128 tier
+    // steps from the start.
+    let board =
+        Board::from_toml_str("size = 200\n[rules]\ndie = [1000000, 1]\n", "loaded").unwrap();
+    for digits in [3, 12] {
+        same(&board, Some(120), digits);
+    }
+}
+
+#[test]
+fn the_approximate_mean_and_the_late_chart_floats_are_close_to_the_exact_ones() {
+    // The two floats the float tier may leave inexact, on a board whose mean is approximate
+    // (the chain alone, no exact solve): efi over 300 turns (its 99.9 % quantile is near 100).
+    let board = builtin("efi").unwrap();
+    same(&board, Some(300), 12);
 }

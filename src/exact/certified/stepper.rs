@@ -175,9 +175,25 @@ fn small_denominator(probabilities: &[BigRational]) -> Option<u64> {
     })
 }
 
-impl CertifiedChain {
-    /// Prepares `chain`'s transitions.
-    pub fn new<S: ChainState>(chain: &Chain<S>) -> CertifiedChain {
+/// A chain's transient rows in compressed form, every final state merged into one column
+/// (index `transient`), as both tiers read them.
+#[derive(Clone, Debug)]
+pub struct MergedRows {
+    /// The number of transient states t.
+    pub transient: usize,
+    /// The start state.
+    pub start: usize,
+    /// Where each row's entries begin (t + 1 offsets).
+    pub row_start: Vec<usize>,
+    /// Each entry's destination (t for the finish).
+    pub col: Vec<u32>,
+    /// Each entry's probability.
+    pub probabilities: Vec<BigRational>,
+}
+
+impl MergedRows {
+    /// The rows of `chain`.
+    pub fn new<S: ChainState>(chain: &Chain<S>) -> MergedRows {
         let t = chain.transient_count();
         let mut row_start = vec![0];
         let mut col: Vec<u32> = Vec::new();
@@ -197,11 +213,42 @@ impl CertifiedChain {
             }
             row_start.push(col.len());
         }
-        let mut indegree = vec![0usize; t + 1];
-        col.iter().for_each(|&j| indegree[j as usize] += 1);
-        let widest = indegree.iter().copied().max().unwrap_or(0) as f64;
-        let entries = col.iter().zip(&probabilities);
-        let (weights, value_bits) = match small_denominator(&probabilities) {
+        MergedRows {
+            transient: t,
+            start: chain.start(),
+            row_start,
+            col,
+            probabilities,
+        }
+    }
+
+    /// The most entries in one column (the finish included): the most terms of one sum.
+    pub fn widest_column(&self) -> usize {
+        let mut indegree = vec![0usize; self.transient + 1];
+        self.col.iter().for_each(|&j| indegree[j as usize] += 1);
+        indegree.iter().copied().max().unwrap_or(0)
+    }
+}
+
+impl CertifiedChain {
+    /// Prepares `chain`'s transitions.
+    pub fn new<S: ChainState>(chain: &Chain<S>) -> CertifiedChain {
+        CertifiedChain::from_rows(&MergedRows::new(chain))
+    }
+
+    /// Prepares the transitions of `rows` (shared with the float tier).
+    pub fn from_rows(rows: &MergedRows) -> CertifiedChain {
+        let widest = rows.widest_column() as f64;
+        let MergedRows {
+            transient: t,
+            start,
+            row_start,
+            col,
+            probabilities,
+        } = rows;
+        let (t, start) = (*t, *start);
+        let entries = col.iter().zip(probabilities);
+        let (weights, value_bits) = match small_denominator(probabilities) {
             Some(d) => {
                 let count = |p: &BigRational| {
                     let a = p.numer() * (BigInt::from(d) / p.denom());
@@ -238,8 +285,8 @@ impl CertifiedChain {
         };
         CertifiedChain {
             transient: t,
-            start: chain.start(),
-            row_start,
+            start,
+            row_start: row_start.clone(),
             weights,
             value_bits,
             grow: 1.0 + (3.0 * widest.max(t as f64) + 8.0) * 2f64.powi(-50),

@@ -1,0 +1,297 @@
+//! The float tier of the certified stepping: the law stepped in plain `f64` with one proved
+//! bound on the relative error of every entry, so a step costs one multiply-add per
+//! transition. It decides most printed terms (the late, small ones nearly always); the
+//! terms it leaves undecided go to the `u128` tier ([`super::CertifiedStepper`]), and what
+//! that leaves to the exact integer stepping (`analysis/shown.rs` drives the three).
+//!
+//! # Why the bound holds
+//!
+//! Every transition probability and every law entry is nonnegative, so nothing cancels and an
+//! error relative to each term stays relative in the sum. Each probability is stored as
+//! `q~ = q (1 + a)` with `|a| <= u'` (u' = 2^-53 when its numerator and denominator are below
+//! 2^53, as one correctly rounded division; else 2^-52, `exact::decimal::to_f64` being faithful).
+//! A step computes `x'_j = sum_i x_i q~_ij` by recursive summation, one term per transition into
+//! j; with u = 2^-53 and no underflow, each of the k terms carries a factor `1 + theta` with
+//! `|theta| <= gamma_k = k u / (1 - k u)` (Higham, *Accuracy and Stability of Numerical
+//! Algorithms*, 2nd ed., section 3.1). So if every computed entry is `x~_i = x_i (1 + eta_i)`
+//! with `|eta_i| <= e_n`, every new one is `x~'_j = x'_j (1 + eta'_j)` with
+//! `1 + e_(n+1) = (1 + e_n)(1 + u')(1 + gamma_k)`, k the most entries in one column (the
+//! finish's column, which gives `P(T = n)`, included). This is one scalar for the whole vector,
+//! kept as a proved upper bound: every `f64` operation computing it rounds to nearest, within a
+//! factor `1 +- 2^-53`, and a final factor `1 + 2^-50` makes up for up to seven of them.
+//! `P(T > n) = sum_j x_j` is one more recursive sum, of t terms (t the transient states):
+//! relative error `(1 + e_n)(1 + gamma_t) - 1`. A state with `x_j = 0` stays exactly 0 (all its
+//! terms are 0), so a game that cannot last has its bounds reach 0 exactly.
+//!
+//! The value lies in `[x~ / (1 + e), x~ / (1 - e)]`, inside `[x~ (1 - e), x~ (1 + 2 e)]` for
+//! `e <= 1/2` (the tier gives up above [`MAX_ERROR`]), rounded outward to integers in [`enclose`].
+//!
+//! # No underflow
+//!
+//! Higham's bound holds while no product or sum is subnormal. Every nonzero `q~` is at least
+//! [`LEAST_PROBABILITY`] = 2^-100 (else [`FloatChain::new`] declines the chain), the vector is
+//! renormalised after each step by an exact power of two (its sum back in `[1/2, 1)`, the shift
+//! kept as an integer exponent), and every nonzero entry is checked to be at least
+//! [`LEAST_VALUE`] = 2^-900: a product is then 0 or at least 2^-1000, above the smallest normal
+//! `f64` (2^-1022), and so is every sum of such products. When the check fails the step says so
+//! and the tier gives up; the `u128` tier, which has no such limit, does the job.
+
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+
+use super::stepper::MergedRows;
+use super::Bounds;
+#[cfg(test)]
+use crate::chain::{Chain, ChainState};
+use crate::exact::decimal::to_f64;
+
+/// The unit roundoff of `f64`, 2^-53.
+const UNIT: f64 = power_of_two(-53);
+/// `1 + 2^-50`: makes up for up to seven roundings to nearest of a positive result.
+const UP: f64 = 1.0 + power_of_two(-50);
+/// `1 - 2^-50`: the same, downward.
+const DOWN: f64 = 1.0 - power_of_two(-50);
+/// The least nonzero stored probability (see "No underflow").
+const LEAST_PROBABILITY: f64 = power_of_two(-100);
+/// The least nonzero entry a step may read (see "No underflow").
+const LEAST_VALUE: f64 = power_of_two(-900);
+/// The largest relative error bound the tier goes on with (bounds this wide decide nothing).
+pub(crate) const MAX_ERROR: f64 = power_of_two(-20);
+/// Bits of the integer bounds' values: an enclosed value `v` is about `2^VALUE_BITS`.
+const VALUE_BITS: u32 = 120;
+
+/// `2^k` for a normal power (`-1022 <= k <= 1023`), from its bits.
+const fn power_of_two(k: i32) -> f64 {
+    f64::from_bits(((1023 + k) as u64) << 52)
+}
+
+/// `floor(log2 v)` for a positive normal `v`.
+fn exponent_of(v: f64) -> i32 {
+    ((v.to_bits() >> 52) & 0x7ff) as i32 - 1023
+}
+
+/// `gamma_k = k u / (1 - k u)`, rounded upward.
+fn gamma(k: usize) -> f64 {
+    let ku = k as f64 * UNIT;
+    ku / (1.0 - ku) * UP
+}
+
+/// `(1 + a)(1 + b) - 1` for `a, b >= 0`, rounded upward.
+fn compose(a: f64, b: f64) -> f64 {
+    (a + b + a * b) * UP
+}
+
+/// `q~` for `q` and its bound u' (see the module documentation).
+fn stored(q: &BigRational) -> (f64, f64) {
+    const EXACT: u64 = 1 << 53;
+    match (q.numer().to_u64(), q.denom().to_u64()) {
+        (Some(n), Some(d)) if n <= EXACT && d <= EXACT => (n as f64 / d as f64, UNIT),
+        _ => (to_f64(q), 2.0 * UNIT),
+    }
+}
+
+/// One transition: the stored probability and its destination.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    q: f64,
+    j: u32,
+}
+
+/// A chain's transitions as the float tier steps them (compressed rows, the final states
+/// merged into one column, index `transient`).
+#[derive(Clone, Debug)]
+pub struct FloatChain {
+    transient: usize,
+    start: usize,
+    row_start: Vec<usize>,
+    entries: Vec<Entry>,
+    /// `(1 + u')(1 + gamma_k) - 1`: one step's growth of the relative error.
+    grow: f64,
+    /// `gamma_t`: the sum over the transient states.
+    sum_error: f64,
+}
+
+impl FloatChain {
+    /// Prepares `chain`'s transitions, or `None` when a probability is below
+    /// [`LEAST_PROBABILITY`] (the `u128` tier steps such a chain).
+    #[cfg(test)]
+    pub fn new<S: ChainState>(chain: &Chain<S>) -> Option<FloatChain> {
+        FloatChain::from_rows(&MergedRows::new(chain))
+    }
+
+    /// Prepares the transitions of `rows` (shared with the `u128` tier), or `None` as
+    /// [`FloatChain::new`].
+    pub fn from_rows(rows: &MergedRows) -> Option<FloatChain> {
+        let widest = rows.widest_column();
+        let mut unit = UNIT;
+        let mut entries = Vec::with_capacity(rows.col.len());
+        for (&j, p) in rows.col.iter().zip(&rows.probabilities) {
+            let (q, u) = stored(p);
+            if q < LEAST_PROBABILITY && !p.is_zero() {
+                return None;
+            }
+            unit = unit.max(u);
+            entries.push(Entry { q, j });
+        }
+        Some(FloatChain {
+            transient: rows.transient,
+            start: rows.start,
+            row_start: rows.row_start.clone(),
+            entries,
+            grow: compose(unit, gamma(widest)),
+            sum_error: gamma(rows.transient),
+        })
+    }
+
+    /// The number of transitions.
+    pub fn transitions(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// A stepper at n = 0 (all mass on the start state, which must be transient).
+    pub fn stepper(&self) -> FloatStepper<'_> {
+        let t = self.transient;
+        let mut x = vec![0.0; t];
+        if self.start < t {
+            x[self.start] = 1.0;
+        }
+        FloatStepper {
+            chain: self,
+            turn: 0,
+            exponent: 0,
+            x,
+            next: vec![0.0; t + 1],
+            error: 0.0,
+            ends: (0.0, 0),
+            survives: if self.start < t { 1.0 } else { 0.0 },
+        }
+    }
+}
+
+/// The law after `turn()` turns in `f64`, every entry within a relative [`FloatStepper::error`]
+/// of the true one.
+#[derive(Clone, Debug)]
+pub struct FloatStepper<'a> {
+    chain: &'a FloatChain,
+    turn: usize,
+    /// Stored values are probabilities times `2^exponent`.
+    exponent: u32,
+    x: Vec<f64>,
+    /// The next step's sums (the transient states, then the finish); zeros between steps.
+    next: Vec<f64>,
+    /// e_n.
+    error: f64,
+    /// P(T = n) times `2^exponent` as it was before the last renormalisation, and that exponent.
+    ends: (f64, u32),
+    /// The computed sum of `x`.
+    survives: f64,
+}
+
+impl FloatStepper<'_> {
+    /// Plays one more turn; false when the tier gives up (an entry near underflow, or the error
+    /// bound past [`MAX_ERROR`]), after which the stepper must not be used.
+    pub fn step(&mut self) -> bool {
+        let c = self.chain;
+        let t = c.transient;
+        for (row, &x) in c.row_start.windows(2).zip(&self.x) {
+            if x != 0.0 {
+                for e in &c.entries[row[0]..row[1]] {
+                    self.next[e.j as usize] += x * e.q;
+                }
+            }
+        }
+        self.error = compose(self.error, c.grow);
+        self.ends = (self.next[t], self.exponent);
+        self.next[t] = 0.0;
+        let sum = self.next[..t].iter().fold(0.0, |s, v| s + v);
+        // Renormalise: the sum back in [1/2, 1), by an exact power of two.
+        let k = match sum > 0.0 {
+            true => (-exponent_of(sum) - 1).clamp(0, 1000),
+            false => 0,
+        };
+        let scale = power_of_two(k);
+        let mut tiny = false;
+        for (x, next) in self.x.iter_mut().zip(&mut self.next[..t]) {
+            *x = *next * scale;
+            *next = 0.0;
+            tiny |= *x < LEAST_VALUE && *x != 0.0;
+        }
+        self.survives = sum * scale;
+        self.exponent += k as u32;
+        self.turn += 1;
+        !tiny && self.error <= MAX_ERROR
+    }
+
+    /// The number of turns played.
+    pub fn turn(&self) -> usize {
+        self.turn
+    }
+
+    /// e_n: every entry (and `P(T = n)`) is within this relative error of the true value.
+    #[cfg(test)]
+    pub fn error(&self) -> f64 {
+        self.error
+    }
+
+    /// Bounds of P(T = n).
+    pub fn ends_now(&self) -> Bounds {
+        enclose(self.ends.0, self.ends.1, self.error)
+    }
+
+    /// Bounds of P(T > n).
+    pub fn survives(&self) -> Bounds {
+        let e = compose(self.error, self.chain.sum_error);
+        enclose(self.survives, self.exponent, e)
+    }
+
+    /// Bounds of the probability of each transient state after `turn()` turns, all with the
+    /// same shift (as the tail law reads them).
+    pub fn position(&self) -> Vec<Bounds> {
+        // No cap at 2^VALUE_BITS: the computed sum is below 1, the true one may be a little
+        // above it.
+        let shift = VALUE_BITS + self.exponent;
+        let scale = power_of_two(VALUE_BITS as i32);
+        self.x
+            .iter()
+            .map(|&x| {
+                let (lo, hi) = outward(x * scale, self.error);
+                Bounds { lo, hi, shift }
+            })
+            .collect()
+    }
+}
+
+/// `floor(w (1 - e))` and `ceil(w (1 + 2 e))` for `w >= 0` (exact conversions of integral
+/// `f64`s, each product made one rounding safe by [`DOWN`] or [`UP`]).
+fn outward(w: f64, e: f64) -> (u128, u128) {
+    let lo = (w * (1.0 - e) * DOWN).floor();
+    let hi = (w * (1.0 + 2.0 * e) * UP).ceil();
+    (lo as u128, hi as u128)
+}
+
+/// Bounds of a probability stored as `v 2^-exponent` within a relative `e` (at most 1/2): the
+/// value scaled to about `2^VALUE_BITS` by an exact power of two, then rounded outward.
+fn enclose(v: f64, exponent: u32, e: f64) -> Bounds {
+    if v == 0.0 {
+        return Bounds {
+            lo: 0,
+            hi: 0,
+            shift: VALUE_BITS + exponent,
+        };
+    }
+    // v 2^extra in [1, 2): then w = v 2^(extra + VALUE_BITS) is below 2^121.
+    let extra = (-exponent_of(v)).max(0) as u32;
+    let shift = VALUE_BITS + extra + exponent;
+    let w = v * power_of_two(extra as i32) * power_of_two(VALUE_BITS as i32);
+    let (lo, hi) = outward(w, e);
+    // A probability is at most 1.
+    let hi = match shift {
+        0..128 => hi.min(1 << shift),
+        _ => hi,
+    };
+    Bounds { lo, hi, shift }
+}
+
+#[cfg(test)]
+#[path = "float_tests.rs"]
+mod tests;

@@ -1,0 +1,149 @@
+//! Tests of the float tier (`float.rs`): its bounds against the exact integer stepping
+//! (`exact::step`), its error bound against the widths it gives, and its refusal near underflow.
+
+use num_bigint::BigInt;
+use proptest::prelude::*;
+
+use super::*;
+use crate::board::{builtin, builtin_names, Board};
+use crate::exact::certified::CertifiedChain;
+use crate::exact::step::IntegerChain;
+use crate::test_util::random_board;
+
+/// Steps the float tier and the exact stepping side by side for `turns` turns (or until the
+/// tier gives up) and checks every enclosure: P(T > n), P(T = n), and each state every
+/// `every` turns. Returns the turns the tier played.
+fn contains_the_exact_law<S: ChainState>(chain: &Chain<S>, turns: usize, every: usize) -> usize {
+    let Some(fc) = FloatChain::new(chain) else {
+        return 0;
+    };
+    let ic = IntegerChain::new(chain);
+    let (mut f, mut e) = (fc.stepper(), ic.stepper());
+    for _ in 0..turns {
+        if !f.step() {
+            break;
+        }
+        e.step();
+        assert!(f.survives().contains(&e.p_survives()), "{}", f.turn());
+        assert!(f.ends_now().contains(&e.p_ends_now()), "{}", f.turn());
+        if f.turn() % every == 0 {
+            let scale = BigRational::from_integer(e.scale().clone());
+            for (b, m) in f.position().iter().zip(e.transient_mass()) {
+                assert!(b.contains(&(BigRational::from_integer(m) / &scale)));
+            }
+        }
+    }
+    f.turn()
+}
+
+#[test]
+fn the_bounds_contain_the_exact_law_on_every_builtin_board() {
+    // Second method: the exact integer stepping of src/exact/step.rs.
+    // Stateful boards (seed-003: one-use ladders, apples) on the chain the distribution steps.
+    for name in builtin_names() {
+        let board = builtin(name).unwrap();
+        let turns = match board.is_stateful() {
+            true => contains_the_exact_law(&crate::analysis::stateful::law_chain(&board), 150, 25),
+            false => contains_the_exact_law(&Chain::for_board(&board), 150, 25),
+        };
+        assert_eq!(turns, 150, "{name}: the tier gave up");
+    }
+}
+
+#[test]
+fn the_relative_width_is_within_the_stated_bound_which_is_small() {
+    // The bound e_n grows by about (1 + k) 2^-53 a turn, k the most terms of one sum: on efi
+    // (a six rolls again) at n = 500 it must stay below 1e-10, so that 12-digit decimals are
+    // decided, and every enclosure must be no wider than the error it claims.
+    for name in ["efi", "milton-bradley"] {
+        let chain = Chain::for_board(&builtin(name).unwrap());
+        let fc = FloatChain::new(&chain).unwrap();
+        let mut f = fc.stepper();
+        for _ in 0..500 {
+            assert!(f.step(), "{name}");
+            let e = f.error();
+            let survive = compose(e, fc.sum_error);
+            for (b, e) in [(f.ends_now(), e), (f.survives(), survive)] {
+                if b.hi == 0 {
+                    continue;
+                }
+                // hi - lo <= (3 e + 2^-49) x~ (the outward factors DOWN and UP), plus two
+                // units of the floor and ceiling: relative to lo, (3 e + 2^-49) / (1 - e).
+                let width = BigInt::from(b.hi - b.lo) - 2;
+                let allowed = BigRational::from_float((3.0 * e + 2f64.powi(-48)) / (1.0 - e))
+                    .unwrap()
+                    * BigRational::from_integer(BigInt::from(b.lo));
+                assert!(
+                    BigRational::from_integer(width) <= allowed,
+                    "{name}: {b:?} {e}"
+                );
+            }
+        }
+        let k = fc.grow / UNIT;
+        assert!(
+            f.error() < 1e-10 && f.error() > 0.0,
+            "{name}: {}",
+            f.error()
+        );
+        assert!(
+            f.error() <= 500.0 * k * UNIT * 1.01,
+            "{name}: {} vs k = {k}",
+            f.error()
+        );
+    }
+}
+
+#[test]
+fn the_float_tier_is_looser_than_the_u128_tier_but_agrees_with_it() {
+    // Second method: the u128 tier; the two enclosures must overlap at every turn.
+    let chain = Chain::for_board(&builtin("efi").unwrap());
+    let (fc, cc) = (
+        FloatChain::new(&chain).unwrap(),
+        CertifiedChain::new(&chain),
+    );
+    let (mut f, mut c) = (fc.stepper(), cc.stepper());
+    for _ in 0..300 {
+        assert!(f.step());
+        c.step();
+        for (a, b) in [(f.survives(), c.survives()), (f.ends_now(), c.ends_now())] {
+            assert!(a.cmp_bounds(&b).is_none(), "{a:?} {b:?}");
+        }
+    }
+}
+
+#[test]
+fn a_chain_with_odds_below_the_float_range_is_declined() {
+    // The loaded die of stepper.rs: a turn with probability about 2^-1276.
+    let board = Board::from_toml_str(
+        "size = 30\n[rules]\ndie = [1000000, 1]\nroll_again = 64\n",
+        "tiny-odds",
+    )
+    .unwrap();
+    assert!(FloatChain::new(&Chain::for_board(&board)).is_none());
+}
+
+#[test]
+fn the_tier_gives_up_before_an_entry_underflows() {
+    // A loaded two-faced die (the 2 has weight 1 in 1,000,001) on 200 squares: square 1 + 2n
+    // is reached in n turns only by n twos, probability 10^-6n, about 2^-19.93 n; below
+    // 2^-900 of the surviving mass from n = 46. The tier must stop there, its bounds still
+    // holding until then.
+    let board =
+        Board::from_toml_str("size = 200\n[rules]\ndie = [1000000, 1]\n", "loaded").unwrap();
+    let chain = Chain::for_board(&board);
+    let played = contains_the_exact_law(&chain, 80, 5);
+    assert!((40..=46).contains(&played), "{played}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn the_bounds_contain_the_exact_law_on_random_boards(text in random_board()) {
+        let board = Board::from_toml_str(&text, "random");
+        prop_assume!(board.is_ok());
+        let board = board.unwrap();
+        prop_assume!(!board.is_stateful());
+        contains_the_exact_law(&Chain::for_board(&board), 60, 10);
+    }
+}
