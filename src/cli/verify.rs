@@ -8,7 +8,9 @@ use std::process::ExitCode;
 use anyhow::{anyhow, bail, Context, Result};
 use ladders::report::expect::trap_sentence;
 use ladders::report::verify::{to_json, write_text, VerifyReport};
-use ladders::simulate::check::{compare, fitting_variants, ExactLaw, LawError, Observed};
+use ladders::simulate::check::{
+    compare, fitting_variants, ExactLaw, LawError, Observed, VariantSearch,
+};
 use ladders::simulate::sample::{parse_turns, read_sample};
 use ladders::text::printable;
 
@@ -83,8 +85,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     })?;
     let comparison = compare(&law, observed, None);
     // Variants need a sample that can tell them apart.
-    let fits = match comparison.too_few {
-        true => Vec::new(),
+    let search = match comparison.too_few {
+        true => VariantSearch::default(),
         false => fitting_variants(&board, &law, observed, None),
     };
     let report = VerifyReport {
@@ -92,7 +94,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         law: &law,
         observed,
         comparison: &comparison,
-        fits: &fits,
+        fits: &search.fits,
+        not_tried: &search.not_tried,
         mean: mean.as_ref(),
         sd: args.sd,
         file: args.file.as_deref(),

@@ -11,7 +11,7 @@ use crate::exact::decimal::{fixed, to_f64};
 use crate::report::json::{board_rules_json, rules_json, z_json, BoardJson};
 use crate::report::text::{board_line, count, ok, p_text, rules_line};
 use crate::simulate::check::{
-    ChiSquare, Comparison, ExactLaw, VariantFit, ZTest, MIN_GAMES, P_LIMIT, Z_LIMIT,
+    ChiSquare, Comparison, ExactLaw, NotTried, VariantFit, ZTest, MIN_GAMES, P_LIMIT, Z_LIMIT,
 };
 use crate::simulate::stateful::Scores;
 use crate::simulate::{Histogram, Simulation};
@@ -476,8 +476,14 @@ pub fn check_json(
     v
 }
 
-/// The sentences explaining how the sample fits the rule variants.
-pub fn variant_sentences(board: &Board, pass: bool, fits: &[VariantFit]) -> Vec<String> {
+/// The sentences explaining how the sample fits the rule variants (`not_tried`: those whose
+/// work was estimated too long).
+pub fn variant_sentences(
+    board: &Board,
+    pass: bool,
+    fits: &[VariantFit],
+    not_tried: &[NotTried],
+) -> Vec<String> {
     let own = board.rules();
     let own_words = |f: &VariantFit| -> String {
         let mut w = Vec::new();
@@ -507,11 +513,28 @@ pub fn variant_sentences(board: &Board, pass: bool, fits: &[VariantFit]) -> Vec<
         .enumerate()
         .filter(|(_, f)| !f.same_law_as_board)
         .collect();
+    let undecided: Vec<String> = fits
+        .iter()
+        .filter(|f| f.same_law_undecided)
+        .map(|f| f.changes.join(", "))
+        .collect();
+    if !undecided.is_empty() {
+        out.push(format!(
+            "whether {} give{} exactly the same law of turns as the board's rules or as each other was not decided: the exact comparison would take too long",
+            undecided.join("; "),
+            if undecided.len() == 1 { "s" } else { "" }
+        ));
+    }
     if !pass {
-        if others.is_empty() {
+        if others.is_empty() && not_tried.is_empty() {
             out.push(
                 "the sample fits none of the usual rule variants (overshoot stay/bounce/allow, start 0/1, roll again none/unlimited) either".to_string(),
             );
+        } else if others.is_empty() {
+            out.push(format!(
+                "the sample fits none of the usual rule variants tried (overshoot stay/bounce/allow, start 0/1, roll again none/unlimited) either; {} not tried (below)",
+                count(not_tried.len() as u64, "variant")
+            ));
         }
         for (i, f) in &others {
             let mut s = format!(
@@ -543,9 +566,15 @@ pub fn variant_sentences(board: &Board, pass: bool, fits: &[VariantFit]) -> Vec<
     out
 }
 
-/// The variant fits as JSON.
-pub fn variants_json(board: &Board, pass: bool, fits: &[VariantFit]) -> Value {
-    json!({
+/// The variant fits as JSON, with `not_tried` (the variants whose work was estimated too long,
+/// and why) when there are any.
+pub fn variants_json(
+    board: &Board,
+    pass: bool,
+    fits: &[VariantFit],
+    not_tried: &[NotTried],
+) -> Value {
+    let mut v = json!({
         "fits": fits.iter().map(|f| json!({
             "rules": rules_json(&f.rules),
             "changes": f.changes,
@@ -553,6 +582,13 @@ pub fn variants_json(board: &Board, pass: bool, fits: &[VariantFit]) -> Value {
             "mean_z": f.comparison.mean.z,
             "chi_square_p": f.comparison.chi_square.as_ref().map(|c| c.p_value),
         })).collect::<Vec<_>>(),
-        "hints": variant_sentences(board, pass, fits),
-    })
+        "hints": variant_sentences(board, pass, fits, not_tried),
+    });
+    if !not_tried.is_empty() {
+        v["not_tried"] = not_tried
+            .iter()
+            .map(|n| json!({"rules": rules_json(&n.rules), "changes": n.changes, "reason": n.reason}))
+            .collect();
+    }
+    v
 }

@@ -11,7 +11,7 @@ use crate::report::simulate::{
     comparison_json, variant_sentences, variants_json, write_comparison,
 };
 use crate::report::text::{board_line, count, rules_line};
-use crate::simulate::check::{Comparison, ExactLaw, Observed, VariantFit};
+use crate::simulate::check::{Comparison, ExactLaw, NotTried, Observed, VariantFit};
 use crate::simulate::sample::MeanInterval;
 use crate::text::printable;
 
@@ -28,6 +28,8 @@ pub struct VerifyReport<'a> {
     pub comparison: &'a Comparison,
     /// The rule variants the sample fits (empty when the sample is too small to tell).
     pub fits: &'a [VariantFit],
+    /// The rule variants not tried (their work estimated too long), and why.
+    pub not_tried: &'a [NotTried],
     /// The mean as given (`--mean`), when the sample is a summary.
     pub mean: Option<&'a MeanInterval>,
     /// The standard deviation as given (`--sd`).
@@ -48,7 +50,7 @@ pub fn to_json(r: &VerifyReport<'_>) -> Value {
         "check": comparison_json(r.law, c),
         "variants": match c.too_few {
             true => json!({"fits": [], "hints": []}),
-            false => variants_json(r.board, c.pass, r.fits),
+            false => variants_json(r.board, c.pass, r.fits, r.not_tried),
         },
     })
 }
@@ -80,8 +82,16 @@ pub fn write_text(out: &mut dyn Write, r: &VerifyReport<'_>) -> io::Result<()> {
     write_comparison(out, r.law, r.comparison)?;
     // Hints need a sample that can tell the variants apart.
     if !r.comparison.too_few {
-        for h in variant_sentences(r.board, r.comparison.pass, r.fits) {
+        for h in variant_sentences(r.board, r.comparison.pass, r.fits, r.not_tried) {
             writeln!(out, "Hint             {h}")?;
+        }
+        for n in r.not_tried {
+            writeln!(
+                out,
+                "Not tried        {}: {}",
+                n.changes.join(", "),
+                n.reason
+            )?;
         }
     }
     Ok(())

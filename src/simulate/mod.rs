@@ -29,6 +29,7 @@ pub(crate) mod stateful;
 pub(crate) mod stream;
 #[doc(hidden)]
 pub mod table;
+pub mod variants;
 
 use rayon::prelude::*;
 

@@ -125,3 +125,33 @@ fn roll_again_k_at_the_limit_refuses_before_the_exact_solve() {
             ));
     }
 }
+
+/// seed-003's rule variants (one-use ladders and apples) are each estimated before their work:
+/// `verify` answers instead of running for over nine minutes of CPU (the variants with unlimited
+/// roll-again solved the law of the score, 17 s each, which no variant's test uses; fitting
+/// variants were compared over 14,000 exact terms). A hang guard, not a timing assertion.
+#[test]
+fn verify_on_seed_003_searches_the_rule_variants_without_hanging() {
+    // Mean 1000 over 100 games fails, and fits no variant.
+    within_cpu_seconds(
+        60,
+        &["verify", "seed-003", "--mean", "1000.0", "--games", "100"],
+    )
+    .assert()
+    .code(1)
+    .stdout(predicate::str::contains("Verdict          FAIL"))
+    .stdout(predicate::str::contains(
+        "the sample fits none of the usual rule variants",
+    ));
+    // Mean 40.0 passes (z = -3.54), fits every variant, and says which comparisons it left open.
+    within_cpu_seconds(
+        60,
+        &["verify", "seed-003", "--mean", "40.0", "--games", "100"],
+    )
+    .assert()
+    .code(0)
+    .stdout(predicate::str::contains(
+        "whether roll again = unlimited; start = 1;",
+    ))
+    .stdout(predicate::str::contains("was not decided"));
+}
