@@ -226,7 +226,7 @@ fn progress_cases() -> Vec<(String, &'static [&'static str])> {
         ),
         (
             format!(
-                "distribution {}/tests/fixtures/die3-again-300.toml --turns 50",
+                "distribution {}/tests/fixtures/die3-again-400.toml --turns 50",
                 env!("CARGO_MANIFEST_DIR")
             ),
             &["exact undecided terms"],
