@@ -26,7 +26,6 @@ use crate::analysis::spectral::{spectral_bounds_of, Radius, TransientQ};
 use crate::analysis::tail_law::{TailLaw, TailLawStart};
 use crate::board::Square;
 use crate::chain::{Chain, ChainState, Trap};
-use crate::exact::certified::Bounds;
 use crate::exact::decimal::to_f64;
 use crate::exact::step::IntegerChain;
 
@@ -345,7 +344,7 @@ pub fn distribution<S: ChainState>(
         mode,
         mean: Mean::Infinite,
         decay: plan.decay(&tails),
-        tail_law: plan.tail_law(chain, None),
+        tail_law: plan.tail_law(chain),
         trap: plan.trap,
     };
     dist.mean = mean(&dist, &tails);
@@ -359,8 +358,8 @@ pub(crate) struct Plan<S> {
     pub trap: Option<Trap<S>>,
     /// The spectral radius of Q, with its proved bounds.
     pub rho: Option<Radius>,
-    /// The float half of the proved tail law, finished by the stepping that passes its turn
-    /// ([`Plan::tail_law`]).
+    /// What the proved tail law needs before a stepping finds the turn at which the law of the
+    /// position settles ([`Plan::tail_law`]).
     pub tail_law_start: Option<TailLawStart>,
     /// The game starts on the finish.
     pub starts_finished: bool,
@@ -379,17 +378,13 @@ impl<S> Plan<S> {
         })
     }
 
-    /// The proved tail law, from the certified position at its turn when a stepping saved it
-    /// (`position`), else by stepping there.
-    pub fn tail_law(&self, chain: &Chain<S>, position: Option<&[Bounds]>) -> Option<TailLaw>
+    /// The proved tail law, by a certified stepping of its own (the certified distribution
+    /// finds it as it steps, `analysis/shown.rs`).
+    pub fn tail_law(&self, chain: &Chain<S>) -> Option<TailLaw>
     where
         S: ChainState,
     {
-        let start = self.tail_law_start.as_ref()?;
-        match position {
-            Some(position) => start.finish(position),
-            None => start.finish_by_stepping(chain),
-        }
+        self.tail_law_start.as_ref()?.finish_by_stepping(chain)
     }
 }
 

@@ -34,7 +34,7 @@ use super::distribution::{
     DistributionOptions, Known, Mean, Plan, Quantile, Stop, Term, TooMuchWork, WORK_LIMIT,
 };
 use super::stateful::{exact_mean, law_chain};
-use super::tail_law::TailLaw;
+use super::tail_law::{TailLaw, TailLawStart};
 use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, Trap};
 use crate::exact::certified::{
@@ -343,36 +343,17 @@ pub fn certified_distribution_for<S: ChainState>(
         .map_or_else(|| cc().transitions(), FloatChain::transitions);
     // A 128-bit product pair costs about as much as 8 limb multiply-adds of the exact stepping.
     let plan = plan(chain, options, |turns| 8.0 * transitions as f64 * turns)?;
-    let law_turn = plan.tail_law_start.as_ref().map(|start| start.turn());
-    // The float tier first; the u128 tier from the start when it gives up or cannot tell the
-    // tail threshold; the exact distribution when neither can tell it.
     let grid = 10f64.powi(-(digits.min(400) as i32));
-    let float = fc.as_ref().and_then(|fc| {
-        let give_up = GiveUp::Hopeless(grid);
-        step_all(fc.stepper(), options, &plan, law_turn, give_up)
-    });
-    let (mut stepped, mut refine) = match float {
-        Some(stepped) => (stepped, Refine::new(cc())),
-        None => match step_all(cc().stepper(), options, &plan, law_turn, GiveUp::Never) {
-            Some(stepped) => (stepped, Refine::finished()),
-            None => return exact_shown(chain, options, digits),
-        },
+    let first = match &plan.tail_law_start {
+        Some(start) => law_first(start, cc(), fc.as_ref(), options, &plan, grid),
+        None => float_first(cc(), fc.as_ref(), options, &plan, grid),
     };
-    let Stepped {
-        p,
-        s,
-        stop,
-        law_position,
-    } = &mut stepped;
-    // The tail law's constants need the u128 tier's position: the float tier's, about 2^-37
-    // wide, would move their last digits.
-    if law_position.is_some() {
-        if let Some(at) = law_turn.filter(|&m| m > 0) {
-            refine.refine(p, s, &[at - 1]);
-        }
-        *law_position = refine.position().or(law_position.take());
-    }
-    let tail_law = plan.tail_law(chain, law_position.as_deref());
+    // Neither tier can tell the tail threshold: the exact distribution.
+    let Some((stepped, mut refine, tail_law)) = first else {
+        return exact_shown(chain, options, digits);
+    };
+    let Stepped { mut p, mut s, stop } = stepped;
+    let (p, s) = (&mut p, &mut s);
     let tail_is_zero = matches!(s.last(), Some(Value::Bounds(b)) if b.is_zero());
     if tail_is_zero || digits > 19 {
         // The mean of a bounded game is the exact sum; many digits need the fractions.
@@ -410,14 +391,13 @@ pub fn certified_distribution_for<S: ChainState>(
     }
 }
 
-/// A stepping of certified bounds, as [`step_all`] drives it.
+/// A stepping of certified bounds, as [`step_on`] drives it.
 trait Tier {
     fn turn(&self) -> usize;
     /// One more turn; false when the tier gives up.
     fn step(&mut self) -> bool;
     fn ends_now(&self) -> Bounds;
     fn survives(&self) -> Bounds;
-    fn position(&self) -> Vec<Bounds>;
 }
 
 impl Tier for FloatStepper<'_> {
@@ -432,9 +412,6 @@ impl Tier for FloatStepper<'_> {
     }
     fn survives(&self) -> Bounds {
         FloatStepper::survives(self)
-    }
-    fn position(&self) -> Vec<Bounds> {
-        FloatStepper::position(self)
     }
 }
 
@@ -452,20 +429,20 @@ impl Tier for CertifiedStepper<'_> {
     fn survives(&self) -> Bounds {
         CertifiedStepper::survives(self)
     }
-    fn position(&self) -> Vec<Bounds> {
-        CertifiedStepper::position(self)
-    }
 }
 
-/// The terms one tier stepped, why it stopped, and the position at the tail law's turn.
+/// The terms the tiers stepped, and why the stepping stopped.
 struct Stepped {
     p: Vec<Value>,
     s: Vec<Value>,
     stop: Stop,
-    law_position: Option<Vec<Bounds>>,
 }
 
-/// When [`step_all`] stops a tier that could go on.
+/// What the first stepping gives [`certified_distribution_for`]: the terms, the `u128` tier
+/// for the terms they leave undecided, the tail law.
+type First<'a> = (Stepped, Refine<'a>, Option<TailLaw>);
+
+/// When [`step_on`] stops a tier that could go on.
 #[derive(Clone, Copy, Debug)]
 enum GiveUp {
     Never,
@@ -495,31 +472,38 @@ impl GiveUp {
     }
 }
 
-/// Steps `stepper` as far as the stop rule says, or `None` when the tier gives up (on its own
-/// or as `give_up` says) or its bounds cannot tell whether `P(T > n)` is below the tail
-/// threshold.
-fn step_all<S>(
-    mut stepper: impl Tier,
+/// The stop rule at the terms stepped so far: `Err(())` when the last term's bounds cannot
+/// tell whether `P(T > n)` is below the tail threshold.
+fn stop_now<S>(
+    s: &[Value],
+    n: usize,
     options: &DistributionOptions,
     plan: &Plan<S>,
-    law_turn: Option<usize>,
+) -> Result<Option<Stop>, ()> {
+    let last = match s.last() {
+        Some(Value::Bounds(b)) => Some(below(b, &options.tail).ok_or(())? || b.is_zero()),
+        _ => None,
+    };
+    Ok(stop_rule(options, plan, n, last))
+}
+
+/// Steps `stepper` on from its turn, after the terms in `p` and `s` (one per turn before it),
+/// as far as the stop rule says; `None` when the tier gives up (on its own or as `give_up`
+/// says) or its bounds cannot tell whether `P(T > n)` is below the tail threshold.
+fn step_on<S>(
+    stepper: &mut impl Tier,
+    (p, s): (&mut Vec<Value>, &mut Vec<Value>),
+    options: &DistributionOptions,
+    plan: &Plan<S>,
     give_up: GiveUp,
-) -> Option<Stepped> {
-    let (mut p, mut s, mut law_position) = (Vec::new(), Vec::new(), None);
+) -> Option<Stop> {
     let mut width = 0.0;
     let stage =
         crate::progress::Stage::begin("stepping certified bounds", options.turns.map(|n| n as u64));
-    let stop = loop {
+    loop {
         stage.advance(stepper.turn() as u64);
-        if law_turn == Some(stepper.turn()) {
-            law_position = Some(stepper.position());
-        }
-        let last = match s.last() {
-            Some(Value::Bounds(b)) => Some(below(b, &options.tail)? || b.is_zero()),
-            _ => None,
-        };
-        if let Some(stop) = stop_rule(options, plan, stepper.turn(), last) {
-            break stop;
+        if let Some(stop) = stop_now(s, stepper.turn(), options, plan).ok()? {
+            return Some(stop);
         }
         if !stepper.step() {
             return None;
@@ -530,17 +514,96 @@ fn step_all<S>(
         }
         p.push(Value::Bounds(stepper.ends_now()));
         s.push(Value::Bounds(survives));
-    };
-    Some(Stepped {
-        p,
-        s,
-        stop,
-        law_position,
-    })
+    }
 }
 
-/// The u128 tier run on demand after the float tier: it replaces the float terms, from the
-/// first, as far as the last one asked for.
+/// With no tail law to look for (a game that may not end): the float tier from the start,
+/// the `u128` tier from the start when it gives up; `None` when neither can tell the tail
+/// threshold.
+fn float_first<'a, S>(
+    cc: &'a CertifiedChain,
+    fc: Option<&FloatChain>,
+    options: &DistributionOptions,
+    plan: &Plan<S>,
+    grid: f64,
+) -> Option<First<'a>> {
+    let (mut p, mut s) = (Vec::new(), Vec::new());
+    if let Some(fc) = fc {
+        let give_up = GiveUp::Hopeless(grid);
+        if let Some(stop) = step_on(&mut fc.stepper(), (&mut p, &mut s), options, plan, give_up) {
+            return Some((Stepped { p, s, stop }, Refine::new(cc), None));
+        }
+        (p, s) = (Vec::new(), Vec::new());
+    }
+    let stop = step_on(&mut cc.stepper(), (&mut p, &mut s), options, plan, GiveUp::Never)?;
+    Some((Stepped { p, s, stop }, Refine::finished(), None))
+}
+
+/// The `u128` tier from the start, watched for the turn at which the law of the position
+/// settles (the tail law's start, whose constants need the `u128` tier's precision: the float
+/// tier's, about 2^-37 at turn 244 on efi, would move their last digits), deciding the terms it
+/// passes; then the float tier from the `u128` tier's position for the turns left, or the
+/// `u128` tier on when the float tier cannot start there or gives up. `None` when the bounds
+/// cannot tell the tail threshold.
+fn law_first<'a, S>(
+    start: &TailLawStart,
+    cc: &'a CertifiedChain,
+    fc: Option<&FloatChain>,
+    options: &DistributionOptions,
+    plan: &Plan<S>,
+    grid: f64,
+) -> Option<First<'a>> {
+    let (mut p, mut s) = (Vec::new(), Vec::new());
+    let mut stepper = cc.stepper();
+    let mut settling = start.settling();
+    let (mut stop, mut law) = (None, None);
+    let stage =
+        crate::progress::Stage::begin("stepping certified bounds", options.turns.map(|n| n as u64));
+    loop {
+        stage.advance(stepper.turn() as u64);
+        if stop.is_none() {
+            stop = stop_now(&s, stepper.turn(), options, plan).ok()?;
+        }
+        if law.is_some() || settling.gave_up(stepper.turn()) {
+            break;
+        }
+        stepper.step();
+        if stop.is_none() {
+            p.push(Value::Bounds(stepper.ends_now()));
+            s.push(Value::Bounds(stepper.survives()));
+        }
+        let position = stepper.position();
+        if let Some(u) = settling.watch(&position) {
+            law = Some(start.finish(stepper.turn(), &u, &position));
+        }
+    }
+    drop(stage);
+    let stop = match stop {
+        Some(stop) => stop,
+        None => {
+            let turn = stepper.turn();
+            let float = fc.and_then(|fc| fc.stepper_at(turn, &stepper.position()));
+            let give_up = GiveUp::Hopeless(grid);
+            let by_float = float.and_then(|mut float| {
+                step_on(&mut float, (&mut p, &mut s), options, plan, give_up)
+            });
+            match by_float {
+                Some(stop) => stop,
+                None => {
+                    (p.truncate(turn), s.truncate(turn));
+                    step_on(&mut stepper, (&mut p, &mut s), options, plan, GiveUp::Never)?
+                }
+            }
+        }
+    };
+    let refine = Refine {
+        stepper: Some(stepper),
+    };
+    Some((Stepped { p, s, stop }, refine, law.flatten()))
+}
+
+/// The u128 tier run on demand after the float tier: it replaces the float terms, from its
+/// turn on, as far as the last one asked for.
 struct Refine<'a> {
     stepper: Option<CertifiedStepper<'a>>,
 }
@@ -555,11 +618,6 @@ impl<'a> Refine<'a> {
     /// Nothing to refine: the terms came from the u128 tier.
     fn finished() -> Refine<'a> {
         Refine { stepper: None }
-    }
-
-    /// The u128 tier's position, if it runs.
-    fn position(&self) -> Option<Vec<Bounds>> {
-        self.stepper.as_ref().map(CertifiedStepper::position)
     }
 
     /// Replaces the terms up to the last float term in `indices` by the u128 tier's; false

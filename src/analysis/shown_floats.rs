@@ -124,7 +124,7 @@ pub(super) fn mean(s: &[Value], decay: Option<Decay>) -> Result<Mean, Vec<usize>
 
 #[cfg(test)]
 mod tests {
-    use super::super::{decide, step_all, GiveUp, Shows, Value};
+    use super::super::{decide, step_on, GiveUp, Shows, Value};
     use super::*;
     use crate::analysis::distribution::{distribution, plan, DistributionOptions};
     use crate::board::builtin;
@@ -200,13 +200,15 @@ mod tests {
         let options = five_hundred();
         let plan = plan(&chain, &options, |_| 0.0).unwrap();
         let fc = FloatChain::new(&chain).unwrap();
-        let stepped = step_all(fc.stepper(), &options, &plan, None, GiveUp::Never).unwrap();
-        assert_eq!(stepped.p.len(), 500);
+        let (mut p, mut s) = (Vec::new(), Vec::new());
+        let terms = (&mut p, &mut s);
+        step_on(&mut fc.stepper(), terms, &options, &plan, GiveUp::Never).unwrap();
+        assert_eq!(p.len(), 500);
         let shows = Shows {
             chart: false,
             exact_mean: &|| None,
         };
-        let undecided = match decide(&stepped.p, &stepped.s, 12, &plan, &shows) {
+        let undecided = match decide(&p, &s, 12, &plan, &shows) {
             Ok(_) => vec![],
             Err(undecided) => undecided,
         };

@@ -12,12 +12,15 @@
 //!   `P(T > m + k) <= a r^k + (s 1)` with `a = alpha (u 1)`;
 //! - if `w Q >= l w` and `p_m >= beta w`, then `P(T > m + k) >= b l^k` with `b = beta (w 1)`.
 //!
-//! u is the law after m turns stepped in floating point (the power method from the start: it
-//! settles on the left Perron vector when the chain is not periodic); r and l are its
-//! Collatz-Wielandt ratios `(u Q)_j / u_j`, evaluated exactly (u as the dyadic fractions the
-//! floats are, Q exact), so nothing depends on how the floats were rounded. w is u without the
-//! states whose share has fallen below `2^-60` (upstream states that empty faster than the
-//! rest); s is `p_m`'s upper bound on those states (alpha is taken over the others). `p_m` is
+//! u is the law after m turns, as floats of the certified stepping's upper bounds, m the first
+//! turn at which its ratios to the turn before agree to 1e-13 (the power method from the start:
+//! it settles on the left Perron vector when the chain is not periodic; [`Settling`]); r and l
+//! are its Collatz-Wielandt ratios `(u Q)_j / u_j`, evaluated exactly (u as the dyadic
+//! fractions the floats are, Q exact), so nothing depends on how the floats were rounded, and
+//! the statement holds whatever u >= 0 is, provided `(u Q)_j = 0` wherever `u_j = 0`. w is u
+//! without the states whose share has fallen below `2^-60` (upstream states that empty faster
+//! than the rest); s is `p_m`'s upper bound on those states and on the states where u is 0
+//! (alpha is taken over the others). `p_m` is
 //! enclosed componentwise by the certified stepping of `exact::certified`
 //! (outward-rounded 128-bit block floating point): alpha and s use the upper bounds, beta the
 //! lower ones.
@@ -87,11 +90,14 @@ impl TailLaw {
     }
 }
 
-/// The float power method stops when the Collatz-Wielandt ratios of the iterate agree to this
-/// (relative).
+/// The float power method's test for a settled law: the Collatz-Wielandt ratios of consecutive
+/// positions agree to this (relative).
 const SETTLED: f64 = crate::prec::POWER_SETTLED;
-/// The most floating-point work (multiply-adds) spent looking for the settled law.
-const FLOAT_WORK: usize = 30_000_000;
+/// The most work (transitions stepped, Q's nonzeros times turns) spent looking for the turn at
+/// which the law settles.
+const SETTLING_WORK: usize = 30_000_000;
+/// The most turns spent looking for it, however small the chain.
+const SETTLING_TURNS: usize = 100_000;
 /// States whose share of the iterate is below `2^-TINY_BITS` of the largest are left out of
 /// the lower bound's vector.
 const TINY_BITS: i32 = 60;
@@ -108,19 +114,19 @@ pub fn tail_law<S: ChainState>(chain: &Chain<S>) -> Option<TailLaw> {
     TailLawStart::new(chain)?.finish_by_stepping(chain)
 }
 
-/// The float half of [`tail_law`]: the turn m at which the law of the position has settled
-/// and the settled vector. A certified stepping that passes turn m anyway (as `distribution`'s
-/// does) hands its position there to [`TailLawStart::finish`] instead of stepping again.
+/// What the tail law needs of the chain before any stepping: Q as integers over a common
+/// denominator. A certified stepping watched by [`TailLawStart::settling`] finds the turn m at
+/// which the law of the position has settled, and hands its position there to
+/// [`TailLawStart::finish`]: `distribution`'s own stepping does this as it goes, so the law
+/// costs no stepping of its own.
 pub(crate) struct TailLawStart {
     /// Q as integers over D: `Q = a / d` (transient columns only).
     a: Vec<Vec<(usize, BigInt)>>,
     d: BigInt,
-    m: usize,
-    u: Vec<f64>,
 }
 
 impl TailLawStart {
-    /// `None` when the game may not end or the law of the position does not settle.
+    /// `None` when the game may not end or starts finished.
     pub(crate) fn new<S: ChainState>(chain: &Chain<S>) -> Option<TailLawStart> {
         if !chain.always_ends() {
             return None;
@@ -134,88 +140,108 @@ impl TailLawStart {
         if chain.start() >= chain.transient_count() {
             return None;
         }
-        let qf: Vec<Vec<(usize, f64)>> = q
-            .rows
-            .iter()
-            .map(|row| row.iter().map(|(j, f, _)| (*j, *f)).collect())
-            .collect();
-        let (m, u) = settled_iterate(&qf, chain.start())?;
         let a = q
             .rows
             .into_iter()
             .map(|row| row.into_iter().map(|(j, _, a)| (j, a)).collect())
             .collect();
-        Some(TailLawStart { a, d: q.d, m, u })
+        Some(TailLawStart { a, d: q.d })
     }
 
-    /// The turn m whose position [`TailLawStart::finish`] needs.
-    pub(crate) fn turn(&self) -> usize {
-        self.m
+    /// A watch for the turn at which the law settles, within the work allowed on this chain.
+    pub(crate) fn settling(&self) -> Settling {
+        let nonzeros = self.a.iter().map(Vec::len).sum::<usize>().max(1);
+        Settling {
+            turns: (SETTLING_WORK / nonzeros).min(SETTLING_TURNS),
+            last: None,
+            ended: false,
+        }
     }
 
-    /// The law from the certified enclosure of the position after m turns
-    /// (`CertifiedStepper::position` at turn m).
-    pub(crate) fn finish(&self, position: &[Bounds128]) -> Option<TailLaw> {
-        let bounds = geometric_bounds((&self.d, &self.a), &self.u, position)?;
-        best_statement(self.m, &bounds)
+    /// The law from the settled vector `u` of turn m ([`Settling::watch`]) and the certified
+    /// enclosure of the position then (`CertifiedStepper::position` at turn m).
+    pub(crate) fn finish(&self, m: usize, u: &[f64], position: &[Bounds128]) -> Option<TailLaw> {
+        let bounds = geometric_bounds((&self.d, &self.a), u, position)?;
+        best_statement(m, &bounds)
     }
 
-    /// The law, stepping `chain` (the chain this start came from) to turn m first.
+    /// The law, stepping `chain` (the chain this start came from) until its law settles.
     pub(crate) fn finish_by_stepping<S: ChainState>(&self, chain: &Chain<S>) -> Option<TailLaw> {
         let certified = CertifiedChain::new(chain);
         let mut stepper = certified.stepper();
-        for _ in 0..self.m {
+        let mut settling = self.settling();
+        while !settling.gave_up(stepper.turn()) {
             stepper.step();
+            let position = stepper.position();
+            if let Some(u) = settling.watch(&position) {
+                return self.finish(stepper.turn(), &u, &position);
+            }
         }
-        self.finish(&stepper.position())
+        None
     }
 }
 
-/// The first iterate `u = p_m` (normalised, floats) of the power method from the start whose
-/// Collatz-Wielandt ratios agree to [`SETTLED`] over its non-negligible states.
-fn settled_iterate(qf: &[Vec<(usize, f64)>], start: usize) -> Option<(usize, Vec<f64>)> {
-    let nnz: usize = qf.iter().map(Vec::len).sum::<usize>().max(1);
-    let mut p = vec![0.0; qf.len()];
-    p[start] = 1.0;
-    // `p Q` of the previous iterate, which is the next iterate before normalising.
-    let mut next = None;
-    for m in 1..=(FLOAT_WORK / nnz).min(100_000) {
-        p = next.take().unwrap_or_else(|| times(qf, &p));
-        let sum: f64 = p.iter().sum();
-        if !(sum > 0.0 && sum.is_finite()) {
-            return None;
-        }
-        p.iter_mut().for_each(|x| *x /= sum);
-        let v = times(qf, &p);
-        let big = p.iter().cloned().fold(0.0, f64::max);
-        let floor = big * 2f64.powi(-TINY_BITS);
-        let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
-        for (x, y) in p.iter().zip(&v) {
-            if *x > floor {
-                lo = lo.min(y / x);
-                hi = hi.max(y / x);
-            }
-        }
-        // rho = 0 (a game of bounded length) has no law of this form.
-        if lo > 0.0 && hi < 1.0 && hi - lo <= SETTLED * hi {
-            return Some((m, p));
-        }
-        next = Some(v);
-    }
-    None
+/// Watches a certified stepping turn by turn for the first turn m at which the law of the
+/// position has settled: the power method's test (from the start, it settles on the left
+/// Perron vector when the chain is not periodic) on consecutive positions, whose
+/// Collatz-Wielandt ratios `p_(m,j) / p_(m-1,j)` must agree to [`SETTLED`] over the states not
+/// negligible (above `2^-TINY_BITS` of the largest). The settled vector u is then the position's
+/// lower bounds as floats: any u >= 0 makes the statement true (r and l are its ratios, exact;
+/// a state the stepping cannot tell from 0 has u = 0, and its upper bound joins s).
+pub(crate) struct Settling {
+    /// The most turns watched.
+    turns: usize,
+    /// The last position's lower bounds as floats, and its shift.
+    last: Option<(Vec<f64>, u32)>,
+    /// The game is over for sure (every state's bound is 0): no law to find.
+    ended: bool,
 }
 
-/// The row vector `p Q` in floats.
-fn times(q: &[Vec<(usize, f64)>], p: &[f64]) -> Vec<f64> {
-    let mut v = vec![0.0; p.len()];
-    for (row, x) in q.iter().zip(p) {
-        if *x != 0.0 {
-            for (j, a) in row {
-                v[*j] += x * a;
+impl Settling {
+    /// Whether the watch ends at `turn` without a settled law.
+    pub(crate) fn gave_up(&self, turn: usize) -> bool {
+        self.ended || turn >= self.turns
+    }
+
+    /// The position one turn after the last one watched; `Some(u)` when the law has settled
+    /// (this is turn m).
+    pub(crate) fn watch(&mut self, position: &[Bounds128]) -> Option<Vec<f64>> {
+        self.ended = position.iter().all(|b| b.hi == 0);
+        let shift = position.first().map_or(0, |b| b.shift);
+        let now: Vec<f64> = position.iter().map(|b| b.lo as f64).collect();
+        let settled = match &self.last {
+            Some((before, before_shift)) => {
+                // p_(m,j) / p_(m-1,j) = (now_j / before_j) 2^(before_shift - shift).
+                let scale = 2f64.powi(*before_shift as i32 - shift as i32);
+                settled(before, &now, scale)
+            }
+            None => false,
+        };
+        match settled {
+            true => Some(now),
+            false => {
+                self.last = Some((now, shift));
+                None
             }
         }
     }
-    v
+}
+
+/// Whether the ratios `scale after_j / before_j` agree to [`SETTLED`], below 1 and above 0,
+/// over the states of `before` above `2^-TINY_BITS` of its largest.
+fn settled(before: &[f64], after: &[f64], scale: f64) -> bool {
+    let big = before.iter().cloned().fold(0.0, f64::max);
+    let floor = big * 2f64.powi(-TINY_BITS);
+    let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
+    for (x, y) in before.iter().zip(after) {
+        if *x > floor {
+            let ratio = y / x * scale;
+            lo = lo.min(ratio);
+            hi = hi.max(ratio);
+        }
+    }
+    // rho = 0 (a game of bounded length) has no law of this form.
+    lo > 0.0 && hi < 1.0 && hi - lo <= SETTLED * hi
 }
 
 /// The proved `(a, r)`, `slack` and `(b, l)` with `b l^k <= P(T > m + k) <= a r^k + slack`.
@@ -262,9 +288,12 @@ fn geometric_bounds(
     let mut slack = BigInt::zero();
     for j in 0..u.len() {
         if big_u[j].is_zero() {
+            // u_j = 0 needs (u Q)_j = 0; p's mass there (which the stepping may not tell from
+            // 0) joins s.
             if !uq[j].is_zero() {
                 return None;
             }
+            slack += BigInt::from(p[j].hi);
             continue;
         }
         // Upper: u Q <= r u, and p <= alpha u + s with s the upper bounds on the states left

@@ -57,6 +57,9 @@ const LEAST_PROBABILITY: f64 = power_of_two(-100);
 const LEAST_VALUE: f64 = power_of_two(-900);
 /// The largest relative error bound the tier goes on with (bounds this wide decide nothing).
 pub(crate) const MAX_ERROR: f64 = power_of_two(-20);
+/// The widest relative enclosure [`FloatChain::stepper_at`] starts from (the `u128` tier's are
+/// about 2^-80 wide).
+const START_WIDTH: f64 = power_of_two(-40);
 /// Bits of the integer bounds' values: an enclosed value `v` is about `2^VALUE_BITS`.
 const VALUE_BITS: u32 = 120;
 
@@ -148,6 +151,61 @@ impl FloatChain {
         self.entries.len()
     }
 
+    /// A stepper at n = `turn`, from the `u128` tier's enclosure of the position then (as
+    /// [`super::CertifiedStepper::position`] gives it: one shift for all), or `None` when that
+    /// enclosure is no relative one the tier can carry (bounds wider than [`START_WIDTH`], an
+    /// entry near underflow). Each entry is its lower bound `lo` as the nearest `f64` (within
+    /// `u = 2^-53`, relative) times an exact power of two; the true value lies in `[lo, hi]`,
+    /// so the stored one is within `u + (hi - lo) / lo` of it (relative): that is the starting
+    /// error bound. A state whose lower bound is 0 starts at 0, and its upper bound joins the
+    /// slack: that mass, whatever it is, never grows (Q's rows sum to at most 1), so it adds at
+    /// most the slack to every `P(T = n)` and `P(T > n)` from here on, and nothing to a lower
+    /// bound.
+    pub fn stepper_at(&self, turn: usize, position: &[Bounds]) -> Option<FloatStepper<'_>> {
+        let t = self.transient;
+        let shift = position.first().map_or(0, |b| b.shift);
+        if position.len() != t || position.iter().any(|b| b.shift != shift) {
+            return None;
+        }
+        let (mut width, mut slack) = (0.0f64, 0u128);
+        for b in position {
+            match (b.lo, b.hi) {
+                (0, hi) => slack = slack.checked_add(hi)?,
+                (lo, hi) => width = width.max((hi - lo) as f64 * UP / (lo as f64 * DOWN) * UP),
+            }
+        }
+        if width > START_WIDTH {
+            return None;
+        }
+        // Stored values are probabilities times 2^exponent, their sum in [1/2, 1) when that
+        // keeps the exponent at 0 or above.
+        let total: f64 = position.iter().map(|b| b.lo as f64).sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let exponent = (i64::from(shift) - i64::from(exponent_of(total)) - 1).max(0);
+        let k = exponent - i64::from(shift);
+        if !(-1000..=0).contains(&k) {
+            return None;
+        }
+        let scale = power_of_two(k as i32);
+        let x: Vec<f64> = position.iter().map(|b| b.lo as f64 * scale).collect();
+        if x.iter().any(|&v| v != 0.0 && v < LEAST_VALUE) {
+            return None;
+        }
+        Some(FloatStepper {
+            chain: self,
+            turn,
+            exponent: u32::try_from(exponent).ok()?,
+            survives: x.iter().sum(),
+            x,
+            next: vec![0.0; t + 1],
+            error: (UNIT + width) * UP,
+            ends: (0.0, 0),
+            slack: (slack, shift),
+        })
+    }
+
     /// A stepper at n = 0 (all mass on the start state, which must be transient).
     pub fn stepper(&self) -> FloatStepper<'_> {
         let t = self.transient;
@@ -164,6 +222,7 @@ impl FloatChain {
             error: 0.0,
             ends: (0.0, 0),
             survives: if self.start < t { 1.0 } else { 0.0 },
+            slack: (0, 0),
         }
     }
 }
@@ -185,6 +244,9 @@ pub struct FloatStepper<'a> {
     ends: (f64, u32),
     /// The computed sum of `x`.
     survives: f64,
+    /// `(units, shift)`: the mass the stepping left out, at most `units / 2^shift`
+    /// ([`FloatChain::stepper_at`]), added to every upper bound.
+    slack: (u128, u32),
 }
 
 impl FloatStepper<'_> {
@@ -235,17 +297,18 @@ impl FloatStepper<'_> {
 
     /// Bounds of P(T = n).
     pub fn ends_now(&self) -> Bounds {
-        enclose(self.ends.0, self.ends.1, self.error)
+        plus_slack(enclose(self.ends.0, self.ends.1, self.error), self.slack)
     }
 
     /// Bounds of P(T > n).
     pub fn survives(&self) -> Bounds {
         let e = compose(self.error, self.chain.sum_error);
-        enclose(self.survives, self.exponent, e)
+        plus_slack(enclose(self.survives, self.exponent, e), self.slack)
     }
 
     /// Bounds of the probability of each transient state after `turn()` turns, all with the
-    /// same shift (as the tail law reads them).
+    /// same shift (the tests compare them with the exact law).
+    #[cfg(test)]
     pub fn position(&self) -> Vec<Bounds> {
         // No cap at 2^VALUE_BITS: the computed sum is below 1, the true one may be a little
         // above it.
@@ -255,10 +318,31 @@ impl FloatStepper<'_> {
             .iter()
             .map(|&x| {
                 let (lo, hi) = outward(x * scale, self.error);
-                Bounds { lo, hi, shift }
+                plus_slack(Bounds { lo, hi, shift }, self.slack)
             })
             .collect()
     }
+}
+
+/// `b` with `units / 2^at` added to its upper bound (rounded up; saturating), then capped at 1.
+fn plus_slack(b: Bounds, (units, at): (u128, u32)) -> Bounds {
+    if units == 0 {
+        return b;
+    }
+    let add = match b.shift.checked_sub(at) {
+        Some(up) if up < 128 && units.leading_zeros() >= up => units << up,
+        Some(_) => u128::MAX,
+        None => match at - b.shift {
+            down @ 0..128 => (units >> down) + 1,
+            _ => 1,
+        },
+    };
+    let hi = b.hi.saturating_add(add);
+    let hi = match b.shift {
+        0..128 => hi.min(1 << b.shift),
+        _ => hi,
+    };
+    Bounds { hi, ..b }
 }
 
 /// `floor(w (1 - e))` and `ceil(w (1 + 2 e))` for `w >= 0` (exact conversions of integral
