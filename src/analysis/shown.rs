@@ -535,7 +535,13 @@ fn float_first<'a, S>(
         }
         (p, s) = (Vec::new(), Vec::new());
     }
-    let stop = step_on(&mut cc.stepper(), (&mut p, &mut s), options, plan, GiveUp::Never)?;
+    let stop = step_on(
+        &mut cc.stepper(),
+        (&mut p, &mut s),
+        options,
+        plan,
+        GiveUp::Never,
+    )?;
     Some((Stepped { p, s, stop }, Refine::finished(), None))
 }
 

@@ -152,34 +152,44 @@ impl FloatChain {
     }
 
     /// A stepper at n = `turn`, from the `u128` tier's enclosure of the position then (as
-    /// [`super::CertifiedStepper::position`] gives it: one shift for all), or `None` when that
-    /// enclosure is no relative one the tier can carry (bounds wider than [`START_WIDTH`], an
-    /// entry near underflow). Each entry is its lower bound `lo` as the nearest `f64` (within
-    /// `u = 2^-53`, relative) times an exact power of two; the true value lies in `[lo, hi]`,
-    /// so the stored one is within `u + (hi - lo) / lo` of it (relative): that is the starting
-    /// error bound. A state whose lower bound is 0 starts at 0, and its upper bound joins the
-    /// slack: that mass, whatever it is, never grows (Q's rows sum to at most 1), so it adds at
-    /// most the slack to every `P(T = n)` and `P(T > n)` from here on, and nothing to a lower
-    /// bound.
+    /// [`super::CertifiedStepper::position`] gives it: one shift for all), or `None` when the
+    /// tier cannot carry it (no state certainly above 0, an entry near underflow). Each entry
+    /// is its lower bound `lo` as the nearest `f64` (within `u = 2^-53`, relative) times an
+    /// exact power of two; the true value lies in `[lo, hi]`, so the stored one is within
+    /// `u + (hi - lo) / lo` of it (relative): the largest is the starting error bound. A state
+    /// whose bounds are wider than [`START_WIDTH`] (relative; a lower bound of 0 among them:
+    /// states with a tiny share, which the `u128` tier holds to a few units) starts at 0
+    /// instead, and its upper bound joins the slack: that mass, whatever it is, never grows
+    /// (Q's rows sum to at most 1), so it adds at most the slack to every `P(T = n)` and
+    /// `P(T > n)` from here on, and nothing to a lower bound.
     pub fn stepper_at(&self, turn: usize, position: &[Bounds]) -> Option<FloatStepper<'_>> {
         let t = self.transient;
         let shift = position.first().map_or(0, |b| b.shift);
         if position.len() != t || position.iter().any(|b| b.shift != shift) {
             return None;
         }
+        // A state's relative width, rounded up; a state too wide (or 0 below) is slack.
+        let width_of = |b: &Bounds| match b.lo {
+            0 => f64::INFINITY,
+            lo => (b.hi - lo) as f64 * UP / (lo as f64 * DOWN) * UP,
+        };
         let (mut width, mut slack) = (0.0f64, 0u128);
+        let mut x = Vec::with_capacity(t);
         for b in position {
-            match (b.lo, b.hi) {
-                (0, hi) => slack = slack.checked_add(hi)?,
-                (lo, hi) => width = width.max((hi - lo) as f64 * UP / (lo as f64 * DOWN) * UP),
+            match width_of(b) {
+                w if w <= START_WIDTH => {
+                    width = width.max(w);
+                    x.push(b.lo as f64);
+                }
+                _ => {
+                    slack = slack.checked_add(b.hi)?;
+                    x.push(0.0);
+                }
             }
-        }
-        if width > START_WIDTH {
-            return None;
         }
         // Stored values are probabilities times 2^exponent, their sum in [1/2, 1) when that
         // keeps the exponent at 0 or above.
-        let total: f64 = position.iter().map(|b| b.lo as f64).sum();
+        let total: f64 = x.iter().sum();
         if total <= 0.0 {
             return None;
         }
@@ -189,7 +199,7 @@ impl FloatChain {
             return None;
         }
         let scale = power_of_two(k as i32);
-        let x: Vec<f64> = position.iter().map(|b| b.lo as f64 * scale).collect();
+        x.iter_mut().for_each(|v| *v *= scale);
         if x.iter().any(|&v| v != 0.0 && v < LEAST_VALUE) {
             return None;
         }

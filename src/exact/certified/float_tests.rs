@@ -135,6 +135,129 @@ fn the_tier_gives_up_before_an_entry_underflows() {
     assert!((40..=46).contains(&played), "{played}");
 }
 
+/// Steps the `u128` tier `first` turns, starts the float tier from its position there
+/// ([`FloatChain::stepper_at`]) and checks every enclosure against the exact stepping for
+/// `turns` more turns; returns the starting position (for the caller's checks), or `None`
+/// when the float tier declined it.
+fn contains_the_exact_law_from_u128<S: ChainState>(
+    chain: &Chain<S>,
+    first: usize,
+    turns: usize,
+) -> Option<Vec<Bounds>> {
+    let fc = FloatChain::new(chain)?;
+    let cc = CertifiedChain::new(chain);
+    let ic = IntegerChain::new(chain);
+    let (mut c, mut e) = (cc.stepper(), ic.stepper());
+    for _ in 0..first {
+        c.step();
+        e.step();
+    }
+    let position = c.position();
+    let mut f = fc.stepper_at(first, &position)?;
+    assert_eq!(f.turn(), first);
+    for _ in 0..turns {
+        if !f.step() {
+            break;
+        }
+        e.step();
+        assert!(f.survives().contains(&e.p_survives()), "{}", f.turn());
+        assert!(f.ends_now().contains(&e.p_ends_now()), "{}", f.turn());
+        if f.turn() % 10 == 0 {
+            let scale = BigRational::from_integer(e.scale().clone());
+            for (b, m) in f.position().iter().zip(e.transient_mass()) {
+                assert!(b.contains(&(BigRational::from_integer(m) / &scale)));
+            }
+        }
+    }
+    Some(position)
+}
+
+#[test]
+fn a_tier_started_from_the_u128_position_contains_the_exact_law() {
+    // Second method: the exact integer stepping, from turn 0 on. On every built-in board, from
+    // turns 1, 30 and 90; the starting error bound is the u128 enclosure's width, far below the
+    // float tier's own growth.
+    for name in builtin_names() {
+        let board = builtin(name).unwrap();
+        match board.is_stateful() {
+            true => starts_on(name, &crate::analysis::stateful::law_chain(&board)),
+            false => starts_on(name, &Chain::for_board(&board)),
+        }
+    }
+}
+
+/// The checks of `a_tier_started_from_the_u128_position_contains_the_exact_law` on one chain.
+fn starts_on<S: ChainState>(name: &str, chain: &Chain<S>) {
+    for first in [1, 30, 90] {
+        let started = contains_the_exact_law_from_u128(chain, first, 60);
+        assert!(started.is_some(), "{name} from {first}");
+    }
+    let fc = FloatChain::new(chain).unwrap();
+    let cc = CertifiedChain::new(chain);
+    let mut c = cc.stepper();
+    (0..30).for_each(|_| c.step());
+    // The starting error bound covers every carried state's relative width (exact), and the
+    // states left out as slack are the wide ones.
+    let position = c.position();
+    let f = fc.stepper_at(30, &position).unwrap();
+    let start_width = BigRational::from_float(START_WIDTH).unwrap();
+    let error = BigRational::from_float(f.error()).unwrap();
+    for b in position.iter().filter(|b| b.lo > 0) {
+        let width = BigRational::new(BigInt::from(b.hi - b.lo), BigInt::from(b.lo));
+        assert!(width > start_width || width <= error, "{name}: {b:?}");
+    }
+    assert!(f.error() <= START_WIDTH * 1.01, "{name}: {}", f.error());
+}
+
+#[test]
+fn states_the_u128_tier_cannot_tell_from_0_become_slack() {
+    // The loaded die of `the_tier_gives_up_before_an_entry_underflows`: square 1 + 2n after n
+    // turns has probability 10^-6n; after 40 turns the u128 tier cannot tell the far squares
+    // from 0 (lower bound 0, upper bound a few units). The float tier starts them at 0 and
+    // carries their upper bounds as slack: its bounds must still contain the exact law.
+    let board =
+        Board::from_toml_str("size = 200\n[rules]\ndie = [1000000, 1]\n", "loaded").unwrap();
+    let chain = Chain::for_board(&board);
+    let position = contains_the_exact_law_from_u128(&chain, 40, 30).expect("started");
+    assert!(
+        position.iter().any(|b| b.lo == 0 && b.hi > 0),
+        "no state below the u128 tier's resolution: the slack is not exercised"
+    );
+}
+
+#[test]
+fn a_wide_enclosure_is_slack_and_an_uneven_one_is_declined() {
+    // One state that stays with probability 1/2. Bounds 2^-30 wide (relative) are above the
+    // widest start: the state is slack, which leaves no mass to step; 2^-60 wide ones start,
+    // and contain 2^-n after n turns, closely; positions of the wrong length are declined.
+    let chain = crate::test_util::matrix(vec![vec![(0, (1, 2))]]);
+    let fc = FloatChain::new(&chain).unwrap();
+    let at = |lo: u128, hi: u128, shift: u32| Bounds { lo, hi, shift };
+    let one = 1u128 << 100;
+    assert!(fc
+        .stepper_at(0, &[at(one, one + (one >> 30), 100)])
+        .is_none());
+    assert!(fc.stepper_at(0, &[]).is_none());
+    assert!(fc
+        .stepper_at(0, &[at(one, one, 100), at(one, one, 99)])
+        .is_none());
+    let mut f = fc
+        .stepper_at(0, &[at(one, one + (one >> 60), 100)])
+        .unwrap();
+    for n in 1..=50 {
+        assert!(f.step());
+        let exact = BigRational::new(BigInt::from(1), BigInt::from(2).pow(n));
+        assert!(f.survives().contains(&exact), "{n}");
+        assert!(
+            !f.survives().contains(
+                &(&exact
+                    * BigRational::new(BigInt::from(1_000_000_001), BigInt::from(1_000_000_000)))
+            ),
+            "{n}: too wide"
+        );
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
