@@ -596,7 +596,8 @@ fn law_first<'a, S>(
             match by_float {
                 Some(stop) => stop,
                 None => {
-                    (p.truncate(turn), s.truncate(turn));
+                    p.truncate(turn);
+                    s.truncate(turn);
                     step_on(&mut stepper, (&mut p, &mut s), options, plan, GiveUp::Never)?
                 }
             }
