@@ -578,9 +578,8 @@ fn law_first<'a, S>(
             p.push(Value::Bounds(stepper.ends_now()));
             s.push(Value::Bounds(stepper.survives()));
         }
-        let position = stepper.position();
-        if let Some(u) = settling.watch(&position) {
-            law = Some(start.finish(stepper.turn(), &u, &position));
+        if let Some(u) = settling.watch(&stepper) {
+            law = Some(start.finish(stepper.turn(), &u, &stepper.position()));
         }
     }
     drop(stage);

@@ -44,7 +44,7 @@ use num_traits::{One, ToPrimitive, Zero};
 
 use crate::analysis::spectral::TransientQ;
 use crate::chain::{Chain, ChainState};
-use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
+use crate::exact::certified::{Bounds as Bounds128, CertifiedChain, CertifiedStepper};
 use crate::exact::decimal::{decade, dyadic_bound, fixed, rounded, to_f64};
 use crate::exact::lehmer::gcd;
 use crate::exact::scaled::Scaled;
@@ -172,9 +172,8 @@ impl TailLawStart {
         let mut settling = self.settling();
         while !settling.gave_up(stepper.turn()) {
             stepper.step();
-            let position = stepper.position();
-            if let Some(u) = settling.watch(&position) {
-                return self.finish(stepper.turn(), &u, &position);
+            if let Some(u) = settling.watch(&stepper) {
+                return self.finish(stepper.turn(), &u, &stepper.position());
             }
         }
         None
@@ -203,12 +202,12 @@ impl Settling {
         self.ended || turn >= self.turns
     }
 
-    /// The position one turn after the last one watched; `Some(u)` when the law has settled
-    /// (this is turn m).
-    pub(crate) fn watch(&mut self, position: &[Bounds128]) -> Option<Vec<f64>> {
-        self.ended = position.iter().all(|b| b.hi == 0);
-        let shift = position.first().map_or(0, |b| b.shift);
-        let now: Vec<f64> = position.iter().map(|b| b.lo as f64).collect();
+    /// The stepping one turn after the last one watched; `Some(u)` when the law has settled
+    /// (its turn is m).
+    pub(crate) fn watch(&mut self, stepper: &CertifiedStepper) -> Option<Vec<f64>> {
+        self.ended = stepper.survives().hi == 0;
+        let (lower, shift) = stepper.lower_bounds();
+        let now: Vec<f64> = lower.iter().map(|&lo| lo as f64).collect();
         let settled = match &self.last {
             Some((before, before_shift)) => {
                 // p_(m,j) / p_(m-1,j) = (now_j / before_j) 2^(before_shift - shift).

@@ -331,10 +331,10 @@ fn statements_agree_with_the_same_arithmetic_on_fractions() {
         let mut settled = None;
         while !settling.gave_up(stepper.turn()) {
             stepper.step();
-            let position = stepper.position();
             if settled.is_none() {
-                settled = settling.watch(&position).map(|u| (stepper.turn(), u));
+                settled = settling.watch(&stepper).map(|u| (stepper.turn(), u));
             }
+            let position = stepper.position();
             let Some((start_m, u)) = &settled else {
                 continue;
             };

@@ -477,6 +477,11 @@ impl CertifiedStepper<'_> {
             .collect()
     }
 
+    /// The lower bounds of [`CertifiedStepper::position`] and their shift, without a copy.
+    pub fn lower_bounds(&self) -> (&[u128], u32) {
+        (&self.v, self.chain.value_bits + self.exponent)
+    }
+
     /// Bounds of P(T > n).
     pub fn survives(&self) -> Bounds {
         Bounds {
