@@ -28,8 +28,10 @@ use crate::exact::decimal::{
 };
 
 mod float;
+mod geometric;
 mod stepper;
 pub use float::{FloatChain, FloatStepper};
+pub use geometric::GeometricTier;
 pub use stepper::{CertifiedChain, CertifiedStepper, MergedRows};
 
 /// A certified enclosure `lo / 2^shift <= x <= hi / 2^shift` of a probability.

@@ -48,9 +48,9 @@ use crate::exact::decimal::to_f64;
 /// The unit roundoff of `f64`, 2^-53.
 const UNIT: f64 = power_of_two(-53);
 /// `1 + 2^-50`: makes up for up to seven roundings to nearest of a positive result.
-const UP: f64 = 1.0 + power_of_two(-50);
+pub(super) const UP: f64 = 1.0 + power_of_two(-50);
 /// `1 - 2^-50`: the same, downward.
-const DOWN: f64 = 1.0 - power_of_two(-50);
+pub(super) const DOWN: f64 = 1.0 - power_of_two(-50);
 /// The least nonzero stored probability (see "No underflow").
 const LEAST_PROBABILITY: f64 = power_of_two(-100);
 /// The least nonzero entry a step may read (see "No underflow").
@@ -64,7 +64,7 @@ const START_WIDTH: f64 = power_of_two(-40);
 const VALUE_BITS: u32 = 120;
 
 /// `2^k` for a normal power (`-1022 <= k <= 1023`), from its bits.
-const fn power_of_two(k: i32) -> f64 {
+pub(super) const fn power_of_two(k: i32) -> f64 {
     f64::from_bits(((1023 + k) as u64) << 52)
 }
 
@@ -335,24 +335,31 @@ impl FloatStepper<'_> {
 }
 
 /// `b` with `units / 2^at` added to its upper bound (rounded up; saturating), then capped at 1.
-fn plus_slack(b: Bounds, (units, at): (u128, u32)) -> Bounds {
-    if units == 0 {
+fn plus_slack(b: Bounds, slack: (u128, u32)) -> Bounds {
+    if slack.0 == 0 {
         return b;
     }
-    let add = match b.shift.checked_sub(at) {
-        Some(up) if up < 128 && units.leading_zeros() >= up => units << up,
-        Some(_) => u128::MAX,
-        None => match at - b.shift {
-            down @ 0..128 => (units >> down) + 1,
-            _ => 1,
-        },
-    };
-    let hi = b.hi.saturating_add(add);
+    let hi = b.hi.saturating_add(slack_units(slack, b.shift));
     let hi = match b.shift {
         0..128 => hi.min(1 << b.shift),
         _ => hi,
     };
     Bounds { hi, ..b }
+}
+
+/// `units / 2^at` in units of `2^-shift`, rounded up (saturating).
+pub(super) fn slack_units((units, at): (u128, u32), shift: u32) -> u128 {
+    if units == 0 {
+        return 0;
+    }
+    match shift.checked_sub(at) {
+        Some(up) if up < 128 && units.leading_zeros() >= up => units << up,
+        Some(_) => u128::MAX,
+        None => match at - shift {
+            down @ 0..128 => (units >> down) + 1,
+            _ => 1,
+        },
+    }
 }
 
 /// `floor(w (1 - e))` and `ceil(w (1 + 2 e))` for `w >= 0` (exact conversions of integral
