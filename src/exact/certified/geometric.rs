@@ -21,6 +21,8 @@
 //! `P(T > m)`) does not shrink with the tail: the tier gives up once it is 2^-40 of the upper
 //! bound.
 
+use std::cmp::Ordering;
+
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
@@ -161,16 +163,31 @@ fn rounded(x: &BigRational, up: bool) -> Option<f64> {
     }
     let mut f = x.to_f64()?;
     for _ in 0..4 {
-        let exact = BigRational::from_float(f)?;
-        match (up, &exact >= x, &exact <= x) {
-            (true, true, _) | (false, _, true) => {
+        match (up, compare_with_float(x, f)?) {
+            (true, Ordering::Less | Ordering::Equal)
+            | (false, Ordering::Greater | Ordering::Equal) => {
                 return (f.is_normal() && f < 256.0 || f == 0.0 && !up).then_some(f);
             }
-            (true, false, _) => f = f64::from_bits(f.to_bits() + 1),
-            (false, _, false) => f = f64::from_bits(f.to_bits() - 1),
+            (true, Ordering::Greater) => f = f64::from_bits(f.to_bits() + 1),
+            (false, Ordering::Less) => f = f64::from_bits(f.to_bits() - 1),
         }
     }
     None
+}
+
+/// How `x >= 0` compares with a finite `f >= 0`, in integers: `f = m 2^e` exactly, so
+/// `x = n / d` against it is `n 2^-e` against `m d` (one side shifted).
+fn compare_with_float(x: &BigRational, f: f64) -> Option<Ordering> {
+    if !f.is_finite() || f < 0.0 {
+        return None;
+    }
+    let (m, e, _) = num_traits::Float::integer_decode(f);
+    let (n, d) = (x.numer(), x.denom());
+    let m = BigInt::from(m);
+    Some(match e >= 0 {
+        true => n.cmp(&((m << e as usize) * d)),
+        false => (n << (-e) as usize).cmp(&(m * d)),
+    })
 }
 
 #[cfg(test)]
