@@ -77,8 +77,9 @@ impl DelayedBar {
         self.bar.set_position(done);
     }
 
-    /// Shows the bar once the work has run for [`delay`] (on a terminal); redraws it when shown
-    /// (its spinner and elapsed time move on though no unit was finished).
+    /// Shows the bar once the work has run for [`delay`] (on a terminal), drawn at once (the
+    /// drawing is otherwise rate-limited, which could skip a short stage altogether); redraws
+    /// it when shown (its spinner and elapsed time move on though no unit was finished).
     fn reveal_if_due(&self) {
         if self.terminal && !self.shown.load(Ordering::Relaxed) && self.due() {
             self.shown.store(true, Ordering::Relaxed);
@@ -86,6 +87,8 @@ impl DelayedBar {
                 Some(multi) => drop(multi.add(self.bar.clone())),
                 None => self.bar.set_draw_target(ProgressDrawTarget::stderr()),
             }
+            self.bar.force_draw();
+            return;
         }
         if self.shown.load(Ordering::Relaxed) {
             self.bar.tick();
