@@ -9,6 +9,9 @@
 //!
 //! Reference: J. G. Kemeny and J. L. Snell, *Finite Markov Chains* (1960), theorem 3.3.5.
 
+mod turns;
+pub use turns::expected_turns;
+
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;

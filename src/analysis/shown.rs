@@ -36,10 +36,10 @@ use super::distribution::{
     distribution, mode_of, plan, quantiles_of, stepping_work, Decay, Distribution,
     DistributionOptions, Known, Mean, Plan, Quantile, Stop, Term, TooMuchWork, WORK_LIMIT,
 };
-use super::stateful::{exact_mean, law_chain};
+use super::stateful::{exact_mean_on, law_chain};
 use super::tail_law::{TailLaw, TailLawStart};
 use crate::board::{Board, Square};
-use crate::chain::{Chain, ChainState, Trap};
+use crate::chain::{Chain, ChainState, RollSquares, Trap};
 use crate::exact::certified::{Bounds, CertifiedChain, FloatChain, MergedRows};
 use crate::exact::decimal::{fixed, probability, to_f64};
 use crate::exact::step::IntegerChain;
@@ -270,31 +270,74 @@ pub fn board_shown_distribution(
     digits: usize,
     chart: bool,
 ) -> Result<ShownDistribution<Square>, TooMuchWork> {
-    // Solved at most once, and only when the shown mean would not be exact or infinite.
-    let solved = OnceCell::new();
-    let exact = || {
-        solved
+    let mean = ExactMean {
+        board,
+        solved: OnceCell::new(),
+    };
+    if board.is_stateful() {
+        let chain = law_chain(board);
+        let exact = || mean.get(Some(&chain));
+        let shown = shown_with(&chain, &exact, options, digits, chart)?;
+        Ok(with_exact_mean(shown, &exact).map_states(|s| s.square))
+    } else if RollSquares::applies(board) {
+        // Solved on the roll-level form: the turn chain goes once the law is stepped.
+        let exact = || mean.get(None::<&Chain<Square>>);
+        let shown = shown_with(&Chain::for_board(board), &exact, options, digits, chart)?;
+        Ok(with_exact_mean(shown, &exact))
+    } else {
+        // Solved on the turn chain the law is stepped on, not on one built again.
+        let chain = Chain::for_board(board);
+        let exact = || mean.get(Some(&chain));
+        let shown = shown_with(&chain, &exact, options, digits, chart)?;
+        Ok(with_exact_mean(shown, &exact))
+    }
+}
+
+/// The exact mean of a board, solved at most once, and only when asked for (when the shown
+/// mean would not be exact or infinite).
+struct ExactMean<'a> {
+    board: &'a Board,
+    solved: OnceCell<Option<Mean>>,
+}
+
+impl ExactMean<'_> {
+    /// The exact mean, solved on `chain` as [`exact_mean_on`] says; `None` when it is not
+    /// solved for.
+    fn get<S: ChainState>(&self, chain: Option<&Chain<S>>) -> Option<Mean> {
+        self.solved
             .get_or_init(|| {
                 let mut mean = Mean::About(f64::NAN);
-                exact_mean(board, &mut mean);
+                exact_mean_on(self.board, chain, &mut mean);
                 matches!(mean, Mean::Exact(_)).then_some(mean)
             })
             .clone()
-    };
+    }
+}
+
+/// [`certified_distribution_for`] with the chart when `chart`, and `exact` for the mean.
+fn shown_with<S: ChainState>(
+    chain: &Chain<S>,
+    exact: &dyn Fn() -> Option<Mean>,
+    options: &DistributionOptions,
+    digits: usize,
+    chart: bool,
+) -> Result<ShownDistribution<S>, TooMuchWork> {
     let shows = Shows {
         chart,
-        exact_mean: &exact,
+        exact_mean: exact,
     };
-    let mut shown = if board.is_stateful() {
-        let chain = law_chain(board);
-        certified_distribution_for(&chain, options, digits, &shows)?.map_states(|s| s.square)
-    } else {
-        certified_distribution_for(&Chain::for_board(board), options, digits, &shows)?
-    };
+    certified_distribution_for(chain, options, digits, &shows)
+}
+
+/// `shown` with its approximate mean replaced by the exact one, when that is solved for.
+fn with_exact_mean<S>(
+    mut shown: ShownDistribution<S>,
+    exact: &dyn Fn() -> Option<Mean>,
+) -> ShownDistribution<S> {
     if let (Mean::About(_), Some(mean)) = (&shown.mean, exact()) {
         shown.mean = mean;
     }
-    Ok(shown)
+    shown
 }
 
 /// What a caller shows besides the table's decimals: the floats that must then be the exact

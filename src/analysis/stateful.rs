@@ -22,14 +22,14 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use super::distribution::{distribution, Distribution, DistributionOptions, Mean, TooMuchWork};
-use super::expectation::{expect_chain_with, expect_with, Expectation, Expectations};
+use super::expectation::{expect_chain_with, expected_turns, Expectation, Expectations};
 use super::fundamental::expected_rewards;
 use crate::board::{Board, Square};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::chain::{
-    compound_move, Chain, PlayerState, StatefulBoard, Turn, TurnModel, TurnRewards,
+    compound_move, Chain, ChainState, PlayerState, StatefulBoard, Turn, TurnModel, TurnRewards,
 };
 use crate::exact::solve::{identity_minus, solve, transient_matrix, SparseRows, System, Wanted};
 use crate::rules::Progress;
@@ -147,14 +147,24 @@ pub fn board_distribution(
     board: &Board,
     options: &DistributionOptions,
 ) -> Result<Distribution<Square>, TooMuchWork> {
-    // On the chain without the eaten apples (the same law of T, fewer states).
-    let mut dist = if board.is_stateful() {
-        distribution(&law_chain(board), options)?.map_states(|s| s.square)
+    // On the chain without the eaten apples (the same law of T, fewer states); the exact mean
+    // on the chain the law is stepped on, unless the roll-level form serves (then the chain
+    // goes first).
+    if board.is_stateful() {
+        let chain = law_chain(board);
+        let mut dist = distribution(&chain, options)?;
+        exact_mean_on(board, Some(&chain), &mut dist.mean);
+        Ok(dist.map_states(|s| s.square))
+    } else if crate::chain::RollSquares::applies(board) {
+        let mut dist = distribution(&Chain::for_board(board), options)?;
+        exact_mean(board, &mut dist.mean);
+        Ok(dist)
     } else {
-        distribution(&Chain::for_board(board), options)?
-    };
-    exact_mean(board, &mut dist.mean);
-    Ok(dist)
+        let chain = Chain::for_board(board);
+        let mut dist = distribution(&chain, options)?;
+        exact_mean_on(board, Some(&chain), &mut dist.mean);
+        Ok(dist)
+    }
 }
 
 /// Replaces an approximate mean by E\[T\] from the exact expectation solve of `board`.
@@ -164,19 +174,28 @@ pub fn board_distribution(
 /// ([`super::moments::exact_solve_seconds`]: 34 s for `roll_again = 3` on 10,000 squares, where
 /// the law's first turns take under a second).
 pub fn exact_mean(board: &Board, mean: &mut Mean) {
+    exact_mean_on(board, None::<&Chain<Square>>, mean);
+}
+
+/// [`exact_mean`], solved ([`expected_turns`]) on `chain` when the board has no roll-level form
+/// and `chain` is given: the chain the law of T was computed on ([`Chain::for_board`], or
+/// [`law_chain`] on a stateful board), which is then not built again.
+pub fn exact_mean_on<S: ChainState>(board: &Board, chain: Option<&Chain<S>>, mean: &mut Mean) {
     if let Mean::About(_) = mean {
         if !super::stateful_fits::law_solve_fits(board) {
             return;
         }
-        if !board.is_stateful()
-            && crate::chain::RollSquares::new(board).is_none()
-            && super::moments::exact_solve_seconds(&Chain::for_board(board))
-                > super::moments::SECONDS_LIMIT
-        {
-            return;
+        if !board.is_stateful() && !crate::chain::RollSquares::applies(board) {
+            let seconds = match chain {
+                Some(chain) => super::moments::exact_solve_seconds(chain),
+                None => super::moments::exact_solve_seconds(&Chain::for_board(board)),
+            };
+            if seconds > super::moments::SECONDS_LIMIT {
+                return;
+            }
         }
-        if let Expectation::Finite(e) = expect_with(board, false) {
-            *mean = Mean::Exact(e.turns);
+        if let Some(turns) = expected_turns(board, chain) {
+            *mean = Mean::Exact(turns);
         }
     }
 }

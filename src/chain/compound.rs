@@ -24,6 +24,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
 use std::hash::BuildHasherDefault;
 use std::hash::Hash;
+use std::rc::Rc;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -126,7 +127,7 @@ fn rolls_from<G: RollGame>(
         .filter_map(|(_, _, _, r)| r.as_ref().map(|r| u128::from(r.1)))
         .fold(1u128, |l, d| l / gcd(l, d) * d);
     let mut out = RollsFrom {
-        ends: Vec::new(),
+        ends: Vec::with_capacity(branches.len() + rolled.len()),
         goes_on: Vec::new(),
         counts: [0; 4],
         points: 0,
@@ -176,7 +177,7 @@ fn ratio(numer: u128, denom: u128) -> BigRational {
 fn collect<G: RollGame>(
     game: &G,
     x: &BigRational,
-    rolls: RollsFrom<G::State>,
+    rolls: &RollsFrom<G::State>,
     next: &mut BTreeMap<G::State, BigRational>,
     rewards: &mut TurnRewards,
 ) {
@@ -207,11 +208,11 @@ fn collect<G: RollGame>(
         rewards.points += &unit * BigInt::from(rolls.points);
     }
     let mut merged: BTreeMap<G::State, u128> = BTreeMap::new();
-    for (s, p) in rolls.ends {
-        let s = if game.is_final(&s) {
-            s
+    for (s, p) in &rolls.ends {
+        let s = if game.is_final(s) {
+            s.clone()
         } else {
-            game.end_turn(s)
+            game.end_turn(s.clone())
         };
         *merged.entry(s).or_insert(0) += p;
     }
@@ -229,18 +230,30 @@ fn collect<G: RollGame>(
 /// The compound move from the non-final `state`: the exact law of the state where the turn that
 /// begins there ends (after [`RollGame::end_turn`]), and the turn's expected rewards.
 pub fn compound_move<G: RollGame>(game: &G, state: &G::State) -> Turn<G::State> {
-    compound_move_by(game, state, true)
+    compound_move_by(game, state, Route::Fast)
 }
 
-/// [`compound_move`], summing a single path of in-turn states in integers
-/// ([`super::run::single_path`]) when `integers`, else always by the general rational route
-/// (the tests' second method).
+/// How [`compound_move_by`] sums a turn (the tests compare the three).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Route {
+    /// A single path of in-turn states in machine words, else in big integers
+    /// ([`super::run::single_path`]), else the general rational route: what
+    /// [`compound_move`] does.
+    Fast,
+    /// A single path in big integers only, else the general route.
+    #[cfg(test)]
+    Big,
+    /// Always the general rational route (Gaussian elimination over the in-turn states).
+    General,
+}
+
+/// [`compound_move`] by `route`.
 pub(super) fn compound_move_by<G: RollGame>(
     game: &G,
     state: &G::State,
-    integers: bool,
+    route: Route,
 ) -> Turn<G::State> {
-    compound_move_with(game, state, integers, None)
+    compound_move_with(game, state, route, None)
 }
 
 /// The rolls from each in-turn state, kept across the turns of one chain, for a game whose
@@ -249,7 +262,7 @@ pub(super) fn compound_move_by<G: RollGame>(
 /// counted). A run of top throws passes through the same squares from many starts: efi's 82
 /// turns visit about 700 in-turn states, about 100 of them distinct.
 pub(super) type RollsMemo<S> =
-    RefCell<HashMap<InTurn<S>, RollsFrom<S>, BuildHasherDefault<super::WordHasher>>>;
+    RefCell<HashMap<InTurn<S>, Rc<RollsFrom<S>>, BuildHasherDefault<super::WordHasher>>>;
 
 /// [`compound_move`] with the in-turn rolls looked up in (and added to) `memo`, which must
 /// only serve a game as [`RollsMemo`] says.
@@ -258,13 +271,13 @@ pub(super) fn compound_move_memo<G: RollGame>(
     state: &G::State,
     memo: &RollsMemo<G::State>,
 ) -> Turn<G::State> {
-    compound_move_with(game, state, true, Some(memo))
+    compound_move_with(game, state, Route::Fast, Some(memo))
 }
 
 fn compound_move_with<G: RollGame>(
     game: &G,
     state: &G::State,
-    integers: bool,
+    route: Route,
     memo: Option<&RollsMemo<G::State>>,
 ) -> Turn<G::State> {
     let mut next = BTreeMap::new();
@@ -284,7 +297,7 @@ fn compound_move_with<G: RollGame>(
     let (mut states, mut rolls) = in_turn_states(game, state, memo);
     let stuck = drop_endless(&mut states, &mut rolls);
     let endless = !stuck.is_empty();
-    if integers && !endless {
+    if route != Route::General && !endless {
         let end = |s: &G::State| {
             if game.is_final(s) {
                 s.clone()
@@ -292,12 +305,13 @@ fn compound_move_with<G: RollGame>(
                 game.end_turn(s.clone())
             }
         };
-        if let Some(turn) = super::run::single_path(&states, &rolls, end) {
+        let words = route == Route::Fast;
+        if let Some(turn) = super::run::single_path(&states, &rolls, end, words) {
             return turn;
         }
     }
     let x = general_visits(&states, &rolls);
-    for (x, rolls) in x.iter().zip(rolls) {
+    for (x, rolls) in x.iter().zip(&rolls) {
         collect(game, x, rolls, &mut next, &mut rewards);
     }
     if endless {
@@ -345,9 +359,9 @@ pub(super) fn turn_ends<G: RollGame>(game: &G, state: &G::State) -> (Vec<G::Stat
     let stuck = drop_endless(&mut states, &mut rolls);
     let endless = !stuck.is_empty();
     let mut ends: Vec<G::State> = rolls
-        .into_iter()
-        .flat_map(|r| r.ends)
-        .map(|(s, _)| end(s))
+        .iter()
+        .flat_map(|r| &r.ends)
+        .map(|(s, _)| end(s.clone()))
         .chain(never_ends(&stuck))
         .collect();
     ends.sort_unstable();
@@ -373,9 +387,9 @@ fn never_ends<S: Clone>(stuck: &[InTurn<S>]) -> Vec<S> {
 /// face is the top one under `roll_again = "unlimited"`, extra-turn squares that every roll leads
 /// back to), and the rolls into them: their probability is the chance that the turn never ends.
 /// Returns the states removed.
-fn drop_endless<S: Ord + Clone + Hash + Eq>(
+pub(super) fn drop_endless<S: Ord + Clone + Hash + Eq>(
     states: &mut Vec<InTurn<S>>,
-    rolls: &mut Vec<RollsFrom<S>>,
+    rolls: &mut Vec<Rc<RollsFrom<S>>>,
 ) -> Vec<InTurn<S>> {
     // The usual turn: every in-turn state has a roll that ends the turn, so none is removed.
     if rolls.iter().all(|r| r.ends.iter().any(|(_, w)| *w > 0)) {
@@ -428,7 +442,7 @@ fn drop_endless<S: Ord + Clone + Hash + Eq>(
     let mut keep = can_end.iter();
     rolls.retain(|_| *keep.next().expect("one flag per state"));
     for r in rolls.iter_mut() {
-        r.goes_on.retain(|(s, _)| kept.contains(s));
+        Rc::make_mut(r).goes_on.retain(|(s, _)| kept.contains(s));
     }
     let mut keep = can_end.iter();
     states.retain(|_| *keep.next().expect("one flag per state"));
@@ -437,18 +451,22 @@ fn drop_endless<S: Ord + Clone + Hash + Eq>(
 
 /// The in-turn states reachable from `state` by rolls that go on (top throws, extra rolls),
 /// with the rolls from each, in discovery order (`state` first).
+/// The rolls are shared with `memo`, not copied (efi's 82 turns pass 620 in-turn states, 82
+/// distinct).
 #[allow(clippy::type_complexity)]
-fn in_turn_states<G: RollGame>(
+pub(super) fn in_turn_states<G: RollGame>(
     game: &G,
     state: &G::State,
     memo: Option<&RollsMemo<G::State>>,
-) -> (Vec<InTurn<G::State>>, Vec<RollsFrom<G::State>>) {
-    let mut states = vec![(state.clone(), 0)];
+) -> (Vec<InTurn<G::State>>, Vec<Rc<RollsFrom<G::State>>>) {
     // A turn has a few in-turn states (a run of top throws): they are looked up by a scan until
-    // there are more than `SCAN`, then by a hash map.
+    // there are more than `SCAN`, then by a hash map. Room for 16 from the start: growing from
+    // 4 to 8 to 16 cost more than the rest of the search on efi.
     const SCAN: usize = 32;
+    let mut states = Vec::with_capacity(16);
+    states.push((state.clone(), 0));
     let mut index: HashMap<InTurn<G::State>, usize> = HashMap::new();
-    let mut rolls = Vec::new();
+    let mut rolls = Vec::with_capacity(16);
     let mut branches = Vec::new();
     while rolls.len() < states.len() {
         let (at, streak) = states[rolls.len()].clone();
@@ -456,9 +474,9 @@ fn in_turn_states<G: RollGame>(
         let r = match memo.and_then(|memo| memo.borrow().get(&key).cloned()) {
             Some(r) => r,
             None => {
-                let r = rolls_from(game, state, &key.0, streak, &mut branches);
+                let r = Rc::new(rolls_from(game, state, &key.0, streak, &mut branches));
                 if let Some(memo) = memo {
-                    memo.borrow_mut().insert(key, r.clone());
+                    memo.borrow_mut().insert(key, Rc::clone(&r));
                 }
                 r
             }
@@ -492,7 +510,7 @@ fn in_turn_states<G: RollGame>(
 /// none.
 fn general_visits<S: Ord + Clone + Hash + Eq>(
     states: &[InTurn<S>],
-    rolls: &[RollsFrom<S>],
+    rolls: &[Rc<RollsFrom<S>>],
 ) -> Vec<BigRational> {
     let index: HashMap<&InTurn<S>, usize> =
         states.iter().enumerate().map(|(i, s)| (s, i)).collect();

@@ -149,9 +149,16 @@ pub struct RollSquares<'b> {
 }
 
 impl<'b> RollSquares<'b> {
+    /// True when `board` has a roll-level form ([`RollSquares::new`] and [`RollLevel::new`]
+    /// give one), found without building it.
+    pub fn applies(board: &Board) -> bool {
+        !matches!(board.rules().roll_again, RollAgain::Forfeit(_))
+            && common_denominator(board).is_some()
+    }
+
     /// The reachable squares of `board`, or `None` as for [`RollLevel::new`].
     pub fn new(board: &'b Board) -> Option<RollSquares<'b>> {
-        if let RollAgain::Forfeit(_) = board.rules().roll_again {
+        if !RollSquares::applies(board) {
             return None;
         }
         let denominator = common_denominator(board)?;

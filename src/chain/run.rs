@@ -19,8 +19,13 @@
 //! otherwise. Rational arithmetic on each level, the old way, paid a binary gcd of
 //! `D_k`'s bits per addition: on a 999-square board with a 3-faced die whose 3s roll again,
 //! paths have 333 levels and the turn chain took 3.6 s to build.
+//!
+//! Most turns' numbers fit machine words (a few levels of a d6): [`words`] sums those in
+//! `u128` and gives up at the first product or sum that would overflow; the big integers here
+//! take the rest. Both give every amount in lowest terms, so the chain is the same either way.
 
 use std::collections::BTreeMap;
+use std::rc::Rc;
 
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
@@ -30,6 +35,8 @@ use num_traits::{One, ToPrimitive, Zero};
 use super::compound::{InTurn, RollsFrom};
 use super::{Turn, TurnRewards};
 use crate::exact::lehmer;
+
+mod words;
 
 /// An amount `num / D_(level+1)`.
 #[derive(Clone)]
@@ -127,57 +134,85 @@ fn reduced(num: BigInt, den: BigUint) -> BigRational {
     }
 }
 
-/// The levels of a single path over `rolls` (in discovery order, so level k + 1 follows level k
-/// until the last level, which ends the path or goes back to an earlier one), or `None` when
-/// some level goes on in more than one way.
-fn levels<S: Ord + Clone>(states: &[InTurn<S>], rolls: &[RollsFrom<S>]) -> Option<Levels> {
-    let last = rolls.len().checked_sub(1)?;
-    let mut d = Vec::with_capacity(rolls.len());
-    let mut g = Vec::with_capacity(rolls.len());
-    for (k, r) in rolls.iter().enumerate() {
-        match r.goes_on.as_slice() {
-            [] if k == last => g.push(0),
-            [(s, p)] if k == last || *s == states[k + 1] => g.push(*p),
-            _ => return None,
+/// The shape of a single path: per level `k`, the rolls' common denominator `d_k` and the
+/// numerator `g_k` of its one roll that goes on (0 at a last level that ends the path), and the
+/// cycle's first level `j` when the last level goes back to it.
+pub(super) struct Shape {
+    pub(super) d: Vec<u128>,
+    pub(super) g: Vec<u128>,
+    pub(super) cycle: Option<usize>,
+}
+
+impl Shape {
+    /// The shape of a single path over `rolls` (in discovery order, so level k + 1 follows
+    /// level k until the last level, which ends the path or goes back to an earlier one), or
+    /// `None` when some level goes on in more than one way.
+    fn of<S: Ord + Clone>(states: &[InTurn<S>], rolls: &[Rc<RollsFrom<S>>]) -> Option<Shape> {
+        let last = rolls.len().checked_sub(1)?;
+        let mut d = Vec::with_capacity(rolls.len());
+        let mut g = Vec::with_capacity(rolls.len());
+        for (k, r) in rolls.iter().enumerate() {
+            match r.goes_on.as_slice() {
+                [] if k == last => g.push(0),
+                [(s, p)] if k == last || *s == states[k + 1] => g.push(*p),
+                _ => return None,
+            }
+            d.push(r.denom);
         }
-        d.push(r.denom);
+        let cycle = match rolls[last].goes_on.as_slice() {
+            [(s, _)] => Some(states.iter().position(|t| t == s)?),
+            _ => None,
+        };
+        Some(Shape { d, g, cycle })
     }
-    let cycle = match rolls[last].goes_on.as_slice() {
-        [(s, _)] => {
-            let j = states.iter().position(|t| t == s)?;
+}
+
+impl Levels {
+    /// The big-integer products of a path of `shape`.
+    fn new(shape: &Shape) -> Levels {
+        let Shape { d, g, cycle } = shape;
+        let cycle = cycle.map(|j| {
             let dc: BigUint = d[j..].iter().product();
             let gc: BigUint = g[j..].iter().product();
-            Some((j, dc.clone(), dc - gc))
+            (j, dc.clone(), dc - gc)
+        });
+        let mut prefix = Vec::with_capacity(d.len());
+        let mut reach = Vec::with_capacity(d.len());
+        let (mut dk, mut gk) = (BigUint::one(), BigUint::one());
+        for k in 0..d.len() {
+            reach.push(gk.clone());
+            dk *= d[k];
+            gk *= g[k];
+            prefix.push(dk.clone());
         }
-        _ => None,
-    };
-    let mut prefix = Vec::with_capacity(d.len());
-    let mut reach = Vec::with_capacity(d.len());
-    let (mut dk, mut gk) = (BigUint::one(), BigUint::one());
-    for k in 0..d.len() {
-        reach.push(gk.clone());
-        dk *= d[k];
-        gk *= g[k];
-        prefix.push(dk.clone());
+        Levels {
+            d: d.clone(),
+            prefix,
+            reach,
+            cycle,
+        }
     }
-    Some(Levels {
-        d,
-        prefix,
-        reach,
-        cycle,
-    })
 }
 
 /// The turn over a single path of in-turn states, in integers: where it ends (each state mapped
 /// by `end`, which [`super::compound`] makes [`super::RollGame::end_turn`] for non-final
 /// states) and its rewards; `None` when the rolls that go on branch (then the caller solves the
-/// general system). The turn must be able to end from every state (no endless part).
+/// general system). The turn must be able to end from every state (no endless part). With
+/// `words`, the sums are first tried in machine words ([`words`]), which give the same reduced
+/// fractions whenever every number fits; the big integers below take what does not.
 pub(super) fn single_path<S: Ord + Clone>(
     states: &[InTurn<S>],
-    rolls: &[RollsFrom<S>],
+    rolls: &[Rc<RollsFrom<S>>],
     end: impl Fn(&S) -> S,
+    words: bool,
 ) -> Option<Turn<S>> {
-    let levels = levels(states, rolls)?;
+    let shape = Shape::of(states, rolls)?;
+    if words {
+        if let Some(turn) = words::single_path(&shape, rolls, &end) {
+            return Some(turn);
+        }
+    }
+    let levels = Levels::new(&shape);
     let mut next: BTreeMap<S, Split> = BTreeMap::new();
     // rolls, snakes, ladders, climbed, slid, points.
     let mut rewards: [Split; 6] = Default::default();
@@ -214,186 +249,18 @@ pub(super) fn single_path<S: Ord + Clone>(
     })
 }
 
+/// True when the turn from `state` is summed in machine words ([`words`]) rather than in big
+/// integers (for the tests, which check that both happen).
 #[cfg(test)]
-mod tests {
-    use num_bigint::BigInt;
-    use num_integer::Integer;
-    use num_traits::{One, Zero};
-    use proptest::prelude::*;
-
-    use crate::board::{builtin, builtin_names, Board, RollAgain, RuleOverrides};
-    use crate::chain::compound::compound_move_by;
-    use crate::chain::{Chain, RollGame, SingleBoard, StatefulBoard, TurnModel};
-    use crate::test_util::{board, q};
-
-    /// Every reachable state's turn, summed in integers and by the general rational route
-    /// (Gaussian elimination over the in-turn states, a second method): equal, numerators and
-    /// denominators alike (both in lowest terms).
-    fn same_both_ways<G: RollGame + TurnModel<State = <G as RollGame>::State>>(game: &G) -> usize {
-        let chain = Chain::build(game);
-        let mut checked = 0;
-        for s in &chain.states()[..chain.transient_count()] {
-            let fast = compound_move_by(game, s, true);
-            let slow = compound_move_by(game, s, false);
-            assert_eq!(fast, slow, "state {s:?}");
-            // `==` compares values; the chain also needs lowest terms (its common denominator
-            // is the lcm of the denominators).
-            let r = &fast.rewards;
-            for p in fast.next.iter().map(|(_, p)| p).chain([
-                &r.rolls, &r.snakes, &r.ladders, &r.climbed, &r.slid, &r.points,
-            ]) {
-                assert!(p.denom() > &BigInt::zero(), "state {s:?}");
-                assert!(p.numer().gcd(p.denom()).is_one(), "state {s:?}: {p}");
-            }
-            checked += 1;
-        }
-        checked
-    }
-
-    /// `b` under `rule`, when its other rules allow it (a choice of dice needs one roll a turn).
-    fn with_roll_again(b: &Board, rule: RollAgain) -> Option<Board> {
-        b.with_rules(&RuleOverrides {
-            roll_again: Some(rule),
-            ..RuleOverrides::default()
+fn sums_in_words<G: super::RollGame>(game: &G, state: &G::State) -> bool {
+    use super::compound::{drop_endless, in_turn_states};
+    let (mut states, mut rolls) = in_turn_states(game, state, None);
+    game.skip(state).is_none()
+        && drop_endless(&mut states, &mut rolls).is_empty()
+        && Shape::of(&states, &rolls).is_some_and(|shape| {
+            words::single_path(&shape, &rolls, &|s: &G::State| s.clone()).is_some()
         })
-        .ok()
-    }
-
-    #[test]
-    fn every_built_in_board_sums_each_turn_as_the_general_route_does() {
-        let mut boards = 0;
-        for name in builtin_names() {
-            let b = builtin(name).unwrap();
-            for rule in [
-                None,
-                Some(RollAgain::Unlimited),
-                Some(RollAgain::Forfeit(3)),
-            ] {
-                let Some(b) = rule.map_or_else(|| Some(b.clone()), |r| with_roll_again(&b, r))
-                else {
-                    assert_eq!(name, "course", "only the choice board refuses roll-again");
-                    continue;
-                };
-                boards += 1;
-                if b.is_stateful() {
-                    assert!(
-                        same_both_ways(&StatefulBoard::new(&b)) > 0,
-                        "{name} {rule:?}"
-                    );
-                } else {
-                    assert!(same_both_ways(&SingleBoard::new(&b)) > 0, "{name} {rule:?}");
-                }
-            }
-        }
-        assert_eq!(boards, 3 * builtin_names().count() - 2);
-    }
-
-    #[test]
-    fn a_run_of_top_throws_into_a_cycle_matches_the_hand_derivation() {
-        // size 7, die 3, bounce, unlimited: from 3 a 3 -> 6, from 6 a 3 -> 9 bounces to 5,
-        // from 5 a 3 -> 8 bounces to 6: levels 3 (k = 0), 6 (k = 1), 5 (k = 2), then back to
-        // level 1, a cycle of 2 levels, ratio 1/9, so levels 1 and 2 are visited 9/8 times
-        // their path weight: x = 1, 1/3 * 9/8 = 3/8, 1/9 * 9/8 = 1/8.
-        // Ends: level 0 (on 3): 1 -> 4, 2 -> 5; level 1 (on 6): 1 -> 7 (finish), 2 -> 8 -> 6;
-        // level 2 (on 5): 1 -> 6, 2 -> 7 (finish).
-        // P(4) = 1/3, P(5) = 1/3, P(6) = 3/8/3 + 1/8/3 = 1/6, P(7) = 1/8 + 1/24 = 1/6.
-        // Rolls: 1 + 3/8 + 1/8 = 3/2.
-        let b = board(
-            "size = 7\n[rules]\ndie = 3\novershoot = \"bounce\"\nroll_again = \"unlimited\"\n",
-        );
-        let turn = compound_move_by(&SingleBoard::new(&b), &3, true);
-        assert_eq!(
-            turn.next,
-            vec![(4, q(1, 3)), (5, q(1, 3)), (6, q(1, 6)), (7, q(1, 6))]
-        );
-        assert_eq!(turn.rewards.rolls, q(3, 2));
-    }
-
-    #[test]
-    fn a_long_run_is_one_power_of_the_die() {
-        // size 40, die 3, no jumps, unlimited: from 0 the 3s run 0, 3, ..., 39 (level k on
-        // 3k, 14 levels); a 1 or a 2 at level k ends on 3k + 1 or 3k + 2 with 3^-(k + 1), and
-        // the 3 from 39 finishes (40 is passed: stay on 39, roll again; from 39 a 1 finishes).
-        let b = board("size = 40\n[rules]\ndie = 3\nroll_again = \"unlimited\"\n");
-        let turn = compound_move_by(&SingleBoard::new(&b), &0, true);
-        for k in 0..13i64 {
-            let p = q(1, 3i64.pow(k as u32 + 1));
-            let on = |s: i64| {
-                turn.next
-                    .iter()
-                    .find(|(t, _)| i64::from(*t) == s)
-                    .unwrap()
-                    .1
-                    .clone()
-            };
-            assert_eq!(on(3 * k + 1), p, "level {k}");
-            assert_eq!(on(3 * k + 2), p, "level {k}");
-        }
-        let total: num_rational::BigRational = turn.next.iter().map(|(_, p)| p.clone()).sum();
-        assert_eq!(total, q(1, 1));
-    }
-
-    fn random_board(
-        size: u32,
-        die: u32,
-        rule: RollAgain,
-        overshoot: &str,
-        jumps: &[(u32, u32)],
-    ) -> Option<Board> {
-        let mut snakes = Vec::new();
-        let mut ladders = Vec::new();
-        let mut used = std::collections::HashSet::new();
-        for &(a, b) in jumps {
-            let (a, b) = (1 + a % (size - 1), b % size);
-            if a == b || !used.insert(a) {
-                continue;
-            }
-            if a > b {
-                snakes.push(format!("[{a}, {b}]"));
-            } else {
-                ladders.push(format!("[{a}, {b}]"));
-            }
-        }
-        let again = match rule {
-            RollAgain::Forfeit(k) => k.to_string(),
-            _ => "\"unlimited\"".to_string(),
-        };
-        let text = format!(
-            "size = {size}\nsnakes = [{}]\nladders = [{}]\n[rules]\ndie = {die}\n\
-             overshoot = \"{overshoot}\"\nroll_again = {again}\n",
-            snakes.join(", "),
-            ladders.join(", ")
-        );
-        // Jumps that chain into a cycle make an invalid board: skip those cases.
-        Board::from_toml_str(&text, "test").ok()
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(64))]
-        #[test]
-        fn random_boards_with_roll_again_sum_each_turn_as_the_general_route_does(
-            size in 4u32..60,
-            die in 2u32..7,
-            forfeit in 0u32..5,
-            overshoot in 0usize..3,
-            jumps in proptest::collection::vec((0u32..1000, 0u32..1000), 0..12),
-        ) {
-            let rule = if forfeit < 2 { RollAgain::Unlimited } else { RollAgain::Forfeit(forfeit) };
-            let overshoot = ["stay", "bounce", "allow"][overshoot];
-            if let Some(b) = random_board(size, die, rule, overshoot, &jumps) {
-                prop_assert!(same_both_ways(&SingleBoard::new(&b)) > 0);
-            }
-        }
-    }
-
-    #[test]
-    fn stateful_states_take_the_same_route() {
-        // A one-use ladder makes the state more than a square; the turn is still one path.
-        let b = board(
-            "size = 30\nladders = [[4, 20]]\nsnakes = [[25, 2]]\nonce = [4]\n\
-             [rules]\ndie = 3\nroll_again = \"unlimited\"\n",
-        );
-        assert!(b.is_stateful());
-        assert!(same_both_ways(&StatefulBoard::new(&b)) > 0);
-    }
 }
+
+#[cfg(test)]
+mod tests;
