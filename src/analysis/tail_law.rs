@@ -206,8 +206,7 @@ impl Settling {
     /// (its turn is m).
     pub(crate) fn watch(&mut self, stepper: &CertifiedStepper) -> Option<Vec<f64>> {
         self.ended = stepper.survives().hi == 0;
-        let (lower, shift) = stepper.lower_bounds();
-        let now: Vec<f64> = lower.iter().map(|&lo| lo as f64).collect();
+        let (now, shift) = stepper.lower_bounds_f64();
         let settled = match &self.last {
             Some((before, before_shift)) => {
                 // p_(m,j) / p_(m-1,j) = (now_j / before_j) 2^(before_shift - shift).

@@ -265,13 +265,7 @@ impl FloatStepper<'_> {
     pub fn step(&mut self) -> bool {
         let c = self.chain;
         let t = c.transient;
-        for (row, &x) in c.row_start.windows(2).zip(&self.x) {
-            if x != 0.0 {
-                for e in &c.entries[row[0]..row[1]] {
-                    self.next[e.j as usize] += x * e.q;
-                }
-            }
-        }
+        spread(c, &self.x, &mut self.next);
         self.error = compose(self.error, c.grow);
         self.ends = (self.next[t], self.exponent);
         self.next[t] = 0.0;
@@ -359,6 +353,31 @@ pub(super) fn slack_units((units, at): (u128, u32), shift: u32) -> u128 {
             down @ 0..128 => (units >> down) + 1,
             _ => 1,
         },
+    }
+}
+
+/// Adds `x_i q~_ij` to `next[j]` for every transition, row by row and in the order of each
+/// row (so every sum is the same recursive sum, whatever the loop's shape). `next` is padded
+/// with zeros to a power-of-two length on the first call, so that an index masked by that
+/// length less 1 (every j is at most t, below it: the mask changes nothing) needs no bounds
+/// check; the padding is never read. Two transitions at a time: the loop's own work is
+/// shared by two.
+fn spread(c: &FloatChain, x: &[f64], next: &mut Vec<f64>) {
+    if !next.len().is_power_of_two() {
+        next.resize(next.len().next_power_of_two(), 0.0);
+    }
+    let mask = next.len() - 1;
+    let next = &mut next[..=mask];
+    for (row, &x) in c.row_start.windows(2).zip(x) {
+        if x != 0.0 {
+            let mut add = |e: &Entry| next[e.j as usize & mask] += x * e.q;
+            let mut pairs = c.entries[row[0]..row[1]].chunks_exact(2);
+            for pair in &mut pairs {
+                add(&pair[0]);
+                add(&pair[1]);
+            }
+            pairs.remainder().iter().for_each(add);
+        }
     }
 }
 

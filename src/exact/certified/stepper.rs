@@ -30,28 +30,59 @@
 //!
 //! # Two representations of the transitions
 //!
-//! - **Counts** (`P = A / D`, the common denominator `D < 2^20`, as on every board with one die
-//!   and no roll-again): the sums `sum_i v_i a_ij` are exact in `u128` when `V = 127 - bits(D)`
-//!   (then `D 2^V <= 2^127`), and one division by D per state ends the step, rounded down by at
-//!   most [`DIVIDE_LOSS`] units: `delta_j` = that, once per state. A product is a 64-bit count
-//!   times a `u128`, two machine multiplies.
+//! - **Counts** (`P = A / D`, the common denominator `D < 2^40` ([`COUNT_BITS`]), as on every
+//!   board with one die, and on efi, whose six rolls again: `D = 5 6^14`, 39 bits): with
+//!   `V = 127 - bits(D)` the sums `sum_i v_i a_ij` are exact in `u128`. Every one is at most
+//!   `D sum_i v_i`, and `sum_i v_i <= 2^V`: it is `2^V` at n = 0, and after a step it is at
+//!   most the upper bound of `P(T > n)`, which is at most the one before (`P(T > n - 1)`'s,
+//!   less a lower bound of `P(T = n)`) and which renormalising shifts only while it stays
+//!   below `2^V`. So every partial sum and every product `v_i a_ij` is below
+//!   `D 2^V < 2^127`. A product is a `u128` times a 64-bit count, two machine multiplies (the
+//!   high word of `v_i` times `a_ij` is needed only to 64 bits, as the product fits). One
+//!   exact floor division by D per state ends the step ([`divide`]), losing under 1 unit:
+//!   `delta_j` = [`DIVIDE_LOSS`] = 1, once per state, and 0 for a zero sum, which divides
+//!   exactly.
 //! - **Fixed point** (any D): `floor(p 2^127)` per transition and `V = 124`; the product
 //!   `floor(v c / 2^127)`, computed without its lowest partial product, is at most 3 units below
 //!   `v c / 2^127`, which is less than 1 unit below `v p`: `delta_j` = [`PRODUCT_LOSS`] per
-//!   transition into j.
+//!   transition into j from a state whose value is not 0.
 //!
 //! Renormalising after each step shifts `v`, `r` and the bounds left by the same k bits, so the
-//! enclosure keeps its width relative to `P(T > n)`.
+//! enclosure keeps its width relative to `P(T > n)` (`v` and `r` as the next step reads them,
+//! which saves a pass over the states).
+//!
+//! # How tight
+//!
+//! The bounds are proved above; how far apart they end up is a matter of measure. A loss of
+//! `delta` units at turn m flows on as the law does, and by turn n it adds at most
+//! `delta sum_i P_i(T > n - m)` units of turn m's scale to the total error (`P_i` the game from
+//! state i), that is `delta sum_i P_i(T > n - m) 2^(e_n - e_m)` units of turn n's, where
+//! renormalising keeps `2^(e_n - e_m)` below about `2 P(T > m) / P(T > n)`. Once the law of the
+//! position has settled, `P_i(T > n - m) P(T > m) / P(T > n)` is about `c_i / C` (`c_i` and C
+//! the constants of the tails from state i and from the start), so every turn adds about
+//! `2 delta sum_i c_i / C` units, and the total error grows linearly in n, against a surviving
+//! mass of `2^(V - 1)` units or more.
+//!
+//! Measured on efi (D of 39 bits, V = 88, delta = 1 per state): the width of `P(T > n)` is
+//! under 2^17 units up to turn 300 (relative 2^-71.8 there), and each state's enclosure, as
+//! the tail law reads it at turn m = 244 ([`CertifiedStepper::position`]), is under 2^13
+//! units, about 2^-72 of the state's own probability at worst (every state is settled from
+//! turn 175 on). The fixed-point route on the same chain left about 80 times as many units,
+//! but of 2^-124 each: 2^-102 relative. The tail law needs much less than either: its printed
+//! error on efi (9e-23 for n >= 260, against `P(T > 260)` of about 5e-11) is set by the
+//! float vector it divides by, and comes out the same.
 //!
 //! # No underflow
 //!
 //! The factor g covers relative rounding errors only, which holds while every `f64` involved is
 //! normal. So every `p^_ij` is at least [`UPPER_FLOOR`] = 2^-400 (a probability below it, or
 //! one whose nearest `f64` is subnormal or 0, gets 2^-400, still an upper bound), and every
-//! nonzero `r_i` is raised to at least [`ERROR_FLOOR`] = 2^-600 before it is used (raising an
-//! upper bound keeps it one; it changes no `ceil(r_i)`, which is 1 either way). A product
-//! `r_i p^_ij` is then 0 exactly or at least 2^-1000, above the smallest normal `f64` (2^-1022),
-//! and sums of such terms do not underflow either.
+//! nonzero `r_i` is at least [`ERROR_FLOOR`] = 2^-600 when it is used: a state whose sum is
+//! not 0 has its loss, at least 1 unit, in its bound; a zero sum's nonzero bound is raised to
+//! the floor (raising an upper bound keeps it one; it changes no `ceil(r_i)`, which is 1
+//! either way); and renormalising only multiplies by `2^k >= 1`. A product `r_i p^_ij` is then
+//! 0 exactly or at least 2^-1000, above the smallest normal `f64` (2^-1022), and sums of such
+//! terms do not underflow either.
 
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -63,20 +94,21 @@ use crate::chain::{Chain, ChainState};
 use crate::exact::decimal::to_f64;
 use crate::race::fixed::round_outward;
 
-/// The largest common denominator (in bits) stepped as integer counts.
-const COUNT_BITS: u64 = 20;
+/// The common denominators stepped as integer counts are below `2^COUNT_BITS`: then
+/// `V = 127 - bits(D)` is at least 87 (see "How tight" in the module documentation).
+const COUNT_BITS: u32 = 40;
 /// Value bits in fixed point: [`mul_down`] needs `v <= 2^125`.
 const FIXED_VALUE_BITS: u32 = 124;
 /// Bits of the fixed-point transition probabilities.
 const COEF_BITS: u32 = 127;
 /// Units a fixed-point product can lose: 3 in [`mul_down`], under 1 from the coefficient.
 const PRODUCT_LOSS: f64 = 4.0;
-/// Units the division of a count sum by D can lose: under 1 from the reciprocal, 3 in
-/// [`mul_down`], and the floor.
-const DIVIDE_LOSS: f64 = 5.0;
+/// Units the division of a count sum by D can lose: [`divide`] is an exact floor, which loses
+/// under 1.
+const DIVIDE_LOSS: f64 = 1.0;
 /// The least `p^_ij` (see "No underflow" in the module documentation).
 const UPPER_FLOOR: f64 = power_of_two(-400);
-/// The least nonzero error bound used in a step (see "No underflow").
+/// The least nonzero error bound a step stores (see "No underflow").
 const ERROR_FLOOR: f64 = power_of_two(-600);
 
 /// `2^k` for a normal power (`-1022 <= k <= 1023`), from its bits.
@@ -102,24 +134,46 @@ fn no_underflow(e: f64) -> f64 {
 }
 
 /// `floor(v c / 2^127)` less at most 3, for `v < 2^127` and `c <= 2^127`: every partial
-/// product but the lowest (`v0 c0 < 2^128`, under 2 units), each shifted down.
+/// product but the lowest (`v0 c0 < 2^128`, under 2 units), each shifted down:
+/// `2 v1 c1 + floor((v1 c0 + v0 c1) / 2^63)`, computed as twice
+/// `v1 c1 + floor(mid / 2^64)` plus bit 63 of mid (the same number, in three multiplies).
 #[inline(always)]
 fn mul_down(v: u128, c: u128) -> u128 {
-    let (v1, v0) = (v >> 64, v & u128::from(u64::MAX));
-    let (c1, c0) = (c >> 64, c & u128::from(u64::MAX));
-    // v1 c1 < 2^126, and v1 c0 + v0 c1 < 2^127 + 2^127: nothing overflows.
-    ((v1 * c1) << 1) + ((v1 * c0 + v0 * c1) >> 63)
+    let (v1, v0) = ((v >> 64) as u64, v as u64);
+    let (c1, c0) = ((c >> 64) as u64, c as u64);
+    let wide = |a: u64, b: u64| u128::from(a) * u128::from(b);
+    // v1 < 2^63 and c1 <= 2^63: v1 c0 + v0 c1 < 2^127 + 2^127, and top < 2^126 + 2^64.
+    let mid = wide(v1, c0) + wide(v0, c1);
+    let top = wide(v1, c1) + (mid >> 64);
+    (top << 1) | u128::from((mid as u64) >> 63)
+}
+
+/// `floor(x / d)` for `x < 2^127` and `0 < d < 2^COUNT_BITS`, given
+/// `reciprocal = floor(2^127 / d)`: [`mul_down`] by the reciprocal gives q with
+/// `x / d - 5 < q <= x / d` (under 1 from the reciprocal, which is less than 1 below
+/// `2^127 / d` and is multiplied by `x < 2^127`; under 4 in [`mul_down`]), so the remainder
+/// `x - q d` is below `5 d`, which fits a word, and at most 4 subtractions make q exact.
+#[inline(always)]
+fn divide(x: u128, d: u64, reciprocal: u128) -> u128 {
+    let mut q = mul_down(x, reciprocal);
+    // x - q d < 2^64: its low word alone, from the low words of x and q d.
+    let mut rest = (x as u64).wrapping_sub((q as u64).wrapping_mul(d));
+    while rest >= d {
+        rest -= d;
+        q += 1;
+    }
+    q
 }
 
 /// One transition as the counts route steps it: all it reads, side by side.
 #[derive(Clone, Copy, Debug)]
 struct CountEntry {
-    /// The destination j.
-    j: u32,
-    /// The count `a_ij = D p_ij` (below `2^COUNT_BITS`).
-    a: u32,
+    /// The count `a_ij = D p_ij` (at most D, below `2^COUNT_BITS`).
+    a: u64,
     /// `p^_ij >= p_ij` as `f64`.
     upper: f64,
+    /// The destination j.
+    j: u32,
 }
 
 /// One transition as the fixed-point route steps it.
@@ -144,9 +198,10 @@ fn floor_scaled(n: u64, d: u64) -> u128 {
 /// How the transitions are stored (see the module documentation), in the order of the rows.
 #[derive(Clone, Debug)]
 enum Weights {
-    /// The integer counts, and `floor(2^127 / D)`.
+    /// The integer counts, D, and `floor(2^127 / D)`.
     Counts {
         entries: Vec<CountEntry>,
+        denominator: u64,
         reciprocal: u128,
     },
     /// The fixed-point probabilities.
@@ -159,7 +214,8 @@ enum Weights {
 pub struct CertifiedChain {
     transient: usize,
     start: usize,
-    row_start: Vec<usize>,
+    /// The number of entries in each transient state's row.
+    row_len: Vec<u32>,
     weights: Weights,
     /// The value bits V.
     value_bits: u32,
@@ -170,7 +226,9 @@ pub struct CertifiedChain {
 /// The common denominator of `probabilities` when it is below `2^COUNT_BITS`.
 fn small_denominator(probabilities: &[BigRational]) -> Option<u64> {
     probabilities.iter().try_fold(1u64, |d, p| {
-        let lcm = d.lcm(&p.denom().to_u64()?);
+        let denom = p.denom().to_u64()?;
+        // d < 2^40, but the denominator may be any word: the lcm is checked, not wrapped.
+        let lcm = d.checked_mul(denom / d.gcd(&denom))?;
         (lcm < 1 << COUNT_BITS).then_some(lcm)
     })
 }
@@ -252,19 +310,20 @@ impl CertifiedChain {
             Some(d) => {
                 let count = |p: &BigRational| {
                     let a = p.numer() * (BigInt::from(d) / p.denom());
-                    a.to_u32().expect("a count is at most D")
+                    a.to_u64().expect("a count is at most D")
                 };
                 let weights = Weights::Counts {
                     entries: entries
                         .map(|(&j, p)| CountEntry {
-                            j,
                             a: count(p),
                             upper: upper_bound(p),
+                            j,
                         })
                         .collect(),
+                    denominator: d,
                     reciprocal: (1u128 << 127) / u128::from(d),
                 };
-                // V = 127 - bits(D), so that D 2^V <= 2^127.
+                // V = 127 - bits(D), so that D 2^V < 2^127.
                 (weights, 126 - d.ilog2())
             }
             None => {
@@ -286,7 +345,10 @@ impl CertifiedChain {
         CertifiedChain {
             transient: t,
             start,
-            row_start: row_start.clone(),
+            row_len: row_start
+                .windows(2)
+                .map(|w| u32::try_from(w[1] - w[0]).expect("fewer than 2^32 states"))
+                .collect(),
             weights,
             value_bits,
             grow: 1.0 + (3.0 * widest.max(t as f64) + 8.0) * 2f64.powi(-50),
@@ -295,27 +357,152 @@ impl CertifiedChain {
 
     /// The number of transitions.
     pub fn transitions(&self) -> usize {
-        self.row_start.last().copied().unwrap_or(0)
+        match &self.weights {
+            Weights::Counts { entries, .. } => entries.len(),
+            Weights::Fixed(entries) => entries.len(),
+        }
     }
 
     /// A stepper at n = 0 (all mass on the start state, which must be transient).
     pub fn stepper(&self) -> CertifiedStepper<'_> {
         let t = self.transient;
-        let mut v = vec![0; t];
+        let mut v = Words::zeros(t + 1);
+        let mut survives = 0;
         if self.start < t {
-            v[self.start] = 1u128 << self.value_bits;
+            survives = 1u128 << self.value_bits;
+            v.set(self.start, survives, 0.0);
         }
-        let survives = v.iter().sum();
         CertifiedStepper {
             chain: self,
             turn: 0,
             exponent: 0,
+            pending: 0,
+            next: Words::zeros(t + 1),
             v,
-            error: vec![0.0; t],
-            next: vec![(0, 0.0); t + 1],
             survives: (survives, survives),
             ends: (0, 0),
             shift_before: self.value_bits,
+        }
+    }
+}
+
+/// A vector over the states in machine words: each `u128` value as its low and high words,
+/// and an `f64` error bound, in three arrays of one power-of-two length, so that an index
+/// masked by that length less 1 needs no bounds check (and no multiply: every element is 8
+/// bytes).
+#[derive(Clone, Debug)]
+struct Words {
+    lo: Vec<u64>,
+    hi: Vec<u64>,
+    error: Vec<f64>,
+}
+
+impl Words {
+    /// Zeros, room for at least `n` states.
+    fn zeros(n: usize) -> Words {
+        let len = n.next_power_of_two();
+        Words {
+            lo: vec![0; len],
+            hi: vec![0; len],
+            error: vec![0.0; len],
+        }
+    }
+
+    fn get(&self, i: usize) -> (u128, f64) {
+        let x = u128::from(self.hi[i]) << 64 | u128::from(self.lo[i]);
+        (x, self.error[i])
+    }
+
+    fn set(&mut self, i: usize, x: u128, e: f64) {
+        (self.lo[i], self.hi[i], self.error[i]) = (x as u64, (x >> 64) as u64, e);
+    }
+
+    /// The three arrays as the inner loops add to them.
+    fn sums(&mut self) -> Sums<'_> {
+        let mask = self.lo.len() - 1;
+        Sums {
+            lo: &mut self.lo[..=mask],
+            hi: &mut self.hi[..=mask],
+            error: &mut self.error[..=mask],
+            mask,
+        }
+    }
+}
+
+/// A step's sums as its inner loops add to them: every slice has length `mask + 1`.
+struct Sums<'a> {
+    lo: &'a mut [u64],
+    hi: &'a mut [u64],
+    error: &'a mut [f64],
+    mask: usize,
+}
+
+impl Sums<'_> {
+    /// The same slices, cut again to `mask + 1` where the compiler sees it (in a function
+    /// that is not inlined, so that its indexing needs no bounds check).
+    #[inline(always)]
+    fn again(&mut self) -> Sums<'_> {
+        let mask = self.mask;
+        Sums {
+            lo: &mut self.lo[..=mask],
+            hi: &mut self.hi[..=mask],
+            error: &mut self.error[..=mask],
+            mask,
+        }
+    }
+
+    /// Adds `x` (the sum stays below 2^128) and `e` to state j's sums.
+    #[inline(always)]
+    fn add(&mut self, j: u32, x: u128, e: f64) {
+        // j is at most the finish's index, below the length: the mask changes nothing.
+        let j = j as usize & self.mask;
+        let (lo, carry) = self.lo[j].overflowing_add(x as u64);
+        self.lo[j] = lo;
+        self.hi[j] += (x >> 64) as u64 + u64::from(carry);
+        self.error[j] += e;
+    }
+}
+
+/// A transition as one route stores it.
+trait Transition: Sized {
+    /// Adds the share of a state whose value is x and error bound e, `row` its transitions,
+    /// to the next step's sums.
+    fn spread_row(x: u128, e: f64, row: &[Self], sums: &mut Sums);
+}
+
+impl Transition for CountEntry {
+    /// `x a_ij` and `e p^_ij` for each transition, two at a time (the loop's own work is
+    /// shared by two).
+    #[inline(always)]
+    fn spread_row(x: u128, e: f64, row: &[CountEntry], sums: &mut Sums) {
+        let mut add = |entry: &CountEntry| {
+            sums.add(entry.j, x * u128::from(entry.a), e * entry.upper);
+        };
+        let mut pairs = row.chunks_exact(2);
+        for pair in &mut pairs {
+            add(&pair[0]);
+            add(&pair[1]);
+        }
+        pairs.remainder().iter().for_each(add);
+    }
+}
+
+impl Transition for FixedEntry {
+    /// `floor(x c_ij / 2^127)` (less at most 3) and `e p^_ij` plus the product's loss, or,
+    /// when x is 0, no product and no loss: only the error flows on. Not inlined: on its own
+    /// the loop keeps everything it uses in registers.
+    #[inline(never)]
+    fn spread_row(x: u128, e: f64, row: &[FixedEntry], sums: &mut Sums) {
+        let sums = &mut sums.again();
+        if x != 0 {
+            for entry in row {
+                let error = e * entry.upper + PRODUCT_LOSS;
+                sums.add(entry.j, mul_down(x, entry.coef), error);
+            }
+        } else {
+            for entry in row {
+                sums.add(entry.j, 0, e * entry.upper);
+            }
         }
     }
 }
@@ -325,15 +512,16 @@ impl CertifiedChain {
 pub struct CertifiedStepper<'a> {
     chain: &'a CertifiedChain,
     turn: usize,
-    /// The block exponent e: stored values are probabilities times 2^(V + e).
+    /// The block exponent e: values are probabilities times 2^(V + e).
     exponent: u32,
-    /// The lower bound of the scaled law of the transient states.
-    v: Vec<u128>,
-    /// An upper bound of each transient state's error `x_j - v_j`.
-    error: Vec<f64>,
-    /// The next step's sums and error bounds, side by side (the transient states, then the
-    /// finish).
-    next: Vec<(u128, f64)>,
+    /// The lower bound of the scaled law of the transient states, and an upper bound of each
+    /// one's error `x_j - v_j`, both still to be multiplied by `2^pending` (the last step's
+    /// renormalisation, done as the next step reads them).
+    v: Words,
+    pending: u32,
+    /// The next step's sums and error bounds (the transient states, then the finish): all
+    /// zeros between steps.
+    next: Words,
     /// Bounds of P(T > n) at the current exponent.
     survives: (u128, u128),
     /// Bounds of P(T = n) over 2^shift_before.
@@ -354,45 +542,15 @@ impl CertifiedStepper<'_> {
     pub fn step(&mut self) {
         let c = self.chain;
         let t = c.transient;
-        // `next` is all zeros here: the last step cleared it (or the stepper began so).
-        match &c.weights {
-            Weights::Counts { entries, .. } => {
-                let rows = c.row_start.windows(2).zip(&self.v).zip(&self.error);
-                for ((row, &x), &e) in rows {
-                    let e = no_underflow(e);
-                    if x != 0 || e != 0.0 {
-                        for entry in &entries[row[0]..row[1]] {
-                            let j = entry.j as usize;
-                            let next = &mut self.next[j];
-                            next.0 += x * u128::from(entry.a);
-                            next.1 += e * entry.upper;
-                        }
-                    }
-                }
-            }
-            Weights::Fixed(entries) => {
-                let rows = c.row_start.windows(2).zip(&self.v).zip(&self.error);
-                for ((row, &x), &e) in rows {
-                    let e = no_underflow(e);
-                    let entries = &entries[row[0]..row[1]];
-                    if x != 0 {
-                        for entry in entries {
-                            let j = entry.j as usize;
-                            let next = &mut self.next[j];
-                            next.0 += mul_down(x, entry.coef);
-                            next.1 += e * entry.upper + PRODUCT_LOSS;
-                        }
-                    } else if e != 0.0 {
-                        // No product, so no loss: only the error flows on.
-                        for entry in entries {
-                            self.next[entry.j as usize].1 += e * entry.upper;
-                        }
-                    }
-                }
-            }
+        match (&c.weights, self.pending) {
+            (Weights::Counts { entries, .. }, 0) => self.spread::<_, false>(entries),
+            (Weights::Counts { entries, .. }, _) => self.spread::<_, true>(entries),
+            (Weights::Fixed(entries), 0) => self.spread::<_, false>(entries),
+            (Weights::Fixed(entries), _) => self.spread::<_, true>(entries),
         }
         let (sum_lo, error_sum) = self.close_sums();
-        let (end_lo, end_error) = self.next[t];
+        let (end_lo, end_error) = self.next.get(t);
+        self.next.set(t, 0, 0.0);
         let sum_hi = sum_lo.saturating_add(units(error_sum));
         let end_hi = end_lo.saturating_add(units(end_error));
         let (was_lo, was_hi) = self.survives;
@@ -403,48 +561,93 @@ impl CertifiedStepper<'_> {
         let e_hi = end_hi.min(was_hi.saturating_sub(sum_lo));
         self.ends = (e_lo, e_hi);
         self.shift_before = c.value_bits + self.exponent;
-        // Renormalise: shift so that the surviving mass is again near 2^V.
+        // Renormalise: shift so that the surviving mass is again near 2^V; the values and
+        // their error bounds are shifted as the next step reads them.
         let k = match s_hi {
             0 => 0,
             _ => s_hi.leading_zeros().saturating_sub(128 - c.value_bits),
         };
-        let scale = 2f64.powi(k as i32);
-        let states = self.v.iter_mut().zip(&mut self.error);
-        for ((v, error), next) in states.zip(&mut self.next[..t]) {
-            (*v, *error) = (next.0 << k, next.1 * scale);
-            *next = (0, 0.0);
-        }
-        self.next[t] = (0, 0.0);
+        std::mem::swap(&mut self.v, &mut self.next);
+        self.pending = k;
         self.survives = (s_lo << k, s_hi << k);
         self.exponent += k;
         self.turn += 1;
     }
 
+    /// Reads each transient state's value and error bound (renormalised), and hands a state
+    /// whose value or bound is not 0 to [`Transition::spread_row`] with its transitions and
+    /// the next step's sums; leaves `v` all zeros. `SHIFTED`: whether there is a
+    /// renormalisation to do (`pending` is not 0), a loop of its own as most turns have none.
+    #[inline(always)]
+    fn spread<T: Transition, const SHIFTED: bool>(&mut self, entries: &[T]) {
+        let t = self.chain.transient;
+        let (k, scale) = (self.pending, 2f64.powi(self.pending as i32));
+        let mut sums = self.next.sums();
+        let v = &mut self.v;
+        let states = v.lo[..t]
+            .iter_mut()
+            .zip(&mut v.hi[..t])
+            .zip(&mut v.error[..t]);
+        let mut rest = entries;
+        for (((lo, hi), error), &len) in states.zip(&self.chain.row_len) {
+            let (entries, tail) = rest.split_at(len as usize);
+            rest = tail;
+            let (mut x, mut e) = (u128::from(*hi) << 64 | u128::from(*lo), *error);
+            if SHIFTED {
+                (x, e) = (x << k, e * scale);
+            }
+            // A nonzero e is at least ERROR_FLOOR: `close_sums` saw to it.
+            if x != 0 || e != 0.0 {
+                (*lo, *hi, *error) = (0, 0, 0.0);
+                T::spread_row(x, e, entries, &mut sums);
+            }
+        }
+    }
+
     /// Ends the step's sums in one pass: the division by D on the counts route (a zero sum
     /// divides exactly), then the factor g on every error bound; returns the sums over the
     /// transient states, of the values and (times g once more) of the error bounds.
+    ///
+    /// Every nonzero error bound it leaves is at least [`ERROR_FLOOR`], which renormalising
+    /// (a factor 2^k) keeps: a state whose sum is not 0 had some loss counted (a division, or
+    /// a product on the fixed-point route), at least 1 unit; the others are raised to it.
     fn close_sums(&mut self) -> (u128, f64) {
         let c = self.chain;
         let g = c.grow;
-        let divide = match &c.weights {
-            Weights::Counts { reciprocal, .. } => Some(*reciprocal),
+        let by = match &c.weights {
+            Weights::Counts {
+                denominator,
+                reciprocal,
+                ..
+            } => Some((*denominator, *reciprocal)),
             Weights::Fixed(_) => None,
         };
-        let close = |(x, e): &mut (u128, f64)| {
-            if let (Some(r), true) = (divide, *x != 0) {
-                *x = mul_down(*x, r);
+        let close = |lo: &mut u64, hi: &mut u64, e: &mut f64| -> u128 {
+            let mut x = u128::from(*hi) << 64 | u128::from(*lo);
+            if x == 0 {
+                *e = no_underflow(*e * g);
+                return 0;
+            }
+            if let Some((d, r)) = by {
+                x = divide(x, d, r);
+                (*lo, *hi) = (x as u64, (x >> 64) as u64);
                 *e += DIVIDE_LOSS;
             }
             *e *= g;
+            x
         };
-        let (states, finish) = self.next.split_at_mut(c.transient);
+        let t = c.transient;
+        let n = &mut self.next;
         let (mut sum_lo, mut error_sum) = (0u128, 0.0f64);
-        for next in states {
-            close(next);
-            sum_lo += next.0;
-            error_sum += next.1;
+        let states = n.lo[..t]
+            .iter_mut()
+            .zip(&mut n.hi[..t])
+            .zip(&mut n.error[..t]);
+        for ((lo, hi), e) in states {
+            sum_lo += close(lo, hi, e);
+            error_sum += *e;
         }
-        close(&mut finish[0]);
+        close(&mut n.lo[t], &mut n.hi[t], &mut n.error[t]);
         (sum_lo, error_sum * g)
     }
 
@@ -466,20 +669,27 @@ impl CertifiedStepper<'_> {
     pub fn position(&self) -> Vec<Bounds> {
         let shift = self.chain.value_bits + self.exponent;
         let cap = self.survives.1;
-        self.v
-            .iter()
-            .zip(&self.error)
-            .map(|(&lo, &e)| Bounds {
-                lo,
-                hi: lo.saturating_add(units(e)).min(cap),
-                shift,
+        let scale = 2f64.powi(self.pending as i32);
+        (0..self.chain.transient)
+            .map(|i| {
+                let (x, e) = self.v.get(i);
+                let lo = x << self.pending;
+                Bounds {
+                    lo,
+                    hi: lo.saturating_add(units(e * scale)).min(cap),
+                    shift,
+                }
             })
             .collect()
     }
 
-    /// The lower bounds of [`CertifiedStepper::position`] and their shift, without a copy.
-    pub fn lower_bounds(&self) -> (&[u128], u32) {
-        (&self.v, self.chain.value_bits + self.exponent)
+    /// The lower bounds of [`CertifiedStepper::position`] as the nearest floats, and their
+    /// shift (what the tail law's watch reads every turn, without the error bounds).
+    pub fn lower_bounds_f64(&self) -> (Vec<f64>, u32) {
+        let lower = (0..self.chain.transient)
+            .map(|i| (self.v.get(i).0 << self.pending) as f64)
+            .collect();
+        (lower, self.chain.value_bits + self.exponent)
     }
 
     /// Bounds of P(T > n).
@@ -493,91 +703,5 @@ impl CertifiedStepper<'_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::Board;
-    use crate::chain::Chain;
-    use crate::exact::step::IntegerChain;
-
-    /// A loaded two-faced die whose top face (weight 1 in 1,000,001) rolls again up to 63 times:
-    /// the turn that forfeits after 64 tops has probability 1,000,001^-64, about 2^-1276, below
-    /// the smallest `f64`.
-    fn tiny_odds_board() -> Board {
-        Board::from_toml_str(
-            "size = 30\n[rules]\ndie = [1000000, 1]\nroll_again = 64\n",
-            "tiny-odds",
-        )
-        .unwrap()
-    }
-
-    #[test]
-    fn every_float_upper_bound_is_above_its_probability_even_below_the_float_range() {
-        let chain = Chain::for_board(&tiny_odds_board());
-        let mut smallest: Option<BigRational> = None;
-        for (_, p) in chain.rows().iter().flatten() {
-            let hat = upper_bound(p);
-            assert!(hat >= UPPER_FLOOR && hat.is_normal());
-            assert!(BigRational::from_float(hat).unwrap() >= *p, "{p}");
-            if smallest.as_ref().is_none_or(|s| p < s) {
-                smallest = Some(p.clone());
-            }
-        }
-        // The board has a transition the nearest f64 would round to 0 (so `to_f64(p) * (1 +
-        // 2^-50)` alone would have been below p).
-        let smallest = smallest.unwrap();
-        assert_eq!(to_f64(&smallest), 0.0, "{smallest}");
-    }
-
-    #[test]
-    fn fixed_point_probabilities_by_long_division_agree_with_big_integers() {
-        // Second method: `round_outward`'s floor in big integers. Ends of the range, a
-        // power of two (exact), thirds and sixths, and the largest words.
-        let cases = [
-            (0u64, 1u64),
-            (1, 1),
-            (1, 2),
-            (1, 3),
-            (2, 3),
-            (5, 6),
-            (1, 6u64.pow(20)),
-            (u64::MAX, u64::MAX),
-            (1, u64::MAX),
-            (u64::MAX - 1, u64::MAX),
-            (12_345_678_901, 98_765_432_109),
-        ];
-        for (n, d) in cases {
-            let p = BigRational::new(n.into(), d.into());
-            let (lo, _) = round_outward(&p, COEF_BITS);
-            assert_eq!(floor_scaled(n, d), lo.to_u128().unwrap(), "{n}/{d}");
-        }
-    }
-
-    #[test]
-    fn a_nonzero_error_bound_is_never_tiny_and_zero_stays_zero() {
-        assert_eq!(no_underflow(0.0), 0.0);
-        assert_eq!(no_underflow(f64::MIN_POSITIVE), ERROR_FLOOR);
-        assert_eq!(no_underflow(3.5), 3.5);
-        assert_eq!(ERROR_FLOOR, 2f64.powi(-600));
-        assert_eq!(UPPER_FLOOR, 2f64.powi(-400));
-        // The least product of the two is a normal number.
-        assert!((ERROR_FLOOR * UPPER_FLOOR).is_normal());
-    }
-
-    #[test]
-    fn the_bounds_contain_the_exact_law_on_a_board_with_odds_below_the_float_range() {
-        // Second method: the exact integer stepping.
-        let chain = Chain::for_board(&tiny_odds_board());
-        let (cc, ic) = (CertifiedChain::new(&chain), IntegerChain::new(&chain));
-        let (mut c, mut e) = (cc.stepper(), ic.stepper());
-        for _ in 0..40 {
-            c.step();
-            e.step();
-            for (b, x) in [
-                (c.survives(), e.p_survives()),
-                (c.ends_now(), e.p_ends_now()),
-            ] {
-                assert!(b.contains(&x));
-            }
-        }
-    }
-}
+#[path = "stepper_tests.rs"]
+mod tests;
