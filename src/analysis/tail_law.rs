@@ -12,9 +12,9 @@
 //!   `P(T > m + k) <= a r^k + (s 1)` with `a = alpha (u 1)`;
 //! - if `w Q >= l w` and `p_m >= beta w`, then `P(T > m + k) >= b l^k` with `b = beta (w 1)`.
 //!
-//! u is the law after m turns, as floats of the certified stepping's upper bounds, m the first
+//! u is the law after m turns, as floats of the certified stepping's lower bounds, m the first
 //! turn at which its ratios to the turn before agree to 1e-13 (the power method from the start:
-//! it settles on the left Perron vector when the chain is not periodic; [`Settling`]); r and l
+//! it settles on the left Perron vector when the chain is not periodic; `Settling`); r and l
 //! are its Collatz-Wielandt ratios `(u Q)_j / u_j`, evaluated exactly (u as the dyadic
 //! fractions the floats are, Q exact), so nothing depends on how the floats were rounded, and
 //! the statement holds whatever u >= 0 is, provided `(u Q)_j = 0` wherever `u_j = 0`. w is u
