@@ -48,7 +48,7 @@ use crate::exact::step::IntegerChain;
 mod floats;
 #[path = "shown_tiers.rs"]
 mod tiers;
-use tiers::{float_first, law_first, Stepped};
+use tiers::{float_first, law_first, too_wide, Stepped};
 #[cfg(test)]
 use tiers::{step_on, GiveUp};
 
@@ -394,7 +394,13 @@ pub fn certified_distribution_for<S: ChainState>(
     let plan = plan(chain, options, |turns| 8.0 * transitions as f64 * turns)?;
     let grid = 10f64.powi(-(digits.min(400) as i32));
     let first = match &plan.tail_law_start {
-        Some(start) => law_first(start, cc(), fc.as_ref(), options, &plan, grid),
+        Some(start) => law_first(start, cc(), fc.as_ref(), options, &plan, grid).map(|first| {
+            let wide = too_wide(&first.0.p) || too_wide(&first.0.s);
+            match wide.then(|| float_first(cc(), fc.as_ref(), options, &plan, grid)) {
+                Some(Some((stepped, refine, _))) => (stepped, refine, first.2),
+                _ => first,
+            }
+        }),
         None => float_first(cc(), fc.as_ref(), options, &plan, grid),
     };
     // Neither tier can tell the tail threshold: the exact distribution.

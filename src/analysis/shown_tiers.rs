@@ -319,3 +319,13 @@ impl<'a> Refine<'a> {
         true
     }
 }
+
+/// Whether a term's bounds are wider than 2^-21 of their lower bound (relative). The `u128`
+/// tier's roundings are injected at the scale of the surviving mass and fall with the chain's
+/// slowest mode: on a chain whose law takes long to settle (a slow mode of tiny weight) they
+/// outgrow terms that fall faster, and its terms are then stepped again by the float tier.
+pub(super) fn too_wide(terms: &[Value]) -> bool {
+    terms
+        .iter()
+        .any(|v| matches!(v, Value::Bounds(b) if b.hi - b.lo > b.lo >> 21))
+}

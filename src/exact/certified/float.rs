@@ -260,8 +260,9 @@ pub struct FloatStepper<'a> {
 }
 
 impl FloatStepper<'_> {
-    /// Plays one more turn; false when the tier gives up (an entry near underflow, or the error
-    /// bound past [`MAX_ERROR`]), after which the stepper must not be used.
+    /// Plays one more turn; false when the tier gives up (an entry near underflow, the error
+    /// bound past [`MAX_ERROR`], or a slack that is no longer small beside the terms), after
+    /// which the stepper must not be used.
     pub fn step(&mut self) -> bool {
         let c = self.chain;
         let t = c.transient;
@@ -285,7 +286,17 @@ impl FloatStepper<'_> {
         self.survives = sum * scale;
         self.exponent += k as u32;
         self.turn += 1;
-        !tiny && self.error <= MAX_ERROR
+        !tiny && self.error <= MAX_ERROR && !self.slack_swamps()
+    }
+
+    /// Whether the slack is above 2^-30 of the lower bound of `P(T = n)` or of `P(T > n)`
+    /// (a lower bound of 0 included): the slack does not shrink with the tail, so the tier
+    /// gives up rather than hand on bounds that are not about `error` wide.
+    fn slack_swamps(&self) -> bool {
+        self.slack.0 != 0
+            && [self.ends_now(), self.survives()]
+                .iter()
+                .any(|b| slack_units(self.slack, b.shift) > b.lo >> 30)
     }
 
     /// The number of turns played.

@@ -18,8 +18,8 @@
 //! The bounds widen like `(r / l)^k`, which is `1 + k 1e-13` or so when the law has settled to
 //! 1e-13: enough for the decimals of the late terms; a term they leave undecided goes to the
 //! `u128` tier like any other. s (the mass of the states too small to count, about 2^-120 of
-//! `P(T > m)`) does not shrink with the tail: the tier gives up once it is 2^-40 of the upper
-//! bound.
+//! `P(T > m)`) does not shrink with the tail: the tier gives up once it is 2^-30 of a term's
+//! lower bound, or once a term's bounds are 2^-21 of it wide.
 
 use std::cmp::Ordering;
 
@@ -95,8 +95,8 @@ impl GeometricTier {
         self.turn
     }
 
-    /// One more turn; false when the bounds have run out of the tier's range or the slack s
-    /// would swamp them, after which the tier must not be used.
+    /// One more turn; false when the bounds have run out of the tier's range, are too wide, or
+    /// the slack s would swamp them, after which the tier must not be used.
     pub fn step(&mut self) -> bool {
         let before = self.integers();
         self.upper = self.upper * self.r * UP;
@@ -118,10 +118,12 @@ impl GeometricTier {
             self.exponent += k as u32;
         }
         self.turn += 1;
-        // The slack does not shrink with the tail: once it is above 2^-40 of the bound, the
-        // bounds decide little, and the tier gives up.
-        let (_, hi) = self.integers();
-        let swamped = slack_units(self.slack, self.shift()) > hi >> 40;
+        // The slack does not shrink with the tail: once it is above 2^-30 of a term's lower
+        // bound, or a term's bounds are wider than 2^-21 of it (relative), the bounds decide
+        // little and the tier gives up (the float tier's terms are never wider either).
+        let swamped = [self.ends, self.survives()]
+            .iter()
+            .any(|b| slack_units(self.slack, b.shift) > b.lo >> 30 || b.hi - b.lo > b.lo >> 21);
         self.upper.is_normal() && self.exponent < 100_000 && !swamped
     }
 
