@@ -20,35 +20,27 @@ pub(super) trait Tier {
     fn survives(&self) -> Bounds;
 }
 
-impl Tier for FloatStepper<'_> {
-    fn turn(&self) -> usize {
-        FloatStepper::turn(self)
-    }
-    fn step(&mut self) -> bool {
-        FloatStepper::step(self)
-    }
-    fn ends_now(&self) -> Bounds {
-        FloatStepper::ends_now(self)
-    }
-    fn survives(&self) -> Bounds {
-        FloatStepper::survives(self)
-    }
+/// [`Tier`] for a stepper whose own methods of the same names do the work.
+macro_rules! tier_by_its_methods {
+    ($($stepper:ty),*) => {$(
+        impl Tier for $stepper {
+            fn turn(&self) -> usize {
+                <$stepper>::turn(self)
+            }
+            fn step(&mut self) -> bool {
+                <$stepper>::step(self)
+            }
+            fn ends_now(&self) -> Bounds {
+                <$stepper>::ends_now(self)
+            }
+            fn survives(&self) -> Bounds {
+                <$stepper>::survives(self)
+            }
+        }
+    )*};
 }
 
-impl Tier for GeometricTier {
-    fn turn(&self) -> usize {
-        GeometricTier::turn(self)
-    }
-    fn step(&mut self) -> bool {
-        GeometricTier::step(self)
-    }
-    fn ends_now(&self) -> Bounds {
-        GeometricTier::ends_now(self)
-    }
-    fn survives(&self) -> Bounds {
-        GeometricTier::survives(self)
-    }
-}
+tier_by_its_methods!(FloatStepper<'_>, GeometricTier);
 
 impl Tier for CertifiedStepper<'_> {
     fn turn(&self) -> usize {
