@@ -39,9 +39,11 @@
 //!   below `2^V`. So every partial sum and every product `v_i a_ij` is below
 //!   `D 2^V < 2^127`. A product is a `u128` times a 64-bit count, two machine multiplies (the
 //!   high word of `v_i` times `a_ij` is needed only to 64 bits, as the product fits). One
-//!   exact floor division by D per state ends the step ([`divide`]), losing under 1 unit:
-//!   `delta_j` = [`DIVIDE_LOSS`] = 1, once per state, and 0 for a zero sum, which divides
-//!   exactly.
+//!   division by D per state ends the step, a [`mul_down`] by `floor(2^127 / D)`, rounded
+//!   down by at most [`DIVIDE_LOSS`] units: `delta_j` = that, once per state, and 0 for a
+//!   zero sum, which divides exactly. (An exact floor, by a remainder and four comparisons,
+//!   would take 4 units off `delta_j`, 2 bits of the width, but cost 12 % of the stepping's
+//!   time on a board with a six-sided die.)
 //! - **Fixed point** (any D): `floor(p 2^127)` per transition and `V = 124`; the product
 //!   `floor(v c / 2^127)`, computed without its lowest partial product, is at most 3 units below
 //!   `v c / 2^127`, which is less than 1 unit below `v p`: `delta_j` = [`PRODUCT_LOSS`] per
@@ -63,14 +65,14 @@
 //! `2 delta sum_i c_i / C` units, and the total error grows linearly in n, against a surviving
 //! mass of `2^(V - 1)` units or more.
 //!
-//! Measured on efi (D of 39 bits, V = 88, delta = 1 per state): the width of `P(T > n)` is
-//! under 2^17 units up to turn 300 (relative 2^-71.8 there), and each state's enclosure, as
-//! the tail law reads it at turn m = 244 ([`CertifiedStepper::position`]), is under 2^13
-//! units, about 2^-72 of the state's own probability at worst (every state is settled from
-//! turn 175 on). The fixed-point route on the same chain left about 80 times as many units,
-//! but of 2^-124 each: 2^-102 relative. The tail law needs much less than either: its printed
-//! error on efi (9e-23 for n >= 260, against `P(T > 260)` of about 5e-11) is set by the
-//! float vector it divides by, and comes out the same.
+//! Measured on efi (D of 39 bits, V = 88, delta = 5 per state): the width of `P(T > n)` is
+//! under 2^19 units up to turn 300 (relative 2^-69.5 there), and each state's enclosure, as
+//! the tail law reads it at turn m = 244 ([`CertifiedStepper::position`]), is under 2^15
+//! units, 2^-69.7 of the state's own probability at worst (every state is settled from turn
+//! 175 on). The fixed-point route on the same chain left about 20 times as many units, but of
+//! 2^-124 each: 2^-102 relative. The tail law needs much less than either: its printed error
+//! on efi (9e-23 for n >= 260, against `P(T > 260)` of about 5e-11) is set by the float
+//! vector it divides by, and comes out the same.
 //!
 //! # No underflow
 //!
@@ -103,9 +105,9 @@ const FIXED_VALUE_BITS: u32 = 124;
 const COEF_BITS: u32 = 127;
 /// Units a fixed-point product can lose: 3 in [`mul_down`], under 1 from the coefficient.
 const PRODUCT_LOSS: f64 = 4.0;
-/// Units the division of a count sum by D can lose: [`divide`] is an exact floor, which loses
-/// under 1.
-const DIVIDE_LOSS: f64 = 1.0;
+/// Units the division of a count sum by D can lose: under 1 from the reciprocal (less than 1
+/// below `2^127 / D`, times a sum below 2^127), 3 in [`mul_down`], and the floor.
+const DIVIDE_LOSS: f64 = 5.0;
 /// The least `p^_ij` (see "No underflow" in the module documentation).
 const UPPER_FLOOR: f64 = power_of_two(-400);
 /// The least nonzero error bound a step stores (see "No underflow").
@@ -134,35 +136,15 @@ fn no_underflow(e: f64) -> f64 {
 }
 
 /// `floor(v c / 2^127)` less at most 3, for `v < 2^127` and `c <= 2^127`: every partial
-/// product but the lowest (`v0 c0 < 2^128`, under 2 units), each shifted down:
-/// `2 v1 c1 + floor((v1 c0 + v0 c1) / 2^63)`, computed as twice
-/// `v1 c1 + floor(mid / 2^64)` plus bit 63 of mid (the same number, in three multiplies).
+/// product but the lowest (`v0 c0 < 2^128`, under 2 units), each shifted down. (Written as
+/// twice `v1 c1 + floor(mid / 2^64)` plus bit 63 of mid, LLVM saves a multiply, but the two
+/// double-word shifts it needs then took longer on the AMD EPYC measured.)
 #[inline(always)]
 fn mul_down(v: u128, c: u128) -> u128 {
-    let (v1, v0) = ((v >> 64) as u64, v as u64);
-    let (c1, c0) = ((c >> 64) as u64, c as u64);
-    let wide = |a: u64, b: u64| u128::from(a) * u128::from(b);
-    // v1 < 2^63 and c1 <= 2^63: v1 c0 + v0 c1 < 2^127 + 2^127, and top < 2^126 + 2^64.
-    let mid = wide(v1, c0) + wide(v0, c1);
-    let top = wide(v1, c1) + (mid >> 64);
-    (top << 1) | u128::from((mid as u64) >> 63)
-}
-
-/// `floor(x / d)` for `x < 2^127` and `0 < d < 2^COUNT_BITS`, given
-/// `reciprocal = floor(2^127 / d)`: [`mul_down`] by the reciprocal gives q with
-/// `x / d - 5 < q <= x / d` (under 1 from the reciprocal, which is less than 1 below
-/// `2^127 / d` and is multiplied by `x < 2^127`; under 4 in [`mul_down`]), so the remainder
-/// `x - q d` is below `5 d`, which fits a word, and at most 4 subtractions make q exact.
-#[inline(always)]
-fn divide(x: u128, d: u64, reciprocal: u128) -> u128 {
-    let mut q = mul_down(x, reciprocal);
-    // x - q d < 2^64: its low word alone, from the low words of x and q d.
-    let mut rest = (x as u64).wrapping_sub((q as u64).wrapping_mul(d));
-    while rest >= d {
-        rest -= d;
-        q += 1;
-    }
-    q
+    let (v1, v0) = (v >> 64, v & u128::from(u64::MAX));
+    let (c1, c0) = (c >> 64, c & u128::from(u64::MAX));
+    // v1 c1 < 2^126, and v1 c0 + v0 c1 < 2^127 + 2^127: nothing overflows.
+    ((v1 * c1) << 1) + ((v1 * c0 + v0 * c1) >> 63)
 }
 
 /// One transition as the counts route steps it: all it reads, side by side.
@@ -198,10 +180,9 @@ fn floor_scaled(n: u64, d: u64) -> u128 {
 /// How the transitions are stored (see the module documentation), in the order of the rows.
 #[derive(Clone, Debug)]
 enum Weights {
-    /// The integer counts, D, and `floor(2^127 / D)`.
+    /// The integer counts, and `floor(2^127 / D)`.
     Counts {
         entries: Vec<CountEntry>,
-        denominator: u64,
         reciprocal: u128,
     },
     /// The fixed-point probabilities.
@@ -320,7 +301,6 @@ impl CertifiedChain {
                             j,
                         })
                         .collect(),
-                    denominator: d,
                     reciprocal: (1u128 << 127) / u128::from(d),
                 };
                 // V = 127 - bits(D), so that D 2^V < 2^127.
@@ -438,17 +418,15 @@ struct Sums<'a> {
 }
 
 impl Sums<'_> {
-    /// The same slices, cut again to `mask + 1` where the compiler sees it (in a function
-    /// that is not inlined, so that its indexing needs no bounds check).
+    /// [`Sums::add`] with a bounds check instead of the mask: the fixed-point loop, short of
+    /// registers, had to reload the mask, and took 10 % longer.
     #[inline(always)]
-    fn again(&mut self) -> Sums<'_> {
-        let mask = self.mask;
-        Sums {
-            lo: &mut self.lo[..=mask],
-            hi: &mut self.hi[..=mask],
-            error: &mut self.error[..=mask],
-            mask,
-        }
+    fn add_checked(&mut self, j: u32, x: u128, e: f64) {
+        let j = j as usize;
+        let (lo, carry) = self.lo[j].overflowing_add(x as u64);
+        self.lo[j] = lo;
+        self.hi[j] += (x >> 64) as u64 + u64::from(carry);
+        self.error[j] += e;
     }
 
     /// Adds `x` (the sum stays below 2^128) and `e` to state j's sums.
@@ -471,33 +449,25 @@ trait Transition: Sized {
 }
 
 impl Transition for CountEntry {
-    /// `x a_ij` and `e p^_ij` for each transition, two at a time (the loop's own work is
-    /// shared by two).
+    /// `x a_ij` and `e p^_ij` for each transition. (Two at a time saved instructions but
+    /// took longer: 10 % on a board with a six-sided die.)
     #[inline(always)]
     fn spread_row(x: u128, e: f64, row: &[CountEntry], sums: &mut Sums) {
-        let mut add = |entry: &CountEntry| {
+        for entry in row {
             sums.add(entry.j, x * u128::from(entry.a), e * entry.upper);
-        };
-        let mut pairs = row.chunks_exact(2);
-        for pair in &mut pairs {
-            add(&pair[0]);
-            add(&pair[1]);
         }
-        pairs.remainder().iter().for_each(add);
     }
 }
 
 impl Transition for FixedEntry {
     /// `floor(x c_ij / 2^127)` (less at most 3) and `e p^_ij` plus the product's loss, or,
-    /// when x is 0, no product and no loss: only the error flows on. Not inlined: on its own
-    /// the loop keeps everything it uses in registers.
-    #[inline(never)]
+    /// when x is 0, no product and no loss: only the error flows on.
+    #[inline(always)]
     fn spread_row(x: u128, e: f64, row: &[FixedEntry], sums: &mut Sums) {
-        let sums = &mut sums.again();
         if x != 0 {
             for entry in row {
                 let error = e * entry.upper + PRODUCT_LOSS;
-                sums.add(entry.j, mul_down(x, entry.coef), error);
+                sums.add_checked(entry.j, mul_down(x, entry.coef), error);
             }
         } else {
             for entry in row {
@@ -614,12 +584,8 @@ impl CertifiedStepper<'_> {
     fn close_sums(&mut self) -> (u128, f64) {
         let c = self.chain;
         let g = c.grow;
-        let by = match &c.weights {
-            Weights::Counts {
-                denominator,
-                reciprocal,
-                ..
-            } => Some((*denominator, *reciprocal)),
+        let divide = match &c.weights {
+            Weights::Counts { reciprocal, .. } => Some(*reciprocal),
             Weights::Fixed(_) => None,
         };
         let close = |lo: &mut u64, hi: &mut u64, e: &mut f64| -> u128 {
@@ -628,8 +594,8 @@ impl CertifiedStepper<'_> {
                 *e = no_underflow(*e * g);
                 return 0;
             }
-            if let Some((d, r)) = by {
-                x = divide(x, d, r);
+            if let Some(r) = divide {
+                x = mul_down(x, r);
                 (*lo, *hi) = (x as u64, (x >> 64) as u64);
                 *e += DIVIDE_LOSS;
             }
