@@ -27,6 +27,7 @@
 
 use std::cell::OnceCell;
 use std::cmp::Ordering;
+use std::io::Write;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -34,14 +35,14 @@ use num_traits::Zero;
 
 use super::distribution::{
     distribution, mode_of, plan, quantiles_of, stepping_work, Decay, Distribution,
-    DistributionOptions, Known, Mean, Plan, Quantile, Stop, Term, TooMuchWork, WORK_LIMIT,
+    DistributionOptions, Known, Mean, Plan, Quantile, Stop, TooMuchWork, WORK_LIMIT,
 };
 use super::stateful::{exact_mean_on, law_chain};
 use super::tail_law::{TailLaw, TailLawStart};
 use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, RollSquares, Trap};
 use crate::exact::certified::{Bounds, CertifiedChain, FloatChain, MergedRows};
-use crate::exact::decimal::{fixed, probability, to_f64};
+use crate::exact::decimal::{probability, push_probability_cells, to_f64};
 use crate::exact::step::IntegerChain;
 
 #[path = "shown_floats.rs"]
@@ -52,24 +53,130 @@ use tiers::{float_first, law_first, too_wide, Stepped};
 #[cfg(test)]
 use tiers::{step_on, GiveUp};
 
-/// How a number becomes a cell's text.
-type Cell<'a> = &'a dyn Fn(&BigRational) -> String;
-
-/// One row of the table as shown.
-#[derive(Clone, Debug, PartialEq)]
+/// One row of the table as shown: P(T = n), P(T <= n) and P(T > n) as the table shows them
+/// ([`ShownTerm::table`]) and as CSV cells ([`ShownTerm::csv`]), and P(T = n) as an `f64`.
+///
+/// The six cells are kept in one string (a table cell that is its CSV cell, as most are, once).
+#[derive(Clone)]
 pub struct ShownTerm {
     /// The number of turns.
     pub n: usize,
-    /// P(T = n), P(T <= n) and P(T > n) as the table shows them
-    /// ([`crate::exact::decimal::probability`]: never a nonzero value as 0, nor one below 1 as 1).
-    pub table: [String; 3],
-    /// The same as CSV cells: plain correctly rounded decimals.
-    pub csv: [String; 3],
+    /// The cells one after the other: per column, the CSV cell, then the table's when it
+    /// differs.
+    text: Box<str>,
+    /// Per column, where its CSV cell ends and where its table cell starts and ends (the CSV
+    /// cell's own place when the table shows it). Each column starts where the one before
+    /// ends (that column's table cell, which ends last).
+    ends: [[u32; 3]; 3],
     /// P(T = n) as an `f64`, for the chart: the nearest `f64` on the rows the chart draws (up
     /// to the 99.9 % quantile, or every row) when the chart was asked for, and always from
     /// [`ShownDistribution::from_exact`]; else one within the certified bounds (a relative
     /// 2^-20 at most, about 2^-37 on the built-in boards).
     pub p_f64: f64,
+}
+
+impl ShownTerm {
+    /// The row `n` with the cells `table` and `csv` (P(T = n), P(T <= n), P(T > n)).
+    pub fn new(n: usize, table: [&str; 3], csv: [&str; 3], p_f64: f64) -> ShownTerm {
+        let mut text = String::new();
+        let mut ends = [[0; 3]; 3];
+        for (column, end) in ends.iter_mut().enumerate() {
+            let start = text.len();
+            text.push_str(csv[column]);
+            let plain = text.len();
+            *end = match table[column] == csv[column] {
+                true => [plain, start, plain].map(at),
+                false => {
+                    text.push_str(table[column]);
+                    [plain, plain, text.len()].map(at)
+                }
+            };
+        }
+        ShownTerm {
+            n,
+            text: text.into(),
+            ends,
+            p_f64,
+        }
+    }
+
+    /// P(T = n), P(T <= n) and P(T > n) as the table shows them
+    /// ([`crate::exact::decimal::probability`]: never a nonzero value as 0, nor one below 1 as
+    /// 1).
+    pub fn table(&self) -> [&str; 3] {
+        [0, 1, 2].map(|column| self.cell(column, true))
+    }
+
+    /// The same as CSV cells: plain correctly rounded decimals (or the fractions).
+    pub fn csv(&self) -> [&str; 3] {
+        [0, 1, 2].map(|column| self.cell(column, false))
+    }
+
+    fn cell(&self, column: usize, table: bool) -> &str {
+        let start = match column {
+            0 => 0,
+            _ => self.ends[column - 1][2] as usize,
+        };
+        let [csv, table_start, table_end] = self.ends[column].map(|e| e as usize);
+        match table {
+            true => &self.text[table_start..table_end],
+            false => &self.text[start..csv],
+        }
+    }
+
+    /// The row whose column k's cells `cell(k, text)` writes at the end of `text` (cleared
+    /// first: a buffer reused row after row), the CSV cell and then the table's when it
+    /// differs (never empty then), returning where the CSV cell ends; `None` when some cell is
+    /// not decided.
+    fn write(
+        n: usize,
+        p_f64: f64,
+        text: &mut Vec<u8>,
+        mut cell: impl FnMut(usize, &mut Vec<u8>) -> Option<usize>,
+    ) -> Option<ShownTerm> {
+        text.clear();
+        let mut ends = [[0; 3]; 3];
+        for (column, end) in ends.iter_mut().enumerate() {
+            let start = text.len();
+            let csv = cell(column, text)?;
+            *end = match csv == text.len() {
+                true => [csv, start, csv].map(at),
+                false => [csv, csv, text.len()].map(at),
+            };
+        }
+        Some(ShownTerm {
+            n,
+            text: std::str::from_utf8(text).expect("UTF-8 cells").into(),
+            ends,
+            p_f64,
+        })
+    }
+}
+
+/// A place in a row's text.
+fn at(i: usize) -> u32 {
+    u32::try_from(i).expect("a row's text under 4 GiB")
+}
+
+/// Rows are equal when they show the same: the cells' text, not how it is stored.
+impl PartialEq for ShownTerm {
+    fn eq(&self, other: &Self) -> bool {
+        self.n == other.n
+            && self.table() == other.table()
+            && self.csv() == other.csv()
+            && self.p_f64 == other.p_f64
+    }
+}
+
+impl std::fmt::Debug for ShownTerm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ShownTerm")
+            .field("n", &self.n)
+            .field("table", &self.table())
+            .field("csv", &self.csv())
+            .field("p_f64", &self.p_f64)
+            .finish()
+    }
 }
 
 /// The distribution of T as a report shows it.
@@ -133,21 +240,30 @@ impl<S> ShownDistribution<S> {
     /// The exact distribution rounded to `digits` decimals, or its fractions in the rows with
     /// `fractions`.
     pub fn from_exact(dist: Distribution<S>, digits: usize, fractions: bool) -> Self {
-        let cells =
-            |t: &Term, f: &dyn Fn(&BigRational) -> String| [f(&t.p), f(&t.cdf()), f(&t.survives)];
-        let fraction = |r: &BigRational| r.to_string();
-        let (table, csv): (Cell, Cell) = match fractions {
-            true => (&fraction, &fraction),
-            false => (&|r| probability(r, digits), &|r| fixed(r, digits)),
-        };
+        let mut text = Vec::new();
         let terms = dist
             .terms
             .iter()
-            .map(|t| ShownTerm {
-                n: t.n,
-                table: cells(t, table),
-                csv: cells(t, csv),
-                p_f64: to_f64(&t.p),
+            .map(|t| {
+                let cells = |column: usize, text: &mut Vec<u8>| {
+                    let cdf;
+                    let r = match column {
+                        0 => &t.p,
+                        1 => {
+                            cdf = t.cdf();
+                            &cdf
+                        }
+                        _ => &t.survives,
+                    };
+                    Some(match fractions {
+                        true => {
+                            write!(text, "{r}").expect("a Vec takes any text");
+                            text.len()
+                        }
+                        false => push_probability_cells(text, r, digits),
+                    })
+                };
+                ShownTerm::write(t.n, to_f64(&t.p), &mut text, cells).expect("exact cells")
             })
             .collect();
         let tail = dist.tail();
@@ -182,15 +298,17 @@ enum Value {
 }
 
 impl Value {
-    /// The value (or 1 minus it, with `complement`) as the table shows a probability and as
-    /// a CSV cell (a plain decimal), when decided.
-    fn cells(&self, digits: usize, complement: bool) -> Option<(String, String)> {
+    /// The value (or 1 minus it, with `complement`) as a CSV cell (a plain decimal) and, when
+    /// it differs, as the table shows a probability, written at the end of `text`; returns
+    /// where the CSV cell ends, or `None` (and `text` as it was) when undecided.
+    fn push_cells(&self, digits: usize, complement: bool, text: &mut Vec<u8>) -> Option<usize> {
         match (self, complement) {
-            (Value::Bounds(b), _) => b.cells(digits, complement),
-            (Value::Exact(r), false) => Some((probability(r, digits), fixed(r, digits))),
+            (Value::Bounds(b), _) => b.push_cells(digits, complement, text),
+            (Value::Exact(r), false) => Some(push_probability_cells(text, r, digits)),
             (Value::Exact(r), true) => {
-                let r = BigRational::from_integer(1.into()) - r;
-                Some((probability(&r, digits), fixed(&r, digits)))
+                // r is in lowest terms, and so is (d - n) / d.
+                let r = BigRational::new_raw(r.denom() - r.numer(), r.denom().clone());
+                Some(push_probability_cells(text, &r, digits))
             }
         }
     }
@@ -470,7 +588,7 @@ fn decide<S>(
     let pr: Vec<&Value> = p.iter().collect();
     let quantiles = quantiles_of(&sr, plan.starts_finished)?;
     let mode = mode_of(&pr, sr.last().copied(), plan)?;
-    let mode = mode.map(|m| (m, (m >= 1).then(|| terms[m - 1].table[0].clone())));
+    let mode = mode.map(|m| (m, (m >= 1).then(|| terms[m - 1].table()[0].to_string())));
     // The chart's rows need their nearest f64.
     let chart = match shows.chart {
         true => chart_turns(&quantiles, terms.len()),
@@ -527,28 +645,37 @@ fn chart_turns(quantiles: &[Quantile], turns: usize) -> usize {
 fn shown(p: &[Value], s: &[Value], digits: usize) -> Result<(Vec<ShownTerm>, String), Vec<usize>> {
     let mut undecided = Vec::new();
     let mut terms = Vec::with_capacity(p.len());
+    // One buffer for every row's text, each row then copied out at its length.
+    let mut text = Vec::new();
     for (i, (p, s)) in p.iter().zip(s).enumerate() {
-        let row = (|| {
-            let (p_table, p_csv) = p.cells(digits, false)?;
-            let (cdf_table, cdf_csv) = s.cells(digits, true)?;
-            let (s_table, s_csv) = s.cells(digits, false)?;
-            Some(ShownTerm {
-                n: i + 1,
-                table: [p_table, cdf_table, s_table],
-                csv: [p_csv, cdf_csv, s_csv],
-                p_f64: p.to_f64().unwrap_or_else(|| p.inside()),
-            })
-        })();
-        match row {
-            Some(term) => terms.push(term),
-            None => undecided.push(i),
+        let cells = |column: usize, text: &mut Vec<u8>| match column {
+            0 => p.push_cells(digits, false, text),
+            1 => s.push_cells(digits, true, text),
+            _ => s.push_cells(digits, false, text),
+        };
+        let p_f64 = || p.to_f64().unwrap_or_else(|| p.inside());
+        match undecided.is_empty() {
+            true => match ShownTerm::write(i + 1, 0.0, &mut text, cells) {
+                Some(mut term) => {
+                    term.p_f64 = p_f64();
+                    terms.push(term);
+                }
+                None => undecided.push(i),
+            },
+            // A term undecided before: only which others are, no more text.
+            false => {
+                if (0..3).any(|column| cells(column, &mut text).is_none()) {
+                    undecided.push(i);
+                }
+                text.clear();
+            }
         }
     }
     if !undecided.is_empty() {
         return Err(undecided);
     }
     let tail = match terms.last() {
-        Some(t) => t.table[2].clone(),
+        Some(t) => t.table()[2].to_string(),
         None => probability(&BigRational::from_integer(0.into()), digits),
     };
     Ok((terms, tail))

@@ -23,8 +23,10 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
+#[cfg(test)]
+use crate::exact::decimal::fixed_scaled_u128;
 use crate::exact::decimal::{
-    fixed_scaled_u128, format_scientific, format_scientific_u64, scientific_parts,
+    format_scientific, push_fixed_scaled_u128, push_scientific_u64, scientific_parts,
 };
 
 mod float;
@@ -48,8 +50,8 @@ pub struct Bounds {
 impl Bounds {
     /// `x` rounded to `digits` decimals (to nearest, ties to even, as
     /// [`crate::exact::decimal::fixed`]) when both bounds agree on it; `None` when they straddle
-    /// a rounding boundary or `digits` is above 19 (the tests' entry; [`Bounds::cells`] is
-    /// the crate's).
+    /// a rounding boundary or `digits` is above 19 (the tests' entry; [`Bounds::push_cells`]
+    /// is the crate's).
     #[cfg(test)]
     pub fn fixed(&self, digits: usize) -> Option<String> {
         let q = self.rounded(digits, false)?;
@@ -63,25 +65,63 @@ impl Bounds {
         Some(fixed_scaled_u128(q, digits))
     }
 
-    /// `x` (or `1 - x` with `complement`) as [`crate::exact::decimal::probability`] writes it
-    /// (the table's text), and as [`crate::exact::decimal::fixed`] does (the CSV's), when both
-    /// bounds agree on the text (`probability` is monotone within each of its three forms, and
-    /// the forms differ in text), from one rounding.
+    /// The table's and the CSV's cells of [`Bounds::push_cells`] as two strings (the tests'
+    /// entry).
+    #[cfg(test)]
     pub fn cells(&self, digits: usize, complement: bool) -> Option<(String, String)> {
-        let q = self.rounded(digits, complement)?;
-        let plain = fixed_scaled_u128(q, digits);
-        let table = match self.scientific_of(q, digits, complement) {
-            Some(text) => text,
-            None => self.probability_of(q, digits, complement, plain.clone())?,
+        let mut text = Vec::new();
+        let plain = self.push_cells(digits, complement, &mut text)?;
+        let table = match plain == text.len() {
+            true => text.clone(),
+            false => text.split_off(plain),
         };
-        Some((table, plain))
+        let utf8 = |bytes: Vec<u8>| String::from_utf8(bytes).expect("ASCII");
+        Some((utf8(table), utf8(text)))
     }
 
-    /// The table's text in machine words when it is scientific (a value that rounds to 0, or
-    /// to 1 as `1 - ...`, without being it) and every number involved fits one: `None` leaves
-    /// it to [`Bounds::probability_of`] (the plain text, undecided bounds, a long
-    /// denominator), which writes the same text from big integers.
-    fn scientific_of(&self, q: u128, digits: usize, complement: bool) -> Option<String> {
+    /// `x` (or `1 - x` with `complement`) as [`crate::exact::decimal::fixed`] writes it (the
+    /// CSV's cell), then, when [`crate::exact::decimal::probability`] writes it otherwise (the
+    /// table's cell), that text too, at the end of `text` (ASCII), when both bounds agree on the text
+    /// (`probability` is monotone within each of its three forms, and the forms differ in
+    /// text), from one rounding. Returns where the CSV's cell ends, or `None` (and `text` as it
+    /// was) when undecided.
+    pub(crate) fn push_cells(
+        &self,
+        digits: usize,
+        complement: bool,
+        text: &mut Vec<u8>,
+    ) -> Option<usize> {
+        let q = self.rounded(digits, complement)?;
+        let start = text.len();
+        push_fixed_scaled_u128(text, q, digits);
+        let plain = text.len();
+        if self.push_scientific(q, digits, complement, text).is_some() {
+            return Some(plain);
+        }
+        match self.probability_of(q, digits, complement) {
+            Some(table) => {
+                text.extend_from_slice(table.as_deref().unwrap_or("").as_bytes());
+                Some(plain)
+            }
+            None => {
+                text.truncate(start);
+                None
+            }
+        }
+    }
+
+    /// The table's text at the end of `text` in machine words when it is scientific (a value
+    /// that rounds to 0, or to 1 as `1 - ...`, without being it) and every number involved
+    /// fits one: `None` (and nothing written) leaves it to [`Bounds::probability_of`] (the
+    /// plain text, undecided bounds, a long denominator), which writes the same text from big
+    /// integers.
+    fn push_scientific(
+        &self,
+        q: u128,
+        digits: usize,
+        complement: bool,
+        text: &mut Vec<u8>,
+    ) -> Option<()> {
         let m = u128::from(10u64.checked_pow(u32::try_from(digits).ok()?)?);
         if q != 0 && q != m {
             return None;
@@ -104,21 +144,16 @@ impl Bounds {
         if scientific_u128(hi, self.shift, 4)? != parts {
             return None;
         }
-        let text = format_scientific_u64(parts.0 as u64, parts.1, 4);
-        Some(match q == 0 {
-            true => text,
-            false => format!("1 - {text}"),
-        })
+        if q != 0 {
+            text.extend_from_slice(b"1 - ");
+        }
+        push_scientific_u64(text, parts.0 as u64, parts.1, 4);
+        Some(())
     }
 
-    /// The table's text given `q`, the rounded value, and `plain`, its decimal text.
-    fn probability_of(
-        &self,
-        q: u128,
-        digits: usize,
-        complement: bool,
-        plain: String,
-    ) -> Option<String> {
+    /// The table's text given `q`, the rounded value: `Some(None)` when it is the plain decimal
+    /// text, `Some(Some(text))` when it is another, `None` when the bounds do not decide it.
+    fn probability_of(&self, q: u128, digits: usize, complement: bool) -> Option<Option<String>> {
         let m = u128::from(10u64.pow(digits as u32));
         let one = 1u128 << self.shift.min(127);
         // The plain decimal shows x faithfully unless it rounds to 0 or 1 without being it.
@@ -127,7 +162,7 @@ impl Bounds {
             true => (self.lo == one && self.shift <= 127, self.hi == 0),
         };
         if (q != 0 || zero) && (q != m || full) {
-            return Some(plain);
+            return Some(None);
         }
         // As `probability` writes a value that rounds to 0 (or 1) without being it: in
         // scientific notation (or `1 - ` and the distance from 1). The bounds are dyadic, so
@@ -150,9 +185,9 @@ impl Bounds {
             return None;
         }
         Some(match parts {
-            None => plain,
-            Some((m, e)) if q == 0 => format_scientific(&m, e, 4),
-            Some((m, e)) => format!("1 - {}", format_scientific(&m, e, 4)),
+            None => None,
+            Some((m, e)) if q == 0 => Some(format_scientific(&m, e, 4)),
+            Some((m, e)) => Some(format!("1 - {}", format_scientific(&m, e, 4))),
         })
     }
 
@@ -465,6 +500,17 @@ mod tests {
         };
         assert_eq!(apart.cells(6, false), None);
         assert_eq!(apart.cells(6, true), None);
+        // Written after other text, which an undecided cell leaves as it was.
+        let mut text = b"x".to_vec();
+        assert_eq!(apart.push_cells(6, false, &mut text), None);
+        assert_eq!(text, b"x");
+        let small = Bounds {
+            lo: 1,
+            hi: 1,
+            shift: 40,
+        };
+        assert_eq!(small.push_cells(6, false, &mut text), Some(9));
+        assert_eq!(text, b"x0.0000009.095e-13");
         // Far shifts: 2^-200 rounds to zero; 2^-1 at shift 250 still halves.
         let tiny = Bounds {
             lo: 1,
@@ -620,7 +666,7 @@ mod tests {
     }
 
     /// The cells as the big-integer route alone writes them (the code before the word
-    /// route): the reference for [`Bounds::scientific_of`].
+    /// route): the reference for [`Bounds::push_scientific`].
     fn cells_by_big_integers(
         b: &Bounds,
         digits: usize,
@@ -628,10 +674,8 @@ mod tests {
     ) -> Option<(String, String)> {
         let q = b.rounded(digits, complement)?;
         let plain = fixed_scaled_u128(q, digits);
-        Some((
-            b.probability_of(q, digits, complement, plain.clone())?,
-            plain,
-        ))
+        let table = b.probability_of(q, digits, complement)?;
+        Some((table.unwrap_or_else(|| plain.clone()), plain))
     }
 
     proptest::proptest! {

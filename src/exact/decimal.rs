@@ -41,16 +41,39 @@ pub fn fixed(r: &BigRational, digits: usize) -> String {
 /// ```
 pub fn probability(p: &BigRational, digits: usize) -> String {
     let scaled = round_scaled(p, digits);
-    let one = times_pow10(&BigInt::from(1), digits);
+    match unlike_fixed(p, &scaled, digits) {
+        Some(text) => text,
+        None => format_scaled(&scaled, digits),
+    }
+}
+
+/// `p` as [`fixed`] writes it, at the end of `text`, then, when [`probability`] writes it
+/// otherwise, that text too: a report's CSV cell and table cell from one rounding. Returns where
+/// the first ends (the end of `text` when the two are the same).
+pub(crate) fn push_probability_cells(text: &mut Vec<u8>, p: &BigRational, digits: usize) -> usize {
+    let scaled = round_scaled(p, digits);
+    match scaled.to_u128() {
+        Some(small) => push_fixed_scaled_u128(text, small, digits),
+        None => text.extend_from_slice(format_scaled(&scaled, digits).as_bytes()),
+    }
+    let plain = text.len();
+    if let Some(other) = unlike_fixed(p, &scaled, digits) {
+        text.extend_from_slice(other.as_bytes());
+    }
+    plain
+}
+
+/// What [`probability`] writes for `p` when it is not the plain decimal (`scaled`, `p` rounded
+/// to `digits` decimals, times 10^digits): a nonzero `p` that rounds to 0, or one below 1 that
+/// rounds to 1.
+fn unlike_fixed(p: &BigRational, scaled: &BigInt, digits: usize) -> Option<String> {
+    let one = || BigRational::from_integer(1.into());
     if scaled.is_zero() && !p.is_zero() {
-        scientific(p, 4)
-    } else if scaled == one && p < &BigRational::from_integer(1.into()) {
-        format!(
-            "1 - {}",
-            scientific(&(BigRational::from_integer(1.into()) - p), 4)
-        )
+        Some(scientific(p, 4))
+    } else if *scaled == times_pow10(&BigInt::from(1), digits) && *p < one() {
+        Some(format!("1 - {}", scientific(&(one() - p), 4)))
     } else {
-        format_scaled(&scaled, digits)
+        None
     }
 }
 
@@ -146,8 +169,8 @@ pub(crate) fn scientific_parts(v: &BigInt, k: u64, significant: usize) -> Option
 /// The scientific text of the digits m and exponent e ([`scientific_parts`]): `3.308e-9`.
 pub(crate) fn format_scientific(m: &BigInt, e: i64, significant: usize) -> String {
     let digits = significant.max(1) - 1;
-    let mut text = match m.to_u64() {
-        Some(small) => fixed_scaled_u128(small.into(), digits),
+    let mut text = match m.to_u128() {
+        Some(small) => fixed_scaled_u128(small, digits),
         None => format_scaled(m, digits),
     };
     text.push('e');
@@ -272,34 +295,115 @@ fn format_scaled(scaled: &BigInt, digits: usize) -> String {
 /// The nonnegative integer `scaled` / 10^digits with a decimal point, as [`fixed`] writes it
 /// (for numbers rounded without a fraction, e.g. from certified bounds).
 pub fn fixed_scaled_u128(scaled: u128, digits: usize) -> String {
-    // The digits into a buffer on the stack (a u128 has at most 39), then one string: what
-    // `format_magnitude(false, &scaled.to_string(), digits)` writes, without the formatter and
-    // the intermediate string.
+    let mut text = Vec::new();
+    push_fixed_scaled_u128(&mut text, scaled, digits);
+    String::from_utf8(text).expect("ASCII")
+}
+
+// The writers below put ASCII text at the end of a byte buffer, without the formatter: the
+// cells of a report (`analysis::shown`) and its rows (`report::distribution`), where a `String`
+// would check each piece for UTF-8 and the formatter costs more than the digits.
+
+/// [`fixed_scaled_u128`] written at the end of `text`.
+pub(crate) fn push_fixed_scaled_u128(text: &mut Vec<u8>, scaled: u128, digits: usize) {
+    if let (Ok(small), true) = (u64::try_from(scaled), digits <= FIXED_U64_DIGITS) {
+        return push_fixed_scaled_u64(text, small, digits);
+    }
+    // The digits into a buffer on the stack (a u128 has at most 39), then into `text`: what
+    // `format_magnitude(false, &scaled.to_string(), digits)` writes.
     let mut buffer = [0u8; 39];
     let start = decimal_digits(scaled, &mut buffer);
     let magnitude = &buffer[start..];
-    let mut text = String::with_capacity(magnitude.len().max(digits + 1) + 2);
-    let push = |text: &mut String, bytes: &[u8]| {
-        text.push_str(std::str::from_utf8(bytes).expect("ASCII digits"));
-    };
+    text.reserve(magnitude.len().max(digits + 1) + 1);
     match magnitude.len().checked_sub(digits) {
-        _ if digits == 0 => push(&mut text, magnitude),
+        _ if digits == 0 => text.extend_from_slice(magnitude),
         Some(point) if point > 0 => {
-            push(&mut text, &magnitude[..point]);
-            text.push('.');
-            push(&mut text, &magnitude[point..]);
+            text.extend_from_slice(&magnitude[..point]);
+            text.push(b'.');
+            text.extend_from_slice(&magnitude[point..]);
         }
         _ => {
-            text.push_str("0.");
+            text.extend_from_slice(b"0.");
             let zeros = digits - magnitude.len();
             match ZEROS.get(..zeros) {
-                Some(run) => text.push_str(run),
-                None => text.extend(std::iter::repeat_n('0', zeros)),
+                Some(run) => text.extend_from_slice(run.as_bytes()),
+                None => text.resize(text.len() + zeros, b'0'),
             }
-            push(&mut text, magnitude);
+            text.extend_from_slice(magnitude);
         }
     }
-    text
+}
+
+/// The most digits after the point [`push_fixed_scaled_u64`] writes.
+const FIXED_U64_DIGITS: usize = 40;
+
+/// [`push_fixed_scaled_u128`] of a machine word, with at most [`FIXED_U64_DIGITS`] digits
+/// after the point (every cell of the certified decimals, which have 19 at most): the text
+/// into one buffer on the stack, then into `text` at once.
+fn push_fixed_scaled_u64(text: &mut Vec<u8>, x: u64, digits: usize) {
+    // The integer part (at least "0"), the point, then the fraction padded with zeros on the
+    // left: 20 digits of a u64, or 1 + FIXED_U64_DIGITS with the zeros, and the point.
+    let mut buffer = [b'0'; FIXED_U64_DIGITS + 2];
+    let end = buffer.len();
+    let mut start = end - digits_u64(x, &mut buffer).max(digits + 1);
+    if digits > 0 {
+        // The digits from `start` on, one place to the left, with the point before the last
+        // `digits`.
+        let point = end - digits;
+        buffer.copy_within(start..point, start - 1);
+        buffer[point - 1] = b'.';
+        start -= 1;
+    }
+    text.extend_from_slice(&buffer[start..]);
+}
+
+/// Writes the decimal digits of `x` at the end of `buffer` (two at a time, from a table);
+/// returns how many.
+fn digits_u64<const N: usize>(mut x: u64, buffer: &mut [u8; N]) -> usize {
+    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839404142434445464748495051525354555657585960\
+        6162636465666768697071727374757677787980818283848586878889909192939495969798\
+        99";
+    let mut at = N;
+    while x >= 100 {
+        let pair = (x % 100) as usize * 2;
+        x /= 100;
+        at -= 2;
+        buffer[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if x >= 10 {
+        let pair = x as usize * 2;
+        at -= 2;
+        buffer[at..at + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
+        at -= 1;
+        buffer[at] = b'0' + x as u8;
+    }
+    N - at
+}
+
+/// The nonnegative integer `x` at the end of `text`, right-aligned in `width` columns (as
+/// `format!("{x:>width$}")` writes it).
+pub(crate) fn push_integer(text: &mut Vec<u8>, x: u64, width: usize) {
+    let mut buffer = [0u8; 20];
+    let count = digits_u64(x, &mut buffer);
+    push_spaces(text, width.saturating_sub(count));
+    text.extend_from_slice(&buffer[buffer.len() - count..]);
+}
+
+/// `count` spaces at the end of `text` (a table's padding).
+pub(crate) fn push_spaces(text: &mut Vec<u8>, count: usize) {
+    text.resize(text.len() + count, b' ');
+}
+
+/// [`format_scientific`] of a mantissa that fits a machine word, written at the end of `text`.
+pub(crate) fn push_scientific_u64(text: &mut Vec<u8>, m: u64, e: i64, significant: usize) {
+    push_fixed_scaled_u128(text, m.into(), significant.max(1) - 1);
+    text.push(b'e');
+    if e < 0 {
+        text.push(b'-');
+    }
+    push_integer(text, e.unsigned_abs(), 0);
 }
 
 /// Zeros to copy after a decimal point (`--digits` above its length writes them one by one).
@@ -335,14 +439,6 @@ fn decimal_digits(x: u128, buffer: &mut [u8; 39]) -> usize {
         }
     }
     start
-}
-
-/// [`format_scientific`] of a mantissa that fits a machine word.
-pub(crate) fn format_scientific_u64(m: u64, e: i64, significant: usize) -> String {
-    let mut text = fixed_scaled_u128(m.into(), significant.max(1) - 1);
-    text.push('e');
-    text.push_str(&e.to_string());
-    text
 }
 
 /// Writes a decimal magnitude (digits only) divided by 10^digits, with its sign.
@@ -565,6 +661,71 @@ mod tests {
             for digits in [0, 1, 3, 12, 19, 20, 30, 45, 60] {
                 let want = format_scaled(&BigInt::from(x), digits);
                 assert_eq!(fixed_scaled_u128(x, digits), want, "{x} at {digits}");
+            }
+        }
+    }
+
+    #[test]
+    fn byte_writers_write_what_the_formatter_writes() {
+        // Second method: `format_scaled` (`fixed`'s writer) and `format!`, around every power
+        // of ten and at every digit count to past the machine-word route's, after other text.
+        let mut values = vec![0u64, 1, 5, 9, u64::MAX - 1, u64::MAX];
+        for k in 1..20 {
+            let p = 10u64.pow(k);
+            values.extend([p - 1, p, p + 1, p / 2 - 1, p / 2]);
+        }
+        for &x in &values {
+            for digits in 0..=FIXED_U64_DIGITS + 3 {
+                let mut text = b"x".to_vec();
+                push_fixed_scaled_u128(&mut text, x.into(), digits);
+                let want = format!("x{}", format_scaled(&BigInt::from(x), digits));
+                assert_eq!(text, want.into_bytes(), "{x} at {digits}");
+            }
+            for width in [0, 1, 5, 25, 50] {
+                let mut text = Vec::new();
+                push_integer(&mut text, x, width);
+                assert_eq!(text, format!("{x:>width$}").into_bytes());
+            }
+        }
+        for (m, e) in [
+            (1234u64, -9i64),
+            (1000, 0),
+            (9999, 12),
+            (1, -300),
+            (7, i64::MIN),
+        ] {
+            for significant in 1..6 {
+                let mut text = Vec::new();
+                push_scientific_u64(&mut text, m, e, significant);
+                let want = format!("{}e{e}", format_scaled(&BigInt::from(m), significant - 1));
+                assert_eq!(text, want.into_bytes(), "{m} {e} at {significant}");
+            }
+        }
+    }
+
+    #[test]
+    fn probability_cells_are_fixed_then_probability_where_it_differs() {
+        // Second method: `fixed` and `probability`, each rounding the fraction itself. Ties and
+        // their neighbours (...4999, ...5, ...5001) at every digit, carries to 1 (0.9999995 at
+        // 6 digits), 0, 1, values that round to 0 or 1 without being it, at every digit count
+        // the certified route takes and a long one.
+        let mut values = vec![q(0, 1), q(1, 1), q(1, 3), q(2, 3), q(9_999_995, 10_000_000)];
+        values.extend([q(1, 302_330_880), q(302_330_879, 302_330_880)]);
+        for k in 1..25 {
+            let unit = pow10(-k);
+            for near in [q(5, 1), q(49_999, 10_000), q(50_001, 10_000), q(7, 3)] {
+                values.push(&unit * &near);
+                values.push(q(1, 1) - &unit * &near);
+            }
+        }
+        for r in &values {
+            for digits in (0..=21).chain([45]) {
+                let mut text = b"x".to_vec();
+                let plain = push_probability_cells(&mut text, r, digits);
+                let (csv, table) = text.split_at(plain);
+                assert_eq!(csv, format!("x{}", fixed(r, digits)).as_bytes(), "{r}");
+                let table = if table.is_empty() { &csv[1..] } else { table };
+                assert_eq!(table, probability(r, digits).as_bytes(), "{r} at {digits}");
             }
         }
     }

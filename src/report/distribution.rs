@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::analysis::distribution::{Decay, Distribution, Mean, Stop};
 use crate::analysis::shown::ShownDistribution;
 use crate::board::Board;
-use crate::exact::decimal::{fixed, to_f64};
+use crate::exact::decimal::{fixed, push_integer, push_spaces, to_f64};
 use crate::report::expect::trap_sentence;
 use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::pgf::certified_digits;
@@ -179,12 +179,23 @@ fn write_table(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()> 
         "{:>5}  {:<w$}  {:<w$}  {:<w$}",
         "n", "P(T = n)", "P(T <= n)", "P(T > n)"
     )?;
+    // Each row as `{:>5}  {:<w$}  {:<w$}  {:<w$}` writes it, without the formatter.
+    let mut line = Vec::new();
     for t in &dist.terms {
-        writeln!(
-            out,
-            "{:>5}  {:<w$}  {:<w$}  {:<w$}",
-            t.n, t.table[0], t.table[1], t.table[2],
-        )?;
+        line.clear();
+        push_integer(&mut line, t.n as u64, 5);
+        for cell in t.table() {
+            line.extend_from_slice(b"  ");
+            line.extend_from_slice(cell.as_bytes());
+            // The formatter pads to a width in characters.
+            let chars = match cell.is_ascii() {
+                true => cell.len(),
+                false => cell.chars().count(),
+            };
+            push_spaces(&mut line, w.saturating_sub(chars));
+        }
+        line.push(b'\n');
+        out.write_all(&line)?;
     }
     Ok(())
 }
@@ -259,8 +270,17 @@ pub fn write_chart(out: &mut dyn Write, dist: &ShownDistribution, width: usize) 
 /// Only those of `out`.
 pub fn write_csv(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()> {
     writeln!(out, "n,p,cdf,survives")?;
+    // Each row as `{},{},{},{}` writes it, without the formatter.
+    let mut line = Vec::new();
     for t in &dist.terms {
-        writeln!(out, "{},{},{},{}", t.n, t.csv[0], t.csv[1], t.csv[2],)?;
+        line.clear();
+        push_integer(&mut line, t.n as u64, 0);
+        for cell in t.csv() {
+            line.push(b',');
+            line.extend_from_slice(cell.as_bytes());
+        }
+        line.push(b'\n');
+        out.write_all(&line)?;
     }
     Ok(())
 }
@@ -329,4 +349,70 @@ pub fn to_json(board: &Board, dist: &Distribution, digits: usize) -> serde_json:
         .collect();
     obj.insert("distribution".into(), json!(terms));
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::shown::ShownTerm;
+
+    /// A distribution with the given rows and nothing else (the table and the CSV read only
+    /// those and the digits).
+    fn with_rows(terms: Vec<ShownTerm>, digits: usize) -> ShownDistribution {
+        ShownDistribution {
+            terms,
+            digits,
+            starts_finished: false,
+            stop: Stop::Turns,
+            tail_threshold: BigRational::from_integer(0.into()),
+            tail: String::new(),
+            quantiles: Vec::new(),
+            mode: None,
+            all_zero: false,
+            mean: Mean::Infinite,
+            decay: None,
+            tail_law: None,
+            trap: None,
+        }
+    }
+
+    #[test]
+    fn rows_are_written_as_the_formatter_writes_them() {
+        // Second method: the rows' format strings before the writers lost the formatter. Short
+        // cells padded, cells longer than the column (fractions), a non-ASCII cell (padded by
+        // characters), n of every width, at a narrow and a wide column.
+        let rows = [
+            (1, ["0.25", "0.25", "0.75"], ["0.25", "0.25", "0.75"]),
+            (12, ["3.308e-9", "1 - 2.4e-5", "0.5"], ["0.0", "1.0", "0.5"]),
+            (
+                123_456,
+                ["1/3", "2/3", "123456789012345/2"],
+                ["1/3", "2/3", "x"],
+            ),
+            (7, ["½", "é ü", ""], ["½", "", "0"]),
+        ];
+        for digits in [0, 6, 12, 40] {
+            let terms = rows
+                .iter()
+                .map(|&(n, table, csv)| ShownTerm::new(n, table, csv, 0.5))
+                .collect();
+            let dist = with_rows(terms, digits);
+            let w = (digits + 3).max(9);
+            let mut table = format!(
+                "{:>5}  {:<w$}  {:<w$}  {:<w$}\n",
+                "n", "P(T = n)", "P(T <= n)", "P(T > n)"
+            );
+            let mut csv = "n,p,cdf,survives\n".to_string();
+            for (n, [a, b, c], [x, y, z]) in rows {
+                table += &format!("{n:>5}  {a:<w$}  {b:<w$}  {c:<w$}\n");
+                csv += &format!("{n},{x},{y},{z}\n");
+            }
+            let mut out = Vec::new();
+            write_table(&mut out, &dist).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), table, "{digits}");
+            let mut out = Vec::new();
+            write_csv(&mut out, &dist).unwrap();
+            assert_eq!(String::from_utf8(out).unwrap(), csv, "{digits}");
+        }
+    }
 }

@@ -7,7 +7,7 @@
 
 use ladders::analysis::distribution::{distribution, DistributionOptions, Mean};
 use ladders::analysis::shown::{
-    board_shown_distribution, certified_distribution, ShownDistribution,
+    board_shown_distribution, certified_distribution, ShownDistribution, ShownTerm,
 };
 use ladders::analysis::stateful::board_distribution;
 use ladders::board::{builtin, builtin_names, Board};
@@ -172,4 +172,23 @@ fn the_approximate_mean_and_the_late_chart_floats_are_close_to_the_exact_ones() 
     // (the chain alone, no exact solve): efi over 300 turns (its 99.9 % quantile is near 100).
     let board = builtin("efi").unwrap();
     same(&board, Some(300), 12);
+}
+
+#[test]
+fn a_row_shows_its_cells_however_they_are_stored() {
+    // Written by hand: a table cell that is its CSV cell is stored once; one that differs after
+    // it. Rows equal when their text is, and their debug form shows the text.
+    let shared = ShownTerm::new(3, ["0.5", "0.25", "0.75"], ["0.5", "0.25", "0.75"], 0.5);
+    assert_eq!(shared.table(), ["0.5", "0.25", "0.75"]);
+    assert_eq!(shared.csv(), ["0.5", "0.25", "0.75"]);
+    let sci = ShownTerm::new(4, ["3.3e-9", "1 - 2e-5", ""], ["0.0", "1.0", ""], 3.3e-9);
+    assert_eq!(sci.table(), ["3.3e-9", "1 - 2e-5", ""]);
+    assert_eq!(sci.csv(), ["0.0", "1.0", ""]);
+    assert_ne!(shared, sci);
+    assert_eq!(sci.clone(), sci);
+    let debug = format!("{sci:?}");
+    assert!(
+        debug.contains(r#"table: ["3.3e-9", "1 - 2e-5", ""]"#),
+        "{debug}"
+    );
 }
