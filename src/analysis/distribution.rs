@@ -22,7 +22,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::analysis::expectation::{expect_chain_with, Expectation};
-use crate::analysis::spectral::{spectral_bounds_of, Radius, TransientQ};
+use crate::analysis::spectral::{spectral_bounds_of, spectral_estimate_of, Radius, TransientQ};
 use crate::analysis::tail_law::{TailLaw, TailLawStart};
 use crate::board::Square;
 use crate::chain::{Chain, ChainState, Trap};
@@ -335,6 +335,8 @@ pub fn distribution<S: ChainState>(
     let p: Vec<&BigRational> = terms.iter().map(|t| &t.p).collect();
     let mode = mode_of(&p, survives.last().copied(), &plan).expect("exact values decide");
     let tails: Vec<f64> = survives.iter().map(|s| to_f64(s)).collect();
+    let (tail_law, settled) = plan.tail_law(chain);
+    let rho = plan.radius(chain, settled.as_deref());
     let mut dist = Distribution {
         terms,
         starts_finished: plan.starts_finished,
@@ -343,8 +345,8 @@ pub fn distribution<S: ChainState>(
         quantiles,
         mode,
         mean: Mean::Infinite,
-        decay: plan.decay(&tails),
-        tail_law: plan.tail_law(chain),
+        decay: decay_of(rho, &tails),
+        tail_law,
         trap: plan.trap,
     };
     dist.mean = mean(&dist, &tails);
@@ -356,8 +358,8 @@ pub fn distribution<S: ChainState>(
 pub(crate) struct Plan<S> {
     /// A state the game can be stuck in forever.
     pub trap: Option<Trap<S>>,
-    /// The spectral radius of Q, with its proved bounds.
-    pub rho: Option<Radius>,
+    /// Q, read once, when the tail law's start does not hold it ([`Plan::q`]).
+    q: Option<TransientQ>,
     /// What the proved tail law needs before a stepping finds the turn at which the law of the
     /// position settles ([`Plan::tail_law`]).
     pub tail_law_start: Option<TailLawStart>,
@@ -367,29 +369,50 @@ pub(crate) struct Plan<S> {
     pub finish_bound: BigRational,
 }
 
-impl<S> Plan<S> {
-    /// The decay of the tail, from the (float) tails `P(T > n)` of the terms.
-    pub fn decay(&self, tails: &[f64]) -> Option<Decay> {
-        self.rho.map(|r| Decay {
-            rho: r.estimate,
-            low: r.low,
-            high: r.high,
-            settles_after: settles_after(tails, r.estimate),
-        })
+impl<S: ChainState> Plan<S> {
+    /// Q, read once: the spectral radius is proved from it after the stepping
+    /// ([`Plan::radius`]), when the law of the position at the tail law's turn can start its
+    /// power method.
+    fn q(&self) -> &TransientQ {
+        match (&self.tail_law_start, &self.q) {
+            (Some(start), _) => start.q(),
+            (None, Some(q)) => q,
+            (None, None) => unreachable!("a plan holds Q one way or the other"),
+        }
+    }
+
+    /// The spectral radius of Q with its proved bounds, the power method started from `settled`
+    /// (the law of the position at the turn the tail law settled, when the stepping found one:
+    /// near the Perron vector, it settles in a few iterations) or from the uniform vector.
+    pub fn radius(&self, chain: &Chain<S>, settled: Option<&[f64]>) -> Option<Radius> {
+        let stage = crate::progress::Stage::begin("the tail's decay rate", None);
+        let rho = spectral_bounds_of(chain, self.q(), settled);
+        drop(stage);
+        rho
     }
 
     /// The proved tail law, by a certified stepping of its own (the certified distribution
-    /// finds it as it steps, `analysis/shown.rs`).
-    pub fn tail_law(&self, chain: &Chain<S>) -> Option<TailLaw>
-    where
-        S: ChainState,
-    {
-        self.tail_law_start.as_ref()?.finish_by_stepping(chain)
+    /// finds it as it steps, `analysis/shown.rs`), and the law of the position at its turn.
+    pub fn tail_law(&self, chain: &Chain<S>) -> (Option<TailLaw>, Option<Vec<f64>>) {
+        match &self.tail_law_start {
+            Some(start) => start.finish_by_stepping(chain),
+            None => (None, None),
+        }
     }
 }
 
-/// The trap, rho, and the refusal when the turns needed would take `work(turns)` above
-/// [`WORK_LIMIT`].
+/// The decay of the tail from rho and the (float) tails `P(T > n)` of the terms.
+pub(crate) fn decay_of(rho: Option<Radius>, tails: &[f64]) -> Option<Decay> {
+    rho.map(|r| Decay {
+        rho: r.estimate,
+        low: r.low,
+        high: r.high,
+        settles_after: settles_after(tails, r.estimate),
+    })
+}
+
+/// The trap, Q, and the refusal when the turns needed would take `work(turns)` above
+/// [`WORK_LIMIT`]. The turns needed come from rho's float estimate when none are asked for.
 pub(crate) fn plan<S: ChainState>(
     chain: &Chain<S>,
     options: &DistributionOptions,
@@ -400,31 +423,40 @@ pub(crate) fn plan<S: ChainState>(
     let stage = crate::progress::Stage::begin("the tail's decay rate", None);
     let trap = chain.trap();
     let q = TransientQ::new(chain);
-    let rho = spectral_bounds_of(chain, &q);
     let starts_finished = chain.start() >= chain.transient_count();
     // Fail fast: estimate the turns needed (P(T > n) ~ rho^n, or the turns asked for) and the
     // work.
+    let mut rho = None;
     let need = match options.turns {
         Some(n) => Some(n as f64),
-        None if trap.is_none() => turns_for_tail(chain, rho.map(|r| r.estimate), &options.tail)
-            .map(|n| n.max(options.min_turns as f64)),
+        None if trap.is_none() => {
+            rho = spectral_estimate_of(chain, &q);
+            turns_for_tail(chain, rho, &options.tail).map(|n| n.max(options.min_turns as f64))
+        }
         None => None,
     };
     if let Some(need) = need {
         if work(need) > WORK_LIMIT {
+            let rho = rho.or_else(|| spectral_estimate_of(chain, &q));
             return Err(TooMuchWork {
                 turns: need.round(),
                 states: chain.transient_count(),
-                rho: rho.map_or(f64::NAN, |r| r.estimate),
+                rho: rho.unwrap_or(f64::NAN),
             });
         }
     }
     // No trap: the game always ends, as the tail law needs.
-    let tail_law_start = trap.is_none().then(|| TailLawStart::of(chain, q)).flatten();
+    let (tail_law_start, q) = match trap {
+        None => match TailLawStart::of(chain, q) {
+            Ok(start) => (Some(start), None),
+            Err(q) => (None, Some(q)),
+        },
+        Some(_) => (None, Some(q)),
+    };
     drop(stage);
     Ok(Plan {
         trap,
-        rho,
+        q,
         tail_law_start,
         starts_finished,
         finish_bound: one_turn_finish_bound(chain),

@@ -37,6 +37,7 @@ use super::distribution::{
     distribution, mode_of, plan, quantiles_of, stepping_work, Decay, Distribution,
     DistributionOptions, Known, Mean, Plan, Quantile, Stop, TooMuchWork, WORK_LIMIT,
 };
+use super::spectral::Radius;
 use super::stateful::{exact_mean_on, law_chain};
 use super::tail_law::{TailLaw, TailLawStart};
 use crate::board::{Board, Square};
@@ -515,14 +516,14 @@ pub fn certified_distribution_for<S: ChainState>(
         Some(start) => law_first(start, cc(), fc.as_ref(), options, &plan, grid).map(|first| {
             let wide = too_wide(&first.0.p) || too_wide(&first.0.s);
             match wide.then(|| float_first(cc(), fc.as_ref(), options, &plan, grid)) {
-                Some(Some((stepped, refine, _))) => (stepped, refine, first.2),
+                Some(Some((stepped, refine, _, _))) => (stepped, refine, first.2, first.3),
                 _ => first,
             }
         }),
         None => float_first(cc(), fc.as_ref(), options, &plan, grid),
     };
     // Neither tier can tell the tail threshold: the exact distribution.
-    let Some((stepped, mut refine, tail_law)) = first else {
+    let Some((stepped, mut refine, tail_law, settled)) = first else {
         return exact_shown(chain, options, digits);
     };
     let Stepped { mut p, mut s, stop } = stepped;
@@ -535,8 +536,9 @@ pub fn certified_distribution_for<S: ChainState>(
     let ic = OnceCell::new();
     let ic = || ic.get_or_init(|| IntegerChain::new(chain));
     let states = chain.transient_count();
+    let rho = plan.radius(chain, settled.as_deref());
     loop {
-        match decide(p, s, digits, &plan, shows) {
+        match decide(p, s, digits, (&plan, rho), shows) {
             Ok(decided) => {
                 return Ok(ShownDistribution {
                     terms: decided.terms,
@@ -557,7 +559,7 @@ pub fn certified_distribution_for<S: ChainState>(
             // The float tier's terms go to the u128 tier, the u128 tier's to the exact one.
             Err(undecided) => {
                 if !refine.refine(p, s, &undecided) {
-                    resolve(ic(), p, s, &undecided, &plan, states)?;
+                    resolve(ic(), p, s, &undecided, rho, states)?;
                 }
             }
         }
@@ -580,7 +582,7 @@ fn decide<S>(
     p: &[Value],
     s: &[Value],
     digits: usize,
-    plan: &Plan<S>,
+    (plan, rho): (&Plan<S>, Option<Radius>),
     shows: &Shows,
 ) -> Result<Decided, Vec<usize>> {
     let (mut terms, tail) = shown(p, s, digits)?;
@@ -601,7 +603,7 @@ fn decide<S>(
     for (term, p) in terms.iter_mut().zip(p).take(chart) {
         term.p_f64 = p.to_f64().expect("decided");
     }
-    let decay = match plan.rho {
+    let decay = match rho {
         Some(r) => Some(Decay {
             rho: r.estimate,
             low: r.low,
@@ -685,12 +687,12 @@ fn shown(p: &[Value], s: &[Value], digits: usize) -> Result<(Vec<ShownTerm>, Str
 /// of them), or refuses when that stepping's work is above [`WORK_LIMIT`] (on a board whose
 /// top throws roll again for hundreds of squares, D has a thousand bits and every product is
 /// long: 50 turns on 2,000 squares with a 3-faced die would take hours).
-fn resolve<S>(
+fn resolve(
     ic: &IntegerChain,
     p: &mut [Value],
     s: &mut [Value],
     indices: &[usize],
-    plan: &Plan<S>,
+    rho: Option<Radius>,
     states: usize,
 ) -> Result<(), TooMuchWork> {
     let last = indices.iter().copied().max().expect("some term");
@@ -698,7 +700,7 @@ fn resolve<S>(
         return Err(TooMuchWork {
             turns: (last + 1) as f64,
             states,
-            rho: plan.rho.map_or(f64::NAN, |r| r.estimate),
+            rho: rho.map_or(f64::NAN, |r| r.estimate),
         });
     }
     let mut stepper = ic.stepper();

@@ -208,7 +208,8 @@ mod tests {
             chart: false,
             exact_mean: &|| None,
         };
-        let undecided = match decide(&p, &s, 12, &plan, &shows) {
+        let rho = plan.radius(&chain, None);
+        let undecided = match decide(&p, &s, 12, (&plan, rho), &shows) {
             Ok(_) => vec![],
             Err(undecided) => undecided,
         };

@@ -66,8 +66,9 @@ pub(super) struct Stepped {
 }
 
 /// What the first stepping gives [`certified_distribution_for`]: the terms, the `u128` tier
-/// for the terms they leave undecided, the tail law.
-pub(super) type First<'a> = (Stepped, Refine<'a>, Option<TailLaw>);
+/// for the terms they leave undecided, the tail law, and the law of the position at the turn
+/// it settled (the start of rho's power method, [`Plan::radius`]).
+pub(super) type First<'a> = (Stepped, Refine<'a>, Option<TailLaw>, Option<Vec<f64>>);
 
 /// When [`step_on`] stops a tier that could go on.
 #[derive(Clone, Copy, Debug)]
@@ -158,7 +159,7 @@ pub(super) fn float_first<'a, S>(
     if let Some(fc) = fc {
         let give_up = GiveUp::Hopeless(grid);
         if let Some(stop) = step_on(&mut fc.stepper(), (&mut p, &mut s), options, plan, give_up) {
-            return Some((Stepped { p, s, stop }, Refine::new(cc), None));
+            return Some((Stepped { p, s, stop }, Refine::new(cc), None, None));
         }
         (p, s) = (Vec::new(), Vec::new());
     }
@@ -169,7 +170,7 @@ pub(super) fn float_first<'a, S>(
         plan,
         GiveUp::Never,
     )?;
-    Some((Stepped { p, s, stop }, Refine::finished(), None))
+    Some((Stepped { p, s, stop }, Refine::finished(), None, None))
 }
 
 /// The `u128` tier from the start, watched for the turn at which the law of the position
@@ -189,7 +190,7 @@ pub(super) fn law_first<'a, S>(
     let (mut p, mut s) = (Vec::new(), Vec::new());
     let mut stepper = cc.stepper();
     let mut settling = start.settling();
-    let (mut stop, mut law) = (None, None);
+    let (mut stop, mut law, mut settled) = (None, None, None);
     let stage =
         crate::progress::Stage::begin("stepping certified bounds", options.turns.map(|n| n as u64));
     loop {
@@ -207,6 +208,7 @@ pub(super) fn law_first<'a, S>(
         }
         if let Some(u) = settling.watch(&stepper) {
             law = Some(start.finish(stepper.turn(), &u, &stepper.position()));
+            settled = Some(u);
         }
     }
     drop(stage);
@@ -235,7 +237,7 @@ pub(super) fn law_first<'a, S>(
     let refine = Refine {
         stepper: Some(stepper),
     };
-    Some((Stepped { p, s, stop }, refine, law))
+    Some((Stepped { p, s, stop }, refine, law, settled))
 }
 
 /// The terms after the turn the law settled at: from the law's geometric bounds, else from the

@@ -269,8 +269,70 @@ fn same_over_either_denominator<S: ChainState>(name: &str, chain: &Chain<S>) {
             .collect(),
     };
     assert_eq!(
-        spectral_bounds_of(chain, &q),
-        spectral_bounds_of(chain, &over_whole),
+        spectral_bounds_of(chain, &q, None),
+        spectral_bounds_of(chain, &over_whole, None),
         "{name}"
+    );
+}
+
+/// The power method started from the law of the position at the tail law's turn (as
+/// `distribution` starts it) proves bounds that overlap the uniform start's (both hold the true
+/// rho), at least as narrow as 1e-14 of rho, and with an estimate inside both, on every
+/// built-in board whose tail law settles.
+#[test]
+fn a_start_from_the_settled_law_proves_rho_too() {
+    let (mut seeded, mut moved) = (0, 0);
+    for name in builtin_names() {
+        let chain = Chain::for_board(&builtin(name).unwrap());
+        let Some(start) = crate::analysis::tail_law::TailLawStart::new(&chain) else {
+            continue;
+        };
+        let (_, Some(u)) = start.finish_by_stepping(&chain) else {
+            continue;
+        };
+        seeded += 1;
+        let q = TransientQ::new(&chain);
+        let from_u = spectral_bounds_of(&chain, &q, Some(&u)).unwrap();
+        let uniform = spectral_bounds_of(&chain, &q, None).unwrap();
+        assert!(
+            from_u.low <= uniform.high && uniform.low <= from_u.high,
+            "{name}: {from_u:?} vs {uniform:?}"
+        );
+        assert!(
+            from_u.high - from_u.low <= 1e-14 * from_u.high,
+            "{name}: {from_u:?}"
+        );
+        assert!(from_u.low <= from_u.estimate && from_u.estimate <= from_u.high);
+        moved += usize::from(from_u != uniform);
+        // Exact where the whole matrix's dense estimate can check it.
+        let dense = whole_dense(&chain).unwrap();
+        assert!((from_u.estimate - dense).abs() <= 1e-9, "{name}: {dense}");
+    }
+    assert!(seeded >= 5, "only {seeded} boards have a settled law");
+    // The start is used: another vector, other last bits.
+    assert!(moved >= seeded / 2, "{moved} of {seeded}");
+}
+
+/// A start that cannot serve (of the wrong length, negative, not finite, or with no mass on a
+/// component) is not used: the bounds are the uniform start's, float for float.
+#[test]
+fn an_unusable_start_falls_back_to_the_uniform_vector() {
+    let chain = Chain::for_board(&builtin("milton-bradley").unwrap());
+    let q = TransientQ::new(&chain);
+    let uniform = spectral_bounds_of(&chain, &q, None).unwrap();
+    let t = chain.transient_count();
+    let starts = [
+        vec![1.0; t - 1],
+        vec![0.0; t],
+        vec![-1.0; t],
+        vec![f64::NAN; t],
+        vec![f64::INFINITY; t],
+    ];
+    for start in &starts {
+        assert_eq!(spectral_bounds_of(&chain, &q, Some(start)), Some(uniform));
+    }
+    assert_eq!(
+        block_start(&[0.0, 2.0, 6.0], &[1, 2]),
+        Some(vec![0.25, 0.75])
     );
 }

@@ -111,7 +111,7 @@ const FLOOR_BITS: f64 = 4096.0;
 /// the law of the position does not settle within the work allowed, or when the proved error
 /// would not be below a millionth of `P(T > n0)`.
 pub fn tail_law<S: ChainState>(chain: &Chain<S>) -> Option<TailLaw> {
-    TailLawStart::new(chain)?.finish_by_stepping(chain)
+    TailLawStart::new(chain)?.finish_by_stepping(chain).0
 }
 
 /// What the tail law needs of the chain before any stepping: Q as integers over a common
@@ -120,9 +120,9 @@ pub fn tail_law<S: ChainState>(chain: &Chain<S>) -> Option<TailLaw> {
 /// [`TailLawStart::finish`]: `distribution`'s own stepping does this as it goes, so the law
 /// costs no stepping of its own.
 pub(crate) struct TailLawStart {
-    /// Q as integers over D: `Q = a / d` (transient columns only).
-    a: Vec<Vec<(usize, BigInt)>>,
-    d: BigInt,
+    /// Q as integers over D (transient columns only; its floats serve the spectral radius,
+    /// [`crate::analysis::distribution`]'s `Plan::radius`).
+    q: TransientQ,
 }
 
 impl TailLawStart {
@@ -131,26 +131,29 @@ impl TailLawStart {
         if !chain.always_ends() {
             return None;
         }
-        TailLawStart::of(chain, TransientQ::new(chain))
+        TailLawStart::of(chain, TransientQ::new(chain)).ok()
     }
 
-    /// [`TailLawStart::new`] from Q already read (and used by the spectral bounds), for a
-    /// chain the caller knows always ends (it has no [`Chain::trap`]).
-    pub(crate) fn of<S: ChainState>(chain: &Chain<S>, q: TransientQ) -> Option<TailLawStart> {
-        if chain.start() >= chain.transient_count() {
-            return None;
+    /// [`TailLawStart::new`] from Q already read, for a chain the caller knows always ends (it
+    /// has no [`Chain::trap`]); `Err(q)` when the game starts finished.
+    pub(crate) fn of<S: ChainState>(
+        chain: &Chain<S>,
+        q: TransientQ,
+    ) -> Result<TailLawStart, TransientQ> {
+        match chain.start() >= chain.transient_count() {
+            true => Err(q),
+            false => Ok(TailLawStart { q }),
         }
-        let a = q
-            .rows
-            .into_iter()
-            .map(|row| row.into_iter().map(|(j, _, a)| (j, a)).collect())
-            .collect();
-        Some(TailLawStart { a, d: q.d })
+    }
+
+    /// Q, as [`TransientQ::new`] read it.
+    pub(crate) fn q(&self) -> &TransientQ {
+        &self.q
     }
 
     /// A watch for the turn at which the law settles, within the work allowed on this chain.
     pub(crate) fn settling(&self) -> Settling {
-        let nonzeros = self.a.iter().map(Vec::len).sum::<usize>().max(1);
+        let nonzeros = self.q.rows.iter().map(Vec::len).sum::<usize>().max(1);
         Settling {
             turns: (SETTLING_WORK / nonzeros).min(SETTLING_TURNS),
             last: None,
@@ -161,22 +164,27 @@ impl TailLawStart {
     /// The law from the settled vector `u` of turn m ([`Settling::watch`]) and the certified
     /// enclosure of the position then (`CertifiedStepper::position` at turn m).
     pub(crate) fn finish(&self, m: usize, u: &[f64], position: &[Bounds128]) -> Option<TailLaw> {
-        let bounds = geometric_bounds((&self.d, &self.a), u, position)?;
+        let bounds = geometric_bounds(&self.q, u, position)?;
         best_statement(m, &bounds)
     }
 
-    /// The law, stepping `chain` (the chain this start came from) until its law settles.
-    pub(crate) fn finish_by_stepping<S: ChainState>(&self, chain: &Chain<S>) -> Option<TailLaw> {
+    /// The law, stepping `chain` (the chain this start came from) until its law settles, and
+    /// the settled vector u of that turn ([`Settling::watch`]; `None` when it does not settle).
+    pub(crate) fn finish_by_stepping<S: ChainState>(
+        &self,
+        chain: &Chain<S>,
+    ) -> (Option<TailLaw>, Option<Vec<f64>>) {
         let certified = CertifiedChain::new(chain);
         let mut stepper = certified.stepper();
         let mut settling = self.settling();
         while !settling.gave_up(stepper.turn()) {
             stepper.step();
             if let Some(u) = settling.watch(&stepper) {
-                return self.finish(stepper.turn(), &u, &stepper.position());
+                let law = self.finish(stepper.turn(), &u, &stepper.position());
+                return (law, Some(u));
             }
         }
-        None
+        (None, None)
     }
 }
 
@@ -255,14 +263,11 @@ struct Bounds {
 /// the certified stepping (`lo / 2^shift <= p_j <= hi / 2^shift`).
 ///
 /// Everything is done in integers: with D a common denominator of Q (`Q = A / D`, from
-/// [`TailLawStart::new`]) and
+/// [`TransientQ`]) and
 /// `u = U / 2^E`, `(u Q)_j / u_j = (U A)_j / (D U_j)`; ratios are compared by cross
 /// multiplication, so no fraction is reduced until the four results are.
-fn geometric_bounds(
-    (d, a): (&BigInt, &[Vec<(usize, BigInt)>]),
-    u: &[f64],
-    p: &[Bounds128],
-) -> Option<Bounds> {
+fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
+    let (d, a) = (&q.d, &q.rows);
     let (big_u, e) = dyadic_integers(u)?;
     let big = u.iter().cloned().fold(0.0, f64::max);
     let floor = big * 2f64.powi(-TINY_BITS);
@@ -276,7 +281,7 @@ fn geometric_bounds(
     let mut wq = uq.clone();
     for ((row, x), w) in a.iter().zip(&big_u).zip(&big_w) {
         if w.is_zero() && !x.is_zero() {
-            for (j, coef) in row {
+            for (j, _, coef) in row {
                 wq[*j] -= x * coef;
             }
         }
@@ -363,12 +368,12 @@ fn extreme(best: Option<(BigInt, BigInt)>, x: (BigInt, BigInt), larger: bool) ->
     }
 }
 
-/// The row vector `U A` in integers.
-fn integer_row_times(a: &[Vec<(usize, BigInt)>], u: &[BigInt]) -> Vec<BigInt> {
+/// The row vector `U A` in integers (A: [`TransientQ`]'s rows).
+fn integer_row_times(a: &[Vec<(usize, f64, BigInt)>], u: &[BigInt]) -> Vec<BigInt> {
     let mut v = vec![BigInt::zero(); u.len()];
     for (row, x) in a.iter().zip(u) {
         if !x.is_zero() {
-            for (j, coef) in row {
+            for (j, _, coef) in row {
                 v[*j] += x * coef;
             }
         }

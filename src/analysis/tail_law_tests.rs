@@ -345,7 +345,7 @@ fn statements_agree_with_the_same_arithmetic_on_fractions() {
             if (m - start_m) % 20 != 0 {
                 continue;
             }
-            let Some(bounds) = geometric_bounds((&start.d, &start.a), u, &position) else {
+            let Some(bounds) = geometric_bounds(&start.q, u, &position) else {
                 continue;
             };
             let tight = Bounds {
