@@ -26,6 +26,7 @@ use crate::analysis::spectral::{spectral_bounds_of, spectral_estimate_of, Radius
 use crate::analysis::tail_law::{TailLaw, TailLawStart};
 use crate::board::Square;
 use crate::chain::{Chain, ChainState, Trap};
+use crate::exact::certified::MergedRows;
 use crate::exact::decimal::to_f64;
 use crate::exact::step::IntegerChain;
 
@@ -418,11 +419,32 @@ pub(crate) fn plan<S: ChainState>(
     options: &DistributionOptions,
     work: impl Fn(f64) -> f64,
 ) -> Result<Plan<S>, TooMuchWork> {
+    plan_with(chain, options, work, || TransientQ::new(chain))
+}
+
+/// [`plan`] on `chain`'s merged rows already read (the certified tiers'): Q comes from their
+/// counts without reading the chain again.
+pub(crate) fn plan_on_rows<S: ChainState>(
+    chain: &Chain<S>,
+    rows: &MergedRows,
+    options: &DistributionOptions,
+    work: impl Fn(f64) -> f64,
+) -> Result<Plan<S>, TooMuchWork> {
+    plan_with(chain, options, work, || TransientQ::from_rows(chain, rows))
+}
+
+/// [`plan`] with Q read by `read_q`.
+fn plan_with<S: ChainState>(
+    chain: &Chain<S>,
+    options: &DistributionOptions,
+    work: impl Fn(f64) -> f64,
+    read_q: impl FnOnce() -> TransientQ,
+) -> Result<Plan<S>, TooMuchWork> {
     // Shown after a second: on a large chain the decay rate's power iterations and the tail
     // law's start take seconds, with no unit of their own.
     let stage = crate::progress::Stage::begin("the tail's decay rate", None);
     let trap = chain.trap();
-    let q = TransientQ::new(chain);
+    let q = read_q();
     let starts_finished = chain.start() >= chain.transient_count();
     // Fail fast: estimate the turns needed (P(T > n) ~ rho^n, or the turns asked for) and the
     // work.

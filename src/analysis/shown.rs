@@ -34,7 +34,7 @@ use num_rational::BigRational;
 use num_traits::Zero;
 
 use super::distribution::{
-    distribution, mode_of, plan, quantiles_of, stepping_work, Decay, Distribution,
+    distribution, mode_of, plan_on_rows, quantiles_of, stepping_work, Decay, Distribution,
     DistributionOptions, Known, Mean, Plan, Quantile, Stop, TooMuchWork, WORK_LIMIT,
 };
 use super::spectral::Radius;
@@ -510,7 +510,9 @@ pub fn certified_distribution_for<S: ChainState>(
         .as_ref()
         .map_or_else(|| cc().transitions(), FloatChain::transitions);
     // A 128-bit product pair costs about as much as 8 limb multiply-adds of the exact stepping.
-    let plan = plan(chain, options, |turns| 8.0 * transitions as f64 * turns)?;
+    let plan = plan_on_rows(chain, &rows, options, |turns| {
+        8.0 * transitions as f64 * turns
+    })?;
     let grid = 10f64.powi(-(digits.min(400) as i32));
     let first = match &plan.tail_law_start {
         Some(start) => law_first(start, cc(), fc.as_ref(), options, &plan, grid).map(|first| {

@@ -33,12 +33,14 @@
 
 use nalgebra::DMatrix;
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::Zero;
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
 use crate::chain::{common_denominator, Chain, ChainState};
+use crate::exact::certified::{nearest_f64, MergedRows, Probabilities};
 use crate::exact::decimal::to_f64;
 
 /// The spectral radius of Q: an estimate and two proved bounds, `low <= rho <= high`.
@@ -106,6 +108,7 @@ pub fn spectral_bounds<S: ChainState>(chain: &Chain<S>) -> Option<Radius> {
 /// Q, the transient part of a chain, as floats and as integers over one common denominator:
 /// read from the chain once for [`spectral_bounds_of`] and the tail law
 /// ([`crate::analysis::tail_law`]), which both need every entry both ways.
+#[derive(Debug)]
 pub(crate) struct TransientQ {
     /// A common denominator D of Q's entries (the lcm of the transient ones').
     pub(crate) d: BigInt,
@@ -114,9 +117,58 @@ pub(crate) struct TransientQ {
 }
 
 impl TransientQ {
-    /// Q of `chain`: each entry's float once, its `p D` as `numer (D / denom)` with `D / denom`
-    /// once per distinct denominator.
+    /// Q of `chain`: from its rows' counts when their common denominator is small
+    /// ([`MergedRows`]), else from its fractions.
     pub(crate) fn new<S: ChainState>(chain: &Chain<S>) -> TransientQ {
+        match MergedRows::counts(chain) {
+            Some(rows) => TransientQ::from_rows(chain, &rows),
+            None => TransientQ::of_fractions(chain),
+        }
+    }
+
+    /// Q of `chain`, whose merged rows are `rows`: on counts `a / D` in machine words, the
+    /// lcm of the transient entries' denominators being `D / g` with `g = gcd(D, their
+    /// counts)` (the reduced denominator of `a / D` is `D / gcd(a, D)`), each entry `a / g`
+    /// over it and `a / D` its nearest float (`to_f64`'s, bit for bit: "The nearest float" in
+    /// `exact/certified/rows.rs`); on fractions, [`TransientQ::of_fractions`].
+    pub(crate) fn from_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) -> TransientQ {
+        let (d, counts) = match &rows.probabilities {
+            Probabilities::Counts { d, counts } => (*d, counts),
+            Probabilities::Fractions(_) => return TransientQ::of_fractions(chain),
+        };
+        let t = rows.transient;
+        let row = |i: usize| {
+            let entries = rows.row_start[i]..rows.row_start[i + 1];
+            let row = rows.col[entries.clone()].iter().zip(&counts[entries]);
+            row.filter(move |(&j, _)| (j as usize) < t)
+        };
+        let mut g = d;
+        for (_, &a) in (0..t).flat_map(row) {
+            if g == 1 {
+                break;
+            }
+            if a % g != 0 {
+                g = g.gcd(&a);
+            }
+        }
+        let rows = (0..t)
+            .map(|i| {
+                let mut q = Vec::with_capacity(rows.row_start[i + 1] - rows.row_start[i]);
+                q.extend(
+                    row(i).map(|(&j, &a)| (j as usize, nearest_f64(a, d), BigInt::from(a / g))),
+                );
+                q
+            })
+            .collect();
+        TransientQ {
+            d: BigInt::from(d / g),
+            rows,
+        }
+    }
+
+    /// Q of `chain` from its fractions: each entry's float once, its `p D` as
+    /// `numer (D / denom)` with `D / denom` once per distinct denominator.
+    pub(crate) fn of_fractions<S: ChainState>(chain: &Chain<S>) -> TransientQ {
         let t = chain.transient_count();
         let q = || {
             chain

@@ -1,8 +1,10 @@
 //! Certified stepping of a chain's law in 128-bit block floating point: for every turn n,
 //! integer bounds `lo <= P(T = n) 2^k <= hi` and the same for `P(T > n)`, from which the
 //! correctly rounded decimals and the nearest `f64` are decided without any fraction. This file
-//! holds the enclosures ([`Bounds`]) and how they are rounded; `certified/stepper.rs` the
-//! stepping ([`CertifiedChain`], [`CertifiedStepper`]) and why its bounds hold.
+//! holds the enclosures ([`Bounds`]) and how they are rounded; `certified/rows.rs` the chain's
+//! rows as the tiers read them ([`MergedRows`]: counts over a small common denominator, or
+//! fractions); `certified/stepper.rs` the stepping ([`CertifiedChain`], [`CertifiedStepper`])
+//! and why its bounds hold.
 //!
 //! # Why block floating point
 //!
@@ -31,10 +33,12 @@ use crate::exact::decimal::{
 
 mod float;
 mod geometric;
+mod rows;
 mod stepper;
 pub use float::{FloatChain, FloatStepper};
 pub use geometric::GeometricTier;
-pub use stepper::{CertifiedChain, CertifiedStepper, MergedRows};
+pub use rows::{nearest_f64, MergedRows, Probabilities};
+pub use stepper::{CertifiedChain, CertifiedStepper};
 
 /// A certified enclosure `lo / 2^shift <= x <= hi / 2^shift` of a probability.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

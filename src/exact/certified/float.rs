@@ -9,7 +9,8 @@
 //! Every transition probability and every law entry is nonnegative, so nothing cancels and an
 //! error relative to each term stays relative in the sum. Each probability is stored as
 //! `q~ = q (1 + a)` with `|a| <= u'` (u' = 2^-53 when its numerator and denominator are below
-//! 2^53, as one correctly rounded division; else 2^-52, `exact::decimal::to_f64` being faithful).
+//! 2^53, as one correctly rounded division, as for a count over a small common denominator;
+//! else 2^-52, `exact::decimal::to_f64` being faithful).
 //! A step computes `x'_j = sum_i x_i q~_ij` by recursive summation, one term per transition into
 //! j; with u = 2^-53 and no underflow, each of the k terms carries a factor `1 + theta` with
 //! `|theta| <= gamma_k = k u / (1 - k u)` (Higham, *Accuracy and Stability of Numerical
@@ -39,7 +40,7 @@
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
-use super::stepper::MergedRows;
+use super::rows::{nearest_f64, MergedRows, Probabilities};
 use super::Bounds;
 #[cfg(test)]
 use crate::chain::{Chain, ChainState};
@@ -126,16 +127,33 @@ impl FloatChain {
     /// [`FloatChain::new`].
     pub fn from_rows(rows: &MergedRows) -> Option<FloatChain> {
         let widest = rows.widest_column();
-        let mut unit = UNIT;
-        let mut entries = Vec::with_capacity(rows.col.len());
-        for (&j, p) in rows.col.iter().zip(&rows.probabilities) {
-            let (q, u) = stored(p);
-            if q < LEAST_PROBABILITY && !p.is_zero() {
-                return None;
+        let (entries, unit) = match &rows.probabilities {
+            // a / D within 2^-53 (D < 2^53, one correctly rounded division): `stored`'s value.
+            Probabilities::Counts { d, counts } => {
+                let mut entries = Vec::with_capacity(rows.col.len());
+                for (&j, &a) in rows.col.iter().zip(counts) {
+                    let q = nearest_f64(a, *d);
+                    if q < LEAST_PROBABILITY && a != 0 {
+                        return None;
+                    }
+                    entries.push(Entry { q, j });
+                }
+                (entries, UNIT)
             }
-            unit = unit.max(u);
-            entries.push(Entry { q, j });
-        }
+            Probabilities::Fractions(probabilities) => {
+                let mut unit = UNIT;
+                let mut entries = Vec::with_capacity(rows.col.len());
+                for (&j, p) in rows.col.iter().zip(probabilities) {
+                    let (q, u) = stored(p);
+                    if q < LEAST_PROBABILITY && !p.is_zero() {
+                        return None;
+                    }
+                    unit = unit.max(u);
+                    entries.push(Entry { q, j });
+                }
+                (entries, unit)
+            }
+        };
         Some(FloatChain {
             transient: rows.transient,
             start: rows.start,

@@ -91,14 +91,12 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
+use super::rows::{nearest_f64, MergedRows, Probabilities, COUNT_BITS};
 use super::Bounds;
 use crate::chain::{Chain, ChainState};
 use crate::exact::decimal::to_f64;
 use crate::race::fixed::round_outward;
 
-/// The common denominators stepped as integer counts are below `2^COUNT_BITS`: then
-/// `V = 127 - bits(D)` is at least 87 (see "How tight" in the module documentation).
-const COUNT_BITS: u32 = 40;
 /// Value bits in fixed point: [`mul_down`] needs `v <= 2^125`.
 const FIXED_VALUE_BITS: u32 = 124;
 /// Bits of the fixed-point transition probabilities.
@@ -122,7 +120,12 @@ const fn power_of_two(k: i32) -> f64 {
 /// 2^-52 when p is at least 2^-400, a normal number) times `1 + 2^-50`, which that product's own
 /// rounding cannot bring back below p.
 fn upper_bound(p: &BigRational) -> f64 {
-    (to_f64(p) * (1.0 + 2f64.powi(-50))).max(UPPER_FLOOR)
+    upper_of_nearest(to_f64(p))
+}
+
+/// [`upper_bound`] from the nearest `f64` of the probability.
+fn upper_of_nearest(nearest: f64) -> f64 {
+    (nearest * (1.0 + 2f64.powi(-50))).max(UPPER_FLOOR)
 }
 
 /// An error bound as a step uses it: 0, or at least [`ERROR_FLOOR`].
@@ -214,59 +217,46 @@ fn small_denominator(probabilities: &[BigRational]) -> Option<u64> {
     })
 }
 
-/// A chain's transient rows in compressed form, every final state merged into one column
-/// (index `transient`), as both tiers read them.
-#[derive(Clone, Debug)]
-pub struct MergedRows {
-    /// The number of transient states t.
-    pub transient: usize,
-    /// The start state.
-    pub start: usize,
-    /// Where each row's entries begin (t + 1 offsets).
-    pub row_start: Vec<usize>,
-    /// Each entry's destination (t for the finish).
-    pub col: Vec<u32>,
-    /// Each entry's probability.
-    pub probabilities: Vec<BigRational>,
+/// The counts route's weights and value bits, from each entry's count `a = p D` (D below
+/// `2^COUNT_BITS`); `p^` from the count's nearest `f64`, which is `to_f64(p)`'s ("The nearest
+/// float" in `rows.rs`).
+fn counts_weights(col: &[u32], d: u64, counts: &[u64]) -> (Weights, u32) {
+    let entries = col.iter().zip(counts).map(|(&j, &a)| CountEntry {
+        a,
+        upper: upper_of_nearest(nearest_f64(a, d)),
+        j,
+    });
+    count_route(entries.collect(), d)
 }
 
-impl MergedRows {
-    /// The rows of `chain`.
-    pub fn new<S: ChainState>(chain: &Chain<S>) -> MergedRows {
-        let t = chain.transient_count();
-        let mut row_start = vec![0];
-        let mut col: Vec<u32> = Vec::new();
-        let mut probabilities: Vec<BigRational> = Vec::new();
-        for row in chain.rows().iter().take(t) {
-            let start = col.len();
-            for (j, p) in row {
-                let j = u32::try_from((*j).min(t)).expect("fewer than 2^32 states");
-                // The final states' entries merge into one.
-                match col[start..].iter().position(|&c| c == j && j as usize == t) {
-                    Some(k) => probabilities[start + k] = &probabilities[start + k] + p,
-                    None => {
-                        col.push(j);
-                        probabilities.push(p.clone());
-                    }
-                }
-            }
-            row_start.push(col.len());
-        }
-        MergedRows {
-            transient: t,
-            start: chain.start(),
-            row_start,
-            col,
-            probabilities,
-        }
-    }
+/// The counts route's weights and value bits from its entries.
+fn count_route(entries: Vec<CountEntry>, d: u64) -> (Weights, u32) {
+    let reciprocal = (1u128 << 127) / u128::from(d);
+    // V = 127 - bits(D), so that D 2^V < 2^127.
+    (
+        Weights::Counts {
+            entries,
+            reciprocal,
+        },
+        126 - d.ilog2(),
+    )
+}
 
-    /// The most entries in one column (the finish included): the most terms of one sum.
-    pub fn widest_column(&self) -> usize {
-        let mut indegree = vec![0usize; self.transient + 1];
-        self.col.iter().for_each(|&j| indegree[j as usize] += 1);
-        indegree.iter().copied().max().unwrap_or(0)
-    }
+/// The fixed-point route's weights and value bits.
+fn fixed_weights(col: &[u32], probabilities: &[BigRational]) -> (Weights, u32) {
+    let coef = |p: &BigRational| match (p.numer().to_u64(), p.denom().to_u64()) {
+        (Some(n), Some(d)) => floor_scaled(n, d),
+        _ => {
+            let (lo, _) = round_outward(p, COEF_BITS);
+            lo.to_u128().expect("a probability is <= 1")
+        }
+    };
+    let entries = col.iter().zip(probabilities).map(|(&j, p)| FixedEntry {
+        coef: coef(p),
+        upper: upper_bound(p),
+        j,
+    });
+    (Weights::Fixed(entries.collect()), FIXED_VALUE_BITS)
 }
 
 impl CertifiedChain {
@@ -277,61 +267,37 @@ impl CertifiedChain {
 
     /// Prepares the transitions of `rows` (shared with the float tier).
     pub fn from_rows(rows: &MergedRows) -> CertifiedChain {
-        let widest = rows.widest_column() as f64;
-        let MergedRows {
-            transient: t,
-            start,
-            row_start,
-            col,
-            probabilities,
-        } = rows;
-        let (t, start) = (*t, *start);
-        let entries = col.iter().zip(probabilities);
-        let (weights, value_bits) = match small_denominator(probabilities) {
-            Some(d) => {
-                let count = |p: &BigRational| {
-                    let a = p.numer() * (BigInt::from(d) / p.denom());
-                    a.to_u64().expect("a count is at most D")
-                };
-                let weights = Weights::Counts {
-                    entries: entries
-                        .map(|(&j, p)| CountEntry {
-                            a: count(p),
-                            upper: upper_bound(p),
-                            j,
-                        })
-                        .collect(),
-                    reciprocal: (1u128 << 127) / u128::from(d),
-                };
-                // V = 127 - bits(D), so that D 2^V < 2^127.
-                (weights, 126 - d.ilog2())
-            }
-            None => {
-                let coef = |p: &BigRational| match (p.numer().to_u64(), p.denom().to_u64()) {
-                    (Some(n), Some(d)) => floor_scaled(n, d),
-                    _ => {
-                        let (lo, _) = round_outward(p, COEF_BITS);
-                        lo.to_u128().expect("a probability is <= 1")
-                    }
-                };
-                let entries = entries.map(|(&j, p)| FixedEntry {
-                    coef: coef(p),
-                    upper: upper_bound(p),
-                    j,
-                });
-                (Weights::Fixed(entries.collect()), FIXED_VALUE_BITS)
-            }
+        let t = rows.transient;
+        let (weights, value_bits) = match &rows.probabilities {
+            Probabilities::Counts { d, counts } => counts_weights(&rows.col, *d, counts),
+            Probabilities::Fractions(probabilities) => match small_denominator(probabilities) {
+                Some(d) => {
+                    let count = |p: &BigRational| {
+                        let a = p.numer() * (BigInt::from(d) / p.denom());
+                        a.to_u64().expect("a count is at most D")
+                    };
+                    let entries = rows.col.iter().zip(probabilities);
+                    let entries = entries.map(|(&j, p)| CountEntry {
+                        a: count(p),
+                        upper: upper_bound(p),
+                        j,
+                    });
+                    count_route(entries.collect(), d)
+                }
+                None => fixed_weights(&rows.col, probabilities),
+            },
         };
         CertifiedChain {
             transient: t,
-            start,
-            row_len: row_start
+            start: rows.start,
+            row_len: rows
+                .row_start
                 .windows(2)
                 .map(|w| u32::try_from(w[1] - w[0]).expect("fewer than 2^32 states"))
                 .collect(),
             weights,
             value_bits,
-            grow: 1.0 + (3.0 * widest.max(t as f64) + 8.0) * 2f64.powi(-50),
+            grow: 1.0 + (3.0 * (rows.widest_column() as f64).max(t as f64) + 8.0) * 2f64.powi(-50),
         }
     }
 

@@ -114,7 +114,10 @@ fn at_the_bound() -> Board {
 /// The common denominator the counts route divides by, or `None` on the fixed-point route
 /// (checked against the reciprocal it keeps).
 fn counts_denominator<S: ChainState>(chain: &Chain<S>) -> Option<u64> {
-    let d = small_denominator(&MergedRows::new(chain).probabilities);
+    let d = match MergedRows::fractions(chain).probabilities {
+        Probabilities::Fractions(p) => small_denominator(&p),
+        Probabilities::Counts { .. } => unreachable!("the fraction route"),
+    };
     match CertifiedChain::new(chain).weights {
         Weights::Counts { reciprocal, .. } => {
             assert_eq!(Some(reciprocal), d.map(|d| (1u128 << 127) / u128::from(d)));
