@@ -44,10 +44,19 @@ use num_traits::{One, ToPrimitive, Zero};
 
 use crate::analysis::spectral::TransientQ;
 use crate::chain::{Chain, ChainState};
-use crate::exact::certified::{Bounds as Bounds128, CertifiedChain, CertifiedStepper};
-use crate::exact::decimal::{decade, dyadic_bound, fixed, rounded, to_f64};
+use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
+use crate::exact::decimal::{
+    decade, dyadic_bound, format_scaled, over_power_of_ten, round_scaled, to_f64,
+};
 use crate::exact::lehmer::gcd;
 use crate::exact::scaled::Scaled;
+
+#[path = "tail_law_settling.rs"]
+mod settling;
+#[path = "tail_law_words.rs"]
+mod words;
+
+pub(crate) use settling::Settling;
 
 /// `|P(T > n) - c rho^n| <= within` for every `n >= from`, proved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,11 +163,7 @@ impl TailLawStart {
     /// A watch for the turn at which the law settles, within the work allowed on this chain.
     pub(crate) fn settling(&self) -> Settling {
         let nonzeros = self.q.rows.iter().map(Vec::len).sum::<usize>().max(1);
-        Settling {
-            turns: (SETTLING_WORK / nonzeros).min(SETTLING_TURNS),
-            last: None,
-            ended: false,
-        }
+        Settling::new((SETTLING_WORK / nonzeros).min(SETTLING_TURNS))
     }
 
     /// The law from the settled vector `u` of turn m ([`Settling::watch`]) and the certified
@@ -188,69 +193,8 @@ impl TailLawStart {
     }
 }
 
-/// Watches a certified stepping turn by turn for the first turn m at which the law of the
-/// position has settled: the power method's test (from the start, it settles on the left
-/// Perron vector when the chain is not periodic) on consecutive positions, whose
-/// Collatz-Wielandt ratios `p_(m,j) / p_(m-1,j)` must agree to [`SETTLED`] over the states not
-/// negligible (above `2^-TINY_BITS` of the largest). The settled vector u is then the position's
-/// lower bounds as floats: any u >= 0 makes the statement true (r and l are its ratios, exact;
-/// a state the stepping cannot tell from 0 has u = 0, and its upper bound joins s).
-pub(crate) struct Settling {
-    /// The most turns watched.
-    turns: usize,
-    /// The last position's lower bounds as floats, and its shift.
-    last: Option<(Vec<f64>, u32)>,
-    /// The game is over for sure (every state's bound is 0): no law to find.
-    ended: bool,
-}
-
-impl Settling {
-    /// Whether the watch ends at `turn` without a settled law.
-    pub(crate) fn gave_up(&self, turn: usize) -> bool {
-        self.ended || turn >= self.turns
-    }
-
-    /// The stepping one turn after the last one watched; `Some(u)` when the law has settled
-    /// (its turn is m).
-    pub(crate) fn watch(&mut self, stepper: &CertifiedStepper) -> Option<Vec<f64>> {
-        self.ended = stepper.survives().hi == 0;
-        let (now, shift) = stepper.lower_bounds_f64();
-        let settled = match &self.last {
-            Some((before, before_shift)) => {
-                // p_(m,j) / p_(m-1,j) = (now_j / before_j) 2^(before_shift - shift).
-                let scale = 2f64.powi(*before_shift as i32 - shift as i32);
-                settled(before, &now, scale)
-            }
-            None => false,
-        };
-        match settled {
-            true => Some(now),
-            false => {
-                self.last = Some((now, shift));
-                None
-            }
-        }
-    }
-}
-
-/// Whether the ratios `scale after_j / before_j` agree to [`SETTLED`], below 1 and above 0,
-/// over the states of `before` above `2^-TINY_BITS` of its largest.
-fn settled(before: &[f64], after: &[f64], scale: f64) -> bool {
-    let big = before.iter().cloned().fold(0.0, f64::max);
-    let floor = big * 2f64.powi(-TINY_BITS);
-    let (mut lo, mut hi) = (f64::INFINITY, 0.0f64);
-    for (x, y) in before.iter().zip(after) {
-        if *x > floor {
-            let ratio = y / x * scale;
-            lo = lo.min(ratio);
-            hi = hi.max(ratio);
-        }
-    }
-    // rho = 0 (a game of bounded length) has no law of this form.
-    lo > 0.0 && hi < 1.0 && hi - lo <= SETTLED * hi
-}
-
 /// The proved `(a, r)`, `slack` and `(b, l)` with `b l^k <= P(T > m + k) <= a r^k + slack`.
+#[derive(Debug, PartialEq)]
 struct Bounds {
     a: BigRational,
     r: BigRational,
@@ -260,13 +204,23 @@ struct Bounds {
 }
 
 /// The bounds of the module documentation from the float vector u and the law p enclosed by
-/// the certified stepping (`lo / 2^shift <= p_j <= hi / 2^shift`).
+/// the certified stepping (`lo / 2^shift <= p_j <= hi / 2^shift`): in machine words
+/// (`tail_law_words.rs`) when every number fits, as it does on every built-in board, else in
+/// big integers (`big_geometric_bounds`); the two give the same fractions.
+fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
+    match words::geometric_bounds(q, u, p) {
+        Some(bounds) => bounds,
+        None => big_geometric_bounds(q, u, p),
+    }
+}
+
+/// `geometric_bounds` in big integers.
 ///
 /// Everything is done in integers: with D a common denominator of Q (`Q = A / D`, from
 /// [`TransientQ`]) and
 /// `u = U / 2^E`, `(u Q)_j / u_j = (U A)_j / (D U_j)`; ratios are compared by cross
 /// multiplication, so no fraction is reduced until the four results are.
-fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
+fn big_geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
     let (d, a) = (&q.d, &q.rows);
     let (big_u, e) = dyadic_integers(u)?;
     let big = u.iter().cloned().fold(0.0, f64::max);
@@ -391,22 +345,17 @@ fn round(x: &BigRational, up: bool) -> BigRational {
 /// lower) bound of the exact power, with numbers that stay short however large n is. The
 /// factors are kept as `m 2^e` (integers, never reduced by a gcd).
 fn pow_rounded(x: &Scaled, n: usize, up: bool) -> Scaled {
-    let mut base = Dyadic::of(&x.round(BITS, up));
-    let mut result = Dyadic {
-        m: BigInt::one(),
-        e: 0,
-    };
-    let mut k = n;
-    while k > 0 {
-        if k & 1 == 1 {
-            result = result.times(&base, up);
+    let base = Dyadic::of(&x.round(BITS, up));
+    match base.m.to_u128() {
+        Some(m) => {
+            let (m, e) = words::pow((m, base.e), n, up);
+            Scaled::dyadic(BigInt::from(m), e)
         }
-        k >>= 1;
-        if k > 0 {
-            base = base.times(&base, up);
+        None => {
+            let power = base.pow(n, up);
+            Scaled::dyadic(power.m, power.e)
         }
     }
-    Scaled::dyadic(result.m, result.e)
 }
 
 /// A nonnegative dyadic number `m 2^e`.
@@ -420,6 +369,27 @@ impl Dyadic {
     fn of(x: &Scaled) -> Dyadic {
         let (m, e) = x.as_dyadic().expect("a dyadic number");
         Dyadic { m: m.clone(), e }
+    }
+
+    /// `self^n`, by squaring, rounded up (or down) after every product
+    /// (`Dyadic::times`); `words::pow` on words.
+    fn pow(self, n: usize, up: bool) -> Dyadic {
+        let mut base = self;
+        let mut result = Dyadic {
+            m: BigInt::one(),
+            e: 0,
+        };
+        let mut k = n;
+        while k > 0 {
+            if k & 1 == 1 {
+                result = result.times(&base, up);
+            }
+            k >>= 1;
+            if k > 0 {
+                base = base.times(&base, up);
+            }
+        }
+        result
     }
 
     /// The product rounded up (or down) to [`BITS`] significant bits.
@@ -448,16 +418,20 @@ fn quotient(x: &Scaled, y: &Scaled) -> BigRational {
     BigRational::new_raw(n / &g, d / g)
 }
 
-/// `x` rounded to `decimals` digits after the point, as a fraction and its text (without
-/// trailing zeros: the text is exactly the fraction).
-fn decimal(x: &BigRational, decimals: usize) -> (BigRational, String) {
-    let y = rounded(x, decimals);
-    let text = fixed(&y, decimals);
+/// `x` rounded to `decimals` digits after the point (as `decimal::rounded`), as a fraction in
+/// lowest terms, the same number as [`Scaled`], and its text (without trailing zeros: the text
+/// is exactly the fraction).
+fn decimal(x: &BigRational, decimals: usize) -> (BigRational, Scaled, String) {
+    let n = round_scaled(x, decimals);
+    // `fixed` of the rounded number: rounding n / 10^decimals again gives n.
+    let text = format_scaled(&n, decimals);
+    let scaled = Scaled::integer(n.clone()).times(&Scaled::pow10(-(decimals as i64)));
+    let y = over_power_of_ten(n, decimals);
     let text = match text.contains('.') {
         true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
         false => text,
     };
-    (y, text)
+    (y, scaled, text)
 }
 
 /// The smallest decimal of one significant digit at least `x > 0`, as a fraction and text.
@@ -488,6 +462,8 @@ struct Exact {
     rho_mid: BigRational,
     /// `(a + b) / 2` (rounded up) over `rho_mid^m` (rounded up).
     c_mid: BigRational,
+    /// The leading decimal exponents of `rho_mid` and `c_mid`, for [`places`].
+    leads: (f64, f64),
 }
 
 impl Exact {
@@ -500,9 +476,11 @@ impl Exact {
         // The printed C is chosen near (a + b) / 2 / rho^m; the bounds hold whatever it is.
         let c_num = a.plus(&b).times(&half).round(BITS, true);
         let c_mid = quotient(&c_num, &pow_rounded(&rho_mid, m, true));
+        let rho_mid = rho_mid.to_rational();
         Exact {
             slack: x(&bounds.slack),
-            rho_mid: rho_mid.to_rational(),
+            leads: (lead(&rho_mid), lead(&c_mid)),
+            rho_mid,
             c_mid,
             a,
             r,
@@ -512,9 +490,14 @@ impl Exact {
     }
 }
 
-/// The number of decimals that give `x > 0` about `digits` significant digits.
-fn places(x: &BigRational, digits: usize) -> usize {
-    let lead = to_f64(x).log10().floor();
+/// The leading decimal exponent of `x > 0`, as [`places`] takes it (from the float).
+fn lead(x: &BigRational) -> f64 {
+    to_f64(x).log10().floor()
+}
+
+/// The number of decimals that give a number of leading exponent `lead` about `digits`
+/// significant digits.
+fn places(lead: f64, digits: usize) -> usize {
     (digits as f64 - 1.0 - lead).max(0.0) as usize
 }
 
@@ -525,9 +508,8 @@ fn statement(m: usize, b: &Bounds, x: &Exact, digits: usize) -> Option<TailLaw> 
         return None;
     }
     let (rho_mid, c_mid) = (&x.rho_mid, &x.c_mid);
-    let (rho, rho_text) = decimal(rho_mid, places(rho_mid, digits));
-    let (c, c_text) = decimal(c_mid, places(c_mid, digits));
-    let (rho_s, c_s) = (Scaled::of(&rho)?, Scaled::of(&c)?);
+    let (rho, rho_s, rho_text) = decimal(rho_mid, places(x.leads.0, digits));
+    let (c, c_s, c_text) = decimal(c_mid, places(x.leads.1, digits));
     // C' rho'^m enclosed (powers rounded outward), so A >= it >= B still holds.
     let big_a = x.a.clone().larger(c_s.times(&pow_rounded(&rho_s, m, true)));
     let small_b =

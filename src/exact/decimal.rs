@@ -210,6 +210,27 @@ pub(crate) fn over_power_of_two(m: BigInt, k: u64) -> BigRational {
     BigRational::new_raw(m >> common as usize, BigInt::one() << (k - common) as usize)
 }
 
+/// `m / 10^k` in lowest terms, reduced by `m`'s factors 2 and 5 alone (the fraction
+/// `BigRational::new` gives, without a general gcd).
+pub(crate) fn over_power_of_ten(m: BigInt, k: usize) -> BigRational {
+    if m.is_zero() {
+        return BigRational::zero();
+    }
+    let twos = m.trailing_zeros().map_or(0, |z| z.min(k as u64)) as usize;
+    let mut m = m >> twos;
+    let five = BigInt::from(5u32);
+    let mut fives = 0;
+    while fives < k {
+        let (q, r) = m.div_rem(&five);
+        if !r.is_zero() {
+            break;
+        }
+        (m, fives) = (q, fives + 1);
+    }
+    let d = BigInt::from(5u32).pow((k - fives) as u32) << (k - twos);
+    BigRational::new_raw(m, d)
+}
+
 /// `10^e` exactly.
 #[cfg(test)]
 pub(crate) fn pow10(e: i64) -> BigRational {
@@ -249,8 +270,9 @@ pub fn rounded(r: &BigRational, digits: usize) -> BigRational {
     )
 }
 
-/// round(r * 10^digits) to nearest, ties to even.
-fn round_scaled(r: &BigRational, digits: usize) -> BigInt {
+/// round(r * 10^digits) to nearest, ties to even: the numerator of [`rounded`] over
+/// 10^digits.
+pub(crate) fn round_scaled(r: &BigRational, digits: usize) -> BigInt {
     round_quotient(&times_pow10(r.numer(), digits), r.denom())
 }
 
@@ -283,8 +305,9 @@ fn times_pow10(x: &BigInt, digits: usize) -> BigInt {
     }
 }
 
-/// Writes the integer `scaled` / 10^digits with a decimal point.
-fn format_scaled(scaled: &BigInt, digits: usize) -> String {
+/// Writes the integer `scaled` / 10^digits with a decimal point (as [`fixed`] writes the
+/// number).
+pub(crate) fn format_scaled(scaled: &BigInt, digits: usize) -> String {
     format_magnitude(
         scaled.sign() == Sign::Minus,
         &scaled.magnitude().to_string(),
@@ -515,6 +538,37 @@ pub fn to_f64(r: &BigRational) -> f64 {
 mod tests {
     use super::*;
     use crate::test_util::q;
+
+    #[test]
+    fn fractions_over_powers_of_ten_are_in_lowest_terms() {
+        // Second method: `BigRational::new`'s gcd. Numerators with every mix of the factors 2
+        // and 5 (fewer, as many and more than the power of ten has), zero and negatives.
+        for k in 0..12 {
+            for m in [
+                0i64,
+                1,
+                7,
+                -3,
+                2,
+                5,
+                10,
+                40,
+                125,
+                1000,
+                2_000_000,
+                5i64.pow(14),
+                3 << 20,
+            ] {
+                let parts = |r: BigRational| (r.numer().clone(), r.denom().clone());
+                let want = BigRational::new(BigInt::from(m), BigInt::from(10u64.pow(k as u32)));
+                assert_eq!(
+                    parts(over_power_of_ten(BigInt::from(m), k)),
+                    parts(want),
+                    "{m} / 10^{k}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn fractions_over_powers_of_two_are_in_lowest_terms() {

@@ -109,9 +109,61 @@ pub(crate) fn to_big(x: &[u64]) -> BigInt {
     BigInt::from_biguint(Sign::Plus, BigUint::new(digits))
 }
 
+/// `x as f64` (round to nearest, ties to even), without the compiler's generic 128-bit
+/// routine. Below 2^63 it is the machine's signed conversion. Above, the 63 bits of `x` from
+/// its top bit down hold the 53 bits kept and the rounding bit; the bits below those decide
+/// only whether the discarded part is 0, so one set bit at the bottom of the word standing for
+/// any of them (a sticky bit) makes rounding the word round `x` the same way, and the power of
+/// two that scales it back is exact.
+#[inline]
+pub(crate) fn u128_to_f64(x: u128) -> f64 {
+    let zeros = x.leading_zeros();
+    if zeros >= 65 {
+        return x as i64 as f64;
+    }
+    let y = x << zeros;
+    let word = (y >> 65) as u64 | u64::from(y & ((1 << 65) - 1) != 0);
+    // 2^(65 - zeros), a normal float (the exponent is 1 to 65).
+    let scale = f64::from_bits(u64::from(1023 + 65 - zeros) << 52);
+    word as i64 as f64 * scale
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn u128_to_f64_rounds_as_the_language_does() {
+        // Second method: `as f64`, which rounds to nearest, ties to even. Every power of two,
+        // its neighbours, exact ties and the words just above and below them (53 kept bits
+        // and a rounding bit at every position), and a seeded stream of words of every length.
+        let mut xs = vec![0u128, 1, u128::MAX, u128::MAX - 1];
+        for k in 0..128 {
+            let p = 1u128 << k;
+            xs.extend([p, p - 1, p.wrapping_add(1), p | (p >> 1)]);
+        }
+        for k in 0..=75 {
+            for m in [(1u128 << 53) + 1, (1 << 53) - 1, 1 << 53, (1 << 54) - 1] {
+                let tie = ((m << 1) | 1) << k;
+                xs.extend([tie, tie - 1, tie + 1]);
+            }
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+            let mut z = state;
+            z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+            z ^ (z >> 31)
+        };
+        for _ in 0..100_000 {
+            let x = u128::from(next()) << 64 | u128::from(next());
+            xs.push(x >> (next() % 128));
+        }
+        for x in xs {
+            assert_eq!(u128_to_f64(x).to_bits(), (x as f64).to_bits(), "{x}");
+        }
+    }
 
     #[test]
     fn the_word_inverse_inverts_every_odd_word_tried() {

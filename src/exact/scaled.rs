@@ -197,9 +197,43 @@ impl Scaled {
     /// bits: [`dyadic_bound`] of the fraction in lowest terms, so the same number as rounding
     /// [`Scaled::to_rational`].
     pub(crate) fn round(&self, bits: u64, up: bool) -> Scaled {
+        if self.five == 0 && self.n.is_positive() {
+            return self.round_dyadic(bits, up);
+        }
         let (n, d) = self.lowest_terms();
         let r = dyadic_bound(&n, &d, bits, up);
         Scaled::of(&r).expect("a dyadic fraction")
+    }
+
+    /// [`Scaled::round`] of a positive dyadic number by shifts alone, the same number written
+    /// the same way. In lowest terms it is `N / 2^k`; [`dyadic_bound`] takes
+    /// `shift = bits - (bits(N) - bits(2^k))` and rounds `N 2^shift / 2^k` to an integer m,
+    /// which here is `N 2^(shift - k)` rounded, a shift; its fraction `m / 2^shift` (or the
+    /// integer `m 2^-shift`) in lowest terms is then what [`Scaled::of`] reads.
+    fn round_dyadic(&self, bits: u64, up: bool) -> Scaled {
+        let (n, k) = match self.two {
+            two if two <= 0 => (&self.n << two.unsigned_abs() as usize, 0),
+            two => {
+                let common = self.n.trailing_zeros().unwrap_or(0).min(two as u64);
+                (&self.n >> common as usize, two - common as i64)
+            }
+        };
+        let shift = bits as i64 - (n.bits() as i64 - (k + 1));
+        let m = match shift - k {
+            j if j >= 0 => n << j as usize,
+            j => {
+                let kept = &n >> j.unsigned_abs() as usize;
+                let lost = up && (&kept << j.unsigned_abs() as usize) != n;
+                kept + u32::from(lost)
+            }
+        };
+        match shift >= 0 {
+            true => {
+                let common = m.trailing_zeros().unwrap_or(0).min(shift as u64);
+                Scaled::dyadic(m >> common as usize, common as i64 - shift)
+            }
+            false => Scaled::integer(m << shift.unsigned_abs() as usize),
+        }
     }
 
     /// `ceil(self / other)` for `self >= 0` and `other > 0`.
@@ -295,6 +329,43 @@ mod tests {
             };
             let want = dyadic_bound(x.numer(), x.denom(), 96, true);
             assert_eq!(unreduced.round(96, true).to_rational(), want);
+        }
+    }
+
+    #[test]
+    fn dyadic_numbers_round_by_shifts_as_by_division() {
+        // Second method: the general route (`dyadic_bound` on the fraction in lowest terms,
+        // read back by `Scaled::of`), compared in value and in how the result is written
+        // (the tail law's powers read its mantissa and exponent). Mantissas short and long,
+        // odd and with trailing zeros, at exponents either side of 0, unreduced too.
+        let general = |x: &Scaled, bits: u64, up: bool| {
+            let (n, d) = x.lowest_terms();
+            Scaled::of(&dyadic_bound(&n, &d, bits, up)).unwrap()
+        };
+        let big = BigInt::from(3u32).pow(70) + 1u32;
+        let mantissas = [
+            BigInt::from(1),
+            BigInt::from(3),
+            BigInt::from(12),
+            BigInt::from(u64::MAX),
+            (BigInt::one() << 96) - 1,
+            BigInt::one() << 96,
+            (BigInt::one() << 97) + 1,
+            big.clone(),
+            big << 9,
+        ];
+        for m in &mantissas {
+            for e in [-300i64, -130, -97, -96, -5, -1, 0, 1, 7, 100] {
+                for bits in [1, 5, 96] {
+                    for up in [false, true] {
+                        let x = Scaled::dyadic(m.clone(), e);
+                        let (want, got) = (general(&x, bits, up), x.round(bits, up));
+                        assert_eq!(got.as_dyadic(), want.as_dyadic(), "{m} 2^{e} {bits} {up}");
+                        let unreduced = Scaled::dyadic(m << 3, e - 3);
+                        assert_eq!(unreduced.round(bits, up).as_dyadic(), want.as_dyadic());
+                    }
+                }
+            }
         }
     }
 }

@@ -615,13 +615,19 @@ impl CertifiedStepper<'_> {
             .collect()
     }
 
-    /// The lower bounds of [`CertifiedStepper::position`] as the nearest floats, and their
-    /// shift (what the tail law's watch reads every turn, without the error bounds).
-    pub fn lower_bounds_f64(&self) -> (Vec<f64>, u32) {
-        let lower = (0..self.chain.transient)
-            .map(|i| (self.v.get(i).0 << self.pending) as f64)
-            .collect();
-        (lower, self.chain.value_bits + self.exponent)
+    /// The lower bounds of [`CertifiedStepper::position`] (integers over 2^shift), written
+    /// over `out`, and their shift: what the tail law's watch reads every turn, without the
+    /// error bounds.
+    pub fn lower_bounds_into(&self, out: &mut Vec<u128>) -> u32 {
+        let t = self.chain.transient;
+        let words = self.v.lo[..t].iter().zip(&self.v.hi[..t]);
+        let value = |(&lo, &hi): (&u64, &u64)| u128::from(hi) << 64 | u128::from(lo);
+        out.clear();
+        match self.pending {
+            0 => out.extend(words.map(value)),
+            k => out.extend(words.map(|w| value(w) << k)),
+        }
+        self.chain.value_bits + self.exponent
     }
 
     /// Bounds of P(T > n).

@@ -1,0 +1,238 @@
+//! The tail law's integer work in machine words (`analysis::tail_law`): the geometric bounds'
+//! row vector `U A` and their Collatz-Wielandt ratios compared in `u128` words with 256-bit
+//! cross products, and the rounded powers of the statement with `u128` mantissas. Each computes
+//! exactly what the big integer route of `tail_law.rs` computes (the same fractions in lowest
+//! terms, the same mantissas and exponents) and declines, with `None`, whenever a number would
+//! not fit, so the caller falls back to that route: the results never depend on which one ran.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{Signed, ToPrimitive, Zero};
+
+use super::{Bounds, Bounds128, BITS, TINY_BITS};
+use crate::analysis::spectral::TransientQ;
+use crate::exact::decimal::{dyadic_bound, over_power_of_two};
+use crate::exact::lehmer::gcd;
+
+/// The 256-bit product `x y` as `(high, low)` words: tuples compare as the numbers do.
+pub(super) fn wide_mul(x: u128, y: u128) -> (u128, u128) {
+    const LOW: u128 = u64::MAX as u128;
+    let (x1, x0, y1, y0) = (x >> 64, x & LOW, y >> 64, y & LOW);
+    let (low, high) = (x0 * y0, x1 * y1);
+    // The middle terms are each below 2^128; their sum may carry once.
+    let (middle, carry) = (x0 * y1).overflowing_add(x1 * y0);
+    let (low, low_carry) = low.overflowing_add(middle << 64);
+    let high = high + (middle >> 64) + (u128::from(carry) << 64) + u128::from(low_carry);
+    (high, low)
+}
+
+/// A nonnegative ratio `n / d` (`d > 0`) kept as its two words.
+type Ratio = (u128, u128);
+
+/// Whether `x > y`, by cross multiplication.
+fn above(x: Ratio, y: Ratio) -> bool {
+    wide_mul(x.0, y.1) > wide_mul(y.0, x.1)
+}
+
+/// The larger (or smaller) of the best so far and `x`: the same value `extreme` keeps.
+fn extreme(best: Option<Ratio>, x: Ratio, larger: bool) -> Option<Ratio> {
+    Some(match best {
+        Some(b) if above(x, b) != larger => b,
+        _ => x,
+    })
+}
+
+/// The floats of `u` (finite, nonnegative) as words `U_j = u_j 2^-t` for one integer t (the
+/// lowest set bit of any of them), or `None` when one does not fit in 128 bits or is not a
+/// nonnegative finite float. The bounds are ratios of `U`'s entries and sums, in which 2^t
+/// cancels, so they are those of the big integers of `dyadic_integers`.
+fn words_of(u: &[f64]) -> Option<Vec<u128>> {
+    let parts: Vec<(u64, i32)> = u
+        .iter()
+        .map(|&x| {
+            let (mantissa, exponent, sign) = num_traits::Float::integer_decode(x);
+            match x == 0.0 {
+                true => Some((0, 0)),
+                false => (x.is_finite() && sign > 0).then(|| {
+                    let zeros = mantissa.trailing_zeros();
+                    (mantissa >> zeros, i32::from(exponent) + zeros as i32)
+                }),
+            }
+        })
+        .collect::<Option<_>>()?;
+    let t = parts
+        .iter()
+        .filter(|(m, _)| *m != 0)
+        .map(|&(_, x)| x)
+        .min()
+        .unwrap_or(0);
+    parts
+        .iter()
+        .map(|&(m, x)| {
+            let up = (x - t) as u32;
+            (m == 0 || 64 - m.leading_zeros() + up <= 128).then(|| u128::from(m) << up)
+        })
+        .collect()
+}
+
+/// `U A` and `W A` (W: U on the states `kept`) in words, or `None` when an entry of A is not a
+/// word or a sum overflows.
+fn row_times(
+    a: &[Vec<(usize, f64, BigInt)>],
+    big_u: &[u128],
+    kept: &[bool],
+) -> Option<(Vec<u128>, Vec<u128>)> {
+    let (mut uq, mut wq) = (vec![0u128; big_u.len()], vec![0u128; big_u.len()]);
+    for ((row, &x), &keep) in a.iter().zip(big_u).zip(kept) {
+        if x == 0 {
+            continue;
+        }
+        for (j, _, coef) in row {
+            let product = x.checked_mul(u128::from(coef.to_u64()?))?;
+            uq[*j] = uq[*j].checked_add(product)?;
+            if keep {
+                wq[*j] += product;
+            }
+        }
+    }
+    Some((uq, wq))
+}
+
+/// `n / d` in lowest terms (`n >= 0`, `d > 0`): `BigRational::new`'s fraction, with the common
+/// power of two taken out by shifts and the gcd of the rest in words when `d`'s fits.
+fn lowest(n: BigInt, d: BigInt) -> BigRational {
+    if n.is_zero() {
+        return BigRational::zero();
+    }
+    let twos = n
+        .trailing_zeros()
+        .unwrap_or(0)
+        .min(d.trailing_zeros().unwrap_or(0)) as usize;
+    let (n, d) = (n >> twos, d >> twos);
+    let g = match d.to_u128() {
+        Some(w) => BigInt::from(gcd_words((&n % &d).to_u128().unwrap_or(0), w)),
+        None => gcd(&n, &d),
+    };
+    BigRational::new_raw(n / &g, d / g)
+}
+
+/// The greatest common divisor of two words, `b > 0` (binary: shifts and subtractions).
+fn gcd_words(a: u128, b: u128) -> u128 {
+    if a == 0 {
+        return b;
+    }
+    let twos = (a | b).trailing_zeros();
+    let (mut a, mut b) = (a >> a.trailing_zeros(), b >> b.trailing_zeros());
+    while a != b {
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        b -= a;
+        b >>= b.trailing_zeros();
+    }
+    a << twos
+}
+
+/// `geometric_bounds` in words: `Some` of its answer, or `None` when a number does not fit
+/// (the caller then runs the big integer route). The same steps: `U A` and `W A`, the ratios
+/// r, alpha, l and beta chosen by exact comparison, then the four fractions in lowest terms,
+/// rounded as there.
+pub(super) fn geometric_bounds(
+    q: &TransientQ,
+    u: &[f64],
+    p: &[Bounds128],
+) -> Option<Option<Bounds>> {
+    let (d, a) = (&q.d, &q.rows);
+    if !d.is_positive() || a.len() != u.len() || p.len() < u.len() {
+        return None;
+    }
+    let big_u = words_of(u)?;
+    let big = u.iter().cloned().fold(0.0, f64::max);
+    let floor = big * 2f64.powi(-TINY_BITS);
+    let kept: Vec<bool> = u.iter().map(|&f| f > floor).collect();
+    let (uq, wq) = row_times(a, &big_u, &kept)?;
+    let shift = p.first().map_or(0, |b| b.shift) as usize;
+    let (mut r, mut alpha, mut l, mut beta) = (None, None, None, None);
+    let (mut slack, mut total_u, mut total_w) = (0u128, 0u128, 0u128);
+    for j in 0..u.len() {
+        let x = big_u[j];
+        total_u = total_u.checked_add(x)?;
+        if x == 0 {
+            if uq[j] != 0 {
+                return Some(None);
+            }
+            slack = slack.checked_add(p[j].hi)?;
+            continue;
+        }
+        r = extreme(r, (uq[j], x), true);
+        if !kept[j] {
+            slack = slack.checked_add(p[j].hi)?;
+            continue;
+        }
+        total_w += x;
+        alpha = extreme(alpha, (p[j].hi, x), true);
+        l = extreme(l, (wq[j], x), false);
+        beta = extreme(beta, (p[j].lo, x), false);
+    }
+    let (Some(r), Some(alpha), Some(l), Some(beta)) = (r, alpha, l, beta) else {
+        return Some(None);
+    };
+    let big = BigInt::from;
+    // (U A)_j / (D U_j); alpha (U 1) = p_j (U 1) / (U_j 2^shift) with p_j's bound over 2^shift.
+    let ratio = |(n, x): Ratio| lowest(big(n), d * big(x));
+    let scaled = |(n, x): Ratio, total: u128| lowest(big(n) * big(total), big(x) << shift);
+    let round = |x: BigRational, up| dyadic_bound(x.numer(), x.denom(), BITS, up);
+    Some(Some(Bounds {
+        a: round(scaled(alpha, total_u), true),
+        r: round(ratio(r), true),
+        slack: round(over_power_of_two(big(slack), shift as u64), true),
+        b: round(scaled(beta, total_w), false),
+        l: round(ratio(l), false),
+    }))
+}
+
+/// `Dyadic::times` on words: `x y` rounded up (or down) to `BITS` significant bits, for
+/// mantissas of at most 128 bits (the product then fits in 256).
+pub(super) fn times((x, ex): (u128, i64), (y, ey): (u128, i64), up: bool) -> (u128, i64) {
+    let (high, low) = wide_mul(x, y);
+    let bits = match high {
+        0 => 128 - low.leading_zeros(),
+        _ => 256 - high.leading_zeros(),
+    };
+    let excess = bits.saturating_sub(BITS as u32);
+    let (kept, lost) = match excess {
+        0 => (low, false),
+        1..=127 => (
+            low >> excess | high << (128 - excess),
+            low << (128 - excess) != 0,
+        ),
+        128 => (high, low != 0),
+        _ => (
+            high >> (excess - 128),
+            low != 0 || high << (256 - excess) != 0,
+        ),
+    };
+    (kept + u128::from(up && lost), ex + ey + i64::from(excess))
+}
+
+/// `Dyadic::pow` on words: `x^n` by squaring, each product rounded by
+/// `times`. A first mantissa of up to 128 bits is allowed; every product's has at most
+/// `BITS + 1`.
+pub(super) fn pow(x: (u128, i64), n: usize, up: bool) -> (u128, i64) {
+    let (mut base, mut result) = (x, (1u128, 0i64));
+    let mut k = n;
+    while k > 0 {
+        if k & 1 == 1 {
+            result = times(result, base, up);
+        }
+        k >>= 1;
+        if k > 0 {
+            base = times(base, base, up);
+        }
+    }
+    result
+}
+
+#[cfg(test)]
+#[path = "tail_law_words_tests.rs"]
+mod tests;

@@ -1,0 +1,172 @@
+//! Tests of the tail law's word route against its big integer route (the second method): the
+//! same bounds and the same statement on every built-in board, the fallback when a number does
+//! not fit, and the word products and powers against big integers.
+
+use num_bigint::BigInt;
+
+use crate::analysis::spectral::TransientQ;
+
+use super::super::geometric_bounds as dispatched;
+use super::super::{best_statement, big_geometric_bounds, Dyadic, TailLawStart};
+use super::*;
+use crate::analysis::stateful::stateful_chain;
+use crate::board::{builtin, builtin_names};
+use crate::chain::{Chain, ChainState};
+use crate::exact::certified::CertifiedChain;
+
+/// A seeded stream of words (splitmix64).
+fn words(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+#[test]
+fn wide_products_are_the_big_integer_products() {
+    let mut next = words(7);
+    let mut xs = vec![
+        0u128,
+        1,
+        u128::MAX,
+        u128::MAX - 1,
+        1 << 64,
+        (1 << 64) - 1,
+        1 << 127,
+    ];
+    for _ in 0..2000 {
+        xs.push((u128::from(next()) << 64 | u128::from(next())) >> (next() % 128));
+    }
+    for (i, &x) in xs.iter().enumerate() {
+        let y = xs[(i * 7 + 3) % xs.len()];
+        let (high, low) = wide_mul(x, y);
+        let got = (BigInt::from(high) << 128) + BigInt::from(low);
+        assert_eq!(got, BigInt::from(x) * BigInt::from(y), "{x} {y}");
+    }
+}
+
+#[test]
+fn word_powers_are_the_big_integer_powers() {
+    // Second method: `Dyadic::pow` in big integers, the same mantissa and exponent.
+    let mut next = words(11);
+    let mut bases: Vec<(u128, i64)> = vec![(1, 0), (3, -2), (u128::MAX, -128), (1 << 96, -97)];
+    for _ in 0..200 {
+        let m = (u128::from(next()) << 64 | u128::from(next())) >> (next() % 128);
+        bases.push((m.max(1), -((next() % 200) as i64)));
+    }
+    for &(m, e) in &bases {
+        for n in [0, 1, 2, 3, 7, 64, 245, 1000, 12_345] {
+            for up in [false, true] {
+                let big = Dyadic {
+                    m: BigInt::from(m),
+                    e,
+                }
+                .pow(n, up);
+                let (wm, we) = pow((m, e), n, up);
+                assert_eq!(
+                    (BigInt::from(wm), we),
+                    (big.m, big.e),
+                    "{m} 2^{e} ^ {n} {up}"
+                );
+            }
+        }
+    }
+}
+
+/// The bounds by both routes, at the turn the law settles and 20 and 40 turns later (other
+/// positions, the same u), and the statement from them; returns how many were compared.
+fn both_routes_agree<S: ChainState>(name: &str, chain: &Chain<S>) -> usize {
+    let Some(start) = TailLawStart::new(chain) else {
+        return 0;
+    };
+    let cc = CertifiedChain::new(chain);
+    let mut stepper = cc.stepper();
+    let mut settling = start.settling();
+    let mut settled: Option<(usize, Vec<f64>)> = None;
+    let mut compared = 0;
+    while !settling.gave_up(stepper.turn()) {
+        stepper.step();
+        if settled.is_none() {
+            settled = settling.watch(&stepper).map(|u| (stepper.turn(), u));
+        }
+        let Some((m0, u)) = &settled else {
+            continue;
+        };
+        let m = stepper.turn();
+        if m > m0 + 40 {
+            break;
+        }
+        if (m - m0) % 20 != 0 {
+            continue;
+        }
+        let q = start.q();
+        let position = stepper.position();
+        let fast = geometric_bounds(q, u, &position)
+            .expect("words fit on a built-in board")
+            .map(|b| (best_statement(m, &b), b));
+        let big = big_geometric_bounds(q, u, &position).map(|b| (best_statement(m, &b), b));
+        assert_eq!(fast, big, "{name} at {m}");
+        compared += 1;
+    }
+    compared
+}
+
+#[test]
+fn the_word_route_gives_the_big_integer_bounds_on_every_built_in_board() {
+    let mut compared = 0;
+    for name in builtin_names() {
+        let board = builtin(name).unwrap();
+        compared += match board.is_stateful() {
+            true => both_routes_agree(name, &stateful_chain(&board)),
+            false => both_routes_agree(name, &Chain::for_board(&board)),
+        };
+    }
+    assert!(compared >= 10, "{compared}");
+}
+
+#[test]
+fn numbers_too_wide_for_words_fall_back_to_big_integers() {
+    // efi at the turn its law settles, then the same Q written as A 2^70 / (D 2^70) (no entry
+    // of A fits in a word), and u with one state 2^-200 of the rest (U needs more than 128
+    // bits): the word route declines and the bounds are the big integer route's, which are
+    // the bounds of the original (the same Q, the same ratios).
+    let chain = Chain::for_board(&builtin("efi").unwrap());
+    let start = TailLawStart::new(&chain).unwrap();
+    let cc = CertifiedChain::new(&chain);
+    let mut stepper = cc.stepper();
+    let mut settling = start.settling();
+    let u = loop {
+        stepper.step();
+        if let Some(u) = settling.watch(&stepper) {
+            break u;
+        }
+    };
+    let m = stepper.turn();
+    let position = stepper.position();
+    let q = start.q();
+    let original = big_geometric_bounds(q, &u, &position).unwrap();
+    let wide = TransientQ {
+        d: &q.d << 70,
+        rows: q
+            .rows
+            .iter()
+            .map(|row| row.iter().map(|(j, f, a)| (*j, *f, a << 70)).collect())
+            .collect(),
+    };
+    assert!(super::geometric_bounds(&wide, &u, &position).is_none());
+    let fallen = dispatched(&wide, &u, &position).unwrap();
+    assert_eq!(fallen, original);
+    assert_eq!(best_statement(m, &fallen), best_statement(m, &original));
+    let mut spread = u.clone();
+    let j = (0..u.len()).find(|&j| u[j] > 0.0).unwrap();
+    spread[j] = u[j] * 2f64.powi(-200);
+    assert!(super::geometric_bounds(q, &spread, &position).is_none());
+    assert_eq!(
+        dispatched(q, &spread, &position),
+        big_geometric_bounds(q, &spread, &position)
+    );
+}
