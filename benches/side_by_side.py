@@ -136,7 +136,9 @@ def main():
     print("|---|---|---|---|---|---|")
     for job, ours, peer, theirs, note in rows:
         print(f"| `{job}` | {fmt(ours)} | {peer} | {fmt(theirs)} | {theirs / ours:.1f}x | {note} |")
-    print(f"\nload average after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
+    floor, _ = timed([a.ladders, "--version"], a.reps)
+    print(f"\nprocess floor (`ladders --version`, whole process): {fmt(floor)}")
+    print(f"load average after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} "
           f"{os.getloadavg()[2]:.2f}")
 
 
