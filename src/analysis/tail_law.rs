@@ -279,19 +279,20 @@ fn big_geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bo
     })
 }
 
+/// A nonnegative finite float as `(m, e)` with `x = m 2^e` exactly ((0, 0) for 0); `None`
+/// for a negative, infinite or NaN one.
+fn float_parts(x: f64) -> Option<(u64, i16)> {
+    let (mantissa, exponent, sign) = num_traits::Float::integer_decode(x);
+    match x == 0.0 {
+        true => Some((0, 0)),
+        false => (x.is_finite() && sign > 0).then_some((mantissa, exponent)),
+    }
+}
+
 /// The floats of `u` (finite, nonnegative) as integers `U` and an exponent E with
 /// `u_j = U_j / 2^E` exactly.
 fn dyadic_integers(u: &[f64]) -> Option<(Vec<BigInt>, usize)> {
-    let parts: Vec<(u64, i16)> = u
-        .iter()
-        .map(|&x| {
-            let (mantissa, exponent, sign) = num_traits::Float::integer_decode(x);
-            match x == 0.0 {
-                true => Some((0, 0)),
-                false => (x.is_finite() && sign > 0).then_some((mantissa, exponent)),
-            }
-        })
-        .collect::<Option<_>>()?;
+    let parts: Vec<(u64, i16)> = u.iter().map(|&x| float_parts(x)).collect::<Option<_>>()?;
     let e = parts
         .iter()
         .filter(|(m, _)| *m != 0)

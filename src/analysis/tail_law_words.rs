@@ -9,7 +9,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive, Zero};
 
-use super::{Bounds, Bounds128, BITS, TINY_BITS};
+use super::{float_parts, Bounds, Bounds128, BITS, TINY_BITS};
 use crate::analysis::spectral::TransientQ;
 use crate::exact::decimal::{dyadic_bound, over_power_of_two};
 use crate::exact::lehmer::gcd;
@@ -50,14 +50,13 @@ fn words_of(u: &[f64]) -> Option<Vec<u128>> {
     let parts: Vec<(u64, i32)> = u
         .iter()
         .map(|&x| {
-            let (mantissa, exponent, sign) = num_traits::Float::integer_decode(x);
-            match x == 0.0 {
-                true => Some((0, 0)),
-                false => (x.is_finite() && sign > 0).then(|| {
+            float_parts(x).map(|(mantissa, exponent)| match mantissa {
+                0 => (0, 0),
+                _ => {
                     let zeros = mantissa.trailing_zeros();
                     (mantissa >> zeros, i32::from(exponent) + zeros as i32)
-                }),
-            }
+                }
+            })
         })
         .collect::<Option<_>>()?;
     let t = parts
