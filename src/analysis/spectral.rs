@@ -3,9 +3,9 @@
 //!
 //! # Formula
 //!
-//! Number the transient states by their strongly connected components (Tarjan's algorithm, in
-//! topological order: a component's states move only to its own states and to later
-//! components). Q is then block upper triangular, its eigenvalues are those of the diagonal
+//! Number the transient states by their strongly connected components (Tarjan's algorithm,
+//! [`components`], in topological order: a component's states move only to its own states and
+//! to later components). Q is then block upper triangular, its eigenvalues are those of the diagonal
 //! blocks, and
 //!
 //! `rho(Q) = max over the components C of rho(Q_CC)`.
@@ -22,8 +22,13 @@
 //! hold (R. A. Horn and C. R. Johnson, *Matrix Analysis*, 2nd ed., corollary 8.1.29, applied to
 //! the transpose). They are evaluated exactly: x is a vector of dyadic fractions (the floats as
 //! they are), Q's entries are integers over the chain's common denominator, and the two ratios
-//! are compared in integers. The floats only choose x; a poor x gives wide bounds, never wrong
-//! ones. A component of one state has `rho = Q_ii` exactly (0 without a loop).
+//! are compared in integers: in machine words when every number fits (`spectral_words.rs`: on
+//! every built-in board), else in big integers, with the same two fractions either way. The
+//! floats only choose x; a poor x gives wide bounds, never wrong ones. A component of one state
+//! has `rho = Q_ii` exactly (0 without a loop).
+//!
+//! A block keeps its floats by columns, with each entry's place in Q's row ([`TransientQ`]),
+//! where its exact value is read: no big integer is copied.
 //!
 //! The power method on a block converges when its Perron root dominates; a periodic block is
 //! stepped with `Q_CC + I` instead (same Perron vector, primitive). A block on which neither
@@ -35,9 +40,7 @@ use nalgebra::DMatrix;
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::Zero;
-use petgraph::algo::tarjan_scc;
-use petgraph::graph::{DiGraph, NodeIndex};
+use num_traits::{ToPrimitive, Zero};
 
 use crate::chain::{common_denominator, Chain, ChainState};
 use crate::exact::certified::{nearest_f64, MergedRows, Probabilities};
@@ -66,25 +69,97 @@ const POWER_ITERATIONS: usize = 10_000;
 /// later one. Each component's states are sorted.
 pub fn components<S: ChainState>(chain: &Chain<S>) -> Vec<Vec<usize>> {
     let t = chain.transient_count();
-    let mut graph = DiGraph::<(), ()>::with_capacity(t, 0);
-    let nodes: Vec<NodeIndex> = (0..t).map(|_| graph.add_node(())).collect();
-    for (i, row) in chain.rows().iter().enumerate() {
-        for (j, _) in row.iter().filter(|(j, _)| *j < t) {
-            graph.add_edge(nodes[i], nodes[*j], ());
+    let rows = chain.rows();
+    strong_components(t, |i| {
+        rows[i].iter().map(|(j, _)| *j).filter(move |&j| j < t)
+    })
+}
+
+/// The strongly connected components of the graph on `0..n` with an edge `i -> j` for each j of
+/// `edges(i)`, in topological order, each sorted: Tarjan's algorithm (R. Tarjan, "Depth-first
+/// search and linear graph algorithms", SIAM J. Comput. 1 (1972)), with its own stack of
+/// unfinished states instead of recursion, so that a long path cannot overflow the call stack.
+/// It finds the components in reverse topological order (a component is complete once every
+/// state it reaches is in one).
+fn strong_components<I: Iterator<Item = usize>>(
+    n: usize,
+    edges: impl Fn(usize) -> I,
+) -> Vec<Vec<usize>> {
+    let mut search = Tarjan {
+        index: vec![usize::MAX; n],
+        low: vec![0; n],
+        on_stack: vec![false; n],
+        stack: Vec::new(),
+        next: 0,
+    };
+    let mut comps = Vec::new();
+    // The states being searched, each with the edges it has still to follow.
+    let mut path: Vec<(usize, I)> = Vec::new();
+    for root in 0..n {
+        if search.index[root] != usize::MAX {
+            continue;
+        }
+        search.enter(root);
+        path.push((root, edges(root)));
+        while let Some((v, out)) = path.last_mut() {
+            let v = *v;
+            match out.next() {
+                Some(w) if search.index[w] == usize::MAX => {
+                    search.enter(w);
+                    path.push((w, edges(w)));
+                }
+                Some(w) => {
+                    if search.on_stack[w] {
+                        search.low[v] = search.low[v].min(search.index[w]);
+                    }
+                }
+                None => {
+                    path.pop();
+                    if let Some(&(u, _)) = path.last() {
+                        search.low[u] = search.low[u].min(search.low[v]);
+                    }
+                    if search.low[v] == search.index[v] {
+                        comps.push(search.close(v));
+                    }
+                }
+            }
         }
     }
-    // Tarjan's algorithm lists the components in reverse topological order.
-    let mut comps: Vec<Vec<usize>> = tarjan_scc(&graph)
-        .into_iter()
-        .rev()
-        .map(|c| {
-            let mut c: Vec<usize> = c.into_iter().map(NodeIndex::index).collect();
-            c.sort_unstable();
-            c
-        })
-        .collect();
-    comps.shrink_to_fit();
+    comps.reverse();
     comps
+}
+
+/// Tarjan's bookkeeping: each state's visit number (`usize::MAX` before its visit) and the
+/// lowest one it reaches through the states not yet in a component, which wait on `stack`.
+struct Tarjan {
+    index: Vec<usize>,
+    low: Vec<usize>,
+    on_stack: Vec<bool>,
+    stack: Vec<usize>,
+    next: usize,
+}
+
+impl Tarjan {
+    /// Visits `v`: numbers it and puts it on the stack.
+    fn enter(&mut self, v: usize) {
+        (self.index[v], self.low[v]) = (self.next, self.next);
+        self.next += 1;
+        self.stack.push(v);
+        self.on_stack[v] = true;
+    }
+
+    /// The component whose first visited state is `v`: the stack from `v` up, sorted.
+    fn close(&mut self, v: usize) -> Vec<usize> {
+        let at = self
+            .stack
+            .iter()
+            .rposition(|&s| s == v)
+            .expect("v is on the stack");
+        let mut comp = self.stack.split_off(at);
+        comp.iter().for_each(|&s| self.on_stack[s] = false);
+        comp.sort_unstable();
+        comp
+    }
 }
 
 /// The spectral radius of Q, per component, with proved bounds; `None` when the chain has no
@@ -231,7 +306,9 @@ fn over_blocks<S: ChainState>(
     }
     let mut local = vec![usize::MAX; t];
     let mut best: Option<Radius> = None;
-    for comp in components(chain) {
+    // Q's rows hold its transient entries alone: the graph of `components`.
+    let rows = &q.rows[..t];
+    for comp in strong_components(t, |i| rows[i].iter().map(|(j, _, _)| *j)) {
         for (k, &i) in comp.iter().enumerate() {
             local[i] = k;
         }
@@ -273,35 +350,89 @@ pub fn spectral_radius<S: ChainState>(chain: &Chain<S>) -> Option<f64> {
     spectral_bounds(chain).map(|r| r.estimate)
 }
 
-/// One diagonal block `Q_CC`, in the component's local numbering.
-struct Block {
-    /// Per local row: (local column, probability as a float, probability times D).
-    rows: Vec<Vec<(usize, f64, BigInt)>>,
-    /// The chain's common denominator D.
-    d: BigInt,
+/// One diagonal block `Q_CC`, in the component's local numbering, by columns: each entry's
+/// row, its float, and where its exact value `Q_ij D` is in Q's row (read there when needed:
+/// no entry is copied).
+struct Block<'a> {
+    /// Where each local column's entries begin (`m + 1` offsets).
+    col_start: Vec<usize>,
+    /// The entries, column by column, each column's rows in increasing order.
+    entries: Vec<Entry>,
+    /// Q, whose rows `comp` are the block's.
+    q: &'a TransientQ,
+    /// The component's states (Q's numbering), in local order.
+    comp: &'a [usize],
 }
 
-impl Block {
-    /// The block of `comp` (`local` numbers its states) of Q.
-    fn new(q: &TransientQ, comp: &[usize], local: &[usize]) -> Block {
-        let rows = comp
-            .iter()
-            .map(|&i| {
-                q.rows[i]
-                    .iter()
-                    .filter(|(j, _, _)| local[*j] != usize::MAX)
-                    .map(|(j, f, a)| (local[*j], *f, a.clone()))
-                    .collect()
-            })
-            .collect();
+/// An entry of a [`Block`] in its column.
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    /// The local row i.
+    row: u32,
+    /// The entry's position in row i of Q.
+    at: u32,
+    /// The probability as a float.
+    p: f64,
+}
+
+impl<'a> Block<'a> {
+    /// The block of `comp` (`local` numbers its states) of Q: its entries counted per column,
+    /// then placed row by row, so that each column lists its rows in increasing order.
+    fn new(q: &'a TransientQ, comp: &'a [usize], local: &[usize]) -> Block<'a> {
+        let m = comp.len();
+        // Rows and positions are kept as u32: a block and Q's rows are far shorter.
+        let longest = comp.iter().map(|&g| q.rows[g].len()).max().unwrap_or(0);
+        assert!(
+            u32::try_from(m.max(longest)).is_ok(),
+            "fewer than 2^32 states"
+        );
+        let mut col_start = vec![0usize; m + 1];
+        for &g in comp {
+            for (j, _, _) in &q.rows[g] {
+                let k = local[*j];
+                if k != usize::MAX {
+                    col_start[k + 1] += 1;
+                }
+            }
+        }
+        for k in 0..m {
+            col_start[k + 1] += col_start[k];
+        }
+        let mut entries = vec![Entry::default(); col_start[m]];
+        let mut next = col_start[..m].to_vec();
+        for (i, &g) in comp.iter().enumerate() {
+            for (at, (j, p, _)) in q.rows[g].iter().enumerate() {
+                let k = local[*j];
+                if k != usize::MAX {
+                    entries[next[k]] = Entry {
+                        row: i as u32,
+                        at: at as u32,
+                        p: *p,
+                    };
+                    next[k] += 1;
+                }
+            }
+        }
         Block {
-            rows,
-            d: q.d.clone(),
+            col_start,
+            entries,
+            q,
+            comp,
         }
     }
 
+    /// Column j's entries.
+    fn column(&self, j: usize) -> &[Entry] {
+        &self.entries[self.col_start[j]..self.col_start[j + 1]]
+    }
+
+    /// The exact value `Q_ij D` (D being Q's common denominator) of an entry.
+    fn exact(&self, e: &Entry) -> &'a BigInt {
+        &self.q.rows[self.comp[e.row as usize]][e.at as usize].2
+    }
+
     fn size(&self) -> usize {
-        self.rows.len()
+        self.comp.len()
     }
 
     /// The block's spectral radius, estimated and proved, the power method started from
@@ -312,9 +443,9 @@ impl Block {
         }
         let (x, estimate) = self.settle(start);
         let (low_q, high_q) = self.collatz_wielandt(&x);
-        let (low, high) = (below(&low_q), above(&high_q));
+        let (low, high) = (low_q.below(), high_q.above());
         let estimate = if estimate.is_nan() {
-            to_f64(&((&low_q + &high_q) / BigRational::from_integer(2.into())))
+            to_f64(&((low_q.rational() + high_q.rational()) / BigRational::from_integer(2.into())))
         } else {
             estimate
         };
@@ -336,11 +467,9 @@ impl Block {
 
     /// rho of a 1 x 1 block is its entry: Q_ii, or 0 without a loop.
     fn single(&self) -> Radius {
-        let q = self.rows[0]
-            .first()
-            .map_or_else(BigRational::zero, |(_, _, n)| {
-                BigRational::new(n.clone(), self.d.clone())
-            });
+        let q = self.column(0).first().map_or_else(BigRational::zero, |e| {
+            BigRational::new(self.exact(e).clone(), self.q.d.clone())
+        });
         let (low, high) = (below(&q), above(&q));
         Radius {
             estimate: to_f64(&q).clamp(low, high),
@@ -352,7 +481,7 @@ impl Block {
     /// The power method's vector and estimate: plain, else shifted (a periodic block), else the
     /// vector with the narrower float bounds and the dense estimate (NaN without one).
     fn settle(&self, start: Option<Vec<f64>>) -> (Vec<f64>, f64) {
-        let nnz = self.rows.iter().map(Vec::len).sum::<usize>().max(1);
+        let nnz = self.entries.len().max(1);
         let m = self.size();
         let budget = (m * m / nnz * m).clamp(500, POWER_ITERATIONS);
         let start = start.unwrap_or_else(|| vec![1.0 / m as f64; m]);
@@ -372,13 +501,15 @@ impl Block {
         }
     }
 
-    /// `x Q_CC` in floats.
+    /// `x Q_CC` in floats: each `(x Q_CC)_j` summed from 0 over the rows i in increasing order,
+    /// the float operations of adding row after row into a vector of zeros.
     fn times(&self, x: &[f64], out: &mut [f64]) {
-        out.fill(0.0);
-        for (i, row) in self.rows.iter().enumerate() {
-            for &(j, p, _) in row {
-                out[j] += x[i] * p;
+        for (j, o) in out.iter_mut().enumerate() {
+            let mut sum = 0.0;
+            for e in self.column(j) {
+                sum += x[e.row as usize] * e.p;
             }
+            *o = sum;
         }
     }
 
@@ -441,9 +572,9 @@ impl Block {
             return None;
         }
         let mut q = DMatrix::<f64>::zeros(m, m);
-        for (i, row) in self.rows.iter().enumerate() {
-            for &(j, p, _) in row {
-                q[(i, j)] = p;
+        for j in 0..m {
+            for e in self.column(j) {
+                q[(e.row as usize, j)] = e.p;
             }
         }
         // A bounded number of QR iterations: nalgebra's default never gives up.
@@ -458,19 +589,36 @@ impl Block {
     /// The exact Collatz-Wielandt bounds `min_j (x Q_CC)_j / x_j` and `max_j (x Q_CC)_j / x_j`
     /// for the float vector x (entries that are not positive and finite are replaced by the
     /// smallest positive normal float, which keeps x positive: the bounds hold for any positive
-    /// x).
-    fn collatz_wielandt(&self, x: &[f64]) -> (BigRational, BigRational) {
-        let parts: Vec<(u64, i32)> = x
-            .iter()
-            .map(|&v| {
-                let v = if v.is_finite() && v > 0.0 {
-                    v
-                } else {
-                    f64::MIN_POSITIVE
-                };
-                dyadic(v)
-            })
-            .collect();
+    /// x): in words ([`words::collatz_wielandt`]) when every number fits, else in big integers.
+    fn collatz_wielandt(&self, x: &[f64]) -> (Bound, Bound) {
+        let x = positive(x);
+        match words::collatz_wielandt(&x, |xs| self.word_sums(xs), &self.q.d) {
+            Some((low, high)) => (Bound::Words(low), Bound::Words(high)),
+            None => {
+                let (low, high) = self.big_collatz_wielandt(&x);
+                (Bound::Big(low), Bound::Big(high))
+            }
+        }
+    }
+
+    /// `S_j = sum_i X_i (Q_ij D)` for words `X`, or `None` when an entry or a sum does not fit
+    /// a word.
+    fn word_sums(&self, xs: &[u128]) -> Option<Vec<u128>> {
+        let mut sums = Vec::with_capacity(xs.len());
+        for j in 0..xs.len() {
+            let mut sum = 0u128;
+            for e in self.column(j) {
+                let n = u128::from(self.exact(e).to_u64()?);
+                sum = sum.checked_add(xs[e.row as usize].checked_mul(n)?)?;
+            }
+            sums.push(sum);
+        }
+        Some(sums)
+    }
+
+    /// [`Block::collatz_wielandt`] in big integers, for a positive x.
+    fn big_collatz_wielandt(&self, x: &[f64]) -> (BigRational, BigRational) {
+        let parts: Vec<(u64, i32)> = x.iter().map(|&v| dyadic(v)).collect();
         let e0 = parts.iter().map(|p| p.1).min().unwrap_or(0);
         // x_i = X_i 2^e0 with X_i an integer.
         let xs: Vec<BigInt> = parts
@@ -478,12 +626,14 @@ impl Block {
             .map(|&(m, e)| BigInt::from(m) << (e - e0) as usize)
             .collect();
         // (x Q_CC)_j = S_j 2^e0 / D.
-        let mut s = vec![BigInt::zero(); x.len()];
-        for (i, row) in self.rows.iter().enumerate() {
-            for (j, _, n) in row {
-                s[*j] += &xs[i] * n;
-            }
-        }
+        let s: Vec<BigInt> = (0..x.len())
+            .map(|j| {
+                self.column(j)
+                    .iter()
+                    .map(|e| &xs[e.row as usize] * self.exact(e))
+                    .sum()
+            })
+            .collect();
         // The ratio of j is S_j / (D X_j); compare S_a X_b with S_b X_a.
         let less = |a: usize, b: usize| &s[a] * &xs[b] < &s[b] * &xs[a];
         let (mut lo, mut hi) = (0, 0);
@@ -495,9 +645,56 @@ impl Block {
                 hi = j;
             }
         }
-        let ratio = |j: usize| BigRational::new(s[j].clone(), &self.d * &xs[j]);
+        let ratio = |j: usize| BigRational::new(s[j].clone(), &self.q.d * &xs[j]);
         (ratio(lo), ratio(hi))
     }
+}
+
+/// An exact Collatz-Wielandt bound: a ratio of two words (numerator, denominator), or a
+/// fraction.
+enum Bound {
+    Words((u128, u128)),
+    Big(BigRational),
+}
+
+impl Bound {
+    /// The largest float at or below the bound.
+    fn below(&self) -> f64 {
+        match self {
+            Bound::Words((n, d)) => words::quotient_floats(*n, *d).0,
+            Bound::Big(r) => below(r),
+        }
+    }
+
+    /// The smallest float at or above the bound.
+    fn above(&self) -> f64 {
+        match self {
+            Bound::Words((n, d)) => words::quotient_floats(*n, *d).1,
+            Bound::Big(r) => above(r),
+        }
+    }
+
+    /// The bound as a fraction.
+    fn rational(&self) -> BigRational {
+        match self {
+            Bound::Words((n, d)) => BigRational::new(BigInt::from(*n), BigInt::from(*d)),
+            Bound::Big(r) => r.clone(),
+        }
+    }
+}
+
+/// x with every entry that is not positive and finite replaced by the smallest positive normal
+/// float.
+fn positive(x: &[f64]) -> Vec<f64> {
+    x.iter()
+        .map(|&v| {
+            if v.is_finite() && v > 0.0 {
+                v
+            } else {
+                f64::MIN_POSITIVE
+            }
+        })
+        .collect()
 }
 
 /// (min, max) of `y_j / x_j` in floats (infinite where `x_j` is not positive).
@@ -555,6 +752,9 @@ fn step_up(f: f64) -> f64 {
         f
     }
 }
+
+#[path = "spectral_words.rs"]
+mod words;
 
 #[cfg(test)]
 #[path = "spectral_tests.rs"]

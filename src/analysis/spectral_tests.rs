@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use nalgebra::DMatrix;
+use num_bigint::BigInt;
 
 use super::*;
 use crate::analysis::pgf::{pgf, tail::decay_rate};
@@ -335,4 +336,252 @@ fn an_unusable_start_falls_back_to_the_uniform_vector() {
         block_start(&[0.0, 2.0, 6.0], &[1, 2]),
         Some(vec![0.25, 0.75])
     );
+}
+
+/// The components of Q's graph by petgraph's Tarjan (the route before this file had its own),
+/// sorted: the same sets whatever order two unrelated components come in.
+fn petgraph_components(n: usize, edges: &[(usize, usize)]) -> Vec<Vec<usize>> {
+    use petgraph::graph::{DiGraph, NodeIndex};
+    let mut graph = DiGraph::<(), ()>::with_capacity(n, edges.len());
+    let nodes: Vec<NodeIndex> = (0..n).map(|_| graph.add_node(())).collect();
+    for &(i, j) in edges {
+        graph.add_edge(nodes[i], nodes[j], ());
+    }
+    let mut comps: Vec<Vec<usize>> = petgraph::algo::tarjan_scc(&graph)
+        .into_iter()
+        .map(|c| {
+            let mut c: Vec<usize> = c.into_iter().map(NodeIndex::index).collect();
+            c.sort_unstable();
+            c
+        })
+        .collect();
+    comps.sort();
+    comps
+}
+
+/// `components` finds petgraph's components, in topological order.
+fn components_agree_with_petgraph<S: ChainState>(name: &str, chain: &Chain<S>) {
+    let t = chain.transient_count();
+    let edges: Vec<(usize, usize)> = (0..t)
+        .flat_map(|i| chain.rows()[i].iter().map(move |(j, _)| (i, *j)))
+        .filter(|&(_, j)| j < t)
+        .collect();
+    let comps = components(chain);
+    assert_topological(chain, &comps);
+    let mut sorted = comps.clone();
+    sorted.sort();
+    assert_eq!(sorted, petgraph_components(t, &edges), "{name}");
+}
+
+#[test]
+fn the_components_are_petgraphs_on_every_built_in_board_and_random_graphs() {
+    for name in builtin_names() {
+        let board = builtin(name).unwrap();
+        if board.is_stateful() {
+            components_agree_with_petgraph(name, &stateful_chain(&board));
+        } else {
+            components_agree_with_petgraph(name, &Chain::for_board(&board));
+        }
+    }
+    // Random graphs of every density, self-loops and repeated edges included (a seeded
+    // stream): many small components, a few large ones, long paths.
+    let mut next = seeded(5);
+    for case in 0..300 {
+        let n = 1 + (next() % 60) as usize;
+        let m = (next() % (3 * n as u64 + 1)) as usize;
+        let edges: Vec<(usize, usize)> = (0..m)
+            .map(|_| ((next() % n as u64) as usize, (next() % n as u64) as usize))
+            .collect();
+        let mut adjacency = vec![Vec::new(); n];
+        edges.iter().for_each(|&(i, j)| adjacency[i].push(j));
+        let comps = strong_components(n, |i| adjacency[i].iter().copied());
+        let at: Vec<usize> = {
+            let mut at = vec![usize::MAX; n];
+            for (k, c) in comps.iter().enumerate() {
+                c.iter().for_each(|&i| at[i] = k);
+            }
+            at
+        };
+        assert!(at.iter().all(|&k| k != usize::MAX), "case {case}");
+        assert!(edges.iter().all(|&(i, j)| at[i] <= at[j]), "case {case}");
+        let mut sorted = comps;
+        sorted.sort();
+        assert_eq!(sorted, petgraph_components(n, &edges), "case {case}");
+    }
+    // A path of 100,000 states: one component each, without recursion.
+    let n = 100_000;
+    let comps = strong_components(n, |i| (i + 1 < n).then_some(i + 1).into_iter());
+    assert_eq!(comps.len(), n);
+    assert!(comps.iter().enumerate().all(|(k, c)| c == &[k]));
+}
+
+/// A seeded stream of words (splitmix64).
+fn seeded(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+}
+
+#[test]
+fn the_floats_around_a_ratio_of_words_are_those_around_the_fraction() {
+    // Second method: `below` and `above` on the fraction (num-rational's correctly rounded
+    // conversion, stepped when it lands on the wrong side). Exact floats, powers of two and
+    // their neighbours, the extremes, and a seeded stream of words of every length.
+    let mut pairs: Vec<(u128, u128)> = vec![
+        (0, 1),
+        (1, 1),
+        (1, 3),
+        (2, 3),
+        (1, u128::MAX),
+        (u128::MAX, 1),
+        (u128::MAX, u128::MAX),
+        (u128::MAX - 1, u128::MAX),
+        ((1 << 53) - 1, 1 << 60),
+        ((1 << 54) - 1, 1 << 60),
+        ((1 << 54) + 1, 1 << 60),
+        (1 << 100, 3),
+    ];
+    let mut next = seeded(17);
+    let mut word = || (u128::from(next()) << 64 | u128::from(next())) >> (next() % 128);
+    for _ in 0..20_000 {
+        pairs.push((word(), word().max(1)));
+    }
+    for (n, d) in pairs {
+        let r = BigRational::new(BigInt::from(n), BigInt::from(d));
+        assert_eq!(
+            words::quotient_floats(n, d),
+            (below(&r), above(&r)),
+            "{n} / {d}"
+        );
+    }
+}
+
+/// On every block of `chain`'s Q with more than one state, for the power method's vector, the
+/// uniform one (ties everywhere) and a perturbed one: the word route's two ratios are the big
+/// integer route's, and so are the floats around them. Returns how many vectors the word route
+/// served.
+fn words_agree_with_big<S: ChainState>(name: &str, chain: &Chain<S>) -> usize {
+    let q = TransientQ::new(chain);
+    let mut next = seeded(3);
+    let mut served = 0;
+    over_blocks(chain, &q, |block, _| {
+        let m = block.size();
+        if m > 1 {
+            let (settled, _) = block.settle(None);
+            let perturbed: Vec<f64> = settled
+                .iter()
+                .map(|v| v * (1.0 + (next() % 1000) as f64 * 1e-9))
+                .collect();
+            for x in [settled, vec![1.0 / m as f64; m], perturbed] {
+                let x = positive(&x);
+                let (low, high) = block.big_collatz_wielandt(&x);
+                let Some((lo, hi)) = words::collatz_wielandt(&x, |xs| block.word_sums(xs), &q.d)
+                else {
+                    continue;
+                };
+                served += 1;
+                let (lo, hi) = (Bound::Words(lo), Bound::Words(hi));
+                assert_eq!((lo.rational(), hi.rational()), (low.clone(), high.clone()));
+                assert_eq!(
+                    (lo.below(), hi.above()),
+                    (below(&low), above(&high)),
+                    "{name}"
+                );
+            }
+        }
+        block.radius(None)
+    });
+    served
+}
+
+#[test]
+fn the_word_route_proves_the_big_routes_bounds_on_every_built_in_board() {
+    for name in builtin_names() {
+        let board = builtin(name).unwrap();
+        let blocks = match board.is_stateful() {
+            true => words_agree_with_big(name, &stateful_chain(&board)),
+            false => words_agree_with_big(name, &Chain::for_board(&board)),
+        };
+        // Every board but the two whose blocks are single states has one to check.
+        assert!(blocks > 0 || ["tiny", "course"].contains(&name), "{name}");
+    }
+}
+
+#[test]
+fn the_big_route_serves_what_does_not_fit_a_word() {
+    // Q over a common denominator 2^70 times larger (entries past a word), and a vector whose
+    // floats span more than 128 bits: the word route declines, the big one gives the same
+    // bounds, float for float.
+    let chain = Chain::for_board(&builtin("efi").unwrap());
+    let q = TransientQ::new(&chain);
+    let wide = TransientQ {
+        d: &q.d << 70,
+        rows: q
+            .rows
+            .iter()
+            .map(|row| row.iter().map(|(j, f, a)| (*j, *f, a << 70)).collect())
+            .collect(),
+    };
+    let mut blocks = 0;
+    over_blocks(&chain, &wide, |block, _| {
+        let (x, _) = block.settle(None);
+        if block.size() > 1 {
+            blocks += 1;
+            let x = positive(&x);
+            assert_eq!(
+                words::collatz_wielandt(&x, |xs| block.word_sums(xs), &wide.d),
+                None
+            );
+            assert!(matches!(block.collatz_wielandt(&x).0, Bound::Big(_)));
+        }
+        block.radius(None)
+    });
+    assert!(blocks > 0);
+    assert_eq!(
+        spectral_bounds_of(&chain, &wide, None),
+        spectral_bounds_of(&chain, &q, None)
+    );
+    let mut spread = 0;
+    over_blocks(&chain, &q, |block, _| {
+        let (mut x, _) = block.settle(None);
+        if block.size() > 1 {
+            spread += 1;
+            x[0] = 1e-300;
+            let (low, high) = block.collatz_wielandt(&x);
+            assert!(matches!((&low, &high), (Bound::Big(_), Bound::Big(_))));
+            assert_eq!(
+                (low.rational(), high.rational()),
+                block.big_collatz_wielandt(&positive(&x))
+            );
+        }
+        block.radius(None)
+    });
+    assert!(spread > 0);
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn the_word_route_and_the_components_hold_on_random_boards(
+        text in crate::test_util::random_board()
+    ) {
+        let board = Board::from_toml_str(&text, "random");
+        proptest::prop_assume!(board.is_ok());
+        let board = board.unwrap();
+        if board.is_stateful() {
+            let chain = stateful_chain(&board);
+            words_agree_with_big("random", &chain);
+            components_agree_with_petgraph("random", &chain);
+        } else {
+            let chain = Chain::for_board(&board);
+            words_agree_with_big("random", &chain);
+            components_agree_with_petgraph("random", &chain);
+        }
+    }
 }

@@ -49,6 +49,7 @@ use crate::exact::decimal::{
     decade, dyadic_bound, format_scaled, over_power_of_ten, round_scaled, to_f64,
 };
 use crate::exact::lehmer::gcd;
+use crate::exact::limbs::float_parts;
 use crate::exact::scaled::Scaled;
 
 #[path = "tail_law_settling.rs"]
@@ -277,16 +278,6 @@ fn big_geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bo
         b: round(&(beta * total(&big_w)), false),
         l: round(&l, false),
     })
-}
-
-/// A nonnegative finite float as `(m, e)` with `x = m 2^e` exactly ((0, 0) for 0); `None`
-/// for a negative, infinite or NaN one.
-fn float_parts(x: f64) -> Option<(u64, i16)> {
-    let (mantissa, exponent, sign) = num_traits::Float::integer_decode(x);
-    match x == 0.0 {
-        true => Some((0, 0)),
-        false => (x.is_finite() && sign > 0).then_some((mantissa, exponent)),
-    }
 }
 
 /// The floats of `u` (finite, nonnegative) as integers `U` and an exponent E with

@@ -9,22 +9,11 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, ToPrimitive, Zero};
 
-use super::{float_parts, Bounds, Bounds128, BITS, TINY_BITS};
+use super::{Bounds, Bounds128, BITS, TINY_BITS};
 use crate::analysis::spectral::TransientQ;
 use crate::exact::decimal::{dyadic_bound, over_power_of_two};
 use crate::exact::lehmer::gcd;
-
-/// The 256-bit product `x y` as `(high, low)` words: tuples compare as the numbers do.
-pub(super) fn wide_mul(x: u128, y: u128) -> (u128, u128) {
-    const LOW: u128 = u64::MAX as u128;
-    let (x1, x0, y1, y0) = (x >> 64, x & LOW, y >> 64, y & LOW);
-    let (low, high) = (x0 * y0, x1 * y1);
-    // The middle terms are each below 2^128; their sum may carry once.
-    let (middle, carry) = (x0 * y1).overflowing_add(x1 * y0);
-    let (low, low_carry) = low.overflowing_add(middle << 64);
-    let high = high + (middle >> 64) + (u128::from(carry) << 64) + u128::from(low_carry);
-    (high, low)
-}
+use crate::exact::limbs::{wide_mul, words_of};
 
 /// A nonnegative ratio `n / d` (`d > 0`) kept as its two words.
 type Ratio = (u128, u128);
@@ -40,38 +29,6 @@ fn extreme(best: Option<Ratio>, x: Ratio, larger: bool) -> Option<Ratio> {
         Some(b) if above(x, b) != larger => b,
         _ => x,
     })
-}
-
-/// The floats of `u` (finite, nonnegative) as words `U_j = u_j 2^-t` for one integer t (the
-/// lowest set bit of any of them), or `None` when one does not fit in 128 bits or is not a
-/// nonnegative finite float. The bounds are ratios of `U`'s entries and sums, in which 2^t
-/// cancels, so they are those of the big integers of `dyadic_integers`.
-fn words_of(u: &[f64]) -> Option<Vec<u128>> {
-    let parts: Vec<(u64, i32)> = u
-        .iter()
-        .map(|&x| {
-            float_parts(x).map(|(mantissa, exponent)| match mantissa {
-                0 => (0, 0),
-                _ => {
-                    let zeros = mantissa.trailing_zeros();
-                    (mantissa >> zeros, i32::from(exponent) + zeros as i32)
-                }
-            })
-        })
-        .collect::<Option<_>>()?;
-    let t = parts
-        .iter()
-        .filter(|(m, _)| *m != 0)
-        .map(|&(_, x)| x)
-        .min()
-        .unwrap_or(0);
-    parts
-        .iter()
-        .map(|&(m, x)| {
-            let up = (x - t) as u32;
-            (m == 0 || 64 - m.leading_zeros() + up <= 128).then(|| u128::from(m) << up)
-        })
-        .collect()
 }
 
 /// `U A` and `W A` (W: U on the states `kept`) in words, or `None` when an entry of A is not a

@@ -1,7 +1,9 @@
 //! Arithmetic on words and little-endian `u64` limb slices for the exact routes: the inverse
 //! modulo 2^64 (for Montgomery reduction, exact division and p-adic lifting), exact division and
-//! remainders by odd words, shifts, and conversion to `BigInt`. Used by [`super::step`] and
-//! [`super::solve`].
+//! remainders by odd words, shifts, and conversion to `BigInt`; 256-bit products of two `u128`
+//! words, and floats read as words over one power of two. Used by [`super::step`] and
+//! [`super::solve`], and by the word routes of the tail law and of the spectral bounds
+//! (`analysis/tail_law_words.rs`, `analysis/spectral_words.rs`).
 
 use num_bigint::{BigInt, BigUint, Sign};
 
@@ -126,6 +128,60 @@ pub(crate) fn u128_to_f64(x: u128) -> f64 {
     // 2^(65 - zeros), a normal float (the exponent is 1 to 65).
     let scale = f64::from_bits(u64::from(1023 + 65 - zeros) << 52);
     word as i64 as f64 * scale
+}
+
+/// The 256-bit product `x y` as `(high, low)` words: tuples compare as the numbers do.
+pub(crate) fn wide_mul(x: u128, y: u128) -> (u128, u128) {
+    const LOW: u128 = u64::MAX as u128;
+    let (x1, x0, y1, y0) = (x >> 64, x & LOW, y >> 64, y & LOW);
+    let (low, high) = (x0 * y0, x1 * y1);
+    // The middle terms are each below 2^128; their sum may carry once.
+    let (middle, carry) = (x0 * y1).overflowing_add(x1 * y0);
+    let (low, low_carry) = low.overflowing_add(middle << 64);
+    let high = high + (middle >> 64) + (u128::from(carry) << 64) + u128::from(low_carry);
+    (high, low)
+}
+
+/// A nonnegative finite float as `(m, e)` with `x = m 2^e` exactly ((0, 0) for 0); `None`
+/// for a negative, infinite or NaN one.
+pub(crate) fn float_parts(x: f64) -> Option<(u64, i16)> {
+    let (mantissa, exponent, sign) = num_traits::Float::integer_decode(x);
+    match x == 0.0 {
+        true => Some((0, 0)),
+        false => (x.is_finite() && sign > 0).then_some((mantissa, exponent)),
+    }
+}
+
+/// The floats of `u` (finite, nonnegative) as words `U_j = u_j 2^-t` for one integer t (the
+/// lowest set bit of any of them), or `None` when one does not fit in 128 bits or is not a
+/// nonnegative finite float. A ratio of two of them, or of sums of them, is the ratio of the
+/// floats (2^t cancels): the word routes' ratios are those of their big integer routes.
+pub(crate) fn words_of(u: &[f64]) -> Option<Vec<u128>> {
+    let parts: Vec<(u64, i32)> = u
+        .iter()
+        .map(|&x| {
+            float_parts(x).map(|(mantissa, exponent)| match mantissa {
+                0 => (0, 0),
+                _ => {
+                    let zeros = mantissa.trailing_zeros();
+                    (mantissa >> zeros, i32::from(exponent) + zeros as i32)
+                }
+            })
+        })
+        .collect::<Option<_>>()?;
+    let t = parts
+        .iter()
+        .filter(|(m, _)| *m != 0)
+        .map(|&(_, x)| x)
+        .min()
+        .unwrap_or(0);
+    parts
+        .iter()
+        .map(|&(m, x)| {
+            let up = (x - t) as u32;
+            (m == 0 || 64 - m.leading_zeros() + up <= 128).then(|| u128::from(m) << up)
+        })
+        .collect()
 }
 
 #[cfg(test)]
