@@ -38,13 +38,15 @@
 
 use nalgebra::DMatrix;
 use num_bigint::BigInt;
-use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{ToPrimitive, Zero};
+use num_traits::Zero;
 
-use crate::chain::{common_denominator, Chain, ChainState};
-use crate::exact::certified::{nearest_f64, MergedRows, Probabilities};
+use crate::chain::{Chain, ChainState};
 use crate::exact::decimal::to_f64;
+
+#[path = "transient_q.rs"]
+mod transient_q;
+pub(crate) use transient_q::TransientQ;
 
 /// The spectral radius of Q: an estimate and two proved bounds, `low <= rho <= high`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -180,89 +182,6 @@ pub fn spectral_bounds<S: ChainState>(chain: &Chain<S>) -> Option<Radius> {
     spectral_bounds_of(chain, &TransientQ::new(chain), None)
 }
 
-/// Q, the transient part of a chain, as floats and as integers over one common denominator:
-/// read from the chain once for [`spectral_bounds_of`] and the tail law
-/// ([`crate::analysis::tail_law`]), which both need every entry both ways.
-#[derive(Debug)]
-pub(crate) struct TransientQ {
-    /// A common denominator D of Q's entries (the lcm of the transient ones').
-    pub(crate) d: BigInt,
-    /// Per transient row: (column, entry as the nearest float, entry times D).
-    pub(crate) rows: Vec<Vec<(usize, f64, BigInt)>>,
-}
-
-impl TransientQ {
-    /// Q of `chain`: from its rows' counts when their common denominator is small
-    /// ([`MergedRows`]), else from its fractions.
-    pub(crate) fn new<S: ChainState>(chain: &Chain<S>) -> TransientQ {
-        match MergedRows::counts(chain) {
-            Some(rows) => TransientQ::from_rows(chain, &rows),
-            None => TransientQ::of_fractions(chain),
-        }
-    }
-
-    /// Q of `chain`, whose merged rows are `rows`: on counts `a / D` in machine words, the
-    /// lcm of the transient entries' denominators being `D / g` with `g = gcd(D, their
-    /// counts)` (the reduced denominator of `a / D` is `D / gcd(a, D)`), each entry `a / g`
-    /// over it and `a / D` its nearest float (`to_f64`'s, bit for bit: "The nearest float" in
-    /// `exact/certified/rows.rs`); on fractions, [`TransientQ::of_fractions`].
-    pub(crate) fn from_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) -> TransientQ {
-        let (d, counts) = match &rows.probabilities {
-            Probabilities::Counts { d, counts } => (*d, counts),
-            Probabilities::Fractions(_) => return TransientQ::of_fractions(chain),
-        };
-        let t = rows.transient;
-        let row = |i: usize| {
-            let entries = rows.row_start[i]..rows.row_start[i + 1];
-            let row = rows.col[entries.clone()].iter().zip(&counts[entries]);
-            row.filter(move |(&j, _)| (j as usize) < t)
-        };
-        let mut g = d;
-        for (_, &a) in (0..t).flat_map(row) {
-            if g == 1 {
-                break;
-            }
-            if a % g != 0 {
-                g = g.gcd(&a);
-            }
-        }
-        let rows = (0..t)
-            .map(|i| {
-                let mut q = Vec::with_capacity(rows.row_start[i + 1] - rows.row_start[i]);
-                q.extend(
-                    row(i).map(|(&j, &a)| (j as usize, nearest_f64(a, d), BigInt::from(a / g))),
-                );
-                q
-            })
-            .collect();
-        TransientQ {
-            d: BigInt::from(d / g),
-            rows,
-        }
-    }
-
-    /// Q of `chain` from its fractions: each entry's float once, its `p D` as
-    /// `numer (D / denom)` with `D / denom` once per distinct denominator.
-    pub(crate) fn of_fractions<S: ChainState>(chain: &Chain<S>) -> TransientQ {
-        let t = chain.transient_count();
-        let q = || {
-            chain
-                .rows()
-                .iter()
-                .map(move |row| row.iter().filter(move |(j, _)| *j < t))
-        };
-        let (d, factors) = common_denominator(q().flatten().map(|(_, p)| p));
-        let rows = q()
-            .map(|row| {
-                // p D is an integer (D is a multiple of p's denominator): no gcd.
-                row.map(|(j, p)| (*j, to_f64(p), p.numer() * &factors[p.denom()]))
-                    .collect()
-            })
-            .collect();
-        TransientQ { d, rows }
-    }
-}
-
 /// [`spectral_bounds`] from Q already read ([`TransientQ`]). The bounds do not depend on which
 /// common denominator scales Q (every ratio is reduced). `start`, a nonnegative vector over the
 /// transient states (the law of the position once it has settled, which a certified stepping
@@ -307,8 +226,7 @@ fn over_blocks<S: ChainState>(
     let mut local = vec![usize::MAX; t];
     let mut best: Option<Radius> = None;
     // Q's rows hold its transient entries alone: the graph of `components`.
-    let rows = &q.rows[..t];
-    for comp in strong_components(t, |i| rows[i].iter().map(|(j, _, _)| *j)) {
+    for comp in strong_components(t, |i| q.entries(i).map(|k| q.col(k))) {
         for (k, &i) in comp.iter().enumerate() {
             local[i] = k;
         }
@@ -351,17 +269,14 @@ pub fn spectral_radius<S: ChainState>(chain: &Chain<S>) -> Option<f64> {
 }
 
 /// One diagonal block `Q_CC`, in the component's local numbering, by columns: each entry's
-/// row, its float, and where its exact value `Q_ij D` is in Q's row (read there when needed:
-/// no entry is copied).
+/// row, its float, and its index in Q, where its exact value `Q_ij D` is read when needed.
 struct Block<'a> {
     /// Where each local column's entries begin (`m + 1` offsets).
     col_start: Vec<usize>,
     /// The entries, column by column, each column's rows in increasing order.
     entries: Vec<Entry>,
-    /// Q, whose rows `comp` are the block's.
+    /// Q, whose rows the block's are.
     q: &'a TransientQ,
-    /// The component's states (Q's numbering), in local order.
-    comp: &'a [usize],
 }
 
 /// An entry of a [`Block`] in its column.
@@ -369,7 +284,7 @@ struct Block<'a> {
 struct Entry {
     /// The local row i.
     row: u32,
-    /// The entry's position in row i of Q.
+    /// The entry's index in Q.
     at: u32,
     /// The probability as a float.
     p: f64,
@@ -378,38 +293,37 @@ struct Entry {
 impl<'a> Block<'a> {
     /// The block of `comp` (`local` numbers its states) of Q: its entries counted per column,
     /// then placed row by row, so that each column lists its rows in increasing order.
-    fn new(q: &'a TransientQ, comp: &'a [usize], local: &[usize]) -> Block<'a> {
-        let m = comp.len();
-        // Rows and positions are kept as u32: a block and Q's rows are far shorter.
-        let longest = comp.iter().map(|&g| q.rows[g].len()).max().unwrap_or(0);
+    fn new(q: &'a TransientQ, comp: &[usize], local: &[usize]) -> Block<'a> {
+        // Rows and indices are kept as u32: a block and Q are far smaller.
         assert!(
-            u32::try_from(m.max(longest)).is_ok(),
-            "fewer than 2^32 states"
+            u32::try_from(q.nonzeros()).is_ok(),
+            "fewer than 2^32 entries"
         );
+        let m = comp.len();
         let mut col_start = vec![0usize; m + 1];
         for &g in comp {
-            for (j, _, _) in &q.rows[g] {
-                let k = local[*j];
-                if k != usize::MAX {
-                    col_start[k + 1] += 1;
+            for k in q.entries(g) {
+                let j = local[q.col(k)];
+                if j != usize::MAX {
+                    col_start[j + 1] += 1;
                 }
             }
         }
-        for k in 0..m {
-            col_start[k + 1] += col_start[k];
+        for j in 0..m {
+            col_start[j + 1] += col_start[j];
         }
         let mut entries = vec![Entry::default(); col_start[m]];
         let mut next = col_start[..m].to_vec();
         for (i, &g) in comp.iter().enumerate() {
-            for (at, (j, p, _)) in q.rows[g].iter().enumerate() {
-                let k = local[*j];
-                if k != usize::MAX {
-                    entries[next[k]] = Entry {
+            for k in q.entries(g) {
+                let j = local[q.col(k)];
+                if j != usize::MAX {
+                    entries[next[j]] = Entry {
                         row: i as u32,
-                        at: at as u32,
-                        p: *p,
+                        at: k as u32,
+                        p: q.p(k),
                     };
-                    next[k] += 1;
+                    next[j] += 1;
                 }
             }
         }
@@ -417,7 +331,6 @@ impl<'a> Block<'a> {
             col_start,
             entries,
             q,
-            comp,
         }
     }
 
@@ -426,13 +339,8 @@ impl<'a> Block<'a> {
         &self.entries[self.col_start[j]..self.col_start[j + 1]]
     }
 
-    /// The exact value `Q_ij D` (D being Q's common denominator) of an entry.
-    fn exact(&self, e: &Entry) -> &'a BigInt {
-        &self.q.rows[self.comp[e.row as usize]][e.at as usize].2
-    }
-
     fn size(&self) -> usize {
-        self.comp.len()
+        self.col_start.len() - 1
     }
 
     /// The block's spectral radius, estimated and proved, the power method started from
@@ -468,7 +376,7 @@ impl<'a> Block<'a> {
     /// rho of a 1 x 1 block is its entry: Q_ii, or 0 without a loop.
     fn single(&self) -> Radius {
         let q = self.column(0).first().map_or_else(BigRational::zero, |e| {
-            BigRational::new(self.exact(e).clone(), self.q.d.clone())
+            BigRational::new(self.q.big(e.at as usize), self.q.d.clone())
         });
         let (low, high) = (below(&q), above(&q));
         Radius {
@@ -608,7 +516,7 @@ impl<'a> Block<'a> {
         for j in 0..xs.len() {
             let mut sum = 0u128;
             for e in self.column(j) {
-                let n = u128::from(self.exact(e).to_u64()?);
+                let n = u128::from(self.q.word(e.at as usize)?);
                 sum = sum.checked_add(xs[e.row as usize].checked_mul(n)?)?;
             }
             sums.push(sum);
@@ -630,7 +538,7 @@ impl<'a> Block<'a> {
             .map(|j| {
                 self.column(j)
                     .iter()
-                    .map(|e| &xs[e.row as usize] * self.exact(e))
+                    .map(|e| self.q.times(&xs[e.row as usize], e.at as usize))
                     .sum()
             })
             .collect();

@@ -256,9 +256,9 @@ fn same_over_either_denominator<S: ChainState>(name: &str, chain: &Chain<S>) {
     let q = TransientQ::new(chain);
     let whole = chain.common_denominator();
     let t = chain.transient_count();
-    let over_whole = TransientQ {
-        d: whole.clone(),
-        rows: chain
+    let over_whole = TransientQ::from_entries(
+        whole.clone(),
+        chain
             .rows()
             .iter()
             .map(|row| {
@@ -268,7 +268,7 @@ fn same_over_either_denominator<S: ChainState>(name: &str, chain: &Chain<S>) {
                     .collect()
             })
             .collect(),
-    };
+    );
     assert_eq!(
         spectral_bounds_of(chain, &q, None),
         spectral_bounds_of(chain, &over_whole, None),
@@ -519,14 +519,7 @@ fn the_big_route_serves_what_does_not_fit_a_word() {
     // bounds, float for float.
     let chain = Chain::for_board(&builtin("efi").unwrap());
     let q = TransientQ::new(&chain);
-    let wide = TransientQ {
-        d: &q.d << 70,
-        rows: q
-            .rows
-            .iter()
-            .map(|row| row.iter().map(|(j, f, a)| (*j, *f, a << 70)).collect())
-            .collect(),
-    };
+    let wide = q.scaled(70);
     let mut blocks = 0;
     over_blocks(&chain, &wide, |block, _| {
         let (x, _) = block.settle(None);

@@ -163,7 +163,7 @@ impl TailLawStart {
 
     /// A watch for the turn at which the law settles, within the work allowed on this chain.
     pub(crate) fn settling(&self) -> Settling {
-        let nonzeros = self.q.rows.iter().map(Vec::len).sum::<usize>().max(1);
+        let nonzeros = self.q.nonzeros().max(1);
         Settling::new((SETTLING_WORK / nonzeros).min(SETTLING_TURNS))
     }
 
@@ -222,7 +222,7 @@ fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds
 /// `u = U / 2^E`, `(u Q)_j / u_j = (U A)_j / (D U_j)`; ratios are compared by cross
 /// multiplication, so no fraction is reduced until the four results are.
 fn big_geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
-    let (d, a) = (&q.d, &q.rows);
+    let d = &q.d;
     let (big_u, e) = dyadic_integers(u)?;
     let big = u.iter().cloned().fold(0.0, f64::max);
     let floor = big * 2f64.powi(-TINY_BITS);
@@ -231,13 +231,13 @@ fn big_geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bo
         .zip(&big_u)
         .map(|(&f, x)| if f > floor { x.clone() } else { BigInt::zero() })
         .collect();
-    let uq = integer_row_times(a, &big_u);
+    let uq = integer_row_times(q, &big_u);
     // W A = U A less the rows of the states left out of w (few): the same integers.
     let mut wq = uq.clone();
-    for ((row, x), w) in a.iter().zip(&big_u).zip(&big_w) {
+    for (i, (x, w)) in big_u.iter().zip(&big_w).enumerate() {
         if w.is_zero() && !x.is_zero() {
-            for (j, _, coef) in row {
-                wq[*j] -= x * coef;
+            for k in q.entries(i) {
+                wq[q.col(k)] -= q.times(x, k);
             }
         }
     }
@@ -315,12 +315,12 @@ fn extreme(best: Option<(BigInt, BigInt)>, x: (BigInt, BigInt), larger: bool) ->
 }
 
 /// The row vector `U A` in integers (A: [`TransientQ`]'s rows).
-fn integer_row_times(a: &[Vec<(usize, f64, BigInt)>], u: &[BigInt]) -> Vec<BigInt> {
+fn integer_row_times(a: &TransientQ, u: &[BigInt]) -> Vec<BigInt> {
     let mut v = vec![BigInt::zero(); u.len()];
-    for (row, x) in a.iter().zip(u) {
+    for (i, x) in u.iter().enumerate().take(a.rows()) {
         if !x.is_zero() {
-            for (j, _, coef) in row {
-                v[*j] += x * coef;
+            for k in a.entries(i) {
+                v[a.col(k)] += a.times(x, k);
             }
         }
     }

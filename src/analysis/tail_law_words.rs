@@ -33,21 +33,18 @@ fn extreme(best: Option<Ratio>, x: Ratio, larger: bool) -> Option<Ratio> {
 
 /// `U A` and `W A` (W: U on the states `kept`) in words, or `None` when an entry of A is not a
 /// word or a sum overflows.
-fn row_times(
-    a: &[Vec<(usize, f64, BigInt)>],
-    big_u: &[u128],
-    kept: &[bool],
-) -> Option<(Vec<u128>, Vec<u128>)> {
+fn row_times(a: &TransientQ, big_u: &[u128], kept: &[bool]) -> Option<(Vec<u128>, Vec<u128>)> {
     let (mut uq, mut wq) = (vec![0u128; big_u.len()], vec![0u128; big_u.len()]);
-    for ((row, &x), &keep) in a.iter().zip(big_u).zip(kept) {
+    for (i, (&x, &keep)) in big_u.iter().zip(kept).enumerate().take(a.rows()) {
         if x == 0 {
             continue;
         }
-        for (j, _, coef) in row {
-            let product = x.checked_mul(u128::from(coef.to_u64()?))?;
-            uq[*j] = uq[*j].checked_add(product)?;
+        for k in a.entries(i) {
+            let (j, coef) = (a.col(k), a.word(k)?);
+            let product = x.checked_mul(u128::from(coef))?;
+            uq[j] = uq[j].checked_add(product)?;
             if keep {
-                wq[*j] += product;
+                wq[j] += product;
             }
         }
     }
@@ -98,15 +95,15 @@ pub(super) fn geometric_bounds(
     u: &[f64],
     p: &[Bounds128],
 ) -> Option<Option<Bounds>> {
-    let (d, a) = (&q.d, &q.rows);
-    if !d.is_positive() || a.len() != u.len() || p.len() < u.len() {
+    let d = &q.d;
+    if !d.is_positive() || q.rows() != u.len() || p.len() < u.len() {
         return None;
     }
     let big_u = words_of(u)?;
     let big = u.iter().cloned().fold(0.0, f64::max);
     let floor = big * 2f64.powi(-TINY_BITS);
     let kept: Vec<bool> = u.iter().map(|&f| f > floor).collect();
-    let (uq, wq) = row_times(a, &big_u, &kept)?;
+    let (uq, wq) = row_times(q, &big_u, &kept)?;
     let shift = p.first().map_or(0, |b| b.shift) as usize;
     let (mut r, mut alpha, mut l, mut beta) = (None, None, None, None);
     let (mut slack, mut total_u, mut total_w) = (0u128, 0u128, 0u128);

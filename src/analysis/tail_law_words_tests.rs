@@ -4,8 +4,6 @@
 
 use num_bigint::BigInt;
 
-use crate::analysis::spectral::TransientQ;
-
 use super::super::geometric_bounds as dispatched;
 use super::super::{best_statement, big_geometric_bounds, Dyadic, TailLawStart};
 use super::*;
@@ -149,14 +147,7 @@ fn numbers_too_wide_for_words_fall_back_to_big_integers() {
     let position = stepper.position();
     let q = start.q();
     let original = big_geometric_bounds(q, &u, &position).unwrap();
-    let wide = TransientQ {
-        d: &q.d << 70,
-        rows: q
-            .rows
-            .iter()
-            .map(|row| row.iter().map(|(j, f, a)| (*j, *f, a << 70)).collect())
-            .collect(),
-    };
+    let wide = q.scaled(70);
     assert!(super::geometric_bounds(&wide, &u, &position).is_none());
     let fallen = dispatched(&wide, &u, &position).unwrap();
     assert_eq!(fallen, original);
