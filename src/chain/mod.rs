@@ -10,6 +10,7 @@
 
 mod compound;
 mod count;
+mod rest;
 mod roll_level;
 mod run;
 mod size;
@@ -24,7 +25,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 pub use compound::{compound_move, Branches, RollGame};
-use compound::{compound_move_memo, RollsMemo};
+use compound::RollsMemo;
 pub use count::{
     chain_bytes, check_counted, count, first_endless, Counted, StatesTooMany, BYTES_PER_STATE,
 };
@@ -490,6 +491,7 @@ impl<'a> Chain<Square> {
             RollAgain::Unlimited => Chain::build(&MemoBoard {
                 game: SingleBoard::new(board),
                 memo: RollsMemo::default(),
+                laws: rest::Laws::default(),
             }),
             _ => Chain::build(&SingleBoard::new(board)),
         }
@@ -497,10 +499,12 @@ impl<'a> Chain<Square> {
 }
 
 /// [`SingleBoard`] under unlimited roll-again, its in-turn rolls kept across turns
-/// ([`compound::RollsMemo`]): the same turns, fewer rolls worked out.
+/// ([`compound::RollsMemo`]) and each square's turn summed from the next square's
+/// ([`rest`]): the same turns, fewer rolls worked out and fewer sums.
 struct MemoBoard<'a> {
     game: SingleBoard<'a>,
     memo: RollsMemo<Square>,
+    laws: rest::Laws<Square>,
 }
 
 impl TurnModel for MemoBoard<'_> {
@@ -515,7 +519,7 @@ impl TurnModel for MemoBoard<'_> {
     }
 
     fn turn(&self, state: &Square) -> Turn<Square> {
-        compound_move_memo(&self.game, state, &self.memo)
+        rest::turn(&self.game, state, &self.memo, &self.laws)
     }
 }
 

@@ -263,4 +263,4 @@ fn sums_in_words<G: super::RollGame>(game: &G, state: &G::State) -> bool {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;
