@@ -24,8 +24,8 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-pub use compound::{compound_move, Branches, RollGame};
 use compound::RollsMemo;
+pub use compound::{compound_move, Branches, RollGame};
 pub use count::{
     chain_bytes, check_counted, count, first_endless, Counted, StatesTooMany, BYTES_PER_STATE,
 };
@@ -278,7 +278,11 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         let mut found: HashMap<S, usize, BuildHasherDefault<WordHasher>> = HashMap::default();
         found.insert(start.clone(), 0);
         let mut order = vec![start];
-        let mut turns: Vec<Option<Turn<S>>> = Vec::new();
+        // Per state in discovery order: its turn, and where the discovery indices of the states
+        // it leads to begin in `targets` (looked up once, here, not again to renumber). A turn
+        // is boxed: moving a turn's 400 bytes each time the vector grew cost more than the box.
+        let mut turns: Vec<Option<(Box<Turn<S>>, usize)>> = Vec::new();
+        let mut targets: Vec<usize> = Vec::new();
         let mut queue = VecDeque::from([0usize]);
         // Shown after a second: a large or stateful board's turns take seconds to sum.
         let stage = crate::progress::Stage::begin("building the turn chain", None);
@@ -286,27 +290,32 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
             if i % crate::progress::ROWS_PER_REPORT == 0 {
                 stage.advance(i as u64);
             }
-            let state = order[i].clone();
-            if turns.len() <= i {
-                turns.resize(i + 1, None);
-            }
-            if model.is_final(&state) {
+            // The queue hands the states out in discovery order.
+            debug_assert_eq!(turns.len(), i);
+            if model.is_final(&order[i]) {
+                turns.push(None);
                 continue;
             }
-            let turn = model.turn(&state);
+            let turn = model.turn(&order[i]);
+            let first = targets.len();
             for (next, _) in &turn.next {
-                if !found.contains_key(next) {
-                    if order.len() >= limit {
-                        return Err(ChainTooLarge { limit });
+                let id = match found.get(next) {
+                    Some(&id) => id,
+                    None => {
+                        if order.len() >= limit {
+                            return Err(ChainTooLarge { limit });
+                        }
+                        let id = order.len();
+                        found.insert(next.clone(), id);
+                        order.push(next.clone());
+                        queue.push_back(id);
+                        id
                     }
-                    found.insert(next.clone(), order.len());
-                    order.push(next.clone());
-                    queue.push_back(order.len() - 1);
-                }
+                };
+                targets.push(id);
             }
-            turns[i] = Some(turn);
+            turns.push(Some((Box::new(turn), first)));
         }
-        turns.resize(order.len(), None);
         drop(stage);
 
         // Renumber: transient states first, each group in the states' order.
@@ -325,13 +334,19 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         let mut rewards = Vec::with_capacity(transient);
         let mut endless = Vec::with_capacity(transient);
         for &old in &ids[..transient] {
-            let turn = turns[old].take().expect("transient states have a turn");
+            let (turn, first) = turns[old].take().expect("transient states have a turn");
+            let turn = *turn;
             let mut row: Vec<(usize, BigRational)> = turn
                 .next
                 .into_iter()
-                .map(|(s, p)| (new_id[found[&s]], p))
+                .enumerate()
+                .map(|(k, (_, p))| (new_id[targets[first + k]], p))
                 .collect();
-            row.sort_by_key(|(j, _)| *j);
+            // A turn's states come sorted, and stay so unless a final state sorts before a
+            // transient one.
+            if !row.is_sorted_by_key(|(j, _)| *j) {
+                row.sort_by_key(|(j, _)| *j);
+            }
             rows.push(row);
             rewards.push(turn.rewards);
             endless.push(turn.endless);

@@ -86,7 +86,11 @@ impl<S: Clone> Law<S> {
         let [rolls, snakes, ladders, climbed, slid] = self.rewards.map(Frac::big);
         let points = self.points.1.big();
         Turn {
-            next: self.next.iter().map(|(s, p)| (s.clone(), p.big())).collect(),
+            next: self
+                .next
+                .iter()
+                .map(|(s, p)| (s.clone(), p.big()))
+                .collect(),
             rewards: TurnRewards {
                 rolls,
                 snakes,
@@ -113,7 +117,11 @@ impl<S: Clone> Law<S> {
             *f = Frac::of(p)?;
         }
         let negative = r.points < BigRational::zero();
-        let points = Frac::of(&if negative { -&r.points } else { r.points.clone() })?;
+        let points = Frac::of(&if negative {
+            -&r.points
+        } else {
+            r.points.clone()
+        })?;
         let next = turn
             .next
             .iter()
@@ -263,7 +271,11 @@ fn law_from<S: Ord + Clone>(
         next.push((s.clone(), combine(c, d, g, x)?));
     }
     let mut sums = [Frac::ZERO; 5];
-    for ((sum, c), x) in sums.iter_mut().zip([d].iter().chain(&r.counts)).zip(rewards) {
+    for ((sum, c), x) in sums
+        .iter_mut()
+        .zip([d].iter().chain(&r.counts))
+        .zip(rewards)
+    {
         *sum = combine(*c, d, g, x)?;
     }
     Some(Law {
@@ -325,7 +337,9 @@ fn reduce(n: u128, d: u128, g: u128, b: u128) -> Option<Frac> {
 /// [`combine`] for a signed numerator `c` and a signed `x` (the points): `(negative, |sum|)`.
 fn combine_signed(c: i128, d: u128, g: u128, x: (bool, Frac)) -> Option<(bool, Frac)> {
     let (a, b) = (i128::from(x.1.num), u128::from(x.1.den));
-    let ga = i128::try_from(g).ok()?.checked_mul(if x.0 { -a } else { a })?;
+    let ga = i128::try_from(g)
+        .ok()?
+        .checked_mul(if x.0 { -a } else { a })?;
     let n = c.checked_mul(i128::try_from(b).ok()?)?.checked_add(ga)?;
     Some((n < 0, reduce(n.unsigned_abs(), d, g, b)?))
 }

@@ -24,7 +24,10 @@ fn same_chain(b: &Board) -> usize {
         assert_eq!(kept.rewards(i), whole.rewards(i), "{}", b.name());
         // Lowest terms, as the whole turns give them (`==` on values would not see it).
         for (_, p) in kept.row(i) {
-            assert_eq!(p.clone(), BigRational::new(p.numer().clone(), p.denom().clone()));
+            assert_eq!(
+                p.clone(),
+                BigRational::new(p.numer().clone(), p.denom().clone())
+            );
         }
     }
     assert_eq!(kept.endless, whole.endless, "{}", b.name());
