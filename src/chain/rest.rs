@@ -187,7 +187,7 @@ fn law<G: RollGame>(
         }
     };
     let mut branches = Vec::new();
-    let mut walk: Vec<(G::State, Rc<RollsFrom<G::State>>)> = Vec::new();
+    let mut walk = Vec::new();
     let mut at = state.clone();
     let mut last = loop {
         match memo.get(&at) {
