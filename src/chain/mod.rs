@@ -278,11 +278,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         let mut found: HashMap<S, usize, BuildHasherDefault<WordHasher>> = HashMap::default();
         found.insert(start.clone(), 0);
         let mut order = vec![start];
-        // Per state in discovery order: its turn, and where the discovery indices of the states
-        // it leads to begin in `targets` (looked up once, here, not again to renumber). A turn
-        // is boxed: moving a turn's 400 bytes each time the vector grew cost more than the box.
-        let mut turns: Vec<Option<(Box<Turn<S>>, usize)>> = Vec::new();
-        let mut targets: Vec<usize> = Vec::new();
+        let mut turns: Vec<Option<Turn<S>>> = Vec::new();
         let mut queue = VecDeque::from([0usize]);
         // Shown after a second: a large or stateful board's turns take seconds to sum.
         let stage = crate::progress::Stage::begin("building the turn chain", None);
@@ -290,32 +286,27 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
             if i % crate::progress::ROWS_PER_REPORT == 0 {
                 stage.advance(i as u64);
             }
-            // The queue hands the states out in discovery order.
-            debug_assert_eq!(turns.len(), i);
-            if model.is_final(&order[i]) {
-                turns.push(None);
+            let state = order[i].clone();
+            if turns.len() <= i {
+                turns.resize(i + 1, None);
+            }
+            if model.is_final(&state) {
                 continue;
             }
-            let turn = model.turn(&order[i]);
-            let first = targets.len();
+            let turn = model.turn(&state);
             for (next, _) in &turn.next {
-                let id = match found.get(next) {
-                    Some(&id) => id,
-                    None => {
-                        if order.len() >= limit {
-                            return Err(ChainTooLarge { limit });
-                        }
-                        let id = order.len();
-                        found.insert(next.clone(), id);
-                        order.push(next.clone());
-                        queue.push_back(id);
-                        id
+                if !found.contains_key(next) {
+                    if order.len() >= limit {
+                        return Err(ChainTooLarge { limit });
                     }
-                };
-                targets.push(id);
+                    found.insert(next.clone(), order.len());
+                    order.push(next.clone());
+                    queue.push_back(order.len() - 1);
+                }
             }
-            turns.push(Some((Box::new(turn), first)));
+            turns[i] = Some(turn);
         }
+        turns.resize(order.len(), None);
         drop(stage);
 
         // Renumber: transient states first, each group in the states' order.
@@ -334,13 +325,11 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         let mut rewards = Vec::with_capacity(transient);
         let mut endless = Vec::with_capacity(transient);
         for &old in &ids[..transient] {
-            let (turn, first) = turns[old].take().expect("transient states have a turn");
-            let turn = *turn;
+            let turn = turns[old].take().expect("transient states have a turn");
             let mut row: Vec<(usize, BigRational)> = turn
                 .next
                 .into_iter()
-                .enumerate()
-                .map(|(k, (_, p))| (new_id[targets[first + k]], p))
+                .map(|(s, p)| (new_id[found[&s]], p))
                 .collect();
             // A turn's states come sorted, and stay so unless a final state sorts before a
             // transient one.
