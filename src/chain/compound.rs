@@ -469,18 +469,8 @@ pub(super) fn in_turn_states<G: RollGame>(
     let mut rolls = Vec::with_capacity(16);
     let mut branches = Vec::new();
     while rolls.len() < states.len() {
-        let (at, streak) = states[rolls.len()].clone();
-        let key = (at, streak);
-        let r = match memo.and_then(|memo| memo.borrow().get(&key).cloned()) {
-            Some(r) => r,
-            None => {
-                let r = Rc::new(rolls_from(game, state, &key.0, streak, &mut branches));
-                if let Some(memo) = memo {
-                    memo.borrow_mut().insert(key, Rc::clone(&r));
-                }
-                r
-            }
-        };
+        let key = states[rolls.len()].clone();
+        let r = rolls_at(game, state, key, memo, &mut branches);
         for (s, _) in &r.goes_on {
             let known = match states.len() <= SCAN {
                 true => states.contains(s),
@@ -501,6 +491,25 @@ pub(super) fn in_turn_states<G: RollGame>(
         rolls.push(r);
     }
     (states, rolls)
+}
+
+/// The rolls from the in-turn state `key` of a turn begun in `began`, looked up in (and added
+/// to) `memo` when there is one.
+pub(super) fn rolls_at<G: RollGame>(
+    game: &G,
+    began: &G::State,
+    key: InTurn<G::State>,
+    memo: Option<&RollsMemo<G::State>>,
+    branches: &mut Branches<G::State>,
+) -> Rc<RollsFrom<G::State>> {
+    if let Some(r) = memo.and_then(|memo| memo.borrow().get(&key).cloned()) {
+        return r;
+    }
+    let r = Rc::new(rolls_from(game, began, &key.0, key.1, branches));
+    if let Some(memo) = memo {
+        memo.borrow_mut().insert(key, Rc::clone(&r));
+    }
+    r
 }
 
 /// The expected visits `x = e_0 (I - S)^-1` over the in-turn states (S from each state's rolls

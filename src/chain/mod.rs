@@ -10,6 +10,7 @@
 
 mod compound;
 mod count;
+mod rest;
 mod roll_level;
 mod run;
 mod size;
@@ -23,8 +24,8 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
+use compound::RollsMemo;
 pub use compound::{compound_move, Branches, RollGame};
-use compound::{compound_move_memo, RollsMemo};
 pub use count::{
     chain_bytes, check_counted, count, first_endless, Counted, StatesTooMany, BYTES_PER_STATE,
 };
@@ -330,7 +331,11 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
                 .into_iter()
                 .map(|(s, p)| (new_id[found[&s]], p))
                 .collect();
-            row.sort_by_key(|(j, _)| *j);
+            // A turn's states come sorted, and stay so unless a final state sorts before a
+            // transient one.
+            if !row.is_sorted_by_key(|(j, _)| *j) {
+                row.sort_by_key(|(j, _)| *j);
+            }
             rows.push(row);
             rewards.push(turn.rewards);
             endless.push(turn.endless);
@@ -490,6 +495,7 @@ impl<'a> Chain<Square> {
             RollAgain::Unlimited => Chain::build(&MemoBoard {
                 game: SingleBoard::new(board),
                 memo: RollsMemo::default(),
+                laws: rest::Laws::default(),
             }),
             _ => Chain::build(&SingleBoard::new(board)),
         }
@@ -497,10 +503,12 @@ impl<'a> Chain<Square> {
 }
 
 /// [`SingleBoard`] under unlimited roll-again, its in-turn rolls kept across turns
-/// ([`compound::RollsMemo`]): the same turns, fewer rolls worked out.
+/// ([`compound::RollsMemo`]) and each square's turn summed from the next square's
+/// ([`rest`]): the same turns, fewer rolls worked out and fewer sums.
 struct MemoBoard<'a> {
     game: SingleBoard<'a>,
     memo: RollsMemo<Square>,
+    laws: rest::Laws<Square>,
 }
 
 impl TurnModel for MemoBoard<'_> {
@@ -515,7 +523,7 @@ impl TurnModel for MemoBoard<'_> {
     }
 
     fn turn(&self, state: &Square) -> Turn<Square> {
-        compound_move_memo(&self.game, state, &self.memo)
+        rest::turn(&self.game, state, &self.memo, &self.laws)
     }
 }
 

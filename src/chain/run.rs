@@ -98,9 +98,12 @@ impl Levels {
 
     /// The exact value of `split`, reduced.
     fn value(&self, split: &Split) -> BigRational {
-        let (num, den) = match (&split.pre, &split.cyc, &self.cycle) {
-            (None, None, _) => return BigRational::zero(),
-            (Some(p), None, _) => (p.num.clone(), self.prefix[p.level].clone()),
+        match (&split.pre, &split.cyc, &self.cycle) {
+            (None, None, _) => BigRational::zero(),
+            (Some(p), None, _) => {
+                let den = self.prefix[p.level].clone();
+                reduced_by(p.num.clone(), den, &self.d[..=p.level], None)
+            }
             (pre, Some(c), Some((_, dc, left))) => {
                 let mut num = &c.num * BigInt::from(dc.clone());
                 if let Some(p) = pre {
@@ -108,12 +111,91 @@ impl Levels {
                     let lift: BigUint = self.d[p.level + 1..=c.level].iter().product();
                     num += &p.num * BigInt::from(lift * left);
                 }
-                (num, &self.prefix[c.level] * left)
+                let den = &self.prefix[c.level] * left;
+                reduced_by(num, den, &self.d[..=c.level], Some(left))
             }
             (_, Some(_), None) => unreachable!("amounts on a cycle only when there is one"),
-        };
-        reduced(num, den)
+        }
     }
+}
+
+/// `num / den` in lowest terms, where `den` is the product of the words `factors` (the levels'
+/// denominators) and of `left` when there is one (the cycle's `Dc - Gc`). A numerator that
+/// fits a word takes [`reduced`]'s one word gcd; a longer one is divided by its gcd with each
+/// factor in turn, `gcd(n, a b) = gcd(n, a) gcd(n / gcd(n, a), b)`, each a remainder by a word
+/// and a word gcd, skipping a factor once the numerator is known prime to it. A general gcd of
+/// the two long numbers (Lehmer's) took most of a 1,000-square board's chain build, whose
+/// paths have 166 levels of a d6.
+fn reduced_by(num: BigInt, den: BigUint, factors: &[u128], left: Option<&BigUint>) -> BigRational {
+    if num.magnitude().to_u64().is_some() {
+        return reduced(num, den);
+    }
+    let (sign, mut n) = num.into_parts();
+    let mut den = den;
+    if let Some(left) = left {
+        let h = match left.to_u64() {
+            Some(l) => BigUint::from(l.gcd(&(&n % l).to_u64().expect("below l"))),
+            None => {
+                lehmer::gcd(&BigInt::from(n.clone()), &BigInt::from(left.clone()))
+                    .into_parts()
+                    .1
+            }
+        };
+        if !h.is_one() {
+            n /= &h;
+            den /= &h;
+        }
+    }
+    // The factors the numerator is known to be prime to (a path's levels share a few values).
+    let mut prime_to = [0u128; 8];
+    let mut known = 0;
+    for f in word_products(factors) {
+        if f == 1 || prime_to[..known].contains(&f) {
+            continue;
+        }
+        // A word's remainder and quotient take num-bigint's one-digit route; a wider factor
+        // is made a big integer first.
+        let h = match u64::try_from(f) {
+            Ok(f) => u128::from(f.gcd(&(&n % f).to_u64().expect("below f"))),
+            Err(_) => f.gcd(&(&n % f).to_u128().expect("below f")),
+        };
+        if h == 1 {
+            if known < prime_to.len() {
+                prime_to[known] = f;
+                known += 1;
+            }
+        } else if let Ok(h) = u64::try_from(h) {
+            n /= h;
+            den /= h;
+        } else {
+            n /= h;
+            den /= h;
+        }
+    }
+    BigRational::new_raw(BigInt::from_biguint(sign, n), BigInt::from(den))
+}
+
+/// `factors` multiplied together in runs whose products fit a `u64` (a factor that does not
+/// fit one comes alone): the same product in fewer, larger factors (a d6's levels, 24 to a
+/// word).
+fn word_products(factors: &[u128]) -> impl Iterator<Item = u128> + '_ {
+    let mut rest = factors;
+    std::iter::from_fn(move || {
+        let (&first, tail) = rest.split_first()?;
+        rest = tail;
+        let Ok(mut product) = u64::try_from(first) else {
+            return Some(first);
+        };
+        while let Some(p) = rest
+            .first()
+            .and_then(|&f| u64::try_from(f).ok())
+            .and_then(|f| product.checked_mul(f))
+        {
+            product = p;
+            rest = &rest[1..];
+        }
+        Some(u128::from(product))
+    })
 }
 
 /// `num / den` in lowest terms (`den` > 0), with one gcd: a machine word's when `num` fits one.
@@ -263,4 +345,4 @@ fn sums_in_words<G: super::RollGame>(game: &G, state: &G::State) -> bool {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

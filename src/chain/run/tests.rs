@@ -152,7 +152,7 @@ fn a_long_run_is_one_power_of_the_die() {
 /// A board of `size` squares with the `die` (a number of faces, or a list of weights), the
 /// roll-again `rule`, the overshoot rule and the jumps (drawn as pairs of numbers, folded onto
 /// the board), or `None` when the jumps chain into a cycle (an invalid board).
-fn random_board(
+pub(in crate::chain) fn random_board(
     size: u32,
     die: &str,
     rule: RollAgain,
@@ -187,7 +187,7 @@ fn random_board(
 }
 
 /// Faces' weights as a loaded die's TOML list, or `None` when they are all 0 (no die).
-fn loaded(weights: &[u64]) -> Option<String> {
+pub(in crate::chain) fn loaded(weights: &[u64]) -> Option<String> {
     let list: Vec<String> = weights.iter().map(u64::to_string).collect();
     weights
         .iter()

@@ -1,0 +1,371 @@
+//! The turns of one player under unlimited roll-again, each summed from the turn of the square
+//! its top throw leads to, in machine words. [`super::compound`] finds the rolls from each
+//! in-turn square ([`RollsFrom`], the one definition of what a roll does) and sums the turns
+//! this file cannot; this file only adds up probabilities.
+//!
+//! # Formula
+//!
+//! Under unlimited roll-again a turn is memoryless: after a top throw the rest of the turn is a
+//! fresh turn from where it landed. So when the rolls from square x (over their common
+//! denominator d) end on states with numerators `c` and go on to one square y with numerator
+//! g, the turn from x is
+//!
+//! ```text
+//! T(x) = c / d + (g / d) T(y),
+//! ```
+//!
+//! for the law of where the turn ends and for each expected reward alike (a roll counts `d / d`).
+//! A run of top throws from many squares passes the same squares (efi's 82 turns pass about
+//! 620 in-turn squares, about 100 distinct), so each square's law is summed once, from the next
+//! square's, and kept. Each amount of `T(y)` is a fraction `a / b` in lowest terms, so the new
+//! amount `n / (d b)` with `n = c b + g a` needs no general gcd: `gcd(n, b) = gcd(g a, b) =
+//! gcd(g, b)` (as `gcd(a, b) = 1`), and
+//!
+//! ```text
+//! gcd(n, d b) = gcd(n, b) gcd(n / gcd(n, b), d),
+//! ```
+//!
+//! two gcds with small words (for efi, g = 1 and d = 6). A square whose run closes a cycle
+//! (a bounce back from the finish), whose rolls go on to more than one square, or whose numbers
+//! do not fit a word is summed as a whole turn by [`super::compound`], as every turn was before;
+//! the squares before it then take their laws from it as above, or are summed whole too when
+//! it did not fit.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use std::rc::Rc;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{ToPrimitive, Zero};
+
+use super::compound::{compound_move_memo, rolls_at, RollGame, RollsFrom, RollsMemo};
+use super::{Turn, TurnRewards, WordHasher};
+
+/// A fraction `num / den` in lowest terms, `den > 0` (zero is `0 / 1`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Frac {
+    num: u64,
+    den: u64,
+}
+
+impl Frac {
+    const ZERO: Frac = Frac { num: 0, den: 1 };
+
+    /// The fraction as a big rational (already in lowest terms: no gcd).
+    fn big(self) -> BigRational {
+        if self.num == 0 {
+            return BigRational::zero();
+        }
+        BigRational::new_raw(BigInt::from(self.num), BigInt::from(self.den))
+    }
+
+    /// `p` as a fraction of words, or `None` when it is negative or does not fit.
+    fn of(p: &BigRational) -> Option<Frac> {
+        Some(Frac {
+            num: p.numer().to_u64()?,
+            den: p.denom().to_u64()?,
+        })
+    }
+}
+
+/// The law of a turn (or of its rest, from an in-turn square): where it ends, sorted by state,
+/// and its expected rewards.
+struct Law<S> {
+    next: Vec<(S, Frac)>,
+    /// Rolls, snakes, ladders, climbed, slid.
+    rewards: [Frac; 5],
+    /// The expected points and whether they are negative.
+    points: (bool, Frac),
+}
+
+impl<S: Clone> Law<S> {
+    /// The law as a [`Turn`].
+    fn turn(&self) -> Turn<S> {
+        let [rolls, snakes, ladders, climbed, slid] = self.rewards.map(Frac::big);
+        let points = self.points.1.big();
+        Turn {
+            next: self
+                .next
+                .iter()
+                .map(|(s, p)| (s.clone(), p.big()))
+                .collect(),
+            rewards: TurnRewards {
+                rolls,
+                snakes,
+                ladders,
+                climbed,
+                slid,
+                points: if self.points.0 { -points } else { points },
+            },
+            endless: false,
+        }
+    }
+
+    /// The law of `turn`, or `None` when it can go on for ever or a number does not fit a word.
+    fn of(turn: &Turn<S>) -> Option<Law<S>> {
+        if turn.endless {
+            return None;
+        }
+        let r = &turn.rewards;
+        let mut rewards = [Frac::ZERO; 5];
+        for (f, p) in rewards
+            .iter_mut()
+            .zip([&r.rolls, &r.snakes, &r.ladders, &r.climbed, &r.slid])
+        {
+            *f = Frac::of(p)?;
+        }
+        let negative = r.points < BigRational::zero();
+        let points = Frac::of(&if negative {
+            -&r.points
+        } else {
+            r.points.clone()
+        })?;
+        let next = turn
+            .next
+            .iter()
+            .map(|(s, p)| Some((s.clone(), Frac::of(p)?)))
+            .collect::<Option<_>>()?;
+        Some(Law {
+            next,
+            rewards,
+            points: (negative, points),
+        })
+    }
+}
+
+/// A square's law: being worked out (on the current run), or known (`None`: the square's turn
+/// is summed whole, and so are those of the squares whose runs pass it).
+enum Slot<S> {
+    Walking,
+    Done(Option<Rc<Law<S>>>),
+}
+
+/// The laws of the squares seen so far, kept across the turns of one chain.
+pub(super) struct Laws<S>(RefCell<HashMap<S, Slot<S>, BuildHasherDefault<WordHasher>>>);
+
+impl<S> Default for Laws<S> {
+    fn default() -> Laws<S> {
+        Laws(RefCell::default())
+    }
+}
+
+/// The turn from the non-final `state`, with the in-turn rolls in `rolls` and the squares' laws
+/// in `laws`, for a game whose rolls from a state do not depend on where the turn began and
+/// count no streak (one player under unlimited roll-again, as [`RollsMemo`] says): the same
+/// turn as [`super::compound_move`].
+pub(super) fn turn<G: RollGame>(
+    game: &G,
+    state: &G::State,
+    rolls: &RollsMemo<G::State>,
+    laws: &Laws<G::State>,
+) -> Turn<G::State> {
+    if game.skip(state).is_none() {
+        if let Some(law) = law(game, state, rolls, laws) {
+            return law.turn();
+        }
+    }
+    compound_move_memo(game, state, rolls)
+}
+
+/// The law of the turn from `state`: walks the run of top throws from it until a square whose
+/// law is known, a square whose rolls all end the turn, a branch or a cycle, then sums the
+/// laws back along the run.
+fn law<G: RollGame>(
+    game: &G,
+    state: &G::State,
+    rolls: &RollsMemo<G::State>,
+    laws: &Laws<G::State>,
+) -> Option<Rc<Law<G::State>>> {
+    let mut memo = laws.0.borrow_mut();
+    let end = |s: &G::State| {
+        if game.is_final(s) {
+            s.clone()
+        } else {
+            game.end_turn(s.clone())
+        }
+    };
+    let mut branches = Vec::new();
+    let mut walk = Vec::new();
+    let mut at = state.clone();
+    let mut last = loop {
+        match memo.get(&at) {
+            Some(Slot::Done(law)) => break law.clone(),
+            Some(Slot::Walking) => {
+                // The run closes a cycle: its last square's turn is summed whole.
+                let (x, _) = walk.pop().expect("a square on the run was walked");
+                let law = Law::of(&compound_move_memo(game, &x, rolls)).map(Rc::new);
+                memo.insert(x, Slot::Done(law.clone()));
+                break law;
+            }
+            None => {}
+        }
+        let r = rolls_at(game, &at, (at.clone(), 0), Some(rolls), &mut branches);
+        match r.goes_on.as_slice() {
+            [] => {
+                let law = law_from(&r, None, &end).map(Rc::new);
+                memo.insert(at, Slot::Done(law.clone()));
+                break law;
+            }
+            [((next, _), _)] => {
+                let next = next.clone();
+                memo.insert(at.clone(), Slot::Walking);
+                walk.push((at, r));
+                at = next;
+            }
+            _ => {
+                memo.insert(at, Slot::Done(None));
+                break None;
+            }
+        }
+    };
+    while let Some((x, r)) = walk.pop() {
+        let g = r.goes_on[0].1;
+        last = last
+            .and_then(|then| law_from(&r, Some((g, &then)), &end))
+            .map(Rc::new);
+        memo.insert(x, Slot::Done(last.clone()));
+    }
+    last
+}
+
+/// `c / d + (g / d) T(y)` for every amount, with `then` = `(g, T(y))` (none: g = 0), or `None`
+/// when a number does not fit a word.
+fn law_from<S: Ord + Clone>(
+    r: &RollsFrom<S>,
+    then: Option<(u128, &Law<S>)>,
+    end: &impl Fn(&S) -> S,
+) -> Option<Law<S>> {
+    let d = r.denom;
+    let (g, later, rewards, points) = match then {
+        Some((g, law)) => (g, &law.next[..], law.rewards, law.points),
+        None => (0, &[][..], [Frac::ZERO; 5], (false, Frac::ZERO)),
+    };
+    let mut ends: Vec<(S, u128)> = r.ends.iter().map(|(s, p)| (end(s), *p)).collect();
+    // A roll's ends come nearly sorted (the faces in order, but for jumps): by insertion.
+    for i in 1..ends.len() {
+        let mut j = i;
+        while j > 0 && ends[j - 1].0 > ends[j].0 {
+            ends.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    let mut next = Vec::with_capacity(ends.len() + later.len());
+    let (mut i, mut k) = (0, 0);
+    while i < ends.len() || k < later.len() {
+        let take_end = k == later.len() || (i < ends.len() && ends[i].0 <= later[k].0);
+        let take_later = i == ends.len() || (k < later.len() && later[k].0 <= ends[i].0);
+        let s = if take_end { &ends[i].0 } else { &later[k].0 };
+        let mut c = 0u128;
+        while take_end && i < ends.len() && ends[i].0 == *s {
+            c = c.checked_add(ends[i].1)?;
+            i += 1;
+        }
+        let x = if take_later {
+            k += 1;
+            later[k - 1].1
+        } else {
+            Frac::ZERO
+        };
+        next.push((s.clone(), combine(c, d, g, x)?));
+    }
+    let mut sums = [Frac::ZERO; 5];
+    for ((sum, c), x) in sums
+        .iter_mut()
+        .zip([d].iter().chain(&r.counts))
+        .zip(rewards)
+    {
+        *sum = combine(*c, d, g, x)?;
+    }
+    Some(Law {
+        next,
+        rewards: sums,
+        points: combine_signed(r.points, d, g, points)?,
+    })
+}
+
+/// `c / d + (g / d) x` in lowest terms, or `None` when it does not fit a word. With
+/// `x = a / b` in lowest terms the sum is `n / (d b)`, `n = c b + g a`, and its gcd with the
+/// denominator takes two small gcds (this file's formula).
+fn combine(c: u128, d: u128, g: u128, x: Frac) -> Option<Frac> {
+    let (a, b) = (u128::from(x.num), u128::from(x.den));
+    if let (Ok(c), Ok(d), Ok(g)) = (u64::try_from(c), u64::try_from(d), u64::try_from(g)) {
+        // The usual case: every factor a word, so each product is one machine multiplication.
+        let n = wide(c, x.den).checked_add(wide(g, x.num))?;
+        if let (Ok(n), Ok(m)) = (u64::try_from(n), u64::try_from(wide(d, x.den))) {
+            return Some(reduce_words(n, m, d, g, x.den));
+        }
+    }
+    let n = c.checked_mul(b)?.checked_add(g.checked_mul(a)?)?;
+    reduce(n, d, g, b)
+}
+
+/// `a b` in 128 bits.
+fn wide(a: u64, b: u64) -> u128 {
+    u128::from(a) * u128::from(b)
+}
+
+/// [`reduce`] when `n` and `m = d b` fit words (then so do `d` and `b`).
+fn reduce_words(n: u64, m: u64, d: u64, g: u64, b: u64) -> Frac {
+    if n == 0 {
+        return Frac::ZERO;
+    }
+    let h1 = gcd_words(g, b);
+    let h = h1 * gcd_words((n / h1) % d, d);
+    Frac {
+        num: n / h,
+        den: m / h,
+    }
+}
+
+/// `n / (d b)` in lowest terms, where `gcd(n, b) = gcd(g, b)`, or `None` when it does not fit a
+/// word.
+fn reduce(n: u128, d: u128, g: u128, b: u128) -> Option<Frac> {
+    if n == 0 {
+        return Some(Frac::ZERO);
+    }
+    let m = d.checked_mul(b)?;
+    let h1 = gcd(g, b);
+    let h = h1 * gcd((n / h1) % d, d);
+    Some(Frac {
+        num: u64::try_from(n / h).ok()?,
+        den: u64::try_from(m / h).ok()?,
+    })
+}
+
+/// [`combine`] for a signed numerator `c` and a signed `x` (the points): `(negative, |sum|)`.
+fn combine_signed(c: i128, d: u128, g: u128, x: (bool, Frac)) -> Option<(bool, Frac)> {
+    let (a, b) = (i128::from(x.1.num), u128::from(x.1.den));
+    let ga = i128::try_from(g)
+        .ok()?
+        .checked_mul(if x.0 { -a } else { a })?;
+    let n = c.checked_mul(i128::try_from(b).ok()?)?.checked_add(ga)?;
+    Some((n < 0, reduce(n.unsigned_abs(), d, g, b)?))
+}
+
+/// Euclid's gcd (`gcd(0, b) = b`), in `u64` when both fit one.
+fn gcd(a: u128, b: u128) -> u128 {
+    if let (Ok(a), Ok(b)) = (u64::try_from(a), u64::try_from(b)) {
+        return u128::from(gcd_words(a, b));
+    }
+    let (mut a, mut b) = (a, b);
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// Euclid's gcd in words (`gcd(0, b) = b`; `gcd(1, b) = 1` at once, the usual `g`).
+fn gcd_words(mut a: u64, mut b: u64) -> u64 {
+    if a == 1 {
+        return 1;
+    }
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+#[cfg(test)]
+mod tests;
