@@ -96,6 +96,10 @@ use super::Bounds;
 use crate::chain::{Chain, ChainState};
 use crate::exact::decimal::to_f64;
 use crate::race::fixed::round_outward;
+use columns::Columns;
+
+#[path = "stepper_columns.rs"]
+mod columns;
 
 /// Value bits in fixed point: [`mul_down`] needs `v <= 2^125`.
 const FIXED_VALUE_BITS: u32 = 124;
@@ -183,9 +187,9 @@ fn floor_scaled(n: u64, d: u64) -> u128 {
 /// How the transitions are stored (see the module documentation), in the order of the rows.
 #[derive(Clone, Debug)]
 enum Weights {
-    /// The integer counts, and `floor(2^127 / D)`.
+    /// The integer counts by destination, and `floor(2^127 / D)`.
     Counts {
-        entries: Vec<CountEntry>,
+        columns: Columns,
         reciprocal: u128,
     },
     /// The fixed-point probabilities.
@@ -220,22 +224,22 @@ fn small_denominator(probabilities: &[BigRational]) -> Option<u64> {
 /// The counts route's weights and value bits, from each entry's count `a = p D` (D below
 /// `2^COUNT_BITS`); `p^` from the count's nearest `f64`, which is `to_f64(p)`'s ("The nearest
 /// float" in `rows.rs`).
-fn counts_weights(col: &[u32], d: u64, counts: &[u64]) -> (Weights, u32) {
+fn counts_weights(col: &[u32], d: u64, counts: &[u64], row_len: &[u32]) -> (Weights, u32) {
     let entries = col.iter().zip(counts).map(|(&j, &a)| CountEntry {
         a,
         upper: upper_of_nearest(nearest_f64(a, d)),
         j,
     });
-    count_route(entries.collect(), d)
+    count_route(&entries.collect::<Vec<_>>(), d, row_len)
 }
 
-/// The counts route's weights and value bits from its entries.
-fn count_route(entries: Vec<CountEntry>, d: u64) -> (Weights, u32) {
+/// The counts route's weights and value bits from its entries, row by row.
+fn count_route(entries: &[CountEntry], d: u64, row_len: &[u32]) -> (Weights, u32) {
     let reciprocal = (1u128 << 127) / u128::from(d);
     // V = 127 - bits(D), so that D 2^V < 2^127.
     (
         Weights::Counts {
-            entries,
+            columns: Columns::new(row_len, entries),
             reciprocal,
         },
         126 - d.ilog2(),
@@ -268,8 +272,13 @@ impl CertifiedChain {
     /// Prepares the transitions of `rows` (shared with the float tier).
     pub fn from_rows(rows: &MergedRows) -> CertifiedChain {
         let t = rows.transient;
+        let row_len: Vec<u32> = rows
+            .row_start
+            .windows(2)
+            .map(|w| u32::try_from(w[1] - w[0]).expect("fewer than 2^32 states"))
+            .collect();
         let (weights, value_bits) = match &rows.probabilities {
-            Probabilities::Counts { d, counts } => counts_weights(&rows.col, *d, counts),
+            Probabilities::Counts { d, counts } => counts_weights(&rows.col, *d, counts, &row_len),
             Probabilities::Fractions(probabilities) => match small_denominator(probabilities) {
                 Some(d) => {
                     let count = |p: &BigRational| {
@@ -282,7 +291,7 @@ impl CertifiedChain {
                         upper: upper_bound(p),
                         j,
                     });
-                    count_route(entries.collect(), d)
+                    count_route(&entries.collect::<Vec<_>>(), d, &row_len)
                 }
                 None => fixed_weights(&rows.col, probabilities),
             },
@@ -290,11 +299,7 @@ impl CertifiedChain {
         CertifiedChain {
             transient: t,
             start: rows.start,
-            row_len: rows
-                .row_start
-                .windows(2)
-                .map(|w| u32::try_from(w[1] - w[0]).expect("fewer than 2^32 states"))
-                .collect(),
+            row_len,
             weights,
             value_bits,
             grow: 1.0 + (3.0 * (rows.widest_column() as f64).max(t as f64) + 8.0) * 2f64.powi(-50),
@@ -304,7 +309,7 @@ impl CertifiedChain {
     /// The number of transitions.
     pub fn transitions(&self) -> usize {
         match &self.weights {
-            Weights::Counts { entries, .. } => entries.len(),
+            Weights::Counts { columns, .. } => columns.transitions(),
             Weights::Fixed(entries) => entries.len(),
         }
     }
@@ -414,17 +419,6 @@ trait Transition: Sized {
     fn spread_row(x: u128, e: f64, row: &[Self], sums: &mut Sums);
 }
 
-impl Transition for CountEntry {
-    /// `x a_ij` and `e p^_ij` for each transition. (Two at a time saved instructions but
-    /// took longer: 10 % on a board with a six-sided die.)
-    #[inline(always)]
-    fn spread_row(x: u128, e: f64, row: &[CountEntry], sums: &mut Sums) {
-        for entry in row {
-            sums.add(entry.j, x * u128::from(entry.a), e * entry.upper);
-        }
-    }
-}
-
 impl Transition for FixedEntry {
     /// `floor(x c_ij / 2^127)` (less at most 3) and `e p^_ij` plus the product's loss, or,
     /// when x is 0, no product and no loss: only the error flows on.
@@ -478,13 +472,19 @@ impl CertifiedStepper<'_> {
     pub fn step(&mut self) {
         let c = self.chain;
         let t = c.transient;
-        match (&c.weights, self.pending) {
-            (Weights::Counts { entries, .. }, 0) => self.spread::<_, false>(entries),
-            (Weights::Counts { entries, .. }, _) => self.spread::<_, true>(entries),
-            (Weights::Fixed(entries), 0) => self.spread::<_, false>(entries),
-            (Weights::Fixed(entries), _) => self.spread::<_, true>(entries),
-        }
-        let (sum_lo, error_sum) = self.close_sums();
+        let (sum_lo, error_sum) = match (&c.weights, self.pending) {
+            (Weights::Counts { columns, reciprocal }, k) => {
+                columns.step(&self.v, k, *reciprocal, c.grow, &mut self.next)
+            }
+            (Weights::Fixed(entries), 0) => {
+                self.spread::<_, false>(entries);
+                self.close_sums()
+            }
+            (Weights::Fixed(entries), _) => {
+                self.spread::<_, true>(entries);
+                self.close_sums()
+            }
+        };
         let (end_lo, end_error) = self.next.get(t);
         self.next.set(t, 0, 0.0);
         let sum_hi = sum_lo.saturating_add(units(error_sum));
