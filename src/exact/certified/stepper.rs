@@ -329,6 +329,10 @@ impl CertifiedChain {
             exponent: 0,
             pending: 0,
             next: Words::zeros(t + 1),
+            products: match &self.weights {
+                Weights::Counts { columns, .. } => columns.products(),
+                Weights::Fixed(_) => Words::zeros(0),
+            },
             v,
             survives: (survives, survives),
             ends: (0, 0),
@@ -452,6 +456,8 @@ pub struct CertifiedStepper<'a> {
     /// The next step's sums and error bounds (the transient states, then the finish): all
     /// zeros between steps.
     next: Words,
+    /// The counts route's products (scratch, see `stepper_columns.rs`).
+    products: Words,
     /// Bounds of P(T > n) at the current exponent.
     survives: (u128, u128),
     /// Bounds of P(T = n) over 2^shift_before.
@@ -474,7 +480,8 @@ impl CertifiedStepper<'_> {
         let t = c.transient;
         let (sum_lo, error_sum) = match (&c.weights, self.pending) {
             (Weights::Counts { columns, reciprocal }, k) => {
-                columns.step(&self.v, k, *reciprocal, c.grow, &mut self.next)
+                let products = &mut self.products;
+                columns.step(&self.v, k, *reciprocal, c.grow, products, &mut self.next)
             }
             (Weights::Fixed(entries), 0) => {
                 self.spread::<_, false>(entries);

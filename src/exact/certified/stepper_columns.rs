@@ -1,7 +1,13 @@
 //! The counts route of the `u128` tier by destination (`stepper.rs` steps the fixed-point
-//! route by source): each state's next value is summed from its incoming transitions in
-//! registers, divided by D and written once, with no read-modify-write of memory per
-//! transition.
+//! route by source), in two passes over flat arrays:
+//!
+//! 1. **products**: each state's value times each distinct count in its row, `x_i a`, and its
+//!    error bound times that count's `p^`, `e_i p^`, once per distinct (i, a) pair (a row's
+//!    transitions share few counts: efi has 931 distinct pairs among its 2,530 transitions), so
+//!    the machine multiplies are fewer by that ratio;
+//! 2. **columns**: each state's next value is the sum of the products its incoming transitions
+//!    name, in registers, divided by D and written once: a load and an add per transition, and
+//!    no read-modify-write of memory.
 //!
 //! # The same integers and the same floats
 //!
@@ -10,28 +16,28 @@
 //! divides. Here each column lists its incoming transitions in the order of the sources, and
 //! its sums are made in that order:
 //!
-//! - the integers: `sum_i x_i a_ij`, shifted left by k once, is `sum_i (x_i 2^k) a_ij`
-//!   exactly, as that sum is below `D 2^V < 2^127` ("Two representations" in `stepper.rs`).
-//!   The sum is kept as `sum_i lo_i a_ij` in a `u128` (at most the whole sum) and
-//!   `sum_i hi_i a_ij` modulo 2^64 (`lo_i`, `hi_i` the words of `x_i`): the whole sum is below
-//!   2^128, so only the high part's low word reaches it;
-//! - the floats: multiplying by `2^k` commutes with every rounding to nearest while no
-//!   number leaves the normal range, which "No underflow" in `stepper.rs` sees to (a nonzero
-//!   product is at least 2^-1000), so `2^k sum_i e_i p^_ij`, summed in the same order, is the
-//!   same `f64` as the sum of the scaled terms; a source by source step skips a state whose
-//!   value and bound are both 0, whose terms here are `+0` and change no sum.
+//! - the integers: every product `x_i a_ij` is below `D 2^V < 2^127`, and so is the column's
+//!   sum ("Two representations" in `stepper.rs`), which, shifted left by k once, is
+//!   `sum_i (x_i 2^k) a_ij` exactly;
+//! - the floats: `p^_ij` depends on the count only (it is made from `a_ij / D`), so the product
+//!   of the pair is the very `e_i p^_ij` of each of its transitions; multiplying by `2^k`
+//!   commutes with every rounding to nearest while no number leaves the normal range, which
+//!   "No underflow" in `stepper.rs` sees to (a nonzero product is at least 2^-1000), so
+//!   `2^k sum_i e_i p^_ij`, summed in the same order, is the same `f64` as the sum of the
+//!   scaled terms; a source by source step skips a state whose value and bound are both 0,
+//!   whose terms here are `+0` and change no sum.
 //!
 //! So the bounds, and the proof of them, are those of `stepper.rs`, bit for bit: the factor g
 //! is unchanged, as every sum has the same terms (m is still the widest column).
 
 use super::{mul_down, no_underflow, CountEntry, Words, DIVIDE_LOSS};
 
-/// A transition as a column holds it.
+/// A distinct (source, count) pair of the transitions: what the products pass multiplies.
 #[derive(Clone, Copy, Debug)]
-struct Incoming {
-    /// The count `a_ij`.
+struct Pair {
+    /// The count `a`.
     a: u64,
-    /// `p^_ij >= p_ij` as `f64`.
+    /// `p^ >= a / D` as `f64`.
     upper: f64,
     /// The source i.
     i: u32,
@@ -41,33 +47,36 @@ struct Incoming {
 /// (index t).
 #[derive(Clone, Debug)]
 pub(super) struct Columns {
+    /// The distinct (source, count) pairs, by source.
+    pairs: Vec<Pair>,
     /// The number of transitions into each destination.
     len: Vec<u32>,
-    /// The transitions, column by column, each column's in the order of the sources.
-    entries: Vec<Incoming>,
+    /// Each transition's pair (an index into `pairs`), column by column, each column's in the
+    /// order of the sources.
+    pair_of: Vec<u32>,
 }
 
-/// `sum_i x_i a_ij` and `sum_i e_i p^_ij` (in the order of `entries`) over one column's
-/// `entries`, from the values and error bounds `v`.
+/// `sum x_i a_ij` and `sum e_i p^_ij` over the pairs a column's transitions name (`slots`, in
+/// order), from the products `p` (all three arrays of one power-of-two length).
 #[inline(always)]
-fn pull(entries: &[Incoming], v: &Words) -> (u128, f64) {
-    let mask = v.lo.len() - 1;
-    let (lo, hi, error) = (&v.lo[..=mask], &v.hi[..=mask], &v.error[..=mask]);
-    let (mut low, mut high, mut e) = (0u128, 0u64, 0.0f64);
-    for entry in entries {
-        // i is a transient state, below the length: the mask changes nothing.
-        let i = entry.i as usize & mask;
-        low += u128::from(lo[i]) * u128::from(entry.a);
-        high = high.wrapping_add(hi[i].wrapping_mul(entry.a));
-        e += error[i] * entry.upper;
+fn pull(slots: &[u32], p: &Words) -> (u128, f64) {
+    let mask = p.lo.len() - 1;
+    let (lo, hi, error) = (&p.lo[..=mask], &p.hi[..=mask], &p.error[..=mask]);
+    let (mut x, mut e) = (0u128, 0.0f64);
+    for &s in slots {
+        // s names a pair, below the length: the mask changes nothing.
+        let s = s as usize & mask;
+        // Every product, and their sum, is below 2^127.
+        x += u128::from(hi[s]) << 64 | u128::from(lo[s]);
+        e += error[s];
     }
-    // low <= the whole sum < 2^127: the high part's carry out of 2^128 is 0.
-    (low + (u128::from(high) << 64), e)
+    (x, e)
 }
 
 impl Columns {
     /// The columns of `entries`, given row by row (`row_len` of them from each of the
-    /// `row_len.len()` transient states), with destinations at most `row_len.len()`.
+    /// `row_len.len()` transient states), with destinations at most `row_len.len()`; the
+    /// entries' `upper` must depend on their count only.
     pub(super) fn new(row_len: &[u32], entries: &[CountEntry]) -> Columns {
         let t = row_len.len();
         let mut len = vec![0u32; t + 1];
@@ -80,57 +89,82 @@ impl Columns {
                 Some(start)
             })
             .collect();
-        let empty = Incoming {
-            a: 0,
-            upper: 0.0,
-            i: 0,
-        };
-        let mut columns = vec![empty; entries.len()];
+        let mut pairs: Vec<Pair> = Vec::new();
+        let mut pair_of = vec![0u32; entries.len()];
         let mut rest = entries;
         for (i, &n) in row_len.iter().enumerate() {
             let (row, tail) = rest.split_at(n as usize);
             rest = tail;
+            let first = pairs.len();
             for e in row {
-                let at = &mut next[e.j as usize];
-                columns[*at] = Incoming {
-                    a: e.a,
-                    upper: e.upper,
-                    i: u32::try_from(i).expect("fewer than 2^32 states"),
+                let k = match pairs[first..].iter().position(|p| p.a == e.a) {
+                    Some(k) => first + k,
+                    None => {
+                        let i = u32::try_from(i).expect("fewer than 2^32 states");
+                        pairs.push(Pair {
+                            a: e.a,
+                            upper: e.upper,
+                            i,
+                        });
+                        pairs.len() - 1
+                    }
                 };
+                debug_assert_eq!(pairs[k].upper.to_bits(), e.upper.to_bits());
+                let at = &mut next[e.j as usize];
+                pair_of[*at] = u32::try_from(k).expect("fewer than 2^32 transitions");
                 *at += 1;
             }
         }
         Columns {
+            pairs,
             len,
-            entries: columns,
+            pair_of,
         }
     }
 
     /// The number of transitions.
     pub(super) fn transitions(&self) -> usize {
-        self.entries.len()
+        self.pair_of.len()
+    }
+
+    /// Room for the products of one step.
+    pub(super) fn products(&self) -> Words {
+        Words::zeros(self.pairs.len())
     }
 
     /// One step from `v` (values and error bounds still to be multiplied by `2^k`) into
     /// `next`, every destination's value divided by D (by `reciprocal`, `floor(2^127 / D)`)
-    /// and its error bound grown by g: returns the sums over the transient states, of the
-    /// values and (times g once more) of the error bounds, as `close_sums` in `stepper.rs`.
+    /// and its error bound grown by g, through `products` (from [`Columns::products`]):
+    /// returns the sums over the transient states, of the values and (times g once more) of
+    /// the error bounds, as `close_sums` in `stepper.rs`.
     pub(super) fn step(
         &self,
         v: &Words,
         k: u32,
         reciprocal: u128,
         g: f64,
+        products: &mut Words,
         next: &mut Words,
     ) -> (u128, f64) {
+        let mask = v.lo.len() - 1;
+        let (lo, hi, error) = (&v.lo[..=mask], &v.hi[..=mask], &v.error[..=mask]);
+        let out = products.lo.iter_mut().zip(&mut products.hi);
+        for ((pair, (p_lo, p_hi)), p_error) in self.pairs.iter().zip(out).zip(&mut products.error)
+        {
+            // i is a transient state, below the length: the mask changes nothing.
+            let i = pair.i as usize & mask;
+            let x = (u128::from(hi[i]) << 64 | u128::from(lo[i])) * u128::from(pair.a);
+            (*p_lo, *p_hi) = (x as u64, (x >> 64) as u64);
+            *p_error = error[i] * pair.upper;
+        }
+        let products = &*products;
         let scale = 2f64.powi(k as i32);
-        let mut rest = &self.entries[..];
+        let mut rest = &self.pair_of[..];
         let mut column = |j: usize, n: u32| -> (u128, f64) {
-            let (entries, tail) = rest.split_at(n as usize);
+            let (slots, tail) = rest.split_at(n as usize);
             rest = tail;
-            let (x, e) = pull(entries, v);
-            let x = x << k;
-            let e = e * scale;
+            let (x, e) = pull(slots, products);
+            let (x, e) = (x << k, e * scale);
             let (x, e) = match x {
                 0 => (0, no_underflow(e * g)),
                 _ => (mul_down(x, reciprocal), (e + DIVIDE_LOSS) * g),
