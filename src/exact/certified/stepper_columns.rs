@@ -49,28 +49,80 @@ struct Pair {
 pub(super) struct Columns {
     /// The distinct (source, count) pairs, by source.
     pairs: Vec<Pair>,
-    /// The number of transitions into each destination.
-    len: Vec<u32>,
-    /// Each transition's pair (an index into `pairs`), column by column, each column's in the
-    /// order of the sources.
-    pair_of: Vec<u32>,
+    /// The destinations (the transient states, then the finish) in blocks of [`LANES`] columns
+    /// of about one length, each block's sums made side by side.
+    blocks: Vec<Block>,
+    /// Each block's transitions, [`LANES`] at a time (one per column, a column's in the order
+    /// of the sources), a column shorter than its block's longest padded with the zero pair
+    /// (index `pairs.len()`).
+    slots: Vec<[u32; LANES]>,
+    /// The number of transitions.
+    transitions: usize,
+    /// The number of transient states.
+    transient: usize,
 }
 
-/// `sum x_i a_ij` and `sum e_i p^_ij` over the pairs a column's transitions name (`slots`, in
-/// order), from the products `p` (all three arrays of one power-of-two length).
+/// Columns summed side by side: independent sums, so that the float additions, 3 or 4
+/// cycles each, overlap.
+const LANES: usize = 4;
+
+/// No destination (a lane left empty in the last block).
+const NOWHERE: u32 = u32::MAX;
+
+/// [`LANES`] columns summed side by side.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    /// The destinations of the lanes, or [`NOWHERE`].
+    dest: [u32; LANES],
+    /// The most transitions into one of them.
+    len: u32,
+}
+
+/// `sum x_i a_ij` and `sum e_i p^_ij` over the pairs each lane's transitions name (`slots`,
+/// in order), from the products `p` (all three arrays of one power-of-two length).
 #[inline(always)]
-fn pull(slots: &[u32], p: &Words) -> (u128, f64) {
+fn pull(slots: &[[u32; LANES]], p: &Words) -> ([u128; LANES], [f64; LANES]) {
     let mask = p.lo.len() - 1;
     let (lo, hi, error) = (&p.lo[..=mask], &p.hi[..=mask], &p.error[..=mask]);
-    let (mut x, mut e) = (0u128, 0.0f64);
-    for &s in slots {
-        // s names a pair, below the length: the mask changes nothing.
-        let s = s as usize & mask;
-        // Every product, and their sum, is below 2^127.
-        x += u128::from(hi[s]) << 64 | u128::from(lo[s]);
-        e += error[s];
+    let (mut x, mut e) = ([0u128; LANES], [0.0f64; LANES]);
+    for row in slots {
+        for lane in 0..LANES {
+            // The slot names a pair, below the length: the mask changes nothing.
+            let s = row[lane] as usize & mask;
+            // Every product, and their sum, is below 2^127.
+            x[lane] += u128::from(hi[s]) << 64 | u128::from(lo[s]);
+            e[lane] += error[s];
+        }
     }
     (x, e)
+}
+
+/// The blocks of `len` columns (`pair_of` their transitions, column by column) and their
+/// slots, `zero` the padding.
+fn blocks(len: &[u32], pair_of: &[u32], zero: u32) -> (Vec<Block>, Vec<[u32; LANES]>) {
+    let mut start = vec![0usize];
+    len.iter().for_each(|&n| start.push(start.last().unwrap() + n as usize));
+    let mut order: Vec<usize> = (0..len.len()).collect();
+    order.sort_by_key(|&j| std::cmp::Reverse(len[j]));
+    let (mut blocks, mut slots) = (Vec::new(), Vec::new());
+    for lanes in order.chunks(LANES) {
+        let mut dest = [NOWHERE; LANES];
+        let most = lanes.iter().map(|&j| len[j]).max().unwrap_or(0);
+        for (d, &j) in dest.iter_mut().zip(lanes) {
+            *d = u32::try_from(j).expect("fewer than 2^32 states");
+        }
+        for r in 0..most as usize {
+            let mut row = [zero; LANES];
+            for (slot, &j) in row.iter_mut().zip(lanes) {
+                if r < len[j] as usize {
+                    *slot = pair_of[start[j] + r];
+                }
+            }
+            slots.push(row);
+        }
+        blocks.push(Block { dest, len: most });
+    }
+    (blocks, slots)
 }
 
 impl Columns {
@@ -115,21 +167,25 @@ impl Columns {
                 *at += 1;
             }
         }
+        let zero = u32::try_from(pairs.len()).expect("fewer than 2^32 transitions");
+        let (blocks, slots) = blocks(&len, &pair_of, zero);
         Columns {
             pairs,
-            len,
-            pair_of,
+            blocks,
+            slots,
+            transitions: entries.len(),
+            transient: t,
         }
     }
 
     /// The number of transitions.
     pub(super) fn transitions(&self) -> usize {
-        self.pair_of.len()
+        self.transitions
     }
 
-    /// Room for the products of one step.
+    /// Room for the products of one step, and the zero pair after them.
     pub(super) fn products(&self) -> Words {
-        Words::zeros(self.pairs.len())
+        Words::zeros(self.pairs.len() + 1)
     }
 
     /// One step from `v` (values and error bounds still to be multiplied by `2^k`) into
@@ -159,27 +215,29 @@ impl Columns {
         }
         let products = &*products;
         let scale = 2f64.powi(k as i32);
-        let mut rest = &self.pair_of[..];
-        let mut column = |j: usize, n: u32| -> (u128, f64) {
-            let (slots, tail) = rest.split_at(n as usize);
+        let mut rest = &self.slots[..];
+        for block in &self.blocks {
+            let (slots, tail) = rest.split_at(block.len as usize);
             rest = tail;
             let (x, e) = pull(slots, products);
-            let (x, e) = (x << k, e * scale);
-            let (x, e) = match x {
-                0 => (0, no_underflow(e * g)),
-                _ => (mul_down(x, reciprocal), (e + DIVIDE_LOSS) * g),
-            };
-            next.set(j, x, e);
-            (x, e)
-        };
-        let t = self.len.len() - 1;
+            for ((&j, x), e) in block.dest.iter().zip(x).zip(e) {
+                if j == NOWHERE {
+                    continue;
+                }
+                let (x, e) = (x << k, e * scale);
+                let (x, e) = match x {
+                    0 => (0, no_underflow(e * g)),
+                    _ => (mul_down(x, reciprocal), (e + DIVIDE_LOSS) * g),
+                };
+                next.set(j as usize, x, e);
+            }
+        }
         let (mut sum, mut error_sum) = (0u128, 0.0f64);
-        for (j, &n) in self.len[..t].iter().enumerate() {
-            let (x, e) = column(j, n);
+        for j in 0..self.transient {
+            let (x, e) = next.get(j);
             sum += x;
             error_sum += e;
         }
-        column(t, self.len[t]);
         (sum, error_sum * g)
     }
 }
