@@ -331,7 +331,7 @@ impl CertifiedChain {
             next: Words::zeros(t + 1),
             products: match &self.weights {
                 Weights::Counts { columns, .. } => columns.products(),
-                Weights::Fixed(_) => Words::zeros(0),
+                Weights::Fixed(_) => Vec::new(),
             },
             v,
             survives: (survives, survives),
@@ -457,7 +457,7 @@ pub struct CertifiedStepper<'a> {
     /// zeros between steps.
     next: Words,
     /// The counts route's products (scratch, see `stepper_columns.rs`).
-    products: Words,
+    products: Vec<columns::Product>,
     /// Bounds of P(T > n) at the current exponent.
     survives: (u128, u128),
     /// Bounds of P(T = n) over 2^shift_before.

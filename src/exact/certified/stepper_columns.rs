@@ -78,20 +78,28 @@ struct Block {
     len: u32,
 }
 
+/// One pair's products: `x_i a` in two words, and `e_i p^`, side by side in one cache line.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Product {
+    lo: u64,
+    hi: u64,
+    error: f64,
+}
+
 /// `sum x_i a_ij` and `sum e_i p^_ij` over the pairs each lane's transitions name (`slots`,
-/// in order), from the products `p` (all three arrays of one power-of-two length).
+/// in order), from the products `p` (of a power-of-two length).
 #[inline(always)]
-fn pull(slots: &[[u32; LANES]], p: &Words) -> ([u128; LANES], [f64; LANES]) {
-    let mask = p.lo.len() - 1;
-    let (lo, hi, error) = (&p.lo[..=mask], &p.hi[..=mask], &p.error[..=mask]);
+fn pull(slots: &[[u32; LANES]], p: &[Product]) -> ([u128; LANES], [f64; LANES]) {
+    let mask = p.len() - 1;
+    let p = &p[..=mask];
     let (mut x, mut e) = ([0u128; LANES], [0.0f64; LANES]);
     for row in slots {
         for lane in 0..LANES {
             // The slot names a pair, below the length: the mask changes nothing.
-            let s = row[lane] as usize & mask;
+            let q = &p[row[lane] as usize & mask];
             // Every product, and their sum, is below 2^127.
-            x[lane] += u128::from(hi[s]) << 64 | u128::from(lo[s]);
-            e[lane] += error[s];
+            x[lane] += u128::from(q.hi) << 64 | u128::from(q.lo);
+            e[lane] += q.error;
         }
     }
     (x, e)
@@ -184,8 +192,8 @@ impl Columns {
     }
 
     /// Room for the products of one step, and the zero pair after them.
-    pub(super) fn products(&self) -> Words {
-        Words::zeros(self.pairs.len() + 1)
+    pub(super) fn products(&self) -> Vec<Product> {
+        vec![Product::default(); (self.pairs.len() + 1).next_power_of_two()]
     }
 
     /// One step from `v` (values and error bounds still to be multiplied by `2^k`) into
@@ -199,19 +207,20 @@ impl Columns {
         k: u32,
         reciprocal: u128,
         g: f64,
-        products: &mut Words,
+        products: &mut [Product],
         next: &mut Words,
     ) -> (u128, f64) {
         let mask = v.lo.len() - 1;
         let (lo, hi, error) = (&v.lo[..=mask], &v.hi[..=mask], &v.error[..=mask]);
-        let out = products.lo.iter_mut().zip(&mut products.hi);
-        for ((pair, (p_lo, p_hi)), p_error) in self.pairs.iter().zip(out).zip(&mut products.error)
-        {
+        for (pair, q) in self.pairs.iter().zip(products.iter_mut()) {
             // i is a transient state, below the length: the mask changes nothing.
             let i = pair.i as usize & mask;
             let x = (u128::from(hi[i]) << 64 | u128::from(lo[i])) * u128::from(pair.a);
-            (*p_lo, *p_hi) = (x as u64, (x >> 64) as u64);
-            *p_error = error[i] * pair.upper;
+            *q = Product {
+                lo: x as u64,
+                hi: (x >> 64) as u64,
+                error: error[i] * pair.upper,
+            };
         }
         let products = &*products;
         let scale = 2f64.powi(k as i32);
