@@ -503,26 +503,26 @@ pub fn certified_distribution_for<S: ChainState>(
     shows: &Shows,
 ) -> Result<ShownDistribution<S>, TooMuchWork> {
     let rows = MergedRows::new(chain);
-    let fc = FloatChain::from_rows(&rows);
+    // The float tier, built only when a tier steps with it (efi's tail law finishes without).
+    let fc = OnceCell::new();
+    let fc = || fc.get_or_init(|| FloatChain::from_rows(&rows)).as_ref();
     let cc = OnceCell::new();
     let cc = || cc.get_or_init(|| CertifiedChain::from_rows(&rows));
-    let transitions = fc
-        .as_ref()
-        .map_or_else(|| cc().transitions(), FloatChain::transitions);
+    let transitions = cc().transitions();
     // A 128-bit product pair costs about as much as 8 limb multiply-adds of the exact stepping.
     let plan = plan_on_rows(chain, &rows, options, |turns| {
         8.0 * transitions as f64 * turns
     })?;
     let grid = 10f64.powi(-(digits.min(400) as i32));
     let first = match &plan.tail_law_start {
-        Some(start) => law_first(start, cc(), fc.as_ref(), options, &plan, grid).map(|first| {
+        Some(start) => law_first(start, cc(), fc, options, &plan, grid).map(|first| {
             let wide = too_wide(&first.0.p) || too_wide(&first.0.s);
-            match wide.then(|| float_first(cc(), fc.as_ref(), options, &plan, grid)) {
+            match wide.then(|| float_first(cc(), fc, options, &plan, grid)) {
                 Some(Some((stepped, refine, _, _))) => (stepped, refine, first.2, first.3),
                 _ => first,
             }
         }),
-        None => float_first(cc(), fc.as_ref(), options, &plan, grid),
+        None => float_first(cc(), fc, options, &plan, grid),
     };
     // Neither tier can tell the tail threshold: the exact distribution.
     let Some((stepped, mut refine, tail_law, settled)) = first else {

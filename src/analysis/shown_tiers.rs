@@ -150,13 +150,13 @@ pub(super) fn step_on<S>(
 /// threshold.
 pub(super) fn float_first<'a, S>(
     cc: &'a CertifiedChain,
-    fc: Option<&FloatChain>,
+    fc: impl Fn() -> Option<&'a FloatChain>,
     options: &DistributionOptions,
     plan: &Plan<S>,
     grid: f64,
 ) -> Option<First<'a>> {
     let (mut p, mut s) = (Vec::new(), Vec::new());
-    if let Some(fc) = fc {
+    if let Some(fc) = fc() {
         let give_up = GiveUp::Hopeless(grid);
         if let Some(stop) = step_on(&mut fc.stepper(), (&mut p, &mut s), options, plan, give_up) {
             return Some((Stepped { p, s, stop }, Refine::new(cc), None, None));
@@ -182,7 +182,7 @@ pub(super) fn float_first<'a, S>(
 pub(super) fn law_first<'a, S>(
     start: &TailLawStart,
     cc: &'a CertifiedChain,
-    fc: Option<&FloatChain>,
+    fc: impl Fn() -> Option<&'a FloatChain>,
     options: &DistributionOptions,
     plan: &Plan<S>,
     grid: f64,
@@ -222,7 +222,7 @@ pub(super) fn law_first<'a, S>(
                 let (b, l) = &law.lower;
                 GeometricTier::new(turn, (a, r, s), (b, l))
             });
-            let float = || fc.and_then(|fc| fc.stepper_at(turn, &stepper.position()));
+            let float = || fc().and_then(|fc| fc.stepper_at(turn, &stepper.position()));
             let terms = (&mut p, &mut s);
             match later_terms(geometric, float, terms, options, plan, grid) {
                 Some(stop) => stop,

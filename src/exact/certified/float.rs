@@ -164,11 +164,6 @@ impl FloatChain {
         })
     }
 
-    /// The number of transitions.
-    pub fn transitions(&self) -> usize {
-        self.entries.len()
-    }
-
     /// A stepper at n = `turn`, from the `u128` tier's enclosure of the position then (as
     /// [`super::CertifiedStepper::position`] gives it: one shift for all), or `None` when the
     /// tier cannot carry it (no state certainly above 0, an entry near underflow). Each entry
