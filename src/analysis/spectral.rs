@@ -27,7 +27,7 @@
 //! floats only choose x; a poor x gives wide bounds, never wrong ones. A component of one state
 //! has `rho = Q_ii` exactly (0 without a loop).
 //!
-//! A block keeps its floats by columns, with each entry's index in Q ([`TransientQ`]), where
+//! A block keeps its floats by columns, with each entry's index in Q (`TransientQ`), where
 //! its exact value is read: no entry is copied. The components come from Q's rows too.
 //!
 //! The power method on a block converges when its Perron root dominates; a periodic block is
