@@ -1,6 +1,7 @@
 //! Helpers shared by the unit tests (compiled only for tests): an exact fraction, a board
 //! from TOML text, a board with every rule a state remembers, a random board (proptest), a chain
-//! given by its matrix, and a run on one thread and on two (the simulators' same-seed checks).
+//! given by its matrix, a seeded stream of words, and a run on one thread and on two (the
+//! simulators' same-seed checks).
 
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -76,4 +77,16 @@ impl TurnModel for Matrix {
 /// The chain of [`Matrix`]: `rows[i]` lists `(j, (a, b))` for `Q_ij = a / b`.
 pub(crate) fn matrix(rows: Vec<Vec<(usize, (i64, i64))>>) -> Chain<usize> {
     Chain::build(&Matrix { rows })
+}
+
+/// A seeded stream of words (splitmix64).
+pub(crate) fn seeded_words(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
 }

@@ -12,7 +12,7 @@ use super::*;
 use crate::analysis::pgf::{pgf, tail::decay_rate};
 use crate::analysis::stateful::{law_chain, stateful_chain};
 use crate::board::{builtin, builtin_names, Board};
-use crate::test_util::matrix;
+use crate::test_util::{matrix, seeded_words as seeded};
 
 fn fixture(path: &str) -> Board {
     let text = std::fs::read_to_string(format!("{}/{path}", env!("CARGO_MANIFEST_DIR"))).unwrap();
@@ -413,18 +413,6 @@ fn the_components_are_petgraphs_on_every_built_in_board_and_random_graphs() {
     let comps = strong_components(n, |i| (i + 1 < n).then_some(i + 1).into_iter());
     assert_eq!(comps.len(), n);
     assert!(comps.iter().enumerate().all(|(k, c)| c == &[k]));
-}
-
-/// A seeded stream of words (splitmix64).
-fn seeded(seed: u64) -> impl FnMut() -> u64 {
-    let mut state = seed;
-    move || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
 }
 
 #[test]

@@ -11,18 +11,7 @@ use crate::analysis::stateful::stateful_chain;
 use crate::board::{builtin, builtin_names};
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::CertifiedChain;
-
-/// A seeded stream of words (splitmix64).
-fn words(seed: u64) -> impl FnMut() -> u64 {
-    let mut state = seed;
-    move || {
-        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-}
+use crate::test_util::seeded_words as words;
 
 #[test]
 fn wide_products_are_the_big_integer_products() {
