@@ -10,6 +10,7 @@
 
 mod compound;
 mod count;
+mod links;
 mod rest;
 mod roll_level;
 mod run;
@@ -26,6 +27,7 @@ use num_traits::{One, Zero};
 
 use compound::RollsMemo;
 pub use compound::{compound_move, Branches, RollGame};
+pub use links::Link;
 pub use count::{
     chain_bytes, check_counted, count, first_endless, Counted, StatesTooMany, BYTES_PER_STATE,
 };
@@ -254,6 +256,9 @@ pub struct Chain<S> {
     rewards: Vec<TurnRewards>,
     /// Per transient state: its turn can go on for ever ([`Turn::endless`]).
     endless: Vec<bool>,
+    /// Per transient state: its turn as ending rolls and the turn of another state (empty
+    /// when no state has one; see [`Link`]).
+    links: Vec<Option<Link>>,
 }
 
 impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
@@ -348,6 +353,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
             rows,
             rewards,
             endless,
+            links: Vec::new(),
         })
     }
 
@@ -382,6 +388,13 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
     /// Every transient state's transitions.
     pub fn rows(&self) -> &[Vec<(usize, BigRational)>] {
         &self.rows
+    }
+
+    /// Transient state `i`'s turn as the rolls that end it and the turn of another state, when
+    /// the chain was built with links (one player under unlimited roll-again): then
+    /// `row(i)` is `ends / denom + (goes_on / denom) row(next)`.
+    pub fn link(&self, i: usize) -> Option<&Link> {
+        self.links.get(i)?.as_ref()
     }
 
     /// The expected rewards of one turn from transient state `i`.
@@ -492,11 +505,26 @@ impl<'a> Chain<Square> {
     pub fn for_board(board: &'a Board) -> Chain<Square> {
         match board.rules().roll_again {
             // Every turn's rolls as one player's from its square: kept across turns.
-            RollAgain::Unlimited => Chain::build(&MemoBoard {
-                game: SingleBoard::new(board),
-                memo: RollsMemo::default(),
-                laws: rest::Laws::default(),
-            }),
+            RollAgain::Unlimited => {
+                let model = MemoBoard {
+                    game: SingleBoard::new(board),
+                    memo: RollsMemo::default(),
+                    laws: rest::Laws::default(),
+                };
+                let mut chain = Chain::build(&model);
+                // SingleBoard has no lost turns: every chain turn is a whole fresh turn.
+                let whole = |s: &Square| model.game.skip(s).is_none();
+                let index_of = |s: &Square| chain.index_of(s);
+                let links = links::index_links(
+                    &model.laws.links(),
+                    &chain.states,
+                    chain.transient,
+                    index_of,
+                    whole,
+                );
+                chain.links = links;
+                chain
+            }
             _ => Chain::build(&SingleBoard::new(board)),
         }
     }

@@ -108,6 +108,9 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
+#[path = "linked.rs"]
+mod linked;
+
 use super::rows::{nearest_f64, MergedRows, Probabilities, COUNT_BITS};
 use super::Bounds;
 use crate::chain::{Chain, ChainState};
@@ -213,6 +216,9 @@ enum Weights {
 /// merged into one column (index `transient`): only the total `P(T = n)` is stepped.
 #[derive(Clone, Debug)]
 pub struct CertifiedChain {
+    /// The links followed before the rows are spread (`linked.rs`); then the rows of the
+    /// linked states hold only their ending rolls.
+    links: Option<linked::LinkSteps>,
     transient: usize,
     start: usize,
     /// The number of entries in each transient state's row.
@@ -222,6 +228,12 @@ pub struct CertifiedChain {
     value_bits: u32,
     /// The factor g of the error vector's stepping.
     grow: f64,
+}
+
+/// The factor g of the error vector's stepping: `1 + (3 m + 8) 2^-50`, m the most terms of one
+/// sum (`widest`, the most entries in one column, or the t transient states, for the total).
+fn grow(widest: usize, t: usize) -> f64 {
+    1.0 + (3.0 * (widest as f64).max(t as f64) + 8.0) * 2f64.powi(-50)
 }
 
 /// The common denominator of `probabilities` when it is below `2^COUNT_BITS`.
@@ -279,7 +291,31 @@ fn fixed_weights(col: &[u32], probabilities: &[BigRational]) -> (Weights, u32) {
 impl CertifiedChain {
     /// Prepares `chain`'s transitions.
     pub fn new<S: ChainState>(chain: &Chain<S>) -> CertifiedChain {
-        CertifiedChain::from_rows(&MergedRows::new(chain))
+        CertifiedChain::for_chain(chain, &MergedRows::new(chain))
+    }
+
+    /// Prepares `chain`'s transitions, `rows` its rows: through its links when it has them
+    /// and they save transitions (`linked.rs`), else the rows as they are.
+    pub fn for_chain<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) -> CertifiedChain {
+        let Some((entries, row_len, d, links, h)) = linked::linked_rows(chain, rows) else {
+            return CertifiedChain::from_rows(rows);
+        };
+        let t = rows.transient;
+        let (weights, value_bits) = count_route(entries, d);
+        let mut indegree = vec![0usize; t + 1];
+        if let Weights::Counts { entries, .. } = &weights {
+            entries.iter().for_each(|e| indegree[e.j as usize] += 1);
+        }
+        let widest = indegree.iter().copied().max().unwrap_or(0);
+        CertifiedChain {
+            links: Some(links),
+            transient: t,
+            start: rows.start,
+            row_len,
+            weights,
+            value_bits: value_bits - h,
+            grow: grow(widest, t),
+        }
     }
 
     /// Prepares the transitions of `rows` (shared with the float tier).
@@ -305,6 +341,7 @@ impl CertifiedChain {
             },
         };
         CertifiedChain {
+            links: None,
             transient: t,
             start: rows.start,
             row_len: rows
@@ -314,7 +351,7 @@ impl CertifiedChain {
                 .collect(),
             weights,
             value_bits,
-            grow: 1.0 + (3.0 * (rows.widest_column() as f64).max(t as f64) + 8.0) * 2f64.powi(-50),
+            grow: grow(rows.widest_column(), t),
         }
     }
 
@@ -495,6 +532,9 @@ impl CertifiedStepper<'_> {
     pub fn step(&mut self) {
         let c = self.chain;
         let t = c.transient;
+        if let Some(links) = &c.links {
+            self.follow_links(links);
+        }
         match (&c.weights, self.pending) {
             (Weights::Counts { entries, .. }, 0) => self.spread::<_, false>(entries),
             (Weights::Counts { entries, .. }, _) => self.spread::<_, true>(entries),
@@ -554,6 +594,39 @@ impl CertifiedStepper<'_> {
                 (*lo, *hi, *error) = (0, 0, 0.0);
                 T::spread_row(x, e, entries, &mut sums);
             }
+        }
+    }
+
+    /// Sums `y = v + y W` in place of v through the links (`linked.rs`), after the pending
+    /// renormalisation, which it does first.
+    fn follow_links(&mut self, links: &linked::LinkSteps) {
+        let (t, g) = (self.chain.transient, self.chain.grow);
+        if self.pending != 0 {
+            let (k, scale) = (self.pending, 2f64.powi(self.pending as i32));
+            for i in 0..t {
+                let (x, e) = self.v.get(i);
+                self.v.set(i, x << k, e * scale);
+            }
+            self.pending = 0;
+        }
+        let v = &mut self.v;
+        for step in &links.steps {
+            let (from, to) = (step.from as usize, step.to as usize);
+            let (x, mut e) = v.get(from);
+            if step.close {
+                e = no_underflow(e * g);
+                v.error[from] = e;
+            }
+            if x != 0 {
+                let y = v.get(to).0 + mul_down(x, step.coef);
+                v.set(to, y, v.error[to] + (e * step.upper + PRODUCT_LOSS));
+            } else if e != 0.0 {
+                v.error[to] += e * step.upper;
+            }
+        }
+        for &i in &links.sinks {
+            let e = &mut v.error[i as usize];
+            *e = no_underflow(*e * g);
         }
     }
 
@@ -659,4 +732,4 @@ impl CertifiedStepper<'_> {
 
 #[cfg(test)]
 #[path = "stepper_tests.rs"]
-mod tests;
+pub(super) mod tests;
