@@ -28,16 +28,22 @@
 //!
 //! # Room in the words
 //!
-//! The counts route needs `D sum_i y_i < 2^127`. With `H_i = 1 + w_i H_next(i)` (1 for a
-//! state without a link), `sum_i y_i <= H sum_i v_i` for H the largest `H_i`, so the value bits
-//! are `V = 126 - floor(log2 D) - h` with `2^h >= H` (h = 1 on efi, whose H is 6/5 at most).
-//! The links are used only when every probability is a count over a D below `2^COUNT_BITS`
-//! and they take fewer transitions than the whole turns.
+//! With `H_i = 1 + w_i H_next(i)` (1 for a state without a link), `sum_i y_i <= H sum_i v_i`
+//! for H the largest `H_i`. The counts route (every probability a fraction of words whose
+//! common D is below `2^COUNT_BITS`: the ending rolls' denominators are the die's, so D is
+//! often far smaller than the whole turns', 6^17 against 6 on a board whose runs of sixes are
+//! long) needs `D sum_i y_i < 2^127`: its value bits are `V = 126 - floor(log2 D) - h` with
+//! `2^h >= H` (h = 1 on efi, whose H is 6/5 at most). The fixed-point route needs
+//! `y_i <= 2^124`: `V = 124 - h`. The links are used only when, with the ending rolls, they
+//! take fewer transitions than the whole turns.
 
 use num_integer::Integer;
-use num_traits::ToPrimitive;
+use num_rational::BigRational;
 
-use super::{floor_scaled, upper_of_nearest, CountEntry, COUNT_BITS};
+use super::{
+    count_route, fixed_coef, floor_scaled, upper_bound, upper_of_nearest, CountEntry, FixedEntry,
+    Weights, COUNT_BITS, FIXED_VALUE_BITS,
+};
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::rows::{nearest_f64, MergedRows, Probabilities};
 
@@ -67,76 +73,112 @@ pub(super) struct LinkSteps {
     pub(super) sinks: Vec<u32>,
 }
 
-/// The counts route through the links: the ending rolls (the whole turn for a state without a
-/// link) as counts over their common D, and the links; `None` when the chain has no links,
-/// a denominator is too large, or the links would not save transitions.
-pub(super) fn linked_rows<S: ChainState>(
-    chain: &Chain<S>,
-    rows: &MergedRows,
-) -> Option<(Vec<CountEntry>, Vec<u32>, u64, LinkSteps, u32)> {
+/// A chain's transitions through its links, as [`super::CertifiedChain`] keeps them.
+pub(super) struct Linked {
+    pub(super) weights: Weights,
+    /// V, less the amplification bits.
+    pub(super) value_bits: u32,
+    pub(super) row_len: Vec<u32>,
+    pub(super) links: LinkSteps,
+}
+
+/// One entry's probability: a fraction of words, or the chain's own.
+#[derive(Clone, Copy)]
+enum Share<'a> {
+    Words(u64, u64),
+    Big(&'a BigRational),
+}
+
+/// The stepping through the links: the ending rolls (the whole turn for a state without a
+/// link) as counts over their common D when it is below `2^COUNT_BITS`, else in fixed point,
+/// and the links; `None` when the chain has no links or they would not save transitions.
+pub(super) fn linked_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) -> Option<Linked> {
     let t = rows.transient;
     let links: Vec<_> = (0..t).map(|i| chain.link(i)).collect();
-    if links.iter().all(Option::is_none) {
+    let linked = links.iter().flatten().count();
+    if linked == 0 {
         return None;
     }
-    // The whole turns left, each entry as (column, numerator, denominator).
-    let whole = |i: usize| -> Option<Vec<(u32, u64, u64)>> {
-        let range = rows.row_start[i]..rows.row_start[i + 1];
-        range
-            .map(|k| match &rows.probabilities {
-                Probabilities::Counts { d, counts } => Some((rows.col[k], counts[k], *d)),
-                Probabilities::Fractions(p) => {
-                    let (n, d) = (p[k].numer().to_u64()?, p[k].denom().to_u64()?);
-                    Some((rows.col[k], n, d))
-                }
-            })
-            .collect()
-    };
-    let mut turns = Vec::with_capacity(t);
+    let mut turns: Vec<Vec<(u32, Share)>> = Vec::with_capacity(t);
     for (i, link) in links.iter().enumerate() {
         turns.push(match link {
             Some(link) => {
-                let ends = link.ends.iter().map(|&(j, c)| (j.min(t) as u32, c, link.denom));
+                let ends = link.ends.iter().map(|&(j, c)| (j.min(t) as u32, c));
                 merge_finish(ends.collect(), t as u32)
+                    .into_iter()
+                    .map(|(j, c)| (j, Share::Words(c, link.denom)))
+                    .collect()
             }
-            None => whole(i)?,
+            None => (rows.row_start[i]..rows.row_start[i + 1])
+                .map(|k| match &rows.probabilities {
+                    Probabilities::Counts { d, counts } => (rows.col[k], Share::Words(counts[k], *d)),
+                    Probabilities::Fractions(p) => (rows.col[k], Share::Big(&p[k])),
+                })
+                .collect(),
         });
     }
-    let mut l = 1u64;
-    for &(_, _, d) in turns.iter().flatten() {
-        if l % d != 0 {
-            l = l.checked_mul(d / l.gcd(&d))?;
-        }
-    }
-    if l >= 1 << COUNT_BITS {
-        return None;
-    }
-    let linked = links.iter().flatten().count();
     let entries = turns.iter().map(Vec::len).sum::<usize>();
     if entries + linked >= rows.col.len() {
         return None;
     }
-    let (steps, h) = link_steps(&links, t)?;
+    let (links, h) = link_steps(&links, t)?;
     let row_len = turns.iter().map(|r| r.len() as u32).collect();
-    let entries = turns
-        .into_iter()
-        .flatten()
-        .map(|(j, n, d)| {
-            // n <= d and d divides l: the count is at most l.
-            let a = n * (l / d);
-            CountEntry {
-                a,
-                upper: upper_of_nearest(nearest_f64(a, l)),
-                j,
-            }
-        })
-        .collect();
-    Some((entries, row_len, l, steps, h))
+    let entries = turns.into_iter().flatten();
+    let (weights, value_bits) = match common_denominator(entries.clone().map(|(_, p)| p)) {
+        Some(l) => count_route(
+            entries
+                .map(|(j, p)| {
+                    let Share::Words(n, d) = p else {
+                        unreachable!("a common denominator of words")
+                    };
+                    // n <= d and d divides l: the count is at most l.
+                    let a = n * (l / d);
+                    let upper = upper_of_nearest(nearest_f64(a, l));
+                    CountEntry { a, upper, j }
+                })
+                .collect(),
+            l,
+        ),
+        None => {
+            let entries = entries.map(|(j, p)| {
+                let (coef, upper) = match p {
+                    Share::Words(n, d) => (floor_scaled(n, d), upper_bound(&ratio(n, d))),
+                    Share::Big(p) => (fixed_coef(p), upper_bound(p)),
+                };
+                FixedEntry { coef, upper, j }
+            });
+            (Weights::Fixed(entries.collect()), FIXED_VALUE_BITS)
+        }
+    };
+    Some(Linked {
+        weights,
+        value_bits: value_bits - h,
+        row_len,
+        links,
+    })
+}
+
+/// The least common denominator of `shares` when every one is a fraction of words and it is
+/// below `2^COUNT_BITS`.
+fn common_denominator<'a>(mut shares: impl Iterator<Item = Share<'a>>) -> Option<u64> {
+    shares.try_fold(1u64, |l, p| {
+        let Share::Words(_, d) = p else { return None };
+        let l = match l % d {
+            0 => l,
+            _ => l.checked_mul(d / l.gcd(&d))?,
+        };
+        (l < 1 << COUNT_BITS).then_some(l)
+    })
+}
+
+/// `n / d` as a big fraction.
+fn ratio(n: u64, d: u64) -> BigRational {
+    BigRational::new(n.into(), d.into())
 }
 
 /// A linked state's ending rolls with every final state's entry merged into the finish's
-/// column `t`: `(column, numerator, denominator)`, one denominator for the row.
-fn merge_finish(mut ends: Vec<(u32, u64, u64)>, t: u32) -> Vec<(u32, u64, u64)> {
+/// column `t`, with their numerators.
+fn merge_finish(mut ends: Vec<(u32, u64)>, t: u32) -> Vec<(u32, u64)> {
     if let Some(first) = ends.iter().position(|e| e.0 == t) {
         let total = ends[first..].iter().map(|e| e.1).sum();
         ends.truncate(first + 1);

@@ -73,17 +73,51 @@ fn a_board_without_links_keeps_its_whole_turns() {
     assert_eq!(cc.transitions(), MergedRows::new(&mb).col.len());
 }
 
+#[test]
+fn a_loaded_die_takes_the_fixed_point_route_through_the_links() {
+    // Weights 3, 5, 7, 11 on 30 squares with a bounce: the whole turns of the squares whose
+    // top throws cycle at the finish have denominators past 2^40, the ending rolls 26.
+    let b = crate::test_util::board(
+        "size = 30\nsnakes = [[17, 4]]\nladders = [[3, 22]]\n[rules]\ndie = [3, 5, 7, 11]\n\
+         overshoot = \"bounce\"\nroll_again = \"unlimited\"\n",
+    );
+    let chain = Chain::for_board(&b);
+    let cc = CertifiedChain::new(&chain);
+    assert!(cc.links.is_some());
+    assert!(matches!(cc.weights, Weights::Fixed(_)));
+    // V = 124 less the amplification bits: H <= 1 / (1 - 11/26) < 2.
+    assert_eq!(cc.value_bits, 123);
+    contains_the_exact_law(&cc, &IntegerChain::new(&chain), 150, 10);
+}
+
+/// `text` with its die replaced by the loaded die of `weights` when `loaded`.
+fn with_die(text: &str, weights: &[u64], loaded: bool) -> String {
+    let die = weights.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    text.lines()
+        .map(|line| match line.starts_with("die = ") && loaded {
+            true => format!("die = [{die}]\n"),
+            false => format!("{line}\n"),
+        })
+        .collect()
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    /// Fair dice (mostly the counts route) and loaded dice of weights up to 10^6 (denominators
+    /// past 2^40: the fixed-point route), every board under unlimited roll-again.
     #[test]
-    fn random_boards_under_unlimited_roll_again_are_enclosed(text in random_board()) {
-        let b = Board::from_toml_str(&text, "random").unwrap();
-        if let Some(b) = unlimited(&b) {
-            let chain = Chain::for_board(&b);
-            if chain.start() < chain.transient_count() {
-                let cc = CertifiedChain::new(&chain);
-                contains_the_exact_law(&cc, &IntegerChain::new(&chain), 60, 10);
-            }
-        }
+    fn random_boards_under_unlimited_roll_again_are_enclosed(
+        text in random_board(),
+        weights in proptest::collection::vec(1u64..=1_000_000, 2..5),
+        loaded: bool,
+    ) {
+        let b = Board::from_toml_str(&with_die(&text, &weights, loaded), "random");
+        prop_assume!(b.is_ok());
+        let b = unlimited(&b.unwrap());
+        prop_assume!(b.is_some());
+        let chain = Chain::for_board(&b.unwrap());
+        prop_assume!(chain.start() < chain.transient_count());
+        let cc = CertifiedChain::new(&chain);
+        contains_the_exact_law(&cc, &IntegerChain::new(&chain), 60, 10);
     }
 }

@@ -271,17 +271,21 @@ fn count_route(entries: Vec<CountEntry>, d: u64) -> (Weights, u32) {
     )
 }
 
-/// The fixed-point route's weights and value bits.
-fn fixed_weights(col: &[u32], probabilities: &[BigRational]) -> (Weights, u32) {
-    let coef = |p: &BigRational| match (p.numer().to_u64(), p.denom().to_u64()) {
+/// `floor(p 2^127)`, the fixed-point probability.
+fn fixed_coef(p: &BigRational) -> u128 {
+    match (p.numer().to_u64(), p.denom().to_u64()) {
         (Some(n), Some(d)) => floor_scaled(n, d),
         _ => {
             let (lo, _) = round_outward(p, COEF_BITS);
             lo.to_u128().expect("a probability is <= 1")
         }
-    };
+    }
+}
+
+/// The fixed-point route's weights and value bits.
+fn fixed_weights(col: &[u32], probabilities: &[BigRational]) -> (Weights, u32) {
     let entries = col.iter().zip(probabilities).map(|(&j, p)| FixedEntry {
-        coef: coef(p),
+        coef: fixed_coef(p),
         upper: upper_bound(p),
         j,
     });
@@ -297,23 +301,24 @@ impl CertifiedChain {
     /// Prepares `chain`'s transitions, `rows` its rows: through its links when it has them
     /// and they save transitions (`linked.rs`), else the rows as they are.
     pub fn for_chain<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) -> CertifiedChain {
-        let Some((entries, row_len, d, links, h)) = linked::linked_rows(chain, rows) else {
+        let Some(linked) = linked::linked_rows(chain, rows) else {
             return CertifiedChain::from_rows(rows);
         };
         let t = rows.transient;
-        let (weights, value_bits) = count_route(entries, d);
         let mut indegree = vec![0usize; t + 1];
-        if let Weights::Counts { entries, .. } = &weights {
-            entries.iter().for_each(|e| indegree[e.j as usize] += 1);
+        let mut count = |j: u32| indegree[j as usize] += 1;
+        match &linked.weights {
+            Weights::Counts { entries, .. } => entries.iter().for_each(|e| count(e.j)),
+            Weights::Fixed(entries) => entries.iter().for_each(|e| count(e.j)),
         }
         let widest = indegree.iter().copied().max().unwrap_or(0);
         CertifiedChain {
-            links: Some(links),
+            links: Some(linked.links),
             transient: t,
             start: rows.start,
-            row_len,
-            weights,
-            value_bits: value_bits - h,
+            row_len: linked.row_len,
+            weights: linked.weights,
+            value_bits: linked.value_bits,
             grow: grow(widest, t),
         }
     }
