@@ -76,9 +76,13 @@ fn a_board_without_unlimited_roll_again_has_no_links() {
 fn a_cycle_of_top_throws_leaves_one_square_of_it_unlinked() {
     // Bounce on a 12-square board with a three-sided die: from 10 a three goes to 13, back to
     // 11; from 11 to 14, back to 10: the run 10, 11 closes a cycle.
-    let b = board("size = 12\n[rules]\ndie = 3\novershoot = \"bounce\"\nroll_again = \"unlimited\"\n");
+    let b =
+        board("size = 12\n[rules]\ndie = 3\novershoot = \"bounce\"\nroll_again = \"unlimited\"\n");
     let chain = Chain::for_board(&b);
     assert_links_hold(&chain);
     let linked = |s: u32| chain.link(chain.index_of(&s).unwrap()).is_some();
-    assert!(!(linked(10) && linked(11)), "both squares of the cycle linked");
+    assert!(
+        !(linked(10) && linked(11)),
+        "both squares of the cycle linked"
+    );
 }

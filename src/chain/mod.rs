@@ -27,10 +27,10 @@ use num_traits::{One, Zero};
 
 use compound::RollsMemo;
 pub use compound::{compound_move, Branches, RollGame};
-pub use links::Link;
 pub use count::{
     chain_bytes, check_counted, count, first_endless, Counted, StatesTooMany, BYTES_PER_STATE,
 };
+pub use links::Link;
 pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
 pub use size::{check_fits, ChainSize, ChainTooBig, BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
 pub use stateful::{PlayerState, StatefulBoard};

@@ -41,8 +41,8 @@ use num_integer::Integer;
 use num_rational::BigRational;
 
 use super::{
-    count_route, fixed_coef, floor_scaled, upper_bound, upper_of_nearest, CountEntry, FixedEntry,
-    Weights, COUNT_BITS, FIXED_VALUE_BITS,
+    count_route, fixed_coef, floor_scaled, mul_down, no_underflow, upper_bound, upper_of_nearest,
+    CountEntry, FixedEntry, Weights, Words, COUNT_BITS, FIXED_VALUE_BITS, PRODUCT_LOSS,
 };
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::rows::{nearest_f64, MergedRows, Probabilities};
@@ -111,7 +111,9 @@ pub(super) fn linked_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) ->
             }
             None => (rows.row_start[i]..rows.row_start[i + 1])
                 .map(|k| match &rows.probabilities {
-                    Probabilities::Counts { d, counts } => (rows.col[k], Share::Words(counts[k], *d)),
+                    Probabilities::Counts { d, counts } => {
+                        (rows.col[k], Share::Words(counts[k], *d))
+                    }
                     Probabilities::Fractions(p) => (rows.col[k], Share::Big(&p[k])),
                 })
                 .collect(),
@@ -231,6 +233,36 @@ fn link_steps(links: &[Option<&crate::chain::Link>], t: usize) -> Option<(LinkSt
     let most = amplification.iter().copied().fold(1.0, f64::max);
     let h = (0..=MOST_AMPLIFICATION_BITS).find(|&h| 2f64.powi(h as i32) >= most)?;
     Some((LinkSteps { steps, sinks }, h))
+}
+
+/// Sums `y = v + y W` in place of v (its t transient states) through the links, after the
+/// pending renormalisation `2^pending` (the caller's, which it does first).
+pub(super) fn follow(links: &LinkSteps, v: &mut Words, t: usize, g: f64, pending: u32) {
+    if pending != 0 {
+        let scale = 2f64.powi(pending as i32);
+        for i in 0..t {
+            let (x, e) = v.get(i);
+            v.set(i, x << pending, e * scale);
+        }
+    }
+    for step in &links.steps {
+        let (from, to) = (step.from as usize, step.to as usize);
+        let (x, mut e) = v.get(from);
+        if step.close {
+            e = no_underflow(e * g);
+            v.error[from] = e;
+        }
+        if x != 0 {
+            let y = v.get(to).0 + mul_down(x, step.coef);
+            v.set(to, y, v.error[to] + (e * step.upper + PRODUCT_LOSS));
+        } else if e != 0.0 {
+            v.error[to] += e * step.upper;
+        }
+    }
+    for &i in &links.sinks {
+        let e = &mut v.error[i as usize];
+        *e = no_underflow(*e * g);
+    }
 }
 
 #[cfg(test)]

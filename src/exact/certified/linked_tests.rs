@@ -92,7 +92,11 @@ fn a_loaded_die_takes_the_fixed_point_route_through_the_links() {
 
 /// `text` with its die replaced by the loaded die of `weights` when `loaded`.
 fn with_die(text: &str, weights: &[u64], loaded: bool) -> String {
-    let die = weights.iter().map(u64::to_string).collect::<Vec<_>>().join(", ");
+    let die = weights
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
     text.lines()
         .map(|line| match line.starts_with("die = ") && loaded {
             true => format!("die = [{die}]\n"),

@@ -53,6 +53,14 @@
 //! enclosure keeps its width relative to `P(T > n)` (`v` and `r` as the next step reads them,
 //! which saves a pass over the states).
 //!
+//! # Through the links
+//!
+//! A chain built with links ([`crate::chain::Link`], one player under unlimited roll-again)
+//! is stepped through them when that saves transitions: the links first, summing
+//! `y = v + y W` in place of v, then the rows (each linked state's ending rolls only) on
+//! either route, read from y. `linked.rs` has the proof that the bounds still hold and the
+//! value bits it takes.
+//!
 //! # Why the counts route steps by source
 //!
 //! Stepping by destination gives the same integers and, with each column's terms in the order
@@ -538,7 +546,8 @@ impl CertifiedStepper<'_> {
         let c = self.chain;
         let t = c.transient;
         if let Some(links) = &c.links {
-            self.follow_links(links);
+            linked::follow(links, &mut self.v, t, c.grow, self.pending);
+            self.pending = 0;
         }
         match (&c.weights, self.pending) {
             (Weights::Counts { entries, .. }, 0) => self.spread::<_, false>(entries),
@@ -599,39 +608,6 @@ impl CertifiedStepper<'_> {
                 (*lo, *hi, *error) = (0, 0, 0.0);
                 T::spread_row(x, e, entries, &mut sums);
             }
-        }
-    }
-
-    /// Sums `y = v + y W` in place of v through the links (`linked.rs`), after the pending
-    /// renormalisation, which it does first.
-    fn follow_links(&mut self, links: &linked::LinkSteps) {
-        let (t, g) = (self.chain.transient, self.chain.grow);
-        if self.pending != 0 {
-            let (k, scale) = (self.pending, 2f64.powi(self.pending as i32));
-            for i in 0..t {
-                let (x, e) = self.v.get(i);
-                self.v.set(i, x << k, e * scale);
-            }
-            self.pending = 0;
-        }
-        let v = &mut self.v;
-        for step in &links.steps {
-            let (from, to) = (step.from as usize, step.to as usize);
-            let (x, mut e) = v.get(from);
-            if step.close {
-                e = no_underflow(e * g);
-                v.error[from] = e;
-            }
-            if x != 0 {
-                let y = v.get(to).0 + mul_down(x, step.coef);
-                v.set(to, y, v.error[to] + (e * step.upper + PRODUCT_LOSS));
-            } else if e != 0.0 {
-                v.error[to] += e * step.upper;
-            }
-        }
-        for &i in &links.sinks {
-            let e = &mut v.error[i as usize];
-            *e = no_underflow(*e * g);
         }
     }
 

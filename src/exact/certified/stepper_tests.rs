@@ -129,7 +129,12 @@ fn counts_denominator<S: ChainState>(chain: &Chain<S>) -> Option<u64> {
 
 /// Steps the `u128` tier and the exact stepping side by side for `turns` turns, checking the
 /// enclosures of P(T > n) and P(T = n) every turn and of each state every `every` turns.
-pub(super) fn contains_the_exact_law(cc: &CertifiedChain, ic: &IntegerChain, turns: usize, every: usize) {
+pub(super) fn contains_the_exact_law(
+    cc: &CertifiedChain,
+    ic: &IntegerChain,
+    turns: usize,
+    every: usize,
+) {
     let (mut c, mut e) = (cc.stepper(), ic.stepper());
     for _ in 0..turns {
         c.step();
