@@ -430,10 +430,16 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
     /// or a reachable state whose turn can go on for ever (its cycle is the state itself).
     pub fn trap(&self) -> Option<Trap<S>> {
         let n = self.states.len();
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+        // The predecessors of state j are preds[first[j]..first[j + 1]] (compressed columns).
+        let mut first = vec![0usize; n + 1];
+        self.rows.iter().flatten().for_each(|(j, _)| first[*j + 1] += 1);
+        (0..n).for_each(|j| first[j + 1] += first[j]);
+        let mut fill = first[..n].to_vec();
+        let mut preds = vec![0usize; first[n]];
         for (i, row) in self.rows.iter().enumerate() {
             for (j, _) in row {
-                preds[*j].push(i);
+                preds[fill[*j]] = i;
+                fill[*j] += 1;
             }
         }
         let mut ends = vec![false; n];
@@ -442,7 +448,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
             ends[i] = true;
         }
         while let Some(j) = queue.pop_front() {
-            for &i in &preds[j] {
+            for &i in &preds[first[j]..first[j + 1]] {
                 if !ends[i] {
                     ends[i] = true;
                     queue.push_back(i);
