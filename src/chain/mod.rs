@@ -432,7 +432,10 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         let n = self.states.len();
         // The predecessors of state j are preds[first[j]..first[j + 1]] (compressed columns).
         let mut first = vec![0usize; n + 1];
-        self.rows.iter().flatten().for_each(|(j, _)| first[*j + 1] += 1);
+        self.rows
+            .iter()
+            .flatten()
+            .for_each(|(j, _)| first[*j + 1] += 1);
         (0..n).for_each(|j| first[j + 1] += first[j]);
         let mut fill = first[..n].to_vec();
         let mut preds = vec![0usize; first[n]];

@@ -4,10 +4,15 @@
 
 use proptest::prelude::*;
 
+use num_bigint::BigInt;
+use num_rational::BigRational;
+
 use super::super::tests::contains_the_exact_law;
-use super::super::{CertifiedChain, MergedRows, Weights};
+use super::super::{CertifiedChain, MergedRows, Weights, Words};
+use super::{follow, link_steps};
 use crate::board::{builtin, builtin_names, Board, RollAgain, RuleOverrides};
 use crate::chain::Chain;
+use crate::chain::Link;
 use crate::exact::step::IntegerChain;
 use crate::test_util::random_board;
 
@@ -71,6 +76,51 @@ fn a_board_without_links_keeps_its_whole_turns() {
     let cc = CertifiedChain::new(&mb);
     assert!(cc.links.is_none());
     assert_eq!(cc.transitions(), MergedRows::new(&mb).col.len());
+}
+
+#[test]
+fn the_sums_through_the_links_are_enclosed_exactly() {
+    // Second method: exact fractions. States 0 -> 1 -> 2 with weights 1/3 and 1/6 (neither a
+    // dyadic fraction: every product rounds), a renormalisation of 2 bits pending, and values
+    // with no error: Y = x + Y W, that is Y0 = 4 x0, Y1 = 4 x1 + Y0 / 3, Y2 = 4 x2 + Y1 / 6,
+    // must lie in [y, y + ceil(error)] at each state.
+    let link = |next, goes_on, denom| Link {
+        next,
+        goes_on,
+        ends: Vec::new(),
+        denom,
+    };
+    let (l0, l1) = (link(1, 1, 3), link(2, 1, 6));
+    let (links, h) = link_steps(&[Some(&l0), Some(&l1), None], 3).unwrap();
+    // H_0 = 1 + (1 + 1/6) / 3 = 25/18 < 2: one bit.
+    assert_eq!(h, 1);
+    assert_eq!(links.sinks, [2]);
+    let x = [(1u128 << 100) + 1, 5, 7];
+    let mut v = Words::zeros(4);
+    for (i, &xi) in x.iter().enumerate() {
+        v.set(i, xi, 0.0);
+    }
+    follow(&links, &mut v, 3, 1.0 + 2f64.powi(-40), 2);
+    let big = |n: u128| BigRational::from_integer(BigInt::from(n));
+    let y0 = big(4 * x[0]);
+    let y1 = big(4 * x[1]) + &y0 / big(3);
+    let y2 = big(4 * x[2]) + &y1 / big(6);
+    for (i, exact) in [y0, y1, y2].iter().enumerate() {
+        let (lo, error) = v.get(i);
+        let hi = big(lo) + BigRational::from_float(error.ceil()).unwrap();
+        assert!(
+            big(lo) <= *exact && *exact <= hi,
+            "state {i}: {lo} + {error} against {exact}"
+        );
+    }
+    // Each product lost something: the sums' lower bounds are below the exact ones.
+    assert!(big(v.get(2).0) < y2_floor(x));
+}
+
+/// `floor(Y2)` for the test above, in integers: Y2 = 4 x2 + (4 x1 + 4 x0 / 3) / 6.
+fn y2_floor(x: [u128; 3]) -> BigRational {
+    let y = 4 * x[2] * 18 + 4 * x[1] * 3 + 4 * x[0];
+    BigRational::from_integer(BigInt::from(y / 18))
 }
 
 #[test]
