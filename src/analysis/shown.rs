@@ -507,7 +507,7 @@ pub fn certified_distribution_for<S: ChainState>(
     let fc = OnceCell::new();
     let fc = || fc.get_or_init(|| FloatChain::from_rows(&rows)).as_ref();
     let cc = OnceCell::new();
-    let cc = || cc.get_or_init(|| CertifiedChain::from_rows(&rows));
+    let cc = || cc.get_or_init(|| CertifiedChain::for_chain(chain, &rows));
     let transitions = cc().transitions();
     // A 128-bit product pair costs about as much as 8 limb multiply-adds of the exact stepping.
     let plan = plan_on_rows(chain, &rows, options, |turns| {

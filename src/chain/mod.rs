@@ -10,6 +10,7 @@
 
 mod compound;
 mod count;
+mod links;
 mod rest;
 mod roll_level;
 mod run;
@@ -29,6 +30,7 @@ pub use compound::{compound_move, Branches, RollGame};
 pub use count::{
     chain_bytes, check_counted, count, first_endless, Counted, StatesTooMany, BYTES_PER_STATE,
 };
+pub use links::Link;
 pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
 pub use size::{check_fits, ChainSize, ChainTooBig, BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
 pub use stateful::{PlayerState, StatefulBoard};
@@ -254,6 +256,9 @@ pub struct Chain<S> {
     rewards: Vec<TurnRewards>,
     /// Per transient state: its turn can go on for ever ([`Turn::endless`]).
     endless: Vec<bool>,
+    /// Per transient state: its turn as ending rolls and the turn of another state (empty
+    /// when no state has one; see [`Link`]).
+    links: Vec<Option<Link>>,
 }
 
 impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
@@ -348,6 +353,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
             rows,
             rewards,
             endless,
+            links: Vec::new(),
         })
     }
 
@@ -384,6 +390,13 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         &self.rows
     }
 
+    /// Transient state `i`'s turn as the rolls that end it and the turn of another state, when
+    /// the chain was built with links (one player under unlimited roll-again): then
+    /// `row(i)` is `ends / denom + (goes_on / denom) row(next)`.
+    pub fn link(&self, i: usize) -> Option<&Link> {
+        self.links.get(i)?.as_ref()
+    }
+
     /// The expected rewards of one turn from transient state `i`.
     pub fn rewards(&self, i: usize) -> &TurnRewards {
         &self.rewards[i]
@@ -417,10 +430,19 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
     /// or a reachable state whose turn can go on for ever (its cycle is the state itself).
     pub fn trap(&self) -> Option<Trap<S>> {
         let n = self.states.len();
-        let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
+        // The predecessors of state j are preds[first[j]..first[j + 1]] (compressed columns).
+        let mut first = vec![0usize; n + 1];
+        self.rows
+            .iter()
+            .flatten()
+            .for_each(|(j, _)| first[*j + 1] += 1);
+        (0..n).for_each(|j| first[j + 1] += first[j]);
+        let mut fill = first[..n].to_vec();
+        let mut preds = vec![0usize; first[n]];
         for (i, row) in self.rows.iter().enumerate() {
             for (j, _) in row {
-                preds[*j].push(i);
+                preds[fill[*j]] = i;
+                fill[*j] += 1;
             }
         }
         let mut ends = vec![false; n];
@@ -429,7 +451,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
             ends[i] = true;
         }
         while let Some(j) = queue.pop_front() {
-            for &i in &preds[j] {
+            for &i in &preds[first[j]..first[j + 1]] {
                 if !ends[i] {
                     ends[i] = true;
                     queue.push_back(i);
@@ -492,11 +514,26 @@ impl<'a> Chain<Square> {
     pub fn for_board(board: &'a Board) -> Chain<Square> {
         match board.rules().roll_again {
             // Every turn's rolls as one player's from its square: kept across turns.
-            RollAgain::Unlimited => Chain::build(&MemoBoard {
-                game: SingleBoard::new(board),
-                memo: RollsMemo::default(),
-                laws: rest::Laws::default(),
-            }),
+            RollAgain::Unlimited => {
+                let model = MemoBoard {
+                    game: SingleBoard::new(board),
+                    memo: RollsMemo::default(),
+                    laws: rest::Laws::default(),
+                };
+                let mut chain = Chain::build(&model);
+                // SingleBoard has no lost turns: every chain turn is a whole fresh turn.
+                let whole = |s: &Square| model.game.skip(s).is_none();
+                let index_of = |s: &Square| chain.index_of(s);
+                let links = links::index_links(
+                    &model.laws.links(),
+                    &chain.states,
+                    chain.transient,
+                    index_of,
+                    whole,
+                );
+                chain.links = links;
+                chain
+            }
             _ => Chain::build(&SingleBoard::new(board)),
         }
     }

@@ -41,6 +41,7 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
 use super::compound::{compound_move_memo, rolls_at, RollGame, RollsFrom, RollsMemo};
+use super::links::{LinkRecord, LinkRecords};
 use super::{Turn, TurnRewards, WordHasher};
 
 /// A fraction `num / den` in lowest terms, `den > 0` (zero is `0 / 1`).
@@ -142,12 +143,26 @@ enum Slot<S> {
     Done(Option<Rc<Law<S>>>),
 }
 
-/// The laws of the squares seen so far, kept across the turns of one chain.
-pub(super) struct Laws<S>(RefCell<HashMap<S, Slot<S>, BuildHasherDefault<WordHasher>>>);
+/// The laws of the squares seen so far, kept across the turns of one chain, and the link of
+/// each square summed from the next square's ([`super::links`]).
+pub(super) struct Laws<S> {
+    laws: RefCell<HashMap<S, Slot<S>, BuildHasherDefault<WordHasher>>>,
+    links: RefCell<LinkRecords<S>>,
+}
 
 impl<S> Default for Laws<S> {
     fn default() -> Laws<S> {
-        Laws(RefCell::default())
+        Laws {
+            laws: RefCell::default(),
+            links: RefCell::default(),
+        }
+    }
+}
+
+impl<S> Laws<S> {
+    /// The links recorded so far.
+    pub(super) fn links(&self) -> std::cell::Ref<'_, LinkRecords<S>> {
+        self.links.borrow()
     }
 }
 
@@ -178,7 +193,8 @@ fn law<G: RollGame>(
     rolls: &RollsMemo<G::State>,
     laws: &Laws<G::State>,
 ) -> Option<Rc<Law<G::State>>> {
-    let mut memo = laws.0.borrow_mut();
+    let mut memo = laws.laws.borrow_mut();
+    let mut links = laws.links.borrow_mut();
     let end = |s: &G::State| {
         if game.is_final(s) {
             s.clone()
@@ -221,7 +237,14 @@ fn law<G: RollGame>(
         }
     };
     while let Some((x, r)) = walk.pop() {
-        let g = r.goes_on[0].1;
+        let ((next, _), g) = r.goes_on[0].clone();
+        let record = LinkRecord {
+            next,
+            goes_on: g,
+            ends: r.ends.iter().map(|(s, c)| (end(s), *c)).collect(),
+            denom: r.denom,
+        };
+        links.insert(x.clone(), record);
         last = last
             .and_then(|then| law_from(&r, Some((g, &then)), &end))
             .map(Rc::new);

@@ -10,6 +10,7 @@ use proptest::prelude::*;
 
 use super::{combine, combine_signed, Frac};
 use crate::board::{builtin, builtin_names, Board, RollAgain, RuleOverrides};
+use crate::chain::links::tests::assert_links_hold;
 use crate::chain::run::tests::{loaded, random_board};
 use crate::chain::{Chain, SingleBoard};
 use crate::test_util::board;
@@ -36,6 +37,7 @@ fn same_chain(b: &Board) -> usize {
         }
     }
     assert_eq!(kept.endless, whole.endless, "{}", b.name());
+    assert_links_hold(&kept);
     kept.transient_count()
 }
 

@@ -53,6 +53,14 @@
 //! enclosure keeps its width relative to `P(T > n)` (`v` and `r` as the next step reads them,
 //! which saves a pass over the states).
 //!
+//! # Through the links
+//!
+//! A chain built with links ([`crate::chain::Link`], one player under unlimited roll-again)
+//! is stepped through them when that saves transitions: the links first, summing
+//! `y = v + y W` in place of v, then the rows (each linked state's ending rolls only) on
+//! either route, read from y. `linked.rs` has the proof that the bounds still hold and the
+//! value bits it takes.
+//!
 //! # Why the counts route steps by source
 //!
 //! Stepping by destination gives the same integers and, with each column's terms in the order
@@ -107,6 +115,9 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
+
+#[path = "linked.rs"]
+mod linked;
 
 use super::rows::{nearest_f64, MergedRows, Probabilities, COUNT_BITS};
 use super::Bounds;
@@ -213,6 +224,9 @@ enum Weights {
 /// merged into one column (index `transient`): only the total `P(T = n)` is stepped.
 #[derive(Clone, Debug)]
 pub struct CertifiedChain {
+    /// The links followed before the rows are spread (`linked.rs`); then the rows of the
+    /// linked states hold only their ending rolls.
+    links: Option<linked::LinkSteps>,
     transient: usize,
     start: usize,
     /// The number of entries in each transient state's row.
@@ -222,6 +236,12 @@ pub struct CertifiedChain {
     value_bits: u32,
     /// The factor g of the error vector's stepping.
     grow: f64,
+}
+
+/// The factor g of the error vector's stepping: `1 + (3 m + 8) 2^-50`, m the most terms of one
+/// sum (`widest`, the most entries in one column, or the t transient states, for the total).
+fn grow(widest: usize, t: usize) -> f64 {
+    1.0 + (3.0 * (widest as f64).max(t as f64) + 8.0) * 2f64.powi(-50)
 }
 
 /// The common denominator of `probabilities` when it is below `2^COUNT_BITS`.
@@ -259,17 +279,21 @@ fn count_route(entries: Vec<CountEntry>, d: u64) -> (Weights, u32) {
     )
 }
 
-/// The fixed-point route's weights and value bits.
-fn fixed_weights(col: &[u32], probabilities: &[BigRational]) -> (Weights, u32) {
-    let coef = |p: &BigRational| match (p.numer().to_u64(), p.denom().to_u64()) {
+/// `floor(p 2^127)`, the fixed-point probability.
+fn fixed_coef(p: &BigRational) -> u128 {
+    match (p.numer().to_u64(), p.denom().to_u64()) {
         (Some(n), Some(d)) => floor_scaled(n, d),
         _ => {
             let (lo, _) = round_outward(p, COEF_BITS);
             lo.to_u128().expect("a probability is <= 1")
         }
-    };
+    }
+}
+
+/// The fixed-point route's weights and value bits.
+fn fixed_weights(col: &[u32], probabilities: &[BigRational]) -> (Weights, u32) {
     let entries = col.iter().zip(probabilities).map(|(&j, p)| FixedEntry {
-        coef: coef(p),
+        coef: fixed_coef(p),
         upper: upper_bound(p),
         j,
     });
@@ -279,7 +303,32 @@ fn fixed_weights(col: &[u32], probabilities: &[BigRational]) -> (Weights, u32) {
 impl CertifiedChain {
     /// Prepares `chain`'s transitions.
     pub fn new<S: ChainState>(chain: &Chain<S>) -> CertifiedChain {
-        CertifiedChain::from_rows(&MergedRows::new(chain))
+        CertifiedChain::for_chain(chain, &MergedRows::new(chain))
+    }
+
+    /// Prepares `chain`'s transitions, `rows` its rows: through its links when it has them
+    /// and they save transitions (`linked.rs`), else the rows as they are.
+    pub fn for_chain<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) -> CertifiedChain {
+        let Some(linked) = linked::linked_rows(chain, rows) else {
+            return CertifiedChain::from_rows(rows);
+        };
+        let t = rows.transient;
+        let mut indegree = vec![0usize; t + 1];
+        let mut count = |j: u32| indegree[j as usize] += 1;
+        match &linked.weights {
+            Weights::Counts { entries, .. } => entries.iter().for_each(|e| count(e.j)),
+            Weights::Fixed(entries) => entries.iter().for_each(|e| count(e.j)),
+        }
+        let widest = indegree.iter().copied().max().unwrap_or(0);
+        CertifiedChain {
+            links: Some(linked.links),
+            transient: t,
+            start: rows.start,
+            row_len: linked.row_len,
+            weights: linked.weights,
+            value_bits: linked.value_bits,
+            grow: grow(widest, t),
+        }
     }
 
     /// Prepares the transitions of `rows` (shared with the float tier).
@@ -305,6 +354,7 @@ impl CertifiedChain {
             },
         };
         CertifiedChain {
+            links: None,
             transient: t,
             start: rows.start,
             row_len: rows
@@ -314,7 +364,7 @@ impl CertifiedChain {
                 .collect(),
             weights,
             value_bits,
-            grow: 1.0 + (3.0 * (rows.widest_column() as f64).max(t as f64) + 8.0) * 2f64.powi(-50),
+            grow: grow(rows.widest_column(), t),
         }
     }
 
@@ -495,6 +545,10 @@ impl CertifiedStepper<'_> {
     pub fn step(&mut self) {
         let c = self.chain;
         let t = c.transient;
+        if let Some(links) = &c.links {
+            linked::follow(links, &mut self.v, t, c.grow, self.pending);
+            self.pending = 0;
+        }
         match (&c.weights, self.pending) {
             (Weights::Counts { entries, .. }, 0) => self.spread::<_, false>(entries),
             (Weights::Counts { entries, .. }, _) => self.spread::<_, true>(entries),
@@ -659,4 +713,4 @@ impl CertifiedStepper<'_> {
 
 #[cfg(test)]
 #[path = "stepper_tests.rs"]
-mod tests;
+pub(super) mod tests;
