@@ -605,18 +605,23 @@ fn decide<S>(
     for (term, p) in terms.iter_mut().zip(p).take(chart) {
         term.p_f64 = p.to_f64().expect("decided");
     }
+    // The tails as floats, read once for the decay and the mean.
+    let tails = match (rho, &plan.trap) {
+        (None, Some(_)) => Vec::new(),
+        _ => floats::tails(s),
+    };
     let decay = match rho {
         Some(r) => Some(Decay {
             rho: r.estimate,
             low: r.low,
             high: r.high,
-            settles_after: floats::settles_after(s, r.estimate)?,
+            settles_after: floats::settles_after(&tails, r.estimate)?,
         }),
         None => None,
     };
     let mean = match plan.trap {
         Some(_) => Mean::Infinite,
-        None => match floats::mean(s, decay) {
+        None => match floats::mean(&tails, decay) {
             Ok(mean) => mean,
             Err(undecided) => (shows.exact_mean)().ok_or(undecided)?,
         },

@@ -30,6 +30,7 @@ use crate::exact::decimal::fixed_scaled_u128;
 use crate::exact::decimal::{
     format_scientific, push_fixed_scaled_u128, push_scientific_u64, scientific_parts,
 };
+use crate::exact::limbs::u128_to_f64;
 
 mod float;
 mod geometric;
@@ -421,7 +422,16 @@ pub(crate) fn scientific_u128(v: u128, k: u32, significant: usize) -> Option<(u1
 /// The nearest `f64` to `x / 2^k` (the conversion rounds correctly; the power of two is exact
 /// while the result is a normal number, which it is for every exponent used here).
 fn dyadic_f64(x: u128, k: u32) -> f64 {
-    x as f64 * 2f64.powi(-(k as i32))
+    u128_to_f64(x) * power_of_half(k)
+}
+
+/// `2f64.powi(-k)`, the exact `2^-k` up to k = 1022 written directly (no call) instead of
+/// computed by squaring.
+fn power_of_half(k: u32) -> f64 {
+    match k {
+        0..=1022 => f64::from_bits(u64::from(1023 - k) << 52),
+        _ => 2f64.powi(-(k as i32)),
+    }
 }
 
 #[cfg(test)]
@@ -449,6 +459,28 @@ mod tests {
     use crate::exact::decimal::{fixed, probability, to_f64};
     use crate::exact::step::IntegerChain;
     use crate::test_util::q;
+
+    #[test]
+    fn dyadic_f64_is_the_conversion_times_the_power_of_two_powi_gives() {
+        // Second method: `as f64` and `powi`, as the conversion was written before; every k
+        // from 0 to past the subnormals (where powi's square overflows and it gives 0).
+        let xs = [
+            0u128,
+            1,
+            3,
+            (1 << 53) + 1,
+            (1 << 100) | 1,
+            u128::MAX,
+            (1 << 127) - 3,
+        ];
+        for k in 0..1200u32 {
+            assert_eq!(power_of_half(k), 2f64.powi(-(k as i32)), "2^-{k}");
+            for x in xs {
+                let want = x as f64 * 2f64.powi(-(k as i32));
+                assert_eq!(dyadic_f64(x, k).to_bits(), want.to_bits(), "{x} / 2^{k}");
+            }
+        }
+    }
 
     #[test]
     fn rounding_bounds_matches_rounding_the_fraction() {
