@@ -207,28 +207,37 @@ impl Value {
 }
 
 impl Value {
-    /// The certified interval as fractions.
-    fn interval(&self) -> (BigRational, BigRational) {
+    /// The ends of the certified interval as fractions `(numerator, denominator)`, not reduced
+    /// (no gcd: they are only compared, by cross multiplication), and whether they are the
+    /// same number.
+    fn ends(&self) -> ([(BigInt, BigInt); 2], bool) {
         match self {
             Value::Bounds(b) => {
-                let over = |x: u128| BigRational::new(x.into(), BigInt::from(1) << b.shift);
-                (over(b.lo), over(b.hi))
+                let over = |x: u128| (BigInt::from(x), BigInt::from(1) << b.shift);
+                ([over(b.lo), over(b.hi)], b.lo == b.hi)
             }
-            Value::Exact(r) => (r.clone(), r.clone()),
+            Value::Exact(r) => {
+                let end = || (r.numer().clone(), r.denom().clone());
+                ([end(), end()], true)
+            }
         }
     }
 }
 
 impl Known for Value {
     fn cmp_scaled(&self, other: &Self, r: &BigRational) -> Option<Ordering> {
-        let ((a_lo, a_hi), (b_lo, b_hi)) = (self.interval(), other.interval());
-        let (b_lo, b_hi) = (r * b_lo, r * b_hi);
-        if a_lo > b_hi {
+        let ([a_lo, a_hi], a_one) = self.ends();
+        let ([b_lo, b_hi], b_one) = other.ends();
+        // x against r y, for fractions x and y with positive denominators (and r's).
+        let cmp = |(xn, xd): &(BigInt, BigInt), (yn, yd): &(BigInt, BigInt)| {
+            (xn * r.denom() * yd).cmp(&(r.numer() * yn * xd))
+        };
+        if cmp(&a_lo, &b_hi).is_gt() {
             Some(Ordering::Greater)
-        } else if a_hi < b_lo {
+        } else if cmp(&a_hi, &b_lo).is_lt() {
             Some(Ordering::Less)
-        } else if a_lo == a_hi && b_lo == b_hi {
-            Some(a_lo.cmp(&b_lo))
+        } else if a_one && (b_one || r.is_zero()) {
+            Some(cmp(&a_lo, &b_lo))
         } else {
             None
         }
@@ -612,4 +621,58 @@ fn exact_shown<S: ChainState>(
         digits,
         false,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_util::q;
+
+    #[test]
+    fn a_value_compares_with_r_times_another_as_its_interval_of_fractions_does() {
+        // Second method: the interval's ends as reduced fractions, r times the other's, compared
+        // as fractions (as `cmp_scaled` was written before). Bounds of either width at several
+        // shifts, exact values, r = 0, and ties on both ends.
+        let b = |lo: u128, hi: u128, shift: u32| Value::Bounds(Bounds { lo, hi, shift });
+        let values = [
+            b(3, 3, 2),
+            b(6, 6, 3),
+            b(5, 7, 3),
+            b(1, 2, 1),
+            b(0, 0, 4),
+            b(0, 1, 60),
+            b(1 << 100, (1 << 100) + 1, 101),
+            Value::Exact(q(3, 4)),
+            Value::Exact(q(1, 3)),
+            Value::Exact(q(0, 1)),
+        ];
+        let interval = |v: &Value| match v {
+            Value::Bounds(b) => {
+                let over = |x: u128| BigRational::new(x.into(), BigInt::from(1) << b.shift);
+                (over(b.lo), over(b.hi))
+            }
+            Value::Exact(r) => (r.clone(), r.clone()),
+        };
+        let mut decided = 0;
+        for r in [q(0, 1), q(1, 1), q(1, 2), q(3, 2), q(1, 6), q(2, 3)] {
+            for x in &values {
+                for y in &values {
+                    let ((a_lo, a_hi), (b_lo, b_hi)) = (interval(x), interval(y));
+                    let (b_lo, b_hi) = (&r * b_lo, &r * b_hi);
+                    let want = if a_lo > b_hi {
+                        Some(Ordering::Greater)
+                    } else if a_hi < b_lo {
+                        Some(Ordering::Less)
+                    } else if a_lo == a_hi && b_lo == b_hi {
+                        Some(a_lo.cmp(&b_lo))
+                    } else {
+                        None
+                    };
+                    assert_eq!(x.cmp_scaled(y, &r), want, "{x:?} against {r} {y:?}");
+                    decided += usize::from(want.is_some());
+                }
+            }
+        }
+        assert!(decided > 300, "{decided}");
+    }
 }
