@@ -127,7 +127,7 @@ impl Bounds {
         complement: bool,
         text: &mut Vec<u8>,
     ) -> Option<()> {
-        let m = u128::from(10u64.checked_pow(u32::try_from(digits).ok()?)?);
+        let m = u128::from(pow10_u64(digits)?);
         if q != 0 && q != m {
             return None;
         }
@@ -159,7 +159,7 @@ impl Bounds {
     /// The table's text given `q`, the rounded value: `Some(None)` when it is the plain decimal
     /// text, `Some(Some(text))` when it is another, `None` when the bounds do not decide it.
     fn probability_of(&self, q: u128, digits: usize, complement: bool) -> Option<Option<String>> {
-        let m = u128::from(10u64.pow(digits as u32));
+        let m = u128::from(pow10_u64(digits)?);
         let one = 1u128 << self.shift.min(127);
         // The plain decimal shows x faithfully unless it rounds to 0 or 1 without being it.
         let (zero, full) = match complement {
@@ -198,7 +198,7 @@ impl Bounds {
 
     /// round(x 10^digits) (or of 1 - x), when both bounds agree.
     fn rounded(&self, digits: usize, complement: bool) -> Option<u128> {
-        let m = 10u64.checked_pow(u32::try_from(digits).ok()?)?;
+        let m = pow10_u64(digits)?;
         let round = |x: u128| {
             let (q, frac) = scaled(x, self.shift, m);
             if !complement {
@@ -254,6 +254,21 @@ impl Bounds {
             None
         }
     }
+}
+
+/// `10^digits`, when it fits a `u64` (from a table: `checked_pow` multiplies it out each
+/// time, three times a cell).
+fn pow10_u64(digits: usize) -> Option<u64> {
+    const POWERS: [u64; 20] = {
+        let mut powers = [1u64; 20];
+        let mut i = 1;
+        while i < 20 {
+            powers[i] = powers[i - 1] * 10;
+            i += 1;
+        }
+        powers
+    };
+    POWERS.get(digits).copied()
 }
 
 /// `x / 2^a` against `y / 2^b`, exactly: the one with the smaller exponent is scaled up,
@@ -459,6 +474,17 @@ mod tests {
     use crate::exact::decimal::{fixed, probability, to_f64};
     use crate::exact::step::IntegerChain;
     use crate::test_util::q;
+
+    #[test]
+    fn the_table_of_powers_of_ten_is_checked_pow() {
+        for digits in 0..30 {
+            assert_eq!(
+                pow10_u64(digits),
+                10u64.checked_pow(digits as u32),
+                "{digits}"
+            );
+        }
+    }
 
     #[test]
     fn dyadic_f64_is_the_conversion_times_the_power_of_two_powi_gives() {
