@@ -32,16 +32,29 @@ pub struct ShownTerm {
 impl ShownTerm {
     /// The row `n` with the cells `table` and `csv` (P(T = n), P(T <= n), P(T > n)).
     pub fn new(n: usize, table: [&str; 3], csv: [&str; 3], p_f64: f64) -> ShownTerm {
-        let mut rows = Rows::with_capacity(1, 0);
-        rows.push(n, p_f64, |column, text| {
-            text.extend_from_slice(csv[column].as_bytes());
+        // Not through `Rows`, whose cells tell a table cell of their own by its length: here
+        // one may be empty.
+        let mut text = String::new();
+        let mut ends = [[0; 3]; 3];
+        for (column, end) in ends.iter_mut().enumerate() {
+            let start = text.len();
+            text.push_str(csv[column]);
             let plain = text.len();
-            if table[column] != csv[column] {
-                text.extend_from_slice(table[column].as_bytes());
-            }
-            Some(plain)
-        });
-        rows.done().pop().expect("one row")
+            *end = match table[column] == csv[column] {
+                true => [plain, start, plain].map(at),
+                false => {
+                    text.push_str(table[column]);
+                    [plain, plain, text.len()].map(at)
+                }
+            };
+        }
+        ShownTerm {
+            n,
+            text: Arc::new(text),
+            start: 0,
+            ends,
+            p_f64,
+        }
     }
 
     /// P(T = n), P(T <= n) and P(T > n) as the table shows them
