@@ -626,6 +626,7 @@ fn exact_shown<S: ChainState>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exact::certified::interval_order;
     use crate::test_util::q;
 
     #[test]
@@ -659,15 +660,7 @@ mod tests {
                 for y in &values {
                     let ((a_lo, a_hi), (b_lo, b_hi)) = (interval(x), interval(y));
                     let (b_lo, b_hi) = (&r * b_lo, &r * b_hi);
-                    let want = if a_lo > b_hi {
-                        Some(Ordering::Greater)
-                    } else if a_hi < b_lo {
-                        Some(Ordering::Less)
-                    } else if a_lo == a_hi && b_lo == b_hi {
-                        Some(a_lo.cmp(&b_lo))
-                    } else {
-                        None
-                    };
+                    let want = interval_order([&a_lo, &a_hi], [&b_lo, &b_hi]);
                     assert_eq!(x.cmp_scaled(y, &r), want, "{x:?} against {r} {y:?}");
                     decided += usize::from(want.is_some());
                 }

@@ -437,6 +437,19 @@ impl Bounds {
     }
 }
 
+/// How `[a_lo, a_hi]` compares with `[b_lo, b_hi]`, when they decide it (the tests' second
+/// method for bounds, compared as fractions).
+#[cfg(test)]
+pub(crate) fn interval_order(a: [&BigRational; 2], b: [&BigRational; 2]) -> Option<Ordering> {
+    let ([a_lo, a_hi], [b_lo, b_hi]) = (a, b);
+    match () {
+        _ if a_lo > b_hi => Some(Ordering::Greater),
+        _ if a_hi < b_lo => Some(Ordering::Less),
+        _ if a_lo == a_hi && b_lo == b_hi => Some(a_lo.cmp(b_lo)),
+        _ => None,
+    }
+}
+
 /// True when the bounds say `x < r` for sure, `Some(false)` when `x >= r` for sure.
 pub fn below(b: &Bounds, r: &BigRational) -> Option<bool> {
     if r.is_zero() {
@@ -659,15 +672,7 @@ mod tests {
             for (lo, hi, shift) in cases {
                 let b = Bounds { lo, hi, shift };
                 let (b_lo, b_hi) = (over(lo, shift), over(hi, shift));
-                let want = if a_lo > b_hi {
-                    Some(Ordering::Greater)
-                } else if a_hi < b_lo {
-                    Some(Ordering::Less)
-                } else if a_lo == a_hi && b_lo == b_hi {
-                    Some(a_lo.cmp(&b_lo))
-                } else {
-                    None
-                };
+                let want = interval_order([&a_lo, &a_hi], [&b_lo, &b_hi]);
                 assert_eq!(a.cmp_bounds(&b), want, "{a:?} {b:?}");
             }
             for r in [
