@@ -53,132 +53,10 @@ mod tiers;
 use tiers::{float_first, law_first, too_wide, Stepped};
 #[cfg(test)]
 use tiers::{step_on, GiveUp};
-
-/// One row of the table as shown: P(T = n), P(T <= n) and P(T > n) as the table shows them
-/// ([`ShownTerm::table`]) and as CSV cells ([`ShownTerm::csv`]), and P(T = n) as an `f64`.
-///
-/// The six cells are kept in one string (a table cell that is its CSV cell, as most are, once).
-#[derive(Clone)]
-pub struct ShownTerm {
-    /// The number of turns.
-    pub n: usize,
-    /// The cells one after the other: per column, the CSV cell, then the table's when it
-    /// differs.
-    text: Box<str>,
-    /// Per column, where its CSV cell ends and where its table cell starts and ends (the CSV
-    /// cell's own place when the table shows it). Each column starts where the one before
-    /// ends (that column's table cell, which ends last).
-    ends: [[u32; 3]; 3],
-    /// P(T = n) as an `f64`, for the chart: the nearest `f64` on the rows the chart draws (up
-    /// to the 99.9 % quantile, or every row) when the chart was asked for, and always from
-    /// [`ShownDistribution::from_exact`]; else one within the certified bounds (a relative
-    /// 2^-20 at most, about 2^-37 on the built-in boards).
-    pub p_f64: f64,
-}
-
-impl ShownTerm {
-    /// The row `n` with the cells `table` and `csv` (P(T = n), P(T <= n), P(T > n)).
-    pub fn new(n: usize, table: [&str; 3], csv: [&str; 3], p_f64: f64) -> ShownTerm {
-        let mut text = String::new();
-        let mut ends = [[0; 3]; 3];
-        for (column, end) in ends.iter_mut().enumerate() {
-            let start = text.len();
-            text.push_str(csv[column]);
-            let plain = text.len();
-            *end = match table[column] == csv[column] {
-                true => [plain, start, plain].map(at),
-                false => {
-                    text.push_str(table[column]);
-                    [plain, plain, text.len()].map(at)
-                }
-            };
-        }
-        ShownTerm {
-            n,
-            text: text.into(),
-            ends,
-            p_f64,
-        }
-    }
-
-    /// P(T = n), P(T <= n) and P(T > n) as the table shows them
-    /// ([`crate::exact::decimal::probability`]: never a nonzero value as 0, nor one below 1 as
-    /// 1).
-    pub fn table(&self) -> [&str; 3] {
-        [0, 1, 2].map(|column| self.cell(column, true))
-    }
-
-    /// The same as CSV cells: plain correctly rounded decimals (or the fractions).
-    pub fn csv(&self) -> [&str; 3] {
-        [0, 1, 2].map(|column| self.cell(column, false))
-    }
-
-    fn cell(&self, column: usize, table: bool) -> &str {
-        let start = match column {
-            0 => 0,
-            _ => self.ends[column - 1][2] as usize,
-        };
-        let [csv, table_start, table_end] = self.ends[column].map(|e| e as usize);
-        match table {
-            true => &self.text[table_start..table_end],
-            false => &self.text[start..csv],
-        }
-    }
-
-    /// The row whose column k's cells `cell(k, text)` writes at the end of `text` (cleared
-    /// first: a buffer reused row after row), the CSV cell and then the table's when it
-    /// differs (never empty then), returning where the CSV cell ends; `None` when some cell is
-    /// not decided.
-    fn write(
-        n: usize,
-        p_f64: f64,
-        text: &mut Vec<u8>,
-        mut cell: impl FnMut(usize, &mut Vec<u8>) -> Option<usize>,
-    ) -> Option<ShownTerm> {
-        text.clear();
-        let mut ends = [[0; 3]; 3];
-        for (column, end) in ends.iter_mut().enumerate() {
-            let start = text.len();
-            let csv = cell(column, text)?;
-            *end = match csv == text.len() {
-                true => [csv, start, csv].map(at),
-                false => [csv, csv, text.len()].map(at),
-            };
-        }
-        Some(ShownTerm {
-            n,
-            text: std::str::from_utf8(text).expect("UTF-8 cells").into(),
-            ends,
-            p_f64,
-        })
-    }
-}
-
-/// A place in a row's text.
-fn at(i: usize) -> u32 {
-    u32::try_from(i).expect("a row's text under 4 GiB")
-}
-
-/// Rows are equal when they show the same: the cells' text, not how it is stored.
-impl PartialEq for ShownTerm {
-    fn eq(&self, other: &Self) -> bool {
-        self.n == other.n
-            && self.table() == other.table()
-            && self.csv() == other.csv()
-            && self.p_f64 == other.p_f64
-    }
-}
-
-impl std::fmt::Debug for ShownTerm {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ShownTerm")
-            .field("n", &self.n)
-            .field("table", &self.table())
-            .field("csv", &self.csv())
-            .field("p_f64", &self.p_f64)
-            .finish()
-    }
-}
+#[path = "shown_rows.rs"]
+mod rows;
+use rows::Rows;
+pub use rows::ShownTerm;
 
 /// The distribution of T as a report shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -241,32 +119,30 @@ impl<S> ShownDistribution<S> {
     /// The exact distribution rounded to `digits` decimals, or its fractions in the rows with
     /// `fractions`.
     pub fn from_exact(dist: Distribution<S>, digits: usize, fractions: bool) -> Self {
-        let mut text = Vec::new();
-        let terms = dist
-            .terms
-            .iter()
-            .map(|t| {
-                let cells = |column: usize, text: &mut Vec<u8>| {
-                    let cdf;
-                    let r = match column {
-                        0 => &t.p,
-                        1 => {
-                            cdf = t.cdf();
-                            &cdf
-                        }
-                        _ => &t.survives,
-                    };
-                    Some(match fractions {
-                        true => {
-                            write!(text, "{r}").expect("a Vec takes any text");
-                            text.len()
-                        }
-                        false => push_probability_cells(text, r, digits),
-                    })
+        let mut rows = Rows::with_capacity(dist.terms.len(), 0);
+        for t in &dist.terms {
+            let cells = |column: usize, text: &mut Vec<u8>| {
+                let cdf;
+                let r = match column {
+                    0 => &t.p,
+                    1 => {
+                        cdf = t.cdf();
+                        &cdf
+                    }
+                    _ => &t.survives,
                 };
-                ShownTerm::write(t.n, to_f64(&t.p), &mut text, cells).expect("exact cells")
-            })
-            .collect();
+                Some(match fractions {
+                    true => {
+                        write!(text, "{r}").expect("a Vec takes any text");
+                        text.len()
+                    }
+                    false => push_probability_cells(text, r, digits),
+                })
+            };
+            let pushed = rows.push(t.n, to_f64(&t.p), cells);
+            assert!(pushed, "exact cells");
+        }
+        let terms = rows.done();
         let tail = dist.tail();
         let all_zero = dist.terms.iter().all(|t| t.p.is_zero());
         let mode = dist.mode.map(|m| {
@@ -331,28 +207,37 @@ impl Value {
 }
 
 impl Value {
-    /// The certified interval as fractions.
-    fn interval(&self) -> (BigRational, BigRational) {
+    /// The ends of the certified interval as fractions `(numerator, denominator)`, not reduced
+    /// (no gcd: they are only compared, by cross multiplication), and whether they are the
+    /// same number.
+    fn ends(&self) -> ([(BigInt, BigInt); 2], bool) {
         match self {
             Value::Bounds(b) => {
-                let over = |x: u128| BigRational::new(x.into(), BigInt::from(1) << b.shift);
-                (over(b.lo), over(b.hi))
+                let over = |x: u128| (BigInt::from(x), BigInt::from(1) << b.shift);
+                ([over(b.lo), over(b.hi)], b.lo == b.hi)
             }
-            Value::Exact(r) => (r.clone(), r.clone()),
+            Value::Exact(r) => {
+                let end = || (r.numer().clone(), r.denom().clone());
+                ([end(), end()], true)
+            }
         }
     }
 }
 
 impl Known for Value {
     fn cmp_scaled(&self, other: &Self, r: &BigRational) -> Option<Ordering> {
-        let ((a_lo, a_hi), (b_lo, b_hi)) = (self.interval(), other.interval());
-        let (b_lo, b_hi) = (r * b_lo, r * b_hi);
-        if a_lo > b_hi {
+        let ([a_lo, a_hi], a_one) = self.ends();
+        let ([b_lo, b_hi], b_one) = other.ends();
+        // x against r y, for fractions x and y with positive denominators (and r's).
+        let cmp = |(xn, xd): &(BigInt, BigInt), (yn, yd): &(BigInt, BigInt)| {
+            (xn * r.denom() * yd).cmp(&(r.numer() * yn * xd))
+        };
+        if cmp(&a_lo, &b_hi).is_gt() {
             Some(Ordering::Greater)
-        } else if a_hi < b_lo {
+        } else if cmp(&a_hi, &b_lo).is_lt() {
             Some(Ordering::Less)
-        } else if a_lo == a_hi && b_lo == b_hi {
-            Some(a_lo.cmp(&b_lo))
+        } else if a_one && (b_one || r.is_zero()) {
+            Some(cmp(&a_lo, &b_lo))
         } else {
             None
         }
@@ -605,18 +490,23 @@ fn decide<S>(
     for (term, p) in terms.iter_mut().zip(p).take(chart) {
         term.p_f64 = p.to_f64().expect("decided");
     }
+    // The tails as floats, read once for the decay and the mean.
+    let tails = match (rho, &plan.trap) {
+        (None, Some(_)) => Vec::new(),
+        _ => floats::tails(s),
+    };
     let decay = match rho {
         Some(r) => Some(Decay {
             rho: r.estimate,
             low: r.low,
             high: r.high,
-            settles_after: floats::settles_after(s, r.estimate)?,
+            settles_after: floats::settles_after(&tails, r.estimate)?,
         }),
         None => None,
     };
     let mean = match plan.trap {
         Some(_) => Mean::Infinite,
-        None => match floats::mean(s, decay) {
+        None => match floats::mean(&tails, decay) {
             Ok(mean) => mean,
             Err(undecided) => (shows.exact_mean)().ok_or(undecided)?,
         },
@@ -648,36 +538,38 @@ fn chart_turns(quantiles: &[Quantile], turns: usize) -> usize {
 /// the chart's rows).
 fn shown(p: &[Value], s: &[Value], digits: usize) -> Result<(Vec<ShownTerm>, String), Vec<usize>> {
     let mut undecided = Vec::new();
-    let mut terms = Vec::with_capacity(p.len());
-    // One buffer for every row's text, each row then copied out at its length.
-    let mut text = Vec::new();
+    // Every row's text in one buffer: a CSV cell is `digits + 2` bytes (a probability), and
+    // about one row in two on a long table has two scientific table cells (`1 - 1.234e-10`).
+    let mut rows = Rows::with_capacity(p.len(), p.len() * (3 * (digits + 2) + 24));
+    // The cells of the rows after an undecided one are only checked, here.
+    let mut scratch = Vec::new();
     for (i, (p, s)) in p.iter().zip(s).enumerate() {
         let cells = |column: usize, text: &mut Vec<u8>| match column {
             0 => p.push_cells(digits, false, text),
             1 => s.push_cells(digits, true, text),
             _ => s.push_cells(digits, false, text),
         };
-        let p_f64 = || p.to_f64().unwrap_or_else(|| p.inside());
         match undecided.is_empty() {
-            true => match ShownTerm::write(i + 1, 0.0, &mut text, cells) {
-                Some(mut term) => {
-                    term.p_f64 = p_f64();
-                    terms.push(term);
-                }
-                None => undecided.push(i),
-            },
-            // A term undecided before: only which others are, no more text.
-            false => {
-                if (0..3).any(|column| cells(column, &mut text).is_none()) {
+            true => {
+                // The f64 is settled later (`decide`) when the bounds do not give the nearest.
+                let p_f64 = p.to_f64().unwrap_or_else(|| p.inside());
+                if !rows.push(i + 1, p_f64, cells) {
                     undecided.push(i);
                 }
-                text.clear();
+            }
+            // A term undecided before: only which others are, no more text.
+            false => {
+                if (0..3).any(|column| cells(column, &mut scratch).is_none()) {
+                    undecided.push(i);
+                }
+                scratch.clear();
             }
         }
     }
     if !undecided.is_empty() {
         return Err(undecided);
     }
+    let terms = rows.done();
     let tail = match terms.last() {
         Some(t) => t.table()[2].to_string(),
         None => probability(&BigRational::from_integer(0.into()), digits),
@@ -729,4 +621,51 @@ fn exact_shown<S: ChainState>(
         digits,
         false,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::certified::interval_order;
+    use crate::test_util::q;
+
+    #[test]
+    fn a_value_compares_with_r_times_another_as_its_interval_of_fractions_does() {
+        // Second method: the interval's ends as reduced fractions, r times the other's, compared
+        // as fractions (as `cmp_scaled` was written before). Bounds of either width at several
+        // shifts, exact values, r = 0, and ties on both ends.
+        let b = |lo: u128, hi: u128, shift: u32| Value::Bounds(Bounds { lo, hi, shift });
+        let values = [
+            b(3, 3, 2),
+            b(6, 6, 3),
+            b(5, 7, 3),
+            b(1, 2, 1),
+            b(0, 0, 4),
+            b(0, 1, 60),
+            b(1 << 100, (1 << 100) + 1, 101),
+            Value::Exact(q(3, 4)),
+            Value::Exact(q(1, 3)),
+            Value::Exact(q(0, 1)),
+        ];
+        let interval = |v: &Value| match v {
+            Value::Bounds(b) => {
+                let over = |x: u128| BigRational::new(x.into(), BigInt::from(1) << b.shift);
+                (over(b.lo), over(b.hi))
+            }
+            Value::Exact(r) => (r.clone(), r.clone()),
+        };
+        let mut decided = 0;
+        for r in [q(0, 1), q(1, 1), q(1, 2), q(3, 2), q(1, 6), q(2, 3)] {
+            for x in &values {
+                for y in &values {
+                    let ((a_lo, a_hi), (b_lo, b_hi)) = (interval(x), interval(y));
+                    let (b_lo, b_hi) = (&r * b_lo, &r * b_hi);
+                    let want = interval_order([&a_lo, &a_hi], [&b_lo, &b_hi]);
+                    assert_eq!(x.cmp_scaled(y, &r), want, "{x:?} against {r} {y:?}");
+                    decided += usize::from(want.is_some());
+                }
+            }
+        }
+        assert!(decided > 300, "{decided}");
+    }
 }

@@ -11,6 +11,7 @@
 use super::Value;
 use crate::analysis::distribution::{mean_about, Decay, Mean};
 use crate::exact::certified::Bounds;
+use crate::exact::limbs::u128_to_f64;
 
 /// The unit roundoff of `f64`, 2^-53.
 const UNIT: f64 = 1.0 / (1u64 << 53) as f64;
@@ -25,13 +26,21 @@ pub(super) fn inside(b: &Bounds) -> f64 {
     if b.shift > 1020 {
         return 0.0;
     }
-    b.lo as f64 * f64::from_bits(u64::from(1023 - b.shift) << 52)
+    u128_to_f64(b.lo) * f64::from_bits(u64::from(1023 - b.shift) << 52)
 }
 
 /// A tail as computed here and `d`, a bound on its relative distance from the nearest `f64` of
 /// the exact tail (0 when it is that `f64`); `None` when the bounds are too wide or the value
 /// too small for a relative bound.
-fn tail(v: &Value) -> Option<(f64, f64)> {
+pub(super) type Tail = Option<(f64, f64)>;
+
+/// Each tail of `s` as [`settles_after`] and [`mean`] take them: read once for both.
+pub(super) fn tails(s: &[Value]) -> Vec<Tail> {
+    s.iter().map(tail).collect()
+}
+
+/// The [`Tail`] of `v`.
+fn tail(v: &Value) -> Tail {
     if let Some(x) = v.to_f64() {
         return Some((x, 0.0));
     }
@@ -44,15 +53,15 @@ fn tail(v: &Value) -> Option<(f64, f64)> {
     }
     // The true value is within (hi - lo) / lo of lo / 2^shift, which x is within 2^-53 of,
     // and the nearest f64 within 2^-53 of the true value; 1.01 covers the products.
-    let width = (b.hi - b.lo) as f64 / b.lo as f64;
+    let width = u128_to_f64(b.hi - b.lo) / u128_to_f64(b.lo);
     Some((x, (width + 4.0 * UNIT) * 1.01))
 }
 
 /// The first n from which `P(T > n) / P(T > n - 1)` stays within 1 % of `rho`, as
 /// `analysis::distribution` computes it from the exact tails (the same test on the same
-/// floats when they are decided), or the terms whose test the bounds cannot decide.
-pub(super) fn settles_after(s: &[Value], rho: f64) -> Result<Option<usize>, Vec<usize>> {
-    let tails: Vec<Option<(f64, f64)>> = s.iter().map(tail).collect();
+/// floats when they are decided), or the terms whose test the bounds cannot decide; `tails`
+/// are those of the terms ([`tails`]).
+pub(super) fn settles_after(tails: &[Tail], rho: f64) -> Result<Option<usize>, Vec<usize>> {
     let mut settled = None;
     let mut undecided = Vec::new();
     for n in 1..tails.len() {
@@ -91,11 +100,12 @@ pub(super) fn settles_after(s: &[Value], rho: f64) -> Result<Option<usize>, Vec<
 /// `E[T] = sum_(n >= 0) P(T > n)`, the terms then a geometric tail, as
 /// [`mean_about`] computes it from the exact tails, when the three decimals shown are the same
 /// for every value within the proved distance from it; else every term must be known better.
-pub(super) fn mean(s: &[Value], decay: Option<Decay>) -> Result<Mean, Vec<usize>> {
-    let every = || (0..s.len()).collect::<Vec<usize>>();
-    let tails: Vec<(f64, f64)> = s
+/// `tails` are those of the terms ([`tails`]).
+pub(super) fn mean(tails: &[Tail], decay: Option<Decay>) -> Result<Mean, Vec<usize>> {
+    let every = || (0..tails.len()).collect::<Vec<usize>>();
+    let tails: Vec<(f64, f64)> = tails
         .iter()
-        .map(tail)
+        .copied()
         .collect::<Option<_>>()
         .ok_or_else(every)?;
     let values: Vec<f64> = tails.iter().map(|t| t.0).collect();
@@ -114,7 +124,7 @@ pub(super) fn mean(s: &[Value], decay: Option<Decay>) -> Result<Mean, Vec<usize>
     // Each tail is within t d of the exact distribution's (the last counts g times), and each
     // of the two sums of at most N + 2 positive terms within gamma_(N+2) of its exact sum.
     let moved: f64 = before.iter().map(|(t, d)| t * d).sum::<f64>() + last * d_last * g;
-    let rounding = 2.0 * (s.len() as f64 + 4.0) * 2.0 * UNIT * m;
+    let rounding = 2.0 * (tails.len() as f64 + 4.0) * 2.0 * UNIT * m;
     let slack = 2.0 * (moved + rounding);
     match format!("{:.3}", m - slack) == format!("{:.3}", m + slack) {
         true => Ok(about),
@@ -149,8 +159,11 @@ mod tests {
             .iter()
             .map(|t| Value::Exact(t.survives.clone()))
             .collect();
-        assert_eq!(settles_after(&exact, decay.rho), Ok(decay.settles_after));
-        assert_eq!(mean(&exact, Some(decay)), Ok(dist.mean.clone()));
+        assert_eq!(
+            settles_after(&tails(&exact), decay.rho),
+            Ok(decay.settles_after)
+        );
+        assert_eq!(mean(&tails(&exact), Some(decay)), Ok(dist.mean.clone()));
         // The float tier's bounds, about 2^-37 wide: the same turn and the same decimals.
         let fc = FloatChain::new(&chain).unwrap();
         let mut f = fc.stepper();
@@ -160,8 +173,12 @@ mod tests {
                 Value::Bounds(f.survives())
             })
             .collect();
-        assert_eq!(settles_after(&bounds, decay.rho), Ok(decay.settles_after));
-        let (Ok(Mean::About(got)), Mean::About(want)) = (mean(&bounds, Some(decay)), &dist.mean)
+        assert_eq!(
+            settles_after(&tails(&bounds), decay.rho),
+            Ok(decay.settles_after)
+        );
+        let (Ok(Mean::About(got)), Mean::About(want)) =
+            (mean(&tails(&bounds), Some(decay)), &dist.mean)
         else {
             panic!("an approximate mean");
         };
@@ -182,13 +199,16 @@ mod tests {
             })
         };
         assert_eq!(
-            settles_after(&[wide(0.5), wide(0.2525)], 0.5),
+            settles_after(&tails(&[wide(0.5), wide(0.2525)]), 0.5),
             Err(vec![0, 1])
         );
         let x = |n: i64, d: i64| Value::Exact(crate::test_util::q(n, d));
-        assert!(settles_after(&[x(1, 2), x(2525, 10000)], 0.5).is_ok());
+        assert!(settles_after(&tails(&[x(1, 2), x(2525, 10000)]), 0.5).is_ok());
         // Far from the edge, the same bounds decide it: 0.3 / 0.5 is 20 % above rho.
-        assert_eq!(settles_after(&[wide(0.5), wide(0.3)], 0.5), Ok(None));
+        assert_eq!(
+            settles_after(&tails(&[wide(0.5), wide(0.3)]), 0.5),
+            Ok(None)
+        );
     }
 
     #[test]

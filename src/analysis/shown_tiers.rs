@@ -145,6 +145,16 @@ pub(super) fn step_on<S>(
     }
 }
 
+/// Two empty vectors for the terms `P(T = n)` and `P(T > n)`, with room for the turns asked
+/// for (up to [`RESERVED_TURNS`]): they then never grow by copying.
+fn no_terms(options: &DistributionOptions) -> (Vec<Value>, Vec<Value>) {
+    let turns = options.turns.map_or(0, |n| n.min(RESERVED_TURNS));
+    (Vec::with_capacity(turns), Vec::with_capacity(turns))
+}
+
+/// The most turns [`no_terms`] makes room for ahead (4 MiB a vector); more grow as they come.
+const RESERVED_TURNS: usize = 1 << 16;
+
 /// With no tail law to look for (a game that may not end): the float tier from the start,
 /// the `u128` tier from the start when it gives up; `None` when neither can tell the tail
 /// threshold.
@@ -155,13 +165,14 @@ pub(super) fn float_first<'a, S>(
     plan: &Plan<S>,
     grid: f64,
 ) -> Option<First<'a>> {
-    let (mut p, mut s) = (Vec::new(), Vec::new());
+    let (mut p, mut s) = no_terms(options);
     if let Some(fc) = fc() {
         let give_up = GiveUp::Hopeless(grid);
         if let Some(stop) = step_on(&mut fc.stepper(), (&mut p, &mut s), options, plan, give_up) {
             return Some((Stepped { p, s, stop }, Refine::new(cc), None, None));
         }
-        (p, s) = (Vec::new(), Vec::new());
+        p.clear();
+        s.clear();
     }
     let stop = step_on(
         &mut cc.stepper(),
@@ -187,7 +198,7 @@ pub(super) fn law_first<'a, S>(
     plan: &Plan<S>,
     grid: f64,
 ) -> Option<First<'a>> {
-    let (mut p, mut s) = (Vec::new(), Vec::new());
+    let (mut p, mut s) = no_terms(options);
     let mut stepper = cc.stepper();
     let mut settling = start.settling();
     let (mut stop, mut law, mut settled) = (None, None, None);
@@ -322,4 +333,24 @@ pub(super) fn too_wide(terms: &[Value]) -> bool {
     terms
         .iter()
         .any(|v| matches!(v, Value::Bounds(b) if b.hi - b.lo > b.lo >> 21))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_terms_have_room_for_the_turns_asked_for_up_to_the_cap() {
+        let with = |turns| DistributionOptions {
+            turns,
+            ..DistributionOptions::default()
+        };
+        let (p, s) = no_terms(&with(Some(500)));
+        assert!(p.is_empty() && s.is_empty());
+        assert!(p.capacity() >= 500 && s.capacity() >= 500);
+        let (p, _) = no_terms(&with(Some(usize::MAX)));
+        assert!((RESERVED_TURNS..2 * RESERVED_TURNS).contains(&p.capacity()));
+        let (p, _) = no_terms(&with(None));
+        assert_eq!(p.capacity(), 0);
+    }
 }

@@ -493,9 +493,31 @@ fn places(lead: f64, digits: usize) -> usize {
     (digits as f64 - 1.0 - lead).max(0.0) as usize
 }
 
+/// [`statement_within`] with no bar to meet (the tests' entry).
+#[cfg(test)]
+fn statement(m: usize, b: &Bounds, x: &Exact, digits: usize) -> Option<TailLaw> {
+    statement_within(m, b, x, digits, None)
+}
+
+/// What a statement needs to be chosen over the best one ([`best_statement`]): an n0 at most
+/// `from` and an error at most `within` (the error as printed is at least the computed one).
+struct Bar {
+    from: usize,
+    within: Option<Scaled>,
+}
+
 /// The printed C and rho to `digits` significant digits, n0, and the proved error there.
 /// Computed with [`Scaled`] numbers: the same exact values as fractions, without their gcds.
-fn statement(m: usize, b: &Bounds, x: &Exact, digits: usize) -> Option<TailLaw> {
+/// With a `bar`, `None` as soon as the statement is sure to miss it: before its error is
+/// computed when its n0 is too late, before the floor and the printed error when the error is
+/// too large.
+fn statement_within(
+    m: usize,
+    b: &Bounds,
+    x: &Exact,
+    digits: usize,
+    bar: Option<&Bar>,
+) -> Option<TailLaw> {
     if !x.l.is_positive() {
         return None;
     }
@@ -516,6 +538,9 @@ fn statement(m: usize, b: &Bounds, x: &Exact, digits: usize) -> Option<TailLaw> 
     // k0 >= R / (1 - R) and >= 1; n0 = m + k0 rounded up to a multiple of 10.
     let k_min = big_r.div_ceil(&one.minus(&big_r)).to_usize()?.max(1);
     let from = (m + k_min).div_ceil(10) * 10;
+    if bar.is_some_and(|bar| from > bar.from) {
+        return None;
+    }
     let k = from - m;
     // Every term is nonnegative and rounded up, so eps bounds the exact error bound from above.
     let r_k1 = pow_rounded(&big_r, k - 1, true);
@@ -526,6 +551,10 @@ fn statement(m: usize, b: &Bounds, x: &Exact, digits: usize) -> Option<TailLaw> 
             &big_r.minus(&small_l),
         ))
         .plus(&x.slack);
+    let too_large = |bar: &Bar| bar.within.as_ref().is_some_and(|w| eps.compare(w).is_gt());
+    if bar.is_some_and(too_large) {
+        return None;
+    }
     // Informative: the error is below a millionth of the smallest P(T > n0) can be. A lower
     // bound L^k under 2^-FLOOR_BITS makes no useful statement and its exact power would take
     // that many bits (an early start with loose bounds gave k log2(1/L) near 10^15), so it is
@@ -566,11 +595,16 @@ fn statement(m: usize, b: &Bounds, x: &Exact, digits: usize) -> Option<TailLaw> 
 /// The statement with the fewest digits (6 to 16) whose error is within twice the best.
 fn best_statement(m: usize, b: &Bounds) -> Option<TailLaw> {
     let x = Exact::of(m, b);
-    let best = statement(m, b, &x, 17)?;
+    let best = statement_within(m, b, &x, 17, None)?;
     let twice = &best.within * BigRational::from_integer(BigInt::from(2));
+    // A statement that misses the bar stops early: it would not be chosen.
+    let bar = Bar {
+        from: best.from,
+        within: Scaled::of(&twice),
+    };
     (6..=16)
         .step_by(2)
-        .filter_map(|d| statement(m, b, &x, d))
+        .filter_map(|d| statement_within(m, b, &x, d, Some(&bar)))
         .find(|s| s.within <= twice && s.from <= best.from)
         .or(Some(best))
 }

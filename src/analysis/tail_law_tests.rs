@@ -365,6 +365,18 @@ fn statements_agree_with_the_same_arithmetic_on_fractions() {
                     );
                     compared += 1;
                 }
+                // The best one, its candidates stopped early when they miss its bar, as every
+                // candidate computed in full and then filtered.
+                let best = statement(m, b, &x, 17);
+                let chosen = best.clone().map(|best| {
+                    let twice = &best.within * q(2, 1);
+                    (6..=16)
+                        .step_by(2)
+                        .filter_map(|d| statement(m, b, &x, d))
+                        .find(|s| s.within <= twice && s.from <= best.from)
+                        .unwrap_or(best)
+                });
+                assert_eq!(best_statement(m, b), chosen, "{name} m = {m}");
             }
         }
     }

@@ -30,6 +30,7 @@ use crate::exact::decimal::fixed_scaled_u128;
 use crate::exact::decimal::{
     format_scientific, push_fixed_scaled_u128, push_scientific_u64, scientific_parts,
 };
+use crate::exact::limbs::u128_to_f64;
 
 mod float;
 mod geometric;
@@ -126,7 +127,7 @@ impl Bounds {
         complement: bool,
         text: &mut Vec<u8>,
     ) -> Option<()> {
-        let m = u128::from(10u64.checked_pow(u32::try_from(digits).ok()?)?);
+        let m = u128::from(pow10_u64(digits)?);
         if q != 0 && q != m {
             return None;
         }
@@ -158,7 +159,7 @@ impl Bounds {
     /// The table's text given `q`, the rounded value: `Some(None)` when it is the plain decimal
     /// text, `Some(Some(text))` when it is another, `None` when the bounds do not decide it.
     fn probability_of(&self, q: u128, digits: usize, complement: bool) -> Option<Option<String>> {
-        let m = u128::from(10u64.pow(digits as u32));
+        let m = u128::from(pow10_u64(digits)?);
         let one = 1u128 << self.shift.min(127);
         // The plain decimal shows x faithfully unless it rounds to 0 or 1 without being it.
         let (zero, full) = match complement {
@@ -197,7 +198,7 @@ impl Bounds {
 
     /// round(x 10^digits) (or of 1 - x), when both bounds agree.
     fn rounded(&self, digits: usize, complement: bool) -> Option<u128> {
-        let m = 10u64.checked_pow(u32::try_from(digits).ok()?)?;
+        let m = pow10_u64(digits)?;
         let round = |x: u128| {
             let (q, frac) = scaled(x, self.shift, m);
             if !complement {
@@ -253,6 +254,21 @@ impl Bounds {
             None
         }
     }
+}
+
+/// `10^digits`, when it fits a `u64` (from a table: `checked_pow` multiplies it out each
+/// time, three times a cell).
+fn pow10_u64(digits: usize) -> Option<u64> {
+    const POWERS: [u64; 20] = {
+        let mut powers = [1u64; 20];
+        let mut i = 1;
+        while i < 20 {
+            powers[i] = powers[i - 1] * 10;
+            i += 1;
+        }
+        powers
+    };
+    POWERS.get(digits).copied()
 }
 
 /// `x / 2^a` against `y / 2^b`, exactly: the one with the smaller exponent is scaled up,
@@ -326,35 +342,32 @@ fn scaled(x: u128, k: u32, m: u64) -> (u128, Fraction) {
     let b = x1 * u128::from(m);
     let (lo, carry) = a.overflowing_add(b << 64);
     let hi = (b >> 64) + u128::from(carry);
-    let bit = |i: u32| -> bool {
-        match i {
-            0..128 => (lo >> i) & 1 == 1,
-            128..256 => (hi >> (i - 128)) & 1 == 1,
-            _ => false,
-        }
-    };
-    let any_below = |i: u32| -> bool {
-        match i {
-            0 => false,
-            1..128 => lo & ((1u128 << i) - 1) != 0,
-            128 => lo != 0,
-            129..256 => lo != 0 || hi & ((1u128 << (i - 128)) - 1) != 0,
-            _ => lo != 0 || hi != 0,
-        }
-    };
     let q = match k {
         0 => lo,
         1..128 => (lo >> k) | (hi << (128 - k)),
         128..256 => hi >> (k - 128),
         _ => 0,
     };
-    let f = match (k > 0 && bit(k - 1), k > 0 && any_below(k - 1)) {
-        (true, true) => Fraction::AboveHalf,
-        (true, false) => Fraction::Half,
-        (false, true) => Fraction::BelowHalf,
-        (false, false) => Fraction::Zero,
+    (q, fraction_below(hi, lo, k))
+}
+
+/// Where the bits below bit k of `hi 2^128 + lo` (below 2^192) lie against one half of 2^k:
+/// the bits shifted out and the half compared as 256-bit (high, low) pairs.
+fn fraction_below(hi: u128, lo: u128, k: u32) -> Fraction {
+    let (rest, half) = match k {
+        0 => return Fraction::Zero,
+        1..128 => ((0, lo & ((1 << k) - 1)), (0, 1 << (k - 1))),
+        128 => ((0, lo), (0, 1 << 127)),
+        129..256 => ((hi & ((1 << (k - 128)) - 1), lo), (1 << (k - 129), 0)),
+        // The half is 2^255 or more, above the number.
+        _ => ((hi, lo), (u128::MAX, u128::MAX)),
     };
-    (q, f)
+    match rest.cmp(&half) {
+        _ if rest == (0, 0) => Fraction::Zero,
+        Ordering::Less => Fraction::BelowHalf,
+        Ordering::Equal => Fraction::Half,
+        Ordering::Greater => Fraction::AboveHalf,
+    }
 }
 
 /// [`scientific_parts`] of `v / 2^k` for `v > 0` in machine words (a 192-bit product and a
@@ -391,26 +404,8 @@ pub(crate) fn scientific_u128(v: u128, k: u32, significant: usize) -> Option<(u1
             e += 1;
             continue;
         }
-        let bit = |i: u32| match i {
-            0..128 => (lo >> i) & 1 == 1,
-            128..256 => (hi >> (i - 128)) & 1 == 1,
-            _ => false,
-        };
-        let any_below = |i: u32| match i {
-            0 => false,
-            1..128 => lo & ((1u128 << i) - 1) != 0,
-            128 => lo != 0,
-            129..256 => lo != 0 || hi & ((1u128 << (i - 128)) - 1) != 0,
-            _ => lo != 0 || hi != 0,
-        };
-        let (half, sticky) = match s {
-            0 => (false, false),
-            _ => (bit(s - 1), any_below(s - 1)),
-        };
-        let m = match half && (sticky || t % 2 == 1) {
-            true => t + 1,
-            false => t,
-        };
+        // To nearest, ties to even.
+        let m = round_half_even((t, fraction_below(hi, lo, s)));
         return Some(match m == high {
             true => (low, e + 1),
             false => (m, e),
@@ -421,7 +416,16 @@ pub(crate) fn scientific_u128(v: u128, k: u32, significant: usize) -> Option<(u1
 /// The nearest `f64` to `x / 2^k` (the conversion rounds correctly; the power of two is exact
 /// while the result is a normal number, which it is for every exponent used here).
 fn dyadic_f64(x: u128, k: u32) -> f64 {
-    x as f64 * 2f64.powi(-(k as i32))
+    u128_to_f64(x) * power_of_half(k)
+}
+
+/// `2f64.powi(-k)`, the exact `2^-k` up to k = 1022 written directly (no call) instead of
+/// computed by squaring.
+fn power_of_half(k: u32) -> f64 {
+    match k {
+        0..=1022 => f64::from_bits(u64::from(1023 - k) << 52),
+        _ => 2f64.powi(-(k as i32)),
+    }
 }
 
 #[cfg(test)]
@@ -430,6 +434,19 @@ impl Bounds {
     pub(crate) fn contains(&self, x: &BigRational) -> bool {
         let over = |v: u128| BigRational::new(BigInt::from(v), BigInt::from(1) << self.shift);
         over(self.lo) <= *x && *x <= over(self.hi)
+    }
+}
+
+/// How `[a_lo, a_hi]` compares with `[b_lo, b_hi]`, when they decide it (the tests' second
+/// method for bounds, compared as fractions).
+#[cfg(test)]
+pub(crate) fn interval_order(a: [&BigRational; 2], b: [&BigRational; 2]) -> Option<Ordering> {
+    let ([a_lo, a_hi], [b_lo, b_hi]) = (a, b);
+    match () {
+        _ if a_lo > b_hi => Some(Ordering::Greater),
+        _ if a_hi < b_lo => Some(Ordering::Less),
+        _ if a_lo == a_hi && b_lo == b_hi => Some(a_lo.cmp(b_lo)),
+        _ => None,
     }
 }
 
@@ -449,6 +466,63 @@ mod tests {
     use crate::exact::decimal::{fixed, probability, to_f64};
     use crate::exact::step::IntegerChain;
     use crate::test_util::q;
+
+    #[test]
+    fn scaled_is_the_quotient_and_where_the_remainder_lies_against_one_half() {
+        // Second method: big integers, x m = q 2^k + r with 2 r compared with 2^k. Halves
+        // exactly and their neighbours, then a seeded stream, at every k.
+        let mut word = crate::test_util::seeded_words(7);
+        for k in 0..300u32 {
+            let half = 1u128 << (k.max(1) - 1).min(127);
+            let mut cases = vec![(half, 1), (half + 1, 1), (half - 1, 3), (half, 5)];
+            cases.extend((0..40).map(|_| {
+                let (w, m) = (word(), [1, 10, 10u64.pow(12), 10u64.pow(19), word() >> 1]);
+                (
+                    (u128::from(w) << 64 | u128::from(word())) >> (w % 128),
+                    m[(w % 5) as usize],
+                )
+            }));
+            for (x, m) in cases {
+                let x = if k < 128 { x.min(1 << k) } else { x };
+                let (p, two_k) = (BigInt::from(x) * m, BigInt::from(1) << k);
+                let (q, r) = (&p / &two_k, (&p % &two_k) << 1u32);
+                let want = match r.cmp(&two_k) {
+                    _ if r.is_zero() => Fraction::Zero,
+                    Ordering::Less => Fraction::BelowHalf,
+                    Ordering::Equal => Fraction::Half,
+                    Ordering::Greater => Fraction::AboveHalf,
+                };
+                assert_eq!(
+                    scaled(x, k, m),
+                    (q.try_into().unwrap(), want),
+                    "{x} {m} {k}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn dyadic_f64_and_powers_of_ten_are_as_powi_and_checked_pow_give_them() {
+        // Second method: `as f64` and `powi`, as the conversion was written before; every k
+        // from 0 to past the subnormals (where powi's square overflows and it gives 0).
+        let xs = [
+            0,
+            1,
+            3,
+            u128::MAX,
+            (1 << 127) - 3,
+            (1 << 53) + 1,
+            1 << 100 | 1,
+        ];
+        for k in 0..1200u32 {
+            assert_eq!(pow10_u64(k as usize), 10u64.checked_pow(k), "10^{k}");
+            assert_eq!(power_of_half(k), 2f64.powi(-(k as i32)), "2^-{k}");
+            for x in xs {
+                let want = x as f64 * 2f64.powi(-(k as i32));
+                assert_eq!(dyadic_f64(x, k).to_bits(), want.to_bits(), "{x} / 2^{k}");
+            }
+        }
+    }
 
     #[test]
     fn rounding_bounds_matches_rounding_the_fraction() {
@@ -598,15 +672,7 @@ mod tests {
             for (lo, hi, shift) in cases {
                 let b = Bounds { lo, hi, shift };
                 let (b_lo, b_hi) = (over(lo, shift), over(hi, shift));
-                let want = if a_lo > b_hi {
-                    Some(Ordering::Greater)
-                } else if a_hi < b_lo {
-                    Some(Ordering::Less)
-                } else if a_lo == a_hi && b_lo == b_hi {
-                    Some(a_lo.cmp(&b_lo))
-                } else {
-                    None
-                };
+                let want = interval_order([&a_lo, &a_hi], [&b_lo, &b_hi]);
                 assert_eq!(a.cmp_bounds(&b), want, "{a:?} {b:?}");
             }
             for r in [

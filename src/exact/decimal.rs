@@ -422,11 +422,16 @@ pub(crate) fn push_spaces(text: &mut Vec<u8>, count: usize) {
 /// [`format_scientific`] of a mantissa that fits a machine word, written at the end of `text`.
 pub(crate) fn push_scientific_u64(text: &mut Vec<u8>, m: u64, e: i64, significant: usize) {
     push_fixed_scaled_u128(text, m.into(), significant.max(1) - 1);
-    text.push(b'e');
+    // `e`, its sign and the exponent's digits on the stack, then into `text` at once.
+    let mut buffer = [0u8; 22];
+    let mut start = buffer.len() - digits_u64(e.unsigned_abs(), &mut buffer);
     if e < 0 {
-        text.push(b'-');
+        start -= 1;
+        buffer[start] = b'-';
     }
-    push_integer(text, e.unsigned_abs(), 0);
+    start -= 1;
+    buffer[start] = b'e';
+    text.extend_from_slice(&buffer[start..]);
 }
 
 /// Zeros to copy after a decimal point (`--digits` above its length writes them one by one).

@@ -212,6 +212,8 @@ fn byte_writers_write_what_the_formatter_writes() {
         (9999, 12),
         (1, -300),
         (7, i64::MIN),
+        (7, i64::MAX),
+        (u64::MAX, -1),
     ] {
         for significant in 1..6 {
             let mut text = Vec::new();
