@@ -19,6 +19,16 @@ pub(crate) fn q(n: i64, d: i64) -> BigRational {
     BigRational::new(n.into(), d.into())
 }
 
+/// `b` under unlimited roll-again, or `None` when its rules do not allow it.
+pub(crate) fn unlimited(b: &Board) -> Option<Board> {
+    use crate::board::{RollAgain, RuleOverrides};
+    b.with_rules(&RuleOverrides {
+        roll_again: Some(RollAgain::Unlimited),
+        ..RuleOverrides::default()
+    })
+    .ok()
+}
+
 /// A board from TOML text that must be valid (origin `test`).
 pub(crate) fn board(text: &str) -> Board {
     Board::from_toml_str(text, "test").expect("valid test board")

@@ -9,11 +9,11 @@ use num_traits::{One, Zero};
 use proptest::prelude::*;
 
 use super::{combine, combine_signed, Frac};
-use crate::board::{builtin, builtin_names, Board, RollAgain, RuleOverrides};
+use crate::board::{builtin, builtin_names, Board, RollAgain};
 use crate::chain::links::tests::assert_links_hold;
 use crate::chain::run::tests::{loaded, random_board};
 use crate::chain::{Chain, SingleBoard};
-use crate::test_util::board;
+use crate::test_util::{board, unlimited};
 
 /// `b`'s chain by [`Chain::for_board`] (square by square under unlimited roll-again) equals
 /// the chain whose turns are each summed whole; returns the number of transient states.
@@ -39,14 +39,6 @@ fn same_chain(b: &Board) -> usize {
     assert_eq!(kept.endless, whole.endless, "{}", b.name());
     assert_links_hold(&kept);
     kept.transient_count()
-}
-
-fn unlimited(b: &Board) -> Option<Board> {
-    b.with_rules(&RuleOverrides {
-        roll_again: Some(RollAgain::Unlimited),
-        ..RuleOverrides::default()
-    })
-    .ok()
 }
 
 #[test]

@@ -10,19 +10,10 @@ use num_rational::BigRational;
 use super::super::tests::contains_the_exact_law;
 use super::super::{CertifiedChain, MergedRows, Weights, Words};
 use super::{follow, link_steps};
-use crate::board::{builtin, builtin_names, Board, RollAgain, RuleOverrides};
-use crate::chain::Chain;
-use crate::chain::Link;
+use crate::board::{builtin, builtin_names, Board};
+use crate::chain::{Chain, Link};
 use crate::exact::step::IntegerChain;
-use crate::test_util::random_board;
-
-fn unlimited(b: &Board) -> Option<Board> {
-    b.with_rules(&RuleOverrides {
-        roll_again: Some(RollAgain::Unlimited),
-        ..RuleOverrides::default()
-    })
-    .ok()
-}
+use crate::test_util::{random_board, unlimited};
 
 #[test]
 fn efi_steps_through_its_links_with_a_fraction_of_the_transitions() {
