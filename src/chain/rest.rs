@@ -1,7 +1,9 @@
 //! The turns of one player under unlimited roll-again, each summed from the turn of the square
 //! its top throw leads to, in machine words. [`super::compound`] finds the rolls from each
 //! in-turn square ([`RollsFrom`], the one definition of what a roll does) and sums the turns
-//! this file cannot; this file only adds up probabilities.
+//! this file cannot; this file only adds up probabilities, and records for each square summed
+//! from the next square's the link between the two ([`super::links`]), whatever route summed
+//! the next square's turn.
 //!
 //! # Formula
 //!
