@@ -45,7 +45,7 @@ use super::{
     CountEntry, FixedEntry, Weights, Words, COUNT_BITS, FIXED_VALUE_BITS, PRODUCT_LOSS,
 };
 use crate::chain::{Chain, ChainState};
-use crate::exact::certified::rows::{nearest_f64, MergedRows, Probabilities};
+use crate::exact::certified::rows::{nearest_f64, widest_column, MergedRows, Probabilities};
 
 /// The largest h = bits of amplification accepted (`2^h >= H`).
 const MOST_AMPLIFICATION_BITS: u32 = 16;
@@ -80,6 +80,8 @@ pub(super) struct Linked {
     pub(super) value_bits: u32,
     pub(super) row_len: Vec<u32>,
     pub(super) links: LinkSteps,
+    /// The most entries in one column of the rows.
+    pub(super) widest: usize,
 }
 
 /// One entry's probability: a fraction of words, or the chain's own.
@@ -125,6 +127,7 @@ pub(super) fn linked_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) ->
     }
     let (links, h) = link_steps(&links, t)?;
     let row_len = turns.iter().map(|r| r.len() as u32).collect();
+    let widest = widest_column(turns.iter().flatten().map(|&(j, _)| j), t);
     let entries = turns.into_iter().flatten();
     let (weights, value_bits) = match common_denominator(entries.clone().map(|(_, p)| p)) {
         Some(l) => count_route(
@@ -157,6 +160,7 @@ pub(super) fn linked_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) ->
         value_bits: value_bits - h,
         row_len,
         links,
+        widest,
     })
 }
 

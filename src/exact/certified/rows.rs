@@ -180,10 +180,15 @@ impl MergedRows {
 
     /// The most entries in one column (the finish included): the most terms of one sum.
     pub fn widest_column(&self) -> usize {
-        let mut indegree = vec![0usize; self.transient + 1];
-        self.col.iter().for_each(|&j| indegree[j as usize] += 1);
-        indegree.iter().copied().max().unwrap_or(0)
+        widest_column(self.col.iter().copied(), self.transient)
     }
+}
+
+/// The most entries in one column among `col` (columns 0 to t, the finish's t).
+pub(super) fn widest_column(col: impl Iterator<Item = u32>, t: usize) -> usize {
+    let mut indegree = vec![0usize; t + 1];
+    col.for_each(|j| indegree[j as usize] += 1);
+    indegree.iter().copied().max().unwrap_or(0)
 }
 
 /// A count over D as the nearest `f64` (see "The nearest float" in the module documentation:

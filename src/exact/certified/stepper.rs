@@ -313,13 +313,6 @@ impl CertifiedChain {
             return CertifiedChain::from_rows(rows);
         };
         let t = rows.transient;
-        let mut indegree = vec![0usize; t + 1];
-        let mut count = |j: u32| indegree[j as usize] += 1;
-        match &linked.weights {
-            Weights::Counts { entries, .. } => entries.iter().for_each(|e| count(e.j)),
-            Weights::Fixed(entries) => entries.iter().for_each(|e| count(e.j)),
-        }
-        let widest = indegree.iter().copied().max().unwrap_or(0);
         CertifiedChain {
             links: Some(linked.links),
             transient: t,
@@ -327,7 +320,7 @@ impl CertifiedChain {
             row_len: linked.row_len,
             weights: linked.weights,
             value_bits: linked.value_bits,
-            grow: grow(widest, t),
+            grow: grow(linked.widest, t),
         }
     }
 
