@@ -616,12 +616,15 @@ fn one_turn_finish_bound<S: ChainState>(chain: &Chain<S>) -> BigRational {
     // pay a gcd per row), and a comparison only against a different fraction.
     let mut best: Option<BigRational> = None;
     for i in 0..n {
-        let mut finals = chain.row(i).iter().filter(|(j, _)| *j >= n).map(|(_, p)| p);
+        let mut finals = chain
+            .row_entries(i)
+            .filter(|(j, _)| *j >= n)
+            .map(|(_, p)| p);
         let Some(first) = finals.next() else {
             best.get_or_insert_with(BigRational::zero);
             continue;
         };
-        let sum = finals.fold(first.clone(), |acc, p| acc + p);
+        let sum = finals.fold(first.into_owned(), |acc, p| acc + &*p);
         if best.as_ref().is_none_or(|b| *b < sum) {
             best = Some(sum);
         }

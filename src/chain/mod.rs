@@ -13,13 +13,18 @@ mod count;
 mod links;
 mod rest;
 mod roll_level;
+mod rows;
 mod run;
 mod size;
 mod stateful;
+mod words;
 
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Debug;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::ops::Deref;
+use std::rc::Rc;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -32,8 +37,11 @@ pub use count::{
 };
 pub use links::Link;
 pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
+use rows::{ChainTurns, Kept, PendingTurn};
+pub use rows::{WordEntry, WordRows};
 pub use size::{check_fits, ChainSize, ChainTooBig, BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
 pub use stateful::{PlayerState, StatefulBoard};
+use words::Law;
 
 use crate::board::{Board, Dice, RollAgain, Square};
 use crate::rules::roll;
@@ -252,10 +260,8 @@ pub struct Chain<S> {
     states: Vec<S>,
     transient: usize,
     start: usize,
-    rows: Vec<Vec<(usize, BigRational)>>,
-    rewards: Vec<TurnRewards>,
-    /// Per transient state: its turn can go on for ever ([`Turn::endless`]).
-    endless: Vec<bool>,
+    /// The transient states' rows, rewards and whether each can go on for ever.
+    rows: ChainTurns,
     /// Per transient state: its turn as ending rolls and the turn of another state (empty
     /// when no state has one; see [`Link`]).
     links: Vec<Option<Link>>,
@@ -279,12 +285,23 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         model: &M,
         limit: usize,
     ) -> Result<Chain<S>, ChainTooLarge> {
+        Chain::build_with(model, limit, |s| Kept::<Rc<Law<S>>, _>::Big(model.turn(s)))
+    }
+
+    /// [`Chain::build_limited`] with each state's turn from `turn_of`, in words or not.
+    fn build_with<M: TurnModel<State = S>, L: Deref<Target = Law<S>>>(
+        model: &M,
+        limit: usize,
+        turn_of: impl Fn(&S) -> Kept<L, Turn<S>>,
+    ) -> Result<Chain<S>, ChainTooLarge> {
         let start = model.start();
         let mut found: HashMap<S, usize, BuildHasherDefault<WordHasher>> = HashMap::default();
         found.insert(start.clone(), 0);
         let mut order = vec![start];
-        let mut turns: Vec<Option<Turn<S>>> = Vec::new();
+        // Each state's turn until the states are renumbered (indices in the order found).
+        let mut turns: Vec<Option<PendingTurn>> = Vec::new();
         let mut queue = VecDeque::from([0usize]);
+        let mut too_large = false;
         // Shown after a second: a large or stateful board's turns take seconds to sum.
         let stage = crate::progress::Stage::begin("building the turn chain", None);
         while let Some(i) = queue.pop_front() {
@@ -292,26 +309,29 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
                 stage.advance(i as u64);
             }
             let state = order[i].clone();
-            if turns.len() <= i {
-                turns.resize(i + 1, None);
-            }
+            turns.push(None);
             if model.is_final(&state) {
                 continue;
             }
-            let turn = model.turn(&state);
-            for (next, _) in &turn.next {
-                if !found.contains_key(next) {
-                    if order.len() >= limit {
-                        return Err(ChainTooLarge { limit });
-                    }
+            let mut index = |next: &S| match found.get(next) {
+                Some(&j) => j,
+                None => {
+                    too_large |= order.len() >= limit;
                     found.insert(next.clone(), order.len());
                     order.push(next.clone());
                     queue.push_back(order.len() - 1);
+                    order.len() - 1
                 }
+            };
+            turns[i] = Some(match turn_of(&state) {
+                Kept::Words(law) => PendingTurn::of_law(&law, &mut index),
+                Kept::Big(turn) => PendingTurn::of_turn(turn, &mut index),
+            });
+            if too_large {
+                return Err(ChainTooLarge { limit });
             }
-            turns[i] = Some(turn);
         }
-        turns.resize(order.len(), None);
+        turns.resize_with(order.len(), || None);
         drop(stage);
 
         // Renumber: transient states first, each group in the states' order.
@@ -326,33 +346,17 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
             new_id[old] = new;
         }
         let transient = ids.iter().filter(|&&i| !model.is_final(&order[i])).count();
-        let mut rows = Vec::with_capacity(transient);
-        let mut rewards = Vec::with_capacity(transient);
-        let mut endless = Vec::with_capacity(transient);
-        for &old in &ids[..transient] {
-            let turn = turns[old].take().expect("transient states have a turn");
-            let mut row: Vec<(usize, BigRational)> = turn
-                .next
-                .into_iter()
-                .map(|(s, p)| (new_id[found[&s]], p))
-                .collect();
-            // A turn's states come sorted, and stay so unless a final state sorts before a
-            // transient one.
-            if !row.is_sorted_by_key(|(j, _)| *j) {
-                row.sort_by_key(|(j, _)| *j);
-            }
-            rows.push(row);
-            rewards.push(turn.rewards);
-            endless.push(turn.endless);
-        }
+        let pending = ids[..transient]
+            .iter()
+            .map(|&old| turns[old].take().expect("transient states have a turn"))
+            .collect();
+        let rows = ChainTurns::assemble(pending, &new_id);
         let states = ids.iter().map(|&i| order[i].clone()).collect();
         Ok(Chain {
             states,
             transient,
             start: new_id[0],
             rows,
-            rewards,
-            endless,
             links: Vec::new(),
         })
     }
@@ -382,12 +386,24 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
 
     /// The transitions of transient state `i`: (state index, probability), sorted by index.
     pub fn row(&self, i: usize) -> &[(usize, BigRational)] {
-        &self.rows[i]
+        &self.rows.big()[i]
     }
 
     /// Every transient state's transitions.
     pub fn rows(&self) -> &[Vec<(usize, BigRational)>] {
-        &self.rows
+        self.rows.big()
+    }
+
+    /// The transitions of transient state `i`, as [`Chain::row`] has them, without making
+    /// every row's big rationals when the chain keeps its rows as words.
+    pub fn row_entries(&self, i: usize) -> impl Iterator<Item = (usize, Cow<'_, BigRational>)> {
+        self.rows.entries(i)
+    }
+
+    /// Every transient state's transitions as fractions of words, when every probability fits
+    /// one (then [`Chain::rows`] says the same as big rationals).
+    pub fn word_rows(&self) -> Option<WordRows<'_>> {
+        self.rows.words()
     }
 
     /// Transient state `i`'s turn as the rolls that end it and the turn of another state, when
@@ -399,7 +415,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
 
     /// The expected rewards of one turn from transient state `i`.
     pub fn rewards(&self, i: usize) -> &TurnRewards {
-        &self.rewards[i]
+        self.rows.rewards(i)
     }
 
     /// The least common denominator D of every transition probability, so that D times the
@@ -408,7 +424,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
     /// every k up to its length), which costs one division each (Lehmer's lcm,
     /// `exact::lehmer::lcm`), not a gcd.
     pub fn common_denominator(&self) -> BigInt {
-        common_denominator(self.rows.iter().flatten().map(|(_, p)| p)).0
+        common_denominator(self.rows().iter().flatten().map(|(_, p)| p)).0
     }
 
     /// True when a final state can be reached from every reachable state (so the game ends with
@@ -420,7 +436,8 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
     /// A state whose turn can go on for ever ([`Turn::endless`]), the first in the chain's order;
     /// every state of the chain is reachable.
     pub fn endless_state(&self) -> Option<&S> {
-        self.endless
+        self.rows
+            .endless()
             .iter()
             .position(|&e| e)
             .map(|i| &self.states[i])
@@ -432,17 +449,17 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         let n = self.states.len();
         // The predecessors of state j are preds[first[j]..first[j + 1]] (compressed columns).
         let mut first = vec![0usize; n + 1];
-        self.rows
-            .iter()
-            .flatten()
-            .for_each(|(j, _)| first[*j + 1] += 1);
+        let rows = self.rows.len();
+        (0..rows)
+            .flat_map(|i| self.rows.columns(i))
+            .for_each(|j| first[j + 1] += 1);
         (0..n).for_each(|j| first[j + 1] += first[j]);
         let mut fill = first[..n].to_vec();
         let mut preds = vec![0usize; first[n]];
-        for (i, row) in self.rows.iter().enumerate() {
-            for (j, _) in row {
-                preds[fill[*j]] = i;
-                fill[*j] += 1;
+        for i in 0..rows {
+            for j in self.rows.columns(i) {
+                preds[fill[j]] = i;
+                fill[j] += 1;
             }
         }
         let mut ends = vec![false; n];
@@ -464,7 +481,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         let mut queue = VecDeque::from([self.start]);
         let mut trapped = None;
         while let Some(i) = queue.pop_front() {
-            if i < self.transient && self.endless[i] {
+            if i < self.transient && self.rows.endless()[i] {
                 // A turn that can go on for ever: the cycle is the state itself.
                 let s = self.states[i].clone();
                 return Some(Trap {
@@ -477,10 +494,10 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
                 break;
             }
             if i < self.transient {
-                for (j, _) in &self.rows[i] {
-                    if dist[*j] == usize::MAX {
-                        dist[*j] = dist[i] + 1;
-                        queue.push_back(*j);
+                for j in self.rows.columns(i) {
+                    if dist[j] == usize::MAX {
+                        dist[j] = dist[i] + 1;
+                        queue.push_back(j);
                     }
                 }
             }
@@ -491,7 +508,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         let mut at: HashMap<usize, usize> = HashMap::from([(trapped, 0)]);
         loop {
             let i = *walk.last().expect("non-empty");
-            let next = self.rows[i][0].0;
+            let next = self.rows.columns(i).next().expect("a turn leads somewhere");
             if let Some(&pos) = at.get(&next) {
                 let mut cycle: Vec<S> = walk[pos..]
                     .iter()
@@ -520,7 +537,10 @@ impl<'a> Chain<Square> {
                     memo: RollsMemo::default(),
                     laws: rest::Laws::default(),
                 };
-                let mut chain = Chain::build(&model);
+                let turn_of = |s: &Square| rest::turn(&model.game, s, &model.memo, &model.laws);
+                let Ok(mut chain) = Chain::build_with(&model, usize::MAX, turn_of) else {
+                    unreachable!("no limit")
+                };
                 // SingleBoard has no lost turns: every chain turn is a whole fresh turn.
                 let whole = |s: &Square| model.game.skip(s).is_none();
                 let index_of = |s: &Square| chain.index_of(s);
@@ -560,7 +580,10 @@ impl TurnModel for MemoBoard<'_> {
     }
 
     fn turn(&self, state: &Square) -> Turn<Square> {
-        rest::turn(&self.game, state, &self.memo, &self.laws)
+        match rest::turn(&self.game, state, &self.memo, &self.laws) {
+            Kept::Words(law) => law.turn(),
+            Kept::Big(turn) => turn,
+        }
     }
 }
 
@@ -721,7 +744,7 @@ mod tests {
             for i in 0..kept.transient_count() {
                 assert_eq!(kept.rewards(i), scratch.rewards(i), "{}", b.name());
             }
-            assert_eq!(kept.endless, scratch.endless, "{}", b.name());
+            assert_eq!(kept.rows.endless(), scratch.rows.endless(), "{}", b.name());
             checked += 1;
         }
         assert!(checked >= 6, "{checked} boards");

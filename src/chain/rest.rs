@@ -38,105 +38,11 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-use num_bigint::BigInt;
-use num_rational::BigRational;
-use num_traits::{ToPrimitive, Zero};
-
 use super::compound::{compound_move_memo, rolls_at, RollGame, RollsFrom, RollsMemo};
 use super::links::{LinkRecord, LinkRecords};
-use super::{Turn, TurnRewards, WordHasher};
-
-/// A fraction `num / den` in lowest terms, `den > 0` (zero is `0 / 1`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Frac {
-    num: u64,
-    den: u64,
-}
-
-impl Frac {
-    const ZERO: Frac = Frac { num: 0, den: 1 };
-
-    /// The fraction as a big rational (already in lowest terms: no gcd).
-    fn big(self) -> BigRational {
-        if self.num == 0 {
-            return BigRational::zero();
-        }
-        BigRational::new_raw(BigInt::from(self.num), BigInt::from(self.den))
-    }
-
-    /// `p` as a fraction of words, or `None` when it is negative or does not fit.
-    fn of(p: &BigRational) -> Option<Frac> {
-        Some(Frac {
-            num: p.numer().to_u64()?,
-            den: p.denom().to_u64()?,
-        })
-    }
-}
-
-/// The law of a turn (or of its rest, from an in-turn square): where it ends, sorted by state,
-/// and its expected rewards.
-struct Law<S> {
-    next: Vec<(S, Frac)>,
-    /// Rolls, snakes, ladders, climbed, slid.
-    rewards: [Frac; 5],
-    /// The expected points and whether they are negative.
-    points: (bool, Frac),
-}
-
-impl<S: Clone> Law<S> {
-    /// The law as a [`Turn`].
-    fn turn(&self) -> Turn<S> {
-        let [rolls, snakes, ladders, climbed, slid] = self.rewards.map(Frac::big);
-        let points = self.points.1.big();
-        Turn {
-            next: self
-                .next
-                .iter()
-                .map(|(s, p)| (s.clone(), p.big()))
-                .collect(),
-            rewards: TurnRewards {
-                rolls,
-                snakes,
-                ladders,
-                climbed,
-                slid,
-                points: if self.points.0 { -points } else { points },
-            },
-            endless: false,
-        }
-    }
-
-    /// The law of `turn`, or `None` when it can go on for ever or a number does not fit a word.
-    fn of(turn: &Turn<S>) -> Option<Law<S>> {
-        if turn.endless {
-            return None;
-        }
-        let r = &turn.rewards;
-        let mut rewards = [Frac::ZERO; 5];
-        for (f, p) in rewards
-            .iter_mut()
-            .zip([&r.rolls, &r.snakes, &r.ladders, &r.climbed, &r.slid])
-        {
-            *f = Frac::of(p)?;
-        }
-        let negative = r.points < BigRational::zero();
-        let points = Frac::of(&if negative {
-            -&r.points
-        } else {
-            r.points.clone()
-        })?;
-        let next = turn
-            .next
-            .iter()
-            .map(|(s, p)| Some((s.clone(), Frac::of(p)?)))
-            .collect::<Option<_>>()?;
-        Some(Law {
-            next,
-            rewards,
-            points: (negative, points),
-        })
-    }
-}
+use super::rows::Kept;
+use super::words::{Frac, Law, WordRewards};
+use super::{Turn, WordHasher};
 
 /// A square's law: being worked out (on the current run), or known (`None`: the square's turn
 /// is summed whole, and so are those of the squares whose runs pass it).
@@ -171,19 +77,19 @@ impl<S> Laws<S> {
 /// The turn from the non-final `state`, with the in-turn rolls in `rolls` and the squares' laws
 /// in `laws`, for a game whose rolls from a state do not depend on where the turn began and
 /// count no streak (one player under unlimited roll-again, as [`RollsMemo`] says): the same
-/// turn as [`super::compound_move`].
+/// turn as [`super::compound_move`], in words when its numbers fit them.
 pub(super) fn turn<G: RollGame>(
     game: &G,
     state: &G::State,
     rolls: &RollsMemo<G::State>,
     laws: &Laws<G::State>,
-) -> Turn<G::State> {
+) -> Kept<Rc<Law<G::State>>, Turn<G::State>> {
     if game.skip(state).is_none() {
         if let Some(law) = law(game, state, rolls, laws) {
-            return law.turn();
+            return Kept::Words(law);
         }
     }
-    compound_move_memo(game, state, rolls)
+    Kept::Big(compound_move_memo(game, state, rolls))
 }
 
 /// The law of the turn from `state`: walks the run of top throws from it until a square whose
@@ -263,9 +169,9 @@ fn law_from<S: Ord + Clone>(
     end: &impl Fn(&S) -> S,
 ) -> Option<Law<S>> {
     let d = r.denom;
-    let (g, later, rewards, points) = match then {
-        Some((g, law)) => (g, &law.next[..], law.rewards, law.points),
-        None => (0, &[][..], [Frac::ZERO; 5], (false, Frac::ZERO)),
+    let (g, later, rewards) = match then {
+        Some((g, law)) => (g, &law.next[..], law.rewards),
+        None => (0, &[][..], WordRewards::ZERO),
     };
     let mut ends: Vec<(S, u128)> = r.ends.iter().map(|(s, p)| (end(s), *p)).collect();
     // A roll's ends come nearly sorted (the faces in order, but for jumps): by insertion.
@@ -299,14 +205,16 @@ fn law_from<S: Ord + Clone>(
     for ((sum, c), x) in sums
         .iter_mut()
         .zip([d].iter().chain(&r.counts))
-        .zip(rewards)
+        .zip(rewards.counts)
     {
         *sum = combine(*c, d, g, x)?;
     }
     Some(Law {
         next,
-        rewards: sums,
-        points: combine_signed(r.points, d, g, points)?,
+        rewards: WordRewards {
+            counts: sums,
+            points: combine_signed(r.points, d, g, rewards.points)?,
+        },
     })
 }
 

@@ -35,9 +35,8 @@
 
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::ToPrimitive;
 
-use crate::chain::{Chain, ChainState};
+use crate::chain::{Chain, ChainState, WordEntry};
 
 /// The common denominators read as counts are below `2^COUNT_BITS`: then the `u128` tier's
 /// `V = 127 - bits(D)` is at least 87 (see "How tight" in `stepper.rs`).
@@ -84,31 +83,30 @@ impl MergedRows {
     /// below `2^COUNT_BITS` (or a denominator on the way does not fit a word).
     pub fn counts<S: ChainState>(chain: &Chain<S>) -> Option<MergedRows> {
         let t = chain.transient_count();
-        let rows = &chain.rows()[..t];
+        // A chain whose rows are not all words has a denominator past a word.
+        let rows = chain.word_rows()?;
         let mut l = 1u64;
-        for (_, p) in rows.iter().flatten() {
-            let d = p.denom().to_u64()?;
+        for &WordEntry { den: d, .. } in rows.entries() {
             if l % d != 0 {
                 l = l.checked_mul(d / l.gcd(&d))?;
             }
         }
-        let len = rows.iter().map(Vec::len).sum();
+        let len = rows.entries().count();
         let mut row_start = Vec::with_capacity(t + 1);
         let (mut col, mut counts) = (Vec::with_capacity(len), Vec::<u64>::with_capacity(len));
         row_start.push(0);
         // L / d for the last denominator d (runs of entries share one).
         let (mut last, mut factor) = (0, 0);
-        for row in rows {
+        for i in 0..t {
             // The row's finish entry, once it has one.
             let mut finish: Option<usize> = None;
-            for (j, p) in row {
-                let d = p.denom().to_u64()?;
+            for &WordEntry { to, num, den: d } in rows.row(i) {
                 if d != last {
                     (last, factor) = (d, l / d);
                 }
                 // A probability is at most 1, so n (L / d) <= L (checked all the same).
-                let a = p.numer().to_u64()?.checked_mul(factor)?;
-                let j = u32::try_from((*j).min(t)).expect("fewer than 2^32 states");
+                let a = num.checked_mul(factor)?;
+                let j = to.min(t as u32);
                 if j as usize == t {
                     if let Some(k) = finish {
                         counts[k] = counts[k].checked_add(a)?;
