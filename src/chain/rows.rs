@@ -291,3 +291,91 @@ impl ChainTurns {
         self.endless.len()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use num_integer::Integer;
+    use num_traits::{One, Zero};
+
+    use crate::board::Board;
+    use crate::chain::Chain;
+    use crate::exact::certified::MergedRows;
+    use crate::test_util::board;
+
+    /// Every built-in board's chain keeps its rows in words, each entry in lowest terms, and
+    /// reads the same transitions through every door: the words, the big rows, the entries
+    /// made one at a time and the columns (by hand: each row sums to 1).
+    #[test]
+    fn every_built_in_chain_is_words_read_alike_through_every_door() {
+        for name in crate::board::builtin_names() {
+            let b = crate::board::builtin(name).unwrap();
+            let chain = Chain::for_board(&b);
+            let words = chain
+                .word_rows()
+                .expect("a built-in board's turns fit words");
+            assert_eq!(words.len(), chain.transient_count(), "{name}");
+            for i in 0..words.len() {
+                let row = words.row(i);
+                assert!(
+                    row.windows(2).all(|w| w[0].to < w[1].to),
+                    "{name}: row {i} sorted"
+                );
+                for e in row {
+                    assert!(
+                        e.den > 0 && e.num.gcd(&e.den) == 1,
+                        "{name}: {e:?} in lowest terms"
+                    );
+                }
+                let big: Vec<_> = row.iter().map(|e| (e.to as usize, e.big())).collect();
+                assert_eq!(chain.row(i), &big[..], "{name}: row {i}");
+                let entries: Vec<_> = chain
+                    .row_entries(i)
+                    .map(|(j, p)| (j, p.into_owned()))
+                    .collect();
+                assert_eq!(entries, big, "{name}: row {i} entry by entry");
+                let columns: Vec<usize> = chain.rows.columns(i).collect();
+                assert_eq!(columns, big.iter().map(|(j, _)| *j).collect::<Vec<_>>());
+                let sum = big
+                    .iter()
+                    .fold(num_rational::BigRational::zero(), |s, (_, p)| s + p);
+                assert!(sum.is_one(), "{name}: row {i} sums to {sum}");
+            }
+        }
+    }
+
+    /// A turn whose chance does not fit a word (a 2-faced die whose 2s roll again, 150
+    /// squares: from square 0 a run of 2s reaches square 148 with probability `2^-74`, past a
+    /// word when its 1 ends the turn) keeps the whole chain in big rationals: no words, the
+    /// counts refused, and the rows, columns and trap as the turns say.
+    #[test]
+    fn a_chance_past_a_word_keeps_the_rows_big() {
+        let b: Board = board("size = 150\n[rules]\ndie = 2\nroll_again = \"unlimited\"\n");
+        let chain = Chain::for_board(&b);
+        assert!(chain.word_rows().is_none());
+        assert!(MergedRows::counts(&chain).is_none());
+        let start = chain.start();
+        let two = num_bigint::BigInt::from(2);
+        let deepest = chain
+            .row(start)
+            .iter()
+            .map(|(_, p)| p.denom())
+            .max()
+            .unwrap();
+        assert!(
+            *deepest >= two.pow(74),
+            "the deepest level's chance is 2^-74 or less"
+        );
+        for i in 0..chain.transient_count() {
+            let columns: Vec<usize> = chain.rows.columns(i).collect();
+            let big: Vec<usize> = chain.row(i).iter().map(|(j, _)| *j).collect();
+            assert_eq!(columns, big);
+            let sum = chain
+                .row(i)
+                .iter()
+                .fold(num_rational::BigRational::zero(), |s, (_, p)| s + p);
+            assert!(sum.is_one(), "row {i} sums to {sum}");
+        }
+        assert!(chain.always_ends());
+        assert!(chain.rewards(start).rolls > num_rational::BigRational::one());
+    }
+}
