@@ -387,51 +387,56 @@ pub fn certified_distribution_for<S: ChainState>(
     digits: usize,
     shows: &Shows,
 ) -> Result<ShownDistribution<S>, TooMuchWork> {
+    match shown_by_tiers(chain, options, digits, shows)? {
+        Some(shown) => Ok(shown),
+        // Stepped once the tiers' terms and chains are freed.
+        None => exact_shown(chain, options, digits),
+    }
+}
+
+/// [`certified_distribution_for`] from the tiers; `None` when it is the exact distribution
+/// rounded instead: neither tier can tell the tail threshold, the game is bounded (its mean is
+/// the exact sum) or more than 19 digits are asked for (they need the fractions).
+fn shown_by_tiers<S: ChainState>(
+    chain: &Chain<S>,
+    options: &DistributionOptions,
+    digits: usize,
+    shows: &Shows,
+) -> Result<Option<ShownDistribution<S>>, TooMuchWork> {
     let rows = MergedRows::new(chain);
-    // The float tier, built only when a tier steps with it (efi's tail law finishes without).
-    let fc = OnceCell::new();
-    let fc = || fc.get_or_init(|| FloatChain::from_rows(&rows)).as_ref();
-    let cc = OnceCell::new();
-    let cc = || cc.get_or_init(|| CertifiedChain::for_chain(chain, &rows));
-    let transitions = cc().transitions();
+    let cc = CertifiedChain::for_chain(chain, &rows);
+    let transitions = cc.transitions();
     // A 128-bit product pair costs about as much as 8 limb multiply-adds of the exact stepping.
-    let plan = plan_on_rows(chain, &rows, options, |turns| {
+    let mut plan = plan_on_rows(chain, &rows, options, |turns| {
         8.0 * transitions as f64 * turns
     })?;
-    let grid = 10f64.powi(-(digits.min(400) as i32));
-    let first = match &plan.tail_law_start {
-        Some(start) => law_first(start, cc(), fc, options, &plan, grid).map(|first| {
-            let wide = too_wide(&first.0.p) || too_wide(&first.0.s);
-            match wide.then(|| float_first(cc(), fc, options, &plan, grid)) {
-                Some(Some((stepped, refine, _, _))) => (stepped, refine, first.2, first.3),
-                _ => first,
-            }
-        }),
-        None => float_first(cc(), fc, options, &plan, grid),
-    };
-    // Neither tier can tell the tail threshold: the exact distribution.
+    let first = first_tiers(&cc, &rows, options, &plan, digits);
+    // Read by no tier from here on: its memory goes to the rows' text.
+    drop(rows);
     let Some((stepped, mut refine, tail_law, settled)) = first else {
-        return exact_shown(chain, options, digits);
+        return Ok(None);
     };
     let Stepped { mut p, mut s, stop } = stepped;
     let (p, s) = (&mut p, &mut s);
     let tail_is_zero = matches!(s.last(), Some(Value::Bounds(b)) if b.is_zero());
     if tail_is_zero || digits > 19 {
-        // The mean of a bounded game is the exact sum; many digits need the fractions.
-        return exact_shown(chain, options, digits);
+        return Ok(None);
     }
     let ic = OnceCell::new();
     let ic = || ic.get_or_init(|| IntegerChain::new(chain));
     let states = chain.transient_count();
     let rho = plan.radius(chain, settled.as_deref());
+    // Q and the settled law are done with as well.
+    drop(settled);
+    plan.drop_q();
     loop {
         match decide(p, s, digits, (&plan, rho), shows) {
             Ok(decided) => {
-                return Ok(ShownDistribution {
+                return Ok(Some(ShownDistribution {
                     terms: decided.terms,
                     digits,
                     starts_finished: plan.starts_finished,
-                    stop: stop.clone(),
+                    stop,
                     tail_threshold: options.tail.clone(),
                     tail: decided.tail,
                     quantiles: decided.quantiles,
@@ -441,7 +446,7 @@ pub fn certified_distribution_for<S: ChainState>(
                     decay: decided.decay,
                     tail_law,
                     trap: plan.trap,
-                })
+                }))
             }
             // The float tier's terms go to the u128 tier, the u128 tier's to the exact one.
             Err(undecided) => {
@@ -450,6 +455,33 @@ pub fn certified_distribution_for<S: ChainState>(
                 }
             }
         }
+    }
+}
+
+/// The first stepping of the terms (`shown_tiers.rs`): with a tail law to look for, from its
+/// watch (the float tier from the start instead when those terms come out too wide), else from
+/// the float tier; `None` when neither can tell the tail threshold. The float tier's chain is
+/// built from `rows` only when a tier steps with it (efi's tail law finishes without), and
+/// freed on return.
+fn first_tiers<'a, S>(
+    cc: &'a CertifiedChain,
+    rows: &MergedRows,
+    options: &DistributionOptions,
+    plan: &Plan<S>,
+    digits: usize,
+) -> Option<tiers::First<'a>> {
+    let fc = OnceCell::new();
+    let fc = || fc.get_or_init(|| FloatChain::from_rows(rows)).as_ref();
+    let grid = 10f64.powi(-(digits.min(400) as i32));
+    match &plan.tail_law_start {
+        Some(start) => law_first(start, cc, fc, options, plan, grid).map(|first| {
+            let wide = too_wide(&first.0.p) || too_wide(&first.0.s);
+            match wide.then(|| float_first(cc, fc, options, plan, grid)) {
+                Some(Some((stepped, refine, _, _))) => (stepped, refine, first.2, first.3),
+                _ => first,
+            }
+        }),
+        None => float_first(cc, fc, options, plan, grid),
     }
 }
 
@@ -473,10 +505,8 @@ fn decide<S>(
     shows: &Shows,
 ) -> Result<Decided, Vec<usize>> {
     let (mut terms, tail) = shown(p, s, digits)?;
-    let sr: Vec<&Value> = s.iter().collect();
-    let pr: Vec<&Value> = p.iter().collect();
-    let quantiles = quantiles_of(&sr, plan.starts_finished)?;
-    let mode = mode_of(&pr, sr.last().copied(), plan)?;
+    let quantiles = quantiles_of(s, plan.starts_finished)?;
+    let mode = mode_of(p, s.last(), plan)?;
     let mode = mode.map(|m| (m, (m >= 1).then(|| terms[m - 1].table()[0].to_string())));
     // The chart's rows need their nearest f64.
     let chart = match shows.chart {

@@ -103,17 +103,17 @@ pub(super) fn settles_after(tails: &[Tail], rho: f64) -> Result<Option<usize>, V
 /// `tails` are those of the terms ([`tails`]).
 pub(super) fn mean(tails: &[Tail], decay: Option<Decay>) -> Result<Mean, Vec<usize>> {
     let every = || (0..tails.len()).collect::<Vec<usize>>();
-    let tails: Vec<(f64, f64)> = tails
-        .iter()
-        .copied()
-        .collect::<Option<_>>()
-        .ok_or_else(every)?;
-    let values: Vec<f64> = tails.iter().map(|t| t.0).collect();
+    if tails.iter().any(Option::is_none) {
+        return Err(every());
+    }
+    // Every tail is known: read in place, without a copy of the pairs.
+    let tails = || tails.iter().map(|t| t.expect("every tail is known"));
+    let values: Vec<f64> = tails().map(|t| t.0).collect();
     let about = mean_about(&values, decay);
-    let (Mean::About(m), Some(((last, d_last), before))) = (&about, tails.split_last()) else {
+    let (Mean::About(m), Some((last, d_last))) = (&about, tails().next_back()) else {
         return Ok(about);
     };
-    if tails.iter().all(|t| t.1 == 0.0) {
+    if tails().all(|t| t.1 == 0.0) {
         // The exact distribution's floats.
         return Ok(about);
     }
@@ -123,8 +123,9 @@ pub(super) fn mean(tails: &[Tail], decay: Option<Decay>) -> Result<Mean, Vec<usi
     };
     // Each tail is within t d of the exact distribution's (the last counts g times), and each
     // of the two sums of at most N + 2 positive terms within gamma_(N+2) of its exact sum.
-    let moved: f64 = before.iter().map(|(t, d)| t * d).sum::<f64>() + last * d_last * g;
-    let rounding = 2.0 * (tails.len() as f64 + 4.0) * 2.0 * UNIT * m;
+    let before = tails().take(values.len() - 1);
+    let moved: f64 = before.map(|(t, d)| t * d).sum::<f64>() + last * d_last * g;
+    let rounding = 2.0 * (values.len() as f64 + 4.0) * 2.0 * UNIT * m;
     let slack = 2.0 * (moved + rounding);
     match format!("{:.3}", m - slack) == format!("{:.3}", m + slack) {
         true => Ok(about),

@@ -158,9 +158,9 @@ const RESERVED_TURNS: usize = 1 << 16;
 /// With no tail law to look for (a game that may not end): the float tier from the start,
 /// the `u128` tier from the start when it gives up; `None` when neither can tell the tail
 /// threshold.
-pub(super) fn float_first<'a, S>(
+pub(super) fn float_first<'a, 'f, S>(
     cc: &'a CertifiedChain,
-    fc: impl Fn() -> Option<&'a FloatChain>,
+    fc: impl Fn() -> Option<&'f FloatChain>,
     options: &DistributionOptions,
     plan: &Plan<S>,
     grid: f64,
@@ -190,10 +190,10 @@ pub(super) fn float_first<'a, S>(
 /// passes; then the float tier from the `u128` tier's position for the turns left, or the
 /// `u128` tier on when the float tier cannot start there or gives up. `None` when the bounds
 /// cannot tell the tail threshold.
-pub(super) fn law_first<'a, S>(
+pub(super) fn law_first<'a, 'f, S>(
     start: &TailLawStart,
     cc: &'a CertifiedChain,
-    fc: impl Fn() -> Option<&'a FloatChain>,
+    fc: impl Fn() -> Option<&'f FloatChain>,
     options: &DistributionOptions,
     plan: &Plan<S>,
     grid: f64,

@@ -121,29 +121,28 @@ pub(super) fn linked_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) ->
                 .collect(),
         });
     }
-    let entries = turns.iter().map(Vec::len).sum::<usize>();
-    if entries + linked >= rows.col.len() {
+    let count = turns.iter().map(Vec::len).sum::<usize>();
+    if count + linked >= rows.col.len() {
         return None;
     }
     let (links, h) = link_steps(&links, t)?;
     let row_len = turns.iter().map(|r| r.len() as u32).collect();
     let widest = widest_column(turns.iter().flatten().map(|&(j, _)| j), t);
     let entries = turns.into_iter().flatten();
+    // Collected into room for all of them: a flattened iterator does not know its length.
     let (weights, value_bits) = match common_denominator(entries.clone().map(|(_, p)| p)) {
-        Some(l) => count_route(
-            entries
-                .map(|(j, p)| {
-                    let Share::Words(n, d) = p else {
-                        unreachable!("a common denominator of words")
-                    };
-                    // n <= d and d divides l: the count is at most l.
-                    let a = n * (l / d);
-                    let upper = upper_of_nearest(nearest_f64(a, l));
-                    CountEntry { a, upper, j }
-                })
-                .collect(),
-            l,
-        ),
+        Some(l) => {
+            let entries = entries.map(|(j, p)| {
+                let Share::Words(n, d) = p else {
+                    unreachable!("a common denominator of words")
+                };
+                // n <= d and d divides l: the count is at most l.
+                let a = n * (l / d);
+                let upper = upper_of_nearest(nearest_f64(a, l));
+                CountEntry { a, upper, j }
+            });
+            count_route(collect_exactly(count, entries), l)
+        }
         None => {
             let entries = entries.map(|(j, p)| {
                 let (coef, upper) = match p {
@@ -152,7 +151,10 @@ pub(super) fn linked_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) ->
                 };
                 FixedEntry { coef, upper, j }
             });
-            (Weights::Fixed(entries.collect()), FIXED_VALUE_BITS)
+            (
+                Weights::Fixed(collect_exactly(count, entries)),
+                FIXED_VALUE_BITS,
+            )
         }
     };
     Some(Linked {
@@ -162,6 +164,14 @@ pub(super) fn linked_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) ->
         links,
         widest,
     })
+}
+
+/// The `count` items of `items` in a vector with room for them alone (no growing by copying).
+fn collect_exactly<T>(count: usize, items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut v = Vec::with_capacity(count);
+    v.extend(items);
+    debug_assert_eq!(v.len(), count, "the count given");
+    v
 }
 
 /// The least common denominator of `shares` when every one is a fraction of words and it is
@@ -205,7 +215,8 @@ fn link_steps(links: &[Option<&crate::chain::Link>], t: usize) -> Option<(LinkSt
     let mut ready: Vec<usize> = (0..t)
         .filter(|&i| links[i].is_some() && indegree[i] == 0)
         .collect();
-    let mut steps = Vec::new();
+    let linked = links.iter().flatten().count();
+    let mut steps = Vec::with_capacity(linked);
     while let Some(i) = ready.pop() {
         let link = links[i].expect("only linked states are ready");
         let to = link.next;
@@ -221,7 +232,7 @@ fn link_steps(links: &[Option<&crate::chain::Link>], t: usize) -> Option<(LinkSt
             ready.push(to);
         }
     }
-    if steps.len() != links.iter().flatten().count() {
+    if steps.len() != linked {
         return None;
     }
     let sinks = (0..t)
