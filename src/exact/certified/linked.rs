@@ -101,48 +101,57 @@ pub(super) fn linked_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) ->
     if linked == 0 {
         return None;
     }
-    let mut turns: Vec<Vec<(u32, Share)>> = Vec::with_capacity(t);
+    // Every state's row, one after another: a linked state's ending rolls (its final states
+    // merged into the finish's column), else its whole turn.
+    let row_len: Vec<u32> = (0..t)
+        .map(|i| match links[i] {
+            Some(link) => merged_len(&link.ends, t) as u32,
+            None => (rows.row_start[i + 1] - rows.row_start[i]) as u32,
+        })
+        .collect();
+    let count = row_len.iter().map(|&n| n as usize).sum::<usize>();
+    if count + linked >= rows.col.len() {
+        return None;
+    }
+    let mut shares: Vec<(u32, Share)> = Vec::with_capacity(count);
+    let mut ends = Vec::new();
     for (i, link) in links.iter().enumerate() {
-        turns.push(match link {
+        match link {
             Some(link) => {
-                let ends = link.ends.iter().map(|&(j, c)| (j.min(t) as u32, c));
-                merge_finish(ends.collect(), t as u32)
-                    .into_iter()
-                    .map(|(j, c)| (j, Share::Words(c, link.denom)))
-                    .collect()
+                ends.clear();
+                ends.extend(link.ends.iter().map(|&(j, c)| (j.min(t) as u32, c)));
+                merge_finish(&mut ends, t as u32);
+                shares.extend(ends.iter().map(|&(j, c)| (j, Share::Words(c, link.denom))));
             }
-            None => (rows.row_start[i]..rows.row_start[i + 1])
-                .map(|k| match &rows.probabilities {
+            None => shares.extend((rows.row_start[i]..rows.row_start[i + 1]).map(|k| {
+                match &rows.probabilities {
                     Probabilities::Counts { d, counts } => {
                         (rows.col[k], Share::Words(counts[k], *d))
                     }
                     Probabilities::Fractions(p) => (rows.col[k], Share::Big(&p[k])),
+                }
+            })),
+        }
+    }
+    debug_assert_eq!(shares.len(), count, "the rows' lengths counted first");
+    let (links, h) = link_steps(&links, t)?;
+    let widest = widest_column(shares.iter().map(|&(j, _)| j), t);
+    let entries = shares.iter().copied();
+    let (weights, value_bits) = match common_denominator(entries.clone().map(|(_, p)| p)) {
+        Some(l) => count_route(
+            entries
+                .map(|(j, p)| {
+                    let Share::Words(n, d) = p else {
+                        unreachable!("a common denominator of words")
+                    };
+                    // n <= d and d divides l: the count is at most l.
+                    let a = n * (l / d);
+                    let upper = upper_of_nearest(nearest_f64(a, l));
+                    CountEntry { a, upper, j }
                 })
                 .collect(),
-        });
-    }
-    let count = turns.iter().map(Vec::len).sum::<usize>();
-    if count + linked >= rows.col.len() {
-        return None;
-    }
-    let (links, h) = link_steps(&links, t)?;
-    let row_len = turns.iter().map(|r| r.len() as u32).collect();
-    let widest = widest_column(turns.iter().flatten().map(|&(j, _)| j), t);
-    let entries = turns.into_iter().flatten();
-    // Collected into room for all of them: a flattened iterator does not know its length.
-    let (weights, value_bits) = match common_denominator(entries.clone().map(|(_, p)| p)) {
-        Some(l) => {
-            let entries = entries.map(|(j, p)| {
-                let Share::Words(n, d) = p else {
-                    unreachable!("a common denominator of words")
-                };
-                // n <= d and d divides l: the count is at most l.
-                let a = n * (l / d);
-                let upper = upper_of_nearest(nearest_f64(a, l));
-                CountEntry { a, upper, j }
-            });
-            count_route(collect_exactly(count, entries), l)
-        }
+            l,
+        ),
         None => {
             let entries = entries.map(|(j, p)| {
                 let (coef, upper) = match p {
@@ -151,10 +160,7 @@ pub(super) fn linked_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) ->
                 };
                 FixedEntry { coef, upper, j }
             });
-            (
-                Weights::Fixed(collect_exactly(count, entries)),
-                FIXED_VALUE_BITS,
-            )
+            (Weights::Fixed(entries.collect()), FIXED_VALUE_BITS)
         }
     };
     Some(Linked {
@@ -164,14 +170,6 @@ pub(super) fn linked_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) ->
         links,
         widest,
     })
-}
-
-/// The `count` items of `items` in a vector with room for them alone (no growing by copying).
-fn collect_exactly<T>(count: usize, items: impl Iterator<Item = T>) -> Vec<T> {
-    let mut v = Vec::with_capacity(count);
-    v.extend(items);
-    debug_assert_eq!(v.len(), count, "the count given");
-    v
 }
 
 /// The least common denominator of `shares` when every one is a fraction of words and it is
@@ -193,14 +191,21 @@ fn ratio(n: u64, d: u64) -> BigRational {
 }
 
 /// A linked state's ending rolls with every final state's entry merged into the finish's
-/// column `t`, with their numerators.
-fn merge_finish(mut ends: Vec<(u32, u64)>, t: u32) -> Vec<(u32, u64)> {
+/// column `t`, with their numerators: the entries from the first in that column on become one.
+fn merge_finish(ends: &mut Vec<(u32, u64)>, t: u32) {
     if let Some(first) = ends.iter().position(|e| e.0 == t) {
         let total = ends[first..].iter().map(|e| e.1).sum();
         ends.truncate(first + 1);
         ends[first].1 = total;
     }
-    ends
+}
+
+/// How many entries [`merge_finish`] leaves of the ending rolls `ends` (columns past `t`, the
+/// final states, count as `t`'s).
+fn merged_len(ends: &[(usize, u64)], t: usize) -> usize {
+    ends.iter()
+        .position(|&(j, _)| j >= t)
+        .map_or(ends.len(), |first| first + 1)
 }
 
 /// The links in an order that puts every state before the one its link leads to (Kahn's), and
