@@ -8,7 +8,7 @@
 //! (`{:.3}`, which rounds correctly and so is monotone). Otherwise the terms must be known
 //! better (`Err`), and the next tier computes them.
 
-use super::Value;
+use super::{Value, ValueRef};
 use crate::analysis::distribution::{mean_about, Decay, Mean};
 use crate::exact::certified::Bounds;
 use crate::exact::limbs::u128_to_f64;
@@ -44,10 +44,10 @@ fn tail(v: &Value) -> Tail {
     if let Some(x) = v.to_f64() {
         return Some((x, 0.0));
     }
-    let Value::Bounds(b) = v else {
+    let ValueRef::Bounds(b) = v.get() else {
         return None;
     };
-    let x = inside(b);
+    let x = inside(&b);
     if b.lo == 0 || x < LEAST {
         return None;
     }
@@ -158,7 +158,7 @@ mod tests {
         let exact: Vec<Value> = dist
             .terms
             .iter()
-            .map(|t| Value::Exact(t.survives.clone()))
+            .map(|t| Value::exact(t.survives.clone()))
             .collect();
         assert_eq!(
             settles_after(&tails(&exact), decay.rho),
@@ -171,7 +171,7 @@ mod tests {
         let bounds: Vec<Value> = (0..500)
             .map(|_| {
                 assert!(f.step());
-                Value::Bounds(f.survives())
+                Value::bounds(f.survives())
             })
             .collect();
         assert_eq!(
@@ -193,17 +193,17 @@ mod tests {
         // (up to rounding), so bounds 2^-40 wide cannot tell the test; exact ones can.
         let wide = |x: f64| {
             let lo = (x * 2f64.powi(120)) as u128;
-            Value::Bounds(Bounds {
+            Value::Bounds {
                 lo,
                 hi: lo + (lo >> 40),
                 shift: 120,
-            })
+            }
         };
         assert_eq!(
             settles_after(&tails(&[wide(0.5), wide(0.2525)]), 0.5),
             Err(vec![0, 1])
         );
-        let x = |n: i64, d: i64| Value::Exact(crate::test_util::q(n, d));
+        let x = |n: i64, d: i64| Value::exact(crate::test_util::q(n, d));
         assert!(settles_after(&tails(&[x(1, 2), x(2525, 10000)]), 0.5).is_ok());
         // Far from the edge, the same bounds decide it: 0.3 / 0.5 is 20 % above rho.
         assert_eq!(

@@ -5,7 +5,7 @@
 //! else the `u128` tier on; with none (a game that may not end), the float tier from the start,
 //! else the `u128` tier. The `u128` tier stays for the terms left undecided ([`Refine`]).
 
-use super::{DistributionOptions, Plan, Stop, TailLaw, TailLawStart, Value};
+use super::{DistributionOptions, Plan, Stop, TailLaw, TailLawStart, Value, ValueRef};
 use crate::analysis::distribution::stop_rule;
 use crate::exact::certified::{
     below, Bounds, CertifiedChain, CertifiedStepper, FloatChain, FloatStepper, GeometricTier,
@@ -108,8 +108,8 @@ fn stop_now<S>(
     options: &DistributionOptions,
     plan: &Plan<S>,
 ) -> Result<Option<Stop>, ()> {
-    let last = match s.last() {
-        Some(Value::Bounds(b)) => Some(below(b, &options.tail).ok_or(())? || b.is_zero()),
+    let last = match s.last().map(Value::get) {
+        Some(ValueRef::Bounds(b)) => Some(below(&b, &options.tail).ok_or(())? || b.is_zero()),
         _ => None,
     };
     Ok(stop_rule(options, plan, n, last))
@@ -140,8 +140,8 @@ pub(super) fn step_on<S>(
         if give_up.now(stepper.turn(), &survives, &mut width) {
             return None;
         }
-        p.push(Value::Bounds(stepper.ends_now()));
-        s.push(Value::Bounds(survives));
+        p.push(Value::bounds(stepper.ends_now()));
+        s.push(Value::bounds(survives));
     }
 }
 
@@ -152,7 +152,7 @@ fn no_terms(options: &DistributionOptions) -> (Vec<Value>, Vec<Value>) {
     (Vec::with_capacity(turns), Vec::with_capacity(turns))
 }
 
-/// The most turns [`no_terms`] makes room for ahead (4 MiB a vector); more grow as they come.
+/// The most turns [`no_terms`] makes room for ahead (3 MiB a vector); more grow as they come.
 const RESERVED_TURNS: usize = 1 << 16;
 
 /// With no tail law to look for (a game that may not end): the float tier from the start,
@@ -214,8 +214,8 @@ pub(super) fn law_first<'a, 'f, S>(
         }
         stepper.step();
         if stop.is_none() {
-            p.push(Value::Bounds(stepper.ends_now()));
-            s.push(Value::Bounds(stepper.survives()));
+            p.push(Value::bounds(stepper.ends_now()));
+            s.push(Value::bounds(stepper.survives()));
         }
         if let Some(u) = settling.watch(&stepper) {
             law = Some(start.finish(stepper.turn(), &u, &stepper.position()));
@@ -318,8 +318,8 @@ impl<'a> Refine<'a> {
             stage.advance(stepper.turn() as u64);
             stepper.step();
             let i = stepper.turn() - 1;
-            p[i] = Value::Bounds(stepper.ends_now());
-            s[i] = Value::Bounds(stepper.survives());
+            p[i] = Value::bounds(stepper.ends_now());
+            s[i] = Value::bounds(stepper.survives());
         }
         true
     }
@@ -332,7 +332,7 @@ impl<'a> Refine<'a> {
 pub(super) fn too_wide(terms: &[Value]) -> bool {
     terms
         .iter()
-        .any(|v| matches!(v, Value::Bounds(b) if b.hi - b.lo > b.lo >> 21))
+        .any(|v| matches!(*v, Value::Bounds { lo, hi, .. } if hi - lo > lo >> 21))
 }
 
 #[cfg(test)]
