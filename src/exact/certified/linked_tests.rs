@@ -66,7 +66,9 @@ fn the_final_states_merge_into_the_finish_and_the_count_ahead_agrees() {
     // Worked by hand, t = 5: columns 5 and past are final states, merged into one entry in
     // column 5 with their numerators added; the count made before the rows are written
     // (`merged_len`) is the length the merge leaves.
-    let cases: [(&[(usize, u64)], &[(u32, u64)]); 4] = [
+    type Row = &'static [(usize, u64)];
+    type Merged = &'static [(u32, u64)];
+    let cases: [(Row, Merged); 4] = [
         (&[(1, 2), (3, 1), (5, 1), (7, 2)], &[(1, 2), (3, 1), (5, 3)]),
         (&[(1, 1), (2, 1)], &[(1, 1), (2, 1)]),
         (&[(6, 1), (9, 4)], &[(5, 5)]),
