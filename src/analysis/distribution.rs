@@ -382,10 +382,8 @@ impl<S: ChainState> Plan<S> {
         }
     }
 
-    /// Frees Q and the tail law's start, which holds it, once the stepping and
-    /// [`Plan::radius`] are done with them (a caller that goes on deciding the terms from the
-    /// plan's other fields gives their memory back first); [`Plan::radius`] and
-    /// [`Plan::tail_law`] must not be called after.
+    /// Frees Q and the tail law's start (which holds it) once the stepping and [`Plan::radius`]
+    /// are done with them; neither that nor [`Plan::tail_law`] may be called after.
     pub(crate) fn drop_q(&mut self) {
         self.q = None;
         self.tail_law_start = None;
@@ -530,8 +528,7 @@ pub(crate) trait Known {
     fn cmp_scaled(&self, other: &Self, r: &BigRational) -> Option<Ordering>;
 }
 
-/// A reference knows what its value knows: the terms are read in place, whether a caller holds
-/// them (`&[Value]`) or points at them (`&[&BigRational]`).
+/// Terms read in place, whether held (`&[Value]`) or pointed at (`&[&BigRational]`).
 impl<K: Known> Known for &K {
     fn cmp_rational(&self, r: &BigRational) -> Option<Ordering> {
         (**self).cmp_rational(r)
