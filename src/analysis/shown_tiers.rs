@@ -101,13 +101,17 @@ impl GiveUp {
 }
 
 /// The stop rule at the terms stepped so far: `Err(())` when the last term's bounds cannot
-/// tell whether `P(T > n)` is below the tail threshold.
+/// tell whether `P(T > n)` is below the tail threshold and the rule asks.
 fn stop_now<S>(
     s: &[Value],
     n: usize,
     options: &DistributionOptions,
     plan: &Plan<S>,
 ) -> Result<Option<Stop>, ()> {
+    // The turns asked for, or a game that starts finished, decide without the last term.
+    if options.turns.is_some() || plan.starts_finished {
+        return Ok(stop_rule(options, plan, n, None));
+    }
     let last = match s.last().map(Value::get) {
         Some(ValueRef::Bounds(b)) => Some(below(&b, &options.tail).ok_or(())? || b.is_zero()),
         _ => None,
@@ -352,5 +356,27 @@ mod tests {
         assert!((RESERVED_TURNS..2 * RESERVED_TURNS).contains(&p.capacity()));
         let (p, _) = no_terms(&with(None));
         assert_eq!(p.capacity(), 0);
+    }
+
+    #[test]
+    fn the_turns_asked_for_stop_the_stepping_whatever_the_last_terms_bounds() {
+        // A last P(T > n) in [0, 1]: its bounds cannot tell the tail threshold (1e-12), which
+        // matters only when no turns are asked for.
+        let chain = crate::chain::Chain::for_board(&crate::board::builtin("tiny").unwrap());
+        let with = |turns| DistributionOptions {
+            turns,
+            ..DistributionOptions::default()
+        };
+        let wide = [Value::bounds(Bounds {
+            lo: 0,
+            hi: 1 << 100,
+            shift: 100,
+        })];
+        let plan = crate::analysis::distribution::plan(&chain, &with(None), |_| 0.0).unwrap();
+        assert_eq!(stop_now(&wide, 1, &with(None), &plan), Err(()));
+        let turns = with(Some(3));
+        assert_eq!(stop_now(&wide, 1, &turns, &plan), Ok(None));
+        let stop = stop_now(&wide, 3, &turns, &plan);
+        assert!(matches!(stop, Ok(Some(Stop::Turns))), "{stop:?}");
     }
 }
