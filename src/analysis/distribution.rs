@@ -334,7 +334,7 @@ pub fn distribution<S: ChainState>(
     let survives: Vec<&BigRational> = terms.iter().map(|t| &t.survives).collect();
     let quantiles = quantiles_of(&survives, plan.starts_finished).expect("exact values decide");
     let p: Vec<&BigRational> = terms.iter().map(|t| &t.p).collect();
-    let mode = mode_of(&p, survives.last().copied(), &plan).expect("exact values decide");
+    let mode = mode_of(&p, survives.last(), &plan).expect("exact values decide");
     let tails: Vec<f64> = survives.iter().map(|s| to_f64(s)).collect();
     let (tail_law, settled) = plan.tail_law(chain);
     let rho = plan.radius(chain, settled.as_deref());
@@ -378,8 +378,15 @@ impl<S: ChainState> Plan<S> {
         match (&self.tail_law_start, &self.q) {
             (Some(start), _) => start.q(),
             (None, Some(q)) => q,
-            (None, None) => unreachable!("a plan holds Q one way or the other"),
+            (None, None) => unreachable!("Q is read before `drop_q`"),
         }
+    }
+
+    /// Frees Q and the tail law's start (which holds it) once the stepping and [`Plan::radius`]
+    /// are done with them; neither that nor [`Plan::tail_law`] may be called after.
+    pub(crate) fn drop_q(&mut self) {
+        self.q = None;
+        self.tail_law_start = None;
     }
 
     /// The spectral radius of Q with its proved bounds, the power method started from `settled`
@@ -521,6 +528,19 @@ pub(crate) trait Known {
     fn cmp_scaled(&self, other: &Self, r: &BigRational) -> Option<Ordering>;
 }
 
+/// Terms read in place, whether held (`&[Value]`) or pointed at (`&[&BigRational]`).
+impl<K: Known> Known for &K {
+    fn cmp_rational(&self, r: &BigRational) -> Option<Ordering> {
+        (**self).cmp_rational(r)
+    }
+    fn cmp_known(&self, other: &Self) -> Option<Ordering> {
+        (**self).cmp_known(*other)
+    }
+    fn cmp_scaled(&self, other: &Self, r: &BigRational) -> Option<Ordering> {
+        (**self).cmp_scaled(*other, r)
+    }
+}
+
 impl Known for BigRational {
     fn cmp_rational(&self, r: &BigRational) -> Option<Ordering> {
         Some(self.cmp(r))
@@ -536,7 +556,7 @@ impl Known for BigRational {
 /// The quantiles from the terms' `P(T > n)`: the q-quantile is the first n with
 /// `P(T > n) <= 1 - q`. `Err` lists the terms whose value must be known better to decide.
 pub(crate) fn quantiles_of<K: Known>(
-    survives: &[&K],
+    survives: &[K],
     starts_finished: bool,
 ) -> Result<Vec<Quantile>, Vec<usize>> {
     let mut undecided = Vec::new();
@@ -572,7 +592,7 @@ pub(crate) fn quantiles_of<K: Known>(
 /// The most likely n (ties to the smaller), when it is certain. `Err` lists the terms whose
 /// value must be known better to decide.
 pub(crate) fn mode_of<K: Known, S>(
-    p: &[&K],
+    p: &[K],
     tail: Option<&K>,
     plan: &Plan<S>,
 ) -> Result<Option<usize>, Vec<usize>> {
@@ -584,7 +604,7 @@ pub(crate) fn mode_of<K: Known, S>(
     };
     let mut undecided = Vec::new();
     for i in 1..p.len() {
-        match p[best].cmp_known(p[i]) {
+        match p[best].cmp_known(&p[i]) {
             Some(Ordering::Less) => best = i,
             Some(_) => {}
             None => undecided.extend([best, i]),

@@ -167,22 +167,47 @@ impl<S> ShownDistribution<S> {
     }
 }
 
-/// A probability known within certified bounds, or exactly.
+/// A probability known within certified bounds, or exactly: a term of the tiers, read through
+/// [`Value::get`]. The bounds are the variant's own fields, not a [`Bounds`] (whose padding the
+/// tag cannot use), and the rare exact value is boxed: a term takes 48 bytes, not 64.
 #[derive(Clone, Debug)]
 enum Value {
+    Bounds { lo: u128, hi: u128, shift: u32 },
+    Exact(Box<BigRational>),
+}
+
+/// A [`Value`] as it is read.
+#[derive(Clone, Copy, Debug)]
+enum ValueRef<'a> {
     Bounds(Bounds),
-    Exact(BigRational),
+    Exact(&'a BigRational),
 }
 
 impl Value {
+    fn bounds(b: Bounds) -> Value {
+        let Bounds { lo, hi, shift } = b;
+        Value::Bounds { lo, hi, shift }
+    }
+
+    fn exact(r: BigRational) -> Value {
+        Value::Exact(Box::new(r))
+    }
+
+    fn get(&self) -> ValueRef<'_> {
+        match *self {
+            Value::Bounds { lo, hi, shift } => ValueRef::Bounds(Bounds { lo, hi, shift }),
+            Value::Exact(ref r) => ValueRef::Exact(r),
+        }
+    }
+
     /// The value (or 1 minus it, with `complement`) as a CSV cell (a plain decimal) and, when
     /// it differs, as the table shows a probability, written at the end of `text`; returns
     /// where the CSV cell ends, or `None` (and `text` as it was) when undecided.
     fn push_cells(&self, digits: usize, complement: bool, text: &mut Vec<u8>) -> Option<usize> {
-        match (self, complement) {
-            (Value::Bounds(b), _) => b.push_cells(digits, complement, text),
-            (Value::Exact(r), false) => Some(push_probability_cells(text, r, digits)),
-            (Value::Exact(r), true) => {
+        match (self.get(), complement) {
+            (ValueRef::Bounds(b), _) => b.push_cells(digits, complement, text),
+            (ValueRef::Exact(r), false) => Some(push_probability_cells(text, r, digits)),
+            (ValueRef::Exact(r), true) => {
                 // r is in lowest terms, and so is (d - n) / d.
                 let r = BigRational::new_raw(r.denom() - r.numer(), r.denom().clone());
                 Some(push_probability_cells(text, &r, digits))
@@ -191,17 +216,17 @@ impl Value {
     }
 
     fn to_f64(&self) -> Option<f64> {
-        match self {
-            Value::Bounds(b) => b.to_f64(),
-            Value::Exact(r) => Some(to_f64(r)),
+        match self.get() {
+            ValueRef::Bounds(b) => b.to_f64(),
+            ValueRef::Exact(r) => Some(to_f64(r)),
         }
     }
 
     /// An `f64` inside the bounds (the nearest when exact).
     fn inside(&self) -> f64 {
-        match self {
-            Value::Bounds(b) => floats::inside(b),
-            Value::Exact(r) => to_f64(r),
+        match self.get() {
+            ValueRef::Bounds(b) => floats::inside(&b),
+            ValueRef::Exact(r) => to_f64(r),
         }
     }
 }
@@ -211,12 +236,12 @@ impl Value {
     /// (no gcd: they are only compared, by cross multiplication), and whether they are the
     /// same number.
     fn ends(&self) -> ([(BigInt, BigInt); 2], bool) {
-        match self {
-            Value::Bounds(b) => {
+        match self.get() {
+            ValueRef::Bounds(b) => {
                 let over = |x: u128| (BigInt::from(x), BigInt::from(1) << b.shift);
                 ([over(b.lo), over(b.hi)], b.lo == b.hi)
             }
-            Value::Exact(r) => {
+            ValueRef::Exact(r) => {
                 let end = || (r.numer().clone(), r.denom().clone());
                 ([end(), end()], true)
             }
@@ -244,18 +269,18 @@ impl Known for Value {
     }
 
     fn cmp_rational(&self, r: &BigRational) -> Option<Ordering> {
-        match self {
-            Value::Bounds(b) => b.cmp_rational(r),
-            Value::Exact(x) => Some(x.cmp(r)),
+        match self.get() {
+            ValueRef::Bounds(b) => b.cmp_rational(r),
+            ValueRef::Exact(x) => Some(x.cmp(r)),
         }
     }
 
     fn cmp_known(&self, other: &Self) -> Option<Ordering> {
-        match (self, other) {
-            (Value::Bounds(a), Value::Bounds(b)) => a.cmp_bounds(b),
-            (Value::Exact(a), Value::Exact(b)) => Some(a.cmp(b)),
-            (Value::Bounds(a), Value::Exact(b)) => a.cmp_rational(b),
-            (Value::Exact(a), Value::Bounds(b)) => b.cmp_rational(a).map(Ordering::reverse),
+        match (self.get(), other.get()) {
+            (ValueRef::Bounds(a), ValueRef::Bounds(b)) => a.cmp_bounds(&b),
+            (ValueRef::Exact(a), ValueRef::Exact(b)) => Some(a.cmp(b)),
+            (ValueRef::Bounds(a), ValueRef::Exact(b)) => a.cmp_rational(b),
+            (ValueRef::Exact(a), ValueRef::Bounds(b)) => b.cmp_rational(a).map(Ordering::reverse),
         }
     }
 }
@@ -387,51 +412,56 @@ pub fn certified_distribution_for<S: ChainState>(
     digits: usize,
     shows: &Shows,
 ) -> Result<ShownDistribution<S>, TooMuchWork> {
+    match shown_by_tiers(chain, options, digits, shows)? {
+        Some(shown) => Ok(shown),
+        // Stepped once the tiers' terms and chains are freed.
+        None => exact_shown(chain, options, digits),
+    }
+}
+
+/// [`certified_distribution_for`] from the tiers; `None` when it is the exact distribution
+/// rounded instead: neither tier can tell the tail threshold, the game is bounded (its mean is
+/// the exact sum) or more than 19 digits are asked for (they need the fractions).
+fn shown_by_tiers<S: ChainState>(
+    chain: &Chain<S>,
+    options: &DistributionOptions,
+    digits: usize,
+    shows: &Shows,
+) -> Result<Option<ShownDistribution<S>>, TooMuchWork> {
     let rows = MergedRows::new(chain);
-    // The float tier, built only when a tier steps with it (efi's tail law finishes without).
-    let fc = OnceCell::new();
-    let fc = || fc.get_or_init(|| FloatChain::from_rows(&rows)).as_ref();
-    let cc = OnceCell::new();
-    let cc = || cc.get_or_init(|| CertifiedChain::for_chain(chain, &rows));
-    let transitions = cc().transitions();
+    let cc = CertifiedChain::for_chain(chain, &rows);
+    let transitions = cc.transitions();
     // A 128-bit product pair costs about as much as 8 limb multiply-adds of the exact stepping.
-    let plan = plan_on_rows(chain, &rows, options, |turns| {
+    let mut plan = plan_on_rows(chain, &rows, options, |turns| {
         8.0 * transitions as f64 * turns
     })?;
-    let grid = 10f64.powi(-(digits.min(400) as i32));
-    let first = match &plan.tail_law_start {
-        Some(start) => law_first(start, cc(), fc, options, &plan, grid).map(|first| {
-            let wide = too_wide(&first.0.p) || too_wide(&first.0.s);
-            match wide.then(|| float_first(cc(), fc, options, &plan, grid)) {
-                Some(Some((stepped, refine, _, _))) => (stepped, refine, first.2, first.3),
-                _ => first,
-            }
-        }),
-        None => float_first(cc(), fc, options, &plan, grid),
-    };
-    // Neither tier can tell the tail threshold: the exact distribution.
+    let first = first_tiers(&cc, &rows, options, &plan, digits);
+    // Read by no tier from here on: its memory goes to the rows' text.
+    drop(rows);
     let Some((stepped, mut refine, tail_law, settled)) = first else {
-        return exact_shown(chain, options, digits);
+        return Ok(None);
     };
     let Stepped { mut p, mut s, stop } = stepped;
     let (p, s) = (&mut p, &mut s);
-    let tail_is_zero = matches!(s.last(), Some(Value::Bounds(b)) if b.is_zero());
+    let tail_is_zero = matches!(s.last().map(Value::get), Some(ValueRef::Bounds(b)) if b.is_zero());
     if tail_is_zero || digits > 19 {
-        // The mean of a bounded game is the exact sum; many digits need the fractions.
-        return exact_shown(chain, options, digits);
+        return Ok(None);
     }
     let ic = OnceCell::new();
     let ic = || ic.get_or_init(|| IntegerChain::new(chain));
     let states = chain.transient_count();
     let rho = plan.radius(chain, settled.as_deref());
+    // Q and the settled law are done with as well.
+    drop(settled);
+    plan.drop_q();
     loop {
         match decide(p, s, digits, (&plan, rho), shows) {
             Ok(decided) => {
-                return Ok(ShownDistribution {
+                return Ok(Some(ShownDistribution {
                     terms: decided.terms,
                     digits,
                     starts_finished: plan.starts_finished,
-                    stop: stop.clone(),
+                    stop,
                     tail_threshold: options.tail.clone(),
                     tail: decided.tail,
                     quantiles: decided.quantiles,
@@ -441,7 +471,7 @@ pub fn certified_distribution_for<S: ChainState>(
                     decay: decided.decay,
                     tail_law,
                     trap: plan.trap,
-                })
+                }))
             }
             // The float tier's terms go to the u128 tier, the u128 tier's to the exact one.
             Err(undecided) => {
@@ -450,6 +480,33 @@ pub fn certified_distribution_for<S: ChainState>(
                 }
             }
         }
+    }
+}
+
+/// The first stepping of the terms (`shown_tiers.rs`): with a tail law to look for, from its
+/// watch (the float tier from the start instead when those terms come out too wide), else from
+/// the float tier; `None` when neither can tell the tail threshold. The float tier's chain is
+/// built from `rows` only when a tier steps with it (efi's tail law finishes without), and
+/// freed on return.
+fn first_tiers<'a, S>(
+    cc: &'a CertifiedChain,
+    rows: &MergedRows,
+    options: &DistributionOptions,
+    plan: &Plan<S>,
+    digits: usize,
+) -> Option<tiers::First<'a>> {
+    let fc = OnceCell::new();
+    let fc = || fc.get_or_init(|| FloatChain::from_rows(rows)).as_ref();
+    let grid = 10f64.powi(-(digits.min(400) as i32));
+    match &plan.tail_law_start {
+        Some(start) => law_first(start, cc, fc, options, plan, grid).map(|first| {
+            let wide = too_wide(&first.0.p) || too_wide(&first.0.s);
+            match wide.then(|| float_first(cc, fc, options, plan, grid)) {
+                Some(Some((stepped, refine, _, _))) => (stepped, refine, first.2, first.3),
+                _ => first,
+            }
+        }),
+        None => float_first(cc, fc, options, plan, grid),
     }
 }
 
@@ -473,10 +530,8 @@ fn decide<S>(
     shows: &Shows,
 ) -> Result<Decided, Vec<usize>> {
     let (mut terms, tail) = shown(p, s, digits)?;
-    let sr: Vec<&Value> = s.iter().collect();
-    let pr: Vec<&Value> = p.iter().collect();
-    let quantiles = quantiles_of(&sr, plan.starts_finished)?;
-    let mode = mode_of(&pr, sr.last().copied(), plan)?;
+    let quantiles = quantiles_of(s, plan.starts_finished)?;
+    let mode = mode_of(p, s.last(), plan)?;
     let mode = mode.map(|m| (m, (m >= 1).then(|| terms[m - 1].table()[0].to_string())));
     // The chart's rows need their nearest f64.
     let chart = match shows.chart {
@@ -603,8 +658,8 @@ fn resolve(
         stage.advance(i as u64);
         stepper.step();
         if indices.contains(&i) {
-            p[i] = Value::Exact(stepper.p_ends_now());
-            s[i] = Value::Exact(stepper.p_survives());
+            p[i] = Value::exact(stepper.p_ends_now());
+            s[i] = Value::exact(stepper.p_survives());
         }
     }
     Ok(())
@@ -630,11 +685,26 @@ mod tests {
     use crate::test_util::q;
 
     #[test]
+    fn a_term_takes_48_bytes_and_reads_back_as_it_was_written() {
+        // The reason for the variant's own fields and the box (a `Bounds` beside the tag takes
+        // 64), and what `get` must undo.
+        assert_eq!(std::mem::size_of::<Value>(), 48);
+        let b = Bounds {
+            lo: (1 << 100) + 3,
+            hi: u128::MAX,
+            shift: 4000,
+        };
+        assert!(matches!(Value::bounds(b).get(), ValueRef::Bounds(c) if c == b));
+        let r = q(2, 7);
+        assert!(matches!(Value::exact(r.clone()).get(), ValueRef::Exact(x) if *x == r));
+    }
+
+    #[test]
     fn a_value_compares_with_r_times_another_as_its_interval_of_fractions_does() {
         // Second method: the interval's ends as reduced fractions, r times the other's, compared
         // as fractions (as `cmp_scaled` was written before). Bounds of either width at several
         // shifts, exact values, r = 0, and ties on both ends.
-        let b = |lo: u128, hi: u128, shift: u32| Value::Bounds(Bounds { lo, hi, shift });
+        let b = |lo: u128, hi: u128, shift: u32| Value::Bounds { lo, hi, shift };
         let values = [
             b(3, 3, 2),
             b(6, 6, 3),
@@ -643,16 +713,16 @@ mod tests {
             b(0, 0, 4),
             b(0, 1, 60),
             b(1 << 100, (1 << 100) + 1, 101),
-            Value::Exact(q(3, 4)),
-            Value::Exact(q(1, 3)),
-            Value::Exact(q(0, 1)),
+            Value::exact(q(3, 4)),
+            Value::exact(q(1, 3)),
+            Value::exact(q(0, 1)),
         ];
-        let interval = |v: &Value| match v {
-            Value::Bounds(b) => {
+        let interval = |v: &Value| match v.get() {
+            ValueRef::Bounds(b) => {
                 let over = |x: u128| BigRational::new(x.into(), BigInt::from(1) << b.shift);
                 (over(b.lo), over(b.hi))
             }
-            Value::Exact(r) => (r.clone(), r.clone()),
+            ValueRef::Exact(r) => (r.clone(), r.clone()),
         };
         let mut decided = 0;
         for r in [q(0, 1), q(1, 1), q(1, 2), q(3, 2), q(1, 6), q(2, 3)] {

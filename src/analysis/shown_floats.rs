@@ -8,7 +8,7 @@
 //! (`{:.3}`, which rounds correctly and so is monotone). Otherwise the terms must be known
 //! better (`Err`), and the next tier computes them.
 
-use super::Value;
+use super::{Value, ValueRef};
 use crate::analysis::distribution::{mean_about, Decay, Mean};
 use crate::exact::certified::Bounds;
 use crate::exact::limbs::u128_to_f64;
@@ -44,10 +44,10 @@ fn tail(v: &Value) -> Tail {
     if let Some(x) = v.to_f64() {
         return Some((x, 0.0));
     }
-    let Value::Bounds(b) = v else {
+    let ValueRef::Bounds(b) = v.get() else {
         return None;
     };
-    let x = inside(b);
+    let x = inside(&b);
     if b.lo == 0 || x < LEAST {
         return None;
     }
@@ -103,17 +103,17 @@ pub(super) fn settles_after(tails: &[Tail], rho: f64) -> Result<Option<usize>, V
 /// `tails` are those of the terms ([`tails`]).
 pub(super) fn mean(tails: &[Tail], decay: Option<Decay>) -> Result<Mean, Vec<usize>> {
     let every = || (0..tails.len()).collect::<Vec<usize>>();
-    let tails: Vec<(f64, f64)> = tails
-        .iter()
-        .copied()
-        .collect::<Option<_>>()
-        .ok_or_else(every)?;
-    let values: Vec<f64> = tails.iter().map(|t| t.0).collect();
+    if tails.iter().any(Option::is_none) {
+        return Err(every());
+    }
+    // Every tail is known: read in place, without a copy of the pairs.
+    let tails = || tails.iter().map(|t| t.expect("every tail is known"));
+    let values: Vec<f64> = tails().map(|t| t.0).collect();
     let about = mean_about(&values, decay);
-    let (Mean::About(m), Some(((last, d_last), before))) = (&about, tails.split_last()) else {
+    let (Mean::About(m), Some((last, d_last))) = (&about, tails().next_back()) else {
         return Ok(about);
     };
-    if tails.iter().all(|t| t.1 == 0.0) {
+    if tails().all(|t| t.1 == 0.0) {
         // The exact distribution's floats.
         return Ok(about);
     }
@@ -123,8 +123,9 @@ pub(super) fn mean(tails: &[Tail], decay: Option<Decay>) -> Result<Mean, Vec<usi
     };
     // Each tail is within t d of the exact distribution's (the last counts g times), and each
     // of the two sums of at most N + 2 positive terms within gamma_(N+2) of its exact sum.
-    let moved: f64 = before.iter().map(|(t, d)| t * d).sum::<f64>() + last * d_last * g;
-    let rounding = 2.0 * (tails.len() as f64 + 4.0) * 2.0 * UNIT * m;
+    let before = tails().take(values.len() - 1);
+    let moved: f64 = before.map(|(t, d)| t * d).sum::<f64>() + last * d_last * g;
+    let rounding = 2.0 * (values.len() as f64 + 4.0) * 2.0 * UNIT * m;
     let slack = 2.0 * (moved + rounding);
     match format!("{:.3}", m - slack) == format!("{:.3}", m + slack) {
         true => Ok(about),
@@ -157,7 +158,7 @@ mod tests {
         let exact: Vec<Value> = dist
             .terms
             .iter()
-            .map(|t| Value::Exact(t.survives.clone()))
+            .map(|t| Value::exact(t.survives.clone()))
             .collect();
         assert_eq!(
             settles_after(&tails(&exact), decay.rho),
@@ -170,7 +171,7 @@ mod tests {
         let bounds: Vec<Value> = (0..500)
             .map(|_| {
                 assert!(f.step());
-                Value::Bounds(f.survives())
+                Value::bounds(f.survives())
             })
             .collect();
         assert_eq!(
@@ -192,17 +193,17 @@ mod tests {
         // (up to rounding), so bounds 2^-40 wide cannot tell the test; exact ones can.
         let wide = |x: f64| {
             let lo = (x * 2f64.powi(120)) as u128;
-            Value::Bounds(Bounds {
+            Value::Bounds {
                 lo,
                 hi: lo + (lo >> 40),
                 shift: 120,
-            })
+            }
         };
         assert_eq!(
             settles_after(&tails(&[wide(0.5), wide(0.2525)]), 0.5),
             Err(vec![0, 1])
         );
-        let x = |n: i64, d: i64| Value::Exact(crate::test_util::q(n, d));
+        let x = |n: i64, d: i64| Value::exact(crate::test_util::q(n, d));
         assert!(settles_after(&tails(&[x(1, 2), x(2525, 10000)]), 0.5).is_ok());
         // Far from the edge, the same bounds decide it: 0.3 / 0.5 is 20 % above rho.
         assert_eq!(

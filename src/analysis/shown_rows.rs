@@ -132,8 +132,10 @@ impl Rows {
         true
     }
 
-    /// The rows, sharing their text (the buffer itself, not a copy).
+    /// The rows, sharing their text (the buffer itself, not a copy, its room beyond the text
+    /// given back: a shrink in place, which the allocations after it reuse).
     pub(super) fn done(mut self) -> Vec<ShownTerm> {
+        self.text.shrink_to_fit();
         let text = Arc::new(String::from_utf8(self.text).expect("UTF-8 cells"));
         for row in &mut self.rows {
             row.text = Arc::clone(&text);
@@ -212,5 +214,7 @@ mod tests {
             (["0.50", "1.00", "0.00"], 0.5)
         );
         assert!(Arc::ptr_eq(&terms[0].text, &terms[2].text));
+        // The room the writing left over is given back.
+        assert_eq!(terms[0].text.capacity(), terms[0].text.len());
     }
 }

@@ -5,7 +5,7 @@
 //! else the `u128` tier on; with none (a game that may not end), the float tier from the start,
 //! else the `u128` tier. The `u128` tier stays for the terms left undecided ([`Refine`]).
 
-use super::{DistributionOptions, Plan, Stop, TailLaw, TailLawStart, Value};
+use super::{DistributionOptions, Plan, Stop, TailLaw, TailLawStart, Value, ValueRef};
 use crate::analysis::distribution::stop_rule;
 use crate::exact::certified::{
     below, Bounds, CertifiedChain, CertifiedStepper, FloatChain, FloatStepper, GeometricTier,
@@ -101,15 +101,19 @@ impl GiveUp {
 }
 
 /// The stop rule at the terms stepped so far: `Err(())` when the last term's bounds cannot
-/// tell whether `P(T > n)` is below the tail threshold.
+/// tell whether `P(T > n)` is below the tail threshold and the rule asks.
 fn stop_now<S>(
     s: &[Value],
     n: usize,
     options: &DistributionOptions,
     plan: &Plan<S>,
 ) -> Result<Option<Stop>, ()> {
-    let last = match s.last() {
-        Some(Value::Bounds(b)) => Some(below(b, &options.tail).ok_or(())? || b.is_zero()),
+    // The turns asked for, or a game that starts finished, decide without the last term.
+    if options.turns.is_some() || plan.starts_finished {
+        return Ok(stop_rule(options, plan, n, None));
+    }
+    let last = match s.last().map(Value::get) {
+        Some(ValueRef::Bounds(b)) => Some(below(&b, &options.tail).ok_or(())? || b.is_zero()),
         _ => None,
     };
     Ok(stop_rule(options, plan, n, last))
@@ -140,8 +144,8 @@ pub(super) fn step_on<S>(
         if give_up.now(stepper.turn(), &survives, &mut width) {
             return None;
         }
-        p.push(Value::Bounds(stepper.ends_now()));
-        s.push(Value::Bounds(survives));
+        p.push(Value::bounds(stepper.ends_now()));
+        s.push(Value::bounds(survives));
     }
 }
 
@@ -152,15 +156,15 @@ fn no_terms(options: &DistributionOptions) -> (Vec<Value>, Vec<Value>) {
     (Vec::with_capacity(turns), Vec::with_capacity(turns))
 }
 
-/// The most turns [`no_terms`] makes room for ahead (4 MiB a vector); more grow as they come.
+/// The most turns [`no_terms`] makes room for ahead (3 MiB a vector); more grow as they come.
 const RESERVED_TURNS: usize = 1 << 16;
 
 /// With no tail law to look for (a game that may not end): the float tier from the start,
 /// the `u128` tier from the start when it gives up; `None` when neither can tell the tail
 /// threshold.
-pub(super) fn float_first<'a, S>(
+pub(super) fn float_first<'a, 'f, S>(
     cc: &'a CertifiedChain,
-    fc: impl Fn() -> Option<&'a FloatChain>,
+    fc: impl Fn() -> Option<&'f FloatChain>,
     options: &DistributionOptions,
     plan: &Plan<S>,
     grid: f64,
@@ -190,10 +194,10 @@ pub(super) fn float_first<'a, S>(
 /// passes; then the float tier from the `u128` tier's position for the turns left, or the
 /// `u128` tier on when the float tier cannot start there or gives up. `None` when the bounds
 /// cannot tell the tail threshold.
-pub(super) fn law_first<'a, S>(
+pub(super) fn law_first<'a, 'f, S>(
     start: &TailLawStart,
     cc: &'a CertifiedChain,
-    fc: impl Fn() -> Option<&'a FloatChain>,
+    fc: impl Fn() -> Option<&'f FloatChain>,
     options: &DistributionOptions,
     plan: &Plan<S>,
     grid: f64,
@@ -214,8 +218,8 @@ pub(super) fn law_first<'a, S>(
         }
         stepper.step();
         if stop.is_none() {
-            p.push(Value::Bounds(stepper.ends_now()));
-            s.push(Value::Bounds(stepper.survives()));
+            p.push(Value::bounds(stepper.ends_now()));
+            s.push(Value::bounds(stepper.survives()));
         }
         if let Some(u) = settling.watch(&stepper) {
             law = Some(start.finish(stepper.turn(), &u, &stepper.position()));
@@ -318,8 +322,8 @@ impl<'a> Refine<'a> {
             stage.advance(stepper.turn() as u64);
             stepper.step();
             let i = stepper.turn() - 1;
-            p[i] = Value::Bounds(stepper.ends_now());
-            s[i] = Value::Bounds(stepper.survives());
+            p[i] = Value::bounds(stepper.ends_now());
+            s[i] = Value::bounds(stepper.survives());
         }
         true
     }
@@ -332,7 +336,7 @@ impl<'a> Refine<'a> {
 pub(super) fn too_wide(terms: &[Value]) -> bool {
     terms
         .iter()
-        .any(|v| matches!(v, Value::Bounds(b) if b.hi - b.lo > b.lo >> 21))
+        .any(|v| matches!(*v, Value::Bounds { lo, hi, .. } if hi - lo > lo >> 21))
 }
 
 #[cfg(test)]
@@ -352,5 +356,27 @@ mod tests {
         assert!((RESERVED_TURNS..2 * RESERVED_TURNS).contains(&p.capacity()));
         let (p, _) = no_terms(&with(None));
         assert_eq!(p.capacity(), 0);
+    }
+
+    #[test]
+    fn the_turns_asked_for_stop_the_stepping_whatever_the_last_terms_bounds() {
+        // A last P(T > n) in [0, 1]: its bounds cannot tell the tail threshold (1e-12), which
+        // matters only when no turns are asked for.
+        let chain = crate::chain::Chain::for_board(&crate::board::builtin("tiny").unwrap());
+        let with = |turns| DistributionOptions {
+            turns,
+            ..DistributionOptions::default()
+        };
+        let wide = [Value::bounds(Bounds {
+            lo: 0,
+            hi: 1 << 100,
+            shift: 100,
+        })];
+        let plan = crate::analysis::distribution::plan(&chain, &with(None), |_| 0.0).unwrap();
+        assert_eq!(stop_now(&wide, 1, &with(None), &plan), Err(()));
+        let turns = with(Some(3));
+        assert_eq!(stop_now(&wide, 1, &turns, &plan), Ok(None));
+        let stop = stop_now(&wide, 3, &turns, &plan);
+        assert!(matches!(stop, Ok(Some(Stop::Turns))), "{stop:?}");
     }
 }

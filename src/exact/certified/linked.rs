@@ -101,34 +101,42 @@ pub(super) fn linked_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) ->
     if linked == 0 {
         return None;
     }
-    let mut turns: Vec<Vec<(u32, Share)>> = Vec::with_capacity(t);
+    // Every state's row, one after another: a linked state's ending rolls (its final states
+    // merged into the finish's column), else its whole turn.
+    let row_len: Vec<u32> = (0..t)
+        .map(|i| match links[i] {
+            Some(link) => merged_len(&link.ends, t) as u32,
+            None => (rows.row_start[i + 1] - rows.row_start[i]) as u32,
+        })
+        .collect();
+    let count = row_len.iter().map(|&n| n as usize).sum::<usize>();
+    if count + linked >= rows.col.len() {
+        return None;
+    }
+    let mut shares: Vec<(u32, Share)> = Vec::with_capacity(count);
+    let mut ends = Vec::new();
     for (i, link) in links.iter().enumerate() {
-        turns.push(match link {
+        match link {
             Some(link) => {
-                let ends = link.ends.iter().map(|&(j, c)| (j.min(t) as u32, c));
-                merge_finish(ends.collect(), t as u32)
-                    .into_iter()
-                    .map(|(j, c)| (j, Share::Words(c, link.denom)))
-                    .collect()
+                ends.clear();
+                ends.extend(link.ends.iter().map(|&(j, c)| (j.min(t) as u32, c)));
+                merge_finish(&mut ends, t as u32);
+                shares.extend(ends.iter().map(|&(j, c)| (j, Share::Words(c, link.denom))));
             }
-            None => (rows.row_start[i]..rows.row_start[i + 1])
-                .map(|k| match &rows.probabilities {
+            None => shares.extend((rows.row_start[i]..rows.row_start[i + 1]).map(|k| {
+                match &rows.probabilities {
                     Probabilities::Counts { d, counts } => {
                         (rows.col[k], Share::Words(counts[k], *d))
                     }
                     Probabilities::Fractions(p) => (rows.col[k], Share::Big(&p[k])),
-                })
-                .collect(),
-        });
+                }
+            })),
+        }
     }
-    let entries = turns.iter().map(Vec::len).sum::<usize>();
-    if entries + linked >= rows.col.len() {
-        return None;
-    }
+    debug_assert_eq!(shares.len(), count, "the rows' lengths counted first");
     let (links, h) = link_steps(&links, t)?;
-    let row_len = turns.iter().map(|r| r.len() as u32).collect();
-    let widest = widest_column(turns.iter().flatten().map(|&(j, _)| j), t);
-    let entries = turns.into_iter().flatten();
+    let widest = widest_column(shares.iter().map(|&(j, _)| j), t);
+    let entries = shares.iter().copied();
     let (weights, value_bits) = match common_denominator(entries.clone().map(|(_, p)| p)) {
         Some(l) => count_route(
             entries
@@ -183,14 +191,21 @@ fn ratio(n: u64, d: u64) -> BigRational {
 }
 
 /// A linked state's ending rolls with every final state's entry merged into the finish's
-/// column `t`, with their numerators.
-fn merge_finish(mut ends: Vec<(u32, u64)>, t: u32) -> Vec<(u32, u64)> {
+/// column `t`, with their numerators: the entries from the first in that column on become one.
+fn merge_finish(ends: &mut Vec<(u32, u64)>, t: u32) {
     if let Some(first) = ends.iter().position(|e| e.0 == t) {
         let total = ends[first..].iter().map(|e| e.1).sum();
         ends.truncate(first + 1);
         ends[first].1 = total;
     }
-    ends
+}
+
+/// How many entries [`merge_finish`] leaves of the ending rolls `ends` (columns past `t`, the
+/// final states, count as `t`'s).
+fn merged_len(ends: &[(usize, u64)], t: usize) -> usize {
+    ends.iter()
+        .position(|&(j, _)| j >= t)
+        .map_or(ends.len(), |first| first + 1)
 }
 
 /// The links in an order that puts every state before the one its link leads to (Kahn's), and
@@ -205,7 +220,8 @@ fn link_steps(links: &[Option<&crate::chain::Link>], t: usize) -> Option<(LinkSt
     let mut ready: Vec<usize> = (0..t)
         .filter(|&i| links[i].is_some() && indegree[i] == 0)
         .collect();
-    let mut steps = Vec::new();
+    let linked = links.iter().flatten().count();
+    let mut steps = Vec::with_capacity(linked);
     while let Some(i) = ready.pop() {
         let link = links[i].expect("only linked states are ready");
         let to = link.next;
@@ -221,7 +237,7 @@ fn link_steps(links: &[Option<&crate::chain::Link>], t: usize) -> Option<(LinkSt
             ready.push(to);
         }
     }
-    if steps.len() != links.iter().flatten().count() {
+    if steps.len() != linked {
         return None;
     }
     let sinks = (0..t)

@@ -9,7 +9,7 @@ use num_rational::BigRational;
 
 use super::super::tests::contains_the_exact_law;
 use super::super::{CertifiedChain, MergedRows, Weights, Words};
-use super::{follow, link_steps};
+use super::{follow, link_steps, merge_finish, merged_len};
 use crate::board::{builtin, builtin_names, Board};
 use crate::chain::{Chain, Link};
 use crate::exact::step::IntegerChain;
@@ -59,6 +59,27 @@ fn every_built_in_board_under_unlimited_roll_again_is_enclosed_through_its_links
     // milton-bradley, milton-bradley-48 and efi (about 400 entries against 2,500 to 2,900);
     // random-tiles' chance squares branch (one link), tiny has none.
     assert!(linked >= 3, "{linked} boards took the links");
+}
+
+#[test]
+fn the_final_states_merge_into_the_finish_and_the_count_ahead_agrees() {
+    // Worked by hand, t = 5: columns 5 and past are final states, merged into one entry in
+    // column 5 with their numerators added; the count made before the rows are written
+    // (`merged_len`) is the length the merge leaves.
+    type Row = &'static [(usize, u64)];
+    type Merged = &'static [(u32, u64)];
+    let cases: [(Row, Merged); 4] = [
+        (&[(1, 2), (3, 1), (5, 1), (7, 2)], &[(1, 2), (3, 1), (5, 3)]),
+        (&[(1, 1), (2, 1)], &[(1, 1), (2, 1)]),
+        (&[(6, 1), (9, 4)], &[(5, 5)]),
+        (&[(0, 3), (8, 1)], &[(0, 3), (5, 1)]),
+    ];
+    for (ends, merged) in cases {
+        let mut row: Vec<(u32, u64)> = ends.iter().map(|&(j, c)| (j.min(5) as u32, c)).collect();
+        merge_finish(&mut row, 5);
+        assert_eq!(row, merged, "{ends:?}");
+        assert_eq!(merged_len(ends, 5), merged.len(), "{ends:?}");
+    }
 }
 
 #[test]
