@@ -488,7 +488,7 @@ fn plan_with<S: ChainState>(
         q,
         tail_law_start,
         starts_finished,
-        finish_bound: one_turn_finish_bound(chain),
+        finish_bound: chain.one_turn_finish_bound(),
     })
 }
 
@@ -627,29 +627,6 @@ pub(crate) fn mode_of<K: Known, S>(
             Err(undecided)
         }
     }
-}
-
-/// The largest chance, over the transient states, of finishing within one turn.
-fn one_turn_finish_bound<S: ChainState>(chain: &Chain<S>) -> BigRational {
-    let n = chain.transient_count();
-    // Each row's chance as the fraction itself when one final state has it (a sum from 0 would
-    // pay a gcd per row), and a comparison only against a different fraction.
-    let mut best: Option<BigRational> = None;
-    for i in 0..n {
-        let mut finals = chain
-            .row_entries(i)
-            .filter(|(j, _)| *j >= n)
-            .map(|(_, p)| p);
-        let Some(first) = finals.next() else {
-            best.get_or_insert_with(BigRational::zero);
-            continue;
-        };
-        let sum = finals.fold(first.into_owned(), |acc, p| acc + &*p);
-        if best.as_ref().is_none_or(|b| *b < sum) {
-            best = Some(sum);
-        }
-    }
-    best.unwrap_or_else(BigRational::one)
 }
 
 /// The mean from the terms' float tails `P(T > n)` (`Mean::Exact` needs the exact terms: only

@@ -427,6 +427,27 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         common_denominator(self.rows().iter().flatten().map(|(_, p)| p)).0
     }
 
+    /// The largest chance, over the transient states, of finishing within one turn (1 with no
+    /// transient state).
+    pub fn one_turn_finish_bound(&self) -> BigRational {
+        let n = self.transient;
+        // Each row's chance as the fraction itself when one final state has it (a sum from 0
+        // would pay a gcd per row), and a comparison only against a different fraction.
+        let mut best: Option<BigRational> = None;
+        for i in 0..n {
+            let mut ends = self.row_entries(i).filter(|(j, _)| *j >= n).map(|(_, p)| p);
+            let Some(first) = ends.next() else {
+                best.get_or_insert_with(BigRational::zero);
+                continue;
+            };
+            let sum = ends.fold(first.into_owned(), |acc, p| acc + &*p);
+            if best.as_ref().is_none_or(|b| *b < sum) {
+                best = Some(sum);
+            }
+        }
+        best.unwrap_or_else(BigRational::one)
+    }
+
     /// True when a final state can be reached from every reachable state (so the game ends with
     /// probability 1 and every expectation is finite).
     pub fn always_ends(&self) -> bool {
