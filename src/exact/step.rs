@@ -36,6 +36,9 @@ use super::limbs::{
 };
 use crate::chain::Chain;
 
+mod linked;
+use linked::{LinkedTurns, Scratch, WholeTurns};
+
 /// Trial division bound for factoring D: primes below it are found; a cofactor below its square
 /// is then prime too.
 const TRIAL_BOUND: u64 = 1 << 16;
@@ -94,11 +97,36 @@ pub struct IntegerChain {
     fully_factored: bool,
     /// The bit length of D.
     d_bits: u64,
+    /// The turns through the chain's links (`step/linked.rs`), when it has them and they
+    /// take fewer products.
+    linked: Option<LinkedTurns>,
 }
 
 impl IntegerChain {
-    /// Scales `chain`'s transitions by their common denominator.
+    /// Scales `chain`'s transitions by their common denominator; stepped through the chain's
+    /// links when it has them and they save products (the same counts either way).
     pub fn new<S>(chain: &Chain<S>) -> IntegerChain
+    where
+        S: Clone + Eq + std::hash::Hash + Ord + std::fmt::Debug,
+    {
+        let links: Vec<_> = (0..chain.transient_count())
+            .map(|i| chain.link(i))
+            .collect();
+        IntegerChain::with_links(chain, &links)
+    }
+
+    /// The whole turns only, never the links.
+    #[cfg(test)]
+    pub(crate) fn whole_turns<S>(chain: &Chain<S>) -> IntegerChain
+    where
+        S: Clone + Eq + std::hash::Hash + Ord + std::fmt::Debug,
+    {
+        IntegerChain::with_links(chain, &[])
+    }
+
+    /// `chain`'s transitions, stepped through `links` (one per transient state, or none) when
+    /// [`LinkedTurns::new`] takes them.
+    fn with_links<S>(chain: &Chain<S>, links: &[Option<&crate::chain::Link>]) -> IntegerChain
     where
         S: Clone + Eq + std::hash::Hash + Ord + std::fmt::Debug,
     {
@@ -148,7 +176,21 @@ impl IntegerChain {
                     .try_fold(0u64, |sum, &(_, k)| sum.checked_add(coef[k]))
                     .is_some()
             });
+        let linked = match (u64::try_from(&du), links.len() == chain.transient_count()) {
+            (Ok(d), true) if coef_limbs == 1 => LinkedTurns::new(
+                links,
+                &WholeTurns {
+                    d,
+                    row_start: &row_start,
+                    col: &col,
+                    coef: &coef,
+                    states,
+                },
+            ),
+            _ => None,
+        };
         IntegerChain {
+            linked,
             lazy_carries,
             col_start,
             by_target,
@@ -193,6 +235,7 @@ impl IntegerChain {
             len,
             next: Vec::new(),
             next_len: vec![0; n],
+            scratch: Scratch::default(),
         }
     }
 }
@@ -248,6 +291,8 @@ pub struct Stepper<'a> {
     len: Vec<usize>,
     next: Vec<u64>,
     next_len: Vec<usize>,
+    /// Room for the stepping through the links.
+    scratch: Scratch,
 }
 
 /// This turn's counts, read while the next turn's are written.
@@ -358,6 +403,27 @@ impl Stepper<'_> {
         let stride = self.stride;
         self.next.clear();
         self.next.resize(states * stride, 0);
+        match &c.linked {
+            Some(l) => self.fill_linked(l),
+            None => self.fill_whole(),
+        }
+        for j in 0..states {
+            self.next_len[j] = significant(&self.next[j * stride..(j + 1) * stride]);
+        }
+        std::mem::swap(&mut self.mass, &mut self.next);
+        std::mem::swap(&mut self.len, &mut self.next_len);
+        self.scale *= &c.denominator;
+        for (e, f) in self.exps.iter_mut().zip(&c.factors) {
+            *e += f.in_d;
+        }
+        self.turn += 1;
+        self.remove_content();
+    }
+
+    /// Writes the next turn's counts at scale `scale() D` into `next`, by the whole turns.
+    fn fill_whole(&mut self) {
+        let c = self.chain;
+        let (states, stride) = (c.transient + c.finals, self.stride);
         // Product scanning: each limb k of each new count is the sum over the transitions into
         // it of (limb k - l of the source) * (limb l of the coefficient), added into a 192-bit
         // accumulator. The products are independent of each other, unlike a multiply-and-add
@@ -384,17 +450,6 @@ impl Stepper<'_> {
                 counts.sum_wide(entries, &c.coef, cl, &mut wide, &mut overflows, out);
             }
         }
-        for j in 0..states {
-            self.next_len[j] = significant(&self.next[j * stride..(j + 1) * stride]);
-        }
-        std::mem::swap(&mut self.mass, &mut self.next);
-        std::mem::swap(&mut self.len, &mut self.next_len);
-        self.scale *= &c.denominator;
-        for (e, f) in self.exps.iter_mut().zip(&c.factors) {
-            *e += f.in_d;
-        }
-        self.turn += 1;
-        self.remove_content();
     }
 
     /// Grows the limbs per state (by half again) when the next turn's counts may not fit.

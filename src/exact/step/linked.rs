@@ -1,0 +1,288 @@
+//! The integer stepping of [`super`] through a chain's links ([`crate::chain::Link`]): under
+//! unlimited roll-again a turn is stepped as the rolls that end it and a fresh turn from the one
+//! square its top throw leads to, as the certified tier does (`exact/certified/linked.rs`), but
+//! exactly, with the same counts as the whole turns: on efi 406 ending entries and 78 links a
+//! turn instead of 2,530 products.
+//!
+//! # The step
+//!
+//! Write T = E + W T for the turn matrix (`crate::chain::links`): W has one entry `g_x / d`
+//! per linked state x (to the state its link leads to), E is a linked state's ending rolls
+//! (numerators c over d) and an unlinked state's whole turn. Then `v T = y E` with
+//! `y = v + y W`, summed state by state in an order that puts every state before the one its
+//! link leads to (Kahn's; the links never close a cycle). Every link here has the same
+//! denominator d (the die's), else the whole turns are kept.
+//!
+//! With w the counts at scale s (w = s v) and D the whole turns' common denominator, the whole
+//! turns' stepping makes `U = w (D T)`, the counts of the next turn at scale `s D` before the
+//! content is removed. Here U is made from the links:
+//!
+//! - Let a(x) be the depth of x (the longest chain of links into it: 0 for a state no link
+//!   leads into, `a(x) >= a(x') + 1` for every link `x' -> x`) and A the largest. By induction
+//!   along the order, `d^a(x) s y_x` is an integer: it is `d^a(x) w_x` plus, for each link
+//!   `x' -> x`, `g d^(a(x) - 1 - a(x')) (d^a(x') s y_x')`. So `Y_x = d^A s y_x` is an integer
+//!   divisible by `d^(A - a(x))`, and by d when x has a link (then `a(x) <= A - 1`).
+//! - The step computes `Y_x = d^A w_x + sum over links x' -> x of g (Y_x' / d)`, each `Y_x'`
+//!   complete (every link into it already followed) when it is divided, exactly, by d (a shift
+//!   for d's twos, Jebelean's exact division for its odd part). The linked states keep
+//!   `Y_x / d`.
+//! - `P_j = sum_x Y_x D E_xj`: for a linked x that is `(Y_x / d) (D c)` over its ending rolls;
+//!   for an unlinked one `Y_x (D p)`, D p being the whole turns' integer coefficient. So
+//!   `P = d^A s (y E) D = d^A U`, and `U = P / d^A` is an exact division (U is an integer: it
+//!   is the whole turns' step).
+//!
+//! The counts are then exactly the whole turns' (same values at the same scale `s D`), and the
+//! content is removed by the same code, so every count, scale and output is the same.
+//!
+//! # Room in the words
+//!
+//! `(I - W)^-1` has, from x to x', the product of the `g / d` along the one path of links
+//! between them (each state has one link out), at most 1; so `y_x <= sum v <= 1` and
+//! `Y_x <= d^A s`, and `P_j <= d^A D s`. The route is taken only when D, d^A and every
+//! `D c` fit a word (one limb per coefficient, as the whole turns' single-limb route), and when
+//! the ending rolls and links take fewer products than the whole turns.
+
+use super::{Counts, Stepper};
+use crate::chain::Link;
+use crate::exact::limbs::{divexact_odd, inverse_mod_word, mac, shift_right, significant};
+
+/// An exact division by a word `2^shift odd`.
+#[derive(Clone, Copy, Debug)]
+struct ExactDivisor {
+    shift: u32,
+    odd: u64,
+    inv: u64,
+}
+
+impl ExactDivisor {
+    fn new(w: u64) -> ExactDivisor {
+        let shift = w.trailing_zeros();
+        let odd = w >> shift;
+        ExactDivisor {
+            shift,
+            odd,
+            inv: inverse_mod_word(odd),
+        }
+    }
+
+    /// `x /= 2^shift odd`, which must divide `x`.
+    fn divide(&self, x: &mut [u64]) {
+        if self.shift > 0 {
+            shift_right(x, self.shift);
+        }
+        if self.odd > 1 {
+            divexact_odd(x, self.odd, self.inv);
+        }
+    }
+}
+
+/// A chain's turns through its links, as [`super::IntegerChain`] steps them.
+#[derive(Clone, Debug)]
+pub(super) struct LinkedTurns {
+    /// The links' common denominator d.
+    d: ExactDivisor,
+    /// d^A, A the longest chain of links.
+    d_pow: u64,
+    d_pow_div: ExactDivisor,
+    /// The links in the order the sums take them: (from, to, g).
+    steps: Vec<(usize, usize, u64)>,
+    /// The entries of E by target (as the whole turns' `by_target`): (source, coefficient
+    /// index), the entries into j at `by_target[col_start[j]..col_start[j + 1]]`.
+    col_start: Vec<usize>,
+    by_target: Vec<(usize, usize)>,
+    /// `D c` for a linked state's ending roll, `D p` for an unlinked state's entry.
+    coef: Vec<u64>,
+    /// Every column's coefficients sum below 2^64 (see `Counts::sum_narrow`).
+    lazy_carries: bool,
+}
+
+/// The whole turns a [`LinkedTurns`] is built from: the common denominator D (a word), the
+/// rows' targets `col` and coefficients `coef` (D p, one limb each), row i at
+/// `row_start[i]..row_start[i + 1]`, and the number of states.
+pub(super) struct WholeTurns<'a> {
+    pub(super) d: u64,
+    pub(super) row_start: &'a [usize],
+    pub(super) col: &'a [usize],
+    pub(super) coef: &'a [u64],
+    pub(super) states: usize,
+}
+
+impl LinkedTurns {
+    /// The stepping through `links` (one per transient state), or `None` when a state has no
+    /// link, the links' denominators differ, a number outgrows a word or the links do not take
+    /// fewer products than the whole turns.
+    pub(super) fn new(links: &[Option<&Link>], whole: &WholeTurns) -> Option<LinkedTurns> {
+        let t = links.len();
+        let mut linked = links.iter().flatten();
+        let d = linked.next()?.denom;
+        let count = links.iter().flatten().count();
+        if d < 2
+            || links
+                .iter()
+                .flatten()
+                .any(|l| l.denom != d || l.goes_on > d)
+        {
+            return None;
+        }
+        let (steps, depth) = order(links)?;
+        let d_pow = d.checked_pow(u32::try_from(depth).ok()?)?;
+        let mut entries: Vec<(usize, usize, u64)> = Vec::new();
+        for (i, link) in links.iter().enumerate() {
+            match link {
+                Some(link) => {
+                    for &(j, c) in &link.ends {
+                        entries.push((j, i, whole.d.checked_mul(c)?));
+                    }
+                }
+                None => {
+                    let row = whole.row_start[i]..whole.row_start[i + 1];
+                    entries.extend(row.map(|k| (whole.col[k], i, whole.coef[k])));
+                }
+            }
+        }
+        if entries.len() + count >= whole.col.len() || entries.iter().any(|e| e.0 >= whole.states) {
+            return None;
+        }
+        entries.sort_unstable();
+        let mut col_start = vec![0usize; whole.states + 1];
+        for e in &entries {
+            col_start[e.0 + 1] += 1;
+        }
+        for j in 0..whole.states {
+            col_start[j + 1] += col_start[j];
+        }
+        let lazy_carries = (0..whole.states).all(|j| {
+            entries[col_start[j]..col_start[j + 1]]
+                .iter()
+                .try_fold(0u64, |sum, e| sum.checked_add(e.2))
+                .is_some()
+        });
+        debug_assert!(t <= whole.states);
+        Some(LinkedTurns {
+            d: ExactDivisor::new(d),
+            d_pow,
+            d_pow_div: ExactDivisor::new(d_pow),
+            steps,
+            col_start,
+            by_target: entries.iter().enumerate().map(|(k, e)| (e.1, k)).collect(),
+            coef: entries.iter().map(|e| e.2).collect(),
+            lazy_carries,
+        })
+    }
+}
+
+/// The links in an order that puts every state before the one its link leads to (Kahn's), as
+/// (from, to, g), and the longest chain of links A; `None` on a cycle.
+fn order(links: &[Option<&Link>]) -> Option<(Vec<(usize, usize, u64)>, usize)> {
+    let t = links.len();
+    let mut indegree = vec![0u32; t];
+    for link in links.iter().flatten() {
+        *indegree.get_mut(link.next)? += 1;
+    }
+    let mut depth = vec![0usize; t];
+    let mut ready: Vec<usize> = (0..t)
+        .filter(|&i| links[i].is_some() && indegree[i] == 0)
+        .collect();
+    let mut steps = Vec::new();
+    while let Some(i) = ready.pop() {
+        let link = links[i]?;
+        let to = link.next;
+        steps.push((i, to, link.goes_on));
+        depth[to] = depth[to].max(depth[i] + 1);
+        indegree[to] -= 1;
+        if indegree[to] == 0 && links[to].is_some() {
+            ready.push(to);
+        }
+    }
+    if steps.len() != links.iter().flatten().count() {
+        return None;
+    }
+    Some((steps, depth.into_iter().max().unwrap_or(0)))
+}
+
+/// The stepper's room for the sums: Y (`y_stride` limbs per transient state) and one row of P.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Scratch {
+    y: Vec<u64>,
+    y_len: Vec<usize>,
+    y_stride: usize,
+    row: Vec<u64>,
+    wide: Vec<u128>,
+    overflows: Vec<u64>,
+}
+
+impl Stepper<'_> {
+    /// Writes the next turn's counts at scale `scale() D` (before the content is removed) into
+    /// `next`, through the links `l`: the sums Y, then `P = Y E` target by target, divided by
+    /// d^A.
+    pub(super) fn fill_linked(&mut self, l: &LinkedTurns) {
+        let c = self.chain;
+        let (t, states, stride) = (c.transient, c.transient + c.finals, self.stride);
+        // Y_x <= d^A scale.
+        let ys = (self.scale.bits() + u64::from(64 - l.d_pow.leading_zeros())) as usize / 64 + 2;
+        let sc = &mut self.scratch;
+        sc.y_stride = ys;
+        sc.y.clear();
+        sc.y.resize(t * ys, 0);
+        sc.y_len.clear();
+        sc.y_len.resize(t, 0);
+        for i in 0..t {
+            let n = self.len[i];
+            if n > 0 {
+                let w = &self.mass[i * stride..i * stride + n];
+                mac(&mut sc.y[i * ys..(i + 1) * ys], w, l.d_pow);
+            }
+        }
+        for &(from, to, g) in &l.steps {
+            let (y_from, y_to) = match from < to {
+                true => {
+                    let (a, b) = sc.y.split_at_mut(to * ys);
+                    (&mut a[from * ys..(from + 1) * ys], &mut b[..ys])
+                }
+                false => {
+                    let (a, b) = sc.y.split_at_mut(from * ys);
+                    (&mut b[..ys], &mut a[to * ys..(to + 1) * ys])
+                }
+            };
+            let n = significant(y_from);
+            if n == 0 {
+                continue;
+            }
+            l.d.divide(&mut y_from[..n]);
+            let n = significant(&y_from[..n]);
+            mac(y_to, &y_from[..n], g);
+        }
+        for i in 0..t {
+            sc.y_len[i] = significant(&sc.y[i * ys..(i + 1) * ys]);
+        }
+        let counts = Counts {
+            mass: &sc.y,
+            len: &sc.y_len,
+            stride: ys,
+        };
+        for j in 0..states {
+            let entries = &l.by_target[l.col_start[j]..l.col_start[j + 1]];
+            let top = entries.iter().map(|&(i, _)| sc.y_len[i]).max().unwrap_or(0);
+            if top == 0 {
+                continue;
+            }
+            sc.row.clear();
+            sc.row.resize(top + 2, 0);
+            if l.lazy_carries {
+                counts.sum_narrow(entries, &l.coef, top, &mut sc.wide, &mut sc.row);
+            } else {
+                let (wide, over) = (&mut sc.wide, &mut sc.overflows);
+                counts.sum_wide(entries, &l.coef, 1, wide, over, &mut sc.row);
+            }
+            let n = significant(&sc.row);
+            l.d_pow_div.divide(&mut sc.row[..n]);
+            let n = significant(&sc.row[..n]);
+            assert!(n <= stride, "a count outgrew its stride");
+            self.next[j * stride..j * stride + n].copy_from_slice(&sc.row[..n]);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "linked_tests.rs"]
+mod tests;
