@@ -44,7 +44,7 @@
 
 use super::{Counts, Stepper};
 use crate::chain::Link;
-use crate::exact::limbs::{divexact_odd, inverse_mod_word, mac, shift_right, significant};
+use crate::exact::limbs::{inverse_mod_word, mac, significant};
 
 /// An exact division by a word `2^shift odd`.
 #[derive(Clone, Copy, Debug)]
@@ -65,14 +65,23 @@ impl ExactDivisor {
         }
     }
 
-    /// `x /= 2^shift odd`, which must divide `x`.
+    /// `x /= 2^shift odd`, which must divide `x`: the shift and Jebelean's exact division
+    /// (as `limbs::divexact_odd`) in one pass, each limb shifted as it is read.
     fn divide(&self, x: &mut [u64]) {
-        if self.shift > 0 {
-            shift_right(x, self.shift);
+        let (k, n) = (self.shift, x.len());
+        let mut c = 0u64;
+        for i in 0..n {
+            let l = match (k, x.get(i + 1)) {
+                (0, _) => x[i],
+                (_, Some(&high)) => (x[i] >> k) | (high << (64 - k)),
+                (_, None) => x[i] >> k,
+            };
+            let (s, b) = l.overflowing_sub(c);
+            let q = s.wrapping_mul(self.inv);
+            x[i] = q;
+            c = ((u128::from(q) * u128::from(self.odd)) >> 64) as u64 + u64::from(b);
         }
-        if self.odd > 1 {
-            divexact_odd(x, self.odd, self.inv);
-        }
+        debug_assert_eq!(c, 0, "not an exact division");
     }
 }
 
@@ -200,6 +209,19 @@ fn order(links: &[Option<&Link>]) -> Option<(Vec<(usize, usize, u64)>, usize)> {
     Some((steps, depth.into_iter().max().unwrap_or(0)))
 }
 
+/// `dst = src * c`, every limb of `dst` written (`dst` longer than `src`).
+fn mul_into(dst: &mut [u64], src: &[u64], c: u64) {
+    let mut carry = 0u64;
+    let (low, high) = dst.split_at_mut(src.len());
+    for (d, &s) in low.iter_mut().zip(src) {
+        let t = u128::from(s) * u128::from(c) + u128::from(carry);
+        *d = t as u64;
+        carry = (t >> 64) as u64;
+    }
+    high[0] = carry;
+    high[1..].fill(0);
+}
+
 /// The stepper's room for the sums: Y (`y_stride` limbs per transient state) and one row of P.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Scratch {
@@ -222,16 +244,13 @@ impl Stepper<'_> {
         let ys = (self.scale.bits() + u64::from(64 - l.d_pow.leading_zeros())) as usize / 64 + 2;
         let sc = &mut self.scratch;
         sc.y_stride = ys;
-        sc.y.clear();
+        // Every limb is written: no need to clear.
         sc.y.resize(t * ys, 0);
         sc.y_len.clear();
         sc.y_len.resize(t, 0);
         for i in 0..t {
-            let n = self.len[i];
-            if n > 0 {
-                let w = &self.mass[i * stride..i * stride + n];
-                mac(&mut sc.y[i * ys..(i + 1) * ys], w, l.d_pow);
-            }
+            let w = &self.mass[i * stride..i * stride + self.len[i]];
+            mul_into(&mut sc.y[i * ys..(i + 1) * ys], w, l.d_pow);
         }
         for &(from, to, g) in &l.steps {
             let (y_from, y_to) = match from < to {
