@@ -311,8 +311,9 @@ impl Counts<'_> {
 
     /// `out = sum over entries of count(i) * coef[t]` for single-limb coefficients whose sum is
     /// below 2^64: products summed per limb without carries (each < 2^64 * coefficient sum <
-    /// 2^128), then one carry pass. `top` is the longest count among the sources.
-    #[inline]
+    /// 2^128), then one carry pass. `top` is the longest count among the sources. Inlined
+    /// into both steppings' loops (whole turns and links), as it was into the one.
+    #[inline(always)]
     fn sum_narrow(
         &self,
         entries: &[(usize, usize)],
