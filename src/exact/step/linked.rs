@@ -85,6 +85,9 @@ impl ExactDivisor {
     }
 }
 
+/// One link as the sums take it: (from, to, g).
+type LinkStep = (usize, usize, u64);
+
 /// A chain's turns through its links, as [`super::IntegerChain`] steps them.
 #[derive(Clone, Debug)]
 pub(super) struct LinkedTurns {
@@ -93,8 +96,8 @@ pub(super) struct LinkedTurns {
     /// d^A, A the longest chain of links.
     d_pow: u64,
     d_pow_div: ExactDivisor,
-    /// The links in the order the sums take them: (from, to, g).
-    steps: Vec<(usize, usize, u64)>,
+    /// The links in the order the sums take them.
+    steps: Vec<LinkStep>,
     /// The entries of E by target (as the whole turns' `by_target`): (source, coefficient
     /// index), the entries into j at `by_target[col_start[j]..col_start[j + 1]]`.
     col_start: Vec<usize>,
@@ -182,7 +185,7 @@ impl LinkedTurns {
 
 /// The links in an order that puts every state before the one its link leads to (Kahn's), as
 /// (from, to, g), and the longest chain of links A; `None` on a cycle.
-fn order(links: &[Option<&Link>]) -> Option<(Vec<(usize, usize, u64)>, usize)> {
+fn order(links: &[Option<&Link>]) -> Option<(Vec<LinkStep>, usize)> {
     let t = links.len();
     let mut indegree = vec![0u32; t];
     for link in links.iter().flatten() {
