@@ -100,3 +100,18 @@ pub(crate) fn seeded_words(seed: u64) -> impl FnMut() -> u64 {
         z ^ (z >> 31)
     }
 }
+
+/// The board `text` (a random board's, one `die = ` line) with its die replaced by the loaded die of `weights` when `loaded`.
+pub(crate) fn with_die(text: &str, weights: &[u64], loaded: bool) -> String {
+    let die = weights
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    text.lines()
+        .map(|line| match line.starts_with("die = ") && loaded {
+            true => format!("die = [{die}]\n"),
+            false => format!("{line}\n"),
+        })
+        .collect()
+}

@@ -13,7 +13,7 @@ use super::{follow, link_steps, merge_finish, merged_len};
 use crate::board::{builtin, builtin_names, Board};
 use crate::chain::{Chain, Link};
 use crate::exact::step::IntegerChain;
-use crate::test_util::{random_board, unlimited};
+use crate::test_util::{random_board, unlimited, with_die};
 
 #[test]
 fn efi_steps_through_its_links_with_a_fraction_of_the_transitions() {
@@ -150,21 +150,6 @@ fn a_loaded_die_takes_the_fixed_point_route_through_the_links() {
     // V = 124 less the amplification bits: H <= 1 / (1 - 11/26) < 2.
     assert_eq!(cc.value_bits, 123);
     contains_the_exact_law(&cc, &IntegerChain::new(&chain), 150, 10);
-}
-
-/// `text` with its die replaced by the loaded die of `weights` when `loaded`.
-fn with_die(text: &str, weights: &[u64], loaded: bool) -> String {
-    let die = weights
-        .iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
-    text.lines()
-        .map(|line| match line.starts_with("die = ") && loaded {
-            true => format!("die = [{die}]\n"),
-            false => format!("{line}\n"),
-        })
-        .collect()
 }
 
 proptest! {

@@ -11,7 +11,7 @@ use num_rational::BigRational;
 use super::super::IntegerChain;
 use crate::board::{builtin, builtin_names, Board};
 use crate::chain::{Chain, Link};
-use crate::test_util::{matrix, random_board, unlimited};
+use crate::test_util::{matrix, random_board, unlimited, with_die};
 
 /// Steps `chain` `turns` turns through its links and by its whole turns, and checks every
 /// turn's counts, scale and P(T = n) agree. Returns whether the links were taken.
@@ -121,21 +121,6 @@ fn a_loaded_die_steps_the_same_through_its_links() {
          overshoot = \"bounce\"\nroll_again = \"unlimited\"\n",
     );
     assert!(same_as_the_whole_turns(&Chain::for_board(&b), 300));
-}
-
-/// `text` with its die replaced by the loaded die of `weights` when `loaded`.
-fn with_die(text: &str, weights: &[u64], loaded: bool) -> String {
-    let die = weights
-        .iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
-    text.lines()
-        .map(|line| match line.starts_with("die = ") && loaded {
-            true => format!("die = [{die}]\n"),
-            false => format!("{line}\n"),
-        })
-        .collect()
 }
 
 proptest! {
