@@ -3,7 +3,7 @@
 //! into big rationals only when a caller asks for them.
 //!
 //! A big rational costs 64 bytes and two small heap blocks; a row entry in words costs 24
-//! bytes, and a turn's rewards 96 bytes, none on the heap. One player's turns under unlimited
+//! bytes, and a turn's rewards 104 bytes, none on the heap. One player's turns under unlimited
 //! roll-again come in words already (`chain::rest`, [`Law`]); other models' turns come as big
 //! rationals, and are kept in words when they fit. The analyses that need only counts over a
 //! common denominator (the certified stepping, [`crate::exact::certified::MergedRows`]) or only
