@@ -93,6 +93,31 @@ pub(super) fn index_links<S: Eq + Hash>(
     }
 }
 
+/// The linked states (`links` has one entry per transient state) in an order that puts every
+/// state before the one its link leads to (Kahn's), as the steppings through the links sum
+/// them; `None` on a cycle, which the chain's links never close, or a link past `links`.
+pub fn link_order(links: &[Option<&Link>]) -> Option<Vec<usize>> {
+    let t = links.len();
+    let mut indegree = vec![0u32; t];
+    for link in links.iter().flatten() {
+        *indegree.get_mut(link.next)? += 1;
+    }
+    let mut ready: Vec<usize> = (0..t)
+        .filter(|&i| links[i].is_some() && indegree[i] == 0)
+        .collect();
+    let linked = links.iter().flatten().count();
+    let mut order = Vec::with_capacity(linked);
+    while let Some(i) = ready.pop() {
+        order.push(i);
+        let to = links[i]?.next;
+        indegree[to] -= 1;
+        if indegree[to] == 0 && links[to].is_some() {
+            ready.push(to);
+        }
+    }
+    (order.len() == linked).then_some(order)
+}
+
 #[cfg(test)]
 #[path = "links_tests.rs"]
 pub(super) mod tests;

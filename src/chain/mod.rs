@@ -35,7 +35,7 @@ pub use compound::{compound_move, Branches, RollGame};
 pub use count::{
     chain_bytes, check_counted, count, first_endless, Counted, StatesTooMany, BYTES_PER_STATE,
 };
-pub use links::Link;
+pub use links::{link_order, Link};
 pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
 use rows::{ChainTurns, Kept, PendingTurn};
 pub use rows::{WordEntry, WordRows};

@@ -212,34 +212,23 @@ fn merged_len(ends: &[(usize, u64)], t: usize) -> usize {
 /// the amplification bits h; `None` on a cycle (which the chain's links never close) or an
 /// amplification past [`MOST_AMPLIFICATION_BITS`].
 fn link_steps(links: &[Option<&crate::chain::Link>], t: usize) -> Option<(LinkSteps, u32)> {
-    let mut indegree = vec![0u32; t];
+    let mut close = vec![false; t];
     for link in links.iter().flatten() {
-        indegree[link.next] += 1;
+        close[link.next] = true;
     }
-    let close: Vec<bool> = indegree.iter().map(|&n| n > 0).collect();
-    let mut ready: Vec<usize> = (0..t)
-        .filter(|&i| links[i].is_some() && indegree[i] == 0)
+    let steps: Vec<LinkStep> = crate::chain::link_order(links)?
+        .into_iter()
+        .map(|i| {
+            let link = links[i].expect("the order holds linked states");
+            LinkStep {
+                from: i as u32,
+                to: link.next as u32,
+                close: close[i],
+                coef: floor_scaled(link.goes_on, link.denom),
+                upper: upper_of_nearest(nearest_f64(link.goes_on, link.denom)),
+            }
+        })
         .collect();
-    let linked = links.iter().flatten().count();
-    let mut steps = Vec::with_capacity(linked);
-    while let Some(i) = ready.pop() {
-        let link = links[i].expect("only linked states are ready");
-        let to = link.next;
-        steps.push(LinkStep {
-            from: i as u32,
-            to: to as u32,
-            close: close[i],
-            coef: floor_scaled(link.goes_on, link.denom),
-            upper: upper_of_nearest(nearest_f64(link.goes_on, link.denom)),
-        });
-        indegree[to] -= 1;
-        if indegree[to] == 0 && links[to].is_some() {
-            ready.push(to);
-        }
-    }
-    if steps.len() != linked {
-        return None;
-    }
     let sinks = (0..t)
         .filter(|&i| close[i] && links[i].is_none())
         .map(|i| i as u32)

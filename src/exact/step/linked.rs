@@ -120,7 +120,7 @@ pub(super) struct WholeTurns<'a> {
 }
 
 impl LinkedTurns {
-    /// The stepping through `links` (one per transient state), or `None` when a state has no
+    /// The stepping through `links` (one per transient state), or `None` when no state has a
     /// link, the links' denominators differ, a number outgrows a word or the links do not take
     /// fewer products than the whole turns.
     pub(super) fn new(links: &[Option<&Link>], whole: &WholeTurns) -> Option<LinkedTurns> {
@@ -183,31 +183,16 @@ impl LinkedTurns {
     }
 }
 
-/// The links in an order that puts every state before the one its link leads to (Kahn's), as
-/// (from, to, g), and the longest chain of links A; `None` on a cycle.
+/// The links in an order that puts every state before the one its link leads to
+/// ([`crate::chain::link_order`]), as (from, to, g), and the longest chain of links A; `None`
+/// on a cycle.
 fn order(links: &[Option<&Link>]) -> Option<(Vec<LinkStep>, usize)> {
-    let t = links.len();
-    let mut indegree = vec![0u32; t];
-    for link in links.iter().flatten() {
-        *indegree.get_mut(link.next)? += 1;
-    }
-    let mut depth = vec![0usize; t];
-    let mut ready: Vec<usize> = (0..t)
-        .filter(|&i| links[i].is_some() && indegree[i] == 0)
-        .collect();
+    let mut depth = vec![0usize; links.len()];
     let mut steps = Vec::new();
-    while let Some(i) = ready.pop() {
+    for i in crate::chain::link_order(links)? {
         let link = links[i]?;
-        let to = link.next;
-        steps.push((i, to, link.goes_on));
-        depth[to] = depth[to].max(depth[i] + 1);
-        indegree[to] -= 1;
-        if indegree[to] == 0 && links[to].is_some() {
-            ready.push(to);
-        }
-    }
-    if steps.len() != links.iter().flatten().count() {
-        return None;
+        steps.push((i, link.next, link.goes_on));
+        depth[link.next] = depth[link.next].max(depth[i] + 1);
     }
     Some((steps, depth.into_iter().max().unwrap_or(0)))
 }
