@@ -262,12 +262,17 @@ impl ChainTurns {
         &self.endless
     }
 
-    /// The states transient state `i`'s row leads to, in order.
-    pub(super) fn columns(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
-        let (words, big): (&[WordEntry], &[(usize, BigRational)]) = match self.rows.words() {
+    /// Transient state `i`'s row as words, or else as big rationals (the other part empty).
+    fn row_parts(&self, i: usize) -> (&[WordEntry], &[(usize, BigRational)]) {
+        match self.rows.words() {
             Some(w) => (&w[i], &[]),
             None => (&[], &self.big()[i]),
-        };
+        }
+    }
+
+    /// The states transient state `i`'s row leads to, in order.
+    pub(super) fn columns(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let (words, big) = self.row_parts(i);
         let words = words.iter().map(|e| e.to as usize);
         words.chain(big.iter().map(|(j, _)| *j))
     }
@@ -278,10 +283,7 @@ impl ChainTurns {
         &self,
         i: usize,
     ) -> impl Iterator<Item = (usize, Cow<'_, BigRational>)> + '_ {
-        let (words, big): (&[WordEntry], &[(usize, BigRational)]) = match self.rows.words() {
-            Some(w) => (&w[i], &[]),
-            None => (&[], &self.big()[i]),
-        };
+        let (words, big) = self.row_parts(i);
         let words = words.iter().map(|e| (e.to as usize, Cow::Owned(e.big())));
         words.chain(big.iter().map(|(j, p)| (*j, Cow::Borrowed(p))))
     }
