@@ -126,8 +126,10 @@ fn rolls_from<G: RollGame>(
         .iter()
         .filter_map(|(_, _, _, r)| r.as_ref().map(|r| u128::from(r.1)))
         .fold(1u128, |l, d| l / gcd(l, d) * d);
+    // Every branch ends the turn or goes on, and every forfeit ends it.
+    let forfeits = rolled.iter().filter(|r| r.3.is_none()).count();
     let mut out = RollsFrom {
-        ends: Vec::with_capacity(branches.len() + rolled.len()),
+        ends: Vec::with_capacity(branches.len() + forfeits),
         goes_on: Vec::new(),
         counts: [0; 4],
         points: 0,
