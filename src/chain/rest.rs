@@ -182,24 +182,33 @@ fn law_from<S: Ord + Clone>(
             j -= 1;
         }
     }
+    // Merged by state: the few ending rolls into the later law's entries, each of which is
+    // scaled by g / d (`Scale`), with the rolls' own numerators added where a state has both.
+    let scale = Scale::new(d, g);
     let mut next = Vec::with_capacity(ends.len() + later.len());
     let (mut i, mut k) = (0, 0);
-    while i < ends.len() || k < later.len() {
-        let take_end = k == later.len() || (i < ends.len() && ends[i].0 <= later[k].0);
-        let take_later = i == ends.len() || (k < later.len() && later[k].0 <= ends[i].0);
-        let s = if take_end { &ends[i].0 } else { &later[k].0 };
+    while i < ends.len() {
+        let s = &ends[i].0;
         let mut c = 0u128;
-        while take_end && i < ends.len() && ends[i].0 == *s {
+        while i < ends.len() && ends[i].0 == *s {
             c = c.checked_add(ends[i].1)?;
             i += 1;
         }
-        let x = if take_later {
+        while k < later.len() && later[k].0 < *s {
+            next.push((later[k].0.clone(), scale.of(later[k].1)?));
             k += 1;
-            later[k - 1].1
-        } else {
-            Frac::ZERO
+        }
+        let x = match later.get(k) {
+            Some((t, x)) if t == s => {
+                k += 1;
+                *x
+            }
+            _ => Frac::ZERO,
         };
         next.push((s.clone(), combine(c, d, g, x)?));
+    }
+    for (t, x) in &later[k..] {
+        next.push((t.clone(), scale.of(*x)?));
     }
     let mut sums = [Frac::ZERO; 5];
     for ((sum, c), x) in sums
@@ -216,6 +225,56 @@ fn law_from<S: Ord + Clone>(
             points: combine_signed(r.points, d, g, rewards.points)?,
         },
     })
+}
+
+/// `(g / d) x` for the entries of a later law: [`combine`] with `c = 0`, and with g = 1 and a
+/// small d (a die's faces) without a gcd. With `x = a / b` in lowest terms, `gcd(a, d b) =
+/// gcd(a, d) = gcd(a mod d, d)` (a prime dividing a does not divide b), read from a table of
+/// d entries made once per law: the usual 1 costs one remainder and no division.
+struct Scale {
+    d: u128,
+    g: u128,
+    /// `gcd(r, d)` for `r < d`, when g = 1 and d is below [`Scale::SMALL`].
+    gcds: Option<[u8; Scale::SMALL]>,
+}
+
+impl Scale {
+    const SMALL: usize = 64;
+
+    fn new(d: u128, g: u128) -> Scale {
+        let gcds = (g == 1 && d < Scale::SMALL as u128).then(|| {
+            let mut gcds = [0u8; Scale::SMALL];
+            for (r, h) in gcds.iter_mut().enumerate().take(d as usize) {
+                // At most d, below SMALL.
+                *h = gcd_words(r as u64, d as u64) as u8;
+            }
+            gcds
+        });
+        Scale { d, g, gcds }
+    }
+
+    /// `(g / d) x` in lowest terms, or `None` when it does not fit a word.
+    fn of(&self, x: Frac) -> Option<Frac> {
+        let Some(gcds) = &self.gcds else {
+            return combine(0, self.d, self.g, x);
+        };
+        if x.num == 0 {
+            return Some(Frac::ZERO);
+        }
+        let d = self.d as u64;
+        let h = u64::from(gcds[(x.num % d) as usize]);
+        let m = wide(d, x.den);
+        Some(match h {
+            1 => Frac {
+                num: x.num,
+                den: u64::try_from(m).ok()?,
+            },
+            _ => Frac {
+                num: x.num / h,
+                den: u64::try_from(m / u128::from(h)).ok()?,
+            },
+        })
+    }
 }
 
 /// `c / d + (g / d) x` in lowest terms, or `None` when it does not fit a word. With
