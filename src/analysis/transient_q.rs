@@ -77,7 +77,8 @@ impl TransientQ {
             for k in (rows.row_start[i]..rows.row_start[i + 1]).filter(transient) {
                 q.col.push(rows.col[k]);
                 q.p.push(nearest_f64(counts[k], d));
-                words.push(counts[k] / g);
+                // Usually g = 1: no division.
+                words.push(if g == 1 { counts[k] } else { counts[k] / g });
             }
             q.row_start.push(q.col.len());
         }

@@ -20,6 +20,7 @@ mod stateful;
 mod words;
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Debug;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -553,10 +554,15 @@ impl<'a> Chain<Square> {
         match board.rules().roll_again {
             // Every turn's rolls as one player's from its square: kept across turns.
             RollAgain::Unlimited => {
+                // Every in-turn state is a square: room for all of them from the start.
+                let squares = board.size() as usize + 1;
                 let model = MemoBoard {
                     game: SingleBoard::new(board),
-                    memo: RollsMemo::default(),
-                    laws: rest::Laws::default(),
+                    memo: RefCell::new(HashMap::with_capacity_and_hasher(
+                        squares,
+                        Default::default(),
+                    )),
+                    laws: rest::Laws::with_capacity(squares),
                 };
                 let turn_of = |s: &Square| rest::turn(&model.game, s, &model.memo, &model.laws);
                 let Ok(mut chain) = Chain::build_with(&model, usize::MAX, turn_of) else {

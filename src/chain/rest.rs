@@ -38,7 +38,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-use super::compound::{compound_move_memo, rolls_at, RollGame, RollsFrom, RollsMemo};
+use super::compound::{compound_move_memo, rolls_at, RollGame, RollScratch, RollsFrom, RollsMemo};
 use super::links::{LinkRecord, LinkRecords};
 use super::rows::Kept;
 use super::words::{Frac, Law, WordRewards};
@@ -51,23 +51,43 @@ enum Slot<S> {
     Done(Option<Rc<Law<S>>>),
 }
 
-/// The laws of the squares seen so far, kept across the turns of one chain, and the link of
-/// each square summed from the next square's ([`super::links`]).
+/// The laws of the squares seen so far, kept across the turns of one chain, the link of
+/// each square summed from the next square's ([`super::links`]), and the buffers the sums
+/// work in, reused from turn to turn.
 pub(super) struct Laws<S> {
     laws: RefCell<HashMap<S, Slot<S>, BuildHasherDefault<WordHasher>>>,
     links: RefCell<LinkRecords<S>>,
+    scratch: RefCell<Scratch<S>>,
 }
 
-impl<S> Default for Laws<S> {
-    fn default() -> Laws<S> {
-        Laws {
-            laws: RefCell::default(),
-            links: RefCell::default(),
-        }
-    }
+/// The buffers of [`law`]: the rolls' ([`RollScratch`]), the run walked, and one square's
+/// ending rolls as its turn ends them, sorted.
+struct Scratch<S> {
+    rolls: RollScratch<S>,
+    walk: Vec<(S, Rc<RollsFrom<S>>)>,
+    ends: Vec<(S, u128)>,
 }
 
 impl<S> Laws<S> {
+    /// No law yet, with room for `squares` of them (no map grows while the turns are summed).
+    pub(super) fn with_capacity(squares: usize) -> Laws<S> {
+        Laws {
+            laws: RefCell::new(HashMap::with_capacity_and_hasher(
+                squares,
+                Default::default(),
+            )),
+            links: RefCell::new(HashMap::with_capacity_and_hasher(
+                squares,
+                Default::default(),
+            )),
+            scratch: RefCell::new(Scratch {
+                rolls: RollScratch::default(),
+                walk: Vec::new(),
+                ends: Vec::new(),
+            }),
+        }
+    }
+
     /// The links recorded so far.
     pub(super) fn links(&self) -> std::cell::Ref<'_, LinkRecords<S>> {
         self.links.borrow()
@@ -103,6 +123,13 @@ fn law<G: RollGame>(
 ) -> Option<Rc<Law<G::State>>> {
     let mut memo = laws.laws.borrow_mut();
     let mut links = laws.links.borrow_mut();
+    let mut scratch = laws.scratch.borrow_mut();
+    let Scratch {
+        rolls: buffers,
+        walk,
+        ends,
+    } = &mut *scratch;
+    walk.clear();
     let end = |s: &G::State| {
         if game.is_final(s) {
             s.clone()
@@ -110,8 +137,6 @@ fn law<G: RollGame>(
             game.end_turn(s.clone())
         }
     };
-    let mut branches = Vec::new();
-    let mut walk = Vec::new();
     let mut at = state.clone();
     let mut last = loop {
         match memo.get(&at) {
@@ -125,10 +150,10 @@ fn law<G: RollGame>(
             }
             None => {}
         }
-        let r = rolls_at(game, &at, (at.clone(), 0), Some(rolls), &mut branches);
+        let r = rolls_at(game, &at, (at.clone(), 0), Some(rolls), buffers);
         match r.goes_on.as_slice() {
             [] => {
-                let law = law_from(&r, None, &end).map(Rc::new);
+                let law = law_from(&r, None, &end, ends).map(Rc::new);
                 memo.insert(at, Slot::Done(law.clone()));
                 break law;
             }
@@ -154,7 +179,7 @@ fn law<G: RollGame>(
         };
         links.insert(x.clone(), record);
         last = last
-            .and_then(|then| law_from(&r, Some((g, &then)), &end))
+            .and_then(|then| law_from(&r, Some((g, &then)), &end, ends))
             .map(Rc::new);
         memo.insert(x, Slot::Done(last.clone()));
     }
@@ -162,18 +187,20 @@ fn law<G: RollGame>(
 }
 
 /// `c / d + (g / d) T(y)` for every amount, with `then` = `(g, T(y))` (none: g = 0), or `None`
-/// when a number does not fit a word.
+/// when a number does not fit a word; `ends` is a buffer for the rolls' ends.
 fn law_from<S: Ord + Clone>(
     r: &RollsFrom<S>,
     then: Option<(u128, &Law<S>)>,
     end: &impl Fn(&S) -> S,
+    ends: &mut Vec<(S, u128)>,
 ) -> Option<Law<S>> {
     let d = r.denom;
     let (g, later, rewards) = match then {
         Some((g, law)) => (g, &law.next[..], law.rewards),
         None => (0, &[][..], WordRewards::ZERO),
     };
-    let mut ends: Vec<(S, u128)> = r.ends.iter().map(|(s, p)| (end(s), *p)).collect();
+    ends.clear();
+    ends.extend(r.ends.iter().map(|(s, p)| (end(s), *p)));
     // A roll's ends come nearly sorted (the faces in order, but for jumps): by insertion.
     for i in 1..ends.len() {
         let mut j = i;
