@@ -290,6 +290,15 @@ impl ChainTurns {
         words.chain(big.iter().map(|(j, _)| *j))
     }
 
+    /// Calls `f` with each state transient state `i`'s row leads to, in order ([`Self::columns`]
+    /// without the chained iterator: one test for words or big per row, not per entry).
+    pub(super) fn for_each_column(&self, i: usize, mut f: impl FnMut(usize)) {
+        match self.rows.words() {
+            Some(w) => w[i].iter().for_each(|e| f(e.to as usize)),
+            None => self.big()[i].iter().for_each(|(j, _)| f(*j)),
+        }
+    }
+
     /// Transient state `i`'s transitions, each probability made from the words or borrowed
     /// from the big rows (without making them).
     pub(super) fn entries(
