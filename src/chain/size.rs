@@ -7,8 +7,11 @@
 //! levels: the chain has about `N^2 / 3` transitions with denominators up to `3^(N / 3)`. At
 //! 10,000 squares that is about 33 million transitions and 14 GB; no exact command can hold
 //! it, so the commands that need the chain refuse such a board at once with this estimate
-//! ([`check_fits`]) instead of building it for minutes. `expect` solves the roll-level form and
-//! `simulate` plays games roll by roll; neither needs the chain.
+//! ([`check_fits`]) instead of building it for minutes. Most boards are far below the limit:
+//! when every roll has one outcome, a bound of the estimate from the board's size and dice alone
+//! shows it without walking the rolls (`bytes_at_most`), and only a board it cannot pass is
+//! estimated from its rolls (the same refusal, limit and message). `expect` solves the
+//! roll-level form and `simulate` plays games roll by roll; neither needs the chain.
 //!
 //! # Formula
 //!
