@@ -49,8 +49,8 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         self.trap().is_none()
     }
 
-    /// A state whose turn can go on for ever ([`Turn::endless`]), the first in the chain's order;
-    /// every state of the chain is reachable.
+    /// A state whose turn can go on for ever ([`super::Turn::endless`]), the first in the
+    /// chain's order; every state of the chain is reachable.
     pub fn endless_state(&self) -> Option<&S> {
         self.rows
             .endless()
