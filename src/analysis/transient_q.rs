@@ -74,10 +74,25 @@ impl TransientQ {
         let mut q = Building::with_capacity(t, len);
         let mut words = Vec::with_capacity(len);
         for i in 0..t {
-            for k in (rows.row_start[i]..rows.row_start[i + 1]).filter(transient) {
-                q.col.push(rows.col[k]);
-                q.p.push(nearest_f64(counts[k], d));
-                words.push(counts[k] / g);
+            let (a, mut b) = (rows.row_start[i], rows.row_start[i + 1]);
+            // The merged finish comes last in a row whose columns are sorted (every chain's):
+            // then the row's transient entries are copied as slices.
+            if b > a && rows.col[b - 1] as usize >= t {
+                b -= 1;
+            }
+            if rows.col[a..b].iter().all(|&j| (j as usize) < t) {
+                q.col.extend_from_slice(&rows.col[a..b]);
+                q.p.extend(counts[a..b].iter().map(|&c| nearest_f64(c, d)));
+                match g {
+                    1 => words.extend_from_slice(&counts[a..b]),
+                    _ => words.extend(counts[a..b].iter().map(|&c| c / g)),
+                }
+            } else {
+                for k in (a..rows.row_start[i + 1]).filter(transient) {
+                    q.col.push(rows.col[k]);
+                    q.p.push(nearest_f64(counts[k], d));
+                    words.push(counts[k] / g);
+                }
             }
             q.row_start.push(q.col.len());
         }
@@ -216,5 +231,75 @@ impl Building {
             p: self.p,
             counts,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{builtin, builtin_names};
+
+    /// Q read from the merged rows' counts (each row's transient entries copied as slices) is
+    /// Q read from the chain's fractions one entry at a time: the same D, rows, columns,
+    /// floats and integers, on every built-in board, each under unlimited roll-again too (those
+    /// whose merged rows are counts).
+    #[test]
+    fn q_from_the_counts_is_q_from_the_fractions() {
+        let mut checked = 0;
+        for name in builtin_names() {
+            let b = builtin(name).unwrap();
+            let mut boards = vec![b.clone()];
+            boards.extend(crate::test_util::unlimited(&b));
+            for b in boards.iter().filter(|b| !b.is_stateful()) {
+                let chain = Chain::for_board(b);
+                // A denominator of 40 bits or more is read as fractions, not counts.
+                let Some(rows) = MergedRows::counts(&chain) else {
+                    continue;
+                };
+                let (q, f) = (
+                    TransientQ::from_rows(&chain, &rows),
+                    TransientQ::of_fractions(&chain),
+                );
+                assert_eq!(
+                    (&q.d, &q.row_start, &q.col),
+                    (&f.d, &f.row_start, &f.col),
+                    "{name}"
+                );
+                let bits = |q: &TransientQ| q.p.iter().map(|p| p.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&q), bits(&f), "{name}");
+                for k in 0..q.nonzeros() {
+                    assert_eq!(q.big(k), f.big(k), "{name}");
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 8, "{checked} chains");
+    }
+
+    /// Rows whose finish is not last (no chain's, but the merged rows allow it) are read entry
+    /// by entry. By hand, over 6: row 0 is the finish 1, state 0 2 and state 1 3; row 1 is
+    /// state 1 3 and the finish 3. Q is row 0: (0, 2), (1, 3); row 1: (1, 3), over D = 6.
+    #[test]
+    fn a_finish_before_the_transient_entries_is_left_out() {
+        let rows = MergedRows {
+            transient: 2,
+            start: 0,
+            row_start: vec![0, 3, 5],
+            col: vec![2, 0, 1, 1, 2],
+            probabilities: Probabilities::Counts {
+                d: 6,
+                counts: vec![1, 2, 3, 3, 3],
+            },
+        };
+        let chain = Chain::for_board(&builtin("tiny").unwrap());
+        let q = TransientQ::from_rows(&chain, &rows);
+        assert_eq!(q.d, BigInt::from(6));
+        assert_eq!(&q.row_start[..], &[0, 2, 3]);
+        assert_eq!(q.col, vec![0, 1, 1]);
+        assert_eq!(q.p, vec![2.0 / 6.0, 0.5, 0.5]);
+        assert_eq!(
+            (0..3).map(|k| q.word(k)).collect::<Vec<_>>(),
+            [2, 3, 3].map(Some)
+        );
     }
 }

@@ -92,48 +92,78 @@ pub(super) struct RollsFrom<S> {
     pub(super) denom: u128,
 }
 
+/// The buffers [`rolls_at`] works in, reused from state to state (and, kept by the caller, from
+/// turn to turn): each throw's branches, one roll's, and each throw's effect with its range of
+/// branches and its weights' total.
+pub(super) struct RollScratch<S> {
+    branches: Branches<S>,
+    one: Branches<S>,
+    #[allow(clippy::type_complexity)]
+    rolled: Vec<(
+        u64,
+        bool,
+        ThrowEffect,
+        Option<(std::ops::Range<usize>, u64)>,
+    )>,
+}
+
+impl<S> Default for RollScratch<S> {
+    fn default() -> RollScratch<S> {
+        RollScratch {
+            branches: Vec::new(),
+            one: Vec::new(),
+            rolled: Vec::new(),
+        }
+    }
+}
+
 fn rolls_from<G: RollGame>(
     game: &G,
     began: &G::State,
     at: &G::State,
     streak: u32,
-    branches: &mut Branches<G::State>,
+    scratch: &mut RollScratch<G::State>,
 ) -> RollsFrom<G::State> {
     let dice = game.dice(began);
     let rule = game.roll_again(began);
-    // Each throw's branches go into one buffer (`branches`, reused from state to state), the
-    // throw keeping its range and its weights' total: no vector per throw.
+    // Each throw's branches go into one buffer (`branches`), the throw keeping its range and its
+    // weights' total: no vector per throw, and none per state.
+    let RollScratch {
+        branches,
+        one,
+        rolled,
+    } = scratch;
     branches.clear();
-    let mut one = Vec::new();
-    let rolled: Vec<_> = dice
-        .throws()
-        .iter()
-        .map(|t| {
-            let effect = throw_effect(rule, t.top, streak);
-            let law = match effect {
-                ThrowEffect::Forfeit => None,
-                ThrowEffect::Move { .. } => {
-                    let first = branches.len();
-                    let total = game.roll_into(at, t.sum, &mut one);
-                    branches.append(&mut one);
-                    Some((first..branches.len(), total))
-                }
-            };
-            (t.weight, t.top, effect, law)
-        })
-        .collect();
+    rolled.clear();
+    rolled.extend(dice.throws().iter().map(|t| {
+        let effect = throw_effect(rule, t.top, streak);
+        let law = match effect {
+            ThrowEffect::Forfeit => None,
+            ThrowEffect::Move { .. } => {
+                let first = branches.len();
+                let total = game.roll_into(at, t.sum, one);
+                branches.append(one);
+                Some((first..branches.len(), total))
+            }
+        };
+        (t.weight, t.top, effect, law)
+    }));
     let lcm = rolled
         .iter()
         .filter_map(|(_, _, _, r)| r.as_ref().map(|r| u128::from(r.1)))
-        .fold(1u128, |l, d| l / gcd(l, d) * d);
+        .fold(1u128, |l, d| if d == 1 { l } else { l / gcd(l, d) * d });
+    // Every branch ends the turn or goes on, and every forfeit ends it.
+    let forfeits = rolled.iter().filter(|r| r.3.is_none()).count();
     let mut out = RollsFrom {
-        ends: Vec::with_capacity(branches.len() + rolled.len()),
+        ends: Vec::with_capacity(branches.len() + forfeits),
         goes_on: Vec::new(),
         counts: [0; 4],
         points: 0,
         denom: u128::from(dice.total()) * lcm,
     };
-    for (w, top, effect, law) in rolled {
+    // The throws' ranges follow one another: one pass over the branches, none shifted.
+    let mut all = branches.drain(..);
+    for (w, top, effect, law) in rolled.drain(..) {
         let Some((range, total)) = law else {
             out.ends
                 .push((game.forfeit(began, at), u128::from(w) * lcm));
@@ -142,7 +172,7 @@ fn rolls_from<G: RollGame>(
         let again = matches!(effect, ThrowEffect::Move { again: true });
         let streak = next_streak(rule, top, streak);
         let scale = u128::from(w) * (lcm / u128::from(total));
-        for (bw, next, o) in branches.drain(..range.len()) {
+        for (bw, next, o) in all.by_ref().take(range.len()) {
             let p = scale * u128::from(bw);
             for (c, v) in out
                 .counts
@@ -467,10 +497,10 @@ pub(super) fn in_turn_states<G: RollGame>(
     states.push((state.clone(), 0));
     let mut index: HashMap<InTurn<G::State>, usize> = HashMap::new();
     let mut rolls = Vec::with_capacity(16);
-    let mut branches = Vec::new();
+    let mut scratch = RollScratch::default();
     while rolls.len() < states.len() {
         let key = states[rolls.len()].clone();
-        let r = rolls_at(game, state, key, memo, &mut branches);
+        let r = rolls_at(game, state, key, memo, &mut scratch);
         for (s, _) in &r.goes_on {
             let known = match states.len() <= SCAN {
                 true => states.contains(s),
@@ -500,12 +530,12 @@ pub(super) fn rolls_at<G: RollGame>(
     began: &G::State,
     key: InTurn<G::State>,
     memo: Option<&RollsMemo<G::State>>,
-    branches: &mut Branches<G::State>,
+    scratch: &mut RollScratch<G::State>,
 ) -> Rc<RollsFrom<G::State>> {
     if let Some(r) = memo.and_then(|memo| memo.borrow().get(&key).cloned()) {
         return r;
     }
-    let r = Rc::new(rolls_from(game, began, &key.0, key.1, branches));
+    let r = Rc::new(rolls_from(game, began, &key.0, key.1, scratch));
     if let Some(memo) = memo {
         memo.borrow_mut().insert(key, Rc::clone(&r));
     }

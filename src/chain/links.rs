@@ -66,11 +66,11 @@ pub(super) fn index_links<S: Eq + Hash>(
     let link = |s: &S| {
         let r = records.get(s)?;
         let next = index_of(&r.next).filter(|&j| j < transient && whole_turn(&r.next))?;
-        let mut ends = r
-            .ends
-            .iter()
-            .map(|(s, c)| Some((index_of(s)?, u64::try_from(*c).ok()?)))
-            .collect::<Option<Vec<_>>>()?;
+        // Sized once (collecting through `Option` would grow it by doubling).
+        let mut ends = Vec::with_capacity(r.ends.len());
+        for (s, c) in &r.ends {
+            ends.push((index_of(s)?, u64::try_from(*c).ok()?));
+        }
         ends.sort_unstable_by_key(|&(j, _)| j);
         ends.dedup_by(|b, a| {
             let same = a.0 == b.0;

@@ -10,6 +10,7 @@
 
 mod compound;
 mod count;
+mod ends;
 mod links;
 mod rest;
 mod roll_level;
@@ -20,6 +21,7 @@ mod stateful;
 mod words;
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Debug;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
@@ -426,125 +428,6 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
     pub fn common_denominator(&self) -> BigInt {
         common_denominator(self.rows().iter().flatten().map(|(_, p)| p)).0
     }
-
-    /// The largest chance, over the transient states, of finishing within one turn (1 with no
-    /// transient state).
-    pub fn one_turn_finish_bound(&self) -> BigRational {
-        let n = self.transient;
-        // Each row's chance as the fraction itself when one final state has it (a sum from 0
-        // would pay a gcd per row), and a comparison only against a different fraction.
-        let mut best: Option<BigRational> = None;
-        for i in 0..n {
-            let mut ends = self.row_entries(i).filter(|(j, _)| *j >= n).map(|(_, p)| p);
-            let Some(first) = ends.next() else {
-                best.get_or_insert_with(BigRational::zero);
-                continue;
-            };
-            let sum = ends.fold(first.into_owned(), |acc, p| acc + &*p);
-            if best.as_ref().is_none_or(|b| *b < sum) {
-                best = Some(sum);
-            }
-        }
-        best.unwrap_or_else(BigRational::one)
-    }
-
-    /// True when a final state can be reached from every reachable state (so the game ends with
-    /// probability 1 and every expectation is finite).
-    pub fn always_ends(&self) -> bool {
-        self.trap().is_none()
-    }
-
-    /// A state whose turn can go on for ever ([`Turn::endless`]), the first in the chain's order;
-    /// every state of the chain is reachable.
-    pub fn endless_state(&self) -> Option<&S> {
-        self.rows
-            .endless()
-            .iter()
-            .position(|&e| e)
-            .map(|i| &self.states[i])
-    }
-
-    /// A reachable state from which the game cannot end, with the cycle that holds it, if any;
-    /// or a reachable state whose turn can go on for ever (its cycle is the state itself).
-    pub fn trap(&self) -> Option<Trap<S>> {
-        let n = self.states.len();
-        // The predecessors of state j are preds[first[j]..first[j + 1]] (compressed columns).
-        let mut first = vec![0usize; n + 1];
-        let rows = self.rows.len();
-        (0..rows)
-            .flat_map(|i| self.rows.columns(i))
-            .for_each(|j| first[j + 1] += 1);
-        (0..n).for_each(|j| first[j + 1] += first[j]);
-        let mut fill = first[..n].to_vec();
-        let mut preds = vec![0usize; first[n]];
-        for i in 0..rows {
-            for j in self.rows.columns(i) {
-                preds[fill[j]] = i;
-                fill[j] += 1;
-            }
-        }
-        let mut ends = vec![false; n];
-        let mut queue: VecDeque<usize> = (self.transient..n).collect();
-        for &i in &queue {
-            ends[i] = true;
-        }
-        while let Some(j) = queue.pop_front() {
-            for &i in &preds[first[j]..first[j + 1]] {
-                if !ends[i] {
-                    ends[i] = true;
-                    queue.push_back(i);
-                }
-            }
-        }
-        // The trapped state nearest the start (breadth first), so the message is easy to follow.
-        let mut dist = vec![usize::MAX; n];
-        dist[self.start] = 0;
-        let mut queue = VecDeque::from([self.start]);
-        let mut trapped = None;
-        while let Some(i) = queue.pop_front() {
-            if i < self.transient && self.rows.endless()[i] {
-                // A turn that can go on for ever: the cycle is the state itself.
-                let s = self.states[i].clone();
-                return Some(Trap {
-                    state: s.clone(),
-                    cycle: vec![s.clone(), s],
-                });
-            }
-            if !ends[i] {
-                trapped = Some(i);
-                break;
-            }
-            if i < self.transient {
-                for j in self.rows.columns(i) {
-                    if dist[j] == usize::MAX {
-                        dist[j] = dist[i] + 1;
-                        queue.push_back(j);
-                    }
-                }
-            }
-        }
-        let trapped = trapped?;
-        // Every successor of a trapped state is trapped: walk until a state repeats.
-        let mut walk = vec![trapped];
-        let mut at: HashMap<usize, usize> = HashMap::from([(trapped, 0)]);
-        loop {
-            let i = *walk.last().expect("non-empty");
-            let next = self.rows.columns(i).next().expect("a turn leads somewhere");
-            if let Some(&pos) = at.get(&next) {
-                let mut cycle: Vec<S> = walk[pos..]
-                    .iter()
-                    .map(|&k| self.states[k].clone())
-                    .collect();
-                cycle.push(self.states[next].clone());
-                return Some(Trap {
-                    state: self.states[trapped].clone(),
-                    cycle,
-                });
-            }
-            at.insert(next, walk.len());
-            walk.push(next);
-        }
-    }
 }
 
 impl<'a> Chain<Square> {
@@ -553,10 +436,15 @@ impl<'a> Chain<Square> {
         match board.rules().roll_again {
             // Every turn's rolls as one player's from its square: kept across turns.
             RollAgain::Unlimited => {
+                // Every in-turn state is a square: room for all of them from the start.
+                let squares = board.size() as usize + 1;
                 let model = MemoBoard {
                     game: SingleBoard::new(board),
-                    memo: RollsMemo::default(),
-                    laws: rest::Laws::default(),
+                    memo: RefCell::new(HashMap::with_capacity_and_hasher(
+                        squares,
+                        Default::default(),
+                    )),
+                    laws: rest::Laws::with_capacity(squares),
                 };
                 let turn_of = |s: &Square| rest::turn(&model.game, s, &model.memo, &model.laws);
                 let Ok(mut chain) = Chain::build_with(&model, usize::MAX, turn_of) else {

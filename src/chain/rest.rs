@@ -38,7 +38,7 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-use super::compound::{compound_move_memo, rolls_at, RollGame, RollsFrom, RollsMemo};
+use super::compound::{compound_move_memo, rolls_at, RollGame, RollScratch, RollsFrom, RollsMemo};
 use super::links::{LinkRecord, LinkRecords};
 use super::rows::Kept;
 use super::words::{Frac, Law, WordRewards};
@@ -51,23 +51,43 @@ enum Slot<S> {
     Done(Option<Rc<Law<S>>>),
 }
 
-/// The laws of the squares seen so far, kept across the turns of one chain, and the link of
-/// each square summed from the next square's ([`super::links`]).
+/// The laws of the squares seen so far, kept across the turns of one chain, the link of
+/// each square summed from the next square's ([`super::links`]), and the buffers the sums
+/// work in, reused from turn to turn.
 pub(super) struct Laws<S> {
     laws: RefCell<HashMap<S, Slot<S>, BuildHasherDefault<WordHasher>>>,
     links: RefCell<LinkRecords<S>>,
+    scratch: RefCell<Scratch<S>>,
 }
 
-impl<S> Default for Laws<S> {
-    fn default() -> Laws<S> {
-        Laws {
-            laws: RefCell::default(),
-            links: RefCell::default(),
-        }
-    }
+/// The buffers of [`law`]: the rolls' ([`RollScratch`]), the run walked, and one square's
+/// ending rolls as its turn ends them, sorted.
+struct Scratch<S> {
+    rolls: RollScratch<S>,
+    walk: Vec<(S, Rc<RollsFrom<S>>)>,
+    ends: Vec<(S, u128)>,
 }
 
 impl<S> Laws<S> {
+    /// No law yet, with room for `squares` of them (no map grows while the turns are summed).
+    pub(super) fn with_capacity(squares: usize) -> Laws<S> {
+        Laws {
+            laws: RefCell::new(HashMap::with_capacity_and_hasher(
+                squares,
+                Default::default(),
+            )),
+            links: RefCell::new(HashMap::with_capacity_and_hasher(
+                squares,
+                Default::default(),
+            )),
+            scratch: RefCell::new(Scratch {
+                rolls: RollScratch::default(),
+                walk: Vec::new(),
+                ends: Vec::new(),
+            }),
+        }
+    }
+
     /// The links recorded so far.
     pub(super) fn links(&self) -> std::cell::Ref<'_, LinkRecords<S>> {
         self.links.borrow()
@@ -103,6 +123,13 @@ fn law<G: RollGame>(
 ) -> Option<Rc<Law<G::State>>> {
     let mut memo = laws.laws.borrow_mut();
     let mut links = laws.links.borrow_mut();
+    let mut scratch = laws.scratch.borrow_mut();
+    let Scratch {
+        rolls: buffers,
+        walk,
+        ends,
+    } = &mut *scratch;
+    walk.clear();
     let end = |s: &G::State| {
         if game.is_final(s) {
             s.clone()
@@ -110,8 +137,6 @@ fn law<G: RollGame>(
             game.end_turn(s.clone())
         }
     };
-    let mut branches = Vec::new();
-    let mut walk = Vec::new();
     let mut at = state.clone();
     let mut last = loop {
         match memo.get(&at) {
@@ -125,10 +150,10 @@ fn law<G: RollGame>(
             }
             None => {}
         }
-        let r = rolls_at(game, &at, (at.clone(), 0), Some(rolls), &mut branches);
+        let r = rolls_at(game, &at, (at.clone(), 0), Some(rolls), buffers);
         match r.goes_on.as_slice() {
             [] => {
-                let law = law_from(&r, None, &end).map(Rc::new);
+                let law = law_from(&r, None, &end, ends).map(Rc::new);
                 memo.insert(at, Slot::Done(law.clone()));
                 break law;
             }
@@ -154,7 +179,7 @@ fn law<G: RollGame>(
         };
         links.insert(x.clone(), record);
         last = last
-            .and_then(|then| law_from(&r, Some((g, &then)), &end))
+            .and_then(|then| law_from(&r, Some((g, &then)), &end, ends))
             .map(Rc::new);
         memo.insert(x, Slot::Done(last.clone()));
     }
@@ -162,18 +187,20 @@ fn law<G: RollGame>(
 }
 
 /// `c / d + (g / d) T(y)` for every amount, with `then` = `(g, T(y))` (none: g = 0), or `None`
-/// when a number does not fit a word.
+/// when a number does not fit a word; `ends` is a buffer for the rolls' ends.
 fn law_from<S: Ord + Clone>(
     r: &RollsFrom<S>,
     then: Option<(u128, &Law<S>)>,
     end: &impl Fn(&S) -> S,
+    ends: &mut Vec<(S, u128)>,
 ) -> Option<Law<S>> {
     let d = r.denom;
     let (g, later, rewards) = match then {
         Some((g, law)) => (g, &law.next[..], law.rewards),
         None => (0, &[][..], WordRewards::ZERO),
     };
-    let mut ends: Vec<(S, u128)> = r.ends.iter().map(|(s, p)| (end(s), *p)).collect();
+    ends.clear();
+    ends.extend(r.ends.iter().map(|(s, p)| (end(s), *p)));
     // A roll's ends come nearly sorted (the faces in order, but for jumps): by insertion.
     for i in 1..ends.len() {
         let mut j = i;
@@ -182,24 +209,33 @@ fn law_from<S: Ord + Clone>(
             j -= 1;
         }
     }
+    // Merged by state: the few ending rolls into the later law's entries, each of which is
+    // scaled by g / d (`Scale`), with the rolls' own numerators added where a state has both.
+    let scale = Scale::new(d, g);
     let mut next = Vec::with_capacity(ends.len() + later.len());
     let (mut i, mut k) = (0, 0);
-    while i < ends.len() || k < later.len() {
-        let take_end = k == later.len() || (i < ends.len() && ends[i].0 <= later[k].0);
-        let take_later = i == ends.len() || (k < later.len() && later[k].0 <= ends[i].0);
-        let s = if take_end { &ends[i].0 } else { &later[k].0 };
+    while i < ends.len() {
+        let s = &ends[i].0;
         let mut c = 0u128;
-        while take_end && i < ends.len() && ends[i].0 == *s {
+        while i < ends.len() && ends[i].0 == *s {
             c = c.checked_add(ends[i].1)?;
             i += 1;
         }
-        let x = if take_later {
+        while k < later.len() && later[k].0 < *s {
+            next.push((later[k].0.clone(), scale.of(later[k].1)?));
             k += 1;
-            later[k - 1].1
-        } else {
-            Frac::ZERO
+        }
+        let x = match later.get(k) {
+            Some((t, x)) if t == s => {
+                k += 1;
+                *x
+            }
+            _ => Frac::ZERO,
         };
         next.push((s.clone(), combine(c, d, g, x)?));
+    }
+    for (t, x) in &later[k..] {
+        next.push((t.clone(), scale.of(*x)?));
     }
     let mut sums = [Frac::ZERO; 5];
     for ((sum, c), x) in sums
@@ -216,6 +252,56 @@ fn law_from<S: Ord + Clone>(
             points: combine_signed(r.points, d, g, rewards.points)?,
         },
     })
+}
+
+/// `(g / d) x` for the entries of a later law: [`combine`] with `c = 0`, and with g = 1 and a
+/// small d (a die's faces) without a gcd. With `x = a / b` in lowest terms, `gcd(a, d b) =
+/// gcd(a, d) = gcd(a mod d, d)` (a prime dividing a does not divide b), read from a table of
+/// d entries made once per law: the usual 1 costs one remainder and no division.
+struct Scale {
+    d: u128,
+    g: u128,
+    /// `gcd(r, d)` for `r < d`, when g = 1 and d is below [`Scale::SMALL`].
+    gcds: Option<[u8; Scale::SMALL]>,
+}
+
+impl Scale {
+    const SMALL: usize = 64;
+
+    fn new(d: u128, g: u128) -> Scale {
+        let gcds = (g == 1 && d < Scale::SMALL as u128).then(|| {
+            let mut gcds = [0u8; Scale::SMALL];
+            for (r, h) in gcds.iter_mut().enumerate().take(d as usize) {
+                // At most d, below SMALL.
+                *h = gcd_words(r as u64, d as u64) as u8;
+            }
+            gcds
+        });
+        Scale { d, g, gcds }
+    }
+
+    /// `(g / d) x` in lowest terms, or `None` when it does not fit a word.
+    fn of(&self, x: Frac) -> Option<Frac> {
+        let Some(gcds) = &self.gcds else {
+            return combine(0, self.d, self.g, x);
+        };
+        if x.num == 0 {
+            return Some(Frac::ZERO);
+        }
+        let d = self.d as u64;
+        let h = u64::from(gcds[(x.num % d) as usize]);
+        let m = wide(d, x.den);
+        Some(match h {
+            1 => Frac {
+                num: x.num,
+                den: u64::try_from(m).ok()?,
+            },
+            _ => Frac {
+                num: x.num / h,
+                den: u64::try_from(m / u128::from(h)).ok()?,
+            },
+        })
+    }
 }
 
 /// `c / d + (g / d) x` in lowest terms, or `None` when it does not fit a word. With

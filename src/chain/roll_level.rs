@@ -44,7 +44,7 @@ pub struct RollMove {
 /// squares where turns begin (`RollLevel::turn_start`) the solutions are those of the turn
 /// chain. With `roll_again = K` a turn remembers its square and its run of top throws, so there
 /// is no such form: use [`super::Chain`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RollLevel {
     /// The squares other than the finish reachable roll by roll from the start, ascending.
     pub(crate) squares: Vec<Square>,
@@ -79,13 +79,90 @@ impl RollLevel {
 
     /// The roll-level form of `board`, or `None` when its rules forfeit on the K-th top throw or
     /// its probabilities need a common denominator above [`MAX_DENOMINATOR`].
+    ///
+    /// One walk over the rolls: the squares are found breadth first with each one's rolls kept
+    /// as they are met (their squares numbered in the order found), then put in square order and
+    /// renumbered, where [`RollSquares::new`] finds the squares and [`RollSquares::rolls`] rolls
+    /// again from each.
     pub fn new(board: &Board) -> Option<RollLevel> {
+        if !RollSquares::applies(board) {
+            return None;
+        }
+        let denominator = common_denominator(board)?;
+        let n = board.size();
+        let start = board.rules().start;
+        let per_throw = denominator / board.dice().total();
+        // Square -> index in order of discovery, u32::MAX for not yet reached.
+        let mut index = vec![u32::MAX; n as usize + 1];
+        let mut squares = vec![start];
+        index[start as usize] = 0;
+        let mut found: Vec<Vec<RollMove>> = Vec::new();
+        while found.len() < squares.len() {
+            let mut row = Vec::with_capacity(board.dice().throws().len());
+            rolls_from(
+                board,
+                squares[found.len()],
+                per_throw,
+                |outcome, again, weight| {
+                    let to = (outcome.to != n).then(|| {
+                        let k = &mut index[outcome.to as usize];
+                        if *k == u32::MAX {
+                            *k = squares.len() as u32;
+                            squares.push(outcome.to);
+                        }
+                        *k as usize
+                    });
+                    row.push(RollMove {
+                        to,
+                        again,
+                        outcome,
+                        weight,
+                    });
+                },
+            );
+            found.push(row);
+        }
+        // In square order: `order[new]` is the index found first, `rank[found]` the new one.
+        let m = squares.len();
+        let mut order: Vec<u32> = (0..m as u32).collect();
+        order.sort_unstable_by_key(|&k| squares[k as usize]);
+        let mut rank = vec![0u32; m];
+        for (new, &old) in order.iter().enumerate() {
+            rank[old as usize] = new as u32;
+        }
+        let start = Some(rank[0] as usize);
+        let mut ends = Ends::new(m, start);
+        let mut moves = Vec::with_capacity(m);
+        for (i, &old) in order.iter().enumerate() {
+            let mut row = std::mem::take(&mut found[old as usize]);
+            for mv in &mut row {
+                mv.to = mv.to.map(|j| rank[j] as usize);
+                ends.add(i, mv);
+            }
+            moves.push(row);
+        }
+        let (turn_start, finishes) = ends.finish();
+        Some(RollLevel {
+            squares: order.iter().map(|&k| squares[k as usize]).collect(),
+            moves,
+            turn_start,
+            finishes,
+            start,
+            denominator,
+        })
+    }
+
+    /// [`RollLevel::new`] the way it was built before it kept the rolls of its one walk: the
+    /// squares from [`RollSquares::new`], then each square's rolls again (the tests' second
+    /// route).
+    #[cfg(test)]
+    fn by_squares(board: &Board) -> Option<RollLevel> {
         let level = RollSquares::new(board)?;
         let m = level.squares.len();
         let mut ends = Ends::new(m, level.start);
         let mut moves = Vec::with_capacity(m);
         for i in 0..m {
-            let mut row = Vec::with_capacity(board.dice().throws().len());
+            let mut row = Vec::new();
             level.rolls(i, |mv| {
                 ends.add(i, &mv);
                 row.push(mv);
@@ -328,4 +405,42 @@ fn finishing(direct: Vec<bool>, edges: &[(u32, u32)]) -> Vec<bool> {
         }
     }
     finishes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{builtin, builtin_names, RuleOverrides};
+
+    /// The one walk gives the roll-level form the squares and a second walk gave (the same
+    /// squares, rolls, turn starts and finishing squares), on every built-in board, each under
+    /// unlimited roll-again and under none, and on the 1,000-square benchmark boards.
+    #[test]
+    fn one_walk_gives_the_form_that_two_walks_gave() {
+        let mut boards: Vec<Board> = builtin_names().map(|n| builtin(n).unwrap()).collect();
+        for path in [
+            "benches/boards/gen-1000.toml",
+            "benches/boards/gen-1000-again.toml",
+        ] {
+            let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            boards.push(Board::from_toml_str(&text, &path).unwrap());
+        }
+        let mut checked = 0;
+        for b in &boards {
+            for roll_again in [None, Some(RollAgain::Unlimited), Some(RollAgain::None)] {
+                let rules = RuleOverrides {
+                    roll_again,
+                    ..RuleOverrides::default()
+                };
+                let Ok(b) = b.with_rules(&rules) else {
+                    continue;
+                };
+                let one = RollLevel::new(&b);
+                assert_eq!(one, RollLevel::by_squares(&b), "{}", b.name());
+                checked += usize::from(one.is_some());
+            }
+        }
+        assert!(checked >= 20, "{checked} forms");
+    }
 }

@@ -91,17 +91,27 @@ impl PendingTurn {
     /// The turn `law` in words, its states numbered by `index` (a word row when every index
     /// fits a word).
     pub(super) fn of_law<S>(law: &Law<S>, mut index: impl FnMut(&S) -> usize) -> PendingTurn {
-        let row: Vec<(usize, Frac)> = law.next.iter().map(|(s, p)| (index(s), *p)).collect();
-        let words = row.iter().map(|&(j, p)| {
-            Some(WordEntry {
-                to: u32::try_from(j).ok()?,
-                num: p.num,
-                den: p.den,
-            })
-        });
-        let row = match words.collect::<Option<Vec<_>>>() {
-            Some(words) => Kept::Words(words),
-            None => Kept::Big(row.into_iter().map(|(j, p)| (j, p.big())).collect()),
+        // Sized once: collecting through `Option` would grow the row by doubling (a quarter of
+        // efi's row bytes were spare room).
+        let mut words = Vec::with_capacity(law.next.len());
+        let mut big = None;
+        for (s, p) in &law.next {
+            let j = index(s);
+            match u32::try_from(j) {
+                Ok(to) if big.is_none() => words.push(WordEntry {
+                    to,
+                    num: p.num,
+                    den: p.den,
+                }),
+                _ => big.get_or_insert_with(Vec::new).push((j, p.big())),
+            }
+        }
+        let row = match big {
+            None => Kept::Words(words),
+            Some(rest) => {
+                let done = words.into_iter().map(|e| (e.to as usize, e.big()));
+                Kept::Big(done.chain(rest).collect())
+            }
         };
         PendingTurn {
             row,
@@ -113,14 +123,17 @@ impl PendingTurn {
     /// The turn `turn` with its states numbered by `index`, in words where they fit.
     pub(super) fn of_turn<S>(turn: Turn<S>, mut index: impl FnMut(&S) -> usize) -> PendingTurn {
         let row: BigRow = turn.next.into_iter().map(|(s, p)| (index(&s), p)).collect();
-        let words = row.iter().map(|(j, p)| {
-            let Frac { num, den } = Frac::of(p)?;
-            let to = u32::try_from(*j).ok()?;
-            Some(WordEntry { to, num, den })
-        });
-        let row = match words.collect::<Option<Vec<_>>>() {
-            Some(words) => Kept::Words(words),
-            None => Kept::Big(row),
+        // Sized once, as in `of_law`.
+        let mut words = Vec::with_capacity(row.len());
+        for (j, p) in &row {
+            let (Some(Frac { num, den }), Ok(to)) = (Frac::of(p), u32::try_from(*j)) else {
+                break;
+            };
+            words.push(WordEntry { to, num, den });
+        }
+        let row = match words.len() == row.len() {
+            true => Kept::Words(words),
+            false => Kept::Big(row),
         };
         let rewards = match WordRewards::of(&turn.rewards) {
             Some(words) => Kept::Words(words),
@@ -275,6 +288,15 @@ impl ChainTurns {
         let (words, big) = self.row_parts(i);
         let words = words.iter().map(|e| e.to as usize);
         words.chain(big.iter().map(|(j, _)| *j))
+    }
+
+    /// Calls `f` with each state transient state `i`'s row leads to, in order ([`Self::columns`]
+    /// without the chained iterator: one test for words or big per row, not per entry).
+    pub(super) fn for_each_column(&self, i: usize, mut f: impl FnMut(usize)) {
+        match self.rows.words() {
+            Some(w) => w[i].iter().for_each(|e| f(e.to as usize)),
+            None => self.big()[i].iter().for_each(|(j, _)| f(*j)),
+        }
     }
 
     /// Transient state `i`'s transitions, each probability made from the words or borrowed

@@ -7,8 +7,11 @@
 //! levels: the chain has about `N^2 / 3` transitions with denominators up to `3^(N / 3)`. At
 //! 10,000 squares that is about 33 million transitions and 14 GB; no exact command can hold
 //! it, so the commands that need the chain refuse such a board at once with this estimate
-//! ([`check_fits`]) instead of building it for minutes. `expect` solves the roll-level form and
-//! `simulate` plays games roll by roll; neither needs the chain.
+//! ([`check_fits`]) instead of building it for minutes. Most boards are far below the limit:
+//! when every roll has one outcome, a bound of the estimate from the board's size and dice alone
+//! shows it without walking the rolls (`bytes_at_most`), and only a board it cannot pass is
+//! estimated from its rolls (the same refusal, limit and message). `expect` solves the
+//! roll-level form and `simulate` plays games roll by roll; neither needs the chain.
 //!
 //! # Formula
 //!
@@ -154,10 +157,40 @@ impl Runs {
 ///
 /// [`ChainTooBig`] with the estimate.
 pub fn check_fits(board: &Board) -> Result<(), ChainTooBig> {
+    // Most boards are far below the limit, which a bound on the estimate shows without a roll.
+    if bytes_at_most(board).is_some_and(|bound| bound <= CHAIN_BYTES_LIMIT / 2.0) {
+        return Ok(());
+    }
     match ChainSize::of(board) {
         Some(size) if size.bytes > CHAIN_BYTES_LIMIT => Err(ChainTooBig { size }),
         _ => Ok(()),
     }
+}
+
+/// An upper bound of [`ChainSize::of`]'s bytes found without a roll, when every roll has one
+/// outcome (no chance square, no tiles) and at most one throw rolls again; `None` otherwise.
+///
+/// # Formula
+///
+/// The form has m <= N squares (the finish left out) and each square k rolls at most (one per
+/// throw), so `e_i <= k`, and `succ_i` holds at most the one top throw's square. A run from i
+/// is then a path of distinct squares `v_0 = i, v_1, ...` (the pass counts a cycle once), and
+/// unrolling the section's recurrences along it gives `A_i = sum_l e_(v_l) <= m k` and
+/// `B_i = sum_l (l + 1) e_(v_l) <= k m (m + 1) / 2`. Over at most m squares where a turn can
+/// begin: `m^2 k` transitions, `k m^2 (m + 1) / 2` levels, each of `log2(D)` bits, D the
+/// dice's total (no draw to take into it).
+fn bytes_at_most(board: &Board) -> Option<f64> {
+    let dice = board.dice();
+    let tops = dice.throws().iter().filter(|t| t.top).count();
+    if !board.chances().is_empty() || board.tiles().is_some() || tops > 1 {
+        return None;
+    }
+    let m = f64::from(board.size());
+    let k = dice.throws().len() as f64;
+    let bits = (dice.total() as f64).log2();
+    let transitions = m * m * k;
+    let levels = k * m * m * (m + 1.0) / 2.0;
+    Some(transitions * BYTES_PER_TRANSITION + levels * bits / 8.0)
 }
 
 /// `x` to two significant digits, grouped by thousands: `33,000,000`.
@@ -220,6 +253,45 @@ mod tests {
         let text = err.to_string();
         assert!(text.contains("transitions"), "{text}");
         assert!(text.contains("3,334 rolls in a row"), "{text}");
+    }
+
+    /// The bound that lets `check_fits` pass a board without a roll is at least the estimate
+    /// the rolls give, on every built-in board it applies to, each under unlimited roll-again
+    /// too, and on boards whose long runs of 3s make the estimate grow as `N^3` (their levels).
+    #[test]
+    fn the_bound_without_rolls_is_at_least_the_estimate() {
+        let mut boards: Vec<Board> = builtin_names()
+            .map(|name| crate::board::builtin(name).unwrap())
+            .collect();
+        let unlimited = crate::board::RuleOverrides {
+            roll_again: Some(crate::board::RollAgain::Unlimited),
+            ..crate::board::RuleOverrides::default()
+        };
+        let again: Vec<Board> = boards
+            .iter()
+            .filter_map(|b| b.with_rules(&unlimited).ok())
+            .collect();
+        boards.extend(again);
+        boards.extend([3, 40, 300, 999].map(die3));
+        boards.push(board(
+            "size = 500\n[rules]\ndie = 2\nroll_again = \"unlimited\"\n",
+        ));
+        let mut checked = 0;
+        for b in &boards {
+            let (Some(bound), Some(size)) = (bytes_at_most(b), ChainSize::of(b)) else {
+                continue;
+            };
+            assert!(bound >= size.bytes, "{}: {bound} < {size:?}", b.name());
+            checked += 1;
+        }
+        assert!(checked >= 10, "{checked} boards");
+        // By hand, die3(999): m = 999, k = 3, bits = log2(3): 2,994,003 transitions and
+        // 1,497,001,500 levels, about 656 MB: past half the limit, so the rolls decide.
+        let bound = bytes_at_most(&die3(999)).unwrap();
+        assert!((6.5e8..6.6e8).contains(&bound), "{bound}");
+        // A chance square leaves the decision to the rolls.
+        let chance = board("size = 20\n[[chance]]\nat = 5\nto = [[10, 1], [2, 1]]\n");
+        assert_eq!(bytes_at_most(&chance), None);
     }
 
     #[test]

@@ -8,7 +8,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 use proptest::prelude::*;
 
-use super::{combine, combine_signed, Frac};
+use super::{combine, combine_signed, Frac, Scale};
 use crate::board::{builtin, builtin_names, Board, RollAgain};
 use crate::chain::links::tests::assert_links_hold;
 use crate::chain::run::tests::{loaded, random_board};
@@ -101,6 +101,21 @@ proptest! {
         if let Some(b) = die.and_then(|die| random_board(size, &die, RollAgain::Unlimited, overshoot, &jumps)) {
             prop_assert!(same_chain(&b) > 0);
         }
+    }
+
+    /// The later law's entries scaled by `g / d` with the table of gcds (g = 1, a small d)
+    /// are what the general sum gives with no ending roll, and that sum the big rationals'.
+    #[test]
+    fn a_scaled_entry_is_the_sum_with_no_ending_roll(
+        d in 1u64..70, g in 0u64..3, a in 0u64.., b in 1u64.., small in 0u32..3,
+    ) {
+        let shrink = |x: u64| if small > 0 { x % 10_000 } else { x };
+        let x = BigRational::new(shrink(a).into(), shrink(b).max(1).into());
+        let x = Frac::of(&x).unwrap();
+        let ours = Scale::new(d.into(), g.into()).of(x);
+        prop_assert_eq!(ours, combine(0, d.into(), g.into(), x));
+        let exact = BigRational::new(BigInt::from(g), BigInt::from(d)) * x.big();
+        prop_assert_eq!(ours.map(Frac::big), Frac::of(&exact).map(Frac::big));
     }
 
     #[test]

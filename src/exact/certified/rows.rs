@@ -85,11 +85,13 @@ impl MergedRows {
         let t = chain.transient_count();
         // A chain whose rows are not all words has a denominator past a word.
         let rows = chain.word_rows()?;
-        let mut l = 1u64;
+        // Runs of entries share a denominator: each run costs one test.
+        let (mut l, mut seen) = (1u64, 1u64);
         for &WordEntry { den: d, .. } in rows.entries() {
-            if l % d != 0 {
+            if d != seen && l % d != 0 {
                 l = l.checked_mul(d / l.gcd(&d))?;
             }
+            seen = d;
         }
         let len = rows.entries().count();
         let mut row_start = Vec::with_capacity(t + 1);
