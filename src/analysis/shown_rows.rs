@@ -61,24 +61,19 @@ impl ShownTerm {
     /// ([`crate::exact::decimal::probability`]: never a nonzero value as 0, nor one below 1 as
     /// 1).
     pub fn table(&self) -> [&str; 3] {
-        [0, 1, 2].map(|column| self.cell(column, true))
+        self.ends
+            .map(|[_, start, end]| &self.text[start as usize..end as usize])
     }
 
     /// The same as CSV cells: plain correctly rounded decimals (or the fractions).
     pub fn csv(&self) -> [&str; 3] {
-        [0, 1, 2].map(|column| self.cell(column, false))
-    }
-
-    fn cell(&self, column: usize, table: bool) -> &str {
-        let start = match column {
-            0 => self.start as usize,
-            _ => self.ends[column - 1][2] as usize,
-        };
-        let [csv, table_start, table_end] = self.ends[column].map(|e| e as usize);
-        match table {
-            true => &self.text[table_start..table_end],
-            false => &self.text[start..csv],
-        }
+        [0, 1, 2].map(|column| {
+            let start = match column {
+                0 => self.start,
+                _ => self.ends[column - 1][2],
+            };
+            &self.text[start as usize..self.ends[column][0] as usize]
+        })
     }
 }
 

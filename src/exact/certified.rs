@@ -327,6 +327,17 @@ fn round_half_even((q, f): (u128, Fraction)) -> u128 {
 
 /// `x m / 2^k` for `x <= 2^k` split into its integer part and where its fraction lies.
 fn scaled(x: u128, k: u32, m: u64) -> (u128, Fraction) {
+    // x m below 2^(k - 1) (a long tail's value): the integer part 0, the fraction below half.
+    if (128 - x.leading_zeros()) + (64 - m.leading_zeros()) < k {
+        return (
+            0,
+            if x == 0 {
+                Fraction::Zero
+            } else {
+                Fraction::BelowHalf
+            },
+        );
+    }
     // P = x m, 192 bits: hi holds bits 128.., lo bits 0..128.
     let (x1, x0) = (x >> 64, x & u128::from(u64::MAX));
     let a = x0 * u128::from(m);
@@ -342,22 +353,26 @@ fn scaled(x: u128, k: u32, m: u64) -> (u128, Fraction) {
     (q, fraction_below(hi, lo, k))
 }
 
-/// Where the bits below bit k of `hi 2^128 + lo` (below 2^192) lie against one half of 2^k:
-/// the bits shifted out and the half compared as 256-bit (high, low) pairs.
+/// Where the bits below bit k of `hi 2^128 + lo` lie against one half of 2^k: from bit
+/// k - 1 (the half) and whether a bit below it is set (the number's trailing zeros).
 fn fraction_below(hi: u128, lo: u128, k: u32) -> Fraction {
-    let (rest, half) = match k {
-        0 => return Fraction::Zero,
-        1..128 => ((0, lo & ((1 << k) - 1)), (0, 1 << (k - 1))),
-        128 => ((0, lo), (0, 1 << 127)),
-        129..256 => ((hi & ((1 << (k - 128)) - 1), lo), (1 << (k - 129), 0)),
-        // The half is 2^255 or more, above the number.
-        _ => ((hi, lo), (u128::MAX, u128::MAX)),
+    let zeros = match (lo, hi) {
+        (0, 0) => return Fraction::Zero,
+        (0, _) => 128 + hi.trailing_zeros(),
+        _ => lo.trailing_zeros(),
     };
-    match rest.cmp(&half) {
-        _ if rest == (0, 0) => Fraction::Zero,
-        Ordering::Less => Fraction::BelowHalf,
-        Ordering::Equal => Fraction::Half,
-        Ordering::Greater => Fraction::AboveHalf,
+    if zeros >= k {
+        return Fraction::Zero;
+    }
+    let half = match k - 1 {
+        i @ 0..128 => lo >> i & 1,
+        i @ 128..256 => hi >> (i - 128) & 1,
+        _ => 0,
+    };
+    match (half == 1, zeros < k - 1) {
+        (false, _) => Fraction::BelowHalf,
+        (true, false) => Fraction::Half,
+        (true, true) => Fraction::AboveHalf,
     }
 }
 

@@ -382,6 +382,7 @@ fn push_fixed_scaled_u64(text: &mut Vec<u8>, x: u64, digits: usize) {
 
 /// Writes the decimal digits of `x` at the end of `buffer` (two at a time, from a table);
 /// returns how many.
+#[inline]
 fn digits_u64(mut x: u64, buffer: &mut [u8]) -> usize {
     const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
         2021222324252627282930313233343536373839404142434445464748495051525354555657585960\
@@ -449,6 +450,16 @@ pub(crate) fn push_integer(text: &mut Vec<u8>, x: u64, width: usize) {
     push_spaces(text, width.saturating_sub(buffer.len()));
     let start = buffer.len() - count.max(width.min(buffer.len()));
     text.extend_from_slice(&buffer[start..]);
+}
+
+/// Writes the digits of `x` at the end of `field` (its other bytes left as they were, a
+/// right-aligned number in a line of spaces); false, and nothing written, when they do not fit.
+pub(crate) fn put_integer(field: &mut [u8], x: u64) -> bool {
+    let fits = pow10_u64(field.len()).is_none_or(|limit| x < limit);
+    if fits {
+        digits_u64(x, field);
+    }
+    fits
 }
 
 /// `count` spaces at the end of `text` (a table's padding).
