@@ -430,6 +430,14 @@ pub(crate) fn push_fixed_to_one(text: &mut Vec<u8>, q: u64, digits: usize) {
     let Some(one) = pow10_u64(digits).filter(|&one| q <= one && digits > 0) else {
         return push_fixed_scaled_u128(text, q.into(), digits);
     };
+    // 0 and 1 (a long tail's cells) copied as they are.
+    if q == 0 || q == one {
+        let ends: &[u8; 21] = match q == 0 {
+            true => b"0.0000000000000000000",
+            false => b"1.0000000000000000000",
+        };
+        return text.extend_from_slice(&ends[..digits + 2]);
+    }
     // At most "1." and 19 digits; the digits of q below 10^digits end the buffer, the zeros
     // before them are its own.
     let mut buffer = [b'0'; 21];

@@ -67,14 +67,21 @@ impl RowCells {
     pub(crate) fn new(p: Bounds, s: Bounds, digits: usize) -> Option<RowCells> {
         let one = pow10_u64(digits)?;
         let agree = |lo: u128, hi: u128| (lo == hi).then_some(lo);
-        let (p_lo, p_hi) = (scaled(p.lo, p.shift, one), scaled(p.hi, p.shift, one));
-        let (s_lo, s_hi) = (scaled(s.lo, s.shift, one), scaled(s.hi, s.shift, one));
-        let round = |x, complement| round_scaled(x, one, complement);
-        let rounded = [
-            agree(round(p_lo, false), round(p_hi, false)),
-            agree(round(s_lo, true), round(s_hi, true)),
-            agree(round(s_lo, false), round(s_hi, false)),
-        ];
+        let round = |b: Bounds| {
+            let round = |x: u128| rounded(x, b.shift, one);
+            agree(round(b.lo), round(b.hi))
+        };
+        let survives = round(s);
+        // With 10^digits even, rounding 1 - x to nearest, ties to even, is 10^digits less
+        // x rounded so (a tie of x is one of 1 - x, and 10^digits - q is even when q is).
+        let ends = match digits {
+            0 => {
+                let round = |x: u128| round_scaled(scaled(x, s.shift, one), one, true);
+                agree(round(s.lo), round(s.hi))
+            }
+            _ => survives.and_then(|q| u128::from(one).checked_sub(q)),
+        };
+        let rounded = [round(p), ends, survives];
         Some(RowCells {
             p,
             s,
@@ -135,6 +142,39 @@ impl RowCells {
             _ => *self.tail.get_or_insert_with(|| Scientific::of(&self.s)),
         }
     }
+}
+
+/// `x m / 2^k` (for `x <= 2^k`) rounded to nearest, ties to even: what
+/// `round_half_even(scaled(x, k, m))` gives, with one shift of the 192-bit product (to bit
+/// k - 1, the half's) and its trailing zeros (whether anything lies below the half).
+fn rounded(x: u128, k: u32, m: u64) -> u128 {
+    // x m below 2^(k - 1): less than one half.
+    if (128 - x.leading_zeros()) + (64 - m.leading_zeros()) < k {
+        return 0;
+    }
+    let (x1, x0) = (x >> 64, x & u128::from(u64::MAX));
+    let (a, c) = (x0 * u128::from(m), x1 * u128::from(m));
+    let (lo, carry) = a.overflowing_add(c << 64);
+    let hi = (c >> 64) + u128::from(carry);
+    let Some(j) = k.checked_sub(1) else {
+        return lo;
+    };
+    // t = floor(x m / 2^(k - 1)): the integer part and, as its last bit, the half.
+    let t = match j {
+        0 => lo,
+        1..128 => (lo >> j) | (hi << (128 - j)),
+        _ => hi >> (j - 128),
+    };
+    let q = t >> 1;
+    if t & 1 == 0 {
+        return q;
+    }
+    let below = match lo {
+        0 => 128 + hi.trailing_zeros(),
+        _ => lo.trailing_zeros(),
+    };
+    // Above the half when a bit below it is set; on it, to even.
+    q + u128::from(below < j || q & 1 == 1)
 }
 
 /// `5^p` for `p` up to 27, the last below 2^64.

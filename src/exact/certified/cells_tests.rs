@@ -182,6 +182,40 @@ fn a_long_tail_shows_its_scientific_digits_in_two_columns() {
 }
 
 #[test]
+fn rounding_in_words_is_rounding_in_big_integers() {
+    // Second method: x m = q 2^k + r in big integers, then 2 r against 2^k (ties to even).
+    // Exact halves (m x = (2j + 1) 2^(k - 1)) and their neighbours, values far below one
+    // unit, 0 and 1, and a seeded stream, at every k to past 192 bits.
+    let mut word = seeded_words(11);
+    for k in 0..260u32 {
+        let top = if k < 128 { 1u128 << k } else { u128::MAX };
+        let mut cases = vec![(0, 10), (top, 10), (top, 1), (top / 2, 1), (top / 2 + 1, 1)];
+        cases.extend([
+            (top / 8, 4),
+            (top / 8 + 1, 4),
+            ((top / 8).saturating_sub(1), 4),
+            (top / 3, 3),
+        ]);
+        cases.extend((0..60).map(|_| {
+            let w = word();
+            let x = (u128::from(w) << 64 | u128::from(word())) >> (w % 128);
+            (
+                x.min(top),
+                [1, 10, 10u64.pow(12), 10u64.pow(19), word()][(w % 5) as usize],
+            )
+        }));
+        for (x, m) in cases {
+            let x = x.min(top);
+            let (p, two_k) = (BigInt::from(x) * m, BigInt::one() << k);
+            let (q, r) = (&p / &two_k, (&p % &two_k) << 1u32);
+            let up = r > two_k || (r == two_k && q.bit(0));
+            let want = q + u32::from(up);
+            assert_eq!(BigInt::from(rounded(x, k, m)), want, "{x} {m} {k}");
+        }
+    }
+}
+
+#[test]
 fn the_decade_guess_is_the_floor_of_the_logarithm() {
     // Second method: 10^e <= 2^(b - 1) < 10^(e + 1) in big integers, for every b taken.
     for b in -200i64..=200 {
