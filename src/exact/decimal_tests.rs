@@ -241,6 +241,23 @@ fn byte_writers_write_what_the_formatter_writes() {
 }
 
 #[test]
+fn fixed_text_of_a_probability_is_what_the_formatter_writes() {
+    // Second method: `format_scaled`. A seeded stream of digits below 10^digits at every digit
+    // count, after other text.
+    let mut word = crate::test_util::seeded_words(6);
+    for digits in 0..=19 {
+        let one = 10u64.pow(digits as u32);
+        for _ in 0..3_000 {
+            let q = word() % (one + 1);
+            let mut text = b"x".to_vec();
+            push_fixed_to_one(&mut text, q, digits);
+            let want = format!("x{}", format_scaled(&BigInt::from(q), digits));
+            assert_eq!(text, want.into_bytes(), "{q} at {digits}");
+        }
+    }
+}
+
+#[test]
 fn probability_cells_are_fixed_then_probability_where_it_differs() {
     // Second method: `fixed` and `probability`, each rounding the fraction itself. Ties and
     // their neighbours (...4999, ...5, ...5001) at every digit, carries to 1 (0.9999995 at
