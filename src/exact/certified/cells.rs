@@ -1,8 +1,8 @@
 //! One row of the distribution's table from certified bounds (part of `exact/certified.rs`):
 //! P(T = n), P(T <= n) and P(T > n) as [`Bounds::push_cells`] writes each, from the bounds of
 //! P(T = n) and P(T > n), with the work the cells share done once ([`RowCells`]): each bound
-//! scaled to the decimals once (P(T <= n) = 1 - P(T > n) is rounded from the same products as
-//! P(T > n)), and the scientific digits of P(T > n), which both of those cells show in a long
+//! rounded to the decimals once (P(T <= n) = 1 - P(T > n) is 10^digits less P(T > n)'s
+//! rounding), and the scientific digits of P(T > n), which both of those cells show in a long
 //! tail (`1 - 3.200e-21` and `3.200e-21`), found once. Also the scientific digits of a dyadic
 //! number in machine words ([`scientific_u128`]), which the single cells use too.
 
