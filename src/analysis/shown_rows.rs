@@ -14,8 +14,9 @@ pub struct ShownTerm {
     /// The number of turns.
     pub n: usize,
     /// The cells of this row (and of the other rows written with it), one after the other: per
-    /// column, the CSV cell, then the table's when it differs.
-    text: Arc<String>,
+    /// column, the CSV cell, then the table's when it differs. `None` only while [`Rows`]
+    /// writes the rows (set once for all of them, not cloned and dropped for each).
+    text: Option<Arc<String>>,
     /// Where this row's text starts in `text`.
     start: u32,
     /// Per column, where its CSV cell ends and where its table cell starts and ends (the CSV
@@ -50,7 +51,7 @@ impl ShownTerm {
         }
         ShownTerm {
             n,
-            text: Arc::new(text),
+            text: Some(Arc::new(text)),
             start: 0,
             ends,
             p_f64,
@@ -61,33 +62,31 @@ impl ShownTerm {
     /// ([`crate::exact::decimal::probability`]: never a nonzero value as 0, nor one below 1 as
     /// 1).
     pub fn table(&self) -> [&str; 3] {
-        [0, 1, 2].map(|column| self.cell(column, true))
+        self.ends
+            .map(|[_, start, end]| &self.text()[start as usize..end as usize])
     }
 
     /// The same as CSV cells: plain correctly rounded decimals (or the fractions).
     pub fn csv(&self) -> [&str; 3] {
-        [0, 1, 2].map(|column| self.cell(column, false))
+        [0, 1, 2].map(|column| {
+            let start = match column {
+                0 => self.start,
+                _ => self.ends[column - 1][2],
+            };
+            &self.text()[start as usize..self.ends[column][0] as usize]
+        })
     }
 
-    fn cell(&self, column: usize, table: bool) -> &str {
-        let start = match column {
-            0 => self.start as usize,
-            _ => self.ends[column - 1][2] as usize,
-        };
-        let [csv, table_start, table_end] = self.ends[column].map(|e| e as usize);
-        match table {
-            true => &self.text[table_start..table_end],
-            false => &self.text[start..csv],
-        }
+    fn text(&self) -> &str {
+        self.text.as_deref().expect("the rows are written")
     }
 }
 
 /// Rows being written into one text, which [`Rows::done`] shares among them.
 pub(super) struct Rows {
     text: Vec<u8>,
-    /// The rows, whose `text` is a placeholder until [`Rows::done`].
+    /// The rows, without their `text` until [`Rows::done`].
     rows: Vec<ShownTerm>,
-    placeholder: Arc<String>,
 }
 
 impl Rows {
@@ -96,7 +95,6 @@ impl Rows {
         Rows {
             text: Vec::with_capacity(bytes),
             rows: Vec::with_capacity(rows),
-            placeholder: Arc::default(),
         }
     }
 
@@ -124,7 +122,7 @@ impl Rows {
         }
         self.rows.push(ShownTerm {
             n,
-            text: Arc::clone(&self.placeholder),
+            text: None,
             start: at(row_start),
             ends,
             p_f64,
@@ -138,7 +136,7 @@ impl Rows {
         self.text.shrink_to_fit();
         let text = Arc::new(String::from_utf8(self.text).expect("UTF-8 cells"));
         for row in &mut self.rows {
-            row.text = Arc::clone(&text);
+            row.text = Some(Arc::clone(&text));
         }
         self.rows
     }
@@ -213,8 +211,9 @@ mod tests {
             (terms[2].csv(), terms[2].p_f64),
             (["0.50", "1.00", "0.00"], 0.5)
         );
-        assert!(Arc::ptr_eq(&terms[0].text, &terms[2].text));
+        let text = |row: usize| terms[row].text.as_ref().unwrap();
+        assert!(Arc::ptr_eq(text(0), text(2)));
         // The room the writing left over is given back.
-        assert_eq!(terms[0].text.capacity(), terms[0].text.len());
+        assert_eq!(text(0).capacity(), text(0).len());
     }
 }

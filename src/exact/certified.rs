@@ -1,10 +1,11 @@
 //! Certified stepping of a chain's law in 128-bit block floating point: for every turn n,
 //! integer bounds `lo <= P(T = n) 2^k <= hi` and the same for `P(T > n)`, from which the
 //! correctly rounded decimals and the nearest `f64` are decided without any fraction. This file
-//! holds the enclosures ([`Bounds`]) and how they are rounded; `certified/rows.rs` the chain's
-//! rows as the tiers read them ([`MergedRows`]: counts over a small common denominator, or
-//! fractions); `certified/stepper.rs` the stepping ([`CertifiedChain`], [`CertifiedStepper`])
-//! and why its bounds hold.
+//! holds the enclosures ([`Bounds`]) and how they are rounded (`certified/cells.rs`: a table
+//! row's three cells at once, [`RowCells`]); `certified/rows.rs` the chain's rows as the tiers
+//! read them ([`MergedRows`]: counts over a small common denominator, or fractions);
+//! `certified/stepper.rs` the stepping ([`CertifiedChain`], [`CertifiedStepper`]) and why its
+//! bounds hold.
 //!
 //! # Why block floating point
 //!
@@ -28,14 +29,16 @@ use num_traits::{ToPrimitive, Zero};
 #[cfg(test)]
 use crate::exact::decimal::fixed_scaled_u128;
 use crate::exact::decimal::{
-    format_scientific, push_fixed_scaled_u128, push_scientific_u64, scientific_parts,
+    format_scientific, pow10_u64, push_fixed_scaled_u128, push_scientific_u64, scientific_parts,
 };
 use crate::exact::limbs::u128_to_f64;
 
+mod cells;
 mod float;
 mod geometric;
 mod rows;
 mod stepper;
+pub(crate) use cells::{scientific_u128, RowCells};
 pub use float::{FloatChain, FloatStepper};
 pub use geometric::GeometricTier;
 pub use rows::{nearest_f64, MergedRows, Probabilities};
@@ -199,17 +202,7 @@ impl Bounds {
     /// round(x 10^digits) (or of 1 - x), when both bounds agree.
     fn rounded(&self, digits: usize, complement: bool) -> Option<u128> {
         let m = pow10_u64(digits)?;
-        let round = |x: u128| {
-            let (q, frac) = scaled(x, self.shift, m);
-            if !complement {
-                return round_half_even((q, frac));
-            }
-            // 1 - x/2^k: 10^d - (q + r) with r the fraction of x 10^d / 2^k.
-            match frac {
-                Fraction::Zero => u128::from(m) - q,
-                f => round_half_even((u128::from(m) - q - 1, f.complement())),
-            }
-        };
+        let round = |x: u128| round_scaled(scaled(x, self.shift, m), m, complement);
         let q = round(self.lo);
         (q == round(self.hi)).then_some(q)
     }
@@ -254,21 +247,6 @@ impl Bounds {
             None
         }
     }
-}
-
-/// `10^digits`, when it fits a `u64` (from a table: `checked_pow` multiplies it out each
-/// time, three times a cell).
-fn pow10_u64(digits: usize) -> Option<u64> {
-    const POWERS: [u64; 20] = {
-        let mut powers = [1u64; 20];
-        let mut i = 1;
-        while i < 20 {
-            powers[i] = powers[i - 1] * 10;
-            i += 1;
-        }
-        powers
-    };
-    POWERS.get(digits).copied()
 }
 
 /// `x / 2^a` against `y / 2^b`, exactly: the one with the smaller exponent is scaled up,
@@ -326,6 +304,19 @@ impl Fraction {
     }
 }
 
+/// `x 10^d / 2^k` as [`scaled`] splits it (`m = 10^d`) rounded to nearest, ties to even, or
+/// `(1 - x / 2^k) 10^d` rounded so with `complement`: both roundings from one product.
+fn round_scaled((q, frac): (u128, Fraction), m: u64, complement: bool) -> u128 {
+    if !complement {
+        return round_half_even((q, frac));
+    }
+    // 1 - x/2^k: 10^d - (q + r) with r the fraction of x 10^d / 2^k.
+    match frac {
+        Fraction::Zero => u128::from(m) - q,
+        f => round_half_even((u128::from(m) - q - 1, f.complement())),
+    }
+}
+
 fn round_half_even((q, f): (u128, Fraction)) -> u128 {
     match f {
         Fraction::AboveHalf => q + 1,
@@ -336,6 +327,17 @@ fn round_half_even((q, f): (u128, Fraction)) -> u128 {
 
 /// `x m / 2^k` for `x <= 2^k` split into its integer part and where its fraction lies.
 fn scaled(x: u128, k: u32, m: u64) -> (u128, Fraction) {
+    // x m below 2^(k - 1) (a long tail's value): the integer part 0, the fraction below half.
+    if (128 - x.leading_zeros()) + (64 - m.leading_zeros()) < k {
+        return (
+            0,
+            if x == 0 {
+                Fraction::Zero
+            } else {
+                Fraction::BelowHalf
+            },
+        );
+    }
     // P = x m, 192 bits: hi holds bits 128.., lo bits 0..128.
     let (x1, x0) = (x >> 64, x & u128::from(u64::MAX));
     let a = x0 * u128::from(m);
@@ -351,65 +353,26 @@ fn scaled(x: u128, k: u32, m: u64) -> (u128, Fraction) {
     (q, fraction_below(hi, lo, k))
 }
 
-/// Where the bits below bit k of `hi 2^128 + lo` (below 2^192) lie against one half of 2^k:
-/// the bits shifted out and the half compared as 256-bit (high, low) pairs.
+/// Where the bits below bit k of `hi 2^128 + lo` lie against one half of 2^k: from bit
+/// k - 1 (the half) and whether a bit below it is set (the number's trailing zeros).
 fn fraction_below(hi: u128, lo: u128, k: u32) -> Fraction {
-    let (rest, half) = match k {
-        0 => return Fraction::Zero,
-        1..128 => ((0, lo & ((1 << k) - 1)), (0, 1 << (k - 1))),
-        128 => ((0, lo), (0, 1 << 127)),
-        129..256 => ((hi & ((1 << (k - 128)) - 1), lo), (1 << (k - 129), 0)),
-        // The half is 2^255 or more, above the number.
-        _ => ((hi, lo), (u128::MAX, u128::MAX)),
+    let zeros = match (lo, hi) {
+        (0, 0) => return Fraction::Zero,
+        (0, _) => 128 + hi.trailing_zeros(),
+        _ => lo.trailing_zeros(),
     };
-    match rest.cmp(&half) {
-        _ if rest == (0, 0) => Fraction::Zero,
-        Ordering::Less => Fraction::BelowHalf,
-        Ordering::Equal => Fraction::Half,
-        Ordering::Greater => Fraction::AboveHalf,
+    if zeros >= k {
+        return Fraction::Zero;
     }
-}
-
-/// [`scientific_parts`] of `v / 2^k` for `v > 0` in machine words (a 192-bit product and a
-/// shift): the same rounded `significant` digits and exponent, or `None` when a power of 5 it
-/// tries is above a `u64` or `2^k` is below it (the big integers then decide).
-pub(crate) fn scientific_u128(v: u128, k: u32, significant: usize) -> Option<(u128, i64)> {
-    let significant = significant.max(1);
-    let low = 10u128.checked_pow(u32::try_from(significant - 1).ok()?)?;
-    let high = low.checked_mul(10)?;
-    // The guess and the steps of `scientific_parts`, one for one.
-    let bits = f64::from(128 - v.leading_zeros()) - f64::from(k);
-    let mut e = (bits * std::f64::consts::LOG10_2).floor() as i64;
-    loop {
-        let p = u32::try_from(significant as i64 - 1 - e).ok()?;
-        let five = 5u64.checked_pow(p)?;
-        let s = k.checked_sub(p)?;
-        // n = v 5^p in 192 bits; t = n >> s (u128::MAX when it does not fit: above `high`).
-        let (x1, x0) = (v >> 64, v & u128::from(u64::MAX));
-        let (a, b) = (x0 * u128::from(five), x1 * u128::from(five));
-        let (lo, carry) = a.overflowing_add(b << 64);
-        let hi = (b >> 64) + u128::from(carry);
-        let t = match s {
-            0 if hi == 0 => lo,
-            1..128 if hi >> s == 0 => (lo >> s) | (hi << (128 - s)),
-            128..256 => hi >> (s - 128),
-            256.. => 0,
-            _ => u128::MAX,
-        };
-        if t < low {
-            e -= 1;
-            continue;
-        }
-        if t >= high {
-            e += 1;
-            continue;
-        }
-        // To nearest, ties to even.
-        let m = round_half_even((t, fraction_below(hi, lo, s)));
-        return Some(match m == high {
-            true => (low, e + 1),
-            false => (m, e),
-        });
+    let half = match k - 1 {
+        i @ 0..128 => lo >> i & 1,
+        i @ 128..256 => hi >> (i - 128) & 1,
+        _ => 0,
+    };
+    match (half == 1, zeros < k - 1) {
+        (false, _) => Fraction::BelowHalf,
+        (true, false) => Fraction::Half,
+        (true, true) => Fraction::AboveHalf,
     }
 }
 
@@ -758,13 +721,13 @@ mod tests {
             k in 0u32..300,
             significant in 1usize..8,
         ) {
-            // Values of every length: v cut to `bits` bits.
+            // Values of every length: v cut to `bits` bits. Each route may decline (the big
+            // integers' for a number its first guess puts past 10^(significant - 1)); where
+            // both answer, they agree.
             let v = (v >> bits).max(1);
-            if let Some((m, e)) = scientific_u128(v, k, significant) {
-                proptest::prop_assert_eq!(
-                    Some((BigInt::from(m), e)),
-                    scientific_parts(&BigInt::from(v), u64::from(k), significant)
-                );
+            let big = scientific_parts(&BigInt::from(v), u64::from(k), significant);
+            if let (Some((m, e)), Some(big)) = (scientific_u128(v, k, significant), big) {
+                proptest::prop_assert_eq!((BigInt::from(m), e), big);
             }
         }
 

@@ -382,12 +382,14 @@ fn push_fixed_scaled_u64(text: &mut Vec<u8>, x: u64, digits: usize) {
 
 /// Writes the decimal digits of `x` at the end of `buffer` (two at a time, from a table);
 /// returns how many.
-fn digits_u64<const N: usize>(mut x: u64, buffer: &mut [u8; N]) -> usize {
+#[inline]
+fn digits_u64(mut x: u64, buffer: &mut [u8]) -> usize {
     const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
         2021222324252627282930313233343536373839404142434445464748495051525354555657585960\
         6162636465666768697071727374757677787980818283848586878889909192939495969798\
         99";
-    let mut at = N;
+    let end = buffer.len();
+    let mut at = end;
     while x >= 100 {
         let pair = (x % 100) as usize * 2;
         x /= 100;
@@ -402,28 +404,88 @@ fn digits_u64<const N: usize>(mut x: u64, buffer: &mut [u8; N]) -> usize {
         at -= 1;
         buffer[at] = b'0' + x as u8;
     }
-    N - at
+    end - at
+}
+
+/// `10^digits`, when it fits a `u64` (from a table: `checked_pow` multiplies it out each
+/// time, several times a cell).
+pub(crate) fn pow10_u64(digits: usize) -> Option<u64> {
+    const POWERS: [u64; 20] = {
+        let mut powers = [1u64; 20];
+        let mut i = 1;
+        while i < 20 {
+            powers[i] = powers[i - 1] * 10;
+            i += 1;
+        }
+        powers
+    };
+    POWERS.get(digits).copied()
+}
+
+/// [`push_fixed_scaled_u128`] of a probability's rounded digits, `q <= 10^digits` with
+/// `digits <= 19` (every plain cell of the certified decimals): `0.` (or `1.` for `q =
+/// 10^digits`) and the digits of q padded with zeros on the left to `digits`, built in one
+/// buffer on the stack. Other arguments take the general writer.
+pub(crate) fn push_fixed_to_one(text: &mut Vec<u8>, q: u64, digits: usize) {
+    let Some(one) = pow10_u64(digits).filter(|&one| q <= one && digits > 0) else {
+        return push_fixed_scaled_u128(text, q.into(), digits);
+    };
+    // 0 and 1 (a long tail's cells) copied as they are.
+    if q == 0 || q == one {
+        let ends: &[u8; 21] = match q == 0 {
+            true => b"0.0000000000000000000",
+            false => b"1.0000000000000000000",
+        };
+        return text.extend_from_slice(&ends[..digits + 2]);
+    }
+    // At most "1." and 19 digits; the digits of q below 10^digits end the buffer, the zeros
+    // before them are its own.
+    let mut buffer = [b'0'; 21];
+    let whole = q == one;
+    digits_u64(if whole { 0 } else { q }, &mut buffer);
+    let start = buffer.len() - digits - 2;
+    buffer[start] = b'0' + u8::from(whole);
+    buffer[start + 1] = b'.';
+    text.extend_from_slice(&buffer[start..]);
 }
 
 /// The nonnegative integer `x` at the end of `text`, right-aligned in `width` columns (as
-/// `format!("{x:>width$}")` writes it).
+/// `format!("{x:>width$}")` writes it): the spaces and the digits from one buffer on the
+/// stack when the width is a short one.
 pub(crate) fn push_integer(text: &mut Vec<u8>, x: u64, width: usize) {
-    let mut buffer = [0u8; 20];
+    let mut buffer = [b' '; 24];
     let count = digits_u64(x, &mut buffer);
-    push_spaces(text, width.saturating_sub(count));
-    text.extend_from_slice(&buffer[buffer.len() - count..]);
+    push_spaces(text, width.saturating_sub(buffer.len()));
+    let start = buffer.len() - count.max(width.min(buffer.len()));
+    text.extend_from_slice(&buffer[start..]);
+}
+
+/// Writes the digits of `x` at the end of `field` (its other bytes left as they were, a
+/// right-aligned number in a line of spaces); false, and nothing written, when they do not fit.
+pub(crate) fn put_integer(field: &mut [u8], x: u64) -> bool {
+    let fits = pow10_u64(field.len()).is_none_or(|limit| x < limit);
+    if fits {
+        digits_u64(x, field);
+    }
+    fits
 }
 
 /// `count` spaces at the end of `text` (a table's padding).
 pub(crate) fn push_spaces(text: &mut Vec<u8>, count: usize) {
-    text.resize(text.len() + count, b' ');
+    const SPACES: &[u8; 32] = b"                                ";
+    match SPACES.get(..count) {
+        Some(run) => text.extend_from_slice(run),
+        None => text.resize(text.len() + count, b' '),
+    }
 }
 
-/// [`format_scientific`] of a mantissa that fits a machine word, written at the end of `text`.
+/// [`format_scientific`] of a mantissa that fits a machine word, written at the end of `text`:
+/// the exponent, its sign and `e`, then the mantissa's digits with the point after the first,
+/// built from the right in one buffer on the stack (a mantissa of other than `significant`
+/// digits takes the general writer for its digits).
 pub(crate) fn push_scientific_u64(text: &mut Vec<u8>, m: u64, e: i64, significant: usize) {
-    push_fixed_scaled_u128(text, m.into(), significant.max(1) - 1);
-    // `e`, its sign and the exponent's digits on the stack, then into `text` at once.
-    let mut buffer = [0u8; 22];
+    let digits = significant.max(1) - 1;
+    let mut buffer = [0u8; 48];
     let mut start = buffer.len() - digits_u64(e.unsigned_abs(), &mut buffer);
     if e < 0 {
         start -= 1;
@@ -431,6 +493,18 @@ pub(crate) fn push_scientific_u64(text: &mut Vec<u8>, m: u64, e: i64, significan
     }
     start -= 1;
     buffer[start] = b'e';
+    let exact = pow10_u64(digits).is_some_and(|low| m >= low && m / 10 < low);
+    if !exact {
+        push_fixed_scaled_u128(text, m.into(), digits);
+        return text.extend_from_slice(&buffer[start..]);
+    }
+    // m has `digits + 1` digits: the first one moves left, the point takes its place.
+    start -= digits_u64(m, &mut buffer[..start]);
+    if digits > 0 {
+        buffer[start - 1] = buffer[start];
+        buffer[start] = b'.';
+        start -= 1;
+    }
     text.extend_from_slice(&buffer[start..]);
 }
 

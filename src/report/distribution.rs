@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::analysis::distribution::{Decay, Distribution, Mean, Stop};
 use crate::analysis::shown::ShownDistribution;
 use crate::board::Board;
-use crate::exact::decimal::{fixed, push_integer, push_spaces, to_f64};
+use crate::exact::decimal::{fixed, push_integer, push_spaces, put_integer, to_f64};
 use crate::report::expect::trap_sentence;
 use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::pgf::certified_digits;
@@ -179,26 +179,63 @@ fn write_table(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()> 
         "{:>5}  {:<w$}  {:<w$}  {:<w$}",
         "n", "P(T = n)", "P(T <= n)", "P(T > n)"
     )?;
-    // Each row as `{:>5}  {:<w$}  {:<w$}  {:<w$}` writes it, without the formatter.
-    let mut line = Vec::new();
+    // Each row as `{:>5}  {:<w$}  {:<w$}  {:<w$}` writes it, without the formatter, and the
+    // rows to `out` a few at a time.
+    let mut text = Vec::with_capacity(CHUNK + 256);
     for t in &dist.terms {
-        line.clear();
-        push_integer(&mut line, t.n as u64, 5);
-        for cell in t.table() {
-            line.extend_from_slice(b"  ");
-            line.extend_from_slice(cell.as_bytes());
-            // The formatter pads to a width in characters.
-            let chars = match cell.is_ascii() {
-                true => cell.len(),
-                false => cell.chars().count(),
-            };
-            push_spaces(&mut line, w.saturating_sub(chars));
+        let cells = t.table();
+        if !push_fitted_row(&mut text, t.n, cells, w) {
+            push_row(&mut text, t.n, cells, w);
         }
-        line.push(b'\n');
-        out.write_all(&line)?;
+        if text.len() >= CHUNK {
+            out.write_all(&text)?;
+            text.clear();
+        }
     }
-    Ok(())
+    out.write_all(&text)
 }
+
+/// A row of the table at the end of `text` when its number has at most five digits and its
+/// cells are ASCII and at most `w` long (every row of decimals): a line of spaces, the number
+/// and the cells copied into their columns; false (and `text` as it was) otherwise.
+fn push_fitted_row(text: &mut Vec<u8>, n: usize, cells: [&str; 3], w: usize) -> bool {
+    if !cells.iter().all(|c| c.len() <= w && c.is_ascii()) {
+        return false;
+    }
+    let start = text.len();
+    text.resize(start + 5 + 3 * (2 + w) + 1, b' ');
+    let line = &mut text[start..];
+    if !put_integer(&mut line[..5], n as u64) {
+        text.truncate(start);
+        return false;
+    }
+    for (k, cell) in cells.iter().enumerate() {
+        let at = 7 + k * (w + 2);
+        line[at..at + cell.len()].copy_from_slice(cell.as_bytes());
+    }
+    line[line.len() - 1] = b'\n';
+    true
+}
+
+/// A row of the table at the end of `text`, any row: its pieces one after another.
+fn push_row(text: &mut Vec<u8>, n: usize, cells: [&str; 3], w: usize) {
+    push_integer(text, n as u64, 5);
+    for cell in cells {
+        text.extend_from_slice(b"  ");
+        text.extend_from_slice(cell.as_bytes());
+        // The formatter pads to a width in characters.
+        let chars = match cell.is_ascii() {
+            true => cell.len(),
+            false => cell.chars().count(),
+        };
+        push_spaces(text, w.saturating_sub(chars));
+    }
+    text.push(b'\n');
+}
+
+/// About how many bytes of rows [`write_table`] and [`write_csv`] gather before they write
+/// them (one call to `out` for many rows, not one for each).
+const CHUNK: usize = 4096;
 
 /// Writes a bar chart of P(T = n) no wider than `width` columns: one row per turn, or per
 /// group of turns when there are more than 50 up to the 99.9 % quantile.
@@ -270,19 +307,21 @@ pub fn write_chart(out: &mut dyn Write, dist: &ShownDistribution, width: usize) 
 /// Only those of `out`.
 pub fn write_csv(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()> {
     writeln!(out, "n,p,cdf,survives")?;
-    // Each row as `{},{},{},{}` writes it, without the formatter.
-    let mut line = Vec::new();
+    // Each row as `{},{},{},{}` writes it, without the formatter, a few rows at a time.
+    let mut text = Vec::with_capacity(CHUNK + 256);
     for t in &dist.terms {
-        line.clear();
-        push_integer(&mut line, t.n as u64, 0);
+        push_integer(&mut text, t.n as u64, 0);
         for cell in t.csv() {
-            line.push(b',');
-            line.extend_from_slice(cell.as_bytes());
+            text.push(b',');
+            text.extend_from_slice(cell.as_bytes());
         }
-        line.push(b'\n');
-        out.write_all(&line)?;
+        text.push(b'\n');
+        if text.len() >= CHUNK {
+            out.write_all(&text)?;
+            text.clear();
+        }
     }
-    Ok(())
+    out.write_all(&text)
 }
 
 /// The distribution's own JSON keys (shared with `analyze`).
@@ -379,9 +418,13 @@ mod tests {
     #[test]
     fn rows_are_written_as_the_formatter_writes_them() {
         // Second method: the rows' format strings before the writers lost the formatter. Short
-        // cells padded, cells longer than the column (fractions), a non-ASCII cell (padded by
-        // characters), n of every width, at a narrow and a wide column.
+        // cells padded, cells as long as a narrow column (9) and one longer, cells longer than
+        // the column (fractions), a non-ASCII cell (padded by characters), n of every width
+        // (five digits fit the fitted rows, six do not), at a narrow and a wide column.
         let rows = [
+            (99_999, ["123456789", "0.5", "x"], ["1", "2", "3"]),
+            (100_000, ["0.5", "0.5", "0.5"], ["1", "2", "3"]),
+            (9, ["0.5", "1234567890", "0.5"], ["1", "2", "3"]),
             (1, ["0.25", "0.25", "0.75"], ["0.25", "0.25", "0.75"]),
             (12, ["3.308e-9", "1 - 2.4e-5", "0.5"], ["0.0", "1.0", "0.5"]),
             (
