@@ -85,17 +85,13 @@ impl RollLevel {
     /// renumbered, where [`RollSquares::new`] finds the squares and [`RollSquares::rolls`] rolls
     /// again from each.
     pub fn new(board: &Board) -> Option<RollLevel> {
-        if !RollSquares::applies(board) {
-            return None;
-        }
-        let denominator = common_denominator(board)?;
+        let Discovery {
+            denominator,
+            per_throw,
+            mut index,
+            mut squares,
+        } = Discovery::begin(board)?;
         let n = board.size();
-        let start = board.rules().start;
-        let per_throw = denominator / board.dice().total();
-        // Square -> index in order of discovery, u32::MAX for not yet reached.
-        let mut index = vec![u32::MAX; n as usize + 1];
-        let mut squares = vec![start];
-        index[start as usize] = 0;
         let mut found: Vec<Vec<RollMove>> = Vec::new();
         while found.len() < squares.len() {
             let mut row = Vec::with_capacity(board.dice().throws().len());
@@ -104,14 +100,8 @@ impl RollLevel {
                 squares[found.len()],
                 per_throw,
                 |outcome, again, weight| {
-                    let to = (outcome.to != n).then(|| {
-                        let k = &mut index[outcome.to as usize];
-                        if *k == u32::MAX {
-                            *k = squares.len() as u32;
-                            squares.push(outcome.to);
-                        }
-                        *k as usize
-                    });
+                    let to = (outcome.to != n)
+                        .then(|| Discovery::find(&mut index, &mut squares, outcome.to));
                     row.push(RollMove {
                         to,
                         again,
@@ -235,23 +225,18 @@ impl<'b> RollSquares<'b> {
 
     /// The reachable squares of `board`, or `None` as for [`RollLevel::new`].
     pub fn new(board: &'b Board) -> Option<RollSquares<'b>> {
-        if !RollSquares::applies(board) {
-            return None;
-        }
-        let denominator = common_denominator(board)?;
-        let n = board.size();
-        let start = board.rules().start;
-        let per_throw = denominator / board.dice().total();
-        // Square -> index in order of discovery, u32::MAX for not yet reached.
-        let mut index = vec![u32::MAX; n as usize + 1];
-        let mut squares = vec![start];
-        index[start as usize] = 0;
+        let Discovery {
+            denominator,
+            per_throw,
+            mut index,
+            mut squares,
+        } = Discovery::begin(board)?;
+        let (n, start) = (board.size(), board.rules().start);
         let mut i = 0;
         while i < squares.len() {
             rolls_from(board, squares[i], per_throw, |o, _, _| {
-                if o.to != n && index[o.to as usize] == u32::MAX {
-                    index[o.to as usize] = squares.len() as u32;
-                    squares.push(o.to);
+                if o.to != n {
+                    Discovery::find(&mut index, &mut squares, o.to);
                 }
             });
             i += 1;
@@ -355,6 +340,45 @@ impl Ends {
     pub fn finish(self) -> (Vec<bool>, Vec<bool>) {
         let finishes = finishing(self.direct, &self.edges);
         (self.turn_start, finishes)
+    }
+}
+
+/// The start of both breadth-first walks of the squares ([`RollLevel::new`],
+/// [`RollSquares::new`]): the common denominator and each throw's share of it, each square's
+/// index in the order found (`u32::MAX` before), and the squares found (the start).
+struct Discovery {
+    denominator: u64,
+    per_throw: u64,
+    index: Vec<u32>,
+    squares: Vec<Square>,
+}
+
+impl Discovery {
+    /// `None` when `board` has no roll-level form ([`RollSquares::applies`]).
+    fn begin(board: &Board) -> Option<Discovery> {
+        if !RollSquares::applies(board) {
+            return None;
+        }
+        let denominator = common_denominator(board)?;
+        let start = board.rules().start;
+        let mut index = vec![u32::MAX; board.size() as usize + 1];
+        index[start as usize] = 0;
+        Some(Discovery {
+            denominator,
+            per_throw: denominator / board.dice().total(),
+            index,
+            squares: vec![start],
+        })
+    }
+
+    /// The index of square `to`, found now (put after the others) or before.
+    fn find(index: &mut [u32], squares: &mut Vec<Square>, to: Square) -> usize {
+        let k = &mut index[to as usize];
+        if *k == u32::MAX {
+            *k = squares.len() as u32;
+            squares.push(to);
+        }
+        *k as usize
     }
 }
 

@@ -410,16 +410,20 @@ fn digits_u64(mut x: u64, buffer: &mut [u8]) -> usize {
 /// `10^digits`, when it fits a `u64` (from a table: `checked_pow` multiplies it out each
 /// time, several times a cell).
 pub(crate) fn pow10_u64(digits: usize) -> Option<u64> {
-    const POWERS: [u64; 20] = {
-        let mut powers = [1u64; 20];
-        let mut i = 1;
-        while i < 20 {
-            powers[i] = powers[i - 1] * 10;
-            i += 1;
-        }
-        powers
-    };
+    const POWERS: [u64; 20] = powers_of(10);
     POWERS.get(digits).copied()
+}
+
+/// `[1, base, base^2, ..., base^(N - 1)]`, for tables made at compile time (the caller's N keeps
+/// every power below 2^64).
+pub(crate) const fn powers_of<const N: usize>(base: u64) -> [u64; N] {
+    let mut powers = [1u64; N];
+    let mut i = 1;
+    while i < N {
+        powers[i] = powers[i - 1] * base;
+        i += 1;
+    }
+    powers
 }
 
 /// [`push_fixed_scaled_u128`] of a probability's rounded digits, `q <= 10^digits` with

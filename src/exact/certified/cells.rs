@@ -178,15 +178,7 @@ fn rounded(x: u128, k: u32, m: u64) -> u128 {
 }
 
 /// `5^p` for `p` up to 27, the last below 2^64.
-const POWERS_OF_FIVE: [u64; 28] = {
-    let mut powers = [1u64; 28];
-    let mut i = 1;
-    while i < 28 {
-        powers[i] = powers[i - 1] * 5;
-        i += 1;
-    }
-    powers
-};
+const POWERS_OF_FIVE: [u64; 28] = crate::exact::decimal::powers_of(5);
 
 /// [`crate::exact::decimal::scientific_parts`] of `v / 2^k` in machine words: the same
 /// rounded `significant` digits and exponent, or `None` when they are not found so (`v = 0`,
