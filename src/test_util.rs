@@ -115,3 +115,16 @@ pub(crate) fn with_die(text: &str, weights: &[u64], loaded: bool) -> String {
         })
         .collect()
 }
+
+/// The turn chain of the random board `text` (die weights as [`with_die`] puts them) under
+/// unlimited roll-again, when the board is valid, takes that rule and does not start finished:
+/// the chain both linked steppings' proptests step.
+pub(crate) fn unlimited_chain(
+    text: &str,
+    weights: &[u64],
+    loaded: bool,
+) -> Option<crate::chain::Chain<crate::board::Square>> {
+    let b = Board::from_toml_str(&with_die(text, weights, loaded), "random").ok()?;
+    let chain = crate::chain::Chain::for_board(&unlimited(&b)?);
+    (chain.start() < chain.transient_count()).then_some(chain)
+}

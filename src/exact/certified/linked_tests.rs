@@ -10,10 +10,10 @@ use num_rational::BigRational;
 use super::super::tests::contains_the_exact_law;
 use super::super::{CertifiedChain, MergedRows, Weights, Words};
 use super::{follow, link_steps, merge_finish, merged_len};
-use crate::board::{builtin, builtin_names, Board};
+use crate::board::{builtin, builtin_names};
 use crate::chain::{Chain, Link};
 use crate::exact::step::IntegerChain;
-use crate::test_util::{random_board, unlimited, with_die};
+use crate::test_util::{random_board, unlimited, unlimited_chain};
 
 #[test]
 fn efi_steps_through_its_links_with_a_fraction_of_the_transitions() {
@@ -162,12 +162,9 @@ proptest! {
         weights in proptest::collection::vec(1u64..=1_000_000, 2..5),
         loaded: bool,
     ) {
-        let b = Board::from_toml_str(&with_die(&text, &weights, loaded), "random");
-        prop_assume!(b.is_ok());
-        let b = unlimited(&b.unwrap());
-        prop_assume!(b.is_some());
-        let chain = Chain::for_board(&b.unwrap());
-        prop_assume!(chain.start() < chain.transient_count());
+        let chain = unlimited_chain(&text, &weights, loaded);
+        prop_assume!(chain.is_some());
+        let chain = chain.unwrap();
         let cc = CertifiedChain::new(&chain);
         contains_the_exact_law(&cc, &IntegerChain::new(&chain), 60, 10);
     }

@@ -9,9 +9,9 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 
 use super::super::IntegerChain;
-use crate::board::{builtin, builtin_names, Board};
+use crate::board::{builtin, builtin_names};
 use crate::chain::{Chain, Link};
-use crate::test_util::{matrix, random_board, unlimited, with_die};
+use crate::test_util::{matrix, random_board, unlimited, unlimited_chain};
 
 /// Steps `chain` `turns` turns through its links and by its whole turns, and checks every
 /// turn's counts, scale and P(T = n) agree. Returns whether the links were taken.
@@ -139,12 +139,9 @@ proptest! {
             true => weights.iter().map(|w| w * 24_999).collect(),
             false => weights,
         };
-        let b = Board::from_toml_str(&with_die(&text, &weights, loaded), "random");
-        prop_assume!(b.is_ok());
-        let b = unlimited(&b.unwrap());
-        prop_assume!(b.is_some());
-        let chain = Chain::for_board(&b.unwrap());
-        prop_assume!(chain.start() < chain.transient_count());
+        let chain = unlimited_chain(&text, &weights, loaded);
+        prop_assume!(chain.is_some());
+        let chain = chain.unwrap();
         same_as_the_whole_turns(&chain, 300);
     }
 }
