@@ -22,14 +22,22 @@ use super::simulate::parse_games;
 
 /// Check a simulation you wrote against the exact answers (exit 1 when they disagree)
 #[derive(clap::Args, Debug)]
-#[command(after_help = after_help!(
-    "ladders verify milton-bradley --mean 39.2 --games 1000",
-    "ladders verify tiny --mean 4.0 --games 500 --sd 2.0"
+#[command(after_help = concat!(
+    "Sample files: a first line with no number in it is a header naming the columns: `turns`, \
+     `count` (or `games`), and `game` (or `index`, `id`, an empty name as pandas writes `,turns`), \
+     which is skipped. Without a header, one column is one game per line and two columns are \
+     `turns,count`, except when the first column numbers the lines (0, 1, 2, ... or 1, 2, 3, \
+     ...): both readings fit, and the file is refused until a header says which.\n\n",
+    after_help!(
+        "ladders verify milton-bradley --mean 39.2 --games 1000",
+        "ladders verify tiny --mean 4.0 --games 500 --sd 2.0"
+    )
 ))]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
-    /// A file of turn counts: one integer per line, or `turns,count` lines (`-`: standard input)
+    /// A file of turn counts (`-`: standard input): one per line, `turns,count` lines, or
+    /// `game,turns` lines (see "Sample files" below)
     #[arg(long, short = 'f', value_name = "FILE", conflicts_with = "mean")]
     pub file: Option<String>,
     /// The mean number of turns your simulation reported (as printed: "46.1" means [46.05, 46.15))

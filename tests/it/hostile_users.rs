@@ -1,0 +1,63 @@
+//! What users hand it (issue 40), one test per item: each failed on the main of 2026-11-29 and
+//! shows the fix. The samples are in `tests/hostile/samples/` (1,000 games of `ladders simulate
+//! tiny --seed 3`, shuffled, written as a user's program would write them) and run by the hostile
+//! corpus too.
+
+use predicates::prelude::*;
+
+use crate::common::ladders;
+
+/// A sample in tests/hostile/samples/.
+fn sample(name: &str) -> String {
+    format!(
+        "{}/tests/hostile/samples/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// Item 1: a per-game export (`game,turns`, pandas' `,turns`, R's `"","turns"`) was read as a
+/// `turns,count` histogram: the 1,000 correct games of tiny became 4,113 games with mean about
+/// 500, FAIL. The header now says which column holds the turns.
+#[test]
+fn a_per_game_export_with_a_header_is_read_one_game_per_line() {
+    for file in [
+        "tiny_pandas_index.csv",
+        "tiny_game_turns.csv",
+        "tiny_r_write_csv.csv",
+        "tiny_turns_column.csv",
+        "tiny_count_turns.csv",
+    ] {
+        ladders()
+            .args(["verify", "tiny", "--file", &sample(file)])
+            .assert()
+            .code(0)
+            .stdout(predicate::str::contains(
+                "Sample           1,000 games from",
+            ))
+            .stdout(predicate::str::contains("Verdict          PASS"));
+    }
+}
+
+/// Item 1: two columns without a header, the first counting 0, 1, 2, ...: both readings are
+/// possible, and the file is refused naming both (as a histogram: 4,113 games; one game per
+/// line: 1,000 games).
+#[test]
+fn two_columns_without_a_header_that_read_both_ways_are_refused_naming_both() {
+    ladders()
+        .args([
+            "verify",
+            "tiny",
+            "--file",
+            &sample("tiny_index_no_header.csv"),
+        ])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains(
+            "tiny_index_no_header.csv:1: two columns",
+        ))
+        .stderr(predicate::str::contains("`turns,count`"))
+        .stderr(predicate::str::contains("4113 games"))
+        .stderr(predicate::str::contains("`game,turns`"))
+        .stderr(predicate::str::contains("1000 games"));
+}
