@@ -12,6 +12,7 @@ use ladders::simulate::check::{
     compare, fitting_variants, ExactLaw, LawError, Observed, VariantSearch,
 };
 use ladders::simulate::sample::{parse_turns, read_sample};
+use ladders::simulate::spread::{fits_of_sd, variance_test};
 use ladders::text::printable;
 
 use super::board_args::{claim_stdin, BoardArgs};
@@ -46,16 +47,17 @@ pub struct Args {
     /// The number of games behind --mean
     #[arg(long, short = 'n', value_name = "N", value_parser = parse_games, requires = "mean")]
     pub games: Option<u64>,
-    /// The standard deviation your simulation reported (shown beside the exact one)
-    #[arg(long, value_name = "S", requires = "mean")]
-    pub sd: Option<f64>,
+    /// The standard deviation of the turns your simulation reported (tested: its square against
+    /// the exact variance)
+    #[arg(long, value_name = "S", requires = "mean", allow_hyphen_values = true)]
+    pub sd: Option<String>,
     #[command(flatten)]
     pub output: Json,
 }
 
 /// Runs `verify`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let mean = super::config::verify(args)?;
+    let (mean, sd) = super::config::verify(args)?;
     let board = args.board.load()?;
     ladders::chain::check_fits(&board)?;
     check_stateful(&board, Needs::Full)?;
@@ -91,11 +93,27 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         ),
         LawError::TooMuchWork(w) => anyhow::Error::new(w).context(board.name().to_string()),
     })?;
-    let comparison = compare(&law, observed, None);
+    let variance = match (&sd, args.games) {
+        (Some(sd), Some(games)) => Some(variance_test(&board, sd, games).map_err(|e| {
+            anyhow!(
+                "--sd: {e} (its test needs the exact fourth moment of the turns; drop --sd to \
+                 test the mean alone)"
+            )
+        })?),
+        _ => None,
+    };
+    let mut comparison = compare(&law, observed, None);
+    if let Some(variance) = variance {
+        comparison = comparison.with_variance(variance);
+    }
     // Variants need a sample that can tell them apart.
     let search = match comparison.too_few {
         true => VariantSearch::default(),
         false => fitting_variants(&board, &law, observed, None),
+    };
+    let search = match (&sd, args.games) {
+        (Some(sd), Some(games)) => fits_of_sd(&board, search, sd, games),
+        _ => search,
     };
     let report = VerifyReport {
         board: &board,
@@ -105,7 +123,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         fits: &search.fits,
         not_tried: &search.not_tried,
         mean: mean.as_ref(),
-        sd: args.sd,
+        sd: sd.as_ref(),
         file: args.file.as_deref(),
     };
     if args.output.json {

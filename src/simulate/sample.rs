@@ -329,7 +329,7 @@ pub enum MeanError {
     NotFinite(String),
 }
 
-/// A mean as written: the interval of values its digits stand for.
+/// A mean (or a standard deviation) as written: the interval of values its digits stand for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MeanInterval {
     /// The text as given.

@@ -61,3 +61,42 @@ fn two_columns_without_a_header_that_read_both_ways_are_refused_naming_both() {
         .stderr(predicate::str::contains("`game,turns`"))
         .stderr(predicate::str::contains("1000 games"));
 }
+
+/// Item 2: `--sd` was shown, never tested: an sd of 20 over 10,000 games passed against the
+/// reversed Efi board's exact 34.7 (its mean given exactly). The sample variance is now tested
+/// against the exact variance (standard error from the exact fourth moment).
+#[test]
+fn a_reported_sd_far_from_the_exact_one_fails() {
+    let verify = |sd: &str, code: i32| {
+        let args = [
+            "verify",
+            "efi",
+            "--reverse",
+            "--mean",
+            "46.172",
+            "--games",
+            "10000",
+            "--sd",
+            sd,
+        ];
+        let out = ladders().args(args).assert().code(code);
+        String::from_utf8(out.get_output().stdout.clone()).unwrap()
+    };
+    let text = verify("20", 1);
+    assert!(
+        text.contains("Variance turns   420.2500 vs exact 1203.9"),
+        "{text}"
+    );
+    assert!(text.contains("Verdict          FAIL"), "{text}");
+    let text = verify("34.7", 0);
+    assert!(text.contains("Verdict          PASS"), "{text}");
+    ladders()
+        .args([
+            "verify", "tiny", "--mean", "4", "--games", "100", "--sd", "-2",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "--sd \"-2\" is not a number of at least 0",
+        ));
+}
