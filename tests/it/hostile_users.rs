@@ -100,3 +100,38 @@ fn a_reported_sd_far_from_the_exact_one_fails() {
             "--sd \"-2\" is not a number of at least 0",
         ));
 }
+
+/// A board text past the 16 MiB limit: `size = 10`, a comment, then a snake after the limit.
+fn board_past_the_limit() -> Vec<u8> {
+    let mut text = b"size = 10\n# ".to_vec();
+    text.resize(16 * 1024 * 1024 + 100, b'x');
+    text.extend_from_slice(b"\nsnakes = [[9, 1]]\n");
+    text
+}
+
+/// Item 3: a board piped on standard input was cut at 16 MiB and the rest ignored: the board
+/// without its snake was answered, exit 0. Now it is refused with the size, as from a FIFO.
+#[test]
+fn a_board_past_the_size_limit_on_standard_input_is_refused_not_cut() {
+    ladders()
+        .args(["expect", "-"])
+        .write_stdin(board_past_the_limit())
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains("more than 16777216 bytes"));
+}
+
+/// Item 3 (also): a board read from a path whose size is not known in advance (`/dev/stdin`, a
+/// FIFO, `<(cat big.toml)`) was cut the same way.
+#[cfg(unix)]
+#[test]
+fn a_board_past_the_size_limit_from_a_pipe_path_is_refused_not_cut() {
+    ladders()
+        .args(["expect", "/dev/stdin"])
+        .write_stdin(board_past_the_limit())
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains("more than 16777216 bytes"));
+}
