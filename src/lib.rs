@@ -38,6 +38,7 @@ pub mod chain;
 pub mod choice;
 pub mod exact;
 pub mod generate;
+pub mod num;
 pub mod prec;
 pub mod progress;
 pub mod race;
