@@ -30,7 +30,7 @@ use crate::exact::lehmer;
 use crate::exact::solve::{
     identity_minus, solve, solve_float, transient_matrix, SparseRows, System, Wanted,
 };
-use crate::rules::{roll, RollOutcome};
+use crate::game::{roll, RollOutcome};
 
 /// The expected visits of every square, and the expected uses of every jump when they are known.
 #[derive(Clone, Debug, PartialEq, Eq)]

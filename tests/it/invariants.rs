@@ -16,7 +16,7 @@ use ladders::analysis::visits::visits;
 use ladders::board::{Board, Square};
 use ladders::chain::Chain;
 use ladders::exact::decimal::to_f64;
-use ladders::rules::turn_steps;
+use ladders::game::turn_steps;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use proptest::prelude::*;
