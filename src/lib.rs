@@ -39,6 +39,7 @@ pub mod choice;
 pub mod exact;
 pub mod game;
 pub mod generate;
+pub mod num;
 pub mod prec;
 pub mod progress;
 pub mod race;

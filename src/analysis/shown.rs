@@ -43,8 +43,8 @@ use super::tail_law::{TailLaw, TailLawStart};
 use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, RollSquares, Trap};
 use crate::exact::certified::{Bounds, CertifiedChain, FloatChain, MergedRows, RowCells};
-use crate::exact::decimal::{probability, push_probability_cells, to_f64};
 use crate::exact::step::IntegerChain;
+use crate::num::decimal::{probability, push_probability_cells, to_f64};
 
 #[path = "shown_floats.rs"]
 mod floats;

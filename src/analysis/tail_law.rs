@@ -45,12 +45,12 @@ use num_traits::{One, ToPrimitive, Zero};
 use crate::analysis::spectral::TransientQ;
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
-use crate::exact::decimal::{
+use crate::exact::scaled::Scaled;
+use crate::num::decimal::{
     decade, dyadic_bound, format_scaled, over_power_of_ten, round_scaled, to_f64,
 };
-use crate::exact::lehmer::gcd;
-use crate::exact::limbs::float_parts;
-use crate::exact::scaled::Scaled;
+use crate::num::gcd::gcd;
+use crate::num::limbs::float_parts;
 
 #[path = "tail_law_settling.rs"]
 mod settling;

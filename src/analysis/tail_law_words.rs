@@ -11,9 +11,9 @@ use num_traits::{Signed, ToPrimitive, Zero};
 
 use super::{Bounds, Bounds128, BITS, TINY_BITS};
 use crate::analysis::spectral::TransientQ;
-use crate::exact::decimal::{dyadic_bound, over_power_of_two};
-use crate::exact::lehmer::gcd;
-use crate::exact::limbs::{wide_mul, words_of};
+use crate::num::decimal::{dyadic_bound, over_power_of_two};
+use crate::num::gcd::gcd;
+use crate::num::limbs::{wide_mul, words_of};
 
 /// A nonnegative ratio `n / d` (`d > 0`) kept as its two words.
 type Ratio = (u128, u128);

@@ -152,7 +152,7 @@ pub(crate) fn common_denominator<'a>(
     let mut d = BigInt::one();
     for p in entries {
         if !distinct.contains_key(p.denom()) {
-            d = crate::exact::lehmer::lcm(d, p.denom());
+            d = crate::num::gcd::lcm(d, p.denom());
             distinct.insert(p.denom(), BigInt::zero());
         }
     }
@@ -396,7 +396,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
     /// transition matrix is an integer matrix. Each distinct denominator is taken once (many
     /// entries share one), and most divide the lcm so far (a run of top throws gives `F^k` for
     /// every k up to its length), which costs one division each (Lehmer's lcm,
-    /// `exact::lehmer::lcm`), not a gcd.
+    /// `num::gcd::lcm`), not a gcd.
     pub fn common_denominator(&self) -> BigInt {
         common_denominator(self.rows().iter().flatten().map(|(_, p)| p)).0
     }

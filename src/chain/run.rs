@@ -34,8 +34,8 @@ use num_traits::{One, ToPrimitive, Zero};
 
 use super::compound::RollsFrom;
 use super::{Turn, TurnRewards};
-use crate::exact::lehmer;
 use crate::game::InTurn;
+use crate::num::gcd;
 
 mod words;
 
@@ -137,7 +137,7 @@ fn reduced_by(num: BigInt, den: BigUint, factors: &[u128], left: Option<&BigUint
         let h = match left.to_u64() {
             Some(l) => BigUint::from(l.gcd(&(&n % l).to_u64().expect("below l"))),
             None => {
-                lehmer::gcd(&BigInt::from(n.clone()), &BigInt::from(left.clone()))
+                gcd::gcd(&BigInt::from(n.clone()), &BigInt::from(left.clone()))
                     .into_parts()
                     .1
             }
@@ -206,7 +206,7 @@ fn reduced(num: BigInt, den: BigUint) -> BigRational {
     }
     let g = match num.magnitude().to_u64() {
         Some(n) => BigUint::from(n.gcd(&(&den % n).to_u64().expect("below n"))),
-        None => lehmer::gcd(&num, &BigInt::from(den.clone()))
+        None => gcd::gcd(&num, &BigInt::from(den.clone()))
             .to_biguint()
             .expect("a gcd is non-negative"),
     };

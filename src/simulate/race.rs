@@ -45,7 +45,7 @@ use super::stream::Dice;
 use super::table::{Table, Turn};
 use super::{par_chunks, Histogram};
 use crate::board::{Board, Square};
-use crate::exact::decimal::to_f64;
+use crate::num::decimal::to_f64;
 use crate::race::independent::{race, Race, RaceError, RaceOptions};
 use crate::race::knockoff::{knock_off_race, KnockOffError, KnockOffOptions};
 

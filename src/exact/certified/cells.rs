@@ -7,10 +7,10 @@
 //! number in machine words ([`scientific_u128`]), which the single cells use too.
 
 use super::{fraction_below, round_half_even, round_scaled, scaled, Bounds, Fraction};
-use crate::exact::decimal::{pow10_u64, push_fixed_to_one, push_scientific_u64};
+use crate::num::decimal::{pow10_u64, push_fixed_to_one, push_scientific_u64};
 
 /// The significant digits of a table's scientific cell (`3.308e-9`), as
-/// [`crate::exact::decimal::probability`] writes them.
+/// [`crate::num::decimal::probability`] writes them.
 const SIGNIFICANT: usize = 4;
 
 /// The cells of one row, decided from the bounds of P(T = n) and P(T > n) and written column
@@ -178,9 +178,9 @@ fn rounded(x: u128, k: u32, m: u64) -> u128 {
 }
 
 /// `5^p` for `p` up to 27, the last below 2^64.
-const POWERS_OF_FIVE: [u64; 28] = crate::exact::decimal::powers_of(5);
+const POWERS_OF_FIVE: [u64; 28] = crate::num::decimal::powers_of(5);
 
-/// [`crate::exact::decimal::scientific_parts`] of `v / 2^k` in machine words: the same
+/// [`crate::num::decimal::scientific_parts`] of `v / 2^k` in machine words: the same
 /// rounded `significant` digits and exponent, or `None` when they are not found so (`v = 0`,
 /// more than 18 digits, a power of 5 above a `u64`, `2^k` below it, a number past 2^199), and
 /// the big integers decide.

@@ -1,5 +1,5 @@
 //! Tests of a row's cells from certified bounds (`cells.rs`): against the fractions' own
-//! decimals (`exact::decimal`'s `fixed`, `probability` and `scientific`, long division on a
+//! decimals (`num::decimal`'s `fixed`, `probability` and `scientific`, long division on a
 //! `BigRational`), and against the single cells' route ([`Bounds::push_cells`]).
 
 use num_bigint::BigInt;
@@ -7,7 +7,7 @@ use num_rational::BigRational;
 use num_traits::One;
 
 use super::*;
-use crate::exact::decimal::{fixed, probability, scientific};
+use crate::num::decimal::{fixed, probability, scientific};
 use crate::test_util::{q, seeded_words};
 
 /// `x / 2^k` as a fraction.
@@ -261,7 +261,7 @@ fn scientific_digits_are_those_of_the_fraction_around_each_decade() {
                 continue;
             };
             found += 1;
-            let text = crate::exact::decimal::format_scientific(&m.into(), e, significant);
+            let text = crate::num::decimal::format_scientific(&m.into(), e, significant);
             assert_eq!(text, scientific(&over(v, k), significant), "{v} / 2^{k}");
         }
     }
@@ -304,7 +304,7 @@ proptest::proptest! {
     ) {
         let v = (v >> bits).max(1);
         if let Some((m, e)) = scientific_u128(v, k, significant) {
-            let text = crate::exact::decimal::format_scientific(&m.into(), e, significant);
+            let text = crate::num::decimal::format_scientific(&m.into(), e, significant);
             proptest::prop_assert_eq!(text, scientific(&over(v, k), significant));
         }
     }

@@ -1,9 +1,9 @@
 //! Arithmetic on words and little-endian `u64` limb slices for the exact routes: the inverse
 //! modulo 2^64 (for Montgomery reduction, exact division and p-adic lifting), exact division and
 //! remainders by odd words, shifts, and conversion to `BigInt`; 256-bit products of two `u128`
-//! words, and floats read as words over one power of two. Used by [`super::step`] and
-//! [`super::solve`], and by the word routes of the tail law and of the spectral bounds
-//! (`analysis/tail_law_words.rs`, `analysis/spectral_words.rs`).
+//! words, and floats read as words over one power of two. Used by the exact stepping and the
+//! solver (`exact::step`, `exact::solve`), and by the word routes of the tail law and of the
+//! spectral bounds.
 
 use num_bigint::{BigInt, BigUint, Sign};
 
