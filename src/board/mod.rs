@@ -551,7 +551,7 @@ impl Board {
     }
 
     /// The whole chain of fixed jumps from `square`, resolved when the board was validated
-    /// (`None`: walk it, as `rules::follow` does).
+    /// (`None`: walk it, as `game::roll`'s `follow` does).
     pub(crate) fn chained(&self, square: Square) -> Option<chained::Chained> {
         self.chained.get(square as usize).copied().flatten()
     }
