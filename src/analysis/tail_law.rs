@@ -337,17 +337,8 @@ fn round(x: &BigRational, up: bool) -> BigRational {
 /// lower) bound of the exact power, with numbers that stay short however large n is. The
 /// factors are kept as `m 2^e` (integers, never reduced by a gcd).
 fn pow_rounded(x: &Scaled, n: usize, up: bool) -> Scaled {
-    let base = Dyadic::of(&x.round(BITS, up));
-    match base.m.to_u128() {
-        Some(m) => {
-            let (m, e) = words::pow((m, base.e), n, up);
-            Scaled::dyadic(BigInt::from(m), e)
-        }
-        None => {
-            let power = base.pow(n, up);
-            Scaled::dyadic(power.m, power.e)
-        }
-    }
+    let power = Dyadic::of(&x.round(BITS, up)).pow(n, up);
+    Scaled::dyadic(power.m, power.e)
 }
 
 /// A nonnegative dyadic number `m 2^e`.
@@ -364,7 +355,7 @@ impl Dyadic {
     }
 
     /// `self^n`, by squaring, rounded up (or down) after every product
-    /// (`Dyadic::times`); `words::pow` on words.
+    /// (`Dyadic::times`).
     fn pow(self, n: usize, up: bool) -> Dyadic {
         let mut base = self;
         let mut result = Dyadic {
