@@ -176,8 +176,8 @@ mod tests {
     use super::*;
     use crate::board::builtin;
     use crate::chain::Chain;
-    use crate::exact::decimal::fixed;
     use crate::exact::solve::{transient_matrix, SparseLu};
+    use crate::num::decimal::fixed;
     use num_traits::One;
 
     /// Second method: the expected turns by the reference rational LU on the turn chain of a

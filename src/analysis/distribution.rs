@@ -27,8 +27,8 @@ use crate::analysis::tail_law::{TailLaw, TailLawStart};
 use crate::board::Square;
 use crate::chain::{Chain, ChainState, Trap};
 use crate::exact::certified::MergedRows;
-use crate::exact::decimal::to_f64;
 use crate::exact::step::IntegerChain;
+use crate::num::decimal::to_f64;
 
 /// The default tail: stop once P(T > n) < 10^-12.
 pub fn default_tail() -> BigRational {

@@ -20,10 +20,10 @@ use num_traits::{One, Zero};
 use super::float_trust::{trust, Figures, FloatUntrusted, Trust, MAX_DIGITS};
 use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, Ends, RollLevel, RollMove, RollSquares, Trap, TurnRewards};
-use crate::exact::lehmer;
 use crate::exact::solve::{
     identity_minus, solve, transient_matrix, Chained, SparseRows, System, Wanted,
 };
+use crate::num::gcd;
 
 /// The expectations of a game that ends with probability 1; `S` is the chain's state (a square
 /// for one player on a board).
@@ -170,9 +170,9 @@ fn variance(t: &BigRational, u: &BigRational) -> BigRational {
 }
 
 /// `gcd(a, b)` for `b > 0`, with `a` reduced modulo `b` first so that the gcd runs on numbers
-/// no longer than `b` (Lehmer's algorithm, [`lehmer::gcd`]).
+/// no longer than `b` (Lehmer's algorithm, [`gcd::gcd`]).
 fn gcd_of_size(a: &BigInt, b: &BigInt) -> BigInt {
-    lehmer::gcd(&(a % b), b)
+    gcd::gcd(&(a % b), b)
 }
 
 /// Assembles the results: `x[0]` holds t at the start and then at every per-square state,
@@ -421,7 +421,7 @@ pub fn expect_float(board: &Board, per_square: bool) -> Result<FloatExpectation,
     if board.is_stateful() {
         // Per square: the states with nothing used, eaten or owed.
         let fresh =
-            |s: &crate::chain::PlayerState| (s.square, s.progress == Default::default() && !s.owed);
+            |s: &crate::game::PlayerState| (s.square, s.progress == Default::default() && !s.owed);
         // Per square on the full chain; otherwise without the eaten apples (the same law of T
         // and rewards, up to 2^apples times fewer states).
         let chain = if per_square {
@@ -536,7 +536,7 @@ fn float_from_chain<S: ChainState>(
     per_square: bool,
     square: impl Fn(&S) -> (Square, bool),
 ) -> Result<FloatExpectation, FloatUntrusted> {
-    use crate::exact::decimal::to_f64;
+    use crate::num::decimal::to_f64;
     if let Some(trap) = chain.trap() {
         return Ok(FloatExpectation::Infinite(trap.map(|s| square(&s).0)));
     }

@@ -17,8 +17,8 @@ use num_rational::BigRational;
 use num_traits::One;
 
 use crate::chain::{Chain, ChainState};
-use crate::exact::lehmer;
 use crate::exact::solve::{solve_int_verified, OverCommon};
+use crate::num::gcd;
 
 /// Expected rewards from every transient state, and the second moment of the turns.
 #[derive(Clone, Debug)]
@@ -81,7 +81,7 @@ pub(crate) fn scaled_rows<S: ChainState>(
             .iter()
             .map(|(_, p)| p)
             .chain(rewards.iter().map(|r| &r[i]))
-            .fold(BigInt::one(), |l, x| lehmer::lcm(l, x.denom()));
+            .fold(BigInt::one(), |l, x| gcd::lcm(l, x.denom()));
         let d64 = i64::try_from(&d).ok()?;
         let mut r = Vec::with_capacity(row.len() + 1);
         r.push((i, d64));

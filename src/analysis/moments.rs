@@ -24,8 +24,8 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 use crate::analysis::fundamental::scaled_rows;
 use crate::analysis::pgf::pgf;
 use crate::chain::{Chain, ChainState};
-use crate::exact::lehmer;
 use crate::exact::solve::{identity_minus, solve, transient_matrix, Singular, System, Wanted};
+use crate::num::gcd;
 
 /// The moments of T up to some order, exactly.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,7 +59,7 @@ impl Moments {
     pub fn from_factorial(factorial: Vec<BigRational>) -> Moments {
         let base = factorial
             .iter()
-            .fold(BigInt::one(), |l, f| lehmer::lcm(l, f.denom()));
+            .fold(BigInt::one(), |l, f| gcd::lcm(l, f.denom()));
         let numerators = factorial
             .iter()
             .enumerate()
@@ -177,7 +177,7 @@ fn powers(x: &BigInt, count: usize) -> Vec<BigInt> {
 /// `n / d` in lowest terms for a positive d, by Lehmer's gcd (the numbers here run to many
 /// thousands of bits, where the binary gcd behind `BigRational::new` is many times slower).
 pub(crate) fn reduced(n: BigInt, d: &BigInt) -> BigRational {
-    let g = lehmer::gcd(&n, d);
+    let g = gcd::gcd(&n, d);
     BigRational::new_raw(n / &g, d / &g)
 }
 

@@ -42,9 +42,9 @@ use super::stateful::{exact_mean_on, law_chain};
 use super::tail_law::{TailLaw, TailLawStart};
 use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, RollSquares, Trap};
-use crate::exact::certified::{Bounds, CertifiedChain, FloatChain, MergedRows, RowCells};
-use crate::exact::decimal::{probability, push_probability_cells, to_f64};
+use crate::exact::certified::{Bounds, CertifiedChain, FloatChain, MergedRows};
 use crate::exact::step::IntegerChain;
+use crate::num::decimal::{probability, push_probability_cells, to_f64};
 
 #[path = "shown_floats.rs"]
 mod floats;
@@ -599,17 +599,10 @@ fn shown(p: &[Value], s: &[Value], digits: usize) -> Result<(Vec<ShownTerm>, Str
     // The cells of the rows after an undecided one are only checked, here.
     let mut scratch = Vec::new();
     for (i, (p, s)) in p.iter().zip(s).enumerate() {
-        // From the bounds, the three cells share their work; the exact values' are each their
-        // own.
-        let mut row = match (p.get(), s.get()) {
-            (ValueRef::Bounds(p), ValueRef::Bounds(s)) => RowCells::new(p, s, digits),
-            _ => None,
-        };
-        let mut cells = |column: usize, text: &mut Vec<u8>| match (&mut row, column) {
-            (Some(row), _) => row.push(column, text),
-            (None, 0) => p.push_cells(digits, false, text),
-            (None, 1) => s.push_cells(digits, true, text),
-            (None, _) => s.push_cells(digits, false, text),
+        let cells = |column: usize, text: &mut Vec<u8>| match column {
+            0 => p.push_cells(digits, false, text),
+            1 => s.push_cells(digits, true, text),
+            _ => s.push_cells(digits, false, text),
         };
         match undecided.is_empty() {
             true => {

@@ -11,7 +11,7 @@
 use super::{Value, ValueRef};
 use crate::analysis::distribution::{mean_about, Decay, Mean};
 use crate::exact::certified::Bounds;
-use crate::exact::limbs::u128_to_f64;
+use crate::num::limbs::u128_to_f64;
 
 /// The unit roundoff of `f64`, 2^-53.
 const UNIT: f64 = 1.0 / (1u64 << 53) as f64;

@@ -59,7 +59,7 @@ impl ShownTerm {
     }
 
     /// P(T = n), P(T <= n) and P(T > n) as the table shows them
-    /// ([`crate::exact::decimal::probability`]: never a nonzero value as 0, nor one below 1 as
+    /// ([`crate::num::decimal::probability`]: never a nonzero value as 0, nor one below 1 as
     /// 1).
     pub fn table(&self) -> [&str; 3] {
         self.ends

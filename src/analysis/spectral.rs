@@ -42,7 +42,7 @@ use num_rational::BigRational;
 use num_traits::Zero;
 
 use crate::chain::{Chain, ChainState};
-use crate::exact::decimal::to_f64;
+use crate::num::decimal::to_f64;
 
 #[path = "transient_q.rs"]
 mod transient_q;

@@ -9,7 +9,7 @@
 use num_bigint::BigInt;
 use num_traits::ToPrimitive;
 
-use crate::exact::limbs::{wide_mul, words_of};
+use crate::num::limbs::{wide_mul, words_of};
 
 /// The exact Collatz-Wielandt bounds of a block, `min_j` and `max_j` of `(x Q_CC)_j / x_j`, as
 /// `(numerator, denominator)` words: x positive and finite, `sums` the block's `S_j` from words

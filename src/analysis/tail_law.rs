@@ -45,12 +45,12 @@ use num_traits::{One, ToPrimitive, Zero};
 use crate::analysis::spectral::TransientQ;
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
-use crate::exact::decimal::{
+use crate::exact::scaled::Scaled;
+use crate::num::decimal::{
     decade, dyadic_bound, format_scaled, over_power_of_ten, round_scaled, to_f64,
 };
-use crate::exact::lehmer::gcd;
-use crate::exact::limbs::float_parts;
-use crate::exact::scaled::Scaled;
+use crate::num::gcd::gcd;
+use crate::num::limbs::float_parts;
 
 #[path = "tail_law_settling.rs"]
 mod settling;
@@ -337,17 +337,8 @@ fn round(x: &BigRational, up: bool) -> BigRational {
 /// lower) bound of the exact power, with numbers that stay short however large n is. The
 /// factors are kept as `m 2^e` (integers, never reduced by a gcd).
 fn pow_rounded(x: &Scaled, n: usize, up: bool) -> Scaled {
-    let base = Dyadic::of(&x.round(BITS, up));
-    match base.m.to_u128() {
-        Some(m) => {
-            let (m, e) = words::pow((m, base.e), n, up);
-            Scaled::dyadic(BigInt::from(m), e)
-        }
-        None => {
-            let power = base.pow(n, up);
-            Scaled::dyadic(power.m, power.e)
-        }
-    }
+    let power = Dyadic::of(&x.round(BITS, up)).pow(n, up);
+    Scaled::dyadic(power.m, power.e)
 }
 
 /// A nonnegative dyadic number `m 2^e`.
@@ -364,7 +355,7 @@ impl Dyadic {
     }
 
     /// `self^n`, by squaring, rounded up (or down) after every product
-    /// (`Dyadic::times`); `words::pow` on words.
+    /// (`Dyadic::times`).
     fn pow(self, n: usize, up: bool) -> Dyadic {
         let mut base = self;
         let mut result = Dyadic {

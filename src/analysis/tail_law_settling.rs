@@ -8,7 +8,7 @@
 
 use super::{SETTLED, TINY_BITS};
 use crate::exact::certified::CertifiedStepper;
-use crate::exact::limbs::u128_to_f64;
+use crate::num::limbs::u128_to_f64;
 
 /// Watches a certified stepping turn by turn for the first turn m at which the law of the
 /// position has settled: the power method's test (from the start, it settles on the left

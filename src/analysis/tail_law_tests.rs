@@ -182,7 +182,7 @@ fn a_game_of_bounded_length_has_no_law() {
 /// terms (the second method for `statement`).
 mod reference {
     use super::super::{Bounds, TailLaw, BITS, FLOOR_BITS};
-    use crate::exact::decimal::{decade, dyadic_bound, fixed, pow10, rounded, to_f64};
+    use crate::num::decimal::{decade, dyadic_bound, fixed, pow10, rounded, to_f64};
     use num_bigint::BigInt;
     use num_rational::BigRational;
     use num_traits::{One, Signed, ToPrimitive, Zero};

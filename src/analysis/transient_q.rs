@@ -12,7 +12,7 @@ use num_traits::ToPrimitive;
 
 use crate::chain::{common_denominator, Chain, ChainState};
 use crate::exact::certified::{nearest_f64, MergedRows, Probabilities};
-use crate::exact::decimal::to_f64;
+use crate::num::decimal::to_f64;
 
 /// Q over one common denominator, by rows: each entry's column, its nearest float, and its
 /// integer `Q_ij D`.

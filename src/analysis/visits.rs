@@ -25,12 +25,12 @@ use std::collections::BTreeMap;
 use super::stateful::stateful_chain;
 use crate::board::{Board, Jump, RollAgain, Square};
 use crate::chain::{Chain, ChainState};
-use crate::exact::decimal::to_f64;
-use crate::exact::lehmer;
 use crate::exact::solve::{
     identity_minus, solve, solve_float, transient_matrix, SparseRows, System, Wanted,
 };
-use crate::rules::{roll, RollOutcome};
+use crate::game::{roll, RollOutcome};
+use crate::num::decimal::to_f64;
+use crate::num::gcd;
 
 /// The expected visits of every square, and the expected uses of every jump when they are known.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,7 +188,7 @@ pub fn jump_uses(
     let (jumps, passes) = jump_passes(board, &from)?;
     let uses = passes
         .iter()
-        .map(|r| lehmer::dot(r.iter().zip(visits.iter().map(|(_, v)| v))));
+        .map(|r| gcd::dot(r.iter().zip(visits.iter().map(|(_, v)| v))));
     Some(jumps.into_iter().zip(uses).collect())
 }
 

@@ -10,7 +10,7 @@ use ladders::analysis::shortest_state::board_likeliest;
 use ladders::analysis::squares::{occupancy, square_answers};
 use ladders::analysis::visits::{visits, visits_float};
 use ladders::board::Board;
-use ladders::exact::decimal::{probability, to_f64};
+use ladders::num::decimal::{probability, to_f64};
 use ladders::report::draw::{write_text, DrawOptions, Heat};
 use ladders::report::draw_svg::board_svg;
 use ladders::report::text::count;

@@ -10,7 +10,7 @@ use ladders::analysis::moments::{checked_moments as checked_moments_of, moments_
 use ladders::analysis::stateful::{law_chain, Score};
 use ladders::board::Board;
 use ladders::chain::{Chain, ChainState};
-use ladders::exact::decimal::fixed;
+use ladders::num::decimal::fixed;
 use ladders::report::expect::{
     float_to_json, to_json, write_float_text, write_text, ExpectOptions,
 };

@@ -1,8 +1,8 @@
 //! Certified stepping of a chain's law in 128-bit block floating point: for every turn n,
 //! integer bounds `lo <= P(T = n) 2^k <= hi` and the same for `P(T > n)`, from which the
 //! correctly rounded decimals and the nearest `f64` are decided without any fraction. This file
-//! holds the enclosures ([`Bounds`]) and how they are rounded (`certified/cells.rs`: a table
-//! row's three cells at once, [`RowCells`]); `certified/rows.rs` the chain's rows as the tiers
+//! holds the enclosures ([`Bounds`]) and how they are rounded (`certified/cells.rs`: the
+//! scientific digits of a cell in machine words); `certified/rows.rs` the chain's rows as the tiers
 //! read them ([`MergedRows`]: counts over a small common denominator, or fractions);
 //! `certified/stepper.rs` the stepping ([`CertifiedChain`], [`CertifiedStepper`]) and why its
 //! bounds hold.
@@ -27,18 +27,18 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
 #[cfg(test)]
-use crate::exact::decimal::fixed_scaled_u128;
-use crate::exact::decimal::{
+use crate::num::decimal::fixed_scaled_u128;
+use crate::num::decimal::{
     format_scientific, pow10_u64, push_fixed_scaled_u128, push_scientific_u64, scientific_parts,
 };
-use crate::exact::limbs::u128_to_f64;
+use crate::num::limbs::u128_to_f64;
 
 mod cells;
 mod float;
 mod geometric;
 mod rows;
 mod stepper;
-pub(crate) use cells::{scientific_u128, RowCells};
+pub(crate) use cells::scientific_u128;
 pub use float::{FloatChain, FloatStepper};
 pub use geometric::GeometricTier;
 pub use rows::{nearest_f64, MergedRows, Probabilities};
@@ -57,7 +57,7 @@ pub struct Bounds {
 
 impl Bounds {
     /// `x` rounded to `digits` decimals (to nearest, ties to even, as
-    /// [`crate::exact::decimal::fixed`]) when both bounds agree on it; `None` when they straddle
+    /// [`crate::num::decimal::fixed`]) when both bounds agree on it; `None` when they straddle
     /// a rounding boundary or `digits` is above 19 (the tests' entry; [`Bounds::push_cells`]
     /// is the crate's).
     #[cfg(test)]
@@ -87,8 +87,8 @@ impl Bounds {
         Some((utf8(table), utf8(text)))
     }
 
-    /// `x` (or `1 - x` with `complement`) as [`crate::exact::decimal::fixed`] writes it (the
-    /// CSV's cell), then, when [`crate::exact::decimal::probability`] writes it otherwise (the
+    /// `x` (or `1 - x` with `complement`) as [`crate::num::decimal::fixed`] writes it (the
+    /// CSV's cell), then, when [`crate::num::decimal::probability`] writes it otherwise (the
     /// table's cell), that text too, at the end of `text` (ASCII), when both bounds agree on the text
     /// (`probability` is monotone within each of its three forms, and the forms differ in
     /// text), from one rounding. Returns where the CSV's cell ends, or `None` (and `text` as it
@@ -426,8 +426,8 @@ mod tests {
     use super::*;
     use crate::board::builtin;
     use crate::chain::Chain;
-    use crate::exact::decimal::{fixed, probability, to_f64};
     use crate::exact::step::IntegerChain;
+    use crate::num::decimal::{fixed, probability, to_f64};
     use crate::test_util::q;
 
     #[test]

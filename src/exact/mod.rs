@@ -1,11 +1,9 @@
 //! Exact arithmetic for the chain: the rational linear solver ([`solve`]), integer stepping of
-//! the turn-count distribution ([`step`]) and correctly rounded decimals ([`decimal`]).
-//! Everything here is exact; floats appear only in [`decimal::to_f64`], for display and checks.
+//! the turn-count distribution ([`step`]) and the certified bounds of a probability.
+//! Everything here is exact; floats appear only for display, checks and the float tiers whose
+//! errors are proved.
 
 pub(crate) mod certified;
-pub mod decimal;
-pub(crate) mod lehmer;
-pub(crate) mod limbs;
 pub(crate) mod scaled;
 // Internal: public only for the ordering benchmark, its test and `examples/fill.rs`.
 #[doc(hidden)]

@@ -13,7 +13,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
-use super::decimal::dyadic_bound;
+use crate::num::decimal::dyadic_bound;
 
 /// The exact number `n / (2^two 5^five)`.
 #[derive(Clone, Debug)]

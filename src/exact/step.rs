@@ -30,11 +30,11 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::limbs::{
+use crate::chain::Chain;
+use crate::num::limbs::{
     divexact_odd, inverse_mod_word, mac, modexact_odd, shift_right, significant, to_big,
     valuation_word,
 };
-use crate::chain::Chain;
 
 mod linked;
 use linked::{LinkedTurns, Scratch, WholeTurns};

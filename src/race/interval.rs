@@ -88,7 +88,7 @@ pub struct Certified {
 pub fn certified_digits(interval: &Interval, digits: usize) -> Certified {
     if interval.lo == interval.hi {
         return Certified {
-            text: crate::exact::decimal::fixed(&interval.lo, digits),
+            text: crate::num::decimal::fixed(&interval.lo, digits),
             digits,
         };
     }

@@ -7,7 +7,7 @@ use serde_json::json;
 use crate::analysis::expectation::Expectation;
 use crate::analysis::summary::{Summary, WITHIN};
 use crate::board::Board;
-use crate::exact::decimal::{fixed, probability, sqrt_fixed};
+use crate::num::decimal::{fixed, probability, sqrt_fixed};
 use crate::report::distribution::summary_json;
 use crate::report::expect::trap_sentence;
 use crate::report::json::{board_rules_json, BoardJson, ExactJson};

@@ -19,7 +19,7 @@ use plotters::prelude::*;
 
 use crate::analysis::distribution::Distribution;
 use crate::board::Board;
-use crate::exact::decimal::to_f64;
+use crate::num::decimal::to_f64;
 use crate::report::text::{board_line, count, rules_line};
 use crate::simulate::Simulation;
 

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::analysis::design::{best_die, Removal};
 use crate::board::{Board, Square};
-use crate::exact::decimal::fixed;
+use crate::num::decimal::fixed;
 use crate::report::json::{BoardJson, ExactJson};
 use crate::report::squares::write_heading;
 

@@ -10,7 +10,7 @@ use serde_json::json;
 use crate::analysis::distribution::{Decay, Distribution, Mean, Stop};
 use crate::analysis::shown::ShownDistribution;
 use crate::board::Board;
-use crate::exact::decimal::{fixed, push_integer, push_spaces, put_integer, to_f64};
+use crate::num::decimal::{fixed, push_integer, push_spaces, put_integer, to_f64};
 use crate::report::expect::trap_sentence;
 use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::pgf::certified_digits;

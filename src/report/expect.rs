@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::analysis::expectation::{Expectation, FloatExpectation};
 use crate::board::{Board, Square};
 use crate::chain::Trap;
-use crate::exact::decimal::{fixed, sqrt_fixed};
+use crate::num::decimal::{fixed, sqrt_fixed};
 use crate::report::json::{BoardJson, ExactJson, RulesJson};
 use crate::report::text::{board_line, float_text, rules_line};
 

@@ -4,7 +4,7 @@ use num_rational::BigRational;
 use serde::Serialize;
 
 use crate::board::{Board, Chance, Jump, Overshoot, RollAgain, Rules, Square, Tiles};
-use crate::exact::decimal::fixed;
+use crate::num::decimal::fixed;
 
 /// An exact number in JSON: the reduced fraction as decimal strings, and a correctly rounded
 /// decimal for reading.

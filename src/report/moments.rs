@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use serde_json::json;
 
 use crate::analysis::moments::{Moments, Route};
-use crate::exact::decimal::{fixed, sqrt_fixed};
+use crate::num::decimal::{fixed, sqrt_fixed};
 use crate::report::json::ExactJson;
 
 /// The skewness `sign sqrt(mu_3^2 / mu_2^3)` to `digits` decimals (correctly rounded).

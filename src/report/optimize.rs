@@ -10,7 +10,7 @@ use super::json::{board_rules_json, BoardJson, ExactJson};
 use super::text::{board_line, exact_text, rules_line};
 use crate::board::{Board, ChoiceRule, Square};
 use crate::choice::{Choice, Evaluation, Game, NodeKey, Policy};
-use crate::exact::decimal::fixed;
+use crate::num::decimal::fixed;
 
 /// A named policy and its exact value from the start.
 #[derive(Clone, Debug)]

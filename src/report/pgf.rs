@@ -12,7 +12,7 @@ use serde_json::json;
 use crate::analysis::pgf::tail::DecayRate;
 use crate::analysis::pgf::Pgf;
 use crate::board::Board;
-use crate::exact::decimal::fixed;
+use crate::num::decimal::fixed;
 use crate::report::json::{board_rules_json, BoardJson};
 use crate::report::text::{board_line, rules_line};
 

@@ -8,7 +8,7 @@ use num_rational::BigRational;
 use serde_json::{json, Value};
 
 use crate::board::Board;
-use crate::exact::decimal::scientific;
+use crate::num::decimal::scientific;
 use crate::report::json::{board_rules_json, z_json, ExactJson};
 use crate::report::race::{name_width, write_race_header, IntervalJson};
 use crate::report::simulate::{thousands, write_count_summary, Timing};

@@ -8,7 +8,7 @@ use serde_json::json;
 use crate::analysis::likeliest::{GameTurns, LikeliestTurns};
 use crate::analysis::shortest::{Extremes, Longest, TurnRolls};
 use crate::board::Board;
-use crate::exact::decimal::probability;
+use crate::num::decimal::probability;
 use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::text::{board_line, rules_line};
 

@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use serde_json::{json, Value};
 
 use crate::board::Board;
-use crate::exact::decimal::{fixed, to_f64};
+use crate::num::decimal::{fixed, to_f64};
 use crate::report::json::{board_rules_json, rules_json, z_json, BoardJson};
 use crate::report::text::{board_line, count, ok, p_text, rules_line};
 use crate::simulate::check::{

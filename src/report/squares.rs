@@ -8,7 +8,7 @@ use serde_json::json;
 
 use crate::analysis::squares::SquareAnswers;
 use crate::board::{Board, Square};
-use crate::exact::decimal::fixed;
+use crate::num::decimal::fixed;
 use crate::report::json::{BoardJson, ExactJson};
 use crate::report::text::{board_line, rules_line};
 

@@ -3,7 +3,7 @@
 use num_rational::BigRational;
 
 use crate::board::Board;
-use crate::exact::decimal::fixed;
+use crate::num::decimal::fixed;
 use crate::report::simulate::thousands;
 
 /// `n` and the noun, plural unless `n` is 1, with thousands separators: `1 snake`,

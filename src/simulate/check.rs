@@ -33,8 +33,8 @@ use crate::analysis::spectral::spectral_radius;
 use crate::analysis::stateful::{expect_stateful, score, stateful_chain, Score};
 use crate::board::{Board, Rules, Square};
 use crate::chain::{Chain, ChainState, Trap};
-use crate::exact::decimal::to_f64;
 use crate::exact::step::IntegerChain;
+use crate::num::decimal::to_f64;
 
 pub use super::variants::{
     fitting_variants, rule_changes, variants, NotTried, VariantFit, VariantSearch,

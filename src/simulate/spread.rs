@@ -18,7 +18,7 @@ use crate::analysis::moments::{checked_moments, MomentsError};
 use crate::analysis::stateful::stateful_chain;
 use crate::board::{Board, RuleOverrides};
 use crate::chain::Chain;
-use crate::exact::decimal::to_f64;
+use crate::num::decimal::to_f64;
 
 use super::check::{ZTest, Z_LIMIT};
 use super::sample::MeanInterval;

@@ -107,7 +107,7 @@ fn float_visits_agree_with_the_exact_visits() {
     // plain board, a roll-again board and a stateful board (summed over states per square).
     use ladders::analysis::visits::{visits, visits_float};
     use ladders::board::builtin;
-    use ladders::exact::decimal::to_f64;
+    use ladders::num::decimal::to_f64;
     for name in ["milton-bradley", "efi", "seed-003"] {
         let board = builtin(name).unwrap();
         let exact: Vec<(u32, f64)> = visits(&board)

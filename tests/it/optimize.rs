@@ -8,7 +8,7 @@ use std::path::Path;
 use ladders::analysis::expectation::{expect, Expectation};
 use ladders::board::{Board, ChoicesSpec, Located, RuleOverrides};
 use ladders::choice::{bellman_holds, evaluate, optimize, policy_file, within, Evaluation, Game};
-use ladders::exact::decimal::to_f64;
+use ladders::num::decimal::to_f64;
 use num_rational::BigRational;
 
 use crate::common::{exact, json_of, ladders};

@@ -5,7 +5,7 @@
 use ladders::analysis::expectation::{expect_chain, Expectation};
 use ladders::board::Square;
 use ladders::chain::Chain;
-use ladders::exact::decimal::to_f64;
+use ladders::num::decimal::to_f64;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 

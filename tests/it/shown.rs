@@ -3,7 +3,7 @@
 //! every built-in board, on random boards, on boards built to put terms on rounding boundaries
 //! and quantile levels, and on one where the float tier must give up.
 //! The second method is the exact integer stepping of the same chain, rounded by
-//! `exact::decimal::fixed` (which its own tests check against hand-worked fractions).
+//! `num::decimal::fixed` (which its own tests check against hand-worked fractions).
 
 use ladders::analysis::distribution::{distribution, DistributionOptions, Mean};
 use ladders::analysis::shown::{

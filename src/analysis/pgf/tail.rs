@@ -29,8 +29,8 @@ use num_traits::{FromPrimitive, One, Signed, Zero};
 
 use crate::analysis::spectral::spectral_radius;
 use crate::chain::{Chain, ChainState};
-use crate::exact::decimal::dyadic_bound;
 use crate::exact::solve::{solve_float, transient_matrix};
+use crate::num::decimal::dyadic_bound;
 
 use super::{roots, Pgf};
 
@@ -321,7 +321,7 @@ fn bounds_from_above<S: ChainState>(chain: &Chain<S>, r: f64) -> bool {
         .iter()
         .map(|row| {
             row.iter()
-                .map(|(j, v)| (*j, crate::exact::decimal::to_f64(v)))
+                .map(|(j, v)| (*j, crate::num::decimal::to_f64(v)))
                 .collect()
         })
         .collect();
@@ -415,7 +415,7 @@ mod tests {
     use super::*;
     use crate::analysis::pgf::pgf;
     use crate::board::{builtin, Board};
-    use crate::exact::decimal::to_f64;
+    use crate::num::decimal::to_f64;
 
     #[test]
     fn the_double_root_of_tiny_is_found_exactly_with_its_multiplicity() {

@@ -10,7 +10,7 @@
 //! error relative to each term stays relative in the sum. Each probability is stored as
 //! `q~ = q (1 + a)` with `|a| <= u'` (u' = 2^-53 when its numerator and denominator are below
 //! 2^53, as one correctly rounded division, as for a count over a small common denominator;
-//! else 2^-52, `exact::decimal::to_f64` being faithful).
+//! else 2^-52, `num::decimal::to_f64` being faithful).
 //! A step computes `x'_j = sum_i x_i q~_ij` by recursive summation, one term per transition into
 //! j; with u = 2^-53 and no underflow, each of the k terms carries a factor `1 + theta` with
 //! `|theta| <= gamma_k = k u / (1 - k u)` (Higham, *Accuracy and Stability of Numerical
@@ -44,7 +44,7 @@ use super::rows::{nearest_f64, MergedRows, Probabilities};
 use super::Bounds;
 #[cfg(test)]
 use crate::chain::{Chain, ChainState};
-use crate::exact::decimal::to_f64;
+use crate::num::decimal::to_f64;
 
 /// The unit roundoff of `f64`, 2^-53.
 const UNIT: f64 = power_of_two(-53);

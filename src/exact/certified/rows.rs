@@ -18,7 +18,7 @@
 //!
 //! [`nearest_f64`] is `a as f64 / D as f64`: both conversions are exact (below
 //! 2^53) and IEEE division rounds the exact quotient `a / D = p` to nearest, so this is the
-//! correctly rounded `p`. `crate::exact::decimal::to_f64(p)` (num-rational's `to_f64`) divides
+//! correctly rounded `p`. `crate::num::decimal::to_f64(p)` (num-rational's `to_f64`) divides
 //! the reduced numerator and denominator as floats when both are at most 2^53 in magnitude,
 //! which they are (they divide a and D): the correctly rounded quotient of the same rational, so
 //! the same `f64`, bit for bit. (The tests compare the two on every built-in board.)

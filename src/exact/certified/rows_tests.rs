@@ -11,11 +11,11 @@ use crate::analysis::spectral::TransientQ;
 use crate::board::{builtin, builtin_names, Board};
 use crate::chain::{Turn, TurnModel, TurnRewards};
 use crate::exact::certified::{CertifiedChain, FloatChain};
-use crate::exact::decimal::to_f64;
+use crate::num::decimal::to_f64;
 use crate::test_util::random_board;
 
 /// The chain `distribution` steps for `board` (the lumped chain on a stateful board).
-fn chain_of(board: &Board) -> Option<Chain<crate::chain::PlayerState>> {
+fn chain_of(board: &Board) -> Option<Chain<crate::game::PlayerState>> {
     board
         .is_stateful()
         .then(|| crate::analysis::stateful::law_chain(board))

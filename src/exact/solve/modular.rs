@@ -78,7 +78,7 @@ pub(super) struct Mont {
 
 impl Mont {
     pub(super) fn new(p: u64) -> Mont {
-        let inv = crate::exact::limbs::inverse_mod_word(p);
+        let inv = crate::num::limbs::inverse_mod_word(p);
         let r = ((1u128 << 64) % u128::from(p)) as u64;
         let r2 = ((u128::from(r) * u128::from(r)) % u128::from(p)) as u64;
         let r3 = ((u128::from(r2) * u128::from(r)) % u128::from(p)) as u64;

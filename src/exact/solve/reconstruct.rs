@@ -1,6 +1,6 @@
 //! Rational reconstruction: a p-adic number `s mod p^k` (from its digits) back to the unique
 //! fraction within the Hadamard and Cramer bounds, by the half-extended Euclidean algorithm of
-//! [`crate::exact::lehmer`] (P. S. Wang, *A p-adic algorithm for univariate partial fractions*,
+//! [`crate::num::gcd`] (P. S. Wang, *A p-adic algorithm for univariate partial fractions*,
 //! SYMSAC 1981; von zur Gathen and Gerhard, *Modern Computer Algebra*, section 5.10), or first
 //! by a known denominator. Shared by the three lifting routes (`lift.rs`, `vector.rs`,
 //! `verified.rs`).
@@ -10,7 +10,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use crate::exact::lehmer;
+use crate::num::gcd;
 
 /// `sum_i t_i p^i mod p^k` for the k digits t (any size), in `0..p^k`: the digits are brought
 /// into `0..p` with carries (the carry out of the top one is a multiple of p^k, dropped), then
@@ -73,7 +73,7 @@ pub(super) fn with_denominator(
         return None;
     }
     // N / d in lowest terms (d > 0).
-    let g = lehmer::gcd(&n, d);
+    let g = gcd::gcd(&n, d);
     Some(if g.is_one() {
         BigRational::new_raw(n, d.clone())
     } else {
@@ -93,7 +93,7 @@ pub(super) fn reconstruct_into(
 ) -> Option<BigRational> {
     let x = reconstruct(s, m, p, num_bits, den_bits)?;
     *common = Some(match common.take() {
-        Some(l) => lehmer::lcm(l, x.denom()),
+        Some(l) => gcd::lcm(l, x.denom()),
         None => x.denom().clone(),
     });
     Some(x)
@@ -112,7 +112,7 @@ pub(super) fn reconstruct(
 ) -> Option<BigRational> {
     let bound_n = BigUint::one() << (num_bits.max(0.0).ceil() as u64);
     let bound_d = BigUint::one() << (den_bits.max(0.0).ceil() as u64);
-    let (r, t) = lehmer::half_extended(m.magnitude(), s.magnitude(), &bound_n);
+    let (r, t) = gcd::half_extended(m.magnitude(), s.magnitude(), &bound_n);
     if t.is_zero() || *t.magnitude() > bound_d {
         return None;
     }
@@ -127,7 +127,7 @@ pub(super) fn reconstruct(
     if p_free {
         return Some(BigRational::new_raw(n, d));
     }
-    let g = lehmer::gcd(&n, &d);
+    let g = gcd::gcd(&n, &d);
     Some(BigRational::new_raw(n / &g, d / &g))
 }
 

@@ -57,7 +57,7 @@ use super::csr::Csr;
 use super::lift::{two_cores, Block, Lifter};
 use super::reconstruct::{from_reduced_digits, reconstruct_into, with_denominator};
 use super::{is_identity, order, Pattern};
-use crate::exact::lehmer;
+use crate::num::gcd;
 
 /// The most memory the stored digits of one solution may take (512 MiB: every component of
 /// about 40,000 unknowns, the seeds of far more).
@@ -213,7 +213,7 @@ fn substitute(
     // L: the lcm of the seeds' denominators (mostly equal ones: a divisibility test first).
     let mut l = seed_values
         .iter()
-        .fold(BigInt::one(), |l, x| lehmer::lcm(l, x.denom()));
+        .fold(BigInt::one(), |l, x| gcd::lcm(l, x.denom()));
     let mut big: Vec<BigInt> = vec![BigInt::zero(); n];
     let mut known = vec![false; n];
     for (&j, x) in seeds.iter().zip(&seed_values) {
@@ -337,7 +337,7 @@ impl SplitDenominator {
         for n in numerators {
             product = (product * n).mod_floor(&self.rest);
         }
-        lehmer::gcd(&product, &self.rest).is_one()
+        gcd::gcd(&product, &self.rest).is_one()
     }
 
     /// `gcd(n, L)`, given whether n is known to be coprime to R.
@@ -345,12 +345,12 @@ impl SplitDenominator {
         let small = if self.small.is_one() {
             BigInt::one()
         } else {
-            lehmer::gcd(&n.mod_floor(&self.small), &self.small)
+            gcd::gcd(&n.mod_floor(&self.small), &self.small)
         };
         if coprime_to_rest {
             small
         } else {
-            small * lehmer::gcd(n, &self.rest)
+            small * gcd::gcd(n, &self.rest)
         }
     }
 }

@@ -367,7 +367,7 @@ fn candidate(
         }
         let s = from_reduced_digits(&own, p);
         let x = reconstruct(&s, &modulus, p, num_bits, den_bits)?;
-        let next = crate::exact::lehmer::lcm(l.clone(), x.denom());
+        let next = crate::num::gcd::lcm(l.clone(), x.denom());
         if next.bits() as f64 > den_bits.max(0.0).ceil() {
             return None;
         }

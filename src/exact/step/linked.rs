@@ -44,7 +44,7 @@
 
 use super::{Counts, Stepper};
 use crate::chain::Link;
-use crate::exact::limbs::{inverse_mod_word, mac, significant};
+use crate::num::limbs::{inverse_mod_word, mac, significant};
 
 /// An exact division by a word `2^shift odd`.
 #[derive(Clone, Copy, Debug)]

@@ -11,7 +11,7 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 /// # Examples
 ///
 /// ```
-/// use ladders::exact::decimal::fixed;
+/// use ladders::num::decimal::fixed;
 /// use num_rational::BigRational;
 /// let third = BigRational::new(1.into(), 3.into());
 /// assert_eq!(fixed(&third, 4), "0.3333");
@@ -31,7 +31,7 @@ pub fn fixed(r: &BigRational, digits: usize) -> String {
 /// # Examples
 ///
 /// ```
-/// use ladders::exact::decimal::probability;
+/// use ladders::num::decimal::probability;
 /// use num_rational::BigRational;
 /// let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
 /// assert_eq!(probability(&q(1, 4), 2), "0.25");
@@ -83,7 +83,7 @@ fn unlike_fixed(p: &BigRational, scaled: &BigInt, digits: usize) -> Option<Strin
 /// # Examples
 ///
 /// ```
-/// use ladders::exact::decimal::scientific;
+/// use ladders::num::decimal::scientific;
 /// use num_rational::BigRational;
 /// assert_eq!(scientific(&BigRational::new(1.into(), 3.into()), 3), "3.33e-1");
 /// assert_eq!(scientific(&BigRational::new(9999.into(), 1.into()), 2), "1.0e4");
@@ -426,33 +426,6 @@ pub(crate) const fn powers_of<const N: usize>(base: u64) -> [u64; N] {
     powers
 }
 
-/// [`push_fixed_scaled_u128`] of a probability's rounded digits, `q <= 10^digits` with
-/// `digits <= 19` (every plain cell of the certified decimals): `0.` (or `1.` for `q =
-/// 10^digits`) and the digits of q padded with zeros on the left to `digits`, built in one
-/// buffer on the stack. Other arguments take the general writer.
-pub(crate) fn push_fixed_to_one(text: &mut Vec<u8>, q: u64, digits: usize) {
-    let Some(one) = pow10_u64(digits).filter(|&one| q <= one && digits > 0) else {
-        return push_fixed_scaled_u128(text, q.into(), digits);
-    };
-    // 0 and 1 (a long tail's cells) copied as they are.
-    if q == 0 || q == one {
-        let ends: &[u8; 21] = match q == 0 {
-            true => b"0.0000000000000000000",
-            false => b"1.0000000000000000000",
-        };
-        return text.extend_from_slice(&ends[..digits + 2]);
-    }
-    // At most "1." and 19 digits; the digits of q below 10^digits end the buffer, the zeros
-    // before them are its own.
-    let mut buffer = [b'0'; 21];
-    let whole = q == one;
-    digits_u64(if whole { 0 } else { q }, &mut buffer);
-    let start = buffer.len() - digits - 2;
-    buffer[start] = b'0' + u8::from(whole);
-    buffer[start + 1] = b'.';
-    text.extend_from_slice(&buffer[start..]);
-}
-
 /// The nonnegative integer `x` at the end of `text`, right-aligned in `width` columns (as
 /// `format!("{x:>width$}")` writes it): the spaces and the digits from one buffer on the
 /// stack when the width is a short one.
@@ -578,7 +551,7 @@ fn format_magnitude(negative: bool, magnitude: &str, digits: usize) -> String {
 /// # Examples
 ///
 /// ```
-/// use ladders::exact::decimal::sqrt_fixed;
+/// use ladders::num::decimal::sqrt_fixed;
 /// use num_rational::BigRational;
 /// assert_eq!(sqrt_fixed(&BigRational::from_integer(2.into()), 5), "1.41421");
 /// assert_eq!(sqrt_fixed(&BigRational::from_integer(4.into()), 3), "2.000");

@@ -1,9 +1,9 @@
 //! Arithmetic on words and little-endian `u64` limb slices for the exact routes: the inverse
 //! modulo 2^64 (for Montgomery reduction, exact division and p-adic lifting), exact division and
 //! remainders by odd words, shifts, and conversion to `BigInt`; 256-bit products of two `u128`
-//! words, and floats read as words over one power of two. Used by [`super::step`] and
-//! [`super::solve`], and by the word routes of the tail law and of the spectral bounds
-//! (`analysis/tail_law_words.rs`, `analysis/spectral_words.rs`).
+//! words, and floats read as words over one power of two. Used by the exact stepping and the
+//! solver (`exact::step`, `exact::solve`), and by the word routes of the tail law and of the
+//! spectral bounds.
 
 use num_bigint::{BigInt, BigUint, Sign};
 
@@ -187,6 +187,29 @@ pub(crate) fn words_of(u: &[f64]) -> Option<Vec<u128>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn wide_products_are_the_big_integer_products() {
+        let mut next = crate::test_util::seeded_words(7);
+        let mut xs = vec![
+            0u128,
+            1,
+            u128::MAX,
+            u128::MAX - 1,
+            1 << 64,
+            (1 << 64) - 1,
+            1 << 127,
+        ];
+        for _ in 0..2000 {
+            xs.push((u128::from(next()) << 64 | u128::from(next())) >> (next() % 128));
+        }
+        for (i, &x) in xs.iter().enumerate() {
+            let y = xs[(i * 7 + 3) % xs.len()];
+            let (high, low) = wide_mul(x, y);
+            let got = (BigInt::from(high) << 128) + BigInt::from(low);
+            assert_eq!(got, BigInt::from(x) * BigInt::from(y), "{x} {y}");
+        }
+    }
 
     #[test]
     fn u128_to_f64_rounds_as_the_language_does() {

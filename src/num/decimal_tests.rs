@@ -200,13 +200,6 @@ fn byte_writers_write_what_the_formatter_writes() {
             let want = format!("x{}", format_scaled(&BigInt::from(x), digits));
             assert_eq!(text, want.into_bytes(), "{x} at {digits}");
         }
-        for digits in 0..=21 {
-            // A probability's digits (x up to 10^digits) and past them (the general writer).
-            let mut text = b"x".to_vec();
-            push_fixed_to_one(&mut text, x, digits);
-            let want = format!("x{}", format_scaled(&BigInt::from(x), digits));
-            assert_eq!(text, want.into_bytes(), "{x} at {digits}");
-        }
         for width in [0, 1, 5, 23, 24, 25, 50] {
             let mut text = Vec::new();
             push_integer(&mut text, x, width);
@@ -236,23 +229,6 @@ fn byte_writers_write_what_the_formatter_writes() {
             push_scientific_u64(&mut text, m, e, significant);
             let want = format!("{}e{e}", format_scaled(&BigInt::from(m), significant - 1));
             assert_eq!(text, want.into_bytes(), "{m} {e} at {significant}");
-        }
-    }
-}
-
-#[test]
-fn fixed_text_of_a_probability_is_what_the_formatter_writes() {
-    // Second method: `format_scaled`. A seeded stream of digits below 10^digits at every digit
-    // count, after other text.
-    let mut word = crate::test_util::seeded_words(6);
-    for digits in 0..=19 {
-        let one = 10u64.pow(digits as u32);
-        for _ in 0..3_000 {
-            let q = word() % (one + 1);
-            let mut text = b"x".to_vec();
-            push_fixed_to_one(&mut text, q, digits);
-            let want = format!("x{}", format_scaled(&BigInt::from(q), digits));
-            assert_eq!(text, want.into_bytes(), "{q} at {digits}");
         }
     }
 }
