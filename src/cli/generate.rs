@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use ladders::board::{Overshoot, Probability, RollAgain, Rules, Square, Tiles, MAX_DIE, MAX_SIZE};
 use ladders::generate::{generate, generate_tiles, GenerateOptions, TileBoardOptions};
 use ladders::report::json::{board_rules_json, BoardJson};
@@ -146,12 +146,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     // `-` is standard output, as everywhere else: never a file named `-`.
     let file = args.output.as_ref().filter(|path| path.as_os_str() != "-");
     match file {
-        Some(path) => std::fs::write(path, &generated.text).with_context(|| {
-            format!(
-                "cannot write {}",
-                ladders::text::printable(&path.display().to_string())
-            )
-        })?,
+        Some(path) => super::output::write_file(
+            &path.display().to_string(),
+            "board",
+            generated.text.as_bytes(),
+        )?,
         None if !args.json => out.write_all(generated.text.as_bytes())?,
         None => {}
     }

@@ -137,7 +137,7 @@ pub fn parse() -> Cli {
     let mut cmd = Cli::command();
     let matches = cmd
         .try_get_matches_from_mut(std::env::args_os())
-        .unwrap_or_else(|e| e.exit());
+        .unwrap_or_else(|e| exit_on(e));
     if let Some((name, _)) = matches.subcommand() {
         let misplaced: Vec<String> = cmd
             .get_arguments()
@@ -155,7 +155,26 @@ pub fn parse() -> Cli {
             cmd.error(ErrorKind::ArgumentConflict, message).exit();
         }
     }
-    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit_on(e))
+}
+
+/// Exits on clap's error or its help and version text: help that cannot be written to standard
+/// output (`ladders --help > /dev/full`, or closed) exits 3 with a message, as every failed
+/// write does (clap's own `exit` let it pass as a success); a usage error goes to standard
+/// error and exits 2.
+fn exit_on(e: clap::Error) -> ! {
+    if e.use_stderr() {
+        e.exit()
+    }
+    let written = match output::stdout_is_open() {
+        false => Err(std::io::Error::other("standard output is closed")),
+        true => e.print().and_then(|()| std::io::stdout().flush()),
+    };
+    if let Err(err) = written {
+        output::to_stderr(&format!("error: cannot write the output: {err}"));
+        std::process::exit(exit::WRITE_FAILED.into());
+    }
+    std::process::exit(e.exit_code())
 }
 
 /// Runs the command line: its text through the [`colour::Painter`] when standard output is

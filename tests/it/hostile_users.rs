@@ -135,3 +135,71 @@ fn a_board_past_the_size_limit_from_a_pipe_path_is_refused_not_cut() {
         .stdout(predicate::str::is_empty())
         .stderr(predicate::str::contains("more than 16777216 bytes"));
 }
+
+/// Runs `ladders ARGS` through `sh -c` with `redirect` applied (`>&-`, `> /dev/full`, ...);
+/// returns the exit code and standard error.
+#[cfg(unix)]
+fn redirected(args: &str, redirect: &str) -> (Option<i32>, String) {
+    let bin = assert_cmd::cargo::cargo_bin("ladders");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" {args} {redirect}"))
+        .arg(bin)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Item 4: one rule for a failed write: exit 3 with a message where one can be written, never
+/// a panic. Before: stdout closed exited 0 with nothing written; `completions bash > /dev/full`
+/// and `2>/dev/full` on an error panicked (exit 101); an SVG or CSV that could not be written
+/// exited 2.
+#[cfg(unix)]
+#[test]
+fn every_failed_write_exits_3_and_never_panics() {
+    for (args, redirect) in [
+        ("expect tiny", ">&-"),
+        ("expect tiny", "> /dev/full"),
+        ("completions bash", "> /dev/full"),
+        ("man", "> /dev/full"),
+        ("boards --json", ">&-"),
+    ] {
+        let (code, stderr) = redirected(args, redirect);
+        assert_eq!(code, Some(3), "{args} {redirect}: {stderr}");
+        assert!(
+            stderr.contains("cannot write the output"),
+            "{args} {redirect}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args} {redirect}: {stderr}");
+    }
+    for (args, what) in [
+        ("draw tiny --svg /dev/full", "/dev/full"),
+        (
+            "simulate tiny -n 1000 --seed 1 --histogram-csv /dev/full",
+            "/dev/full",
+        ),
+        (
+            "distribution tiny --svg /nonexistent-dir/d.svg",
+            "/nonexistent-dir/d.svg",
+        ),
+        ("generate --size 20 --output /dev/full", "/dev/full"),
+    ] {
+        let (code, stderr) = redirected(args, "");
+        assert_eq!(code, Some(3), "{args}: {stderr}");
+        assert!(stderr.contains(what), "{args}: {stderr}");
+    }
+    // Standard error unwritable: the answer is still written (exit 0), an error still exits 2.
+    assert_eq!(redirected("expect tiny", "2> /dev/full").0, Some(0));
+    assert_eq!(
+        redirected("expect no-such-board", "2> /dev/full").0,
+        Some(2)
+    );
+    assert_eq!(
+        redirected("expect tiny > /dev/full", "2> /dev/full").0,
+        Some(3)
+    );
+    // A closed pipe stays a quiet success: cli_usage::a_closed_pipe_under_json_is_quiet.
+}
