@@ -43,6 +43,7 @@ pub mod squares;
 pub mod verify;
 pub mod wait;
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -59,11 +60,13 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
     about,
     long_about = "Exact answers about Snakes and Ladders boards.\n\n\
         With no subcommand, `ladders` runs `analyze` on the default board (milton-bradley) and \
-        takes its options: `ladders --json` is `ladders analyze --json`.",
+        takes its options: `ladders --json` is `ladders analyze --json`. A board first, a \
+        built-in name or a path, runs `analyze` on it: `ladders efi` is `ladders analyze efi`, \
+        `ladders myboard.toml --json` is `ladders analyze myboard.toml --json`.",
     propagate_version = true,
     // Not `args_conflicts_with_subcommands`: clap would then refuse the global `--color` before a
     // subcommand. [`parse`] refuses the other options of bare `ladders` there instead.
-    override_usage = "ladders [OPTIONS]\n       ladders [--color <WHEN>] <COMMAND>",
+    override_usage = "ladders [OPTIONS]\n       ladders <BOARD> [OPTIONS]\n       ladders [--color <WHEN>] <COMMAND>",
     after_help = after_help!("ladders", "ladders --digits 3 --json", "ladders expect efi", "ladders completions bash")
 )]
 pub struct Cli {
@@ -136,7 +139,7 @@ pub enum Command {
 pub fn parse() -> Cli {
     let mut cmd = Cli::command();
     let matches = cmd
-        .try_get_matches_from_mut(std::env::args_os())
+        .try_get_matches_from_mut(with_analyze(std::env::args_os().collect(), &cmd))
         .unwrap_or_else(|e| exit_on(e));
     if let Some((name, _)) = matches.subcommand() {
         let misplaced: Vec<String> = cmd
@@ -156,6 +159,38 @@ pub fn parse() -> Cli {
         }
     }
     Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit_on(e))
+}
+
+/// The command line with `analyze` put before a board given first (`ladders efi`, `ladders
+/// myboard.toml --json`, `ladders --color never efi`): a first word that is no subcommand but a
+/// built-in board's name, `-`, or an existing file. Any other word is left for clap to refuse
+/// (`ladders expct efi`: "unrecognized subcommand", with the near one).
+fn with_analyze(mut args: Vec<OsString>, cmd: &clap::Command) -> Vec<OsString> {
+    let mut at = 1;
+    // Skip the global `--color WHEN` (or `--color=WHEN`) before it.
+    while let Some(word) = args.get(at).and_then(|a| a.to_str()) {
+        match word {
+            "--color" => at += 2,
+            w if w.starts_with("--color=") => at += 1,
+            _ => break,
+        }
+    }
+    let Some(first) = args.get(at) else {
+        return args;
+    };
+    let is_command = first
+        .to_str()
+        .is_some_and(|w| w == "help" || cmd.get_subcommands().any(|sc| sc.get_name() == w));
+    let is_board = first.to_str().is_some_and(|w| {
+        w == "-" || ladders::board::builtin::builtin_names().any(|name| name == w)
+    }) || std::path::Path::new(first).is_file();
+    let looks_like_option = first
+        .to_str()
+        .is_some_and(|w| w.starts_with('-') && w != "-");
+    if is_board && !is_command && !looks_like_option {
+        args.insert(at, OsString::from("analyze"));
+    }
+    args
 }
 
 /// Exits on clap's error or its help and version text: help that cannot be written to standard

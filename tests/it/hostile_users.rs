@@ -203,3 +203,26 @@ fn every_failed_write_exits_3_and_never_panics() {
     );
     // A closed pipe stays a quiet success: cli_usage::a_closed_pipe_under_json_is_quiet.
 }
+
+/// Item 17: `ladders myboard.toml` said "unrecognized subcommand"; a board first (a path or a
+/// built-in name) now runs `analyze` on it, as bare `ladders` does on the default board.
+#[test]
+fn a_board_first_runs_analyze_on_it() {
+    let path = format!("{}/boards/tiny.toml", env!("CARGO_MANIFEST_DIR"));
+    let analyze = crate::common::stdout_of(&["analyze", "tiny"]);
+    assert_eq!(crate::common::stdout_of(&["tiny"]), analyze);
+    assert_eq!(
+        crate::common::stdout_of(&["--color", "never", &path]),
+        crate::common::stdout_of(&["analyze", &path])
+    );
+    assert_eq!(
+        crate::common::stdout_of(&["efi", "--json", "--digits", "3"]),
+        crate::common::stdout_of(&["analyze", "efi", "--json", "--digits", "3"])
+    );
+    // A word that is neither a subcommand nor a board is still clap's to refuse.
+    ladders()
+        .args(["expct", "tiny"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unrecognized subcommand 'expct'"));
+}
