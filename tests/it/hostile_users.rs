@@ -226,3 +226,19 @@ fn a_board_first_runs_analyze_on_it() {
         .code(2)
         .stderr(predicate::str::contains("unrecognized subcommand 'expct'"));
 }
+
+/// Item 19: "seed 000", "seed 003" in `ladders boards` and the help meant nothing to a user (and
+/// collide with `--seed`): the boards name their sources (a Java newsletter, a student project).
+#[test]
+fn the_board_list_and_the_help_name_sources_not_seed_numbers() {
+    let boards = crate::common::stdout_of(&["boards"]);
+    assert!(boards.contains("a Java newsletter's simulator"), "{boards}");
+    assert!(boards.contains("a student project's game"), "{boards}");
+    for text in [
+        boards,
+        crate::common::stdout_of(&["--help"]),
+        crate::common::stdout_of(&["generate", "--help"]),
+    ] {
+        assert!(!text.to_lowercase().contains("seed 00"), "{text}");
+    }
+}
