@@ -27,6 +27,7 @@ mod fuzz_analyses;
 mod hostile;
 mod hostile_corpus;
 mod hostile_limits;
+mod import;
 mod invariants;
 mod json_docs;
 mod known_closed_forms;
