@@ -52,9 +52,7 @@ use crate::num::decimal::{
 use crate::num::gcd::gcd;
 use crate::num::limbs::float_parts;
 
-#[path = "tail_law_settling.rs"]
 mod settling;
-#[path = "tail_law_words.rs"]
 mod words;
 
 pub(crate) use settling::Settling;
@@ -206,7 +204,7 @@ struct Bounds {
 
 /// The bounds of the module documentation from the float vector u and the law p enclosed by
 /// the certified stepping (`lo / 2^shift <= p_j <= hi / 2^shift`): in machine words
-/// (`tail_law_words.rs`) when every number fits, as it does on every built-in board, else in
+/// (`tail_law/words.rs`) when every number fits, as it does on every built-in board, else in
 /// big integers (`big_geometric_bounds`); the two give the same fractions.
 fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
     match words::geometric_bounds(q, u, p) {
@@ -601,5 +599,4 @@ fn best_statement(m: usize, b: &Bounds) -> Option<TailLaw> {
 }
 
 #[cfg(test)]
-#[path = "tail_law_tests.rs"]
 mod tests;

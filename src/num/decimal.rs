@@ -591,5 +591,4 @@ pub fn to_f64(r: &BigRational) -> f64 {
 }
 
 #[cfg(test)]
-#[path = "decimal_tests.rs"]
 mod tests;

@@ -144,5 +144,4 @@ pub(super) fn geometric_bounds(
 }
 
 #[cfg(test)]
-#[path = "tail_law_words_tests.rs"]
 mod tests;
