@@ -2,12 +2,12 @@
 //!
 //! The pipeline, one way from top to bottom:
 //! 1. [`board`]: a TOML board file is read and validated into a [`board::Board`];
-//! 2. [`rules`]: the one definition of a roll and a turn;
+//! 2. [`game`]: the one model of a game: what a roll does, and the turn machine;
 //! 3. [`chain`]: whole turns as an absorbing Markov chain over the reachable squares;
 //! 4. [`analysis`] (with the exact arithmetic of [`exact`]): expected turns, distributions, ...;
 //! 5. [`report`]: result structs as text or JSON, written to any `io::Write`.
 //!
-//! [`simulate`] plays the same [`rules`] roll by roll, never from the chain, so it checks it;
+//! [`simulate`] plays the same [`game`] roll by roll, never from the chain, so it checks it;
 //! [`race`] and [`choice`] are the analyses of several seats and of a player who chooses.
 //!
 //! ```
@@ -37,13 +37,13 @@ pub mod board;
 pub mod chain;
 pub mod choice;
 pub mod exact;
+pub mod game;
 pub mod generate;
 pub mod num;
 pub mod prec;
 pub mod progress;
 pub mod race;
 pub mod report;
-pub mod rules;
 pub mod simulate;
 pub mod text;
 

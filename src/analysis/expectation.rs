@@ -421,7 +421,7 @@ pub fn expect_float(board: &Board, per_square: bool) -> Result<FloatExpectation,
     if board.is_stateful() {
         // Per square: the states with nothing used, eaten or owed.
         let fresh =
-            |s: &crate::chain::PlayerState| (s.square, s.progress == Default::default() && !s.owed);
+            |s: &crate::game::PlayerState| (s.square, s.progress == Default::default() && !s.owed);
         // Per square on the full chain; otherwise without the eaten apples (the same law of T
         // and rewards, up to 2^apples times fewer states).
         let chain = if per_square {

@@ -8,7 +8,7 @@
 //!   P(T = fewest), is stepped exactly over the states on shortest games only
 //!   ([`super::shortest_probability`]).
 //! - The rolls of one turn from square a to square b: a breadth-first search over the states
-//!   inside a turn (square, top faces so far) driven by [`crate::rules::turn_step`], so the
+//!   inside a turn (square, top faces so far) driven by [`crate::game::turn_step`], so the
 //!   witness comes from the rules, not from the chain.
 //! - Fewest rolls: a breadth-first search over rolls (square, top faces so far in the turn). A
 //!   forfeited turn puts the token back where it was with nothing gained, so a game with the
@@ -28,7 +28,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use super::shortest_probability::shortest_probability;
 use crate::board::{Board, RollAgain, Square};
 use crate::chain::{Chain, ChainState};
-use crate::rules::turn_steps;
+use crate::game::turn_steps;
 
 /// The rolls of one turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -437,7 +437,7 @@ fn longest_path(g: &DiGraph<usize, ()>, start: NodeIndex, transient: usize) -> V
 mod tests {
     use super::*;
     use crate::board::builtin;
-    use crate::rules::turn_steps;
+    use crate::game::turn_steps;
     use crate::test_util::board;
 
     /// Replays turns through the rules: each turn's rolls must be legal, end the turn exactly at

@@ -8,10 +8,9 @@
 //!   shortest game, the longest and their probabilities come from [`extremes_by`] as on any
 //!   board.
 //! - The rolls of one turn from state a to state b: a breadth-first search over the states inside
-//!   the turn (the game's state and the top throws in a row), driven by the same functions the
-//!   chain's compound move and the simulator use ([`RollGame::roll`], [`rules::throw_effect`],
-//!   [`rules::rolls_again`], [`rules::next_streak`], [`RollGame::forfeit`],
-//!   [`RollGame::skip`]), so the witness comes from the rules.
+//!   the turn (the game's state and the top throws in a row), driven by the turn machine the
+//!   chain's compound move and the simulator drive ([`begin`], [`throw_into`]), so the witness
+//!   comes from the rules.
 //! - Fewest rolls: a game is a sequence of turns, and its rolls are the sum of its turns' rolls,
 //!   so the fewest rolls are a shortest path in the turn graph weighted by each turn's fewest
 //!   rolls (0 for a skipped turn), found by Dijkstra's algorithm (petgraph).
@@ -27,11 +26,8 @@ use super::likeliest::{likeliest_turns, LikeliestTurns};
 use super::shortest::{extremes_by, turn_rolls, Extremes, TurnRolls};
 use super::stateful::stateful_chain;
 use crate::board::{Board, Square};
-use crate::chain::{Chain, PlayerState, RollGame, StatefulBoard};
-use crate::rules::{self, ThrowEffect};
-
-/// A state inside a turn: the game's state and the top throws in a row so far.
-type InTurn = (PlayerState, u32);
+use crate::chain::Chain;
+use crate::game::{begin, throw_into, InTurn, PlayerState, RollGame, StatefulBoard, Step};
 
 /// The shortest and the longest game of a stateful `board`.
 pub fn stateful_extremes(board: &Board) -> Extremes {
@@ -84,19 +80,14 @@ fn turn_ends(
     game: &StatefulBoard<'_>,
     from: &PlayerState,
 ) -> HashMap<PlayerState, (Vec<u32>, Vec<Square>)> {
-    let end = |s: PlayerState| {
-        if game.is_final(&s) {
-            s
-        } else {
-            game.end_turn(s)
+    let mut ends = HashMap::new();
+    let first = match begin(game, *from) {
+        Step::End(after) => {
+            ends.insert(after, (Vec::new(), Vec::new()));
+            return ends;
         }
+        Step::Continue(first) => first,
     };
-    let mut ends: HashMap<PlayerState, (Vec<u32>, Vec<Square>)> = HashMap::new();
-    if let Some(after) = game.skip(from) {
-        ends.insert(end(after), (Vec::new(), Vec::new()));
-        return ends;
-    }
-    let rule = game.roll_again(from);
     let throws: Vec<_> = game
         .dice(from)
         .throws()
@@ -105,11 +96,12 @@ fn turn_ends(
         .copied()
         .collect();
     // Breadth first: the first way found to a state is one with the fewest rolls.
-    let mut paths: HashMap<InTurn, (Vec<u32>, Vec<Square>)> =
-        HashMap::from([((*from, 0), (Vec::new(), Vec::new()))]);
-    let mut queue = VecDeque::from([(*from, 0u32)]);
-    while let Some(at) = queue.pop_front() {
-        let (rolls, squares) = paths[&at].clone();
+    let mut paths: HashMap<InTurn<PlayerState>, (Vec<u32>, Vec<Square>)> =
+        HashMap::from([(first, (Vec::new(), Vec::new()))]);
+    let mut queue = VecDeque::from([first]);
+    let (mut rolled, mut thrown) = (Vec::new(), Vec::new());
+    while let Some(now) = queue.pop_front() {
+        let (rolls, squares) = paths[&now].clone();
         let extend = |face: u32, square: Square| {
             let mut r = rolls.clone();
             let mut q = squares.clone();
@@ -118,27 +110,18 @@ fn turn_ends(
             (r, q)
         };
         for t in &throws {
-            match rules::throw_effect(rule, t.top, at.1) {
-                ThrowEffect::Forfeit => {
-                    let back = game.forfeit(from, &at.0);
-                    ends.entry(end(back))
-                        .or_insert_with(|| extend(t.sum, back.square));
-                }
-                ThrowEffect::Move { again } => {
-                    let (branches, _) = game.roll(&at.0, t.sum);
-                    for (w, next, o) in branches {
-                        if w == 0 {
-                            continue;
-                        }
-                        if !rules::rolls_again(again, &o, game.is_final(&next)) {
-                            ends.entry(end(next))
-                                .or_insert_with(|| extend(t.sum, next.square));
-                            continue;
-                        }
-                        let key = (next, rules::next_streak(rule, t.top, at.1));
-                        if let std::collections::hash_map::Entry::Vacant(e) = paths.entry(key) {
-                            e.insert(extend(t.sum, next.square));
-                            queue.push_back(key);
+            thrown.clear();
+            throw_into(game, from, &now, t, &mut rolled, &mut thrown);
+            for step in thrown.iter().filter(|o| o.weight > 0).map(|o| o.step) {
+                match step {
+                    Step::End(next) => {
+                        ends.entry(next)
+                            .or_insert_with(|| extend(t.sum, next.square));
+                    }
+                    Step::Continue(next) => {
+                        if let std::collections::hash_map::Entry::Vacant(e) = paths.entry(next) {
+                            e.insert(extend(t.sum, next.at.square));
+                            queue.push_back(next);
                         }
                     }
                 }

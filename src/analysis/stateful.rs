@@ -28,11 +28,10 @@ use crate::board::{Board, Square};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
-use crate::chain::{
-    compound_move, Chain, ChainState, PlayerState, StatefulBoard, Turn, TurnModel, TurnRewards,
-};
+use crate::chain::{compound_move, Chain, ChainState, Turn, TurnModel, TurnRewards};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, SparseRows, System, Wanted};
-use crate::rules::Progress;
+use crate::game::Progress;
+use crate::game::{PlayerState, StatefulBoard};
 
 /// The chain of one player on a stateful board, over the full state (what is used up, eaten or
 /// owed).

@@ -23,7 +23,8 @@
 //! and 16.5 s.
 
 use crate::board::Board;
-use crate::chain::{check_counted, Counted, StatefulBoard, StatesTooMany, TurnModel};
+use crate::chain::{check_counted, Counted, StatesTooMany, TurnModel};
+use crate::game::StatefulBoard;
 
 /// The estimated seconds past which an exact solve on a board that changes during a game is
 /// refused: what is left of a minute for building the chain and the report.

@@ -28,9 +28,9 @@ use crate::chain::{Chain, ChainState};
 use crate::exact::solve::{
     identity_minus, solve, solve_float, transient_matrix, SparseRows, System, Wanted,
 };
+use crate::game::{roll, RollOutcome};
 use crate::num::decimal::to_f64;
 use crate::num::gcd;
-use crate::rules::{roll, RollOutcome};
 
 /// The expected visits of every square, and the expected uses of every jump when they are known.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! Chains of jumps resolved once, when the board is validated: where a token that lands on a
 //! square ends up after following every fixed jump (`chain = true`), with the snakes, ladders
-//! and squares climbed and slid on the way. `rules::follow` then takes a whole chain in one
+//! and squares climbed and slid on the way. `game::roll`'s `follow` then takes a whole chain in one
 //! lookup; before, it walked the chain on every roll, so a board whose jumps chain 100,000
 //! squares long cost 100,000 steps per landing (`simulate -n 1 --max-turns 1` took 51 s).
 
@@ -22,7 +22,7 @@ pub struct Chained {
 }
 
 /// `chained[t]` for every square t: `None` when the chain from t meets a square whose effect
-/// depends on the game (a chance square, a one-use jump), which `rules::follow` walks as before.
+/// depends on the game (a chance square, a one-use jump), which `game::roll`'s `follow` walks as before.
 /// `jump_once[t]` is the end of t's own jump (t itself for none); there is no cycle (validated).
 /// Each square is walked once: O(size).
 pub(crate) fn resolve(

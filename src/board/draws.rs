@@ -1,7 +1,7 @@
 //! Squares with a random destination: chance squares (`[[chance]]`, a jump whose end is drawn
 //! with integer weights) and seed 002's random tiles (`[tiles]`, every plain square drawn afresh
 //! as a snake, a ladder or nothing each time a roll lands on it). The rules are in
-//! docs/model.md; [`crate::rules::roll`] applies them.
+//! docs/model.md; [`crate::game::roll`] applies them.
 
 use std::fmt;
 

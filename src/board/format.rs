@@ -19,13 +19,9 @@ use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
-use serde::Deserialize;
-use toml::Spanned;
+use toml::de::DeTable;
 
-use super::{
-    BoardError, BoardSpec, ChanceSpec, ChoicesSpec, DieSpec, Located, Overshoot, ProbabilitySpec,
-    Problem, RollAgainSpec, TilesSpec,
-};
+use super::{BoardError, BoardSpec};
 
 /// The keys allowed at the top level of a board file.
 pub const TOP_KEYS: [&str; 13] = [
@@ -63,61 +59,6 @@ pub const TILE_KEYS: [&str; 3] = ["length", "snake", "ladder"];
 
 /// Board files larger than this are refused before parsing (a real board is a few kilobytes).
 pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileBoard {
-    name: Option<String>,
-    source: Option<String>,
-    size: Spanned<i64>,
-    #[serde(default)]
-    snakes: Vec<Spanned<Vec<i64>>>,
-    #[serde(default)]
-    ladders: Vec<Spanned<Vec<i64>>>,
-    #[serde(default)]
-    chance: Vec<Spanned<FileChance>>,
-    tiles: Option<Spanned<FileTiles>>,
-    #[serde(default)]
-    once: Vec<Spanned<i64>>,
-    #[serde(default)]
-    points: Vec<Spanned<Vec<i64>>>,
-    #[serde(default)]
-    lose_turn: Vec<Spanned<i64>>,
-    #[serde(default)]
-    extra_turn: Vec<Spanned<i64>>,
-    columns: Option<Spanned<i64>>,
-    rules: Option<FileRules>,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct FileRules {
-    start: Option<Spanned<i64>>,
-    overshoot: Option<Spanned<String>>,
-    die: Option<Spanned<toml::Value>>,
-    dice: Option<Spanned<i64>>,
-    roll_again: Option<Spanned<toml::Value>>,
-    chain: Option<Spanned<bool>>,
-    choose_die: Option<Spanned<Vec<i64>>>,
-    coin: Option<Spanned<bool>>,
-    pick: Option<Spanned<i64>>,
-    choose_face: Option<Spanned<bool>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileChance {
-    at: i64,
-    to: Vec<Vec<i64>>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileTiles {
-    length: i64,
-    snake: toml::Value,
-    ladder: toml::Value,
-}
 
 /// Reads a board file into a [`BoardSpec`].
 ///
@@ -162,262 +103,33 @@ pub fn load_spec(path: &Path) -> Result<BoardSpec, BoardError> {
     parse_spec(&text, &origin)
 }
 
-/// The `roll_again` rule as written: `"none"`, `"unlimited"` or an integer (checked later).
-fn parse_roll_again(
-    value: Option<Spanned<toml::Value>>,
-    lines: &LineIndex,
-    problems: &mut Vec<Problem>,
-) -> Located<RollAgainSpec> {
-    parse_rule(
-        value,
-        RollAgainSpec::None,
-        (lines, problems),
-        |v| match v {
-            toml::Value::String(s) if s == "none" => Some(RollAgainSpec::None),
-            toml::Value::String(s) if s == "unlimited" => Some(RollAgainSpec::Unlimited),
-            toml::Value::Integer(k) => Some(RollAgainSpec::Count(*k)),
-            _ => None,
-        },
-        |v| {
-            format!(
-                "roll_again {v} is not a rule: expected \"none\", \"unlimited\" or an integer K >= 2"
-            )
-        },
-    )
-}
-
-/// Parses board text into a [`BoardSpec`]; `origin` names it in error messages.
+/// Parses board text into a [`BoardSpec`]; `origin` names it in error messages. The problems
+/// of the file's shape (unknown keys, wrong types, rule words that are not rules) travel in the
+/// spec, [`BoardSpec::read_problems`], so that validation reports them with every other problem
+/// at once.
 ///
 /// # Errors
 ///
-/// The text is not TOML, has unknown keys or values of the wrong type.
+/// The text is not TOML, or its `size` cannot be read (nothing else can be judged without it):
+/// every problem found.
 pub fn parse_spec(text: &str, origin: &str) -> Result<BoardSpec, BoardError> {
     let lines = LineIndex::new(text);
-    let file: FileBoard = toml::from_str(text).map_err(|e| {
-        // Every unknown key and wrong type at once, in plain words; the typed reading names
-        // only one (and TOML syntax errors are only its).
-        let all = super::format_check::shape_problems(text, &|at| lines.line(at));
-        if !all.is_empty() {
-            return BoardError::new(origin, all);
-        }
+    let document = DeTable::parse(text).map_err(|e| {
         let line = e.span().map(|s| lines.line(s.start));
         BoardError::single(origin, line, describe_toml_error(&e))
     })?;
-    let mut problems = Vec::new();
-    let snakes = parse_pairs(file.snakes, "snake", &lines, &mut problems);
-    let ladders = parse_pairs(file.ladders, "ladder", &lines, &mut problems);
-    let located = |s: &Spanned<i64>| Located {
-        value: *s.get_ref(),
-        line: Some(lines.line(s.span().start)),
-    };
-    let defaults = super::Rules::default();
-    let rules = file.rules.unwrap_or_default();
-    let die = parse_die(rules.die, &lines, &mut problems);
-    let chance = file
-        .chance
-        .into_iter()
-        .map(|c| placed(&lines, c, |c| ChanceSpec { at: c.at, to: c.to }))
-        .collect();
-    let tiles = file.tiles.map(|t| {
-        placed(&lines, t, |t| TilesSpec {
-            length: t.length,
-            snake: probability(t.snake),
-            ladder: probability(t.ladder),
-        })
-    });
-    let choices = ChoicesSpec {
-        choose_die: rules.choose_die.as_ref().map(|s| spanned(&lines, s)),
-        coin: rules.coin.as_ref().map(|s| spanned(&lines, s)),
-        pick: rules.pick.as_ref().map(|s| spanned(&lines, s)),
-        choose_face: rules.choose_face.as_ref().map(|s| spanned(&lines, s)),
-    };
-    let overshoot = parse_rule(
-        rules.overshoot,
-        defaults.overshoot,
-        (&lines, &mut problems),
-        |s| Overshoot::from_name(s),
-        |s| format!("overshoot {s:?} is not a rule: expected \"stay\", \"bounce\" or \"allow\""),
-    );
-    let roll_again = parse_roll_again(rules.roll_again, &lines, &mut problems);
-    if !problems.is_empty() {
-        return Err(BoardError::new(origin, problems));
-    }
-    Ok(BoardSpec {
-        origin: origin.to_string(),
-        name: file.name.unwrap_or_else(|| origin.to_string()),
-        source: file.source,
-        size: located(&file.size),
-        snakes,
-        ladders,
-        start: rules
-            .start
-            .as_ref()
-            .map_or(Located::unplaced(i64::from(defaults.start)), located),
-        overshoot,
-        die,
-        dice: rules
-            .dice
-            .as_ref()
-            .map_or(Located::unplaced(i64::from(defaults.dice)), located),
-        chance,
-        tiles,
-        once: file.once.iter().map(located).collect(),
-        points: file
-            .points
-            .into_iter()
-            .map(|p| placed(&lines, p, |p| p))
-            .collect(),
-        lose_turn: file.lose_turn.iter().map(located).collect(),
-        extra_turn: file.extra_turn.iter().map(located).collect(),
-        columns: file.columns.as_ref().map(located),
-        roll_again,
-        chain: rules.chain.map_or(Located::unplaced(defaults.chain), |c| {
-            placed(&lines, c, |c| c)
-        }),
-        choices,
-    })
-}
-
-/// `f` of a value, with the line the value is on.
-fn placed<T, U>(lines: &LineIndex, s: Spanned<T>, f: impl FnOnce(T) -> U) -> Located<U> {
-    Located {
-        line: Some(lines.line(s.span().start)),
-        value: f(s.into_inner()),
-    }
-}
-
-/// A value with the line it is on.
-fn spanned<T: Clone>(lines: &LineIndex, s: &Spanned<T>) -> Located<T> {
-    Located {
-        value: s.get_ref().clone(),
-        line: Some(lines.line(s.span().start)),
-    }
-}
-
-/// `die` as written: an integer (faces) or an array of integer weights.
-fn parse_die(
-    die: Option<Spanned<toml::Value>>,
-    lines: &LineIndex,
-    problems: &mut Vec<Problem>,
-) -> Located<DieSpec> {
-    parse_rule(
-        die,
-        DieSpec::Faces(i64::from(super::Rules::default().die)),
-        (lines, problems),
-        |v| match v {
-            toml::Value::Integer(f) => Some(DieSpec::Faces(*f)),
-            toml::Value::Array(items) => items
-                .iter()
-                .map(|v| v.as_integer())
-                .collect::<Option<Vec<i64>>>()
-                .map(DieSpec::Weights),
-            _ => None,
-        },
-        |v| {
-            format!(
-                "die {v} is not a die: expected a number of faces (die = 6) or the integer \
-                 weights of a loaded die's faces (die = [1, 1, 1, 1, 1, 3])"
-            )
-        },
-    )
-}
-
-/// A rule as written: absent, the `default` (placed on no line); else what `parse` makes of it,
-/// or, where it makes nothing, the `default` and a problem on the value's line with `message`.
-fn parse_rule<V, T>(
-    value: Option<Spanned<V>>,
-    default: T,
-    (lines, problems): (&LineIndex, &mut Vec<Problem>),
-    parse: impl FnOnce(&V) -> Option<T>,
-    message: impl FnOnce(&V) -> String,
-) -> Located<T> {
-    let Some(value) = value else {
-        return Located::unplaced(default);
-    };
-    let line = Some(lines.line(value.span().start));
-    match parse(value.get_ref()) {
-        Some(value) => Located { value, line },
-        None => {
-            problems.push(Problem::new(line, message(value.get_ref())));
-            Located::unplaced(default)
+    match super::reader::read(document.get_ref(), origin, &lines) {
+        (Some(mut spec), problems) => {
+            spec.read_problems = problems;
+            Ok(spec)
         }
+        (None, problems) => Err(BoardError::new(origin, problems)),
     }
 }
 
-/// The `[from, to]` pairs of a list of snakes or ladders (`kind`), a problem for each that is not
-/// a pair.
-fn parse_pairs(
-    list: Vec<Spanned<Vec<i64>>>,
-    kind: &str,
-    lines: &LineIndex,
-    problems: &mut Vec<Problem>,
-) -> Vec<Located<(i64, i64)>> {
-    let mut out = Vec::new();
-    for item in list {
-        let line = Some(lines.line(item.span().start));
-        match item.get_ref().as_slice() {
-            [from, to] => out.push(Located {
-                value: (*from, *to),
-                line,
-            }),
-            other => problems.push(Problem::new(
-                line,
-                format!(
-                    "a {kind} is a pair [from, to] of two squares, found {} numbers {other:?}",
-                    other.len()
-                ),
-            )),
-        }
-    }
-    out
-}
-
-/// A tile probability as written.
-fn probability(value: toml::Value) -> ProbabilitySpec {
-    match value {
-        toml::Value::String(s) => ProbabilitySpec::Text(s),
-        toml::Value::Integer(i) => ProbabilitySpec::Integer(i),
-        toml::Value::Float(f) => ProbabilitySpec::Float(f),
-        other => ProbabilitySpec::Text(other.to_string()),
-    }
-}
-
-/// Rewrites toml's message into one line, and adds a did-you-mean to unknown keys.
+/// A TOML syntax error's message on one line.
 fn describe_toml_error(error: &toml::de::Error) -> String {
-    let message = error.message().trim().replace('\n', " ");
-    if let Some(rest) = message.strip_prefix("unknown field `") {
-        if let Some(end) = rest.find('`') {
-            let key = &rest[..end];
-            let known: &[&str] = if message.contains("`overshoot`") {
-                &RULE_KEYS
-            } else if message.contains("`at`") {
-                &CHANCE_KEYS
-            } else if message.contains("`length`") {
-                &TILE_KEYS
-            } else {
-                &TOP_KEYS
-            };
-            let mut out = format!(
-                "unknown key {key:?}: expected one of {}",
-                known
-                    .iter()
-                    .map(|k| format!("{k:?}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-            if let Some(best) = closest(key, known) {
-                out.push_str(&format!(" (did you mean {best:?}?)"));
-            }
-            return out;
-        }
-    }
-    if message.contains("expected i64") {
-        return message.replace("expected i64", "expected an integer");
-    }
-    if message.starts_with("missing field `size`") {
-        return "missing key \"size\": the finish square, e.g. size = 100".to_string();
-    }
-    message
+    error.message().trim().replace('\n', " ")
 }
 
 /// The known key closest to `key`, if one is close enough to be a likely typo.
@@ -431,19 +143,19 @@ pub(super) fn closest<'a>(key: &str, known: &[&'a str]) -> Option<&'a str> {
 }
 
 /// Maps byte offsets to 1-based line numbers.
-struct LineIndex {
+pub(super) struct LineIndex {
     starts: Vec<usize>,
 }
 
 impl LineIndex {
-    fn new(text: &str) -> LineIndex {
+    pub(super) fn new(text: &str) -> LineIndex {
         let starts = std::iter::once(0)
             .chain(text.match_indices('\n').map(|(i, _)| i + 1))
             .collect();
         LineIndex { starts }
     }
 
-    fn line(&self, offset: usize) -> usize {
+    pub(super) fn line(&self, offset: usize) -> usize {
         self.starts.partition_point(|&start| start <= offset)
     }
 }

@@ -10,7 +10,7 @@ mod chained;
 pub mod dice;
 pub mod draws;
 pub mod format;
-mod format_check;
+mod reader;
 mod validate;
 pub mod validate_choices;
 mod validate_draws;
@@ -311,6 +311,10 @@ pub struct BoardSpec {
     pub chain: Located<bool>,
     /// The choice rules (`choose_die`, `coin`, `pick`, `choose_face`).
     pub choices: ChoicesSpec,
+    /// The problems found while reading the file (unknown keys, values of the wrong type, rule
+    /// words that are not rules), each value left at its default: validation reports them with
+    /// every other problem at once.
+    pub read_problems: Vec<Problem>,
 }
 
 /// `die` as written.
@@ -318,41 +322,39 @@ pub struct BoardSpec {
 pub enum DieSpec {
     /// `die = F`: a fair die.
     Faces(i64),
-    /// `die = [w1, ..., wF]`: face weights.
-    Weights(Vec<i64>),
+    /// `die = [w1, ..., wF]`: face weights, each with its line.
+    Weights(Vec<Located<i64>>),
 }
 
 /// A `[[chance]]` table as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChanceSpec {
     /// `at`.
-    pub at: i64,
-    /// `to`: each entry as written (a pair `[square, weight]` when well formed).
-    pub to: Vec<Vec<i64>>,
+    pub at: Located<i64>,
+    /// `to`: each entry as written (a pair `[square, weight]` when well formed), with its line.
+    pub to: Vec<Located<Vec<i64>>>,
 }
 
 /// A probability as written in `[tiles]`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ProbabilitySpec {
     /// A string, `"1/10"` or `"0.1"`.
     Text(String),
     /// An integer (only 0 and 1 are probabilities).
     Integer(i64),
-    /// A TOML float, refused (it is not exact).
-    Float(f64),
+    /// A TOML float as written, refused (it is not exact).
+    Float(String),
 }
-
-impl Eq for ProbabilitySpec {}
 
 /// The `[tiles]` table as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TilesSpec {
     /// `length`.
-    pub length: i64,
+    pub length: Located<i64>,
     /// `snake`.
-    pub snake: ProbabilitySpec,
+    pub snake: Located<ProbabilitySpec>,
     /// `ladder`.
-    pub ladder: ProbabilitySpec,
+    pub ladder: Located<ProbabilitySpec>,
 }
 
 /// `roll_again` as written: a word, or an integer not yet checked to be >= 2.
@@ -397,9 +399,11 @@ impl BoardSpec {
         if let Some(die) = &overrides.die {
             self.die = Located::unplaced(match die {
                 DieChoice::Fair(f) => DieSpec::Faces(i64::from(*f)),
-                DieChoice::Loaded(w) => {
-                    DieSpec::Weights(w.iter().map(|&v| v.min(i64::MAX as u64) as i64).collect())
-                }
+                DieChoice::Loaded(w) => DieSpec::Weights(
+                    w.iter()
+                        .map(|&v| Located::unplaced(v.min(i64::MAX as u64) as i64))
+                        .collect(),
+                ),
             });
         }
         if let Some(dice) = overrides.dice {
@@ -547,7 +551,7 @@ impl Board {
     }
 
     /// The whole chain of fixed jumps from `square`, resolved when the board was validated
-    /// (`None`: walk it, as `rules::follow` does).
+    /// (`None`: walk it, as `game::roll`'s `follow` does).
     pub(crate) fn chained(&self, square: Square) -> Option<chained::Chained> {
         self.chained.get(square as usize).copied().flatten()
     }

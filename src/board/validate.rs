@@ -109,7 +109,8 @@ fn size_fits(spec: &BoardSpec, problems: &mut Vec<Problem>) -> bool {
 }
 
 pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
-    let mut problems = Vec::new();
+    // What the reading found comes first, with everything else wrong with the board.
+    let mut problems = std::mem::take(&mut spec.read_problems);
     check_text(&mut spec, &mut problems);
     let size = spec.size.value;
     let size_ok = size_fits(&spec, &mut problems);
@@ -131,7 +132,7 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
     let (chances, tiles, state) = match size_sq {
         Some(n) => {
             let chances = validate_draws::chances(&spec.chance, n, &by_square, &mut problems);
-            let chance_squares = spec.chance.iter().map(|c| c.value.at).collect();
+            let chance_squares = spec.chance.iter().map(|c| c.value.at.value).collect();
             let state =
                 validate_state::state_squares(&spec, n, &by_square, &chance_squares, &mut problems);
             let tiles = validate_draws::tiles(spec.tiles.as_ref(), n, &mut problems);

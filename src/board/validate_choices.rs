@@ -60,7 +60,7 @@ pub enum ChoiceRule {
     /// the order written); the board's own `die` is not used.
     ChooseDie(Vec<Dice>),
     /// After each roll's move (and its jumps and draw), unless the game is over, the player may
-    /// flip a fair coin: heads one square forward, tails one back ([`crate::rules::nudge`]).
+    /// flip a fair coin: heads one square forward, tails one back ([`crate::game::nudge`]).
     Coin,
     /// The player throws this many of the board's dice and moves by the one they choose.
     Pick(u32),

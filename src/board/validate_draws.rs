@@ -27,27 +27,36 @@ pub(super) fn dice(spec: &BoardSpec, problems: &mut Vec<Problem>) -> Option<Dice
         }
         DieSpec::Weights(w) => {
             if !(2..=MAX_DIE as usize).contains(&w.len()) {
+                let values: Vec<i64> = w.iter().map(|v| v.value).collect();
                 problems.push(Problem::new(
                     line,
                     format!(
-                        "die {w:?} has {} faces: a loaded die has 2 to {MAX_DIE} face weights",
+                        "die {values:?} has {} faces: a loaded die has 2 to {MAX_DIE} face weights",
                         w.len()
                     ),
                 ));
             }
-            if let Some(bad) = w.iter().find(|&&v| !(0..=MAX_WEIGHT as i64).contains(&v)) {
+            let bad: Vec<&Located<i64>> = w
+                .iter()
+                .filter(|v| !(0..=MAX_WEIGHT as i64).contains(&v.value))
+                .collect();
+            for v in &bad {
                 problems.push(Problem::new(
-                    line,
-                    format!("die weight {bad} is not a weight: expected an integer from 0 to {MAX_WEIGHT}"),
+                    v.line.or(line),
+                    format!(
+                        "die weight {} is not a weight: expected an integer from 0 to {MAX_WEIGHT}",
+                        v.value
+                    ),
                 ));
-            } else if w.iter().all(|&v| v == 0) {
+            }
+            if bad.is_empty() && w.iter().all(|v| v.value == 0) {
                 problems.push(Problem::new(
                     line,
                     "die weights are all 0: at least one face must be able to come up".to_string(),
                 ));
             }
             w.iter()
-                .map(|&v| v.clamp(0, MAX_WEIGHT as i64) as u64)
+                .map(|v| v.value.clamp(0, MAX_WEIGHT as i64) as u64)
                 .collect()
         }
     };
@@ -61,14 +70,15 @@ pub(super) fn dice(spec: &BoardSpec, problems: &mut Vec<Problem>) -> Option<Dice
     if problems.len() > before {
         return None;
     }
-    match Dice::new(weights, count as u32) {
+    match Dice::new(weights.clone(), count as u32) {
         Ok(d) => Some(d),
         Err(DiceError::AllZero) => None, // reported above
         Err(DiceError::TooHeavy) => {
+            let total: u64 = weights.iter().sum();
             problems.push(Problem::new(
                 spec.dice.line.or(line),
                 format!(
-                    "{count} dice of total weight each give a throw law heavier than {MAX_THROW_TOTAL} \
+                    "{count} dice of total weight {total} each give a throw law heavier than {MAX_THROW_TOTAL} \
                      (the sum of the face weights to the power of the dice): use fewer dice or \
                      smaller weights"
                 ),
@@ -97,14 +107,16 @@ pub(super) fn start_and_bounce(
         ));
     }
     if let (Overshoot::Bounce, Some(d)) = (spec.overshoot.value, dice) {
-        if d.max_sum() > size + 1 {
+        // The largest throw that can come up: a top face of weight 0 never does.
+        let largest = d.throws().last().map_or(0, |t| t.sum);
+        if largest > size + 1 {
             problems.push(Problem::new(
                 spec.overshoot.line.or(spec.die.line),
                 format!(
                     "overshoot = \"bounce\" with a largest throw of {} on {size} squares could \
                      bounce below square 0: with bounce the largest throw may be at most {} \
                      (size + 1); use \"stay\" or \"allow\", or a smaller die",
-                    d.max_sum(),
+                    largest,
                     size + 1
                 ),
             ));
@@ -123,34 +135,45 @@ pub(super) fn chances(
     let mut seen: BTreeMap<i64, Option<usize>> = BTreeMap::new();
     for c in list {
         let before = problems.len();
-        let at = c.value.at;
-        let mut say = |m: String| problems.push(Problem::new(c.line, m));
+        let at = c.value.at.value;
+        let at_line = c.value.at.line.or(c.line);
+        let mut say = |line: Option<usize>, m: String| problems.push(Problem::new(line, m));
         if !(1..i64::from(size)).contains(&at) {
-            say(format!(
-                "chance square {at} is not on the board: a chance square is from 1 to {}",
-                size - 1
-            ));
+            say(
+                at_line,
+                format!(
+                    "chance square {at} is not on the board: a chance square is from 1 to {}",
+                    size - 1
+                ),
+            );
         }
         if jumps_from.contains_key(&at) {
-            say(format!(
-                "chance square {at} is also where a snake or ladder starts: a square has one of them"
-            ));
+            say(
+                at_line,
+                format!(
+                    "chance square {at} is also where a snake or ladder starts: a square has one of them"
+                ),
+            );
         }
-        if let Some(other) = seen.insert(at, c.line) {
+        if let Some(other) = seen.insert(at, at_line) {
             let other = other.map(|l| format!(" (line {l})")).unwrap_or_default();
-            say(format!("chance square {at} is declared twice{other}"));
+            say(
+                at_line,
+                format!("chance square {at} is declared twice{other}"),
+            );
         }
         let mut to = Vec::new();
         for entry in &c.value.to {
-            match entry.as_slice() {
+            let line = entry.line.or(c.line);
+            match entry.value.as_slice() {
                 [sq, w] => {
                     if !(0..=i64::from(size)).contains(sq) {
-                        say(format!(
+                        say(line, format!(
                             "chance {at}: destination {sq} is outside the board: destinations are 0 to {size}"
                         ));
                     }
                     if !(0..=MAX_WEIGHT as i64).contains(w) {
-                        say(format!(
+                        say(line, format!(
                             "chance {at}: weight {w} is not a weight: expected an integer from 0 to {MAX_WEIGHT}"
                         ));
                     }
@@ -158,13 +181,16 @@ pub(super) fn chances(
                         to.push((*sq as Square, *w as u64));
                     }
                 }
-                other => say(format!(
-                    "chance {at}: each destination is a pair [square, weight], found {other:?}"
-                )),
+                other => say(
+                    line,
+                    format!(
+                        "chance {at}: each destination is a pair [square, weight], found {other:?}"
+                    ),
+                ),
             }
         }
-        if to.is_empty() && c.value.to.iter().all(|e| e.len() == 2) {
-            say(format!(
+        if to.is_empty() && c.value.to.iter().all(|e| e.value.len() == 2) {
+            say(c.value.to.first().and_then(|e| e.line).or(at_line), format!(
                 "chance {at}: the weights add up to 0: at least one destination needs a positive weight"
             ));
         }
@@ -188,18 +214,19 @@ pub(super) fn tiles(
 ) -> Option<Tiles> {
     let t = spec?;
     let before = problems.len();
-    let length = t.value.length;
+    let length = t.value.length.value;
     if !(1..i64::from(size)).contains(&length) {
         problems.push(Problem::new(
-            t.line,
+            t.value.length.line.or(t.line),
             format!(
                 "tiles length {length} is not a length: expected 1 to {}",
                 size - 1
             ),
         ));
     }
-    let mut prob = |name: &str, p: &ProbabilitySpec| -> Option<Probability> {
-        let parsed = match p {
+    let mut prob = |name: &str, p: &Located<ProbabilitySpec>| -> Option<Probability> {
+        let line = p.line.or(t.line);
+        let parsed = match &p.value {
             ProbabilitySpec::Text(s) => Probability::parse(s),
             ProbabilitySpec::Integer(i @ (0 | 1)) => Ok(Probability::new(*i as u64, 1).expect("0 or 1")),
             ProbabilitySpec::Integer(i) => Err(format!("{i} is not a probability: expected 0, 1 or a string such as \"1/10\"")),
@@ -208,7 +235,7 @@ pub(super) fn tiles(
             )),
         };
         parsed
-            .map_err(|m| problems.push(Problem::new(t.line, format!("tiles {name}: {m}"))))
+            .map_err(|m| problems.push(Problem::new(line, format!("tiles {name}: {m}"))))
             .ok()
     };
     let snake = prob("snake", &t.value.snake);
@@ -217,7 +244,7 @@ pub(super) fn tiles(
         // p + q <= 1: a/b + c/d <= 1 <=> a d + c b <= b d (all below 2^20).
         if p.numer() * q.denom() + q.numer() * p.denom() > p.denom() * q.denom() {
             problems.push(Problem::new(
-                t.line,
+                t.value.ladder.line.or(t.line),
                 format!("tiles snake {p} and ladder {q} add up to more than 1"),
             ));
         }

@@ -1,7 +1,8 @@
 //! The compound move: the exact law of one whole turn, built from single rolls for any game
 //! whose turns are made of rolls ([`RollGame`]). One implementation serves the single player
 //! ([`super::SingleBoard`]) and the joint games of several players
-//! ([`crate::race::knockoff::KnockOff`]); the turn logic is [`crate::rules::throw_effect`].
+//! ([`crate::race::knockoff::KnockOff`]), by driving the game's turn machine
+//! ([`crate::game::throw_into`]), where roll-again, forfeits and lost turns are decided.
 //!
 //! # Formula
 //!
@@ -31,56 +32,13 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use super::{Turn, TurnRewards};
-use crate::board::{Dice, RollAgain};
-use crate::rules::{next_streak, rolls_again, throw_effect, RollOutcome, ThrowEffect};
-
-/// The outcomes of one roll: (weight, next state, what the roll did).
-pub type Branches<S> = Vec<(u64, S, RollOutcome)>;
-
-/// A game whose turns are made of rolls: the state between rolls, and what one roll does.
-pub trait RollGame {
-    /// A state of the game (between rolls, and so between turns).
-    type State: Clone + Eq + Hash + Ord + Debug;
-    /// The dice thrown by the player to move in `state`.
-    fn dice(&self, state: &Self::State) -> &Dice;
-    /// The roll-again rule of the player to move in `state`.
-    fn roll_again(&self, state: &Self::State) -> RollAgain;
-    /// True when the game is over in `state`.
-    fn is_final(&self, state: &Self::State) -> bool;
-    /// One roll of a throw with sum `sum` from the non-final `state`, written into `out`
-    /// (cleared first): each next state with its weight and what the roll did; returns the
-    /// weights' total. The simulator reuses one `out` for all its rolls, so a roll allocates
-    /// nothing.
-    fn roll_into(&self, state: &Self::State, sum: u32, out: &mut Branches<Self::State>) -> u64;
-    /// [`RollGame::roll_into`] into a new vector: the branches and the weights' total.
-    fn roll(&self, state: &Self::State, sum: u32) -> (Branches<Self::State>, u64) {
-        let mut out = Vec::new();
-        let total = self.roll_into(state, sum, &mut out);
-        (out, total)
-    }
-    /// The state after a forfeit in `now`, the turn having begun in `began`.
-    fn forfeit(&self, began: &Self::State, now: &Self::State) -> Self::State;
-    /// The state once a turn has ended in the non-final `state` (the next player to move).
-    fn end_turn(&self, state: Self::State) -> Self::State;
-    /// The points a roll scored (seed 003's apples); 0 for games without points.
-    fn points(&self, _outcome: &RollOutcome) -> i64 {
-        0
-    }
-    /// When the player to move in `state` must skip this turn (a lost turn), the state after the
-    /// skipped turn; a skipped turn counts as a turn, with no roll.
-    fn skip(&self, _state: &Self::State) -> Option<Self::State> {
-        None
-    }
-}
-
-/// A state inside a turn: the game's state and the top throws in a row so far (counted only
-/// under `roll_again = K`, where they matter).
-pub(super) type InTurn<S> = (S, u32);
+use crate::game::{begin, throw_into, Branches, InTurn, RollGame, Step, Thrown};
 
 /// What rolls from one in-turn state contribute, over the common denominator `denom`.
 #[derive(Clone)]
 pub(super) struct RollsFrom<S> {
-    /// (next state, numerator) for rolls that end the turn (forfeits included).
+    /// (the state the next turn begins in, numerator) for rolls that end the turn (forfeits
+    /// included).
     pub(super) ends: Vec<(S, u128)>,
     /// (next in-turn state, numerator) for rolls after which the turn goes on.
     pub(super) goes_on: Vec<(InTurn<S>, u128)>,
@@ -93,25 +51,19 @@ pub(super) struct RollsFrom<S> {
 }
 
 /// The buffers [`rolls_at`] works in, reused from state to state (and, kept by the caller, from
-/// turn to turn): each throw's branches, one roll's, and each throw's effect with its range of
-/// branches and its weights' total.
+/// turn to turn): one roll's branches, every throw's outcomes one after another, and each
+/// throw's weight, range of outcomes and weights' total.
 pub(super) struct RollScratch<S> {
     branches: Branches<S>,
-    one: Branches<S>,
-    #[allow(clippy::type_complexity)]
-    rolled: Vec<(
-        u64,
-        bool,
-        ThrowEffect,
-        Option<(std::ops::Range<usize>, u64)>,
-    )>,
+    thrown: Vec<Thrown<S>>,
+    rolled: Vec<(u64, std::ops::Range<usize>, u64)>,
 }
 
 impl<S> Default for RollScratch<S> {
     fn default() -> RollScratch<S> {
         RollScratch {
             branches: Vec::new(),
-            one: Vec::new(),
+            thrown: Vec::new(),
             rolled: Vec::new(),
         }
     }
@@ -120,72 +72,58 @@ impl<S> Default for RollScratch<S> {
 fn rolls_from<G: RollGame>(
     game: &G,
     began: &G::State,
-    at: &G::State,
-    streak: u32,
+    now: &InTurn<G::State>,
     scratch: &mut RollScratch<G::State>,
 ) -> RollsFrom<G::State> {
     let dice = game.dice(began);
-    let rule = game.roll_again(began);
-    // Each throw's branches go into one buffer (`branches`), the throw keeping its range and its
+    // Each throw's outcomes go into one buffer (`thrown`), the throw keeping its range and its
     // weights' total: no vector per throw, and none per state.
     let RollScratch {
         branches,
-        one,
+        thrown,
         rolled,
     } = scratch;
-    branches.clear();
+    thrown.clear();
     rolled.clear();
     rolled.extend(dice.throws().iter().map(|t| {
-        let effect = throw_effect(rule, t.top, streak);
-        let law = match effect {
-            ThrowEffect::Forfeit => None,
-            ThrowEffect::Move { .. } => {
-                let first = branches.len();
-                let total = game.roll_into(at, t.sum, one);
-                branches.append(one);
-                Some((first..branches.len(), total))
-            }
-        };
-        (t.weight, t.top, effect, law)
+        let first = thrown.len();
+        let total = throw_into(game, began, now, t, branches, thrown);
+        (t.weight, first..thrown.len(), total)
     }));
-    let lcm = rolled
-        .iter()
-        .filter_map(|(_, _, _, r)| r.as_ref().map(|r| u128::from(r.1)))
-        .fold(1u128, |l, d| if d == 1 { l } else { l / gcd(l, d) * d });
-    // Every branch ends the turn or goes on, and every forfeit ends it.
-    let forfeits = rolled.iter().filter(|r| r.3.is_none()).count();
+    let lcm = rolled.iter().map(|r| u128::from(r.2)).fold(1u128, |l, d| {
+        if d == 1 {
+            l
+        } else {
+            l / gcd(l, d) * d
+        }
+    });
     let mut out = RollsFrom {
-        ends: Vec::with_capacity(branches.len() + forfeits),
+        ends: Vec::with_capacity(thrown.len()),
         goes_on: Vec::new(),
         counts: [0; 4],
         points: 0,
         denom: u128::from(dice.total()) * lcm,
     };
-    // The throws' ranges follow one another: one pass over the branches, none shifted.
-    let mut all = branches.drain(..);
-    for (w, top, effect, law) in rolled.drain(..) {
-        let Some((range, total)) = law else {
-            out.ends
-                .push((game.forfeit(began, at), u128::from(w) * lcm));
-            continue;
-        };
-        let again = matches!(effect, ThrowEffect::Move { again: true });
-        let streak = next_streak(rule, top, streak);
+    // The throws' ranges follow one another: one pass over the outcomes, none shifted.
+    let mut all = thrown.drain(..);
+    for (w, range, total) in rolled.drain(..) {
         let scale = u128::from(w) * (lcm / u128::from(total));
-        for (bw, next, o) in all.by_ref().take(range.len()) {
-            let p = scale * u128::from(bw);
-            for (c, v) in out
-                .counts
-                .iter_mut()
-                .zip([o.snakes, o.ladders, o.climbed, o.slid])
-            {
-                *c += p * u128::from(v);
+        for t in all.by_ref().take(range.len()) {
+            let p = scale * u128::from(t.weight);
+            if !t.forfeited {
+                let o = &t.outcome;
+                for (c, v) in out
+                    .counts
+                    .iter_mut()
+                    .zip([o.snakes, o.ladders, o.climbed, o.slid])
+                {
+                    *c += p * u128::from(v);
+                }
+                out.points += p as i128 * i128::from(game.points(o));
             }
-            out.points += p as i128 * i128::from(game.points(&o));
-            if rolls_again(again, &o, game.is_final(&next)) {
-                out.goes_on.push(((next, streak), p));
-            } else {
-                out.ends.push((next, p));
+            match t.step {
+                Step::Continue(next) => out.goes_on.push((next, p)),
+                Step::End(next) => out.ends.push((next, p)),
             }
         }
     }
@@ -204,11 +142,10 @@ fn ratio(numer: u128, denom: u128) -> BigRational {
 }
 
 /// Adds `x` times the rolls from one in-turn state to the turn's law and rewards.
-fn collect<G: RollGame>(
-    game: &G,
+fn collect<S: Ord + Clone>(
     x: &BigRational,
-    rolls: &RollsFrom<G::State>,
-    next: &mut BTreeMap<G::State, BigRational>,
+    rolls: &RollsFrom<S>,
+    next: &mut BTreeMap<S, BigRational>,
     rewards: &mut TurnRewards,
 ) {
     rewards.rolls += x;
@@ -237,14 +174,9 @@ fn collect<G: RollGame>(
     if rolls.points != 0 {
         rewards.points += &unit * BigInt::from(rolls.points);
     }
-    let mut merged: BTreeMap<G::State, u128> = BTreeMap::new();
+    let mut merged: BTreeMap<S, u128> = BTreeMap::new();
     for (s, p) in &rolls.ends {
-        let s = if game.is_final(s) {
-            s.clone()
-        } else {
-            game.end_turn(s.clone())
-        };
-        *merged.entry(s).or_insert(0) += p;
+        *merged.entry(s.clone()).or_insert(0) += p;
     }
     for (s, p) in merged {
         let v = scaled(p);
@@ -312,37 +244,28 @@ fn compound_move_with<G: RollGame>(
 ) -> Turn<G::State> {
     let mut next = BTreeMap::new();
     let mut rewards = TurnRewards::default();
-    if let Some(after) = game.skip(state) {
-        let after = if game.is_final(&after) {
-            after
-        } else {
-            game.end_turn(after)
-        };
-        return Turn {
-            next: vec![(after, BigRational::one())],
-            rewards,
-            endless: false,
-        };
-    }
-    let (mut states, mut rolls) = in_turn_states(game, state, memo);
+    let first = match begin(game, state.clone()) {
+        Step::Continue(first) => first,
+        Step::End(after) => {
+            return Turn {
+                next: vec![(after, BigRational::one())],
+                rewards,
+                endless: false,
+            }
+        }
+    };
+    let (mut states, mut rolls) = in_turn_states(game, first, memo);
     let stuck = drop_endless(&mut states, &mut rolls);
     let endless = !stuck.is_empty();
     if route != Route::General && !endless {
-        let end = |s: &G::State| {
-            if game.is_final(s) {
-                s.clone()
-            } else {
-                game.end_turn(s.clone())
-            }
-        };
         let words = route == Route::Fast;
-        if let Some(turn) = super::run::single_path(&states, &rolls, end, words) {
+        if let Some(turn) = super::run::single_path(&states, &rolls, words) {
             return turn;
         }
     }
     let x = general_visits(&states, &rolls);
     for (x, rolls) in x.iter().zip(&rolls) {
-        collect(game, x, rolls, &mut next, &mut rewards);
+        collect(x, rolls, &mut next, &mut rewards);
     }
     if endless {
         // The chance that the turn never ends goes to a state from which no turn ever ends: one
@@ -354,9 +277,9 @@ fn compound_move_with<G: RollGame>(
         let never = BigRational::one() - ended;
         let target = stuck
             .iter()
-            .find(|(_, streak)| *streak == 0)
+            .find(|s| s.streak == 0)
             .unwrap_or(&stuck[0])
-            .0
+            .at
             .clone();
         if !never.is_zero() {
             *next.entry(target).or_insert_with(BigRational::zero) += never;
@@ -375,23 +298,17 @@ fn compound_move_with<G: RollGame>(
 /// for ever ([`Turn::endless`]; it then ends, as in [`compound_move`], on one of its in-turn
 /// states that begin no top-throw streak, all of which are listed).
 pub(super) fn turn_ends<G: RollGame>(game: &G, state: &G::State) -> (Vec<G::State>, bool) {
-    let end = |s: G::State| {
-        if game.is_final(&s) {
-            s
-        } else {
-            game.end_turn(s)
-        }
+    let first = match begin(game, state.clone()) {
+        Step::Continue(first) => first,
+        Step::End(after) => return (vec![after], false),
     };
-    if let Some(after) = game.skip(state) {
-        return (vec![end(after)], false);
-    }
-    let (mut states, mut rolls) = in_turn_states(game, state, None);
+    let (mut states, mut rolls) = in_turn_states(game, first, None);
     let stuck = drop_endless(&mut states, &mut rolls);
     let endless = !stuck.is_empty();
     let mut ends: Vec<G::State> = rolls
         .iter()
         .flat_map(|r| &r.ends)
-        .map(|(s, _)| end(s.clone()))
+        .map(|(s, _)| s.clone())
         .chain(never_ends(&stuck))
         .collect();
     ends.sort_unstable();
@@ -404,11 +321,11 @@ pub(super) fn turn_ends<G: RollGame>(game: &G, state: &G::State) -> (Vec<G::Stat
 fn never_ends<S: Clone>(stuck: &[InTurn<S>]) -> Vec<S> {
     let fresh: Vec<S> = stuck
         .iter()
-        .filter(|(_, k)| *k == 0)
-        .map(|(s, _)| s.clone())
+        .filter(|s| s.streak == 0)
+        .map(|s| s.at.clone())
         .collect();
     match (fresh.is_empty(), stuck.first()) {
-        (true, Some((s, _))) => vec![s.clone()],
+        (true, Some(s)) => vec![s.at.clone()],
         _ => fresh,
     }
 }
@@ -479,28 +396,29 @@ pub(super) fn drop_endless<S: Ord + Clone + Hash + Eq>(
     removed
 }
 
-/// The in-turn states reachable from `state` by rolls that go on (top throws, extra rolls),
-/// with the rolls from each, in discovery order (`state` first).
+/// The in-turn states reachable from the turn's `first` by rolls that go on (top throws, extra
+/// rolls), with the rolls from each, in discovery order (`first` first).
 /// The rolls are shared with `memo`, not copied (efi's 82 turns pass 620 in-turn states, 82
 /// distinct).
 #[allow(clippy::type_complexity)]
 pub(super) fn in_turn_states<G: RollGame>(
     game: &G,
-    state: &G::State,
+    first: InTurn<G::State>,
     memo: Option<&RollsMemo<G::State>>,
 ) -> (Vec<InTurn<G::State>>, Vec<Rc<RollsFrom<G::State>>>) {
     // A turn has a few in-turn states (a run of top throws): they are looked up by a scan until
     // there are more than `SCAN`, then by a hash map. Room for 16 from the start: growing from
     // 4 to 8 to 16 cost more than the rest of the search on efi.
     const SCAN: usize = 32;
+    let began = first.at.clone();
     let mut states = Vec::with_capacity(16);
-    states.push((state.clone(), 0));
+    states.push(first);
     let mut index: HashMap<InTurn<G::State>, usize> = HashMap::new();
     let mut rolls = Vec::with_capacity(16);
     let mut scratch = RollScratch::default();
     while rolls.len() < states.len() {
         let key = states[rolls.len()].clone();
-        let r = rolls_at(game, state, key, memo, &mut scratch);
+        let r = rolls_at(game, &began, key, memo, &mut scratch);
         for (s, _) in &r.goes_on {
             let known = match states.len() <= SCAN {
                 true => states.contains(s),
@@ -535,7 +453,7 @@ pub(super) fn rolls_at<G: RollGame>(
     if let Some(r) = memo.and_then(|memo| memo.borrow().get(&key).cloned()) {
         return r;
     }
-    let r = Rc::new(rolls_from(game, began, &key.0, key.1, scratch));
+    let r = Rc::new(rolls_from(game, began, &key, scratch));
     if let Some(memo) = memo {
         memo.borrow_mut().insert(key, Rc::clone(&r));
     }

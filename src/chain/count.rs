@@ -17,7 +17,7 @@ use std::collections::{HashSet, VecDeque};
 
 use super::compound::turn_ends;
 use super::size::{BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
-use super::RollGame;
+use crate::game::RollGame;
 
 /// Bytes a state of a built turn chain takes besides its transitions: the turn's six expected
 /// rewards (rationals), the state's entries in the build's maps and its row's vector
@@ -167,7 +167,8 @@ pub fn check_counted<G: RollGame>(game: &G, start: G::State) -> Result<Counted, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chain::{Chain, SingleBoard, TurnModel};
+    use crate::chain::{Chain, TurnModel};
+    use crate::game::SingleBoard;
     use crate::test_util::board;
 
     /// The count against the built chain: every state, every transition.

@@ -3,13 +3,14 @@
 //! A [`TurnModel`] says what a state is and gives, for each state, the exact distribution of the
 //! state after one turn with the expected rewards of that turn. [`Chain::build`] keeps only the
 //! states reachable from the start and splits them into transient and final ones. Games whose
-//! turns are made of rolls implement [`RollGame`] (one roll) and get their turn from the one
-//! [`compound_move`]: the single-board model [`SingleBoard`] (whose roll is
-//! [`crate::rules::roll`]) and the joint games of several players alike. [`RollLevel`] is the
-//! same single-board game seen roll by roll, for the fast exact solve.
+//! turns are made of rolls ([`crate::game::RollGame`]) get their turn from the one
+//! [`compound_move`], which drives the game's turn machine: one player on a board
+//! ([`SingleBoard`], [`StatefulBoard`]) and the joint games of several players alike.
+//! [`RollLevel`] is the same single-board game seen roll by roll, for the fast exact solve.
 
 mod compound;
 mod count;
+mod endless;
 mod ends;
 mod links;
 mod rest;
@@ -17,7 +18,6 @@ mod roll_level;
 mod rows;
 mod run;
 mod size;
-mod stateful;
 mod words;
 
 use std::borrow::Cow;
@@ -32,21 +32,21 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
+pub use compound::compound_move;
 use compound::RollsMemo;
-pub use compound::{compound_move, Branches, RollGame};
 pub use count::{
     chain_bytes, check_counted, count, first_endless, Counted, StatesTooMany, BYTES_PER_STATE,
 };
+pub use endless::endless_turn;
 pub use links::{link_order, Link};
 pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
 use rows::{ChainTurns, Kept, PendingTurn};
 pub use rows::{WordEntry, WordRows};
 pub use size::{check_fits, ChainSize, ChainTooBig, BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
-pub use stateful::{PlayerState, StatefulBoard};
 use words::Law;
 
-use crate::board::{Board, Dice, RollAgain, Square};
-use crate::rules::roll;
+use crate::board::{Board, RollAgain, Square};
+use crate::game::{PlayerState, RollGame, SingleBoard, StatefulBoard};
 
 /// Expected amounts collected during one turn from a given state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -109,28 +109,15 @@ pub trait TurnModel {
     fn turn(&self, state: &Self::State) -> Turn<Self::State>;
 }
 
-/// One player on one board: the state is the square the token stands on.
-#[derive(Clone, Copy, Debug)]
-pub struct SingleBoard<'a> {
-    board: &'a Board,
-}
-
-impl<'a> SingleBoard<'a> {
-    /// The single-player model of `board`.
-    pub fn new(board: &'a Board) -> SingleBoard<'a> {
-        SingleBoard { board }
-    }
-}
-
 impl TurnModel for SingleBoard<'_> {
     type State = Square;
 
     fn start(&self) -> Square {
-        self.board.rules().start
+        self.board().rules().start
     }
 
     fn is_final(&self, state: &Square) -> bool {
-        *state == self.board.size()
+        *state == self.board().size()
     }
 
     fn turn(&self, state: &Square) -> Turn<Square> {
@@ -138,34 +125,19 @@ impl TurnModel for SingleBoard<'_> {
     }
 }
 
-impl RollGame for SingleBoard<'_> {
-    type State = Square;
+impl TurnModel for StatefulBoard<'_> {
+    type State = PlayerState;
 
-    fn dice(&self, _: &Square) -> &Dice {
-        self.board.dice()
+    fn start(&self) -> PlayerState {
+        StatefulBoard::start(self)
     }
 
-    fn roll_again(&self, _: &Square) -> RollAgain {
-        self.board.rules().roll_again
+    fn is_final(&self, state: &PlayerState) -> bool {
+        state.square == self.board().size()
     }
 
-    fn is_final(&self, state: &Square) -> bool {
-        *state == self.board.size()
-    }
-
-    fn roll_into(&self, state: &Square, sum: u32, out: &mut Branches<Square>) -> u64 {
-        let law = roll(self.board, *state, sum);
-        out.clear();
-        out.extend(law.branches().iter().map(|(w, o)| (*w, o.to, *o)));
-        law.total()
-    }
-
-    fn forfeit(&self, began: &Square, _: &Square) -> Square {
-        *began
-    }
-
-    fn end_turn(&self, state: Square) -> Square {
-        state
+    fn turn(&self, state: &PlayerState) -> Turn<PlayerState> {
+        compound_move(self, state)
     }
 }
 

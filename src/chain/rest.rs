@@ -38,11 +38,12 @@ use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
-use super::compound::{compound_move_memo, rolls_at, RollGame, RollScratch, RollsFrom, RollsMemo};
+use super::compound::{compound_move_memo, rolls_at, RollScratch, RollsFrom, RollsMemo};
 use super::links::{LinkRecord, LinkRecords};
 use super::rows::Kept;
 use super::words::{Frac, Law, WordRewards};
 use super::{Turn, WordHasher};
+use crate::game::{InTurn, RollGame};
 
 /// A square's law: being worked out (on the current run), or known (`None`: the square's turn
 /// is summed whole, and so are those of the squares whose runs pass it).
@@ -130,13 +131,6 @@ fn law<G: RollGame>(
         ends,
     } = &mut *scratch;
     walk.clear();
-    let end = |s: &G::State| {
-        if game.is_final(s) {
-            s.clone()
-        } else {
-            game.end_turn(s.clone())
-        }
-    };
     let mut at = state.clone();
     let mut last = loop {
         match memo.get(&at) {
@@ -150,15 +144,19 @@ fn law<G: RollGame>(
             }
             None => {}
         }
-        let r = rolls_at(game, &at, (at.clone(), 0), Some(rolls), buffers);
+        let first = InTurn {
+            at: at.clone(),
+            streak: 0,
+        };
+        let r = rolls_at(game, &at, first, Some(rolls), buffers);
         match r.goes_on.as_slice() {
             [] => {
-                let law = law_from(&r, None, &end, ends).map(Rc::new);
+                let law = law_from(&r, None, ends).map(Rc::new);
                 memo.insert(at, Slot::Done(law.clone()));
                 break law;
             }
-            [((next, _), _)] => {
-                let next = next.clone();
+            [(next, _)] => {
+                let next = next.at.clone();
                 memo.insert(at.clone(), Slot::Walking);
                 walk.push((at, r));
                 at = next;
@@ -170,16 +168,17 @@ fn law<G: RollGame>(
         }
     };
     while let Some((x, r)) = walk.pop() {
-        let ((next, _), g) = r.goes_on[0].clone();
+        let (next, g) = r.goes_on[0].clone();
+        let next = next.at;
         let record = LinkRecord {
             next,
             goes_on: g,
-            ends: r.ends.iter().map(|(s, c)| (end(s), *c)).collect(),
+            ends: r.ends.clone(),
             denom: r.denom,
         };
         links.insert(x.clone(), record);
         last = last
-            .and_then(|then| law_from(&r, Some((g, &then)), &end, ends))
+            .and_then(|then| law_from(&r, Some((g, &then)), ends))
             .map(Rc::new);
         memo.insert(x, Slot::Done(last.clone()));
     }
@@ -191,7 +190,6 @@ fn law<G: RollGame>(
 fn law_from<S: Ord + Clone>(
     r: &RollsFrom<S>,
     then: Option<(u128, &Law<S>)>,
-    end: &impl Fn(&S) -> S,
     ends: &mut Vec<(S, u128)>,
 ) -> Option<Law<S>> {
     let d = r.denom;
@@ -200,7 +198,7 @@ fn law_from<S: Ord + Clone>(
         None => (0, &[][..], WordRewards::ZERO),
     };
     ends.clear();
-    ends.extend(r.ends.iter().map(|(s, p)| (end(s), *p)));
+    ends.extend(r.ends.iter().cloned());
     // A roll's ends come nearly sorted (the faces in order, but for jumps): by insertion.
     for i in 1..ends.len() {
         let mut j = i;

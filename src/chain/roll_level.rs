@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 
 use crate::board::{Board, RollAgain, Square};
-use crate::rules::{roll, throw_effect, RollOutcome, ThrowEffect};
+use crate::game::{roll, throw_effect, RollOutcome, ThrowEffect};
 
 /// The largest common denominator of the rolls' probabilities the roll-level form takes (the
 /// exact integer solve keeps row sums in machine words); above it, use [`super::Chain`].

@@ -32,8 +32,9 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
-use super::compound::{InTurn, RollsFrom};
+use super::compound::RollsFrom;
 use super::{Turn, TurnRewards};
+use crate::game::InTurn;
 use crate::num::gcd;
 
 mod words;
@@ -276,21 +277,19 @@ impl Levels {
     }
 }
 
-/// The turn over a single path of in-turn states, in integers: where it ends (each state mapped
-/// by `end`, which [`super::compound`] makes [`super::RollGame::end_turn`] for non-final
-/// states) and its rewards; `None` when the rolls that go on branch (then the caller solves the
+/// The turn over a single path of in-turn states, in integers: where it ends (the states the
+/// next turn begins in, as the turn machine gives them) and its rewards; `None` when the rolls that go on branch (then the caller solves the
 /// general system). The turn must be able to end from every state (no endless part). With
 /// `words`, the sums are first tried in machine words ([`words`]), which give the same reduced
 /// fractions whenever every number fits; the big integers below take what does not.
 pub(super) fn single_path<S: Ord + Clone>(
     states: &[InTurn<S>],
     rolls: &[Rc<RollsFrom<S>>],
-    end: impl Fn(&S) -> S,
     words: bool,
 ) -> Option<Turn<S>> {
     let shape = Shape::of(states, rolls)?;
     if words {
-        if let Some(turn) = words::single_path(&shape, rolls, &end) {
+        if let Some(turn) = words::single_path(&shape, rolls) {
             return Some(turn);
         }
     }
@@ -310,7 +309,7 @@ pub(super) fn single_path<S: Ord + Clone>(
         }
         // Every state a roll ends on is listed, as the general route lists it.
         for (s, p) in &r.ends {
-            levels.add(next.entry(end(s)).or_default(), k, BigInt::from(*p));
+            levels.add(next.entry(s.clone()).or_default(), k, BigInt::from(*p));
         }
     }
     let [rolls, snakes, ladders, climbed, slid, points] = rewards.map(|r| levels.value(&r));
@@ -334,14 +333,17 @@ pub(super) fn single_path<S: Ord + Clone>(
 /// True when the turn from `state` is summed in machine words ([`words`]) rather than in big
 /// integers (for the tests, which check that both happen).
 #[cfg(test)]
-fn sums_in_words<G: super::RollGame>(game: &G, state: &G::State) -> bool {
+fn sums_in_words<G: crate::game::RollGame>(game: &G, state: &G::State) -> bool {
     use super::compound::{drop_endless, in_turn_states};
-    let (mut states, mut rolls) = in_turn_states(game, state, None);
+    let first = InTurn {
+        at: state.clone(),
+        streak: 0,
+    };
+    let (mut states, mut rolls) = in_turn_states(game, first, None);
     game.skip(state).is_none()
         && drop_endless(&mut states, &mut rolls).is_empty()
-        && Shape::of(&states, &rolls).is_some_and(|shape| {
-            words::single_path(&shape, &rolls, &|s: &G::State| s.clone()).is_some()
-        })
+        && Shape::of(&states, &rolls)
+            .is_some_and(|shape| words::single_path(&shape, &rolls).is_some())
 }
 
 #[cfg(test)]

@@ -4,8 +4,8 @@
 //!
 //! # Method
 //!
-//! The turn from square s is enumerated again from the rules ([`crate::rules::roll`] and
-//! [`crate::rules::nudge`]), not from the [`Game`]'s merged weights: each throw of the dice
+//! The turn from square s is enumerated again from the rules ([`crate::game::roll`] and
+//! [`crate::game::nudge`]), not from the [`Game`]'s merged weights: each throw of the dice
 //! (for `choose_die` the die the policy picks; for `pick` the faces shown), each outcome of the
 //! roll, and for `coin` the policy's keep or flip where the roll put the token and then each
 //! side of the coin. Each branch keeps its probability, its faces, the squares it passed and
@@ -21,7 +21,7 @@ use super::{shown, Choice, Game, NodeKey, Policy};
 use crate::analysis::shortest::TurnRolls;
 use crate::board::{Board, ChoiceRule, Square};
 use crate::chain::{Chain, Turn, TurnModel, TurnRewards};
-use crate::rules::{nudge, roll, RollLaw, RollOutcome};
+use crate::game::{nudge, roll, RollLaw, RollOutcome};
 
 /// One way a turn can go under the policy.
 #[derive(Clone, Debug)]

@@ -1,5 +1,5 @@
 //! A player who chooses: the game of a board with a choice rule as a Markov decision process
-//! ([`Game`]), built from [`crate::rules::roll`] and [`crate::rules::nudge`] (docs/model.md,
+//! ([`Game`]), built from [`crate::game::roll`] and [`crate::game::nudge`] (docs/model.md,
 //! "Choices"; docs/optimal-play.md).
 //!
 //! A turn from square s (roll_again = none) is: a random **situation** k with weight w_k out of
@@ -32,7 +32,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use crate::board::{Board, ChoiceRule, Square};
-use crate::rules::{nudge, roll, RollLaw};
+use crate::game::{nudge, roll, RollLaw};
 
 pub use chain::{Branch, PolicyModel};
 pub use evaluate::{evaluate, Evaluation};

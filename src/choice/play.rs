@@ -5,9 +5,9 @@
 //!
 //! The throw is drawn exactly by its integer weight (`Weighted` over `Dice::uniform`): the
 //! die the policy picks (`choose_die`), the board's dice (`coin`), or each of the `pick` dice
-//! one by one; the roll's outcome is drawn by its weight from [`crate::rules::roll`]; with the
+//! one by one; the roll's outcome is drawn by its weight from [`crate::game::roll`]; with the
 //! coin, the policy is asked where the roll put the token and a flip draws heads or tails, then
-//! the outcome of [`crate::rules::nudge`]. The policy is looked up by what the player sees (the
+//! the outcome of [`crate::game::nudge`]. The policy is looked up by what the player sees (the
 //! [`NodeKey`]); the chain's compound turns are never used, so a simulation checks them.
 //!
 //! Games are cut into chunks of [`CHUNK_GAMES`], each on its own stream of the seed, merged in
@@ -20,7 +20,7 @@ use rayon::prelude::*;
 use super::chain::PolicyModel;
 use super::{Choice, NodeKey};
 use crate::board::{Board, ChoiceRule, Dice as BoardDice, Square};
-use crate::rules::{nudge, roll, RollLaw, RollOutcome};
+use crate::game::{nudge, roll, RollLaw, RollOutcome};
 use crate::simulate::engine::CHUNK_GAMES;
 use crate::simulate::stream::{Dice, Weighted};
 use crate::simulate::{GameSeen, Histogram, SimOptions, Simulation};

@@ -204,7 +204,7 @@ fn with_progress<T: Send>(
 
 /// Refuses a board whose turn can go on for ever: no simulated game would end.
 pub fn refuse_endless_turns(board: &Board) -> Result<()> {
-    if let Some(square) = ladders::simulate::endless::endless_turn(board) {
+    if let Some(square) = ladders::chain::endless_turn(board) {
         bail!(
             "{}: a turn from square {square} can go on for ever (the chance that it never ends \
              is above 0), so a simulated game might never end; `ladders expect` and `ladders \

@@ -6,7 +6,7 @@
 //! # What "landing" means
 //!
 //! A roll lands on the square where its move ends: after the overshoot rule and after every jump
-//! it triggers (the final square of a chain of jumps), as [`crate::rules::roll`] reports it.
+//! it triggers (the final square of a chain of jumps), as [`crate::game::roll`] reports it.
 //! Squares passed on the way (a ladder's foot, a snake's head) knock nobody off. A roll that
 //! leaves the token where the roll began (a roll past the finish under `overshoot = "stay"`, a
 //! forfeited roll) lands nowhere, and square 0 (off the board) is nobody's square. Every opponent
@@ -44,11 +44,10 @@ use super::independent::{bits_for, settled, Method, Race, SeatResult};
 use super::interval::Interval;
 use super::relative::{self, RelativeError};
 use crate::board::{Board, Dice, RollAgain, Square};
-use crate::chain::{
-    compound_move, Branches, Chain, ChainState, ChainTooLarge, RollGame, Turn, TurnModel,
-};
+use crate::chain::{compound_move, Chain, ChainState, ChainTooLarge, Turn, TurnModel};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
-use crate::rules::roll;
+use crate::game::roll;
+use crate::game::{Branches, RollGame};
 
 /// A state of the joint game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -5,7 +5,7 @@
 //! # The states
 //!
 //! When every seat has the same rolls ([`RollLevel`], the one definition of a roll in
-//! [`crate::rules`], with `roll_again` none or unlimited), a joint state needs only the squares
+//! [`crate::game`], with `roll_again` none or unlimited), a joint state needs only the squares
 //! of the seats in playing order starting from the one to move: (mover, next, the one after...).
 //! That is `m^P` states for P players on m squares, a P-th of the joint chain's, and a roll is a
 //! move of the first entry followed, when the turn ends, by a rotation (the next seat becomes

@@ -9,7 +9,7 @@
 //! The game of [`crate::simulate::shared`]: seats take whole turns in seat order, the first to
 //! reach the finish wins, the length in rounds is the winner's number of turns. A seat's turn is
 //! the one [`compound_move`] of [`StatefulBoard`] (the one definition of the roll, the forfeit
-//! that keeps what was used up, the skipped turn, extra rolls: [`crate::rules`]) from the
+//! that keeps what was used up, the skipped turn, extra rolls: [`crate::game`]) from the
 //! mover's square and owed turn with the table's [`Progress`]; the progress it ends with becomes
 //! the table's. A lost turn costs only the seat that reached the square.
 //!
@@ -32,10 +32,9 @@ use super::interval::Interval;
 use super::knockoff::{solve_exactly, RaceState};
 use super::layered::{Certified, LayeredChain, LayeredError};
 use crate::board::{Board, Dice, RollAgain, Square};
-use crate::chain::{
-    compound_move, Branches, Chain, PlayerState, RollGame, StatefulBoard, Turn, TurnModel,
-};
-use crate::rules::{Progress, RollOutcome};
+use crate::chain::{compound_move, Chain, Turn, TurnModel};
+use crate::game::{Branches, PlayerState, RollGame, StatefulBoard};
+use crate::game::{Progress, RollOutcome};
 use num_rational::BigRational;
 use num_traits::Zero;
 
@@ -324,7 +323,7 @@ pub fn states_bound(board: &Board, players: usize) -> f64 {
 /// A seat's turn depends only on its square, its owed turn and the table's used-up jumps, but a
 /// jump another seat broke can leave the mover where it never stands alone (on the square of a
 /// broken ladder it would have climbed), so the one-player check
-/// ([`crate::simulate::endless::endless_turn`]) is not enough. Two steps:
+/// ([`crate::chain::endless_turn`]) is not enough. Two steps:
 ///
 /// 1. If a turn can go on for ever from some state, it can from the same kind of square with
 ///    nothing used up and no turn owed: the rolls of a turn that never ends never end on a
@@ -656,7 +655,7 @@ mod tests {
         // on 4, whose extra rolls never end. Breadth first, the first such state is seat 1 on
         // 9 (it rolled a 3: stay), seat 2 on 1 and to move.
         let b = board(JOINT_LOOP);
-        assert_eq!(crate::simulate::endless::endless_turn(&b), None);
+        assert_eq!(crate::chain::endless_turn(&b), None);
         assert_eq!(endless_shared_turn(&b, 1, 1000), Ok(None));
         assert_eq!(endless_shared_turn(&b, 2, 1000), Ok(Some((vec![9, 1], 2))));
         assert_eq!(endless_shared_turn(&b, 2, 3), Err(3));

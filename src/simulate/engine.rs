@@ -1,11 +1,11 @@
-//! The simulator's engine: games played roll by roll from the board and [`crate::rules`], never
+//! The simulator's engine: games played roll by roll from the board and [`crate::game`], never
 //! from the chain's compound moves, so that a simulation is an independent check of the chain.
 //!
 //! # How it plays any board
 //!
-//! Every roll goes through the [`Table`] (generated from [`crate::rules::turn_steps`]): a throw
+//! Every roll goes through the [`Table`] (generated from [`crate::game::turn_steps`]): a throw
 //! drawn exactly by its integer weight among the dice's sums, its effect on the turn from
-//! [`crate::rules::throw_effect`] (the forfeit rule has no other definition), then the cell's
+//! [`crate::game::throw_effect`] (the forfeit rule has no other definition), then the cell's
 //! outcome, drawn by its integer weight when a chance square or a tile makes the roll random
 //! ([`Table::play_roll`]).
 //!
@@ -330,7 +330,7 @@ mod tests {
     #[test]
     fn the_lockstep_loop_plays_exactly_the_games_of_the_spelled_out_rules() {
         // The fast loop (lane words, countdowns, stops) against general_step, which follows
-        // rules::turn_step's outcome roll by roll: same streams, same faces, so the very same
+        // game::turn_step's outcome roll by roll: same streams, same faces, so the very same
         // games, and the same records.
         for (name, max_turns) in [("efi", 10_000), ("milton-bradley", 10_000), ("efi", 12)] {
             let b = builtin(name).unwrap();

@@ -1,11 +1,10 @@
 //! The fast seeded simulator and the statistical checks of simulations against the exact chain.
 //!
-//! - [`endless`]: boards whose turn can go on for ever, refused before any game is played.
-//! - `engine` (internal; public, hidden, for the benchmark only): games played roll by roll from the board and [`crate::rules`] (never from the
+//! - `engine` (internal; public, hidden, for the benchmark only): games played roll by roll from the board and [`crate::game`] (never from the
 //!   chain), several per core, on seeded per-chunk random streams.
 //! - `fast` (internal): the plain boards' loop, several games per core in lockstep, one table addition
 //!   per roll.
-//! - `table` (internal; public, hidden, for the benchmark only): the rules cached per (square, throw), generated from [`crate::rules`], and the
+//! - `table` (internal; public, hidden, for the benchmark only): the rules cached per (square, throw), generated from [`crate::game`], and the
 //!   simulator's one roll (a weighted throw, the turn logic, a weighted draw).
 //! - `stream` (internal): the seeded random streams and the exact integer-weight samplers.
 //! - [`simulate`]: runs the engine on all of rayon's threads and merges the tallies into a
@@ -16,7 +15,6 @@
 //!   check of such a simulation against the exact race of [`crate::race`].
 
 pub mod check;
-pub mod endless;
 // The engine and the rule table: public only for the simulation benchmark.
 #[doc(hidden)]
 pub mod engine;
@@ -357,7 +355,7 @@ mod tests {
         let b = builtin("efi").unwrap();
         let mut square = b.rules().start;
         for f in faces.iter().flatten() {
-            square = crate::rules::roll(&b, square, *f)
+            square = crate::game::roll(&b, square, *f)
                 .sure_outcome()
                 .expect("fixed board")
                 .to;

@@ -8,8 +8,8 @@
 //! [`crate::race::independent`]): seat 1 plays a whole turn, then seat 2, ...; the first token to
 //! reach its board's finish wins, and the game's length in rounds is the winner's number of
 //! turns. Every roll is one [`Table::play_roll`] of the seat's board (a table generated from
-//! [`crate::rules::turn_steps`], throws and draws picked by their exact integer weights, the
-//! turn logic from [`crate::rules::throw_effect`]), so the rules have one definition. With `knock_off`, a roll
+//! [`crate::game::turn_steps`], throws and draws picked by their exact integer weights, the
+//! turn logic from [`crate::game::throw_effect`]), so the rules have one definition. With `knock_off`, a roll
 //! *lands* on the square its move ends on (after the overshoot rule and every jump); a roll that
 //! leaves the token where the roll began, and square 0, knock nobody off; every opponent on the
 //! landing square goes back to its board's start at once, so the rest of a roll-again turn sees

@@ -6,11 +6,11 @@
 //! Seats take whole turns in seat order, as in [`super::race`]; the first to reach the finish
 //! wins and the game's length in rounds is the winner's number of turns. Each seat keeps its own
 //! square and its own owed turn (a lost-turn square costs only the seat that reached it); what is
-//! used up and eaten ([`crate::rules::Progress`]) is one for the whole table. A turn is
+//! used up and eaten ([`crate::game::Progress`]) is one for the whole table. A turn is
 //! `stateful::play_turn` on [`StatefulBoard`] from the mover's square and owed turn with
 //! the table's progress, and the progress it ends with becomes the table's: so the rules (the
 //! roll, the forfeit that keeps what was used up, the skipped turn, extra rolls) have their one
-//! definition in [`crate::rules`] and [`crate::chain::StatefulBoard`], and an apple scores only
+//! definition in [`crate::game`] and [`crate::game::StatefulBoard`], and an apple scores only
 //! for the seat whose move first ends on it. Every seat's final score is recorded for finished
 //! games.
 //!
@@ -21,11 +21,11 @@
 //! the seed only, never on the thread count.
 
 use super::race::{RaceSimOptions, RaceSimulation, RaceTally};
-use super::stateful::{play_turn, Scores, Throws};
+use super::stateful::{play_turn, Scores, Throws, TurnScratch};
 use super::stream::Dice;
 use super::{par_chunks, Histogram};
 use crate::board::Board;
-use crate::chain::{Branches, PlayerState, RollGame, StatefulBoard, TurnModel};
+use crate::game::{PlayerState, RollGame, StatefulBoard};
 
 /// Streams of the shared simulator's chunks are numbered from here (the plain engine uses small
 /// numbers, the single-player stateful one `2^61`, races `2^62`).
@@ -60,10 +60,10 @@ fn play(
     seats: usize,
     max_rounds: u64,
     dice: &mut Dice,
-    branches: &mut Branches<PlayerState>,
+    scratch: &mut TurnScratch<PlayerState>,
     tally: &mut SharedTally,
 ) {
-    let mut at: Vec<PlayerState> = vec![TurnModel::start(game); seats];
+    let mut at: Vec<PlayerState> = vec![game.start(); seats];
     let mut table = at[0].progress;
     let mut score = vec![0i64; seats];
     for round in 1..=max_rounds {
@@ -74,7 +74,7 @@ fn play(
             };
             let mut points = 0;
             let rolls = &mut tally.race.rolls;
-            let next = play_turn(game, throws, mover, dice, branches, &mut |r| {
+            let next = play_turn(game, throws, mover, dice, scratch, &mut |r| {
                 *rolls += 1;
                 if let Some(o) = r.outcome {
                     points += game.points(o);
@@ -128,7 +128,7 @@ pub fn simulate_shared(
         |c, games| {
             let mut acc = SharedTally::new(players);
             let mut dice = Dice::new(options.seed, SHARED_STREAMS + c);
-            let mut branches = Vec::new();
+            let mut scratch = TurnScratch::default();
             for _ in 0..games {
                 play(
                     &game,
@@ -136,7 +136,7 @@ pub fn simulate_shared(
                     players,
                     options.max_rounds,
                     &mut dice,
-                    &mut branches,
+                    &mut scratch,
                     &mut acc,
                 );
             }

@@ -5,16 +5,14 @@
 //!
 //! # The game played
 //!
-//! A turn is [`play_turn`]: a turn owed is skipped ([`RollGame::skip`]: it counts as a turn,
-//! with no roll); otherwise a throw is drawn by its exact integer weight, its effect on the turn
-//! comes from [`rules::throw_effect`], the roll from [`RollGame::roll`] (for one player,
-//! [`crate::rules::roll_with`] with the player's used-up jumps and eaten squares), and an outcome
-//! drawn by its weight when a chance square or a tile makes the roll random; whether the turn goes
-//! on is [`rules::rolls_again`] (a top throw under a roll-again rule, or a move that ended on an
-//! extra-turn square) and the streak of top throws [`rules::next_streak`]. A forfeit is
-//! [`RollGame::forfeit`]. The chain's compound move ([`crate::chain::compound_move`]) is built
-//! from the same functions, so both follow the one definition of the rules; the simulator never
-//! uses the chain's transition laws.
+//! A turn is [`play_turn`], which drives the game's turn machine: [`begin`] skips a turn owed
+//! (it counts as a turn, with no roll); otherwise a throw is drawn by its exact integer weight,
+//! [`throw_into`] gives its outcomes (the roll is [`RollGame::roll_into`]: for one player,
+//! [`crate::game::roll_with`] with the player's used-up jumps and eaten squares; a forfeit, an
+//! extra roll and a top throw's roll-again are decided there), and one outcome is drawn by its
+//! weight when a chance square or a tile makes the roll random; the outcome's step says whether
+//! the turn goes on. The chain's compound move drives the same machine, so both follow the one
+//! definition of the rules; the simulator never uses the chain's transition laws.
 //!
 //! # Reproducibility
 //!
@@ -30,8 +28,9 @@ use super::stream::{reject_below, Dice, Weighted};
 use super::table::RollTally;
 use super::{finish, par_chunks, SimOptions, Simulation};
 use crate::board::{Board, Throw};
-use crate::chain::{Branches, PlayerState, RollGame, StatefulBoard, TurnModel};
-use crate::rules::{self, RollOutcome, ThrowEffect};
+use crate::game::{
+    begin, throw_into, Branches, PlayerState, RollGame, RollOutcome, StatefulBoard, Step, Thrown,
+};
 
 /// Streams of the stateful simulator's chunks are numbered from here (the plain engine uses
 /// small numbers, races `2^62` and up).
@@ -68,78 +67,69 @@ pub struct RollSeen<'a> {
     pub outcome: Option<&'a RollOutcome>,
 }
 
-/// Picks one of a roll's outcomes by its weight out of `total`; a roll with one outcome draws
+/// Picks one of a throw's outcomes by its weight out of `total`; a throw with one outcome draws
 /// nothing.
-fn pick<S: Clone>(
-    branches: &[(u64, S, RollOutcome)],
-    total: u64,
-    dice: &mut Dice,
-) -> (S, RollOutcome) {
+fn pick<S: Clone>(thrown: &[Thrown<S>], total: u64, dice: &mut Dice) -> Thrown<S> {
     let mut i = 0;
-    if branches.len() > 1 {
+    if thrown.len() > 1 {
         let mut u = dice.uniform(total, reject_below(total));
-        i = branches
+        i = thrown
             .iter()
-            .position(|(w, ..)| {
-                let here = u < *w;
-                u = u.wrapping_sub(*w);
+            .position(|t| {
+                let here = u < t.weight;
+                u = u.wrapping_sub(t.weight);
                 here
             })
             .expect("the weights add up to the total");
     }
-    let (_, s, o) = &branches[i];
-    (s.clone(), *o)
+    thrown[i].clone()
+}
+
+/// The buffers a turn's throws are worked out in, kept by the caller from turn to turn so that
+/// a roll allocates nothing.
+pub struct TurnScratch<S> {
+    rolled: Branches<S>,
+    thrown: Vec<Thrown<S>>,
+}
+
+impl<S> Default for TurnScratch<S> {
+    fn default() -> TurnScratch<S> {
+        TurnScratch {
+            rolled: Vec::new(),
+            thrown: Vec::new(),
+        }
+    }
 }
 
 /// Plays one whole turn of `game` from the non-final `state` with `dice` (the game's dice are
-/// `throws`), calling `seen` after every roll; returns the state where the turn ends (after
-/// [`RollGame::end_turn`]). `branches` is scratch space for the rolls' outcomes, kept by the
-/// caller from turn to turn so that a roll allocates nothing.
+/// `throws`) through the turn machine, calling `seen` after every roll; returns the state the
+/// next turn begins in (after [`RollGame::end_turn`]).
 pub fn play_turn<G: RollGame>(
     game: &G,
     throws: &Throws,
     state: G::State,
     dice: &mut Dice,
-    branches: &mut Branches<G::State>,
+    scratch: &mut TurnScratch<G::State>,
     seen: &mut impl FnMut(RollSeen<'_>),
 ) -> G::State {
-    let end = |s: G::State| {
-        if game.is_final(&s) {
-            s
-        } else {
-            game.end_turn(s)
-        }
-    };
-    if let Some(after) = game.skip(&state) {
-        return end(after);
-    }
-    let rule = game.roll_again(&state);
     let began = state.clone();
-    let mut at = state;
-    let mut streak = 0;
+    let mut now = match begin(game, state) {
+        Step::End(after) => return after,
+        Step::Continue(now) => now,
+    };
+    let TurnScratch { rolled, thrown } = scratch;
     loop {
         let throw = throws.draw(dice);
-        match rules::throw_effect(rule, throw.top, streak) {
-            ThrowEffect::Forfeit => {
-                seen(RollSeen {
-                    sum: throw.sum,
-                    outcome: None,
-                });
-                return end(game.forfeit(&began, &at));
-            }
-            ThrowEffect::Move { again } => {
-                let total = game.roll_into(&at, throw.sum, branches);
-                let (next, o) = pick(branches, total, dice);
-                seen(RollSeen {
-                    sum: throw.sum,
-                    outcome: Some(&o),
-                });
-                if !rules::rolls_again(again, &o, game.is_final(&next)) {
-                    return end(next);
-                }
-                streak = rules::next_streak(rule, throw.top, streak);
-                at = next;
-            }
+        thrown.clear();
+        let total = throw_into(game, &began, &now, &throw, rolled, thrown);
+        let t = pick(thrown, total, dice);
+        seen(RollSeen {
+            sum: throw.sum,
+            outcome: (!t.forfeited).then_some(&t.outcome),
+        });
+        match t.step {
+            Step::End(next) => return next,
+            Step::Continue(next) => now = next,
         }
     }
 }
@@ -215,13 +205,13 @@ fn play_game(
     game: &StatefulBoard<'_>,
     throws: &Throws,
     dice: &mut Dice,
-    branches: &mut Branches<PlayerState>,
+    scratch: &mut TurnScratch<PlayerState>,
     max_turns: u64,
     seen: &mut impl FnMut(u64, RollSeen<'_>),
 ) -> Played {
-    let mut state = TurnModel::start(game);
+    let mut state = game.start();
     let (mut turns, mut rolls, mut score) = (0, 0, 0);
-    while !TurnModel::is_final(game, &state) {
+    while !game.is_final(&state) {
         if turns == max_turns {
             return Played {
                 turns: None,
@@ -229,7 +219,7 @@ fn play_game(
                 score,
             };
         }
-        state = play_turn(game, throws, state, dice, branches, &mut |r: RollSeen<
+        state = play_turn(game, throws, state, dice, scratch, &mut |r: RollSeen<
             '_,
         >| {
             rolls += 1;
@@ -258,7 +248,7 @@ fn run_chunk(
     let mut dice = Dice::new(options.seed, STATEFUL_STREAMS + chunk);
     let mut tally = Tally::default();
     let mut scores = Scores::default();
-    let mut branches = Vec::new();
+    let mut scratch = TurnScratch::default();
     for g in 0..games {
         let at_start = dice.clone();
         let totals = &mut tally.totals;
@@ -267,7 +257,7 @@ fn run_chunk(
             game,
             throws,
             &mut dice,
-            &mut branches,
+            &mut scratch,
             max_turns,
             &mut |_, r| {
                 if let Some(o) = r.outcome {
@@ -300,7 +290,7 @@ fn replay(
         game,
         throws,
         &mut dice,
-        &mut Vec::new(),
+        &mut TurnScratch::default(),
         max_turns,
         &mut |t, r| {
             let t = t as usize;
@@ -430,14 +420,14 @@ mod tests {
         let mut dice = Dice::new(3, 0);
         let mut forfeited_after_climb = 0;
         for _ in 0..2_000 {
-            let mut state = TurnModel::start(&game);
+            let mut state = game.start();
             let mut ladders = 0;
             while state.square != 6 {
                 let began = state;
                 let mut climbed_now = false;
                 let mut forfeit = false;
-                let branches = &mut Vec::new();
-                state = play_turn(&game, &throws, state, &mut dice, branches, &mut |r| match r
+                let scratch = &mut TurnScratch::default();
+                state = play_turn(&game, &throws, state, &mut dice, scratch, &mut |r| match r
                     .outcome
                 {
                     Some(o) => {

@@ -1,6 +1,6 @@
 //! The simulator's table: the rules of a board cached per (square, throw), generated from
-//! [`rules::roll`] and [`rules::turn_steps`] and nothing else, and the one roll of the
-//! simulator ([`Table::play_roll`]), whose turn logic is [`rules::throw_effect`].
+//! [`game::roll`] and [`game::turn_steps`] and nothing else, and the one roll of the
+//! simulator ([`Table::play_roll`]), whose turn logic is [`game::throw_effect`].
 //!
 //! A throw is an index into the dice's law ([`crate::board::Dice::throws`]: every sum with a
 //! positive weight); a row is `square * width` (width: the number of throws), so a cell is
@@ -11,7 +11,7 @@
 use super::fast::FastPlay;
 use super::stream::{Dice, Weighted};
 use crate::board::{Board, RollAgain, Square, Throw};
-use crate::rules::{self, ThrowEffect};
+use crate::game::{self, ThrowEffect};
 
 /// Bits of a table entry that hold the next row.
 pub(super) const ROW_BITS: u64 = 0xFFFF_FFFF;
@@ -39,7 +39,7 @@ impl RollTally {
         self.slid += other.slid;
     }
 
-    pub(super) fn of(out: &rules::RollOutcome) -> RollTally {
+    pub(super) fn of(out: &game::RollOutcome) -> RollTally {
         RollTally {
             snakes: out.snakes.into(),
             ladders: out.ladders.into(),
@@ -116,7 +116,7 @@ pub struct Table {
 }
 
 impl Table {
-    /// Builds the table from [`rules::turn_steps`] (and so [`rules::roll`]) for every square
+    /// Builds the table from [`game::turn_steps`] (and so [`game::roll`]) for every square
     /// and throw.
     pub fn new(board: &Board) -> Table {
         let throws = board.dice().throws().to_vec();
@@ -138,8 +138,8 @@ impl Table {
                     continue;
                 }
                 // The turn starts here with no top throw yet: the step moves (a forfeit needs a
-                // streak, which `play_roll` asks `rules::throw_effect` about).
-                let (steps, _) = rules::turn_steps(board, square, square, 0, throw.sum);
+                // streak, which `play_roll` asks `game::throw_effect` about).
+                let (steps, _) = game::turn_steps(board, square, square, 0, throw.sum);
                 let (_, first) = steps[0];
                 entries.push(entry(first.outcome.to, first.again));
                 tallies.push(RollTally::of(&first.outcome));
@@ -246,7 +246,7 @@ impl Table {
     }
 
     /// One roll of the turn `turn`: a throw drawn by its weight, its effect on the turn from
-    /// [`rules::throw_effect`], then the cell's outcome (drawn by its weight in a random cell).
+    /// [`game::throw_effect`], then the cell's outcome (drawn by its weight in a random cell).
     #[inline]
     pub fn play_roll(&self, dice: &mut Dice, turn: &mut Turn) -> Rolled {
         let i = self.throw_pick.pick(dice);
@@ -266,11 +266,11 @@ impl Table {
     }
 
     /// The roll of throw index `i` in the turn `turn`: its effect on the turn from
-    /// [`rules::throw_effect`], then the cell's outcome (drawn by its weight in a random cell).
+    /// [`game::throw_effect`], then the cell's outcome (drawn by its weight in a random cell).
     #[inline]
     fn play_throw(&self, i: usize, dice: &mut Dice, turn: &mut Turn) -> Rolled {
         let throw = self.throws[i];
-        match rules::throw_effect(self.roll_again, throw.top, turn.streak) {
+        match game::throw_effect(self.roll_again, throw.top, turn.streak) {
             ThrowEffect::Forfeit => {
                 *turn = Turn::at(turn.start_row);
                 Rolled {

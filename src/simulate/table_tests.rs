@@ -1,9 +1,9 @@
 //! The simulator's table enumerated against the one definition of the rules, for every built-in
-//! board and the rule variants; its roll's turn logic against `rules::turn_steps`.
+//! board and the rule variants; its roll's turn logic against `game::turn_steps`.
 
 use super::*;
 use crate::board::{builtin, RuleOverrides, BUILTIN_BOARDS};
-use crate::rules::turn_steps;
+use crate::game::turn_steps;
 
 fn variants() -> Vec<RuleOverrides> {
     use crate::board::{DieChoice, Overshoot};
@@ -50,7 +50,7 @@ const CHANCE: &str = r#"
     dice = 2
 "#;
 
-/// Every cell of `board`'s table against `rules::turn_steps` at streak 0: the same outcomes with
+/// Every cell of `board`'s table against `game::turn_steps` at streak 0: the same outcomes with
 /// the same weights (up to a common factor: both are out of their own totals) and tallies, and
 /// for a cell with one outcome the turn end the fast loop reads.
 fn enumerate(board: &Board) {
@@ -114,7 +114,7 @@ fn the_table_is_what_the_rules_say_for_every_builtin_board_and_rule() {
 
 #[test]
 fn a_roll_follows_turn_steps_at_every_streak() {
-    // play_roll's turn logic (rules::throw_effect) against rules::turn_steps: from each square
+    // play_roll's turn logic (game::throw_effect) against game::turn_steps: from each square
     // and streak, each roll's result must be one of the steps of the throw it drew.
     let loaded = RuleOverrides {
         die: Some(crate::board::DieChoice::Loaded(vec![1, 0, 1, 1, 1, 4])),

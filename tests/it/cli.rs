@@ -246,11 +246,13 @@ fn every_problem_with_dice_chance_squares_and_tiles_is_reported_at_once() {
     let path = fixture("draws.toml");
     let text = stderr_of(&["expect", &path], 2);
     for (line, needle) in [
-        (3, "chance square 5 is also where a snake or ladder starts"),
-        (3, "chance 5: destination 11 is outside the board"),
-        (6, "chance 6: the weights add up to 0"),
-        (9, "tiles length 12 is not a length: expected 1 to 9"),
-        (9, "tiles snake: 0.1 is a float, which is not exact"),
+        // Each on the line of its own value (`at = 5`, `to = ...`, `length = 12`,
+        // `snake = 0.1`), not on its table's header (issue 40 item 11).
+        (4, "chance square 5 is also where a snake or ladder starts"),
+        (5, "chance 5: destination 11 is outside the board"),
+        (8, "chance 6: the weights add up to 0"),
+        (10, "tiles length 12 is not a length: expected 1 to 9"),
+        (11, "tiles snake: 0.1 is a float, which is not exact"),
         (14, "die weights are all 0"),
         (15, "dice 11 is not a number of dice"),
     ] {

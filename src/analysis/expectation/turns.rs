@@ -102,7 +102,8 @@ mod tests {
     use crate::analysis::expectation::{expect_with, Expectation};
     use crate::analysis::stateful::law_chain;
     use crate::board::{builtin, builtin_names, Board, RollAgain, RuleOverrides, Square};
-    use crate::chain::{Chain, PlayerState};
+    use crate::chain::Chain;
+    use crate::game::PlayerState;
     use crate::test_util::board;
 
     /// E[T] alone, with and without the law chain given, equals `expect_with`'s (the solve of

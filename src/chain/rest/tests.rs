@@ -12,7 +12,8 @@ use super::{combine, combine_signed, Frac, Scale};
 use crate::board::{builtin, builtin_names, Board, RollAgain};
 use crate::chain::links::tests::assert_links_hold;
 use crate::chain::run::tests::{loaded, random_board};
-use crate::chain::{Chain, SingleBoard};
+use crate::chain::Chain;
+use crate::game::SingleBoard;
 use crate::test_util::{board, unlimited};
 
 /// `b`'s chain by [`Chain::for_board`] (square by square under unlimited roll-again) equals

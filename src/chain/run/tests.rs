@@ -10,7 +10,8 @@ use proptest::prelude::*;
 
 use crate::board::{builtin, builtin_names, Board, RollAgain, RuleOverrides};
 use crate::chain::compound::{compound_move_by, Route};
-use crate::chain::{Chain, RollGame, SingleBoard, StatefulBoard, TurnModel};
+use crate::chain::{Chain, TurnModel};
+use crate::game::{RollGame, SingleBoard, StatefulBoard};
 use crate::test_util::{board, q};
 
 /// The reachable states whose turns were compared, and how many of them were summed in words.

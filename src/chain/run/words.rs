@@ -168,12 +168,10 @@ fn nearly_sorted<S: Ord>(ends: &mut [(S, usize)]) {
 }
 
 /// The turn over the single path of `shape` (whose levels' rolls are `rolls`), summed in
-/// words, or `None` when some number does not fit one. `end` maps the squares the turn ends
-/// on, as in [`super::single_path`].
+/// words, or `None` when some number does not fit one.
 pub(super) fn single_path<S: Ord + Clone>(
     shape: &Shape,
     rolls: &[Rc<RollsFrom<S>>],
-    end: &impl Fn(&S) -> S,
 ) -> Option<Turn<S>> {
     let levels = Levels::new(shape)?;
     // rolls, snakes, ladders, climbed, slid, then the points scored and lost.
@@ -197,7 +195,7 @@ pub(super) fn single_path<S: Ord + Clone>(
             levels.add(sum, k, r.points.unsigned_abs())?;
         }
         for (s, p) in &r.ends {
-            ends.push((end(s), added.len()));
+            ends.push((s.clone(), added.len()));
             added.push((k, *p));
         }
     }

@@ -15,7 +15,7 @@ use crate::num::decimal::to_f64;
 use crate::test_util::random_board;
 
 /// The chain `distribution` steps for `board` (the lumped chain on a stateful board).
-fn chain_of(board: &Board) -> Option<Chain<crate::chain::PlayerState>> {
+fn chain_of(board: &Board) -> Option<Chain<crate::game::PlayerState>> {
     board
         .is_stateful()
         .then(|| crate::analysis::stateful::law_chain(board))

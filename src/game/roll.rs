@@ -1,8 +1,7 @@
-//! The one definition of the rules (DESIGN.md section 1, docs/model.md): what one roll does
-//! ([`roll`]) and how throws make a turn ([`throw_effect`]). The chain builder
-//! ([`crate::chain::compound_move`]), the shortest-game search, the joint chains of several
-//! players and the simulator's tables all stand on these two functions; nothing else in the
-//! crate does square arithmetic.
+//! One roll (DESIGN.md section 1, docs/model.md): what a throw with sum r does from a square
+//! ([`roll`], [`roll_with`]) and the coin of the choice rule ([`nudge`]). The turn machine
+//! ([`super::turn`]), and through it the chain, the simulator and the witnesses, stand on these
+//! functions; nothing else in the crate does square arithmetic.
 //!
 //! One roll of a throw with sum r from square s:
 //! 1. t = s + r;
@@ -16,13 +15,8 @@
 //!    square draws a destination (at most one draw per move; with `chain = false` the draw is the
 //!    move's one jump, and with `chain = true` jumps at the drawn square apply);
 //! 5. reaching N ends the game at once.
-//!
-//! A turn: with `roll_again = none` one roll; otherwise a top throw (every die on its top face)
-//! grants another roll after the move is made, unless the token finished. With `roll_again = K`
-//! the K-th top throw in a row forfeits the turn: that roll is not moved and the token goes back
-//! to the square where the turn began.
 
-use crate::board::{Board, Chance, Overshoot, RollAgain, Square};
+use crate::board::{Board, Chance, Overshoot, Square};
 
 /// What one roll did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -128,7 +122,7 @@ impl RollLaw {
 ///
 /// ```
 /// use ladders::board::builtin;
-/// use ladders::rules::roll;
+/// use ladders::game::roll;
 /// let efi = builtin("efi").unwrap();
 /// // 97 + 6 = 103 bounces back to 2 * 100 - 103 = 97; 74 + 6 = 80, the ladder 80 -> 99.
 /// assert_eq!(roll(&efi, 97, 6).sure_outcome().unwrap().to, 97);
@@ -185,7 +179,7 @@ fn roll_used(board: &Board, used: u64, from: Square, sum: u32) -> RollLaw {
 ///
 /// ```
 /// use ladders::board::builtin;
-/// use ladders::rules::nudge;
+/// use ladders::game::nudge;
 /// let mb = builtin("milton-bradley").unwrap();
 /// // Heads from 27 lands on 28, the ladder 28 -> 84; tails lands on 26.
 /// assert_eq!(nudge(&mb, 27, true).sure_outcome().unwrap().to, 84);
@@ -328,158 +322,6 @@ fn landing(board: &Board, eaten: u64, out: &mut RollOutcome) {
     }
 }
 
-/// What a throw does to the turn, before its move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ThrowEffect {
-    /// The K-th top throw in a row: the roll is not moved, the token goes back to where the turn
-    /// began, and the turn ends.
-    Forfeit,
-    /// The roll is moved; when `again`, the player rolls again afterwards unless the move
-    /// finished the game.
-    Move {
-        /// True for a top throw under a roll-again rule.
-        again: bool,
-    },
-}
-
-/// The turn logic: a throw (`top` when every die shows its top face) after `streak` top throws
-/// in a row in this turn, under `roll_again`.
-///
-/// # Examples
-///
-/// ```
-/// use ladders::board::RollAgain;
-/// use ladders::rules::{throw_effect, ThrowEffect};
-/// assert_eq!(throw_effect(RollAgain::Unlimited, true, 5), ThrowEffect::Move { again: true });
-/// assert_eq!(throw_effect(RollAgain::Forfeit(3), true, 2), ThrowEffect::Forfeit);
-/// assert_eq!(throw_effect(RollAgain::None, true, 0), ThrowEffect::Move { again: false });
-/// ```
-pub fn throw_effect(roll_again: RollAgain, top: bool, streak: u32) -> ThrowEffect {
-    match roll_again {
-        RollAgain::None => ThrowEffect::Move { again: false },
-        RollAgain::Unlimited => ThrowEffect::Move { again: top },
-        RollAgain::Forfeit(k) if top && streak + 1 >= k => ThrowEffect::Forfeit,
-        RollAgain::Forfeit(_) => ThrowEffect::Move { again: top },
-    }
-}
-
-/// The top throws in a row that the next roll of a turn counts, after a moved roll (`top`: every
-/// die on its top face) that followed `streak` of them. Only `roll_again = K` counts them (a top
-/// throw adds one, any other throw resets the count); an extra roll from an extra-turn square
-/// leaves the count as this throw made it.
-///
-/// # Examples
-///
-/// ```
-/// use ladders::board::RollAgain;
-/// use ladders::rules::next_streak;
-/// assert_eq!(next_streak(RollAgain::Forfeit(3), true, 1), 2);
-/// assert_eq!(next_streak(RollAgain::Forfeit(3), false, 1), 0);
-/// assert_eq!(next_streak(RollAgain::Unlimited, true, 4), 0);
-/// ```
-pub fn next_streak(roll_again: RollAgain, top: bool, streak: u32) -> u32 {
-    match (roll_again, top) {
-        (RollAgain::Forfeit(_), true) => streak + 1,
-        _ => 0,
-    }
-}
-
-/// Whether the player rolls again in this turn after a moved roll: the throw grants another
-/// roll (`again`, from [`throw_effect`]) or the move ended on an extra-turn square, and the
-/// game is not over (`finished`). A top throw that lands on an extra-turn square still gives
-/// only one more roll.
-pub fn rolls_again(again: bool, outcome: &RollOutcome, finished: bool) -> bool {
-    (again || outcome.extra_roll) && !finished
-}
-
-/// What one roll inside a turn did, and whether the turn goes on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TurnStep {
-    /// The roll's effect; for a forfeited roll, `to` is the square the turn began on and the
-    /// counts are zero.
-    pub outcome: RollOutcome,
-    /// True when the player rolls again in this turn.
-    pub again: bool,
-    /// True when this roll was the K-th top throw in a row and forfeited the turn.
-    pub forfeited: bool,
-}
-
-/// Every outcome of one roll inside a turn: the player began the turn on `turn_start`, stands on
-/// `square`, has thrown `streak` top throws in a row so far in this turn, and throws `sum`. Each
-/// step comes with its weight out of the returned total. Built from [`roll`] and
-/// [`throw_effect`].
-pub fn turn_steps(
-    board: &Board,
-    turn_start: Square,
-    square: Square,
-    streak: u32,
-    sum: u32,
-) -> (Vec<(u64, TurnStep)>, u64) {
-    let top = sum == board.dice().max_sum();
-    match throw_effect(board.rules().roll_again, top, streak) {
-        ThrowEffect::Forfeit => {
-            let step = TurnStep {
-                outcome: RollOutcome {
-                    to: turn_start,
-                    ..RollOutcome::default()
-                },
-                again: false,
-                forfeited: true,
-            };
-            (vec![(1, step)], 1)
-        }
-        ThrowEffect::Move { again } => {
-            let law = roll(board, square, sum);
-            let steps = law
-                .branches()
-                .iter()
-                .map(|&(w, outcome)| {
-                    let step = TurnStep {
-                        outcome,
-                        again: rolls_again(again, &outcome, outcome.to == board.size()),
-                        forfeited: false,
-                    };
-                    (w, step)
-                })
-                .collect();
-            (steps, law.total())
-        }
-    }
-}
-
-/// [`turn_steps`] on a board whose rolls are decided by the throw alone (no chance squares or
-/// tiles): the one outcome.
-///
-/// # Panics
-///
-/// When the roll is random beyond its throw.
-///
-/// # Examples
-///
-/// ```
-/// use ladders::board::builtin;
-/// use ladders::rules::turn_step;
-/// let efi = builtin("efi").unwrap();
-/// let step = turn_step(&efi, 1, 1, 0, 6);
-/// assert_eq!(step.outcome.to, 7);
-/// assert!(step.again); // a six rolls again on the Efi board
-/// ```
-pub fn turn_step(
-    board: &Board,
-    turn_start: Square,
-    square: Square,
-    streak: u32,
-    sum: u32,
-) -> TurnStep {
-    match turn_steps(board, turn_start, square, streak, sum)
-        .0
-        .as_slice()
-    {
-        [(_, step)] => *step,
-        _ => panic!("turn_step is for boards without chance squares or tiles"),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -564,38 +406,6 @@ mod tests {
             })
             .unwrap();
         assert_eq!(roll(&single, 0, 2).sure_outcome().unwrap().to, 6);
-    }
-
-    #[test]
-    fn the_kth_top_face_in_a_row_forfeits_and_returns_to_the_turn_start() {
-        let b = board(SMALL)
-            .with_rules(&RuleOverrides {
-                roll_again: Some(RollAgain::Forfeit(3)),
-                ..RuleOverrides::default()
-            })
-            .unwrap();
-        // Turn began on 0: six -> 6 (again), six -> 12 > 10 stay at 6 (again), third six forfeits.
-        let s1 = turn_step(&b, 0, 0, 0, 6);
-        assert_eq!((s1.outcome.to, s1.again, s1.forfeited), (6, true, false));
-        let s2 = turn_step(&b, 0, 6, 1, 6);
-        assert_eq!((s2.outcome.to, s2.again, s2.forfeited), (6, true, false));
-        let s3 = turn_step(&b, 0, 6, 2, 6);
-        assert_eq!((s3.outcome.to, s3.again, s3.forfeited), (0, false, true));
-        // A non-top face after two sixes is an ordinary move.
-        let s4 = turn_step(&b, 0, 6, 2, 1);
-        assert_eq!((s4.outcome.to, s4.again), (7, false));
-    }
-
-    #[test]
-    fn reaching_the_finish_on_a_top_face_ends_the_turn() {
-        let b = board("size = 6\n[rules]\nroll_again = \"unlimited\"\n");
-        let step = turn_step(&b, 0, 0, 0, 6);
-        assert_eq!(step.outcome.to, 6);
-        assert!(!step.again);
-        // Without the finish, a six rolls again.
-        assert!(turn_step(&b, 0, 0, 0, 1).outcome.to == 1);
-        let b7 = board("size = 7\n[rules]\nroll_again = \"unlimited\"\n");
-        assert!(turn_step(&b7, 0, 0, 0, 6).again);
     }
 
     fn outcomes(b: &Board, from: Square, sum: u32) -> Vec<(u64, Square)> {
@@ -704,11 +514,5 @@ mod tests {
         assert_eq!(nudge(&b, 8, true).sure_outcome().unwrap().to, 2);
         // Tails from 4 lands on the ladder's foot 3.
         assert_eq!(nudge(&b, 4, false).sure_outcome().unwrap().to, 7);
-    }
-
-    #[test]
-    fn no_roll_again_means_a_six_ends_the_turn() {
-        let b = board(SMALL);
-        assert!(!turn_step(&b, 0, 0, 0, 6).again);
     }
 }

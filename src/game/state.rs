@@ -1,8 +1,8 @@
 //! One player on a board whose state is more than a square (seed 003 and popular editions):
 //! one-use jumps that break once taken, point squares eaten the first time a move ends there,
 //! squares that cost the next turn or give one more roll. The state remembers what has been
-//! used up and eaten and whether a turn is owed; the roll is [`crate::rules::roll_with`] and the
-//! turn the one [`compound_move`], like every other game.
+//! used up and eaten and whether a turn is owed; the roll is [`super::roll_with`] and the turn
+//! the one turn machine, like every other game.
 //!
 //! [`StatefulBoard::for_turns`] is the same game with the eaten point squares forgotten: an
 //! eaten apple changes no move (point squares are never on a jump or a chance square, and the
@@ -12,9 +12,8 @@
 //! eaten, is the lumped state's. The law of T and every reward but the points are the same on
 //! both, on up to 2^(point squares) times fewer states.
 
-use super::{compound_move, Branches, RollGame, Turn, TurnModel};
+use super::{roll_with, Branches, Progress, RollGame, RollOutcome};
 use crate::board::{Board, Dice, RollAgain, Square};
-use crate::rules::{roll_with, Progress, RollOutcome};
 
 /// A player's state on a stateful board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -57,6 +56,15 @@ impl<'a> StatefulBoard<'a> {
     /// The board.
     pub fn board(&self) -> &'a Board {
         self.board
+    }
+
+    /// The state the game begins in: the board's start, nothing used up, eaten or owed.
+    pub fn start(&self) -> PlayerState {
+        PlayerState {
+            square: self.board.rules().start,
+            progress: Progress::default(),
+            owed: false,
+        }
     }
 
     /// The points of a roll that ate a point square.
@@ -144,25 +152,5 @@ impl RollGame for StatefulBoard<'_> {
             owed: false,
             ..*state
         })
-    }
-}
-
-impl TurnModel for StatefulBoard<'_> {
-    type State = PlayerState;
-
-    fn start(&self) -> PlayerState {
-        PlayerState {
-            square: self.board.rules().start,
-            progress: Progress::default(),
-            owed: false,
-        }
-    }
-
-    fn is_final(&self, state: &PlayerState) -> bool {
-        state.square == self.board.size()
-    }
-
-    fn turn(&self, state: &PlayerState) -> Turn<PlayerState> {
-        compound_move(self, state)
     }
 }

@@ -1,4 +1,4 @@
-//! Boards whose turn can go on for ever, found before any game is played: a simulation there
+//! Boards whose turn can go on for ever, found before any game is simulated: a simulation there
 //! would never return (the turn cap counts turns, and such a turn never ends).
 //!
 //! A turn goes on only after a top throw (`roll_again = "unlimited"`; with `roll_again = K` the
@@ -6,11 +6,12 @@
 //! extra-turn square, a turn can last for ever with positive probability only if the top throw
 //! has probability 1 (otherwise a run of n top throws has probability P(top)^n -> 0); only then,
 //! or when the board has extra-turn squares, is the one-player chain built, and its turn
-//! function ([`crate::chain::compound_move`], the one definition) says which state's turn never
+//! function ([`super::compound_move`], the one definition) says which state's turn never
 //! ends.
 
+use super::{first_endless, Chain, TurnModel};
 use crate::board::{Board, RollAgain, Square};
-use crate::chain::{first_endless, Chain, StatefulBoard, TurnModel};
+use crate::game::StatefulBoard;
 
 /// The square (nearest the start) where a reachable turn can go on for ever, if any.
 pub fn endless_turn(board: &Board) -> Option<Square> {
