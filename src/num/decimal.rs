@@ -178,38 +178,6 @@ pub(crate) fn format_scientific(m: &BigInt, e: i64, significant: usize) -> Strin
     text
 }
 
-/// `n / d` (d > 0) rounded down (or up) to a dyadic fraction with about `bits` significant
-/// bits: a one-sided bound with short numbers, found without a gcd of the long ones.
-pub(crate) fn dyadic_bound(n: &BigInt, d: &BigInt, bits: u64, up: bool) -> BigRational {
-    if n.is_zero() {
-        return BigRational::zero();
-    }
-    let shift = bits as i64 - (n.bits() as i64 - d.bits() as i64);
-    let (n, d) = match shift >= 0 {
-        true => (n << shift as usize, d.clone()),
-        false => (n.clone(), d << shift.unsigned_abs() as usize),
-    };
-    let m = match up {
-        true => -((-n).div_floor(&d)),
-        false => n.div_floor(&d),
-    };
-    match shift >= 0 {
-        true => over_power_of_two(m, shift as u64),
-        false => BigRational::from_integer(m << shift.unsigned_abs() as usize),
-    }
-}
-
-/// `m / 2^k` in lowest terms, reduced by `m`'s trailing zeros instead of a general gcd (the
-/// same fraction `BigRational::new` gives, without its binary gcd's hundreds of big-integer
-/// shifts).
-pub(crate) fn over_power_of_two(m: BigInt, k: u64) -> BigRational {
-    if m.is_zero() {
-        return BigRational::zero();
-    }
-    let common = m.trailing_zeros().map_or(0, |z| z.min(k));
-    BigRational::new_raw(m >> common as usize, BigInt::one() << (k - common) as usize)
-}
-
 /// `m / 10^k` in lowest terms, reduced by `m`'s factors 2 and 5 alone (the fraction
 /// `BigRational::new` gives, without a general gcd).
 pub(crate) fn over_power_of_ten(m: BigInt, k: usize) -> BigRational {
@@ -591,5 +559,4 @@ pub fn to_f64(r: &BigRational) -> f64 {
 }
 
 #[cfg(test)]
-#[path = "decimal_tests.rs"]
 mod tests;

@@ -28,6 +28,7 @@ mod hostile;
 mod hostile_corpus;
 mod hostile_limits;
 mod hostile_users;
+mod import;
 mod invariants;
 mod json_docs;
 mod known_closed_forms;

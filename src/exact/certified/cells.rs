@@ -1,7 +1,7 @@
 //! The scientific digits of a dyadic number in machine words ([`scientific_u128`]), with
 //! which [`super::Bounds::push_cells`] writes a cell that rounds to 0 or 1 without being it
 //! (`3.200e-21`, `1 - 3.200e-21`) from the bounds (part of `exact/certified.rs`; the cells'
-//! tests, against the fractions' own decimals, are `cells_tests.rs`).
+//! tests, against the fractions' own decimals, are `cells/tests.rs`).
 
 use super::{fraction_below, round_half_even, Fraction};
 use crate::num::decimal::pow10_u64;
@@ -77,5 +77,4 @@ fn tenth(r: u64, f: Fraction) -> Fraction {
 }
 
 #[cfg(test)]
-#[path = "cells_tests.rs"]
 mod tests;

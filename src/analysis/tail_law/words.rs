@@ -10,7 +10,7 @@ use num_traits::{Signed, ToPrimitive, Zero};
 
 use super::{Bounds, Bounds128, BITS, TINY_BITS};
 use crate::analysis::spectral::TransientQ;
-use crate::num::decimal::{dyadic_bound, over_power_of_two};
+use crate::num::dyadic::{self, over_power_of_two};
 use crate::num::gcd::gcd;
 use crate::num::limbs::{wide_mul, words_of};
 
@@ -133,7 +133,7 @@ pub(super) fn geometric_bounds(
     // (U A)_j / (D U_j); alpha (U 1) = p_j (U 1) / (U_j 2^shift) with p_j's bound over 2^shift.
     let ratio = |(n, x): Ratio| lowest(big(n), d * big(x));
     let scaled = |(n, x): Ratio, total: u128| lowest(big(n) * big(total), big(x) << shift);
-    let round = |x: BigRational, up| dyadic_bound(x.numer(), x.denom(), BITS, up);
+    let round = |x: BigRational, up| dyadic::bound(x.numer(), x.denom(), BITS, up);
     Some(Some(Bounds {
         a: round(scaled(alpha, total_u), true),
         r: round(ratio(r), true),
@@ -144,5 +144,4 @@ pub(super) fn geometric_bounds(
 }
 
 #[cfg(test)]
-#[path = "tail_law_words_tests.rs"]
 mod tests;

@@ -36,23 +36,6 @@ fn fractions_over_powers_of_ten_are_in_lowest_terms() {
 }
 
 #[test]
-fn fractions_over_powers_of_two_are_in_lowest_terms() {
-    // By hand: 12/16 = 3/4, 5/8 stays, -8/4 = -2/1, 0/32 = 0/1, 96/2 = 48/1. Numerator and
-    // denominator are compared, not only the value (a fraction not in lowest terms would
-    // print differently).
-    let parts = |m: i64, k: u64| {
-        let r = over_power_of_two(BigInt::from(m), k);
-        (r.numer().clone(), r.denom().clone())
-    };
-    let want = |n: i64, d: i64| (BigInt::from(n), BigInt::from(d));
-    assert_eq!(parts(12, 4), want(3, 4));
-    assert_eq!(parts(5, 3), want(5, 8));
-    assert_eq!(parts(-8, 2), want(-2, 1));
-    assert_eq!(parts(0, 5), want(0, 1));
-    assert_eq!(parts(96, 1), want(48, 1));
-}
-
-#[test]
 fn the_rounded_fraction_is_the_printed_decimal() {
     // 0.125 -> 0.12 and 0.375 -> 0.38 (ties to even), -0.125 -> -0.12, 2/3 -> 0.67.
     assert_eq!(rounded(&q(1, 8), 2), q(12, 100));
