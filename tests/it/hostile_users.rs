@@ -242,3 +242,35 @@ fn the_board_list_and_the_help_name_sources_not_seed_numbers() {
         assert!(!text.to_lowercase().contains("seed 00"), "{text}");
     }
 }
+
+/// Item 16: the quick start left no `ladders` command (`cargo run --release` installs nothing)
+/// while every example uses `ladders`; it now installs it (or sets an alias), says the Rust
+/// version Cargo.toml requires, and how long the build and the tests take.
+#[test]
+fn the_quick_start_gives_a_ladders_command_and_the_rust_version() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let quick = readme
+        .split("## Quick start")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("a Quick start section");
+    let manifest = std::fs::read_to_string(format!("{root}/Cargo.toml")).unwrap();
+    let version = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = "))
+        .expect("rust-version")
+        .trim_matches('"');
+    assert!(
+        quick.contains(&format!("Rust {version} or newer")),
+        "{quick}"
+    );
+    assert!(quick.contains("cargo install --path . --locked"), "{quick}");
+    assert!(quick.contains("alias ladders="), "{quick}");
+    assert!(
+        quick.contains("A clean release build takes about"),
+        "{quick}"
+    );
+    assert!(quick.contains("`cargo test --release`"), "{quick}");
+}
+
