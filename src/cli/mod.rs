@@ -218,6 +218,7 @@ fn exit_on(e: clap::Error) -> ! {
 /// Runs the command line: its text through the [`colour::Painter`] when standard output is
 /// coloured, with the library's long stages shown on standard error when it is a terminal.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
+    set_threads(&cli)?;
     let colour = colour::stdout_colour(cli.color);
     let _progress = progress::install();
     if !colour {
@@ -227,6 +228,46 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
     let code = dispatch(cli, true, &mut painter);
     painter.flush()?;
     code
+}
+
+/// The most threads `--threads` or `RAYON_NUM_THREADS` may ask for.
+const MAX_THREADS: usize = 1024;
+
+/// Sizes rayon's global pool, which every parallel part of a command runs on: `--threads T` when
+/// the command takes it (it wins over `RAYON_NUM_THREADS`, which rayon would otherwise read for
+/// that pool: `check --threads 2` ran 3,000 threads with `RAYON_NUM_THREADS=3000`), else
+/// `RAYON_NUM_THREADS` as rayon reads it when it is a number from 0 (all cores) to
+/// [`MAX_THREADS`].
+///
+/// # Errors
+///
+/// `RAYON_NUM_THREADS` is set to anything else.
+fn set_threads(cli: &Cli) -> Result<()> {
+    let given = match &cli.command {
+        Some(Command::Simulate(a)) => a.sample.sim.threads,
+        Some(Command::Check(a)) => a.sample.sim.threads,
+        _ => None,
+    };
+    if let Some(t) = given {
+        // Fails only when the pool was built already (never here: this runs first).
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(t))
+            .build_global();
+        return Ok(());
+    }
+    // Unset, or a number rayon reads as it is (its pool is built on first use, so a command
+    // that runs nothing in parallel starts no thread).
+    match std::env::var("RAYON_NUM_THREADS") {
+        Err(_) => Ok(()),
+        Ok(text) => match text.parse::<usize>() {
+            Ok(t) if t <= MAX_THREADS => Ok(()),
+            _ => anyhow::bail!(
+                "RAYON_NUM_THREADS={}: expected a number of threads from 1 to {MAX_THREADS} (0: \
+                 all cores), or give --threads",
+                ladders::text::printable(&text)
+            ),
+        },
+    }
 }
 
 /// Runs the subcommand (`colour`: whether standard output is coloured); a library error that

@@ -274,3 +274,38 @@ fn the_quick_start_gives_a_ladders_command_and_the_rust_version() {
     assert!(quick.contains("`cargo test --release`"), "{quick}");
 }
 
+/// Item 8: `RAYON_NUM_THREADS` sized the pool of every parallel part, `--threads` or not (3,000
+/// threads ran; under a 2 GiB limit an intermittent abort). `--threads` now sizes it, and
+/// without it a `RAYON_NUM_THREADS` past 1,024 is refused.
+#[cfg(unix)]
+#[test]
+fn threads_come_from_threads_and_rayon_num_threads_is_bounded() {
+    ladders()
+        .env("RAYON_NUM_THREADS", "3000")
+        .args(["verify", "tiny", "--mean", "4.5", "--games", "1000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "RAYON_NUM_THREADS=3000: expected a number of threads from 1 to 1024",
+        ));
+    let bin = assert_cmd::cargo::cargo_bin("ladders");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2097152; exec \"$0\" check tiny -n 100k --seed 1 --threads 2")
+        .arg(bin)
+        .env("RAYON_NUM_THREADS", "3000")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    ladders()
+        .env("RAYON_NUM_THREADS", "2")
+        .args(["verify", "tiny", "--mean", "4.0", "--games", "1000"])
+        .assert()
+        .code(0);
+}
+
