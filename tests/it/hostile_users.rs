@@ -309,3 +309,31 @@ fn threads_come_from_threads_and_rayon_num_threads_is_bounded() {
         .code(0);
 }
 
+/// Item 13: names printed U+200E/U+200F/U+061C marks, U+2028/U+2029 separators, tag characters
+/// and U+FFF9-FFFB raw (now refused, named as escapes), and a path in an `--svg`,
+/// `--histogram-csv` or `--policy` error printed a raw ESC (now escaped).
+#[test]
+fn names_and_paths_never_reach_the_terminal_with_marks_separators_or_escapes() {
+    for (file, shown) in [
+        ("mark_name.toml", "\\u{200e}"),
+        ("separator_name.toml", "\\u{2028}"),
+        ("tag_name.toml", "\\u{e0041}"),
+        ("annotation_name.toml", "\\u{fff9}"),
+    ] {
+        let board = crate::hostile::hostile_board(file);
+        let out = ladders().args(["expect", &board]).assert().code(2);
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(stderr.contains(shown), "{file}: {stderr}");
+    }
+    let path = "/nonexistent-dir/\u{1b}[2J.svg";
+    for args in [
+        vec!["draw", "tiny", "--svg", path],
+        vec!["simulate", "tiny", "-n", "1000", "--histogram-csv", path],
+        vec!["expect", "course", "--policy", path],
+    ] {
+        let out = ladders().args(&args).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(!stderr.contains('\u{1b}'), "{args:?}: {stderr:?}");
+        assert!(stderr.contains("\\u{1b}[2J"), "{args:?}: {stderr:?}");
+    }
+}
