@@ -27,7 +27,7 @@
 //! assert_eq!(e.turns, BigRational::new(3.into(), 2.into()));
 //! // 5. The report, as `ladders expect` prints it.
 //! let mut text = Vec::new();
-//! write_text(&mut text, &board, &expectation, ExpectOptions { digits: 4, per_square: false })?;
+//! write_text(&mut text, &board, &expectation, ExpectOptions { digits: 4, per_square: false, exact: false })?;
 //! assert!(String::from_utf8(text)?.contains("exact          3/2"));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

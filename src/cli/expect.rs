@@ -40,6 +40,10 @@ pub struct Args {
     pub per_square: bool,
     #[command(flatten)]
     pub output: Json,
+    /// Print every exact fraction whole (one of more than 1,000 characters is otherwise shown by
+    /// its first digits and its digit counts; --json always has it whole)
+    #[arg(long, conflicts_with = "float")]
+    pub exact: bool,
     /// Floating point instead of exact fractions (fast on large boards, about 12 digits)
     #[arg(long)]
     pub float: bool,
@@ -88,6 +92,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let options = ExpectOptions {
         digits: args.game.digits.get(),
         per_square: args.per_square,
+        exact: args.exact,
     };
     let needs = match (args.float, args.per_square) {
         (true, false) => Needs::Law,
@@ -141,6 +146,7 @@ fn run_policy(args: &Args, chosen: &Chosen, out: &mut dyn Write) -> Result<ExitC
     let options = ExpectOptions {
         digits: args.game.digits.get(),
         per_square: args.per_square,
+        exact: args.exact,
     };
     let chain = chosen.model().chain();
     let (expectation, moments) = match args.moments {

@@ -12,7 +12,7 @@ use crate::report::distribution::summary_json;
 use crate::report::expect::trap_sentence;
 use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::shortest::{extremes_json, write_extremes};
-use crate::report::text::{board_line, rules_line};
+use crate::report::text::{board_line, fraction_text, rules_line};
 
 /// Writes the text report.
 ///
@@ -35,7 +35,7 @@ pub fn write_text(
         }
         Expectation::Finite(e) => {
             writeln!(out, "Expected turns   {}", fixed(&e.turns, digits))?;
-            writeln!(out, "  exact          {}", e.turns)?;
+            writeln!(out, "  exact          {}", fraction_text(&e.turns, false))?;
             writeln!(out, "Std deviation    {}", sqrt_fixed(&e.variance, digits))?;
         }
     }

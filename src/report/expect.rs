@@ -9,7 +9,7 @@ use crate::board::{Board, Square};
 use crate::chain::Trap;
 use crate::num::decimal::{fixed, sqrt_fixed};
 use crate::report::json::{BoardJson, ExactJson, RulesJson};
-use crate::report::text::{board_line, float_text, rules_line};
+use crate::report::text::{board_line, float_text, fraction_text, rules_line};
 
 /// What to show in an `expect` report.
 #[derive(Clone, Copy, Debug)]
@@ -18,6 +18,8 @@ pub struct ExpectOptions {
     pub digits: usize,
     /// Add the expected remaining turns from every reachable square.
     pub per_square: bool,
+    /// Print every fraction whole, however long ([`fraction_text`]).
+    pub exact: bool,
 }
 
 /// A sentence explaining a trap: where the game gets stuck and how.
@@ -52,10 +54,18 @@ pub fn write_text(
         }
         Expectation::Finite(e) => {
             writeln!(out, "Expected turns   {}", fixed(&e.turns, d))?;
-            writeln!(out, "  exact          {}", e.turns)?;
+            writeln!(
+                out,
+                "  exact          {}",
+                fraction_text(&e.turns, options.exact)
+            )?;
             writeln!(out, "Std deviation    {}", sqrt_fixed(&e.variance, d))?;
             writeln!(out, "Variance         {}", fixed(&e.variance, d))?;
-            writeln!(out, "  exact          {}", e.variance)?;
+            writeln!(
+                out,
+                "  exact          {}",
+                fraction_text(&e.variance, options.exact)
+            )?;
             writeln!(out, "Expected rolls   {}", fixed(&e.rolls, d))?;
             writeln!(out, "Snakes taken     {}", fixed(&e.snakes, d))?;
             writeln!(out, "Ladders taken    {}", fixed(&e.ladders, d))?;
@@ -334,6 +344,7 @@ mod tests {
                 let options = ExpectOptions {
                     digits: 3,
                     per_square,
+                    exact: false,
                 };
                 let exact = expect_with(board, per_square);
                 assert_keys_sorted(&to_json(board, &exact, options));

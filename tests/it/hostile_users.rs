@@ -337,3 +337,20 @@ fn names_and_paths_never_reach_the_terminal_with_marks_separators_or_escapes() {
         assert!(stderr.contains("\\u{1b}[2J"), "{args:?}: {stderr:?}");
     }
 }
+
+/// Item 18: `expect` on 10,000 squares printed a 14,945-character fraction and a 29,871-character
+/// variance line; a fraction past 1,000 characters is now its first digits and digit counts,
+/// whole with `--exact`, and always whole in JSON.
+#[test]
+fn a_long_fraction_is_shown_by_its_digit_counts_unless_exact() {
+    let board = crate::hostile::hostile_board("empty_10000.toml");
+    let text = crate::common::stdout_of(&["expect", &board]);
+    assert!(text.lines().all(|l| l.len() < 200), "{text}");
+    assert!(text.contains("digits; --exact prints it whole)"), "{text}");
+    let whole = crate::common::stdout_of(&["expect", &board, "--exact"]);
+    assert!(whole.lines().any(|l| l.len() > 1000));
+    assert!(!whole.contains("--exact prints it whole"));
+    let json = crate::common::json_of(&["expect", &board, "--json"]);
+    let numerator = json["expected_turns"]["numerator"].as_str().unwrap();
+    assert!(numerator.len() > 1000, "{numerator}");
+}
