@@ -31,7 +31,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::chain::{compound_move, Chain, ChainState, Turn, TurnModel, TurnRewards};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, SparseRows, System, Wanted};
 use crate::game::Progress;
-use crate::game::{PlayerState, StatefulBoard};
+use crate::game::{Capabilities, PlayerState, StatefulBoard};
 
 /// The chain of one player on a stateful board, over the full state (what is used up, eaten or
 /// owed).
@@ -149,7 +149,7 @@ pub fn board_distribution(
     // On the chain without the eaten apples (the same law of T, fewer states); the exact mean
     // on the chain the law is stepped on, unless the roll-level form serves (then the chain
     // goes first).
-    if board.is_stateful() {
+    if !Capabilities::of(board).stateless {
         let chain = law_chain(board);
         let mut dist = distribution(&chain, options)?;
         exact_mean_on(board, Some(&chain), &mut dist.mean);
@@ -184,7 +184,7 @@ pub fn exact_mean_on<S: ChainState>(board: &Board, chain: Option<&Chain<S>>, mea
         if !super::stateful_fits::law_solve_fits(board) {
             return;
         }
-        if !board.is_stateful() && !crate::chain::RollSquares::applies(board) {
+        if Capabilities::of(board).stateless && !crate::chain::RollSquares::applies(board) {
             let seconds = match chain {
                 Some(chain) => super::moments::exact_solve_seconds(chain),
                 None => super::moments::exact_solve_seconds(&Chain::for_board(board)),
@@ -432,7 +432,7 @@ mod tests {
 
     fn finite(text: &str) -> Expectations {
         let b = Board::from_toml_str(text, "t").unwrap();
-        assert!(b.is_stateful());
+        assert!(!Capabilities::of(&b).stateless);
         match expect(&b) {
             Expectation::Finite(e) => *e,
             Expectation::Infinite(t) => panic!("infinite: {t:?}"),

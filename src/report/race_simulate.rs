@@ -8,6 +8,7 @@ use num_rational::BigRational;
 use serde_json::{json, Value};
 
 use crate::board::Board;
+use crate::game::Capabilities;
 use crate::num::decimal::scientific;
 use crate::report::json::{board_rules_json, z_json, ExactJson};
 use crate::report::race::{name_width, write_race_header, IntervalJson};
@@ -36,7 +37,9 @@ pub const SIMULATED_BECAUSE: &str = "the seats interact through the board's stat
 
 /// The seats play one board that changes during a game, so they share its state.
 fn shared(boards: &[&Board]) -> bool {
-    boards.first().is_some_and(|b| b.is_stateful())
+    boards
+        .first()
+        .is_some_and(|b| !Capabilities::of(b).stateless)
 }
 
 /// Each seat's final score over the finished games: mean ± standard error, sd and range.

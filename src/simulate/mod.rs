@@ -32,6 +32,7 @@ pub mod variants;
 use rayon::prelude::*;
 
 use crate::board::{Board, Square};
+use crate::game::Capabilities;
 use engine::{run_chunk, GameRecord, Tally, CHUNK_GAMES};
 use stateful::simulate_stateful;
 pub use stateful::Scores;
@@ -119,7 +120,7 @@ pub fn simulate(
     options: &SimOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Simulation {
-    if board.is_stateful() {
+    if !Capabilities::of(board).stateless {
         return simulate_stateful(board, options, progress);
     }
     let table = Table::new(board);

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 use crate::board::{builtin, builtin_names, Board, RollAgain, RuleOverrides};
 use crate::chain::compound::{compound_move_by, Route};
 use crate::chain::{Chain, TurnModel};
-use crate::game::{RollGame, SingleBoard, StatefulBoard};
+use crate::game::{Capabilities, RollGame, SingleBoard, StatefulBoard};
 use crate::test_util::{board, q};
 
 /// The reachable states whose turns were compared, and how many of them were summed in words.
@@ -58,7 +58,7 @@ fn same_every_way<G: RollGame + TurnModel<State = <G as RollGame>::State>>(game:
 
 /// [`same_every_way`] on the game of `b` (stateful or not).
 fn same_every_way_on(b: &Board) -> Compared {
-    if b.is_stateful() {
+    if !Capabilities::of(b).stateless {
         same_every_way(&StatefulBoard::new(b))
     } else {
         same_every_way(&SingleBoard::new(b))
@@ -267,7 +267,7 @@ fn stateful_states_take_the_same_route() {
         "size = 30\nladders = [[4, 20]]\nsnakes = [[25, 2]]\nonce = [4]\n\
          [rules]\ndie = 3\nroll_again = \"unlimited\"\n",
     );
-    assert!(b.is_stateful());
+    assert!(!Capabilities::of(&b).stateless);
     let compared = same_every_way_on(&b);
     assert!(compared.in_words > 0, "{compared:?}");
 }
