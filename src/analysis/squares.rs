@@ -357,5 +357,4 @@ fn occupancy_of<S: ChainState>(
 }
 
 #[cfg(test)]
-#[path = "squares_tests.rs"]
 mod tests;

@@ -58,7 +58,7 @@ pub enum StatefulTooBig {
         "the exact solve on this board's {} states (one-use jumps, apples, lost or extra turns: \
          the state is the square and what the game remembers) would take about {seconds:.0} s \
          (estimated before starting; answered up to about {STATEFUL_SECONDS_LIMIT:.0} s)",
-        crate::report::simulate::thousands(*states as u64)
+        crate::text::thousands(*states as u64)
     )]
     Solve {
         /// The chain's states.

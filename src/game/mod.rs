@@ -18,8 +18,8 @@ pub use capabilities::Capabilities;
 pub use roll::{nudge, roll, roll_with, Progress, RollLaw, RollOutcome};
 pub use state::{PlayerState, StatefulBoard};
 pub use turn::{
-    begin, end_turn, next_streak, rolls_again, throw_effect, throw_into, turn_step, turn_steps,
-    InTurn, Step, ThrowEffect, Thrown, TurnStep,
+    begin, end_turn, next_streak, play_throw, rolls_again, throw_effect, throw_into, turn_step,
+    turn_steps, InTurn, Step, ThrowEffect, Thrown, TurnStep,
 };
 
 use crate::board::{Board, Dice, RollAgain, Square};

@@ -12,11 +12,12 @@ use crate::game::Capabilities;
 use crate::num::decimal::scientific;
 use crate::report::json::{board_rules_json, z_json, ExactJson};
 use crate::report::race::{name_width, write_race_header, IntervalJson};
-use crate::report::simulate::{thousands, write_count_summary, Timing};
+use crate::report::simulate::{write_count_summary, Timing};
 use crate::report::text::{ok, p_text, rules_line};
 use crate::simulate::check::ZTest;
 use crate::simulate::race::{RaceComparison, RaceExact, RaceSimulation};
 use crate::simulate::stateful::Scores;
+use crate::text::thousands;
 
 fn share(wins: u64, games: u64) -> f64 {
     wins as f64 / games.max(1) as f64

@@ -365,5 +365,4 @@ impl Table {
 }
 
 #[cfg(test)]
-#[path = "table_tests.rs"]
 mod tests;
