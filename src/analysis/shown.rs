@@ -4,7 +4,7 @@
 //! # How the decimals are decided
 //!
 //! [`certified_distribution_for`] steps the law in tiers, each only where the one before cannot
-//! decide (`shown_tiers.rs` runs them):
+//! decide (`shown/tiers.rs` runs them):
 //!
 //! 1. the `u128` tier (`exact::certified`): bounds 2^-80 or less apart relative to the value,
 //!    from turn 0 to the turn m at which the law of the position settles, watched as it goes
@@ -20,7 +20,7 @@
 //!
 //! A printed decimal, a quantile, the mode, the stop at the tail threshold, the chart's `f64`s,
 //! the decay's settling turn and the approximate mean are each decided from the bounds when
-//! they agree on it (`shown_floats.rs` for the last two). The result is the same, as the reports
+//! they agree on it (`shown/floats.rs` for the last two). The result is the same, as the reports
 //! show it, as rounding the exact fractions ([`ShownDistribution::from_exact`]): the tests hold
 //! it to that on every built-in board, on random boards, on boards built to put terms on
 //! rounding boundaries, and on one where the float tier gives up.
@@ -42,18 +42,15 @@ use super::stateful::{exact_mean_on, law_chain};
 use super::tail_law::{TailLaw, TailLawStart};
 use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, RollSquares, Trap};
-use crate::exact::certified::{Bounds, CertifiedChain, FloatChain, MergedRows, RowCells};
+use crate::exact::certified::{Bounds, CertifiedChain, FloatChain, MergedRows};
 use crate::exact::step::IntegerChain;
 use crate::num::decimal::{probability, push_probability_cells, to_f64};
 
-#[path = "shown_floats.rs"]
 mod floats;
-#[path = "shown_tiers.rs"]
 mod tiers;
 use tiers::{float_first, law_first, too_wide, Stepped};
 #[cfg(test)]
 use tiers::{step_on, GiveUp};
-#[path = "shown_rows.rs"]
 mod rows;
 use rows::Rows;
 pub use rows::ShownTerm;
@@ -81,7 +78,7 @@ pub struct ShownDistribution<S = Square> {
     pub all_zero: bool,
     /// The mean. [`Mean::About`] is the exact distribution's float when every tail's nearest
     /// `f64` is known; else a float proved so close to it that the three decimals the report
-    /// prints are the same (`analysis/shown_floats.rs`).
+    /// prints are the same (`analysis/shown/floats.rs`).
     pub mean: Mean,
     /// The tail's decay rate.
     pub decay: Option<Decay>,
@@ -483,7 +480,7 @@ fn shown_by_tiers<S: ChainState>(
     }
 }
 
-/// The first stepping of the terms (`shown_tiers.rs`): with a tail law to look for, from its
+/// The first stepping of the terms (`shown/tiers.rs`): with a tail law to look for, from its
 /// watch (the float tier from the start instead when those terms come out too wide), else from
 /// the float tier; `None` when neither can tell the tail threshold. The float tier's chain is
 /// built from `rows` only when a tier steps with it (efi's tail law finishes without), and
@@ -599,17 +596,10 @@ fn shown(p: &[Value], s: &[Value], digits: usize) -> Result<(Vec<ShownTerm>, Str
     // The cells of the rows after an undecided one are only checked, here.
     let mut scratch = Vec::new();
     for (i, (p, s)) in p.iter().zip(s).enumerate() {
-        // From the bounds, the three cells share their work; the exact values' are each their
-        // own.
-        let mut row = match (p.get(), s.get()) {
-            (ValueRef::Bounds(p), ValueRef::Bounds(s)) => RowCells::new(p, s, digits),
-            _ => None,
-        };
-        let mut cells = |column: usize, text: &mut Vec<u8>| match (&mut row, column) {
-            (Some(row), _) => row.push(column, text),
-            (None, 0) => p.push_cells(digits, false, text),
-            (None, 1) => s.push_cells(digits, true, text),
-            (None, _) => s.push_cells(digits, false, text),
+        let cells = |column: usize, text: &mut Vec<u8>| match column {
+            0 => p.push_cells(digits, false, text),
+            1 => s.push_cells(digits, true, text),
+            _ => s.push_cells(digits, false, text),
         };
         match undecided.is_empty() {
             true => {

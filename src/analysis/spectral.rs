@@ -22,7 +22,7 @@
 //! hold (R. A. Horn and C. R. Johnson, *Matrix Analysis*, 2nd ed., corollary 8.1.29, applied to
 //! the transpose). They are evaluated exactly: x is a vector of dyadic fractions (the floats as
 //! they are), Q's entries are integers over the chain's common denominator, and the two ratios
-//! are compared in integers: in machine words when every number fits (`spectral_words.rs`: on
+//! are compared in integers: in machine words when every number fits (`spectral/words.rs`: on
 //! every built-in board), else in big integers, with the same two fractions either way. The
 //! floats only choose x; a poor x gives wide bounds, never wrong ones. A component of one state
 //! has `rho = Q_ii` exactly (0 without a loop).
@@ -44,7 +44,6 @@ use num_traits::Zero;
 use crate::chain::{Chain, ChainState};
 use crate::num::decimal::to_f64;
 
-#[path = "transient_q.rs"]
 mod transient_q;
 pub(crate) use transient_q::TransientQ;
 
@@ -661,9 +660,7 @@ fn step_up(f: f64) -> f64 {
     }
 }
 
-#[path = "spectral_words.rs"]
 mod words;
 
 #[cfg(test)]
-#[path = "spectral_tests.rs"]
 mod tests;

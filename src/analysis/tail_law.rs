@@ -46,15 +46,12 @@ use crate::analysis::spectral::TransientQ;
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
 use crate::exact::scaled::Scaled;
-use crate::num::decimal::{
-    decade, dyadic_bound, format_scaled, over_power_of_ten, round_scaled, to_f64,
-};
+use crate::num::decimal::{decade, format_scaled, over_power_of_ten, round_scaled, to_f64};
+use crate::num::dyadic::{self, Dyadic};
 use crate::num::gcd::gcd;
 use crate::num::limbs::float_parts;
 
-#[path = "tail_law_settling.rs"]
 mod settling;
-#[path = "tail_law_words.rs"]
 mod words;
 
 pub(crate) use settling::Settling;
@@ -206,7 +203,7 @@ struct Bounds {
 
 /// The bounds of the module documentation from the float vector u and the law p enclosed by
 /// the certified stepping (`lo / 2^shift <= p_j <= hi / 2^shift`): in machine words
-/// (`tail_law_words.rs`) when every number fits, as it does on every built-in board, else in
+/// (`tail_law/words.rs`) when every number fits, as it does on every built-in board, else in
 /// big integers (`big_geometric_bounds`); the two give the same fractions.
 fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
     match words::geometric_bounds(q, u, p) {
@@ -329,72 +326,16 @@ fn integer_row_times(a: &TransientQ, u: &[BigInt]) -> Vec<BigInt> {
 
 /// `x >= 0` rounded up (or down) to a dyadic fraction with about [`BITS`] significant bits.
 fn round(x: &BigRational, up: bool) -> BigRational {
-    dyadic_bound(x.numer(), x.denom(), BITS, up)
+    dyadic::bound(x.numer(), x.denom(), BITS, up)
 }
 
 /// `x^n` for `x >= 0`, rounded up (or down) to about [`BITS`] significant bits after every
-/// product: rounding is monotone and every factor is nonnegative, so the result is an upper (or
-/// lower) bound of the exact power, with numbers that stay short however large n is. The
-/// factors are kept as `m 2^e` (integers, never reduced by a gcd).
+/// product ([`Dyadic::pow`]): an upper (or lower) bound of the exact power with short numbers.
 fn pow_rounded(x: &Scaled, n: usize, up: bool) -> Scaled {
-    let base = Dyadic::of(&x.round(BITS, up));
-    match base.m.to_u128() {
-        Some(m) => {
-            let (m, e) = words::pow((m, base.e), n, up);
-            Scaled::dyadic(BigInt::from(m), e)
-        }
-        None => {
-            let power = base.pow(n, up);
-            Scaled::dyadic(power.m, power.e)
-        }
-    }
-}
-
-/// A nonnegative dyadic number `m 2^e`.
-struct Dyadic {
-    m: BigInt,
-    e: i64,
-}
-
-impl Dyadic {
-    /// `x`, which must be dyadic in lowest terms (as [`Scaled::round`] returns).
-    fn of(x: &Scaled) -> Dyadic {
-        let (m, e) = x.as_dyadic().expect("a dyadic number");
-        Dyadic { m: m.clone(), e }
-    }
-
-    /// `self^n`, by squaring, rounded up (or down) after every product
-    /// (`Dyadic::times`); `words::pow` on words.
-    fn pow(self, n: usize, up: bool) -> Dyadic {
-        let mut base = self;
-        let mut result = Dyadic {
-            m: BigInt::one(),
-            e: 0,
-        };
-        let mut k = n;
-        while k > 0 {
-            if k & 1 == 1 {
-                result = result.times(&base, up);
-            }
-            k >>= 1;
-            if k > 0 {
-                base = base.times(&base, up);
-            }
-        }
-        result
-    }
-
-    /// The product rounded up (or down) to [`BITS`] significant bits.
-    fn times(&self, other: &Dyadic, up: bool) -> Dyadic {
-        let m = &self.m * &other.m;
-        let excess = m.bits().saturating_sub(BITS);
-        let kept = &m >> excess as usize;
-        let inexact = up && (&kept << excess as usize) != m;
-        Dyadic {
-            m: if inexact { kept + 1 } else { kept },
-            e: self.e + other.e + excess as i64,
-        }
-    }
+    let base = x.round(BITS, up);
+    let (m, e) = base.as_dyadic().expect("a dyadic number");
+    let power = Dyadic::new(m.clone(), e).pow(n, BITS, up);
+    Scaled::dyadic(power.m, power.e)
 }
 
 /// `x y` for `x, y >= 0`, rounded up to about [`BITS`] significant bits.
@@ -610,5 +551,4 @@ fn best_statement(m: usize, b: &Bounds) -> Option<TailLaw> {
 }
 
 #[cfg(test)]
-#[path = "tail_law_tests.rs"]
 mod tests;

@@ -77,11 +77,30 @@ pub fn load_spec(path: &Path) -> Result<BoardSpec, BoardError> {
             "the file is {len} bytes, more than the limit of {MAX_FILE_BYTES} for a board file"
         )));
     }
-    let mut bytes = Vec::with_capacity(len as usize);
-    file.take(MAX_FILE_BYTES)
+    let text = read_text(file, &origin, len)?;
+    parse_spec(&text, &origin)
+}
+
+/// Reads board text from `reader` (`len`: the bytes expected, 0 when unknown), refusing more
+/// than [`MAX_FILE_BYTES`] (a pipe or a FIFO has no size to check first) and bytes that are not
+/// UTF-8.
+///
+/// # Errors
+///
+/// The reader fails, gives more than the limit, or gives bytes that are not UTF-8.
+pub fn read_text(reader: impl Read, origin: &str, len: u64) -> Result<String, BoardError> {
+    let fail = |message: String| BoardError::single(origin, None, message);
+    let mut bytes = Vec::with_capacity(len.min(MAX_FILE_BYTES) as usize);
+    reader
+        .take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
-        .map_err(cannot_read)?;
-    let text = String::from_utf8(bytes).map_err(|e| {
+        .map_err(|e| fail(format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(fail(format!(
+            "more than {MAX_FILE_BYTES} bytes, the limit for a board file"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
         let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
@@ -92,15 +111,14 @@ pub fn load_spec(path: &Path) -> Result<BoardSpec, BoardError> {
                 .map_or(0, |i| i + 1)
             + 1;
         BoardError::single(
-            &origin,
+            origin,
             Some(line),
             format!(
                 "byte 0x{:02X} at column {column} is not UTF-8: a board file is UTF-8 text",
                 bytes[at]
             ),
         )
-    })?;
-    parse_spec(&text, &origin)
+    })
 }
 
 /// Parses board text into a [`BoardSpec`]; `origin` names it in error messages. The problems

@@ -10,6 +10,7 @@ mod chained;
 pub mod dice;
 pub mod draws;
 pub mod format;
+pub mod leetcode;
 mod reader;
 mod validate;
 pub mod validate_choices;

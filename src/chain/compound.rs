@@ -195,16 +195,12 @@ pub fn compound_move<G: RollGame>(game: &G, state: &G::State) -> Turn<G::State> 
     compound_move_by(game, state, Route::Fast)
 }
 
-/// How [`compound_move_by`] sums a turn (the tests compare the three).
+/// How [`compound_move_by`] sums a turn (the tests compare the two).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Route {
-    /// A single path of in-turn states in machine words, else in big integers
-    /// ([`super::run::single_path`]), else the general rational route: what
-    /// [`compound_move`] does.
+    /// A single path of in-turn states in integers ([`super::run::single_path`]), else the
+    /// general rational route: what [`compound_move`] does.
     Fast,
-    /// A single path in big integers only, else the general route.
-    #[cfg(test)]
-    Big,
     /// Always the general rational route (Gaussian elimination over the in-turn states).
     General,
 }
@@ -258,8 +254,7 @@ fn compound_move_with<G: RollGame>(
     let stuck = drop_endless(&mut states, &mut rolls);
     let endless = !stuck.is_empty();
     if route != Route::General && !endless {
-        let words = route == Route::Fast;
-        if let Some(turn) = super::run::single_path(&states, &rolls, words) {
+        if let Some(turn) = super::run::single_path(&states, &rolls) {
             return turn;
         }
     }

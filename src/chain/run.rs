@@ -19,10 +19,6 @@
 //! otherwise. Rational arithmetic on each level, the old way, paid a binary gcd of
 //! `D_k`'s bits per addition: on a 999-square board with a 3-faced die whose 3s roll again,
 //! paths have 333 levels and the turn chain took 3.6 s to build.
-//!
-//! Most turns' numbers fit machine words (a few levels of a d6): [`words`] sums those in
-//! `u128` and gives up at the first product or sum that would overflow; the big integers here
-//! take the rest. Both give every amount in lowest terms, so the chain is the same either way.
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -36,8 +32,6 @@ use super::compound::RollsFrom;
 use super::{Turn, TurnRewards};
 use crate::game::InTurn;
 use crate::num::gcd;
-
-mod words;
 
 /// An amount `num / D_(level+1)`.
 #[derive(Clone)]
@@ -278,21 +272,14 @@ impl Levels {
 }
 
 /// The turn over a single path of in-turn states, in integers: where it ends (the states the
-/// next turn begins in, as the turn machine gives them) and its rewards; `None` when the rolls that go on branch (then the caller solves the
-/// general system). The turn must be able to end from every state (no endless part). With
-/// `words`, the sums are first tried in machine words ([`words`]), which give the same reduced
-/// fractions whenever every number fits; the big integers below take what does not.
+/// next turn begins in, as the turn machine gives them) and its rewards; `None` when the rolls
+/// that go on branch (then the caller solves the general system). The turn must be able to end
+/// from every state (no endless part).
 pub(super) fn single_path<S: Ord + Clone>(
     states: &[InTurn<S>],
     rolls: &[Rc<RollsFrom<S>>],
-    words: bool,
 ) -> Option<Turn<S>> {
     let shape = Shape::of(states, rolls)?;
-    if words {
-        if let Some(turn) = words::single_path(&shape, rolls) {
-            return Some(turn);
-        }
-    }
     let levels = Levels::new(&shape);
     let mut next: BTreeMap<S, Split> = BTreeMap::new();
     // rolls, snakes, ladders, climbed, slid, points.
@@ -328,22 +315,6 @@ pub(super) fn single_path<S: Ord + Clone>(
         },
         endless: false,
     })
-}
-
-/// True when the turn from `state` is summed in machine words ([`words`]) rather than in big
-/// integers (for the tests, which check that both happen).
-#[cfg(test)]
-fn sums_in_words<G: crate::game::RollGame>(game: &G, state: &G::State) -> bool {
-    use super::compound::{drop_endless, in_turn_states};
-    let first = InTurn {
-        at: state.clone(),
-        streak: 0,
-    };
-    let (mut states, mut rolls) = in_turn_states(game, first, None);
-    game.skip(state).is_none()
-        && drop_endless(&mut states, &mut rolls).is_empty()
-        && Shape::of(&states, &rolls)
-            .is_some_and(|shape| words::single_path(&shape, &rolls).is_some())
 }
 
 #[cfg(test)]

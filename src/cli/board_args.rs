@@ -1,13 +1,12 @@
 //! Choosing a board on the command line: a built-in name or a file, `--reverse`, and rule
 //! overrides that answer "what if" without editing the file.
 
-use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
-use anyhow::{bail, Context, Result};
-use ladders::board::format::{parse_spec, MAX_FILE_BYTES};
+use anyhow::{bail, Result};
+use ladders::board::format::{parse_spec, read_text};
 use ladders::board::{
     builtin_names, near_builtin_names, Board, ChoicesSpec, DieChoice, Located, Overshoot,
     RollAgain, RuleOverrides, BUILTIN_BOARDS, DEFAULT_BOARD,
@@ -243,11 +242,7 @@ fn read_stdin_once() -> Result<String> {
         return Ok(text.clone());
     }
     claim_stdin()?;
-    let mut text = String::new();
-    std::io::stdin()
-        .take(MAX_FILE_BYTES)
-        .read_to_string(&mut text)
-        .context("-: cannot read standard input")?;
+    let text = read_text(std::io::stdin().lock(), "-", 0)?;
     Ok(TEXT.get_or_init(|| text).clone())
 }
 

@@ -7,6 +7,7 @@
 
 use anyhow::{bail, Result};
 use ladders::simulate::sample::MeanInterval;
+use ladders::text::printable;
 
 use super::draw::{self, HeatQuantity};
 use super::generate;
@@ -104,13 +105,27 @@ pub const NO_SAMPLE: &str =
     "give a file of turn counts (--file FILE, `-` for standard input) or --mean X --games N";
 
 /// Checks `verify`'s arguments: a file of turn counts, or a mean and its number of games (clap
-/// keeps `--mean`, `--games` and `--sd` together and apart from `--file`); returns the mean as
-/// the interval its digits stand for.
-pub fn verify(args: &verify::Args) -> Result<Option<MeanInterval>> {
+/// keeps `--mean`, `--games` and `--sd` together and apart from `--file`); returns the mean and
+/// the standard deviation as the intervals their digits stand for.
+pub fn verify(args: &verify::Args) -> Result<(Option<MeanInterval>, Option<MeanInterval>)> {
     if args.file.is_none() && args.mean.is_none() {
         bail!("{NO_SAMPLE}");
     }
-    Ok(args.mean.as_deref().map(MeanInterval::parse).transpose()?)
+    let mean = args.mean.as_deref().map(MeanInterval::parse).transpose()?;
+    let sd = match args.sd.as_deref() {
+        None => None,
+        Some(text) => match MeanInterval::parse(text) {
+            // Its square is tested: it must be finite too.
+            Ok(sd) if !text.trim_start().starts_with('-') && (sd.high * sd.high).is_finite() => {
+                Some(sd)
+            }
+            _ => bail!(
+                "--sd {:?} is not a number of at least 0 whose square is finite",
+                printable(text)
+            ),
+        },
+    };
+    Ok((mean, sd))
 }
 
 /// What `race` runs, from its arguments.

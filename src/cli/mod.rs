@@ -28,6 +28,7 @@ pub mod duel;
 pub mod exit;
 pub mod expect;
 pub mod generate;
+pub mod import;
 pub mod optimize;
 pub mod output;
 pub mod output_args;
@@ -121,6 +122,8 @@ pub enum Command {
     Optimize(optimize::Args),
     /// Write a random board file
     Generate(generate::Args),
+    /// Convert a board from another format into a board file
+    Import(import::Args),
     /// List the built-in boards
     Boards(boards::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
@@ -201,6 +204,7 @@ fn run_command(cli: Cli, colour: bool, out: &mut dyn Write) -> Result<ExitCode> 
         Some(Command::Sensitivity(args)) => sensitivity::run(&args, out),
         Some(Command::Optimize(args)) => optimize::run(&args, out),
         Some(Command::Generate(args)) => generate::run(&args, out),
+        Some(Command::Import(args)) => import::run(&args, out),
         Some(Command::Boards(args)) => boards::run(&args, out),
         Some(Command::Completions(args)) => completions::run_completions(&args, out),
         Some(Command::Man(args)) => completions::run_man(&args, out),
@@ -226,7 +230,7 @@ mod tests {
             .collect();
         let mut built = Cli::command();
         built.build();
-        assert_eq!(listed.len(), 17);
+        assert_eq!(listed.len(), 18);
         for (name, listed_about) in listed {
             let sc = built.find_subcommand(&name).expect("listed");
             assert!(

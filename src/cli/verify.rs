@@ -12,6 +12,7 @@ use ladders::simulate::check::{
     compare, fitting_variants, ExactLaw, LawError, Observed, VariantSearch,
 };
 use ladders::simulate::sample::{parse_turns, read_sample};
+use ladders::simulate::spread::{fits_of_sd, variance_test};
 use ladders::text::printable;
 
 use super::board_args::{claim_stdin, BoardArgs};
@@ -22,14 +23,22 @@ use super::simulate::parse_games;
 
 /// Check a simulation you wrote against the exact answers (exit 1 when they disagree)
 #[derive(clap::Args, Debug)]
-#[command(after_help = after_help!(
-    "ladders verify milton-bradley --mean 39.2 --games 1000",
-    "ladders verify tiny --mean 4.0 --games 500 --sd 2.0"
+#[command(after_help = concat!(
+    "Sample files: a first line with no number in it is a header naming the columns: `turns`, \
+     `count` (or `games`), and `game` (or `index`, `id`, an empty name as pandas writes `,turns`), \
+     which is skipped. Without a header, one column is one game per line and two columns are \
+     `turns,count`, except when the first column numbers the lines (0, 1, 2, ... or 1, 2, 3, \
+     ...): both readings fit, and the file is refused until a header says which.\n\n",
+    after_help!(
+        "ladders verify milton-bradley --mean 39.2 --games 1000",
+        "ladders verify tiny --mean 4.0 --games 500 --sd 2.0"
+    )
 ))]
 pub struct Args {
     #[command(flatten)]
     pub board: BoardArgs,
-    /// A file of turn counts: one integer per line, or `turns,count` lines (`-`: standard input)
+    /// A file of turn counts (`-`: standard input): one per line, `turns,count` lines, or
+    /// `game,turns` lines (see "Sample files" below)
     #[arg(long, short = 'f', value_name = "FILE", conflicts_with = "mean")]
     pub file: Option<String>,
     /// The mean number of turns your simulation reported (as printed: "46.1" means [46.05, 46.15))
@@ -38,16 +47,17 @@ pub struct Args {
     /// The number of games behind --mean
     #[arg(long, short = 'n', value_name = "N", value_parser = parse_games, requires = "mean")]
     pub games: Option<u64>,
-    /// The standard deviation your simulation reported (shown beside the exact one)
-    #[arg(long, value_name = "S", requires = "mean")]
-    pub sd: Option<f64>,
+    /// The standard deviation of the turns your simulation reported (tested: its square against
+    /// the exact variance)
+    #[arg(long, value_name = "S", requires = "mean", allow_hyphen_values = true)]
+    pub sd: Option<String>,
     #[command(flatten)]
     pub output: Json,
 }
 
 /// Runs `verify`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let mean = super::config::verify(args)?;
+    let (mean, sd) = super::config::verify(args)?;
     let board = args.board.load()?;
     ladders::chain::check_fits(&board)?;
     check_stateful(&board, Needs::Full)?;
@@ -83,11 +93,27 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         ),
         LawError::TooMuchWork(w) => anyhow::Error::new(w).context(board.name().to_string()),
     })?;
-    let comparison = compare(&law, observed, None);
+    let variance = match (&sd, args.games) {
+        (Some(sd), Some(games)) => Some(variance_test(&board, sd, games).map_err(|e| {
+            anyhow!(
+                "--sd: {e} (its test needs the exact fourth moment of the turns; drop --sd to \
+                 test the mean alone)"
+            )
+        })?),
+        _ => None,
+    };
+    let mut comparison = compare(&law, observed, None);
+    if let Some(variance) = variance {
+        comparison = comparison.with_variance(variance);
+    }
     // Variants need a sample that can tell them apart.
     let search = match comparison.too_few {
         true => VariantSearch::default(),
         false => fitting_variants(&board, &law, observed, None),
+    };
+    let search = match (&sd, args.games) {
+        (Some(sd), Some(games)) => fits_of_sd(&board, search, sd, games),
+        _ => search,
     };
     let report = VerifyReport {
         board: &board,
@@ -97,7 +123,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         fits: &search.fits,
         not_tried: &search.not_tried,
         mean: mean.as_ref(),
-        sd: args.sd,
+        sd: sd.as_ref(),
         file: args.file.as_deref(),
     };
     if args.output.json {

@@ -1,8 +1,8 @@
 //! Certified stepping of a chain's law in 128-bit block floating point: for every turn n,
 //! integer bounds `lo <= P(T = n) 2^k <= hi` and the same for `P(T > n)`, from which the
 //! correctly rounded decimals and the nearest `f64` are decided without any fraction. This file
-//! holds the enclosures ([`Bounds`]) and how they are rounded (`certified/cells.rs`: a table
-//! row's three cells at once, [`RowCells`]); `certified/rows.rs` the chain's rows as the tiers
+//! holds the enclosures ([`Bounds`]) and how they are rounded (`certified/cells.rs`: the
+//! scientific digits of a cell in machine words); `certified/rows.rs` the chain's rows as the tiers
 //! read them ([`MergedRows`]: counts over a small common denominator, or fractions);
 //! `certified/stepper.rs` the stepping ([`CertifiedChain`], [`CertifiedStepper`]) and why its
 //! bounds hold.
@@ -38,7 +38,7 @@ mod float;
 mod geometric;
 mod rows;
 mod stepper;
-pub(crate) use cells::{scientific_u128, RowCells};
+pub(crate) use cells::scientific_u128;
 pub use float::{FloatChain, FloatStepper};
 pub use geometric::GeometricTier;
 pub use rows::{nearest_f64, MergedRows, Probabilities};

@@ -13,7 +13,7 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
-use crate::num::decimal::dyadic_bound;
+use crate::num::dyadic;
 
 /// The exact number `n / (2^two 5^five)`.
 #[derive(Clone, Debug)]
@@ -194,19 +194,19 @@ impl Scaled {
     }
 
     /// `self >= 0` rounded up (or down) to a dyadic fraction with about `bits` significant
-    /// bits: [`dyadic_bound`] of the fraction in lowest terms, so the same number as rounding
+    /// bits: [`dyadic::bound`] of the fraction in lowest terms, so the same number as rounding
     /// [`Scaled::to_rational`].
     pub(crate) fn round(&self, bits: u64, up: bool) -> Scaled {
         if self.five == 0 && self.n.is_positive() {
             return self.round_dyadic(bits, up);
         }
         let (n, d) = self.lowest_terms();
-        let r = dyadic_bound(&n, &d, bits, up);
+        let r = dyadic::bound(&n, &d, bits, up);
         Scaled::of(&r).expect("a dyadic fraction")
     }
 
     /// [`Scaled::round`] of a positive dyadic number by shifts alone, the same number written
-    /// the same way. In lowest terms it is `N / 2^k`; [`dyadic_bound`] takes
+    /// the same way. In lowest terms it is `N / 2^k`; [`dyadic::bound`] takes
     /// `shift = bits - (bits(N) - bits(2^k))` and rounds `N 2^shift / 2^k` to an integer m,
     /// which here is `N 2^(shift - k)` rounded, a shift; its fraction `m / 2^shift` (or the
     /// integer `m 2^-shift`) in lowest terms is then what [`Scaled::of`] reads.
@@ -312,12 +312,12 @@ mod tests {
 
     #[test]
     fn rounding_is_rounding_the_fraction_in_lowest_terms() {
-        // Second method: `dyadic_bound` on the reduced fraction, as the tail law rounded before.
+        // Second method: `dyadic::bound` on the reduced fraction, as the tail law rounded before.
         for x in samples() {
             let sx = Scaled::of(&x).unwrap();
             for bits in [1, 5, 96] {
                 for up in [false, true] {
-                    let want = dyadic_bound(x.numer(), x.denom(), bits, up);
+                    let want = dyadic::bound(x.numer(), x.denom(), bits, up);
                     assert_eq!(sx.round(bits, up).to_rational(), want, "{x} {bits} {up}");
                 }
             }
@@ -327,20 +327,20 @@ mod tests {
                 two: sx.two + 3,
                 five: sx.five + 1,
             };
-            let want = dyadic_bound(x.numer(), x.denom(), 96, true);
+            let want = dyadic::bound(x.numer(), x.denom(), 96, true);
             assert_eq!(unreduced.round(96, true).to_rational(), want);
         }
     }
 
     #[test]
     fn dyadic_numbers_round_by_shifts_as_by_division() {
-        // Second method: the general route (`dyadic_bound` on the fraction in lowest terms,
+        // Second method: the general route (`dyadic::bound` on the fraction in lowest terms,
         // read back by `Scaled::of`), compared in value and in how the result is written
         // (the tail law's powers read its mantissa and exponent). Mantissas short and long,
         // odd and with trailing zeros, at exponents either side of 0, unreduced too.
         let general = |x: &Scaled, bits: u64, up: bool| {
             let (n, d) = x.lowest_terms();
-            Scaled::of(&dyadic_bound(&n, &d, bits, up)).unwrap()
+            Scaled::of(&dyadic::bound(&n, &d, bits, up)).unwrap()
         };
         let big = BigInt::from(3u32).pow(70) + 1u32;
         let mantissas = [

@@ -315,13 +315,8 @@ pub fn turn_step(
 mod tests {
     use super::*;
     use crate::board::RuleOverrides;
+    use crate::game::roll::tests::SMALL;
     use crate::test_util::board;
-
-    const SMALL: &str = r#"
-        size = 10
-        snakes = [[9, 2]]
-        ladders = [[3, 7]]
-    "#;
 
     #[test]
     fn the_kth_top_face_in_a_row_forfeits_and_returns_to_the_turn_start() {

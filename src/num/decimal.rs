@@ -178,38 +178,6 @@ pub(crate) fn format_scientific(m: &BigInt, e: i64, significant: usize) -> Strin
     text
 }
 
-/// `n / d` (d > 0) rounded down (or up) to a dyadic fraction with about `bits` significant
-/// bits: a one-sided bound with short numbers, found without a gcd of the long ones.
-pub(crate) fn dyadic_bound(n: &BigInt, d: &BigInt, bits: u64, up: bool) -> BigRational {
-    if n.is_zero() {
-        return BigRational::zero();
-    }
-    let shift = bits as i64 - (n.bits() as i64 - d.bits() as i64);
-    let (n, d) = match shift >= 0 {
-        true => (n << shift as usize, d.clone()),
-        false => (n.clone(), d << shift.unsigned_abs() as usize),
-    };
-    let m = match up {
-        true => -((-n).div_floor(&d)),
-        false => n.div_floor(&d),
-    };
-    match shift >= 0 {
-        true => over_power_of_two(m, shift as u64),
-        false => BigRational::from_integer(m << shift.unsigned_abs() as usize),
-    }
-}
-
-/// `m / 2^k` in lowest terms, reduced by `m`'s trailing zeros instead of a general gcd (the
-/// same fraction `BigRational::new` gives, without its binary gcd's hundreds of big-integer
-/// shifts).
-pub(crate) fn over_power_of_two(m: BigInt, k: u64) -> BigRational {
-    if m.is_zero() {
-        return BigRational::zero();
-    }
-    let common = m.trailing_zeros().map_or(0, |z| z.min(k));
-    BigRational::new_raw(m >> common as usize, BigInt::one() << (k - common) as usize)
-}
-
 /// `m / 10^k` in lowest terms, reduced by `m`'s factors 2 and 5 alone (the fraction
 /// `BigRational::new` gives, without a general gcd).
 pub(crate) fn over_power_of_ten(m: BigInt, k: usize) -> BigRational {
@@ -426,33 +394,6 @@ pub(crate) const fn powers_of<const N: usize>(base: u64) -> [u64; N] {
     powers
 }
 
-/// [`push_fixed_scaled_u128`] of a probability's rounded digits, `q <= 10^digits` with
-/// `digits <= 19` (every plain cell of the certified decimals): `0.` (or `1.` for `q =
-/// 10^digits`) and the digits of q padded with zeros on the left to `digits`, built in one
-/// buffer on the stack. Other arguments take the general writer.
-pub(crate) fn push_fixed_to_one(text: &mut Vec<u8>, q: u64, digits: usize) {
-    let Some(one) = pow10_u64(digits).filter(|&one| q <= one && digits > 0) else {
-        return push_fixed_scaled_u128(text, q.into(), digits);
-    };
-    // 0 and 1 (a long tail's cells) copied as they are.
-    if q == 0 || q == one {
-        let ends: &[u8; 21] = match q == 0 {
-            true => b"0.0000000000000000000",
-            false => b"1.0000000000000000000",
-        };
-        return text.extend_from_slice(&ends[..digits + 2]);
-    }
-    // At most "1." and 19 digits; the digits of q below 10^digits end the buffer, the zeros
-    // before them are its own.
-    let mut buffer = [b'0'; 21];
-    let whole = q == one;
-    digits_u64(if whole { 0 } else { q }, &mut buffer);
-    let start = buffer.len() - digits - 2;
-    buffer[start] = b'0' + u8::from(whole);
-    buffer[start + 1] = b'.';
-    text.extend_from_slice(&buffer[start..]);
-}
-
 /// The nonnegative integer `x` at the end of `text`, right-aligned in `width` columns (as
 /// `format!("{x:>width$}")` writes it): the spaces and the digits from one buffer on the
 /// stack when the width is a short one.
@@ -618,5 +559,4 @@ pub fn to_f64(r: &BigRational) -> f64 {
 }
 
 #[cfg(test)]
-#[path = "decimal_tests.rs"]
 mod tests;

@@ -189,6 +189,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn wide_products_are_the_big_integer_products() {
+        let mut next = crate::test_util::seeded_words(7);
+        let mut xs = vec![
+            0u128,
+            1,
+            u128::MAX,
+            u128::MAX - 1,
+            1 << 64,
+            (1 << 64) - 1,
+            1 << 127,
+        ];
+        for _ in 0..2000 {
+            xs.push((u128::from(next()) << 64 | u128::from(next())) >> (next() % 128));
+        }
+        for (i, &x) in xs.iter().enumerate() {
+            let y = xs[(i * 7 + 3) % xs.len()];
+            let (high, low) = wide_mul(x, y);
+            let got = (BigInt::from(high) << 128) + BigInt::from(low);
+            assert_eq!(got, BigInt::from(x) * BigInt::from(y), "{x} {y}");
+        }
+    }
+
+    #[test]
     fn u128_to_f64_rounds_as_the_language_does() {
         // Second method: `as f64`, which rounds to nearest, ties to even. Every power of two,
         // its neighbours, exact ties and the words just above and below them (53 kept bits

@@ -115,6 +115,19 @@ impl Race {
     pub fn first_mover_advantage(&self) -> Option<Interval> {
         (self.seats.len() >= 2).then(|| self.seats[0].win.sub(&self.seats[1].win))
     }
+
+    /// The expected number of turns of all players together ("moves", as published figures
+    /// count a race's length). When seat i of k wins on its n-th turn, (n - 1) k + i turns were
+    /// played, so `E = k E[rounds] - sum_i (k - i) P(seat i wins)`.
+    pub fn expected_moves(&self) -> Interval {
+        let k = self.seats.len();
+        let factor = |n: usize| BigRational::from_integer(BigInt::from(n));
+        self.seats
+            .iter()
+            .fold(self.expected_rounds.scale(&factor(k)), |total, seat| {
+                total.sub(&seat.win.scale(&factor(k - seat.seat)))
+            })
+    }
 }
 
 /// The race cannot be answered.
@@ -618,6 +631,27 @@ mod tests {
         assert!(r.expected_rounds.contains(&q(80, 27)));
         assert_eq!(r.seats[0].win.certified(20).text, "0.59259259259259259259");
         assert!(r.complete);
+    }
+
+    #[test]
+    fn the_expected_moves_count_every_players_turns() {
+        // Tiny board, two seats: M, the turns of both together, passes m when seat 1 has not
+        // finished in ceil(m/2) turns and seat 2 not in floor(m/2): with S(n) = (n + 1) / 2^n,
+        // E[M] = sum_j S(j)^2 + S(j + 1) S(j) = 80/27 + (1/2) sum_j (j + 1)(j + 2) / 4^j
+        //      = 80/27 + (1/2) 2/(1 - 1/4)^3 = 80/27 + 64/27 = 16/3.
+        let tiny = builtin("tiny").unwrap();
+        let r = race(&[&tiny, &tiny], &opts(20)).unwrap();
+        assert!(r.expected_moves().contains(&q(16, 3)));
+        assert_eq!(r.expected_moves().certified(15).text, "5.333333333333333");
+        // Every turn from every square finishes with probability 1/5 (faces 1 to 5 with a
+        // bounce on 4 squares: exactly one face reaches 4): the turns of all players are one
+        // run of independent trials, so E[M] = 5 whatever the number of seats.
+        let b = board("size = 4\n[rules]\novershoot = \"bounce\"\ndie = [1, 1, 1, 1, 1, 0]\n");
+        for seats in 1..=4 {
+            let r = race(&vec![&b; seats], &opts(15)).unwrap();
+            assert!(r.expected_moves().contains(&q(5, 1)), "{seats} seats");
+            assert_eq!(r.expected_moves().certified(12).text, "5.000000000000");
+        }
     }
 
     #[test]

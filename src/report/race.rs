@@ -159,6 +159,13 @@ pub fn write_text(
         race.expected_rounds.certified(d).text,
         fraction_suffix(&race.expected_rounds)
     )?;
+    let moves = race.expected_moves();
+    writeln!(
+        out,
+        "Expected moves   {}{} (the turns of all players together)",
+        moves.certified(d).text,
+        fraction_suffix(&moves)
+    )?;
     for seat in &race.seats {
         if let Some(score) = &seat.score {
             writeln!(
@@ -265,6 +272,7 @@ pub fn to_json(boards: &[&Board], race: &Race, options: RaceReportOptions) -> se
         "turns_summed": race.turns_summed,
         "seats": seats,
         "expected_rounds": x(&race.expected_rounds),
+        "expected_moves": x(&race.expected_moves()),
         "first_mover_advantage_pp": race.first_mover_advantage().map(|a| x(&pp(&a))),
     });
     if options.distribution {

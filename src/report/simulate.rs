@@ -341,6 +341,9 @@ pub fn write_comparison(out: &mut dyn Write, law: &ExactLaw, c: &Comparison) -> 
         )?;
     }
     z_line(out, "Mean turns", &c.mean, 4)?;
+    if let Some(v) = &c.variance {
+        z_line(out, "Variance turns", v, 4)?;
+    }
     if let Some(chi) = &c.chi_square {
         chi_line(out, chi)?;
     }

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use serde_json::{json, Value};
 
 use crate::board::Board;
-use crate::report::json::{board_rules_json, BoardJson};
+use crate::report::json::{board_rules_json, z_json, BoardJson};
 use crate::report::simulate::{
     comparison_json, variant_sentences, variants_json, write_comparison,
 };
@@ -33,8 +33,8 @@ pub struct VerifyReport<'a> {
     pub not_tried: &'a [NotTried],
     /// The mean as given (`--mean`), when the sample is a summary.
     pub mean: Option<&'a MeanInterval>,
-    /// The standard deviation as given (`--sd`).
-    pub sd: Option<f64>,
+    /// The standard deviation as given (`--sd`), tested in the comparison's `variance`.
+    pub sd: Option<&'a MeanInterval>,
     /// Where the turn counts were read from (`-`: standard input), when they were.
     pub file: Option<&'a str>,
 }
@@ -47,13 +47,22 @@ pub fn to_json(r: &VerifyReport<'_>) -> Value {
         "rules": board_rules_json(r.board),
         "games": r.observed.games(),
         "mean_given": r.mean.map(|m| json!({"text": m.text, "low": m.low, "high": m.high})),
-        "sd_given": r.sd,
-        "check": comparison_json(r.law, c),
+        "sd_given": r.sd.and_then(|sd| sd.text.parse::<f64>().ok()),
+        "check": with_variance(comparison_json(r.law, c), c),
         "variants": match c.too_few {
             true => json!({"fits": [], "hints": []}),
             false => variants_json(r.board, c.pass, r.fits, r.not_tried),
         },
     })
+}
+
+/// `check` with the test of the variance `verify --sd` adds (only with `--sd`: the report
+/// without it is `check`'s).
+fn with_variance(mut check: Value, c: &Comparison) -> Value {
+    if let Some(variance) = &c.variance {
+        check["variance"] = z_json(variance);
+    }
+    check
 }
 
 /// The report as text.
@@ -77,7 +86,11 @@ pub fn write_text(out: &mut dyn Write, r: &VerifyReport<'_>) -> io::Result<()> {
         )?,
     }
     if let Some(sd) = r.sd {
-        writeln!(out, "                 sd {sd} (exact {:.6})", r.law.sd)?;
+        writeln!(
+            out,
+            "                 sd {} (exact {:.6})",
+            sd.text, r.law.sd
+        )?;
     }
     writeln!(out)?;
     write_comparison(out, r.law, r.comparison)?;

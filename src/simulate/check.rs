@@ -441,6 +441,9 @@ pub struct Comparison {
     pub rolls_without_spread: Option<f64>,
     /// The mean final score (on a board with point squares, when every game's score is known).
     pub score: Option<ZTest>,
+    /// The variance of the number of turns, from the standard deviation a user reported
+    /// ([`super::spread::variance_test`]).
+    pub variance: Option<ZTest>,
     /// Every test passed (never with fewer than [`MIN_GAMES`] games).
     pub pass: bool,
     /// Fewer than [`MIN_GAMES`] games: no verdict (and no hint) is given.
@@ -455,6 +458,13 @@ pub struct Comparison {
 pub const MIN_GAMES: u64 = 100;
 
 impl Comparison {
+    /// Adds the test of the sample's variance ([`super::spread::variance_test`]).
+    pub fn with_variance(mut self, variance: ZTest) -> Comparison {
+        self.pass &= variance.pass;
+        self.variance = Some(variance);
+        self
+    }
+
     /// Adds the test of the mean final score of the same games against the exact expected
     /// score (z with the exact standard deviation); nothing on a board without point squares.
     pub fn with_score(mut self, law: &ExactLaw, scores: Option<&Scores>) -> Comparison {
@@ -512,6 +522,7 @@ pub fn compare(law: &ExactLaw, observed: Observed<'_>, rolls: Option<&Histogram>
         rolls,
         rolls_without_spread: no_spread,
         score: None,
+        variance: None,
         pass,
         too_few,
     }

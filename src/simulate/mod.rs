@@ -10,7 +10,8 @@
 //! - [`simulate`]: runs the engine on all of rayon's threads and merges the tallies into a
 //!   [`Simulation`] whose every number depends on the seed only, not on the thread count.
 //! - [`check`]: a sample (simulated here or by the user) against the exact answers: z of the
-//!   mean, chi-square of the turn counts, and the rule variants the sample fits instead.
+//!   mean, chi-square of the turn counts, and the rule variants the sample fits instead;
+//!   [`spread`] the test of a standard deviation a user reports (`verify --sd`).
 //! - [`policy`]: games of a player who follows a policy of [`crate::choice`].
 //! - [`race`]: several players taking turns (with or without knock-off), and the seat-by-seat
 //!   check of such a simulation against the exact race of [`crate::race`].
@@ -25,6 +26,7 @@ pub mod race;
 pub mod race_rounds;
 pub mod sample;
 pub mod shared;
+pub mod spread;
 pub(crate) mod stateful;
 pub(crate) mod stream;
 #[doc(hidden)]

@@ -8,7 +8,7 @@ use std::process::Output;
 use crate::common::{ladders, stdout_of};
 
 /// Every subcommand, as `ladders --help` lists them.
-pub(crate) const SUBCOMMANDS: [&str; 17] = [
+pub(crate) const SUBCOMMANDS: [&str; 18] = [
     "analyze",
     "expect",
     "distribution",
@@ -23,6 +23,7 @@ pub(crate) const SUBCOMMANDS: [&str; 17] = [
     "sensitivity",
     "optimize",
     "generate",
+    "import",
     "boards",
     "completions",
     "man",
@@ -65,8 +66,29 @@ fn examples(text: &str) -> Vec<Vec<String>> {
     section
         .lines()
         .take_while(|l| l.starts_with("  ladders"))
-        .map(|l| l.split_whitespace().skip(1).map(str::to_string).collect())
+        .map(|l| shell_words(l).into_iter().skip(1).collect())
         .collect()
+}
+
+/// A command line's words as a shell splits them: at spaces, except inside single quotes
+/// (which are removed).
+fn shell_words(line: &str) -> Vec<String> {
+    let (mut words, mut word, mut quoted) = (Vec::new(), String::new(), false);
+    for c in line.chars() {
+        match c {
+            '\'' => quoted = !quoted,
+            ' ' if !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            _ => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
 }
 
 #[test]

@@ -27,6 +27,8 @@ mod fuzz_analyses;
 mod hostile;
 mod hostile_corpus;
 mod hostile_limits;
+mod hostile_users;
+mod import;
 mod invariants;
 mod json_docs;
 mod known_closed_forms;

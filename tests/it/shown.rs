@@ -157,7 +157,7 @@ proptest! {
 fn a_board_where_the_float_tier_gives_up_gets_the_same_decimals() {
     // A loaded two-faced die (the 2 has weight 1 in 1,000,001) on 200 squares: square 1 + 2n
     // after n turns has probability 10^-6n, below 2^-900 of the surviving mass from n = 46,
-    // where the float tier stops (src/exact/certified/float_tests.rs) and the u128 tier
+    // where the float tier stops (src/exact/certified/float/tests.rs) and the u128 tier
     // steps from the start.
     let board =
         Board::from_toml_str("size = 200\n[rules]\ndie = [1000000, 1]\n", "loaded").unwrap();

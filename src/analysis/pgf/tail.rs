@@ -30,7 +30,7 @@ use num_traits::{FromPrimitive, One, Signed, Zero};
 use crate::analysis::spectral::spectral_radius;
 use crate::chain::{Chain, ChainState};
 use crate::exact::solve::{solve_float, transient_matrix};
-use crate::num::decimal::dyadic_bound;
+use crate::num::dyadic;
 
 use super::{roots, Pgf};
 
@@ -61,8 +61,8 @@ const ENCLOSURE_BITS: u64 = 192;
 /// fractions: an enclosure of `n / d` with short numbers.
 fn ratio_outward(n: &BigInt, d: &BigInt) -> Interval {
     (
-        dyadic_bound(n, d, ENCLOSURE_BITS, false),
-        dyadic_bound(n, d, ENCLOSURE_BITS, true),
+        dyadic::bound(n, d, ENCLOSURE_BITS, false),
+        dyadic::bound(n, d, ENCLOSURE_BITS, true),
     )
 }
 

@@ -1,7 +1,6 @@
-//! The single path's sums against each other: in machine words ([`super::words`]), in big
-//! integers only, and by the general rational route (Gaussian elimination over the in-turn
-//! states, a second method), on every built-in board, on random boards, and on loaded dice
-//! heavy enough that the words must give up.
+//! The single path's sums against the general rational route (Gaussian elimination over the
+//! in-turn states, a second method), on every built-in board, on random boards and on heavily
+//! loaded dice, and against turns worked by hand.
 
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -14,34 +13,19 @@ use crate::chain::{Chain, TurnModel};
 use crate::game::{Capabilities, RollGame, SingleBoard, StatefulBoard};
 use crate::test_util::{board, q};
 
-/// The reachable states whose turns were compared, and how many of them were summed in words.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Compared {
-    turns: usize,
-    in_words: usize,
-}
-
-impl std::ops::AddAssign for Compared {
-    fn add_assign(&mut self, other: Compared) {
-        self.turns += other.turns;
-        self.in_words += other.in_words;
-    }
-}
-
-/// Every reachable state's turn summed the three ways: the same numbers, written the same
+/// Every reachable state's turn summed both ways: the same numbers, written the same
 /// (each fraction in lowest terms with a positive denominator, so `==` on values is also
 /// equality of numerators and denominators, which the chain's common denominator and every
 /// printed fraction rely on).
-fn same_every_way<G: RollGame + TurnModel<State = <G as RollGame>::State>>(game: &G) -> Compared {
+/// Returns how many turns were compared.
+fn same_every_way<G: RollGame + TurnModel<State = <G as RollGame>::State>>(game: &G) -> usize {
     let chain = Chain::build(game);
-    let mut compared = Compared::default();
+    let mut compared = 0;
     for s in &chain.states()[..chain.transient_count()] {
         let fast = compound_move_by(game, s, Route::Fast);
-        let big = compound_move_by(game, s, Route::Big);
         let general = compound_move_by(game, s, Route::General);
         assert_eq!(fast, general, "state {s:?}");
-        assert_eq!(big, general, "state {s:?}");
-        for turn in [&fast, &big, &general] {
+        for turn in [&fast, &general] {
             let r = &turn.rewards;
             for p in turn.next.iter().map(|(_, p)| p).chain([
                 &r.rolls, &r.snakes, &r.ladders, &r.climbed, &r.slid, &r.points,
@@ -50,14 +34,13 @@ fn same_every_way<G: RollGame + TurnModel<State = <G as RollGame>::State>>(game:
                 assert!(p.numer().gcd(p.denom()).is_one(), "state {s:?}: {p}");
             }
         }
-        compared.turns += 1;
-        compared.in_words += usize::from(super::sums_in_words(game, s));
+        compared += 1;
     }
     compared
 }
 
 /// [`same_every_way`] on the game of `b` (stateful or not).
-fn same_every_way_on(b: &Board) -> Compared {
+fn same_every_way_on(b: &Board) -> usize {
     if !Capabilities::of(b).stateless {
         same_every_way(&StatefulBoard::new(b))
     } else {
@@ -75,9 +58,8 @@ fn with_roll_again(b: &Board, rule: RollAgain) -> Option<Board> {
 }
 
 #[test]
-fn every_built_in_board_sums_each_turn_the_same_three_ways() {
+fn every_built_in_board_sums_each_turn_the_same_both_ways() {
     let mut boards = 0;
-    let mut compared = Compared::default();
     for name in builtin_names() {
         let b = builtin(name).unwrap();
         for rule in [
@@ -90,14 +72,10 @@ fn every_built_in_board_sums_each_turn_the_same_three_ways() {
                 continue;
             };
             boards += 1;
-            let on_board = same_every_way_on(&b);
-            assert!(on_board.turns > 0, "{name} {rule:?}");
-            compared += on_board;
+            assert!(same_every_way_on(&b) > 0, "{name} {rule:?}");
         }
     }
     assert_eq!(boards, 3 * builtin_names().count() - 2);
-    // The built-in boards' paths are short: nearly every turn is summed in words.
-    assert!(compared.in_words * 10 > compared.turns * 9, "{compared:?}");
 }
 
 #[test]
@@ -113,8 +91,7 @@ fn a_run_of_top_throws_into_a_cycle_matches_the_hand_derivation() {
     let b =
         board("size = 7\n[rules]\ndie = 3\novershoot = \"bounce\"\nroll_again = \"unlimited\"\n");
     let game = SingleBoard::new(&b);
-    assert!(super::sums_in_words(&game, &3));
-    for route in [Route::Fast, Route::Big] {
+    for route in [Route::Fast, Route::General] {
         let turn = compound_move_by(&game, &3, route);
         assert_eq!(
             turn.next,
@@ -130,7 +107,7 @@ fn a_long_run_is_one_power_of_the_die() {
     // 3k, 14 levels); a 1 or a 2 at level k ends on 3k + 1 or 3k + 2 with 3^-(k + 1), and
     // the 3 from 39 finishes (40 is passed: stay on 39, roll again; from 39 a 1 finishes).
     let b = board("size = 40\n[rules]\ndie = 3\nroll_again = \"unlimited\"\n");
-    for route in [Route::Fast, Route::Big] {
+    for route in [Route::Fast, Route::General] {
         let turn = compound_move_by(&SingleBoard::new(&b), &0, route);
         for k in 0..13i64 {
             let p = q(1, 3i64.pow(k as u32 + 1));
@@ -199,7 +176,7 @@ pub(in crate::chain) fn loaded(weights: &[u64]) -> Option<String> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
-    fn random_boards_with_roll_again_sum_each_turn_the_same_three_ways(
+    fn random_boards_with_roll_again_sum_each_turn_the_same_both_ways(
         size in 4u32..60,
         die in 2u32..7,
         forfeit in 0u32..5,
@@ -209,15 +186,14 @@ proptest! {
         let rule = if forfeit < 2 { RollAgain::Unlimited } else { RollAgain::Forfeit(forfeit) };
         let overshoot = ["stay", "bounce", "allow"][overshoot];
         if let Some(b) = random_board(size, &die.to_string(), rule, overshoot, &jumps) {
-            prop_assert!(same_every_way_on(&b).turns > 0);
+            prop_assert!(same_every_way_on(&b) > 0);
         }
     }
 
     /// Loaded dice of weights up to the format's 1,000,000 make each level's denominator up
-    /// to about 2^23: a few levels fit a word and more do not, so turns go both ways, and some
-    /// fail part-way (the denominators fit, a reward's numerator does not).
+    /// to about 2^23: long paths' sums run to hundreds of bits.
     #[test]
-    fn random_boards_with_heavy_dice_sum_each_turn_the_same_three_ways(
+    fn random_boards_with_heavy_dice_sum_each_turn_the_same_both_ways(
         size in 4u32..40,
         weights in proptest::collection::vec(0u64..=1_000_000, 2..7),
         forfeit in 0u32..4,
@@ -228,36 +204,9 @@ proptest! {
         let overshoot = ["stay", "bounce", "allow"][overshoot];
         let die = loaded(&weights);
         if let Some(b) = die.and_then(|die| random_board(size, &die, rule, overshoot, &jumps)) {
-            prop_assert!(same_every_way_on(&b).turns > 0);
+            prop_assert!(same_every_way_on(&b) > 0);
         }
     }
-}
-
-#[test]
-fn heavy_dice_sum_short_paths_in_words_and_long_ones_in_big_integers() {
-    // Six faces of weights near 1,000,000 (primes, so nothing cancels): each level of a path
-    // multiplies the denominator by the total, about 6 * 10^6 (23 bits), so paths of five
-    // levels fit 128 bits and paths of six do not. On 40 squares with no jumps, the sixes
-    // from square s run about (40 - s) / 6 levels: the turns from the start do not fit, the
-    // turns from the last squares do.
-    let b = board(
-        "size = 40\n[rules]\ndie = [999983, 999979, 999961, 999959, 999953, 999931]\n\
-         roll_again = \"unlimited\"\n",
-    );
-    let compared = same_every_way_on(&b);
-    assert!(compared.in_words > 0, "{compared:?}");
-    assert!(compared.in_words < compared.turns, "{compared:?}");
-    let game = SingleBoard::new(&b);
-    assert!(!super::sums_in_words(&game, &0));
-    assert!(super::sums_in_words(&game, &39));
-    // The same with forfeits (no cycle of top throws, a streak in the state) and a bounce.
-    let forfeit = board(
-        "size = 40\n[rules]\ndie = [999983, 999979, 999961, 999959, 999953, 999931]\n\
-         roll_again = 9\novershoot = \"bounce\"\n",
-    );
-    let compared = same_every_way_on(&forfeit);
-    assert!(compared.in_words > 0, "{compared:?}");
-    assert!(compared.in_words < compared.turns, "{compared:?}");
 }
 
 #[test]
@@ -268,6 +217,5 @@ fn stateful_states_take_the_same_route() {
          [rules]\ndie = 3\nroll_again = \"unlimited\"\n",
     );
     assert!(!Capabilities::of(&b).stateless);
-    let compared = same_every_way_on(&b);
-    assert!(compared.in_words > 0, "{compared:?}");
+    assert!(same_every_way_on(&b) > 0);
 }

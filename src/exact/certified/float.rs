@@ -437,5 +437,4 @@ fn enclose(v: f64, exponent: u32, e: f64) -> Bounds {
 }
 
 #[cfg(test)]
-#[path = "float_tests.rs"]
 mod tests;

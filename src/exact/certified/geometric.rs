@@ -193,5 +193,4 @@ fn compare_with_float(x: &BigRational, f: f64) -> Option<Ordering> {
 }
 
 #[cfg(test)]
-#[path = "geometric_tests.rs"]
 mod tests;

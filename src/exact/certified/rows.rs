@@ -200,5 +200,4 @@ pub fn nearest_f64(a: u64, d: u64) -> f64 {
 }
 
 #[cfg(test)]
-#[path = "rows_tests.rs"]
 mod tests;

@@ -58,7 +58,7 @@
 //! A chain built with links ([`crate::chain::Link`], one player under unlimited roll-again)
 //! is stepped through them when that saves transitions: the links first, summing
 //! `y = v + y W` in place of v, then the rows (each linked state's ending rolls only) on
-//! either route, read from y. `linked.rs` has the proof that the bounds still hold and the
+//! either route, read from y. `stepper/linked.rs` has the proof that the bounds still hold and the
 //! value bits it takes.
 //!
 //! # Why the counts route steps by source
@@ -116,7 +116,6 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
 
-#[path = "linked.rs"]
 mod linked;
 
 use super::rows::{nearest_f64, MergedRows, Probabilities, COUNT_BITS};
@@ -224,7 +223,7 @@ enum Weights {
 /// merged into one column (index `transient`): only the total `P(T = n)` is stepped.
 #[derive(Clone, Debug)]
 pub struct CertifiedChain {
-    /// The links followed before the rows are spread (`linked.rs`); then the rows of the
+    /// The links followed before the rows are spread (`stepper/linked.rs`); then the rows of the
     /// linked states hold only their ending rolls.
     links: Option<linked::LinkSteps>,
     transient: usize,
@@ -307,7 +306,7 @@ impl CertifiedChain {
     }
 
     /// Prepares `chain`'s transitions, `rows` its rows: through its links when it has them
-    /// and they save transitions (`linked.rs`), else the rows as they are.
+    /// and they save transitions (`stepper/linked.rs`), else the rows as they are.
     pub fn for_chain<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) -> CertifiedChain {
         let Some(linked) = linked::linked_rows(chain, rows) else {
             return CertifiedChain::from_rows(rows);
@@ -705,5 +704,4 @@ impl CertifiedStepper<'_> {
 }
 
 #[cfg(test)]
-#[path = "stepper_tests.rs"]
 pub(super) mod tests;

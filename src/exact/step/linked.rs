@@ -1,6 +1,6 @@
 //! The integer stepping of [`super`] through a chain's links ([`crate::chain::Link`]): under
 //! unlimited roll-again a turn is stepped as the rolls that end it and a fresh turn from the one
-//! square its top throw leads to, as the certified tier does (`exact/certified/linked.rs`), but
+//! square its top throw leads to, as the certified tier does (`exact/certified/stepper/linked.rs`), but
 //! exactly, with the same counts as the whole turns: on efi 406 ending entries and 78 links a
 //! turn instead of 2,530 products.
 //!
@@ -291,5 +291,4 @@ impl Stepper<'_> {
 }
 
 #[cfg(test)]
-#[path = "linked_tests.rs"]
 mod tests;

@@ -275,5 +275,4 @@ pub(super) fn follow(links: &LinkSteps, v: &mut Words, t: usize, g: f64, pending
 }
 
 #[cfg(test)]
-#[path = "linked_tests.rs"]
 mod tests;

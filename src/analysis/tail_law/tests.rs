@@ -182,13 +182,14 @@ fn a_game_of_bounded_length_has_no_law() {
 /// terms (the second method for `statement`).
 mod reference {
     use super::super::{Bounds, TailLaw, BITS, FLOOR_BITS};
-    use crate::num::decimal::{decade, dyadic_bound, fixed, pow10, rounded, to_f64};
+    use crate::num::decimal::{decade, fixed, pow10, rounded, to_f64};
+    use crate::num::dyadic;
     use num_bigint::BigInt;
     use num_rational::BigRational;
     use num_traits::{One, Signed, ToPrimitive, Zero};
 
     fn round(x: &BigRational, up: bool) -> BigRational {
-        dyadic_bound(x.numer(), x.denom(), BITS, up)
+        dyadic::bound(x.numer(), x.denom(), BITS, up)
     }
 
     /// `x^n` rounded after every product to [`BITS`] bits of the mantissa `m` of `m 2^e`.

@@ -1,8 +1,7 @@
 //! The tail law's integer work in machine words (`analysis::tail_law`): the geometric bounds'
 //! row vector `U A` and their Collatz-Wielandt ratios compared in `u128` words with 256-bit
-//! cross products, and the rounded powers of the statement with `u128` mantissas. Each computes
-//! exactly what the big integer route of `tail_law.rs` computes (the same fractions in lowest
-//! terms, the same mantissas and exponents) and declines, with `None`, whenever a number would
+//! cross products. It computes exactly what the big integer route of `tail_law.rs` computes (the
+//! same fractions in lowest terms) and declines, with `None`, whenever a number would
 //! not fit, so the caller falls back to that route: the results never depend on which one ran.
 
 use num_bigint::BigInt;
@@ -11,7 +10,7 @@ use num_traits::{Signed, ToPrimitive, Zero};
 
 use super::{Bounds, Bounds128, BITS, TINY_BITS};
 use crate::analysis::spectral::TransientQ;
-use crate::num::decimal::{dyadic_bound, over_power_of_two};
+use crate::num::dyadic::{self, over_power_of_two};
 use crate::num::gcd::gcd;
 use crate::num::limbs::{wide_mul, words_of};
 
@@ -134,7 +133,7 @@ pub(super) fn geometric_bounds(
     // (U A)_j / (D U_j); alpha (U 1) = p_j (U 1) / (U_j 2^shift) with p_j's bound over 2^shift.
     let ratio = |(n, x): Ratio| lowest(big(n), d * big(x));
     let scaled = |(n, x): Ratio, total: u128| lowest(big(n) * big(total), big(x) << shift);
-    let round = |x: BigRational, up| dyadic_bound(x.numer(), x.denom(), BITS, up);
+    let round = |x: BigRational, up| dyadic::bound(x.numer(), x.denom(), BITS, up);
     Some(Some(Bounds {
         a: round(scaled(alpha, total_u), true),
         r: round(ratio(r), true),
@@ -144,48 +143,5 @@ pub(super) fn geometric_bounds(
     }))
 }
 
-/// `Dyadic::times` on words: `x y` rounded up (or down) to `BITS` significant bits, for
-/// mantissas of at most 128 bits (the product then fits in 256).
-pub(super) fn times((x, ex): (u128, i64), (y, ey): (u128, i64), up: bool) -> (u128, i64) {
-    let (high, low) = wide_mul(x, y);
-    let bits = match high {
-        0 => 128 - low.leading_zeros(),
-        _ => 256 - high.leading_zeros(),
-    };
-    let excess = bits.saturating_sub(BITS as u32);
-    let (kept, lost) = match excess {
-        0 => (low, false),
-        1..=127 => (
-            low >> excess | high << (128 - excess),
-            low << (128 - excess) != 0,
-        ),
-        128 => (high, low != 0),
-        _ => (
-            high >> (excess - 128),
-            low != 0 || high << (256 - excess) != 0,
-        ),
-    };
-    (kept + u128::from(up && lost), ex + ey + i64::from(excess))
-}
-
-/// `Dyadic::pow` on words: `x^n` by squaring, each product rounded by
-/// `times`. A first mantissa of up to 128 bits is allowed; every product's has at most
-/// `BITS + 1`.
-pub(super) fn pow(x: (u128, i64), n: usize, up: bool) -> (u128, i64) {
-    let (mut base, mut result) = (x, (1u128, 0i64));
-    let mut k = n;
-    while k > 0 {
-        if k & 1 == 1 {
-            result = times(result, base, up);
-        }
-        k >>= 1;
-        if k > 0 {
-            base = times(base, base, up);
-        }
-    }
-    result
-}
-
 #[cfg(test)]
-#[path = "tail_law_words_tests.rs"]
 mod tests;

@@ -1,12 +1,13 @@
-//! Tests of a row's cells from certified bounds (`cells.rs`): against the fractions' own
-//! decimals (`num::decimal`'s `fixed`, `probability` and `scientific`, long division on a
-//! `BigRational`), and against the single cells' route ([`Bounds::push_cells`]).
+//! Tests of a cell from certified bounds ([`Bounds::push_cells`], with the scientific digits of
+//! `cells.rs`) against the fractions' own decimals (`num::decimal`'s `fixed`, `probability`
+//! and `scientific`, long division on a `BigRational`).
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::One;
 
 use super::*;
+use crate::exact::certified::Bounds;
 use crate::num::decimal::{fixed, probability, scientific};
 use crate::test_util::{q, seeded_words};
 
@@ -28,25 +29,28 @@ fn by_fractions(lo: &BigRational, hi: &BigRational, digits: usize) -> Option<Str
     })
 }
 
-/// The three columns of a row as [`RowCells`] writes them (one text each, CSV then table).
-fn row_cells(p: Bounds, s: Bounds, digits: usize) -> [Option<String>; 3] {
-    let mut row = RowCells::new(p, s, digits).expect("at most 19 digits");
-    [0, 1, 2].map(|column| {
-        let mut text = b"x".to_vec();
-        let cell = row.push(column, &mut text).map(|csv| {
-            assert!(csv > 1 && csv <= text.len(), "{p:?} {s:?} {column}");
-            String::from_utf8(text[1..].to_vec()).unwrap()
-        });
-        if cell.is_none() {
-            assert_eq!(text, b"x", "an undecided cell writes nothing");
-        }
-        cell
-    })
+/// The cell of `b` (of `1 - b` with `complement`) as [`Bounds::push_cells`] writes it (the
+/// CSV's text, then the table's when it differs), or `None` when undecided.
+fn cell(b: Bounds, digits: usize, complement: bool) -> Option<String> {
+    let mut text = b"x".to_vec();
+    let cell = b.push_cells(digits, complement, &mut text).map(|csv| {
+        assert!(csv > 1 && csv <= text.len(), "{b:?} {complement}");
+        String::from_utf8(text[1..].to_vec()).unwrap()
+    });
+    if cell.is_none() {
+        assert_eq!(text, b"x", "an undecided cell writes nothing");
+    }
+    cell
 }
 
-/// Checks a row against the fractions and against the single cells' route.
+/// Checks a row's three cells, P(T = n) from `p` and P(T <= n) and P(T > n) from `s`, against
+/// the fractions.
 fn check_row(p: Bounds, s: Bounds, digits: usize) -> [Option<String>; 3] {
-    let cells = row_cells(p, s, digits);
+    let cells = [
+        cell(p, digits, false),
+        cell(s, digits, true),
+        cell(s, digits, false),
+    ];
     let one = BigRational::one();
     let (s_lo, s_hi) = (over(s.lo, s.shift), over(s.hi, s.shift));
     let want = [
@@ -55,15 +59,6 @@ fn check_row(p: Bounds, s: Bounds, digits: usize) -> [Option<String>; 3] {
         by_fractions(&s_lo, &s_hi, digits),
     ];
     assert_eq!(cells, want, "{p:?} {s:?} at {digits}");
-    for (column, (b, complement)) in [(p, false), (s, true), (s, false)].into_iter().enumerate() {
-        let single = b
-            .cells(digits, complement)
-            .map(|(table, csv)| match table == csv {
-                true => csv,
-                false => csv + &table,
-            });
-        assert_eq!(cells[column], single, "{b:?} {complement} at {digits}");
-    }
     cells
 }
 
@@ -88,7 +83,7 @@ fn scaled_down(r: &BigRational, k: u32) -> u128 {
 }
 
 #[test]
-fn rows_show_what_the_fractions_show_at_rounding_boundaries() {
+fn cells_show_what_the_fractions_show_at_rounding_boundaries() {
     // Worked by hand: values on and beside the rounding boundaries of each digit count: ties
     // (j / 2^(d + 1) is ...5 exactly at d digits: 1/8 = 0.125), ...4999 and ...5001, carries
     // across 9s (0.0999999999995), 0.9999...5 rounding to 1, values that round to 0 or 1
@@ -177,42 +172,9 @@ fn a_long_tail_shows_its_scientific_digits_in_two_columns() {
         shift: 128,
     };
     assert_eq!(check_row(from_zero, from_zero, 12), [None, None, None]);
-    // Past 19 digits there is no row (the fractions decide those).
-    assert!(RowCells::new(tail(1), tail(1), 20).is_none());
-}
-
-#[test]
-fn rounding_in_words_is_rounding_in_big_integers() {
-    // Second method: x m = q 2^k + r in big integers, then 2 r against 2^k (ties to even).
-    // Exact halves (m x = (2j + 1) 2^(k - 1)) and their neighbours, values far below one
-    // unit, 0 and 1, and a seeded stream, at every k to past 192 bits.
-    let mut word = seeded_words(11);
-    for k in 0..260u32 {
-        let top = if k < 128 { 1u128 << k } else { u128::MAX };
-        let mut cases = vec![(0, 10), (top, 10), (top, 1), (top / 2, 1), (top / 2 + 1, 1)];
-        cases.extend([
-            (top / 8, 4),
-            (top / 8 + 1, 4),
-            ((top / 8).saturating_sub(1), 4),
-            (top / 3, 3),
-        ]);
-        cases.extend((0..60).map(|_| {
-            let w = word();
-            let x = (u128::from(w) << 64 | u128::from(word())) >> (w % 128);
-            (
-                x.min(top),
-                [1, 10, 10u64.pow(12), 10u64.pow(19), word()][(w % 5) as usize],
-            )
-        }));
-        for (x, m) in cases {
-            let x = x.min(top);
-            let (p, two_k) = (BigInt::from(x) * m, BigInt::one() << k);
-            let (q, r) = (&p / &two_k, (&p % &two_k) << 1u32);
-            let up = r > two_k || (r == two_k && q.bit(0));
-            let want = q + u32::from(up);
-            assert_eq!(BigInt::from(rounded(x, k, m)), want, "{x} {m} {k}");
-        }
-    }
+    // Past 19 digits the bounds decide no cell (the fractions decide those).
+    assert_eq!(cell(tail(1), 20, false), None);
+    assert_eq!(cell(tail(1), 20, true), None);
 }
 
 #[test]
@@ -272,7 +234,7 @@ proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
 
     #[test]
-    fn rows_of_random_bounds_show_what_the_fractions_show(
+    fn cells_of_random_bounds_show_what_the_fractions_show(
         seed in 0u64..,
         shift in 0u32..260,
         cut in 0u32..128,

@@ -165,7 +165,7 @@ fn the_counts_route_takes_denominators_below_2_to_the_40_and_no_more() {
     assert_eq!(counts_denominator(&at), None);
     assert_eq!(CertifiedChain::new(&at).value_bits, FIXED_VALUE_BITS);
     // efi: D = 5 6^14 = 391,820,820,480 (39 bits), V = 88 on its whole turns (its links
-    // take a bit off: `linked_tests.rs`).
+    // take a bit off: `stepper/linked/tests.rs`).
     let efi = Chain::for_board(&crate::board::builtin("efi").unwrap());
     assert_eq!(counts_denominator(&efi), Some(5 * 6u64.pow(14)));
     let whole = CertifiedChain::from_rows(&MergedRows::new(&efi));

@@ -1,68 +1,14 @@
 //! Tests of the tail law's word route against its big integer route (the second method): the
-//! same bounds and the same statement on every built-in board, the fallback when a number does
-//! not fit, and the word products and powers against big integers.
-
-use num_bigint::BigInt;
+//! same bounds and the same statement on every built-in board, and the fallback when a number
+//! does not fit.
 
 use super::super::geometric_bounds as dispatched;
-use super::super::{best_statement, big_geometric_bounds, Dyadic, TailLawStart};
+use super::super::{best_statement, big_geometric_bounds, TailLawStart};
 use super::*;
 use crate::analysis::stateful::stateful_chain;
 use crate::board::{builtin, builtin_names};
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::CertifiedChain;
-use crate::test_util::seeded_words as words;
-
-#[test]
-fn wide_products_are_the_big_integer_products() {
-    let mut next = words(7);
-    let mut xs = vec![
-        0u128,
-        1,
-        u128::MAX,
-        u128::MAX - 1,
-        1 << 64,
-        (1 << 64) - 1,
-        1 << 127,
-    ];
-    for _ in 0..2000 {
-        xs.push((u128::from(next()) << 64 | u128::from(next())) >> (next() % 128));
-    }
-    for (i, &x) in xs.iter().enumerate() {
-        let y = xs[(i * 7 + 3) % xs.len()];
-        let (high, low) = wide_mul(x, y);
-        let got = (BigInt::from(high) << 128) + BigInt::from(low);
-        assert_eq!(got, BigInt::from(x) * BigInt::from(y), "{x} {y}");
-    }
-}
-
-#[test]
-fn word_powers_are_the_big_integer_powers() {
-    // Second method: `Dyadic::pow` in big integers, the same mantissa and exponent.
-    let mut next = words(11);
-    let mut bases: Vec<(u128, i64)> = vec![(1, 0), (3, -2), (u128::MAX, -128), (1 << 96, -97)];
-    for _ in 0..200 {
-        let m = (u128::from(next()) << 64 | u128::from(next())) >> (next() % 128);
-        bases.push((m.max(1), -((next() % 200) as i64)));
-    }
-    for &(m, e) in &bases {
-        for n in [0, 1, 2, 3, 7, 64, 245, 1000, 12_345] {
-            for up in [false, true] {
-                let big = Dyadic {
-                    m: BigInt::from(m),
-                    e,
-                }
-                .pow(n, up);
-                let (wm, we) = pow((m, e), n, up);
-                assert_eq!(
-                    (BigInt::from(wm), we),
-                    (big.m, big.e),
-                    "{m} 2^{e} ^ {n} {up}"
-                );
-            }
-        }
-    }
-}
 
 /// The bounds by both routes, at the turn the law settles and 20 and 40 turns later (other
 /// positions, the same u), and the statement from them; returns how many were compared.
