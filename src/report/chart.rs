@@ -20,8 +20,9 @@ use plotters::prelude::*;
 use crate::analysis::distribution::Distribution;
 use crate::board::Board;
 use crate::num::decimal::to_f64;
-use crate::report::text::{board_line, count, rules_line};
+use crate::report::text::{board_line, rules_line};
 use crate::simulate::Simulation;
+use crate::text::count;
 
 /// The chart's size in pixels.
 const SIZE: (u32, u32) = (900, 520);
