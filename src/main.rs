@@ -7,9 +7,11 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use cli::exit;
-use cli::output::Tracked;
+use cli::output::{to_stderr, Tracked, WriteFailed};
 
 fn main() -> ExitCode {
+    // Asked before anything opens a file, which could take the closed descriptor's number.
+    let stdout_open = cli::output::stdout_is_open();
     let cli = cli::parse();
     let error = cli::colour::paint(
         "error",
@@ -17,7 +19,7 @@ fn main() -> ExitCode {
         cli::colour::stderr_colour(cli.color),
     );
     let stdout = io::stdout();
-    let mut out = io::BufWriter::new(Tracked::new(stdout.lock()));
+    let mut out = io::BufWriter::new(Tracked::open_or_closed(stdout.lock(), stdout_open));
     let result = cli::run(cli, &mut out).and_then(|code| {
         out.flush()?;
         Ok(code)
@@ -27,16 +29,20 @@ fn main() -> ExitCode {
     match (result, write_error) {
         (_, Some(err)) if err.kind() == io::ErrorKind::BrokenPipe => exit::code(exit::SUCCESS),
         (_, Some(err)) => {
-            eprintln!("{error}: cannot write the output: {err}");
+            to_stderr(&format!("{error}: cannot write the output: {err}"));
             exit::code(exit::WRITE_FAILED)
         }
         (Ok(code), None) => code,
         (Err(err), None) => {
             drop(out);
             for line in format!("{err:#}").lines() {
-                eprintln!("{error}: {line}");
+                to_stderr(&format!("{error}: {line}"));
             }
-            exit::code(exit::BAD_INPUT)
+            // A file the command was to write that could not be is a failed write too.
+            match err.chain().any(|e| e.is::<WriteFailed>()) {
+                true => exit::code(exit::WRITE_FAILED),
+                false => exit::code(exit::BAD_INPUT),
+            }
         }
     }
 }

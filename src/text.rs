@@ -31,9 +31,24 @@ pub const MAX_NAME_CHARS: usize = 1_000;
 pub const MAX_SOURCE_CHARS: usize = 10_000;
 
 /// Whether `c` must not reach a terminal raw: a control character (C0, DEL, C1, which covers
-/// newlines, escape sequences and NUL) or a bidirectional override, which reorders what is shown.
+/// newlines, escape sequences and NUL); a bidirectional override, isolate or mark (U+202A to
+/// U+202E, U+2066 to U+2069, U+200E, U+200F, U+061C), which reorders what is shown; a line or
+/// paragraph separator (U+2028, U+2029), which breaks a line; an interlinear annotation
+/// character (U+FFF9 to U+FFFB) or a tag character (U+E0000 to U+E007F), which hide text.
 pub fn is_unprintable(c: char) -> bool {
-    c.is_control() || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    c.is_control()
+        || matches!(
+            c,
+            '\u{202A}'..='\u{202E}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{200E}'
+                | '\u{200F}'
+                | '\u{061C}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{FFF9}'..='\u{FFFB}'
+                | '\u{E0000}'..='\u{E007F}'
+        )
 }
 
 /// The first unprintable character of `text`, with its 1-based position in characters.
@@ -52,9 +67,11 @@ pub fn printable(text: &str) -> String {
     }
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
-        if is_unprintable(c) {
-            // Every unprintable character has a backslash escape in escape_debug.
+        if c.is_control() {
+            // Every control character has a backslash escape in escape_debug (`\n`, `\u{1b}`).
             out.extend(c.escape_debug());
+        } else if is_unprintable(c) {
+            out.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
         } else {
             out.push(c);
         }
@@ -80,6 +97,11 @@ mod tests {
         assert_eq!(printable("a\0b"), "a\\0b");
         assert_eq!(printable("\u{202E}abc"), "\\u{202e}abc");
         assert_eq!(printable("Échelles et serpents"), "Échelles et serpents");
+        // Marks, separators, annotations and tags (issue 40, item 13).
+        assert_eq!(
+            printable("a\u{200E}b\u{200F}\u{061C}\u{2028}\u{2029}\u{FFF9}\u{E0041}"),
+            "a\\u{200e}b\\u{200f}\\u{61c}\\u{2028}\\u{2029}\\u{fff9}\\u{e0041}"
+        );
     }
 
     #[test]

@@ -29,12 +29,12 @@ macro_rules! builtin {
 
 /// Every built-in board, in the order `ladders boards` lists them.
 pub const BUILTIN_BOARDS: [BuiltinBoard; 7] = [
-    builtin!("milton-bradley", "Chutes and Ladders, seed 001's layout (chute 47 -> 26): start off the board, a roll past 100 is lost"),
+    builtin!("milton-bradley", "Chutes and Ladders as a 2011 programming exercise gives it (chute 47 -> 26): start off the board, a roll past 100 is lost"),
     builtin!("milton-bradley-48", "the same board in its other common layout, with the chute 48 -> 26"),
-    builtin!("efi", "seed 000's board: start on square 1, bounce back from 100, a six rolls again"),
-    builtin!("random-tiles", "seed 002's random tiles: 20 squares, each landing draws a snake (1/10), a ladder (1/10) or nothing"),
+    builtin!("efi", "the Efi board of a Java newsletter's simulator (2021): start on square 1, bounce back from 100, a six rolls again"),
+    builtin!("random-tiles", "a blog post's random-tile model: 20 squares, each landing draws a snake (1/10), a ladder (1/10) or nothing"),
     builtin!("course", "a dynamic-programming course's board: 50 squares, each turn the player chooses a d4 or a d6 (ladders optimize)"),
-    builtin!("seed-003", "seed 003's game: 20 x 10 squares, 3 snakes, 3 ladders that break after one use, 6 apples worth points"),
+    builtin!("seed-003", "a student project's game: 20 x 10 squares, 3 snakes, 3 ladders that break after one use, 6 apples worth points"),
     builtin!("tiny", "four squares and a coin, small enough to solve by hand (E[T] = 4)"),
 ];
 

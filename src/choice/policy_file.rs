@@ -15,6 +15,7 @@
 //! `pick`, `highest`, `lowest` or an order of preference such as `6>5>4>3>2>1` (the first face
 //! shown in that order is moved).
 
+use crate::text::printable;
 use std::fmt;
 use std::path::Path;
 
@@ -48,8 +49,8 @@ impl PolicyFileError {
 impl fmt::Display for PolicyFileError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.line {
-            Some(line) => write!(f, "{}:{line}: {}", self.origin, self.message),
-            None => write!(f, "{}: {}", self.origin, self.message),
+            Some(line) => write!(f, "{}:{line}: {}", printable(&self.origin), self.message),
+            None => write!(f, "{}: {}", printable(&self.origin), self.message),
         }
     }
 }

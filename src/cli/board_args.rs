@@ -195,9 +195,9 @@ fn load_spec(name: &str) -> Result<ladders::board::BoardSpec> {
     let path = Path::new(name);
     if let Some(b) = BUILTIN_BOARDS.iter().find(|b| b.name == name) {
         if path.is_file() {
-            eprintln!(
+            super::output::to_stderr(&format!(
                 "note: {name} is the built-in board; for the file of that name, write ./{name}"
-            );
+            ));
         }
         return Ok(parse_spec(b.text, &format!("builtin:{}", b.name))?);
     }

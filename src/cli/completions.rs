@@ -43,7 +43,10 @@ fn built() -> clap::Command {
 /// Runs `completions`.
 pub fn run_completions(args: &CompletionsArgs, out: &mut dyn Write) -> Result<ExitCode> {
     let mut cmd = built();
-    clap_complete::generate(args.shell, &mut cmd, "ladders", out);
+    // Generated whole first: clap_complete panics on a failed write (exit 101).
+    let mut script = Vec::new();
+    clap_complete::generate(args.shell, &mut cmd, "ladders", &mut script);
+    out.write_all(&script)?;
     Ok(exit::code(exit::SUCCESS))
 }
 

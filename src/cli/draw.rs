@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use ladders::analysis::expectation::{expect_float, expect_with, Expectation, FloatExpectation};
 use ladders::analysis::shortest_state::board_likeliest;
 use ladders::analysis::squares::{occupancy, square_answers};
@@ -56,7 +56,7 @@ pub fn write_svg(path: &str, svg: &str, out: &mut dyn Write) -> Result<bool> {
         out.write_all(svg.as_bytes())?;
         return Ok(true);
     }
-    std::fs::write(path, svg).with_context(|| format!("{path}: cannot write the SVG"))?;
+    super::output::write_file(path, "SVG", svg.as_bytes())?;
     Ok(false)
 }
 

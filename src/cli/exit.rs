@@ -10,8 +10,9 @@ pub const SUCCESS: u8 = 0;
 pub const CHECK_FAILED: u8 = 1;
 /// Bad usage or bad input.
 pub const BAD_INPUT: u8 = 2;
-/// The answer could not be written (`ladders boards > /dev/full`). A closed pipe
-/// (`ladders distribution efi | head`) is not an error: it exits 0, quietly.
+/// The answer could not be written (`ladders boards > /dev/full`, standard output closed, an
+/// `--svg` or `--histogram-csv` file that cannot be written). A closed pipe (`ladders
+/// distribution efi | head`) is not an error: it exits 0, quietly.
 pub const WRITE_FAILED: u8 = 3;
 
 /// The process exit code for one of the constants above.

@@ -1,12 +1,12 @@
-//! `ladders generate`: write a random board file (seed 003's placement constraints, and with
-//! `--columns`, `--once-ladders` and `--apples` seed 003's own game).
+//! `ladders generate`: write a random board file (a student project's placement constraints,
+//! "seed 003", and with `--columns`, `--once-ladders` and `--apples` that project's own game).
 
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use ladders::board::{Overshoot, Probability, RollAgain, Rules, Square, Tiles, MAX_DIE, MAX_SIZE};
 use ladders::generate::{generate, generate_tiles, GenerateOptions, TileBoardOptions};
 use ladders::report::json::{board_rules_json, BoardJson};
@@ -48,18 +48,18 @@ pub struct Args {
     /// Whether the top face rolls again: none, unlimited, or K (the K-th in a row forfeits)
     #[arg(long, value_name = "none|unlimited|K", default_value = "none", value_parser = RollAgain::parse)]
     pub roll_again: RollAgain,
-    /// The row length of the board as drawn (seed 003's M; written as `columns`): jumps are
+    /// The row length of the board as drawn (M of a student project's N x M board; written as `columns`): jumps are
     /// longer than both the row length and the number of rows (default: ceil(sqrt(size)))
     #[arg(long, value_name = "M", conflicts_with = "tiles")]
     pub columns: Option<Square>,
-    /// Every ladder breaks after its first use (seed 003; written as `once`)
+    /// Every ladder breaks after its first use (as in a student project's game; written as `once`)
     #[arg(long, conflicts_with = "tiles")]
     pub once_ladders: bool,
     /// Place this many apples (point squares), red (+1 to +10) or black (-1 to -10), none on a
-    /// snake's head or a ladder's foot (seed 003)
+    /// snake's head or a ladder's foot (as in a student project's game)
     #[arg(long, value_name = "N", default_value_t = 0, conflicts_with = "tiles")]
     pub apples: usize,
-    /// Draw the board once from seed 002's random-tile model (every square a snake head with
+    /// Draw the board once from a blog post's random-tile model (every square a snake head with
     /// probability --snake, a ladder foot with --ladder, moving --length squares) instead of
     /// placing --snakes and --ladders
     #[arg(long, conflicts_with_all = ["snakes", "ladders"])]
@@ -126,7 +126,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             rules,
             source: Some(format!(
                 "ladders generate --tiles --size {} --length {} --snake {p} --ladder {q} --seed {} \
-                 (seed 002's model, drawn once)",
+                 (a blog post's model, drawn once)",
                 args.size, args.length, args.seed
             )),
         })?
@@ -146,12 +146,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     // `-` is standard output, as everywhere else: never a file named `-`.
     let file = args.output.as_ref().filter(|path| path.as_os_str() != "-");
     match file {
-        Some(path) => std::fs::write(path, &generated.text).with_context(|| {
-            format!(
-                "cannot write {}",
-                ladders::text::printable(&path.display().to_string())
-            )
-        })?,
+        Some(path) => super::output::write_file(
+            &path.display().to_string(),
+            "board",
+            generated.text.as_bytes(),
+        )?,
         None if !args.json => out.write_all(generated.text.as_bytes())?,
         None => {}
     }

@@ -44,6 +44,7 @@ pub mod squares;
 pub mod verify;
 pub mod wait;
 
+use std::ffi::OsString;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -60,11 +61,13 @@ use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
     about,
     long_about = "Exact answers about Snakes and Ladders boards.\n\n\
         With no subcommand, `ladders` runs `analyze` on the default board (milton-bradley) and \
-        takes its options: `ladders --json` is `ladders analyze --json`.",
+        takes its options: `ladders --json` is `ladders analyze --json`. A board first, a \
+        built-in name or a path, runs `analyze` on it: `ladders efi` is `ladders analyze efi`, \
+        `ladders myboard.toml --json` is `ladders analyze myboard.toml --json`.",
     propagate_version = true,
     // Not `args_conflicts_with_subcommands`: clap would then refuse the global `--color` before a
     // subcommand. [`parse`] refuses the other options of bare `ladders` there instead.
-    override_usage = "ladders [OPTIONS]\n       ladders [--color <WHEN>] <COMMAND>",
+    override_usage = "ladders [OPTIONS]\n       ladders <BOARD> [OPTIONS]\n       ladders [--color <WHEN>] <COMMAND>",
     after_help = after_help!("ladders", "ladders --digits 3 --json", "ladders expect efi", "ladders completions bash")
 )]
 pub struct Cli {
@@ -139,8 +142,8 @@ pub enum Command {
 pub fn parse() -> Cli {
     let mut cmd = Cli::command();
     let matches = cmd
-        .try_get_matches_from_mut(std::env::args_os())
-        .unwrap_or_else(|e| e.exit());
+        .try_get_matches_from_mut(with_analyze(std::env::args_os().collect(), &cmd))
+        .unwrap_or_else(|e| exit_on(e));
     if let Some((name, _)) = matches.subcommand() {
         let misplaced: Vec<String> = cmd
             .get_arguments()
@@ -158,12 +161,64 @@ pub fn parse() -> Cli {
             cmd.error(ErrorKind::ArgumentConflict, message).exit();
         }
     }
-    Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    Cli::from_arg_matches(&matches).unwrap_or_else(|e| exit_on(e))
+}
+
+/// The command line with `analyze` put before a board given first (`ladders efi`, `ladders
+/// myboard.toml --json`, `ladders --color never efi`): a first word that is no subcommand but a
+/// built-in board's name, `-`, or an existing file. Any other word is left for clap to refuse
+/// (`ladders expct efi`: "unrecognized subcommand", with the near one).
+fn with_analyze(mut args: Vec<OsString>, cmd: &clap::Command) -> Vec<OsString> {
+    let mut at = 1;
+    // Skip the global `--color WHEN` (or `--color=WHEN`) before it.
+    while let Some(word) = args.get(at).and_then(|a| a.to_str()) {
+        match word {
+            "--color" => at += 2,
+            w if w.starts_with("--color=") => at += 1,
+            _ => break,
+        }
+    }
+    let Some(first) = args.get(at) else {
+        return args;
+    };
+    let is_command = first
+        .to_str()
+        .is_some_and(|w| w == "help" || cmd.get_subcommands().any(|sc| sc.get_name() == w));
+    let is_board = first.to_str().is_some_and(|w| {
+        w == "-" || ladders::board::builtin::builtin_names().any(|name| name == w)
+    }) || std::path::Path::new(first).is_file();
+    let looks_like_option = first
+        .to_str()
+        .is_some_and(|w| w.starts_with('-') && w != "-");
+    if is_board && !is_command && !looks_like_option {
+        args.insert(at, OsString::from("analyze"));
+    }
+    args
+}
+
+/// Exits on clap's error or its help and version text: help that cannot be written to standard
+/// output (`ladders --help > /dev/full`, or closed) exits 3 with a message, as every failed
+/// write does (clap's own `exit` let it pass as a success); a usage error goes to standard
+/// error and exits 2.
+fn exit_on(e: clap::Error) -> ! {
+    if e.use_stderr() {
+        e.exit()
+    }
+    let written = match output::stdout_is_open() {
+        false => Err(std::io::Error::other("standard output is closed")),
+        true => e.print().and_then(|()| std::io::stdout().flush()),
+    };
+    if let Err(err) = written {
+        output::to_stderr(&format!("error: cannot write the output: {err}"));
+        std::process::exit(exit::WRITE_FAILED.into());
+    }
+    std::process::exit(e.exit_code())
 }
 
 /// Runs the command line: its text through the [`colour::Painter`] when standard output is
 /// coloured, with the library's long stages shown on standard error when it is a terminal.
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
+    set_threads(&cli)?;
     let colour = colour::stdout_colour(cli.color);
     let _progress = progress::install();
     if !colour {
@@ -173,6 +228,46 @@ pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
     let code = dispatch(cli, true, &mut painter);
     painter.flush()?;
     code
+}
+
+/// The most threads `--threads` or `RAYON_NUM_THREADS` may ask for.
+const MAX_THREADS: usize = 1024;
+
+/// Sizes rayon's global pool, which every parallel part of a command runs on: `--threads T` when
+/// the command takes it (it wins over `RAYON_NUM_THREADS`, which rayon would otherwise read for
+/// that pool: `check --threads 2` ran 3,000 threads with `RAYON_NUM_THREADS=3000`), else
+/// `RAYON_NUM_THREADS` as rayon reads it when it is a number from 0 (all cores) to
+/// [`MAX_THREADS`].
+///
+/// # Errors
+///
+/// `RAYON_NUM_THREADS` is set to anything else.
+fn set_threads(cli: &Cli) -> Result<()> {
+    let given = match &cli.command {
+        Some(Command::Simulate(a)) => a.sample.sim.threads,
+        Some(Command::Check(a)) => a.sample.sim.threads,
+        _ => None,
+    };
+    if let Some(t) = given {
+        // Fails only when the pool was built already (never here: this runs first).
+        let _ = rayon::ThreadPoolBuilder::new()
+            .num_threads(usize::from(t))
+            .build_global();
+        return Ok(());
+    }
+    // Unset, or a number rayon reads as it is (its pool is built on first use, so a command
+    // that runs nothing in parallel starts no thread).
+    match std::env::var("RAYON_NUM_THREADS") {
+        Err(_) => Ok(()),
+        Ok(text) => match text.parse::<usize>() {
+            Ok(t) if t <= MAX_THREADS => Ok(()),
+            _ => anyhow::bail!(
+                "RAYON_NUM_THREADS={}: expected a number of threads from 1 to {MAX_THREADS} (0: \
+                 all cores), or give --threads",
+                ladders::text::printable(&text)
+            ),
+        },
+    }
 }
 
 /// Runs the subcommand (`colour`: whether standard output is coloured); a library error that

@@ -357,11 +357,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             write_histogram_csv(out, &sim.turns)?;
             return Ok(exit::code(exit::SUCCESS));
         }
-        let mut f = std::io::BufWriter::new(
-            std::fs::File::create(path).with_context(|| format!("{path}: cannot create"))?,
-        );
-        write_histogram_csv(&mut f, &sim.turns)?;
-        f.flush().with_context(|| format!("{path}: cannot write"))?;
+        let mut csv = Vec::new();
+        write_histogram_csv(&mut csv, &sim.turns)?;
+        super::output::write_file(path, "CSV", &csv)?;
     }
     if let Some(path) = &args.svg {
         let exact = exact_law(chosen.as_ref(), &board, &chart_law_options()).ok();

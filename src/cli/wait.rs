@@ -28,7 +28,7 @@ pub fn fifo_notice(path: &Path, what: &str) -> Option<String> {
 pub fn announce_fifo(path: &Path, what: &str) {
     if std::io::stderr().is_terminal() {
         if let Some(notice) = fifo_notice(path, what) {
-            eprintln!("{notice}");
+            super::output::to_stderr(&notice);
         }
     }
 }

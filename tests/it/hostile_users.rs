@@ -135,3 +135,205 @@ fn a_board_past_the_size_limit_from_a_pipe_path_is_refused_not_cut() {
         .stdout(predicate::str::is_empty())
         .stderr(predicate::str::contains("more than 16777216 bytes"));
 }
+
+/// Runs `ladders ARGS` through `sh -c` with `redirect` applied (`>&-`, `> /dev/full`, ...);
+/// returns the exit code and standard error.
+#[cfg(unix)]
+fn redirected(args: &str, redirect: &str) -> (Option<i32>, String) {
+    let bin = assert_cmd::cargo::cargo_bin("ladders");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" {args} {redirect}"))
+        .arg(bin)
+        .output()
+        .unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Item 4: one rule for a failed write: exit 3 with a message where one can be written, never
+/// a panic. Before: stdout closed exited 0 with nothing written; `completions bash > /dev/full`
+/// and `2>/dev/full` on an error panicked (exit 101); an SVG or CSV that could not be written
+/// exited 2.
+#[cfg(unix)]
+#[test]
+fn every_failed_write_exits_3_and_never_panics() {
+    for (args, redirect) in [
+        ("expect tiny", ">&-"),
+        ("expect tiny", "> /dev/full"),
+        ("completions bash", "> /dev/full"),
+        ("man", "> /dev/full"),
+        ("boards --json", ">&-"),
+    ] {
+        let (code, stderr) = redirected(args, redirect);
+        assert_eq!(code, Some(3), "{args} {redirect}: {stderr}");
+        assert!(
+            stderr.contains("cannot write the output"),
+            "{args} {redirect}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args} {redirect}: {stderr}");
+    }
+    for (args, what) in [
+        ("draw tiny --svg /dev/full", "/dev/full"),
+        (
+            "simulate tiny -n 1000 --seed 1 --histogram-csv /dev/full",
+            "/dev/full",
+        ),
+        (
+            "distribution tiny --svg /nonexistent-dir/d.svg",
+            "/nonexistent-dir/d.svg",
+        ),
+        ("generate --size 20 --output /dev/full", "/dev/full"),
+    ] {
+        let (code, stderr) = redirected(args, "");
+        assert_eq!(code, Some(3), "{args}: {stderr}");
+        assert!(stderr.contains(what), "{args}: {stderr}");
+    }
+    // Standard error unwritable: the answer is still written (exit 0), an error still exits 2.
+    assert_eq!(redirected("expect tiny", "2> /dev/full").0, Some(0));
+    assert_eq!(
+        redirected("expect no-such-board", "2> /dev/full").0,
+        Some(2)
+    );
+    assert_eq!(
+        redirected("expect tiny > /dev/full", "2> /dev/full").0,
+        Some(3)
+    );
+    // A closed pipe stays a quiet success: cli_usage::a_closed_pipe_under_json_is_quiet.
+}
+
+/// Item 17: `ladders myboard.toml` said "unrecognized subcommand"; a board first (a path or a
+/// built-in name) now runs `analyze` on it, as bare `ladders` does on the default board.
+#[test]
+fn a_board_first_runs_analyze_on_it() {
+    let path = format!("{}/boards/tiny.toml", env!("CARGO_MANIFEST_DIR"));
+    let analyze = crate::common::stdout_of(&["analyze", "tiny"]);
+    assert_eq!(crate::common::stdout_of(&["tiny"]), analyze);
+    assert_eq!(
+        crate::common::stdout_of(&["--color", "never", &path]),
+        crate::common::stdout_of(&["analyze", &path])
+    );
+    assert_eq!(
+        crate::common::stdout_of(&["efi", "--json", "--digits", "3"]),
+        crate::common::stdout_of(&["analyze", "efi", "--json", "--digits", "3"])
+    );
+    // A word that is neither a subcommand nor a board is still clap's to refuse.
+    ladders()
+        .args(["expct", "tiny"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unrecognized subcommand 'expct'"));
+}
+
+/// Item 19: "seed 000", "seed 003" in `ladders boards` and the help meant nothing to a user (and
+/// collide with `--seed`): the boards name their sources (a Java newsletter, a student project).
+#[test]
+fn the_board_list_and_the_help_name_sources_not_seed_numbers() {
+    let boards = crate::common::stdout_of(&["boards"]);
+    assert!(boards.contains("a Java newsletter's simulator"), "{boards}");
+    assert!(boards.contains("a student project's game"), "{boards}");
+    for text in [
+        boards,
+        crate::common::stdout_of(&["--help"]),
+        crate::common::stdout_of(&["generate", "--help"]),
+    ] {
+        assert!(!text.to_lowercase().contains("seed 00"), "{text}");
+    }
+}
+
+/// Item 16: the quick start left no `ladders` command (`cargo run --release` installs nothing)
+/// while every example uses `ladders`; it now installs it (or sets an alias), says the Rust
+/// version Cargo.toml requires, and how long the build and the tests take.
+#[test]
+fn the_quick_start_gives_a_ladders_command_and_the_rust_version() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    let quick = readme
+        .split("## Quick start")
+        .nth(1)
+        .and_then(|rest| rest.split("\n## ").next())
+        .expect("a Quick start section");
+    let manifest = std::fs::read_to_string(format!("{root}/Cargo.toml")).unwrap();
+    let version = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("rust-version = "))
+        .expect("rust-version")
+        .trim_matches('"');
+    assert!(
+        quick.contains(&format!("Rust {version} or newer")),
+        "{quick}"
+    );
+    assert!(quick.contains("cargo install --path . --locked"), "{quick}");
+    assert!(quick.contains("alias ladders="), "{quick}");
+    assert!(
+        quick.contains("A clean release build takes about"),
+        "{quick}"
+    );
+    assert!(quick.contains("`cargo test --release`"), "{quick}");
+}
+
+/// Item 8: `RAYON_NUM_THREADS` sized the pool of every parallel part, `--threads` or not (3,000
+/// threads ran; under a 2 GiB limit an intermittent abort). `--threads` now sizes it, and
+/// without it a `RAYON_NUM_THREADS` past 1,024 is refused.
+#[cfg(unix)]
+#[test]
+fn threads_come_from_threads_and_rayon_num_threads_is_bounded() {
+    ladders()
+        .env("RAYON_NUM_THREADS", "3000")
+        .args(["verify", "tiny", "--mean", "4.5", "--games", "1000"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "RAYON_NUM_THREADS=3000: expected a number of threads from 1 to 1024",
+        ));
+    let bin = assert_cmd::cargo::cargo_bin("ladders");
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2097152; exec \"$0\" check tiny -n 100k --seed 1 --threads 2")
+        .arg(bin)
+        .env("RAYON_NUM_THREADS", "3000")
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    ladders()
+        .env("RAYON_NUM_THREADS", "2")
+        .args(["verify", "tiny", "--mean", "4.0", "--games", "1000"])
+        .assert()
+        .code(0);
+}
+
+/// Item 13: names printed U+200E/U+200F/U+061C marks, U+2028/U+2029 separators, tag characters
+/// and U+FFF9-FFFB raw (now refused, named as escapes), and a path in an `--svg`,
+/// `--histogram-csv` or `--policy` error printed a raw ESC (now escaped).
+#[test]
+fn names_and_paths_never_reach_the_terminal_with_marks_separators_or_escapes() {
+    for (file, shown) in [
+        ("mark_name.toml", "\\u{200e}"),
+        ("separator_name.toml", "\\u{2028}"),
+        ("tag_name.toml", "\\u{e0041}"),
+        ("annotation_name.toml", "\\u{fff9}"),
+    ] {
+        let board = crate::hostile::hostile_board(file);
+        let out = ladders().args(["expect", &board]).assert().code(2);
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(stderr.contains(shown), "{file}: {stderr}");
+    }
+    let path = "/nonexistent-dir/\u{1b}[2J.svg";
+    for args in [
+        vec!["draw", "tiny", "--svg", path],
+        vec!["simulate", "tiny", "-n", "1000", "--histogram-csv", path],
+        vec!["expect", "course", "--policy", path],
+    ] {
+        let out = ladders().args(&args).output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(!stderr.contains('\u{1b}'), "{args:?}: {stderr:?}");
+        assert!(stderr.contains("\\u{1b}[2J"), "{args:?}: {stderr:?}");
+    }
+}
