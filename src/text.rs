@@ -1,6 +1,28 @@
-//! Free text that reaches a terminal: board names, sources, file names. Anything printed as text
-//! goes through [`printable`] or was checked by [`unprintable`], so a board cannot forge output
-//! lines, move the cursor or clear the screen (JSON output escapes on its own).
+//! Text for people, at the foundation so every layer's messages can use it: counts written
+//! with thousands separators ([`thousands`], [`count`]), and free text that reaches a terminal
+//! (board names, sources, file names). Anything printed as text goes through [`printable`] or
+//! was checked by [`unprintable`], so a board cannot forge output lines, move the cursor or
+//! clear the screen (JSON output escapes on its own).
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `n` and the noun, plural unless `n` is 1, with thousands separators: `1 snake`,
+/// `10,000 games`.
+pub fn count(n: u64, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{} {noun}{s}", thousands(n))
+}
 
 /// Longest board `name`, in characters (names are padded into table columns).
 pub const MAX_NAME_CHARS: usize = 1_000;
@@ -60,6 +82,13 @@ pub fn printable(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_agree_with_their_number() {
+        assert_eq!(count(1, "snake"), "1 snake");
+        assert_eq!(count(0, "ladder"), "0 ladders");
+        assert_eq!(count(10_000, "game"), "10,000 games");
+    }
 
     #[test]
     fn control_characters_are_escaped_and_letters_kept() {

@@ -23,6 +23,7 @@ use crate::chain::{Chain, ChainState, Ends, RollLevel, RollMove, RollSquares, Tr
 use crate::exact::solve::{
     identity_minus, solve, transient_matrix, Chained, SparseRows, System, Wanted,
 };
+use crate::game::Capabilities;
 use crate::num::gcd;
 
 /// The expectations of a game that ends with probability 1; `S` is the chain's state (a square
@@ -91,7 +92,7 @@ pub fn expect(board: &Board) -> Expectation {
 /// (in roll-level form: `A t = F (I - S) 1`, `A u = F (I - S) t` with `A = F (I - S - R)`),
 /// solved as a chained solve: one factorisation per prime serves both.
 pub fn expect_with(board: &Board, per_square: bool) -> Expectation {
-    if board.is_stateful() {
+    if !Capabilities::of(board).stateless {
         return super::stateful::expect_stateful(board, per_square);
     }
     match RollLevel::new(board) {
@@ -418,7 +419,7 @@ pub enum FloatExpectation {
 /// [`FloatUntrusted`] when the solve cannot stand behind its answer: too ill-conditioned for
 /// f64 (a board won with probability 2^-51), a figure no game can have, or a singular system.
 pub fn expect_float(board: &Board, per_square: bool) -> Result<FloatExpectation, FloatUntrusted> {
-    if board.is_stateful() {
+    if !Capabilities::of(board).stateless {
         // Per square: the states with nothing used, eaten or owed.
         let fresh =
             |s: &crate::game::PlayerState| (s.square, s.progress == Default::default() && !s.owed);

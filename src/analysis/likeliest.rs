@@ -36,6 +36,9 @@ pub struct Game {
     pub path: Vec<usize>,
     /// The product of the turns' probabilities (the last turn's: of ending the game at all).
     pub probability: BigRational,
+    /// How many games of the kind asked for have this same probability, this one included
+    /// (1: it is the only likeliest game; saturates at `u128::MAX`).
+    pub ties: u128,
 }
 
 impl Game {
@@ -64,6 +67,8 @@ pub struct GameTurns {
     pub turns: Vec<TurnRolls>,
     /// The game's exact probability ([`Game::probability`]).
     pub probability: BigRational,
+    /// How many games tie with it ([`Game::ties`]).
+    pub ties: u128,
 }
 
 /// [`Likeliest`] with each game's turns and rolls.
@@ -88,6 +93,7 @@ pub fn likeliest_turns<S: ChainState>(
     let turns = |g: Game| GameTurns {
         turns: turns_along(chain.states(), &g.path, turn),
         probability: g.probability,
+        ties: g.ties,
     };
     Some(LikeliestTurns {
         fewest: turns(l.fewest),
@@ -102,10 +108,14 @@ type Layer = Vec<Option<BigRational>>;
 /// Per transient state, the previous state of its best prefix (`NONE`: no prefix).
 type Parents = Vec<u32>;
 
+/// Per transient state, how many prefixes reach it with its best probability.
+type Counts = Vec<u128>;
+
 const NONE: u32 = u32::MAX;
 
-/// A game's end found in one layer: (probability, transient state before the last turn).
-type End = (BigRational, usize);
+/// A game's end found in one layer: (probability, transient state before the last turn, how
+/// many games of this layer end with that probability).
+type End = (BigRational, usize, u128);
 
 /// The likeliest games of `chain`, the overall one among games of at most `within` turns.
 /// `None` when the game cannot end (no final state is reachable from the start).
@@ -130,6 +140,7 @@ pub fn likeliest<S: ChainState>(chain: &Chain<S>, within: Option<usize>) -> Opti
         let none = Game {
             path: vec![start],
             probability: BigRational::one(),
+            ties: 1,
         };
         return Some(Likeliest {
             fewest: none.clone(),
@@ -140,6 +151,8 @@ pub fn likeliest<S: ChainState>(chain: &Chain<S>, within: Option<usize>) -> Opti
     let limit = chain.states().len();
     let mut layer: Layer = vec![None; t];
     layer[start] = Some(BigRational::one());
+    let mut counts: Counts = vec![0; t];
+    counts[start] = 1;
     let mut parents: Vec<Parents> = Vec::new();
     let mut fewest: Option<(usize, End)> = None;
     let mut overall: Option<(usize, End)> = None;
@@ -148,27 +161,34 @@ pub fn likeliest<S: ChainState>(chain: &Chain<S>, within: Option<usize>) -> Opti
         if bounded && fewest.is_some() {
             break;
         }
-        let (next, back, end) = step(chain, &layer);
+        let (next, next_counts, back, end) = step(chain, &layer, &counts);
         layer = next;
+        counts = next_counts;
         parents.push(back);
         if let Some(end) = end {
             if fewest.is_none() {
                 fewest = Some((k, end.clone()));
             }
-            if !bounded && overall.as_ref().is_none_or(|(_, (p, _))| end.0 > *p) {
-                overall = Some((k, end));
+            match &mut overall {
+                _ if bounded => {}
+                // A later game of the same probability ties (the fewer turns stay shown).
+                Some((_, (p, _, ties))) if end.0 == *p => *ties = ties.saturating_add(end.2),
+                Some((_, (p, _, _))) if end.0 < *p => {}
+                _ => overall = Some((k, end)),
             }
         }
         let going = layer.iter().flatten().max();
         match (going, &overall) {
             (None, _) => break,
-            (Some(m), Some((_, (p, _)))) if m <= p && fewest.is_some() => break,
+            // A prefix can only lose probability; one of the best game's can still tie it.
+            (Some(m), Some((_, (p, _, _)))) if m < p && fewest.is_some() => break,
             _ => {}
         }
     }
-    let game = |(k, (p, before)): (usize, End)| Game {
+    let game = |(k, (p, before, ties)): (usize, End)| Game {
         path: trace(&parents[..k - 1], before, final_of(chain, before)),
         probability: p,
+        ties,
     };
     Some(Likeliest {
         fewest: game(fewest.clone()?),
@@ -177,10 +197,16 @@ pub fn likeliest<S: ChainState>(chain: &Chain<S>, within: Option<usize>) -> Opti
     })
 }
 
-/// One more turn: the next layer, and the likeliest way to end the game in this turn.
-fn step<S: ChainState>(chain: &Chain<S>, layer: &Layer) -> (Layer, Parents, Option<End>) {
+/// One more turn: the next layer with its counts of best prefixes, and the likeliest way to
+/// end the game in this turn (with how many games end that way).
+fn step<S: ChainState>(
+    chain: &Chain<S>,
+    layer: &Layer,
+    counts: &Counts,
+) -> (Layer, Counts, Parents, Option<End>) {
     let t = chain.transient_count();
     let mut next: Layer = vec![None; t];
+    let mut next_counts: Counts = vec![0; t];
     let mut back: Parents = vec![NONE; t];
     let mut end: Option<End> = None;
     for (r, entry) in layer.iter().enumerate() {
@@ -192,19 +218,28 @@ fn step<S: ChainState>(chain: &Chain<S>, layer: &Layer) -> (Layer, Parents, Opti
                 continue;
             }
             let v = p * q;
-            if next[*j].as_ref().is_none_or(|b| v > *b) {
-                next[*j] = Some(v);
-                back[*j] = u32::try_from(r).expect("fewer than 2^32 states");
+            match &next[*j] {
+                Some(b) if v < *b => {}
+                Some(b) if v == *b => {
+                    next_counts[*j] = next_counts[*j].saturating_add(counts[r]);
+                }
+                _ => {
+                    next[*j] = Some(v);
+                    next_counts[*j] = counts[r];
+                    back[*j] = u32::try_from(r).expect("fewer than 2^32 states");
+                }
             }
         }
         if !ends.is_zero() {
             let v = p * ends;
-            if end.as_ref().is_none_or(|(b, _)| v > *b) {
-                end = Some((v, r));
+            match &mut end {
+                Some((b, _, _)) if v < *b => {}
+                Some((b, _, ties)) if v == *b => *ties = ties.saturating_add(counts[r]),
+                _ => end = Some((v, r, counts[r])),
             }
         }
     }
-    (next, back, end)
+    (next, next_counts, back, end)
 }
 
 /// The final state a turn from transient state `from` most likely ends in (lowest on a tie).
@@ -273,6 +308,42 @@ mod tests {
         assert_eq!(within.overall, Some(l.fewest.clone()));
         assert_eq!(within.fewest, l.fewest);
         assert_eq!(likeliest(&chain, Some(3)).unwrap().overall, l.overall);
+    }
+
+    /// Issue 40 item 22: ties are counted. A coin on 4 squares, overshoot allow, no jumps: from
+    /// 0 a throw reaches 1 or 2, from 1 2 or 3, from 2 3 or 4, from 3 any throw finishes.
+    /// The only 2-turn game is 0 -> 2 -> 4 (1/2 x 1/2 = 1/4). Three turns: 0 -> 1 -> 3 -> 4 and
+    /// 0 -> 2 -> 3 -> 4 are 1/2 x 1/2 x 1 = 1/4 each, 0 -> 1 -> 2 -> 4 is 1/8; longer games
+    /// are at most 1/8. So three games share the highest probability 1/4, and the fewest-turn
+    /// game is alone among the 2-turn games.
+    #[test]
+    fn games_that_tie_for_the_likeliest_are_counted() {
+        let b = board("size = 4\n[rules]\ndie = 2\novershoot = \"allow\"\n");
+        let chain = Chain::for_board(&b);
+        let l = likeliest(&chain, None).unwrap();
+        assert_eq!(squares(&chain, &l.fewest), vec![0, 2, 4]);
+        assert_eq!((l.fewest.probability.clone(), l.fewest.ties), (q(1, 4), 1));
+        let overall = l.overall.unwrap();
+        assert_eq!(
+            squares(&chain, &overall),
+            vec![0, 2, 4],
+            "the fewer turns shown"
+        );
+        assert_eq!((overall.probability, overall.ties), (q(1, 4), 3));
+        // Within 2 turns only the one game.
+        assert_eq!(likeliest(&chain, Some(2)).unwrap().overall.unwrap().ties, 1);
+        // The loaded coin's likeliest game is alone (81/100 against 9/100 and less).
+        let loaded = Chain::for_board(&board(LOADED));
+        assert_eq!(likeliest(&loaded, None).unwrap().overall.unwrap().ties, 1);
+        // A second route on Milton Bradley: every 7-turn game (the fewest) is one face a turn,
+        // probability 6^-7, so the count of tied fewest-turn games times 6^-7 is the
+        // probability of a 7-turn game, which the shortest-game search sums on its own.
+        let mb = Chain::for_board(&crate::board::builtin("milton-bradley").unwrap());
+        let fewest = likeliest(&mb, None).unwrap().fewest;
+        assert_eq!(fewest.probability, q(1, 6_i64.pow(7)));
+        let ties = BigRational::from_integer(fewest.ties.into());
+        let seven = super::super::shortest_probability::shortest_probability(&mb, 7);
+        assert_eq!(ties * &fewest.probability, seven);
     }
 
     #[test]

@@ -26,9 +26,9 @@ use petgraph::algo::{astar, tarjan_scc, toposort};
 use petgraph::graph::{DiGraph, NodeIndex};
 
 use super::shortest_probability::shortest_probability;
-use crate::board::{Board, RollAgain, Square};
+use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState};
-use crate::game::turn_steps;
+use crate::game::{turn_steps, Capabilities};
 
 /// The rolls of one turn.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -202,8 +202,7 @@ pub fn turns_along<S>(
 /// The fewest rolls of one turn that begins on `from` and ends on `to`, searched through the
 /// rules (breadth first over the square and the top faces rolled so far in the turn).
 pub fn turn_rolls(board: &Board, from: Square, to: Square) -> Option<TurnRolls> {
-    let rules = board.rules();
-    let forfeit = matches!(rules.roll_again, RollAgain::Forfeit(_));
+    let forfeit = Capabilities::of(board).forfeit_after.is_some();
     // State: (square, top faces so far); with unlimited roll-again the count never matters.
     type State = (Square, u32);
     let key = |s: State| if forfeit { s } else { (s.0, 0) };
@@ -251,10 +250,7 @@ pub fn turn_rolls(board: &Board, from: Square, to: Square) -> Option<TurnRolls> 
 /// The fewest rolls from the start to the finish, and one such game turn by turn.
 fn fewest_rolls(board: &Board) -> Option<(usize, Vec<TurnRolls>)> {
     let rules = board.rules();
-    let cap = match rules.roll_again {
-        RollAgain::Forfeit(k) => k,
-        _ => 1,
-    };
+    let cap = Capabilities::of(board).forfeit_after.unwrap_or(1);
     type State = (Square, u32);
     let first: State = (rules.start, 0);
     // parent: state -> (previous state, face, ended the turn)

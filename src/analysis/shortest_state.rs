@@ -27,7 +27,9 @@ use super::shortest::{extremes_by, turn_rolls, Extremes, TurnRolls};
 use super::stateful::stateful_chain;
 use crate::board::{Board, Square};
 use crate::chain::Chain;
-use crate::game::{begin, throw_into, InTurn, PlayerState, RollGame, StatefulBoard, Step};
+use crate::game::{
+    begin, throw_into, Capabilities, InTurn, PlayerState, RollGame, StatefulBoard, Step,
+};
 
 /// The shortest and the longest game of a stateful `board`.
 pub fn stateful_extremes(board: &Board) -> Extremes {
@@ -56,7 +58,7 @@ pub fn stateful_likeliest(board: &Board, within: Option<usize>) -> Option<Likeli
 /// on a board that changes during a game, else over its squares, each turn's rolls from
 /// [`turn_rolls`].
 pub fn board_likeliest(board: &Board, within: Option<usize>) -> Option<LikeliestTurns> {
-    if board.is_stateful() {
+    if !Capabilities::of(board).stateless {
         return stateful_likeliest(board, within);
     }
     let turn = |&a: &Square, &b: &Square| turn_rolls(board, a, b);

@@ -30,9 +30,10 @@ use num_traits::{One, Zero};
 use super::expectation::{expect_with, Expectation};
 use super::stateful::stateful_chain;
 use super::visits::{jump_passes, visits, VisitsError};
-use crate::board::{Board, Jump, RollAgain, Square};
+use crate::board::{Board, Jump, Square};
 use crate::chain::{Chain, ChainState};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
+use crate::game::Capabilities;
 
 /// The most transient squares for which the reach probabilities are solved (one right-hand side
 /// per square).
@@ -135,7 +136,7 @@ pub struct SquaresTooLong {
 ///
 /// [`SquaresTooLong`] with the estimate.
 pub fn check_square_answers(board: &Board) -> Result<(), SquaresTooLong> {
-    if board.is_stateful() {
+    if !Capabilities::of(board).stateless {
         return Ok(());
     }
     let chain = Chain::for_board(board);
@@ -166,10 +167,9 @@ pub fn square_answers(board: &Board) -> Result<SquareAnswers, VisitsError> {
     };
     stage.advance(2);
     let remaining: BTreeMap<Square, BigRational> = e.per_square.iter().cloned().collect();
-    let single_roll =
-        board.rules().roll_again == RollAgain::None && board.extra_turn_squares().is_empty();
+    let single_roll = Capabilities::of(board).one_roll_turns();
     let chain = Chain::for_board(board);
-    let no_reach = if board.is_stateful() {
+    let no_reach = if !Capabilities::of(board).stateless {
         Some(NoReach::Stateful)
     } else if !single_roll {
         Some(NoReach::SeveralRolls)
@@ -301,7 +301,7 @@ pub fn chain_end(board: &Board, jump: Jump) -> Square {
 /// The law of the token's square after `n` turns (the finish included once reached), in square
 /// order, squares of probability 0 left out.
 pub fn occupancy(board: &Board, n: usize) -> Vec<(Square, BigRational)> {
-    if board.is_stateful() {
+    if !Capabilities::of(board).stateless {
         occupancy_of(&stateful_chain(board), n, |s| s.square)
     } else {
         occupancy_of(&Chain::for_board(board), n, |s| *s)
@@ -357,5 +357,4 @@ fn occupancy_of<S: ChainState>(
 }
 
 #[cfg(test)]
-#[path = "squares_tests.rs"]
 mod tests;

@@ -31,7 +31,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::chain::{compound_move, Chain, ChainState, Turn, TurnModel, TurnRewards};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, SparseRows, System, Wanted};
 use crate::game::Progress;
-use crate::game::{PlayerState, StatefulBoard};
+use crate::game::{Capabilities, PlayerState, StatefulBoard};
 
 /// The chain of one player on a stateful board, over the full state (what is used up, eaten or
 /// owed).
@@ -149,7 +149,7 @@ pub fn board_distribution(
     // On the chain without the eaten apples (the same law of T, fewer states); the exact mean
     // on the chain the law is stepped on, unless the roll-level form serves (then the chain
     // goes first).
-    if board.is_stateful() {
+    if !Capabilities::of(board).stateless {
         let chain = law_chain(board);
         let mut dist = distribution(&chain, options)?;
         exact_mean_on(board, Some(&chain), &mut dist.mean);
@@ -184,7 +184,7 @@ pub fn exact_mean_on<S: ChainState>(board: &Board, chain: Option<&Chain<S>>, mea
         if !super::stateful_fits::law_solve_fits(board) {
             return;
         }
-        if !board.is_stateful() && !crate::chain::RollSquares::applies(board) {
+        if Capabilities::of(board).stateless && !crate::chain::RollSquares::applies(board) {
             let seconds = match chain {
                 Some(chain) => super::moments::exact_solve_seconds(chain),
                 None => super::moments::exact_solve_seconds(&Chain::for_board(board)),
@@ -427,12 +427,14 @@ fn eaten_by_subsets(board: &Board) -> Option<Vec<(u64, BigRational)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::distribution::{distribution, DistributionOptions};
     use crate::analysis::expectation::expect;
-    use crate::test_util::q;
+    use crate::chain::Chain;
+    use crate::test_util::{board, q};
 
     fn finite(text: &str) -> Expectations {
         let b = Board::from_toml_str(text, "t").unwrap();
-        assert!(b.is_stateful());
+        assert!(!Capabilities::of(&b).stateless);
         match expect(&b) {
             Expectation::Finite(e) => *e,
             Expectation::Infinite(t) => panic!("infinite: {t:?}"),
@@ -631,5 +633,58 @@ mod tests {
         let d = board_distribution(&b, &options).unwrap();
         let p: Vec<BigRational> = d.terms.iter().map(|t| t.p.clone()).collect();
         assert_eq!(p, vec![q(1, 2), q(0, 1), q(1, 2)]);
+    }
+
+    // The compound move's endless turns (chain/compound.rs), seen through the analyses.
+    #[test]
+    fn a_die_whose_only_face_is_the_top_one_never_ends_a_turn() {
+        // Worked by hand: die = [0, 2] shows 2 every time, and under unlimited roll-again every
+        // 2 rolls again: the first turn never ends, so T is infinite with probability 1.
+        let b = board(
+            "size = 10\nsnakes = [[4, 0]]\n[rules]\ndie = [0, 2]\nroll_again = \"unlimited\"\n",
+        );
+        let Expectation::Infinite(trap) = expect(&b) else {
+            panic!("the game never ends")
+        };
+        assert_eq!(trap.state, 0);
+        let chain = Chain::for_board(&b);
+        let options = DistributionOptions {
+            turns: Some(5),
+            ..DistributionOptions::default()
+        };
+        let d = distribution(&chain, &options).unwrap();
+        assert!(d.terms.iter().all(|t| t.p == q(0, 1)), "no game ends");
+        assert!(d.trap.is_some());
+    }
+
+    #[test]
+    fn an_endless_extra_turn_loop_keeps_its_chance_of_never_ending() {
+        // Worked by hand: a coin from 0; a 1 reaches 1, the ladder 1 -> 6 finishes (T = 1, 1/2);
+        // a 2 reaches 2, an extra-turn square that every roll leads back to (3 and 4 slide to
+        // 2): that turn never ends (1/2). So P(T = 1) = 1/2, P(T = n) = 0 after, P(T > n) = 1/2.
+        let b = board(
+            "size = 6\nsnakes = [[3, 2], [4, 2]]\nladders = [[1, 6]]\nextra_turn = [2]\n\
+             [rules]\ndie = 2\n",
+        );
+        let Expectation::Infinite(trap) = expect(&b) else {
+            panic!("the game can last for ever")
+        };
+        assert_eq!(trap.state, 0);
+        let chain = stateful_chain(&b);
+        assert!(chain.trap().is_some());
+        let options = DistributionOptions {
+            turns: Some(4),
+            ..DistributionOptions::default()
+        };
+        let d = board_distribution(&b, &options).unwrap();
+        let p: Vec<BigRational> = d.terms.iter().map(|t| t.p.clone()).collect();
+        assert_eq!(p, vec![q(1, 2), q(0, 1), q(0, 1), q(0, 1)]);
+        // The turn's law keeps its mass: the chance of never ending stays on the start state.
+        let rows: BigRational = chain
+            .row(chain.start())
+            .iter()
+            .map(|(_, p)| p.clone())
+            .sum();
+        assert_eq!(rows, q(1, 1));
     }
 }

@@ -24,7 +24,7 @@
 
 use crate::board::Board;
 use crate::chain::{check_counted, Counted, StatesTooMany, TurnModel};
-use crate::game::StatefulBoard;
+use crate::game::{Capabilities, StatefulBoard};
 
 /// The estimated seconds past which an exact solve on a board that changes during a game is
 /// refused: what is left of a minute for building the chain and the report.
@@ -58,7 +58,7 @@ pub enum StatefulTooBig {
         "the exact solve on this board's {} states (one-use jumps, apples, lost or extra turns: \
          the state is the square and what the game remembers) would take about {seconds:.0} s \
          (estimated before starting; answered up to about {STATEFUL_SECONDS_LIMIT:.0} s)",
-        crate::report::simulate::thousands(*states as u64)
+        crate::text::thousands(*states as u64)
     )]
     Solve {
         /// The chain's states.
@@ -81,7 +81,7 @@ pub fn stateful_solve_seconds(states: usize) -> f64 {
 ///
 /// [`StatefulTooBig`] with the count or the estimate.
 pub fn check_stateful(board: &Board, needs: Needs) -> Result<Option<Counted>, StatefulTooBig> {
-    if !board.is_stateful() {
+    if Capabilities::of(board).stateless {
         return Ok(None);
     }
     let game = match needs {

@@ -23,12 +23,12 @@ use num_traits::{One, Zero};
 use std::collections::BTreeMap;
 
 use super::stateful::stateful_chain;
-use crate::board::{Board, Jump, RollAgain, Square};
+use crate::board::{Board, Jump, Square};
 use crate::chain::{Chain, ChainState};
 use crate::exact::solve::{
     identity_minus, solve, solve_float, transient_matrix, SparseRows, System, Wanted,
 };
-use crate::game::{roll, RollOutcome};
+use crate::game::{roll, Capabilities, RollOutcome};
 use crate::num::decimal::to_f64;
 use crate::num::gcd;
 
@@ -69,7 +69,7 @@ pub enum VisitsError {
 /// assert_eq!(v.squares, vec![(0, two.clone()), (3, two)]);
 /// ```
 pub fn visits(board: &Board) -> Result<Visits, VisitsError> {
-    if board.is_stateful() {
+    if !Capabilities::of(board).stateless {
         // The state is more than the square: sum the visits of the states on each square.
         let chain = stateful_chain(board);
         let values = start_row(&chain, |s| s.square)?;
@@ -128,7 +128,7 @@ pub fn start_row<S: ChainState>(
 ///
 /// [`VisitsError::Infinite`] when the game can last forever (found exactly, as in [`visits`]).
 pub fn visits_float(board: &Board) -> Result<Vec<(Square, f64)>, VisitsError> {
-    if board.is_stateful() {
+    if !Capabilities::of(board).stateless {
         return start_row_float(&stateful_chain(board), |s| s.square);
     }
     start_row_float(&Chain::for_board(board), |s| *s)
@@ -197,7 +197,8 @@ pub fn jump_uses(
 /// [`jump_uses`] (`None` otherwise).
 #[allow(clippy::type_complexity)]
 pub fn jump_passes(board: &Board, from: &[Square]) -> Option<(Vec<Jump>, Vec<Vec<BigRational>>)> {
-    if board.rules().roll_again != RollAgain::None || !board.is_deterministic() {
+    let caps = Capabilities::of(board);
+    if caps.rolls_again || !caps.deterministic {
         return None;
     }
     let jumps = all_jumps(board);
@@ -325,10 +326,9 @@ mod tests {
             let Some(jumps) = v.jumps else {
                 // Only boards with roll-again or draws, and stateful boards (seed-003: visits
                 // summed over each square's states), have no per-jump counts.
+                let caps = Capabilities::of(&board);
                 assert!(
-                    board.rules().roll_again != RollAgain::None
-                        || !board.is_deterministic()
-                        || board.is_stateful(),
+                    caps.rolls_again || !caps.deterministic || !caps.stateless,
                     "{name}"
                 );
                 continue;

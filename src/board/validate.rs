@@ -79,7 +79,7 @@ impl fmt::Display for BoardError {
             }
         }
         if self.more > 0 {
-            let more = crate::report::text::count(self.more as u64, "more problem");
+            let more = crate::text::count(self.more as u64, "more problem");
             write!(f, "\n{}: ... and {more}", printable(&self.origin))?;
         }
         Ok(())

@@ -146,7 +146,7 @@ fn memory(c: Counted) -> String {
 }
 
 fn grouped(n: usize) -> String {
-    crate::report::simulate::thousands(n as u64)
+    crate::text::thousands(n as u64)
 }
 
 /// Counts `game`'s chain from `start` and refuses it, before it is built, when it would take

@@ -10,19 +10,18 @@
 //! ends.
 
 use super::{first_endless, Chain, TurnModel};
-use crate::board::{Board, RollAgain, Square};
-use crate::game::StatefulBoard;
+use crate::board::{Board, Square};
+use crate::game::{Capabilities, StatefulBoard};
 
 /// The square (nearest the start) where a reachable turn can go on for ever, if any.
 pub fn endless_turn(board: &Board) -> Option<Square> {
     let dice = board.dice();
     let all_top = dice.throws().iter().all(|t| t.top || t.weight == 0);
-    let unlimited = board.rules().roll_again == RollAgain::Unlimited;
-    let extra = !board.extra_turn_squares().is_empty();
-    if !(extra || (unlimited && all_top)) {
+    let caps = Capabilities::of(board);
+    if !(caps.extra_rolls || (caps.rolls_again_unlimited() && all_top)) {
         return None;
     }
-    if board.is_stateful() {
+    if !caps.stateless {
         // Eaten apples change no move: the lumped game's turns are the full game's.
         let game = StatefulBoard::for_turns(board);
         first_endless(&game, TurnModel::start(&game)).map(|s| s.square)

@@ -181,6 +181,7 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Capabilities;
 
     /// The bound in words is the bound in big rationals on every built-in board, each under
     /// unlimited roll-again too (the rows are words on all of them), and on hand-worked rows.
@@ -191,7 +192,7 @@ mod tests {
             let b = crate::board::builtin(name).unwrap();
             let mut boards = vec![b.clone()];
             boards.extend(crate::test_util::unlimited(&b));
-            for b in boards.iter().filter(|b| !b.is_stateful()) {
+            for b in boards.iter().filter(|b| Capabilities::of(b).stateless) {
                 let chain = Chain::for_board(b);
                 let rows = chain.word_rows().expect("words");
                 let words = finish_bound_in_words(&rows, chain.transient_count());

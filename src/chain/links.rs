@@ -119,5 +119,4 @@ pub fn link_order(links: &[Option<&Link>]) -> Option<Vec<usize>> {
 }
 
 #[cfg(test)]
-#[path = "links_tests.rs"]
 pub(super) mod tests;

@@ -45,8 +45,8 @@ pub use rows::{WordEntry, WordRows};
 pub use size::{check_fits, ChainSize, ChainTooBig, BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
 use words::Law;
 
-use crate::board::{Board, RollAgain, Square};
-use crate::game::{PlayerState, RollGame, SingleBoard, StatefulBoard};
+use crate::board::{Board, Square};
+use crate::game::{Capabilities, PlayerState, RollGame, SingleBoard, StatefulBoard};
 
 /// Expected amounts collected during one turn from a given state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -405,38 +405,36 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
 impl<'a> Chain<Square> {
     /// The single-player chain of `board`.
     pub fn for_board(board: &'a Board) -> Chain<Square> {
-        match board.rules().roll_again {
-            // Every turn's rolls as one player's from its square: kept across turns.
-            RollAgain::Unlimited => {
-                // Every in-turn state is a square: room for all of them from the start.
-                let squares = board.size() as usize + 1;
-                let model = MemoBoard {
-                    game: SingleBoard::new(board),
-                    memo: RefCell::new(HashMap::with_capacity_and_hasher(
-                        squares,
-                        Default::default(),
-                    )),
-                    laws: rest::Laws::with_capacity(squares),
-                };
-                let turn_of = |s: &Square| rest::turn(&model.game, s, &model.memo, &model.laws);
-                let Ok(mut chain) = Chain::build_with(&model, usize::MAX, turn_of) else {
-                    unreachable!("no limit")
-                };
-                // SingleBoard has no lost turns: every chain turn is a whole fresh turn.
-                let whole = |s: &Square| model.game.skip(s).is_none();
-                let index_of = |s: &Square| chain.index_of(s);
-                let links = links::index_links(
-                    &model.laws.links(),
-                    &chain.states,
-                    chain.transient,
-                    index_of,
-                    whole,
-                );
-                chain.links = links;
-                chain
-            }
-            _ => Chain::build(&SingleBoard::new(board)),
+        if !Capabilities::of(board).rolls_again_unlimited() {
+            return Chain::build(&SingleBoard::new(board));
         }
+        // Every turn's rolls as one player's from its square, kept across turns; every in-turn
+        // state is a square: room for all of them from the start.
+        let squares = board.size() as usize + 1;
+        let model = MemoBoard {
+            game: SingleBoard::new(board),
+            memo: RefCell::new(HashMap::with_capacity_and_hasher(
+                squares,
+                Default::default(),
+            )),
+            laws: rest::Laws::with_capacity(squares),
+        };
+        let turn_of = |s: &Square| rest::turn(&model.game, s, &model.memo, &model.laws);
+        let Ok(mut chain) = Chain::build_with(&model, usize::MAX, turn_of) else {
+            unreachable!("no limit")
+        };
+        // SingleBoard has no lost turns: every chain turn is a whole fresh turn.
+        let whole = |s: &Square| model.game.skip(s).is_none();
+        let index_of = |s: &Square| chain.index_of(s);
+        let links = links::index_links(
+            &model.laws.links(),
+            &chain.states,
+            chain.transient,
+            index_of,
+            whole,
+        );
+        chain.links = links;
+        chain
     }
 }
 
@@ -471,6 +469,7 @@ impl TurnModel for MemoBoard<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::RollAgain;
     use crate::board::{Board, RuleOverrides};
     use crate::test_util::{board, q};
 
@@ -610,7 +609,7 @@ mod tests {
             );
         }
         let mut checked = 0;
-        for b in boards.iter().filter(|b| !b.is_stateful()) {
+        for b in boards.iter().filter(|b| Capabilities::of(b).stateless) {
             let unlimited = RuleOverrides {
                 roll_again: Some(RollAgain::Unlimited),
                 ..RuleOverrides::default()

@@ -4,8 +4,8 @@
 
 use std::collections::VecDeque;
 
-use crate::board::{Board, RollAgain, Square};
-use crate::game::{roll, throw_effect, RollOutcome, ThrowEffect};
+use crate::board::{Board, Square};
+use crate::game::{roll, throw_effect, Capabilities, RollOutcome, ThrowEffect};
 
 /// The largest common denominator of the rolls' probabilities the roll-level form takes (the
 /// exact integer solve keeps row sums in machine words); above it, use [`super::Chain`].
@@ -219,8 +219,7 @@ impl<'b> RollSquares<'b> {
     /// True when `board` has a roll-level form ([`RollSquares::new`] and [`RollLevel::new`]
     /// give one), found without building it.
     pub fn applies(board: &Board) -> bool {
-        !matches!(board.rules().roll_again, RollAgain::Forfeit(_))
-            && common_denominator(board).is_some()
+        Capabilities::of(board).memoryless_turns() && common_denominator(board).is_some()
     }
 
     /// The reachable squares of `board`, or `None` as for [`RollLevel::new`].
@@ -434,6 +433,7 @@ fn finishing(direct: Vec<bool>, edges: &[(u32, u32)]) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::RollAgain;
     use crate::board::{builtin, builtin_names, RuleOverrides};
 
     /// The one walk gives the roll-level form the squares and a second walk gave (the same

@@ -272,8 +272,9 @@ impl Levels {
 }
 
 /// The turn over a single path of in-turn states, in integers: where it ends (the states the
-/// next turn begins in, as the turn machine gives them) and its rewards; `None` when the rolls that go on branch (then the caller solves the
-/// general system). The turn must be able to end from every state (no endless part).
+/// next turn begins in, as the turn machine gives them) and its rewards; `None` when the rolls
+/// that go on branch (then the caller solves the general system). The turn must be able to end
+/// from every state (no endless part).
 pub(super) fn single_path<S: Ord + Clone>(
     states: &[InTurn<S>],
     rolls: &[Rc<RollsFrom<S>>],

@@ -57,7 +57,7 @@ pub struct ChainSize {
     about(self.size.transitions),
     about(self.size.bytes / 1e6),
     about(CHAIN_BYTES_LIMIT / 1e6),
-    crate::report::simulate::thousands(self.size.longest_run as u64 + 1)
+    crate::text::thousands(self.size.longest_run as u64 + 1)
 )]
 pub struct ChainTooBig {
     /// The estimate.
@@ -202,7 +202,7 @@ fn about(x: f64) -> String {
         0
     };
     let unit = 10f64.powi((digits - 1).max(0));
-    crate::report::simulate::thousands(((x / unit).round() * unit) as u64)
+    crate::text::thousands(((x / unit).round() * unit) as u64)
 }
 
 #[cfg(test)]

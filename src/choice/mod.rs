@@ -24,7 +24,6 @@ pub mod duel;
 pub mod duel_proof;
 mod evaluate;
 mod optimize;
-pub mod play;
 pub mod policy_file;
 mod within;
 

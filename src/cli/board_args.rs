@@ -11,6 +11,7 @@ use ladders::board::{
     builtin_names, near_builtin_names, Board, ChoicesSpec, DieChoice, Located, Overshoot,
     RollAgain, RuleOverrides, BUILTIN_BOARDS, DEFAULT_BOARD,
 };
+use ladders::game::Capabilities;
 
 /// The help heading of the rule options: each one, when given, replaces the board's own rule.
 const RULES: &str = "Rule overrides (default: the board's own rules)";
@@ -143,7 +144,7 @@ impl BoardArgs {
 /// extra turns) for a command that does not answer those yet: `expect`, `distribution`,
 /// `simulate`, `check` and `verify` do.
 pub fn square_state_only(board: &Board, command: &str) -> Result<()> {
-    if board.is_stateful() {
+    if !Capabilities::of(board).stateless {
         bail!(
             "{}: `{command}` does not answer boards with one-use jumps, points, lost or extra turns \
              yet; `ladders expect`, `distribution`, `simulate`, `check` and `verify` do",

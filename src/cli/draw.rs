@@ -13,7 +13,7 @@ use ladders::board::Board;
 use ladders::num::decimal::{probability, to_f64};
 use ladders::report::draw::{write_text, DrawOptions, Heat};
 use ladders::report::draw_svg::board_svg;
-use ladders::report::text::count;
+use ladders::text::count;
 
 use super::board_args::BoardArgs;
 use super::exit;

@@ -10,6 +10,7 @@ use ladders::analysis::moments::{checked_moments as checked_moments_of, moments_
 use ladders::analysis::stateful::{law_chain, Score};
 use ladders::board::Board;
 use ladders::chain::{Chain, ChainState};
+use ladders::game::Capabilities;
 use ladders::num::decimal::fixed;
 use ladders::report::expect::{
     float_to_json, to_json, write_float_text, write_text, ExpectOptions,
@@ -218,7 +219,7 @@ fn expect_and_moments(
     per_square: bool,
 ) -> Result<(Expectation, Option<Moments>)> {
     let expectation = || expect_with(board, per_square);
-    if board.is_stateful() {
+    if !Capabilities::of(board).stateless {
         return with_moments(&law_chain(board), k, expectation);
     }
     match ladders::chain::check_fits(board) {

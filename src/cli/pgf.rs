@@ -11,6 +11,7 @@ use ladders::analysis::pgf::{pgf_within, PGF_SECONDS_LIMIT};
 use ladders::analysis::stateful::law_chain;
 use ladders::board::Board;
 use ladders::chain::{Chain, ChainState};
+use ladders::game::Capabilities;
 use ladders::report::pgf::{cas_line, to_json, write_text, PgfFormat};
 
 use super::board_args::BoardArgs;
@@ -55,7 +56,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let board = args.board.load()?;
     ladders::chain::check_fits(&board)?;
     check_stateful(&board, Needs::Law)?;
-    if board.is_stateful() {
+    if !Capabilities::of(&board).stateless {
         report(args, &board, &law_chain(&board), out)?;
     } else {
         report(args, &board, &Chain::for_board(&board), out)?;

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use ladders::analysis::stateful::board_distribution;
 use ladders::board::Board;
+use ladders::game::Capabilities;
 use ladders::race::knockoff::{knock_off_race, KnockOffOptions};
 use ladders::race::shared::{shared_race, SharedOptions};
 use ladders::race::{race, Race, RaceOptions};
@@ -195,7 +196,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         )?,
     };
     let seats: Vec<&Board> = boards.iter().collect();
-    let stateful = seats.iter().any(|b| b.is_stateful());
+    let stateful = seats.iter().any(|b| !Capabilities::of(b).stateless);
     if !stateful
         && !args.seats.knock_off
         && (args.exact_limit.is_some() || args.state_limit.is_some())

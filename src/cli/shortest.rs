@@ -10,6 +10,7 @@ use ladders::analysis::likeliest::likeliest_turns;
 use ladders::analysis::shortest::{extremes, extremes_by};
 use ladders::analysis::shortest_state::{board_likeliest, stateful_extremes};
 use ladders::chain::Chain;
+use ladders::game::Capabilities;
 use ladders::report::shortest::{likeliest_json, to_json, write_likeliest, write_text};
 
 use super::exit;
@@ -56,7 +57,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             let board = args.game.board.load()?;
             ladders::chain::check_fits(&board)?;
             check_stateful(&board, Needs::Full)?;
-            let e = if board.is_stateful() {
+            let e = if !Capabilities::of(&board).stateless {
                 stateful_extremes(&board)
             } else {
                 extremes(&board, &Chain::for_board(&board))

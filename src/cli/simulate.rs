@@ -7,11 +7,12 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use ladders::board::Board;
-use ladders::choice::play::simulate_policy;
+use ladders::game::Capabilities;
 use ladders::race::shared::endless_shared_turn;
 use ladders::report::chart::simulation_svg;
 use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
 use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
+use ladders::simulate::policy::simulate_policy;
 use ladders::simulate::race::{simulate_race, RaceSimOptions, RaceSimulation};
 use ladders::simulate::shared::simulate_shared;
 use ladders::simulate::{simulate, SimOptions, Simulation, DEFAULT_MAX_TURNS};
@@ -95,7 +96,7 @@ impl SampleArgs {
         }
         let players = seats.players.map_or(seats.default_players(), |p| p.from);
         let first = self.rules.load(&seats.boards[0])?;
-        if first.is_stateful() {
+        if !Capabilities::of(&first).stateless {
             if seats.boards.iter().any(|b| *b != seats.boards[0])
                 || seats.knock_off
                 || !seats.reverse_seat.is_empty()

@@ -3,9 +3,10 @@
 //! does from a square; [`RollGame`] a game as a state and what one roll does to it (one player
 //! on a board, [`SingleBoard`] and [`StatefulBoard`], and the joint games of several players);
 //! the turn machine of `turn.rs` ([`begin`], [`throw_into`]), where roll-again, forfeits, extra
-//! rolls and lost turns live. The chain's compound move, the simulator and the witnesses all
-//! play games through it.
+//! rolls and lost turns live; and the [`Capabilities`] record the fast routes read. The
+//! chain's compound move, the simulator and the witnesses all play games through it.
 
+mod capabilities;
 mod roll;
 mod state;
 mod turn;
@@ -13,11 +14,12 @@ mod turn;
 use std::fmt::Debug;
 use std::hash::Hash;
 
+pub use capabilities::Capabilities;
 pub use roll::{nudge, roll, roll_with, Progress, RollLaw, RollOutcome};
 pub use state::{PlayerState, StatefulBoard};
 pub use turn::{
-    begin, end_turn, next_streak, rolls_again, throw_effect, throw_into, turn_step, turn_steps,
-    InTurn, Step, ThrowEffect, Thrown, TurnStep,
+    begin, end_turn, next_streak, play_throw, rolls_again, throw_effect, throw_into, turn_step,
+    turn_steps, InTurn, Step, ThrowEffect, Thrown, TurnStep,
 };
 
 use crate::board::{Board, Dice, RollAgain, Square};

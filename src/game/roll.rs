@@ -323,12 +323,13 @@ fn landing(board: &Board, eaten: u64, out: &mut RollOutcome) {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::board::{Board, RuleOverrides};
     use crate::test_util::board;
 
-    const SMALL: &str = r#"
+    /// A small board for the roll's and the turn machine's tests.
+    pub(in crate::game) const SMALL: &str = r#"
         size = 10
         snakes = [[9, 2]]
         ladders = [[3, 7]]

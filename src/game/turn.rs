@@ -97,20 +97,61 @@ pub fn throw_into<G: RollGame>(
         ThrowEffect::Move { again } => {
             let total = game.roll_into(&now.at, throw.sum, rolled);
             let streak = next_streak(rule, throw.top, now.streak);
-            out.extend(rolled.drain(..).map(|(weight, next, outcome)| {
-                let step = match rolls_again(again, &outcome, game.is_final(&next)) {
-                    true => Step::Continue(InTurn { at: next, streak }),
-                    false => Step::End(end_turn(game, next)),
-                };
-                Thrown {
-                    weight,
-                    step,
-                    outcome,
-                    forfeited: false,
-                }
+            out.extend(rolled.drain(..).map(|(weight, next, outcome)| Thrown {
+                weight,
+                step: step_after(game, again, streak, next, &outcome),
+                outcome,
+                forfeited: false,
             }));
             total
         }
+    }
+}
+
+/// One throw played, not enumerated (for a sampler): [`throw_into`]'s outcomes, of which
+/// `pick` chooses one from the roll's branches and their weights' total (it is not called for
+/// a forfeit, which has one outcome); returns that outcome's step and what its roll did
+/// (`None` for a forfeit). `rolled` is scratch space for the roll's branches.
+pub fn play_throw<G: RollGame>(
+    game: &G,
+    began: &G::State,
+    now: &InTurn<G::State>,
+    throw: &Throw,
+    rolled: &mut Branches<G::State>,
+    pick: impl FnOnce(&Branches<G::State>, u64) -> usize,
+) -> (Step<G::State>, Option<RollOutcome>) {
+    let rule = game.roll_again(began);
+    match throw_effect(rule, throw.top, now.streak) {
+        ThrowEffect::Forfeit => {
+            let back = end_turn(game, game.forfeit(began, &now.at));
+            (Step::End(back), None)
+        }
+        ThrowEffect::Move { again } => {
+            let total = game.roll_into(&now.at, throw.sum, rolled);
+            let i = pick(rolled, total);
+            let (_, next, outcome) = rolled.swap_remove(i);
+            let streak = next_streak(rule, throw.top, now.streak);
+            (
+                step_after(game, again, streak, next, &outcome),
+                Some(outcome),
+            )
+        }
+    }
+}
+
+/// The step after a moved roll that ended in `next` having done `outcome`: the turn goes on
+/// (with `streak` top throws in a row) when the throw grants another roll (`again`) or the move
+/// ended on an extra-turn square, unless the game is over; else it ends.
+fn step_after<G: RollGame>(
+    game: &G,
+    again: bool,
+    streak: u32,
+    next: G::State,
+    outcome: &RollOutcome,
+) -> Step<G::State> {
+    match rolls_again(again, outcome, game.is_final(&next)) {
+        true => Step::Continue(InTurn { at: next, streak }),
+        false => Step::End(end_turn(game, next)),
     }
 }
 
@@ -274,13 +315,8 @@ pub fn turn_step(
 mod tests {
     use super::*;
     use crate::board::RuleOverrides;
+    use crate::game::roll::tests::SMALL;
     use crate::test_util::board;
-
-    const SMALL: &str = r#"
-        size = 10
-        snakes = [[9, 2]]
-        ladders = [[3, 7]]
-    "#;
 
     #[test]
     fn the_kth_top_face_in_a_row_forfeits_and_returns_to_the_turn_start() {

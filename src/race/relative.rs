@@ -48,9 +48,10 @@ use num_traits::{One, Zero};
 use super::independent::{Method, Race, SeatResult};
 use super::interval::Interval;
 use super::knockoff::knocks;
-use crate::board::{Board, RollAgain};
+use crate::board::Board;
 use crate::chain::RollLevel;
 use crate::choice::duel::length_sweep;
+use crate::game::Capabilities;
 
 /// The scale of the certified centers: v = v_int / 2^60.
 const SCALE_BITS: u32 = 60;
@@ -96,9 +97,8 @@ pub enum RelativeError {
 fn common_rolls(boards: &[&Board]) -> Option<RollLevel> {
     let first = boards.first()?;
     let fits = |b: &Board| {
-        !b.is_stateful()
-            && b.choice().is_none()
-            && matches!(b.rules().roll_again, RollAgain::None | RollAgain::Unlimited)
+        let caps = Capabilities::of(b);
+        caps.stateless && b.choice().is_none() && caps.memoryless_turns()
     };
     if boards.len() < 2 || !boards.iter().all(|b| fits(b)) {
         return None;

@@ -20,8 +20,9 @@ use plotters::prelude::*;
 use crate::analysis::distribution::Distribution;
 use crate::board::Board;
 use crate::num::decimal::to_f64;
-use crate::report::text::{board_line, count, rules_line};
+use crate::report::text::{board_line, rules_line};
 use crate::simulate::Simulation;
+use crate::text::count;
 
 /// The chart's size in pixels.
 const SIZE: (u32, u32) = (900, 520);
@@ -312,6 +313,27 @@ pub fn wins_by_round<S>(laws: &[&Distribution<S>]) -> Vec<Vec<f64>> {
         .collect()
 }
 
+/// The seats' boards for a race chart's subtitle: the one board and its rules when every seat
+/// plays the same, else each distinct board's name, in seat order (the legend gives each seat's).
+fn seats_line(seats: &[&Board]) -> String {
+    let same =
+        |a: &&Board, b: &&Board| board_line(a) == board_line(b) && rules_line(a) == rules_line(b);
+    match seats.split_first() {
+        Some((first, rest)) if rest.iter().all(|b| same(first, b)) => {
+            format!("{} ({})", board_line(first), rules_line(first))
+        }
+        _ => {
+            let mut names: Vec<&str> = Vec::new();
+            for board in seats {
+                if !names.contains(&board.name()) {
+                    names.push(board.name());
+                }
+            }
+            names.join(" against ")
+        }
+    }
+}
+
 /// The race chart as an SVG document: each seat's probability of having won by round n, one line
 /// per seat, from the seats' laws (see [`wins_by_round`]); the legend gives each seat's board and
 /// the total over the rounds shown.
@@ -343,9 +365,8 @@ pub fn race_svg<S>(seats: &[&Board], laws: &[&Distribution<S>]) -> Result<String
         * 1.1;
     let title = format!("A race of {} players", seats.len());
     let subtitle = format!(
-        "{} ({}); each seat's chance of having won by round n",
-        board_line(seats[0]),
-        rules_line(seats[0])
+        "{}; each seat's chance of having won by round n",
+        seats_line(seats)
     );
     chart_svg(&title, &subtitle, |area| {
         let x = 0.0..rounds as f64 + 1.0;
@@ -372,6 +393,18 @@ pub fn race_svg<S>(seats: &[&Board], laws: &[&Distribution<S>]) -> Result<String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 40 item 21: a race of different boards names every board, not only seat 1's.
+    #[test]
+    fn a_race_of_different_boards_names_each_board() {
+        let efi = crate::board::builtin("efi").unwrap();
+        let reversed = efi.reversed().unwrap();
+        assert_eq!(seats_line(&[&efi, &reversed]), "Efi against Efi (reversed)");
+        assert_eq!(
+            seats_line(&[&efi, &efi]),
+            format!("{} ({})", board_line(&efi), rules_line(&efi))
+        );
+    }
     use crate::analysis::stateful::board_distribution;
     use crate::board::builtin;
     use crate::race::{race, RaceOptions};

@@ -149,7 +149,9 @@ pub fn write_text(out: &mut dyn Write, board: &Board, options: &DrawOptions<'_>)
     let number_width = size.to_string().len();
     let mark_width = marks.iter().map(|m| m.concat().len()).max().unwrap_or(0);
     let shade_width = usize::from(options.heat.is_some() && !options.colour);
-    writeln!(out, "{}", board_line(board))?;
+    for line in title_lines(board) {
+        writeln!(out, "{line}")?;
+    }
     writeln!(out, "{}", rules_line(board))?;
     if let Some(rule) = board.choice() {
         writeln!(out, "choice: {}", super::optimize::rule_line(rule))?;
@@ -323,9 +325,42 @@ fn wrap(out: &mut dyn Write, head: &str, items: &[String]) -> io::Result<()> {
     writeln!(out, "{line}")
 }
 
+/// The widest a title line may be (a terminal's 80 columns).
+pub const TITLE_COLUMNS: usize = 80;
+
+/// The board's title: [`board_line`] on one line when it fits in [`TITLE_COLUMNS`], else the
+/// name on one line and the origin and counts (in parentheses) on the next.
+pub fn title_lines(board: &Board) -> Vec<String> {
+    let line = board_line(board);
+    if line.chars().count() <= TITLE_COLUMNS {
+        return vec![line];
+    }
+    let name = board.name();
+    match line.strip_prefix(name).map(str::trim_start) {
+        Some(rest) if !name.is_empty() => vec![name.to_string(), rest.to_string()],
+        _ => vec![line],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 40 item 21: a title past 80 columns goes on two lines (Milton Bradley's was 95).
+    #[test]
+    fn a_long_title_takes_two_lines_of_at_most_80_columns() {
+        let mb = crate::board::builtin("milton-bradley").unwrap();
+        let lines = title_lines(&mb);
+        assert_eq!(
+            lines,
+            [
+                "Chutes and Ladders (Milton Bradley)",
+                "(builtin:milton-bradley, 100 squares, 10 snakes, 9 ladders)"
+            ]
+        );
+        let tiny = crate::board::builtin("tiny").unwrap();
+        assert_eq!(title_lines(&tiny).len(), 1);
+    }
     use crate::board::builtin;
 
     #[test]

@@ -21,11 +21,42 @@ const LABEL_CELL: f64 = 18.0;
 const TOP: f64 = 56.0;
 /// Room left, right and below the board.
 const MARGIN: f64 = 12.0;
-/// Room right of the board for the heat scale.
-const SCALE_WIDTH: f64 = 110.0;
+/// Room right of the board for the heat scale and its caption.
+const SCALE_WIDTH: f64 = 140.0;
 
 /// The height of one step of the heat scale.
 const SCALE_STEP: f64 = 22.0;
+/// The height of a line of the heat scale's caption.
+const CAPTION_LINE: f64 = 12.0;
+/// The most characters in a line of the heat scale's caption (10-pixel text in the scale's
+/// width, about 5.5 pixels a character).
+const CAPTION_CHARS: usize = 22;
+
+/// The heat scale's caption in lines of at most [`CAPTION_CHARS`] characters, broken at spaces
+/// (a longer word keeps a line of its own); a part in parentheses starts a line of its own.
+fn caption_lines(name: &str) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    let (main, aside) = match name.split_once(" (") {
+        Some((main, aside)) => (main, Some(format!("({aside}"))),
+        None => (name, None),
+    };
+    for part in std::iter::once(main).chain(aside.as_deref()) {
+        let first = lines.len();
+        for word in part.split_whitespace() {
+            let open = lines.len() > first;
+            match lines.last_mut() {
+                Some(line)
+                    if open && line.chars().count() + 1 + word.chars().count() <= CAPTION_CHARS =>
+                {
+                    line.push(' ');
+                    line.push_str(word);
+                }
+                _ => lines.push(word.to_string()),
+            }
+        }
+    }
+    lines
+}
 
 /// The heat colour ramp, lowest first: light yellow, orange, dark red.
 const RAMP: [(f64, f64, f64); 3] = [
@@ -103,11 +134,9 @@ pub fn board_svg(board: &Board, options: &DrawOptions<'_>) -> String {
     };
     let width = 2.0 * MARGIN + cell * f64::from(columns) + scale;
     // The heat scale (ten steps and its caption) may be taller than a small board.
-    let scale_height = if options.heat.is_some() {
-        10.0 * SCALE_STEP + 20.0
-    } else {
-        0.0
-    };
+    let scale_height = options.heat.map_or(0.0, |heat| {
+        10.0 * SCALE_STEP + 20.0 + CAPTION_LINE * caption_lines(&heat.name).len() as f64
+    });
     let height = TOP + MARGIN + (cell * f64::from(rows)).max(scale_height);
     let mut svg = String::new();
     let _ = writeln!(
@@ -127,8 +156,9 @@ pub fn board_svg(board: &Board, options: &DrawOptions<'_>) -> String {
         r#"<text class="rules" x="{MARGIN}" y="42" font-size="10">{}</text>"#,
         escape(&rules_line(board))
     );
-    write_cells(&mut svg, board, &layout, options.heat);
+    write_cells(&mut svg, &layout, options.heat);
     write_jumps(&mut svg, board, &layout);
+    write_marks(&mut svg, board, &layout);
     if let Some(heat) = options.heat {
         write_scale(&mut svg, heat, MARGIN + cell * f64::from(columns) + 16.0);
     }
@@ -136,9 +166,8 @@ pub fn board_svg(board: &Board, options: &DrawOptions<'_>) -> String {
     svg
 }
 
-/// One `rect` per square, with its number and marks where they fit.
-fn write_cells(svg: &mut String, board: &Board, layout: &Layout, heat: Option<&Heat>) {
-    let marks = marks(board);
+/// One `rect` per square, with its number where it fits.
+fn write_cells(svg: &mut String, layout: &Layout, heat: Option<&Heat>) {
     let cell = layout.cell;
     let max = heat.map_or(0.0, Heat::max);
     let font = (cell * 0.26).min(13.0);
@@ -173,17 +202,36 @@ fn write_cells(svg: &mut String, board: &Board, layout: &Layout, heat: Option<&H
                     x + 2.0,
                     y + font + 1.0
                 );
-                let mark = marks[s as usize].join(" ");
-                if !mark.is_empty() {
-                    let _ = writeln!(
-                        svg,
-                        r##"<text class="mark" x="{:.2}" y="{:.2}" font-size="{font:.1}" text-anchor="end" fill="#000">{}</text>"##,
-                        x + cell - 2.0,
-                        y + cell - 3.0,
-                        escape(&mark)
-                    );
-                }
             }
+        }
+    }
+}
+
+/// Each square's marks (`L1`, `s3`, ...), drawn after the snakes and ladders with a white halo
+/// so that a ladder's top or a snake's tail never hides them.
+fn write_marks(svg: &mut String, board: &Board, layout: &Layout) {
+    let cell = layout.cell;
+    if cell < LABEL_CELL {
+        return;
+    }
+    let marks = marks(board);
+    let font = (cell * 0.26).min(13.0);
+    for row in 0..layout.rows {
+        for col in 0..layout.columns {
+            let Some(s) = square_at(layout.size, layout.columns, row, col) else {
+                continue;
+            };
+            let mark = marks[s as usize].join(" ");
+            if mark.is_empty() {
+                continue;
+            }
+            let x = MARGIN + f64::from(col + 1) * cell - 2.0;
+            let y = TOP + f64::from(layout.rows - row) * cell - 3.0;
+            let _ = writeln!(
+                svg,
+                r##"<text class="mark" x="{x:.2}" y="{y:.2}" font-size="{font:.1}" text-anchor="end" fill="#000" stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke">{}</text>"##,
+                escape(&mark)
+            );
         }
     }
 }
@@ -198,6 +246,17 @@ fn write_jumps(svg: &mut String, board: &Board, layout: &Layout) {
             jump.from,
             jump.to,
             snake_path(layout, *jump)
+        );
+        // The head: a disc on the square the snake starts from, with an eye.
+        let (x, y) = layout.centre(jump.from);
+        let _ = writeln!(
+            svg,
+            r##"<circle class="snake-head" data-from="{}" cx="{x:.2}" cy="{y:.2}" r="{:.2}" fill="#2e8b57"/><circle cx="{:.2}" cy="{:.2}" r="{:.2}" fill="#fff"/>"##,
+            jump.from,
+            width * 1.6,
+            x + width * 0.5,
+            y - width * 0.4,
+            width * 0.35
         );
     }
     for jump in board.ladders() {
@@ -269,12 +328,16 @@ fn ladder_path(layout: &Layout, jump: Jump) -> String {
 fn write_scale(svg: &mut String, heat: &Heat, x: f64) {
     let max = heat.max();
     let step = SCALE_STEP;
-    let _ = writeln!(
-        svg,
-        r#"<text x="{x:.2}" y="{:.2}" font-size="10">{}</text>"#,
-        TOP + 10.0 * step + 14.0,
-        escape(heat.name.split(" (").next().unwrap_or(&heat.name))
-    );
+    // The caption in full (the likeliest game's turns and probability included), in lines
+    // that fit beside the board.
+    for (i, line) in caption_lines(&heat.name).iter().enumerate() {
+        let _ = writeln!(
+            svg,
+            r#"<text class="caption" x="{x:.2}" y="{:.2}" font-size="10">{}</text>"#,
+            TOP + 10.0 * step + 14.0 + CAPTION_LINE * i as f64,
+            escape(line)
+        );
+    }
     for k in 0..10 {
         let t = f64::from(9 - k) / 9.0;
         let y = TOP + f64::from(k) * step;
@@ -290,5 +353,82 @@ fn write_scale(svg: &mut String, heat: &Heat, x: f64) {
             y + step * 0.65,
             max * t
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::builtin;
+
+    fn svg_of(name: &str, heat: Option<&Heat>) -> String {
+        let board = builtin(name).unwrap();
+        let options = DrawOptions {
+            heat,
+            ..DrawOptions::default()
+        };
+        board_svg(&board, &options)
+    }
+
+    /// Issue 40 item 21: a snake has a head, a disc on the square it starts from.
+    #[test]
+    fn every_snake_has_a_head_on_its_first_square() {
+        let svg = svg_of("milton-bradley", None);
+        let heads: Vec<&str> = svg
+            .lines()
+            .filter(|l| l.contains("class=\"snake-head\""))
+            .collect();
+        assert_eq!(heads.len(), 10, "Milton Bradley has 10 snakes");
+        assert!(heads.iter().any(|l| l.contains("data-from=\"98\"")));
+    }
+
+    /// Issue 40 item 21: the marks (`l9` at a ladder's top) come after the snakes and ladders,
+    /// so none is drawn over them.
+    #[test]
+    fn the_marks_are_drawn_over_the_jumps() {
+        let svg = svg_of("milton-bradley", None);
+        let last_jump = svg.rfind("class=\"ladder\"").unwrap();
+        let first_mark = svg.find("class=\"mark\"").unwrap();
+        assert!(first_mark > last_jump);
+        assert!(
+            svg.contains(">l9</text>"),
+            "the top of ladder 9 (80 -> 100)"
+        );
+    }
+
+    /// Issue 40 item 21: the heat scale's caption is whole (the likeliest game's probability
+    /// included), in lines that fit beside the board.
+    #[test]
+    fn the_caption_is_whole_in_lines_that_fit() {
+        let name = "turn of the likeliest game that ends on the square (7 turns, probability \
+                    0.000004 = 1/279936)";
+        let lines = caption_lines(name);
+        assert_eq!(
+            lines,
+            [
+                "turn of the likeliest",
+                "game that ends on the",
+                "square",
+                "(7 turns, probability",
+                "0.000004 = 1/279936)"
+            ]
+        );
+        assert!(lines.iter().all(|l| l.chars().count() <= CAPTION_CHARS));
+        let heat = Heat {
+            name: name.to_string(),
+            values: vec![Some(1.0); 101],
+        };
+        let svg = svg_of("milton-bradley", Some(&heat));
+        assert!(svg.contains(">0.000004 = 1/279936)</text>"));
+        // The caption's last line lies inside the picture.
+        let height: f64 = svg
+            .split("height=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        let last_y = TOP + 10.0 * SCALE_STEP + 14.0 + CAPTION_LINE * 4.0;
+        assert!(last_y < height, "{last_y} < {height}");
     }
 }

@@ -8,14 +8,16 @@ use num_rational::BigRational;
 use serde_json::{json, Value};
 
 use crate::board::Board;
+use crate::game::Capabilities;
 use crate::num::decimal::scientific;
 use crate::report::json::{board_rules_json, z_json, ExactJson};
 use crate::report::race::{name_width, write_race_header, IntervalJson};
-use crate::report::simulate::{thousands, write_count_summary, Timing};
+use crate::report::simulate::{write_count_summary, Timing};
 use crate::report::text::{ok, p_text, rules_line};
 use crate::simulate::check::ZTest;
 use crate::simulate::race::{RaceComparison, RaceExact, RaceSimulation};
 use crate::simulate::stateful::Scores;
+use crate::text::thousands;
 
 fn share(wins: u64, games: u64) -> f64 {
     wins as f64 / games.max(1) as f64
@@ -36,7 +38,9 @@ pub const SIMULATED_BECAUSE: &str = "the seats interact through the board's stat
 
 /// The seats play one board that changes during a game, so they share its state.
 fn shared(boards: &[&Board]) -> bool {
-    boards.first().is_some_and(|b| b.is_stateful())
+    boards
+        .first()
+        .is_some_and(|b| !Capabilities::of(b).stateless)
 }
 
 /// Each seat's final score over the finished games: mean ± standard error, sd and range.

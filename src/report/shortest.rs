@@ -174,12 +174,22 @@ pub fn to_json(board: &Board, extremes: &Extremes, digits: usize) -> serde_json:
 fn game_line(out: &mut dyn Write, title: &str, game: &GameTurns, digits: usize) -> io::Result<()> {
     writeln!(
         out,
-        "{title}{}, probability {} = {}",
+        "{title}{}, probability {} = {}{}",
         plural(game.turns.len(), "turn", "turns"),
         probability(&game.probability, digits),
-        game.probability
+        game.probability,
+        ties_note(game.ties)
     )?;
     write_turns(out, &game.turns, 1)
+}
+
+/// `(one of K games with this probability)` when other games tie, else nothing.
+fn ties_note(ties: u128) -> String {
+    match ties {
+        0 | 1 => String::new(),
+        u128::MAX => " (one of more than 10^38 games with this probability)".to_string(),
+        k => format!(" (one of {k} games with this probability)"),
+    }
 }
 
 /// The likeliest games (`None`: the game cannot end).
@@ -219,6 +229,7 @@ fn game_json(game: &GameTurns, digits: usize) -> serde_json::Value {
         "squares": squares,
         "rolls": rolls_json(&game.turns),
         "probability": ExactJson::new(&game.probability, digits),
+        "ties": u64::try_from(game.ties).unwrap_or(u64::MAX),
     })
 }
 

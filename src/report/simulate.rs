@@ -9,12 +9,13 @@ use serde_json::{json, Value};
 use crate::board::Board;
 use crate::num::decimal::{fixed, to_f64};
 use crate::report::json::{board_rules_json, rules_json, z_json, BoardJson};
-use crate::report::text::{board_line, count, ok, p_text, rules_line};
+use crate::report::text::{board_line, ok, p_text, rules_line};
 use crate::simulate::check::{
     ChiSquare, Comparison, ExactLaw, NotTried, VariantFit, ZTest, MIN_GAMES, P_LIMIT, Z_LIMIT,
 };
 use crate::simulate::stateful::Scores;
 use crate::simulate::{Histogram, Simulation};
+use crate::text::{count, thousands};
 
 /// How long a simulation took, for the throughput line.
 #[derive(Clone, Copy, Debug)]
@@ -23,19 +24,6 @@ pub struct Timing {
     pub seconds: f64,
     /// Threads used.
     pub threads: usize,
-}
-
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A rate with a metric prefix: `3.21 G`.

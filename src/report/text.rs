@@ -4,14 +4,7 @@ use num_rational::BigRational;
 
 use crate::board::Board;
 use crate::num::decimal::fixed;
-use crate::report::simulate::thousands;
-
-/// `n` and the noun, plural unless `n` is 1, with thousands separators: `1 snake`,
-/// `10,000 games`.
-pub fn count(n: u64, noun: &str) -> String {
-    let s = if n == 1 { "" } else { "s" };
-    format!("{} {noun}{s}", thousands(n))
-}
+use crate::text::count;
 
 /// A check's verdict in a text report: `ok` or `FAIL`.
 pub(crate) fn ok(pass: bool) -> &'static str {
@@ -193,12 +186,5 @@ mod tests {
         assert_eq!(float_text(9.996, 3, 12), "10.0");
         assert_eq!(float_text(1.5e-7, 3, 12), "1.50e-7");
         assert_eq!(float_text(0.0, 12, 12), "0");
-    }
-
-    #[test]
-    fn counts_agree_with_their_number() {
-        assert_eq!(count(1, "snake"), "1 snake");
-        assert_eq!(count(0, "ladder"), "0 ladders");
-        assert_eq!(count(10_000, "game"), "10,000 games");
     }
 }

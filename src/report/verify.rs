@@ -10,9 +10,10 @@ use crate::report::json::{board_rules_json, z_json, BoardJson};
 use crate::report::simulate::{
     comparison_json, variant_sentences, variants_json, write_comparison,
 };
-use crate::report::text::{board_line, count, rules_line};
+use crate::report::text::{board_line, rules_line};
 use crate::simulate::check::{Comparison, ExactLaw, NotTried, Observed, VariantFit};
 use crate::simulate::sample::MeanInterval;
+use crate::text::count;
 use crate::text::printable;
 
 /// What `verify` found.

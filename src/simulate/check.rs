@@ -34,6 +34,7 @@ use crate::analysis::stateful::{expect_stateful, score, stateful_chain, Score};
 use crate::board::{Board, Rules, Square};
 use crate::chain::{Chain, ChainState, Trap};
 use crate::exact::step::IntegerChain;
+use crate::game::Capabilities;
 use crate::num::decimal::to_f64;
 
 pub use super::variants::{
@@ -134,7 +135,7 @@ impl ExactLaw {
     ///
     /// As [`ExactLaw::new`].
     pub fn of_turns(board: &Board, tail_below: f64, work_limit: f64) -> Result<ExactLaw, LawError> {
-        if !board.is_stateful() {
+        if Capabilities::of(board).stateless {
             let chain = Chain::for_board(board);
             return ExactLaw::of_chain_within(*board.rules(), chain, tail_below, work_limit);
         }

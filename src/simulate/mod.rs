@@ -12,6 +12,7 @@
 //! - [`check`]: a sample (simulated here or by the user) against the exact answers: z of the
 //!   mean, chi-square of the turn counts, and the rule variants the sample fits instead;
 //!   [`spread`] the test of a standard deviation a user reports (`verify --sd`).
+//! - [`policy`]: games of a player who follows a policy of [`crate::choice`].
 //! - [`race`]: several players taking turns (with or without knock-off), and the seat-by-seat
 //!   check of such a simulation against the exact race of [`crate::race`].
 
@@ -20,6 +21,7 @@ pub mod check;
 #[doc(hidden)]
 pub mod engine;
 pub(crate) mod fast;
+pub mod policy;
 pub mod race;
 pub mod race_rounds;
 pub mod sample;
@@ -34,6 +36,7 @@ pub mod variants;
 use rayon::prelude::*;
 
 use crate::board::{Board, Square};
+use crate::game::Capabilities;
 use engine::{run_chunk, GameRecord, Tally, CHUNK_GAMES};
 use stateful::simulate_stateful;
 pub use stateful::Scores;
@@ -121,7 +124,7 @@ pub fn simulate(
     options: &SimOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Simulation {
-    if board.is_stateful() {
+    if !Capabilities::of(board).stateless {
         return simulate_stateful(board, options, progress);
     }
     let table = Table::new(board);

@@ -21,11 +21,11 @@
 //! the seed only, never on the thread count.
 
 use super::race::{RaceSimOptions, RaceSimulation, RaceTally};
-use super::stateful::{play_turn, Scores, Throws, TurnScratch};
+use super::stateful::{play_turn, Scores, Throws};
 use super::stream::Dice;
 use super::{par_chunks, Histogram};
 use crate::board::Board;
-use crate::game::{PlayerState, RollGame, StatefulBoard};
+use crate::game::{Branches, PlayerState, RollGame, StatefulBoard};
 
 /// Streams of the shared simulator's chunks are numbered from here (the plain engine uses small
 /// numbers, the single-player stateful one `2^61`, races `2^62`).
@@ -60,7 +60,7 @@ fn play(
     seats: usize,
     max_rounds: u64,
     dice: &mut Dice,
-    scratch: &mut TurnScratch<PlayerState>,
+    branches: &mut Branches<PlayerState>,
     tally: &mut SharedTally,
 ) {
     let mut at: Vec<PlayerState> = vec![game.start(); seats];
@@ -74,7 +74,7 @@ fn play(
             };
             let mut points = 0;
             let rolls = &mut tally.race.rolls;
-            let next = play_turn(game, throws, mover, dice, scratch, &mut |r| {
+            let next = play_turn(game, throws, mover, dice, branches, &mut |r| {
                 *rolls += 1;
                 if let Some(o) = r.outcome {
                     points += game.points(o);
@@ -128,7 +128,7 @@ pub fn simulate_shared(
         |c, games| {
             let mut acc = SharedTally::new(players);
             let mut dice = Dice::new(options.seed, SHARED_STREAMS + c);
-            let mut scratch = TurnScratch::default();
+            let mut branches = Vec::new();
             for _ in 0..games {
                 play(
                     &game,
@@ -136,7 +136,7 @@ pub fn simulate_shared(
                     players,
                     options.max_rounds,
                     &mut dice,
-                    &mut scratch,
+                    &mut branches,
                     &mut acc,
                 );
             }

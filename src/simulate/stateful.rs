@@ -7,7 +7,7 @@
 //!
 //! A turn is [`play_turn`], which drives the game's turn machine: [`begin`] skips a turn owed
 //! (it counts as a turn, with no roll); otherwise a throw is drawn by its exact integer weight,
-//! [`throw_into`] gives its outcomes (the roll is [`RollGame::roll_into`]: for one player,
+//! [`play_throw`] plays it (the roll is [`RollGame::roll_into`]: for one player,
 //! [`crate::game::roll_with`] with the player's used-up jumps and eaten squares; a forfeit, an
 //! extra roll and a top throw's roll-again are decided there), and one outcome is drawn by its
 //! weight when a chance square or a tile makes the roll random; the outcome's step says whether
@@ -29,7 +29,7 @@ use super::table::RollTally;
 use super::{finish, par_chunks, SimOptions, Simulation};
 use crate::board::{Board, Throw};
 use crate::game::{
-    begin, throw_into, Branches, PlayerState, RollGame, RollOutcome, StatefulBoard, Step, Thrown,
+    begin, play_throw, Branches, PlayerState, RollGame, RollOutcome, StatefulBoard, Step,
 };
 
 /// Streams of the stateful simulator's chunks are numbered from here (the plain engine uses
@@ -67,49 +67,33 @@ pub struct RollSeen<'a> {
     pub outcome: Option<&'a RollOutcome>,
 }
 
-/// Picks one of a throw's outcomes by its weight out of `total`; a throw with one outcome draws
+/// Picks one of a roll's branches by its weight out of `total`; a roll with one branch draws
 /// nothing.
-fn pick<S: Clone>(thrown: &[Thrown<S>], total: u64, dice: &mut Dice) -> Thrown<S> {
-    let mut i = 0;
-    if thrown.len() > 1 {
-        let mut u = dice.uniform(total, reject_below(total));
-        i = thrown
-            .iter()
-            .position(|t| {
-                let here = u < t.weight;
-                u = u.wrapping_sub(t.weight);
-                here
-            })
-            .expect("the weights add up to the total");
+fn pick<S>(branches: &Branches<S>, total: u64, dice: &mut Dice) -> usize {
+    if branches.len() == 1 {
+        return 0;
     }
-    thrown[i].clone()
-}
-
-/// The buffers a turn's throws are worked out in, kept by the caller from turn to turn so that
-/// a roll allocates nothing.
-pub struct TurnScratch<S> {
-    rolled: Branches<S>,
-    thrown: Vec<Thrown<S>>,
-}
-
-impl<S> Default for TurnScratch<S> {
-    fn default() -> TurnScratch<S> {
-        TurnScratch {
-            rolled: Vec::new(),
-            thrown: Vec::new(),
-        }
-    }
+    let mut u = dice.uniform(total, reject_below(total));
+    branches
+        .iter()
+        .position(|(w, ..)| {
+            let here = u < *w;
+            u = u.wrapping_sub(*w);
+            here
+        })
+        .expect("the weights add up to the total")
 }
 
 /// Plays one whole turn of `game` from the non-final `state` with `dice` (the game's dice are
 /// `throws`) through the turn machine, calling `seen` after every roll; returns the state the
-/// next turn begins in (after [`RollGame::end_turn`]).
+/// next turn begins in (after [`RollGame::end_turn`]). `branches` is scratch space for the
+/// rolls' outcomes, kept by the caller from turn to turn so that a roll allocates nothing.
 pub fn play_turn<G: RollGame>(
     game: &G,
     throws: &Throws,
     state: G::State,
     dice: &mut Dice,
-    scratch: &mut TurnScratch<G::State>,
+    branches: &mut Branches<G::State>,
     seen: &mut impl FnMut(RollSeen<'_>),
 ) -> G::State {
     let began = state.clone();
@@ -117,17 +101,15 @@ pub fn play_turn<G: RollGame>(
         Step::End(after) => return after,
         Step::Continue(now) => now,
     };
-    let TurnScratch { rolled, thrown } = scratch;
     loop {
         let throw = throws.draw(dice);
-        thrown.clear();
-        let total = throw_into(game, &began, &now, &throw, rolled, thrown);
-        let t = pick(thrown, total, dice);
+        let pick = |b: &Branches<G::State>, total| pick(b, total, dice);
+        let (step, outcome) = play_throw(game, &began, &now, &throw, branches, pick);
         seen(RollSeen {
             sum: throw.sum,
-            outcome: (!t.forfeited).then_some(&t.outcome),
+            outcome: outcome.as_ref(),
         });
-        match t.step {
+        match step {
             Step::End(next) => return next,
             Step::Continue(next) => now = next,
         }
@@ -205,7 +187,7 @@ fn play_game(
     game: &StatefulBoard<'_>,
     throws: &Throws,
     dice: &mut Dice,
-    scratch: &mut TurnScratch<PlayerState>,
+    branches: &mut Branches<PlayerState>,
     max_turns: u64,
     seen: &mut impl FnMut(u64, RollSeen<'_>),
 ) -> Played {
@@ -219,7 +201,7 @@ fn play_game(
                 score,
             };
         }
-        state = play_turn(game, throws, state, dice, scratch, &mut |r: RollSeen<
+        state = play_turn(game, throws, state, dice, branches, &mut |r: RollSeen<
             '_,
         >| {
             rolls += 1;
@@ -248,7 +230,7 @@ fn run_chunk(
     let mut dice = Dice::new(options.seed, STATEFUL_STREAMS + chunk);
     let mut tally = Tally::default();
     let mut scores = Scores::default();
-    let mut scratch = TurnScratch::default();
+    let mut branches = Vec::new();
     for g in 0..games {
         let at_start = dice.clone();
         let totals = &mut tally.totals;
@@ -257,7 +239,7 @@ fn run_chunk(
             game,
             throws,
             &mut dice,
-            &mut scratch,
+            &mut branches,
             max_turns,
             &mut |_, r| {
                 if let Some(o) = r.outcome {
@@ -290,7 +272,7 @@ fn replay(
         game,
         throws,
         &mut dice,
-        &mut TurnScratch::default(),
+        &mut Vec::new(),
         max_turns,
         &mut |t, r| {
             let t = t as usize;
@@ -426,8 +408,8 @@ mod tests {
                 let began = state;
                 let mut climbed_now = false;
                 let mut forfeit = false;
-                let scratch = &mut TurnScratch::default();
-                state = play_turn(&game, &throws, state, &mut dice, scratch, &mut |r| match r
+                let branches = &mut Vec::new();
+                state = play_turn(&game, &throws, state, &mut dice, branches, &mut |r| match r
                     .outcome
                 {
                     Some(o) => {

@@ -11,7 +11,7 @@
 use super::fast::FastPlay;
 use super::stream::{Dice, Weighted};
 use crate::board::{Board, RollAgain, Square, Throw};
-use crate::game::{self, ThrowEffect};
+use crate::game::{self, Capabilities, ThrowEffect};
 
 /// Bits of a table entry that hold the next row.
 pub(super) const ROW_BITS: u64 = 0xFFFF_FFFF;
@@ -160,9 +160,8 @@ impl Table {
         if draws.is_empty() {
             draw_of = Vec::new();
         }
-        let plain = board.dice().is_single_fair()
-            && draws.is_empty()
-            && !matches!(board.rules().roll_again, RollAgain::Forfeit(_));
+        let caps = Capabilities::of(board);
+        let plain = caps.single_fair_die && draws.is_empty() && caps.memoryless_turns();
         let fast = if plain {
             FastPlay::new(&entries, &tallies, width, size * width)
         } else {
@@ -366,5 +365,4 @@ impl Table {
 }
 
 #[cfg(test)]
-#[path = "table_tests.rs"]
 mod tests;

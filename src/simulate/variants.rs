@@ -21,6 +21,7 @@ use crate::analysis::moments::exact_solve_seconds;
 use crate::analysis::stateful_fits::{check_stateful, stateful_solve_seconds, Needs};
 use crate::board::{Board, Overshoot, RollAgain, RuleOverrides, Rules, Square};
 use crate::chain::Chain;
+use crate::game::Capabilities;
 
 /// A variant whose work is estimated past this many seconds is not tried.
 pub const VARIANT_SECONDS: f64 = 3.0;
@@ -124,7 +125,7 @@ pub fn estimate(board: &Board) -> Result<Option<Chain<Square>>, String> {
              variant is tried up to about {VARIANT_SECONDS:.0} s)"
         )
     };
-    if board.is_stateful() {
+    if !Capabilities::of(board).stateless {
         check_stateful(board, Needs::Full).map_err(|e| e.to_string())?;
         let counted = check_stateful(board, Needs::Law).map_err(|e| e.to_string())?;
         let seconds = counted.map_or(0.0, |c| stateful_solve_seconds(c.states));

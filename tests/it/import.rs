@@ -1,7 +1,7 @@
 //! `ladders import`: LeetCode 909 grids become board files whose shortest game is LeetCode's
 //! answer (the expected answers are the ones LeetCode publishes with its examples).
 
-use crate::common::ladders;
+use crate::common::{ladders, stdout_of};
 
 fn fixture_path(name: &str) -> String {
     format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"))
@@ -9,16 +9,7 @@ fn fixture_path(name: &str) -> String {
 
 /// The board file `import leetcode` writes for a grid (given inline or as a file).
 fn imported(grid: &str) -> String {
-    let out = ladders()
-        .args(["import", "leetcode", grid])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    stdout_of(&["import", "leetcode", grid])
 }
 
 /// The shortest game's line of `ladders shortest -` on a board file's text.

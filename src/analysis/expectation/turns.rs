@@ -19,6 +19,7 @@ use crate::analysis::stateful::law_chain;
 use crate::board::Board;
 use crate::chain::{Chain, ChainState, RollLevel, RollMove};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
+use crate::game::Capabilities;
 
 /// E\[T\] of one player's game on `board` when it ends with probability 1, `None` when it can
 /// last for ever: [`super::expect_with`]'s `turns`, solved for alone. `chain`, when given, is
@@ -29,7 +30,7 @@ pub fn expected_turns<S: ChainState>(
     board: &Board,
     chain: Option<&Chain<S>>,
 ) -> Option<BigRational> {
-    if !board.is_stateful() {
+    if Capabilities::of(board).stateless {
         if let Some(rl) = RollLevel::new(board).filter(RollLevel::always_ends) {
             return Some(match rl.start {
                 None => BigRational::zero(),
@@ -39,7 +40,7 @@ pub fn expected_turns<S: ChainState>(
     }
     // As `expect_with`: a stateful board's chain by verified lifting first (its answers are
     // small), then by the bounded routes.
-    let verified = board.is_stateful();
+    let verified = !Capabilities::of(board).stateless;
     match chain {
         Some(chain) => on_chain(chain, verified),
         None if verified => on_chain(&law_chain(board), true),
@@ -96,6 +97,7 @@ fn start_value(x: Vec<Vec<BigRational>>) -> BigRational {
 
 #[cfg(test)]
 mod tests {
+    use crate::game::Capabilities;
     use proptest::prelude::*;
 
     use super::expected_turns;
@@ -115,7 +117,7 @@ mod tests {
         };
         let name = b.name();
         assert_eq!(expected_turns(b, None::<&Chain<Square>>), all, "{name}");
-        if b.is_stateful() {
+        if !Capabilities::of(b).stateless {
             let chain: Chain<PlayerState> = law_chain(b);
             assert_eq!(expected_turns(b, Some(&chain)), all, "{name}");
         } else {

@@ -11,6 +11,7 @@ use crate::analysis::fundamental::expected_rewards;
 use crate::analysis::moments::factorial_moments;
 use crate::analysis::stateful::{law_chain, stateful_chain};
 use crate::board::{builtin, builtin_names, Board};
+use crate::game::Capabilities;
 
 fn ints(v: &[i64]) -> Vec<BigInt> {
     v.iter().map(|&x| BigInt::from(x)).collect()
@@ -138,7 +139,7 @@ fn the_series_is_the_exact_law_for_three_times_the_order_on_every_built_in_board
     // Each board's own game: seed-003's one-use ladders and apples on the chain of its player
     // state without the eaten apples (the same law of T, analysis::stateful).
     for b in builtin_boards() {
-        if b.is_stateful() {
+        if !Capabilities::of(&b).stateless {
             let chain = law_chain(&b);
             assert_series_is_the_law(&chain, &pgf(&chain), b.name());
         } else {
@@ -151,7 +152,7 @@ fn the_series_is_the_exact_law_for_three_times_the_order_on_every_built_in_board
 #[test]
 fn f_of_one_is_one_and_its_derivatives_are_the_solved_moments_on_every_built_in_board() {
     for b in builtin_boards() {
-        if b.is_stateful() {
+        if !Capabilities::of(&b).stateless {
             // F from the chain without the eaten apples; E[T] and Var T solved on the full
             // player state (what is used up, eaten, owed), by verified lifting.
             let fm = pgf(&law_chain(&b)).factorial_moments(2);

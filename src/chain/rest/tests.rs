@@ -13,7 +13,7 @@ use crate::board::{builtin, builtin_names, Board, RollAgain};
 use crate::chain::links::tests::assert_links_hold;
 use crate::chain::run::tests::{loaded, random_board};
 use crate::chain::Chain;
-use crate::game::SingleBoard;
+use crate::game::{Capabilities, SingleBoard};
 use crate::test_util::{board, unlimited};
 
 /// `b`'s chain by [`Chain::for_board`] (square by square under unlimited roll-again) equals
@@ -47,7 +47,7 @@ fn every_built_in_board_under_unlimited_roll_again_gives_the_same_chain() {
     let mut checked = 0;
     for name in builtin_names() {
         let b = builtin(name).unwrap();
-        if b.is_stateful() {
+        if !Capabilities::of(&b).stateless {
             continue;
         }
         if let Some(b) = unlimited(&b) {

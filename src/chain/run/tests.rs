@@ -10,7 +10,7 @@ use proptest::prelude::*;
 use crate::board::{builtin, builtin_names, Board, RollAgain, RuleOverrides};
 use crate::chain::compound::{compound_move_by, Route};
 use crate::chain::{Chain, TurnModel};
-use crate::game::{RollGame, SingleBoard, StatefulBoard};
+use crate::game::{Capabilities, RollGame, SingleBoard, StatefulBoard};
 use crate::test_util::{board, q};
 
 /// Every reachable state's turn summed both ways: the same numbers, written the same
@@ -41,7 +41,7 @@ fn same_every_way<G: RollGame + TurnModel<State = <G as RollGame>::State>>(game:
 
 /// [`same_every_way`] on the game of `b` (stateful or not).
 fn same_every_way_on(b: &Board) -> usize {
-    if b.is_stateful() {
+    if !Capabilities::of(b).stateless {
         same_every_way(&StatefulBoard::new(b))
     } else {
         same_every_way(&SingleBoard::new(b))
@@ -216,6 +216,6 @@ fn stateful_states_take_the_same_route() {
         "size = 30\nladders = [[4, 20]]\nsnakes = [[25, 2]]\nonce = [4]\n\
          [rules]\ndie = 3\nroll_again = \"unlimited\"\n",
     );
-    assert!(b.is_stateful());
+    assert!(!Capabilities::of(&b).stateless);
     assert!(same_every_way_on(&b) > 0);
 }

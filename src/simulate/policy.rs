@@ -1,5 +1,6 @@
-//! Games played by a player who follows a policy, roll by roll from the rules, seeded: the
-//! simulation `simulate --policy` and `check --policy` compare with the exact chain.
+//! Games played by a player who follows a policy ([`crate::choice`]), roll by roll from the
+//! rules, seeded: the simulation `simulate --policy` and `check --policy` compare with the exact
+//! chain.
 //!
 //! # How a turn is played
 //!
@@ -17,13 +18,12 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use super::chain::PolicyModel;
-use super::{Choice, NodeKey};
+use super::engine::CHUNK_GAMES;
+use super::stream::{Dice, Weighted};
+use super::{GameSeen, Histogram, SimOptions, Simulation};
 use crate::board::{Board, ChoiceRule, Dice as BoardDice, Square};
+use crate::choice::{Choice, NodeKey, PolicyModel};
 use crate::game::{nudge, roll, RollLaw, RollOutcome};
-use crate::simulate::engine::CHUNK_GAMES;
-use crate::simulate::stream::{Dice, Weighted};
-use crate::simulate::{GameSeen, Histogram, SimOptions, Simulation};
 
 /// A pick among a roll's outcomes.
 struct Law {
