@@ -5,7 +5,7 @@
 //! numbers short this way: rounding is monotone, so a bound rounded away from the value stays
 //! a bound.
 
-use num_bigint::BigInt;
+use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -90,6 +90,16 @@ pub(crate) fn over_power_of_two(m: BigInt, k: u64) -> BigRational {
     }
     let common = m.trailing_zeros().map_or(0, |z| z.min(k));
     BigRational::new_raw(m >> common as usize, BigInt::one() << (k - common) as usize)
+}
+
+/// `floor(p 2^bits)` and `ceil(p 2^bits)` for a probability `p`: the fixed-point numbers on
+/// either side of it.
+pub fn round_outward(p: &BigRational, bits: u32) -> (BigUint, BigUint) {
+    let scaled = p.numer() << bits;
+    let (q, r) = scaled.div_mod_floor(p.denom());
+    let lo = q.to_biguint().expect("probabilities are nonnegative");
+    let hi = if r.is_zero() { lo.clone() } else { &lo + 1u32 };
+    (lo, hi)
 }
 
 #[cfg(test)]

@@ -25,15 +25,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::chain::Chain;
-
-/// `floor(p 2^bits)` and `ceil(p 2^bits)` for a probability `p`.
-pub fn round_outward(p: &BigRational, bits: u32) -> (BigUint, BigUint) {
-    let scaled = p.numer() << bits;
-    let (q, r) = scaled.div_mod_floor(p.denom());
-    let lo = q.to_biguint().expect("probabilities are nonnegative");
-    let hi = if r.is_zero() { lo.clone() } else { &lo + 1u32 };
-    (lo, hi)
-}
+use crate::num::dyadic::round_outward;
 
 /// The dyadic rational `x / 2^bits`.
 pub fn dyadic(x: &BigUint, bits: u32) -> BigRational {

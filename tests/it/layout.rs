@@ -135,12 +135,7 @@ const LAYERS: &[(&str, u32)] = &[
 
 /// Upward imports in code another helper is reworking, allowed until that work lands: each
 /// `(importing file under src/, imported module)`, with why. This list only shrinks.
-const ALLOWED_UPWARD: &[(&str, &str)] = &[
-    // The certified stepper rounds outward with `race::fixed::round_outward`; the law's helper
-    // (issue "One machine for the law of the game's length") is moving the fixed-point and
-    // interval arithmetic down to `num`/`law`.
-    ("exact/certified/stepper.rs", "race"),
-];
+const ALLOWED_UPWARD: &[(&str, &str)] = &[];
 
 fn layer_of(module: &str) -> Option<u32> {
     LAYERS.iter().find(|(m, _)| *m == module).map(|(_, l)| *l)

@@ -122,7 +122,7 @@ use super::rows::{nearest_f64, MergedRows, Probabilities, COUNT_BITS};
 use super::Bounds;
 use crate::chain::{Chain, ChainState};
 use crate::num::decimal::to_f64;
-use crate::race::fixed::round_outward;
+use crate::num::dyadic::round_outward;
 
 /// Value bits in fixed point: [`mul_down`] needs `v <= 2^125`.
 const FIXED_VALUE_BITS: u32 = 124;
