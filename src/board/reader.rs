@@ -249,39 +249,21 @@ impl Reader<'_> {
         value
     }
 
-    /// A rule as written: what `parse` makes of the value, or the `default` and a problem on
-    /// the value's line with `message` (also when the value has the wrong type).
-    fn rule<T>(
+    /// A value as `read` makes it out, with its line; absent or unreadable (`read` reported
+    /// why), the `default` on no line.
+    fn read_or<T>(
         &mut self,
         value: Option<&Value<'_>>,
         default: T,
-        parse: impl FnOnce(&DeValue<'_>) -> Option<T>,
-        message: impl FnOnce(&DeValue<'_>) -> String,
+        read: impl FnOnce(&mut Self, &Value<'_>) -> Option<T>,
     ) -> Located<T> {
-        let Some(value) = value else {
-            return Located::unplaced(default);
-        };
-        match parse(value.get_ref()) {
-            Some(parsed) => self.located(value, parsed),
-            None => {
-                let message = message(value.get_ref());
-                self.problem(value, message);
-                Located::unplaced(default)
-            }
+        match value {
+            Some(v) => match read(self, v) {
+                Some(parsed) => self.located(v, parsed),
+                None => Located::unplaced(default),
+            },
+            None => Located::unplaced(default),
         }
-    }
-}
-
-/// A rule value as quoted in a message: a string with its quotes, anything else as TOML.
-fn quoted(value: &DeValue<'_>) -> String {
-    match value {
-        DeValue::String(s) => format!("{s:?}"),
-        DeValue::Integer(i) => i.to_string(),
-        DeValue::Float(x) => x.to_string(),
-        DeValue::Boolean(b) => b.to_string(),
-        DeValue::Datetime(d) => d.to_string(),
-        DeValue::Array(_) => "[...]".to_string(),
-        DeValue::Table(_) => "{...}".to_string(),
     }
 }
 
@@ -372,51 +354,37 @@ fn read_rules(r: &mut Reader<'_>, rules: &DeTable<'_>) -> ReadRules {
     };
     let start = integer(r, "start", defaults.start);
     let dice = integer(r, "dice", defaults.dice);
-    let overshoot = r.rule(
-        rules.get("overshoot"),
-        defaults.overshoot,
-        |v| v.as_str().and_then(Overshoot::from_name),
-        |v| match v {
-            DeValue::String(s) => {
-                format!("overshoot {s:?} is not a rule: expected \"stay\", \"bounce\" or \"allow\"")
-            }
-            other => format!(
-                "overshoot: expected {}, found {}",
-                shape::TEXT,
-                found(other)
-            ),
-        },
-    );
+    let overshoot = r.read_or(rules.get("overshoot"), defaults.overshoot, |r, v| {
+        let word = r.text("overshoot", v)?;
+        let rule = Overshoot::from_name(&word);
+        if rule.is_none() {
+            let message = format!(
+                "overshoot {word:?} is not a rule: expected \"stay\", \"bounce\" or \"allow\""
+            );
+            r.problem(v, message);
+        }
+        rule
+    });
     let die = read_die(r, rules.get("die"));
-    let roll_again = r.rule(
-        rules.get("roll_again"),
-        RollAgainSpec::None,
-        |v| match v {
-            DeValue::String(s) if s == "none" => Some(RollAgainSpec::None),
-            DeValue::String(s) if s == "unlimited" => Some(RollAgainSpec::Unlimited),
-            DeValue::Integer(k) => {
-                i64::from_str_radix(&k.as_str().replace('_', ""), k.radix())
-                    .ok()
-                    .map(RollAgainSpec::Count)
-            }
-            _ => None,
-        },
-        |v| match v {
-            DeValue::Integer(i) => format!(
-                "roll_again = {i} is too large: integers here are at most {}",
-                i64::MAX
-            ),
-            DeValue::String(_) => format!(
-                "roll_again {} is not a rule: expected \"none\", \"unlimited\" or an integer K >= 2",
-                quoted(v)
-            ),
-            other => format!(
-                "roll_again: expected {}, found {}",
-                shape::ROLL_AGAIN,
-                found(other)
-            ),
-        },
-    );
+    let roll_again = r.read_or(rules.get("roll_again"), RollAgainSpec::None, |r, v| match v
+        .get_ref()
+    {
+        DeValue::String(s) if s == "none" => Some(RollAgainSpec::None),
+        DeValue::String(s) if s == "unlimited" => Some(RollAgainSpec::Unlimited),
+        DeValue::String(s) => {
+            let message = format!(
+                "roll_again {s:?} is not a rule: expected \"none\", \"unlimited\" or an \
+                     integer K >= 2"
+            );
+            r.problem(v, message);
+            None
+        }
+        DeValue::Integer(_) => r.integer("roll_again", v).map(RollAgainSpec::Count),
+        _ => {
+            r.wrong("roll_again", v, shape::ROLL_AGAIN);
+            None
+        }
+    });
     let chain = rules
         .get("chain")
         .and_then(|v| r.boolean("chain", v))
@@ -445,11 +413,8 @@ fn read_rules(r: &mut Reader<'_>, rules: &DeTable<'_>) -> ReadRules {
 
 /// `die` as written: an integer (faces) or a list of integer weights, each with its line.
 fn read_die(r: &mut Reader<'_>, value: Option<&Value<'_>>) -> Located<DieSpec> {
-    let default = Located::unplaced(DieSpec::Faces(i64::from(Rules::default().die)));
-    let Some(value) = value else {
-        return default;
-    };
-    let die = match value.get_ref() {
+    let default = DieSpec::Faces(i64::from(Rules::default().die));
+    r.read_or(value, default, |r, value| match value.get_ref() {
         DeValue::Integer(_) => r.integer("die", value).map(DieSpec::Faces),
         DeValue::Array(items) => {
             let weights: Vec<Option<Located<i64>>> =
@@ -471,8 +436,7 @@ fn read_die(r: &mut Reader<'_>, value: Option<&Value<'_>>) -> Located<DieSpec> {
             r.wrong("die", value, shape::DIE);
             None
         }
-    };
-    die.map_or(default, |d| r.located(value, d))
+    })
 }
 
 /// The `[[chance]]` tables, each key with its line; a table missing `at` or `to` is reported.
