@@ -170,6 +170,18 @@ def test_click_adds_a_ladder(page, base):
     fragment = page.evaluate("location.hash")
     check("board=" in fragment and "ladders" in urllib.parse.unquote(fragment),
           "the fragment carries the edited board")
+    page.evaluate("document.querySelector('#jumps button').click()")
+    again = page.wait_for(f"(t => t === {json.dumps(before)} ? t : null)({text_of('expected-turns')})",
+                          "expected-turns after deleting the ladder")
+    check(again == before and "ladders = []" in page.evaluate(
+        "document.getElementById('board-text').value"), "deleting the ladder restores the board")
+    # A rule switch: overshoot "stay" instead of the board's "allow" makes the game longer.
+    page.evaluate("""(() => { const s = document.getElementById('rule-overshoot');
+        s.value = 'stay'; s.dispatchEvent(new Event('input')); })()""")
+    stay = page.wait_for(f"(t => t !== '…' && t !== {json.dumps(before)} ? t : null)"
+                         f"({text_of('expected-turns')})", "expected-turns with overshoot stay")
+    check(float(stay) > float(before) and "overshoot=stay" in page.evaluate("location.hash"),
+          f"the overshoot switch: {before} -> {stay}, in the fragment")
 
 
 def test_large_board_stays_responsive(page, base):
@@ -189,6 +201,19 @@ def test_large_board_stays_responsive(page, base):
           "while the worker computes")
     answer = page.wait_for(answered("expected-turns"), "expected-turns on 10,000 squares", 300)
     check(answer != "", f"10,000 squares: expected-turns {answer[:40]}")
+
+
+def screenshot(page, base, path):
+    """The README's picture: milton-bradley with every answer in, heat map drawn."""
+    page.call("Emulation.setDeviceMetricsOverride", width=1400, height=1000,
+              deviceScaleFactor=1, mobile=False)
+    page.open(base + "#builtin=milton-bradley")
+    page.wait_for("document.getElementById('status').textContent === '' && "
+                  "document.querySelector('#picture .scale') !== null", "every answer", 120)
+    shot = page.call("Page.captureScreenshot", format="png")
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(shot["data"]))
+    print(f"wrote {path}")
 
 
 def main():
@@ -211,6 +236,9 @@ def main():
             page = Page(next(t for t in targets if t["type"] == "page")["webSocketDebuggerUrl"])
             page.call("Page.enable")
             page.call("Runtime.enable")
+            if len(sys.argv) > 2:
+                screenshot(page, base, sys.argv[2])
+                return
             test_milton_bradley(page, base, with_race)
             test_board_error(page, base)
             test_click_adds_a_ladder(page, base)
@@ -218,7 +246,7 @@ def main():
         finally:
             browser.terminate()
             browser.wait()
-    print("web: all browser checks passed")
+        print("web: all browser checks passed")
 
 
 if __name__ == "__main__":

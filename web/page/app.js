@@ -220,27 +220,39 @@ function pick(square, cell) {
   editJumps((jumps) => jumps[to < from ? 'snakes' : 'ladders'].push([from, to]));
 }
 
-// The jumps written as `snakes = [[a, b], ...]` / `ladders = [...]` lines of the text.
-function readJumps(text) {
-  const jumps = { snakes: [], ladders: [] };
-  for (const kind of ['snakes', 'ladders']) {
-    const match = text.match(new RegExp(`^${kind}\\s*=\\s*(\\[[\\s\\S]*?\\]\\s*\\])\\s*$`, 'm'))
-      ?? text.match(new RegExp(`^${kind}\\s*=\\s*(\\[\\s*\\])\\s*$`, 'm'));
-    if (match) {
-      try { jumps[kind] = JSON.parse(match[1]); } catch { /* not plain pairs: leave as written */ }
-    }
+// The jumps written as `snakes = [[a, b], ...]` / `ladders = [...]` in the text (one line or
+// several): where each list is, and its pairs (null when not plain pairs, e.g. with comments).
+function findJumps(text, kind) {
+  const key = new RegExp(`^${kind}\\s*=\\s*\\[`, 'm').exec(text);
+  if (!key) return { start: -1, end: -1, pairs: [] };
+  const open = key.index + key[0].length - 1;
+  let depth = 0;
+  let end = open;
+  for (; end < text.length; end += 1) {
+    if (text[end] === '[') depth += 1;
+    if (text[end] === ']' && (depth -= 1) === 0) break;
   }
-  return jumps;
+  let pairs = null;
+  try { pairs = JSON.parse(text.slice(open, end + 1).replace(/,(\s*\])/g, '$1')); } catch { /* as written */ }
+  return { start: key.index, end: end + 1, pairs };
+}
+
+function readJumps(text) {
+  return { snakes: findJumps(text, 'snakes').pairs, ladders: findJumps(text, 'ladders').pairs };
 }
 
 function editJumps(change) {
   let text = $('board-text').value;
   const jumps = readJumps(text);
+  if (!jumps.snakes || !jumps.ladders) {
+    setText('board-error', 'the snakes and ladders lists are not plain pairs: edit the text');
+    return;
+  }
   change(jumps);
   for (const kind of ['snakes', 'ladders']) {
-    const line = `${kind} = ${JSON.stringify(jumps[kind]).replace(/\],\[/g, '], [').replace(/,(\d)/g, ', $1')}`;
-    const pattern = new RegExp(`^${kind}\\s*=\\s*\\[[\\s\\S]*?\\]\\s*\\]\\s*$|^${kind}\\s*=\\s*\\[\\s*\\]\\s*$`, 'm');
-    if (pattern.test(text)) text = text.replace(pattern, line);
+    const line = `${kind} = [${jumps[kind].map(([a, b]) => `[${a}, ${b}]`).join(', ')}]`;
+    const found = findJumps(text, kind);
+    if (found.start >= 0) text = text.slice(0, found.start) + line + text.slice(found.end);
     else {
       // Before the first table ([rules], ...), where top-level keys belong.
       const table = text.search(/^\[/m);
@@ -256,7 +268,7 @@ function listJumps() {
   const jumps = readJumps($('board-text').value);
   const items = [];
   for (const kind of ['snakes', 'ladders']) {
-    jumps[kind].forEach(([from, to], i) => {
+    (jumps[kind] ?? []).forEach(([from, to], i) => {
       items.push(`<li>${kind.slice(0, -1)} ${from} → ${to} <button type="button" data-kind="${kind}" data-index="${i}">delete</button></li>`);
     });
   }
