@@ -6,7 +6,7 @@
 use ladders::analysis::distribution::DistributionOptions;
 use ladders::analysis::expectation::Expectation;
 use ladders::board::{DieChoice, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::num::decimal::sqrt_fixed;
+use ladders::num::decimal::{sqrt_fixed, to_f64};
 use ladders::report::draw::{DrawOptions, Heat};
 use ladders::report::draw_svg::board_svg;
 use ladders::{Error, Game};
@@ -147,20 +147,12 @@ fn board_facts(game: &Game, heat: Option<&Heat>) -> Value {
     })
 }
 
-/// The expected visits of every square (turns begun on it) in floating point, for the heat map
-/// (drawn to three digits), after the same cost check as the exact expectation.
+/// The expected visits of every square (turns begun on it), from the façade's per-square
+/// answers, as `ladders draw --heat visits` shades them.
 fn heat(game: &Game) -> Result<Heat, Error> {
-    let board = game.board();
-    ladders::chain::check_fits(board)?;
-    ladders::analysis::stateful_fits::check_stateful(
-        board,
-        ladders::analysis::stateful_fits::Needs::Full,
-    )?;
-    let visits = ladders::analysis::visits::visits_float(board)
-        .map_err(|e| Error::Unanswerable(e.to_string()))?;
-    let mut values = vec![None; board.size() as usize + 1];
-    for (square, v) in visits {
-        values[square as usize] = Some(v);
+    let mut values = vec![None; game.board().size() as usize + 1];
+    for answer in game.squares()?.squares {
+        values[answer.square as usize] = Some(to_f64(&answer.visits));
     }
     Ok(Heat {
         name: "expected visits (turns begun on the square)".to_string(),
