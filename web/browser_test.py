@@ -111,6 +111,34 @@ class Page:
                       "the page to load")
 
 
+def cell_centre(page, square):
+    """The viewport position of the square's cell in the picture (scrolled into view)."""
+    return page.evaluate(f"""(() => {{
+        const cell = document.querySelector('#picture rect.cell[data-square="{square}"]');
+        cell.scrollIntoView({{block: 'center'}});
+        const r = cell.getBoundingClientRect();
+        return [r.x + r.width / 2, r.y + r.height / 2];
+    }})()""")
+
+
+def mouse(page, kind, xy):
+    page.call("Input.dispatchMouseEvent", type=kind, x=xy[0], y=xy[1], button="left",
+              clickCount=1)
+
+
+def click(page, square):
+    xy = cell_centre(page, square)
+    mouse(page, "mousePressed", xy)
+    mouse(page, "mouseReleased", xy)
+
+
+def drag(page, start, end):
+    a, b = cell_centre(page, start), cell_centre(page, end)
+    mouse(page, "mousePressed", a)
+    page.call("Input.dispatchMouseEvent", type="mouseMoved", x=b[0], y=b[1], button="left")
+    mouse(page, "mouseReleased", b)
+
+
 def text_of(element_id):
     return f"document.getElementById({json.dumps(element_id)}).textContent"
 
@@ -150,26 +178,44 @@ def test_board_error(page, base):
     check(error.startswith("line 2:"), f"an upward snake on line 2: board-error {error!r}")
 
 
+# Ten squares, a coin (die = 2), overshoot "allow": the token only climbs, so E[s] follows by
+# backward induction, E[s] = 1 + (E[s + 1] + E[s + 2]) / 2 with E[s] = 0 for s >= 10 and a
+# jump's foot replaced by its top: E[9] = 1, E[8] = 3/2, E[7] = 9/4, ... E[0] = 3527/512; with a
+# ladder 2 -> 9, E[0] = 889/256. Overshoot "stay" instead: from 9 a 2 is lost, E[9] = 2, and
+# E[0] = 967/128 (the same recurrence in Python fractions agrees).
+EXACT_PLAIN, EXACT_LADDER, EXACT_STAY = "3527/512", "889/256", "967/128"
+
+
+def exact_of(page):
+    return page.evaluate("document.getElementById('expected-turns').dataset.exact")
+
+
 def test_click_adds_a_ladder(page, base):
-    # Ten squares, a coin, any overshoot finishes: E[T] changes once a ladder 2 -> 9 is added.
     text = 'size = 10\n\n[rules]\ndie = 2\novershoot = "allow"\n'
     page.open(base + "#board=" + urllib.parse.quote(text))
     before = page.wait_for(answered("expected-turns"), "expected-turns before the click")
-    page.evaluate("""(() => {
-        const cell = (s) => document.querySelector(`#picture rect.cell[data-square="${s}"]`);
-        cell(2).dispatchEvent(new MouseEvent('click', {bubbles: true}));
-        cell(9).dispatchEvent(new MouseEvent('click', {bubbles: true}));
-    })()""")
+    check(exact_of(page) == EXACT_PLAIN, f"ten squares and a coin: E[T] = {EXACT_PLAIN}")
+    page.wait_for("document.querySelector('#picture rect.cell') !== null", "the picture")
+    click(page, 2)
+    click(page, 9)
     board = page.wait_for("document.getElementById('board-text').value.includes('ladders') "
                           "&& document.getElementById('board-text').value",
                           "the ladder written into the board text")
     check("ladders = [[2, 9]]" in board, "clicking squares 2 then 9 writes a ladder 2 -> 9")
     after = page.wait_for(f"(t => t !== '…' && t !== {json.dumps(before)} ? t : null)"
                           f"({text_of('expected-turns')})", "expected-turns after the click")
-    check(after != before, f"expected turns {before} -> {after} after the ladder")
+    check(exact_of(page) == EXACT_LADDER, f"expected turns {before} -> {after} = {EXACT_LADDER} "
+          "after the ladder")
     fragment = page.evaluate("location.hash")
     check("board=" in fragment and "ladders" in urllib.parse.unquote(fragment),
           "the fragment carries the edited board")
+    # Drag the ladder's top from 9 to 5, then check the text.
+    page.wait_for("document.querySelector('#picture rect.cell') !== null && "
+                  f"({text_of('status')}) === ''", "the picture after the click")
+    drag(page, 9, 5)
+    moved = page.wait_for("document.getElementById('board-text').value.includes('[2, 5]') "
+                          "&& document.getElementById('board-text').value", "the moved ladder")
+    check("ladders = [[2, 5]]" in moved, "dragging the ladder's top from 9 to 5 moves it")
     page.evaluate("document.querySelector('#jumps button').click()")
     again = page.wait_for(f"(t => t === {json.dumps(before)} ? t : null)({text_of('expected-turns')})",
                           "expected-turns after deleting the ladder")
@@ -180,7 +226,7 @@ def test_click_adds_a_ladder(page, base):
         s.value = 'stay'; s.dispatchEvent(new Event('input')); })()""")
     stay = page.wait_for(f"(t => t !== '…' && t !== {json.dumps(before)} ? t : null)"
                          f"({text_of('expected-turns')})", "expected-turns with overshoot stay")
-    check(float(stay) > float(before) and "overshoot=stay" in page.evaluate("location.hash"),
+    check(exact_of(page) == EXACT_STAY and "overshoot=stay" in page.evaluate("location.hash"),
           f"the overshoot switch: {before} -> {stay}, in the fragment")
 
 

@@ -64,12 +64,7 @@ function request() {
   if (busy) {
     // Still on an older board (a large one, maybe): drop that work at once.
     worker.terminate();
-    // One listener for every square of the picture (a board may have thousands).
-$('picture').addEventListener('click', (event) => {
-  const cell = event.target.closest('rect.cell');
-  if (cell) pick(Number(cell.dataset.square), cell);
-});
-startWorker();
+    startWorker();
   }
   busy = true;
   requestId += 1;
@@ -207,7 +202,7 @@ function drawChart(terms) {
   }).join('');
 }
 
-// Editing by clicks: a square, then another adds a snake (down) or a ladder (up) to the text.
+// Editing by clicks: a square, then another, adds a snake (down) or a ladder (up) to the text.
 function pick(square, cell) {
   if (picked === null) {
     picked = square;
@@ -264,6 +259,20 @@ function editJumps(change) {
   edited();
 }
 
+// A drag from square `from` to `to`: the jump end on `from` moves to `to`, or a new jump.
+function dragged(from, to) {
+  picked = null;
+  editJumps((jumps) => {
+    for (const kind of ['snakes', 'ladders']) {
+      for (const jump of jumps[kind]) {
+        const end = jump.indexOf(from);
+        if (end >= 0) { jump[end] = to; return; }
+      }
+    }
+    jumps[to < from ? 'snakes' : 'ladders'].push([from, to]);
+  });
+}
+
 function listJumps() {
   const jumps = readJumps($('board-text').value);
   const items = [];
@@ -302,10 +311,25 @@ function onBuiltins(list) {
     navigator.clipboard?.writeText($('expected-turns').dataset.exact ?? ''));
 }
 
-// One listener for every square of the picture (a board may have thousands).
-$('picture').addEventListener('click', (event) => {
-  const cell = event.target.closest('rect.cell');
-  if (cell) pick(Number(cell.dataset.square), cell);
+// One pair of listeners for every square of the picture (a board may have thousands): a click
+// picks a square (see pick), a drag from a jump's end moves that end, a drag from another
+// square draws a new snake or ladder.
+let pressed = null;
+const cellAt = (event) =>
+  document.elementFromPoint(event.clientX, event.clientY)?.closest('#picture rect.cell');
+$('picture').addEventListener('pointerdown', (event) => {
+  const cell = cellAt(event);
+  pressed = cell ? Number(cell.dataset.square) : null;
+  if (cell) event.preventDefault();
+});
+$('picture').addEventListener('pointerup', (event) => {
+  const cell = cellAt(event);
+  const from = pressed;
+  pressed = null;
+  if (!cell || from === null) return;
+  const to = Number(cell.dataset.square);
+  if (from === to) pick(to, cell);
+  else dragged(from, to);
 });
 startWorker();
 worker.postMessage({ kind: 'builtins' });
