@@ -9,9 +9,18 @@ let busy = false;         // the worker has not finished the latest request
 let requestId = 0;
 let picked = null;        // the square clicked first, for a new snake or ladder
 
+let spare = null;          // a worker started ahead, its WebAssembly loaded, for the next restart
+
+function newWorker() {
+  const w = new Worker('worker.js', { type: 'module' });
+  w.onmessage = (event) => { if (w === worker) onAnswer(event.data); };
+  return w;
+}
+
+// The worker in use becomes the spare (or a new one), and a new spare starts loading.
 function startWorker() {
-  worker = new Worker('worker.js', { type: 'module' });
-  worker.onmessage = (event) => onAnswer(event.data);
+  worker = spare ?? newWorker();
+  spare = newWorker();
 }
 
 // The fragment: #builtin=NAME or #board=TEXT, then &RULE=VALUE for each switch set.
