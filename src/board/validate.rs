@@ -150,6 +150,16 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
             ),
         ));
     }
+    if let Some(rule @ super::ChoiceRule::Decline(_)) = &choice {
+        decline_needs(
+            &spec,
+            spec.choices.line_of(rule),
+            &snakes,
+            &ladders,
+            &chances,
+            &mut problems,
+        );
+    }
     if !problems.is_empty() {
         return Err(BoardError::new(&spec.origin, problems));
     }
@@ -181,7 +191,8 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         chain,
     };
     // Resolved once: a chain through a chance square or a one-use jump depends on the game.
-    let chained = if chain {
+    // A declinable jump ends a chain where the player chooses: no chain is resolved ahead.
+    let chained = if chain && !matches!(choice, Some(super::ChoiceRule::Decline(_))) {
         let once = |t: Square| state.by_square.get(t as usize).is_some_and(|b| b.0 > 0);
         super::chained::resolve(&jump_once, &|t| {
             chance_at[t as usize] != u32::MAX || once(t)
@@ -204,6 +215,44 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         state,
         choice,
     })
+}
+
+/// What `decline` needs beyond every choice rule's needs (docs/model.md, "Choices"): no random
+/// tiles, and with `chain = true` no jump ending on a chance square (a draw after a jump taken
+/// would come between two choices of one move).
+fn decline_needs(
+    spec: &BoardSpec,
+    line: Option<usize>,
+    snakes: &[Jump],
+    ladders: &[Jump],
+    chances: &[super::Chance],
+    problems: &mut Vec<Problem>,
+) {
+    if spec.tiles.is_some() {
+        problems.push(Problem::new(
+            line,
+            "decline needs a board without [tiles] (a tile drawn where the player may decline \
+             is not modelled)"
+                .to_string(),
+        ));
+    }
+    if !spec.chain.value {
+        return;
+    }
+    let onto_chance = snakes
+        .iter()
+        .chain(ladders)
+        .find(|j| chances.iter().any(|c| c.at == j.to));
+    if let Some(j) = onto_chance {
+        problems.push(Problem::new(
+            line,
+            format!(
+                "decline with chain = true needs no jump ending on a chance square, found {} -> \
+                 {} (a draw after a jump taken is not modelled)",
+                j.from, j.to
+            ),
+        ));
+    }
 }
 
 /// The roll-again rule: K must be from 2 to [`MAX_ROLL_AGAIN`].
