@@ -149,9 +149,12 @@ impl<'a> PolicyModel<'a> {
         out
     }
 
-    /// Whether the policy takes the declinable jump on `square` when it is offered (`decline`).
+    /// Whether the policy takes the declinable jump on `square` when it is offered (`decline`;
+    /// a square no throw of the game offers has no choice, and takes).
     pub fn takes(&self, square: Square) -> bool {
-        self.choice(&NodeKey::Offered(square)) != Choice::Decline
+        self.node_of
+            .get(&NodeKey::Offered(square))
+            .is_none_or(|&k| self.game.nodes[k].actions[self.policy[k]].choice != Choice::Decline)
     }
 
     /// The coin's turn: the roll, then keep or flip where it put the token.

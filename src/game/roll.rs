@@ -180,10 +180,10 @@ fn roll_used(board: &Board, used: u64, from: Square, sum: u32) -> RollLaw {
 /// # Examples
 ///
 /// ```
-/// use ladders::board::BoardSpec;
+/// use ladders::board::Board;
 /// use ladders::game::roll_deciding;
 /// let text = "size = 10\nladders = [[3, 8]]\n[rules]\ndecline = \"ladders\"\n";
-/// let board = BoardSpec::from_toml_str(text, "t").unwrap().validate().unwrap();
+/// let board = Board::from_toml_str(text, "t").unwrap();
 /// assert_eq!(roll_deciding(&board, 0, 3, |_| true).sure_outcome().unwrap().to, 8);
 /// assert_eq!(roll_deciding(&board, 0, 3, |_| false).sure_outcome().unwrap().to, 3);
 /// ```
@@ -613,6 +613,66 @@ pub(super) mod tests {
             .collect();
         assert_eq!(law, vec![(2, 1, false), (4, 4, false), (6, 4, true)]);
         assert_eq!(d.total(), 9);
+    }
+
+    #[test]
+    fn a_declinable_jump_stops_the_move_where_the_player_is_asked() {
+        // Every jump declinable, jumps chain: the ladder 2 -> 6 ends on the snake 6 -> 4; the
+        // chance square 9 draws 2 (a ladder's foot, offered) or 11 (plain).
+        let text = r#"
+            size = 12
+            ladders = [[2, 6]]
+            snakes = [[6, 4]]
+            [[chance]]
+            at = 9
+            to = [[2, 1], [11, 1]]
+            [rules]
+            decline = "jumps"
+        "#;
+        let b = board(text);
+        let at_two = roll_to_offer(&b, 0, 2).sure_outcome().unwrap();
+        assert_eq!((at_two.to, at_two.offered, at_two.ladders), (2, true, 0));
+        let up = take_offer(&b, 2);
+        assert_eq!((up.to, up.offered, up.ladders, up.climbed), (6, true, 1, 4));
+        let down = take_offer(&b, 6);
+        assert_eq!(
+            (down.to, down.offered, down.snakes, down.slid),
+            (4, false, 1, 2)
+        );
+        assert_eq!(
+            roll_deciding(&b, 0, 2, |t| t == 2)
+                .sure_outcome()
+                .unwrap()
+                .to,
+            6
+        );
+        assert_eq!(
+            roll_deciding(&b, 0, 2, |_| true).sure_outcome().unwrap().to,
+            4
+        );
+        assert_eq!(
+            roll_deciding(&b, 0, 2, |_| false)
+                .sure_outcome()
+                .unwrap()
+                .to,
+            2
+        );
+        let drawn: Vec<(Square, bool)> = roll_to_offer(&b, 6, 3)
+            .branches()
+            .iter()
+            .map(|(_, o)| (o.to, o.offered))
+            .collect();
+        assert_eq!(drawn, vec![(2, true), (11, false)]);
+        // Only snakes declinable: the ladder is taken and the snake at its top offered.
+        let snakes = board(&text.replace("\"jumps\"", "\"snakes\""));
+        let o = roll_to_offer(&snakes, 0, 2).sure_outcome().unwrap();
+        assert_eq!((o.to, o.offered, o.ladders), (6, true, 1));
+        // Standing on a jump's square triggers nothing: from 2 a 1 lands on 3.
+        let off = roll_to_offer(&b, 2, 1).sure_outcome().unwrap();
+        assert_eq!((off.to, off.offered), (3, false));
+        // Without the rule nothing is offered: roll_deciding is roll.
+        let plain = board(SMALL);
+        assert_eq!(roll_deciding(&plain, 0, 3, |_| false), roll(&plain, 0, 3));
     }
 
     #[test]
