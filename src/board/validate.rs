@@ -140,25 +140,10 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         }
         None => (Vec::new(), None, Default::default()),
     };
-    if let (Some(rule), false) = (&choice, state.by_square.is_empty()) {
-        problems.push(Problem::new(
-            spec.choices.line_of(rule),
-            format!(
-                "{} needs a board without once, points, lose_turn or extra_turn squares \
-                 (choices on a board that changes during the game are not modelled yet)",
-                rule.key()
-            ),
-        ));
-    }
-    if let Some(rule @ super::ChoiceRule::Decline(_)) = &choice {
-        decline_needs(
-            &spec,
-            spec.choices.line_of(rule),
-            &snakes,
-            &ladders,
-            &chances,
-            &mut problems,
-        );
+    if let Some(rule) = &choice {
+        let jumps = [&snakes[..], &ladders[..]].concat();
+        let changes = !state.by_square.is_empty();
+        choice_needs(&spec, rule, changes, &jumps, &chances, &mut problems);
     }
     if !problems.is_empty() {
         return Err(BoardError::new(&spec.origin, problems));
@@ -217,17 +202,32 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
     })
 }
 
-/// What `decline` needs beyond every choice rule's needs (docs/model.md, "Choices"): no random
-/// tiles, and with `chain = true` no jump ending on a chance square (a draw after a jump taken
-/// would come between two choices of one move).
-fn decline_needs(
+/// What a choice rule needs of the board (docs/model.md, "Choices"): no square that changes
+/// the player's state (`changes`); for `decline` also no random tiles, and with `chain = true`
+/// no jump ending on a chance square (a draw after a jump taken would come between two choices
+/// of one move).
+fn choice_needs(
     spec: &BoardSpec,
-    line: Option<usize>,
-    snakes: &[Jump],
-    ladders: &[Jump],
+    rule: &super::ChoiceRule,
+    changes: bool,
+    jumps: &[Jump],
     chances: &[super::Chance],
     problems: &mut Vec<Problem>,
 ) {
+    let line = spec.choices.line_of(rule);
+    if changes {
+        problems.push(Problem::new(
+            line,
+            format!(
+                "{} needs a board without once, points, lose_turn or extra_turn squares \
+                 (choices on a board that changes during the game are not modelled yet)",
+                rule.key()
+            ),
+        ));
+    }
+    if !matches!(rule, super::ChoiceRule::Decline(_)) {
+        return;
+    }
     if spec.tiles.is_some() {
         problems.push(Problem::new(
             line,
@@ -236,13 +236,9 @@ fn decline_needs(
                 .to_string(),
         ));
     }
-    if !spec.chain.value {
-        return;
-    }
-    let onto_chance = snakes
+    let onto_chance = jumps
         .iter()
-        .chain(ladders)
-        .find(|j| chances.iter().any(|c| c.at == j.to));
+        .find(|j| spec.chain.value && chances.iter().any(|c| c.at == j.to));
     if let Some(j) = onto_chance {
         problems.push(Problem::new(
             line,

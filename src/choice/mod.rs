@@ -324,9 +324,7 @@ impl Game {
             }
         }
     }
-}
 
-impl Game {
     /// `policy` made one choice per square (`decline`; other rules' policies are returned as
     /// they are): at the node of a jump taken, the action that takes the later declinable jumps
     /// of the move up to the first one whose own node declines.

@@ -158,26 +158,20 @@ def after_taking(b, x, best):
     """What the move is worth once the jump on x is taken, the later offers answered by `best`."""
     to = b["jumps"][x]
     if not b["chain"]:
-        return best["V"].get(to, F(0)) if to != b["n"] else F(0)
-    if to == b["n"]:
+        return F(0) if to == b["n"] else best["V"][to]
+    return arrived(b, to, best)
+
+
+def arrived(b, t, best):
+    """With chain = true, what a move is worth when a jump put the token on t."""
+    if t == b["n"]:
         return F(0)
-    if to in b["declinable"]:
-        return min(best["V"][to], after_taking(b, to, best))
-    if to in b["jumps"]:
+    if t in b["declinable"]:
+        return min(best["V"][t], arrived(b, b["jumps"][t], best))
+    if t in b["jumps"]:
         # A jump that cannot be declined is followed (the rule refuses chance squares here).
-        return after_taking_forced(b, to, best)
-    return best["V"][to]
-
-
-def after_taking_forced(b, t, best):
-    to = b["jumps"][t]
-    if to == b["n"]:
-        return F(0)
-    if to in b["declinable"]:
-        return min(best["V"][to], after_taking(b, to, best))
-    if to in b["jumps"]:
-        return after_taking_forced(b, to, best)
-    return best["V"][to]
+        return arrived(b, b["jumps"][t], best)
+    return best["V"][t]
 
 
 def solve(b):

@@ -308,47 +308,48 @@ fn a_policy_file_names_one_choice_per_square_even_where_one_jump_leads_to_anothe
     );
 }
 
+/// The problems `optimize` reports for the board `text`, one per line.
+fn problems_of(text: &str) -> String {
+    let file = scratch("validation").join("b.toml");
+    std::fs::write(&file, text).unwrap();
+    stderr_of(&["optimize", file.to_str().unwrap()], 2)
+}
+
 #[test]
 fn validation_reports_what_decline_needs_with_every_other_problem() {
-    let file = scratch("validation").join("b.toml");
-    let text = "size = 20\nladders = [[2, 5]]\nsnakes = [[12, 3]]\nonce = [12]\n\
-                [[chance]]\nat = 5\nto = [[9, 1]]\n\
-                [tiles]\nlength = 2\nsnake = \"1/10\"\nladder = \"1/10\"\n\
-                [rules]\nroll_again = \"unlimited\"\ndecline = \"ladders\"\nstart = 30\n";
-    std::fs::write(&file, text).unwrap();
-    let err = stderr_of(&["optimize", file.to_str().unwrap()], 2);
-    for wanted in [
+    let err = problems_of(
+        "size = 20\nladders = [[2, 5]]\nsnakes = [[12, 3]]\nonce = [12]\n\
+         [[chance]]\nat = 5\nto = [[9, 1]]\n\
+         [tiles]\nlength = 2\nsnake = \"1/10\"\nladder = \"1/10\"\n\
+         [rules]\nroll_again = \"unlimited\"\ndecline = \"ladders\"\nstart = 30\n",
+    );
+    let wanted = [
         "decline needs roll_again = \"none\"",
         "decline needs a board without once, points, lose_turn or extra_turn squares",
         "decline needs a board without [tiles]",
         "decline with chain = true needs no jump ending on a chance square, found 2 -> 5",
         "start 30",
-    ] {
-        assert!(err.contains(wanted), "{wanted}\n{err}");
-    }
-    std::fs::write(
-        &file,
-        "size = 9\n[rules]\ndecline = \"ladder\"\ncoin = true\npick = 1\n",
-    )
-    .unwrap();
-    let err = stderr_of(&["optimize", file.to_str().unwrap()], 2);
-    assert!(
-        err.contains(
-            ":3: decline \"ladder\" is not a rule: expected \"ladders\", \"snakes\" or \"jumps\""
+    ];
+    let bad_word = problems_of("size = 9\n[rules]\ndecline = \"ladder\"\ncoin = true\npick = 1\n");
+    let two_rules = problems_of("size = 9\n[rules]\ndecline = \"jumps\"\ncoin = true\n");
+    for (err, wanted) in [
+        (&err, &wanted[..]),
+        (
+            &bad_word,
+            &[
+                ":3: decline \"ladder\" is not a rule: expected \"ladders\", \"snakes\" or \"jumps\"",
+                "pick 1 is not a rule",
+            ],
         ),
-        "{err}"
-    );
-    assert!(err.contains("pick 1 is not a rule"), "{err}");
-    std::fs::write(
-        &file,
-        "size = 9\n[rules]\ndecline = \"jumps\"\ncoin = true\n",
-    )
-    .unwrap();
-    let err = stderr_of(&["optimize", file.to_str().unwrap()], 2);
-    assert!(
-        err.contains("coin and decline are both set: a board has at most one choice rule"),
-        "{err}"
-    );
+        (
+            &two_rules,
+            &["coin and decline are both set: a board has at most one choice rule"],
+        ),
+    ] {
+        for w in wanted {
+            assert!(err.contains(w), "{w}\n{err}");
+        }
+    }
 }
 
 #[test]
