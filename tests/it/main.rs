@@ -23,6 +23,7 @@ mod decline;
 mod docs;
 mod docs_links;
 mod duel_proof;
+mod facade;
 mod fuzz;
 mod fuzz_analyses;
 mod hostile;
