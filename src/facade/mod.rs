@@ -13,6 +13,8 @@
 //! ```
 
 mod error;
+mod play;
+mod race;
 
 /// The runnable examples of docs/library.md, run as doctests.
 #[doc = include_str!("../../docs/library.md")]
@@ -34,6 +36,8 @@ use crate::chain::{check_fits, Chain, ChainState};
 use crate::game::Capabilities;
 
 pub use error::{Error, TooLarge, Unit};
+pub use play::{Played, Verdict, MAX_GAMES};
+pub use race::{Bounds, RaceOdds, MAX_DIGITS};
 
 /// A board and its rules, validated: the one value every question starts from.
 #[derive(Clone, Debug)]
