@@ -384,10 +384,12 @@ fn turn_counts(py: Python<'_>, turns: &Bound<'_, PyAny>) -> PyResult<Vec<u64>> {
                 return Ok(Vec::new());
             }
             let kind: String = flat.getattr("dtype")?.getattr("kind")?.extract()?;
+            if !matches!(kind.as_str(), "i" | "u") {
+                return Err(bad());
+            }
             let min: i128 = flat.call_method0("min")?.extract()?;
             let max: i128 = flat.call_method0("max")?.extract()?;
-            if !matches!(kind.as_str(), "i" | "u") || min < 0 || max > i128::from(MAX_SAMPLE_TURNS)
-            {
+            if min < 0 || max > i128::from(MAX_SAMPLE_TURNS) {
                 return Err(bad());
             }
             return np.call_method1("bincount", (flat,))?.extract();
