@@ -5,13 +5,11 @@
 
 use ladders::analysis::distribution::DistributionOptions;
 use ladders::analysis::expectation::Expectation;
-use ladders::board::{
-    DieChoice, Located, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS,
-};
+use ladders::board::{DieChoice, Located, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
+use ladders::facade::Verdict as CoreVerdict;
 use ladders::report::expect::{to_json, ExpectOptions};
 use ladders::report::simulate::variant_sentences;
 use ladders::simulate::Histogram;
-use ladders::facade::Verdict as CoreVerdict;
 use ladders::{Error, Game as CoreGame};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -123,11 +121,7 @@ impl Game {
     /// a most rolls per turn), `chain` (bool), and the choice rules `choose_die` (list of faces),
     /// `coin`, `pick` (int), `choose_face`.
     #[pyo3(signature = (**overrides))]
-    fn with_rules(
-        &self,
-        py: Python<'_>,
-        overrides: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Game> {
+    fn with_rules(&self, py: Python<'_>, overrides: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
         let mut o = RuleOverrides::default();
         let mut reverse = false;
         if let Some(dict) = overrides {
@@ -518,8 +512,8 @@ impl Verdict {
 
     /// The verdict as a dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let json = serde_json::to_string(&self.inner)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let json =
+            serde_json::to_string(&self.inner).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let dict = py.import("json")?.call_method1("loads", (json,))?;
         dict.set_item("hints", self.hints.clone())?;
         Ok(dict)
