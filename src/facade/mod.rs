@@ -21,7 +21,9 @@ mod race;
 #[cfg(doctest)]
 pub struct LibraryDoc;
 
+use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::analysis::distribution::{Distribution, DistributionOptions};
 use crate::analysis::expectation::{expect_with, Expectation};
@@ -34,16 +36,27 @@ use crate::board::format::{load_spec, parse_spec};
 use crate::board::{near_builtin_names, Board, BoardSpec, RuleOverrides, BUILTIN_BOARDS};
 use crate::chain::{check_fits, Chain, ChainState};
 use crate::game::Capabilities;
+use crate::progress::{self, Listener};
 
 pub use error::{Error, TooLarge, Unit};
 pub use play::{Played, Verdict, MAX_GAMES};
 pub use race::{Bounds, RaceOdds, MAX_DIGITS};
 
 /// A board and its rules, validated: the one value every question starts from.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Game {
     spec: BoardSpec,
     board: Board,
+    progress: Option<Arc<dyn Listener>>,
+}
+
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Game")
+            .field("board", &self.board)
+            .field("progress", &self.progress.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Game {
@@ -92,7 +105,7 @@ impl Game {
     pub fn with_rules(&self, overrides: &RuleOverrides) -> Result<Game, Error> {
         let mut spec = self.spec.clone();
         spec.apply(overrides);
-        Game::from_spec(spec)
+        Ok(self.same_listener(Game::from_spec(spec)?))
     }
 
     /// The same board with every snake and ladder swapped end for end.
@@ -104,12 +117,37 @@ impl Game {
     pub fn reversed(&self) -> Result<Game, Error> {
         let mut spec = self.spec.clone();
         spec.reverse();
-        Game::from_spec(spec)
+        Ok(self.same_listener(Game::from_spec(spec)?))
     }
 
     fn from_spec(spec: BoardSpec) -> Result<Game, Error> {
         let board = spec.clone().validate()?;
-        Ok(Game { spec, board })
+        Ok(Game {
+            spec,
+            board,
+            progress: None,
+        })
+    }
+
+    /// The same game, its long work told to `listener` as it goes (the stages of a solve, a
+    /// distribution's turns, ...: [`Listener`]); work on this thread only, not the process's
+    /// listener.
+    pub fn with_progress(mut self, listener: Arc<dyn Listener>) -> Game {
+        self.progress = Some(listener);
+        self
+    }
+
+    /// Runs `work`, told to this game's listener when it has one.
+    fn watched<T>(&self, work: impl FnOnce() -> T) -> T {
+        match &self.progress {
+            Some(listener) => progress::scoped(listener.clone(), work),
+            None => work(),
+        }
+    }
+
+    fn same_listener(&self, mut other: Game) -> Game {
+        other.progress = self.progress.clone();
+        other
     }
 
     /// The validated board.
@@ -154,7 +192,7 @@ impl Game {
             false => Needs::LawSolve,
         };
         check_stateful(&self.board, needs)?;
-        Ok(expect_with(&self.board, per_square))
+        Ok(self.watched(|| expect_with(&self.board, per_square)))
     }
 
     /// E\[T^j\], the factorial and central moments of the number of turns for j = 1..=k.
@@ -167,10 +205,10 @@ impl Game {
         self.no_choice()?;
         if !Capabilities::of(&self.board).stateless {
             check_stateful(&self.board, Needs::LawSolve)?;
-            return moments_of(&law_chain(&self.board), k);
+            return self.watched(|| moments_of(&law_chain(&self.board), k));
         }
         check_fits(&self.board)?;
-        moments_of(&Chain::for_board(&self.board), k)
+        self.watched(|| moments_of(&Chain::for_board(&self.board), k))
     }
 
     /// The exact law of the number of turns: P(T = n) and P(T > n) up to the turns `options`
@@ -184,7 +222,7 @@ impl Game {
         self.no_choice()?;
         check_fits(&self.board)?;
         check_stateful(&self.board, Needs::Law)?;
-        Ok(board_distribution(&self.board, options)?)
+        Ok(self.watched(|| board_distribution(&self.board, options))?)
     }
 
     /// The shortest game (its turns, rolls, probability and a witness) and the longest.
@@ -196,10 +234,12 @@ impl Game {
         self.no_choice()?;
         check_fits(&self.board)?;
         check_stateful(&self.board, Needs::Full)?;
-        Ok(match Capabilities::of(&self.board).stateless {
-            true => extremes(&self.board, &Chain::for_board(&self.board)),
-            false => stateful_extremes(&self.board),
-        })
+        Ok(
+            self.watched(|| match Capabilities::of(&self.board).stateless {
+                true => extremes(&self.board, &Chain::for_board(&self.board)),
+                false => stateful_extremes(&self.board),
+            }),
+        )
     }
 }
 

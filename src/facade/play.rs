@@ -90,7 +90,7 @@ impl Game {
             seed,
             max_turns: DEFAULT_MAX_TURNS,
         };
-        let sim = simulate(&self.board, &options, &|_| {});
+        let sim = self.watched(|| simulate(&self.board, &options, &|_| {}));
         Ok(Played {
             seed,
             games: sim.games,
@@ -117,18 +117,21 @@ impl Game {
             turns: sample,
             capped: 0,
         };
-        let law = ExactLaw::new(&self.board, observed.tail_below()).map_err(|e| match e {
-            LawError::Trap(_) => Error::Unanswerable(format!(
-                "{}: the expected number of turns is infinite, so no finite sample can fit it",
-                self.board.name()
-            )),
-            LawError::TooMuchWork(w) => w.into(),
+        let (comparison, search) = self.watched(|| {
+            let law = ExactLaw::new(&self.board, observed.tail_below()).map_err(|e| match e {
+                LawError::Trap(_) => Error::Unanswerable(format!(
+                    "{}: the expected number of turns is infinite, so no finite sample can fit it",
+                    self.board.name()
+                )),
+                LawError::TooMuchWork(w) => Error::from(w),
+            })?;
+            let comparison = compare(&law, observed, None);
+            let search = match comparison.too_few {
+                true => VariantSearch::default(),
+                false => fitting_variants(&self.board, &law, observed, None),
+            };
+            Ok::<_, Error>((comparison, search))
         })?;
-        let comparison = compare(&law, observed, None);
-        let search = match comparison.too_few {
-            true => VariantSearch::default(),
-            false => fitting_variants(&self.board, &law, observed, None),
-        };
         Ok(Verdict {
             passed: comparison.pass,
             too_few: comparison.too_few,

@@ -81,7 +81,11 @@ impl Game {
             digits,
             ..RaceOptions::default()
         };
-        let result = race(&boards, &options)?;
+        // A race is told to the first seat's listener, when it has one.
+        let result = match seats.first() {
+            Some(first) => first.watched(|| race(&boards, &options))?,
+            None => race(&boards, &options)?,
+        };
         Ok(RaceOdds {
             wins: result.seats.iter().map(|s| Bounds::from(&s.win)).collect(),
             expected_rounds: Bounds::from(&result.expected_rounds),

@@ -250,3 +250,46 @@ fn race_certifies_each_seats_chance_of_winning() {
     }
     assert!(matches!(Game::race(&[], 12), Err(Error::Unanswerable(_))));
 }
+
+/// Records the stages it hears.
+#[derive(Default)]
+struct Heard(std::sync::Mutex<Vec<String>>);
+
+impl ladders::progress::Listener for Heard {
+    fn begin(&self, _id: u64, what: &str, _total: Option<u64>) {
+        self.0.lock().unwrap().push(what.to_string());
+    }
+    fn advance(&self, _id: u64, _done: u64) {}
+    fn end(&self, _id: u64) {}
+}
+
+#[test]
+fn a_games_listener_hears_its_work_and_only_its_own() {
+    let heard = std::sync::Arc::new(Heard::default());
+    let game = Game::from_toml(COIN, "coin")
+        .unwrap()
+        .with_progress(heard.clone());
+    // A distribution always begins with the tail's decay rate.
+    game.distribution(&DistributionOptions::default()).unwrap();
+    let stages = heard.0.lock().unwrap().clone();
+    assert!(
+        stages.iter().any(|s| s == "the tail's decay rate"),
+        "{stages:?}"
+    );
+    // A game made from it keeps the listener; a game without one tells it nothing.
+    let bounce = RuleOverrides {
+        overshoot: Some(ladders::board::Overshoot::Bounce),
+        ..RuleOverrides::default()
+    };
+    let before = heard.0.lock().unwrap().len();
+    Game::from_toml(COIN, "coin")
+        .unwrap()
+        .distribution(&DistributionOptions::default())
+        .unwrap();
+    assert_eq!(heard.0.lock().unwrap().len(), before);
+    game.with_rules(&bounce)
+        .unwrap()
+        .distribution(&DistributionOptions::default())
+        .unwrap();
+    assert!(heard.0.lock().unwrap().len() > before);
+}
