@@ -567,5 +567,17 @@ fn ladders_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BoardError", py.get_type::<BoardError>())?;
     m.add("TooLarge", py.get_type::<TooLarge>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    let names = [
+        "Game",
+        "Shortest",
+        "Interval",
+        "Verdict",
+        "race",
+        "builtin_names",
+        "BoardError",
+        "TooLarge",
+        "__version__",
+    ];
+    m.add("__all__", names.to_vec())?;
     Ok(())
 }
