@@ -28,8 +28,11 @@ use std::sync::Arc;
 use crate::analysis::distribution::{Distribution, DistributionOptions};
 use crate::analysis::expectation::{expect_with, Expectation};
 use crate::analysis::moments::{checked_moments, moments_fit, Moments};
+use crate::analysis::pgf::tail::{decay_rate, DecayRate};
+use crate::analysis::pgf::{pgf_within, Pgf, PGF_SECONDS_LIMIT};
 use crate::analysis::shortest::{extremes, Extremes};
 use crate::analysis::shortest_state::stateful_extremes;
+use crate::analysis::squares::{check_square_answers, square_answers, SquareAnswers};
 use crate::analysis::stateful::{board_distribution, law_chain};
 use crate::analysis::stateful_fits::{check_stateful, Needs};
 use crate::board::format::{load_spec, parse_spec};
@@ -225,6 +228,39 @@ impl Game {
         Ok(self.watched(|| board_distribution(&self.board, options))?)
     }
 
+    /// The probability generating function of the number of turns, `F(z) = N(z) / D(z)`, the
+    /// minimal recurrence of `P(T = n)` and the proved decay rate of the tail.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`].
+    pub fn pgf(&self) -> Result<ClosedForm, Error> {
+        self.no_choice()?;
+        check_fits(&self.board)?;
+        check_stateful(&self.board, Needs::Law)?;
+        self.watched(|| match Capabilities::of(&self.board).stateless {
+            true => closed_form(&Chain::for_board(&self.board)),
+            false => closed_form(&law_chain(&self.board)),
+        })
+    }
+
+    /// The answers square by square: expected turns begun on each square, the probability a
+    /// move ever ends on it, the expected turns left from it, and each jump's expected uses and
+    /// probability of being taken (where the rules allow them: see [`SquareAnswers`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the solves, [`Error::NeedsPolicy`], [`Error::Unanswerable`]
+    /// when the game can go on for ever (the visits are infinite).
+    pub fn squares(&self) -> Result<SquareAnswers, Error> {
+        self.no_choice()?;
+        check_fits(&self.board)?;
+        check_stateful(&self.board, Needs::FullSolve)?;
+        check_square_answers(&self.board)?;
+        self.watched(|| square_answers(&self.board))
+            .map_err(|e| Error::Unanswerable(e.to_string()))
+    }
+
     /// The shortest game (its turns, rolls, probability and a witness) and the longest.
     ///
     /// # Errors
@@ -241,6 +277,23 @@ impl Game {
             }),
         )
     }
+}
+
+/// The generating function of T and the decay rate of its tail, proved.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
+pub struct ClosedForm {
+    /// `F(z) = N(z) / D(z)` and the minimal recurrence of `P(T = n)`.
+    pub pgf: Pgf,
+    /// rho enclosed, with its multiplicity and the constant of the tail when proved.
+    pub decay: Option<DecayRate>,
+}
+
+/// The generating function on `chain`, refused from its estimate before the work.
+fn closed_form<S: ChainState>(chain: &Chain<S>) -> Result<ClosedForm, Error> {
+    let pgf = pgf_within(chain, PGF_SECONDS_LIMIT)?;
+    let decay = decay_rate(chain, &pgf);
+    Ok(ClosedForm { pgf, decay })
 }
 
 /// The moments to order k on `chain`, refused from the estimates before any solve.
