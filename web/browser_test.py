@@ -154,7 +154,7 @@ def check(condition, message):
     print(f"ok: {message}")
 
 
-def test_milton_bradley(page, base, with_race):
+def test_milton_bradley(page, base):
     page.open(base + "#builtin=milton-bradley")
     page.wait_for(answered("expected-turns"), "expected-turns")
     exact = page.evaluate("document.getElementById('expected-turns').dataset.exact")
@@ -166,9 +166,8 @@ def test_milton_bradley(page, base, with_race):
     check(page.evaluate(text_of("board-error")) == "", "milton-bradley: no board-error")
     median = page.wait_for(answered("median"), "median")
     check(median.startswith("32"), f"milton-bradley median {median}")
-    if with_race:
-        wins = page.wait_for(answered("first-player-wins"), "first-player-wins")
-        check(wins.startswith("0.5079"), f"milton-bradley first-player-wins {wins}")
+    wins = page.wait_for(answered("first-player-wins"), "first-player-wins")
+    check(wins.startswith("0.5079"), f"milton-bradley first-player-wins {wins}")
 
 
 def test_board_error(page, base):
@@ -287,7 +286,6 @@ def screenshot(page, base, path):
 
 def main():
     port = int(sys.argv[1])
-    with_race = False  # the race is not on the façade yet: first-player-wins shows …
     base = f"http://127.0.0.1:{port}/"
     with tempfile.TemporaryDirectory() as profile:
         browser = subprocess.Popen(
@@ -308,7 +306,7 @@ def main():
             if len(sys.argv) > 2:
                 screenshot(page, base, sys.argv[2])
                 return
-            test_milton_bradley(page, base, with_race)
+            test_milton_bradley(page, base)
             test_board_error(page, base)
             test_click_adds_a_ladder(page, base)
             test_edit_latency(page, base)

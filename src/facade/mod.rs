@@ -13,6 +13,8 @@
 //! ```
 
 mod error;
+mod play;
+mod race;
 
 /// The runnable examples of docs/library.md, run as doctests.
 #[doc = include_str!("../../docs/library.md")]
@@ -40,6 +42,8 @@ use crate::game::Capabilities;
 use crate::progress::{self, Listener};
 
 pub use error::{Error, TooLarge, Unit};
+pub use play::{Played, Verdict, MAX_GAMES};
+pub use race::{Bounds, RaceOdds, MAX_DIGITS};
 
 /// A board and its rules, validated: the one value every question starts from.
 #[derive(Clone)]

@@ -8,7 +8,7 @@ use ladders::board::{RuleOverrides, BUILTIN_BOARDS};
 use ladders::{Error, Game, Unit};
 use num_rational::BigRational;
 
-use crate::common::{exact, json_of};
+use crate::common::{exact, json_of, stdout_with_code};
 
 fn q(n: i64, d: i64) -> BigRational {
     BigRational::new(n.into(), d.into())
@@ -146,6 +146,109 @@ fn errors_say_what_is_wrong_and_can_be_matched() {
     assert_eq!((too.what, too.unit), ("turn chain", Unit::Bytes));
     assert!(too.estimate > too.limit, "{too:?}");
     assert!(too.to_string().contains("the limit is 500 MB"), "{too}");
+}
+
+/// The façade's simulation: the same seed, the same games; the same histogram as
+/// `ladders simulate --json` with that seed.
+#[test]
+fn simulate_is_seeded_and_plays_the_command_lines_games() {
+    let tiny = Game::builtin("tiny").unwrap();
+    let played = tiny.simulate(1000, 2).unwrap();
+    assert_eq!(played, tiny.simulate(1000, 2).unwrap());
+    assert_eq!(played.turn_counts.iter().sum::<u64>() + played.capped, 1000);
+    // tiny needs two heads: no game shorter than 2 turns.
+    assert_eq!(played.turn_counts[..2], [0, 0]);
+    let cli = json_of(&["simulate", "tiny", "-n", "1000", "--seed", "2", "--json"]);
+    let counts: Vec<u64> = serde_json::from_value(cli["turn_counts"].clone()).unwrap();
+    assert_eq!(played.turn_counts, counts);
+    assert_eq!(played.rolls, cli["totals"]["rolls"].as_u64().unwrap());
+    assert!(matches!(tiny.simulate(0, 1), Err(Error::Unanswerable(_))));
+}
+
+/// The façade's verify judges a sample as `ladders verify --json` does: the same z and verdict,
+/// the same rule variants fitted.
+#[test]
+fn verify_judges_a_sample_as_the_command_line_does() {
+    use ladders::simulate::Histogram;
+    let mb = Game::builtin("milton-bradley").unwrap();
+    let bounce = mb
+        .with_rules(&RuleOverrides {
+            overshoot: Some(ladders::board::Overshoot::Bounce),
+            ..RuleOverrides::default()
+        })
+        .unwrap();
+    for (game, passes) in [(&mb, true), (&bounce, false)] {
+        let played = game.simulate(5000, 5).unwrap();
+        let verdict = mb
+            .verify(&Histogram::new(played.turn_counts.clone()))
+            .unwrap();
+        assert_eq!(verdict.passed, passes);
+        let dir = std::env::temp_dir().join(format!("ladders-facade-verify-{passes}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("turns.csv");
+        let mut csv = String::from("turns,count\n");
+        for (t, c) in played
+            .turn_counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+        {
+            csv.push_str(&format!("{t},{c}\n"));
+        }
+        std::fs::write(&file, csv).unwrap();
+        let args = [
+            "verify",
+            "milton-bradley",
+            "-f",
+            file.to_str().unwrap(),
+            "--json",
+        ];
+        let code = if passes { 0 } else { 1 };
+        let cli: serde_json::Value = serde_json::from_str(&stdout_with_code(&args, code)).unwrap();
+        assert_eq!(verdict.z, cli["check"]["mean"]["z"].as_f64().unwrap());
+        assert_eq!(
+            cli["check"]["mean"]["pass"].as_bool().unwrap(),
+            passes || verdict.z.abs() <= 5.3
+        );
+        let fits: Vec<String> = cli["variants"]["fits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let words: Vec<&str> = f["changes"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|w| w.as_str().unwrap())
+                    .collect();
+                words.join(", ")
+            })
+            .collect();
+        assert_eq!(verdict.fits, fits);
+    }
+}
+
+/// Two seats on tiny: seat 1 wins on its n-th turn when seat 2 has not finished in n - 1 turns,
+/// so P = sum_n (n - 1)/2^n * n/2^(n-1) = 2 sum_n n(n - 1)/4^n = 2 * 2(1/4)^2/(3/4)^3 = 16/27,
+/// and seat 2 wins with 11/27. The intervals hold them, 10^-12 wide at most, and are those of
+/// `ladders race --json`.
+#[test]
+fn race_certifies_each_seats_chance_of_winning() {
+    let tiny = Game::builtin("tiny").unwrap();
+    let odds = Game::race(&[tiny.clone(), tiny], 12).unwrap();
+    assert!(odds.complete);
+    let cli = json_of(&["race", "tiny", "--players", "2", "--digits", "12", "--json"]);
+    for (i, value) in [q(16, 27), q(11, 27)].into_iter().enumerate() {
+        let win = &odds.wins[i];
+        assert!(win.lo <= value && value <= win.hi, "{win:?}");
+        assert!(&win.hi - &win.lo <= q(1, 1_000_000_000_000));
+        let seat = &cli["seats"][i]["win"];
+        assert_eq!(
+            (exact(&seat["lo"]), exact(&seat["hi"])),
+            (win.lo.clone(), win.hi.clone())
+        );
+    }
+    assert!(matches!(Game::race(&[], 12), Err(Error::Unanswerable(_))));
 }
 
 /// Records the stages it hears.

@@ -141,7 +141,7 @@ const SHOW = {
   },
   race(ok) {
     const win = ok.wins[0];
-    setText('first-player-wins', win.lo.decimal);
+    setText('first-player-wins', ok.first_wins);
     $('first-player-wins').title = `between ${win.lo.decimal} and ${win.hi.decimal}`;
   },
 };

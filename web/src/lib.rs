@@ -6,7 +6,9 @@
 use ladders::analysis::distribution::DistributionOptions;
 use ladders::analysis::expectation::Expectation;
 use ladders::board::{DieChoice, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
+use ladders::facade::RaceOdds;
 use ladders::num::decimal::{sqrt_fixed, to_f64};
+use ladders::race::Interval;
 use ladders::report::draw::{DrawOptions, Heat};
 use ladders::report::draw_svg::board_svg;
 use ladders::{Error, Game};
@@ -16,6 +18,9 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 /// Places after the point of the decimals the shell writes itself.
 const DIGITS: usize = 12;
+
+/// The digits after the point the race certifies.
+const RACE_DIGITS: usize = 6;
 
 /// The order of the moments the page shows (mean, standard deviation, skew, kurtosis).
 const MOMENTS: usize = 4;
@@ -32,7 +37,8 @@ pub fn builtins() -> String {
 
 /// Answers `question` about the board `text` under the rule switches `rules` (JSON, see
 /// [`Switches`]): `"board"` (the board's facts and its SVG), `"heat"` (the SVG shaded by the
-/// expected visits), `"expect"`, `"moments"`, `"distribution"` or `"shortest"`.
+/// expected visits), `"expect"`, `"moments"`, `"distribution"`, `"shortest"` or `"race"` (two
+/// players on the board).
 #[wasm_bindgen]
 pub fn ask(question: &str, text: &str, rules: &str) -> String {
     let answer = load(text, rules).and_then(|game| answer(question, &game));
@@ -117,6 +123,7 @@ fn answer(question: &str, game: &Game) -> Result<Value, Value> {
             .distribution(&DistributionOptions::default())
             .map(|d| to_json(&d)),
         "shortest" => game.shortest().map(|s| to_json(&s)),
+        "race" => Game::race(&[game.clone(), game.clone()], RACE_DIGITS).map(|r| race_json(&r)),
         other => return Err(json!({"kind": "usage", "message": format!("no question {other:?}")})),
     };
     value.map_err(|e| error_json(&e))
@@ -128,6 +135,17 @@ fn expectation_json(expectation: &Expectation) -> Value {
     let mut value = to_json(expectation);
     if let Expectation::Finite(e) = expectation {
         value["standard_deviation"] = Value::String(sqrt_fixed(&e.variance, DIGITS));
+    }
+    value
+}
+
+/// Two players on the board: the façade's race, with the first player's chance to win in the
+/// digits its interval certifies (`first_wins`, as `ladders race` prints it).
+fn race_json(odds: &RaceOdds) -> Value {
+    let mut value = to_json(odds);
+    if let Some(first) = odds.wins.first() {
+        let interval = Interval::new(first.lo.clone(), first.hi.clone());
+        value["first_wins"] = Value::String(interval.certified(odds.digits).text);
     }
     value
 }
@@ -228,6 +246,15 @@ mod tests {
         assert_eq!(v["ok"]["finite"]["turns"]["numerator"], "3", "{v}");
         let v = ask_json("expect", builtin_text("tiny"), r#"{"die": "one"}"#);
         assert_eq!(v["error"]["kind"], "rules", "{v}");
+    }
+
+    #[test]
+    fn two_coins_on_tiny_race_to_sixteen_twenty_sevenths() {
+        // Each player on tiny finishes in T turns with P(T = n) = (n - 1) / 2^n (docs/model.md);
+        // the first wins when T1 <= T2 (moving first, it wins a tie): sum_n P(T = n) P(T >= n)
+        // = 16/27 = 0.592592... (worked by hand in src/race/independent.rs).
+        let v = ask_json("race", builtin_text("tiny"), "");
+        assert_eq!(v["ok"]["first_wins"], "0.592593", "{v}");
     }
 
     #[test]

@@ -1,0 +1,104 @@
+"""Exact answers about Snakes and Ladders boards (type stubs of the compiled module)."""
+
+from fractions import Fraction
+from os import PathLike
+from typing import Any, Iterable, List, Optional, Sequence, Union
+
+__version__: str
+
+class BoardError(ValueError):
+    """The board is not valid or cannot be read; the message lists every problem."""
+
+    line: Optional[int]
+    """The first problem's line in the board file (None when it has none)."""
+    problems: List[tuple[Optional[int], str]]
+    """Every problem as (line, message)."""
+
+class TooLarge(ValueError):
+    """The question would take more than the library's limits allow (refused before the work)."""
+
+    what: str
+    estimate: float
+    limit: float
+    unit: str
+    """"bytes", "seconds" or "word operations"."""
+
+class Shortest:
+    """The shortest game of a board."""
+
+    turns: int
+    probability: Fraction
+    """P(T = turns)."""
+    rolls: List[List[int]]
+    """One game that short: the faces rolled, turn by turn."""
+    fewest_rolls: int
+
+class Interval:
+    """A closed interval [lo, hi] of Fractions known to hold the true value."""
+
+    lo: Fraction
+    hi: Fraction
+
+class Verdict:
+    """A sample judged against the exact law (`Game.verify`)."""
+
+    passed: bool
+    too_few: bool
+    z: float
+    p_value: float
+    chi_square_p_value: Optional[float]
+    mean: float
+    expected_mean: float
+    games: int
+    hints: List[str]
+    def to_dict(self) -> dict[str, Any]: ...
+    def __bool__(self) -> bool: ...
+
+class Game:
+    """A board and its rules, validated."""
+
+    @staticmethod
+    def builtin(name: str) -> Game: ...
+    @staticmethod
+    def from_toml(text: str, origin: str = "<text>") -> Game: ...
+    @staticmethod
+    def load(path: Union[str, PathLike[str]]) -> Game: ...
+    def with_rules(
+        self,
+        *,
+        reverse: bool = ...,
+        start: int = ...,
+        overshoot: str = ...,
+        die: Union[int, str, Sequence[int]] = ...,
+        dice: int = ...,
+        roll_again: Union[str, int] = ...,
+        chain: bool = ...,
+        choose_die: Sequence[int] = ...,
+        coin: bool = ...,
+        pick: int = ...,
+        choose_face: bool = ...,
+    ) -> Game: ...
+    def reversed(self) -> Game: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def size(self) -> int: ...
+    def expected_turns(self) -> Union[Fraction, float]:
+        """E[T] exactly; math.inf when the game can go on for ever."""
+    def variance(self) -> Union[Fraction, float]:
+        """Var[T] exactly; math.inf when the game can go on for ever."""
+    def pmf(self, n: int) -> List[Fraction]:
+        """[P(T = 1), ..., P(T = n)]."""
+    def cdf(self, n: int) -> List[Fraction]:
+        """[P(T <= 1), ..., P(T <= n)]."""
+    def shortest(self) -> Optional[Shortest]: ...
+    def simulate(self, games: int, seed: int = 0) -> Any:
+        """The games' turn counts in increasing order: a numpy int64 array (a list without numpy)."""
+    def verify(self, turns: Iterable[int]) -> Verdict: ...
+    def to_dict(self) -> dict[str, Any]:
+        """What `ladders expect BOARD --json` prints."""
+
+def race(games: Sequence[Game], digits: int = 12) -> List[Interval]:
+    """Each seat's chance of finishing first, certified: hi - lo <= 10**-digits."""
+
+def builtin_names() -> List[str]: ...

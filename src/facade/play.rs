@@ -1,0 +1,149 @@
+//! The façade's questions about games played roll by roll: [`Game::simulate`] plays them with
+//! the library's simulator, [`Game::verify`] judges a sample someone else simulated against the
+//! exact law as `ladders verify` does. Orchestration only: the simulator, the tests and the
+//! search over rule variants live in [`crate::simulate`].
+
+use serde::Serialize;
+
+use super::{Error, Game};
+use crate::analysis::stateful_fits::{check_stateful, Needs};
+use crate::chain::{check_fits, endless_turn};
+use crate::simulate::check::{compare, fitting_variants, Comparison, ExactLaw, LawError, Observed};
+use crate::simulate::variants::VariantSearch;
+use crate::simulate::{simulate, Histogram, SimOptions, DEFAULT_MAX_TURNS};
+
+/// The most games one call may ask for (10^12: days of work even at full speed).
+pub const MAX_GAMES: u64 = 1_000_000_000_000;
+
+/// Games played by [`Game::simulate`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Played {
+    /// The seed of the random streams: the same seed gives the same games.
+    pub seed: u64,
+    /// Games that finished.
+    pub games: u64,
+    /// Games stopped at [`DEFAULT_MAX_TURNS`] turns (a board whose finish can become
+    /// unreachable); not in `turn_counts`.
+    pub capped: u64,
+    /// `turn_counts[t]`: the finished games that took t turns.
+    pub turn_counts: Vec<u64>,
+    /// Rolls over all games.
+    pub rolls: u64,
+}
+
+/// A sample judged by [`Game::verify`].
+#[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
+pub struct Verdict {
+    /// Every test passed (never with fewer than
+    /// [`MIN_GAMES`](crate::simulate::check::MIN_GAMES) games).
+    pub passed: bool,
+    /// Too few games for a verdict: none is given.
+    pub too_few: bool,
+    /// The games in the sample.
+    pub games: u64,
+    /// The sample's mean number of turns.
+    pub mean: f64,
+    /// The exact mean.
+    pub expected_mean: f64,
+    /// The mean's z score against the exact law.
+    pub z: f64,
+    /// The mean test's two-sided p-value.
+    pub p_value: f64,
+    /// The chi-square test's p-value of the law of turns (at least two bins needed).
+    pub chi_square_p_value: Option<f64>,
+    /// The usual rule variants the sample fits, each as its changed rules in words.
+    pub fits: Vec<String>,
+    /// The tests in full.
+    #[serde(skip)]
+    pub comparison: Comparison,
+    /// The search over the usual rule variants in full (empty when too few games).
+    #[serde(skip)]
+    pub search: VariantSearch,
+}
+
+impl Game {
+    /// Plays `games` games roll by roll on all cores, seeded: the same seed gives the same
+    /// games on any number of threads.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NeedsPolicy`]; [`Error::Unanswerable`] for no games, more than [`MAX_GAMES`],
+    /// or a turn that can go on for ever (no game would end).
+    pub fn simulate(&self, games: u64, seed: u64) -> Result<Played, Error> {
+        self.no_choice()?;
+        if games == 0 || games > MAX_GAMES {
+            return Err(Error::Unanswerable(format!(
+                "{games} games: from 1 to {MAX_GAMES} games per run"
+            )));
+        }
+        if let Some(square) = endless_turn(&self.board) {
+            return Err(Error::Unanswerable(format!(
+                "{}: a turn from square {square} can go on for ever (the chance that it never \
+                 ends is above 0), so a simulated game might never end",
+                self.board.origin()
+            )));
+        }
+        let options = SimOptions {
+            games,
+            seed,
+            max_turns: DEFAULT_MAX_TURNS,
+        };
+        let sim = self.watched(|| simulate(&self.board, &options, &|_| {}));
+        Ok(Played {
+            seed,
+            games: sim.games,
+            capped: sim.capped,
+            turn_counts: sim.turns.counts().to_vec(),
+            rolls: sim.total_rolls,
+        })
+    }
+
+    /// Judges a sample of turn counts (`sample.counts()[t]` games of t turns) against the exact
+    /// law, as `ladders verify` does: the mean's z test and the law's chi-square test; when the
+    /// sample fails, the usual rule variants it fits instead.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`], [`Error::Unanswerable`]
+    /// when the expected number of turns is infinite.
+    pub fn verify(&self, sample: &Histogram) -> Result<Verdict, Error> {
+        self.no_choice()?;
+        check_fits(&self.board)?;
+        check_stateful(&self.board, Needs::Full)?;
+        check_stateful(&self.board, Needs::LawSolve)?;
+        let observed = Observed::Counts {
+            turns: sample,
+            capped: 0,
+        };
+        let (comparison, search) = self.watched(|| {
+            let law = ExactLaw::new(&self.board, observed.tail_below()).map_err(|e| match e {
+                LawError::Trap(_) => Error::Unanswerable(format!(
+                    "{}: the expected number of turns is infinite, so no finite sample can fit it",
+                    self.board.name()
+                )),
+                LawError::TooMuchWork(w) => Error::from(w),
+            })?;
+            let comparison = compare(&law, observed, None);
+            let search = match comparison.too_few {
+                true => VariantSearch::default(),
+                false => fitting_variants(&self.board, &law, observed, None),
+            };
+            Ok::<_, Error>((comparison, search))
+        })?;
+        Ok(Verdict {
+            passed: comparison.pass,
+            too_few: comparison.too_few,
+            games: sample.n(),
+            mean: comparison.mean.observed,
+            expected_mean: comparison.mean.expected,
+            z: comparison.mean.z,
+            p_value: comparison.mean.p_value,
+            chi_square_p_value: comparison.chi_square.as_ref().map(|c| c.p_value),
+            fits: search.fits.iter().map(|f| f.changes.join(", ")).collect(),
+            comparison,
+            search,
+        })
+    }
+}
