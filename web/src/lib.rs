@@ -168,8 +168,10 @@ fn board_facts(game: &Game, heat: Option<&Heat>) -> Value {
 /// The expected visits of every square (turns begun on it), from the façade's per-square
 /// answers, as `ladders draw --heat visits` shades them.
 fn heat(game: &Game) -> Result<Heat, Error> {
-    let mut values = vec![None; game.board().size() as usize + 1];
-    for answer in game.squares()?.squares {
+    let size = game.board().size();
+    let mut values = vec![None; size as usize + 1];
+    // The finish is no turn's beginning: left unshaded, as `draw --heat visits` leaves it.
+    for answer in game.squares()?.squares.iter().filter(|a| a.square != size) {
         values[answer.square as usize] = Some(to_f64(&answer.visits));
     }
     Ok(Heat {
