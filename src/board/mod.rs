@@ -155,6 +155,15 @@ pub struct Rules {
     pub chain: bool,
 }
 
+impl Rules {
+    /// The rules a board file sets beyond start, overshoot, dice, roll-again and chain, each
+    /// key with its value, for the reports' rules (empty with the defaults, so the report of a
+    /// board without them is unchanged).
+    pub fn house_rules(&self) -> Vec<(&'static str, serde_json::Value)> {
+        Vec::new()
+    }
+}
+
 impl Default for Rules {
     fn default() -> Rules {
         Rules {
