@@ -304,7 +304,7 @@ pub(super) fn read(
     let columns = get("columns").and_then(|v| r.located_integer("columns", v));
     let empty = DeTable::new();
     let rules = get("rules")
-        .and_then(|v| r.table("rules", v, &RULE_KEYS, shape::TABLE))
+        .and_then(|v| r.table("rules", v, RULE_KEYS, shape::TABLE))
         .unwrap_or(&empty);
     let rules = read_rules(&mut r, rules);
     let spec = size.map(|size| BoardSpec {
@@ -327,6 +327,7 @@ pub(super) fn read(
         columns,
         roll_again: rules.roll_again,
         chain: rules.chain,
+        enter: rules.enter,
         choices: rules.choices,
         read_problems: Vec::new(),
     });
@@ -341,6 +342,7 @@ struct ReadRules {
     dice: Located<i64>,
     roll_again: Located<RollAgainSpec>,
     chain: Located<bool>,
+    enter: Option<Located<Vec<Located<i64>>>>,
     choices: ChoicesSpec,
 }
 
@@ -389,6 +391,14 @@ fn read_rules(r: &mut Reader<'_>, rules: &DeTable<'_>) -> ReadRules {
         .get("chain")
         .and_then(|v| r.boolean("chain", v))
         .unwrap_or(Located::unplaced(defaults.chain));
+    let enter = rules.get("enter").and_then(|v| {
+        let sums = r.list("enter", v, shape::INTEGERS)?;
+        let sums: Vec<_> = sums
+            .iter()
+            .filter_map(|s| r.located_integer("enter", s))
+            .collect();
+        Some(r.located(v, sums))
+    });
     let choices = ChoicesSpec {
         choose_die: rules.get("choose_die").and_then(|v| {
             let list = r.integers("choose_die", v, shape::INTEGERS)?;
@@ -407,6 +417,7 @@ fn read_rules(r: &mut Reader<'_>, rules: &DeTable<'_>) -> ReadRules {
         dice,
         roll_again,
         chain,
+        enter,
         choices,
     }
 }

@@ -46,3 +46,4 @@ mod shown;
 mod snapshots;
 mod snapshots_simulate;
 mod svg;
+mod turn_rules;
