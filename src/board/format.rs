@@ -48,6 +48,7 @@ pub const RULE_KEYS: &[&str] = &[
     "roll_again",
     "chain",
     "enter",
+    "roll_again_on",
     "choose_die",
     "coin",
     "pick",

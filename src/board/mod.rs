@@ -137,6 +137,28 @@ impl Serialize for RollAgain {
     }
 }
 
+/// Which throws grant another roll under a roll-again rule (`roll_again_on`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RollOn {
+    /// Every die on its top face (a 6 on a d6, double 6 with two).
+    #[default]
+    Top,
+    /// Every die on the same face (any double, with two or more dice).
+    Double,
+}
+
+impl RollOn {
+    /// Parses `"top"` or `"double"`.
+    pub fn from_name(name: &str) -> Option<RollOn> {
+        match name {
+            "top" => Some(RollOn::Top),
+            "double" => Some(RollOn::Double),
+            _ => None,
+        }
+    }
+}
+
 /// The rules a board is played with (the `[rules]` table of a board file).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Rules {
@@ -156,6 +178,8 @@ pub struct Rules {
     /// `enter`: the throw sums that take a token off square 0 (`None`: every sum).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub enter: Option<SumSet>,
+    /// `roll_again_on`: which throws roll again (the dice's [`Throw::top`] says it per throw).
+    pub roll_again_on: RollOn,
 }
 
 /// A set of throw sums, each at most [`SumSet::MAX`], kept in one word so that [`Rules`] stays a
@@ -202,6 +226,9 @@ impl Rules {
         if let Some(enter) = self.enter {
             rules.push(("enter", serde_json::json!(enter.sums())));
         }
+        if self.roll_again_on == RollOn::Double {
+            rules.push(("roll_again_on", serde_json::json!("double")));
+        }
         rules
     }
 
@@ -221,6 +248,7 @@ impl Default for Rules {
             roll_again: RollAgain::None,
             chain: true,
             enter: None,
+            roll_again_on: RollOn::Top,
         }
     }
 }
@@ -369,6 +397,8 @@ pub struct BoardSpec {
     pub chain: Located<bool>,
     /// `enter`: the sums as written, each with its line (the list's own line beside them).
     pub enter: Option<Located<Vec<Located<i64>>>>,
+    /// `roll_again_on`.
+    pub roll_again_on: Located<RollOn>,
     /// The choice rules (`choose_die`, `coin`, `pick`, `choose_face`).
     pub choices: ChoicesSpec,
     /// The problems found while reading the file (unknown keys, values of the wrong type, rule

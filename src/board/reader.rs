@@ -10,7 +10,7 @@ use toml::Spanned;
 use super::format::{closest, LineIndex, CHANCE_KEYS, RULE_KEYS, TILE_KEYS, TOP_KEYS};
 use super::{
     BoardSpec, ChanceSpec, ChoicesSpec, DieSpec, Located, Overshoot, ProbabilitySpec, Problem,
-    RollAgainSpec, Rules, TilesSpec,
+    RollAgainSpec, RollOn, Rules, TilesSpec,
 };
 
 /// What a key must hold, in words for a message.
@@ -328,6 +328,7 @@ pub(super) fn read(
         roll_again: rules.roll_again,
         chain: rules.chain,
         enter: rules.enter,
+        roll_again_on: rules.roll_again_on,
         choices: rules.choices,
         read_problems: Vec::new(),
     });
@@ -343,6 +344,7 @@ struct ReadRules {
     roll_again: Located<RollAgainSpec>,
     chain: Located<bool>,
     enter: Option<Located<Vec<Located<i64>>>>,
+    roll_again_on: Located<RollOn>,
     choices: ChoicesSpec,
 }
 
@@ -399,6 +401,20 @@ fn read_rules(r: &mut Reader<'_>, rules: &DeTable<'_>) -> ReadRules {
             .collect();
         Some(r.located(v, sums))
     });
+    let roll_again_on = r.read_or(
+        rules.get("roll_again_on"),
+        defaults.roll_again_on,
+        |r, v| {
+            let word = r.text("roll_again_on", v)?;
+            let rule = RollOn::from_name(&word);
+            if rule.is_none() {
+                let message =
+                    format!("roll_again_on {word:?} is not a rule: expected \"top\" or \"double\"");
+                r.problem(v, message);
+            }
+            rule
+        },
+    );
     let choices = ChoicesSpec {
         choose_die: rules.get("choose_die").and_then(|v| {
             let list = r.integers("choose_die", v, shape::INTEGERS)?;
@@ -418,6 +434,7 @@ fn read_rules(r: &mut Reader<'_>, rules: &DeTable<'_>) -> ReadRules {
         roll_again,
         chain,
         enter,
+        roll_again_on,
         choices,
     }
 }

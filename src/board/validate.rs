@@ -8,8 +8,8 @@ use crate::text::{printable, unprintable, MAX_NAME_CHARS, MAX_SOURCE_CHARS};
 
 use super::{validate_draws, validate_state};
 use super::{
-    Board, BoardSpec, ChoiceRule, Dice, Jump, Located, RollAgain, RollAgainSpec, Rules, Square,
-    SumSet, MAX_ROLL_AGAIN, MAX_SIZE,
+    Board, BoardSpec, ChoiceRule, Dice, Jump, Located, RollAgain, RollAgainSpec, RollOn, Rules,
+    Square, SumSet, MAX_ROLL_AGAIN, MAX_SIZE,
 };
 
 /// One thing wrong with a board, with the line of the board file it is on.
@@ -130,6 +130,7 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         &mut problems,
     );
     let enter = enter(&spec, dice.as_ref(), choice.as_ref(), &mut problems);
+    let roll_again_on = roll_again_on(&spec, &mut problems);
     let (chances, tiles, state) = match size_sq {
         Some(n) => {
             let chances = validate_draws::chances(&spec.chance, n, &by_square, &mut problems);
@@ -155,6 +156,11 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         return Err(BoardError::new(&spec.origin, problems));
     }
     let dice = dice.expect("no problems, so the dice are valid");
+    // Doubles change which throws roll again, so only under a roll-again rule.
+    let dice = match (roll_again_on, roll_again) {
+        (RollOn::Double, RollAgain::Unlimited | RollAgain::Forfeit(_)) => dice.with_doubles(),
+        _ => dice,
+    };
 
     let size = size as Square;
     let mut chance_at = vec![u32::MAX; size as usize + 1];
@@ -181,6 +187,7 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         roll_again,
         chain,
         enter,
+        roll_again_on,
     };
     // Resolved once: a chain through a chance square or a one-use jump depends on the game.
     let chained = if chain {
@@ -227,6 +234,19 @@ fn roll_again(spec: &BoardSpec, problems: &mut Vec<Problem>) -> RollAgain {
             RollAgain::None
         }
     }
+}
+
+/// `roll_again_on`: `"double"` needs two or more dice (a double is every die on one face).
+fn roll_again_on(spec: &BoardSpec, problems: &mut Vec<Problem>) -> RollOn {
+    let rule = spec.roll_again_on.value;
+    if rule == RollOn::Double && spec.dice.value == 1 {
+        problems.push(Problem::new(
+            spec.roll_again_on.line,
+            "roll_again_on = \"double\" needs two or more dice (dice = 2 or more): a double is \
+             every die on the same face, so with one die every throw would be one",
+        ));
+    }
+    rule
 }
 
 /// `enter = [sums]`: only with `start = 0` and no choice rule, a non-empty list of distinct

@@ -33,6 +33,16 @@ One roll from square s (the rules, as read here):
     roll_again not none) or the square gave an extra turn (one more roll either way), else the
     turn ends.
 
+Issue 39's turn rules, as read here from DESIGN.md section 1 ("Four more rules"):
+  * enter = [sums]: from square 0 a throw whose sum is not listed leaves the token on 0 and
+    nothing triggers (as a stay); the turn logic is unchanged (a top throw still rolls again);
+  * roll_again_on = "double": the throws that roll again (and count toward a forfeit) are those
+    with every die on the same face, found by enumerating the dice one by one;
+  * jump_takes_turn: a move (or a draw, with chain = true) that would take a live jump stops on
+    its square and ends the turn; the next turn is a jump turn ("turn" state whose owed field is
+    "jump"): no roll, the jump is followed and counted then; with chain = true a live jump where
+    it ends is the turn after.
+
 Quantities: expected turns, rolls, snakes, ladders, squares climbed and slid (rewards on the
 transitions), Var T (second moment with the turn reward on "turn" states), the expected final
 score (points as a reward when eaten) and its law (absorption into the final states), and

@@ -1,4 +1,5 @@
-//! Issue 39's turn rules (`enter`; DESIGN.md section 1, "Four more rules") through the real
+//! Issue 39's turn rules (`enter`, `roll_again_on = "double"`; DESIGN.md section 1, "Four more
+//! rules") through the real
 //! binary: every command on every board that uses them, the simulator's check against the exact
 //! law, the shortest game and its probability against `tests/independent/rules_chain.py`
 //! (`tests/fixtures/turn-rules-shortest/`), tiny boards worked by hand in the comments, and
@@ -16,7 +17,7 @@ use super::common::{exact, fixtures, json_of, stderr_of, stdout_of};
 use super::known_values::parse_fraction;
 
 /// The keys of the turn rules, as a board file writes them.
-const RULE_KEYS: [&str; 1] = ["enter"];
+const RULE_KEYS: [&str; 2] = ["enter", "roll_again_on"];
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -62,7 +63,12 @@ fn every_command_runs_on_every_turn_rule_board_and_names_the_rule() {
         &["pgf"],
         &["sensitivity"],
     ];
-    for board in boards() {
+    // Milton Bradley with doubles is left to the exact-value, check and shortest tests: its
+    // chain takes about 8 s of CPU a command (runs of doubles up to 58 rolls deep).
+    let light = boards()
+        .into_iter()
+        .filter(|b| !b.ends_with("milton-bradley-doubles.toml"));
+    for board in light {
         let board = path_text(&board);
         let text = std::fs::read_to_string(&board).unwrap();
         let stateful = ["once", "points", "lose_turn", "extra_turn"]
@@ -89,6 +95,9 @@ fn every_command_runs_on_every_turn_rule_board_and_names_the_rule() {
         let json = json_of(&["expect", "--json", &board]);
         if text.contains("\nenter =") {
             assert!(json["rules"]["enter"].is_array(), "{board}: {json}");
+        }
+        if text.contains("\nroll_again_on = \"double\"") {
+            assert_eq!(json["rules"]["roll_again_on"], "double", "{board}: {json}");
         }
         json_of(&["distribution", "--json", "--turns", "5", &board]);
         json_of(&["shortest", "--json", &board]);
@@ -307,4 +316,81 @@ fn enter_problems_are_named_with_their_lines_among_every_other_problem() {
     let ok = tiny("size = 20\n[rules]\nenter = [6]\n");
     let err = stderr_of(&["expect", &ok, "--start", "1"], 2);
     assert!(err.contains("enter needs start = 0"), "{err}");
+}
+
+#[test]
+fn doubles_on_tiny_boards_worked_by_hand() {
+    // Two coins (dice = 2, die = 2: sums 2, 3, 4 with 1/4, 1/2, 1/4), size 5, allow, unlimited
+    // roll-again on doubles: 1-1 (sum 2) and 2-2 (sum 4) roll again, a 3 ends the turn. From 0:
+    // a 3 ends on 3 (1/2); a double 1 goes to 2 and rolls again, and from 2 the next roll finishes
+    // or lands on 4 (a double 1) and rolls again, then finishes; a double 2 goes to 4 and rolls
+    // again, then finishes. So P(T = 1) = 1/2, and from 3 any throw finishes: P(T = 2) = 1/2.
+    // E[T] = 3/2, Var T = (1 + 4)/2 - 9/4 = 1/4. Rolls: from 0 the turn is one roll with 1/2
+    // (the 3), else a double 1 (1/4) then from 2: a 3 or a double 2 finish (3/4, 2 rolls), a
+    // double 1 to 4 and one more (1/4, 3 rolls): 1/4 (2 (3/4) + 3 (1/4)) = 9/16; a double 2
+    // then one more: 1/4 x 2 = 1/2; then the 3's second turn: 1/2 x 1. E[rolls] = 1/2 + 9/16 +
+    // 1/2 + 1/2 = 33/16. With top-face roll-again only (the same board without roll_again_on,
+    // tests/independent/README.md) E[T] is 29/16.
+    let a = answers(
+        "size = 5\n[rules]\ndie = 2\ndice = 2\novershoot = \"allow\"\n\
+         roll_again = \"unlimited\"\nroll_again_on = \"double\"\n",
+        3,
+    );
+    assert_eq!(
+        (a.turns, a.variance, a.rolls),
+        (q(3, 2), q(1, 4), q(33, 16))
+    );
+    assert_eq!(a.law, [q(1, 2), q(1, 2), q(0, 1)]);
+    assert_eq!(a.shortest, (1, q(1, 2)));
+
+    // Without a roll-again rule no throw rolls again, so roll_again_on = "double" changes
+    // nothing (DESIGN.md): the law is the one of the same board without it. (Forfeits on
+    // doubles are in rules_chain.py's fixtures: double-forfeit-chance.)
+    let with = answers(
+        "size = 6\n[rules]\ndie = 2\ndice = 2\novershoot = \"allow\"\n\
+         roll_again_on = \"double\"\n",
+        3,
+    );
+    let without = answers(
+        "size = 6\n[rules]\ndie = 2\ndice = 2\novershoot = \"allow\"\n",
+        3,
+    );
+    assert_eq!((&with.turns, &with.law), (&without.turns, &without.law));
+}
+
+#[test]
+fn roll_again_on_problems_are_named_with_their_lines() {
+    // One die: no doubles (line 4), with an upward ladder's problem (line 2) in the same report.
+    let err = stderr_of(
+        &[
+            "expect",
+            &tiny("size = 20\nladders = [[9, 3]]\n[rules]\nroll_again_on = \"double\"\n"),
+        ],
+        2,
+    );
+    assert!(err.contains(":2: ladder 9 -> 3 goes down"), "{err}");
+    assert!(
+        err.contains(":4: roll_again_on = \"double\" needs two or more dice (dice = 2 or more)"),
+        "{err}"
+    );
+    // A word that is not a rule, and a value of the wrong type.
+    let err = stderr_of(
+        &[
+            "expect",
+            &tiny("size = 20\n[rules]\nroll_again_on = \"doubles\"\n"),
+        ],
+        2,
+    );
+    assert!(
+        err.contains(":3: roll_again_on \"doubles\" is not a rule: expected \"top\" or \"double\""),
+        "{err}"
+    );
+    let err = stderr_of(
+        &["expect", &tiny("size = 20\n[rules]\nroll_again_on = 2\n")],
+        2,
+    );
+    assert!(
+        err.contains(":3: roll_again_on: expected quoted text, found the integer 2"),
+        "{err}"
+    );
 }
