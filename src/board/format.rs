@@ -53,6 +53,7 @@ pub const RULE_KEYS: &[&str] = &[
     "coin",
     "pick",
     "choose_face",
+    "decline",
 ];
 /// The keys allowed in a `[[chance]]` table.
 pub const CHANCE_KEYS: [&str; 2] = ["at", "to"];
