@@ -151,11 +151,7 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         return Err(BoardError::new(&spec.origin, problems));
     }
     let dice = dice.expect("no problems, so the dice are valid");
-    // Doubles change which throws roll again, so only under a roll-again rule.
-    let dice = match (roll_again_on, roll_again) {
-        (RollOn::Double, RollAgain::Unlimited | RollAgain::Forfeit(_)) => dice.with_doubles(),
-        _ => dice,
-    };
+    let dice = with_roll_again_on(dice, roll_again_on, roll_again);
 
     let size = size as Square;
     let mut chance_at = vec![u32::MAX; size as usize + 1];
@@ -278,6 +274,15 @@ fn roll_again(spec: &BoardSpec, problems: &mut Vec<Problem>) -> RollAgain {
             ));
             RollAgain::None
         }
+    }
+}
+
+/// The dice whose throws roll again as `roll_again_on` says: doubles change which throws roll
+/// again, so only under a roll-again rule.
+fn with_roll_again_on(dice: Dice, on: RollOn, roll_again: RollAgain) -> Dice {
+    match (on, roll_again) {
+        (RollOn::Double, RollAgain::Unlimited | RollAgain::Forfeit(_)) => dice.with_doubles(),
+        _ => dice,
     }
 }
 
