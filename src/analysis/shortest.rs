@@ -255,8 +255,9 @@ fn fewest_rolls(board: &Board) -> Option<(usize, Vec<TurnRolls>)> {
     let cap = Capabilities::of(board).forfeit_after.unwrap_or(1);
     type State = (Square, u32);
     let first: State = (rules.start, 0);
-    // parent: state -> (previous state, face, ended the turn)
-    let mut parent: HashMap<State, (State, u32)> = HashMap::new();
+    // parent: state -> (previous state, face, the turn went on): a sum can be thrown both ways
+    // when the dice roll again on some throws of it and not on others (doubles).
+    let mut parent: HashMap<State, (State, u32, bool)> = HashMap::new();
     let mut seen = std::collections::HashSet::from([first]);
     let mut queue = VecDeque::from([first]);
     let mut found = None;
@@ -275,12 +276,12 @@ fn fewest_rolls(board: &Board) -> Option<(usize, Vec<TurnRolls>)> {
             };
             let next = (step.outcome.to, top);
             if step.outcome.to == board.size() {
-                parent.insert(next, (state, face));
+                parent.insert(next, (state, face, step.again));
                 found = Some(next);
                 break 'search;
             }
             if seen.insert(next) {
-                parent.insert(next, (state, face));
+                parent.insert(next, (state, face, step.again));
                 queue.push_back(next);
             }
         }
@@ -289,10 +290,10 @@ fn fewest_rolls(board: &Board) -> Option<(usize, Vec<TurnRolls>)> {
         return Some((0, Vec::new()));
     }
     let mut at = found?;
-    let mut moves = Vec::new(); // (face, square after)
+    let mut moves = Vec::new(); // (state before, face, square after, went on)
     while at != first {
-        let (prev, face) = parent[&at];
-        moves.push((prev, face, at.0));
+        let (prev, face, again) = parent[&at];
+        moves.push((prev, face, at.0, again));
         at = prev;
     }
     moves.reverse();
@@ -304,12 +305,12 @@ fn fewest_rolls(board: &Board) -> Option<(usize, Vec<TurnRolls>)> {
         squares: Vec::new(),
     };
     let mut top = 0;
-    for (prev, face, to) in &moves {
+    for (prev, face, to, again) in &moves {
         let step = turn_steps(board, current.from, prev.0, top, *face)
             .0
             .into_iter()
             .map(|(_, step)| step)
-            .find(|step| step.outcome.to == *to)
+            .find(|step| step.outcome.to == *to && step.again == *again)
             .expect("the search found this roll");
         current.rolls.push(*face);
         current.squares.push(*to);

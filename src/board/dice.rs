@@ -4,7 +4,11 @@
 //!
 //! A throw is a **top throw** when every die shows its top face F (the largest face number,
 //! whatever its weight). Since no die shows more than F, that is exactly the throws whose sum is
-//! `count * F`, so a throw is identified by its sum.
+//! `count * F`, so a throw is identified by its sum; under `roll_again_on = "double"` the throws
+//! that roll again are the doubles instead (`Dice::with_doubles`), and a sum may be two
+//! throws, a double and the rest.
+
+use std::collections::BTreeMap;
 
 /// The largest total weight of one throw, `(sum of the face weights)^count` after the weights
 /// are divided by their gcd: every probability of a throw is `weight / total`, and the exact
@@ -18,7 +22,8 @@ pub struct Throw {
     pub sum: u32,
     /// Its weight: the probability is `weight / total`.
     pub weight: u64,
-    /// True when every die shows its top face (a roll-again throw).
+    /// True when the throw rolls again under a roll-again rule: every die on its top face, or
+    /// with `roll_again_on = "double"` every die on the same face.
     pub top: bool,
 }
 
@@ -99,6 +104,40 @@ impl Dice {
         })
     }
 
+    /// The same dice under `roll_again_on = "double"`: a throw rolls again when every die shows
+    /// the same face, so a sum thrown both as a double and otherwise is two throws (a double
+    /// and the rest, `top` only on the double; ascending by sum, the double last).
+    pub(crate) fn with_doubles(mut self) -> Dice {
+        // Weight of (sum, the face every die so far shows, or 0 once two differ).
+        let mut law: BTreeMap<(u32, u32), u64> = BTreeMap::from([((0, u32::MAX), 1)]);
+        for _ in 0..self.count {
+            let mut next = BTreeMap::new();
+            for (&(sum, same), &w) in &law {
+                for (face, &v) in (1u32..).zip(&self.weights) {
+                    if v == 0 {
+                        continue;
+                    }
+                    let same = if same == u32::MAX || same == face {
+                        face
+                    } else {
+                        0
+                    };
+                    *next.entry((sum + face, same)).or_insert(0) += w * v;
+                }
+            }
+            law = next;
+        }
+        let mut throws: BTreeMap<(u32, bool), u64> = BTreeMap::new();
+        for ((sum, same), w) in law {
+            *throws.entry((sum, same != 0)).or_insert(0) += w;
+        }
+        self.throws = throws
+            .into_iter()
+            .map(|((sum, top), weight)| Throw { sum, weight, top })
+            .collect();
+        self
+    }
+
     /// The number of faces F of each die (the top face).
     pub fn faces(&self) -> u32 {
         self.weights.len() as u32
@@ -151,6 +190,30 @@ pub(crate) fn gcd(mut a: u64, mut b: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two d3 with doubles: a sum of 4 is 2-2 (weight 1, rolls again) or 1-3, 3-1 (weight 2);
+    /// sums 2 and 6 are doubles only, 3 and 5 never. Worked by hand from the 9 throws.
+    #[test]
+    fn doubles_split_a_sum_into_the_double_and_the_rest() {
+        let d = Dice::fair(3, 2).unwrap().with_doubles();
+        let got: Vec<(u32, u64, bool)> = d
+            .throws()
+            .iter()
+            .map(|t| (t.sum, t.weight, t.top))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (2, 1, true),
+                (3, 2, false),
+                (4, 2, false),
+                (4, 1, true),
+                (5, 2, false),
+                (6, 1, true)
+            ]
+        );
+        assert_eq!(d.total(), 9);
+    }
 
     #[test]
     fn a_fair_die_has_one_throw_per_face() {

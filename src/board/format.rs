@@ -40,13 +40,15 @@ pub const TOP_KEYS: [&str; 13] = [
     "rules",
 ];
 /// The keys allowed in the `[rules]` table.
-pub const RULE_KEYS: [&str; 11] = [
+pub const RULE_KEYS: &[&str] = &[
     "start",
     "overshoot",
     "die",
     "dice",
     "roll_again",
     "chain",
+    "enter",
+    "roll_again_on",
     "choose_die",
     "coin",
     "pick",
@@ -196,7 +198,7 @@ mod tests {
     fn suggests_a_close_key() {
         assert_eq!(closest("sise", &TOP_KEYS), Some("size"));
         assert_eq!(closest("ladder", &TOP_KEYS), Some("ladders"));
-        assert_eq!(closest("overshot", &RULE_KEYS), Some("overshoot"));
+        assert_eq!(closest("overshot", RULE_KEYS), Some("overshoot"));
         assert_eq!(closest("zzzzzz", &TOP_KEYS), None);
     }
 }

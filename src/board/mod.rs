@@ -137,6 +137,28 @@ impl Serialize for RollAgain {
     }
 }
 
+/// Which throws grant another roll under a roll-again rule (`roll_again_on`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RollOn {
+    /// Every die on its top face (a 6 on a d6, double 6 with two).
+    #[default]
+    Top,
+    /// Every die on the same face (any double, with two or more dice).
+    Double,
+}
+
+impl RollOn {
+    /// Parses `"top"` or `"double"`.
+    pub fn from_name(name: &str) -> Option<RollOn> {
+        match name {
+            "top" => Some(RollOn::Top),
+            "double" => Some(RollOn::Double),
+            _ => None,
+        }
+    }
+}
+
 /// The rules a board is played with (the `[rules]` table of a board file).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Rules {
@@ -153,6 +175,67 @@ pub struct Rules {
     pub roll_again: RollAgain,
     /// Whether jumps chain (a ladder whose top is a snake's head slides you down).
     pub chain: bool,
+    /// `enter`: the throw sums that take a token off square 0 (`None`: every sum).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub enter: Option<SumSet>,
+    /// `roll_again_on`: which throws roll again (the dice's [`Throw::top`] says it per throw).
+    pub roll_again_on: RollOn,
+}
+
+/// A set of throw sums, each at most [`SumSet::MAX`], kept in one word so that [`Rules`] stays a
+/// small `Copy` value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SumSet(u128);
+
+impl SumSet {
+    /// The largest sum a set can hold (`enter` lists sums up to it: 21 d6).
+    pub const MAX: u32 = 127;
+
+    /// The set of `sums` (those above [`SumSet::MAX`] are left out).
+    pub fn of(sums: impl IntoIterator<Item = u32>) -> SumSet {
+        SumSet(
+            sums.into_iter()
+                .filter(|&s| s <= SumSet::MAX)
+                .fold(0, |set, s| set | 1 << s),
+        )
+    }
+
+    /// True when `sum` is in the set.
+    pub fn contains(&self, sum: u32) -> bool {
+        sum <= SumSet::MAX && self.0 >> sum & 1 == 1
+    }
+
+    /// The sums, ascending.
+    pub fn sums(&self) -> Vec<u32> {
+        (0..=SumSet::MAX).filter(|&s| self.contains(s)).collect()
+    }
+}
+
+impl Serialize for SumSet {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.sums())
+    }
+}
+
+impl Rules {
+    /// The rules a board file sets beyond start, overshoot, dice, roll-again and chain, each
+    /// key with its value, for the reports' rules (empty with the defaults, so the report of a
+    /// board without them is unchanged).
+    pub fn house_rules(&self) -> Vec<(&'static str, serde_json::Value)> {
+        let mut rules = Vec::new();
+        if let Some(enter) = self.enter {
+            rules.push(("enter", serde_json::json!(enter.sums())));
+        }
+        if self.roll_again_on == RollOn::Double {
+            rules.push(("roll_again_on", serde_json::json!("double")));
+        }
+        rules
+    }
+
+    /// True when a throw of `sum` takes a token on square 0 onto the board (`enter`).
+    pub fn enters(&self, sum: u32) -> bool {
+        self.enter.is_none_or(|set| set.contains(sum))
+    }
 }
 
 impl Default for Rules {
@@ -164,6 +247,8 @@ impl Default for Rules {
             dice: 1,
             roll_again: RollAgain::None,
             chain: true,
+            enter: None,
+            roll_again_on: RollOn::Top,
         }
     }
 }
@@ -310,6 +395,10 @@ pub struct BoardSpec {
     pub roll_again: Located<RollAgainSpec>,
     /// `chain`.
     pub chain: Located<bool>,
+    /// `enter`: the sums as written, each with its line (the list's own line beside them).
+    pub enter: Option<Located<Vec<Located<i64>>>>,
+    /// `roll_again_on`.
+    pub roll_again_on: Located<RollOn>,
     /// The choice rules (`choose_die`, `coin`, `pick`, `choose_face`, `decline`).
     pub choices: ChoicesSpec,
     /// The problems found while reading the file (unknown keys, values of the wrong type, rule

@@ -10,7 +10,7 @@ use toml::Spanned;
 use super::format::{closest, LineIndex, CHANCE_KEYS, RULE_KEYS, TILE_KEYS, TOP_KEYS};
 use super::{
     BoardSpec, ChanceSpec, ChoicesSpec, Declinable, DieSpec, Located, Overshoot, ProbabilitySpec,
-    Problem, RollAgainSpec, Rules, TilesSpec,
+    Problem, RollAgainSpec, RollOn, Rules, TilesSpec,
 };
 
 /// What a key must hold, in words for a message.
@@ -304,7 +304,7 @@ pub(super) fn read(
     let columns = get("columns").and_then(|v| r.located_integer("columns", v));
     let empty = DeTable::new();
     let rules = get("rules")
-        .and_then(|v| r.table("rules", v, &RULE_KEYS, shape::TABLE))
+        .and_then(|v| r.table("rules", v, RULE_KEYS, shape::TABLE))
         .unwrap_or(&empty);
     let rules = read_rules(&mut r, rules);
     let spec = size.map(|size| BoardSpec {
@@ -327,6 +327,8 @@ pub(super) fn read(
         columns,
         roll_again: rules.roll_again,
         chain: rules.chain,
+        enter: rules.enter,
+        roll_again_on: rules.roll_again_on,
         choices: rules.choices,
         read_problems: Vec::new(),
     });
@@ -341,6 +343,8 @@ struct ReadRules {
     dice: Located<i64>,
     roll_again: Located<RollAgainSpec>,
     chain: Located<bool>,
+    enter: Option<Located<Vec<Located<i64>>>>,
+    roll_again_on: Located<RollOn>,
     choices: ChoicesSpec,
 }
 
@@ -389,6 +393,28 @@ fn read_rules(r: &mut Reader<'_>, rules: &DeTable<'_>) -> ReadRules {
         .get("chain")
         .and_then(|v| r.boolean("chain", v))
         .unwrap_or(Located::unplaced(defaults.chain));
+    let enter = rules.get("enter").and_then(|v| {
+        let sums = r.list("enter", v, shape::INTEGERS)?;
+        let sums: Vec<_> = sums
+            .iter()
+            .filter_map(|s| r.located_integer("enter", s))
+            .collect();
+        Some(r.located(v, sums))
+    });
+    let roll_again_on = r.read_or(
+        rules.get("roll_again_on"),
+        defaults.roll_again_on,
+        |r, v| {
+            let word = r.text("roll_again_on", v)?;
+            let rule = RollOn::from_name(&word);
+            if rule.is_none() {
+                let message =
+                    format!("roll_again_on {word:?} is not a rule: expected \"top\" or \"double\"");
+                r.problem(v, message);
+            }
+            rule
+        },
+    );
     let choices = ChoicesSpec {
         choose_die: rules.get("choose_die").and_then(|v| {
             let list = r.integers("choose_die", v, shape::INTEGERS)?;
@@ -408,6 +434,8 @@ fn read_rules(r: &mut Reader<'_>, rules: &DeTable<'_>) -> ReadRules {
         dice,
         roll_again,
         chain,
+        enter,
+        roll_again_on,
         choices,
     }
 }

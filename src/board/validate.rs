@@ -8,8 +8,8 @@ use crate::text::{printable, unprintable, MAX_NAME_CHARS, MAX_SOURCE_CHARS};
 
 use super::{validate_draws, validate_state};
 use super::{
-    Board, BoardSpec, Jump, Located, RollAgain, RollAgainSpec, Rules, Square, MAX_ROLL_AGAIN,
-    MAX_SIZE,
+    Board, BoardSpec, ChoiceRule, Dice, Jump, Located, RollAgain, RollAgainSpec, RollOn, Rules,
+    Square, SumSet, MAX_ROLL_AGAIN, MAX_SIZE,
 };
 
 /// One thing wrong with a board, with the line of the board file it is on.
@@ -129,6 +129,8 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         roll_again,
         &mut problems,
     );
+    let enter = enter(&spec, dice.as_ref(), choice.as_ref(), &mut problems);
+    let roll_again_on = roll_again_on(&spec, &mut problems);
     let (chances, tiles, state) = match size_sq {
         Some(n) => {
             let chances = validate_draws::chances(&spec.chance, n, &by_square, &mut problems);
@@ -149,6 +151,7 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         return Err(BoardError::new(&spec.origin, problems));
     }
     let dice = dice.expect("no problems, so the dice are valid");
+    let dice = with_roll_again_on(dice, roll_again_on, roll_again);
 
     let size = size as Square;
     let mut chance_at = vec![u32::MAX; size as usize + 1];
@@ -174,6 +177,8 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         dice: dice.count(),
         roll_again,
         chain,
+        enter,
+        roll_again_on,
     };
     // Resolved once: a chain through a chance square or a one-use jump depends on the game.
     // A declinable jump ends a chain where the player chooses: no chain is resolved ahead.
@@ -268,6 +273,113 @@ fn roll_again(spec: &BoardSpec, problems: &mut Vec<Problem>) -> RollAgain {
                 ),
             ));
             RollAgain::None
+        }
+    }
+}
+
+/// The dice whose throws roll again as `roll_again_on` says: doubles change which throws roll
+/// again, so only under a roll-again rule.
+fn with_roll_again_on(dice: Dice, on: RollOn, roll_again: RollAgain) -> Dice {
+    match (on, roll_again) {
+        (RollOn::Double, RollAgain::Unlimited | RollAgain::Forfeit(_)) => dice.with_doubles(),
+        _ => dice,
+    }
+}
+
+/// `roll_again_on`: `"double"` needs two or more dice (a double is every die on one face).
+fn roll_again_on(spec: &BoardSpec, problems: &mut Vec<Problem>) -> RollOn {
+    let rule = spec.roll_again_on.value;
+    if rule == RollOn::Double && spec.dice.value == 1 {
+        problems.push(Problem::new(
+            spec.roll_again_on.line,
+            "roll_again_on = \"double\" needs two or more dice (dice = 2 or more): a double is \
+             every die on the same face, so with one die every throw would be one",
+        ));
+    }
+    rule
+}
+
+/// `enter = [sums]`: only with `start = 0` and no choice rule, a non-empty list of distinct
+/// sums the dice can throw (`dice`, when they are valid).
+fn enter(
+    spec: &BoardSpec,
+    dice: Option<&Dice>,
+    choice: Option<&ChoiceRule>,
+    problems: &mut Vec<Problem>,
+) -> Option<SumSet> {
+    let list = spec.enter.as_ref()?;
+    let mut fault = |line, message: String| problems.push(Problem::new(line, message));
+    if spec.start.value != 0 {
+        fault(
+            list.line,
+            format!(
+                "enter needs start = 0: it says which throws take a token off square 0 onto the \
+                 board, and this board starts on square {}",
+                spec.start.value
+            ),
+        );
+    }
+    if let Some(rule) = choice {
+        fault(
+            list.line,
+            format!(
+                "enter cannot be combined with {} (a move the player chooses): which throws \
+                 enter is defined for the board's dice alone",
+                rule.key()
+            ),
+        );
+    }
+    if list.value.is_empty() {
+        fault(
+            list.line,
+            "enter = [] lets no throw enter the board: list the sums that enter, e.g. \
+             enter = [6]"
+                .to_string(),
+        );
+    }
+    let possible: Vec<u32> = dice.map_or_else(Vec::new, |d| {
+        d.throws().iter().map(|t| t.sum).collect::<Vec<_>>()
+    });
+    let mut seen = Vec::new();
+    for sum in &list.value {
+        let s = sum.value;
+        if seen.contains(&s) {
+            fault(
+                sum.line,
+                format!("enter lists the sum {s} twice: each sum once"),
+            );
+        } else if s > i64::from(SumSet::MAX) && dice.is_some() {
+            fault(
+                sum.line,
+                format!(
+                    "enter {s} is past the largest sum enter can list ({})",
+                    SumSet::MAX
+                ),
+            );
+        } else if dice.is_some() && !u32::try_from(s).is_ok_and(|s| possible.contains(&s)) {
+            fault(
+                sum.line,
+                format!(
+                    "enter {s} is not a sum the dice can throw: expected one of {}",
+                    sums_text(&possible)
+                ),
+            );
+        }
+        seen.push(s);
+    }
+    let sums = seen.iter().filter_map(|&s| u32::try_from(s).ok());
+    Some(SumSet::of(sums.filter(|s| possible.contains(s))))
+}
+
+/// Sums for a message: `1 to 6` when they run without a gap, else each of them.
+fn sums_text(sums: &[u32]) -> String {
+    match (sums.first(), sums.last()) {
+        (Some(a), Some(b)) if (b - a) as usize + 1 == sums.len() && sums.len() > 2 => {
+            format!("{a} to {b}")
+        }
+        _ => {
+            let each: Vec<String> = sums.iter().map(u32::to_string).collect();
+            each.join(", ")
         }
     }
 }

@@ -19,7 +19,8 @@
 //! to the squares `succ_i`. The transitions of a turn begun on i are at most
 //! `A_i = e_i + sum_(j in succ_i) A_j`, and the sum of their levels (each level adds `bits(D)`
 //! bits to a denominator) at most `B_i = e_i + sum_(j in succ_i) (B_j + A_j)`, counted once
-//! around a cycle of top throws. Summed over the squares where a turn can begin, with
+//! around a cycle of top throws; a turn ends on at most m squares, so `A_i` is taken at most m
+//! (its levels scaled alike). Summed over the squares where a turn can begin, with
 //! [`BYTES_PER_TRANSITION`] bytes per transition plus its denominator's bytes.
 
 use super::roll_level::{Ends, RollSquares};
@@ -87,9 +88,16 @@ impl ChainSize {
         let runs = Runs::new(&stop, &succ);
         let bits = (level.denominator as f64).log2();
         let (mut transitions, mut levels) = (0.0, 0.0);
+        // A turn's law ends on at most m squares, however many runs of rolls that go on lead
+        // there (several throws that roll again, as doubles, branch at every roll): past m,
+        // a turn's transitions are m, at the mean level of its runs'.
+        let most = m as f64;
         for i in (0..m).filter(|&i| turn_start[i]) {
-            transitions += runs.count[i];
-            levels += runs.levels[i];
+            let count = runs.count[i].min(most);
+            transitions += count;
+            if runs.count[i] > 0.0 {
+                levels += runs.levels[i] * (count / runs.count[i]);
+            }
         }
         Some(ChainSize {
             states: turn_start.iter().filter(|&&t| t).count(),

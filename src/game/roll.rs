@@ -4,6 +4,7 @@
 //! functions; nothing else in the crate does square arithmetic.
 //!
 //! One roll of a throw with sum r from square s:
+//! 0. from square 0 under `enter`, a sum the rule does not list leaves the token there;
 //! 1. t = s + r;
 //! 2. past the finish N: `stay` (no move, nothing triggers), `bounce` (t = 2N - t) or `allow`
 //!    (t = N);
@@ -159,7 +160,7 @@ pub fn roll_with(board: &Board, progress: Progress, from: Square, sum: u32) -> R
     let mut law = roll_used(board, progress.used, from, sum);
     if board.is_stateful() {
         let lost = from + sum > board.size() && board.rules().overshoot == Overshoot::Stay;
-        if !lost {
+        if !lost && !stays_off(board, from, sum) {
             for (_, o) in law.branches_mut() {
                 landing(board, progress.eaten, o);
             }
@@ -240,6 +241,13 @@ fn roll_answered(
     answer: &mut impl FnMut(Square) -> Answer,
 ) -> RollLaw {
     let n = board.size();
+    if stays_off(board, from, sum) {
+        return RollLaw::sure(RollOutcome {
+            to: from,
+            used,
+            ..RollOutcome::default()
+        });
+    }
     let mut t = from + sum;
     if t > n {
         t = match board.rules().overshoot {
@@ -256,6 +264,12 @@ fn roll_answered(
         };
     }
     land(board, used, t, answer)
+}
+
+/// True when a throw of `sum` leaves a token on square 0 there: `enter` does not list the sum
+/// (the roll is used, nothing moves or triggers).
+fn stays_off(board: &Board, from: Square, sum: u32) -> bool {
+    from == 0 && !board.rules().enters(sum)
 }
 
 /// The coin of the `coin = true` choice rule (docs/model.md, "Choices"): from `at` (not the
@@ -447,6 +461,17 @@ pub(super) mod tests {
         snakes = [[9, 2]]
         ladders = [[3, 7]]
     "#;
+
+    /// `enter = [6]`: from square 0 a 3 leaves the token there (nothing triggers), a 6 moves it
+    /// like any roll; off square 0 every throw moves.
+    #[test]
+    fn a_throw_that_does_not_enter_leaves_the_token_on_square_0() {
+        let b = board("size = 20\nladders = [[3, 9]]\n[rules]\nenter = [6]\n");
+        assert_eq!(roll(&b, 0, 3).sure_outcome(), Some(RollOutcome::default()));
+        assert_eq!(roll(&b, 0, 6).sure_outcome().unwrap().to, 6);
+        let climbed = roll(&b, 1, 2).sure_outcome().unwrap();
+        assert_eq!((climbed.to, climbed.ladders), (9, 1));
+    }
 
     #[test]
     fn stay_does_not_move_past_the_finish() {

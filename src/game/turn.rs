@@ -234,7 +234,9 @@ pub struct TurnStep {
 /// Every outcome of one roll inside a turn on `board` (one player, the state a square): the
 /// player began the turn on `turn_start`, stands on `square`, has thrown `streak` top throws in
 /// a row so far in this turn, and throws `sum`. Each step comes with its weight out of the
-/// returned total. The plain board's view of [`throw_into`].
+/// returned total. The plain board's view of [`throw_into`]. When the dice have more than one
+/// throw of that sum (a roll-again throw and another, as the dice's [`Throw::top`] says), the
+/// steps of each, weighted by the throw's weight; with one throw, its steps alone.
 pub fn turn_steps(
     board: &Board,
     turn_start: Square,
@@ -242,18 +244,59 @@ pub fn turn_steps(
     streak: u32,
     sum: u32,
 ) -> (Vec<(u64, TurnStep)>, u64) {
-    let throw = Throw {
-        sum,
-        weight: 1,
-        top: sum == board.dice().max_sum(),
-    };
+    let throws: Vec<&Throw> = board
+        .dice()
+        .throws()
+        .iter()
+        .filter(|t| t.sum == sum)
+        .collect();
+    if let [_, _, ..] = throws.as_slice() {
+        // Each throw's steps out of a common total: the throw's weight times the lcm of the
+        // throws' own totals (a forfeit's total is 1, a move's the roll law's).
+        let each: Vec<_> = throws
+            .iter()
+            .map(|t| (t.weight, throw_steps(board, turn_start, square, streak, t)))
+            .collect();
+        let common = each.iter().fold(1, |l, (_, (_, total))| lcm(l, *total));
+        let mut steps = Vec::new();
+        let mut total = 0;
+        for (weight, (own, own_total)) in each {
+            let scale = weight * (common / own_total);
+            steps.extend(own.into_iter().map(|(w, step)| (w * scale, step)));
+            total += weight * common;
+        }
+        return (steps, total);
+    }
+    let throw = throws.first().map_or(
+        Throw {
+            sum,
+            weight: 1,
+            top: sum == board.dice().max_sum(),
+        },
+        |t| Throw { weight: 1, ..**t },
+    );
+    throw_steps(board, turn_start, square, streak, &throw)
+}
+
+fn lcm(a: u64, b: u64) -> u64 {
+    a / crate::board::dice::gcd(a, b) * b
+}
+
+/// [`turn_steps`] for one throw of the dice (its sum and whether it rolls again).
+fn throw_steps(
+    board: &Board,
+    turn_start: Square,
+    square: Square,
+    streak: u32,
+    throw: &Throw,
+) -> (Vec<(u64, TurnStep)>, u64) {
     let now = InTurn { at: square, streak };
     let mut thrown = Vec::new();
     let total = throw_into(
         &SingleBoard::new(board),
         &turn_start,
         &now,
-        &throw,
+        throw,
         &mut Vec::new(),
         &mut thrown,
     );
@@ -283,7 +326,8 @@ pub fn turn_steps(
 ///
 /// # Panics
 ///
-/// When the roll is random beyond its throw.
+/// When the roll is random beyond its throw, or the dice throw `sum` both in a way that rolls
+/// again and in one that does not.
 ///
 /// # Examples
 ///

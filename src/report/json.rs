@@ -100,6 +100,10 @@ pub struct RulesJson<'a> {
     /// Seed 002's random tiles (absent when none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tiles: Option<&'a Tiles>,
+    /// The house rules a board sets ([`Rules::house_rules`]), each under its key (absent with
+    /// the defaults).
+    #[serde(flatten)]
+    pub house: std::collections::BTreeMap<&'static str, serde_json::Value>,
 }
 
 fn is_one(v: &u32) -> bool {
@@ -119,6 +123,7 @@ impl<'a> RulesJson<'a> {
             roll_again: rules.roll_again,
             start: rules.start,
             tiles: None,
+            house: rules.house_rules().into_iter().collect(),
         }
     }
 

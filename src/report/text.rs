@@ -85,6 +85,16 @@ pub fn rules_line(board: &Board) -> String {
             t.length, t.snake, t.ladder
         ));
     }
+    for (key, value) in rules.house_rules() {
+        let value = match value.as_array() {
+            Some(items) => {
+                let items: Vec<String> = items.iter().map(|v| v.to_string()).collect();
+                format!("[{}]", items.join(", "))
+            }
+            None => value.to_string(),
+        };
+        line.push_str(&format!(", {key} = {value}"));
+    }
     line
 }
 

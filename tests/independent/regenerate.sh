@@ -40,6 +40,12 @@ for board in tests/fixtures/independent-boards/*.toml; do
   { echo "args $board"; python3 tests/independent/rules_chain.py "$board" --turns 6; } \
     > "tests/fixtures/independent-rules/$name.txt"
 done
+# Issue 39's turn rules on full-size boards (the fast routes' kind: one fair die, no draw).
+for board in tests/fixtures/turn-rules/*.toml; do
+  name=$(basename "$board" .toml)
+  { echo "args $board"; python3 tests/independent/rules_chain.py "$board" --turns 6; } \
+    > "tests/fixtures/independent-rules/$name.txt"
+done
 # Two players sharing a stateful board (issue 12 item 3): shared_race.py's exact win
 # probabilities, rounds and scores, read by tests/it/cli_simulate_stateful.rs (a z-test of the
 # simulator at 10^6 games).
@@ -49,11 +55,16 @@ python3 tests/independent/shared_race.py tests/fixtures/sim/shared-two.toml \
 # kernel, by interpolation) and E[T^k] for k = 1..4, read by tests/it/known_closed_forms.rs.
 # tiles-once-points is left out: its 188 turn states take the interpolation many minutes.
 mkdir -p tests/fixtures/independent-closed-forms
+# Issue 39's turn rules (enter, roll_again_on, jump_takes_turn) go to their own folder, read by
+# their own test, so that issue 18's set stays as counted.
+mkdir -p tests/fixtures/independent-closed-forms-turn-rules
 for board in tests/fixtures/independent-boards/*.toml; do
   name=$(basename "$board" .toml)
   [ "$name" = tiles-once-points ] && continue
+  dir=tests/fixtures/independent-closed-forms
+  grep -qE '^(enter|roll_again_on|jump_takes_turn) =' "$board" && dir=$dir-turn-rules
   { echo "args $board"; python3 tests/independent/closed_form.py "$board" --moments 4; } \
-    > "tests/fixtures/independent-closed-forms/$name.txt"
+    > "$dir/$name.txt"
 done
 # The shared race (issue 12 item 3): shared_race.py's wins, rounds and each seat's expected
 # score on the small boards whose joint chain it solves in minutes, into

@@ -33,6 +33,16 @@ One roll from square s (the rules, as read here):
     roll_again not none) or the square gave an extra turn (one more roll either way), else the
     turn ends.
 
+Issue 39's turn rules, as read here from DESIGN.md section 1 ("Four more rules"):
+  * enter = [sums]: from square 0 a throw whose sum is not listed leaves the token on 0 and
+    nothing triggers (as a stay); the turn logic is unchanged (a top throw still rolls again);
+  * roll_again_on = "double": the throws that roll again (and count toward a forfeit) are those
+    with every die on the same face, found by enumerating the dice one by one;
+  * jump_takes_turn: a move (or a draw, with chain = true) that would take a live jump stops on
+    its square and ends the turn; the next turn is a jump turn ("turn" state whose owed field is
+    "jump"): no roll, the jump is followed and counted then; with chain = true a live jump where
+    it ends is the turn after.
+
 Quantities: expected turns, rolls, snakes, ladders, squares climbed and slid (rewards on the
 transitions), Var T (second moment with the turn reward on "turn" states), the expected final
 score (points as a reward when eaten) and its law (absorption into the final states), and
@@ -40,7 +50,8 @@ P(T = n) for n = 1..--turns (from the turn-to-turn kernel, obtained by absorbing
 states). All exact with fractions.Fraction and Gaussian elimination.
 
 Usage: python3 rules_chain.py BOARD.toml [--turns N]   prints "name n/d" lines, plus
-"score_law VALUE n/d" and "p_turns N n/d" lines. python3 rules_chain.py --selftest checks the
+"score_law VALUE n/d" and "p_turns N n/d" lines; with --shortest N instead, "shortest n p/q":
+the fewest turns n <= N a game can take and P(T = n). python3 rules_chain.py --selftest checks the
 hand-worked tiny boards listed in HAND below.
 """
 import argparse
@@ -73,24 +84,34 @@ def load_text(text):
         "points": {int(s): int(p) for s, p in d.get("points", [])},
         "lose": set(d.get("lose_turn", [])),
         "extra": set(d.get("extra_turn", [])),
+        # The three turn rules of DESIGN.md section 1 "Four more rules" (issue 39).
+        "enter": None if "enter" not in rules else set(int(x) for x in rules["enter"]),
+        "double": rules.get("roll_again_on", "top") == "double",
+        "jump_turn": bool(rules.get("jump_takes_turn", False)),
     }
 
 
 def throws(b):
-    """The law of one throw: list of (sum, probability, top), top = every die on face F."""
+    """The law of one throw: list of (sum, probability, top), top = every die on face F, or with
+    `roll_again_on = "double"` every die on the same face (the throws that roll again)."""
     w = b["weights"]
     total, faces = sum(w), len(w)
-    law = {(0, True): Fraction(1)}
+    # Keyed by (sum, the face all dice so far show, or 0 once two differ).
+    law = {(0, None): Fraction(1)}
     for _ in range(b["dice"]):
         nxt = {}
-        for (s, top), p in law.items():
+        for (s, same), p in law.items():
             for face in range(1, faces + 1):
                 if w[face - 1] == 0:
                     continue
-                key = (s + face, top and face == faces)
+                key = (s + face, face if same in (None, face) else 0)
                 nxt[key] = nxt.get(key, 0) + p * Fraction(w[face - 1], total)
         law = nxt
-    return [(s, p, top) for (s, top), p in sorted(law.items())]
+    out = {}
+    for (s, same), p in law.items():
+        top = same != 0 if b["double"] else same == faces
+        out[(s, top)] = out.get((s, top), 0) + p
+    return [(s, p, top) for (s, top), p in sorted(out.items())]
 
 
 # A move's counts: [snakes, ladders, climbed, slid].
@@ -126,8 +147,12 @@ def resolve(b, t, used):
 
 
 def follow(b, t, used, drawn, moved):
-    """Jumps and at most one chance draw from t; `moved` = a jump or draw already happened."""
+    """Jumps and at most one chance draw from t; `moved` = a jump or draw already happened.
+    With jump_takes_turn a live jump the move would take is not taken: the move stops on its
+    square and the square's entry is "pending" (the caller reads it as a jump owed)."""
     live = t in b["jumps"] and not (t in b["once"] and t in used)
+    if live and b["jump_turn"] and not (moved and not b["chain"]):
+        return [(Fraction(1), t, used, "pending")]
     if live:
         if moved and not b["chain"]:
             return [(Fraction(1), t, used, [0, 0, 0, 0])]
@@ -166,7 +191,9 @@ def roll_outcomes(b, sq, k, began, used, eaten, owed):
             continue
         k2 = k + 1 if (top and limited) else 0
         t = sq + r
-        if t > n and b["overshoot"] == "stay":
+        if sq == 0 and b["enter"] is not None and r not in b["enter"]:
+            moves = None  # not an entering throw: the token stays on 0, the roll is used
+        elif t > n and b["overshoot"] == "stay":
             moves = None
         else:
             if t > n:
@@ -177,6 +204,11 @@ def roll_outcomes(b, sq, k, began, used, eaten, owed):
         else:
             ends = []
             for p, s, us, c in moves:
+                if c == "pending":
+                    # Stopped on a jump: the turn ends now; the jump is the next turn.
+                    assert not owed, "a turn ending owing a lost turn with a jump pending"
+                    out.append((("turn", s, us, eaten, "jump"), pr * p, [1, 0, 0, 0, 0, 0]))
+                    continue
                 score, eat, ow = 0, eaten, owed
                 if s in b["points"] and s not in eaten:
                     score, eat = b["points"][s], eaten | {s}
@@ -195,9 +227,24 @@ def roll_outcomes(b, sq, k, began, used, eaten, owed):
     return out
 
 
+def jump_turn(b, sq, used, eaten):
+    """The turn of a pending jump on sq (jump_takes_turn): no roll; the jump is followed, its
+    counts are this turn's; with chain = true a live jump where it ends is the next turn."""
+    u = b["jumps"][sq]
+    used2 = used | {sq} if sq in b["once"] else used
+    rew = [0] + jump_counts(sq, u) + [0]
+    if u == b["n"]:
+        return (("end", eaten), Fraction(1), rew)
+    again = b["chain"] and u in b["jumps"] and not (u in b["once"] and u in used2)
+    assert u not in b["points"] and u not in b["lose"] and u not in b["extra"]
+    return (("turn", u, used2, eaten, "jump" if again else False), Fraction(1), rew)
+
+
 def transitions(b, state):
     if state[0] == "turn":
         _, sq, used, eaten, owed = state
+        if owed == "jump":
+            return [jump_turn(b, sq, used, eaten)]
         if owed:
             return [(("turn", sq, used, eaten, False), Fraction(1), [0] * 6)]
         began = sq if isinstance(b["again"], int) else None
@@ -376,6 +423,27 @@ HAND = [
     ("size = 3\nsnakes = [[2, 0]]\nonce = [2]\n[rules]\ndie = 2\n", "snakes", Fraction(3, 4)),
     ("size = 2\nextra_turn = [1]\n[rules]\ndie = 2\novershoot = \"allow\"\n", "turns", Fraction(1)),
     ("size = 2\npoints = [[1, 5]]\n[rules]\ndie = 2\novershoot = \"allow\"\n", "score", Fraction(5, 2)),
+    # Issue 39's turn rules (README "Hand-worked tiny boards").
+    ("size = 3\n[rules]\ndie = 2\novershoot = \"allow\"\nenter = [2]\n", "turns", Fraction(3)),
+    ("size = 3\n[rules]\ndie = 2\novershoot = \"allow\"\nenter = [2]\n", "variance", Fraction(2)),
+    ("size = 4\nsnakes = [[3, 0]]\n[rules]\ndie = 2\novershoot = \"allow\"\nenter = [2]\n", "turns", Fraction(6)),
+    ("size = 4\nsnakes = [[3, 0]]\n[rules]\ndie = 2\novershoot = \"allow\"\nenter = [2]\n", "snakes", Fraction(1)),
+    ("size = 3\n[rules]\ndie = 2\novershoot = \"allow\"\nenter = [1]\nroll_again = \"unlimited\"\n", "turns",
+     Fraction(5, 2)),
+    ("size = 3\n[rules]\ndie = 2\novershoot = \"allow\"\nenter = [1]\nroll_again = \"unlimited\"\n", "rolls",
+     Fraction(7, 2)),
+    ("size = 5\n[rules]\ndie = 2\ndice = 2\novershoot = \"allow\"\nroll_again = \"unlimited\"\n"
+     "roll_again_on = \"double\"\n", "turns", Fraction(3, 2)),
+    ("size = 5\n[rules]\ndie = 2\ndice = 2\novershoot = \"allow\"\nroll_again = \"unlimited\"\n"
+     "roll_again_on = \"double\"\n", "variance", Fraction(1, 4)),
+    ("size = 4\nladders = [[1, 3]]\n[rules]\ndie = 2\novershoot = \"allow\"\njump_takes_turn = true\n", "turns",
+     Fraction(11, 4)),
+    ("size = 4\nladders = [[1, 3]]\n[rules]\ndie = 2\novershoot = \"allow\"\njump_takes_turn = true\n",
+     "variance", Fraction(3, 16)),
+    ("size = 4\nladders = [[1, 3]]\n[rules]\ndie = 2\novershoot = \"allow\"\njump_takes_turn = true\n", "rolls",
+     Fraction(9, 4)),
+    ("size = 6\nladders = [[1, 3], [3, 5]]\n[rules]\ndie = 2\novershoot = \"allow\"\njump_takes_turn = true\n",
+     "turns", Fraction(31, 8)),
 ]
 
 
@@ -395,11 +463,18 @@ def main():
     ap.add_argument("board", nargs="?")
     ap.add_argument("--turns", type=int, default=0)
     ap.add_argument("--selftest", action="store_true")
+    ap.add_argument("--shortest", type=int, default=0, help="print the first n <= N with P(T = n) > 0")
     a = ap.parse_args()
     if a.selftest:
         return selftest()
     with open(a.board, encoding="utf-8") as f:
         b = load_text(f.read())
+    if a.shortest:
+        order, trans, _ = build(b)
+        law = turn_law(order, trans, a.shortest)
+        n = next(i for i, p in enumerate(law, 1) if p > 0)
+        print(f"shortest {n} {frac(law[n - 1])}")
+        return 0
     res = analyse(b, a.turns)
     for name in ["turns", "variance", "rolls", "snakes", "ladders", "climbed", "slid", "score"]:
         if name in res:

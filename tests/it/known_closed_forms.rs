@@ -72,3 +72,16 @@ fn closed_forms_and_moments_equal_the_independent_derivation_on_every_rule() {
         assert!(compared >= 8, "{}: only {compared} values", path.display());
     }
 }
+
+/// Issue 39's turn rules (`enter`, `roll_again_on = "double"`, `jump_takes_turn`): the same
+/// comparison on the boards of `tests/fixtures/independent-boards/` that use them, kept apart so
+/// the count above stays the issue-18 set.
+#[test]
+fn closed_forms_and_moments_equal_the_independent_derivation_on_the_turn_rules() {
+    let paths = super::common::fixtures("independent-closed-forms-turn-rules");
+    assert!(paths.len() >= 2, "only {} fixtures", paths.len());
+    for path in &paths {
+        let compared = check_fixture(path);
+        assert!(compared >= 8, "{}: only {compared} values", path.display());
+    }
+}

@@ -48,3 +48,4 @@ mod shown;
 mod snapshots;
 mod snapshots_simulate;
 mod svg;
+mod turn_rules;
