@@ -13,7 +13,7 @@
 //! BYTES_PER_TRANSITION` ([`chain_bytes`]): a state holds its turn's rewards (six rationals) and
 //! its place in the build's maps, a transition its row entry (index and fraction).
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::compound::turn_ends;
 use super::size::{BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
@@ -54,7 +54,7 @@ pub fn chain_bytes(states: usize, transitions: usize) -> f64 {
 /// Counts the states reachable from `start` by whole turns of `game`, and their transitions,
 /// until the estimated bytes ([`chain_bytes`]) pass `cap_bytes`.
 pub fn count<G: RollGame>(game: &G, start: G::State, cap_bytes: f64) -> Counted {
-    walk(game, start, cap_bytes, |_| {})
+    walk(game, start, cap_bytes, |_| {}, |_| {})
 }
 
 /// The least reachable state (in the states' order) whose turn can go on for ever
@@ -62,21 +62,44 @@ pub fn count<G: RollGame>(game: &G, start: G::State, cap_bytes: f64) -> Counted 
 /// [`super::Chain::endless_state`] says, without building the chain.
 pub fn first_endless<G: RollGame>(game: &G, start: G::State) -> Option<G::State> {
     let mut first: Option<G::State> = None;
-    walk(game, start, f64::INFINITY, |s| {
+    let endless = |s: &G::State| {
         if first.as_ref().is_none_or(|f| s < f) {
             first = Some(s.clone());
         }
-    });
+    };
+    walk(game, start, f64::INFINITY, |_| {}, endless);
     first
 }
 
-/// [`count`], telling `endless` each state whose turn can go on for ever.
+/// [`count`], with the states of each layer (the states `layer` gives the same key: a part of
+/// the state that a game never takes back, such as the jumps used up), in no order.
+pub fn count_layers<G: RollGame, K: std::hash::Hash + Eq>(
+    game: &G,
+    start: G::State,
+    cap_bytes: f64,
+    layer: impl Fn(&G::State) -> K,
+) -> (Counted, Vec<usize>) {
+    let mut layers: HashMap<K, usize> = HashMap::new();
+    let count = walk(
+        game,
+        start,
+        cap_bytes,
+        |s| *layers.entry(layer(s)).or_default() += 1,
+        |_| {},
+    );
+    (count, layers.into_values().collect())
+}
+
+/// [`count`], telling `new` each state reached (the start first) and `endless` each state whose
+/// turn can go on for ever.
 fn walk<G: RollGame>(
     game: &G,
     start: G::State,
     cap_bytes: f64,
+    mut new: impl FnMut(&G::State),
     mut endless: impl FnMut(&G::State),
 ) -> Counted {
+    new(&start);
     let mut seen: HashSet<G::State> = HashSet::from([start.clone()]);
     let mut queue = VecDeque::from([start]);
     let mut transitions = 0;
@@ -91,6 +114,7 @@ fn walk<G: RollGame>(
         transitions += ends.len();
         for s in ends {
             if seen.insert(s.clone()) {
+                new(&s);
                 queue.push_back(s);
             }
         }
@@ -159,6 +183,24 @@ pub fn check_counted<G: RollGame>(game: &G, start: G::State) -> Result<Counted, 
     let count = count(game, start, CHAIN_BYTES_LIMIT);
     if count.complete {
         Ok(count)
+    } else {
+        Err(StatesTooMany { count })
+    }
+}
+
+/// [`check_counted`] with the states of each layer ([`count_layers`]).
+///
+/// # Errors
+///
+/// [`StatesTooMany`] with the count (stopped just past the limit).
+pub fn check_counted_layers<G: RollGame, K: std::hash::Hash + Eq>(
+    game: &G,
+    start: G::State,
+    layer: impl Fn(&G::State) -> K,
+) -> Result<(Counted, Vec<usize>), StatesTooMany> {
+    let (count, layers) = count_layers(game, start, CHAIN_BYTES_LIMIT, layer);
+    if count.complete {
+        Ok((count, layers))
     } else {
         Err(StatesTooMany { count })
     }
