@@ -203,7 +203,9 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
             "; a larger --state-limit, or{}",
             &simulate_instead(*players, "")[1..]
         )),
-        SharedError::Layered(_, players) => Remedy::after(simulate_instead(*players, "")),
+        SharedError::Layered(_, players) | SharedError::TooMuchMemory { players, .. } => {
+            Remedy::after(simulate_instead(*players, ""))
+        }
         _ => None,
     }
 }

@@ -130,3 +130,25 @@ fn twelve_one_use_snakes_are_answered_as_sensitivity_answers_them() {
         .success()
         .stdout(predicate::str::contains("Expected turns"));
 }
+
+/// Item 6: `race seed-003 --players 3 --state-limit 18446744073709551615` passed the check of the
+/// joint chain's bound (1.6e9 states) against the limit and aborted at 2 GiB after 20 s; the
+/// bound's memory is now checked too, whatever the limit allows.
+#[test]
+fn a_shared_race_past_the_memory_is_refused_whatever_the_state_limit() {
+    within_cpu_seconds(
+        10,
+        &[
+            "race",
+            "seed-003",
+            "--players",
+            "3",
+            "--state-limit",
+            "18446744073709551615",
+        ],
+    )
+    .assert()
+    .code(2)
+    .stderr(predicate::str::contains("whatever --state-limit allows"))
+    .stderr(predicate::str::contains("`ladders simulate --players 3`"));
+}
