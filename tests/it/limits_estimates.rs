@@ -152,3 +152,21 @@ fn a_shared_race_past_the_memory_is_refused_whatever_the_state_limit() {
     .stderr(predicate::str::contains("whatever --state-limit allows"))
     .stderr(predicate::str::contains("`ladders simulate --players 3`"));
 }
+
+/// Item 6: with an extra-turn square on every square a turn passes every square ahead, whose
+/// visits were solved as one dense system (3,000 squares: 577 MB; 10,000 aborted at 2 GiB).
+/// The count sees the largest turn and refuses it at once; `simulate` answers.
+#[test]
+fn a_turn_through_every_square_is_refused_by_its_count() {
+    let board = hostile_board("extra_turn_everywhere_10000.toml");
+    within_cpu_seconds(10, &["expect", &board])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "a turn can pass 10,000 in-turn states",
+        ))
+        .stderr(predicate::str::contains("`ladders simulate`"));
+    within_cpu_seconds(10, &["simulate", &board, "-n", "10"])
+        .assert()
+        .success();
+}
