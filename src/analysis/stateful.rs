@@ -252,7 +252,7 @@ const SCORE_BYTES_PER_ENTRY: f64 = 64.0;
 
 /// Refuses, before any work, the law of the final score when it would take more than about
 /// [`super::stateful_fits::STATEFUL_SECONDS_LIMIT`] or, on the full chain (more than
-/// [`MAX_SUBSET_SOLVES`] point squares: one dense right-hand side of its states per final
+/// 12 point squares, `MAX_SUBSET_SOLVES`: one dense right-hand side of its states per final
 /// state), more memory than [`crate::chain::CHAIN_BYTES_LIMIT`] (13 point squares on 16
 /// squares took 8 GB). The chain solved is counted, not built ([`check_stateful`]).
 ///

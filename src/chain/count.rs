@@ -44,7 +44,7 @@ pub struct Counted {
 
 impl Counted {
     /// The estimated bytes of the built chain ([`chain_bytes`]), or of the largest turn's
-    /// system while it is built ([`turn_bytes`]) when that is more.
+    /// system while it is built (`turn_bytes`) when that is more.
     pub fn bytes(&self) -> f64 {
         chain_bytes(self.states, self.transitions).max(turn_bytes(self.longest_turn))
     }

@@ -292,7 +292,7 @@ pub enum SharedError {
     #[error(
         "{players} players sharing this board: the joint chain may have up to {bound:.3e} states \
          (squares, owed turns, used-up jumps, whose turn), about {:.0} GB of memory at {} bytes \
-         a state (the limit is {:.0} GB, whatever --state-limit allows)",
+         a state (the limit is {:.0} GB, whatever the state limit allows)",
         bound * SHARED_BYTES_PER_STATE / 1e9,
         SHARED_BYTES_PER_STATE,
         SHARED_MEMORY / 1e9

@@ -149,7 +149,7 @@ fn a_shared_race_past_the_memory_is_refused_whatever_the_state_limit() {
     )
     .assert()
     .code(2)
-    .stderr(predicate::str::contains("whatever --state-limit allows"))
+    .stderr(predicate::str::contains("whatever the state limit allows"))
     .stderr(predicate::str::contains("`ladders simulate --players 3`"));
 }
 
