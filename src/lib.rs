@@ -42,7 +42,7 @@ pub mod report;
 pub mod simulate;
 pub mod text;
 
-pub use facade::{Error, Game, TooLarge, Unit};
+pub use facade::{ClosedForm, Error, Game, TooLarge, Unit};
 
 #[cfg(test)]
 mod test_util;

@@ -5,6 +5,8 @@ use std::fmt;
 
 use crate::analysis::distribution::TooMuchWork;
 use crate::analysis::moments::MomentsError;
+use crate::analysis::pgf::PgfTooLong;
+use crate::analysis::squares::{SquaresTooLong, SQUARES_SECONDS_LIMIT};
 use crate::analysis::stateful_fits::{StatefulTooBig, STATEFUL_SECONDS_LIMIT};
 use crate::board::BoardError;
 use crate::chain::{ChainTooBig, StatesTooMany, CHAIN_BYTES_LIMIT};
@@ -138,6 +140,30 @@ impl From<StatefulTooBig> for TooLarge {
     }
 }
 
+impl From<PgfTooLong> for TooLarge {
+    fn from(e: PgfTooLong) -> TooLarge {
+        TooLarge {
+            what: "generating function",
+            estimate: e.seconds,
+            limit: e.limit,
+            unit: Unit::Seconds,
+            message: e.to_string(),
+        }
+    }
+}
+
+impl From<SquaresTooLong> for TooLarge {
+    fn from(e: SquaresTooLong) -> TooLarge {
+        TooLarge {
+            what: "per-square answers",
+            estimate: e.seconds,
+            limit: SQUARES_SECONDS_LIMIT,
+            unit: Unit::Seconds,
+            message: e.to_string(),
+        }
+    }
+}
+
 impl From<TooMuchWork> for TooLarge {
     fn from(e: TooMuchWork) -> TooLarge {
         TooLarge {
@@ -159,7 +185,14 @@ macro_rules! too_large {
         }
     )*};
 }
-too_large!(ChainTooBig, StatesTooMany, StatefulTooBig, TooMuchWork);
+too_large!(
+    ChainTooBig,
+    StatesTooMany,
+    StatefulTooBig,
+    TooMuchWork,
+    PgfTooLong,
+    SquaresTooLong
+);
 
 impl From<MomentsError> for Error {
     fn from(e: MomentsError) -> Error {

@@ -19,27 +19,43 @@ mod error;
 #[cfg(doctest)]
 pub struct LibraryDoc;
 
+use std::fmt;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::analysis::distribution::{Distribution, DistributionOptions};
 use crate::analysis::expectation::{expect_with, Expectation};
 use crate::analysis::moments::{checked_moments, moments_fit, Moments};
+use crate::analysis::pgf::tail::{decay_rate, DecayRate};
+use crate::analysis::pgf::{pgf_within, Pgf, PGF_SECONDS_LIMIT};
 use crate::analysis::shortest::{extremes, Extremes};
 use crate::analysis::shortest_state::stateful_extremes;
+use crate::analysis::squares::{check_square_answers, square_answers, SquareAnswers};
 use crate::analysis::stateful::{board_distribution, law_chain};
 use crate::analysis::stateful_fits::{check_stateful, Needs};
 use crate::board::format::{load_spec, parse_spec};
 use crate::board::{near_builtin_names, Board, BoardSpec, RuleOverrides, BUILTIN_BOARDS};
 use crate::chain::{check_fits, Chain, ChainState};
 use crate::game::Capabilities;
+use crate::progress::{self, Listener};
 
 pub use error::{Error, TooLarge, Unit};
 
 /// A board and its rules, validated: the one value every question starts from.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Game {
     spec: BoardSpec,
     board: Board,
+    progress: Option<Arc<dyn Listener>>,
+}
+
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Game")
+            .field("board", &self.board)
+            .field("progress", &self.progress.is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Game {
@@ -88,7 +104,7 @@ impl Game {
     pub fn with_rules(&self, overrides: &RuleOverrides) -> Result<Game, Error> {
         let mut spec = self.spec.clone();
         spec.apply(overrides);
-        Game::from_spec(spec)
+        Ok(self.same_listener(Game::from_spec(spec)?))
     }
 
     /// The same board with every snake and ladder swapped end for end.
@@ -100,12 +116,37 @@ impl Game {
     pub fn reversed(&self) -> Result<Game, Error> {
         let mut spec = self.spec.clone();
         spec.reverse();
-        Game::from_spec(spec)
+        Ok(self.same_listener(Game::from_spec(spec)?))
     }
 
     fn from_spec(spec: BoardSpec) -> Result<Game, Error> {
         let board = spec.clone().validate()?;
-        Ok(Game { spec, board })
+        Ok(Game {
+            spec,
+            board,
+            progress: None,
+        })
+    }
+
+    /// The same game, its long work told to `listener` as it goes (the stages of a solve, a
+    /// distribution's turns, ...: [`Listener`]); work on this thread only, not the process's
+    /// listener.
+    pub fn with_progress(mut self, listener: Arc<dyn Listener>) -> Game {
+        self.progress = Some(listener);
+        self
+    }
+
+    /// Runs `work`, told to this game's listener when it has one.
+    fn watched<T>(&self, work: impl FnOnce() -> T) -> T {
+        match &self.progress {
+            Some(listener) => progress::scoped(listener.clone(), work),
+            None => work(),
+        }
+    }
+
+    fn same_listener(&self, mut other: Game) -> Game {
+        other.progress = self.progress.clone();
+        other
     }
 
     /// The validated board.
@@ -150,7 +191,7 @@ impl Game {
             false => Needs::LawSolve,
         };
         check_stateful(&self.board, needs)?;
-        Ok(expect_with(&self.board, per_square))
+        Ok(self.watched(|| expect_with(&self.board, per_square)))
     }
 
     /// E\[T^j\], the factorial and central moments of the number of turns for j = 1..=k.
@@ -163,10 +204,10 @@ impl Game {
         self.no_choice()?;
         if !Capabilities::of(&self.board).stateless {
             check_stateful(&self.board, Needs::LawSolve)?;
-            return moments_of(&law_chain(&self.board), k);
+            return self.watched(|| moments_of(&law_chain(&self.board), k));
         }
         check_fits(&self.board)?;
-        moments_of(&Chain::for_board(&self.board), k)
+        self.watched(|| moments_of(&Chain::for_board(&self.board), k))
     }
 
     /// The exact law of the number of turns: P(T = n) and P(T > n) up to the turns `options`
@@ -180,7 +221,40 @@ impl Game {
         self.no_choice()?;
         check_fits(&self.board)?;
         check_stateful(&self.board, Needs::Law)?;
-        Ok(board_distribution(&self.board, options)?)
+        Ok(self.watched(|| board_distribution(&self.board, options))?)
+    }
+
+    /// The probability generating function of the number of turns, `F(z) = N(z) / D(z)`, the
+    /// minimal recurrence of `P(T = n)` and the proved decay rate of the tail.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`].
+    pub fn pgf(&self) -> Result<ClosedForm, Error> {
+        self.no_choice()?;
+        check_fits(&self.board)?;
+        check_stateful(&self.board, Needs::Law)?;
+        self.watched(|| match Capabilities::of(&self.board).stateless {
+            true => closed_form(&Chain::for_board(&self.board)),
+            false => closed_form(&law_chain(&self.board)),
+        })
+    }
+
+    /// The answers square by square: expected turns begun on each square, the probability a
+    /// move ever ends on it, the expected turns left from it, and each jump's expected uses and
+    /// probability of being taken (where the rules allow them: see [`SquareAnswers`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the solves, [`Error::NeedsPolicy`], [`Error::Unanswerable`]
+    /// when the game can go on for ever (the visits are infinite).
+    pub fn squares(&self) -> Result<SquareAnswers, Error> {
+        self.no_choice()?;
+        check_fits(&self.board)?;
+        check_stateful(&self.board, Needs::FullSolve)?;
+        check_square_answers(&self.board)?;
+        self.watched(|| square_answers(&self.board))
+            .map_err(|e| Error::Unanswerable(e.to_string()))
     }
 
     /// The shortest game (its turns, rolls, probability and a witness) and the longest.
@@ -192,11 +266,30 @@ impl Game {
         self.no_choice()?;
         check_fits(&self.board)?;
         check_stateful(&self.board, Needs::Full)?;
-        Ok(match Capabilities::of(&self.board).stateless {
-            true => extremes(&self.board, &Chain::for_board(&self.board)),
-            false => stateful_extremes(&self.board),
-        })
+        Ok(
+            self.watched(|| match Capabilities::of(&self.board).stateless {
+                true => extremes(&self.board, &Chain::for_board(&self.board)),
+                false => stateful_extremes(&self.board),
+            }),
+        )
     }
+}
+
+/// The generating function of T and the decay rate of its tail, proved.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
+pub struct ClosedForm {
+    /// `F(z) = N(z) / D(z)` and the minimal recurrence of `P(T = n)`.
+    pub pgf: Pgf,
+    /// rho enclosed, with its multiplicity and the constant of the tail when proved.
+    pub decay: Option<DecayRate>,
+}
+
+/// The generating function on `chain`, refused from its estimate before the work.
+fn closed_form<S: ChainState>(chain: &Chain<S>) -> Result<ClosedForm, Error> {
+    let pgf = pgf_within(chain, PGF_SECONDS_LIMIT)?;
+    let decay = decay_rate(chain, &pgf);
+    Ok(ClosedForm { pgf, decay })
 }
 
 /// The moments to order k on `chain`, refused from the estimates before any solve.

@@ -2,6 +2,7 @@
 //! numerator}` (the fields sorted, as every JSON report writes them), the one helper the
 //! result types' exact fields name with `#[serde(serialize_with = "...")]`.
 
+use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{Signed, Zero};
 use serde::ser::{SerializeSeq, Serializer};
@@ -86,6 +87,38 @@ pub fn exact_option<S: Serializer>(
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     value.as_ref().map(Form::of).serialize(serializer)
+}
+
+/// An exact interval `(low, high)` that may be absent, as `{low, high}` or `null`.
+///
+/// # Errors
+///
+/// The serializer's.
+pub fn exact_interval_option<S: Serializer>(
+    value: &Option<(BigRational, BigRational)>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Interval {
+        high: Form,
+        low: Form,
+    }
+    value
+        .as_ref()
+        .map(|(low, high)| Interval {
+            high: Form::of(high),
+            low: Form::of(low),
+        })
+        .serialize(serializer)
+}
+
+/// Integers of any size as decimal strings (a polynomial's coefficients).
+///
+/// # Errors
+///
+/// The serializer's.
+pub fn integers<S: Serializer>(values: &[BigInt], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(values.iter().map(|v| v.to_string()))
 }
 
 /// Pairs of a state (a square) and an exact number, as `[{state, value}]`.

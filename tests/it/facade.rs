@@ -147,3 +147,116 @@ fn errors_say_what_is_wrong_and_can_be_matched() {
     assert!(too.estimate > too.limit, "{too:?}");
     assert!(too.to_string().contains("the limit is 500 MB"), "{too}");
 }
+
+/// Records the stages it hears.
+#[derive(Default)]
+struct Heard(std::sync::Mutex<Vec<String>>);
+
+impl ladders::progress::Listener for Heard {
+    fn begin(&self, _id: u64, what: &str, _total: Option<u64>) {
+        self.0.lock().unwrap().push(what.to_string());
+    }
+    fn advance(&self, _id: u64, _done: u64) {}
+    fn end(&self, _id: u64) {}
+}
+
+#[test]
+fn a_games_listener_hears_its_work_and_only_its_own() {
+    let heard = std::sync::Arc::new(Heard::default());
+    let game = Game::from_toml(COIN, "coin")
+        .unwrap()
+        .with_progress(heard.clone());
+    // A distribution always begins with the tail's decay rate.
+    game.distribution(&DistributionOptions::default()).unwrap();
+    let stages = heard.0.lock().unwrap().clone();
+    assert!(
+        stages.iter().any(|s| s == "the tail's decay rate"),
+        "{stages:?}"
+    );
+    // A game made from it keeps the listener; a game without one tells it nothing.
+    let bounce = RuleOverrides {
+        overshoot: Some(ladders::board::Overshoot::Bounce),
+        ..RuleOverrides::default()
+    };
+    let before = heard.0.lock().unwrap().len();
+    Game::from_toml(COIN, "coin")
+        .unwrap()
+        .distribution(&DistributionOptions::default())
+        .unwrap();
+    assert_eq!(heard.0.lock().unwrap().len(), before);
+    game.with_rules(&bounce)
+        .unwrap()
+        .distribution(&DistributionOptions::default())
+        .unwrap();
+    assert!(heard.0.lock().unwrap().len() > before);
+}
+
+#[test]
+fn the_coins_generating_function_and_squares_are_answered_by_hand() {
+    let game = Game::from_toml(COIN, "coin").unwrap();
+    // F(z) = z/2 + z^2/2: F(1) = 1, F(1/2) = 1/4 + 1/8 = 3/8, F(2) = 1 + 2 = 3.
+    let closed = game.pgf().unwrap();
+    let at = |coefficients: &[num_bigint::BigInt], z: &BigRational| {
+        coefficients.iter().rev().fold(q(0, 1), |acc, c| {
+            acc * z + BigRational::from_integer(c.clone())
+        })
+    };
+    let f = |z: BigRational| at(&closed.pgf.numerator, &z) / at(&closed.pgf.denominator, &z);
+    assert_eq!(
+        (f(q(1, 1)), f(q(1, 2)), f(q(2, 1))),
+        (q(1, 1), q(3, 8), q(3, 1))
+    );
+    // Square 0 begins every game's first turn; square 1 begins a second turn half the time,
+    // and is landed on by a 1 from the start (probability 1/2); 1 turn is left from it.
+    let answers = game.squares().unwrap();
+    let row = |square| answers.squares.iter().find(|a| a.square == square).unwrap();
+    assert_eq!(
+        (row(0).visits.clone(), row(0).remaining.clone()),
+        (q(1, 1), q(3, 2))
+    );
+    assert_eq!(
+        (row(1).visits.clone(), row(1).remaining.clone()),
+        (q(1, 2), q(1, 1))
+    );
+    assert_eq!(row(1).reach, Some(q(1, 2)));
+    let json = serde_json::to_value(&answers).unwrap();
+    assert_eq!(exact(&json["squares"][1]["visits"]), q(1, 2));
+}
+
+#[test]
+fn the_generating_function_and_squares_match_the_command_line() {
+    for name in ["tiny", "milton-bradley", "efi"] {
+        let game = Game::builtin(name).unwrap();
+        let cli = json_of(&["pgf", name, "--json"]);
+        let closed = game.pgf().unwrap();
+        let strings =
+            |v: &[num_bigint::BigInt]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        let listed = |key: &str| -> Vec<String> {
+            cli[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(
+            strings(&closed.pgf.numerator),
+            listed("numerator"),
+            "{name}"
+        );
+        assert_eq!(
+            strings(&closed.pgf.denominator),
+            listed("denominator"),
+            "{name}"
+        );
+        let cli = json_of(&["squares", name, "--json"]);
+        let answers = game.squares().unwrap();
+        let rows = cli["squares"].as_array().unwrap();
+        assert_eq!(answers.squares.len(), rows.len(), "{name}");
+        for (a, row) in answers.squares.iter().zip(rows) {
+            assert_eq!(u64::from(a.square), row["square"].as_u64().unwrap());
+            assert_eq!(a.visits, exact(&row["visits"]), "{name} {}", a.square);
+            assert_eq!(a.remaining, exact(&row["remaining"]), "{name} {}", a.square);
+        }
+    }
+}
