@@ -43,7 +43,7 @@ fn bench_expect(c: &mut Criterion) {
         b.iter(|| expect_with(black_box(&stateful), false))
     });
     group.bench_function("mb-once4-apples4/score", |b| {
-        b.iter(|| score(black_box(&stateful)).unwrap())
+        b.iter(|| score(black_box(&stateful)).unwrap().unwrap())
     });
     group.finish();
 }

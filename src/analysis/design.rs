@@ -9,6 +9,7 @@ use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::expectation::{expect_with, Expectation};
+use super::stateful_fits::{check_stateful, Needs, StatefulTooBig};
 use super::visits::all_jumps;
 use crate::board::{Board, BoardError, DieChoice, Jump, RuleOverrides, Square};
 
@@ -52,11 +53,21 @@ pub const SENSITIVITY_SECONDS_LIMIT: f64 = 30.0;
 /// The estimated CPU seconds of [`sensitivity`]: one exact solve of the changed board per jump,
 /// each about `squares^2 / 6.5e7` s (measured, user CPU: `benches/boards/gen-1000.toml`, 40
 /// jumps, 0.61 s; `expect` on the 10,000-square `gen-10000.toml` 1.6 s, so its 400 solves about
-/// 10 minutes). Boards whose state is more than the square (one-use jumps, points, lost or
-/// extra turns) solve larger chains; they are estimated by their squares all the same.
-pub fn sensitivity_seconds(board: &Board) -> f64 {
+/// 10 minutes). A board whose state is more than the square (one-use jumps, points, lost or
+/// extra turns) solves its larger chain, estimated as `expect`'s own solve is
+/// ([`check_stateful`]: 64 one-use snakes on 220 squares, 11,773 states, ran past a minute and
+/// 1.3 GB when it was estimated by its squares).
+///
+/// # Errors
+///
+/// [`StatefulTooBig`] when the board's chain is too large to build or one solve is too long.
+pub fn sensitivity_seconds(board: &Board) -> Result<f64, StatefulTooBig> {
+    let jumps = all_jumps(board).len() as f64;
+    if let Some(estimate) = check_stateful(board, Needs::LawSolve)? {
+        return Ok(jumps * estimate.solve_seconds());
+    }
     let squares = f64::from(board.size()) + 1.0;
-    all_jumps(board).len() as f64 * squares * squares / 6.5e7
+    Ok(jumps * squares * squares / 6.5e7)
 }
 
 /// Why [`sensitivity`] gave no answer.
@@ -65,6 +76,10 @@ pub enum SensitivityError {
     /// A changed board did not validate (it always should: removing a jump breaks no rule).
     #[error(transparent)]
     Board(#[from] BoardError),
+    /// The board's chain is too large, or one of its solves too long
+    /// ([`check_stateful`]).
+    #[error(transparent)]
+    Stateful(#[from] StatefulTooBig),
     /// The solves would take too long (estimated before starting, [`sensitivity_seconds`]).
     #[error(
         "removing each of the {jumps} snakes and ladders would take about {seconds:.0} s (one \
@@ -89,7 +104,7 @@ pub enum SensitivityError {
 ///
 /// [`SensitivityError::TooLong`] with the estimate.
 pub fn sensitivity_fits(board: &Board) -> Result<(), SensitivityError> {
-    let seconds = sensitivity_seconds(board);
+    let seconds = sensitivity_seconds(board)?;
     if seconds > SENSITIVITY_SECONDS_LIMIT {
         return Err(SensitivityError::TooLong {
             seconds,

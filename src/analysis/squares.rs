@@ -333,7 +333,11 @@ fn occupancy_of<S: ChainState>(
     let t = chain.transient_count();
     let mut x = vec![BigInt::zero(); chain.states().len()];
     x[chain.start()] = BigInt::one();
-    for _ in 0..n {
+    // Each turn's numbers are a turn's denominator longer than the last: `squares --after` and
+    // `draw --heat after` with many turns ran for minutes without a word.
+    let stage = crate::progress::Stage::begin("the law turn by turn", Some(n as u64));
+    for turn in 0..n {
+        stage.advance(turn as u64);
         let mut y = vec![BigInt::zero(); x.len()];
         for (i, xi) in x.iter().enumerate() {
             if xi.is_zero() {

@@ -24,6 +24,7 @@ use num_traits::{One, Zero};
 use super::distribution::{distribution, Distribution, DistributionOptions, Mean, TooMuchWork};
 use super::expectation::{expect_chain_with, expected_turns, Expectation, Expectations};
 use super::fundamental::expected_rewards;
+use super::stateful_fits::{check_stateful, Needs, StatefulTooBig, STATEFUL_SECONDS_LIMIT};
 use crate::board::{Board, Square};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
@@ -236,17 +237,85 @@ impl Score {
 /// squares) sets.
 const MAX_SUBSET_SOLVES: usize = 12;
 
+/// Seconds of the law of the final score per `sets^2.2 w`, w the chain's layer work
+/// ([`super::stateful_fits::Estimate`], its states squared on a board without one-use jumps):
+/// one exact solve of the chain per set of point squares (`sets`, 2^k with k point squares), whose
+/// probabilities, each over its own denominator, are then summed and differenced (inclusion and
+/// exclusion), their common denominators growing with the sets. Fitted on `expect` (user CPU,
+/// load about 3) on boards of N squares with k point squares spread evenly and one snake
+/// (`size = N`, `snakes = [[N - 2, 2]]`): N = 100 with k = 6, 7, 8, 9: 0.07, 0.27, 1.27, 6.6 s;
+/// k = 8 with N = 50 and 200: 0.29 and 5.0 s.
+const SCORE_SECONDS: f64 = 6.4e-10;
+
+/// Bytes of one entry of the full chain's right-hand sides (a rational, mostly zero).
+const SCORE_BYTES_PER_ENTRY: f64 = 64.0;
+
+/// Refuses, before any work, the law of the final score when it would take more than about
+/// [`super::stateful_fits::STATEFUL_SECONDS_LIMIT`] or, on the full chain (more than
+/// 12 point squares, `MAX_SUBSET_SOLVES`: one dense right-hand side of its states per final
+/// state), more memory than [`crate::chain::CHAIN_BYTES_LIMIT`] (13 point squares on 16
+/// squares took 8 GB). The chain solved is counted, not built ([`check_stateful`]).
+///
+/// # Errors
+///
+/// [`StatefulTooBig`] with the estimate (or the count of a chain past the memory limit).
+pub fn score_fits(board: &Board) -> Result<(), StatefulTooBig> {
+    let apples = board.point_squares().len();
+    if apples == 0 {
+        return Ok(());
+    }
+    let by_subsets = apples <= MAX_SUBSET_SOLVES;
+    let needs = if by_subsets { Needs::Law } else { Needs::Full };
+    let estimate = match check_stateful(board, needs) {
+        Ok(Some(estimate)) => estimate,
+        Ok(None) => return Ok(()),
+        Err(StatefulTooBig::Chain(chain)) => {
+            return Err(StatefulTooBig::ScoreChain { apples, chain })
+        }
+        Err(e) => return Err(e),
+    };
+    let states = estimate.count.states as f64;
+    // The full chain has one final state per set eaten, and fewer sets than states.
+    let sets = match by_subsets {
+        true => 2f64.powi(apples as i32),
+        false => 2f64.powi(apples as i32).min(states),
+    };
+    let seconds = SCORE_SECONDS * sets.powf(2.2) * estimate.layer_work;
+    let bytes = match by_subsets {
+        true => 0.0,
+        false => sets * states * SCORE_BYTES_PER_ENTRY,
+    };
+    if seconds > STATEFUL_SECONDS_LIMIT || bytes > crate::chain::CHAIN_BYTES_LIMIT {
+        return Err(StatefulTooBig::Score {
+            apples,
+            states: estimate.count.states,
+            seconds,
+            bytes,
+        });
+    }
+    Ok(())
+}
+
 /// The law of the final score on a board with point squares, when the game ends with
 /// probability 1 (`None` otherwise, or without point squares).
-pub fn score(board: &Board) -> Option<Score> {
+///
+/// # Errors
+///
+/// [`StatefulTooBig`] when it would take too long or too much memory ([`score_fits`]),
+/// before any work.
+pub fn score(board: &Board) -> Result<Option<Score>, StatefulTooBig> {
     let apples = board.point_squares();
     if apples.is_empty() {
-        return None;
+        return Ok(None);
     }
+    score_fits(board)?;
     let ends = if apples.len() <= MAX_SUBSET_SOLVES {
-        eaten_by_subsets(board)?
+        eaten_by_subsets(board)
     } else {
-        eaten_on_full_chain(board)?
+        eaten_on_full_chain(board)
+    };
+    let Some(ends) = ends else {
+        return Ok(None);
     };
     let points = |eaten: u64| -> i64 {
         apples
@@ -267,7 +336,7 @@ pub fn score(board: &Board) -> Option<Score> {
         .iter()
         .map(|(v, p)| p * BigRational::from_integer((*v).into()))
         .sum();
-    Some(Score { expected, law })
+    Ok(Some(Score { expected, law }))
 }
 
 /// P(the game ends having eaten exactly the set E) for each E, on the full chain: one final
@@ -598,7 +667,7 @@ mod tests {
             "t",
         )
         .unwrap();
-        let s = score(&b).unwrap();
+        let s = score(&b).unwrap().unwrap();
         assert_eq!(s.law, vec![(0, q(1, 2)), (5, q(1, 2))]);
         assert_eq!(s.expected, q(5, 2));
         assert_eq!(s.at_least(5), q(1, 2));
@@ -610,7 +679,7 @@ mod tests {
             "t",
         )
         .unwrap();
-        let s = score(&again).unwrap();
+        let s = score(&again).unwrap().unwrap();
         assert_eq!(s.law.last().unwrap().0, 5);
         assert_eq!(
             s.law.iter().map(|(_, p)| p.clone()).sum::<BigRational>(),

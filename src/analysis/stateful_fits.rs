@@ -14,24 +14,28 @@
 //! # Formula
 //!
 //! The exact solves on these chains (expected turns and rewards by lifting, the score's law by
-//! inclusion and exclusion over the apples) take about `states x 2.5e-3` s
-//! ([`stateful_solve_seconds`]), fitted on three generated boards with the same additions as
-//! `stateful_10000.toml` (`ladders generate --size N --snakes N/50 --ladders N/50 --seed 3`, user
-//! CPU of `ladders expect` at load average about 4): 1,000 squares (8,058 states) 12.7 s, 2,000
-//! (30,550) 39.1 s, 3,000 (45,970) 105 s; the largest rate measured (2.3e-3 s a state) rounded
-//! up. The rate varies: the same 1,000 and 2,000-square boards without their apples took 10.9
-//! and 16.5 s.
+//! inclusion and exclusion over the apples) go layer by layer: a layer is the states with the
+//! same one-use jumps used up (and apples eaten), which a game never takes back, so `I - Q` is
+//! block triangular with a block per layer. They take about `sum over the layers of states^2 x
+//! 7e-7` s ([`Estimate::solve_seconds`]; the layers are counted with the states), fitted on
+//! `ladders expect` (user CPU, load about 7) on a generated board with the same additions as
+//! `stateful_10000.toml` (`ladders generate --size 1000 --snakes 20 --ladders 20 --seed 3`,
+//! its first two ladders and snakes one-use, two lost-turn and two extra-turn squares: 8,058
+//! states in 16 layers, 5.1 s). The same board on 2,000 squares (30,550 states) took 10.8 s
+//! (estimate 41 s), and one of 100 squares with 12 one-use snakes (90,107 states in 4,096
+//! layers of about 22) 0.8 s (estimate 2 s); counting by states alone (2.5e-3 s a state, until
+//! 2026-11-29) refused that one as 225 s while `sensitivity` solved it 13 times in 6 s.
 
 use crate::board::Board;
-use crate::chain::{check_counted, Counted, StatesTooMany, TurnModel};
-use crate::game::{Capabilities, StatefulBoard};
+use crate::chain::{check_counted_layers, Counted, StatesTooMany, TurnModel};
+use crate::game::{Capabilities, PlayerState, StatefulBoard};
 
 /// The estimated seconds past which an exact solve on a board that changes during a game is
 /// refused: what is left of a minute for building the chain and the report.
 pub const STATEFUL_SECONDS_LIMIT: f64 = 30.0;
 
-/// Seconds of exact solving per state of the chain (see the module documentation).
-pub const SOLVE_SECONDS_PER_STATE: f64 = 2.5e-3;
+/// Seconds of exact solving per squared state of a layer (see the module documentation).
+pub const SOLVE_SECONDS_PER_LAYER_STATE2: f64 = 7e-7;
 
 /// Which chain of a board that changes during a game an analysis builds, and whether it solves
 /// it exactly.
@@ -66,11 +70,75 @@ pub enum StatefulTooBig {
         /// The estimated seconds.
         seconds: f64,
     },
+    /// The law of the final score would take too long or too much memory
+    /// ([`super::stateful::score_fits`]).
+    #[error(
+        "the law of the final score over {apples} point squares would take about {} \
+         (one exact solve per set of point squares eaten on {} states, estimated before \
+         starting; answered up to about {STATEFUL_SECONDS_LIMIT:.0} s and {} MB)",
+        score_cost(*seconds, *bytes),
+        crate::text::thousands(*states as u64),
+        crate::text::thousands((crate::chain::CHAIN_BYTES_LIMIT / 1e6) as u64)
+    )]
+    Score {
+        /// The board's point squares.
+        apples: usize,
+        /// The states of the chain solved.
+        states: usize,
+        /// The estimated seconds.
+        seconds: f64,
+        /// The estimated bytes.
+        bytes: f64,
+    },
+    /// The chain the law of the final score is solved on would take too much memory.
+    #[error(
+        "the law of the final score over {apples} point squares needs the chain that remembers \
+         the squares eaten, and {chain}"
+    )]
+    ScoreChain {
+        /// The board's point squares.
+        apples: usize,
+        /// The count, stopped past the limit.
+        chain: StatesTooMany,
+    },
 }
 
-/// The estimated seconds of the exact solves on a chain of `states` states.
-pub fn stateful_solve_seconds(states: usize) -> f64 {
-    states as f64 * SOLVE_SECONDS_PER_STATE
+/// "12,345 s", "12,345 s and 3,456 MB" (the memory when it is past the limit).
+fn score_cost(seconds: f64, bytes: f64) -> String {
+    let mut text = format!(
+        "{} s",
+        crate::text::thousands(seconds.min(1e18).round() as u64)
+    );
+    if bytes > crate::chain::CHAIN_BYTES_LIMIT {
+        let mb = crate::text::thousands((bytes / 1e6).min(1e18).round() as u64);
+        text.push_str(&format!(" and {mb} MB"));
+    }
+    text
+}
+
+/// A chain of a board that changes during a game, counted before it is built, with the size of
+/// its layers (the states with the same jumps used up and squares eaten, which a game never
+/// takes back).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The count.
+    pub count: Counted,
+    /// The sum over the layers of their states squared: an exact solve's work, which goes
+    /// layer by layer, each about its states squared (see the module documentation).
+    pub layer_work: f64,
+}
+
+impl Estimate {
+    /// The count, and the work of the layers whose states are `layers`.
+    pub fn new(count: Counted, layers: &[usize]) -> Estimate {
+        let layer_work = layers.iter().map(|&n| (n as f64).powi(2)).sum();
+        Estimate { count, layer_work }
+    }
+
+    /// The estimated seconds of one exact solve of the chain.
+    pub fn solve_seconds(&self) -> f64 {
+        self.layer_work * SOLVE_SECONDS_PER_LAYER_STATE2
+    }
 }
 
 /// Counts the chain `needs` names (nothing on a board whose state is the square) and refuses it
@@ -80,7 +148,7 @@ pub fn stateful_solve_seconds(states: usize) -> f64 {
 /// # Errors
 ///
 /// [`StatefulTooBig`] with the count or the estimate.
-pub fn check_stateful(board: &Board, needs: Needs) -> Result<Option<Counted>, StatefulTooBig> {
+pub fn check_stateful(board: &Board, needs: Needs) -> Result<Option<Estimate>, StatefulTooBig> {
     if Capabilities::of(board).stateless {
         return Ok(None);
     }
@@ -88,15 +156,17 @@ pub fn check_stateful(board: &Board, needs: Needs) -> Result<Option<Counted>, St
         Needs::Law | Needs::LawSolve => StatefulBoard::for_turns(board),
         Needs::Full | Needs::FullSolve => StatefulBoard::new(board),
     };
-    let count = check_counted(&game, TurnModel::start(&game))?;
-    let seconds = stateful_solve_seconds(count.states);
+    let (count, layers) =
+        check_counted_layers(&game, TurnModel::start(&game), |s: &PlayerState| s.progress)?;
+    let estimate = Estimate::new(count, &layers);
+    let seconds = estimate.solve_seconds();
     if matches!(needs, Needs::LawSolve | Needs::FullSolve) && seconds > STATEFUL_SECONDS_LIMIT {
         return Err(StatefulTooBig::Solve {
             states: count.states,
             seconds,
         });
     }
-    Ok(Some(count))
+    Ok(Some(estimate))
 }
 
 /// Whether the exact solves on `board`'s chain without the eaten apples fit in about
@@ -125,7 +195,7 @@ mod tests {
     fn the_count_is_the_built_chains_states_and_transitions() {
         let b = builtin("seed-003").unwrap();
         let full = crate::analysis::stateful::stateful_chain(&b);
-        let count = check_stateful(&b, Needs::Full).unwrap().unwrap();
+        let count = check_stateful(&b, Needs::Full).unwrap().unwrap().count;
         assert_eq!(count.states, full.states().len());
         let built: usize = full.rows().iter().map(Vec::len).sum();
         assert_eq!(count.transitions, built);
@@ -134,8 +204,8 @@ mod tests {
     #[test]
     fn a_long_solve_is_refused_with_the_states_and_the_estimate() {
         // 8,000 squares, two one-use snakes and a lost-turn square: each square with either
-        // snake used up or not and a turn owed or not, more than 12,000 states (30 s at
-        // 2.5e-3 s a state).
+        // snake used up or not and a turn owed or not, more than 12,000 states in four layers
+        // (30 s at 7e-7 s per squared state of a layer: 6,500 states in each).
         let big = board(
             "size = 8000\nsnakes = [[7000, 10], [6000, 20]]\nonce = [7000, 6000]\nlose_turn = [50]\n",
         );

@@ -434,9 +434,11 @@ fn lead(x: &BigRational) -> f64 {
 }
 
 /// The number of decimals that give a number of leading exponent `lead` about `digits`
-/// significant digits.
-fn places(lead: f64, digits: usize) -> usize {
-    (digits as f64 - 1.0 - lead).max(0.0) as usize
+/// significant digits; `None` for a number outside the floats' range (a C below 10^-324 states
+/// nothing, and its digits would take 10^(2^32) to write).
+fn places(lead: f64, digits: usize) -> Option<usize> {
+    lead.is_finite()
+        .then(|| (digits as f64 - 1.0 - lead).max(0.0) as usize)
 }
 
 /// [`statement_within`] with no bar to meet (the tests' entry).
@@ -464,12 +466,16 @@ fn statement_within(
     digits: usize,
     bar: Option<&Bar>,
 ) -> Option<TailLaw> {
-    if !x.l.is_positive() {
+    // An upper rate r >= 1 proves no decay (a state that u barely holds can give it any ratio:
+    // rho 10 and C 10^-41,876 at m = 41,876 on a 17-square board, whose 17 digits took 10^(2^32)
+    // to write); it is ruled out before any digit is written.
+    let one = Scaled::integer(1);
+    if !x.l.is_positive() || !x.r.compare(&one).is_lt() {
         return None;
     }
     let (rho_mid, c_mid) = (&x.rho_mid, &x.c_mid);
-    let (rho, rho_s, rho_text) = decimal(rho_mid, places(x.leads.0, digits));
-    let (c, c_s, c_text) = decimal(c_mid, places(x.leads.1, digits));
+    let (rho, rho_s, rho_text) = decimal(rho_mid, places(x.leads.0, digits)?);
+    let (c, c_s, c_text) = decimal(c_mid, places(x.leads.1, digits)?);
     // C' rho'^m enclosed (powers rounded outward), so A >= it >= B still holds.
     let big_a = x.a.clone().larger(c_s.times(&pow_rounded(&rho_s, m, true)));
     let small_b =
@@ -477,7 +483,6 @@ fn statement_within(
             .smaller(c_s.times(&pow_rounded(&rho_s, m, false)));
     let big_r = x.r.clone().larger(rho_s.clone());
     let small_l = x.l.clone().smaller(rho_s);
-    let one = Scaled::integer(1);
     if !(big_r.compare(&one).is_lt() && small_l.is_positive() && small_b.is_positive()) {
         return None;
     }

@@ -291,13 +291,15 @@ fn compound_move_with<G: RollGame>(
 /// [`RollGame::end_turn`]), without their probabilities (the support of [`compound_move`]'s law,
 /// for counting a chain before building it: [`super::count`]), and whether the turn can go on
 /// for ever ([`Turn::endless`]; it then ends, as in [`compound_move`], on one of its in-turn
-/// states that begin no top-throw streak, all of which are listed).
-pub(super) fn turn_ends<G: RollGame>(game: &G, state: &G::State) -> (Vec<G::State>, bool) {
+/// states that begin no top-throw streak, all of which are listed), and how many in-turn states
+/// it passes (the size of the system [`compound_move`] may solve for their visits).
+pub(super) fn turn_ends<G: RollGame>(game: &G, state: &G::State) -> (Vec<G::State>, bool, usize) {
     let first = match begin(game, state.clone()) {
         Step::Continue(first) => first,
-        Step::End(after) => return (vec![after], false),
+        Step::End(after) => return (vec![after], false, 0),
     };
     let (mut states, mut rolls) = in_turn_states(game, first, None);
+    let in_turn = states.len();
     let stuck = drop_endless(&mut states, &mut rolls);
     let endless = !stuck.is_empty();
     let mut ends: Vec<G::State> = rolls
@@ -308,7 +310,7 @@ pub(super) fn turn_ends<G: RollGame>(game: &G, state: &G::State) -> (Vec<G::Stat
         .collect();
     ends.sort_unstable();
     ends.dedup();
-    (ends, endless)
+    (ends, endless, in_turn)
 }
 
 /// The in-turn states of an endless turn that its never-ending chance may go to: those that begin

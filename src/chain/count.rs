@@ -13,7 +13,7 @@
 //! BYTES_PER_TRANSITION` ([`chain_bytes`]): a state holds its turn's rewards (six rationals) and
 //! its place in the build's maps, a transition its row entry (index and fraction).
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::compound::turn_ends;
 use super::size::{BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
@@ -37,13 +37,30 @@ pub struct Counted {
     pub transitions: usize,
     /// False when the count stopped at its cap: the chain has more states and transitions.
     pub complete: bool,
+    /// The most in-turn states one turn passes (squares reached by rolls that go on: top
+    /// throws, extra-turn squares).
+    pub longest_turn: usize,
 }
 
 impl Counted {
-    /// The estimated bytes of the built chain ([`chain_bytes`]).
+    /// The estimated bytes of the built chain ([`chain_bytes`]), or of the largest turn's
+    /// system while it is built (`turn_bytes`) when that is more.
     pub fn bytes(&self) -> f64 {
-        chain_bytes(self.states, self.transitions)
+        chain_bytes(self.states, self.transitions).max(turn_bytes(self.longest_turn))
     }
+}
+
+/// Bytes of one entry of the dense system a turn's in-turn states are solved in for their
+/// visits (`compound::general_visits`, `m (m + 1)` rationals for m in-turn states, 64 bytes each
+/// while zero): with an extra-turn square on every square a turn can pass every square ahead,
+/// so that system grows as the board's squares squared (3,000 squares: 577 MB peak for
+/// `expect`; 10,000 aborted at 2 GiB).
+pub const BYTES_PER_TURN_ENTRY: f64 = 64.0;
+
+/// The estimated bytes of the dense system of a turn of `in_turn` in-turn states.
+pub fn turn_bytes(in_turn: usize) -> f64 {
+    let m = in_turn as f64;
+    m * (m + 1.0) * BYTES_PER_TURN_ENTRY
 }
 
 /// The estimated bytes of a built turn chain of `states` states and `transitions` transitions.
@@ -54,7 +71,7 @@ pub fn chain_bytes(states: usize, transitions: usize) -> f64 {
 /// Counts the states reachable from `start` by whole turns of `game`, and their transitions,
 /// until the estimated bytes ([`chain_bytes`]) pass `cap_bytes`.
 pub fn count<G: RollGame>(game: &G, start: G::State, cap_bytes: f64) -> Counted {
-    walk(game, start, cap_bytes, |_| {})
+    walk(game, start, cap_bytes, |_| {}, |_| {})
 }
 
 /// The least reachable state (in the states' order) whose turn can go on for ever
@@ -62,50 +79,79 @@ pub fn count<G: RollGame>(game: &G, start: G::State, cap_bytes: f64) -> Counted 
 /// [`super::Chain::endless_state`] says, without building the chain.
 pub fn first_endless<G: RollGame>(game: &G, start: G::State) -> Option<G::State> {
     let mut first: Option<G::State> = None;
-    walk(game, start, f64::INFINITY, |s| {
+    let endless = |s: &G::State| {
         if first.as_ref().is_none_or(|f| s < f) {
             first = Some(s.clone());
         }
-    });
+    };
+    walk(game, start, f64::INFINITY, |_| {}, endless);
     first
 }
 
-/// [`count`], telling `endless` each state whose turn can go on for ever.
+/// [`count`], with the states of each layer (the states `layer` gives the same key: a part of
+/// the state that a game never takes back, such as the jumps used up), in no order.
+pub fn count_layers<G: RollGame, K: std::hash::Hash + Eq>(
+    game: &G,
+    start: G::State,
+    cap_bytes: f64,
+    layer: impl Fn(&G::State) -> K,
+) -> (Counted, Vec<usize>) {
+    let mut layers: HashMap<K, usize> = HashMap::new();
+    let count = walk(
+        game,
+        start,
+        cap_bytes,
+        |s| *layers.entry(layer(s)).or_default() += 1,
+        |_| {},
+    );
+    (count, layers.into_values().collect())
+}
+
+/// [`count`], telling `new` each state reached (the start first) and `endless` each state whose
+/// turn can go on for ever.
 fn walk<G: RollGame>(
     game: &G,
     start: G::State,
     cap_bytes: f64,
+    mut new: impl FnMut(&G::State),
     mut endless: impl FnMut(&G::State),
 ) -> Counted {
+    new(&start);
     let mut seen: HashSet<G::State> = HashSet::from([start.clone()]);
     let mut queue = VecDeque::from([start]);
     let mut transitions = 0;
+    let mut longest_turn = 0;
     while let Some(state) = queue.pop_front() {
         if game.is_final(&state) {
             continue;
         }
-        let (ends, never) = turn_ends(game, &state);
+        let (ends, never, in_turn) = turn_ends(game, &state);
         if never {
             endless(&state);
         }
         transitions += ends.len();
+        longest_turn = longest_turn.max(in_turn);
         for s in ends {
             if seen.insert(s.clone()) {
+                new(&s);
                 queue.push_back(s);
             }
         }
-        if chain_bytes(seen.len(), transitions) > cap_bytes {
-            return Counted {
-                states: seen.len(),
-                transitions,
-                complete: false,
-            };
+        let counted = Counted {
+            states: seen.len(),
+            transitions,
+            complete: false,
+            longest_turn,
+        };
+        if counted.bytes() > cap_bytes {
+            return counted;
         }
     }
     Counted {
         states: seen.len(),
         transitions,
         complete: true,
+        longest_turn,
     }
 }
 
@@ -115,13 +161,14 @@ fn walk<G: RollGame>(
 #[error(
     "the turn chain of this game would hold {}{} states and {}{} transitions in {} of memory \
      (the limit is {} MB; counted before building it): its state is the square and what the \
-     game remembers (jumps used up, squares eaten, a turn owed, top throws in a row)",
+     game remembers (jumps used up, squares eaten, a turn owed, top throws in a row){}",
     more(self.count),
     grouped(self.count.states),
     more(self.count),
     grouped(self.count.transitions),
     memory(self.count),
-    grouped((CHAIN_BYTES_LIMIT / 1e6) as usize)
+    grouped((CHAIN_BYTES_LIMIT / 1e6) as usize),
+    long_turn(self.count)
 )]
 pub struct StatesTooMany {
     /// The count, stopped at the limit (`complete` false) or whole.
@@ -133,6 +180,18 @@ fn more(c: Counted) -> &'static str {
         ""
     } else {
         "more than "
+    }
+}
+
+/// Says so when the largest turn's system is what passes the limit.
+fn long_turn(c: Counted) -> String {
+    match turn_bytes(c.longest_turn) > chain_bytes(c.states, c.transitions) {
+        true => format!(
+            "; a turn can pass {} in-turn states (rolls that go on: top throws, extra-turn \
+             squares), whose visits are solved together",
+            grouped(c.longest_turn)
+        ),
+        false => String::new(),
     }
 }
 
@@ -159,6 +218,24 @@ pub fn check_counted<G: RollGame>(game: &G, start: G::State) -> Result<Counted, 
     let count = count(game, start, CHAIN_BYTES_LIMIT);
     if count.complete {
         Ok(count)
+    } else {
+        Err(StatesTooMany { count })
+    }
+}
+
+/// [`check_counted`] with the states of each layer ([`count_layers`]).
+///
+/// # Errors
+///
+/// [`StatesTooMany`] with the count (stopped just past the limit).
+pub fn check_counted_layers<G: RollGame, K: std::hash::Hash + Eq>(
+    game: &G,
+    start: G::State,
+    layer: impl Fn(&G::State) -> K,
+) -> Result<(Counted, Vec<usize>), StatesTooMany> {
+    let (count, layers) = count_layers(game, start, CHAIN_BYTES_LIMIT, layer);
+    if count.complete {
+        Ok((count, layers))
     } else {
         Err(StatesTooMany { count })
     }

@@ -35,7 +35,8 @@ use num_traits::{One, Zero};
 pub use compound::compound_move;
 use compound::RollsMemo;
 pub use count::{
-    chain_bytes, check_counted, count, first_endless, Counted, StatesTooMany, BYTES_PER_STATE,
+    chain_bytes, check_counted, check_counted_layers, count, count_layers, first_endless, Counted,
+    StatesTooMany, BYTES_PER_STATE,
 };
 pub use endless::endless_turn;
 pub use links::{link_order, Link};

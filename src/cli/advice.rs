@@ -100,6 +100,10 @@ fn estimate_advice(err: &anyhow::Error) -> Option<Remedy> {
     if let Some(e) = err.downcast_ref::<StatefulTooBig>() {
         return Remedy::after(match e {
             StatefulTooBig::Chain(_) => "; `ladders simulate` estimates it, game by game",
+            StatefulTooBig::Score { .. } | StatefulTooBig::ScoreChain { .. } => {
+                "; `ladders expect --float` gives the expectations without it, and `ladders \
+                 simulate` estimates the score"
+            }
             StatefulTooBig::Solve { .. } => {
                 "; `ladders expect --float` solves it in floating point, and `ladders simulate` \
                  estimates the rest"
@@ -116,7 +120,9 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
             "; the law itself: `ladders distribution`, its moments: `ladders expect --moments 2`",
         );
     }
-    if let Some(SensitivityError::TooLong { .. }) = err.downcast_ref::<SensitivityError>() {
+    if let Some(SensitivityError::TooLong { .. } | SensitivityError::Stateful(_)) =
+        err.downcast_ref::<SensitivityError>()
+    {
         return Remedy::after(
             "; `ladders squares --csv --jumps` gives each jump's expected uses, and `ladders \
              expect` (or `expect --float`) on a copy of the board without a jump its expected \
@@ -197,7 +203,9 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
             "; a larger --state-limit, or{}",
             &simulate_instead(*players, "")[1..]
         )),
-        SharedError::Layered(_, players) => Remedy::after(simulate_instead(*players, "")),
+        SharedError::Layered(_, players) | SharedError::TooMuchMemory { players, .. } => {
+            Remedy::after(simulate_instead(*players, ""))
+        }
         _ => None,
     }
 }

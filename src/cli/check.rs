@@ -63,6 +63,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             trap_sentence(&trap)
         ),
         LawError::TooMuchWork(w) => anyhow::Error::new(w).context(board.name().to_string()),
+        LawError::Score(e) => anyhow::Error::new(e).context(board.name().to_string()),
     })?;
     let (sim, timing) = match &chosen {
         Some(c) => run_policy_simulation(c, &args.sim)?,

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use ladders::analysis::expectation::{expect_chain_with, expect_float, expect_with, Expectation};
 use ladders::analysis::moments::{checked_moments as checked_moments_of, moments_fit, Moments};
-use ladders::analysis::stateful::{law_chain, Score};
+use ladders::analysis::stateful::{law_chain, score_fits, Score};
 use ladders::board::Board;
 use ladders::chain::{Chain, ChainState};
 use ladders::game::Capabilities;
@@ -102,6 +102,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         (false, true) => Needs::FullSolve,
     };
     check_stateful(&board, needs)?;
+    if !args.float {
+        score_fits(&board)?;
+    }
     if args.float {
         let expectation =
             expect_float(&board, args.per_square).with_context(|| board.origin().to_string())?;
@@ -116,7 +119,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         None => (expect_with(&board, args.per_square), None),
         Some(k) => expect_and_moments(&board, usize::from(k), args.per_square)?,
     };
-    let score = ladders::analysis::stateful::score(&board);
+    let score = ladders::analysis::stateful::score(&board)?;
     if args.output.json {
         let mut value = serde_json::to_value(to_json(&board, &expectation, options))?;
         if let (Some(m), Some(obj)) = (&moments, value.as_object_mut()) {

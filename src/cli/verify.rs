@@ -92,6 +92,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             trap_sentence(&trap)
         ),
         LawError::TooMuchWork(w) => anyhow::Error::new(w).context(board.name().to_string()),
+        LawError::Score(e) => anyhow::Error::new(e).context(board.name().to_string()),
     })?;
     let variance = match (&sd, args.games) {
         (Some(sd), Some(games)) => Some(variance_test(&board, sd, games).map_err(|e| {

@@ -118,6 +118,24 @@ impl From<StatefulTooBig> for TooLarge {
                 unit: Unit::Seconds,
                 message: e.to_string(),
             },
+            StatefulTooBig::Score { bytes, .. } if bytes > CHAIN_BYTES_LIMIT => TooLarge {
+                what: "law of the score",
+                estimate: bytes,
+                limit: CHAIN_BYTES_LIMIT,
+                unit: Unit::Bytes,
+                message: e.to_string(),
+            },
+            StatefulTooBig::Score { seconds, .. } => TooLarge {
+                what: "law of the score",
+                estimate: seconds,
+                limit: STATEFUL_SECONDS_LIMIT,
+                unit: Unit::Seconds,
+                message: e.to_string(),
+            },
+            StatefulTooBig::ScoreChain { chain, .. } => TooLarge {
+                message: e.to_string(),
+                ..chain.into()
+            },
         }
     }
 }

@@ -287,6 +287,22 @@ pub enum SharedError {
         /// The limit.
         limit: usize,
     },
+    /// The joint chain may need more memory than [`SHARED_MEMORY`], whatever
+    /// [`SharedOptions::state_limit`] allows (refused before it is built).
+    #[error(
+        "{players} players sharing this board: the joint chain may have up to {bound:.3e} states \
+         (squares, owed turns, used-up jumps, whose turn), about {:.0} GB of memory at {} bytes \
+         a state (the limit is {:.0} GB, whatever the state limit allows)",
+        bound * SHARED_BYTES_PER_STATE / 1e9,
+        SHARED_BYTES_PER_STATE,
+        SHARED_MEMORY / 1e9
+    )]
+    TooMuchMemory {
+        /// The players.
+        players: usize,
+        /// The bound on the states.
+        bound: f64,
+    },
     /// From some reachable state no seat can ever finish.
     #[error("the game can last forever: from the squares {squares:?} (seat {seat} to move) no player can ever finish")]
     NeverEnds {
@@ -299,6 +315,15 @@ pub enum SharedError {
     #[error("the shared race could not be certified: {0}")]
     Layered(LayeredError, usize),
 }
+
+/// Bytes a joint state takes while the layered chain is built and solved: about 200 (the
+/// default [`SharedOptions::state_limit`], 2,000,000 states, plans for 400 MB).
+pub const SHARED_BYTES_PER_STATE: f64 = 200.0;
+
+/// The most memory a shared race plans for, whatever [`SharedOptions::state_limit`] allows:
+/// with a limit of 2^64 - 1, three players on seed-003 (a bound of 1.6e9 states) aborted at the
+/// 2 GiB address-space limit after 20 s.
+pub const SHARED_MEMORY: f64 = 2e9;
 
 /// An upper bound on the joint chain's states for `players` seats on `board` (without the
 /// eaten apples): the seat to move, each seat's square (0 to N) and owed turn (when the board
@@ -418,6 +443,9 @@ pub fn shared_race(
             bound,
             limit: options.state_limit,
         });
+    }
+    if bound * SHARED_BYTES_PER_STATE > SHARED_MEMORY {
+        return Err(SharedError::TooMuchMemory { players, bound });
     }
     let model = SharedBoard::new(board, players, false);
     // Small chains exactly; building stops as soon as the chain is too large for that.

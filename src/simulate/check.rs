@@ -60,6 +60,9 @@ pub enum LawError {
     /// The law's tail needs too many exact turns.
     #[error(transparent)]
     TooMuchWork(TooMuchWork),
+    /// The law of the final score would take too long or too much memory.
+    #[error(transparent)]
+    Score(#[from] crate::analysis::stateful_fits::StatefulTooBig),
 }
 
 /// The exact law of the number of turns on one board, in the form the tests need.
@@ -125,7 +128,7 @@ impl ExactLaw {
     /// a board won with probability 2^-51 a game needs about 2^51 turns).
     pub fn new(board: &Board, tail_below: f64) -> Result<ExactLaw, LawError> {
         let mut law = ExactLaw::of_turns(board, tail_below, WORK_LIMIT)?;
-        law.score = score(board).map(ScoreLaw::new);
+        law.score = score(board)?.map(ScoreLaw::new);
         Ok(law)
     }
 

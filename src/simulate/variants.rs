@@ -5,8 +5,8 @@
 //! Every variant's work is estimated before it starts, as the board's own law is
 //! ([`ExactLaw::new`]): the chain's memory ([`crate::chain::check_fits`],
 //! [`check_stateful`]), the exact mean's solve ([`exact_solve_seconds`] on a board whose state
-//! is the square, [`stateful_solve_seconds`] on one that changes during a game) and the law's
-//! stepping ([`VARIANT_WORK`]). A variant estimated past about [`VARIANT_SECONDS`] is not tried
+//! is the square, the count's `Estimate::solve_seconds` on one that changes during a game) and
+//! the law's stepping ([`VARIANT_WORK`]). A variant estimated past about [`VARIANT_SECONDS`] is not tried
 //! and is listed, with the figure, in [`VariantSearch::not_tried`]. The variants' laws leave out
 //! the law of the score, which no variant's test uses: on seed-003 with unlimited roll-again it
 //! took 17 s of the variant's 18 (before, `verify seed-003 --mean 40.0 --games 100` ran for
@@ -18,7 +18,7 @@ use super::check::{compare, Comparison, ExactLaw, LawError, Observed};
 use super::Histogram;
 use crate::analysis::distribution::WORK_LIMIT;
 use crate::analysis::moments::exact_solve_seconds;
-use crate::analysis::stateful_fits::{check_stateful, stateful_solve_seconds, Needs};
+use crate::analysis::stateful_fits::{check_stateful, Needs};
 use crate::board::{Board, Overshoot, RollAgain, RuleOverrides, Rules, Square};
 use crate::chain::Chain;
 use crate::game::Capabilities;
@@ -128,7 +128,7 @@ pub fn estimate(board: &Board) -> Result<Option<Chain<Square>>, String> {
     if !Capabilities::of(board).stateless {
         check_stateful(board, Needs::Full).map_err(|e| e.to_string())?;
         let counted = check_stateful(board, Needs::Law).map_err(|e| e.to_string())?;
-        let seconds = counted.map_or(0.0, |c| stateful_solve_seconds(c.states));
+        let seconds = counted.map_or(0.0, |c| c.solve_seconds());
         return match seconds > VARIANT_SECONDS {
             true => Err(too_long(seconds)),
             false => Ok(None),
@@ -157,6 +157,7 @@ fn variant_law(board: &Board, tail_below: f64) -> Result<Option<ExactLaw>, NotTr
         Ok(law) => Ok(Some(law)),
         Err(LawError::Trap(_)) => Ok(None),
         Err(LawError::TooMuchWork(w)) => Err(NotTried::new(board, w.to_string())),
+        Err(LawError::Score(e)) => Err(NotTried::new(board, e.to_string())),
     }
 }
 

@@ -12,7 +12,7 @@ use crate::hostile::hostile_board;
 /// `ladders ARGS` under a limit of `seconds` of CPU time (`ulimit -t`: the kernel stops the
 /// command, however loaded the machine, and it exits with no code), on Unix.
 #[cfg(unix)]
-fn within_cpu_seconds(seconds: u32, args: &[&str]) -> assert_cmd::Command {
+pub fn within_cpu_seconds(seconds: u32, args: &[&str]) -> assert_cmd::Command {
     let mut cmd = assert_cmd::Command::new("sh");
     cmd.arg("-c")
         .arg(format!("ulimit -t {seconds}; exec \"$0\" \"$@\""))

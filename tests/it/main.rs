@@ -38,6 +38,7 @@ mod known_values;
 mod known_values_rules;
 mod layout;
 mod likeliest;
+mod limits_estimates;
 mod limits_rules;
 mod optimize;
 mod properties;

@@ -206,8 +206,9 @@ pub(super) fn law_first<'a, 'f, S>(
     let mut stepper = cc.stepper();
     let mut settling = start.settling();
     let (mut stop, mut law, mut settled) = (None, None, None);
-    let stage =
+    let mut stage =
         crate::progress::Stage::begin("stepping certified bounds", options.turns.map(|n| n as u64));
+    let mut looking = false;
     loop {
         stage.advance(stepper.turn() as u64);
         if stop.is_none() {
@@ -215,6 +216,14 @@ pub(super) fn law_first<'a, 'f, S>(
         }
         if law.is_some() || settling.gave_up(stepper.turn()) {
             break;
+        }
+        if stop.is_some() && !looking {
+            // The terms are done; the turns left look for the law, up to the watch's limit
+            // (a bar of "1,443/5 steps" said nothing true).
+            looking = true;
+            drop(stage);
+            let limit = settling.turns() as u64;
+            stage = crate::progress::Stage::begin("looking for the tail law", Some(limit));
         }
         stepper.step();
         if stop.is_none() {

@@ -48,6 +48,11 @@ impl Settling {
         }
     }
 
+    /// The most turns watched.
+    pub(crate) fn turns(&self) -> usize {
+        self.turns
+    }
+
     /// Whether the watch ends at `turn` without a settled law.
     pub(crate) fn gave_up(&self, turn: usize) -> bool {
         self.ended || turn >= self.turns
