@@ -124,6 +124,7 @@ impl Game {
                     self.board.name()
                 )),
                 LawError::TooMuchWork(w) => Error::from(w),
+                LawError::Score(too_big) => Error::from(too_big),
             })?;
             let comparison = compare(&law, observed, None);
             let search = match comparison.too_few {
