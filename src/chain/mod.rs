@@ -37,7 +37,7 @@ use compound::RollsMemo;
 pub use count::{
     chain_bytes, check_counted, count, first_endless, Counted, StatesTooMany, BYTES_PER_STATE,
 };
-pub use endless::endless_turn;
+pub use endless::{endless_turn, endless_turn_sentence, turn_loop, TurnLoop};
 pub use links::{link_order, Link};
 pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
 use rows::{ChainTurns, Kept, PendingTurn};
@@ -205,6 +205,9 @@ pub struct Trap<S> {
     pub state: S,
     /// A cycle of states the game can go round forever from there (first state repeated last).
     pub cycle: Vec<S>,
+    /// True when the trap is a turn begun in `state` that can go on for ever (its rolls never
+    /// end it), not a cycle of turns; `cycle` is then `[state, state]`.
+    pub endless_turn: bool,
 }
 
 impl<S> Trap<S> {
@@ -213,6 +216,7 @@ impl<S> Trap<S> {
         Trap {
             state: f(self.state),
             cycle: self.cycle.into_iter().map(f).collect(),
+            endless_turn: self.endless_turn,
         }
     }
 }

@@ -171,7 +171,10 @@ pub fn parse_die_arg(text: &str) -> Result<DieArg, String> {
     };
     let max = ladders::board::MAX_DIE;
     let bad = || {
-        format!("expected a range of die sizes LO..HI with 2 <= LO <= HI <= {max}, found {text:?}")
+        format!(
+            "expected a range of die sizes LO..HI with 2 <= LO <= HI <= {max}, found {}",
+            ladders::text::echo(text)
+        )
     };
     let lo: u32 = lo.trim().parse().map_err(|_| bad())?;
     let hi: u32 = hi.trim().parse().map_err(|_| bad())?;
@@ -216,13 +219,13 @@ fn load_spec(name: &str) -> Result<ladders::board::BoardSpec> {
 fn not_found(name: &str) -> String {
     let mut message = format!(
         "{}: no such board file, and no built-in board has that name",
-        ladders::text::printable(name)
+        ladders::text::echo_plain(name)
     );
     let toml = format!("{name}.toml");
     if Path::new(&toml).is_file() {
         message.push_str(&format!(
             " (did you mean the file {}?)",
-            ladders::text::printable(&toml)
+            ladders::text::echo_plain(&toml)
         ));
     }
     let near = near_builtin_names(name);

@@ -354,3 +354,164 @@ fn a_long_fraction_is_shown_by_its_digit_counts_unless_exact() {
     let numerator = json["expected_turns"]["numerator"].as_str().unwrap();
     assert!(numerator.len() > 1000, "{numerator}");
 }
+
+/// Item 5: on a board whose turn can go on for ever (every throw a 2 that rolls again; from
+/// square 2 a 2 overshoots 3 and stays) `shortest`, `analyze` and bare `ladders` panicked
+/// looking for the rolls of a turn that never ends, and `check`/`verify` spoke of a token going
+/// round "0 -> 0". Every command now says that a turn can go on for ever, naming the square
+/// and the throw.
+#[test]
+fn a_turn_that_can_go_on_for_ever_is_named_by_every_command_never_a_panic() {
+    let board = crate::hostile::hostile_board("endless_turn.toml");
+    let said = "a turn from square 0 can go on for ever: on square 2 a throw of 2 ends on square 2";
+    for args in [
+        vec![board.as_str()],
+        vec!["analyze", &board],
+        vec!["shortest", &board],
+        vec!["shortest", &board, "--likeliest"],
+        vec!["expect", &board],
+    ] {
+        let text = crate::common::stdout_of(&args);
+        assert!(text.contains(said), "{args:?}: {text}");
+        assert!(!text.contains("0 -> 0"), "{args:?}: {text}");
+    }
+    for args in [
+        vec!["check", &board, "-n", "10"],
+        vec!["verify", &board, "--mean", "3", "--games", "10"],
+        vec!["race", &board, "--players", "2"],
+        vec!["simulate", &board, "-n", "10"],
+    ] {
+        let stderr = crate::common::stderr_of(&args, 2);
+        assert!(stderr.contains(said), "{args:?}: {stderr}");
+        assert!(!stderr.contains("0 -> 0"), "{args:?}: {stderr}");
+    }
+    let json = crate::common::json_of(&["shortest", &board, "--json"]);
+    assert_eq!(json["longest"]["endless_turn"], 0);
+    assert!(json["shortest"].is_null());
+}
+
+/// Item 5: where a turn can go on for ever only sometimes (from 0 a 2 reaches the extra-turn
+/// square 2, which every roll leads back to; a 1 climbs to 5 and the game goes on) the shortest
+/// game is still found: 0 -> 5 (a 1 up the ladder), 5 -> 7, 7 -> 8, each roll 1/2: 1/8 per roll
+/// sequence, and two of them (1, 1, 2 as well as 1, 2, 1), 1/4; the longest is unbounded by the
+/// endless turn. The game ends with probability 1/2 (the first roll), so `pgf` no longer calls
+/// F'(1) = 2 the expected turns, and the squares name the endless turn.
+#[test]
+fn a_turn_that_only_sometimes_goes_on_for_ever_leaves_the_shortest_game_and_names_the_rest() {
+    let board = crate::hostile::hostile_board("endless_turn_sometimes.toml");
+    let text = crate::common::stdout_of(&["shortest", &board]);
+    assert!(text.contains("Shortest game    3 turns, probability 0.250000000000 = 1/4"));
+    assert!(text.contains(
+        "Longest game     unbounded: a turn from square 0 can go on for ever: on square 2 a throw of 1 ends on square 2"
+    ), "{text}");
+    let pgf = crate::common::stdout_of(&["pgf", &board]);
+    assert!(
+        pgf.contains("F(1) = 1/2: the game ends with probability 1/2, so E[T] is infinite"),
+        "{pgf}"
+    );
+    assert!(!pgf.contains("E[T] = 2"), "{pgf}");
+    let json = crate::common::json_of(&["pgf", &board, "--json"]);
+    assert_eq!(json["expected_turns"], "infinite");
+    let squares = crate::common::stderr_of(&["squares", &board], 2);
+    assert!(
+        squares.contains("a turn from square 0 can go on for ever"),
+        "{squares}"
+    );
+}
+
+/// Item 7: a policy file had no size cap (`--policy /dev/zero` grew to 4.2 GB before an error;
+/// under a 2 GiB limit it aborted). Now refused past 16 MiB with the size, from a device or a
+/// pipe as from a file.
+#[cfg(unix)]
+#[test]
+fn a_policy_file_past_its_cap_is_refused_with_its_size() {
+    let bin = assert_cmd::cargo::cargo_bin("ladders");
+    let out = assert_cmd::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2097152; exec \"$0\" expect course --policy /dev/zero")
+        .arg(&bin)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("/dev/zero: more than 16,777,216 bytes, the limit for a policy file"),
+        "{stderr}"
+    );
+    // A file's size is read before its bytes: 17 MiB of nothing, in a sparse file.
+    let dir = std::env::temp_dir().join(format!("ladders-policy-cap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let big = dir.join("big.csv");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(17 * 1024 * 1024)
+        .unwrap();
+    let stderr =
+        crate::common::stderr_of(&["expect", "course", "--policy", big.to_str().unwrap()], 2);
+    assert!(
+        stderr.contains(
+            "the file is 17,825,792 bytes, more than the limit of 16,777,216 for a policy file"
+        ),
+        "{stderr}"
+    );
+}
+
+/// Item 7: messages echoed a value whole (a 1 MB unknown key gave 1 MB of standard error, and
+/// so did a long --die, a long board name or a long policy choice). Every echoed value is now
+/// its first 40 characters and its length (`ladders::text::echo`).
+#[test]
+fn an_echoed_value_is_cut_to_its_first_characters_and_its_length() {
+    let dir = std::env::temp_dir().join(format!("ladders-echo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let long = "x".repeat(1_000_000);
+    let key = dir.join("key.toml");
+    std::fs::write(&key, format!("size = 10\n{long} = 1\n")).unwrap();
+    let die = dir.join("die.toml");
+    std::fs::write(&die, format!("size = 10\n[rules]\ndie = \"{long}\"\n")).unwrap();
+    let policy = dir.join("policy.csv");
+    std::fs::write(&policy, format!("1,{long}\n")).unwrap();
+    let sample = dir.join("sample.csv");
+    std::fs::write(&sample, format!("{long}\n")).unwrap();
+    let forty = "x".repeat(40);
+    let arg = "y".repeat(100_000);
+    for (args, shown) in [
+        (
+            vec!["expect", key.to_str().unwrap()],
+            format!("unknown key \"{forty}\"... (1,000,000 characters)"),
+        ),
+        (
+            vec!["expect", die.to_str().unwrap()],
+            format!("die \"{forty}\"... (1,000,000 characters) is not a die"),
+        ),
+        (
+            vec!["expect", "course", "--policy", policy.to_str().unwrap()],
+            format!("\"{forty}\"... (1,000,000 characters) is not a choice"),
+        ),
+        (
+            vec!["verify", "tiny", "--file", sample.to_str().unwrap()],
+            format!("header column \"{forty}\"... (1,000,000 characters)"),
+        ),
+        (
+            vec!["expect", &arg],
+            format!("{}... (100,000 characters): no such board file", &arg[..40]),
+        ),
+        (
+            vec!["expect", "tiny", "--die", &arg],
+            format!("found \"{}\"... (100,000 characters)", &arg[..40]),
+        ),
+        (
+            vec!["expect", "tiny", "--overshoot", &arg],
+            format!("invalid value '{}... (100,000 characters)'", &arg[..40]),
+        ),
+    ] {
+        let stderr = crate::common::stderr_of(&args, 2);
+        assert!(
+            stderr.len() < 1_000,
+            "{} bytes for {:?}",
+            stderr.len(),
+            &args[..2]
+        );
+        assert!(stderr.contains(&shown), "{stderr}");
+    }
+}
