@@ -121,6 +121,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         comparison: &comparison,
         fits: &search.fits,
         not_tried: &search.not_tried,
+        layouts: &search.layouts,
         mean: mean.as_ref(),
         sd: sd.as_ref(),
         file: args.file.as_deref(),

@@ -515,3 +515,84 @@ fn an_echoed_value_is_cut_to_its_first_characters_and_its_length() {
         assert!(stderr.contains(&shown), "{stderr}");
     }
 }
+
+/// Item 14: a sample that counted rolls instead of turns (efi played with `roll again = none`)
+/// got four hints, the simplest last, each "not start = 1" or "not overshoot = bounce" where
+/// those make no difference. Now one hint per law, the fewest changes first, naming the rules
+/// that change nothing in a parenthesis.
+#[test]
+fn rolls_counted_as_turns_get_one_hint_per_law_the_simplest_first() {
+    let dir = std::env::temp_dir().join(format!("ladders-hints-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let csv = dir.join("efi-rolls.csv");
+    let csv = csv.to_str().unwrap();
+    crate::common::stdout_of(&[
+        "simulate",
+        "efi",
+        "--roll-again",
+        "none",
+        "-n",
+        "20000",
+        "--seed",
+        "5",
+        "--histogram-csv",
+        csv,
+    ]);
+    let text = crate::common::stdout_with_code(&["verify", "efi", "--file", csv], 1);
+    let hints: Vec<&str> = text.lines().filter(|l| l.starts_with("Hint")).collect();
+    assert_eq!(hints.len(), 2, "{text}");
+    assert_eq!(
+        hints[0],
+        "Hint             your sample matches roll again = none, not roll again = unlimited (on \
+         this board the law is exactly the same with overshoot = stay: no sample can tell them \
+         apart)"
+    );
+    assert!(hints[1].contains("your sample matches start = 0, roll again = none, not start = 1"));
+}
+
+/// Item 14: a mean of 39.6 on milton-bradley is milton-bradley-48's mean (39.598...): the
+/// other common layout is named among the hints, as fitting too (10,000 games) or instead
+/// (1,000,000 games, where the board's own law fails).
+#[test]
+fn a_sample_of_the_other_milton_bradley_layout_names_it() {
+    let passed = crate::common::stdout_of(&[
+        "verify",
+        "milton-bradley",
+        "--mean",
+        "39.6",
+        "--games",
+        "10000",
+    ]);
+    assert!(
+        passed.contains(
+            "Hint             the sample also fits milton-bradley-48, this board's other common \
+         layout (48 -> 26 instead of 47 -> 26): too few games to tell them apart"
+        ),
+        "{passed}"
+    );
+    let failed = crate::common::stdout_with_code(
+        &[
+            "verify",
+            "milton-bradley",
+            "--mean",
+            "39.6",
+            "--games",
+            "1000000",
+        ],
+        1,
+    );
+    assert!(
+        failed.contains("Hint             your sample matches milton-bradley-48"),
+        "{failed}"
+    );
+    let json = crate::common::json_of(&[
+        "verify",
+        "milton-bradley",
+        "--mean",
+        "39.6",
+        "--games",
+        "10000",
+        "--json",
+    ]);
+    assert_eq!(json["variants"]["layouts"][0]["board"], "milton-bradley-48");
+}
