@@ -10,25 +10,19 @@
 //! [`simulate`] plays the same [`game`] roll by roll, never from the chain, so it checks it;
 //! [`race`] and [`choice`] are the analyses of several seats and of a player who chooses.
 //!
+//! [`Game`] is the façade over all of it: load a board once, then ask one question per method;
+//! every answer derives `Serialize`, every cost is checked before the work starts.
+//!
 //! ```
-//! use ladders::analysis::expectation::{expect_chain, Expectation};
-//! use ladders::board::Board;
-//! use ladders::chain::Chain;
-//! use ladders::report::expect::{write_text, ExpectOptions};
+//! use ladders::analysis::expectation::Expectation;
+//! use ladders::Game;
 //! use num_rational::BigRational;
 //!
-//! // 1. Two squares and a coin; any roll past the finish still finishes.
-//! let board = Board::from_toml_str("size = 2\n[rules]\ndie = 2\novershoot = \"allow\"\n", "example")?;
-//! // 2-3. The turn chain, built from the rules.
-//! let chain = Chain::for_board(&board);
-//! // 4. The exact expected number of turns: 1 turn or 2, each half the time.
-//! let expectation = expect_chain(&chain);
-//! let Expectation::Finite(e) = &expectation else { unreachable!() };
+//! // Two squares and a coin; any roll past the finish still finishes: 1 turn or 2.
+//! let game = Game::from_toml("size = 2\n[rules]\ndie = 2\novershoot = \"allow\"\n", "example")?;
+//! let Expectation::Finite(e) = game.expect()? else { unreachable!() };
 //! assert_eq!(e.turns, BigRational::new(3.into(), 2.into()));
-//! // 5. The report, as `ladders expect` prints it.
-//! let mut text = Vec::new();
-//! write_text(&mut text, &board, &expectation, ExpectOptions { digits: 4, per_square: false, exact: false })?;
-//! assert!(String::from_utf8(text)?.contains("exact          3/2"));
+//! assert_eq!(serde_json::to_value(&*e)?["turns"]["decimal"], "1.500000000000");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
@@ -37,6 +31,7 @@ pub mod board;
 pub mod chain;
 pub mod choice;
 pub mod exact;
+pub mod facade;
 pub mod game;
 pub mod generate;
 pub mod num;
@@ -46,6 +41,8 @@ pub mod race;
 pub mod report;
 pub mod simulate;
 pub mod text;
+
+pub use facade::{ClosedForm, Error, Game, TooLarge, Unit};
 
 #[cfg(test)]
 mod test_util;

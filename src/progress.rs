@@ -3,10 +3,14 @@
 //! standard error when that is a terminal) with [`listen`]. With no listener a stage costs one
 //! check of an `Option`.
 //!
-//! One listener for the process, installed by the binary around the command it runs: the stages
-//! are deep in the solvers (a lifting step, a sweep of a race, a turn of a distribution), where
-//! threading a callback through every signature would touch every caller for no other gain.
+//! Two ways to listen, so no callback is threaded through every signature down to the solvers
+//! (a lifting step, a sweep of a race, a turn of a distribution): [`listen`] for the whole
+//! process (the binary, around the command it runs), and [`scoped`] for one piece of work on
+//! the calling thread (the façade's `Game::with_progress`), which stages begun on that thread
+//! hear first. A stage begun on another thread (a solver's second core) hears the process's
+//! listener only.
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 
@@ -31,6 +35,25 @@ pub trait Listener: Send + Sync {
 static LISTENER: RwLock<Option<Arc<dyn Listener>>> = RwLock::new(None);
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// The listener of [`scoped`] work on this thread, heard before the process's.
+    static SCOPED: RefCell<Option<Arc<dyn Listener>>> = const { RefCell::new(None) };
+}
+
+/// Runs `work` with `listener` hearing the stages begun on this thread (and not the process's
+/// listener); the thread's previous listener comes back afterwards, even if `work` panics.
+pub fn scoped<T>(listener: Arc<dyn Listener>, work: impl FnOnce() -> T) -> T {
+    struct Restore(Option<Arc<dyn Listener>>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            let previous = self.0.take();
+            SCOPED.with(|s| *s.borrow_mut() = previous);
+        }
+    }
+    let _restore = Restore(SCOPED.with(|s| s.replace(Some(listener))));
+    work()
+}
 
 /// Installs `listener` until the returned guard is dropped.
 pub fn listen(listener: Arc<dyn Listener>) -> Listening {
@@ -57,7 +80,9 @@ pub struct Stage {
 impl Stage {
     /// Begins a stage (see [`Listener::begin`]).
     pub fn begin(what: &str, total: Option<u64>) -> Stage {
-        let listener = LISTENER.read().unwrap_or_else(|e| e.into_inner()).clone();
+        let listener = SCOPED
+            .with(|s| s.borrow().clone())
+            .or_else(|| LISTENER.read().unwrap_or_else(|e| e.into_inner()).clone());
         let id = match &listener {
             Some(l) => {
                 let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
@@ -144,5 +169,38 @@ mod tests {
         ];
         assert!(order.windows(2).all(|w| w[0] < w[1]), "{heard:?}");
         assert!(!heard.iter().any(|h| h.contains("unheard")), "{heard:?}");
+    }
+
+    #[test]
+    fn scoped_work_is_heard_by_its_own_listener_only_and_the_thread_forgets_it_after() {
+        let (mine, other) = (Arc::new(Record::default()), Arc::new(Record::default()));
+        let answer = scoped(mine.clone(), || {
+            Stage::begin("scoped stage", Some(3)).advance(1);
+            // Another thread has no scoped listener: its stage is not this work's.
+            std::thread::spawn(|| drop(Stage::begin("other thread", None)))
+                .join()
+                .unwrap();
+            scoped(other.clone(), || drop(Stage::begin("nested scope", None)));
+            // The outer scope's listener is back after the nested one.
+            drop(Stage::begin("after the nested scope", None));
+            42
+        });
+        assert_eq!(answer, 42);
+        Stage::begin("after the scope", None).advance(1);
+        let mine = mine.0.lock().unwrap().clone();
+        let heard = |what: &str| mine.iter().any(|h| h.contains(what));
+        assert!(
+            heard("begin scoped stage Some(3)") && heard("advance 1"),
+            "{mine:?}"
+        );
+        assert!(heard("begin after the nested scope"), "{mine:?}");
+        let line = |what: &str| {
+            mine.iter()
+                .any(|h| h.ends_with(&format!(" begin {what} None")))
+        };
+        assert!(!line("other thread") && !line("nested scope") && !line("after the scope"));
+        let other = other.0.lock().unwrap().clone();
+        assert_eq!(other.len(), 2, "{other:?}");
+        assert!(other[0].ends_with("begin nested scope None"), "{other:?}");
     }
 }

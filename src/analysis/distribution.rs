@@ -73,13 +73,15 @@ impl Default for DistributionOptions {
 }
 
 /// One term of the distribution.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Term {
     /// The number of turns.
     pub n: usize,
     /// P(T = n), exact.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub p: BigRational,
     /// P(T > n), exact.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub survives: BigRational,
 }
 
@@ -95,19 +97,21 @@ impl Term {
 }
 
 /// A quantile: the smallest n with P(T <= n) >= level.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Quantile {
     /// The level q.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub level: BigRational,
     /// The quantile, or `None` when it lies beyond the turns computed.
     pub turns: Option<usize>,
 }
 
 /// The mean of T as far as the distribution can tell.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Mean {
     /// The tail is zero: `sum n P(T = n)` over the terms is E\[T\] exactly.
-    Exact(BigRational),
+    Exact(#[serde(serialize_with = "crate::num::json::exact")] BigRational),
     /// The terms' sum plus a geometric estimate of the tail's part, `P(T > N) (N + 1/(1 - rho))`.
     About(f64),
     /// The game can go on forever: the mean is infinite.
@@ -115,7 +119,7 @@ pub enum Mean {
 }
 
 /// The decay of the tail.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct Decay {
     /// The spectral radius of Q (floating point, within `[low, high]`).
     pub rho: f64,
@@ -129,7 +133,8 @@ pub struct Decay {
 }
 
 /// Why the stepping stopped.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Stop {
     /// `--turns N` was reached.
     Turns,
@@ -140,7 +145,7 @@ pub enum Stop {
 }
 
 /// The exact distribution of T over the turns computed, and what it says.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct Distribution<S = Square> {
     /// P(T = n) and P(T > n) for n = 1..=N.
     pub terms: Vec<Term>,
@@ -149,6 +154,7 @@ pub struct Distribution<S = Square> {
     /// Why the stepping stopped.
     pub stop: Stop,
     /// The threshold used for the tail (when `stop` is [`Stop::Tail`]).
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub tail_threshold: BigRational,
     /// Median, 90 %, 99 %, 99.9 %.
     pub quantiles: Vec<Quantile>,
@@ -232,6 +238,8 @@ pub struct TooMuchWork {
     pub states: usize,
     /// The decay rate.
     pub rho: f64,
+    /// The estimated work, in limb multiply-adds (the limit is [`WORK_LIMIT`]).
+    pub work: f64,
 }
 
 /// Above this a float decay rate is not trusted to say how slowly the tail decays: 1 - rho is
@@ -471,6 +479,7 @@ fn plan_with<S: ChainState>(
                 turns: need.round(),
                 states: chain.transient_count(),
                 rho: rho.unwrap_or(f64::NAN),
+                work: work(need),
             });
         }
     }

@@ -28,28 +28,38 @@ use crate::num::gcd;
 
 /// The expectations of a game that ends with probability 1; `S` is the chain's state (a square
 /// for one player on a board).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(bound(serialize = "S: serde::Serialize"))]
 pub struct Expectations<S = Square> {
     /// E\[T\], turns from the start.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub turns: BigRational,
     /// Var\[T\].
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub variance: BigRational,
     /// Expected rolls (forfeited rolls included).
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub rolls: BigRational,
     /// Expected snakes taken.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub snakes: BigRational,
     /// Expected ladders taken.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub ladders: BigRational,
     /// Expected squares climbed by ladders.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub climbed: BigRational,
     /// Expected squares slid down by snakes.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub slid: BigRational,
     /// Expected remaining turns from every reachable state that is not final, by state.
+    #[serde(serialize_with = "crate::num::json::exact_by_state")]
     pub per_square: Vec<(S, BigRational)>,
 }
 
 /// The answer to "how long is a game on this board?".
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Expectation<S = Square> {
     /// The game ends with probability 1; here are its expectations.
     Finite(Box<Expectations<S>>),

@@ -28,20 +28,24 @@ use crate::exact::solve::{identity_minus, solve, transient_matrix, Singular, Sys
 use crate::num::gcd;
 
 /// The moments of T up to some order, exactly.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Moments {
     /// `E[T (T-1) ... (T-k+1)]` for k = 0..=K.
+    #[serde(serialize_with = "crate::num::json::exact_list")]
     pub factorial: Vec<BigRational>,
     /// `E[T^k]` for k = 0..=K.
+    #[serde(serialize_with = "crate::num::json::exact_list")]
     pub raw: Vec<BigRational>,
     /// `E[(T - E[T])^k]` for k = 0..=K.
+    #[serde(serialize_with = "crate::num::json::exact_list")]
     pub central: Vec<BigRational>,
     /// How they were found.
     pub route: Route,
 }
 
 /// How the moments were found (both routes are exact; see the module documentation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Route {
     /// The derivatives at 1 of the generating function, the orders 1 to `solved` also by the
     /// solves with `I - Q` and equal.

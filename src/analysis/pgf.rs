@@ -35,14 +35,16 @@ use crate::chain::{Chain, ChainState};
 use crate::exact::step::IntegerChain;
 
 /// The recurrence `sum_i coefficients[i] P(T = n - i) = 0` for `n >= from`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Recurrence {
     /// The integer coefficients, the first positive, with no common factor (the denominator
     /// of the generating function).
+    #[serde(serialize_with = "crate::num::json::integers")]
     pub coefficients: Vec<BigInt>,
     /// The first n where the recurrence holds.
     pub from: usize,
     /// `P(T = n)` for `n < from`: with the recurrence they give every term.
+    #[serde(serialize_with = "crate::num::json::exact_list")]
     pub initial: Vec<BigRational>,
 }
 
@@ -54,11 +56,13 @@ impl Recurrence {
 }
 
 /// The probability generating function of T, exactly.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Pgf {
     /// N's coefficients, from z^0 up (no trailing zeros; `[]` for N = 0).
+    #[serde(serialize_with = "crate::num::json::integers")]
     pub numerator: Vec<BigInt>,
     /// D's coefficients, from z^0 up, `D(0) > 0`, no trailing zeros.
+    #[serde(serialize_with = "crate::num::json::integers")]
     pub denominator: Vec<BigInt>,
     /// The minimal recurrence of `P(T = n)`.
     pub recurrence: Recurrence,

@@ -33,7 +33,7 @@ use crate::chain::{Chain, ChainState};
 use crate::game::{turn_steps, Capabilities};
 
 /// The rolls of one turn.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct TurnRolls {
     /// The square the turn began on.
     pub from: Square,
@@ -51,13 +51,14 @@ impl TurnRolls {
 }
 
 /// The shortest game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Shortest {
     /// The fewest turns from the start to the finish.
     pub turns: usize,
     /// One game with that many turns (each turn with the fewest rolls it can take).
     pub witness: Vec<TurnRolls>,
     /// P(T = turns), exact.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub probability: BigRational,
     /// The fewest rolls from the start to the finish.
     pub rolls: usize,
@@ -69,7 +70,8 @@ pub struct Shortest {
 }
 
 /// The longest game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Longest {
     /// A cycle of turns that avoids the finish can be reached: games can be as long as you like
     /// (or endless).
@@ -95,7 +97,7 @@ pub enum Longest {
 }
 
 /// The shortest and longest game of a board.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Extremes {
     /// `None` when the finish cannot be reached from the start at all.
     pub shortest: Option<Shortest>,

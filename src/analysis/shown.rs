@@ -642,11 +642,13 @@ fn resolve(
     states: usize,
 ) -> Result<(), TooMuchWork> {
     let last = indices.iter().copied().max().expect("some term");
-    if stepping_work(ic, (last + 1) as f64) > WORK_LIMIT {
+    let work = stepping_work(ic, (last + 1) as f64);
+    if work > WORK_LIMIT {
         return Err(TooMuchWork {
             turns: (last + 1) as f64,
             states,
             rho: rho.map_or(f64::NAN, |r| r.estimate),
+            work,
         });
     }
     let mut stepper = ic.stepper();

@@ -40,32 +40,38 @@ use crate::game::Capabilities;
 pub const REACH_LIMIT: usize = 2_000;
 
 /// The answers of one square.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct SquareAnswer {
     /// The square.
     pub square: Square,
     /// Expected turns begun on it (the start counted once).
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub visits: BigRational,
     /// Probability that a roll's move ever ends on it (see the module's formulas); `None` when
     /// not computed ([`SquareAnswers::no_reach`]).
+    #[serde(serialize_with = "crate::num::json::exact_option")]
     pub reach: Option<BigRational>,
     /// Expected turns left from it (on a stateful board: with nothing used up, eaten or owed).
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub remaining: BigRational,
 }
 
 /// The answers of one snake or ladder.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct JumpAnswer {
     /// The jump.
     pub jump: Jump,
     /// Expected number of times it is taken in a game.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub uses: BigRational,
     /// Probability that it is taken at least once.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub taken: BigRational,
 }
 
 /// Why the reach probabilities (and the jumps' answers) are missing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum NoReach {
     /// A turn can be several rolls (`roll_again`, extra-turn squares): a move can end where no
     /// turn begins.
@@ -96,7 +102,7 @@ impl std::fmt::Display for NoReach {
 }
 
 /// Every per-square answer of a board.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct SquareAnswers {
     /// Every square a turn can begin on, then the finish, in square order.
     pub squares: Vec<SquareAnswer>,

@@ -57,17 +57,20 @@ mod words;
 pub(crate) use settling::Settling;
 
 /// `|P(T > n) - c rho^n| <= within` for every `n >= from`, proved.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct TailLaw {
     /// The constant C, exactly the decimal `c_text`.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub c: BigRational,
     /// C as printed.
     pub c_text: String,
     /// The rate rho, exactly the decimal `rho_text`.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub rho: BigRational,
     /// rho as printed.
     pub rho_text: String,
     /// The proved bound on the error, rounded up to one significant digit (0: exact).
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub within: BigRational,
     /// The bound as printed (`4e-15`, or `0`).
     pub within_text: String,
@@ -77,8 +80,10 @@ pub struct TailLaw {
     pub start: usize,
     /// `(a, r, s)`: `P(T > m + k) <= a r^k + s` for every k >= 0 (s bounds the mass of the
     /// states too small to enter the geometric part, about 2^-120 of `P(T > m)` or less).
+    #[serde(skip)]
     pub upper: (BigRational, BigRational, BigRational),
     /// `(b, l)`: `P(T > m + k) >= b l^k` for every k >= 0.
+    #[serde(skip)]
     pub lower: (BigRational, BigRational),
 }
 

@@ -101,11 +101,13 @@ fn law_fits<S: ChainState>(
     let tail = BigRational::from_float(tail_below).unwrap_or_else(BigRational::zero);
     if let Some(need) = turns_for_tail(chain, rho, &tail) {
         let need = need.min(MAX_LAW_TURNS as f64);
-        if stepping_work(&ic, need) > work_limit {
+        let work = stepping_work(&ic, need);
+        if work > work_limit {
             return Err(LawError::TooMuchWork(TooMuchWork {
                 turns: need,
                 states: chain.transient_count(),
                 rho: rho.unwrap_or(0.0),
+                work,
             }));
         }
     }

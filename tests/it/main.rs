@@ -22,6 +22,7 @@ mod common;
 mod docs;
 mod docs_links;
 mod duel_proof;
+mod facade;
 mod fuzz;
 mod fuzz_analyses;
 mod hostile;

@@ -35,11 +35,13 @@ use crate::num::dyadic;
 use super::{roots, Pgf};
 
 /// rho enclosed: `low <= rho <= high`, both proved.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct DecayRate {
     /// A proved lower bound.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub low: BigRational,
     /// A proved upper bound.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub high: BigRational,
     /// The multiplicity m of z0 as a root of D, when proved (`P(T > n) ~ C binomial(n + m - 1,
     /// m - 1) rho^n`): z0 is then the only root of D in `[1/high, 1/low]`.
@@ -47,6 +49,7 @@ pub struct DecayRate {
     /// The constant C of `P(T > n) ~ C binomial(n + m - 1, m - 1) rho^n`, enclosed (low,
     /// high), when the multiplicity is proved and the enclosure of z0 keeps the denominator of
     /// its formula away from 0.
+    #[serde(serialize_with = "crate::num::json::exact_interval_option")]
     pub constant: Option<(BigRational, BigRational)>,
 }
 

@@ -1,0 +1,305 @@
+//! The façade: one [`Game`] loaded and validated once, then one method per question, each
+//! checking its cost before it starts and answering with a result that derives `Serialize`
+//! (exact numbers as `{decimal, denominator, numerator}`). What the command line, a Python
+//! notebook or a web page asks goes through here; it sits above the analyses and below the
+//! reports.
+//!
+//! ```
+//! use ladders::Game;
+//! let game = Game::builtin("milton-bradley")?;
+//! let shortest = game.shortest()?.shortest.expect("the finish can be reached");
+//! assert_eq!(shortest.turns, 7);
+//! # Ok::<(), ladders::Error>(())
+//! ```
+
+mod error;
+
+/// The runnable examples of docs/library.md, run as doctests.
+#[doc = include_str!("../../docs/library.md")]
+#[cfg(doctest)]
+pub struct LibraryDoc;
+
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::analysis::distribution::{Distribution, DistributionOptions};
+use crate::analysis::expectation::{expect_with, Expectation};
+use crate::analysis::moments::{checked_moments, moments_fit, Moments};
+use crate::analysis::pgf::tail::{decay_rate, DecayRate};
+use crate::analysis::pgf::{pgf_within, Pgf, PGF_SECONDS_LIMIT};
+use crate::analysis::shortest::{extremes, Extremes};
+use crate::analysis::shortest_state::stateful_extremes;
+use crate::analysis::squares::{check_square_answers, square_answers, SquareAnswers};
+use crate::analysis::stateful::{board_distribution, law_chain};
+use crate::analysis::stateful_fits::{check_stateful, Needs};
+use crate::board::format::{load_spec, parse_spec};
+use crate::board::{near_builtin_names, Board, BoardSpec, RuleOverrides, BUILTIN_BOARDS};
+use crate::chain::{check_fits, Chain, ChainState};
+use crate::game::Capabilities;
+use crate::progress::{self, Listener};
+
+pub use error::{Error, TooLarge, Unit};
+
+/// A board and its rules, validated: the one value every question starts from.
+#[derive(Clone)]
+pub struct Game {
+    spec: BoardSpec,
+    board: Board,
+    progress: Option<Arc<dyn Listener>>,
+}
+
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Game")
+            .field("board", &self.board)
+            .field("progress", &self.progress.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Game {
+    /// A built-in board by name (`ladders boards` lists them).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`] with the built-in names near `name`.
+    pub fn builtin(name: &str) -> Result<Game, Error> {
+        let found = BUILTIN_BOARDS.iter().find(|b| b.name == name);
+        let Some(b) = found else {
+            return Err(Error::NotFound {
+                name: crate::text::printable(name),
+                near: near_builtin_names(name)
+                    .into_iter()
+                    .map(String::from)
+                    .collect(),
+            });
+        };
+        Game::from_spec(parse_spec(b.text, &format!("builtin:{}", b.name))?)
+    }
+
+    /// A board file's text; `origin` names it in messages (a path, or what the caller likes).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Board`] with every problem of the text at once.
+    pub fn from_toml(text: &str, origin: &str) -> Result<Game, Error> {
+        Game::from_spec(parse_spec(text, origin)?)
+    }
+
+    /// A board file.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Board`]: the file cannot be read, or every problem of its text.
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Game, Error> {
+        Game::from_spec(load_spec(path.as_ref())?)
+    }
+
+    /// The same game with some rules replaced (`None` fields keep the board's own).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Board`] when the rules do not fit the board.
+    pub fn with_rules(&self, overrides: &RuleOverrides) -> Result<Game, Error> {
+        let mut spec = self.spec.clone();
+        spec.apply(overrides);
+        Ok(self.same_listener(Game::from_spec(spec)?))
+    }
+
+    /// The same board with every snake and ladder swapped end for end.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Board`] when the swapped board is not valid (a jump onto the finish's square
+    /// would start there).
+    pub fn reversed(&self) -> Result<Game, Error> {
+        let mut spec = self.spec.clone();
+        spec.reverse();
+        Ok(self.same_listener(Game::from_spec(spec)?))
+    }
+
+    fn from_spec(spec: BoardSpec) -> Result<Game, Error> {
+        let board = spec.clone().validate()?;
+        Ok(Game {
+            spec,
+            board,
+            progress: None,
+        })
+    }
+
+    /// The same game, its long work told to `listener` as it goes (the stages of a solve, a
+    /// distribution's turns, ...: [`Listener`]); work on this thread only, not the process's
+    /// listener.
+    pub fn with_progress(mut self, listener: Arc<dyn Listener>) -> Game {
+        self.progress = Some(listener);
+        self
+    }
+
+    /// Runs `work`, told to this game's listener when it has one.
+    fn watched<T>(&self, work: impl FnOnce() -> T) -> T {
+        match &self.progress {
+            Some(listener) => progress::scoped(listener.clone(), work),
+            None => work(),
+        }
+    }
+
+    fn same_listener(&self, mut other: Game) -> Game {
+        other.progress = self.progress.clone();
+        other
+    }
+
+    /// The validated board.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Refuses a board whose player chooses: its questions need a policy.
+    fn no_choice(&self) -> Result<(), Error> {
+        match self.board.choice() {
+            Some(rule) => Err(Error::NeedsPolicy {
+                origin: self.board.origin().to_string(),
+                rule: rule.key(),
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The exact expected turns, variance, rolls, snakes and ladders taken, squares climbed and
+    /// slid; infinite (with a trap) when the game can go on for ever.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the solve, [`Error::NeedsPolicy`].
+    pub fn expect(&self) -> Result<Expectation, Error> {
+        self.expectation(false)
+    }
+
+    /// [`Game::expect`] with the expected remaining turns from every reachable square.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::expect`].
+    pub fn expect_per_square(&self) -> Result<Expectation, Error> {
+        self.expectation(true)
+    }
+
+    fn expectation(&self, per_square: bool) -> Result<Expectation, Error> {
+        self.no_choice()?;
+        let needs = match per_square {
+            true => Needs::FullSolve,
+            false => Needs::LawSolve,
+        };
+        check_stateful(&self.board, needs)?;
+        Ok(self.watched(|| expect_with(&self.board, per_square)))
+    }
+
+    /// E\[T^j\], the factorial and central moments of the number of turns for j = 1..=k.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work, [`Error::Unanswerable`] when the game can go on
+    /// for ever (the moments are infinite).
+    pub fn moments(&self, k: usize) -> Result<Moments, Error> {
+        self.no_choice()?;
+        if !Capabilities::of(&self.board).stateless {
+            check_stateful(&self.board, Needs::LawSolve)?;
+            return self.watched(|| moments_of(&law_chain(&self.board), k));
+        }
+        check_fits(&self.board)?;
+        self.watched(|| moments_of(&Chain::for_board(&self.board), k))
+    }
+
+    /// The exact law of the number of turns: P(T = n) and P(T > n) up to the turns `options`
+    /// asks for (by default until P(T > n) falls below 10^-12), its quantiles, mode, mean,
+    /// decay rate and proved tail law.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the stepping, [`Error::NeedsPolicy`].
+    pub fn distribution(&self, options: &DistributionOptions) -> Result<Distribution, Error> {
+        self.no_choice()?;
+        check_fits(&self.board)?;
+        check_stateful(&self.board, Needs::Law)?;
+        Ok(self.watched(|| board_distribution(&self.board, options))?)
+    }
+
+    /// The probability generating function of the number of turns, `F(z) = N(z) / D(z)`, the
+    /// minimal recurrence of `P(T = n)` and the proved decay rate of the tail.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`].
+    pub fn pgf(&self) -> Result<ClosedForm, Error> {
+        self.no_choice()?;
+        check_fits(&self.board)?;
+        check_stateful(&self.board, Needs::Law)?;
+        self.watched(|| match Capabilities::of(&self.board).stateless {
+            true => closed_form(&Chain::for_board(&self.board)),
+            false => closed_form(&law_chain(&self.board)),
+        })
+    }
+
+    /// The answers square by square: expected turns begun on each square, the probability a
+    /// move ever ends on it, the expected turns left from it, and each jump's expected uses and
+    /// probability of being taken (where the rules allow them: see [`SquareAnswers`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the solves, [`Error::NeedsPolicy`], [`Error::Unanswerable`]
+    /// when the game can go on for ever (the visits are infinite).
+    pub fn squares(&self) -> Result<SquareAnswers, Error> {
+        self.no_choice()?;
+        check_fits(&self.board)?;
+        check_stateful(&self.board, Needs::FullSolve)?;
+        check_square_answers(&self.board)?;
+        self.watched(|| square_answers(&self.board))
+            .map_err(|e| Error::Unanswerable(e.to_string()))
+    }
+
+    /// The shortest game (its turns, rolls, probability and a witness) and the longest.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the chain is built, [`Error::NeedsPolicy`].
+    pub fn shortest(&self) -> Result<Extremes, Error> {
+        self.no_choice()?;
+        check_fits(&self.board)?;
+        check_stateful(&self.board, Needs::Full)?;
+        Ok(
+            self.watched(|| match Capabilities::of(&self.board).stateless {
+                true => extremes(&self.board, &Chain::for_board(&self.board)),
+                false => stateful_extremes(&self.board),
+            }),
+        )
+    }
+}
+
+/// The generating function of T and the decay rate of its tail, proved.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
+pub struct ClosedForm {
+    /// `F(z) = N(z) / D(z)` and the minimal recurrence of `P(T = n)`.
+    pub pgf: Pgf,
+    /// rho enclosed, with its multiplicity and the constant of the tail when proved.
+    pub decay: Option<DecayRate>,
+}
+
+/// The generating function on `chain`, refused from its estimate before the work.
+fn closed_form<S: ChainState>(chain: &Chain<S>) -> Result<ClosedForm, Error> {
+    let pgf = pgf_within(chain, PGF_SECONDS_LIMIT)?;
+    let decay = decay_rate(chain, &pgf);
+    Ok(ClosedForm { pgf, decay })
+}
+
+/// The moments to order k on `chain`, refused from the estimates before any solve.
+fn moments_of<S: ChainState>(chain: &Chain<S>, k: usize) -> Result<Moments, Error> {
+    if let Some(trap) = chain.trap() {
+        return Err(Error::Unanswerable(format!(
+            "the game can go on for ever (from state {:?}), so its moments are infinite",
+            trap.state
+        )));
+    }
+    moments_fit(chain, k)?;
+    Ok(checked_moments(chain, k)?)
+}

@@ -1,0 +1,165 @@
+//! Exact numbers in the results' serde form: a rational as `{decimal, denominator,
+//! numerator}` (the fields sorted, as every JSON report writes them), the one helper the
+//! result types' exact fields name with `#[serde(serialize_with = "...")]`.
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{Signed, Zero};
+use serde::ser::{SerializeSeq, Serializer};
+use serde::Serialize;
+
+use super::decimal::{fixed, scientific};
+
+/// Digits after the point of a serialized exact number's `decimal`.
+pub const DECIMAL_DIGITS: usize = 12;
+
+/// The serde form of one exact number.
+#[derive(Serialize)]
+struct Form {
+    decimal: String,
+    denominator: String,
+    numerator: String,
+}
+
+impl Form {
+    fn of(value: &BigRational) -> Form {
+        let mut decimal = fixed(value, DECIMAL_DIGITS);
+        // A nonzero value that rounds to zero keeps its digits in scientific form.
+        if !value.is_zero() && decimal.trim_start_matches(['-', '0', '.']).is_empty() {
+            decimal = match value.is_negative() {
+                true => format!("-{}", scientific(&-value, DECIMAL_DIGITS + 1)),
+                false => scientific(value, DECIMAL_DIGITS + 1),
+            };
+        }
+        Form {
+            decimal,
+            denominator: value.denom().to_string(),
+            numerator: value.numer().to_string(),
+        }
+    }
+}
+
+/// `value` as `{decimal, denominator, numerator}`.
+///
+/// # Errors
+///
+/// The serializer's.
+///
+/// # Examples
+///
+/// ```
+/// use num_rational::BigRational;
+/// #[derive(serde::Serialize)]
+/// struct Answer {
+///     #[serde(serialize_with = "ladders::num::json::exact")]
+///     turns: BigRational,
+/// }
+/// let answer = Answer { turns: BigRational::new(3.into(), 2.into()) };
+/// assert_eq!(
+///     serde_json::to_string(&answer).unwrap(),
+///     r#"{"turns":{"decimal":"1.500000000000","denominator":"2","numerator":"3"}}"#
+/// );
+/// ```
+pub fn exact<S: Serializer>(value: &BigRational, serializer: S) -> Result<S::Ok, S::Error> {
+    Form::of(value).serialize(serializer)
+}
+
+/// A list of exact numbers.
+///
+/// # Errors
+///
+/// The serializer's.
+pub fn exact_list<S: Serializer>(values: &[BigRational], serializer: S) -> Result<S::Ok, S::Error> {
+    let mut seq = serializer.serialize_seq(Some(values.len()))?;
+    for value in values {
+        seq.serialize_element(&Form::of(value))?;
+    }
+    seq.end()
+}
+
+/// An exact number that may be absent (`null`).
+///
+/// # Errors
+///
+/// The serializer's.
+pub fn exact_option<S: Serializer>(
+    value: &Option<BigRational>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    value.as_ref().map(Form::of).serialize(serializer)
+}
+
+/// An exact interval `(low, high)` that may be absent, as `{low, high}` or `null`.
+///
+/// # Errors
+///
+/// The serializer's.
+pub fn exact_interval_option<S: Serializer>(
+    value: &Option<(BigRational, BigRational)>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Interval {
+        high: Form,
+        low: Form,
+    }
+    value
+        .as_ref()
+        .map(|(low, high)| Interval {
+            high: Form::of(high),
+            low: Form::of(low),
+        })
+        .serialize(serializer)
+}
+
+/// Integers of any size as decimal strings (a polynomial's coefficients).
+///
+/// # Errors
+///
+/// The serializer's.
+pub fn integers<S: Serializer>(values: &[BigInt], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(values.iter().map(|v| v.to_string()))
+}
+
+/// Pairs of a state (a square) and an exact number, as `[{state, value}]`.
+///
+/// # Errors
+///
+/// The serializer's.
+pub fn exact_by_state<T: Serialize, S: Serializer>(
+    values: &[(T, BigRational)],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Entry<'a, T> {
+        state: &'a T,
+        value: Form,
+    }
+    let mut seq = serializer.serialize_seq(Some(values.len()))?;
+    for (state, value) in values {
+        seq.serialize_element(&Entry {
+            state,
+            value: Form::of(value),
+        })?;
+    }
+    seq.end()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tiny_nonzero_value_keeps_its_digits() {
+        // 1/3^30 is about 4.9e-15: fixed at 12 digits would print zeros.
+        let tiny = BigRational::new(1.into(), num_bigint::BigInt::from(3).pow(30));
+        let form = Form::of(&tiny);
+        assert!(form.decimal.starts_with("4.8"), "{}", form.decimal);
+        assert_eq!(form.numerator, "1");
+        assert_eq!(Form::of(&BigRational::zero()).decimal, "0.000000000000");
+        assert_eq!(
+            Form::of(&BigRational::new((-1).into(), 4.into())).decimal,
+            "-0.250000000000"
+        );
+    }
+}

@@ -1,0 +1,262 @@
+//! The façade (`ladders::Game`) through the public API only: hand-worked answers on a tiny
+//! board, the same values as the command line's JSON on every built-in board, and its errors.
+
+use ladders::analysis::distribution::DistributionOptions;
+use ladders::analysis::expectation::Expectation;
+use ladders::analysis::shortest::Longest;
+use ladders::board::{RuleOverrides, BUILTIN_BOARDS};
+use ladders::{Error, Game, Unit};
+use num_rational::BigRational;
+
+use crate::common::{exact, json_of};
+
+fn q(n: i64, d: i64) -> BigRational {
+    BigRational::new(n.into(), d.into())
+}
+
+/// Two squares and a coin, any roll past the finish finishing: a 2 finishes at once, a 1 goes
+/// to square 1, from where any roll finishes. T = 1 or 2, each with probability 1/2:
+/// E[T] = 3/2, E[T^2] = (1 + 4)/2 = 5/2, Var = 5/2 - 9/4 = 1/4.
+const COIN: &str = "size = 2\n[rules]\ndie = 2\novershoot = \"allow\"\n";
+
+#[test]
+fn a_coin_on_two_squares_is_answered_by_hand() {
+    let game = Game::from_toml(COIN, "coin").unwrap();
+    let Expectation::Finite(e) = game.expect().unwrap() else {
+        panic!("the game ends")
+    };
+    assert_eq!((e.turns.clone(), e.variance.clone()), (q(3, 2), q(1, 4)));
+    // One roll a turn: the rolls are the turns.
+    assert_eq!(e.rolls, q(3, 2));
+    let m = game.moments(2).unwrap();
+    // raw[j] = E[T^j], from j = 0.
+    assert_eq!(m.raw[..3], [q(1, 1), q(3, 2), q(5, 2)]);
+    let law = game.distribution(&DistributionOptions::default()).unwrap();
+    let p: Vec<_> = law.terms.iter().map(|t| t.p.clone()).collect();
+    assert_eq!(p, [q(1, 2), q(1, 2)]);
+    let shortest = game.shortest().unwrap();
+    let s = shortest.shortest.unwrap();
+    assert_eq!((s.turns, s.probability), (1, q(1, 2)));
+    assert_eq!(s.witness[0].rolls, [2]);
+    assert!(matches!(
+        shortest.longest,
+        Longest::Bounded { turns: 2, .. }
+    ));
+}
+
+#[test]
+fn results_serialize_with_exact_numbers_whole() {
+    let game = Game::from_toml(COIN, "coin").unwrap();
+    let value = serde_json::to_value(game.expect_per_square().unwrap()).unwrap();
+    let e = &value["finite"];
+    assert_eq!(exact(&e["turns"]), q(3, 2));
+    assert_eq!(e["variance"]["decimal"], "0.250000000000");
+    // From square 1 one more turn; from the start 3/2.
+    let by_square: Vec<_> = e["per_square"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["state"].as_u64().unwrap(), exact(&s["value"])))
+        .collect();
+    assert_eq!(by_square, [(0, q(3, 2)), (1, q(1, 1))]);
+}
+
+#[test]
+fn every_built_in_board_gets_the_command_lines_values() {
+    for b in BUILTIN_BOARDS {
+        let game = Game::builtin(b.name).unwrap();
+        if game.board().choice().is_some() {
+            assert!(matches!(game.expect(), Err(Error::NeedsPolicy { .. })));
+            continue;
+        }
+        let cli = json_of(&["expect", b.name, "--json"]);
+        match game.expect().unwrap() {
+            Expectation::Finite(e) => {
+                assert_eq!(e.turns, exact(&cli["expected_turns"]), "{}", b.name);
+                assert_eq!(e.variance, exact(&cli["variance"]), "{}", b.name);
+                assert_eq!(e.rolls, exact(&cli["expected_rolls"]), "{}", b.name);
+            }
+            Expectation::Infinite(_) => assert_eq!(cli["expected_turns"], "infinite"),
+        }
+        let cli = json_of(&["shortest", b.name, "--json"]);
+        let shortest = game.shortest().unwrap().shortest.unwrap();
+        assert_eq!(
+            shortest.turns as u64,
+            cli["shortest"]["turns"].as_u64().unwrap()
+        );
+        assert_eq!(shortest.probability, exact(&cli["shortest"]["probability"]));
+        let cli = json_of(&["distribution", b.name, "--turns", "30", "--json"]);
+        let options = DistributionOptions {
+            turns: Some(30),
+            ..DistributionOptions::default()
+        };
+        let law = game.distribution(&options).unwrap();
+        let terms = cli["distribution"].as_array().unwrap();
+        assert_eq!(law.terms.len(), terms.len(), "{}", b.name);
+        for (term, cli) in law.terms.iter().zip(terms) {
+            assert_eq!(term.p, exact(&cli["p"]), "{} n = {}", b.name, term.n);
+        }
+    }
+}
+
+#[test]
+fn rule_overrides_and_reversal_make_new_games() {
+    let game = Game::from_toml(COIN, "coin").unwrap();
+    // With `stay`, a 2 from square 1 is lost: from 1, T is geometric with mean 2, so
+    // E[T] = 1 + (1/2)(2) = 2.
+    let stay = RuleOverrides {
+        overshoot: Some(ladders::board::Overshoot::Stay),
+        ..RuleOverrides::default()
+    };
+    let Expectation::Finite(e) = game.with_rules(&stay).unwrap().expect().unwrap() else {
+        panic!("the game ends")
+    };
+    assert_eq!(e.turns, q(2, 1));
+    // Reversed, the ladder 3 -> 7 is a snake 7 -> 3 and the snake 9 -> 2 a ladder 2 -> 9.
+    let game = Game::from_toml("size = 10\nsnakes = [[9, 2]]\nladders = [[3, 7]]\n", "b").unwrap();
+    let reversed = game.reversed().unwrap().board().clone();
+    let ends = |j: &[ladders::board::Jump]| j.iter().map(|j| (j.from, j.to)).collect::<Vec<_>>();
+    assert_eq!(ends(reversed.snakes()), [(7, 3)]);
+    assert_eq!(ends(reversed.ladders()), [(2, 9)]);
+    // A reversal that puts a snake's head on the finish is refused like the file would be.
+    let mb = Game::builtin("milton-bradley").unwrap();
+    assert!(matches!(mb.reversed(), Err(Error::Board(_))));
+}
+
+#[test]
+fn errors_say_what_is_wrong_and_can_be_matched() {
+    let Err(Error::NotFound { near, .. }) = Game::builtin("milton-bradly") else {
+        panic!("no such board")
+    };
+    assert!(near.iter().any(|n| n == "milton-bradley"), "{near:?}");
+    // Every problem of the text at once: the size and the upward snake.
+    let Err(Error::Board(e)) = Game::from_toml("size = 0\nsnakes = [[3, 5]]\n", "bad.toml") else {
+        panic!("invalid board")
+    };
+    assert_eq!(e.origin, "bad.toml");
+    assert!(e.problems.len() >= 2, "{e}");
+    // The turn chain of long roll-again runs is refused from its estimate, before it is built.
+    let big = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benches/boards/gen-10000-again.toml"
+    );
+    let Err(Error::TooLarge(too)) = Game::from_file(big).unwrap().shortest() else {
+        panic!("refused")
+    };
+    assert_eq!((too.what, too.unit), ("turn chain", Unit::Bytes));
+    assert!(too.estimate > too.limit, "{too:?}");
+    assert!(too.to_string().contains("the limit is 500 MB"), "{too}");
+}
+
+/// Records the stages it hears.
+#[derive(Default)]
+struct Heard(std::sync::Mutex<Vec<String>>);
+
+impl ladders::progress::Listener for Heard {
+    fn begin(&self, _id: u64, what: &str, _total: Option<u64>) {
+        self.0.lock().unwrap().push(what.to_string());
+    }
+    fn advance(&self, _id: u64, _done: u64) {}
+    fn end(&self, _id: u64) {}
+}
+
+#[test]
+fn a_games_listener_hears_its_work_and_only_its_own() {
+    let heard = std::sync::Arc::new(Heard::default());
+    let game = Game::from_toml(COIN, "coin")
+        .unwrap()
+        .with_progress(heard.clone());
+    // A distribution always begins with the tail's decay rate.
+    game.distribution(&DistributionOptions::default()).unwrap();
+    let stages = heard.0.lock().unwrap().clone();
+    assert!(
+        stages.iter().any(|s| s == "the tail's decay rate"),
+        "{stages:?}"
+    );
+    // A game made from it keeps the listener; a game without one tells it nothing.
+    let bounce = RuleOverrides {
+        overshoot: Some(ladders::board::Overshoot::Bounce),
+        ..RuleOverrides::default()
+    };
+    let before = heard.0.lock().unwrap().len();
+    Game::from_toml(COIN, "coin")
+        .unwrap()
+        .distribution(&DistributionOptions::default())
+        .unwrap();
+    assert_eq!(heard.0.lock().unwrap().len(), before);
+    game.with_rules(&bounce)
+        .unwrap()
+        .distribution(&DistributionOptions::default())
+        .unwrap();
+    assert!(heard.0.lock().unwrap().len() > before);
+}
+
+#[test]
+fn the_coins_generating_function_and_squares_are_answered_by_hand() {
+    let game = Game::from_toml(COIN, "coin").unwrap();
+    // F(z) = z/2 + z^2/2: F(1) = 1, F(1/2) = 1/4 + 1/8 = 3/8, F(2) = 1 + 2 = 3.
+    let closed = game.pgf().unwrap();
+    let at = |coefficients: &[num_bigint::BigInt], z: &BigRational| {
+        coefficients.iter().rev().fold(q(0, 1), |acc, c| {
+            acc * z + BigRational::from_integer(c.clone())
+        })
+    };
+    let f = |z: BigRational| at(&closed.pgf.numerator, &z) / at(&closed.pgf.denominator, &z);
+    assert_eq!(
+        (f(q(1, 1)), f(q(1, 2)), f(q(2, 1))),
+        (q(1, 1), q(3, 8), q(3, 1))
+    );
+    // Square 0 begins every game's first turn; square 1 begins a second turn half the time,
+    // and is landed on by a 1 from the start (probability 1/2); 1 turn is left from it.
+    let answers = game.squares().unwrap();
+    let row = |square| answers.squares.iter().find(|a| a.square == square).unwrap();
+    assert_eq!(
+        (row(0).visits.clone(), row(0).remaining.clone()),
+        (q(1, 1), q(3, 2))
+    );
+    assert_eq!(
+        (row(1).visits.clone(), row(1).remaining.clone()),
+        (q(1, 2), q(1, 1))
+    );
+    assert_eq!(row(1).reach, Some(q(1, 2)));
+    let json = serde_json::to_value(&answers).unwrap();
+    assert_eq!(exact(&json["squares"][1]["visits"]), q(1, 2));
+}
+
+#[test]
+fn the_generating_function_and_squares_match_the_command_line() {
+    for name in ["tiny", "milton-bradley", "efi"] {
+        let game = Game::builtin(name).unwrap();
+        let cli = json_of(&["pgf", name, "--json"]);
+        let closed = game.pgf().unwrap();
+        let strings =
+            |v: &[num_bigint::BigInt]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        let listed = |key: &str| -> Vec<String> {
+            cli[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c.as_str().unwrap().to_string())
+                .collect()
+        };
+        assert_eq!(
+            strings(&closed.pgf.numerator),
+            listed("numerator"),
+            "{name}"
+        );
+        assert_eq!(
+            strings(&closed.pgf.denominator),
+            listed("denominator"),
+            "{name}"
+        );
+        let cli = json_of(&["squares", name, "--json"]);
+        let answers = game.squares().unwrap();
+        let rows = cli["squares"].as_array().unwrap();
+        assert_eq!(answers.squares.len(), rows.len(), "{name}");
+        for (a, row) in answers.squares.iter().zip(rows) {
+            assert_eq!(u64::from(a.square), row["square"].as_u64().unwrap());
+            assert_eq!(a.visits, exact(&row["visits"]), "{name} {}", a.square);
+            assert_eq!(a.remaining, exact(&row["remaining"]), "{name} {}", a.square);
+        }
+    }
+}
