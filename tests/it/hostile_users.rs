@@ -596,3 +596,51 @@ fn a_sample_of_the_other_milton_bradley_layout_names_it() {
     ]);
     assert_eq!(json["variants"]["layouts"][0]["board"], "milton-bradley-48");
 }
+
+/// Item 20: the README promised CSV from `sensitivity` and from `expect --die LO..HI` ("CSV and
+/// JSON as elsewhere"); both refused `--csv`. On tiny (a coin, ladder 1 -> 3, snake 2 -> 0,
+/// E[T] = 4), by hand: without the snake E0 = 1 + E3/2 + E2/2 with E3 = 2 (only a 1 finishes)
+/// and E2 = 1 + E3/2 = 2, so 3 (change -1); without the ladder E0 = 1 + E1/2 + E0/2 and
+/// E1 = 1 + E0/2 + E3/2, so E0 = 2 + 3 E0/4: 8 (change +4).
+#[test]
+fn sensitivity_and_the_die_table_write_csv() {
+    let csv = crate::common::stdout_of(&["sensitivity", "tiny", "--csv", "--exact"]);
+    assert_eq!(
+        csv,
+        "kind,from,to,turns,change\nladder,1,3,8,4\nsnake,2,0,3,-1\n"
+    );
+    let table = crate::common::stdout_of(&["expect", "milton-bradley", "--die", "4..8"]);
+    let csv = crate::common::stdout_of(&["expect", "milton-bradley", "--die", "4..8", "--csv"]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "die,turns,best");
+    assert_eq!(lines.len(), 6);
+    for line in &lines[1..] {
+        let cells: Vec<&str> = line.split(',').collect();
+        // The same figures as the text table, the best marked on the same die.
+        assert!(
+            table.contains(&format!("{:>4}  {}", cells[0], cells[1])),
+            "{line}\n{table}"
+        );
+        let marked = table
+            .lines()
+            .any(|l| l.trim_start().starts_with(cells[0]) && l.ends_with("<- best"));
+        assert_eq!(cells[2] == "1", marked, "{line}");
+    }
+    // The 6-sided die is the board's own: its E[T] as `expect` prints it.
+    assert!(lines[3].starts_with("6,39.225122308235,"));
+    let stderr = crate::common::stderr_of(&["expect", "tiny", "--csv"], 2);
+    assert!(stderr.contains("--csv writes the table of `expect --die LO..HI`"));
+}
+
+/// Item 20: shell completion offered file names for rule values (`--overshoot <TAB>` listed the
+/// directory); the rule options now say their values are words (`ValueHint::Other`).
+#[test]
+fn completion_offers_no_file_names_for_rule_values() {
+    let bash = crate::common::stdout_of(&["completions", "bash"]);
+    for option in ["--overshoot", "--die", "--start", "--roll-again", "--chain", "--dice"] {
+        let case = format!("                {option})");
+        let at = bash.find(&case).unwrap_or_else(|| panic!("{option}"));
+        let block = &bash[at..at + bash[at..].find(";;").unwrap()];
+        assert!(!block.contains("compgen -f"), "{option}: {block}");
+    }
+}
