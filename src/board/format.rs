@@ -40,7 +40,7 @@ pub const TOP_KEYS: [&str; 13] = [
     "rules",
 ];
 /// The keys allowed in the `[rules]` table.
-pub const RULE_KEYS: [&str; 10] = [
+pub const RULE_KEYS: [&str; 11] = [
     "start",
     "overshoot",
     "die",
@@ -51,6 +51,7 @@ pub const RULE_KEYS: [&str; 10] = [
     "coin",
     "pick",
     "choose_face",
+    "decline",
 ];
 /// The keys allowed in a `[[chance]]` table.
 pub const CHANCE_KEYS: [&str; 2] = ["at", "to"];

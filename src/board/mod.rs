@@ -28,7 +28,7 @@ pub use builtin::{
 pub use dice::{Dice, Throw};
 pub use draws::{Chance, Probability, TileDraw, Tiles};
 pub use validate::{BoardError, Problem};
-pub use validate_choices::{ChoiceRule, ChoicesSpec};
+pub use validate_choices::{ChoiceRule, ChoicesSpec, Declinable};
 pub use validate_state::{MAX_POINTS, MAX_STATE_SQUARES};
 
 /// A square of the board: 0 is off the board (the start when `start = 0`), `1..=size` are the
@@ -234,7 +234,7 @@ pub struct RuleOverrides {
     pub roll_again: Option<RollAgain>,
     /// Replaces `chain`.
     pub chain: Option<bool>,
-    /// Sets choice rules (`choose_die`, `coin`, `pick`, `choose_face`).
+    /// Sets choice rules (`choose_die`, `coin`, `pick`, `choose_face`, `decline`).
     pub choices: ChoicesSpec,
 }
 
@@ -312,7 +312,7 @@ pub struct BoardSpec {
     pub roll_again: Located<RollAgainSpec>,
     /// `chain`.
     pub chain: Located<bool>,
-    /// The choice rules (`choose_die`, `coin`, `pick`, `choose_face`).
+    /// The choice rules (`choose_die`, `coin`, `pick`, `choose_face`, `decline`).
     pub choices: ChoicesSpec,
     /// The problems found while reading the file (unknown keys, values of the wrong type, rule
     /// words that are not rules), each value left at its default: validation reports them with

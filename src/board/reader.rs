@@ -9,8 +9,8 @@ use toml::Spanned;
 
 use super::format::{closest, LineIndex, CHANCE_KEYS, RULE_KEYS, TILE_KEYS, TOP_KEYS};
 use super::{
-    BoardSpec, ChanceSpec, ChoicesSpec, DieSpec, Located, Overshoot, ProbabilitySpec, Problem,
-    RollAgainSpec, Rules, TilesSpec,
+    BoardSpec, ChanceSpec, ChoicesSpec, Declinable, DieSpec, Located, Overshoot, ProbabilitySpec,
+    Problem, RollAgainSpec, Rules, TilesSpec,
 };
 
 /// What a key must hold, in words for a message.
@@ -407,6 +407,7 @@ fn read_rules(r: &mut Reader<'_>, rules: &DeTable<'_>) -> ReadRules {
         choose_face: rules
             .get("choose_face")
             .and_then(|v| r.boolean("choose_face", v)),
+        decline: read_decline(r, rules.get("decline")),
     };
     ReadRules {
         start,
@@ -417,6 +418,20 @@ fn read_rules(r: &mut Reader<'_>, rules: &DeTable<'_>) -> ReadRules {
         chain,
         choices,
     }
+}
+
+/// `decline` as written: which jumps the player may decline.
+fn read_decline(r: &mut Reader<'_>, value: Option<&Value<'_>>) -> Option<Located<Declinable>> {
+    let value = value?;
+    let word = r.text("decline", value)?;
+    let kind = Declinable::from_name(&word);
+    if kind.is_none() {
+        let message = format!(
+            "decline {word:?} is not a rule: expected \"ladders\", \"snakes\" or \"jumps\""
+        );
+        r.problem(value, message);
+    }
+    Some(r.located(value, kind?))
 }
 
 /// `die` as written: an integer (faces) or a list of integer weights, each with its line.

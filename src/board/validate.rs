@@ -140,15 +140,10 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         }
         None => (Vec::new(), None, Default::default()),
     };
-    if let (Some(rule), false) = (&choice, state.by_square.is_empty()) {
-        problems.push(Problem::new(
-            spec.choices.line_of(rule),
-            format!(
-                "{} needs a board without once, points, lose_turn or extra_turn squares \
-                 (choices on a board that changes during the game are not modelled yet)",
-                rule.key()
-            ),
-        ));
+    if let Some(rule) = &choice {
+        let jumps = [&snakes[..], &ladders[..]].concat();
+        let changes = !state.by_square.is_empty();
+        choice_needs(&spec, rule, changes, &jumps, &chances, &mut problems);
     }
     if !problems.is_empty() {
         return Err(BoardError::new(&spec.origin, problems));
@@ -181,7 +176,8 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         chain,
     };
     // Resolved once: a chain through a chance square or a one-use jump depends on the game.
-    let chained = if chain {
+    // A declinable jump ends a chain where the player chooses: no chain is resolved ahead.
+    let chained = if chain && !matches!(choice, Some(super::ChoiceRule::Decline(_))) {
         let once = |t: Square| state.by_square.get(t as usize).is_some_and(|b| b.0 > 0);
         super::chained::resolve(&jump_once, &|t| {
             chance_at[t as usize] != u32::MAX || once(t)
@@ -204,6 +200,55 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         state,
         choice,
     })
+}
+
+/// What a choice rule needs of the board (docs/model.md, "Choices"): no square that changes
+/// the player's state (`changes`); for `decline` also no random tiles, and with `chain = true`
+/// no jump ending on a chance square (a draw after a jump taken would come between two choices
+/// of one move).
+fn choice_needs(
+    spec: &BoardSpec,
+    rule: &super::ChoiceRule,
+    changes: bool,
+    jumps: &[Jump],
+    chances: &[super::Chance],
+    problems: &mut Vec<Problem>,
+) {
+    let line = spec.choices.line_of(rule);
+    if changes {
+        problems.push(Problem::new(
+            line,
+            format!(
+                "{} needs a board without once, points, lose_turn or extra_turn squares \
+                 (choices on a board that changes during the game are not modelled yet)",
+                rule.key()
+            ),
+        ));
+    }
+    if !matches!(rule, super::ChoiceRule::Decline(_)) {
+        return;
+    }
+    if spec.tiles.is_some() {
+        problems.push(Problem::new(
+            line,
+            "decline needs a board without [tiles] (a tile drawn where the player may decline \
+             is not modelled)"
+                .to_string(),
+        ));
+    }
+    let onto_chance = jumps
+        .iter()
+        .find(|j| spec.chain.value && chances.iter().any(|c| c.at == j.to));
+    if let Some(j) = onto_chance {
+        problems.push(Problem::new(
+            line,
+            format!(
+                "decline with chain = true needs no jump ending on a chance square, found {} -> \
+                 {} (a draw after a jump taken is not modelled)",
+                j.from, j.to
+            ),
+        ));
+    }
 }
 
 /// The roll-again rule: K must be from 2 to [`MAX_ROLL_AGAIN`].

@@ -1,5 +1,5 @@
-//! The choice rules of a board (docs/model.md, "Choices"): `choose_die`, `coin`, `pick` and
-//! `choose_face` in the `[rules]` table, as written ([`ChoicesSpec`]) and once validated
+//! The choice rules of a board (docs/model.md, "Choices"): `choose_die`, `coin`, `pick`,
+//! `choose_face` and `decline` in the `[rules]` table, as written ([`ChoicesSpec`]) and once validated
 //! ([`ChoiceRule`]). A board has at most one choice rule; the player who follows a policy is
 //! modelled in [`crate::choice`].
 
@@ -23,6 +23,49 @@ pub struct ChoicesSpec {
     pub pick: Option<Located<i64>>,
     /// `choose_face = true`: the player picks the die's face.
     pub choose_face: Option<Located<bool>>,
+    /// `decline = "ladders"`: the player may refuse the jumps of this kind a move lands on.
+    pub decline: Option<Located<Declinable>>,
+}
+
+/// The jumps a player of the `decline` rule may refuse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Declinable {
+    /// `"ladders"`.
+    Ladders,
+    /// `"snakes"`.
+    Snakes,
+    /// `"jumps"`: both.
+    Jumps,
+}
+
+impl Declinable {
+    /// The kind named `name` in a board file.
+    pub fn from_name(name: &str) -> Option<Declinable> {
+        match name {
+            "ladders" => Some(Declinable::Ladders),
+            "snakes" => Some(Declinable::Snakes),
+            "jumps" => Some(Declinable::Jumps),
+            _ => None,
+        }
+    }
+
+    /// The kind's name in a board file.
+    pub fn name(self) -> &'static str {
+        match self {
+            Declinable::Ladders => "ladders",
+            Declinable::Snakes => "snakes",
+            Declinable::Jumps => "jumps",
+        }
+    }
+
+    /// Whether the jump from `from` to `to` is of this kind.
+    pub fn covers(self, from: u32, to: u32) -> bool {
+        match self {
+            Declinable::Ladders => to > from,
+            Declinable::Snakes => to < from,
+            Declinable::Jumps => true,
+        }
+    }
 }
 
 impl ChoicesSpec {
@@ -40,6 +83,9 @@ impl ChoicesSpec {
         if other.choose_face.is_some() {
             self.choose_face.clone_from(&other.choose_face);
         }
+        if other.decline.is_some() {
+            self.decline.clone_from(&other.decline);
+        }
     }
 
     /// The line that sets `rule`, when it was read from a file.
@@ -49,6 +95,7 @@ impl ChoicesSpec {
             ChoiceRule::Coin => self.coin.as_ref().and_then(|l| l.line),
             ChoiceRule::Pick(_) => self.pick.as_ref().and_then(|l| l.line),
             ChoiceRule::ChooseFace => self.choose_face.as_ref().and_then(|l| l.line),
+            ChoiceRule::Decline(_) => self.decline.as_ref().and_then(|l| l.line),
         }
     }
 }
@@ -66,6 +113,9 @@ pub enum ChoiceRule {
     Pick(u32),
     /// The player picks the face of the board's die (a face of weight 0 cannot be picked).
     ChooseFace,
+    /// The player may refuse a jump of this kind that a move lands on (or, with `chain = true`,
+    /// that a jump leads to): the token stays on its square ([`crate::game::roll_deciding`]).
+    Decline(Declinable),
 }
 
 impl ChoiceRule {
@@ -76,6 +126,7 @@ impl ChoiceRule {
             ChoiceRule::Coin => "coin",
             ChoiceRule::Pick(_) => "pick",
             ChoiceRule::ChooseFace => "choose_face",
+            ChoiceRule::Decline(_) => "decline",
         }
     }
 }
@@ -100,6 +151,9 @@ pub(super) fn choice(
     }
     if let Some(Located { value: true, line }) = &spec.choose_face {
         rules.push((*line, ChoiceRule::ChooseFace));
+    }
+    if let Some(Located { value, line }) = &spec.decline {
+        rules.push((*line, ChoiceRule::Decline(*value)));
     }
     if let Some(pick) = &spec.pick {
         let faces = dice.map_or(1, |d| u64::from(d.faces()));

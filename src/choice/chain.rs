@@ -8,7 +8,8 @@
 //! [`crate::game::nudge`]), not from the [`Game`]'s merged weights: each throw of the dice
 //! (for `choose_die` the die the policy picks; for `pick` the faces shown), each outcome of the
 //! roll, and for `coin` the policy's keep or flip where the roll put the token and then each
-//! side of the coin. Each branch keeps its probability, its faces, the squares it passed and
+//! side of the coin; for `decline` each throw of the dice, the policy taking or declining each
+//! jump offered where it comes ([`crate::game::roll_deciding`]). Each branch keeps its probability, its faces, the squares it passed and
 //! what it took (snakes, ladders, squares climbed and slid), so the chain has the rewards and
 //! the `shortest` witnesses of an ordinary board. A turn is one roll.
 
@@ -21,7 +22,7 @@ use super::{shown, Choice, Game, NodeKey, Policy};
 use crate::analysis::shortest::TurnRolls;
 use crate::board::{Board, ChoiceRule, Square};
 use crate::chain::{Chain, Turn, TurnModel, TurnRewards};
-use crate::game::{nudge, roll, RollLaw, RollOutcome};
+use crate::game::{nudge, roll, roll_deciding, RollLaw, RollOutcome};
 
 /// One way a turn can go under the policy.
 #[derive(Clone, Debug)]
@@ -137,8 +138,23 @@ impl<'a> PolicyModel<'a> {
                 }
             }
             ChoiceRule::Coin => self.coin_branches(s, &mut out),
+            ChoiceRule::Decline(_) => {
+                let dice = board.dice();
+                for t in dice.throws() {
+                    let law = roll_deciding(board, s, t.sum, |x| self.takes(x));
+                    self.rolled(&q(t.weight, dice.total()), vec![t.sum], &law, &mut out);
+                }
+            }
         }
         out
+    }
+
+    /// Whether the policy takes the declinable jump on `square` when it is offered (`decline`;
+    /// a square no throw of the game offers has no choice, and takes).
+    pub fn takes(&self, square: Square) -> bool {
+        self.node_of
+            .get(&NodeKey::Offered(square))
+            .is_none_or(|&k| self.game.nodes[k].actions[self.policy[k]].choice != Choice::Decline)
     }
 
     /// The coin's turn: the roll, then keep or flip where it put the token.

@@ -6,10 +6,18 @@
 //! W_s, in which the player faces a **decision node**; the node's actions each lead to squares
 //! with integer weights. With `choose_die` and `choose_face` the one situation is the square
 //! itself (the choice comes before the roll); with `coin` the situations are the squares the roll
-//! leads to (the choice comes after the move); with `pick` they are the sets of faces shown. A
+//! leads to (the choice comes after the move); with `pick` they are the sets of faces shown; with
+//! `decline` they are where the roll stops: on a declinable jump's square, the jump offered, or
+//! where the move ends with nothing offered (a node of one action). A
 //! node is shared by every situation that leads to it (the coin's node is the square where the
 //! roll put the token, whatever square the turn began on), so a policy, one action per node,
 //! is a function of what the player sees when the choice comes.
+//!
+//! With `decline` and `chain = true` a jump taken may lead to another declinable jump, offered
+//! in the same move: the actions of the node of the first are where the move stops, each jump
+//! after it taken or declined (`take`, declining at each later one, or `decline`), and each
+//! later jump has a node of its own. A policy names one choice per square, so
+//! [`Game::by_square`] makes the first node's action agree with the later nodes' choices.
 //!
 //! The expected turns under the best policy satisfy the Bellman equation
 //!
@@ -31,7 +39,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use crate::board::{Board, ChoiceRule, Square};
-use crate::game::{nudge, roll, RollLaw};
+use crate::game::{nudge, roll, roll_to_offer, take_offer, RollLaw};
 
 pub use chain::{Branch, PolicyModel};
 pub use evaluate::{evaluate, Evaluation};
@@ -49,6 +57,14 @@ pub enum Choice {
     Flip,
     /// Move by this face (`pick`, `choose_face`).
     Face(u32),
+    /// Take the jump offered, and every declinable jump it leads to in the same move
+    /// (`decline`).
+    Take,
+    /// Take the jump offered and the ones it leads to up to the one on this square, declined
+    /// (`decline`, `chain = true`; written `take`: the later square has its own choice).
+    TakeUntil(Square),
+    /// Decline the jump offered: the token stays on its square (`decline`).
+    Decline,
 }
 
 impl fmt::Display for Choice {
@@ -58,6 +74,8 @@ impl fmt::Display for Choice {
             Choice::Keep => f.write_str("keep"),
             Choice::Flip => f.write_str("flip"),
             Choice::Face(v) => write!(f, "{v}"),
+            Choice::Take | Choice::TakeUntil(_) => f.write_str("take"),
+            Choice::Decline => f.write_str("decline"),
         }
     }
 }
@@ -71,6 +89,10 @@ pub enum NodeKey {
     After(Square),
     /// On this square, the dice show these faces (`pick`; distinct faces, ascending).
     Shown(Square, Vec<u32>),
+    /// The move (or a jump) put the token on this square's declinable jump (`decline`).
+    Offered(Square),
+    /// The move ended on this square with no jump offered: nothing to choose (`decline`).
+    Landed(Square),
     /// The roll finished the game: nothing to choose.
     Done,
 }
@@ -186,24 +208,28 @@ impl Game {
             let (list, total) = situations_of(board, &rule, squares[i]);
             let mut row = Vec::with_capacity(list.len());
             for (w, key) in list {
-                let k = match node_index.get(&key) {
-                    Some(&k) => k,
-                    None => {
-                        let actions = actions_of(board, &rule, &key);
-                        for (_, next, _) in &actions {
-                            for &(s, _) in next {
-                                if s != n && !index.contains_key(&s) {
-                                    index.insert(s, squares.len());
-                                    squares.push(s);
-                                }
+                let mut keys = vec![key.clone()];
+                while let Some(key) = keys.pop() {
+                    if node_index.contains_key(&key) {
+                        continue;
+                    }
+                    let actions = actions_of(board, &rule, &key);
+                    for (choice, next, _) in &actions {
+                        // A later declinable jump of the same move has a node of its own.
+                        if let Choice::TakeUntil(t) = choice {
+                            keys.push(NodeKey::Offered(*t));
+                        }
+                        for &(s, _) in next {
+                            if s != n && !index.contains_key(&s) {
+                                index.insert(s, squares.len());
+                                squares.push(s);
                             }
                         }
-                        node_index.insert(key.clone(), raw_nodes.len());
-                        raw_nodes.push((key, actions));
-                        raw_nodes.len() - 1
                     }
-                };
-                row.push((w, k));
+                    node_index.insert(key.clone(), raw_nodes.len());
+                    raw_nodes.push((key, actions));
+                }
+                row.push((w, node_index[&key]));
             }
             situations.push(row);
             totals.push(total);
@@ -279,6 +305,10 @@ impl Game {
                 ),
                 ("always the lowest".to_string(), self.policy_by(|_| 0)),
             ],
+            ChoiceRule::Decline(_) => vec![
+                ("always take".to_string(), by_choice(Choice::Take)),
+                ("always decline".to_string(), by_choice(Choice::Decline)),
+            ],
             ChoiceRule::ChooseFace => {
                 let faces: Vec<Choice> = self
                     .nodes
@@ -293,6 +323,39 @@ impl Game {
                     .collect()
             }
         }
+    }
+
+    /// `policy` made one choice per square (`decline`; other rules' policies are returned as
+    /// they are): at the node of a jump taken, the action that takes the later declinable jumps
+    /// of the move up to the first one whose own node declines.
+    pub fn by_square(&self, mut policy: Policy) -> Policy {
+        if !matches!(self.rule, ChoiceRule::Decline(_)) {
+            return policy;
+        }
+        let node_of: HashMap<&NodeKey, usize> = self
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(k, n)| (&n.key, k))
+            .collect();
+        let declines = |t: Square, policy: &Policy| {
+            let k = node_of[&NodeKey::Offered(t)];
+            self.nodes[k].actions[policy[k]].choice == Choice::Decline
+        };
+        for (k, node) in self.nodes.iter().enumerate() {
+            if node.actions[policy[k]].choice == Choice::Decline {
+                continue;
+            }
+            let stop = node.actions.iter().position(|a| match a.choice {
+                Choice::TakeUntil(t) => declines(t, &policy),
+                _ => false,
+            });
+            let take_all = node.actions.iter().position(|a| a.choice == Choice::Take);
+            if let Some(a) = stop.or(take_all) {
+                policy[k] = a;
+            }
+        }
+        policy
     }
 }
 
@@ -323,6 +386,28 @@ fn situations_of(board: &Board, rule: &ChoiceRule, s: Square) -> (Vec<(u64, Node
                 })
                 .collect();
             (list, total)
+        }
+        ChoiceRule::Decline(_) => {
+            let dice = board.dice();
+            let parts = dice
+                .throws()
+                .iter()
+                .map(|t| (t.weight, roll_to_offer(board, s, t.sum)))
+                .collect::<Vec<_>>();
+            let lcm = parts.iter().fold(1u64, |l, (_, law)| lcm(l, law.total()));
+            let mut out: BTreeMap<NodeKey, u64> = BTreeMap::new();
+            for (w, law) in &parts {
+                for &(bw, o) in law.branches() {
+                    let key = match o.to {
+                        t if t == n => NodeKey::Done,
+                        t if o.offered => NodeKey::Offered(t),
+                        t => NodeKey::Landed(t),
+                    };
+                    *out.entry(key).or_insert(0) += w * (lcm / law.total()) * bw;
+                }
+            }
+            let total = out.values().sum();
+            (out.into_iter().map(|(key, w)| (w, key)).collect(), total)
         }
         ChoiceRule::Pick(k) => {
             let dice = board.dice();
@@ -376,8 +461,29 @@ fn actions_of(board: &Board, rule: &ChoiceRule, key: &NodeKey) -> Vec<RawAction>
         (ChoiceRule::Pick(_), NodeKey::Shown(s, faces)) => {
             faces.iter().map(|&v| face(*s, v)).collect()
         }
+        (ChoiceRule::Decline(_), NodeKey::Landed(t)) => vec![(Choice::Keep, vec![(*t, 1)], 1)],
+        (ChoiceRule::Decline(_), NodeKey::Offered(t)) => offered_actions(board, *t),
         _ => unreachable!("each rule makes its own kind of node"),
     }
+}
+
+/// The actions of a declinable jump offered on `at`: take it and every declinable jump it leads
+/// to in the same move, take them up to each later one and decline that one, or decline it.
+fn offered_actions(board: &Board, at: Square) -> Vec<RawAction> {
+    let mut later = Vec::new();
+    let mut o = take_offer(board, at);
+    while o.offered {
+        later.push(o.to);
+        o = take_offer(board, o.to);
+    }
+    let mut actions = vec![(Choice::Take, vec![(o.to, 1)], 1)];
+    actions.extend(
+        later
+            .into_iter()
+            .map(|t| (Choice::TakeUntil(t), vec![(t, 1)], 1)),
+    );
+    actions.push((Choice::Decline, vec![(at, 1)], 1));
+    actions
 }
 
 #[cfg(test)]

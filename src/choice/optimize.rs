@@ -9,7 +9,8 @@
 //! 2. Policy iteration: evaluate the policy exactly ([`super::evaluate`]); at every node take the
 //!    action of least exact value, keeping the current one unless another is strictly better;
 //!    repeat until nothing changes. Each step strictly improves the policy (Howard 1960), so it
-//!    ends.
+//!    ends. With `decline`, a jump declined where taking it is as good is taken, and the policy is
+//!    made one choice per square ([`Game::by_square`]).
 //! 3. The proof: [`bellman_holds`] checks `V(s) = 1 + sum_k (w_k / W_s) min_a sum P_a V` with `==`
 //!    on every state, in integers over the values' common denominator. Every turn costs 1, so a
 //!    policy that does not finish has infinite cost and the Bellman equation has one solution,
@@ -21,7 +22,7 @@ use num_rational::BigRational;
 use num_traits::Zero;
 
 use super::evaluate::{common_denominator, evaluate, trapped, Evaluation};
-use super::{lcm, Game, Node, Policy};
+use super::{lcm, Choice, Game, Node, Policy};
 use crate::board::Square;
 
 /// The optimum of a game with choices.
@@ -76,6 +77,7 @@ pub fn optimize(game: &Game) -> Result<Optimum, Square> {
             }
         }
         if !changed {
+            let policy = game.by_square(take_on_ties(game, &numers, policy));
             let proved = bellman_holds(game, &values);
             return Ok(Optimum {
                 values,
@@ -89,6 +91,24 @@ pub fn optimize(game: &Game) -> Result<Optimum, Square> {
 
 /// Each action's value at a node, as numerators over the values' common denominator times L
 /// (the lcm of the actions' totals), and L.
+/// `decline`'s tie rule (docs/model.md, "Choices"): where declining is optimal and taking is
+/// as good, take. A policy greedy for the optimal values is optimal (every turn costs 1), so
+/// the values stay the optimum.
+fn take_on_ties(game: &Game, numers: &[BigInt], mut policy: Policy) -> Policy {
+    for (k, node) in game.nodes.iter().enumerate() {
+        if node.actions[policy[k]].choice != Choice::Decline {
+            continue;
+        }
+        let (scaled, _) = action_values(node, numers);
+        let tied = (0..node.actions.len())
+            .find(|&a| node.actions[a].choice != Choice::Decline && scaled[a] == scaled[policy[k]]);
+        if let Some(a) = tied {
+            policy[k] = a;
+        }
+    }
+    policy
+}
+
 fn action_values(node: &Node, numers: &[BigInt]) -> (Vec<BigInt>, u64) {
     let l = node.actions.iter().fold(1u64, |l, a| lcm(l, a.total));
     let scaled = node

@@ -13,7 +13,7 @@
 //! `choose_die`, `choose_face` and `pick`, the square the roll led to for `coin`. Choices:
 //! `d4` (or `4`) for `choose_die`; `keep` or `flip` for `coin`; a face for `choose_face`; for
 //! `pick`, `highest`, `lowest` or an order of preference such as `6>5>4>3>2>1` (the first face
-//! shown in that order is moved).
+//! shown in that order is moved); `take` or `decline` for `decline`, on the square of the jump.
 
 use crate::text::printable;
 use std::fmt;
@@ -252,12 +252,16 @@ impl PolicyFile {
     ///
     /// A square where a choice comes is not covered, or a choice is not one of the rule's.
     pub fn policy(&self, game: &Game) -> Result<Policy, PolicyFileError> {
-        game.nodes
+        let policy = game
+            .nodes
             .iter()
             .map(|node| {
                 let square = match &node.key {
-                    NodeKey::Done => return Ok(0),
-                    NodeKey::Before(s) | NodeKey::After(s) | NodeKey::Shown(s, _) => *s,
+                    NodeKey::Done | NodeKey::Landed(_) => return Ok(0),
+                    NodeKey::Before(s)
+                    | NodeKey::After(s)
+                    | NodeKey::Shown(s, _)
+                    | NodeKey::Offered(s) => *s,
                 };
                 let entry = self.choice_for(square).ok_or_else(|| {
                     let message = format!(
@@ -290,7 +294,8 @@ impl PolicyFile {
                     ))
                 })
             })
-            .collect()
+            .collect::<Result<Policy, PolicyFileError>>()?;
+        Ok(game.by_square(policy))
     }
 }
 
@@ -308,6 +313,11 @@ fn parse_choice(rule: &ChoiceRule, text: &str) -> Result<Vec<Choice>, String> {
                     .collect::<Vec<_>>()
                     .join(" or ")
             }),
+        ChoiceRule::Decline(_) => match t.as_str() {
+            "take" => Ok(vec![Choice::Take]),
+            "decline" => Ok(vec![Choice::Decline]),
+            _ => Err("take or decline".to_string()),
+        },
         ChoiceRule::Coin => match t.as_str() {
             "flip" => Ok(vec![Choice::Flip]),
             "keep" => Ok(vec![Choice::Keep]),

@@ -76,6 +76,7 @@ impl RuleArgs {
                 coin: self.coin.then_some(Located::unplaced(true)),
                 pick: self.pick.map(Located::unplaced),
                 choose_face: self.choose_face.then_some(Located::unplaced(true)),
+                decline: None,
             },
         }
     }

@@ -15,7 +15,10 @@ use std::fmt::Debug;
 use std::hash::Hash;
 
 pub use capabilities::Capabilities;
-pub use roll::{nudge, roll, roll_with, Progress, RollLaw, RollOutcome};
+pub use roll::{
+    nudge, roll, roll_deciding, roll_to_offer, roll_with, take_offer, Progress, RollLaw,
+    RollOutcome,
+};
 pub use state::{PlayerState, StatefulBoard};
 pub use turn::{
     begin, end_turn, next_streak, play_throw, rolls_again, throw_effect, throw_into, turn_step,

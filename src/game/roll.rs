@@ -15,8 +15,14 @@
 //!    square draws a destination (at most one draw per move; with `chain = false` the draw is the
 //!    move's one jump, and with `chain = true` jumps at the drawn square apply);
 //! 5. reaching N ends the game at once.
+//!
+//! With the choice rule `decline` (docs/model.md, "Choices") the player may refuse a jump of the
+//! declinable kind that the move (or, with `chain = true`, a jump) puts the token on: the token
+//! stays there and the move ends. [`roll_deciding`] plays a roll with the player's answers,
+//! [`roll_to_offer`] stops each way a roll can go at its first such jump, and [`take_offer`]
+//! follows a jump taken there to the next one or to the move's end.
 
-use crate::board::{Board, Chance, Overshoot, Square};
+use crate::board::{Board, Chance, ChoiceRule, Overshoot, Square};
 
 /// What one roll did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -42,6 +48,20 @@ pub struct RollOutcome {
     pub lose_turn: bool,
     /// The move ended on an extra-turn square: one more roll in this turn.
     pub extra_roll: bool,
+    /// The move stopped on a jump the player may decline, before the choice ([`roll_to_offer`],
+    /// [`take_offer`]; false everywhere else).
+    pub offered: bool,
+}
+
+/// The player's answer when a move reaches a jump they may decline (`decline`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Answer {
+    /// Take the jump.
+    Take,
+    /// Stay on its square: the move ends.
+    Decline,
+    /// Stop there, marked [`RollOutcome::offered`], for the caller to decide.
+    Ask,
 }
 
 /// What a player has used up or eaten so far in the game (bit masks over
@@ -150,6 +170,75 @@ pub fn roll_with(board: &Board, progress: Progress, from: Square, sum: u32) -> R
 
 /// Steps 1 to 5 of a roll for a player who used up the one-use jumps in `used`.
 fn roll_used(board: &Board, used: u64, from: Square, sum: u32) -> RollLaw {
+    roll_answered(board, used, from, sum, &mut |_| Answer::Take)
+}
+
+/// One roll of a throw with sum `sum` from `from` by a player of the `decline` rule who takes
+/// a declinable jump the move reaches on square t exactly when `take(t)` (a board without the
+/// rule offers none: this is [`roll`]).
+///
+/// # Examples
+///
+/// ```
+/// use ladders::board::Board;
+/// use ladders::game::roll_deciding;
+/// let text = "size = 10\nladders = [[3, 8]]\n[rules]\ndecline = \"ladders\"\n";
+/// let board = Board::from_toml_str(text, "t").unwrap();
+/// assert_eq!(roll_deciding(&board, 0, 3, |_| true).sure_outcome().unwrap().to, 8);
+/// assert_eq!(roll_deciding(&board, 0, 3, |_| false).sure_outcome().unwrap().to, 3);
+/// ```
+pub fn roll_deciding(
+    board: &Board,
+    from: Square,
+    sum: u32,
+    take: impl Fn(Square) -> bool,
+) -> RollLaw {
+    let mut answer = |t| {
+        if take(t) {
+            Answer::Take
+        } else {
+            Answer::Decline
+        }
+    };
+    roll_answered(board, 0, from, sum, &mut answer)
+}
+
+/// Each way a roll of sum `sum` from `from` can go, up to the first declinable jump it reaches
+/// (`decline`): an outcome marked [`RollOutcome::offered`] stands on that jump's square, not
+/// yet taken; the others are where the roll ends.
+pub fn roll_to_offer(board: &Board, from: Square, sum: u32) -> RollLaw {
+    roll_answered(board, 0, from, sum, &mut |_| Answer::Ask)
+}
+
+/// Takes the declinable jump on `at` (`decline`) and follows the move on: with `chain = true`
+/// to the next declinable jump (marked [`RollOutcome::offered`]) or to where the move ends,
+/// with `chain = false` to the jump's end. What it took is counted in the outcome. No chance
+/// square is drawn on the way: validation refuses `decline` with a jump that ends on one.
+pub fn take_offer(board: &Board, at: Square) -> RollOutcome {
+    let start = RollOutcome {
+        to: at,
+        ..RollOutcome::default()
+    };
+    let mut first = true;
+    let mut answer = |_| {
+        if std::mem::take(&mut first) {
+            Answer::Take
+        } else {
+            Answer::Ask
+        }
+    };
+    let (out, _) = follow(board, start, false, &mut answer);
+    out
+}
+
+/// Steps 1 to 5 of a roll, a declinable jump answered by `answer`.
+fn roll_answered(
+    board: &Board,
+    used: u64,
+    from: Square,
+    sum: u32,
+    answer: &mut impl FnMut(Square) -> Answer,
+) -> RollLaw {
     let n = board.size();
     let mut t = from + sum;
     if t > n {
@@ -166,7 +255,7 @@ fn roll_used(board: &Board, used: u64, from: Square, sum: u32) -> RollLaw {
             Overshoot::Allow => n,
         };
     }
-    land(board, used, t)
+    land(board, used, t, answer)
 }
 
 /// The coin of the `coin = true` choice rule (docs/model.md, "Choices"): from `at` (not the
@@ -187,18 +276,18 @@ fn roll_used(board: &Board, used: u64, from: Square, sum: u32) -> RollLaw {
 /// ```
 pub fn nudge(board: &Board, at: Square, heads: bool) -> RollLaw {
     match (heads, at) {
-        (true, _) => land(board, 0, at + 1),
+        (true, _) => land(board, 0, at + 1, &mut |_| Answer::Take),
         (false, 0 | 1) => RollLaw::sure(RollOutcome {
             to: at,
             ..RollOutcome::default()
         }),
-        (false, _) => land(board, 0, at - 1),
+        (false, _) => land(board, 0, at - 1, &mut |_| Answer::Take),
     }
 }
 
 /// Steps 3 to 5 for a move that lands on `t`, by a player who used up the one-use jumps in
-/// `used`: a tile, or the jumps and a chance draw.
-fn land(board: &Board, used: u64, t: Square) -> RollLaw {
+/// `used`: a tile, or the jumps and a chance draw, a declinable jump answered by `answer`.
+fn land(board: &Board, used: u64, t: Square, answer: &mut impl FnMut(Square) -> Answer) -> RollLaw {
     let n = board.size();
     let landed = RollOutcome {
         to: t,
@@ -239,7 +328,7 @@ fn land(board: &Board, used: u64, t: Square) -> RollLaw {
             return RollLaw::drawn(draw.total, many);
         }
     }
-    match follow(board, landed, true) {
+    match follow(board, landed, true, answer) {
         (out, None) => RollLaw::sure(out),
         (out, Some(chance)) => {
             let many = chance
@@ -248,7 +337,7 @@ fn land(board: &Board, used: u64, t: Square) -> RollLaw {
                 .map(|&(to, w)| {
                     let drawn = RollOutcome { to, ..out };
                     let settled = if board.rules().chain {
-                        follow(board, drawn, false).0
+                        follow(board, drawn, false, answer).0
                     } else {
                         drawn
                     };
@@ -261,8 +350,14 @@ fn land(board: &Board, used: u64, t: Square) -> RollLaw {
 }
 
 /// Follows the fixed jumps from `out.to` (all of them with `chain = true`, at most one with
-/// `chain = false`), stopping at a chance square when `may_draw` (the draw is then the caller's).
-fn follow(board: &Board, mut out: RollOutcome, may_draw: bool) -> (RollOutcome, Option<&Chance>) {
+/// `chain = false`), stopping at a chance square when `may_draw` (the draw is then the caller's)
+/// and at a declinable jump that `answer` declines or asks about.
+fn follow<'b>(
+    board: &'b Board,
+    mut out: RollOutcome,
+    may_draw: bool,
+    answer: &mut impl FnMut(Square) -> Answer,
+) -> (RollOutcome, Option<&'b Chance>) {
     if let Some(c) = board.chained(out.to) {
         // The whole chain at once (no chance square or one-use jump on it).
         out.to = c.to;
@@ -282,6 +377,16 @@ fn follow(board: &Board, mut out: RollOutcome, may_draw: bool) -> (RollOutcome, 
         let Some((next, bit)) = jump(board, out.used, out.to) else {
             return (out, None);
         };
+        if declinable(board, out.to, next) {
+            match answer(out.to) {
+                Answer::Take => {}
+                Answer::Decline => return (out, None),
+                Answer::Ask => {
+                    out.offered = true;
+                    return (out, None);
+                }
+            }
+        }
         out.used |= bit;
         if next > out.to {
             out.ladders += 1;
@@ -294,6 +399,14 @@ fn follow(board: &Board, mut out: RollOutcome, may_draw: bool) -> (RollOutcome, 
         if !board.rules().chain {
             return (out, None);
         }
+    }
+}
+
+/// Whether the jump from `from` to `to` is one the player may decline (`decline`).
+fn declinable(board: &Board, from: Square, to: Square) -> bool {
+    match board.choice() {
+        Some(ChoiceRule::Decline(kind)) => kind.covers(from, to),
+        _ => false,
     }
 }
 
@@ -500,6 +613,66 @@ pub(super) mod tests {
             .collect();
         assert_eq!(law, vec![(2, 1, false), (4, 4, false), (6, 4, true)]);
         assert_eq!(d.total(), 9);
+    }
+
+    #[test]
+    fn a_declinable_jump_stops_the_move_where_the_player_is_asked() {
+        // Every jump declinable, jumps chain: the ladder 2 -> 6 ends on the snake 6 -> 4; the
+        // chance square 9 draws 2 (a ladder's foot, offered) or 11 (plain).
+        let text = r#"
+            size = 12
+            ladders = [[2, 6]]
+            snakes = [[6, 4]]
+            [[chance]]
+            at = 9
+            to = [[2, 1], [11, 1]]
+            [rules]
+            decline = "jumps"
+        "#;
+        let b = board(text);
+        let at_two = roll_to_offer(&b, 0, 2).sure_outcome().unwrap();
+        assert_eq!((at_two.to, at_two.offered, at_two.ladders), (2, true, 0));
+        let up = take_offer(&b, 2);
+        assert_eq!((up.to, up.offered, up.ladders, up.climbed), (6, true, 1, 4));
+        let down = take_offer(&b, 6);
+        assert_eq!(
+            (down.to, down.offered, down.snakes, down.slid),
+            (4, false, 1, 2)
+        );
+        assert_eq!(
+            roll_deciding(&b, 0, 2, |t| t == 2)
+                .sure_outcome()
+                .unwrap()
+                .to,
+            6
+        );
+        assert_eq!(
+            roll_deciding(&b, 0, 2, |_| true).sure_outcome().unwrap().to,
+            4
+        );
+        assert_eq!(
+            roll_deciding(&b, 0, 2, |_| false)
+                .sure_outcome()
+                .unwrap()
+                .to,
+            2
+        );
+        let drawn: Vec<(Square, bool)> = roll_to_offer(&b, 6, 3)
+            .branches()
+            .iter()
+            .map(|(_, o)| (o.to, o.offered))
+            .collect();
+        assert_eq!(drawn, vec![(2, true), (11, false)]);
+        // Only snakes declinable: the ladder is taken and the snake at its top offered.
+        let snakes = board(&text.replace("\"jumps\"", "\"snakes\""));
+        let o = roll_to_offer(&snakes, 0, 2).sure_outcome().unwrap();
+        assert_eq!((o.to, o.offered, o.ladders), (6, true, 1));
+        // Standing on a jump's square triggers nothing: from 2 a 1 lands on 3.
+        let off = roll_to_offer(&b, 2, 1).sure_outcome().unwrap();
+        assert_eq!((off.to, off.offered), (3, false));
+        // Without the rule nothing is offered: roll_deciding is roll.
+        let plain = board(SMALL);
+        assert_eq!(roll_deciding(&plain, 0, 3, |_| false), roll(&plain, 0, 3));
     }
 
     #[test]

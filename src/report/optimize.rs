@@ -70,8 +70,8 @@ pub fn runs(game: &Game, policy: &Policy) -> Vec<Run> {
     for (node, &a) in game.nodes.iter().zip(policy) {
         let choice = node.actions[a].choice;
         match &node.key {
-            NodeKey::Done => {}
-            NodeKey::Before(s) | NodeKey::After(s) => {
+            NodeKey::Done | NodeKey::Landed(_) => {}
+            NodeKey::Before(s) | NodeKey::After(s) | NodeKey::Offered(s) => {
                 by_square.entry(*s).or_default().push((Vec::new(), choice))
             }
             NodeKey::Shown(s, faces) => by_square
@@ -131,6 +131,9 @@ pub fn rule_line(rule: &ChoiceRule) -> String {
         }
         ChoiceRule::Pick(k) => format!("the player throws {k} dice and moves by the one they pick"),
         ChoiceRule::ChooseFace => "the player chooses the die's face".to_string(),
+        ChoiceRule::Decline(kind) => {
+            format!("the player may decline the {} a move lands on", kind.name())
+        }
     }
 }
 

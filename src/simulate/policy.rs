@@ -8,7 +8,8 @@
 //! die the policy picks (`choose_die`), the board's dice (`coin`), or each of the `pick` dice
 //! one by one; the roll's outcome is drawn by its weight from [`crate::game::roll`]; with the
 //! coin, the policy is asked where the roll put the token and a flip draws heads or tails, then
-//! the outcome of [`crate::game::nudge`]. The policy is looked up by what the player sees (the
+//! the outcome of [`crate::game::nudge`]; with `decline`, the roll's outcome is drawn from
+//! [`crate::game::roll_deciding`] with the policy's answers. The policy is looked up by what the player sees (the
 //! [`NodeKey`]); the chain's compound turns are never used, so a simulation checks them.
 //!
 //! Games are cut into chunks of [`CHUNK_GAMES`], each on its own stream of the seed, merged in
@@ -23,7 +24,7 @@ use super::stream::{Dice, Weighted};
 use super::{GameSeen, Histogram, SimOptions, Simulation};
 use crate::board::{Board, ChoiceRule, Dice as BoardDice, Square};
 use crate::choice::{Choice, NodeKey, PolicyModel};
-use crate::game::{nudge, roll, RollLaw, RollOutcome};
+use crate::game::{nudge, roll, roll_deciding, RollLaw, RollOutcome};
 
 /// A pick among a roll's outcomes.
 struct Law {
@@ -92,7 +93,11 @@ impl<'a> Player<'a> {
         let mut nudges = HashMap::new();
         for &s in &model.game().squares {
             for v in 1..=max_sum {
-                rolls.insert((s, v), Law::new(&roll(board, s, v)));
+                let law = match model.game().rule {
+                    ChoiceRule::Decline(_) => roll_deciding(board, s, v, |x| model.takes(x)),
+                    _ => roll(board, s, v),
+                };
+                rolls.insert((s, v), Law::new(&law));
             }
             if model.game().rule == ChoiceRule::Coin {
                 for heads in [true, false] {
@@ -137,6 +142,11 @@ impl<'a> Player<'a> {
                 let Choice::Face(v) = self.model.choice(&NodeKey::Shown(s, shown)) else {
                     unreachable!("pick chooses faces")
                 };
+                faces.push(v);
+                roll(v, dice)
+            }
+            ChoiceRule::Decline(_) => {
+                let v = self.throws[&0].draw(dice);
                 faces.push(v);
                 roll(v, dice)
             }

@@ -82,3 +82,16 @@ likely efi boards/efi.toml 3
 for board in tests/fixtures/independent-boards/*.toml; do
   likely "$(basename "$board" .toml)" "$board" 3 100
 done
+# The choice rule decline (issue 39): decline.py's brute force over every by-square policy on
+# small boards, and the Codeforces 1245E editorial's recursion on the problem's samples, read by
+# tests/it/decline.rs. The hand-worked board first: `--selftest` fails loudly.
+python3 tests/independent/decline.py --selftest
+for name in hand chance-bounce snakes-allow; do
+  board=tests/fixtures/decline/$name.toml
+  { echo "args $board"; python3 tests/independent/decline.py "$board"; } > "tests/fixtures/decline/$name.txt"
+done
+for n in 1 2 3; do
+  board=tests/fixtures/decline/1245e-sample$n.toml
+  { echo "args $board"; python3 tests/independent/decline.py --codeforces "$board"; } \
+    > "tests/fixtures/decline/1245e-sample$n.txt"
+done
