@@ -440,8 +440,7 @@ fn a_policy_file_past_its_cap_is_refused_with_its_size() {
         "{stderr}"
     );
     // A file's size is read before its bytes: 17 MiB of nothing, in a sparse file.
-    let dir = std::env::temp_dir().join(format!("ladders-policy-cap-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::hostile::scratch("policy-cap");
     let big = dir.join("big.csv");
     std::fs::File::create(&big)
         .unwrap()
@@ -462,8 +461,7 @@ fn a_policy_file_past_its_cap_is_refused_with_its_size() {
 /// its first 40 characters and its length (`ladders::text::echo`).
 #[test]
 fn an_echoed_value_is_cut_to_its_first_characters_and_its_length() {
-    let dir = std::env::temp_dir().join(format!("ladders-echo-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::hostile::scratch("echo");
     let long = "x".repeat(1_000_000);
     let key = dir.join("key.toml");
     std::fs::write(&key, format!("size = 10\n{long} = 1\n")).unwrap();
@@ -522,8 +520,7 @@ fn an_echoed_value_is_cut_to_its_first_characters_and_its_length() {
 /// that change nothing in a parenthesis.
 #[test]
 fn rolls_counted_as_turns_get_one_hint_per_law_the_simplest_first() {
-    let dir = std::env::temp_dir().join(format!("ladders-hints-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::hostile::scratch("hints");
     let csv = dir.join("efi-rolls.csv");
     let csv = csv.to_str().unwrap();
     crate::common::stdout_of(&[
@@ -555,45 +552,30 @@ fn rolls_counted_as_turns_get_one_hint_per_law_the_simplest_first() {
 /// (1,000,000 games, where the board's own law fails).
 #[test]
 fn a_sample_of_the_other_milton_bradley_layout_names_it() {
-    let passed = crate::common::stdout_of(&[
+    let args = [
         "verify",
         "milton-bradley",
         "--mean",
         "39.6",
         "--games",
         "10000",
-    ]);
+    ];
+    let passed = crate::common::stdout_of(&args);
     assert!(
         passed.contains(
             "Hint             the sample also fits milton-bradley-48, this board's other common \
-         layout (48 -> 26 instead of 47 -> 26): too few games to tell them apart"
+             layout (48 -> 26 instead of 47 -> 26): too few games to tell them apart"
         ),
         "{passed}"
     );
-    let failed = crate::common::stdout_with_code(
-        &[
-            "verify",
-            "milton-bradley",
-            "--mean",
-            "39.6",
-            "--games",
-            "1000000",
-        ],
-        1,
-    );
+    let mut many = args;
+    many[5] = "1000000";
+    let failed = crate::common::stdout_with_code(&many, 1);
     assert!(
         failed.contains("Hint             your sample matches milton-bradley-48"),
         "{failed}"
     );
-    let json = crate::common::json_of(&[
-        "verify",
-        "milton-bradley",
-        "--mean",
-        "39.6",
-        "--games",
-        "10000",
-        "--json",
-    ]);
+    let json = crate::common::json_of(&[&args[..], &["--json"]].concat());
     assert_eq!(json["variants"]["layouts"][0]["board"], "milton-bradley-48");
 }
 
@@ -637,7 +619,14 @@ fn sensitivity_and_the_die_table_write_csv() {
 #[test]
 fn completion_offers_no_file_names_for_rule_values() {
     let bash = crate::common::stdout_of(&["completions", "bash"]);
-    for option in ["--overshoot", "--die", "--start", "--roll-again", "--chain", "--dice"] {
+    for option in [
+        "--overshoot",
+        "--die",
+        "--start",
+        "--roll-again",
+        "--chain",
+        "--dice",
+    ] {
         let case = format!("                {option})");
         let at = bash.find(&case).unwrap_or_else(|| panic!("{option}"));
         let block = &bash[at..at + bash[at..].find(";;").unwrap()];
