@@ -535,31 +535,8 @@ pub fn variant_sentences(
                 lead.changes.join(", "),
                 own_words(lead)
             );
-            let with: Vec<String> = class[1..]
-                .iter()
-                .map(|&j| {
-                    let more: Vec<&String> = fits[j]
-                        .changes
-                        .iter()
-                        .filter(|c| !lead.changes.contains(c))
-                        .collect();
-                    let superset = lead.changes.iter().all(|c| fits[j].changes.contains(c));
-                    match superset {
-                        true => format!("with {}", join_words(&more)),
-                        false => format!("with {} instead", fits[j].changes.join(", ")),
-                    }
-                })
-                .collect();
-            if !with.is_empty() {
-                let last = with.len() - 1;
-                let listed = match last {
-                    0 => with[0].clone(),
-                    _ => format!("{}; or {}", with[..last].join("; "), with[last]),
-                };
-                s.push_str(&format!(
-                    " (on this board the law is exactly the same {listed}: no sample can tell \
-                     them apart)"
-                ));
+            if let Some(same) = same_law_parenthesis(fits, &class) {
+                s.push_str(&same);
             }
             out.push(s);
         }
@@ -571,6 +548,35 @@ pub fn variant_sentences(
         ));
     }
     out
+}
+
+/// The parenthesis after a class's hint naming its other variants by what they add to its
+/// lead ("with overshoot = stay"), or `None` for a class of one.
+fn same_law_parenthesis(fits: &[VariantFit], class: &[usize]) -> Option<String> {
+    let lead = &fits[class[0]];
+    let with: Vec<String> = class[1..]
+        .iter()
+        .map(|&j| {
+            let more: Vec<&String> = fits[j]
+                .changes
+                .iter()
+                .filter(|c| !lead.changes.contains(c))
+                .collect();
+            let superset = lead.changes.iter().all(|c| fits[j].changes.contains(c));
+            match superset {
+                true => format!("with {}", join_words(&more)),
+                false => format!("with {} instead", fits[j].changes.join(", ")),
+            }
+        })
+        .collect();
+    let last = with.len().checked_sub(1)?;
+    let listed = match last {
+        0 => with[0].clone(),
+        _ => format!("{}; or {}", with[..last].join("; "), with[last]),
+    };
+    Some(format!(
+        " (on this board the law is exactly the same {listed}: no sample can tell them apart)"
+    ))
 }
 
 /// The fitting variants of `others` (indices into `fits`, none with the board's own law) in
