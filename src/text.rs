@@ -2,7 +2,9 @@
 //! with thousands separators ([`thousands`], [`count`]), and free text that reaches a terminal
 //! (board names, sources, file names). Anything printed as text goes through [`printable`] or
 //! was checked by [`unprintable`], so a board cannot forge output lines, move the cursor or
-//! clear the screen (JSON output escapes on its own).
+//! clear the screen (JSON output escapes on its own). A value the user gave that a message
+//! echoes goes through [`echo`] (quoted) or [`echo_plain`]: cut to its first [`ECHO_CHARS`]
+//! characters and its length, so a 10 MB value gives a line of message, not 10 MB of it.
 
 /// `1234567` as `1,234,567`.
 pub fn thousands(n: u64) -> String {
@@ -59,6 +61,36 @@ pub fn unprintable(text: &str) -> Option<(usize, char)> {
         .map(|(i, c)| (i + 1, c))
 }
 
+/// The most characters of a user's value a message echoes whole; a longer one shows its first
+/// `ECHO_CHARS` and its length.
+pub const ECHO_CHARS: usize = 40;
+
+/// A value the user gave, as a message echoes it in quotes: `{:?}` of the value (quoted,
+/// escaped), or past [`ECHO_CHARS`] characters of its first ones and its length:
+/// `"xxxx..." (1,000,000 characters)`.
+pub fn echo(value: &str) -> String {
+    match cut(value) {
+        None => format!("{value:?}"),
+        Some((head, n)) => format!("{head:?}... ({})", count(n as u64, "character")),
+    }
+}
+
+/// [`echo`] without quotes, for a value shown as it is (a file name): [`printable`], or past
+/// [`ECHO_CHARS`] characters its first ones and its length: `xxxx... (1,000,000 characters)`.
+pub fn echo_plain(value: &str) -> String {
+    match cut(value) {
+        None => printable(value),
+        Some((head, n)) => format!("{}... ({})", printable(head), count(n as u64, "character")),
+    }
+}
+
+/// The first [`ECHO_CHARS`] characters of `value` and its length in characters, when it is
+/// longer.
+fn cut(value: &str) -> Option<(&str, usize)> {
+    let (end, _) = value.char_indices().nth(ECHO_CHARS)?;
+    Some((&value[..end], value.chars().count()))
+}
+
 /// `text` with each unprintable character written as an escape (`\n`, `\u{1b}`); other text,
 /// including non-ASCII letters, is kept as is.
 pub fn printable(text: &str) -> String {
@@ -82,6 +114,30 @@ pub fn printable(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_value_is_echoed_by_its_first_characters_and_its_length() {
+        assert_eq!(echo("bouce"), "\"bouce\"");
+        assert_eq!(echo("a\nb"), "\"a\\nb\"");
+        let forty = "x".repeat(ECHO_CHARS);
+        assert_eq!(echo(&forty), format!("\"{forty}\""));
+        let long = "x".repeat(1_000_000);
+        assert_eq!(
+            echo(&long),
+            format!("\"{forty}\"... (1,000,000 characters)")
+        );
+        assert_eq!(
+            echo_plain(&long),
+            format!("{forty}... (1,000,000 characters)")
+        );
+        // Characters, not bytes: 41 two-byte letters are cut after 40.
+        let accents = "é".repeat(41);
+        assert_eq!(
+            echo_plain(&accents),
+            format!("{}... (41 characters)", "é".repeat(40))
+        );
+        assert_eq!(echo_plain("\u{1b}[2J"), "\\u{1b}[2J");
+    }
 
     #[test]
     fn counts_agree_with_their_number() {

@@ -17,7 +17,9 @@
 //!   that are not the finish (a strongly connected component with an edge inside it, found with
 //!   petgraph's Tarjan SCC); then one shortest such cycle is given, through the cycle square
 //!   nearest the start. Otherwise the graph of the game is acyclic and the longest game is its
-//!   longest path, found in topological order.
+//!   longest path, found in topological order. A turn that can go on for ever keeps the chance
+//!   that it never ends as a move in the chain; such moves are not turns and not edges here,
+//!   and a reachable endless turn makes the longest game unbounded before any cycle does.
 
 use std::collections::{HashMap, VecDeque};
 
@@ -78,6 +80,12 @@ pub enum Longest {
         lead_in: Vec<TurnRolls>,
         /// The turns that go round the cycle (the last ends where the first began).
         cycle: Vec<TurnRolls>,
+    },
+    /// A turn that can go on for ever (no throw it comes to ends it) can be reached: games can
+    /// be endless.
+    EndlessTurn {
+        /// Turns from the start to the square where that turn begins.
+        lead_in: Vec<TurnRolls>,
     },
     /// Every game ends within this many turns.
     Bounded {
@@ -142,9 +150,14 @@ pub fn extremes_by<S: ChainState>(
     let t = chain.transient_count();
     let mut g: DiGraph<usize, ()> = DiGraph::new();
     let nodes: Vec<NodeIndex> = (0..states.len()).map(|i| g.add_node(i)).collect();
+    // A turn that can go on for ever keeps the chance that it never ends as a move to one of
+    // the squares it goes round: no turn ends there, so only the moves a turn can make are edges.
+    let endless = |i: usize| i < t && chain.turn_is_endless(i);
     for (i, row) in chain.rows().iter().enumerate() {
         for (j, _) in row {
-            g.add_edge(nodes[i], nodes[*j], ());
+            if !endless(i) || turn(&states[i], &states[*j]).is_some() {
+                g.add_edge(nodes[i], nodes[*j], ());
+            }
         }
     }
     let start = nodes[chain.start()];
@@ -171,12 +184,16 @@ pub fn extremes_by<S: ChainState>(
         }
     });
 
-    let longest = match cycle_nearest_start(&g, start, t) {
-        Some((lead, cycle)) => Longest::Unbounded {
+    let endless_turn = bfs_until(&g, start, |n| endless(n.index()));
+    let longest = match (endless_turn, cycle_nearest_start(&g, start, t)) {
+        (Some((lead, _)), _) => Longest::EndlessTurn {
+            lead_in: turns_along(&lead),
+        },
+        (None, Some((lead, cycle))) => Longest::Unbounded {
             lead_in: turns_along(&lead),
             cycle: turns_along(&cycle),
         },
-        None => {
+        (None, None) => {
             let path = longest_path(&g, start, t);
             Longest::Bounded {
                 turns: path.len().saturating_sub(1),

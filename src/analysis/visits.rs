@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 
 use super::stateful::stateful_chain;
 use crate::board::{Board, Jump, Square};
-use crate::chain::{Chain, ChainState};
+use crate::chain::{Chain, ChainState, Trap};
 use crate::exact::solve::{
     identity_minus, solve, solve_float, transient_matrix, SparseRows, System, Wanted,
 };
@@ -48,6 +48,18 @@ pub enum VisitsError {
     /// From some reachable square the game cannot end: visits there are infinite.
     #[error("the game can go on forever (from square {0} the finish cannot be reached): expected visits are infinite")]
     Infinite(Square),
+    /// A turn from this square can go on for ever (no throw ends it): visits are infinite.
+    #[error("the game can go on forever (a turn from square {0} can go on for ever): expected visits are infinite")]
+    EndlessTurn(Square),
+}
+
+/// The error for a chain's `trap`: a turn that can go on for ever, or a square from which the
+/// finish cannot be reached.
+fn infinite<S>(trap: Trap<S>, square: impl Fn(&S) -> Square) -> VisitsError {
+    match trap.endless_turn {
+        true => VisitsError::EndlessTurn(square(&trap.state)),
+        false => VisitsError::Infinite(square(&trap.state)),
+    }
 }
 
 /// The expected number of turns begun on each square, and the expected uses of each jump.
@@ -103,7 +115,7 @@ pub fn start_row<S: ChainState>(
     square: impl Fn(&S) -> Square,
 ) -> Result<Vec<BigRational>, VisitsError> {
     if let Some(trap) = chain.trap() {
-        return Err(VisitsError::Infinite(square(&trap.state)));
+        return Err(infinite(trap, square));
     }
     let t = chain.transient_count();
     if t == 0 {
@@ -140,7 +152,7 @@ fn start_row_float<S: ChainState>(
     square: impl Fn(&S) -> Square,
 ) -> Result<Vec<(Square, f64)>, VisitsError> {
     if let Some(trap) = chain.trap() {
-        return Err(VisitsError::Infinite(square(&trap.state)));
+        return Err(infinite(trap, square));
     }
     let t = chain.transient_count();
     let a = reversed_transpose(&identity_minus(&transient_matrix(chain)));

@@ -1,6 +1,6 @@
 //! The built-in boards: the files in `boards/`, embedded in the binary and usable by name.
 
-use super::Board;
+use super::{Board, Jump};
 
 /// A board shipped with `ladders`.
 #[derive(Clone, Copy, Debug)]
@@ -54,6 +54,59 @@ pub fn near_builtin_names(name: &str) -> Vec<&'static str> {
     near.into_iter().map(|(_, b)| b).collect()
 }
 
+/// A built-in board that is another layout of a board: the same squares and rules, every snake
+/// and ladder the same but one.
+#[derive(Clone, Debug)]
+pub struct OtherLayout {
+    /// The built-in board's name.
+    pub name: &'static str,
+    /// The board.
+    pub board: Board,
+    /// The jump of the board that the other layout does not have.
+    pub here: Jump,
+    /// The jump the other layout has instead.
+    pub there: Jump,
+}
+
+/// The built-in boards that are another layout of `board` (Milton Bradley's chute 47 -> 26 or
+/// 48 -> 26: two layouts circulate as "the" board): the same size, rules and dice, no chance
+/// squares, tiles or stateful squares on either, and every snake and ladder the same but one.
+pub fn other_layouts(board: &Board) -> Vec<OtherLayout> {
+    let plain = |b: &Board| !b.is_stateful() && b.chances().is_empty() && b.tiles().is_none();
+    let jumps = |b: &Board| -> std::collections::HashSet<Jump> {
+        b.snakes().iter().chain(b.ladders()).copied().collect()
+    };
+    if !plain(board) {
+        return Vec::new();
+    }
+    let mine = jumps(board);
+    BUILTIN_BOARDS
+        .iter()
+        .filter_map(|b| {
+            let other = builtin(b.name)?;
+            let same_game = other.size() == board.size()
+                && other.rules() == board.rules()
+                && other.dice() == board.dice()
+                && plain(&other);
+            if !same_game {
+                return None;
+            }
+            let theirs = jumps(&other);
+            let here: Vec<&Jump> = mine.difference(&theirs).collect();
+            let there: Vec<&Jump> = theirs.difference(&mine).collect();
+            match (here.as_slice(), there.as_slice()) {
+                ([&here], [&there]) => Some(OtherLayout {
+                    name: b.name,
+                    board: other,
+                    here,
+                    there,
+                }),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
 /// The built-in board called `name`, if there is one.
 ///
 /// # Panics
@@ -86,6 +139,30 @@ mod tests {
         );
         assert_eq!(near_builtin_names("tinny"), ["tiny"]);
         assert!(near_builtin_names("zzz").is_empty());
+    }
+
+    #[test]
+    fn the_two_milton_bradley_layouts_are_each_others_other_layout() {
+        let mb = builtin("milton-bradley").unwrap();
+        let layouts = other_layouts(&mb);
+        assert_eq!(layouts.len(), 1);
+        assert_eq!(layouts[0].name, "milton-bradley-48");
+        assert_eq!(layouts[0].here, Jump { from: 47, to: 26 });
+        assert_eq!(layouts[0].there, Jump { from: 48, to: 26 });
+        let back = other_layouts(&builtin("milton-bradley-48").unwrap());
+        assert_eq!(
+            back.iter().map(|l| l.name).collect::<Vec<_>>(),
+            ["milton-bradley"]
+        );
+        // Other rules make another game, not another layout.
+        let bounce = mb
+            .with_rules(&crate::board::RuleOverrides {
+                overshoot: Some(crate::board::Overshoot::Bounce),
+                ..Default::default()
+            })
+            .unwrap();
+        assert!(other_layouts(&bounce).is_empty());
+        assert!(other_layouts(&builtin("efi").unwrap()).is_empty());
     }
 
     #[test]

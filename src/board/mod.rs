@@ -111,7 +111,8 @@ impl RollAgain {
             other => match other.parse::<u32>() {
                 Ok(k) if (2..=MAX_ROLL_AGAIN).contains(&k) => Ok(RollAgain::Forfeit(k)),
                 _ => Err(format!(
-                    "expected \"none\", \"unlimited\" or an integer K from 2 to {MAX_ROLL_AGAIN}, found {other:?}"
+                    "expected \"none\", \"unlimited\" or an integer K from 2 to {MAX_ROLL_AGAIN}, found {}",
+                    crate::text::echo(other)
                 )),
             },
         }
@@ -271,7 +272,8 @@ impl DieChoice {
     pub fn parse(text: &str) -> Result<DieChoice, String> {
         let bad = || {
             format!(
-                "expected a number of faces (2 to {MAX_DIE}) or face weights such as \"1,1,1,1,1,3\", found {text:?}"
+                "expected a number of faces (2 to {MAX_DIE}) or face weights such as \"1,1,1,1,1,3\", found {}",
+                crate::text::echo(text)
             )
         };
         if text.contains(',') {

@@ -28,12 +28,14 @@ mod shape {
     pub const TABLE: &str = "a table";
 }
 
+use crate::text::{echo, echo_plain};
+
 type Value<'a> = Spanned<DeValue<'a>>;
 
 /// A value as a person reads it: `the text "x"`, `the decimal number 6.5`, `a date`.
 fn found(value: &DeValue<'_>) -> String {
     match value {
-        DeValue::String(s) => format!("the text {s:?}"),
+        DeValue::String(s) => format!("the text {}", echo(s)),
         DeValue::Integer(i) => format!("the integer {i}"),
         DeValue::Float(x) => format!("the decimal number {x}"),
         DeValue::Boolean(b) => format!("{b}"),
@@ -181,8 +183,9 @@ impl Reader<'_> {
                 other => self.problems.push(Problem::new(
                     item.line,
                     format!(
-                        "a {kind} is a pair [from, to] of two squares, found {} numbers {other:?}",
-                        other.len()
+                        "a {kind} is a pair [from, to] of two squares, found {} numbers {}",
+                        other.len(),
+                        echo_plain(&format!("{other:?}"))
                     ),
                 )),
             }
@@ -207,7 +210,10 @@ impl Reader<'_> {
             } else {
                 format!(" in {table_name}")
             };
-            let mut message = format!("unknown key {key_text:?}{place}: expected one of {list}");
+            let mut message = format!(
+                "unknown key {}{place}: expected one of {list}",
+                echo(key_text)
+            );
             if let Some(best) = closest(key_text, known) {
                 message.push_str(&format!(" (did you mean {best:?}?)"));
             }
@@ -363,7 +369,8 @@ fn read_rules(r: &mut Reader<'_>, rules: &DeTable<'_>) -> ReadRules {
         let rule = Overshoot::from_name(&word);
         if rule.is_none() {
             let message = format!(
-                "overshoot {word:?} is not a rule: expected \"stay\", \"bounce\" or \"allow\""
+                "overshoot {} is not a rule: expected \"stay\", \"bounce\" or \"allow\"",
+                echo(&word)
             );
             r.problem(v, message);
         }
@@ -377,8 +384,9 @@ fn read_rules(r: &mut Reader<'_>, rules: &DeTable<'_>) -> ReadRules {
         DeValue::String(s) if s == "unlimited" => Some(RollAgainSpec::Unlimited),
         DeValue::String(s) => {
             let message = format!(
-                "roll_again {s:?} is not a rule: expected \"none\", \"unlimited\" or an \
-                     integer K >= 2"
+                "roll_again {} is not a rule: expected \"none\", \"unlimited\" or an \
+                     integer K >= 2",
+                echo(s)
             );
             r.problem(v, message);
             None
@@ -469,8 +477,9 @@ fn read_die(r: &mut Reader<'_>, value: Option<&Value<'_>>) -> Located<DieSpec> {
         }
         DeValue::String(s) => {
             let message = format!(
-                "die {s:?} is not a die: expected a number of faces (die = 6) or the integer \
-                 weights of a loaded die's faces (die = [1, 1, 1, 1, 1, 3])"
+                "die {} is not a die: expected a number of faces (die = 6) or the integer \
+                 weights of a loaded die's faces (die = [1, 1, 1, 1, 1, 3])",
+                echo(s)
             );
             r.problem(value, message);
             None

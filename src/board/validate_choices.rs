@@ -227,9 +227,9 @@ fn choose_die(
     if !(2..=MAX_CHOOSE_DIE).contains(&list.value.len()) {
         return bad(
             format!(
-                "choose_die {:?} lists {} dice: list from 2 to {MAX_CHOOSE_DIE} numbers of \
+                "choose_die {} lists {} dice: list from 2 to {MAX_CHOOSE_DIE} numbers of \
                  faces, e.g. choose_die = [4, 6]",
-                list.value,
+                crate::text::echo_plain(&format!("{:?}", list.value)),
                 list.value.len()
             ),
             problems,
@@ -240,9 +240,9 @@ fn choose_die(
         if !(2..=i64::from(MAX_DIE)).contains(&f) || list.value[..i].contains(&f) {
             return bad(
                 format!(
-                    "choose_die {:?}: each die is a different number of faces from 2 to {MAX_DIE}, \
+                    "choose_die {}: each die is a different number of faces from 2 to {MAX_DIE}, \
                      found {f}",
-                    list.value
+                    crate::text::echo_plain(&format!("{:?}", list.value))
                 ),
                 problems,
             );

@@ -184,7 +184,8 @@ pub(super) fn chances(
                 other => say(
                     line,
                     format!(
-                        "chance {at}: each destination is a pair [square, weight], found {other:?}"
+                        "chance {at}: each destination is a pair [square, weight], found {}",
+                        crate::text::echo_plain(&format!("{other:?}"))
                     ),
                 ),
             }

@@ -88,7 +88,10 @@ fn point_squares<J>(
         let [sq, points] = p.value.as_slice() else {
             problems.push(Problem::new(
                 p.line,
-                format!("points entry {:?} is not a pair [square, points]", p.value),
+                format!(
+                    "points entry {} is not a pair [square, points]",
+                    crate::text::echo_plain(&format!("{:?}", p.value))
+                ),
             ));
             continue;
         };

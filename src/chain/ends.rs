@@ -59,6 +59,11 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
             .map(|i| &self.states[i])
     }
 
+    /// Whether the turn of transient state `i` can go on for ever ([`super::Turn::endless`]).
+    pub fn turn_is_endless(&self, i: usize) -> bool {
+        self.rows.endless()[i]
+    }
+
     /// A reachable state from which the game cannot end, with the cycle that holds it, if any;
     /// or a reachable state whose turn can go on for ever (its cycle is the state itself).
     pub fn trap(&self) -> Option<Trap<S>> {
@@ -101,6 +106,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
                 return Some(Trap {
                     state: s.clone(),
                     cycle: vec![s.clone(), s],
+                    endless_turn: true,
                 });
             }
             if !ends[i] {
@@ -133,6 +139,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
                 return Some(Trap {
                     state: self.states[trapped].clone(),
                     cycle,
+                    endless_turn: false,
                 });
             }
             at.insert(next, walk.len());

@@ -38,7 +38,7 @@ pub use count::{
     chain_bytes, check_counted, check_counted_layers, count, count_layers, first_endless, Counted,
     StatesTooMany, BYTES_PER_STATE,
 };
-pub use endless::endless_turn;
+pub use endless::{endless_turn, endless_turn_sentence, turn_loop, TurnLoop};
 pub use links::{link_order, Link};
 pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
 use rows::{ChainTurns, Kept, PendingTurn};
@@ -206,6 +206,9 @@ pub struct Trap<S> {
     pub state: S,
     /// A cycle of states the game can go round forever from there (first state repeated last).
     pub cycle: Vec<S>,
+    /// True when the trap is a turn begun in `state` that can go on for ever (its rolls never
+    /// end it), not a cycle of turns; `cycle` is then `[state, state]`.
+    pub endless_turn: bool,
 }
 
 impl<S> Trap<S> {
@@ -214,6 +217,7 @@ impl<S> Trap<S> {
         Trap {
             state: f(self.state),
             cycle: self.cycle.into_iter().map(f).collect(),
+            endless_turn: self.endless_turn,
         }
     }
 }

@@ -17,6 +17,7 @@
 
 use crate::text::printable;
 use std::fmt;
+use std::io::Read;
 use std::path::Path;
 
 use thiserror::Error;
@@ -78,13 +79,48 @@ pub struct PolicyFile {
 /// A message naming the file, the line and what is valid.
 pub fn load(path: &Path) -> Result<PolicyFile, PolicyFileError> {
     let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| PolicyFileError::new(&origin, None, format!("cannot read the file: {e}")))?;
+    let text = read_capped(path, &origin)?;
     if path.extension().is_some_and(|e| e == "toml") {
         parse_toml(&text, &origin)
     } else {
         parse_csv(&text, &origin)
     }
+}
+
+/// The most bytes a policy file may have (one line per square: a few kilobytes on the largest
+/// boards); `/dev/zero` is refused after this many, not at the memory limit.
+pub const MAX_POLICY_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The policy file's text, refused with its size past [`MAX_POLICY_FILE_BYTES`] (a file's size
+/// is checked before reading; a pipe or a device is read no further than the limit).
+fn read_capped(path: &Path, origin: &str) -> Result<String, PolicyFileError> {
+    let fail = |message: String| PolicyFileError::new(origin, None, message);
+    let cannot_read = |e: std::io::Error| fail(format!("cannot read the file: {e}"));
+    let file = std::fs::File::open(path).map_err(cannot_read)?;
+    let len = file.metadata().map_err(cannot_read)?.len();
+    if len > MAX_POLICY_FILE_BYTES {
+        return Err(fail(format!(
+            "the file is {} bytes, more than the limit of {} for a policy file",
+            crate::text::thousands(len),
+            crate::text::thousands(MAX_POLICY_FILE_BYTES)
+        )));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_POLICY_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot_read)?;
+    if bytes.len() as u64 > MAX_POLICY_FILE_BYTES {
+        return Err(fail(format!(
+            "more than {} bytes, the limit for a policy file",
+            crate::text::thousands(MAX_POLICY_FILE_BYTES)
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        fail(format!(
+            "byte {} is not UTF-8 text",
+            e.utf8_error().valid_up_to() + 1
+        ))
+    })
 }
 
 fn squares(
@@ -97,8 +133,10 @@ fn squares(
         return Ok(None);
     }
     let bad = || {
-        let message =
-            format!("{text:?} is not a square: expected a square (27), a range (40-45) or *");
+        let message = format!(
+            "{} is not a square: expected a square (27), a range (40-45) or *",
+            crate::text::echo(text)
+        );
         PolicyFileError::new(origin, Some(line), message)
     };
     let (a, b) = text.split_once('-').unwrap_or((text, text));
@@ -127,7 +165,10 @@ pub fn parse_csv(text: &str, origin: &str) -> Result<PolicyFile, PolicyFileError
             return Err(PolicyFileError::new(
                 origin,
                 Some(line),
-                format!("expected `square,choice` (for example `27,flip`), found {body:?}"),
+                format!(
+                    "expected `square,choice` (for example `27,flip`), found {}",
+                    crate::text::echo(body)
+                ),
             ));
         };
         entries.push(Entry {
@@ -175,7 +216,9 @@ pub fn parse_toml(text: &str, origin: &str) -> Result<PolicyFile, PolicyFileErro
                     origin,
                     Some(line),
                     format!(
-                        "the choice for {key:?} is {other}, expected a string such as \"flip\""
+                        "the choice for {} is {}, expected a string such as \"flip\"",
+                        crate::text::echo(key),
+                        crate::text::echo_plain(&other.to_string())
                     ),
                 ))
             }
@@ -231,8 +274,8 @@ impl PolicyFile {
                     |message| PolicyFileError::new(&self.origin, Some(entry.line), message);
                 let wanted = parse_choice(&game.rule, &entry.choice).map_err(|valid| {
                     at_line(format!(
-                        "{:?} is not a choice of {}: expected {valid}",
-                        entry.choice,
+                        "{} is not a choice of {}: expected {valid}",
+                        crate::text::echo(&entry.choice),
                         game.rule.key()
                     ))
                 })?;
@@ -241,8 +284,8 @@ impl PolicyFile {
                     .find_map(|c| node.actions.iter().position(|a| a.choice == *c));
                 found.ok_or_else(|| {
                     at_line(format!(
-                        "{:?} cannot be chosen on square {square} (open: {})",
-                        entry.choice,
+                        "{} cannot be chosen on square {square} (open: {})",
+                        crate::text::echo(&entry.choice),
                         node.actions
                             .iter()
                             .map(|a| a.choice.to_string())

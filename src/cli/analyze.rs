@@ -56,7 +56,11 @@ impl Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(range) = args.board.rules.die_range() {
         let (digits, json) = (args.output.digits.get(), args.output.format.json);
-        return super::expect::die_table(&args.board, range, digits, json, out);
+        let format = match json {
+            true => super::expect::DieTable::Json,
+            false => super::expect::DieTable::Text,
+        };
+        return super::expect::die_table(&args.board, range, digits, format, out);
     }
     let board = args.board.load()?;
     super::board_args::square_state_only(&board, "analyze")?;

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::OnceLock;
 
 use anyhow::{bail, Result};
+use clap::ValueHint;
 use ladders::board::format::{parse_spec, read_text};
 use ladders::board::{
     builtin_names, near_builtin_names, Board, ChoicesSpec, DieChoice, Located, Overshoot,
@@ -16,40 +17,41 @@ use ladders::game::Capabilities;
 /// The help heading of the rule options: each one, when given, replaces the board's own rule.
 const RULES: &str = "Rule overrides (default: the board's own rules)";
 
-/// The rule overrides and transforms every board-taking command accepts.
+/// The rule overrides and transforms every board-taking command accepts (their values are words
+/// and numbers: shell completion offers no file names for them, `ValueHint::Other`).
 #[derive(clap::Args, Clone, Debug, Default)]
 pub struct RuleArgs {
     /// Swap every snake and ladder end for end (snakes climb, ladders slide)
     #[arg(help_heading = RULES, long)]
     pub reverse: bool,
     /// Start off the board (0) or standing on square S (nothing triggers there)
-    #[arg(help_heading = RULES, long, value_name = "S")]
+    #[arg(help_heading = RULES, long, value_hint = ValueHint::Other, value_name = "S")]
     pub start: Option<u32>,
     /// What a roll past the finish does: stay put, bounce back by the excess, or allow it to finish
-    #[arg(help_heading = RULES, long, value_name = "stay|bounce|allow", value_parser = parse_overshoot)]
+    #[arg(help_heading = RULES, long, value_hint = ValueHint::Other, value_name = "stay|bounce|allow", value_parser = parse_overshoot)]
     pub overshoot: Option<Overshoot>,
     /// The die: a number of faces (fair), or face weights of a loaded die (1,1,1,1,1,3)
     // `expect` also takes a range of fair dice, LO..HI (docs/pictures.md); the help line is kept
     // as every command shows it.
-    #[arg(help_heading = RULES, long, value_name = "FACES|W1,W2,...", value_parser = parse_die_arg)]
+    #[arg(help_heading = RULES, long, value_hint = ValueHint::Other, value_name = "FACES|W1,W2,...", value_parser = parse_die_arg)]
     pub die: Option<DieArg>,
     /// How many dice are thrown at once (the move is their sum)
-    #[arg(help_heading = RULES, long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=i64::from(ladders::board::MAX_DICE)))]
+    #[arg(help_heading = RULES, long, value_hint = ValueHint::Other, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=i64::from(ladders::board::MAX_DICE)))]
     pub dice: Option<u32>,
     /// Whether the top face rolls again: none, unlimited, or K (the K-th in a row forfeits)
-    #[arg(help_heading = RULES, long, value_name = "none|unlimited|K", value_parser = RollAgain::parse)]
+    #[arg(help_heading = RULES, long, value_hint = ValueHint::Other, value_name = "none|unlimited|K", value_parser = RollAgain::parse)]
     pub roll_again: Option<RollAgain>,
     /// Whether jumps chain (true) or at most one jump is taken per move (false)
-    #[arg(help_heading = RULES, long, value_name = "true|false")]
+    #[arg(help_heading = RULES, long, value_hint = ValueHint::Other, value_name = "true|false")]
     pub chain: Option<bool>,
     /// Choice rule: before each roll the player picks one of these fair dice (4,6)
-    #[arg(help_heading = RULES, long, value_name = "F1,F2,...", value_delimiter = ',')]
+    #[arg(help_heading = RULES, long, value_hint = ValueHint::Other, value_name = "F1,F2,...", value_delimiter = ',')]
     pub choose_die: Option<Vec<i64>>,
     /// Choice rule: after each roll the player may flip a coin (heads +1, tails -1)
     #[arg(help_heading = RULES, long)]
     pub coin: bool,
     /// Choice rule: throw K dice and move by the one the player picks
-    #[arg(help_heading = RULES, long, value_name = "K")]
+    #[arg(help_heading = RULES, long, value_hint = ValueHint::Other, value_name = "K")]
     pub pick: Option<i64>,
     /// Choice rule: the player picks the die's face
     #[arg(help_heading = RULES, long)]
@@ -172,7 +174,10 @@ pub fn parse_die_arg(text: &str) -> Result<DieArg, String> {
     };
     let max = ladders::board::MAX_DIE;
     let bad = || {
-        format!("expected a range of die sizes LO..HI with 2 <= LO <= HI <= {max}, found {text:?}")
+        format!(
+            "expected a range of die sizes LO..HI with 2 <= LO <= HI <= {max}, found {}",
+            ladders::text::echo(text)
+        )
     };
     let lo: u32 = lo.trim().parse().map_err(|_| bad())?;
     let hi: u32 = hi.trim().parse().map_err(|_| bad())?;
@@ -217,13 +222,13 @@ fn load_spec(name: &str) -> Result<ladders::board::BoardSpec> {
 fn not_found(name: &str) -> String {
     let mut message = format!(
         "{}: no such board file, and no built-in board has that name",
-        ladders::text::printable(name)
+        ladders::text::echo_plain(name)
     );
     let toml = format!("{name}.toml");
     if Path::new(&toml).is_file() {
         message.push_str(&format!(
             " (did you mean the file {}?)",
-            ladders::text::printable(&toml)
+            ladders::text::echo_plain(&toml)
         ));
     }
     let near = near_builtin_names(name);

@@ -8,7 +8,6 @@ use anyhow::{anyhow, bail, Result};
 use ladders::board::Board;
 use ladders::race::knockoff::KnockOffOptions;
 use ladders::race::shared::{shared_race, SharedOptions};
-use ladders::report::expect::trap_sentence;
 use ladders::report::race_simulate::{race_check_json, write_race_check};
 use ladders::report::simulate::{check_json, write_check, Timing};
 use ladders::simulate::check::{compare, ExactLaw, LawError, Observed};
@@ -60,7 +59,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         LawError::Trap(trap) => anyhow!(
             "{}: the expected number of turns is infinite ({}), so there is nothing to check a simulation against",
             board.name(),
-            trap_sentence(&trap)
+            trap.sentence(&board)
         ),
         LawError::TooMuchWork(w) => anyhow::Error::new(w).context(board.name().to_string()),
         LawError::Score(e) => anyhow::Error::new(e).context(board.name().to_string()),

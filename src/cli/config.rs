@@ -7,7 +7,6 @@
 
 use anyhow::{bail, Result};
 use ladders::simulate::sample::MeanInterval;
-use ladders::text::printable;
 
 use super::draw::{self, HeatQuantity};
 use super::generate;
@@ -120,8 +119,8 @@ pub fn verify(args: &verify::Args) -> Result<(Option<MeanInterval>, Option<MeanI
                 Some(sd)
             }
             _ => bail!(
-                "--sd {:?} is not a number of at least 0 whose square is finite",
-                printable(text)
+                "--sd {} is not a number of at least 0 whose square is finite",
+                ladders::text::echo(text)
             ),
         },
     };

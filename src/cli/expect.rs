@@ -52,6 +52,9 @@ pub struct Args {
     #[arg(long, value_name = "K", conflicts_with = "float",
           value_parser = clap::value_parser!(u16).range(1..=64))]
     pub moments: Option<u16>,
+    /// With --die LO..HI: the table as CSV (die,turns,best)
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
 }
 
 /// The final score's lines: its expectation and law.
@@ -78,13 +81,15 @@ fn score_json(s: &Score, digits: usize) -> serde_json::Value {
 /// Runs `expect`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(range) = args.game.board.rules.die_range() {
-        return die_table(
-            &args.game.board,
-            range,
-            args.game.digits.get(),
-            args.output.json,
-            out,
-        );
+        let format = match (args.output.json, args.csv) {
+            (true, _) => DieTable::Json,
+            (_, true) => DieTable::Csv,
+            _ => DieTable::Text,
+        };
+        return die_table(&args.game.board, range, args.game.digits.get(), format, out);
+    }
+    if args.csv {
+        anyhow::bail!("--csv writes the table of `expect --die LO..HI`; give a range of die sizes");
     }
     if let Some(chosen) = args.game.chosen()? {
         return run_policy(args, &chosen, out);
@@ -188,26 +193,36 @@ fn write_moments_text(out: &mut dyn Write, m: &Moments, digits: usize) -> Result
     Ok(())
 }
 
+/// How [`die_table`] writes its table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum DieTable {
+    Text,
+    Json,
+    Csv,
+}
+
 /// `expect --die LO..HI` and `analyze --die LO..HI`: the exact expected turns with each fair
 /// die, the best marked.
 pub(super) fn die_table(
     board_args: &BoardArgs,
     range: std::ops::RangeInclusive<u32>,
     digits: usize,
-    json: bool,
+    format: DieTable,
     out: &mut dyn Write,
 ) -> Result<ExitCode> {
     let mut base = board_args.clone();
     base.rules.die = None;
     let board = base.load()?;
     let sweep = ladders::analysis::design::die_sweep(&board, range)?;
-    if json {
-        write_json(
+    match format {
+        DieTable::Json => write_json(
             out,
             &ladders::report::design::die_sweep_json(&board, &sweep, digits),
-        )?;
-    } else {
-        ladders::report::design::write_die_sweep(out, &board, &sweep, digits, false)?;
+        )?,
+        DieTable::Csv => ladders::report::design::write_die_sweep_csv(out, &sweep, digits, false)?,
+        DieTable::Text => {
+            ladders::report::design::write_die_sweep(out, &board, &sweep, digits, false)?
+        }
     }
     Ok(exit::code(exit::SUCCESS))
 }

@@ -200,7 +200,8 @@ fn with_analyze(mut args: Vec<OsString>, cmd: &clap::Command) -> Vec<OsString> {
 /// output (`ladders --help > /dev/full`, or closed) exits 3 with a message, as every failed
 /// write does (clap's own `exit` let it pass as a success); a usage error goes to standard
 /// error and exits 2.
-fn exit_on(e: clap::Error) -> ! {
+fn exit_on(mut e: clap::Error) -> ! {
+    shorten_echoed(&mut e);
     if e.use_stderr() {
         e.exit()
     }
@@ -213,6 +214,38 @@ fn exit_on(e: clap::Error) -> ! {
         std::process::exit(exit::WRITE_FAILED.into());
     }
     std::process::exit(e.exit_code())
+}
+
+/// The longest tip of clap's kept in an error (a tip that repeats a long word is left out).
+const TIP_BYTES: usize = 200;
+
+/// clap's error with the words it echoes (a value, an argument, a subcommand) cut as every
+/// message of ours cuts them ([`ladders::text::echo_plain`]): a 10 MB value gives a line.
+fn shorten_echoed(e: &mut clap::Error) {
+    use clap::error::ContextValue;
+    let cut = |words: &[String]| -> Option<Vec<String>> {
+        let shown: Vec<String> = words.iter().map(|w| ladders::text::echo_plain(w)).collect();
+        (shown != words).then_some(shown)
+    };
+    let shortened: Vec<_> = e
+        .context()
+        .filter_map(|(kind, value)| match value {
+            ContextValue::String(word) => cut(std::slice::from_ref(word))
+                .map(|mut w| (kind, ContextValue::String(w.remove(0)))),
+            ContextValue::Strings(words) => cut(words).map(|w| (kind, ContextValue::Strings(w))),
+            // A tip that repeats a long word ("to pass '--xxx...' as a value, use '-- --xxx...'")
+            // is left out.
+            ContextValue::StyledStrs(tips) => {
+                let short = |t: &&clap::builder::StyledStr| t.to_string().len() <= TIP_BYTES;
+                let kept: Vec<_> = tips.iter().filter(short).cloned().collect();
+                (kept.len() < tips.len()).then_some((kind, ContextValue::StyledStrs(kept)))
+            }
+            _ => None,
+        })
+        .collect();
+    for (kind, value) in shortened {
+        e.insert(kind, value);
+    }
 }
 
 /// Runs the command line: its text through the [`colour::Painter`] when standard output is
@@ -264,7 +297,7 @@ fn set_threads(cli: &Cli) -> Result<()> {
             _ => anyhow::bail!(
                 "RAYON_NUM_THREADS={}: expected a number of threads from 1 to {MAX_THREADS} (0: \
                  all cores), or give --threads",
-                ladders::text::printable(&text)
+                ladders::text::echo_plain(&text)
             ),
         },
     }

@@ -7,7 +7,7 @@
 //! and per-jump solves), each stage its own line, nested stages below the stage they run in.
 
 use std::io::IsTerminal;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -34,6 +34,9 @@ pub struct DelayedBar {
     delay: Duration,
     terminal: bool,
     shown: AtomicBool,
+    /// The most units reported finished so far: threads report out of order, and the count
+    /// shown never goes back.
+    done: AtomicU64,
     /// The lines it shares with other bars, if any (nested stages).
     multi: Option<MultiProgress>,
 }
@@ -43,13 +46,8 @@ impl DelayedBar {
     /// after the count.
     pub fn new(total: Option<u64>, message: &str, unit: &str) -> DelayedBar {
         let bar = ProgressBar::with_draw_target(total, ProgressDrawTarget::hidden());
-        let template = match total {
-            Some(_) => format!(
-                "{{msg}} {{wide_bar}} {{percent:>3}}% {{human_pos}}/{{human_len}} {unit}, \
-                 {{eta}} left"
-            ),
-            None => format!("{{spinner}} {{msg}}: {{human_pos}} {unit}, {{elapsed}}"),
-        };
+        let columns = console::Term::stderr().size().1;
+        let template = template(total, message, unit, usize::from(columns));
         // The templates above are fixed text: they parse.
         if let Ok(style) = ProgressStyle::with_template(&template) {
             bar.set_style(style);
@@ -61,6 +59,7 @@ impl DelayedBar {
             delay: delay(),
             terminal: std::io::stderr().is_terminal(),
             shown: AtomicBool::new(false),
+            done: AtomicU64::new(0),
             multi: None,
         }
     }
@@ -74,7 +73,8 @@ impl DelayedBar {
     /// `done` units are finished.
     pub fn set_position(&self, done: u64) {
         self.reveal_if_due();
-        self.bar.set_position(done);
+        let before = self.done.fetch_max(done, Ordering::Relaxed);
+        self.bar.set_position(before.max(done));
     }
 
     /// Shows the bar once the work has run for [`delay`] (on a terminal), drawn at once (the
@@ -114,6 +114,57 @@ impl DelayedBar {
             multi.remove(&self.bar);
         }
     }
+}
+
+/// The longest a duration (`{eta}`, `{elapsed}`) is written: "59 minutes".
+const DURATION_CHARS: usize = 10;
+
+/// The bar's template: the fullest of these whose line, at its longest, fits within `columns`
+/// (a line one character too long wraps, and a bar whose lines need more rows than the
+/// terminal has is not drawn at all: a 10-column terminal showed nothing for hours).
+fn template(total: Option<u64>, message: &str, unit: &str, columns: usize) -> String {
+    let message = message.chars().count();
+    let unit_chars = unit.chars().count();
+    // The full line's fixed parts at their longest, and room for a bar of at least 3.
+    let choices: Vec<(usize, String)> = match total {
+        Some(total) => {
+            let count = ladders::text::thousands(total).len();
+            vec![
+                (
+                    message + 2 * count + unit_chars + 26 + 3,
+                    format!(
+                        "{{msg}} {{wide_bar}} {{percent:>3}}% {{human_pos}}/{{human_len}} \
+                         {unit}, {{eta}} left"
+                    ),
+                ),
+                (
+                    message + 6 + DURATION_CHARS + 5,
+                    "{msg} {percent:>3}% {eta} left".to_string(),
+                ),
+                (message + 5, "{msg} {percent:>3}%".to_string()),
+                (4, "{percent:>3}%".to_string()),
+            ]
+        }
+        None => vec![
+            (
+                2 + message + 2 + 26 + 1 + unit_chars + 2 + DURATION_CHARS,
+                format!("{{spinner}} {{msg}}: {{human_pos}} {unit}, {{elapsed}}"),
+            ),
+            (
+                2 + message + 1 + DURATION_CHARS,
+                "{spinner} {msg} {elapsed}".to_string(),
+            ),
+            (2 + message, "{spinner} {msg}".to_string()),
+            (1, "{spinner}".to_string()),
+        ],
+    };
+    let last = choices.len() - 1;
+    choices
+        .into_iter()
+        .enumerate()
+        .find(|(i, (chars, _))| *chars < columns || *i == last)
+        .map(|(_, (_, t))| t)
+        .expect("a last choice")
 }
 
 /// The library's stages by id, each shown as a [`DelayedBar`] on its own line.
@@ -174,4 +225,44 @@ pub fn install() -> Option<Listening> {
         });
         listen(stages)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_count_never_goes_back_when_threads_report_out_of_order() {
+        let bar = DelayedBar::new(Some(100), "simulating", "games");
+        bar.set_position(50);
+        bar.set_position(30);
+        assert_eq!(bar.bar.position(), 50);
+        bar.set_position(70);
+        assert_eq!(bar.bar.position(), 70);
+    }
+
+    #[test]
+    fn the_line_fits_the_terminal_however_narrow() {
+        // 80 columns hold the whole line for a million games ("simulating" 10, a bar of 10 or
+        // more, "100% 1,000,000/1,000,000 games, 59 minutes left").
+        let full = template(Some(1_000_000), "simulating", "games", 80);
+        assert!(full.contains("{wide_bar}"), "{full}");
+        // 10 columns (the issue's 10 x 5 terminal): the percentage alone, 4 characters.
+        assert_eq!(
+            template(Some(1_000_000_000_000), "simulating", "games", 10),
+            "{percent:>3}%"
+        );
+        assert_eq!(
+            template(Some(1_000_000), "simulating", "games", 40),
+            "{msg} {percent:>3}% {eta} left"
+        );
+        assert_eq!(
+            template(Some(1_000_000), "simulating", "games", 20),
+            "{msg} {percent:>3}%"
+        );
+        assert_eq!(
+            template(None, "building the turn chain", "done", 10),
+            "{spinner}"
+        );
+    }
 }

@@ -94,7 +94,8 @@ fn count(part: &str, text: &str, hint: &str) -> Result<usize, String> {
     match part.parse::<usize>() {
         Ok(k) if (1..=MAX_PLAYERS).contains(&k) => Ok(k),
         _ => Err(format!(
-            "expected a number of players from 1 to {MAX_PLAYERS}{hint}; found {text:?}"
+            "expected a number of players from 1 to {MAX_PLAYERS}{hint}; found {}",
+            ladders::text::echo(text)
         )),
     }
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use ladders::analysis::design::{expected_turns, sensitivity, sensitivity_fits};
-use ladders::report::design::{sensitivity_json, write_sensitivity};
+use ladders::report::design::{sensitivity_json, write_sensitivity, write_sensitivity_csv};
 
 use super::board_args::BoardArgs;
 use super::exit;
@@ -19,7 +19,8 @@ use super::output_args::{Digits, JsonExact, TABLE_DIGITS};
     mut_arg("digits", |a| a.default_value(TABLE_DIGITS)),
     after_help = after_help!(
     "ladders sensitivity milton-bradley",
-    "ladders sensitivity tiny --exact"
+    "ladders sensitivity tiny --exact",
+    "ladders sensitivity milton-bradley --csv"
 )
 )]
 pub struct Args {
@@ -30,6 +31,9 @@ pub struct Args {
     /// Print the exact fractions instead of decimals
     #[arg(long)]
     pub exact: bool,
+    /// Print CSV: kind,from,to,turns,change
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
     #[command(flatten)]
     pub output: JsonExact,
 }
@@ -50,6 +54,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let digits = args.digits.get();
     if args.output.json {
         write_json(out, &sensitivity_json(&board, &base, &removals, digits))?;
+    } else if args.csv {
+        write_sensitivity_csv(out, &removals, digits, args.exact)?;
     } else {
         write_sensitivity(out, &board, &base, &removals, digits, args.exact)?;
     }

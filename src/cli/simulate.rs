@@ -149,8 +149,12 @@ pub fn parse_games(text: &str) -> Result<u64, String> {
         Some((i, 'G' | 'B')) => (&t[..i], 1e9),
         _ => (t.as_str(), 1.0),
     };
-    let bad =
-        || format!("{text:?} is not a number of games (examples: 1000000, 1_000_000, 1e6, 1M)");
+    let bad = || {
+        format!(
+            "{} is not a number of games (examples: 1000000, 1_000_000, 1e6, 1M)",
+            ladders::text::echo(text)
+        )
+    };
     let value = if let Ok(v) = num.parse::<u64>() {
         v as f64 * mult
     } else {
@@ -207,10 +211,10 @@ fn with_progress<T: Send>(
 pub fn refuse_endless_turns(board: &Board) -> Result<()> {
     if let Some(square) = ladders::chain::endless_turn(board) {
         bail!(
-            "{}: a turn from square {square} can go on for ever (the chance that it never ends \
-             is above 0), so a simulated game might never end; `ladders expect` and `ladders \
-             distribution` answer such a board exactly",
-            board.origin()
+            "{}: {} (the chance that it never ends is above 0), so a simulated game might never \
+             end; `ladders expect` and `ladders distribution` answer such a board exactly",
+            board.origin(),
+            ladders::chain::endless_turn_sentence(board, square)
         );
     }
     Ok(())

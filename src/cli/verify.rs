@@ -6,7 +6,6 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
-use ladders::report::expect::trap_sentence;
 use ladders::report::verify::{to_json, write_text, VerifyReport};
 use ladders::simulate::check::{
     compare, fitting_variants, ExactLaw, LawError, Observed, VariantSearch,
@@ -89,7 +88,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         LawError::Trap(trap) => anyhow!(
             "{}: the expected number of turns is infinite ({}), so no finite sample can fit it",
             board.name(),
-            trap_sentence(&trap)
+            trap.sentence(&board)
         ),
         LawError::TooMuchWork(w) => anyhow::Error::new(w).context(board.name().to_string()),
         LawError::Score(e) => anyhow::Error::new(e).context(board.name().to_string()),
@@ -123,6 +122,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         comparison: &comparison,
         fits: &search.fits,
         not_tried: &search.not_tried,
+        layouts: &search.layouts,
         mean: mean.as_ref(),
         sd: sd.as_ref(),
         file: args.file.as_deref(),

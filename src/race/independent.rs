@@ -134,8 +134,8 @@ impl Race {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RaceError {
     /// No seat's board always finishes: the game can last forever.
-    #[error("no seat can be sure to finish, so the game can last forever: on seat 1's board {}", trap_text(.0))]
-    NeverEnds(Trap<Square>),
+    #[error("no seat can be sure to finish, so the game can last forever: on seat 1's board {1}")]
+    NeverEnds(Trap<Square>, String),
     /// No seats.
     #[error("a race needs at least one player")]
     NoPlayers,
@@ -239,15 +239,6 @@ pub fn series_estimate(
     }
 }
 
-fn trap_text(trap: &Trap<Square>) -> String {
-    let cycle: Vec<String> = trap.cycle.iter().map(|s| s.to_string()).collect();
-    format!(
-        "from square {} the finish can never be reached (the token can go round {} forever)",
-        trap.state,
-        cycle.join(" -> ")
-    )
-}
-
 /// Decimal digits beyond those asked for at which a sum stops even if the interval still
 /// straddles a rounding boundary (the true value then sits on, or within 10^-(D + 6) of, one).
 pub const GUARD_DIGITS: u32 = 6;
@@ -317,7 +308,8 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
     let chains: Vec<Chain<Square>> = distinct.iter().map(|b| Chain::for_board(b)).collect();
     if chains.iter().all(|c| !c.always_ends()) {
         let trap = chains[seat_law[0]].trap().expect("trapped");
-        return Err(RaceError::NeverEnds(trap));
+        let sentence = trap.sentence(distinct[seat_law[0]]);
+        return Err(RaceError::NeverEnds(trap, sentence));
     }
     let estimate = series_estimate(&chains, &seat_law, options);
     if estimate.seconds > SERIES_SECONDS_LIMIT {
@@ -720,7 +712,7 @@ mod tests {
         assert!(r.expected_rounds.contains(&q(4, 1)));
         assert!(matches!(
             race(&[&trapped, &trapped], &opts(10)),
-            Err(RaceError::NeverEnds(_))
+            Err(RaceError::NeverEnds(..))
         ));
     }
 }

@@ -9,7 +9,6 @@ use crate::analysis::summary::{Summary, WITHIN};
 use crate::board::Board;
 use crate::num::decimal::{fixed, probability, sqrt_fixed};
 use crate::report::distribution::summary_json;
-use crate::report::expect::trap_sentence;
 use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::shortest::{extremes_json, write_extremes};
 use crate::report::text::{board_line, fraction_text, rules_line};
@@ -31,7 +30,7 @@ pub fn write_text(
     match &summary.expectation {
         Expectation::Infinite(trap) => {
             writeln!(out, "Expected turns   infinite")?;
-            writeln!(out, "                 {}", trap_sentence(trap))?;
+            writeln!(out, "                 {}", trap.sentence(board))?;
         }
         Expectation::Finite(e) => {
             writeln!(out, "Expected turns   {}", fixed(&e.turns, digits))?;
@@ -61,7 +60,7 @@ pub fn write_text(
             )?;
         }
     }
-    write_extremes(out, &summary.extremes, digits, false)?;
+    write_extremes(out, board, &summary.extremes, digits, false)?;
     if let Expectation::Finite(e) = &summary.expectation {
         writeln!(out, "Expected rolls   {}", fixed(&e.rolls, digits))?;
         writeln!(out, "Snakes taken     {}", fixed(&e.snakes, digits))?;
@@ -76,12 +75,12 @@ pub fn to_json(board: &Board, summary: &Summary, digits: usize) -> serde_json::V
         serde_json::to_value(ExactJson::new(r, digits)).expect("serializes")
     };
     let d = &summary.distribution;
-    let (shortest, longest) = extremes_json(&summary.extremes, digits);
+    let (shortest, longest) = extremes_json(board, &summary.extremes, digits);
     let within: Vec<serde_json::Value> = WITHIN
         .iter()
         .filter_map(|&n| d.within(n).map(|p| json!({"turns": n, "p": x(&p)})))
         .collect();
-    let summary_d = summary_json(d, digits);
+    let summary_d = summary_json(board, d, digits);
     let mut v = json!({
         "board": BoardJson::new(board),
         "rules": board_rules_json(board),
@@ -97,7 +96,7 @@ pub fn to_json(board: &Board, summary: &Summary, digits: usize) -> serde_json::V
             obj.insert("expected_turns".into(), json!("infinite"));
             obj.insert(
                 "trap".into(),
-                json!({"square": trap.state, "cycle": trap.cycle, "message": trap_sentence(trap)}),
+                json!({"square": trap.state, "cycle": trap.cycle, "message": trap.sentence(board)}),
             );
         }
         Expectation::Finite(e) => {

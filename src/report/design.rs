@@ -103,6 +103,34 @@ pub fn write_sensitivity(
     Ok(())
 }
 
+/// The sensitivity table as CSV, one line per jump in the table's order:
+/// `kind,from,to,turns,change` (decimals, or fractions with `exact`; `endless` where the game
+/// can then last for ever).
+///
+/// # Errors
+///
+/// Writing to `out` failed.
+pub fn write_sensitivity_csv(
+    out: &mut dyn Write,
+    removals: &[Removal],
+    digits: usize,
+    exact: bool,
+) -> io::Result<()> {
+    writeln!(out, "kind,from,to,turns,change")?;
+    for r in removals {
+        writeln!(
+            out,
+            "{},{},{},{},{}",
+            kind(r),
+            r.jump.from,
+            r.jump.to,
+            cell(r.turns.as_ref(), digits, exact),
+            cell(r.change.as_ref(), digits, exact)
+        )?;
+    }
+    Ok(())
+}
+
 /// The sensitivity table as JSON.
 pub fn sensitivity_json(
     board: &Board,
@@ -149,6 +177,27 @@ pub fn write_die_sweep(
     for ((f, _), c) in sweep.iter().zip(&cells) {
         let mark = if Some(*f) == best { "  <- best" } else { "" };
         writeln!(out, "{f:>4}  {c:>width$}{mark}")?;
+    }
+    Ok(())
+}
+
+/// The die sweep as CSV: `die,turns,best` (decimals, or fractions with `exact`; `best` is 1 on
+/// the best die's line).
+///
+/// # Errors
+///
+/// Writing to `out` failed.
+pub fn write_die_sweep_csv(
+    out: &mut dyn Write,
+    sweep: &[(Square, Option<BigRational>)],
+    digits: usize,
+    exact: bool,
+) -> io::Result<()> {
+    let best = best_die(sweep);
+    writeln!(out, "die,turns,best")?;
+    for (f, t) in sweep {
+        let mark = u8::from(Some(*f) == best);
+        writeln!(out, "{f},{},{mark}", cell(t.as_ref(), digits, exact))?;
     }
     Ok(())
 }

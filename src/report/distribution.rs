@@ -11,7 +11,6 @@ use crate::analysis::distribution::{Decay, Distribution, Mean, Stop};
 use crate::analysis::shown::ShownDistribution;
 use crate::board::Board;
 use crate::num::decimal::{fixed, push_integer, push_spaces, put_integer, to_f64};
-use crate::report::expect::trap_sentence;
 use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::pgf::certified_digits;
 use crate::report::text::{board_line, rules_line};
@@ -77,7 +76,7 @@ fn turns_word(n: usize) -> String {
 }
 
 /// The summary lines of the text report.
-fn write_summary(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()> {
+fn write_summary(out: &mut dyn Write, board: &Board, dist: &ShownDistribution) -> io::Result<()> {
     let digits = dist.digits;
     let n = dist.turns();
     let why = match dist.stop {
@@ -126,7 +125,7 @@ fn write_summary(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()
         writeln!(out, "Tail law         {}", law.sentence())?;
     }
     if let Some(trap) = &dist.trap {
-        writeln!(out, "Endless games    {}", trap_sentence(trap))?;
+        writeln!(out, "Endless games    {}", trap.sentence(board))?;
     }
     Ok(())
 }
@@ -147,14 +146,14 @@ pub fn write_text(
     writeln!(out, "Rules            {}", rules_line(board))?;
     writeln!(out)?;
     if chart {
-        write_summary(out, dist)?;
+        write_summary(out, board, dist)?;
         writeln!(out)?;
         return write_chart(out, dist, 80);
     }
     // A long table would scroll the summary off the screen: then the summary comes last, where
     // the terminal stops.
     if dist.terms.len() <= SUMMARY_FIRST_ROWS {
-        write_summary(out, dist)?;
+        write_summary(out, board, dist)?;
         writeln!(out)?;
         return write_table(out, dist);
     }
@@ -166,7 +165,7 @@ pub fn write_text(
     writeln!(out)?;
     write_table(out, dist)?;
     writeln!(out)?;
-    write_summary(out, dist)
+    write_summary(out, board, dist)
 }
 
 /// Tables up to this many rows follow the summary; longer ones come before it.
@@ -325,7 +324,7 @@ pub fn write_csv(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()
 }
 
 /// The distribution's own JSON keys (shared with `analyze`).
-pub fn summary_json(dist: &Distribution, digits: usize) -> serde_json::Value {
+pub fn summary_json(board: &Board, dist: &Distribution, digits: usize) -> serde_json::Value {
     let x = |r: &BigRational| serde_json::to_value(ExactJson::new(r, digits)).expect("serializes");
     let quantiles: serde_json::Map<String, serde_json::Value> = dist
         .quantiles
@@ -365,7 +364,7 @@ pub fn summary_json(dist: &Distribution, digits: usize) -> serde_json::Value {
         "trap": dist.trap.as_ref().map(|t| json!({
             "square": t.state,
             "cycle": t.cycle,
-            "message": trap_sentence(t),
+            "message": t.sentence(board),
         })),
     })
 }
@@ -378,7 +377,7 @@ pub fn to_json(board: &Board, dist: &Distribution, digits: usize) -> serde_json:
         "rules": board_rules_json(board),
     });
     let obj = v.as_object_mut().expect("object");
-    if let serde_json::Value::Object(summary) = summary_json(dist, digits) {
+    if let serde_json::Value::Object(summary) = summary_json(board, dist, digits) {
         obj.extend(summary);
     }
     let terms: Vec<serde_json::Value> = dist

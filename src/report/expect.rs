@@ -22,16 +22,6 @@ pub struct ExpectOptions {
     pub exact: bool,
 }
 
-/// A sentence explaining a trap: where the game gets stuck and how.
-pub fn trap_sentence(trap: &Trap<Square>) -> String {
-    let cycle: Vec<String> = trap.cycle.iter().map(|s| s.to_string()).collect();
-    format!(
-        "from square {} the finish can never be reached: the token can go round {} forever",
-        trap.state,
-        cycle.join(" -> ")
-    )
-}
-
 /// Writes the text report.
 ///
 /// # Errors
@@ -50,7 +40,7 @@ pub fn write_text(
     match expectation {
         Expectation::Infinite(trap) => {
             writeln!(out, "Expected turns   infinite")?;
-            writeln!(out, "                 {}", trap_sentence(trap))?;
+            writeln!(out, "                 {}", trap.sentence(board))?;
         }
         Expectation::Finite(e) => {
             writeln!(out, "Expected turns   {}", fixed(&e.turns, d))?;
@@ -162,7 +152,7 @@ impl<'a> InfiniteJson<'a> {
             rules: RulesJson::of(board),
             trap: TrapJson {
                 cycle: &trap.cycle,
-                message: trap_sentence(trap),
+                message: trap.sentence(board),
                 square: trap.state,
             },
             variance: "infinite",
@@ -232,7 +222,7 @@ pub fn write_float_text(
             writeln!(out, "Arithmetic       floating point (--float)")?;
             writeln!(out)?;
             writeln!(out, "Expected turns   infinite")?;
-            return writeln!(out, "                 {}", trap_sentence(trap));
+            return writeln!(out, "                 {}", trap.sentence(board));
         }
         FloatExpectation::Finite(e) => e,
     };

@@ -190,12 +190,21 @@ pub fn write_text(
         )?,
     }
     let fm = pgf.factorial_moments(1);
-    writeln!(
-        out,
-        "Checks           F(1) = {}, F'(1) = E[T] = {}",
-        fraction(&fm[0]),
-        fixed(&fm[1], digits)
-    )?;
+    if fm[0].is_one() {
+        writeln!(
+            out,
+            "Checks           F(1) = {}, F'(1) = E[T] = {}",
+            fraction(&fm[0]),
+            fixed(&fm[1], digits)
+        )?;
+    } else {
+        // Games that never end have no term: E[T] is infinite, not F'(1).
+        writeln!(
+            out,
+            "Checks           F(1) = {}: the game ends with probability {0}, so E[T] is infinite",
+            fraction(&fm[0])
+        )?;
+    }
     if let Some(rate) = rate {
         write_tail(out, rate, digits)?;
     }
@@ -265,7 +274,10 @@ pub fn to_json(board: &Board, pgf: &Pgf, rate: Option<&DecayRate>) -> serde_json
             "initial": pgf.recurrence.initial.iter().map(fraction).collect::<Vec<_>>(),
         },
         "f_at_1": fraction(&fm[0]),
-        "expected_turns": fraction(&fm[1]),
+        "expected_turns": match fm[0].is_one() {
+            true => json!(fraction(&fm[1])),
+            false => json!("infinite"),
+        },
         "sympy": cas_line(pgf, PgfFormat::Sympy),
         "decay_rate": rate.map(|r| json!({
             "low": fraction(&r.low),

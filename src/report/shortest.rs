@@ -8,6 +8,7 @@ use serde_json::json;
 use crate::analysis::likeliest::{GameTurns, LikeliestTurns};
 use crate::analysis::shortest::{Extremes, Longest, TurnRolls};
 use crate::board::Board;
+use crate::chain::endless_turn_sentence;
 use crate::num::decimal::probability;
 use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::text::{board_line, rules_line};
@@ -46,6 +47,7 @@ fn write_turns(out: &mut dyn Write, turns: &[TurnRolls], first: usize) -> io::Re
 /// Only those of `out`.
 pub fn write_extremes(
     out: &mut dyn Write,
+    board: &Board,
     extremes: &Extremes,
     digits: usize,
     rolls_too: bool,
@@ -89,6 +91,18 @@ pub fn write_extremes(
             writeln!(out, "  round the cycle:")?;
             write_turns(out, cycle, lead_in.len() + 1)?;
         }
+        Longest::EndlessTurn { lead_in } => {
+            let square = lead_in.last().map_or(board.rules().start, TurnRolls::to);
+            writeln!(
+                out,
+                "Longest game     unbounded: {}",
+                endless_turn_sentence(board, square)
+            )?;
+            if !lead_in.is_empty() {
+                writeln!(out, "  from the start:")?;
+                write_turns(out, lead_in, 1)?;
+            }
+        }
         Longest::Bounded { turns, witness } => {
             writeln!(
                 out,
@@ -115,7 +129,7 @@ pub fn write_text(
     writeln!(out, "Board            {}", board_line(board))?;
     writeln!(out, "Rules            {}", rules_line(board))?;
     writeln!(out)?;
-    write_extremes(out, extremes, digits, true)
+    write_extremes(out, board, extremes, digits, true)
 }
 
 fn rolls_json(turns: &[TurnRolls]) -> serde_json::Value {
@@ -127,7 +141,11 @@ fn squares_json(turns: &[TurnRolls]) -> serde_json::Value {
 }
 
 /// The `shortest` and `longest` keys (shared with `analyze`).
-pub fn extremes_json(extremes: &Extremes, digits: usize) -> (serde_json::Value, serde_json::Value) {
+pub fn extremes_json(
+    board: &Board,
+    extremes: &Extremes,
+    digits: usize,
+) -> (serde_json::Value, serde_json::Value) {
     let shortest = match &extremes.shortest {
         None => serde_json::Value::Null,
         Some(s) => json!({
@@ -151,6 +169,15 @@ pub fn extremes_json(extremes: &Extremes, digits: usize) -> (serde_json::Value, 
                 "lead_in_rolls": rolls_json(lead_in),
             })
         }
+        Longest::EndlessTurn { lead_in } => {
+            let square = lead_in.last().map_or(board.rules().start, TurnRolls::to);
+            json!({
+                "unbounded": true,
+                "endless_turn": square,
+                "message": endless_turn_sentence(board, square),
+                "lead_in_rolls": rolls_json(lead_in),
+            })
+        }
         Longest::Bounded { turns, witness } => json!({
             "unbounded": false,
             "turns": turns,
@@ -162,7 +189,7 @@ pub fn extremes_json(extremes: &Extremes, digits: usize) -> (serde_json::Value, 
 
 /// The JSON report (documented in `docs/json-output.md`).
 pub fn to_json(board: &Board, extremes: &Extremes, digits: usize) -> serde_json::Value {
-    let (shortest, longest) = extremes_json(extremes, digits);
+    let (shortest, longest) = extremes_json(board, extremes, digits);
     json!({
         "board": BoardJson::new(board),
         "rules": board_rules_json(board),

@@ -527,23 +527,16 @@ pub fn variant_sentences(
                 count(not_tried.len() as u64, "variant")
             ));
         }
-        for (i, f) in &others {
+        for class in same_law_classes(fits, &others) {
+            // The fewest changes first: the simplest explanation leads.
+            let lead = &fits[class[0]];
             let mut s = format!(
                 "your sample matches {}, not {}",
-                f.changes.join(", "),
-                own_words(f)
+                lead.changes.join(", "),
+                own_words(lead)
             );
-            let same: Vec<String> = f
-                .same_law_as
-                .iter()
-                .filter(|&&j| j != *i && !fits[j].same_law_as_board)
-                .map(|&j| fits[j].changes.join(", "))
-                .collect();
-            if !same.is_empty() {
-                s.push_str(&format!(
-                    " (on this board {} gives exactly the same law: they cannot be told apart)",
-                    same.join("; ")
-                ));
+            if let Some(same) = same_law_parenthesis(fits, &class) {
+                s.push_str(&same);
             }
             out.push(s);
         }
@@ -555,6 +548,73 @@ pub fn variant_sentences(
         ));
     }
     out
+}
+
+/// The parenthesis after a class's hint naming its other variants by what they add to its
+/// lead ("with overshoot = stay"), or `None` for a class of one.
+fn same_law_parenthesis(fits: &[VariantFit], class: &[usize]) -> Option<String> {
+    let lead = &fits[class[0]];
+    let with: Vec<String> = class[1..]
+        .iter()
+        .map(|&j| {
+            let more: Vec<&String> = fits[j]
+                .changes
+                .iter()
+                .filter(|c| !lead.changes.contains(c))
+                .collect();
+            let superset = lead.changes.iter().all(|c| fits[j].changes.contains(c));
+            match superset {
+                true => format!("with {}", join_words(&more)),
+                false => format!("with {} instead", fits[j].changes.join(", ")),
+            }
+        })
+        .collect();
+    let last = with.len().checked_sub(1)?;
+    let listed = match last {
+        0 => with[0].clone(),
+        _ => format!("{}; or {}", with[..last].join("; "), with[last]),
+    };
+    Some(format!(
+        " (on this board the law is exactly the same {listed}: no sample can tell them apart)"
+    ))
+}
+
+/// The fitting variants of `others` (indices into `fits`, none with the board's own law) in
+/// classes of exactly the same law (linked by [`VariantFit::same_law_as`]), each class by its
+/// variants' number of changes and the classes by their simplest's.
+fn same_law_classes(fits: &[VariantFit], others: &[(usize, &VariantFit)]) -> Vec<Vec<usize>> {
+    let mut placed = vec![false; fits.len()];
+    let mut classes: Vec<Vec<usize>> = Vec::new();
+    for &(i, _) in others {
+        if placed[i] {
+            continue;
+        }
+        placed[i] = true;
+        let mut class = vec![i];
+        let mut k = 0;
+        while k < class.len() {
+            for &j in &fits[class[k]].same_law_as {
+                if !placed[j] && !fits[j].same_law_as_board {
+                    placed[j] = true;
+                    class.push(j);
+                }
+            }
+            k += 1;
+        }
+        class.sort_by_key(|&j| (fits[j].changes.len(), j));
+        classes.push(class);
+    }
+    classes.sort_by_key(|c| (fits[c[0]].changes.len(), c[0]));
+    classes
+}
+
+/// Rule words joined by commas.
+fn join_words(words: &[&String]) -> String {
+    words
+        .iter()
+        .map(|w| w.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The variant fits as JSON, with `not_tried` (the variants whose work was estimated too long,

@@ -11,7 +11,7 @@ use crate::report::simulate::{
     comparison_json, variant_sentences, variants_json, write_comparison,
 };
 use crate::report::text::{board_line, rules_line};
-use crate::simulate::check::{Comparison, ExactLaw, NotTried, Observed, VariantFit};
+use crate::simulate::check::{Comparison, ExactLaw, LayoutFit, NotTried, Observed, VariantFit};
 use crate::simulate::sample::MeanInterval;
 use crate::text::count;
 use crate::text::printable;
@@ -31,6 +31,9 @@ pub struct VerifyReport<'a> {
     pub fits: &'a [VariantFit],
     /// The rule variants not tried (their work estimated too long), and why.
     pub not_tried: &'a [NotTried],
+    /// The other layouts of the board (built-in boards that differ in one jump) the sample
+    /// fits.
+    pub layouts: &'a [LayoutFit],
     /// The mean as given (`--mean`), when the sample is a summary.
     pub mean: Option<&'a MeanInterval>,
     /// The standard deviation as given (`--sd`), tested in the comparison's `variance`.
@@ -51,7 +54,21 @@ pub fn to_json(r: &VerifyReport<'_>) -> Value {
         "check": with_variance(comparison_json(r.law, c), c),
         "variants": match c.too_few {
             true => json!({"fits": [], "hints": []}),
-            false => variants_json(r.board, c.pass, r.fits, r.not_tried),
+            false => {
+                let mut v = variants_json(r.board, c.pass, r.fits, r.not_tried);
+                let named = named_layouts(c, r.layouts);
+                if !named.is_empty() {
+                    v["hints"]
+                        .as_array_mut()
+                        .expect("hints are a list")
+                        .extend(layout_sentences(c, r.layouts).into_iter().map(Value::from));
+                    v["layouts"] = named
+                        .iter()
+                        .map(|l| json!({"board": l.layout.name, "mean_z": l.comparison.mean.z}))
+                        .collect();
+                }
+                v
+            }
         },
     })
 }
@@ -96,7 +113,12 @@ pub fn write_text(out: &mut dyn Write, r: &VerifyReport<'_>) -> io::Result<()> {
     write_comparison(out, r.law, r.comparison)?;
     // Hints need a sample that can tell the variants apart.
     if !r.comparison.too_few {
-        for h in variant_sentences(r.board, r.comparison.pass, r.fits, r.not_tried) {
+        let pass = r.comparison.pass;
+        let variants = variant_sentences(r.board, pass, r.fits, r.not_tried);
+        for h in variants
+            .into_iter()
+            .chain(layout_sentences(r.comparison, r.layouts))
+        {
             writeln!(out, "Hint             {h}")?;
         }
         for n in r.not_tried {
@@ -109,6 +131,35 @@ pub fn write_text(out: &mut dyn Write, r: &VerifyReport<'_>) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The hints naming the other layouts of the board the sample fits: what it matches instead
+/// (a failed sample), or what it cannot be told from (a passed one whose mean is nearer the
+/// layout's than the board's: a layout the sample fits less well is not worth a hint).
+fn layout_sentences(c: &Comparison, layouts: &[LayoutFit]) -> Vec<String> {
+    named_layouts(c, layouts)
+        .into_iter()
+        .map(|l| {
+            let (name, here, there) = (l.layout.name, l.layout.here, l.layout.there);
+            let layout = format!(
+                "{name}, this board's other common layout ({} -> {} instead of {} -> {})",
+                there.from, there.to, here.from, here.to
+            );
+            match c.pass {
+                false => format!("your sample matches {layout}"),
+                true => format!("the sample also fits {layout}: too few games to tell them apart"),
+            }
+        })
+        .collect()
+}
+
+/// The layouts a hint names: every one the sample fits when it fails the board, else those
+/// whose mean it is nearer than the board's.
+fn named_layouts<'a>(c: &Comparison, layouts: &'a [LayoutFit]) -> Vec<&'a LayoutFit> {
+    layouts
+        .iter()
+        .filter(|l| !c.pass || l.comparison.mean.z.abs() < c.mean.z.abs())
+        .collect()
 }
 
 /// A float without trailing noise (the interval ends of a decimal mean).

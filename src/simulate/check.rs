@@ -38,7 +38,7 @@ use crate::game::Capabilities;
 use crate::num::decimal::to_f64;
 
 pub use super::variants::{
-    fitting_variants, rule_changes, variants, NotTried, VariantFit, VariantSearch,
+    fitting_variants, rule_changes, variants, LayoutFit, NotTried, VariantFit, VariantSearch,
 };
 
 /// A z beyond this fails (two-sided p = erfc(5.3 / √2) ≈ 1.16e-7).

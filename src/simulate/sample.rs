@@ -9,7 +9,7 @@ use std::io::Read;
 
 use thiserror::Error;
 
-use crate::text::printable;
+use crate::text::{echo, printable};
 
 use super::Histogram;
 
@@ -178,7 +178,8 @@ impl Layout {
                 "" | "game" | "index" | "id" => continue,
                 _ => {
                     return Err(format!(
-                        "header column {name:?} is not one this reads: {KNOWN_COLUMNS}"
+                        "header column {} is not one this reads: {KNOWN_COLUMNS}",
+                        echo(name)
                     ))
                 }
             };
@@ -245,7 +246,7 @@ impl Layout {
                 Some(c) => fields[c].parse::<u64>().map_err(|_| {
                     (
                         line,
-                        format!("count {:?} is not a non-negative integer", fields[c]),
+                        format!("count {} is not a non-negative integer", echo(fields[c])),
                     )
                 })?,
             };
@@ -271,11 +272,12 @@ impl Layout {
         let found = fields.join(",");
         match (self.named, self.width) {
             (true, w) => format!(
-                "expected {w} columns as the header line names them, found {} in {found:?}",
-                fields.len()
+                "expected {w} columns as the header line names them, found {} in {}",
+                fields.len(),
+                echo(&found)
             ),
-            (false, 1) => format!("expected one turn count, found {found:?}"),
-            (false, _) => format!("expected `turns,count`, found {found:?}"),
+            (false, 1) => format!("expected one turn count, found {}", echo(&found)),
+            (false, _) => format!("expected `turns,count`, found {}", echo(&found)),
         }
     }
 }

@@ -55,6 +55,7 @@ pub fn fits_of_sd(
     let VariantSearch {
         fits,
         mut not_tried,
+        layouts,
     } = search;
     let mut kept: Vec<VariantFit> = Vec::new();
     let mut new_index = vec![None; fits.len()];
@@ -94,6 +95,7 @@ pub fn fits_of_sd(
     VariantSearch {
         fits: kept,
         not_tried,
+        layouts,
     }
 }
 

@@ -19,6 +19,7 @@ use super::Histogram;
 use crate::analysis::distribution::WORK_LIMIT;
 use crate::analysis::moments::exact_solve_seconds;
 use crate::analysis::stateful_fits::{check_stateful, Needs};
+use crate::board::builtin::{other_layouts, OtherLayout};
 use crate::board::{Board, Overshoot, RollAgain, RuleOverrides, Rules, Square};
 use crate::chain::Chain;
 use crate::game::Capabilities;
@@ -108,6 +109,35 @@ pub struct VariantSearch {
     pub fits: Vec<VariantFit>,
     /// The variants not tried, and why.
     pub not_tried: Vec<NotTried>,
+    /// The built-in boards that are another layout of the board ([`other_layouts`]) and that
+    /// the sample fits.
+    pub layouts: Vec<LayoutFit>,
+}
+
+/// Another layout of the board that the sample fits.
+#[derive(Clone, Debug)]
+pub struct LayoutFit {
+    /// The layout, and the jump that differs.
+    pub layout: OtherLayout,
+    /// The sample against the layout's law.
+    pub comparison: Comparison,
+}
+
+/// The other layouts of `board` ([`other_layouts`]) that the sample fits, each tested as the
+/// board is (a layout whose law is refused is left out).
+fn fitting_layouts(
+    board: &Board,
+    observed: Observed<'_>,
+    rolls: Option<&Histogram>,
+) -> Vec<LayoutFit> {
+    other_layouts(board)
+        .into_iter()
+        .filter_map(|layout| {
+            let law = variant_law(&layout.board, observed.tail_below()).ok()??;
+            let comparison = compare(&law, observed, rolls);
+            comparison.pass.then_some(LayoutFit { layout, comparison })
+        })
+        .collect()
 }
 
 /// The estimate of a variant's work before it starts: the chain to solve when the board's state
@@ -237,6 +267,7 @@ pub fn fitting_variants(
     VariantSearch {
         fits: out,
         not_tried,
+        layouts: fitting_layouts(board, observed, rolls),
     }
 }
 

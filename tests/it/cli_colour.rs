@@ -307,3 +307,23 @@ fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
             .stderr(predicate::str::is_empty());
     }
 }
+
+/// Issue 40, item 15: on a 10 x 5 terminal the simulator's bar (`simulating [...] 0%
+/// 1,234/1,000,000,000,000 games, ...`) wrapped into more rows than the terminal has, and
+/// indicatif drew nothing: hours of `simulate -n 1e12` showed no progress. The line now fits
+/// the terminal's width.
+#[test]
+fn the_bar_shows_on_a_terminal_too_small_for_its_whole_line() {
+    let bin = assert_cmd::cargo::cargo_bin("ladders");
+    let command = format!(
+        "stty rows 5 cols 10; timeout 3 {} simulate milton-bradley -n 1e12",
+        bin.display()
+    );
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("LADDERS_PROGRESS_DELAY", "0")
+        .output()
+        .expect("script (util-linux) runs");
+    let terminal = String::from_utf8_lossy(&out.stdout);
+    assert!(terminal.contains('%'), "{terminal:?}");
+}

@@ -11,7 +11,7 @@ pub fn hostile_board(name: &str) -> String {
 }
 
 /// A fresh scratch directory for one test.
-fn scratch(test: &str) -> std::path::PathBuf {
+pub fn scratch(test: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("ladders-hostile-{test}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

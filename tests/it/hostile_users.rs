@@ -354,3 +354,282 @@ fn a_long_fraction_is_shown_by_its_digit_counts_unless_exact() {
     let numerator = json["expected_turns"]["numerator"].as_str().unwrap();
     assert!(numerator.len() > 1000, "{numerator}");
 }
+
+/// Item 5: on a board whose turn can go on for ever (every throw a 2 that rolls again; from
+/// square 2 a 2 overshoots 3 and stays) `shortest`, `analyze` and bare `ladders` panicked
+/// looking for the rolls of a turn that never ends, and `check`/`verify` spoke of a token going
+/// round "0 -> 0". Every command now says that a turn can go on for ever, naming the square
+/// and the throw.
+#[test]
+fn a_turn_that_can_go_on_for_ever_is_named_by_every_command_never_a_panic() {
+    let board = crate::hostile::hostile_board("endless_turn.toml");
+    let said = "a turn from square 0 can go on for ever: on square 2 a throw of 2 ends on square 2";
+    for args in [
+        vec![board.as_str()],
+        vec!["analyze", &board],
+        vec!["shortest", &board],
+        vec!["shortest", &board, "--likeliest"],
+        vec!["expect", &board],
+    ] {
+        let text = crate::common::stdout_of(&args);
+        assert!(text.contains(said), "{args:?}: {text}");
+        assert!(!text.contains("0 -> 0"), "{args:?}: {text}");
+    }
+    for args in [
+        vec!["check", &board, "-n", "10"],
+        vec!["verify", &board, "--mean", "3", "--games", "10"],
+        vec!["race", &board, "--players", "2"],
+        vec!["simulate", &board, "-n", "10"],
+    ] {
+        let stderr = crate::common::stderr_of(&args, 2);
+        assert!(stderr.contains(said), "{args:?}: {stderr}");
+        assert!(!stderr.contains("0 -> 0"), "{args:?}: {stderr}");
+    }
+    let json = crate::common::json_of(&["shortest", &board, "--json"]);
+    assert_eq!(json["longest"]["endless_turn"], 0);
+    assert!(json["shortest"].is_null());
+}
+
+/// Item 5: where a turn can go on for ever only sometimes (from 0 a 2 reaches the extra-turn
+/// square 2, which every roll leads back to; a 1 climbs to 5 and the game goes on) the shortest
+/// game is still found: 0 -> 5 (a 1 up the ladder), 5 -> 7, 7 -> 8, each roll 1/2: 1/8 per roll
+/// sequence, and two of them (1, 1, 2 as well as 1, 2, 1), 1/4; the longest is unbounded by the
+/// endless turn. The game ends with probability 1/2 (the first roll), so `pgf` no longer calls
+/// F'(1) = 2 the expected turns, and the squares name the endless turn.
+#[test]
+fn a_turn_that_only_sometimes_goes_on_for_ever_leaves_the_shortest_game_and_names_the_rest() {
+    let board = crate::hostile::hostile_board("endless_turn_sometimes.toml");
+    let text = crate::common::stdout_of(&["shortest", &board]);
+    assert!(text.contains("Shortest game    3 turns, probability 0.250000000000 = 1/4"));
+    assert!(text.contains(
+        "Longest game     unbounded: a turn from square 0 can go on for ever: on square 2 a throw of 1 ends on square 2"
+    ), "{text}");
+    let pgf = crate::common::stdout_of(&["pgf", &board]);
+    assert!(
+        pgf.contains("F(1) = 1/2: the game ends with probability 1/2, so E[T] is infinite"),
+        "{pgf}"
+    );
+    assert!(!pgf.contains("E[T] = 2"), "{pgf}");
+    let json = crate::common::json_of(&["pgf", &board, "--json"]);
+    assert_eq!(json["expected_turns"], "infinite");
+    let squares = crate::common::stderr_of(&["squares", &board], 2);
+    assert!(
+        squares.contains("a turn from square 0 can go on for ever"),
+        "{squares}"
+    );
+}
+
+/// Item 7: a policy file had no size cap (`--policy /dev/zero` grew to 4.2 GB before an error;
+/// under a 2 GiB limit it aborted). Now refused past 16 MiB with the size, from a device or a
+/// pipe as from a file.
+#[cfg(unix)]
+#[test]
+fn a_policy_file_past_its_cap_is_refused_with_its_size() {
+    let bin = assert_cmd::cargo::cargo_bin("ladders");
+    let out = assert_cmd::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 2097152; exec \"$0\" expect course --policy /dev/zero")
+        .arg(&bin)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("/dev/zero: more than 16,777,216 bytes, the limit for a policy file"),
+        "{stderr}"
+    );
+    // A file's size is read before its bytes: 17 MiB of nothing, in a sparse file.
+    let dir = crate::hostile::scratch("policy-cap");
+    let big = dir.join("big.csv");
+    std::fs::File::create(&big)
+        .unwrap()
+        .set_len(17 * 1024 * 1024)
+        .unwrap();
+    let stderr =
+        crate::common::stderr_of(&["expect", "course", "--policy", big.to_str().unwrap()], 2);
+    assert!(
+        stderr.contains(
+            "the file is 17,825,792 bytes, more than the limit of 16,777,216 for a policy file"
+        ),
+        "{stderr}"
+    );
+}
+
+/// Item 7: messages echoed a value whole (a 1 MB unknown key gave 1 MB of standard error, and
+/// so did a long --die, a long board name or a long policy choice). Every echoed value is now
+/// its first 40 characters and its length (`ladders::text::echo`).
+#[test]
+fn an_echoed_value_is_cut_to_its_first_characters_and_its_length() {
+    let dir = crate::hostile::scratch("echo");
+    let long = "x".repeat(1_000_000);
+    let key = dir.join("key.toml");
+    std::fs::write(&key, format!("size = 10\n{long} = 1\n")).unwrap();
+    let die = dir.join("die.toml");
+    std::fs::write(&die, format!("size = 10\n[rules]\ndie = \"{long}\"\n")).unwrap();
+    let policy = dir.join("policy.csv");
+    std::fs::write(&policy, format!("1,{long}\n")).unwrap();
+    let sample = dir.join("sample.csv");
+    std::fs::write(&sample, format!("{long}\n")).unwrap();
+    let forty = "x".repeat(40);
+    let arg = "y".repeat(100_000);
+    for (args, shown) in [
+        (
+            vec!["expect", key.to_str().unwrap()],
+            format!("unknown key \"{forty}\"... (1,000,000 characters)"),
+        ),
+        (
+            vec!["expect", die.to_str().unwrap()],
+            format!("die \"{forty}\"... (1,000,000 characters) is not a die"),
+        ),
+        (
+            vec!["expect", "course", "--policy", policy.to_str().unwrap()],
+            format!("\"{forty}\"... (1,000,000 characters) is not a choice"),
+        ),
+        (
+            vec!["verify", "tiny", "--file", sample.to_str().unwrap()],
+            format!("header column \"{forty}\"... (1,000,000 characters)"),
+        ),
+        (
+            vec!["expect", &arg],
+            format!("{}... (100,000 characters): no such board file", &arg[..40]),
+        ),
+        (
+            vec!["expect", "tiny", "--die", &arg],
+            format!("found \"{}\"... (100,000 characters)", &arg[..40]),
+        ),
+        (
+            vec!["expect", "tiny", "--overshoot", &arg],
+            format!("invalid value '{}... (100,000 characters)'", &arg[..40]),
+        ),
+    ] {
+        let stderr = crate::common::stderr_of(&args, 2);
+        assert!(
+            stderr.len() < 1_000,
+            "{} bytes for {:?}",
+            stderr.len(),
+            &args[..2]
+        );
+        assert!(stderr.contains(&shown), "{stderr}");
+    }
+}
+
+/// Item 14: a sample that counted rolls instead of turns (efi played with `roll again = none`)
+/// got four hints, the simplest last, each "not start = 1" or "not overshoot = bounce" where
+/// those make no difference. Now one hint per law, the fewest changes first, naming the rules
+/// that change nothing in a parenthesis.
+#[test]
+fn rolls_counted_as_turns_get_one_hint_per_law_the_simplest_first() {
+    let dir = crate::hostile::scratch("hints");
+    let csv = dir.join("efi-rolls.csv");
+    let csv = csv.to_str().unwrap();
+    crate::common::stdout_of(&[
+        "simulate",
+        "efi",
+        "--roll-again",
+        "none",
+        "-n",
+        "20000",
+        "--seed",
+        "5",
+        "--histogram-csv",
+        csv,
+    ]);
+    let text = crate::common::stdout_with_code(&["verify", "efi", "--file", csv], 1);
+    let hints: Vec<&str> = text.lines().filter(|l| l.starts_with("Hint")).collect();
+    assert_eq!(hints.len(), 2, "{text}");
+    assert_eq!(
+        hints[0],
+        "Hint             your sample matches roll again = none, not roll again = unlimited (on \
+         this board the law is exactly the same with overshoot = stay: no sample can tell them \
+         apart)"
+    );
+    assert!(hints[1].contains("your sample matches start = 0, roll again = none, not start = 1"));
+}
+
+/// Item 14: a mean of 39.6 on milton-bradley is milton-bradley-48's mean (39.598...): the
+/// other common layout is named among the hints, as fitting too (10,000 games) or instead
+/// (1,000,000 games, where the board's own law fails).
+#[test]
+fn a_sample_of_the_other_milton_bradley_layout_names_it() {
+    let args = [
+        "verify",
+        "milton-bradley",
+        "--mean",
+        "39.6",
+        "--games",
+        "10000",
+    ];
+    let passed = crate::common::stdout_of(&args);
+    assert!(
+        passed.contains(
+            "Hint             the sample also fits milton-bradley-48, this board's other common \
+             layout (48 -> 26 instead of 47 -> 26): too few games to tell them apart"
+        ),
+        "{passed}"
+    );
+    let mut many = args;
+    many[5] = "1000000";
+    let failed = crate::common::stdout_with_code(&many, 1);
+    assert!(
+        failed.contains("Hint             your sample matches milton-bradley-48"),
+        "{failed}"
+    );
+    let json = crate::common::json_of(&[&args[..], &["--json"]].concat());
+    assert_eq!(json["variants"]["layouts"][0]["board"], "milton-bradley-48");
+}
+
+/// Item 20: the README promised CSV from `sensitivity` and from `expect --die LO..HI` ("CSV and
+/// JSON as elsewhere"); both refused `--csv`. On tiny (a coin, ladder 1 -> 3, snake 2 -> 0,
+/// E[T] = 4), by hand: without the snake E0 = 1 + E3/2 + E2/2 with E3 = 2 (only a 1 finishes)
+/// and E2 = 1 + E3/2 = 2, so 3 (change -1); without the ladder E0 = 1 + E1/2 + E0/2 and
+/// E1 = 1 + E0/2 + E3/2, so E0 = 2 + 3 E0/4: 8 (change +4).
+#[test]
+fn sensitivity_and_the_die_table_write_csv() {
+    let csv = crate::common::stdout_of(&["sensitivity", "tiny", "--csv", "--exact"]);
+    assert_eq!(
+        csv,
+        "kind,from,to,turns,change\nladder,1,3,8,4\nsnake,2,0,3,-1\n"
+    );
+    let table = crate::common::stdout_of(&["expect", "milton-bradley", "--die", "4..8"]);
+    let csv = crate::common::stdout_of(&["expect", "milton-bradley", "--die", "4..8", "--csv"]);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "die,turns,best");
+    assert_eq!(lines.len(), 6);
+    for line in &lines[1..] {
+        let cells: Vec<&str> = line.split(',').collect();
+        // The same figures as the text table, the best marked on the same die.
+        assert!(
+            table.contains(&format!("{:>4}  {}", cells[0], cells[1])),
+            "{line}\n{table}"
+        );
+        let marked = table
+            .lines()
+            .any(|l| l.trim_start().starts_with(cells[0]) && l.ends_with("<- best"));
+        assert_eq!(cells[2] == "1", marked, "{line}");
+    }
+    // The 6-sided die is the board's own: its E[T] as `expect` prints it.
+    assert!(lines[3].starts_with("6,39.225122308235,"));
+    let stderr = crate::common::stderr_of(&["expect", "tiny", "--csv"], 2);
+    assert!(stderr.contains("--csv writes the table of `expect --die LO..HI`"));
+}
+
+/// Item 20: shell completion offered file names for rule values (`--overshoot <TAB>` listed the
+/// directory); the rule options now say their values are words (`ValueHint::Other`).
+#[test]
+fn completion_offers_no_file_names_for_rule_values() {
+    let bash = crate::common::stdout_of(&["completions", "bash"]);
+    for option in [
+        "--overshoot",
+        "--die",
+        "--start",
+        "--roll-again",
+        "--chain",
+        "--dice",
+    ] {
+        let case = format!("                {option})");
+        let at = bash.find(&case).unwrap_or_else(|| panic!("{option}"));
+        let block = &bash[at..at + bash[at..].find(";;").unwrap()];
+        assert!(!block.contains("compgen -f"), "{option}: {block}");
+    }
+}

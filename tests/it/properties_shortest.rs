@@ -52,6 +52,12 @@ proptest! {
                 prop_assert!(!cycle.is_empty());
                 prop_assert!(cycle.iter().all(|t| t.to() != board.size()));
             }
+            Longest::EndlessTurn { lead_in } => {
+                // The lead-in reaches a square whose turn can go on for ever.
+                let entry = replay(&board, board.rules().start, lead_in);
+                prop_assert!(entry.is_ok(), "{:?}", entry);
+                prop_assert!(ladders::chain::turn_loop(&board, entry.unwrap()).is_some());
+            }
             Longest::Bounded { turns, witness } => {
                 // A bounded game has P(T > longest) = 0 exactly.
                 prop_assert_eq!(replay(&board, board.rules().start, witness), Ok(board.size()));
