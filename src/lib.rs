@@ -42,7 +42,7 @@ pub mod report;
 pub mod simulate;
 pub mod text;
 
-pub use facade::{ClosedForm, Error, Game, TooLarge, Unit};
+pub use facade::{Bounds, ClosedForm, Error, Game, Played, RaceOdds, TooLarge, Unit, Verdict};
 
 #[cfg(test)]
 mod test_util;
