@@ -194,13 +194,19 @@ def test_click_adds_a_ladder(page, base):
     page.open(base + "#board=" + urllib.parse.quote(text))
     before = page.wait_for(answered("expected-turns"), "expected-turns before the click")
     check(exact_of(page) == EXACT_PLAIN, f"ten squares and a coin: E[T] = {EXACT_PLAIN}")
-    page.wait_for("document.querySelector('#picture rect.cell') !== null", "the picture")
+    # Every answer in and the page idle first: an answer arriving between the two clicks
+    # redraws the picture (and may move it), which would drop the first click.
+    for answer in ("shortest-turns", "median", "first-player-wins"):
+        page.wait_for(answered(answer), answer)
+    page.wait_for("document.querySelector('#picture rect.cell') !== null && "
+                  f"({text_of('status')}) === ''", "the picture, the page idle")
     click(page, 2)
     click(page, 9)
     board = page.wait_for("document.getElementById('board-text').value.includes('ladders') "
                           "&& document.getElementById('board-text').value",
                           "the ladder written into the board text")
-    check("ladders = [[2, 9]]" in board, "clicking squares 2 then 9 writes a ladder 2 -> 9")
+    check("ladders = [[2, 9]]" in board,
+          f"clicking squares 2 then 9 writes a ladder 2 -> 9 (the board text: {board!r})")
     after = page.wait_for(f"(t => t !== '…' && t !== {json.dumps(before)} ? t : null)"
                           f"({text_of('expected-turns')})", "expected-turns after the click")
     check(exact_of(page) == EXACT_LADDER, f"expected turns {before} -> {after} = {EXACT_LADDER} "
@@ -287,7 +293,8 @@ def screenshot(page, base, path):
 def main():
     port = int(sys.argv[1])
     base = f"http://127.0.0.1:{port}/"
-    with tempfile.TemporaryDirectory() as profile:
+    # Chromium's helper processes may still write to the profile as it exits.
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as profile:
         browser = subprocess.Popen(
             ["chromium", "--headless", "--disable-gpu", "--no-sandbox",
              "--remote-debugging-port=0", f"--user-data-dir={profile}", "about:blank"],
