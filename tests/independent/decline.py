@@ -125,19 +125,24 @@ def values(b, take):
                 stack.append(t)
         if not bad:
             ok.add(s)
-    ids = sorted(ok)
+    x = solve_transient(rows, n, sorted(ok), lambda s: F(1))
+    return {s: x.get(s) for s in range(n)}, rows
+
+
+def solve_transient(rows, n, ids, rhs):
+    """x on the squares `ids` with (I - Q) x = rhs, Q the rows among them (n the finish)."""
     index = {s: i for i, s in enumerate(ids)}
     m = len(ids)
     a = [[F(0)] * (m + 1) for _ in range(m)]
     for s in ids:
         i = index[s]
         a[i][i] += 1
-        a[i][m] = F(1)
+        a[i][m] = rhs(s)
         for t, p in rows[s].items():
             if t != n:
                 a[i][index[t]] -= p
     x = gauss(a)
-    return {s: (x[index[s]] if s in ok else None) for s in range(n)}, rows
+    return {s: x[index[s]] for s in ids}
 
 
 def gauss(a):
@@ -216,19 +221,9 @@ def second_moment(b, rows, e):
     """E[T^2] from the start: (I - Q) u = E, E[T^2] = 2u - E."""
     n = b["n"]
     ids = sorted(s for s in range(n) if e[s] is not None)
-    index = {s: i for i, s in enumerate(ids)}
-    m = len(ids)
-    a = [[F(0)] * (m + 1) for _ in range(m)]
-    for s in ids:
-        i = index[s]
-        a[i][i] += 1
-        a[i][m] = e[s]
-        for t, p in rows[s].items():
-            if t != n:
-                a[i][index[t]] -= p
-    u = gauss(a)
+    u = solve_transient(rows, n, ids, lambda s: e[s])
     s0 = b["start"]
-    return 2 * u[index[s0]] - e[s0]
+    return 2 * u[s0] - e[s0]
 
 
 def report(b):
