@@ -42,7 +42,10 @@ pub mod report;
 pub mod simulate;
 pub mod text;
 
-pub use facade::{Bounds, ClosedForm, Error, Game, Played, RaceOdds, TooLarge, Unit, Verdict};
+pub use facade::{
+    Bounds, ClosedForm, Error, Expectations, Game, Limits, Played, RaceOdds, Sensitivity, TooLarge,
+    Unit, Verdict,
+};
 
 #[cfg(test)]
 mod test_util;
