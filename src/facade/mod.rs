@@ -220,6 +220,7 @@ impl Game {
             false => Needs::LawSolve,
         };
         self.stateful_fits(needs)?;
+        self.square_solve_fits()?;
         Ok(self.watched(|| expect_with(&self.board, per_square)))
     }
 
