@@ -544,35 +544,25 @@ fn jump_takes_turn_problems_are_named_with_their_lines_among_every_other_problem
         assert!(err.contains(w), "{w}\n{err}");
     }
     // Random tiles and a choice rule, named on the rule's line; a word for the value.
-    let err = stderr_of(
-        &[
-            "expect",
-            &tiny(
-                "size = 20\nladders = [[3, 9]]\n[tiles]\nlength = 2\nsnake = \"1/4\"\n\
-                 [rules]\njump_takes_turn = true\ncoin = true\n",
-            ),
-        ],
-        2,
-    );
-    assert!(
-        err.contains(":7: jump_takes_turn cannot be combined with [tiles]: a tile is a jump"),
-        "{err}"
-    );
-    assert!(
-        err.contains(":7: jump_takes_turn cannot be combined with coin (a choice rule)"),
-        "{err}"
-    );
-    let err = stderr_of(
-        &[
-            "expect",
-            &tiny("size = 20\n[rules]\njump_takes_turn = \"yes\"\n"),
-        ],
-        2,
-    );
-    assert!(
-        err.contains(":3: jump_takes_turn: expected true or false"),
-        "{err}"
-    );
+    let cases = [
+        (
+            "size = 20\nladders = [[3, 9]]\n[tiles]\nlength = 2\nsnake = \"1/4\"\n\
+             [rules]\njump_takes_turn = true\ncoin = true\n",
+            ":7: jump_takes_turn cannot be combined with [tiles]: a tile is a jump",
+        ),
+        (
+            "size = 20\nladders = [[3, 9]]\n[rules]\njump_takes_turn = true\ncoin = true\n",
+            ":4: jump_takes_turn cannot be combined with coin (a choice rule)",
+        ),
+        (
+            "size = 20\n[rules]\njump_takes_turn = \"yes\"\n",
+            ":3: jump_takes_turn: expected true or false",
+        ),
+    ];
+    for (text, want) in cases {
+        let err = stderr_of(&["expect", &tiny(text)], 2);
+        assert!(err.contains(want), "{want}\n{err}");
+    }
     // A lost-turn square is fine with one roll a turn; a jump onto the finish too.
     let ok =
         tiny("size = 20\nladders = [[3, 20]]\nlose_turn = [6]\n[rules]\njump_takes_turn = true\n");
