@@ -35,7 +35,7 @@ pub mod facade;
 pub mod game;
 pub mod generate;
 pub mod num;
-pub mod prec;
+mod prec;
 pub mod progress;
 pub mod race;
 pub mod report;

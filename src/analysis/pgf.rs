@@ -22,8 +22,8 @@
 //! The terms come from the integer stepper of [`crate::exact::step`], generic over the chain's
 //! state type.
 
-pub mod modular;
-pub mod roots;
+mod modular;
+mod roots;
 pub mod tail;
 
 use num_bigint::BigInt;

@@ -7,13 +7,13 @@
 
 pub mod builtin;
 mod chained;
-pub mod dice;
-pub mod draws;
+pub(crate) mod dice;
+mod draws;
 pub mod format;
 pub mod leetcode;
 mod reader;
 mod validate;
-pub mod validate_choices;
+mod validate_choices;
 mod validate_draws;
 mod validate_state;
 

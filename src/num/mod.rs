@@ -7,5 +7,5 @@
 pub mod decimal;
 pub(crate) mod dyadic;
 pub(crate) mod gcd;
-pub mod json;
+pub(crate) mod json;
 pub(crate) mod limbs;

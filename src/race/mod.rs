@@ -12,11 +12,11 @@
 //!   apples, lost and extra turns): the joint chain, exact where it fits, otherwise solved layer
 //!   by layer in floats with a certified bound ([`layered`]).
 
-pub mod fixed;
-pub mod independent;
-pub mod interval;
+mod fixed;
+pub(crate) mod independent;
+pub(crate) mod interval;
 pub mod knockoff;
-pub mod layered;
+mod layered;
 pub mod relative;
 pub mod shared;
 

@@ -23,7 +23,7 @@ pub mod engine;
 pub(crate) mod fast;
 pub mod policy;
 pub mod race;
-pub mod race_rounds;
+mod race_rounds;
 pub mod sample;
 pub mod shared;
 pub mod spread;
@@ -31,7 +31,7 @@ pub(crate) mod stateful;
 pub(crate) mod stream;
 #[doc(hidden)]
 pub mod table;
-pub mod variants;
+pub(crate) mod variants;
 
 use rayon::prelude::*;
 
