@@ -29,7 +29,7 @@ pub use dice::{Dice, Throw};
 pub use draws::{Chance, Probability, TileDraw, Tiles};
 pub use validate::{BoardError, Problem};
 pub use validate_choices::{ChoiceRule, ChoicesSpec, Declinable};
-pub use validate_state::{MAX_POINTS, MAX_STATE_SQUARES};
+pub use validate_state::MAX_STATE_SQUARES;
 
 /// A square of the board: 0 is off the board (the start when `start = 0`), `1..=size` are the
 /// squares, `size` is the finish.
