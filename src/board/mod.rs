@@ -5,11 +5,16 @@
 //! no cycle of jumps when jumps chain. Board files are TOML ([`format`](mod@format), documented in
 //! `docs/board-format.md`); the built-in boards live in `boards/` and are embedded ([`builtin()`]).
 
+// The command line's routes, public until it runs on the façade alone; hidden from the docs
+// (the results it returns are re-exported below).
+#[doc(hidden)]
 pub mod builtin;
 mod chained;
 pub(crate) mod dice;
 mod draws;
+#[doc(hidden)]
 pub mod format;
+#[doc(hidden)]
 pub mod leetcode;
 mod reader;
 mod validate;
@@ -23,7 +28,8 @@ use std::path::Path;
 use serde::Serialize;
 
 pub use builtin::{
-    builtin, builtin_names, near_builtin_names, BuiltinBoard, BUILTIN_BOARDS, DEFAULT_BOARD,
+    builtin, builtin_names, near_builtin_names, BuiltinBoard, OtherLayout, BUILTIN_BOARDS,
+    DEFAULT_BOARD,
 };
 pub use dice::{Dice, Throw};
 pub use draws::{Chance, Probability, TileDraw, Tiles};

@@ -15,9 +15,14 @@
 mod fixed;
 pub(crate) mod independent;
 pub(crate) mod interval;
+// The command line's routes, public until it runs on the façade alone; hidden from the docs
+// (the results it returns are re-exported below).
+#[doc(hidden)]
 pub mod knockoff;
 mod layered;
+#[doc(hidden)]
 pub mod relative;
+#[doc(hidden)]
 pub mod shared;
 
 pub use independent::{race, Method, Race, RaceError, RaceOptions, SeatResult};
