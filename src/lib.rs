@@ -52,8 +52,8 @@ pub mod num;
 pub mod text;
 
 pub use facade::{
-    Bounds, ClosedForm, Error, Game, Played, RaceOdds, TooLarge, Unit, Verdict, MAX_DIGITS,
-    MAX_GAMES,
+    Bounds, ClosedForm, Error, Expectations, Game, Limits, Played, RaceOdds, Sensitivity, TooLarge,
+    Unit, Verdict, MAX_DIGITS, MAX_GAMES,
 };
 
 #[cfg(test)]
