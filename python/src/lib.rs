@@ -6,10 +6,10 @@
 use ladders::analysis::distribution::DistributionOptions;
 use ladders::analysis::expectation::Expectation;
 use ladders::board::{DieChoice, Located, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::facade::Verdict as CoreVerdict;
 use ladders::report::expect::{to_json, ExpectOptions};
 use ladders::report::simulate::variant_sentences;
 use ladders::simulate::Histogram;
+use ladders::Verdict as CoreVerdict;
 use ladders::{Error, Game as CoreGame};
 use num_rational::BigRational;
 use num_traits::{One, Zero};

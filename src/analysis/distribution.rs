@@ -12,7 +12,7 @@
 //! part of P (Perron-Frobenius: rho is Q's largest eigenvalue, real and positive; see
 //! J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, 1960, chapter 3). rho is computed one
 //! strongly connected component at a time and proved between two bounds
-//! ([`crate::analysis::spectral`]); the digits shown are those both bounds round to, and the
+//! (`crate::analysis::spectral`); the digits shown are those both bounds round to, and the
 //! estimate only says how many turns a tail needs, never an exact answer.
 
 use std::cmp::Ordering;
@@ -167,7 +167,7 @@ pub struct Distribution<S = Square> {
     /// method converges.
     pub decay: Option<Decay>,
     /// `P(T > n) = C rho^n` within a proved error from some n0 on, when the law of the
-    /// position settles ([`crate::analysis::tail_law`]).
+    /// position settles (`crate::analysis::tail_law`).
     pub tail_law: Option<TailLaw>,
     /// A state the game can be stuck in forever, if any.
     pub trap: Option<Trap<S>>,

@@ -5,7 +5,7 @@
 //! than [`MIN_DIGITS`] digits is refused, never printed as a number.
 //!
 //! The bound. Every float solve is backward stable: its answer x solves `(A + dA) x = b` with
-//! `|dA| <= ETA |A|`, ETA = [`crate::prec::BACKWARD_ERROR`] (infinity norms; BiCGSTAB's
+//! `|dA| <= ETA |A|`, ETA = `crate::prec::BACKWARD_ERROR` (infinity norms; BiCGSTAB's
 //! answers are kept only when their residual passes that test, the fallback is an elimination). Then the error is at most about
 //! `kappa * ETA * |x|` with `kappa = |A| |A^-1|`. For `A = I - Q`, `|A| <= 2` and `|A^-1|` is
 //! the largest expected number of steps left from any state (`A^-1` is nonnegative and

@@ -6,7 +6,7 @@
 //!   breadth-first search) from the start to the finish in the graph of compound moves, whose
 //!   edges are the transitions of the turn chain with positive probability. Its probability,
 //!   P(T = fewest), is stepped exactly over the states on shortest games only
-//!   ([`super::shortest_probability`]).
+//!   (`super::shortest_probability`).
 //! - The rolls of one turn from square a to square b: a breadth-first search over the states
 //!   inside a turn (square, top faces so far) driven by [`crate::game::turn_step`], so the
 //!   witness comes from the rules, not from the chain.

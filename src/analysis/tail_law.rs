@@ -121,7 +121,9 @@ const FLOOR_BITS: f64 = 4096.0;
 
 /// The proved tail law of `chain`'s number of turns, or `None` when the game may not end, when
 /// the law of the position does not settle within the work allowed, or when the proved error
-/// would not be below a millionth of `P(T > n0)`.
+/// would not be below a millionth of `P(T > n0)`. (The tests' entry: `distribution` finishes
+/// the law from its own stepping.)
+#[cfg(test)]
 pub fn tail_law<S: ChainState>(chain: &Chain<S>) -> Option<TailLaw> {
     TailLawStart::new(chain)?.finish_by_stepping(chain).0
 }
@@ -138,7 +140,8 @@ pub(crate) struct TailLawStart {
 }
 
 impl TailLawStart {
-    /// `None` when the game may not end or starts finished.
+    /// `None` when the game may not end or starts finished. (The tests' entry.)
+    #[cfg(test)]
     pub(crate) fn new<S: ChainState>(chain: &Chain<S>) -> Option<TailLawStart> {
         if !chain.always_ends() {
             return None;

@@ -5,15 +5,20 @@
 //! no cycle of jumps when jumps chain. Board files are TOML ([`format`](mod@format), documented in
 //! `docs/board-format.md`); the built-in boards live in `boards/` and are embedded ([`builtin()`]).
 
+// The command line's routes, public until it runs on the façade alone; hidden from the docs
+// (the results it returns are re-exported below).
+#[doc(hidden)]
 pub mod builtin;
 mod chained;
-pub mod dice;
-pub mod draws;
+pub(crate) mod dice;
+mod draws;
+#[doc(hidden)]
 pub mod format;
+#[doc(hidden)]
 pub mod leetcode;
 mod reader;
 mod validate;
-pub mod validate_choices;
+mod validate_choices;
 mod validate_draws;
 mod validate_state;
 
@@ -23,13 +28,14 @@ use std::path::Path;
 use serde::Serialize;
 
 pub use builtin::{
-    builtin, builtin_names, near_builtin_names, BuiltinBoard, BUILTIN_BOARDS, DEFAULT_BOARD,
+    builtin, builtin_names, near_builtin_names, BuiltinBoard, OtherLayout, BUILTIN_BOARDS,
+    DEFAULT_BOARD,
 };
 pub use dice::{Dice, Throw};
 pub use draws::{Chance, Probability, TileDraw, Tiles};
 pub use validate::{BoardError, Problem};
 pub use validate_choices::{ChoiceRule, ChoicesSpec, Declinable};
-pub use validate_state::{MAX_POINTS, MAX_STATE_SQUARES};
+pub use validate_state::MAX_STATE_SQUARES;
 
 /// A square of the board: 0 is off the board (the start when `start = 0`), `1..=size` are the
 /// squares, `size` is the finish.

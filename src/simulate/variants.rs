@@ -45,7 +45,7 @@ pub struct VariantFit {
     /// Indices (in the returned list) of the other fitting variants with exactly this law.
     pub same_law_as: Vec<usize>,
     /// Whether this variant gives exactly the board's law, or another fitting variant's, was left
-    /// undecided: the exact comparison would take more than [`VARIANT_WORK`].
+    /// undecided: the exact comparison would take more than `VARIANT_WORK`.
     pub same_law_undecided: bool,
 }
 
@@ -90,7 +90,7 @@ pub fn rule_changes(own: &Rules, rules: &Rules) -> Vec<String> {
     out
 }
 
-/// A usual rule variant that was not tried: its work was estimated past [`VARIANT_SECONDS`],
+/// A usual rule variant that was not tried: its work was estimated past `VARIANT_SECONDS`,
 /// or its chain past the memory limit.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NotTried {
@@ -203,7 +203,7 @@ impl NotTried {
 }
 
 /// Tests the sample against every usual rule variant of `board` (see [`variants`]) whose work
-/// fits ([`estimate`]), and returns the variants it fits (every test passes), with which of them
+/// fits (`estimate`), and returns the variants it fits (every test passes), with which of them
 /// give exactly the same law as the board or as each other, and the variants not tried. `law` is
 /// the board's own law.
 pub fn fitting_variants(
