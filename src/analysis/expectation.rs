@@ -30,6 +30,7 @@ use crate::num::gcd;
 /// for one player on a board).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(bound(serialize = "S: serde::Serialize"))]
+#[non_exhaustive]
 pub struct Expectations<S = Square> {
     /// E\[T\], turns from the start.
     #[serde(serialize_with = "crate::num::json::exact")]
@@ -391,6 +392,7 @@ pub fn expect_chain_with<S: ChainState>(chain: &Chain<S>, per_square: bool) -> E
 /// check; see `exact::solve::float`). Fast on large boards; at most 12
 /// significant digits (as many as [`FloatExpectations::trust`] says), no exact claim.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct FloatExpectations {
     /// E\[T\].
     pub turns: f64,

@@ -82,6 +82,7 @@ pub struct Figures<'a> {
 /// The digits of an accepted answer: of every figure but the variance, and of the variance
 /// (0 when the variance is below what the solve resolves).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Trust {
     /// The condition number's estimate.
     pub condition: f64,

@@ -32,19 +32,24 @@ pub mod squares;
 pub mod stateful;
 #[doc(hidden)]
 pub mod stateful_fits;
-#[doc(hidden)]
-pub mod summary;
+pub(crate) mod summary;
 pub(crate) mod tail_law;
 #[doc(hidden)]
 pub mod visits;
 
 // The façade's answers ([`crate::Game`]'s methods) and the types their fields hold.
 pub use crate::chain::Trap;
+pub use design::Removal;
 pub use distribution::{Decay, Distribution, DistributionOptions, Mean, Quantile, Stop, Term};
-pub use expectation::{Expectation, Expectations};
+pub use expectation::{Expectation, Expectations, FloatExpectation, FloatExpectations};
+pub use float_trust::Trust;
+pub use likeliest::{GameTurns, LikeliestTurns};
 pub use moments::{Moments, Route};
 pub use pgf::tail::DecayRate;
 pub use pgf::{Pgf, Recurrence};
 pub use shortest::{Extremes, Longest, Shortest, TurnRolls};
+pub use shown::{ShownDistribution, ShownTerm};
 pub use squares::{JumpAnswer, NoReach, SquareAnswer, SquareAnswers};
+pub use stateful::Score;
+pub use summary::Summary;
 pub use tail_law::TailLaw;

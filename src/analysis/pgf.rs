@@ -36,6 +36,7 @@ use crate::exact::step::IntegerChain;
 
 /// The recurrence `sum_i coefficients[i] P(T = n - i) = 0` for `n >= from`.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Recurrence {
     /// The integer coefficients, the first positive, with no common factor (the denominator
     /// of the generating function).
@@ -57,6 +58,7 @@ impl Recurrence {
 
 /// The probability generating function of T, exactly.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Pgf {
     /// N's coefficients, from z^0 up (no trailing zeros; `[]` for N = 0).
     #[serde(serialize_with = "crate::num::json::integers")]

@@ -34,6 +34,7 @@ use crate::game::{turn_steps, Capabilities};
 
 /// The rolls of one turn.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct TurnRolls {
     /// The square the turn began on.
     pub from: Square,
@@ -52,6 +53,7 @@ impl TurnRolls {
 
 /// The shortest game.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Shortest {
     /// The fewest turns from the start to the finish.
     pub turns: usize,
@@ -98,6 +100,7 @@ pub enum Longest {
 
 /// The shortest and longest game of a board.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Extremes {
     /// `None` when the finish cannot be reached from the start at all.
     pub shortest: Option<Shortest>,

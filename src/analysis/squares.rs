@@ -41,6 +41,7 @@ pub const REACH_LIMIT: usize = 2_000;
 
 /// The answers of one square.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct SquareAnswer {
     /// The square.
     pub square: Square,
@@ -58,6 +59,7 @@ pub struct SquareAnswer {
 
 /// The answers of one snake or ladder.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct JumpAnswer {
     /// The jump.
     pub jump: Jump,
@@ -72,6 +74,7 @@ pub struct JumpAnswer {
 /// Why the reach probabilities (and the jumps' answers) are missing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum NoReach {
     /// A turn can be several rolls (`roll_again`, extra-turn squares): a move can end where no
     /// turn begins.
@@ -107,6 +110,7 @@ impl std::fmt::Display for NoReach {
 
 /// Every per-square answer of a board.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct SquareAnswers {
     /// Every square a turn can begin on, then the finish, in square order.
     pub squares: Vec<SquareAnswer>,

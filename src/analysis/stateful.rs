@@ -202,6 +202,7 @@ pub fn exact_mean_on<S: ChainState>(board: &Board, chain: Option<&Chain<S>>, mea
 
 /// The exact law of the final score.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Score {
     /// E[score].
     pub expected: BigRational,

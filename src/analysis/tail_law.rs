@@ -58,6 +58,7 @@ pub(crate) use settling::Settling;
 
 /// `|P(T > n) - c rho^n| <= within` for every `n >= from`, proved.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct TailLaw {
     /// The constant C, exactly the decimal `c_text`.
     #[serde(serialize_with = "crate::num::json::exact")]

@@ -318,8 +318,10 @@ impl std::str::FromStr for DieChoice {
     }
 }
 
-/// Rule changes asked for on the command line ("what if" without editing the file).
+/// Rule changes asked for on the command line ("what if" without editing the file): start
+/// from [`RuleOverrides::default`] (nothing overridden) and set the fields wanted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RuleOverrides {
     /// Replaces `start`.
     pub start: Option<Square>,

@@ -198,6 +198,7 @@ impl Hasher for WordHasher {
 
 /// A state from which the game can never end, and the cycle it is caught in.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Trap<S> {
     /// A reachable state from which no final state can be reached.
     pub state: S,

@@ -33,6 +33,7 @@ pub const VARIANT_WORK: f64 = WORK_LIMIT * VARIANT_SECONDS / 60.0;
 
 /// One of the usual rule variants, and how a sample fits it.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct VariantFit {
     /// The variant's rules.
     pub rules: Rules,
@@ -93,6 +94,7 @@ pub fn rule_changes(own: &Rules, rules: &Rules) -> Vec<String> {
 /// A usual rule variant that was not tried: its work was estimated past `VARIANT_SECONDS`,
 /// or its chain past the memory limit.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct NotTried {
     /// The variant's rules.
     pub rules: Rules,
@@ -104,6 +106,7 @@ pub struct NotTried {
 
 /// What the search over the usual rule variants found.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct VariantSearch {
     /// The variants the sample fits.
     pub fits: Vec<VariantFit>,
@@ -116,6 +119,7 @@ pub struct VariantSearch {
 
 /// Another layout of the board that the sample fits.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct LayoutFit {
     /// The layout, and the jump that differs.
     pub layout: OtherLayout,
