@@ -101,10 +101,7 @@ pub fn exact_law(
 
 /// The law a chart needs: up to the first n with P(T > n) below 1/10,000 (charts show no more).
 pub fn chart_law_options() -> DistributionOptions {
-    DistributionOptions {
-        tail: BigRational::new(BigInt::one(), BigInt::from(10_000)),
-        ..DistributionOptions::default()
-    }
+    DistributionOptions::tail(BigRational::new(BigInt::one(), BigInt::from(10_000)))
 }
 
 /// Runs `distribution`.
@@ -115,11 +112,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         None => args.game.board.load()?,
     });
     let board = game.board();
-    let options = DistributionOptions {
-        turns: args.turns.map(|n| n as usize),
-        tail: args.tail.clone().unwrap_or_else(default_tail),
-        min_turns: 0,
-    };
+    let mut options = DistributionOptions::tail(args.tail.clone().unwrap_or_else(default_tail));
+    options.turns = args.turns.map(|n| n as usize);
     if chosen.is_some() {
         // The façade's own questions check their cost; the policy's law is stepped here.
         game.law_fits_before(&options)?;

@@ -86,10 +86,7 @@ fn every_built_in_board_gets_the_command_lines_values() {
         );
         assert_eq!(shortest.probability, exact(&cli["shortest"]["probability"]));
         let cli = json_of(&["distribution", b.name, "--turns", "30", "--json"]);
-        let options = DistributionOptions {
-            turns: Some(30),
-            ..DistributionOptions::default()
-        };
+        let options = DistributionOptions::turns(30);
         let law = game.distribution(&options).unwrap();
         let terms = cli["distribution"].as_array().unwrap();
         assert_eq!(law.terms.len(), terms.len(), "{}", b.name);
@@ -104,10 +101,7 @@ fn rule_overrides_and_reversal_make_new_games() {
     let game = Game::from_toml(COIN, "coin").unwrap();
     // With `stay`, a 2 from square 1 is lost: from 1, T is geometric with mean 2, so
     // E[T] = 1 + (1/2)(2) = 2.
-    let stay = RuleOverrides {
-        overshoot: Some(ladders::board::Overshoot::Stay),
-        ..RuleOverrides::default()
-    };
+    let stay = overshoot(ladders::board::Overshoot::Stay);
     let Expectation::Finite(e) = game.with_rules(&stay).unwrap().expect().unwrap() else {
         panic!("the game ends")
     };
@@ -172,10 +166,7 @@ fn verify_judges_a_sample_as_the_command_line_does() {
     use ladders::simulate::Histogram;
     let mb = Game::builtin("milton-bradley").unwrap();
     let bounce = mb
-        .with_rules(&RuleOverrides {
-            overshoot: Some(ladders::board::Overshoot::Bounce),
-            ..RuleOverrides::default()
-        })
+        .with_rules(&overshoot(ladders::board::Overshoot::Bounce))
         .unwrap();
     for (game, passes) in [(&mb, true), (&bounce, false)] {
         let played = game.simulate(5000, 5).unwrap();
@@ -277,10 +268,7 @@ fn a_games_listener_hears_its_work_and_only_its_own() {
         "{stages:?}"
     );
     // A game made from it keeps the listener; a game without one tells it nothing.
-    let bounce = RuleOverrides {
-        overshoot: Some(ladders::board::Overshoot::Bounce),
-        ..RuleOverrides::default()
-    };
+    let bounce = overshoot(ladders::board::Overshoot::Bounce);
     let before = heard.0.lock().unwrap().len();
     Game::from_toml(COIN, "coin")
         .unwrap()
@@ -421,10 +409,7 @@ fn a_tighter_budget_refuses_what_the_default_answers_with_the_estimate() {
     // The limits hold in the games made from this one.
     let tight = mb.clone().with_limits(quick);
     assert_eq!(tight.reversed().map(|g| g.limits()).ok(), None::<Limits>);
-    let stay = RuleOverrides {
-        overshoot: Some(ladders::board::Overshoot::Stay),
-        ..RuleOverrides::default()
-    };
+    let stay = overshoot(ladders::board::Overshoot::Stay);
     assert_eq!(tight.with_rules(&stay).unwrap().limits(), quick);
     // A budget is positive and at most the library's own limits.
     assert!(Limits::new(0.0, seconds, work).is_err());
@@ -551,4 +536,11 @@ fn the_summary_and_sensitivity_match(game: &Game, name: &str) {
         }
         Err(e) => assert!(matches!(e, Error::Unanswerable(_)), "{name}: {e}"),
     }
+}
+
+/// The overrides that change the overshoot rule only.
+fn overshoot(rule: ladders::board::Overshoot) -> RuleOverrides {
+    let mut overrides = RuleOverrides::default();
+    overrides.overshoot = Some(rule);
+    overrides
 }
