@@ -42,7 +42,9 @@ pub mod report;
 pub mod simulate;
 pub mod text;
 
-pub use facade::{Bounds, ClosedForm, Error, Game, Played, RaceOdds, TooLarge, Unit, Verdict};
+pub use facade::{
+    ClosedForm, Error, Game, Interval, Meeting, Played, Race, RaceSettings, TooLarge, Unit, Verdict,
+};
 
 #[cfg(test)]
 mod test_util;

@@ -10,7 +10,7 @@ use ladders::facade::Verdict as CoreVerdict;
 use ladders::report::expect::{to_json, ExpectOptions};
 use ladders::report::simulate::variant_sentences;
 use ladders::simulate::Histogram;
-use ladders::{Error, Game as CoreGame};
+use ladders::{Error, Game as CoreGame, Meeting, RaceSettings};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use pyo3::create_exception;
@@ -533,17 +533,40 @@ impl Verdict {
     }
 }
 
-/// Each seat's chance of finishing first when `games` play in this order, each on its own board
-/// (they never meet): per seat an Interval whose `hi - lo` is at most 10**-digits.
+/// Each seat's chance of finishing first when `games` play in this order (the first moves
+/// first): per seat an Interval whose `hi - lo` is at most 10**-digits. The seats never meet
+/// unless `knock_off` (landing on a seat's square sends it back to the start) or `shared` (one
+/// board that changes during a game, the same game for every seat).
 #[pyfunction]
-#[pyo3(signature = (games, digits = 12))]
-fn race(py: Python<'_>, games: Vec<PyRef<'_, Game>>, digits: usize) -> PyResult<Vec<Interval>> {
+#[pyo3(signature = (games, digits = 12, knock_off = false, shared = false))]
+fn race(
+    py: Python<'_>,
+    games: Vec<PyRef<'_, Game>>,
+    digits: usize,
+    knock_off: bool,
+    shared: bool,
+) -> PyResult<Vec<Interval>> {
+    let meeting = match (knock_off, shared) {
+        (false, false) => Meeting::Never,
+        (true, false) => Meeting::KnockOff,
+        (false, true) => Meeting::SharedBoard,
+        (true, true) => {
+            return Err(PyValueError::new_err(
+                "knock_off and shared: seats sharing a board that changes during a game do not \
+                 knock each other off",
+            ))
+        }
+    };
     let seats: Vec<CoreGame> = games.iter().map(|g| g.inner.clone()).collect();
-    let odds = without_gil(py, || CoreGame::race(&seats, digits))?;
+    let settings = RaceSettings::new(meeting).digits(digits);
+    let odds = without_gil(py, || CoreGame::race_with(&seats, &settings))?;
     Ok(odds
-        .wins
+        .seats
         .into_iter()
-        .map(|b| Interval { lo: b.lo, hi: b.hi })
+        .map(|s| Interval {
+            lo: s.win.lo,
+            hi: s.win.hi,
+        })
         .collect())
 }
 

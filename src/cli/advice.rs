@@ -210,6 +210,43 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
     }
 }
 
+/// A race's error from the library's façade with the command line's remedy for `players`
+/// seats appended when it has one (the estimate refused: fewer turns, another state limit, or
+/// a simulation).
+pub fn race(err: ladders::Error, players: usize) -> anyhow::Error {
+    let remedy = match &err {
+        ladders::Error::TooLarge(too) => match too.what {
+            "race series" => Remedy::after(format!(
+                "; sum fewer turns with --max-turns (fewer digits certified), or{}",
+                &simulate_instead(players, "")[1..]
+            )),
+            "knock-off joint chain" => Remedy::after(
+                " (or a larger --state-limit), or `ladders simulate --players K --knock-off` \
+                 estimates it with standard errors",
+            ),
+            "knock-off joint chain memory" => Remedy::after(format!(
+                ": a smaller --state-limit refuses it cleanly, or{}",
+                &simulate_instead(players, " --knock-off")[1..]
+            )),
+            "knock-off relative positions" => {
+                Remedy::after(simulate_instead(players, " --knock-off"))
+            }
+            "shared joint chain" => Remedy::after(format!(
+                "; a larger --state-limit, or{}",
+                &simulate_instead(players, "")[1..]
+            )),
+            "shared joint chain memory" => Remedy::after(simulate_instead(players, "")),
+            _ => None,
+        },
+        _ => None,
+    };
+    let err = anyhow::Error::new(err);
+    match remedy {
+        Some(advice) => anyhow::Error::new(Advised { error: err, advice }),
+        None => err,
+    }
+}
+
 /// The advice to estimate a race of `players` by simulation (`extra`: its other flags).
 fn simulate_instead(players: usize, extra: &str) -> String {
     format!("; `ladders simulate --players {players}{extra}` estimates it with standard errors")

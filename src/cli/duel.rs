@@ -6,7 +6,6 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Result};
-use ladders::board::Board;
 use ladders::choice::duel::compare;
 use ladders::choice::{optimize, Game};
 use ladders::report::duel::{to_json, write_text, DuelReport};
@@ -86,8 +85,8 @@ pub fn run_if_choosing(
     })))
 }
 
-/// `race --from`: each seat's board starting where the seat stands (`--start` per seat).
-pub fn positioned_boards(args: &Args, from: &[u32]) -> Result<Vec<Board>> {
+/// `race --from`: each seat's game starting where the seat stands (`--start` per seat).
+pub fn positioned_games(args: &Args, from: &[u32]) -> Result<Vec<ladders::Game>> {
     let names: Vec<&String> = match args.seats.boards.len() {
         1 => vec![&args.seats.boards[0]; from.len()],
         k if k == from.len() => args.seats.boards.iter().collect(),
@@ -106,9 +105,9 @@ pub fn positioned_boards(args: &Args, from: &[u32]) -> Result<Vec<Board>> {
             if args.seats.reverse_seat.contains(&(i + 1)) {
                 rules.reverse = !rules.reverse;
             }
-            let board = rules.load(name)?;
-            super::board_args::square_state_only(&board, "race")?;
-            Ok(board)
+            let game = rules.game(name)?;
+            super::board_args::square_state_only(game.board(), "race")?;
+            Ok(game)
         })
         .collect()
 }

@@ -13,6 +13,7 @@
 //! ```
 
 mod error;
+mod optimize;
 mod play;
 mod race;
 
@@ -42,8 +43,10 @@ use crate::game::Capabilities;
 use crate::progress::{self, Listener};
 
 pub use error::{Error, TooLarge, Unit};
+pub use optimize::{Optimized, PolicyRun, Scored};
 pub use play::{Played, Verdict, MAX_GAMES};
-pub use race::{Bounds, RaceOdds, MAX_DIGITS};
+pub use crate::race::{Interval, Method, Race, SeatResult};
+pub use race::{Meeting, RaceSettings, MAX_DIGITS};
 
 /// A board and its rules, validated: the one value every question starts from.
 #[derive(Clone)]
@@ -123,7 +126,12 @@ impl Game {
         Ok(self.same_listener(Game::from_spec(spec)?))
     }
 
-    fn from_spec(spec: BoardSpec) -> Result<Game, Error> {
+    /// A board as written, before validation (what a file reads into, with its rules edited).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Board`] with every problem of the spec at once.
+    pub fn from_spec(spec: BoardSpec) -> Result<Game, Error> {
         let board = spec.clone().validate()?;
         Ok(Game {
             spec,
