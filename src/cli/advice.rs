@@ -86,7 +86,11 @@ pub fn add(err: anyhow::Error, command: For) -> anyhow::Error {
 /// The remedies for the estimates made before long work: a duel of two players who choose,
 /// `squares`, and a board that changes during a game.
 fn estimate_advice(err: &anyhow::Error) -> Option<Remedy> {
-    if err.downcast_ref::<DuelTooLong>().is_some() {
+    let facade_duel = matches!(
+        err.downcast_ref::<ladders::Error>(),
+        Some(ladders::Error::TooLarge(too)) if too.what == "duel"
+    );
+    if facade_duel || err.downcast_ref::<DuelTooLong>().is_some() {
         return Remedy::after(
             "; `ladders optimize` gives one player's optimal policy and its expected turns",
         );

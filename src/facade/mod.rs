@@ -12,6 +12,7 @@
 //! # Ok::<(), ladders::Error>(())
 //! ```
 
+mod duel;
 mod error;
 mod optimize;
 mod play;
@@ -43,6 +44,7 @@ use crate::game::Capabilities;
 use crate::progress::{self, Listener};
 
 pub use error::{Error, TooLarge, Unit};
+pub use duel::{Duel, DuelPair, DuelProof};
 pub use optimize::{Optimized, PolicyRun, Scored};
 pub use play::{Played, Verdict, MAX_GAMES};
 pub use crate::race::{Interval, Method, Race, SeatResult};

@@ -71,7 +71,7 @@ pub struct Optimized {
 
 impl Game {
     /// The decision process of the board's choice rule.
-    fn choices(&self) -> Result<Choices, Error> {
+    pub(super) fn choices(&self) -> Result<Choices, Error> {
         Choices::new(&self.board).ok_or_else(|| {
             Error::Unanswerable(format!(
                 "{}: the board has no choice rule: add one (choose_die = [4, 6], coin = true, \
