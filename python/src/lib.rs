@@ -6,11 +6,11 @@
 use ladders::analysis::distribution::DistributionOptions;
 use ladders::analysis::expectation::Expectation;
 use ladders::board::{DieChoice, Located, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
+use ladders::facade::Optimized;
 use ladders::facade::Verdict as CoreVerdict;
 use ladders::report::expect::{to_json, ExpectOptions};
 use ladders::report::simulate::variant_sentences;
 use ladders::simulate::Histogram;
-use ladders::facade::Optimized;
 use ladders::{Error, Game as CoreGame, Meeting, RaceSettings};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -650,17 +650,16 @@ fn race(
     knock_off: bool,
     shared: bool,
 ) -> PyResult<Vec<Interval>> {
-    let meeting = match (knock_off, shared) {
-        (false, false) => Meeting::Never,
-        (true, false) => Meeting::KnockOff,
-        (false, true) => Meeting::SharedBoard,
-        (true, true) => {
-            return Err(PyValueError::new_err(
+    let meeting =
+        match (knock_off, shared) {
+            (false, false) => Meeting::Never,
+            (true, false) => Meeting::KnockOff,
+            (false, true) => Meeting::SharedBoard,
+            (true, true) => return Err(PyValueError::new_err(
                 "knock_off and shared: seats sharing a board that changes during a game do not \
                  knock each other off",
-            ))
-        }
-    };
+            )),
+        };
     let seats: Vec<CoreGame> = games.iter().map(|g| g.inner.clone()).collect();
     let settings = RaceSettings::new(meeting).digits(digits);
     let odds = without_gil(py, || CoreGame::race_with(&seats, &settings))?;

@@ -352,8 +352,7 @@ pub type Run = (Square, Square, String);
 /// skipped, so a run may cover some). For `pick`, a square's choice is the order of preference
 /// of the faces that the policy follows when two faces show.
 pub fn runs(game: &Game, policy: &Policy) -> Vec<Run> {
-    let mut by_square: BTreeMap<Square, Vec<(Vec<u32>, Choice)>> =
-        BTreeMap::new();
+    let mut by_square: BTreeMap<Square, Vec<(Vec<u32>, Choice)>> = BTreeMap::new();
     for (node, &a) in game.nodes.iter().zip(policy) {
         let choice = node.actions[a].choice;
         match &node.key {
@@ -401,4 +400,3 @@ fn preference(choices: &[(Vec<u32>, Choice)]) -> String {
         .collect::<Vec<_>>()
         .join(">")
 }
-

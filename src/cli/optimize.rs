@@ -61,9 +61,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     } else {
         write_text(out, &report)?;
     }
-    Ok(exit::code(if optimized.within.is_some() || optimized.proved {
-        exit::SUCCESS
-    } else {
-        exit::CHECK_FAILED
-    }))
+    Ok(exit::code(
+        if optimized.within.is_some() || optimized.proved {
+            exit::SUCCESS
+        } else {
+            exit::CHECK_FAILED
+        },
+    ))
 }

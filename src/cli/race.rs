@@ -96,27 +96,13 @@ pub fn seat_games(
         .collect()
 }
 
-/// [`seat_games`]' boards, each chain checked to fit (for `simulate` and `check` of seats).
-pub fn seat_boards(
-    names: &[String],
-    rules: &RuleArgs,
-    reverse_seat: &[usize],
-    players: usize,
-) -> Result<Vec<Board>> {
-    seat_games(names, rules, reverse_seat, players)?
-        .iter()
-        .map(|game| {
-            ladders::chain::check_fits(game.board())?;
-            Ok(game.board().clone())
-        })
-        .collect()
-}
-
 /// How the seats meet, from the arguments and the boards: a board that changes during a game
 /// is shared by every seat (one board for all, none of the flags that need seats apart).
 fn meeting(args: &Args, games: &[Game]) -> Result<Meeting> {
     let shared = games.iter().any(Game::changes_during_a_game);
-    if !shared && !args.seats.knock_off && (args.exact_limit.is_some() || args.state_limit.is_some())
+    if !shared
+        && !args.seats.knock_off
+        && (args.exact_limit.is_some() || args.state_limit.is_some())
     {
         bail!("--exact-limit and --state-limit are for joint chains: --knock-off, or a board that changes during a game");
     }
@@ -179,8 +165,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     settings.meeting = meeting(args, &games)?;
     settings.exact_limit = args.exact_limit.unwrap_or(settings.exact_limit);
     settings.state_limit = args.state_limit;
-    let result =
-        Game::race_with(&games, &settings).map_err(|e| advice::race(e, games.len()))?;
+    let result = Game::race_with(&games, &settings).map_err(|e| advice::race(e, games.len()))?;
     let seats: Vec<&Board> = games.iter().map(Game::board).collect();
     if let Some(path) = &args.svg {
         if write_race_svg(path, &games, out)? {

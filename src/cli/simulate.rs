@@ -22,7 +22,7 @@ use super::exit;
 use super::output::write_json;
 use super::output_args::Json;
 use super::policy_arg::{write_report, Chosen, PolicyArgs};
-use super::race::seat_boards;
+use super::race::seat_games;
 use super::seat_args::{SeatArgs, SIMULATING};
 
 /// The most games one run may ask for (10^12: days of work even at full speed).
@@ -204,6 +204,22 @@ fn with_progress<T: Send>(
     let seconds = start.elapsed().as_secs_f64();
     bar.finish();
     Ok((result, Timing { seconds, threads }))
+}
+
+/// The seats' boards ([`seat_games`]), each chain checked to fit.
+fn seat_boards(
+    names: &[String],
+    rules: &RuleArgs,
+    reverse_seat: &[usize],
+    players: usize,
+) -> Result<Vec<Board>> {
+    seat_games(names, rules, reverse_seat, players)?
+        .iter()
+        .map(|game| {
+            ladders::chain::check_fits(game.board())?;
+            Ok(game.board().clone())
+        })
+        .collect()
 }
 
 /// Refuses a board whose turn can go on for ever: no simulated game would end.

@@ -99,12 +99,15 @@ impl Game {
             }
             compare(&game, positions, &fixed)
         });
-        let proof = pairs.first().and_then(|p| p.proof.as_ref()).map(|p| DuelProof {
-            turn_gain: p.turn_gain.clone(),
-            deviator_turns_bound: p.turns.map(|(x, y)| [x, y]),
-            total_gain: p.total_gain(),
-            game_value: p.value.clone(),
-        });
+        let proof = pairs
+            .first()
+            .and_then(|p| p.proof.as_ref())
+            .map(|p| DuelProof {
+                turn_gain: p.turn_gain.clone(),
+                deviator_turns_bound: p.turns.map(|(x, y)| [x, y]),
+                total_gain: p.total_gain(),
+                game_value: p.value.clone(),
+            });
         Ok(Duel {
             choice: game.rule.key(),
             from: [a, b],

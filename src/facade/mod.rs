@@ -43,11 +43,11 @@ use crate::chain::{check_fits, Chain, ChainState};
 use crate::game::Capabilities;
 use crate::progress::{self, Listener};
 
-pub use error::{Error, TooLarge, Unit};
+pub use crate::race::{Interval, Method, Race, SeatResult};
 pub use duel::{Duel, DuelPair, DuelProof};
+pub use error::{Error, TooLarge, Unit};
 pub use optimize::{Optimized, PolicyRun, Scored};
 pub use play::{Played, Verdict, MAX_GAMES};
-pub use crate::race::{Interval, Method, Race, SeatResult};
 pub use race::{Meeting, RaceSettings, MAX_DIGITS};
 
 /// A board and its rules, validated: the one value every question starts from.

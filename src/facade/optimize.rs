@@ -15,8 +15,8 @@ use crate::analysis::distribution::{distribution, Distribution, DistributionOpti
 use crate::board::Square;
 use crate::chain::check_fits;
 use crate::choice::policy_file::{self, runs};
-use crate::choice::{evaluate, optimize, within, Evaluation, Game as Choices, Policy};
 use crate::choice::PolicyModel;
+use crate::choice::{evaluate, optimize, within, Evaluation, Game as Choices, Policy};
 
 /// Squares `from` to `to` where the policy makes the same choice, as a policy file writes it
 /// (`flip`, `d4`, `6>5>4`, `decline`, ...); squares where no choice comes may lie inside.
@@ -91,7 +91,9 @@ impl Game {
     /// choice ever reaches the finish (the expected turns are infinite).
     pub fn optimize(&self) -> Result<Optimized, Error> {
         let game = self.choices()?;
-        let best = self.watched(|| optimize(&game)).map_err(|s| self.never_finishes(s))?;
+        let best = self
+            .watched(|| optimize(&game))
+            .map_err(|s| self.never_finishes(s))?;
         let others = self.watched(|| {
             game.fixed_policies()
                 .into_iter()
@@ -116,7 +118,9 @@ impl Game {
     pub fn optimize_within(&self, turns: u32) -> Result<Optimized, Error> {
         let game = self.choices()?;
         if turns == 0 {
-            return Err(Error::Unanswerable("within 0 turns: at least 1".to_string()));
+            return Err(Error::Unanswerable(
+                "within 0 turns: at least 1".to_string(),
+            ));
         }
         let w = self.watched(|| within(&game, turns));
         Ok(Optimized {
@@ -148,10 +152,15 @@ impl Game {
     /// # Errors
     ///
     /// [`Error::TooLarge`] before the work; as [`Game::optimize`].
-    pub fn optimal_distribution(&self, options: &DistributionOptions) -> Result<Distribution, Error> {
+    pub fn optimal_distribution(
+        &self,
+        options: &DistributionOptions,
+    ) -> Result<Distribution, Error> {
         let game = self.choices()?;
         check_fits(&self.board)?;
-        let best = self.watched(|| optimize(&game)).map_err(|s| self.never_finishes(s))?;
+        let best = self
+            .watched(|| optimize(&game))
+            .map_err(|s| self.never_finishes(s))?;
         let model = PolicyModel::new(&self.board, &game, &best.policy);
         Ok(self.watched(|| distribution(&model.chain(), options))?)
     }

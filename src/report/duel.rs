@@ -70,10 +70,12 @@ pub fn write_text(out: &mut dyn Write, r: &DuelReport<'_>) -> io::Result<()> {
             (None, e) => writeln!(out, "{:<width$}{}", p.name, e.as_deref().unwrap_or(""))?,
         }
     }
-    if let Some(first @ DuelPair {
-        first_wins: Some(_),
-        ..
-    }) = d.pairs.first()
+    if let Some(
+        first @ DuelPair {
+            first_wins: Some(_),
+            ..
+        },
+    ) = d.pairs.first()
     {
         writeln!(out)?;
         writeln!(

