@@ -6,12 +6,11 @@
 use ladders::analysis::distribution::DistributionOptions;
 use ladders::analysis::expectation::Expectation;
 use ladders::board::{DieChoice, Located, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::facade::Optimized;
-use ladders::facade::Verdict as CoreVerdict;
 use ladders::report::expect::{to_json, ExpectOptions};
 use ladders::report::simulate::variant_sentences;
 use ladders::simulate::Histogram;
-use ladders::{Error, Game as CoreGame, Meeting, RaceSettings};
+use ladders::Verdict as CoreVerdict;
+use ladders::{Error, Game as CoreGame, Meeting, Optimized, RaceSettings};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use pyo3::create_exception;
@@ -304,10 +303,7 @@ impl Game {
         optimal: bool,
     ) -> PyResult<(Vec<BigRational>, Vec<BigRational>)> {
         let game = &self.inner;
-        let options = DistributionOptions {
-            turns: Some(n),
-            ..DistributionOptions::default()
-        };
+        let options = DistributionOptions::turns(n);
         let law = without_gil(py, || match optimal {
             true => game.optimal_distribution(&options),
             false => game.distribution(&options),

@@ -9,7 +9,6 @@ use ladders::board::Board;
 use ladders::report::race::{table_json, to_json, write_table_text, write_text, RaceReportOptions};
 use ladders::{Game, Meeting, RaceSettings};
 
-use super::advice;
 use super::board_args::RuleArgs;
 use super::exit;
 use super::output::write_json;
@@ -143,9 +142,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if players.from != players.to {
         let game = args.rules.game(&args.seats.boards[0])?;
         super::board_args::square_state_only(game.board(), "race")?;
-        let races = game
-            .race_table(players.from..=players.to, &settings)
-            .map_err(|e| advice::race(e, players.to))?;
+        let races = game.race_table(players.from..=players.to, &settings)?;
         if args.output.json {
             write_json(out, &table_json(game.board(), &races))?;
         } else {
@@ -165,7 +162,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     settings.meeting = meeting(args, &games)?;
     settings.exact_limit = args.exact_limit.unwrap_or(settings.exact_limit);
     settings.state_limit = args.state_limit;
-    let result = Game::race_with(&games, &settings).map_err(|e| advice::race(e, games.len()))?;
+    let result = Game::race_with(&games, &settings)?;
     let seats: Vec<&Board> = games.iter().map(Game::board).collect();
     if let Some(path) = &args.svg {
         if write_race_svg(path, &games, out)? {

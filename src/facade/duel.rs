@@ -142,12 +142,13 @@ fn duel_pair(p: &Pair) -> DuelPair {
 
 impl From<DuelTooLong> for Error {
     fn from(e: DuelTooLong) -> Error {
-        Error::TooLarge(TooLarge {
-            what: "duel",
-            estimate: e.seconds,
-            limit: DUEL_SECONDS_LIMIT,
-            unit: Unit::Seconds,
-            message: e.to_string(),
-        })
+        let seconds = e.seconds;
+        Error::TooLarge(TooLarge::keeping(
+            e,
+            "duel",
+            seconds,
+            DUEL_SECONDS_LIMIT,
+            Unit::Seconds,
+        ))
     }
 }

@@ -8,8 +8,7 @@ use std::ops::RangeInclusive;
 
 use super::{Error, Game, TooLarge, Unit};
 use crate::board::Board;
-use crate::chain::{check_fits, endless_turn, endless_turn_sentence};
-use crate::game::Capabilities;
+use crate::chain::{endless_turn, endless_turn_sentence};
 use crate::race::independent::SERIES_SECONDS_LIMIT;
 use crate::race::knockoff::{
     knock_off_race, KnockOffError, KnockOffOptions, BYTES_PER_JOINT_STATE, KNOCK_OFF_MEMORY,
@@ -128,9 +127,8 @@ impl Game {
         for seat in seats {
             seat.no_choice()?;
         }
-        let boards: Vec<&Board> = seats.iter().map(|s| &s.board).collect();
         let work = || match settings.meeting {
-            Meeting::Never | Meeting::KnockOff => apart_or_knock_off(&boards, settings),
+            Meeting::Never | Meeting::KnockOff => apart_or_knock_off(seats, settings),
             Meeting::SharedBoard => shared(seats, settings),
         };
         match seats.first() {
@@ -162,23 +160,25 @@ impl Game {
     /// Whether the board changes during a game (one-use jumps, points, lost or extra turns), so
     /// that seats racing on it share it ([`Meeting::SharedBoard`]).
     pub fn changes_during_a_game(&self) -> bool {
-        !Capabilities::of(&self.board).stateless
+        !crate::game::Capabilities::of(&self.board).stateless
     }
 }
 
 /// Seats that never meet, or knock each other off: each seat's chain must fit, and a board that
 /// changes during a game is shared, not raced on apart.
-fn apart_or_knock_off(boards: &[&Board], settings: &RaceSettings) -> Result<Race, Error> {
-    for board in boards {
-        if !Capabilities::of(board).stateless {
+fn apart_or_knock_off(seats: &[Game], settings: &RaceSettings) -> Result<Race, Error> {
+    for seat in seats {
+        if seat.changes_during_a_game() {
             return Err(Error::Unanswerable(format!(
                 "{}: a board that changes during a game is shared by every seat, not raced on \
                  by seats of their own",
-                board.origin()
+                seat.board.origin()
             )));
         }
-        check_fits(board)?;
+        seat.chain_fits()?;
     }
+    let boards: Vec<&Board> = seats.iter().map(|s| &s.board).collect();
+    let boards = boards.as_slice();
     let max_turns = settings.max_turns.max(1);
     if settings.meeting == Meeting::Never {
         let options = RaceOptions {
@@ -241,13 +241,13 @@ fn shared(seats: &[Game], settings: &RaceSettings) -> Result<Race, Error> {
 impl From<RaceError> for Error {
     fn from(e: RaceError) -> Error {
         match e {
-            RaceError::TooLong { seconds, .. } => Error::TooLarge(TooLarge {
-                what: "race series",
-                estimate: seconds as f64,
-                limit: SERIES_SECONDS_LIMIT,
-                unit: Unit::Seconds,
-                message: e.to_string(),
-            }),
+            RaceError::TooLong { seconds, .. } => Error::TooLarge(TooLarge::keeping(
+                e,
+                "race series",
+                seconds as f64,
+                SERIES_SECONDS_LIMIT,
+                Unit::Seconds,
+            )),
             other => Error::Unanswerable(other.to_string()),
         }
     }
@@ -255,55 +255,43 @@ impl From<RaceError> for Error {
 
 impl From<KnockOffError> for Error {
     fn from(e: KnockOffError) -> Error {
-        let message = e.to_string();
-        match e {
-            KnockOffError::TooLarge(too) => Error::TooLarge(TooLarge {
-                what: "knock-off joint chain",
-                estimate: (too.limit as f64 + 1.0) * BYTES_PER_JOINT_STATE,
-                limit: too.limit as f64 * BYTES_PER_JOINT_STATE,
-                unit: Unit::Bytes,
-                message,
-            }),
-            KnockOffError::TooMuchMemory { states } => Error::TooLarge(TooLarge {
-                what: "knock-off joint chain memory",
-                estimate: states as f64 * BYTES_PER_JOINT_STATE,
-                limit: KNOCK_OFF_MEMORY,
-                unit: Unit::Bytes,
-                message,
-            }),
-            KnockOffError::Relative(RelativeError::TooLarge { megabytes, .. }) => {
-                Error::TooLarge(TooLarge {
-                    what: "knock-off relative positions",
-                    estimate: megabytes as f64 * (1u64 << 20) as f64,
-                    limit: relative::MEMORY_LIMIT as f64,
-                    unit: Unit::Bytes,
-                    message,
-                })
-            }
-            _ => Error::Unanswerable(message),
-        }
+        let (what, estimate, limit) = match &e {
+            KnockOffError::TooLarge(too) => (
+                "knock-off joint chain",
+                (too.limit as f64 + 1.0) * BYTES_PER_JOINT_STATE,
+                too.limit as f64 * BYTES_PER_JOINT_STATE,
+            ),
+            KnockOffError::TooMuchMemory { states, .. } => (
+                "knock-off joint chain memory",
+                *states as f64 * BYTES_PER_JOINT_STATE,
+                KNOCK_OFF_MEMORY,
+            ),
+            KnockOffError::Relative(RelativeError::TooLarge { megabytes, .. }) => (
+                "knock-off relative positions",
+                *megabytes as f64 * (1u64 << 20) as f64,
+                relative::MEMORY_LIMIT as f64,
+            ),
+            _ => return Error::Unanswerable(e.to_string()),
+        };
+        Error::TooLarge(TooLarge::keeping(e, what, estimate, limit, Unit::Bytes))
     }
 }
 
 impl From<SharedError> for Error {
     fn from(e: SharedError) -> Error {
-        let message = e.to_string();
-        match e {
-            SharedError::TooLarge { bound, limit, .. } => Error::TooLarge(TooLarge {
-                what: "shared joint chain",
-                estimate: bound * SHARED_BYTES_PER_STATE,
-                limit: limit as f64 * SHARED_BYTES_PER_STATE,
-                unit: Unit::Bytes,
-                message,
-            }),
-            SharedError::TooMuchMemory { bound, .. } => Error::TooLarge(TooLarge {
-                what: "shared joint chain memory",
-                estimate: bound * SHARED_BYTES_PER_STATE,
-                limit: SHARED_MEMORY,
-                unit: Unit::Bytes,
-                message,
-            }),
-            _ => Error::Unanswerable(message),
-        }
+        let (what, estimate, limit) = match &e {
+            SharedError::TooLarge { bound, limit, .. } => (
+                "shared joint chain",
+                bound * SHARED_BYTES_PER_STATE,
+                *limit as f64 * SHARED_BYTES_PER_STATE,
+            ),
+            SharedError::TooMuchMemory { bound, .. } => (
+                "shared joint chain memory",
+                bound * SHARED_BYTES_PER_STATE,
+                SHARED_MEMORY,
+            ),
+            _ => return Error::Unanswerable(e.to_string()),
+        };
+        Error::TooLarge(TooLarge::keeping(e, what, estimate, limit, Unit::Bytes))
     }
 }

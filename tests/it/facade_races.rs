@@ -172,10 +172,8 @@ fn two_players_who_choose_duel_as_the_command_line_does() {
 /// race is refused at once with its estimate.
 #[test]
 fn a_knock_off_race_too_large_is_refused_within_a_second() {
-    let overrides = RuleOverrides {
-        roll_again: Some(RollAgain::Forfeit(3)),
-        ..RuleOverrides::default()
-    };
+    let mut overrides = RuleOverrides::default();
+    overrides.roll_again = Some(RollAgain::Forfeit(3));
     let mb = Game::builtin("milton-bradley")
         .unwrap()
         .with_rules(&overrides)

@@ -80,14 +80,13 @@ impl Switches {
             .map(RollAgain::parse)
             .transpose()
             .map_err(|e| format!("roll again: {e}"))?;
-        Ok(RuleOverrides {
-            start: self.start,
-            overshoot,
-            die,
-            roll_again,
-            chain: self.chain,
-            ..RuleOverrides::default()
-        })
+        let mut overrides = RuleOverrides::default();
+        overrides.start = self.start;
+        overrides.overshoot = overshoot;
+        overrides.die = die;
+        overrides.roll_again = roll_again;
+        overrides.chain = self.chain;
+        Ok(overrides)
     }
 }
 
