@@ -81,6 +81,9 @@ pub enum NoReach {
     SeveralRolls,
     /// The board's state is more than its square.
     Stateful,
+    /// A jump takes a turn of its own (`jump_takes_turn`): a token stands on a jump's start
+    /// between turns.
+    JumpTurns,
     /// More transient squares than [`REACH_LIMIT`].
     TooLarge(usize),
     /// Chance squares or tiles: a roll's jumps are not decided by the dice (jumps only).
@@ -95,6 +98,7 @@ impl std::fmt::Display for NoReach {
                 f,
                 "the board has one-use jumps, points, lost or extra turns"
             ),
+            NoReach::JumpTurns => write!(f, "a jump takes a turn of its own (jump_takes_turn)"),
             NoReach::TooLarge(t) => write!(
                 f,
                 "{t} squares to solve for, over the limit of {REACH_LIMIT}"
@@ -179,7 +183,9 @@ pub fn square_answers(board: &Board) -> Result<SquareAnswers, VisitsError> {
     let remaining: BTreeMap<Square, BigRational> = e.per_square.iter().cloned().collect();
     let single_roll = Capabilities::of(board).one_roll_turns();
     let chain = Chain::for_board(board);
-    let no_reach = if !Capabilities::of(board).stateless {
+    let no_reach = if board.rules().jump_takes_turn {
+        Some(NoReach::JumpTurns)
+    } else if !Capabilities::of(board).stateless {
         Some(NoReach::Stateful)
     } else if !single_roll {
         Some(NoReach::SeveralRolls)

@@ -187,6 +187,10 @@ pub struct Rules {
     pub enter: Option<SumSet>,
     /// `roll_again_on`: which throws roll again (the dice's [`Throw::top`] says it per throw).
     pub roll_again_on: RollOn,
+    /// `jump_takes_turn`: a move that lands on a jump's start stops there and ends the turn; the
+    /// next turn follows the jump, with no roll (docs/model.md).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub jump_takes_turn: bool,
 }
 
 /// A set of throw sums, each at most [`SumSet::MAX`], kept in one word so that [`Rules`] stays a
@@ -236,6 +240,9 @@ impl Rules {
         if self.roll_again_on == RollOn::Double {
             rules.push(("roll_again_on", serde_json::json!("double")));
         }
+        if self.jump_takes_turn {
+            rules.push(("jump_takes_turn", serde_json::json!(true)));
+        }
         rules
     }
 
@@ -256,6 +263,7 @@ impl Default for Rules {
             chain: true,
             enter: None,
             roll_again_on: RollOn::Top,
+            jump_takes_turn: false,
         }
     }
 }
@@ -409,6 +417,8 @@ pub struct BoardSpec {
     pub enter: Option<Located<Vec<Located<i64>>>>,
     /// `roll_again_on`.
     pub roll_again_on: Located<RollOn>,
+    /// `jump_takes_turn`.
+    pub jump_takes_turn: Located<bool>,
     /// The choice rules (`choose_die`, `coin`, `pick`, `choose_face`, `decline`).
     pub choices: ChoicesSpec,
     /// The problems found while reading the file (unknown keys, values of the wrong type, rule
@@ -752,9 +762,10 @@ impl Board {
     }
 
     /// True when a player's state is more than a square: one-use jumps, point squares, lost or
-    /// extra turns.
+    /// extra turns, or jumps that take a turn (`jump_takes_turn`: a token on a jump's start owes
+    /// the jump, a turn with no roll, which the turn machine plays through the stateful game).
     pub fn is_stateful(&self) -> bool {
-        !self.state.by_square.is_empty()
+        !self.state.by_square.is_empty() || self.rules.jump_takes_turn
     }
 
     /// True when every roll is decided by the dice alone: no chance square, no tiles (the

@@ -144,13 +144,13 @@ impl BoardArgs {
 }
 
 /// Refuses a board whose player state is more than a square (one-use jumps, points, lost or
-/// extra turns) for a command that does not answer those yet: `expect`, `distribution`,
+/// extra turns, jumps that take a turn) for a command that does not answer those yet: `expect`, `distribution`,
 /// `simulate`, `check` and `verify` do.
 pub fn square_state_only(board: &Board, command: &str) -> Result<()> {
     if !Capabilities::of(board).stateless {
         bail!(
-            "{}: `{command}` does not answer boards with one-use jumps, points, lost or extra turns \
-             yet; `ladders expect`, `distribution`, `simulate`, `check` and `verify` do",
+            "{}: `{command}` does not answer boards with one-use jumps, points, lost or extra turns, \
+             or jumps that take a turn, yet; `ladders expect`, `distribution`, `simulate`, `check` and `verify` do",
             board.origin()
         );
     }

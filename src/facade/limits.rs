@@ -137,22 +137,28 @@ fn over(what: &'static str, estimate: f64, limit: f64, unit: Unit) -> Result<(),
     }))
 }
 
-/// `x` in `unit` for a message: megabytes, seconds, operations, to three significant digits.
+/// `x` in `unit` for a message: megabytes (bytes below one), seconds, operations.
 fn amount(x: f64, unit: Unit) -> String {
     let (x, unit) = match unit {
-        Unit::Bytes => (x / 1e6, "MB"),
+        Unit::Bytes if x >= 1e6 => (x / 1e6, "MB"),
+        Unit::Bytes => (x, "bytes"),
         Unit::Seconds => (x, "s"),
         Unit::Operations => (x, "word operations"),
     };
     format!("{} {unit}", significant(x))
 }
 
+/// `x` to three significant digits, whole numbers with thousands separators, the very small
+/// and very large in scientific form.
 fn significant(x: f64) -> String {
-    if !(0.01..1000.0).contains(&x) {
-        return format!("{x:.2e}");
+    match x {
+        x if (1000.0..1e15).contains(&x) => crate::text::thousands(x.round() as u64),
+        x if (0.01..1000.0).contains(&x) => {
+            let decimals = (2 - x.log10().floor() as i32).max(0) as usize;
+            format!("{x:.decimals$}")
+        }
+        x => format!("{x:.2e}"),
     }
-    let decimals = (2 - x.log10().floor() as i32).max(0) as usize;
-    format!("{x:.decimals$}")
 }
 
 impl Game {

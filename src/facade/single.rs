@@ -1,6 +1,6 @@
 //! The façade's other questions about one game, as the command line asks them: the
 //! expectations with their moments and the final score in one answer, the floating-point
-//! expectations, the likeliest games, where the token is after n turns, the law of T as a
+//! expectations, the likeliest games, the expected visits, where the token is after n turns, the law of T as a
 //! report shows it, `analyze`'s one screen and each jump's effect. Each checks its cost against
 //! the game's [`Limits`](super::Limits) first and chooses the route itself.
 
@@ -18,6 +18,7 @@ use crate::analysis::squares::occupancy;
 use crate::analysis::stateful::{law_chain, score, score_fits, Score};
 use crate::analysis::stateful_fits::Needs;
 use crate::analysis::summary::{summarize, Summary};
+use crate::analysis::visits::{visits, Visits};
 use crate::board::Square;
 use crate::chain::{check_fits, Chain, ChainState};
 use crate::game::Capabilities;
@@ -104,6 +105,21 @@ impl Game {
         self.chain_fits()?;
         self.stateful_fits(Needs::Full)?;
         Ok(self.watched(|| board_likeliest(&self.board, within)))
+    }
+
+    /// The expected turns begun on each square, and the expected uses of each jump (where the
+    /// rules allow the count).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the solve, [`Error::NeedsPolicy`], [`Error::Unanswerable`]
+    /// when the game can go on for ever (the visits are infinite).
+    pub fn visits(&self) -> Result<Visits, Error> {
+        self.no_choice()?;
+        self.chain_fits()?;
+        self.stateful_fits(Needs::FullSolve)?;
+        self.watched(|| visits(&self.board))
+            .map_err(|e| Error::Unanswerable(e.to_string()))
     }
 
     /// Where the token is after `turns` turns: each square's exact probability.
