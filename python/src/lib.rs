@@ -6,10 +6,10 @@
 use ladders::analysis::distribution::DistributionOptions;
 use ladders::analysis::expectation::Expectation;
 use ladders::board::{DieChoice, Located, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::facade::Verdict as CoreVerdict;
 use ladders::report::expect::{to_json, ExpectOptions};
 use ladders::report::simulate::variant_sentences;
 use ladders::simulate::Histogram;
+use ladders::Verdict as CoreVerdict;
 use ladders::{Error, Game as CoreGame};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -271,10 +271,7 @@ impl Game {
     /// P(T = k) and P(T <= k) for k = 1..=n.
     fn law(&self, py: Python<'_>, n: usize) -> PyResult<(Vec<BigRational>, Vec<BigRational>)> {
         let game = &self.inner;
-        let options = DistributionOptions {
-            turns: Some(n),
-            ..DistributionOptions::default()
-        };
+        let options = DistributionOptions::turns(n);
         let law = without_gil(py, || game.distribution(&options))?;
         let mut pmf = vec![BigRational::zero(); n];
         // Past the last term the game has ended: P(T <= k) is the last term's.

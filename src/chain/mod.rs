@@ -33,10 +33,7 @@ use num_traits::{One, Zero};
 
 pub use compound::compound_move;
 use compound::RollsMemo;
-pub use count::{
-    chain_bytes, check_counted, check_counted_layers, count, count_layers, first_endless, Counted,
-    StatesTooMany, BYTES_PER_STATE,
-};
+pub use count::{check_counted_layers, first_endless, Counted, StatesTooMany};
 pub use endless::{endless_turn, endless_turn_sentence, turn_loop, TurnLoop};
 pub use links::{link_order, Link};
 pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
@@ -199,6 +196,7 @@ impl Hasher for WordHasher {
 
 /// A state from which the game can never end, and the cycle it is caught in.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Trap<S> {
     /// A reachable state from which no final state can be reached.
     pub state: S,
