@@ -5,13 +5,12 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Result};
 use ladders::board::Board;
-use ladders::race::knockoff::KnockOffOptions;
 use ladders::race::shared::{shared_race, SharedOptions};
 use ladders::report::race_simulate::{race_check_json, write_race_check};
 use ladders::report::simulate::{check_json, write_check, Timing};
 use ladders::simulate::check::{compare, ExactLaw, LawError, Observed};
-use ladders::simulate::race::{compare_race, exact_race, RaceExact, RaceSimulation, CHECK_DIGITS};
-use ladders::Game;
+use ladders::simulate::race::{compare_race, RaceExact, RaceSimulation, CHECK_DIGITS};
+use ladders::{Game, Meeting, RaceSettings};
 
 use super::exit;
 use super::output::write_json;
@@ -138,17 +137,17 @@ fn run_race(
     knock_off: bool,
     out: &mut dyn Write,
 ) -> Result<ExitCode> {
-    for board in boards {
-        ladders::chain::check_fits(board)?;
-    }
     let seats: Vec<&Board> = boards.iter().collect();
+    let games: Vec<Game> = boards.iter().cloned().map(Game::from_board).collect();
+    let meeting = match knock_off {
+        true => Meeting::KnockOff,
+        false => Meeting::Never,
+    };
     // Ten certified digits are far below any sampling error, and stepping the joint chain gets
     // them faster than the exact solve once the chain has more than a few hundred states.
-    let options = KnockOffOptions {
-        exact_limit: CHECK_EXACT_LIMIT,
-        ..KnockOffOptions::default()
-    };
-    let exact = exact_race(&seats, knock_off, &options)?;
+    let mut settings = RaceSettings::new(meeting).digits(CHECK_DIGITS);
+    settings.exact_limit = CHECK_EXACT_LIMIT;
+    let exact = RaceExact::of_check(Game::race_with(&games, &settings)?, &seats, knock_off);
     let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sim)?;
     report_race_check(args, &seats, &sim, &exact, timing, out)
 }

@@ -308,14 +308,19 @@ pub fn exact_race(
         };
         race(boards, &options)?
     };
-    let rounds_law = (!knock_off).then(|| RoundsLaw::new(boards));
-    Ok(RaceExact {
-        rounds_law,
-        ..RaceExact::from_race(race)
-    })
+    Ok(RaceExact::of_check(race, boards, knock_off))
 }
 
 impl RaceExact {
+    /// The exact race of a check of `boards`' seats from its certified `race` (with the
+    /// knock-off rule when `knock_off`): without it, the law of the rounds too.
+    pub fn of_check(race: Race, boards: &[&Board], knock_off: bool) -> RaceExact {
+        RaceExact {
+            rounds_law: (!knock_off).then(|| RoundsLaw::new(boards)),
+            ..RaceExact::from_race(race)
+        }
+    }
+
     /// The exact race of a check, with each interval's middle as a float (also for seats
     /// sharing a stateful board, [`crate::race::shared`]).
     pub fn from_race(race: Race) -> RaceExact {
