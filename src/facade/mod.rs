@@ -134,16 +134,17 @@ impl Game {
 
     /// The same game, its long work told to `listener` as it goes (the stages of a solve, a
     /// distribution's turns, ...: [`Listener`]); work on this thread only, not the process's
-    /// listener.
+    /// listener. When [`Listener::cancelled`] says so, the work stops at its next report of
+    /// progress and the question ends with [`Error::Cancelled`] (not where panics abort).
     pub fn with_progress(mut self, listener: Arc<dyn Listener>) -> Game {
         self.progress = Some(listener);
         self
     }
 
-    /// Runs `work`, told to this game's listener when it has one.
-    fn watched<T>(&self, work: impl FnOnce() -> T) -> T {
+    /// Runs `work`, told to this game's listener when it has one, which may stop it.
+    fn watched<T>(&self, work: impl FnOnce() -> Result<T, Error>) -> Result<T, Error> {
         match &self.progress {
-            Some(listener) => progress::scoped(listener.clone(), work),
+            Some(listener) => progress::cancellable(listener.clone(), work)?,
             None => work(),
         }
     }
@@ -195,7 +196,7 @@ impl Game {
             false => Needs::LawSolve,
         };
         check_stateful(&self.board, needs)?;
-        Ok(self.watched(|| expect_with(&self.board, per_square)))
+        self.watched(|| Ok(expect_with(&self.board, per_square)))
     }
 
     /// E\[T^j\], the factorial and central moments of the number of turns for j = 1..=k.
@@ -225,7 +226,7 @@ impl Game {
         self.no_choice()?;
         check_fits(&self.board)?;
         check_stateful(&self.board, Needs::Law)?;
-        Ok(self.watched(|| board_distribution(&self.board, options))?)
+        self.watched(|| Ok(board_distribution(&self.board, options)?))
     }
 
     /// The probability generating function of the number of turns, `F(z) = N(z) / D(z)`, the
@@ -257,8 +258,7 @@ impl Game {
         check_fits(&self.board)?;
         check_stateful(&self.board, Needs::FullSolve)?;
         check_square_answers(&self.board)?;
-        self.watched(|| square_answers(&self.board))
-            .map_err(|e| Error::Unanswerable(e.to_string()))
+        self.watched(|| square_answers(&self.board).map_err(|e| Error::Unanswerable(e.to_string())))
     }
 
     /// The shortest game (its turns, rolls, probability and a witness) and the longest.
@@ -270,12 +270,12 @@ impl Game {
         self.no_choice()?;
         check_fits(&self.board)?;
         check_stateful(&self.board, Needs::Full)?;
-        Ok(
-            self.watched(|| match Capabilities::of(&self.board).stateless {
+        self.watched(|| {
+            Ok(match Capabilities::of(&self.board).stateless {
                 true => extremes(&self.board, &Chain::for_board(&self.board)),
                 false => stateful_extremes(&self.board),
-            }),
-        )
+            })
+        })
     }
 }
 

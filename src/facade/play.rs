@@ -3,11 +3,14 @@
 //! exact law as `ladders verify` does. Orchestration only: the simulator, the tests and the
 //! search over rule variants live in [`crate::simulate`].
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use serde::Serialize;
 
 use super::{Error, Game};
 use crate::analysis::stateful_fits::{check_stateful, Needs};
 use crate::chain::{check_fits, endless_turn};
+use crate::progress::Stage;
 use crate::simulate::check::{compare, fitting_variants, Comparison, ExactLaw, LawError, Observed};
 use crate::simulate::variants::VariantSearch;
 use crate::simulate::{simulate, Histogram, SimOptions, DEFAULT_MAX_TURNS};
@@ -90,7 +93,12 @@ impl Game {
             seed,
             max_turns: DEFAULT_MAX_TURNS,
         };
-        let sim = self.watched(|| simulate(&self.board, &options, &|_| {}));
+        let sim = self.watched(|| {
+            let stage = Stage::begin("simulating games", Some(games));
+            let done = AtomicU64::new(0);
+            let played = |n| stage.advance(done.fetch_add(n, Ordering::Relaxed) + n);
+            Ok(simulate(&self.board, &options, &played))
+        })?;
         Ok(Played {
             seed,
             games: sim.games,

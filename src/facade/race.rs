@@ -83,7 +83,7 @@ impl Game {
         };
         // A race is told to the first seat's listener, when it has one.
         let result = match seats.first() {
-            Some(first) => first.watched(|| race(&boards, &options))?,
+            Some(first) => first.watched(|| Ok(race(&boards, &options)?))?,
             None => race(&boards, &options)?,
         };
         Ok(RaceOdds {
