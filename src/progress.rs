@@ -174,7 +174,16 @@ impl Stage {
     pub fn advance(&self, done: u64) {
         if let Some(l) = &self.listener {
             l.advance(self.id, done);
-            if self.catches && l.cancelled() && !std::thread::panicking() {
+            self.checkpoint();
+        }
+    }
+
+    /// Stops here, as [`Stage::advance`] does, when the listener of [`cancellable`] work asks
+    /// to, with nothing to report. For pieces of work run in parallel: rayon runs every piece
+    /// already split off even after one has stopped, so each piece checks before it starts.
+    pub fn checkpoint(&self) {
+        if let Some(l) = self.listener.as_ref().filter(|_| self.catches) {
+            if l.cancelled() && !std::thread::panicking() {
                 std::panic::resume_unwind(Box::new(Cancelled));
             }
         }
@@ -349,12 +358,15 @@ mod tests {
             (0..1000u64)
                 .into_par_iter()
                 .map(|i| {
+                    stage.checkpoint();
                     stage.advance(i);
                     i
                 })
                 .sum::<u64>()
         });
         assert_eq!(answer, Err(Cancelled));
+        // Each piece asked before it began: those split off after the stop did no work.
+        assert!(stop.advances.load(Ordering::SeqCst) < 1000);
     }
 
     #[test]

@@ -107,7 +107,8 @@ pub struct Simulation {
 }
 
 /// Plays `options.games` games on `board` with rayon's current thread pool. `progress` is called
-/// with the number of games just finished after each chunk (for a progress bar).
+/// with the number of games just finished after each chunk (for a progress bar), and with 0
+/// before each chunk (where a listener may stop the work: see [`crate::progress`]).
 ///
 /// # Examples
 ///
@@ -155,6 +156,7 @@ pub(crate) fn par_chunks<T: Send>(
     (0..chunks)
         .into_par_iter()
         .fold(&empty, |mut acc, c| {
+            progress(0);
             let n = CHUNK_GAMES.min(games - c * CHUNK_GAMES);
             merge(&mut acc, chunk(c, n));
             progress(n);
