@@ -11,7 +11,7 @@ use ladders::analysis::squares::{occupancy, square_answers};
 use ladders::analysis::visits::{visits, visits_float};
 use ladders::board::Board;
 use ladders::num::decimal::{probability, to_f64};
-use ladders::report::draw::{write_text, DrawOptions, Heat};
+use ladders::report::draw::{draw_json, write_text, DrawOptions, Heat};
 use ladders::report::draw_svg::board_svg;
 use ladders::text::count;
 
@@ -43,6 +43,8 @@ pub struct Args {
     /// Also write the picture as SVG to FILE (`-`: standard output, instead of the text)
     #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,
+    #[command(flatten)]
+    pub json: super::output_args::Json,
 }
 
 /// Writes an SVG document to `path`, or to `out` when `path` is `-`. Returns true when it went
@@ -106,7 +108,10 @@ pub fn run(args: &Args, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
             return Ok(exit::code(exit::SUCCESS));
         }
     }
-    write_text(out, &board, &options)?;
+    match args.json.json {
+        true => super::output::write_json(out, &draw_json(&board, &options))?,
+        false => write_text(out, &board, &options)?,
+    }
     Ok(exit::code(exit::SUCCESS))
 }
 
