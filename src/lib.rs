@@ -28,21 +28,33 @@
 
 pub mod analysis;
 pub mod board;
-pub mod chain;
 pub mod choice;
-pub mod exact;
-pub mod facade;
-pub mod game;
+mod facade;
 pub mod generate;
-pub mod num;
-pub mod prec;
+mod prec;
 pub mod progress;
 pub mod race;
 pub mod report;
 pub mod simulate;
+
+// The pipeline's inner stages and the foundation: public for the command line, the integration
+// tests and the benchmarks, which still reach into them, and hidden from the docs; a caller
+// uses the façade ([`Game`]) and the result types re-exported beside it.
+#[doc(hidden)]
+pub mod chain;
+#[doc(hidden)]
+pub mod exact;
+#[doc(hidden)]
+pub mod game;
+#[doc(hidden)]
+pub mod num;
+#[doc(hidden)]
 pub mod text;
 
-pub use facade::{Bounds, ClosedForm, Error, Game, Played, RaceOdds, TooLarge, Unit, Verdict};
+pub use facade::{
+    Bounds, ClosedForm, Error, Expectations, Game, Limits, Played, RaceOdds, Sensitivity, TooLarge,
+    Unit, Verdict, MAX_DIGITS, MAX_GAMES,
+};
 
 #[cfg(test)]
 mod test_util;

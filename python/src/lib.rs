@@ -8,11 +8,11 @@
 use ladders::analysis::distribution::DistributionOptions;
 use ladders::analysis::expectation::Expectation;
 use ladders::board::{DieChoice, Located, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::facade::Verdict as CoreVerdict;
 use ladders::progress::Listener;
 use ladders::report::expect::{to_json, ExpectOptions};
 use ladders::report::simulate::variant_sentences;
 use ladders::simulate::Histogram;
+use ladders::Verdict as CoreVerdict;
 use ladders::{Error, Game as CoreGame};
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -400,10 +400,7 @@ impl Game {
     /// P(T = k) and P(T <= k) for k = 1..=n.
     fn law(&self, py: Python<'_>, n: usize) -> PyResult<(Vec<BigRational>, Vec<BigRational>)> {
         let game = &self.inner;
-        let options = DistributionOptions {
-            turns: Some(n),
-            ..DistributionOptions::default()
-        };
+        let options = DistributionOptions::turns(n);
         let law = without_gil(py, |l| stoppable(game, l).distribution(&options))?;
         let mut pmf = vec![BigRational::zero(); n];
         // Past the last term the game has ended: P(T <= k) is the last term's.

@@ -23,6 +23,7 @@ pub fn expected_turns(board: &Board) -> Option<BigRational> {
 
 /// One snake or ladder removed.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Removal {
     /// The jump removed.
     pub jump: Jump,

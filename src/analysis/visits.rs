@@ -133,7 +133,7 @@ pub fn start_row<S: ChainState>(
 
 /// [`visits`] in floating point, for pictures of large boards (`draw --heat visits`): the same
 /// transposed system, solved in floats (an iterative solve kept only when its residual passes
-/// the backward-error test of [`crate::prec::BACKWARD_ERROR`], else elimination). Per square, summed over
+/// the backward-error test of `crate::prec::BACKWARD_ERROR`, else elimination). Per square, summed over
 /// its states on a stateful board, in square order.
 ///
 /// # Errors

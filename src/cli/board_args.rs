@@ -61,24 +61,24 @@ pub struct RuleArgs {
 impl RuleArgs {
     /// The overrides as the library takes them.
     pub fn overrides(&self) -> RuleOverrides {
-        RuleOverrides {
-            start: self.start,
-            overshoot: self.overshoot,
-            die: match &self.die {
-                Some(DieArg::One(d)) => Some(d.clone()),
-                _ => None,
-            },
-            dice: self.dice,
-            roll_again: self.roll_again,
-            chain: self.chain,
-            choices: ChoicesSpec {
-                choose_die: self.choose_die.clone().map(Located::unplaced),
-                coin: self.coin.then_some(Located::unplaced(true)),
-                pick: self.pick.map(Located::unplaced),
-                choose_face: self.choose_face.then_some(Located::unplaced(true)),
-                decline: None,
-            },
-        }
+        let mut overrides = RuleOverrides::default();
+        overrides.start = self.start;
+        overrides.overshoot = self.overshoot;
+        overrides.die = match &self.die {
+            Some(DieArg::One(d)) => Some(d.clone()),
+            _ => None,
+        };
+        overrides.dice = self.dice;
+        overrides.roll_again = self.roll_again;
+        overrides.chain = self.chain;
+        overrides.choices = ChoicesSpec {
+            choose_die: self.choose_die.clone().map(Located::unplaced),
+            coin: self.coin.then_some(Located::unplaced(true)),
+            pick: self.pick.map(Located::unplaced),
+            choose_face: self.choose_face.then_some(Located::unplaced(true)),
+            decline: None,
+        };
+        overrides
     }
 
     /// Loads `name` (built-in or path) and applies `--reverse` and the overrides; a board with
@@ -144,13 +144,13 @@ impl BoardArgs {
 }
 
 /// Refuses a board whose player state is more than a square (one-use jumps, points, lost or
-/// extra turns) for a command that does not answer those yet: `expect`, `distribution`,
+/// extra turns, jumps that take a turn) for a command that does not answer those yet: `expect`, `distribution`,
 /// `simulate`, `check` and `verify` do.
 pub fn square_state_only(board: &Board, command: &str) -> Result<()> {
     if !Capabilities::of(board).stateless {
         bail!(
-            "{}: `{command}` does not answer boards with one-use jumps, points, lost or extra turns \
-             yet; `ladders expect`, `distribution`, `simulate`, `check` and `verify` do",
+            "{}: `{command}` does not answer boards with one-use jumps, points, lost or extra turns, \
+             or jumps that take a turn, yet; `ladders expect`, `distribution`, `simulate`, `check` and `verify` do",
             board.origin()
         );
     }

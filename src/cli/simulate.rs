@@ -366,7 +366,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         super::output::write_file(path, "CSV", &csv)?;
     }
     if let Some(path) = &args.svg {
-        let exact = exact_law(chosen.as_ref(), &board, &chart_law_options()).ok();
+        let game = ladders::Game::from_board(board.clone());
+        let exact = exact_law(chosen.as_ref(), &game, &chart_law_options()).ok();
         let svg = simulation_svg(&board, &sim, exact.as_ref())?;
         if super::draw::write_svg(path, &svg, out)? {
             return Ok(exit::code(exit::SUCCESS));

@@ -6,7 +6,6 @@ use serde::Serialize;
 
 use super::{Error, Game, TooLarge, Unit};
 use crate::board::Board;
-use crate::chain::check_fits;
 use crate::game::Capabilities;
 use crate::race::independent::SERIES_SECONDS_LIMIT;
 use crate::race::{race, Interval, RaceError, RaceOptions};
@@ -74,7 +73,7 @@ impl Game {
                     seat.board.origin()
                 )));
             }
-            check_fits(&seat.board)?;
+            seat.chain_fits()?;
         }
         let boards: Vec<&Board> = seats.iter().map(|s| &s.board).collect();
         let options = RaceOptions {
@@ -83,7 +82,7 @@ impl Game {
         };
         // A race is told to the first seat's listener, when it has one.
         let result = match seats.first() {
-            Some(first) => first.watched(|| Ok(race(&boards, &options)?))?,
+            Some(first) => first.watched(|| race(&boards, &options))??,
             None => race(&boards, &options)?,
         };
         Ok(RaceOdds {
@@ -98,13 +97,13 @@ impl Game {
 impl From<RaceError> for Error {
     fn from(e: RaceError) -> Error {
         match e {
-            RaceError::TooLong { seconds, .. } => Error::TooLarge(TooLarge {
-                what: "race series",
-                estimate: seconds as f64,
-                limit: SERIES_SECONDS_LIMIT,
-                unit: Unit::Seconds,
-                message: e.to_string(),
-            }),
+            RaceError::TooLong { seconds, .. } => Error::TooLarge(TooLarge::keeping(
+                e,
+                "race series",
+                seconds as f64,
+                SERIES_SECONDS_LIMIT,
+                Unit::Seconds,
+            )),
             other => Error::Unanswerable(other.to_string()),
         }
     }

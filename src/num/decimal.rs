@@ -230,7 +230,8 @@ pub(crate) fn decade(r: &BigRational) -> i64 {
 }
 
 /// `r` rounded to `digits` digits after the point, to nearest with ties to even (the number
-/// [`fixed`] prints), as a fraction: the one decimal rounding of the crate.
+/// [`fixed`] prints), as a fraction (the tests' view of [`round_scaled`]).
+#[cfg(test)]
 pub fn rounded(r: &BigRational, digits: usize) -> BigRational {
     BigRational::new(
         round_scaled(r, digits),

@@ -106,7 +106,7 @@ pub enum Method {
     /// mover, with a certified error bound ([`super::relative`]).
     RelativePositions,
     /// Seats sharing a board that changes during a game: the joint values solved in floats
-    /// layer by layer, with a certified error bound ([`super::layered`]).
+    /// layer by layer, with a certified error bound (`super::layered`).
     LayeredCertified,
 }
 
@@ -139,7 +139,7 @@ pub enum RaceError {
     /// No seats.
     #[error("a race needs at least one player")]
     NoPlayers,
-    /// Summing the series would take too long (estimated before starting, [`series_estimate`]).
+    /// Summing the series would take too long (estimated before starting, `series_estimate`).
     #[error(
         "the race's series would take about {seconds} s: about {turns} turns per player over \
          {transitions} transitions (estimated before starting; answered up to about \
@@ -152,7 +152,7 @@ pub enum RaceError {
         turns: u64,
         /// The transitions stepped each turn (every distinct board's chain).
         transitions: usize,
-        /// The most turns per player that fit in [`SERIES_SECONDS_LIMIT`].
+        /// The most turns per player that fit in `SERIES_SECONDS_LIMIT`.
         turns_within: usize,
         /// The seats.
         players: usize,
@@ -298,7 +298,7 @@ fn expected_turns(chain: &Chain<Square>) -> BigRational {
 ///
 /// [`RaceError::NeverEnds`] when no seat's board always finishes, [`RaceError::NoPlayers`]
 /// for an empty list, [`RaceError::TooLong`] when the series would take more than
-/// [`SERIES_SECONDS_LIMIT`] ([`series_estimate`]).
+/// `SERIES_SECONDS_LIMIT` (`series_estimate`).
 pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError> {
     if boards.is_empty() {
         return Err(RaceError::NoPlayers);

@@ -26,13 +26,13 @@
 //! - Small joint chains ([`KnockOffOptions::exact_limit`] transient states) are solved exactly
 //!   with the exact solver [`solve`] (one elimination per prime, one right-hand
 //!   side per seat plus one for the length).
-//! - Larger ones are stepped in outward-rounded fixed point ([`super::fixed`]) until the mass still
+//! - Larger ones are stepped in outward-rounded fixed point (`super::fixed`) until the mass still
 //!   in play is negligible: seat s's win lies in `[absorbed_lo, absorbed_hi + P(still playing)]`,
-//!   and the length's tail is bounded with a certified supersolution ([`supersolution`]). The
+//!   and the length's tail is bounded with a certified supersolution (`supersolution`). The
 //!   answers are certified intervals, as for independent seats.
 //!
 //! Without the rule (`knock_off = false`) the same joint chain plays alternating turns without
-//! interaction; the tests use it to show that the series of [`super::independent`] (seed 000's
+//! interaction; the tests use it to show that the series of `super::independent` (seed 000's
 //! "each plays a whole game, fewest turns wins") gives the same numbers.
 
 use num_bigint::{BigInt, BigUint};

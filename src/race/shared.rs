@@ -22,7 +22,7 @@
 //! As for the knock-off race ([`super::knockoff`], whose solves serve here too): small chains
 //! ([`SharedOptions::exact_limit`] transient states) are solved exactly in rational arithmetic;
 //! larger ones, up to [`SharedOptions::state_limit`], by certified float solves layer after layer
-//! ([`super::layered`]: the set of used-up jumps only grows, so each layer is one set); above the
+//! (`super::layered`: the set of used-up jumps only grows, so each layer is one set); above the
 //! limit the race is refused at once with the bound on the states.
 
 use std::collections::{HashMap, HashSet, VecDeque};

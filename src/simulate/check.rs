@@ -344,6 +344,7 @@ impl Observed<'_> {
 
 /// A z test of a mean.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ZTest {
     /// The sample mean used (for an interval: its point nearest the exact mean).
     pub observed: f64,
@@ -417,6 +418,7 @@ impl ZTest {
 
 /// Pearson's chi-square goodness of fit of the turn counts.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ChiSquare {
     /// The statistic.
     pub statistic: f64,
@@ -434,6 +436,7 @@ pub struct ChiSquare {
 
 /// The tests of one sample against one law.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Comparison {
     /// The mean number of turns.
     pub mean: ZTest,

@@ -16,22 +16,34 @@
 //! - [`race`]: several players taking turns (with or without knock-off), and the seat-by-seat
 //!   check of such a simulation against the exact race of [`crate::race`].
 
+// The command line's routes, public until it runs on the façade alone; hidden from the docs
+// (the results it returns are re-exported below).
+#[doc(hidden)]
 pub mod check;
 // The engine and the rule table: public only for the simulation benchmark.
 #[doc(hidden)]
 pub mod engine;
 pub(crate) mod fast;
+#[doc(hidden)]
 pub mod policy;
+#[doc(hidden)]
 pub mod race;
-pub mod race_rounds;
+mod race_rounds;
+#[doc(hidden)]
 pub mod sample;
+#[doc(hidden)]
 pub mod shared;
+#[doc(hidden)]
 pub mod spread;
 pub(crate) mod stateful;
 pub(crate) mod stream;
 #[doc(hidden)]
 pub mod table;
-pub mod variants;
+pub(crate) mod variants;
+
+// The façade's answers ([`crate::Game::verify`]'s [`crate::Verdict`]) and its sample.
+pub use check::{ChiSquare, Comparison, ZTest};
+pub use variants::{LayoutFit, NotTried, VariantFit, VariantSearch};
 
 use rayon::prelude::*;
 

@@ -261,7 +261,10 @@ fn draw_json_gives_the_grid_and_each_squares_place_and_marks() {
     // boards/tiny.toml: 4 squares, two a row (ceil(sqrt(4))); the bottom row runs 1, 2 left to
     // right, the top row 3, 4 right to left (as the snapshot draws it: "4 3l1" over "1L1 2S1").
     let v = crate::common::json_of(&["draw", "tiny", "--json"]);
-    assert_eq!((v["columns"].as_u64(), v["rows"].as_u64()), (Some(2), Some(2)));
+    assert_eq!(
+        (v["columns"].as_u64(), v["rows"].as_u64()),
+        (Some(2), Some(2))
+    );
     assert_eq!(v["board"]["size"], 4);
     let place = |s: u64| {
         let square = v["squares"]
@@ -276,7 +279,11 @@ fn draw_json_gives_the_grid_and_each_squares_place_and_marks() {
             .iter()
             .map(|m| m.as_str().unwrap())
             .collect();
-        (square["row"].as_u64().unwrap(), square["column"].as_u64().unwrap(), marks)
+        (
+            square["row"].as_u64().unwrap(),
+            square["column"].as_u64().unwrap(),
+            marks,
+        )
     };
     assert_eq!(place(1), (0, 0, vec!["L1"]));
     assert_eq!(place(2), (0, 1, vec!["S1"]));

@@ -6,11 +6,11 @@
 use ladders::analysis::distribution::DistributionOptions;
 use ladders::analysis::expectation::Expectation;
 use ladders::board::{DieChoice, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::facade::RaceOdds;
 use ladders::num::decimal::{sqrt_fixed, to_f64};
 use ladders::race::Interval;
 use ladders::report::draw::{DrawOptions, Heat};
 use ladders::report::draw_svg::board_svg;
+use ladders::RaceOdds;
 use ladders::{Error, Game};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -82,14 +82,13 @@ impl Switches {
             .map(RollAgain::parse)
             .transpose()
             .map_err(|e| format!("roll again: {e}"))?;
-        Ok(RuleOverrides {
-            start: self.start,
-            overshoot,
-            die,
-            roll_again,
-            chain: self.chain,
-            ..RuleOverrides::default()
-        })
+        let mut overrides = RuleOverrides::default();
+        overrides.start = self.start;
+        overrides.overshoot = overshoot;
+        overrides.die = die;
+        overrides.roll_again = roll_again;
+        overrides.chain = self.chain;
+        Ok(overrides)
     }
 }
 
