@@ -5,12 +5,12 @@
 //!
 //! Two ways to listen, so no callback is threaded through every signature down to the solvers
 //! (a lifting step, a sweep of a race, a turn of a distribution): [`listen`] for the whole
-//! process (the binary, around the command it runs), and [`scoped`] for one piece of work on
+//! process (the binary, around the command it runs), and `scoped` for one piece of work on
 //! the calling thread (the façade's `Game::with_progress`), which stages begun on that thread
 //! hear first. A stage begun on another thread (a solver's second core) hears the process's
 //! listener only.
 //!
-//! A listener of [`cancellable`] work may also stop it: when [`Listener::cancelled`] says so
+//! A listener of `cancellable` work may also stop it: when [`Listener::cancelled`] says so
 //! after an `advance`, the stage unwinds the work with [`std::panic::resume_unwind`] (no panic
 //! message: the panic hook does not run) and `cancellable` catches it and returns
 //! [`Cancelled`]. Unwinding rather than a `Result` through every solver keeps the stop in this
@@ -27,7 +27,7 @@ use std::sync::{Arc, RwLock};
 
 /// Rows (or pivots) of a factorisation or an ordering between two reports of progress: a report
 /// is a lock when someone listens, a row a few multiplications.
-pub const ROWS_PER_REPORT: usize = 1024;
+pub(crate) const ROWS_PER_REPORT: usize = 1024;
 
 /// Hears the stages of long work. Stages nest (the factorisation inside a solve inside
 /// `sensitivity`'s loop over jumps) and may run on several threads at once, so each carries an
@@ -42,7 +42,7 @@ pub trait Listener: Send + Sync {
     /// Stage `id` ended.
     fn end(&self, id: u64);
     /// Whether the work should stop now: asked after each `advance` of a stage begun inside
-    /// [`cancellable`] work (from whichever thread advances it), which then ends with
+    /// `cancellable` work (from whichever thread advances it), which then ends with
     /// [`Cancelled`]. Never asked for other work. By default, never.
     fn cancelled(&self) -> bool {
         false
@@ -58,7 +58,7 @@ static LISTENER: RwLock<Option<Arc<dyn Listener>>> = RwLock::new(None);
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
-/// The listener of scoped work, and whether the work catches a stop (see [`cancellable`]).
+/// The listener of scoped work, and whether the work catches a stop (see `cancellable`).
 #[derive(Clone)]
 struct Scope {
     listener: Arc<dyn Listener>,
@@ -66,13 +66,15 @@ struct Scope {
 }
 
 thread_local! {
-    /// The listener of [`scoped`] work on this thread, heard before the process's.
+    /// The listener of `scoped` work on this thread, heard before the process's.
     static SCOPED: RefCell<Option<Scope>> = const { RefCell::new(None) };
 }
 
 /// Runs `work` with `listener` hearing the stages begun on this thread (and not the process's
-/// listener); the thread's previous listener comes back afterwards, even if `work` panics.
-pub fn scoped<T>(listener: Arc<dyn Listener>, work: impl FnOnce() -> T) -> T {
+/// listener); the thread's previous listener comes back afterwards, even if `work` panics. The
+/// listener cannot stop the work (the façade's work is always `cancellable`): for the tests.
+#[cfg(test)]
+pub(crate) fn scoped<T>(listener: Arc<dyn Listener>, work: impl FnOnce() -> T) -> T {
     within(
         Scope {
             listener,
@@ -82,14 +84,15 @@ pub fn scoped<T>(listener: Arc<dyn Listener>, work: impl FnOnce() -> T) -> T {
     )
 }
 
-/// [`scoped`], and `listener` may stop the work ([`Listener::cancelled`]): then it ends with
+/// Runs `work` with `listener` hearing the stages begun on this thread (and not the process's
+/// listener), which may stop the work ([`Listener::cancelled`]): then it ends with
 /// `Err(Cancelled)` at the next `advance` of a stage begun inside it. A panic of the work that
 /// is not a stop goes on unwinding.
 ///
 /// # Errors
 ///
 /// [`Cancelled`] when the listener stopped the work.
-pub fn cancellable<T>(
+pub(crate) fn cancellable<T>(
     listener: Arc<dyn Listener>,
     work: impl FnOnce() -> T,
 ) -> Result<T, Cancelled> {
@@ -138,7 +141,7 @@ impl Drop for Listening {
 pub struct Stage {
     listener: Option<Arc<dyn Listener>>,
     id: u64,
-    /// Begun inside [`cancellable`] work: its listener may stop it.
+    /// Begun inside `cancellable` work: its listener may stop it.
     catches: bool,
 }
 
@@ -167,7 +170,7 @@ impl Stage {
         }
     }
 
-    /// `done` units are finished. Inside [`cancellable`] work whose listener asks to stop, this
+    /// `done` units are finished. Inside `cancellable` work whose listener asks to stop, this
     /// unwinds instead of returning; a stage advanced on another thread must be joined through
     /// rayon or `std::thread::scope`, which carry the unwind back (not through a `join` whose
     /// error is unwrapped).
@@ -178,7 +181,7 @@ impl Stage {
         }
     }
 
-    /// Stops here, as [`Stage::advance`] does, when the listener of [`cancellable`] work asks
+    /// Stops here, as [`Stage::advance`] does, when the listener of `cancellable` work asks
     /// to, with nothing to report. For pieces of work run in parallel: rayon runs every piece
     /// already split off even after one has stopped, so each piece checks before it starts.
     pub fn checkpoint(&self) {
