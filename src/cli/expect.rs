@@ -4,10 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::expectation::{expect_chain_with, Expectation};
-use ladders::analysis::moments::{checked_moments as checked_moments_of, moments_fit, Moments};
+use ladders::analysis::expectation::expect_chain_with;
+use ladders::analysis::moments::Moments;
 use ladders::analysis::stateful::Score;
-use ladders::chain::{Chain, ChainState};
 use ladders::num::decimal::fixed;
 use ladders::report::expect::{
     float_to_json, to_json, write_float_text, write_text, ExpectOptions,
@@ -154,9 +153,11 @@ fn run_policy(args: &Args, chosen: &Chosen, out: &mut dyn Write) -> Result<ExitC
     let chain = chosen.model().chain();
     let (expectation, moments) = match args.moments {
         None => (expect_chain_with(&chain, args.per_square), None),
-        Some(k) => with_moments(&chain, usize::from(k), || {
-            expect_chain_with(&chain, args.per_square)
-        })?,
+        Some(k) => {
+            Game::from_board(chosen.board.clone()).with_moments(&chain, usize::from(k), || {
+                expect_chain_with(&chain, args.per_square)
+            })?
+        }
     };
     if args.output.json {
         let mut value = serde_json::to_value(to_json(&chosen.board, &expectation, options))?;
@@ -219,22 +220,4 @@ pub(super) fn die_table(
         }
     }
     Ok(exit::code(exit::SUCCESS))
-}
-
-/// The expectations (from `expectation`) and the moments to order k on `chain`, refused from
-/// the estimates ([`moments_fit`]) before either is solved when the game can end.
-fn with_moments<S: ChainState>(
-    chain: &Chain<S>,
-    k: usize,
-    expectation: impl FnOnce() -> Expectation,
-) -> Result<(Expectation, Option<Moments>)> {
-    if chain.trap().is_none() {
-        moments_fit(chain, k)?;
-    }
-    let expectation = expectation();
-    let moments = match &expectation {
-        Expectation::Finite(_) => Some(checked_moments_of(chain, k)?),
-        Expectation::Infinite(_) => None,
-    };
-    Ok((expectation, moments))
 }

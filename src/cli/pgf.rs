@@ -43,9 +43,7 @@ fn parse_format(text: &str) -> Result<PgfFormat, String> {
     }
 }
 
-/// Runs `pgf`: on a board that changes during a game (one-use jumps, points, lost or extra
-/// turns) over the chain of the player state without the eaten point squares (`law_chain`:
-/// the same law of T), else over the squares.
+/// Runs `pgf`: the façade's closed form, printed.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let game = Game::from_board(args.board.load()?);
     let ClosedForm { pgf, decay, .. } = game.pgf()?;

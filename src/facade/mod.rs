@@ -33,7 +33,7 @@ use crate::analysis::distribution::{Distribution, DistributionOptions};
 use crate::analysis::expectation::{expect_with, Expectation};
 use crate::analysis::moments::{checked_moments, exact_solve_seconds, moments_fit, Moments};
 use crate::analysis::pgf::tail::{decay_rate, DecayRate};
-use crate::analysis::pgf::{pgf_within, Pgf, PGF_SECONDS_LIMIT};
+use crate::analysis::pgf::{pgf_seconds, pgf_within, Pgf, PGF_SECONDS_LIMIT};
 use crate::analysis::shortest::{extremes, Extremes};
 use crate::analysis::shortest_state::stateful_extremes;
 use crate::analysis::squares::{check_square_answers, square_answers, SquareAnswers};
@@ -328,7 +328,8 @@ pub struct ClosedForm {
 impl Game {
     /// The generating function on `chain`, refused from its estimate before the work.
     fn closed_form<S: ChainState>(&self, chain: &Chain<S>) -> Result<ClosedForm, Error> {
-        let pgf = pgf_within(chain, self.limits.seconds().min(PGF_SECONDS_LIMIT))?;
+        self.seconds_fit("generating function", || pgf_seconds(chain))?;
+        let pgf = pgf_within(chain, PGF_SECONDS_LIMIT)?;
         let decay = decay_rate(chain, &pgf);
         Ok(ClosedForm { pgf, decay })
     }

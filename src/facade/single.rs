@@ -236,9 +236,15 @@ impl Game {
         }
     }
 
-    /// The expectations (from `expectation`) and the moments to order k on `chain`, refused
-    /// from the estimates before either is solved when the game can end.
-    fn with_moments<S: ChainState>(
+    /// The expectations (from `expectation`) and the moments to order k on `chain` (this
+    /// game's, or that of a player who follows a policy on its board), refused from the
+    /// estimates before either is solved when the game can end.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work.
+    #[doc(hidden)]
+    pub fn with_moments<S: ChainState>(
         &self,
         chain: &Chain<S>,
         k: usize,
