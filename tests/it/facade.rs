@@ -230,7 +230,7 @@ fn race_certifies_each_seats_chance_of_winning() {
     assert!(odds.complete);
     let cli = json_of(&["race", "tiny", "--players", "2", "--digits", "12", "--json"]);
     for (i, value) in [q(16, 27), q(11, 27)].into_iter().enumerate() {
-        let win = &odds.wins[i];
+        let win = &odds.seats[i].win;
         assert!(win.lo <= value && value <= win.hi, "{win:?}");
         assert!(&win.hi - &win.lo <= q(1, 1_000_000_000_000));
         let seat = &cli["seats"][i]["win"];
