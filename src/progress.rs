@@ -5,7 +5,7 @@
 //!
 //! Two ways to listen, so no callback is threaded through every signature down to the solvers
 //! (a lifting step, a sweep of a race, a turn of a distribution): [`listen`] for the whole
-//! process (the binary, around the command it runs), and [`scoped`] for one piece of work on
+//! process (the binary, around the command it runs), and `scoped` for one piece of work on
 //! the calling thread (the façade's `Game::with_progress`), which stages begun on that thread
 //! hear first. A stage begun on another thread (a solver's second core) hears the process's
 //! listener only.
@@ -16,7 +16,7 @@ use std::sync::{Arc, RwLock};
 
 /// Rows (or pivots) of a factorisation or an ordering between two reports of progress: a report
 /// is a lock when someone listens, a row a few multiplications.
-pub const ROWS_PER_REPORT: usize = 1024;
+pub(crate) const ROWS_PER_REPORT: usize = 1024;
 
 /// Hears the stages of long work. Stages nest (the factorisation inside a solve inside
 /// `sensitivity`'s loop over jumps) and may run on several threads at once, so each carries an
@@ -43,7 +43,7 @@ thread_local! {
 
 /// Runs `work` with `listener` hearing the stages begun on this thread (and not the process's
 /// listener); the thread's previous listener comes back afterwards, even if `work` panics.
-pub fn scoped<T>(listener: Arc<dyn Listener>, work: impl FnOnce() -> T) -> T {
+pub(crate) fn scoped<T>(listener: Arc<dyn Listener>, work: impl FnOnce() -> T) -> T {
     struct Restore(Option<Arc<dyn Listener>>);
     impl Drop for Restore {
         fn drop(&mut self) {

@@ -34,6 +34,7 @@ use crate::num::gcd;
 
 /// The expected visits of every square, and the expected uses of every jump when they are known.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Visits {
     /// Expected turns begun on each square that a turn can begin on, in square order.
     pub squares: Vec<(Square, BigRational)>,

@@ -50,9 +50,9 @@ pub const MAX_DIE: u32 = 100;
 /// The most dice thrown at once (`dice = k`).
 pub const MAX_DICE: u32 = 10;
 /// The largest weight of one face of a loaded die or of one chance destination.
-pub const MAX_WEIGHT: u64 = 1_000_000;
+pub(crate) const MAX_WEIGHT: u64 = 1_000_000;
 /// The largest K for `roll_again = K` (the K-th top face in a row forfeits the turn).
-pub const MAX_ROLL_AGAIN: u32 = 64;
+pub(crate) const MAX_ROLL_AGAIN: u32 = 64;
 
 /// What happens when a roll would carry the token past the finish.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

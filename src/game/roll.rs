@@ -53,7 +53,7 @@ pub struct RollOutcome {
     /// [`take_offer`]; false everywhere else).
     pub offered: bool,
     /// `jump_takes_turn`: the move stopped on the start of a jump it would take; the turn ends,
-    /// and the player's next turn follows the jump ([`jump_turn`]). The counts are those of
+    /// and the player's next turn follows the jump (`jump_turn`). The counts are those of
     /// every jump the following turns will take (the jumps are sure to be taken, so a game's
     /// totals are the same as counted turn by turn).
     pub pending: bool,

@@ -1,8 +1,8 @@
 //! Reports: result structs turned into text tables and JSON, written to any `io::Write`.
 //! Reports know the result types, not how they were computed.
 
-// The command line's routes, public until it runs on the façade alone; hidden from the docs
-// (the results it returns are re-exported below).
+// One report per command: the command line's (and the Python and web shells'), hidden from the
+// docs; the board's picture is re-exported below.
 #[doc(hidden)]
 pub mod analyze;
 #[doc(hidden)]
@@ -41,3 +41,6 @@ pub mod squares;
 pub mod text;
 #[doc(hidden)]
 pub mod verify;
+
+pub use draw::{DrawOptions, Heat};
+pub use draw_svg::board_svg;

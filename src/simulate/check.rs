@@ -67,6 +67,7 @@ pub enum LawError {
 
 /// The exact law of the number of turns on one board, in the form the tests need.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct ExactLaw {
     /// The board's rules.
     pub rules: Rules,
@@ -270,6 +271,7 @@ impl ExactLaw {
 
 /// The exact law of the final score, in the form the score test needs.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct ScoreLaw {
     /// The exact law ([`crate::analysis::stateful::score`]).
     pub exact: Score,

@@ -42,7 +42,7 @@ pub mod table;
 pub(crate) mod variants;
 
 // The façade's answers ([`crate::Game::verify`]'s [`crate::Verdict`]) and its sample.
-pub use check::{ChiSquare, Comparison, ZTest};
+pub use check::{ChiSquare, Comparison, ExactLaw, ScoreLaw, ZTest};
 pub use variants::{LayoutFit, NotTried, VariantFit, VariantSearch};
 
 use rayon::prelude::*;
