@@ -54,6 +54,64 @@ class Verdict:
     def to_dict(self) -> dict[str, Any]: ...
     def __bool__(self) -> bool: ...
 
+class Moments:
+    """The moments of the number of turns T; index j of each list is order j (from 0)."""
+
+    raw: List[Fraction]
+    """E[T^j]."""
+    factorial: List[Fraction]
+    """E[T (T-1) ... (T-j+1)]."""
+    central: List[Fraction]
+    """E[(T - E[T])^j]."""
+
+class Pgf:
+    """F(z) = sum P(T = n) z^n = N(z) / D(z), exact."""
+
+    numerator: List[int]
+    """N's coefficients, from z^0 up."""
+    denominator: List[int]
+    """D's coefficients, from z^0 up (D(0) > 0)."""
+    recurrence: List[int]
+    """sum_i recurrence[i] P(T = n - i) = 0 for n >= recurrence_from."""
+    recurrence_from: int
+    initial: List[Fraction]
+    """P(T = n) for n < recurrence_from."""
+    decay: Optional[tuple[Fraction, Fraction]]
+    """The tail's decay rate rho enclosed as (low, high), when proved."""
+    decay_constant: Optional[tuple[Fraction, Fraction]]
+    """C of P(T > n) ~ C rho^n enclosed as (low, high), when proved."""
+    def __call__(self, z: Union[Fraction, int]) -> Fraction:
+        """F(z) exactly; ZeroDivisionError at a pole."""
+
+class SquareAnswer:
+    """One square's answers."""
+
+    square: int
+    visits: Fraction
+    """Expected turns begun on it (the start counted once)."""
+    reach: Optional[Fraction]
+    """The chance a move ever ends on it (None where not computed)."""
+    remaining: Fraction
+    """Expected turns left from it."""
+
+class JumpAnswer:
+    """One snake's or ladder's answers."""
+
+    jump: tuple[int, int]
+    """(from, to)."""
+    uses: Fraction
+    """Expected times it is taken in a game."""
+    taken: Fraction
+    """The chance it is taken at least once."""
+
+class Squares:
+    """The answers square by square (`Game.squares`)."""
+
+    squares: List[SquareAnswer]
+    """Per square a turn can begin on, then the finish, in square order."""
+    jumps: Optional[List[JumpAnswer]]
+    """Per snake, then per ladder; None where not computed."""
+
 class Optimum:
     """The best a player who chooses can do (`Game.optimize`)."""
 
@@ -105,6 +163,12 @@ class Game:
         """[P(T = 1), ..., P(T = n)]."""
     def cdf(self, n: int) -> List[Fraction]:
         """[P(T <= 1), ..., P(T <= n)]."""
+    def moments(self, k: int = 4) -> Moments:
+        """E[T^j], factorial and central moments for j = 0..k; ValueError when infinite."""
+    def pgf(self) -> Pgf:
+        """The generating function of T, its recurrence and its tail's decay rate."""
+    def squares(self) -> Squares:
+        """Visits, reach and turns left per square; uses and chances per jump."""
     def shortest(self) -> Optional[Shortest]: ...
     def simulate(self, games: int, seed: int = 0) -> Any:
         """The games' turn counts in increasing order: a numpy int64 array (a list without numpy)."""

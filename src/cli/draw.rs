@@ -8,7 +8,7 @@ use anyhow::{bail, Result};
 use ladders::analysis::expectation::{Expectation, FloatExpectation};
 use ladders::analysis::visits::visits_float;
 use ladders::num::decimal::{probability, to_f64};
-use ladders::report::draw::{write_text, DrawOptions, Heat};
+use ladders::report::draw::{draw_json, write_text, DrawOptions, Heat};
 use ladders::report::draw_svg::board_svg;
 use ladders::text::count;
 use ladders::Game;
@@ -41,6 +41,8 @@ pub struct Args {
     /// Also write the picture as SVG to FILE (`-`: standard output, instead of the text)
     #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,
+    #[command(flatten)]
+    pub json: super::output_args::Json,
 }
 
 /// Writes an SVG document to `path`, or to `out` when `path` is `-`. Returns true when it went
@@ -104,7 +106,10 @@ pub fn run(args: &Args, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
             return Ok(exit::code(exit::SUCCESS));
         }
     }
-    write_text(out, &board, &options)?;
+    match args.json.json {
+        true => super::output::write_json(out, &draw_json(&board, &options))?,
+        false => write_text(out, &board, &options)?,
+    }
     Ok(exit::code(exit::SUCCESS))
 }
 

@@ -155,7 +155,7 @@ fn run_policy(args: &Args, chosen: &Chosen, out: &mut dyn Write) -> Result<ExitC
         None => (expect_chain_with(&chain, args.per_square), None),
         Some(k) => {
             Game::from_board(chosen.board.clone()).with_moments(&chain, usize::from(k), || {
-                expect_chain_with(&chain, args.per_square)
+                Ok(expect_chain_with(&chain, args.per_square))
             })?
         }
     };

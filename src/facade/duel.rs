@@ -98,7 +98,7 @@ impl Game {
                 fixed.push(("the single-player optimum".to_string(), best.policy));
             }
             compare(&game, positions, &fixed)
-        });
+        })?;
         let proof = pairs
             .first()
             .and_then(|p| p.proof.as_ref())

@@ -58,6 +58,15 @@ pub enum Error {
     /// The question has no finite answer or cannot be asked of this game, said in words.
     #[error("{0}")]
     Unanswerable(String),
+    /// The game's listener stopped the work ([`Listener::cancelled`](crate::progress::Listener::cancelled)).
+    #[error("cancelled")]
+    Cancelled,
+}
+
+impl From<crate::progress::Cancelled> for Error {
+    fn from(_: crate::progress::Cancelled) -> Error {
+        Error::Cancelled
+    }
 }
 
 fn near_text(near: &[String]) -> String {

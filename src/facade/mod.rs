@@ -162,17 +162,18 @@ impl Game {
 
     /// The same game, its long work told to `listener` as it goes (the stages of a solve, a
     /// distribution's turns, ...: [`Listener`]); work on this thread only, not the process's
-    /// listener.
+    /// listener. When [`Listener::cancelled`] says so, the work stops at its next report of
+    /// progress and the question ends with [`Error::Cancelled`] (not where panics abort).
     pub fn with_progress(mut self, listener: Arc<dyn Listener>) -> Game {
         self.progress = Some(listener);
         self
     }
 
-    /// Runs `work`, told to this game's listener when it has one.
-    fn watched<T>(&self, work: impl FnOnce() -> T) -> T {
+    /// Runs `work`, told to this game's listener when it has one, which may stop it.
+    fn watched<T>(&self, work: impl FnOnce() -> T) -> Result<T, Error> {
         match &self.progress {
-            Some(listener) => progress::scoped(listener.clone(), work),
-            None => work(),
+            Some(listener) => Ok(progress::cancellable(listener.clone(), work)?),
+            None => Ok(work()),
         }
     }
 
@@ -226,7 +227,7 @@ impl Game {
         };
         self.stateful_fits(needs)?;
         self.square_solve_fits()?;
-        Ok(self.watched(|| expect_with(&self.board, per_square)))
+        self.watched(|| expect_with(&self.board, per_square))
     }
 
     /// E\[T^j\], the factorial and central moments of the number of turns for j = 1..=k.
@@ -239,10 +240,10 @@ impl Game {
         self.no_choice()?;
         if !Capabilities::of(&self.board).stateless {
             self.stateful_fits(Needs::LawSolve)?;
-            return self.watched(|| self.moments_of(&law_chain(&self.board), k));
+            return self.watched(|| self.moments_of(&law_chain(&self.board), k))?;
         }
         self.chain_fits()?;
-        self.watched(|| self.moments_of(&Chain::for_board(&self.board), k))
+        self.watched(|| self.moments_of(&Chain::for_board(&self.board), k))?
     }
 
     /// The exact law of the number of turns: P(T = n) and P(T > n) up to the turns `options`
@@ -257,7 +258,7 @@ impl Game {
         self.chain_fits()?;
         self.stateful_fits(Needs::Law)?;
         self.law_fits(options)?;
-        Ok(self.watched(|| board_distribution(&self.board, options))?)
+        Ok(self.watched(|| board_distribution(&self.board, options))??)
     }
 
     /// The probability generating function of the number of turns, `F(z) = N(z) / D(z)`, the
@@ -273,7 +274,7 @@ impl Game {
         self.watched(|| match Capabilities::of(&self.board).stateless {
             true => self.closed_form(&Chain::for_board(&self.board)),
             false => self.closed_form(&law_chain(&self.board)),
-        })
+        })?
     }
 
     /// The answers square by square: expected turns begun on each square, the probability a
@@ -294,7 +295,7 @@ impl Game {
                 2.0 * exact_solve_seconds(&Chain::for_board(&self.board))
             })?;
         }
-        self.watched(|| square_answers(&self.board))
+        self.watched(|| square_answers(&self.board))?
             .map_err(|e| Error::Unanswerable(e.to_string()))
     }
 
@@ -307,12 +308,10 @@ impl Game {
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::Full)?;
-        Ok(
-            self.watched(|| match Capabilities::of(&self.board).stateless {
-                true => extremes(&self.board, &Chain::for_board(&self.board)),
-                false => stateful_extremes(&self.board),
-            }),
-        )
+        self.watched(|| match Capabilities::of(&self.board).stateless {
+            true => extremes(&self.board, &Chain::for_board(&self.board)),
+            false => stateful_extremes(&self.board),
+        })
     }
 }
 

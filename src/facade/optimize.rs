@@ -92,14 +92,14 @@ impl Game {
     pub fn optimize(&self) -> Result<Optimized, Error> {
         let game = self.choices()?;
         let best = self
-            .watched(|| optimize(&game))
+            .watched(|| optimize(&game))?
             .map_err(|s| self.never_finishes(s))?;
         let others = self.watched(|| {
             game.fixed_policies()
                 .into_iter()
                 .map(|(name, p)| scored(name, &game, &p))
                 .collect()
-        });
+        })?;
         Ok(Optimized {
             value: at_start(&game, |s| best.values[s].clone()),
             evaluations: best.evaluations,
@@ -122,7 +122,7 @@ impl Game {
                 "within 0 turns: at least 1".to_string(),
             ));
         }
-        let w = self.watched(|| within(&game, turns));
+        let w = self.watched(|| within(&game, turns))?;
         Ok(Optimized {
             value: at_start(&game, |s| w.chances[s].clone()),
             ..optimized(&game, Some(turns), &w.first_turn)
@@ -143,7 +143,7 @@ impl Game {
             .and_then(|file| file.policy(&game))
             .map_err(unanswerable)?;
         let name = path.display().to_string();
-        Ok(self.watched(|| scored(name, &game, &policy)))
+        self.watched(|| scored(name, &game, &policy))
     }
 
     /// The exact law of the number of turns when the player follows an optimal policy (the one
@@ -159,10 +159,10 @@ impl Game {
         let game = self.choices()?;
         check_fits(&self.board)?;
         let best = self
-            .watched(|| optimize(&game))
+            .watched(|| optimize(&game))?
             .map_err(|s| self.never_finishes(s))?;
         let model = PolicyModel::new(&self.board, &game, &best.policy);
-        Ok(self.watched(|| distribution(&model.chain(), options))?)
+        Ok(self.watched(|| distribution(&model.chain(), options))??)
     }
 
     fn never_finishes(&self, square: Square) -> Error {

@@ -3,6 +3,8 @@
 //! exact law as `ladders verify` does. Orchestration only: the simulator, the tests and the
 //! search over rule variants live in [`crate::simulate`].
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use serde::Serialize;
 
 use super::{Error, Game};
@@ -12,6 +14,7 @@ use num_traits::Zero;
 use crate::analysis::distribution::DistributionOptions;
 use crate::analysis::stateful_fits::Needs;
 use crate::chain::endless_turn;
+use crate::progress::Stage;
 use crate::simulate::check::{compare, fitting_variants, Comparison, ExactLaw, LawError, Observed};
 use crate::simulate::variants::VariantSearch;
 use crate::simulate::{simulate, Histogram, SimOptions, DEFAULT_MAX_TURNS};
@@ -87,7 +90,7 @@ impl Game {
             tail: BigRational::from_float(tail_below).unwrap_or_else(BigRational::zero),
             min_turns: 0,
         })?;
-        self.watched(|| ExactLaw::new(&self.board, tail_below))
+        self.watched(|| ExactLaw::new(&self.board, tail_below))?
             .map_err(|e| match e {
                 LawError::Trap(trap) => Error::Endless {
                     name: self.board.name().to_string(),
@@ -135,7 +138,12 @@ impl Game {
             seed,
             max_turns: DEFAULT_MAX_TURNS,
         };
-        let sim = self.watched(|| simulate(&self.board, &options, &|_| {}));
+        let sim = self.watched(|| {
+            let stage = Stage::begin("simulating games", Some(games));
+            let done = AtomicU64::new(0);
+            let played = |n| stage.advance(done.fetch_add(n, Ordering::Relaxed) + n);
+            simulate(&self.board, &options, &played)
+        })?;
         Ok(Played {
             seed,
             games: sim.games,
@@ -167,7 +175,7 @@ impl Game {
                 false => fitting_variants(&self.board, &law, observed, None),
             };
             Ok::<_, Error>((comparison, search))
-        })?;
+        })??;
         Ok(Verdict {
             passed: comparison.pass,
             too_few: comparison.too_few,

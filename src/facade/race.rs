@@ -132,7 +132,7 @@ impl Game {
             Meeting::SharedBoard => shared(seats, settings),
         };
         match seats.first() {
-            Some(first) => first.watched(work),
+            Some(first) => first.watched(work)?,
             None => work(),
         }
     }

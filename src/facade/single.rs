@@ -68,10 +68,10 @@ impl Game {
         score_fits(&self.board)?;
         self.square_solve_fits()?;
         let (expectation, moments) = match moments {
-            None => (self.watched(|| expect_with(&self.board, per_square)), None),
+            None => (self.watched(|| expect_with(&self.board, per_square))?, None),
             Some(k) => self.expect_and_moments(k, per_square)?,
         };
-        let score = self.watched(|| score(&self.board))?;
+        let score = self.watched(|| score(&self.board))??;
         Ok(Expectations {
             expectation,
             moments,
@@ -92,7 +92,7 @@ impl Game {
             true => Needs::Full,
             false => Needs::Law,
         })?;
-        Ok(self.watched(|| expect_float(&self.board, per_square))?)
+        Ok(self.watched(|| expect_float(&self.board, per_square))??)
     }
 
     /// The likeliest games: among the fewest-turn games, and among all games (of at most
@@ -105,7 +105,7 @@ impl Game {
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::Full)?;
-        Ok(self.watched(|| board_likeliest(&self.board, within)))
+        self.watched(|| board_likeliest(&self.board, within))
     }
 
     /// The expected turns begun on each square, and the expected uses of each jump (where the
@@ -120,7 +120,7 @@ impl Game {
         self.chain_fits()?;
         self.stateful_fits(Needs::FullSolve)?;
         self.square_solve_fits()?;
-        self.watched(|| visits(&self.board))
+        self.watched(|| visits(&self.board))?
             .map_err(|e| Error::Unanswerable(e.to_string()))
     }
 
@@ -133,7 +133,7 @@ impl Game {
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::FullSolve)?;
-        Ok(self.watched(|| occupancy(&self.board, turns)))
+        self.watched(|| occupancy(&self.board, turns))
     }
 
     /// The law of T as a report shows it: each probability correctly rounded to `digits`
@@ -151,7 +151,7 @@ impl Game {
     ) -> Result<ShownDistribution, Error> {
         self.no_choice()?;
         self.law_fits_before(options)?;
-        Ok(self.watched(|| board_shown_distribution(&self.board, options, digits, chart))?)
+        Ok(self.watched(|| board_shown_distribution(&self.board, options, digits, chart))??)
     }
 
     /// Refuses, before any work, a law of T to `options`' turns that this game's budget cannot
@@ -184,7 +184,7 @@ impl Game {
             )));
         }
         self.chain_fits()?;
-        Ok(self.watched(|| summarize(&self.board))?)
+        Ok(self.watched(|| summarize(&self.board))??)
     }
 
     /// For every snake and ladder, the expected turns without it and the change from the
@@ -211,7 +211,7 @@ impl Game {
             };
             let removals = sensitivity(&self.board, &base)?;
             Ok(Sensitivity { base, removals })
-        })
+        })?
     }
 
     /// The expectations and the moments to order k, by the cheaper exact route, cross-checked
@@ -229,7 +229,7 @@ impl Game {
         match check_fits(&self.board) {
             Ok(()) => self.with_moments(&Chain::for_board(&self.board), k, expectation),
             // No moments are asked of an infinite expectation: it is answered as before.
-            Err(too_big) => match expectation() {
+            Err(too_big) => match expectation()? {
                 Expectation::Finite(_) => Err(too_big.into()),
                 infinite => Ok((infinite, None)),
             },
@@ -248,15 +248,15 @@ impl Game {
         &self,
         chain: &Chain<S>,
         k: usize,
-        expectation: impl FnOnce() -> Expectation,
+        expectation: impl FnOnce() -> Result<Expectation, Error>,
     ) -> Result<(Expectation, Option<Moments>), Error> {
         if chain.trap().is_none() {
             moments_fit(chain, k)?;
             self.moments_fit(chain, k)?;
         }
-        let expectation = expectation();
+        let expectation = expectation()?;
         let moments = match &expectation {
-            Expectation::Finite(_) => Some(self.watched(|| checked_moments(chain, k))?),
+            Expectation::Finite(_) => Some(self.watched(|| checked_moments(chain, k))??),
             Expectation::Infinite(_) => None,
         };
         Ok((expectation, moments))

@@ -452,6 +452,8 @@ HAND = [
      "jump_takes_turn = true\n", "turns", Fraction(25, 8)),
     ("size = 5\nladders = [[2, 4]]\n[rules]\ndie = 2\novershoot = \"allow\"\nroll_again = \"unlimited\"\n"
      "jump_takes_turn = true\n", "rolls", Fraction(21, 8)),
+    ("size = 5\nladders = [[1, 3]]\nlose_turn = [2]\n[rules]\ndie = 2\novershoot = \"allow\"\n"
+     "jump_takes_turn = true\n", "turns", Fraction(31, 8)),
 ]
 
 

@@ -544,3 +544,42 @@ fn overshoot(rule: ladders::board::Overshoot) -> RuleOverrides {
     overrides.overshoot = Some(rule);
     overrides
 }
+
+/// Asks the work to stop while `stop` is set.
+#[derive(Default)]
+struct Stop(std::sync::atomic::AtomicBool);
+
+impl ladders::progress::Listener for Stop {
+    fn begin(&self, _id: u64, _what: &str, _total: Option<u64>) {}
+    fn advance(&self, _id: u64, _done: u64) {}
+    fn end(&self, _id: u64) {}
+    fn cancelled(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+#[test]
+fn a_listener_that_asks_to_stop_ends_long_questions_with_cancelled_and_the_game_still_answers() {
+    let stop = std::sync::Arc::new(Stop::default());
+    let game = Game::builtin("milton-bradley")
+        .unwrap()
+        .with_progress(stop.clone());
+    stop.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    // A billion games (hours) stop after the first chunk of games; the law stops at its first
+    // turn.
+    assert!(matches!(
+        game.simulate(1_000_000_000, 1),
+        Err(Error::Cancelled)
+    ));
+    let fifty = DistributionOptions::turns(50);
+    assert!(matches!(game.distribution(&fifty), Err(Error::Cancelled)));
+    assert!(matches!(
+        Game::race(&[game.clone(), game.clone()], 12),
+        Err(Error::Cancelled)
+    ));
+    assert_eq!(Error::Cancelled.to_string(), "cancelled");
+    // Nothing is left behind: the same game answers once the listener lets it.
+    stop.0.store(false, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(game.simulate(1000, 1).unwrap().games, 1000);
+    assert_eq!(game.distribution(&fifty).unwrap().terms.len(), 50);
+}

@@ -477,6 +477,23 @@ fn jump_turns_on_tiny_boards_worked_by_hand() {
     );
     assert_eq!(a.law, [q(0, 1), q(1, 8), q(5, 8), q(1, 4)]);
     assert_eq!(a.shortest, (2, q(1, 8)));
+
+    // Size 5, a coin, allow, the ladder 1 -> 3 and a lost turn on 2 (one roll a turn): a 1
+    // stops on the ladder (1/2): climb (turn 2), then from 3 a 2 finishes (turn 3) or a 1 to 4
+    // and on (turn 4). A 2 lands on 2 and loses turn 2; from 2 a 1 to 3 (then turn 4 or 5), a 2
+    // to 4 (then turn 4). E(4) = 1, E(3) = 3/2, owing the climb 5/2, E(2) = 1 + (3/2 + 1)/2 =
+    // 9/4, owing the lost turn 13/4: E[T] = 1 + (5/2 + 13/4)/2 = 31/8. P(T = 3) = 1/4,
+    // P(T = 4) = 1/4 + 1/8 + 1/4 = 5/8, P(T = 5) = 1/8: Var T = 123/8 - 961/64 = 23/64; rolls:
+    // 2 (1/4), 3 (1/4), 3 (1/8), 4 (1/8), 3 (1/4): E = 23/8.
+    let lost = "size = 5\nladders = [[1, 3]]\nlose_turn = [2]\n[rules]\ndie = 2\n\
+                overshoot = \"allow\"\njump_takes_turn = true\n";
+    let a = answers(lost, 5);
+    assert_eq!(
+        (a.turns, a.variance, a.rolls),
+        (q(31, 8), q(23, 64), q(23, 8))
+    );
+    assert_eq!(a.law, [q(0, 1), q(0, 1), q(1, 4), q(5, 8), q(1, 8)]);
+    assert_eq!(a.shortest, (3, q(1, 4)));
 }
 
 /// The shortest game shows a jump turn as a turn with no roll that moves the token, and says
