@@ -7,7 +7,7 @@ use num_rational::BigRational;
 use num_traits::Signed;
 
 /// A closed interval of rationals known to hold a true value; serialized as `{lo, hi}`, each
-/// an exact number ([`crate::num::json`]).
+/// an exact number `{decimal, denominator, numerator}`.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Interval {
     /// The lower bound.
