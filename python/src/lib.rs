@@ -3,8 +3,7 @@
 //! to `fractions.Fraction`, turn counts to a numpy array) and errors to Python exceptions, and
 //! releases the GIL while the library works. No analysis is done here.
 
-use ladders::analysis::distribution::DistributionOptions;
-use ladders::analysis::expectation::Expectation;
+use ladders::analysis::{DistributionOptions, Expectation};
 use ladders::board::{DieChoice, Located, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
 use ladders::report::expect::{to_json, ExpectOptions};
 use ladders::report::simulate::variant_sentences;
@@ -259,7 +258,7 @@ impl Game {
     fn expectation<'py>(
         &self,
         py: Python<'py>,
-        field: impl Fn(&ladders::analysis::expectation::Expectations) -> &BigRational,
+        field: impl Fn(&ladders::analysis::Expectations) -> &BigRational,
     ) -> PyResult<Bound<'py, PyAny>> {
         let game = &self.inner;
         match without_gil(py, || game.expect())? {
