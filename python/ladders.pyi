@@ -54,6 +54,20 @@ class Verdict:
     def to_dict(self) -> dict[str, Any]: ...
     def __bool__(self) -> bool: ...
 
+class Optimum:
+    """The best a player who chooses can do (`Game.optimize`)."""
+
+    value: Fraction
+    """The least expected turns (with `within`: the best chance of finishing within it)."""
+    within: Optional[int]
+    policy: List[tuple[int, int, str]]
+    """The optimal policy as (first square, last square, choice) runs."""
+    proved: bool
+    """True when the Bellman equation was checked with == at every state."""
+    others: List[tuple[str, Optional[Fraction]]]
+    """Each policy that always makes the same choice and its expected turns (None: never ends)."""
+    def to_dict(self) -> dict[str, Any]: ...
+
 class Game:
     """A board and its rules, validated."""
 
@@ -95,10 +109,19 @@ class Game:
     def simulate(self, games: int, seed: int = 0) -> Any:
         """The games' turn counts in increasing order: a numpy int64 array (a list without numpy)."""
     def verify(self, turns: Iterable[int]) -> Verdict: ...
+    def optimize(self, within: Optional[int] = None) -> Optimum:
+        """With a choice rule: the least expected turns and an optimal policy (or, with
+        `within`, the best chance of finishing within that many turns)."""
+    def optimal_pmf(self, n: int) -> List[Fraction]:
+        """With a choice rule: [P(T = 1), ..., P(T = n)] under the optimal policy."""
     def to_dict(self) -> dict[str, Any]:
         """What `ladders expect BOARD --json` prints."""
 
-def race(games: Sequence[Game], digits: int = 12) -> List[Interval]:
-    """Each seat's chance of finishing first, certified: hi - lo <= 10**-digits."""
+def race(
+    games: Sequence[Game], digits: int = 12, knock_off: bool = False, shared: bool = False
+) -> List[Interval]:
+    """Each seat's chance of finishing first, certified: hi - lo <= 10**-digits. The seats
+    never meet, unless `knock_off` (landing on a seat sends it back to the start) or `shared`
+    (one board that changes during a game, the same Game in every seat)."""
 
 def builtin_names() -> List[str]: ...

@@ -55,8 +55,9 @@ pub mod num;
 pub mod text;
 
 pub use facade::{
-    Bounds, ClosedForm, Error, Expectations, Game, Limits, Played, RaceOdds, Sensitivity, TooLarge,
-    Unit, Verdict, MAX_DIGITS, MAX_GAMES,
+    ClosedForm, Duel, DuelPair, DuelProof, Error, Expectations, Game, Interval, Limits, Meeting,
+    Method, Optimized, Played, PolicyRun, Race, RaceSettings, Scored, SeatResult, Sensitivity,
+    TooLarge, Unit, Verdict, MAX_DIGITS, MAX_GAMES,
 };
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use ladders::report::expect::{to_json, ExpectOptions};
 use ladders::report::simulate::variant_sentences;
 use ladders::simulate::Histogram;
 use ladders::Verdict as CoreVerdict;
-use ladders::{Error, Game as CoreGame};
+use ladders::{Error, Game as CoreGame, Meeting, Optimized, RaceSettings};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use pyo3::create_exception;
@@ -234,6 +234,27 @@ impl Game {
         })
     }
 
+    /// With a choice rule (`choose_die`, `coin`, `pick`, `choose_face`, `decline`): the best
+    /// the player can do, exactly. Without `within`, the least expected turns (`.value`), a
+    /// policy that reaches it (proved by the Bellman equation: `.proved`) and the expected
+    /// turns of each policy that always makes the same choice (`.others`); with `within = n`,
+    /// the best chance of finishing within n turns and the best first choice.
+    #[pyo3(signature = (within = None))]
+    fn optimize(&self, py: Python<'_>, within: Option<u32>) -> PyResult<Optimum> {
+        let game = &self.inner;
+        let inner = without_gil(py, || match within {
+            None => game.optimize(),
+            Some(n) => game.optimize_within(n),
+        })?;
+        Ok(Optimum { inner })
+    }
+
+    /// With a choice rule: [P(T = 1), ..., P(T = n)] when the player follows the optimal policy
+    /// of `optimize()`, exact.
+    fn optimal_pmf(&self, py: Python<'_>, n: usize) -> PyResult<Vec<BigRational>> {
+        Ok(self.law_of(py, n, true)?.0)
+    }
+
     /// What `ladders expect BOARD --json` prints, as a dict.
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let game = &self.inner;
@@ -269,9 +290,23 @@ impl Game {
 
     /// P(T = k) and P(T <= k) for k = 1..=n.
     fn law(&self, py: Python<'_>, n: usize) -> PyResult<(Vec<BigRational>, Vec<BigRational>)> {
+        self.law_of(py, n, false)
+    }
+
+    /// [`Game::law`] of the plain game, or with `optimal` of the player who follows the optimal
+    /// policy.
+    fn law_of(
+        &self,
+        py: Python<'_>,
+        n: usize,
+        optimal: bool,
+    ) -> PyResult<(Vec<BigRational>, Vec<BigRational>)> {
         let game = &self.inner;
         let options = DistributionOptions::turns(n);
-        let law = without_gil(py, || game.distribution(&options))?;
+        let law = without_gil(py, || match optimal {
+            true => game.optimal_distribution(&options),
+            false => game.distribution(&options),
+        })?;
         let mut pmf = vec![BigRational::zero(); n];
         // Past the last term the game has ended: P(T <= k) is the last term's.
         let mut cdf = vec![None; n];
@@ -443,6 +478,74 @@ impl Interval {
     }
 }
 
+/// The best a player who chooses can do (`Game.optimize`).
+#[pyclass(frozen, module = "ladders")]
+struct Optimum {
+    inner: Optimized,
+}
+
+#[pymethods]
+impl Optimum {
+    /// The least expected turns from the start (with `within`: the best chance of finishing
+    /// within that many turns), exact.
+    #[getter]
+    fn value(&self) -> BigRational {
+        self.inner.value.clone()
+    }
+
+    /// The turns of `optimize(within=...)`, or None.
+    #[getter]
+    fn within(&self) -> Option<u32> {
+        self.inner.within
+    }
+
+    /// The optimal policy (with `within`, the first turn's) as (first square, last square,
+    /// choice) runs, the choice as a policy file writes it ("take", "decline", "flip", "d4",
+    /// "6>5>4", ...).
+    #[getter]
+    fn policy(&self) -> Vec<(u32, u32, String)> {
+        self.inner
+            .policy
+            .iter()
+            .map(|r| (r.from, r.to, r.choice.clone()))
+            .collect()
+    }
+
+    /// True when the Bellman equation was checked with == at every state.
+    #[getter]
+    fn proved(&self) -> bool {
+        self.inner.proved
+    }
+
+    /// The policies that always make the same choice, as (name, expected turns) pairs (None
+    /// when the policy can never finish); none with `within`.
+    #[getter]
+    fn others(&self) -> Vec<(String, Option<BigRational>)> {
+        self.inner
+            .others
+            .iter()
+            .map(|o| (o.name.clone(), o.expected_turns.clone()))
+            .collect()
+    }
+
+    /// The answer as a dict (exact numbers as {numerator, denominator, decimal}).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let json =
+            serde_json::to_string(&self.inner).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        py.import("json")?.call_method1("loads", (json,))
+    }
+
+    fn __repr__(&self) -> String {
+        let v = &self.inner.value;
+        format!(
+            "Optimum(value=Fraction({}, {}), proved={})",
+            v.numer(),
+            v.denom(),
+            if self.inner.proved { "True" } else { "False" }
+        )
+    }
+}
+
 /// A sample judged against the exact law by `Game.verify`.
 #[pyclass(frozen, module = "ladders")]
 struct Verdict {
@@ -529,17 +632,39 @@ impl Verdict {
     }
 }
 
-/// Each seat's chance of finishing first when `games` play in this order, each on its own board
-/// (they never meet): per seat an Interval whose `hi - lo` is at most 10**-digits.
+/// Each seat's chance of finishing first when `games` play in this order (the first moves
+/// first): per seat an Interval whose `hi - lo` is at most 10**-digits. The seats never meet
+/// unless `knock_off` (landing on a seat's square sends it back to the start) or `shared` (one
+/// board that changes during a game, the same game for every seat).
 #[pyfunction]
-#[pyo3(signature = (games, digits = 12))]
-fn race(py: Python<'_>, games: Vec<PyRef<'_, Game>>, digits: usize) -> PyResult<Vec<Interval>> {
+#[pyo3(signature = (games, digits = 12, knock_off = false, shared = false))]
+fn race(
+    py: Python<'_>,
+    games: Vec<PyRef<'_, Game>>,
+    digits: usize,
+    knock_off: bool,
+    shared: bool,
+) -> PyResult<Vec<Interval>> {
+    let meeting =
+        match (knock_off, shared) {
+            (false, false) => Meeting::Never,
+            (true, false) => Meeting::KnockOff,
+            (false, true) => Meeting::SharedBoard,
+            (true, true) => return Err(PyValueError::new_err(
+                "knock_off and shared: seats sharing a board that changes during a game do not \
+                 knock each other off",
+            )),
+        };
     let seats: Vec<CoreGame> = games.iter().map(|g| g.inner.clone()).collect();
-    let odds = without_gil(py, || CoreGame::race(&seats, digits))?;
+    let settings = RaceSettings::new(meeting).digits(digits);
+    let odds = without_gil(py, || CoreGame::race_with(&seats, &settings))?;
     Ok(odds
-        .wins
+        .seats
         .into_iter()
-        .map(|b| Interval { lo: b.lo, hi: b.hi })
+        .map(|s| Interval {
+            lo: s.win.lo,
+            hi: s.win.hi,
+        })
         .collect())
 }
 
@@ -558,6 +683,7 @@ fn ladders_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Shortest>()?;
     m.add_class::<Interval>()?;
     m.add_class::<Verdict>()?;
+    m.add_class::<Optimum>()?;
     m.add_function(wrap_pyfunction!(race, m)?)?;
     m.add_function(wrap_pyfunction!(builtin_names, m)?)?;
     m.add("BoardError", py.get_type::<BoardError>())?;
@@ -568,6 +694,7 @@ fn ladders_python(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "Shortest",
         "Interval",
         "Verdict",
+        "Optimum",
         "race",
         "builtin_names",
         "BoardError",

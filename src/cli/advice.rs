@@ -204,6 +204,10 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
                 " (or a larger --state-limit), or `ladders simulate --players K --knock-off` \
                  estimates it with standard errors",
             ),
+            KnockOffError::TooMuchMemory { players, .. } => Remedy::after(format!(
+                ": a smaller --state-limit refuses it cleanly, or{}",
+                &simulate_instead(*players, " --knock-off")[1..]
+            )),
             KnockOffError::NoTailBound(states) => {
                 Remedy::after(format!("; try --exact-limit above {states}"))
             }

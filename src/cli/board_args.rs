@@ -13,6 +13,7 @@ use ladders::board::{
     RollAgain, RuleOverrides, BUILTIN_BOARDS, DEFAULT_BOARD,
 };
 use ladders::game::Capabilities;
+use ladders::Game;
 
 /// The help heading of the rule options: each one, when given, replaces the board's own rule.
 const RULES: &str = "Rule overrides (default: the board's own rules)";
@@ -85,13 +86,7 @@ impl RuleArgs {
     /// a choice rule is refused (the analyses need a policy: `ladders optimize`).
     pub fn load(&self, name: &str) -> Result<Board> {
         let board = self.load_with_choices(name)?;
-        if let Some(rule) = board.choice() {
-            bail!(
-                "{}: the player chooses ({}), so the game needs a policy: `--policy optimal` or `--policy FILE` (expect, distribution, shortest, simulate, check), or `ladders optimize {name}`",
-                board.origin(),
-                rule.key()
-            );
-        }
+        refuse_choice(&board, name)?;
         Ok(board)
     }
 
@@ -105,6 +100,23 @@ impl RuleArgs {
 
     /// [`RuleArgs::load`], keeping a choice rule.
     pub fn load_with_choices(&self, name: &str) -> Result<Board> {
+        Ok(self.spec(name)?.validate()?)
+    }
+
+    /// [`RuleArgs::load`] as the library's [`Game`]: a board with a choice rule is refused.
+    pub fn game(&self, name: &str) -> Result<Game> {
+        let game = self.game_with_choices(name)?;
+        refuse_choice(game.board(), name)?;
+        Ok(game)
+    }
+
+    /// [`RuleArgs::load_with_choices`] as the library's [`Game`].
+    pub fn game_with_choices(&self, name: &str) -> Result<Game> {
+        Ok(Game::from_spec(self.spec(name)?)?)
+    }
+
+    /// The board `name` as written, with `--reverse` and the overrides applied.
+    fn spec(&self, name: &str) -> Result<ladders::board::BoardSpec> {
         if let Some(range) = self.die_range() {
             bail!(
                 "--die {}..{}: a range of dice is for `ladders expect` and `ladders analyze` (a table of expected turns per die size)",
@@ -117,8 +129,20 @@ impl RuleArgs {
             spec.reverse();
         }
         spec.apply(&self.overrides());
-        Ok(spec.validate()?)
+        Ok(spec)
     }
+}
+
+/// Refuses a board whose player chooses (the analyses need a policy), naming the remedies.
+fn refuse_choice(board: &Board, name: &str) -> Result<()> {
+    if let Some(rule) = board.choice() {
+        bail!(
+            "{}: the player chooses ({}), so the game needs a policy: `--policy optimal` or `--policy FILE` (expect, distribution, shortest, simulate, check), or `ladders optimize {name}`",
+            board.origin(),
+            rule.key()
+        );
+    }
+    Ok(())
 }
 
 /// One board and its rule overrides.

@@ -185,40 +185,34 @@ impl Game {
     }
 
     /// The chain `needs` names on a board that changes during a game fits the memory budget,
-    /// and its exact solve (when `needs` solves) the seconds'; on a board whose state is the
-    /// square, the exact solve of its squares (`squares^2 / 6.5e7` s, as
-    /// [`crate::analysis::design::sensitivity_seconds`]) when `needs` solves.
+    /// and its exact solve (when `needs` solves) the seconds'.
     pub(super) fn stateful_fits(&self, needs: Needs) -> Result<(), Error> {
-        let estimate = check_stateful(&self.board, needs)?;
+        let Some(estimate) = check_stateful(&self.board, needs)? else {
+            return Ok(());
+        };
         let tighter = self.limits.tighter();
-        let solves = matches!(needs, Needs::LawSolve | Needs::FullSolve);
-        match estimate {
-            Some(e) => {
-                if tighter.bytes {
-                    over(
-                        "chain of states",
-                        e.count.bytes(),
-                        self.limits.bytes,
-                        Unit::Bytes,
-                    )?;
-                }
-                if tighter.seconds && solves {
-                    over(
-                        "exact solve",
-                        e.solve_seconds(),
-                        self.limits.seconds,
-                        Unit::Seconds,
-                    )?;
-                }
-            }
-            None if tighter.seconds && solves => {
-                let squares = f64::from(self.board.size()) + 1.0;
-                let seconds = squares * squares / 6.5e7;
-                over("exact solve", seconds, self.limits.seconds, Unit::Seconds)?;
-            }
-            None => {}
+        if tighter.bytes {
+            let bytes = estimate.count.bytes();
+            over("chain of states", bytes, self.limits.bytes, Unit::Bytes)?;
+        }
+        if tighter.seconds && matches!(needs, Needs::LawSolve | Needs::FullSolve) {
+            let seconds = estimate.solve_seconds();
+            over("exact solve", seconds, self.limits.seconds, Unit::Seconds)?;
         }
         Ok(())
+    }
+
+    /// On a board whose state is the square, its exact solve fits the seconds' budget:
+    /// `squares^2 / 6.5e7` s, as [`crate::analysis::design::sensitivity_seconds`] estimates one
+    /// (a board that changes during a game is estimated by [`Game::stateful_fits`]).
+    pub(super) fn square_solve_fits(&self) -> Result<(), Error> {
+        if !Capabilities::of(&self.board).stateless {
+            return Ok(());
+        }
+        self.seconds_fit("exact solve", || {
+            let squares = f64::from(self.board.size()) + 1.0;
+            squares * squares / 6.5e7
+        })
     }
 
     /// `seconds()` (an analysis's own estimate, made only when the budget is tighter than the

@@ -12,8 +12,10 @@
 //! # Ok::<(), ladders::Error>(())
 //! ```
 
+mod duel;
 mod error;
 mod limits;
+mod optimize;
 mod play;
 mod race;
 mod single;
@@ -43,10 +45,13 @@ use crate::chain::{Chain, ChainState};
 use crate::game::Capabilities;
 use crate::progress::{self, Listener};
 
+pub use crate::race::{Interval, Method, Race, SeatResult};
+pub use duel::{Duel, DuelPair, DuelProof};
 pub use error::{Error, TooLarge, Unit};
 pub use limits::Limits;
+pub use optimize::{Optimized, PolicyRun, Scored};
 pub use play::{Played, Verdict, MAX_GAMES};
-pub use race::{Bounds, RaceOdds, MAX_DIGITS};
+pub use race::{Meeting, RaceSettings, MAX_DIGITS};
 pub use single::{Expectations, Sensitivity};
 
 /// A board and its rules, validated: the one value every question starts from.
@@ -220,6 +225,7 @@ impl Game {
             false => Needs::LawSolve,
         };
         self.stateful_fits(needs)?;
+        self.square_solve_fits()?;
         Ok(self.watched(|| expect_with(&self.board, per_square)))
     }
 

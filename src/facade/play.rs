@@ -81,6 +81,7 @@ impl Game {
         self.chain_fits()?;
         self.stateful_fits(Needs::Full)?;
         self.stateful_fits(Needs::LawSolve)?;
+        self.square_solve_fits()?;
         self.law_fits(&DistributionOptions {
             turns: None,
             tail: BigRational::from_float(tail_below).unwrap_or_else(BigRational::zero),

@@ -66,6 +66,7 @@ impl Game {
             false => Needs::LawSolve,
         })?;
         score_fits(&self.board)?;
+        self.square_solve_fits()?;
         let (expectation, moments) = match moments {
             None => (self.watched(|| expect_with(&self.board, per_square)), None),
             Some(k) => self.expect_and_moments(k, per_square)?,
@@ -118,6 +119,7 @@ impl Game {
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::FullSolve)?;
+        self.square_solve_fits()?;
         self.watched(|| visits(&self.board))
             .map_err(|e| Error::Unanswerable(e.to_string()))
     }

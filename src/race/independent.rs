@@ -63,7 +63,8 @@ impl Default for RaceOptions {
 }
 
 /// One seat's result.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct SeatResult {
     /// The seat, from 1 (the first to play).
     pub seat: usize,
@@ -74,8 +75,9 @@ pub struct SeatResult {
     pub score: Option<Interval>,
 }
 
-/// The result of a race without interaction.
-#[derive(Clone, Debug)]
+/// The result of a race: every answer a certified interval of exact rationals.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Race {
     /// One entry per seat, in playing order.
     pub seats: Vec<SeatResult>,
@@ -93,20 +95,26 @@ pub struct Race {
     pub method: Method,
 }
 
-/// How a race's answers were computed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a race's answers were computed; serialized as the word `ladders race --json` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub enum Method {
     /// Independent seats: the series summed to M turns with an exact tail bound.
+    #[serde(rename = "series")]
     Series,
     /// The joint chain solved exactly: every interval is a single point.
+    #[serde(rename = "exact")]
     ExactSolve,
     /// The joint chain's law stepped to M turns with certified bounds.
+    #[serde(rename = "stepped")]
     SteppedJoint,
     /// Every seat on the same board: the joint values solved over positions relative to the
     /// mover, with a certified error bound ([`super::relative`]).
+    #[serde(rename = "relative")]
     RelativePositions,
     /// Seats sharing a board that changes during a game: the joint values solved in floats
     /// layer by layer, with a certified error bound (`super::layered`).
+    #[serde(rename = "layered")]
     LayeredCertified,
 }
 

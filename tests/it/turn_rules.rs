@@ -546,9 +546,9 @@ fn jump_takes_turn_problems_are_named_with_their_lines_among_every_other_problem
     // Random tiles and a choice rule, named on the rule's line; a word for the value.
     let cases = [
         (
-            "size = 20\nladders = [[3, 9]]\n[tiles]\nlength = 2\nsnake = \"1/4\"\n\
+            "size = 20\nladders = [[3, 9]]\n[tiles]\nlength = 2\nsnake = \"1/4\"\nladder = \"1/4\"\n\
              [rules]\njump_takes_turn = true\ncoin = true\n",
-            ":7: jump_takes_turn cannot be combined with [tiles]: a tile is a jump",
+            ":8: jump_takes_turn cannot be combined with [tiles]: a tile is a jump",
         ),
         (
             "size = 20\nladders = [[3, 9]]\n[rules]\njump_takes_turn = true\ncoin = true\n",

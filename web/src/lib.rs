@@ -6,10 +6,8 @@
 use ladders::analysis::{DistributionOptions, Expectation};
 use ladders::board::{DieChoice, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
 use ladders::num::decimal::{sqrt_fixed, to_f64};
-use ladders::race::Interval;
 use ladders::report::{board_svg, DrawOptions, Heat};
-use ladders::RaceOdds;
-use ladders::{Error, Game};
+use ladders::{Error, Game, Race};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -138,11 +136,10 @@ fn expectation_json(expectation: &Expectation) -> Value {
 
 /// Two players on the board: the façade's race, with the first player's chance to win in the
 /// digits its interval certifies (`first_wins`, as `ladders race` prints it).
-fn race_json(odds: &RaceOdds) -> Value {
+fn race_json(odds: &Race) -> Value {
     let mut value = to_json(odds);
-    if let Some(first) = odds.wins.first() {
-        let interval = Interval::new(first.lo.clone(), first.hi.clone());
-        value["first_wins"] = Value::String(interval.certified(odds.digits).text);
+    if let Some(first) = odds.seats.first() {
+        value["first_wins"] = Value::String(first.win.certified(odds.digits).text);
     }
     value
 }
