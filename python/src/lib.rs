@@ -5,8 +5,7 @@
 //! meanwhile: a signal stops the work through the façade's progress listener. No analysis is
 //! done here.
 
-use ladders::analysis::distribution::DistributionOptions;
-use ladders::analysis::expectation::Expectation;
+use ladders::analysis::{DistributionOptions, Expectation};
 use ladders::board::{DieChoice, Located, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
 use ladders::progress::Listener;
 use ladders::report::expect::{to_json, ExpectOptions};
@@ -409,7 +408,7 @@ impl Game {
     fn expectation<'py>(
         &self,
         py: Python<'py>,
-        field: impl Fn(&ladders::analysis::expectation::Expectations) -> &BigRational,
+        field: impl Fn(&ladders::analysis::Expectations) -> &BigRational,
     ) -> PyResult<Bound<'py, PyAny>> {
         let game = &self.inner;
         match without_gil(py, |l| stoppable(game, l).expect())? {

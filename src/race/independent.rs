@@ -97,6 +97,7 @@ pub struct Race {
 
 /// How a race's answers were computed; serialized as the word `ladders race --json` writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub enum Method {
     /// Independent seats: the series summed to M turns with an exact tail bound.
     #[serde(rename = "series")]

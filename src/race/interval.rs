@@ -9,6 +9,7 @@ use num_traits::Signed;
 /// A closed interval of rationals known to hold a true value; serialized as `{lo, hi}`, each
 /// an exact number (`{decimal, denominator, numerator}`).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Interval {
     /// The lower bound.
     #[serde(serialize_with = "crate::num::json::exact")]

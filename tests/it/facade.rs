@@ -1,9 +1,7 @@
 //! The façade (`ladders::Game`) through the public API only: hand-worked answers on a tiny
 //! board, the same values as the command line's JSON on every built-in board, and its errors.
 
-use ladders::analysis::distribution::DistributionOptions;
-use ladders::analysis::expectation::Expectation;
-use ladders::analysis::shortest::Longest;
+use ladders::analysis::{DistributionOptions, Expectation, Longest};
 use ladders::board::{RuleOverrides, BUILTIN_BOARDS};
 use ladders::{Error, Game, Limits, Unit};
 use num_rational::BigRational;

@@ -3,12 +3,10 @@
 //! `{"ok": ...}` or `{"error": ...}`. No analysis here: loading, the questions and their cost
 //! checks are the façade's, the picture is `ladders::report`'s (as `ladders draw --svg` makes it).
 
-use ladders::analysis::distribution::DistributionOptions;
-use ladders::analysis::expectation::Expectation;
+use ladders::analysis::{DistributionOptions, Expectation};
 use ladders::board::{DieChoice, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
 use ladders::num::decimal::{sqrt_fixed, to_f64};
-use ladders::report::draw::{DrawOptions, Heat};
-use ladders::report::draw_svg::board_svg;
+use ladders::report::{board_svg, DrawOptions, Heat};
 use ladders::{Error, Game, Race};
 use serde::Deserialize;
 use serde_json::{json, Value};
