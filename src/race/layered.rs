@@ -365,6 +365,10 @@ pub struct Certified {
 enum Solved {
     /// One component whose constant is 1 a turn: the expected turns.
     Length,
+    /// Per apple j, the expected turns until j is eaten or the game ends.
+    Lengths {
+        apples: usize,
+    },
     Race,
     Eats {
         apples: usize,
@@ -376,6 +380,7 @@ impl<S: RaceState> LayeredChain<S> {
     fn components(&self, solved: Solved) -> usize {
         match solved {
             Solved::Length => 1,
+            Solved::Lengths { apples } => apples,
             Solved::Race => self.seats + 1,
             Solved::Eats { apples } => apples * self.seats,
         }
@@ -389,7 +394,7 @@ impl<S: RaceState> LayeredChain<S> {
             Solved::Race if c < self.seats => self.won[s * self.seats + c],
             Solved::Race if self.states[s].begins_round() => self.denominator[s],
             Solved::Race => 0,
-            Solved::Length => self.denominator[s],
+            Solved::Length | Solved::Lengths { .. } => self.denominator[s],
             Solved::Eats { .. } => {
                 let (j, k) = (c / self.seats, c % self.seats);
                 if self.mover[s] as usize != k {
@@ -401,6 +406,15 @@ impl<S: RaceState> LayeredChain<S> {
                     .map(|&(_, w)| w)
                     .sum()
             }
+        }
+    }
+
+    /// The components per apple when `solved`'s chains leave out the turns that ate it.
+    fn per_apple(&self, solved: Solved) -> Option<usize> {
+        match solved {
+            Solved::Eats { .. } => Some(self.seats),
+            Solved::Lengths { .. } => Some(1),
+            Solved::Length | Solved::Race => None,
         }
     }
 
@@ -440,12 +454,12 @@ impl<S: RaceState> LayeredChain<S> {
                             *a += p * v;
                         }
                     }
-                    if let Solved::Eats { .. } = solved {
+                    if let Some(per) = self.per_apple(solved) {
                         let d = self.denominator[s] as f64;
                         for &(col, bits, w) in self.eaten_at(s) {
                             let (p, base) = (w as f64 / d, col as usize * cs);
                             for j in ones(bits) {
-                                let apple = j * self.seats..(j + 1) * self.seats;
+                                let apple = j * per..(j + 1) * per;
                                 for (a, v) in acc[apple.clone()].iter_mut().zip(&x[base..][apple]) {
                                     *a -= p * v;
                                 }
@@ -481,9 +495,9 @@ impl<S: RaceState> LayeredChain<S> {
                 for t in self.first[s]..self.first[s + 1] {
                     acc += i128::from(self.weights[t]) * center[self.cols[t] as usize * cs + c];
                 }
-                if let Solved::Eats { .. } = solved {
+                if let Some(per) = self.per_apple(solved) {
                     for &(col, bits, w) in self.eaten_at(s) {
-                        if bits >> (c / self.seats) & 1 == 1 {
+                        if bits >> (c / per) & 1 == 1 {
                             acc -= i128::from(w) * center[col as usize * cs + c];
                         }
                     }
@@ -494,13 +508,15 @@ impl<S: RaceState> LayeredChain<S> {
         out
     }
 
-    /// A vector u >= 0 with `d_s u_s - sum w u >= d_s` at every state, checked exactly.
-    fn length_bound(&self) -> Option<Vec<i64>> {
-        let n = self.states.len();
-        let mut t = vec![0.0f64; n];
+    /// A vector u >= 0 with `d_s u_s - sum w u >= d_s` at every state, checked exactly, for
+    /// each component of `solved` ([`Solved::Length`], or [`Solved::Lengths`] whose chains
+    /// leave out the turns that ate each apple): `u[s * C + c]`.
+    fn length_bound(&self, solved: Solved) -> Option<Vec<i64>> {
+        let (n, cs) = (self.states.len(), self.components(solved));
+        let mut t = vec![0.0f64; n * cs];
         self.sweep(
-            Solved::Length,
-            &vec![1.0; n],
+            solved,
+            &vec![1.0; n * cs],
             &mut t,
             crate::prec::LENGTH_SWEEP_SETTLED,
         );
@@ -511,10 +527,22 @@ impl<S: RaceState> LayeredChain<S> {
             let u: Vec<i64> = t.iter().map(|v| (v * margin).ceil() as i64 + 1).collect();
             let holds = (0..n).all(|s| {
                 let d = i128::from(self.denominator[s]);
-                let qu: i128 = (self.first[s]..self.first[s + 1])
-                    .map(|t| i128::from(self.weights[t]) * i128::from(u[self.cols[t] as usize]))
-                    .sum();
-                d * i128::from(u[s]) - qu >= d
+                (0..cs).all(|c| {
+                    let mut qu: i128 = (self.first[s]..self.first[s + 1])
+                        .map(|t| {
+                            i128::from(self.weights[t])
+                                * i128::from(u[self.cols[t] as usize * cs + c])
+                        })
+                        .sum();
+                    if let Some(per) = self.per_apple(solved) {
+                        for &(col, bits, w) in self.eaten_at(s) {
+                            if bits >> (c / per) & 1 == 1 {
+                                qu -= i128::from(w) * i128::from(u[col as usize * cs + c]);
+                            }
+                        }
+                    }
+                    d * i128::from(u[s * cs + c]) - qu >= d
+                })
             });
             holds.then_some(u)
         })
@@ -534,8 +562,9 @@ impl<S: RaceState> LayeredChain<S> {
     /// ate, a chain from [`LayeredChain::build_eating`]) and each seat k the chance that k's
     /// move is the first to eat it, certified: `E_jk = b_jk + Q_j E_jk`, with `b_jk(s)` the
     /// chance that the turn from s eats j when k moves there and `Q_j` the turns of Q that do
-    /// not eat j. The race's bound on the length serves: `Q_j <= Q` entry by entry, so
-    /// `u - Q_j u >= u - Q u >= 1`.
+    /// not eat j. Each apple's error is bounded with the expected turns until it is eaten or
+    /// the game ends ([`Solved::Lengths`]), or, when that bound is not proved, with the race's:
+    /// `Q_j <= Q` entry by entry, so `u - Q_j u >= u - Q u >= 1`.
     ///
     /// # Errors
     ///
@@ -544,8 +573,10 @@ impl<S: RaceState> LayeredChain<S> {
         &self,
         apples: usize,
     ) -> Result<(Certified, Vec<Vec<Interval>>), LayeredError> {
-        let u = self.length_bound().ok_or(LayeredError::NotCertified)?;
-        let race = self.certify(Solved::Race, &u)?;
+        let u = self
+            .length_bound(Solved::Length)
+            .ok_or(LayeredError::NotCertified)?;
+        let race = self.certify(Solved::Race, &vec![u[self.start]; self.seats + 1])?;
         // A chance lies in [0, 1], so the interval may be cut to it (never empty: it holds the
         // chance).
         let zero_one = |i: Interval| {
@@ -557,7 +588,14 @@ impl<S: RaceState> LayeredChain<S> {
         let rounds = race.next().expect("the rounds' component");
         let mut eats = Vec::with_capacity(apples);
         if apples > 0 {
-            let mut all = self.certify(Solved::Eats { apples }, &u)?.into_iter();
+            let lengths = Solved::Lengths { apples };
+            let each: Vec<i64> = match self.length_bound(lengths) {
+                Some(u) => (0..apples * self.seats)
+                    .map(|c| u[self.start * apples + c / self.seats])
+                    .collect(),
+                None => vec![u[self.start]; apples * self.seats],
+            };
+            let mut all = self.certify(Solved::Eats { apples }, &each)?.into_iter();
             for _ in 0..apples {
                 eats.push(all.by_ref().take(self.seats).map(zero_one).collect());
             }
@@ -565,8 +603,8 @@ impl<S: RaceState> LayeredChain<S> {
         Ok((Certified { wins, rounds }, eats))
     }
 
-    /// Every component of `solved` at the start, certified with the bound u on the length
-    /// (module doc).
+    /// Every component of `solved` at the start, certified with `u[c]`, component c's bound u
+    /// on the length at the start (module doc).
     fn certify(&self, solved: Solved, u: &[i64]) -> Result<Vec<Interval>, LayeredError> {
         let n = self.states.len();
         let cs = self.components(solved);
@@ -609,7 +647,7 @@ impl<S: RaceState> LayeredChain<S> {
         let scale = BigRational::from_integer(BigInt::one() << SCALE_BITS);
         let at = |c: usize| {
             let v = BigRational::from_integer(BigInt::from(center[self.start * cs + c])) / &scale;
-            let radius = &worst[c] * BigInt::from(u[self.start]) / &scale;
+            let radius = &worst[c] * BigInt::from(u[c]) / &scale;
             Interval::new(&v - &radius, &v + &radius)
         };
         Ok((0..cs).map(at).collect())
