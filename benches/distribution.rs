@@ -16,10 +16,7 @@ use std::hint::black_box;
 fn bench_distribution(c: &mut Criterion) {
     let mut group = c.benchmark_group("distribution");
     group.sample_size(20);
-    let options = DistributionOptions {
-        tail: BigRational::new(1.into(), 10u64.pow(15).into()),
-        ..DistributionOptions::default()
-    };
+    let options = DistributionOptions::tail(BigRational::new(1.into(), 10u64.pow(15).into()));
     for name in ["milton-bradley", "efi"] {
         let board = builtin(name).unwrap();
         let chain = Chain::for_board(&board);
@@ -41,10 +38,7 @@ fn bench_distribution(c: &mut Criterion) {
             })
         });
         // Issue 16: the decimals alone (certified stepping), 500 turns, 12 digits.
-        let five_hundred = DistributionOptions {
-            turns: Some(500),
-            ..DistributionOptions::default()
-        };
+        let five_hundred = DistributionOptions::turns(500);
         group.bench_function(format!("{name}/decimals-500"), |b| {
             b.iter(|| certified_distribution(black_box(&chain), &five_hundred, 12).unwrap())
         });
@@ -61,10 +55,7 @@ fn bench_distribution(c: &mut Criterion) {
     let text = std::fs::read_to_string(path).unwrap();
     let board = ladders::board::Board::from_toml_str(&text, path).unwrap();
     let chain = Chain::for_board(&board);
-    let five_hundred = DistributionOptions {
-        turns: Some(500),
-        ..DistributionOptions::default()
-    };
+    let five_hundred = DistributionOptions::turns(500);
     group.bench_function("gen-1000/decimals-500", |b| {
         b.iter(|| certified_distribution(black_box(&chain), &five_hundred, 12).unwrap())
     });

@@ -20,7 +20,7 @@
 //! uniformly on the squares 1..N-1, redrawn on a snake head (seed 003's rule) and, so that the
 //! file is valid, on a ladder's foot or another apple; each is red or black with probability 1/2
 //! (seed 003's coin), and, as seed 003 gives no values, worth a number of points drawn uniformly
-//! from 1 to [`MAX_APPLE_POINTS`]: plus for red, minus for black.
+//! from 1 to `MAX_APPLE_POINTS`: plus for red, minus for black.
 
 use rand_xoshiro::rand_core::{Rng, SeedableRng};
 use rand_xoshiro::SplitMix64;
@@ -73,7 +73,7 @@ impl GenerateOptions {
 }
 
 /// An apple is worth 1 to this many points (seed 003 leaves the values open).
-pub const MAX_APPLE_POINTS: i64 = 10;
+pub(crate) const MAX_APPLE_POINTS: i64 = 10;
 
 /// Why a board could not be generated.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -149,7 +149,7 @@ fn random_square(rng: &mut SplitMix64, n: Square) -> Square {
 
 /// The largest number of jumps placed on a board of `size` squares: a third of the squares
 /// strictly between the start and the finish, so rejection sampling ends quickly.
-pub fn max_jumps(size: Square) -> usize {
+pub(crate) fn max_jumps(size: Square) -> usize {
     (size.saturating_sub(2) / 3) as usize
 }
 
@@ -284,7 +284,7 @@ impl Layout {
 
 /// The most apples placed on `size` squares beside `jumps` snakes and ladders: half the squares
 /// 1..N-1 where no jump starts, and no more than a board may have point squares.
-pub fn max_apples(size: Square, jumps: usize) -> usize {
+pub(crate) fn max_apples(size: Square, jumps: usize) -> usize {
     let free = (size as usize).saturating_sub(1).saturating_sub(jumps);
     (free / 2).min(crate::board::MAX_STATE_SQUARES)
 }

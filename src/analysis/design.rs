@@ -23,6 +23,7 @@ pub fn expected_turns(board: &Board) -> Option<BigRational> {
 
 /// One snake or ladder removed.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Removal {
     /// The jump removed.
     pub jump: Jump,
@@ -132,6 +133,7 @@ pub fn sensitivity(board: &Board, base: &BigRational) -> Result<Vec<Removal>, Se
     let mut removals = jumps
         .par_iter()
         .map(|&jump| {
+            stage.checkpoint();
             let turns = expected_turns(&without_jump(board, jump)?);
             stage.advance(done.fetch_add(1, Ordering::Relaxed) + 1);
             let change = turns.as_ref().map(|t| t - base);

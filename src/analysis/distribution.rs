@@ -12,7 +12,7 @@
 //! part of P (Perron-Frobenius: rho is Q's largest eigenvalue, real and positive; see
 //! J. G. Kemeny and J. L. Snell, *Finite Markov Chains*, 1960, chapter 3). rho is computed one
 //! strongly connected component at a time and proved between two bounds
-//! ([`crate::analysis::spectral`]); the digits shown are those both bounds round to, and the
+//! (`crate::analysis::spectral`); the digits shown are those both bounds round to, and the
 //! estimate only says how many turns a tail needs, never an exact answer.
 
 use std::cmp::Ordering;
@@ -51,8 +51,11 @@ pub const TRAP_DEFAULT_TURNS: usize = 100;
 /// may take before it is refused with a message; under a minute on one core.
 pub const WORK_LIMIT: f64 = 3e10;
 
-/// Where to stop.
+/// Where to stop: [`DistributionOptions::default`] (until P(T > n) < 10^-12),
+/// [`DistributionOptions::turns`] or [`DistributionOptions::tail`]; the fields can be set one
+/// by one on a value.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct DistributionOptions {
     /// Compute exactly this many turns (ignores `tail`).
     pub turns: Option<usize>,
@@ -60,6 +63,24 @@ pub struct DistributionOptions {
     pub tail: BigRational,
     /// Compute at least this many turns.
     pub min_turns: usize,
+}
+
+impl DistributionOptions {
+    /// Exactly the first `n` turns.
+    pub fn turns(n: usize) -> DistributionOptions {
+        DistributionOptions {
+            turns: Some(n),
+            ..DistributionOptions::default()
+        }
+    }
+
+    /// Until the first n with P(T > n) < `tail`.
+    pub fn tail(tail: BigRational) -> DistributionOptions {
+        DistributionOptions {
+            tail,
+            ..DistributionOptions::default()
+        }
+    }
 }
 
 impl Default for DistributionOptions {
@@ -74,6 +95,7 @@ impl Default for DistributionOptions {
 
 /// One term of the distribution.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Term {
     /// The number of turns.
     pub n: usize,
@@ -98,6 +120,7 @@ impl Term {
 
 /// A quantile: the smallest n with P(T <= n) >= level.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Quantile {
     /// The level q.
     #[serde(serialize_with = "crate::num::json::exact")]
@@ -109,6 +132,7 @@ pub struct Quantile {
 /// The mean of T as far as the distribution can tell.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Mean {
     /// The tail is zero: `sum n P(T = n)` over the terms is E\[T\] exactly.
     Exact(#[serde(serialize_with = "crate::num::json::exact")] BigRational),
@@ -120,6 +144,7 @@ pub enum Mean {
 
 /// The decay of the tail.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Decay {
     /// The spectral radius of Q (floating point, within `[low, high]`).
     pub rho: f64,
@@ -135,6 +160,7 @@ pub struct Decay {
 /// Why the stepping stopped.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Stop {
     /// `--turns N` was reached.
     Turns,
@@ -146,6 +172,7 @@ pub enum Stop {
 
 /// The exact distribution of T over the turns computed, and what it says.
 #[derive(Clone, Debug, serde::Serialize)]
+#[non_exhaustive]
 pub struct Distribution<S = Square> {
     /// P(T = n) and P(T > n) for n = 1..=N.
     pub terms: Vec<Term>,
@@ -167,7 +194,7 @@ pub struct Distribution<S = Square> {
     /// method converges.
     pub decay: Option<Decay>,
     /// `P(T > n) = C rho^n` within a proved error from some n0 on, when the law of the
-    /// position settles ([`crate::analysis::tail_law`]).
+    /// position settles (`crate::analysis::tail_law`).
     pub tail_law: Option<TailLaw>,
     /// A state the game can be stuck in forever, if any.
     pub trap: Option<Trap<S>>,

@@ -30,6 +30,7 @@ use crate::num::gcd;
 /// for one player on a board).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(bound(serialize = "S: serde::Serialize"))]
+#[non_exhaustive]
 pub struct Expectations<S = Square> {
     /// E\[T\], turns from the start.
     #[serde(serialize_with = "crate::num::json::exact")]
@@ -391,6 +392,7 @@ pub fn expect_chain_with<S: ChainState>(chain: &Chain<S>, per_square: bool) -> E
 /// check; see `exact::solve::float`). Fast on large boards; at most 12
 /// significant digits (as many as [`FloatExpectations::trust`] says), no exact claim.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct FloatExpectations {
     /// E\[T\].
     pub turns: f64,
@@ -476,7 +478,8 @@ pub fn expect_float(board: &Board, per_square: bool) -> Result<FloatExpectation,
     } else {
         Vec::new()
     };
-    float_assemble(&at_start, squares, &x)
+    // The roll-level form serves boards whose every turn is rolled.
+    float_assemble(&at_start, squares, &x, true)
 }
 
 fn float_zero() -> FloatExpectations {
@@ -505,6 +508,7 @@ fn float_assemble(
     at_start: &[f64],
     per_square: Vec<(Square, f64)>,
     x: &[f64],
+    every_turn_rolls: bool,
 ) -> Result<FloatExpectation, FloatUntrusted> {
     let t = at_start[0];
     let u = at_start[COLUMNS];
@@ -525,6 +529,7 @@ fn float_assemble(
         rolls: at_start[1],
         second: u,
         counts: &counts,
+        every_turn_rolls,
     };
     let trust = trust(&figures, max_steps)?;
     Ok(FloatExpectation::Finite(Box::new(FloatExpectations {
@@ -594,7 +599,9 @@ fn float_from_chain<S: ChainState>(
     } else {
         Vec::new()
     };
-    float_assemble(&at_start, squares, &x)
+    // A lost turn or a jump turn has no roll.
+    let every_turn_rolls = (0..n).all(|i| !chain.rewards(i).rolls.is_zero());
+    float_assemble(&at_start, squares, &x, every_turn_rolls)
 }
 
 #[cfg(test)]

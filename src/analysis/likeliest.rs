@@ -62,6 +62,7 @@ pub struct Likeliest {
 
 /// A likeliest game as turns with their rolls, for the report.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GameTurns {
     /// Each turn, with one way to roll it (the fewest rolls the turn can take).
     pub turns: Vec<TurnRolls>,
@@ -73,6 +74,7 @@ pub struct GameTurns {
 
 /// [`Likeliest`] with each game's turns and rolls.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct LikeliestTurns {
     /// The likeliest among the games with the fewest turns.
     pub fewest: GameTurns,

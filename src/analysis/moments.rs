@@ -29,6 +29,7 @@ use crate::num::gcd;
 
 /// The moments of T up to some order, exactly.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Moments {
     /// `E[T (T-1) ... (T-k+1)]` for k = 0..=K.
     #[serde(serialize_with = "crate::num::json::exact_list")]
@@ -46,6 +47,7 @@ pub struct Moments {
 /// How the moments were found (both routes are exact; see the module documentation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Route {
     /// The derivatives at 1 of the generating function, the orders 1 to `solved` also by the
     /// solves with `I - Q` and equal.

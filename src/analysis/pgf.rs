@@ -8,7 +8,7 @@
 //! matrix of its transient part and r the integer vector `D` times the probability of finishing
 //! in one turn. Then `P(T = n) = e M^(n-1) r / D^n` for n >= 1 (e the start), so the integers
 //! `s_k = D^(k+1) P(T = k + 1)` satisfy a linear recurrence with integer coefficients of order
-//! at most the number of transient states ([`modular`] finds the minimal one and proves it).
+//! at most the number of transient states (`modular` finds the minimal one and proves it).
 //! With `G(x) = sum_k s_k x^k = P(x) / C(x)`, C the connection polynomial and `P = C G mod x^L`,
 //!
 //! `F(z) = (z / D) G(z / D) = z D^(L-1) P(z / D) / (D^L C(z / D))`,
@@ -22,8 +22,8 @@
 //! The terms come from the integer stepper of [`crate::exact::step`], generic over the chain's
 //! state type.
 
-pub mod modular;
-pub mod roots;
+mod modular;
+mod roots;
 pub mod tail;
 
 use num_bigint::BigInt;
@@ -36,6 +36,7 @@ use crate::exact::step::IntegerChain;
 
 /// The recurrence `sum_i coefficients[i] P(T = n - i) = 0` for `n >= from`.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Recurrence {
     /// The integer coefficients, the first positive, with no common factor (the denominator
     /// of the generating function).
@@ -57,6 +58,7 @@ impl Recurrence {
 
 /// The probability generating function of T, exactly.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Pgf {
     /// N's coefficients, from z^0 up (no trailing zeros; `[]` for N = 0).
     #[serde(serialize_with = "crate::num::json::integers")]

@@ -6,7 +6,7 @@
 //!   breadth-first search) from the start to the finish in the graph of compound moves, whose
 //!   edges are the transitions of the turn chain with positive probability. Its probability,
 //!   P(T = fewest), is stepped exactly over the states on shortest games only
-//!   ([`super::shortest_probability`]).
+//!   (`super::shortest_probability`).
 //! - The rolls of one turn from square a to square b: a breadth-first search over the states
 //!   inside a turn (square, top faces so far) driven by [`crate::game::turn_step`], so the
 //!   witness comes from the rules, not from the chain.
@@ -34,6 +34,7 @@ use crate::game::{turn_steps, Capabilities};
 
 /// The rolls of one turn.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct TurnRolls {
     /// The square the turn began on.
     pub from: Square,
@@ -52,6 +53,7 @@ impl TurnRolls {
 
 /// The shortest game.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Shortest {
     /// The fewest turns from the start to the finish.
     pub turns: usize,
@@ -98,6 +100,7 @@ pub enum Longest {
 
 /// The shortest and longest game of a board.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Extremes {
     /// `None` when the finish cannot be reached from the start at all.
     pub shortest: Option<Shortest>,

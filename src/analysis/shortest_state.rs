@@ -1,6 +1,6 @@
 //! The shortest and the longest game on a board that changes during a game (one-use jumps,
-//! point squares, lost and extra turns), over the full state: the square, what is used up and
-//! eaten, and a turn owed.
+//! point squares, lost and extra turns, jumps that take a turn), over the full state: the
+//! square, what is used up and eaten, and a turn owed.
 //!
 //! # Method
 //!
@@ -13,7 +13,8 @@
 //!   comes from the rules.
 //! - Fewest rolls: a game is a sequence of turns, and its rolls are the sum of its turns' rolls,
 //!   so the fewest rolls are a shortest path in the turn graph weighted by each turn's fewest
-//!   rolls (0 for a skipped turn), found by Dijkstra's algorithm (petgraph).
+//!   rolls (0 for a skipped turn or a jump turn, which shows the square the jump took the
+//!   token to), found by Dijkstra's algorithm (petgraph).
 //! - What the shortest game does ("breaks the ladder on 3", "eats the point square 6 (+4)",
 //!   "loses its next turn on 13") is read from the states at the ends of its turns.
 
@@ -85,7 +86,9 @@ fn turn_ends(
     let mut ends = HashMap::new();
     let first = match begin(game, *from) {
         Step::End(after) => {
-            ends.insert(after, (Vec::new(), Vec::new()));
+            // A turn with no roll: a lost turn stays, a jump turn moves the token.
+            let moved = (after.square != from.square).then_some(after.square);
+            ends.insert(after, (Vec::new(), moved.into_iter().collect()));
             return ends;
         }
         Step::Continue(first) => first,
@@ -195,7 +198,10 @@ fn turn_events(board: &Board, a: &PlayerState, b: &PlayerState) -> Vec<String> {
             out.push(format!("eats the point square {sq} ({points:+})"));
         }
     }
-    if b.owed && !a.owed {
+    // Under jump_takes_turn a turn owed on a jump's start is the jump's own turn, which the
+    // witness shows (no roll, the token moved).
+    let jump_turn = board.rules().jump_takes_turn && board.jump_from(b.square).is_some();
+    if b.owed && !a.owed && !jump_turn {
         out.push(format!("loses its next turn on {}", b.square));
     }
     out

@@ -57,6 +57,7 @@ pub use rows::ShownTerm;
 
 /// The distribution of T as a report shows it.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ShownDistribution<S = Square> {
     /// The rows, n = 1..=N.
     pub terms: Vec<ShownTerm>,

@@ -67,7 +67,8 @@ const POWER_ITERATIONS: usize = 10_000;
 
 /// The strongly connected components of Q's graph (an edge for each positive transient-to-
 /// transient probability), in topological order: every transition out of a component goes to a
-/// later one. Each component's states are sorted.
+/// later one. Each component's states are sorted. (The tests' view of [`strong_components`].)
+#[cfg(test)]
 pub fn components<S: ChainState>(chain: &Chain<S>) -> Vec<Vec<usize>> {
     let t = chain.transient_count();
     let rows = chain.rows();

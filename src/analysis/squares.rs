@@ -41,6 +41,7 @@ pub const REACH_LIMIT: usize = 2_000;
 
 /// The answers of one square.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct SquareAnswer {
     /// The square.
     pub square: Square,
@@ -58,6 +59,7 @@ pub struct SquareAnswer {
 
 /// The answers of one snake or ladder.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct JumpAnswer {
     /// The jump.
     pub jump: Jump,
@@ -72,12 +74,16 @@ pub struct JumpAnswer {
 /// Why the reach probabilities (and the jumps' answers) are missing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum NoReach {
     /// A turn can be several rolls (`roll_again`, extra-turn squares): a move can end where no
     /// turn begins.
     SeveralRolls,
     /// The board's state is more than its square.
     Stateful,
+    /// A jump takes a turn of its own (`jump_takes_turn`): a token stands on a jump's start
+    /// between turns.
+    JumpTurns,
     /// More transient squares than [`REACH_LIMIT`].
     TooLarge(usize),
     /// Chance squares or tiles: a roll's jumps are not decided by the dice (jumps only).
@@ -92,6 +98,7 @@ impl std::fmt::Display for NoReach {
                 f,
                 "the board has one-use jumps, points, lost or extra turns"
             ),
+            NoReach::JumpTurns => write!(f, "a jump takes a turn of its own (jump_takes_turn)"),
             NoReach::TooLarge(t) => write!(
                 f,
                 "{t} squares to solve for, over the limit of {REACH_LIMIT}"
@@ -103,6 +110,7 @@ impl std::fmt::Display for NoReach {
 
 /// Every per-square answer of a board.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct SquareAnswers {
     /// Every square a turn can begin on, then the finish, in square order.
     pub squares: Vec<SquareAnswer>,
@@ -175,7 +183,9 @@ pub fn square_answers(board: &Board) -> Result<SquareAnswers, VisitsError> {
     let remaining: BTreeMap<Square, BigRational> = e.per_square.iter().cloned().collect();
     let single_roll = Capabilities::of(board).one_roll_turns();
     let chain = Chain::for_board(board);
-    let no_reach = if !Capabilities::of(board).stateless {
+    let no_reach = if board.rules().jump_takes_turn {
+        Some(NoReach::JumpTurns)
+    } else if !Capabilities::of(board).stateless {
         Some(NoReach::Stateful)
     } else if !single_roll {
         Some(NoReach::SeveralRolls)

@@ -60,7 +60,7 @@ pub fn law_chain(board: &Board) -> Chain<PlayerState> {
 
 /// The expectations on a stateful board; `per_square` gives the expected remaining turns from
 /// each square reached with nothing used up, eaten or owed (on the full chain, which says which
-/// of those states are reachable). Solved by verified lifting ([`expected_rewards`]) when that
+/// of those states are reachable). Solved by verified lifting (`expected_rewards`) when that
 /// route applies, else by the bounded routes.
 pub fn expect_stateful(board: &Board, per_square: bool) -> Expectation<Square> {
     let chain = if per_square {
@@ -202,6 +202,7 @@ pub fn exact_mean_on<S: ChainState>(board: &Board, chain: Option<&Chain<S>>, mea
 
 /// The exact law of the final score.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Score {
     /// E[score].
     pub expected: BigRational,

@@ -1,6 +1,6 @@
 //! What an analysis of a board that changes during a game (one-use jumps, apples, lost and extra
 //! turns) will cost, known before it starts: its chain's states and transitions are counted
-//! without building it ([`crate::chain::count`]), and a chain past the memory limit, or an exact
+//! without building it (`crate::chain::count`), and a chain past the memory limit, or an exact
 //! solve past about 30 s, is refused at once with the figures. The square-only boards have their
 //! own estimate ([`crate::chain::ChainSize`]).
 //!

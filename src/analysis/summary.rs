@@ -16,6 +16,7 @@ pub const WITHIN: [usize; 4] = [10, 25, 50, 100];
 
 /// Everything `analyze` shows.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Summary {
     /// Expected turns, variance, rolls, snakes, ladders.
     pub expectation: Expectation,

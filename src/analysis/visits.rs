@@ -34,6 +34,7 @@ use crate::num::gcd;
 
 /// The expected visits of every square, and the expected uses of every jump when they are known.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Visits {
     /// Expected turns begun on each square that a turn can begin on, in square order.
     pub squares: Vec<(Square, BigRational)>,
@@ -133,7 +134,7 @@ pub fn start_row<S: ChainState>(
 
 /// [`visits`] in floating point, for pictures of large boards (`draw --heat visits`): the same
 /// transposed system, solved in floats (an iterative solve kept only when its residual passes
-/// the backward-error test of [`crate::prec::BACKWARD_ERROR`], else elimination). Per square, summed over
+/// the backward-error test of `crate::prec::BACKWARD_ERROR`, else elimination). Per square, summed over
 /// its states on a stateful board, in square order.
 ///
 /// # Errors

@@ -57,6 +57,7 @@ pub fn near_builtin_names(name: &str) -> Vec<&'static str> {
 /// A built-in board that is another layout of a board: the same squares and rules, every snake
 /// and ladder the same but one.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct OtherLayout {
     /// The built-in board's name.
     pub name: &'static str,

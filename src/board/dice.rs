@@ -55,7 +55,7 @@ impl Dice {
     ///
     /// # Errors
     ///
-    /// [`DiceError`] for all-zero weights or a throw law too heavy for exact machine-word work.
+    /// `DiceError` for all-zero weights or a throw law too heavy for exact machine-word work.
     pub fn new(mut weights: Vec<u64>, count: u32) -> Result<Dice, DiceError> {
         let g = weights.iter().fold(0u64, |g, &w| gcd(g, w));
         if g == 0 {

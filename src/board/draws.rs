@@ -33,7 +33,7 @@ pub struct Probability {
 pub const MAX_DENOMINATOR: u64 = 1 << 20;
 
 impl Probability {
-    /// `numer / denom`, if it is a probability with a denominator up to [`MAX_DENOMINATOR`]
+    /// `numer / denom`, if it is a probability with a denominator up to `MAX_DENOMINATOR`
     /// once reduced.
     pub fn new(numer: u64, denom: u64) -> Option<Probability> {
         if denom == 0 || numer > denom {

@@ -49,6 +49,7 @@ pub const RULE_KEYS: &[&str] = &[
     "chain",
     "enter",
     "roll_again_on",
+    "jump_takes_turn",
     "choose_die",
     "coin",
     "pick",

@@ -5,15 +5,20 @@
 //! no cycle of jumps when jumps chain. Board files are TOML ([`format`](mod@format), documented in
 //! `docs/board-format.md`); the built-in boards live in `boards/` and are embedded ([`builtin()`]).
 
+// The command line's routes, public until it runs on the façade alone; hidden from the docs
+// (the results it returns are re-exported below).
+#[doc(hidden)]
 pub mod builtin;
 mod chained;
-pub mod dice;
-pub mod draws;
+pub(crate) mod dice;
+mod draws;
+#[doc(hidden)]
 pub mod format;
+#[doc(hidden)]
 pub mod leetcode;
 mod reader;
 mod validate;
-pub mod validate_choices;
+mod validate_choices;
 mod validate_draws;
 mod validate_state;
 
@@ -23,13 +28,14 @@ use std::path::Path;
 use serde::Serialize;
 
 pub use builtin::{
-    builtin, builtin_names, near_builtin_names, BuiltinBoard, BUILTIN_BOARDS, DEFAULT_BOARD,
+    builtin, builtin_names, near_builtin_names, BuiltinBoard, OtherLayout, BUILTIN_BOARDS,
+    DEFAULT_BOARD,
 };
 pub use dice::{Dice, Throw};
 pub use draws::{Chance, Probability, TileDraw, Tiles};
 pub use validate::{BoardError, Problem};
 pub use validate_choices::{ChoiceRule, ChoicesSpec, Declinable};
-pub use validate_state::{MAX_POINTS, MAX_STATE_SQUARES};
+pub use validate_state::MAX_STATE_SQUARES;
 
 /// A square of the board: 0 is off the board (the start when `start = 0`), `1..=size` are the
 /// squares, `size` is the finish.
@@ -44,9 +50,9 @@ pub const MAX_DIE: u32 = 100;
 /// The most dice thrown at once (`dice = k`).
 pub const MAX_DICE: u32 = 10;
 /// The largest weight of one face of a loaded die or of one chance destination.
-pub const MAX_WEIGHT: u64 = 1_000_000;
+pub(crate) const MAX_WEIGHT: u64 = 1_000_000;
 /// The largest K for `roll_again = K` (the K-th top face in a row forfeits the turn).
-pub const MAX_ROLL_AGAIN: u32 = 64;
+pub(crate) const MAX_ROLL_AGAIN: u32 = 64;
 
 /// What happens when a roll would carry the token past the finish.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -181,6 +187,10 @@ pub struct Rules {
     pub enter: Option<SumSet>,
     /// `roll_again_on`: which throws roll again (the dice's [`Throw::top`] says it per throw).
     pub roll_again_on: RollOn,
+    /// `jump_takes_turn`: a move that lands on a jump's start stops there and ends the turn; the
+    /// next turn follows the jump, with no roll (docs/model.md).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub jump_takes_turn: bool,
 }
 
 /// A set of throw sums, each at most [`SumSet::MAX`], kept in one word so that [`Rules`] stays a
@@ -230,6 +240,9 @@ impl Rules {
         if self.roll_again_on == RollOn::Double {
             rules.push(("roll_again_on", serde_json::json!("double")));
         }
+        if self.jump_takes_turn {
+            rules.push(("jump_takes_turn", serde_json::json!(true)));
+        }
         rules
     }
 
@@ -250,6 +263,7 @@ impl Default for Rules {
             chain: true,
             enter: None,
             roll_again_on: RollOn::Top,
+            jump_takes_turn: false,
         }
     }
 }
@@ -304,8 +318,10 @@ impl std::str::FromStr for DieChoice {
     }
 }
 
-/// Rule changes asked for on the command line ("what if" without editing the file).
+/// Rule changes asked for on the command line ("what if" without editing the file): start
+/// from [`RuleOverrides::default`] (nothing overridden) and set the fields wanted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RuleOverrides {
     /// Replaces `start`.
     pub start: Option<Square>,
@@ -401,6 +417,8 @@ pub struct BoardSpec {
     pub enter: Option<Located<Vec<Located<i64>>>>,
     /// `roll_again_on`.
     pub roll_again_on: Located<RollOn>,
+    /// `jump_takes_turn`.
+    pub jump_takes_turn: Located<bool>,
     /// The choice rules (`choose_die`, `coin`, `pick`, `choose_face`, `decline`).
     pub choices: ChoicesSpec,
     /// The problems found while reading the file (unknown keys, values of the wrong type, rule
@@ -744,9 +762,10 @@ impl Board {
     }
 
     /// True when a player's state is more than a square: one-use jumps, point squares, lost or
-    /// extra turns.
+    /// extra turns, or jumps that take a turn (`jump_takes_turn`: a token on a jump's start owes
+    /// the jump, a turn with no roll, which the turn machine plays through the stateful game).
     pub fn is_stateful(&self) -> bool {
-        !self.state.by_square.is_empty()
+        !self.state.by_square.is_empty() || self.rules.jump_takes_turn
     }
 
     /// True when every roll is decided by the dice alone: no chance square, no tiles (the

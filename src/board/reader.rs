@@ -335,6 +335,7 @@ pub(super) fn read(
         chain: rules.chain,
         enter: rules.enter,
         roll_again_on: rules.roll_again_on,
+        jump_takes_turn: rules.jump_takes_turn,
         choices: rules.choices,
         read_problems: Vec::new(),
     });
@@ -351,6 +352,7 @@ struct ReadRules {
     chain: Located<bool>,
     enter: Option<Located<Vec<Located<i64>>>>,
     roll_again_on: Located<RollOn>,
+    jump_takes_turn: Located<bool>,
     choices: ChoicesSpec,
 }
 
@@ -423,6 +425,10 @@ fn read_rules(r: &mut Reader<'_>, rules: &DeTable<'_>) -> ReadRules {
             rule
         },
     );
+    let jump_takes_turn = rules
+        .get("jump_takes_turn")
+        .and_then(|v| r.boolean("jump_takes_turn", v))
+        .unwrap_or(Located::unplaced(defaults.jump_takes_turn));
     let choices = ChoicesSpec {
         choose_die: rules.get("choose_die").and_then(|v| {
             let list = r.integers("choose_die", v, shape::INTEGERS)?;
@@ -444,6 +450,7 @@ fn read_rules(r: &mut Reader<'_>, rules: &DeTable<'_>) -> ReadRules {
         chain,
         enter,
         roll_again_on,
+        jump_takes_turn,
         choices,
     }
 }

@@ -131,6 +131,13 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
     );
     let enter = enter(&spec, dice.as_ref(), choice.as_ref(), &mut problems);
     let roll_again_on = roll_again_on(&spec, &mut problems);
+    jump_turns(
+        &spec,
+        &by_square,
+        choice.as_ref(),
+        roll_again,
+        &mut problems,
+    );
     let (chances, tiles, state) = match size_sq {
         Some(n) => {
             let chances = validate_draws::chances(&spec.chance, n, &by_square, &mut problems);
@@ -179,17 +186,9 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         chain,
         enter,
         roll_again_on,
+        jump_takes_turn: spec.jump_takes_turn.value,
     };
-    // Resolved once: a chain through a chance square or a one-use jump depends on the game.
-    // A declinable jump ends a chain where the player chooses: no chain is resolved ahead.
-    let chained = if chain && !matches!(choice, Some(super::ChoiceRule::Decline(_))) {
-        let once = |t: Square| state.by_square.get(t as usize).is_some_and(|b| b.0 > 0);
-        super::chained::resolve(&jump_once, &|t| {
-            chance_at[t as usize] != u32::MAX || once(t)
-        })
-    } else {
-        Vec::new()
-    };
+    let chained = resolve_chains(&rules, choice.as_ref(), &jump_once, &chance_at, &state);
     Ok(Board {
         spec,
         size,
@@ -205,6 +204,25 @@ pub(super) fn validate(mut spec: BoardSpec) -> Result<Board, BoardError> {
         state,
         choice,
     })
+}
+
+/// The whole chain of fixed jumps from each square, resolved once (`chain = true`). A chain
+/// through a chance square or a one-use jump depends on the game; a declinable jump ends a chain
+/// where the player chooses, and a jump that takes a turn (`jump_takes_turn`) ends the move: no
+/// chain is resolved ahead of them.
+fn resolve_chains(
+    rules: &Rules,
+    choice: Option<&ChoiceRule>,
+    jump_once: &[Square],
+    chance_at: &[u32],
+    state: &super::StateSquares,
+) -> Vec<Option<super::chained::Chained>> {
+    let declines = matches!(choice, Some(ChoiceRule::Decline(_)));
+    if !rules.chain || declines || rules.jump_takes_turn {
+        return Vec::new();
+    }
+    let once = |t: Square| state.by_square.get(t as usize).is_some_and(|b| b.0 > 0);
+    super::chained::resolve(jump_once, &|t| chance_at[t as usize] != u32::MAX || once(t))
 }
 
 /// What a choice rule needs of the board (docs/model.md, "Choices"): no square that changes
@@ -253,6 +271,89 @@ fn choice_needs(
                 j.from, j.to
             ),
         ));
+    }
+}
+
+/// `jump_takes_turn = true`: refused where a jump turn is not defined (DESIGN.md section 1,
+/// docs/model.md): with random tiles, with a choice rule, with `chain = true` and a jump ending
+/// on a chance square, a jump ending on a points, lost-turn or extra-turn square (a jump turn has
+/// no move for them to act on), and a lost-turn square a turn can go on from (a top throw there
+/// rolls again, or it also gives an extra roll) on a board with jumps, where a turn could end
+/// owing a lost turn with a jump pending.
+fn jump_turns(
+    spec: &BoardSpec,
+    by_square: &JumpsBySquare<'_>,
+    choice: Option<&ChoiceRule>,
+    roll_again: RollAgain,
+    problems: &mut Vec<Problem>,
+) {
+    let rule = &spec.jump_takes_turn;
+    if !rule.value {
+        return;
+    }
+    let mut fault = |line, message: String| problems.push(Problem::new(line, message));
+    if spec.tiles.is_some() {
+        fault(
+            rule.line,
+            "jump_takes_turn cannot be combined with [tiles]: a tile is a jump drawn where a \
+             move lands, and which turn it would take is not defined"
+                .to_string(),
+        );
+    }
+    if let Some(c) = choice {
+        fault(
+            rule.line,
+            format!(
+                "jump_takes_turn cannot be combined with {} (a choice rule): a player who \
+                 chooses on a board whose jumps take turns is not modelled yet",
+                c.key()
+            ),
+        );
+    }
+    let listed = |list: &[Located<i64>], sq: i64| list.iter().any(|l| l.value == sq);
+    let points = |sq: i64| spec.points.iter().any(|p| p.value.first() == Some(&sq));
+    for (kind, jump) in by_square.values() {
+        let (from, to) = jump.value;
+        let chance = spec.chance.iter().any(|c| c.value.at.value == to);
+        let (what, chained) = if spec.chain.value && chance {
+            ("chance square", " and chain = true")
+        } else if points(to) {
+            ("points square", "")
+        } else if listed(&spec.lose_turn, to) {
+            ("lost-turn square", "")
+        } else if listed(&spec.extra_turn, to) {
+            ("extra-turn square", "")
+        } else {
+            continue;
+        };
+        fault(
+            jump.line,
+            format!(
+                "{kind} {from} -> {to} ends on the {what} {to}: with jump_takes_turn{chained} a \
+                 jump turn ending there is not defined (a jump turn has no roll)"
+            ),
+        );
+    }
+    if by_square.is_empty() {
+        return;
+    }
+    for lose in &spec.lose_turn {
+        let extra = listed(&spec.extra_turn, lose.value);
+        if roll_again == RollAgain::None && !extra {
+            continue;
+        }
+        let why = match extra {
+            true => "it also gives an extra roll",
+            false => "a top throw that ends there rolls again",
+        };
+        fault(
+            lose.line,
+            format!(
+                "lose_turn {}: with jump_takes_turn a turn could end owing this lost turn with \
+                 a jump pending ({why}, and that roll may stop on a jump), which is not defined",
+                lose.value
+            ),
+        );
     }
 }
 

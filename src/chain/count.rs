@@ -43,7 +43,7 @@ pub struct Counted {
 }
 
 impl Counted {
-    /// The estimated bytes of the built chain ([`chain_bytes`]), or of the largest turn's
+    /// The estimated bytes of the built chain (`chain_bytes`), or of the largest turn's
     /// system while it is built (`turn_bytes`) when that is more.
     pub fn bytes(&self) -> f64 {
         chain_bytes(self.states, self.transitions).max(turn_bytes(self.longest_turn))
@@ -69,7 +69,8 @@ pub fn chain_bytes(states: usize, transitions: usize) -> f64 {
 }
 
 /// Counts the states reachable from `start` by whole turns of `game`, and their transitions,
-/// until the estimated bytes ([`chain_bytes`]) pass `cap_bytes`.
+/// until the estimated bytes ([`chain_bytes`]) pass `cap_bytes`. (The tests' view of the walk.)
+#[cfg(test)]
 pub fn count<G: RollGame>(game: &G, start: G::State, cap_bytes: f64) -> Counted {
     walk(game, start, cap_bytes, |_| {}, |_| {})
 }
@@ -208,22 +209,8 @@ fn grouped(n: usize) -> String {
     crate::text::thousands(n as u64)
 }
 
-/// Counts `game`'s chain from `start` and refuses it, before it is built, when it would take
-/// more than [`CHAIN_BYTES_LIMIT`].
-///
-/// # Errors
-///
-/// [`StatesTooMany`] with the count (stopped just past the limit).
-pub fn check_counted<G: RollGame>(game: &G, start: G::State) -> Result<Counted, StatesTooMany> {
-    let count = count(game, start, CHAIN_BYTES_LIMIT);
-    if count.complete {
-        Ok(count)
-    } else {
-        Err(StatesTooMany { count })
-    }
-}
-
-/// [`check_counted`] with the states of each layer ([`count_layers`]).
+/// Counts `game`'s chain from `start` with the states of each layer (`count_layers`) and
+/// refuses it, before it is built, when it would take more than [`CHAIN_BYTES_LIMIT`].
 ///
 /// # Errors
 ///

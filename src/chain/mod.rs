@@ -20,7 +20,6 @@ mod run;
 mod size;
 mod words;
 
-use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Debug;
@@ -34,15 +33,11 @@ use num_traits::{One, Zero};
 
 pub use compound::compound_move;
 use compound::RollsMemo;
-pub use count::{
-    chain_bytes, check_counted, check_counted_layers, count, count_layers, first_endless, Counted,
-    StatesTooMany, BYTES_PER_STATE,
-};
+pub use count::{check_counted_layers, first_endless, Counted, StatesTooMany};
 pub use endless::{endless_turn, endless_turn_sentence, turn_loop, TurnLoop};
 pub use links::{link_order, Link};
 pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
 use rows::{ChainTurns, Kept, PendingTurn};
-pub use rows::{WordEntry, WordRows};
 pub use size::{check_fits, ChainSize, ChainTooBig, BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
 use words::Law;
 
@@ -201,6 +196,7 @@ impl Hasher for WordHasher {
 
 /// A state from which the game can never end, and the cycle it is caught in.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Trap<S> {
     /// A reachable state from which no final state can be reached.
     pub state: S,
@@ -303,7 +299,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
                 }
             };
             turns[i] = Some(match turn_of(&state) {
-                Kept::Words(law) => PendingTurn::of_law(&law, &mut index),
+                Kept::Words(law) => PendingTurn::of_turn(law.turn(), &mut index),
                 Kept::Big(turn) => PendingTurn::of_turn(turn, &mut index),
             });
             if too_large {
@@ -371,18 +367,6 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
     /// Every transient state's transitions.
     pub fn rows(&self) -> &[Vec<(usize, BigRational)>] {
         self.rows.big()
-    }
-
-    /// The transitions of transient state `i`, as [`Chain::row`] has them, without making
-    /// every row's big rationals when the chain keeps its rows as words.
-    pub fn row_entries(&self, i: usize) -> impl Iterator<Item = (usize, Cow<'_, BigRational>)> {
-        self.rows.entries(i)
-    }
-
-    /// Every transient state's transitions as fractions of words, when every probability fits
-    /// one (then [`Chain::rows`] says the same as big rationals).
-    pub fn word_rows(&self) -> Option<WordRows<'_>> {
-        self.rows.words()
     }
 
     /// Transient state `i`'s turn as the rolls that end it and the turn of another state, when

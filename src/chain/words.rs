@@ -1,7 +1,7 @@
 //! A turn's law in machine words: fractions of words ([`Frac`]), where the turn ends and what
 //! it collects in them ([`Law`], [`WordRewards`]), and the big rationals each stands for.
-//! `chain::rest` sums one player's turns under unlimited roll-again in these, and the chain
-//! keeps them so ([`super::rows`]) until a caller asks for the big rationals.
+//! `chain::rest` sums one player's turns under unlimited roll-again in these; the chain takes
+//! each as its big rationals ([`Law::turn`]).
 
 use num_bigint::BigInt;
 use num_rational::BigRational;

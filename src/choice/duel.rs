@@ -486,21 +486,6 @@ pub fn evaluate_float(game: &Game, strategy: &Strategy, max_sweeps: usize) -> Fl
     sweep_until(game, max_sweeps, Some(strategy))
 }
 
-/// The first player's certified chance of winning from the start, and the pair's certificate.
-///
-/// # Errors
-///
-/// See [`certify`].
-pub fn first_wins(
-    game: &Game,
-    strategy: &Strategy,
-    w: &FloatValues,
-) -> Result<(Interval, Certified), DuelError> {
-    let c = certify(game, strategy, w)?;
-    let s = game.start.ok_or(DuelError::NoGame)?;
-    Ok((c.chance(s, s), c))
-}
-
 /// Sweeps allowed to the float value iterations of [`compare`].
 pub const MAX_SWEEPS: usize = 20_000;
 
@@ -563,6 +548,18 @@ pub fn compare(game: &Game, from: (usize, usize), fixed: &[(String, Policy)]) ->
 mod tests {
     use super::*;
     use crate::board::Board;
+
+    /// The first player's certified chance of winning from the start, and the pair's
+    /// certificate.
+    fn first_wins(
+        game: &Game,
+        strategy: &Strategy,
+        w: &FloatValues,
+    ) -> Result<(Interval, Certified), DuelError> {
+        let c = certify(game, strategy, w)?;
+        let s = game.start.ok_or(DuelError::NoGame)?;
+        Ok((c.chance(s, s), c))
+    }
 
     #[test]
     fn a_one_square_race_is_won_by_the_first_mover() {

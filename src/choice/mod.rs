@@ -28,10 +28,15 @@
 //! [`optimize`] solves it by policy iteration with exact policy evaluation.
 
 mod chain;
+// The command line's routes, public until it runs on the façade alone; hidden from the docs
+// (the results it returns are re-exported below).
+#[doc(hidden)]
 pub mod duel;
+#[doc(hidden)]
 pub mod duel_proof;
 mod evaluate;
 mod optimize;
+#[doc(hidden)]
 pub mod policy_file;
 mod within;
 

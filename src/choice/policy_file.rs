@@ -14,8 +14,10 @@
 //! `d4` (or `4`) for `choose_die`; `keep` or `flip` for `coin`; a face for `choose_face`; for
 //! `pick`, `highest`, `lowest` or an order of preference such as `6>5>4>3>2>1` (the first face
 //! shown in that order is moved); `take` or `decline` for `decline`, on the square of the jump.
+//! [`runs`] writes a policy back as such lines, in runs of squares.
 
 use crate::text::printable;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Read;
 use std::path::Path;
@@ -341,4 +343,60 @@ fn parse_choice(rule: &ChoiceRule, text: &str) -> Result<Vec<Choice>, String> {
             }
         }
     }
+}
+
+/// A run of squares with the same choice: (first, last, the choice as a policy file writes it).
+pub type Run = (Square, Square, String);
+
+/// The policy as runs of squares with the same choice (squares where no choice comes are
+/// skipped, so a run may cover some). For `pick`, a square's choice is the order of preference
+/// of the faces that the policy follows when two faces show.
+pub fn runs(game: &Game, policy: &Policy) -> Vec<Run> {
+    let mut by_square: BTreeMap<Square, Vec<(Vec<u32>, Choice)>> = BTreeMap::new();
+    for (node, &a) in game.nodes.iter().zip(policy) {
+        let choice = node.actions[a].choice;
+        match &node.key {
+            NodeKey::Done | NodeKey::Landed(_) => {}
+            NodeKey::Before(s) | NodeKey::After(s) | NodeKey::Offered(s) => {
+                by_square.entry(*s).or_default().push((Vec::new(), choice))
+            }
+            NodeKey::Shown(s, faces) => by_square
+                .entry(*s)
+                .or_default()
+                .push((faces.clone(), choice)),
+        }
+    }
+    let mut out: Vec<Run> = Vec::new();
+    for (s, choices) in by_square {
+        let text = match choices.as_slice() {
+            [(faces, c)] if faces.is_empty() => c.to_string(),
+            _ => preference(&choices),
+        };
+        match out.last_mut() {
+            Some(last) if last.2 == text => last.1 = s,
+            _ => out.push((s, s, text)),
+        }
+    }
+    out
+}
+
+/// The order of preference a `pick` policy follows on one square: faces ranked by how many of
+/// the two-face throws they are chosen in.
+fn preference(choices: &[(Vec<u32>, Choice)]) -> String {
+    let mut wins: BTreeMap<u32, usize> = BTreeMap::new();
+    for (faces, c) in choices {
+        for f in faces {
+            wins.entry(*f).or_insert(0);
+        }
+        if let (2, Choice::Face(f)) = (faces.len(), c) {
+            *wins.entry(*f).or_insert(0) += 1;
+        }
+    }
+    let mut order: Vec<(usize, u32)> = wins.into_iter().map(|(f, w)| (w, f)).collect();
+    order.sort_by(|a, b| b.cmp(a));
+    order
+        .iter()
+        .map(|(_, f)| f.to_string())
+        .collect::<Vec<_>>()
+        .join(">")
 }

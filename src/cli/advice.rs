@@ -83,21 +83,36 @@ pub fn add(err: anyhow::Error, command: For) -> anyhow::Error {
     }
 }
 
+/// The library's typed error `T` in `err`: the error itself, or the analysis's error a façade
+/// refusal keeps ([`ladders::TooLarge::detail`], [`ladders::Error::Untrusted`]).
+fn typed<T: std::error::Error + Send + Sync + 'static>(err: &anyhow::Error) -> Option<&T> {
+    if let Some(e) = err.downcast_ref::<T>() {
+        return Some(e);
+    }
+    match err.downcast_ref::<ladders::Error>()? {
+        ladders::Error::TooLarge(too_large) => too_large.detail()?.downcast_ref::<T>(),
+        ladders::Error::Untrusted(e) => {
+            (e as &(dyn std::error::Error + 'static)).downcast_ref::<T>()
+        }
+        _ => None,
+    }
+}
+
 /// The remedies for the estimates made before long work: a duel of two players who choose,
 /// `squares`, and a board that changes during a game.
 fn estimate_advice(err: &anyhow::Error) -> Option<Remedy> {
-    if err.downcast_ref::<DuelTooLong>().is_some() {
+    if typed::<DuelTooLong>(err).is_some() {
         return Remedy::after(
             "; `ladders optimize` gives one player's optimal policy and its expected turns",
         );
     }
-    if err.downcast_ref::<SquaresTooLong>().is_some() {
+    if typed::<SquaresTooLong>(err).is_some() {
         return Remedy::after(
             "; `ladders expect --float --per-square` gives the expected turns from each square \
              in floating point, `ladders simulate` the rest",
         );
     }
-    if let Some(e) = err.downcast_ref::<StatefulTooBig>() {
+    if let Some(e) = typed::<StatefulTooBig>(err) {
         return Remedy::after(match e {
             StatefulTooBig::Chain(_) => "; `ladders simulate` estimates it, game by game",
             StatefulTooBig::Score { .. } | StatefulTooBig::ScoreChain { .. } => {
@@ -115,13 +130,13 @@ fn estimate_advice(err: &anyhow::Error) -> Option<Remedy> {
 
 /// The remedy for `err` run by `command`, when it has one.
 fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
-    if err.downcast_ref::<PgfTooLong>().is_some() {
+    if typed::<PgfTooLong>(err).is_some() {
         return Remedy::after(
             "; the law itself: `ladders distribution`, its moments: `ladders expect --moments 2`",
         );
     }
     if let Some(SensitivityError::TooLong { .. } | SensitivityError::Stateful(_)) =
-        err.downcast_ref::<SensitivityError>()
+        typed::<SensitivityError>(err)
     {
         return Remedy::after(
             "; `ladders squares --csv --jumps` gives each jump's expected uses, and `ladders \
@@ -129,7 +144,7 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
              turns",
         );
     }
-    if err.downcast_ref::<ChainTooBig>().is_some() {
+    if typed::<ChainTooBig>(err).is_some() {
         return Remedy::after(
             "; `ladders expect` answers exactly without it (roll by roll), and `ladders simulate` \
              estimates the rest",
@@ -138,10 +153,10 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
     if let Some(remedy) = estimate_advice(err) {
         return Some(remedy);
     }
-    if err.downcast_ref::<FloatUntrusted>().is_some() {
+    if typed::<FloatUntrusted>(err).is_some() {
         return Remedy::after("; drop --float: `ladders expect` answers exactly");
     }
-    if err.downcast_ref::<TooMuchWork>().is_some() {
+    if typed::<TooMuchWork>(err).is_some() {
         return Remedy::after(match command {
             For::Distribution => {
                 "; pass fewer --turns or a larger --tail, or estimate it with \
@@ -150,13 +165,13 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
             _ => "; `ladders expect` gives the exact mean",
         });
     }
-    if let Some(MomentsError::TooMuchWork { solved, .. }) = err.downcast_ref::<MomentsError>() {
+    if let Some(MomentsError::TooMuchWork { solved, .. }) = typed::<MomentsError>(err) {
         return Remedy::after(match solved {
             0 => "; `ladders expect` without --moments gives the exact mean and variance".into(),
             k => format!("; ask for --moments {k} or less (solved directly)"),
         });
     }
-    if let Some(e) = err.downcast_ref::<GenerateError>() {
+    if let Some(e) = typed::<GenerateError>(err) {
         return match e {
             GenerateError::Columns { .. } => Some(Remedy {
                 before: "--",
@@ -175,7 +190,7 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
         turns_within,
         players,
         ..
-    }) = err.downcast_ref::<RaceError>()
+    }) = typed::<RaceError>(err)
     {
         return Remedy::after(format!(
             "; sum fewer turns with --max-turns {} (fewer digits certified), or{}",
@@ -183,12 +198,16 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
             &simulate_instead(*players, "")[1..]
         ));
     }
-    if let Some(e) = err.downcast_ref::<KnockOffError>() {
+    if let Some(e) = typed::<KnockOffError>(err) {
         return match e {
             KnockOffError::TooLarge(_) => Remedy::after(
                 " (or a larger --state-limit), or `ladders simulate --players K --knock-off` \
                  estimates it with standard errors",
             ),
+            KnockOffError::TooMuchMemory { players, .. } => Remedy::after(format!(
+                ": a smaller --state-limit refuses it cleanly, or{}",
+                &simulate_instead(*players, " --knock-off")[1..]
+            )),
             KnockOffError::NoTailBound(states) => {
                 Remedy::after(format!("; try --exact-limit above {states}"))
             }
@@ -198,7 +217,7 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
             _ => None,
         };
     }
-    match err.downcast_ref::<SharedError>()? {
+    match typed::<SharedError>(err)? {
         SharedError::TooLarge { players, .. } => Remedy::after(format!(
             "; a larger --state-limit, or{}",
             &simulate_instead(*players, "")[1..]

@@ -4,8 +4,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::summary::summarize;
 use ladders::report::analyze::{to_json, write_text};
+use ladders::Game;
 
 use ladders::board::DEFAULT_BOARD;
 
@@ -62,16 +62,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         };
         return super::expect::die_table(&args.board, range, digits, format, out);
     }
-    let board = args.board.load()?;
-    super::board_args::square_state_only(&board, "analyze")?;
-    ladders::chain::check_fits(&board)?;
-    // The typed error (TooMuchWork) is kept, its message unchanged.
-    let summary = summarize(&board)?;
+    let game = Game::from_board(args.board.load()?);
+    super::board_args::square_state_only(game.board(), "analyze")?;
+    let summary = game.summary()?;
     let digits = args.output.digits.get();
     if args.output.format.json {
-        write_json(out, &&to_json(&board, &summary, digits))?;
+        write_json(out, &&to_json(game.board(), &summary, digits))?;
     } else {
-        write_text(out, &board, &summary, digits)?;
+        write_text(out, game.board(), &summary, digits)?;
     }
     Ok(exit::code(exit::SUCCESS))
 }

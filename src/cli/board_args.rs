@@ -13,6 +13,7 @@ use ladders::board::{
     RollAgain, RuleOverrides, BUILTIN_BOARDS, DEFAULT_BOARD,
 };
 use ladders::game::Capabilities;
+use ladders::Game;
 
 /// The help heading of the rule options: each one, when given, replaces the board's own rule.
 const RULES: &str = "Rule overrides (default: the board's own rules)";
@@ -61,37 +62,31 @@ pub struct RuleArgs {
 impl RuleArgs {
     /// The overrides as the library takes them.
     pub fn overrides(&self) -> RuleOverrides {
-        RuleOverrides {
-            start: self.start,
-            overshoot: self.overshoot,
-            die: match &self.die {
-                Some(DieArg::One(d)) => Some(d.clone()),
-                _ => None,
-            },
-            dice: self.dice,
-            roll_again: self.roll_again,
-            chain: self.chain,
-            choices: ChoicesSpec {
-                choose_die: self.choose_die.clone().map(Located::unplaced),
-                coin: self.coin.then_some(Located::unplaced(true)),
-                pick: self.pick.map(Located::unplaced),
-                choose_face: self.choose_face.then_some(Located::unplaced(true)),
-                decline: None,
-            },
-        }
+        let mut overrides = RuleOverrides::default();
+        overrides.start = self.start;
+        overrides.overshoot = self.overshoot;
+        overrides.die = match &self.die {
+            Some(DieArg::One(d)) => Some(d.clone()),
+            _ => None,
+        };
+        overrides.dice = self.dice;
+        overrides.roll_again = self.roll_again;
+        overrides.chain = self.chain;
+        overrides.choices = ChoicesSpec {
+            choose_die: self.choose_die.clone().map(Located::unplaced),
+            coin: self.coin.then_some(Located::unplaced(true)),
+            pick: self.pick.map(Located::unplaced),
+            choose_face: self.choose_face.then_some(Located::unplaced(true)),
+            decline: None,
+        };
+        overrides
     }
 
     /// Loads `name` (built-in or path) and applies `--reverse` and the overrides; a board with
     /// a choice rule is refused (the analyses need a policy: `ladders optimize`).
     pub fn load(&self, name: &str) -> Result<Board> {
         let board = self.load_with_choices(name)?;
-        if let Some(rule) = board.choice() {
-            bail!(
-                "{}: the player chooses ({}), so the game needs a policy: `--policy optimal` or `--policy FILE` (expect, distribution, shortest, simulate, check), or `ladders optimize {name}`",
-                board.origin(),
-                rule.key()
-            );
-        }
+        refuse_choice(&board, name)?;
         Ok(board)
     }
 
@@ -105,6 +100,23 @@ impl RuleArgs {
 
     /// [`RuleArgs::load`], keeping a choice rule.
     pub fn load_with_choices(&self, name: &str) -> Result<Board> {
+        Ok(self.spec(name)?.validate()?)
+    }
+
+    /// [`RuleArgs::load`] as the library's [`Game`]: a board with a choice rule is refused.
+    pub fn game(&self, name: &str) -> Result<Game> {
+        let game = self.game_with_choices(name)?;
+        refuse_choice(game.board(), name)?;
+        Ok(game)
+    }
+
+    /// [`RuleArgs::load_with_choices`] as the library's [`Game`].
+    pub fn game_with_choices(&self, name: &str) -> Result<Game> {
+        Ok(Game::from_spec(self.spec(name)?)?)
+    }
+
+    /// The board `name` as written, with `--reverse` and the overrides applied.
+    fn spec(&self, name: &str) -> Result<ladders::board::BoardSpec> {
         if let Some(range) = self.die_range() {
             bail!(
                 "--die {}..{}: a range of dice is for `ladders expect` and `ladders analyze` (a table of expected turns per die size)",
@@ -117,8 +129,20 @@ impl RuleArgs {
             spec.reverse();
         }
         spec.apply(&self.overrides());
-        Ok(spec.validate()?)
+        Ok(spec)
     }
+}
+
+/// Refuses a board whose player chooses (the analyses need a policy), naming the remedies.
+fn refuse_choice(board: &Board, name: &str) -> Result<()> {
+    if let Some(rule) = board.choice() {
+        bail!(
+            "{}: the player chooses ({}), so the game needs a policy: `--policy optimal` or `--policy FILE` (expect, distribution, shortest, simulate, check), or `ladders optimize {name}`",
+            board.origin(),
+            rule.key()
+        );
+    }
+    Ok(())
 }
 
 /// One board and its rule overrides.
@@ -144,13 +168,13 @@ impl BoardArgs {
 }
 
 /// Refuses a board whose player state is more than a square (one-use jumps, points, lost or
-/// extra turns) for a command that does not answer those yet: `expect`, `distribution`,
+/// extra turns, jumps that take a turn) for a command that does not answer those yet: `expect`, `distribution`,
 /// `simulate`, `check` and `verify` do.
 pub fn square_state_only(board: &Board, command: &str) -> Result<()> {
     if !Capabilities::of(board).stateless {
         bail!(
-            "{}: `{command}` does not answer boards with one-use jumps, points, lost or extra turns \
-             yet; `ladders expect`, `distribution`, `simulate`, `check` and `verify` do",
+            "{}: `{command}` does not answer boards with one-use jumps, points, lost or extra turns, \
+             or jumps that take a turn, yet; `ladders expect`, `distribution`, `simulate`, `check` and `verify` do",
             board.origin()
         );
     }

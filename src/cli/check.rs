@@ -1,6 +1,5 @@
 //! `ladders check BOARD --games N`: simulate, then compare with the exact answers (exit 1 on FAIL).
 
-use ladders::analysis::stateful_fits::{check_stateful, Needs};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -12,6 +11,7 @@ use ladders::report::race_simulate::{race_check_json, write_race_check};
 use ladders::report::simulate::{check_json, write_check, Timing};
 use ladders::simulate::check::{compare, ExactLaw, LawError, Observed};
 use ladders::simulate::race::{compare_race, exact_race, RaceExact, RaceSimulation, CHECK_DIGITS};
+use ladders::Game;
 
 use super::exit;
 use super::output::write_json;
@@ -37,33 +37,35 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let args = &args.sample;
     super::config::sample(args)?;
     let chosen = args.chosen()?;
-    let board = match &chosen {
-        Some(c) => c.board.clone(),
+    let tail = 0.1 / args.sim.games as f64;
+    let (board, law) = match &chosen {
+        Some(c) => {
+            let law = ExactLaw::of_chain(*c.board.rules(), c.model().chain(), tail);
+            let board = &c.board;
+            let law = law.map_err(|e| match e {
+                LawError::Trap(trap) => anyhow!(
+                    "{}: the expected number of turns is infinite ({}){NOTHING_TO_CHECK}",
+                    board.name(),
+                    trap.sentence(board)
+                ),
+                LawError::TooMuchWork(w) => anyhow::Error::new(w).context(board.name().to_string()),
+                LawError::Score(e) => anyhow::Error::new(e).context(board.name().to_string()),
+            })?;
+            (c.board.clone(), law)
+        }
         None => match args.load()? {
             Seats::One(board) => {
-                ladders::chain::check_fits(&board)?;
-                check_stateful(&board, Needs::Full)?;
-                check_stateful(&board, Needs::LawSolve)?;
-                *board
+                let game = Game::from_board(*board);
+                let law = game.exact_law(tail).map_err(|e| match e {
+                    ladders::Error::Endless { .. } => anyhow!("{e}{NOTHING_TO_CHECK}"),
+                    other => other.into(),
+                })?;
+                (game.board().clone(), law)
             }
             Seats::Race(boards, knock_off) => return run_race(args, &boards, knock_off, out),
             Seats::Shared(board, players) => return run_shared(args, &board, players, out),
         },
     };
-    let tail = 0.1 / args.sim.games as f64;
-    let law = match &chosen {
-        Some(c) => ExactLaw::of_chain(*board.rules(), c.model().chain(), tail),
-        None => ExactLaw::new(&board, tail),
-    };
-    let law = law.map_err(|e| match e {
-        LawError::Trap(trap) => anyhow!(
-            "{}: the expected number of turns is infinite ({}), so there is nothing to check a simulation against",
-            board.name(),
-            trap.sentence(&board)
-        ),
-        LawError::TooMuchWork(w) => anyhow::Error::new(w).context(board.name().to_string()),
-        LawError::Score(e) => anyhow::Error::new(e).context(board.name().to_string()),
-    })?;
     let (sim, timing) = match &chosen {
         Some(c) => run_policy_simulation(c, &args.sim)?,
         None => run_simulation(&board, &args.sim)?,
@@ -100,6 +102,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         exit::CHECK_FAILED
     }))
 }
+
+/// What follows an infinite expected number of turns in `check`'s refusal.
+const NOTHING_TO_CHECK: &str = ", so there is nothing to check a simulation against";
 
 /// With `--knock-off`, joint chains up to this many transient states are solved exactly; larger
 /// ones are stepped to the certified digits a check needs.

@@ -61,8 +61,12 @@ pub fn simulate(args: &simulate::Args) -> Result<()> {
 }
 
 /// Checks `draw`'s arguments: `--after N` goes with `--heat after`, `--within N` with `--heat
-/// likeliest`.
+/// likeliest`, and one writer to standard output.
 pub fn draw(args: &draw::Args) -> Result<()> {
+    one_writer_to_stdout(&[
+        (args.json.json, "--json"),
+        (args.svg.as_deref() == Some("-"), "--svg -"),
+    ])?;
     if args.after.is_some() != (args.heat == Some(HeatQuantity::After)) {
         bail!("--heat after and --after N go together (N: the number of turns)");
     }

@@ -1,19 +1,15 @@
 //! `ladders distribution BOARD`: the exact distribution of the number of turns.
 
-use ladders::analysis::stateful_fits::{check_stateful, Needs};
 use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
 use ladders::analysis::distribution::{
-    default_tail, distribution, Distribution, DistributionOptions, TooMuchWork,
+    default_tail, distribution, Distribution, DistributionOptions,
 };
-use ladders::analysis::shown::{
-    board_shown_distribution, certified_distribution_for, ShownDistribution, Shows,
-};
-use ladders::analysis::stateful::board_distribution;
-use ladders::board::Board;
+use ladders::analysis::shown::{certified_distribution_for, ShownDistribution, Shows};
 use ladders::report::distribution::{to_json, write_csv, write_text};
+use ladders::Game;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -91,54 +87,51 @@ pub fn parse_tail(text: &str) -> Result<BigRational, String> {
 ///
 /// # Errors
 ///
-/// The law would take too much work ([`TooMuchWork`]).
+/// The law would take too much work (the library's `TooLarge`).
 pub fn exact_law(
     chosen: Option<&Chosen>,
-    board: &Board,
+    game: &Game,
     options: &DistributionOptions,
-) -> Result<Distribution, TooMuchWork> {
+) -> Result<Distribution, ladders::Error> {
     match chosen {
-        Some(c) => distribution(&c.model().chain(), options),
-        None => board_distribution(board, options),
+        Some(c) => Ok(distribution(&c.model().chain(), options)?),
+        None => game.distribution(options),
     }
 }
 
 /// The law a chart needs: up to the first n with P(T > n) below 1/10,000 (charts show no more).
 pub fn chart_law_options() -> DistributionOptions {
-    DistributionOptions {
-        tail: BigRational::new(BigInt::one(), BigInt::from(10_000)),
-        ..DistributionOptions::default()
-    }
+    DistributionOptions::tail(BigRational::new(BigInt::one(), BigInt::from(10_000)))
 }
 
 /// Runs `distribution`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let chosen = args.game.chosen()?;
-    let board = match &chosen {
+    let game = Game::from_board(match &chosen {
         Some(c) => c.board.clone(),
         None => args.game.board.load()?,
-    };
-    ladders::chain::check_fits(&board)?;
-    check_stateful(&board, Needs::Law)?;
-    let options = DistributionOptions {
-        turns: args.turns.map(|n| n as usize),
-        tail: args.tail.clone().unwrap_or_else(default_tail),
-        min_turns: 0,
-    };
+    });
+    let board = game.board();
+    let mut options = DistributionOptions::tail(args.tail.clone().unwrap_or_else(default_tail));
+    options.turns = args.turns.map(|n| n as usize);
+    if chosen.is_some() {
+        // The façade's own questions check their cost; the policy's law is stepped here.
+        game.law_fits_before(&options)?;
+    }
     let digits = args.game.digits.get();
     if let Some(path) = &args.svg {
         // The chart is drawn from the exact law.
-        let dist = exact_law(chosen.as_ref(), &board, &options)?;
-        let svg = ladders::report::chart::distribution_svg(&board, &dist)?;
+        let dist = exact_law(chosen.as_ref(), &game, &options)?;
+        let svg = ladders::report::chart::distribution_svg(board, &dist)?;
         if super::draw::write_svg(path, &svg, out)? {
             return Ok(exit::code(exit::SUCCESS));
         }
     }
     let shown = if args.output.json || args.exact {
         // The fractions: the exact integer stepping.
-        let dist = exact_law(chosen.as_ref(), &board, &options)?;
+        let dist = exact_law(chosen.as_ref(), &game, &options)?;
         if args.output.json {
-            let mut value = to_json(&board, &dist, digits);
+            let mut value = to_json(board, &dist, digits);
             if let (Some(c), Some(obj)) = (&chosen, value.as_object_mut()) {
                 obj.insert("policy".into(), c.name.clone().into());
             }
@@ -156,7 +149,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
                 };
                 certified_distribution_for(&c.model().chain(), &options, digits, &shows)
             }
-            None => board_shown_distribution(&board, &options, digits, args.chart),
+            None => Ok(game.shown_distribution(&options, digits, args.chart)?),
         }?
     };
     if args.csv {
@@ -165,7 +158,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         if let Some(c) = &chosen {
             writeln!(out, "Policy           {}", c.name)?;
         }
-        write_text(out, &board, &shown, args.chart)?;
+        write_text(out, board, &shown, args.chart)?;
     }
     Ok(exit::code(exit::SUCCESS))
 }

@@ -5,15 +5,13 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use ladders::analysis::expectation::{expect_float, expect_with, Expectation, FloatExpectation};
-use ladders::analysis::shortest_state::board_likeliest;
-use ladders::analysis::squares::{occupancy, square_answers};
-use ladders::analysis::visits::{visits, visits_float};
-use ladders::board::Board;
+use ladders::analysis::expectation::{Expectation, FloatExpectation};
+use ladders::analysis::visits::visits_float;
 use ladders::num::decimal::{probability, to_f64};
-use ladders::report::draw::{write_text, DrawOptions, Heat};
+use ladders::report::draw::{draw_json, write_text, DrawOptions, Heat};
 use ladders::report::draw_svg::board_svg;
 use ladders::text::count;
+use ladders::Game;
 
 use super::board_args::BoardArgs;
 use super::exit;
@@ -43,6 +41,8 @@ pub struct Args {
     /// Also write the picture as SVG to FILE (`-`: standard output, instead of the text)
     #[arg(long, value_name = "FILE")]
     pub svg: Option<String>,
+    #[command(flatten)]
+    pub json: super::output_args::Json,
 }
 
 /// Writes an SVG document to `path`, or to `out` when `path` is `-`. Returns true when it went
@@ -87,7 +87,7 @@ pub fn run(args: &Args, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
     };
     let heat = match args.heat {
         None => None,
-        Some(q) => Some(heat_of(&board, q, args)?),
+        Some(q) => Some(heat_of(&Game::from_board(board.clone()), q, args)?),
     };
     let options = DrawOptions {
         columns: args.columns,
@@ -106,7 +106,10 @@ pub fn run(args: &Args, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
             return Ok(exit::code(exit::SUCCESS));
         }
     }
-    write_text(out, &board, &options)?;
+    match args.json.json {
+        true => super::output::write_json(out, &draw_json(&board, &options))?,
+        false => write_text(out, &board, &options)?,
+    }
     Ok(exit::code(exit::SUCCESS))
 }
 
@@ -115,22 +118,23 @@ pub fn run(args: &Args, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
 pub const FLOAT_ABOVE: u32 = 1_000;
 
 /// The heat map of `quantity` on `board` (`args`: `--after`, `--within`).
-fn heat_of(board: &Board, quantity: HeatQuantity, args: &Args) -> Result<Heat> {
+fn heat_of(game: &Game, quantity: HeatQuantity, args: &Args) -> Result<Heat> {
+    let board = game.board();
     if board.size() > FLOAT_ABOVE
         && matches!(quantity, HeatQuantity::Visits | HeatQuantity::Remaining)
     {
-        return float_heat_of(board, quantity);
+        return float_heat_of(game, quantity);
     }
     let mut values = vec![None; board.size() as usize + 1];
     let name = match quantity {
         HeatQuantity::Visits => {
-            for (s, v) in visits(board)?.squares {
+            for (s, v) in game.visits()?.squares {
                 values[s as usize] = Some(to_f64(&v));
             }
             "expected visits (turns begun on the square)".to_string()
         }
         HeatQuantity::Reach => {
-            let answers = square_answers(board)?;
+            let answers = game.squares()?;
             if let Some(why) = answers.no_reach {
                 bail!("--heat reach: not computed on this board: {why}");
             }
@@ -140,7 +144,7 @@ fn heat_of(board: &Board, quantity: HeatQuantity, args: &Args) -> Result<Heat> {
             "probability that a move ever ends on the square".to_string()
         }
         HeatQuantity::Remaining => {
-            let Expectation::Finite(e) = expect_with(board, true) else {
+            let Expectation::Finite(e) = game.expect_per_square()? else {
                 bail!("the game can go on forever: expected remaining turns are infinite");
             };
             for (s, v) in &e.per_square {
@@ -150,7 +154,7 @@ fn heat_of(board: &Board, quantity: HeatQuantity, args: &Args) -> Result<Heat> {
         }
         HeatQuantity::After => {
             let n = args.after.unwrap_or(0);
-            for (s, p) in occupancy(board, n as usize) {
+            for (s, p) in game.squares_after(n as usize)? {
                 values[s as usize] = Some(to_f64(&p));
             }
             format!(
@@ -159,7 +163,7 @@ fn heat_of(board: &Board, quantity: HeatQuantity, args: &Args) -> Result<Heat> {
             )
         }
         HeatQuantity::Likeliest | HeatQuantity::LikeliestFewest => {
-            return likeliest_heat(board, quantity, args.within);
+            return likeliest_heat(game, quantity, args.within);
         }
     };
     Ok(Heat { name, values })
@@ -167,8 +171,9 @@ fn heat_of(board: &Board, quantity: HeatQuantity, args: &Args) -> Result<Heat> {
 
 /// The heat map of a likeliest game: each square its game's turns end on shaded by the number of
 /// that turn (the later turn where a game ends two turns on one square).
-fn likeliest_heat(board: &Board, quantity: HeatQuantity, within: Option<usize>) -> Result<Heat> {
-    let Some(l) = board_likeliest(board, within) else {
+fn likeliest_heat(game: &Game, quantity: HeatQuantity, within: Option<usize>) -> Result<Heat> {
+    let board = game.board();
+    let Some(l) = game.likeliest(within)? else {
         bail!("{}: no game ever ends on this board", board.origin());
     };
     let (game, which) = if quantity == HeatQuantity::LikeliestFewest {
@@ -205,7 +210,8 @@ fn likeliest_heat(board: &Board, quantity: HeatQuantity, within: Option<usize>) 
 }
 
 /// The heat map of visits or remaining turns in floating point (boards above [`FLOAT_ABOVE`]).
-fn float_heat_of(board: &Board, quantity: HeatQuantity) -> Result<Heat> {
+fn float_heat_of(game: &Game, quantity: HeatQuantity) -> Result<Heat> {
+    let board = game.board();
     let mut values = vec![None; board.size() as usize + 1];
     let name = if quantity == HeatQuantity::Visits {
         for (s, v) in visits_float(board)? {
@@ -213,7 +219,7 @@ fn float_heat_of(board: &Board, quantity: HeatQuantity) -> Result<Heat> {
         }
         "expected visits (turns begun on the square; floats)"
     } else {
-        let FloatExpectation::Finite(e) = expect_float(board, true)? else {
+        let FloatExpectation::Finite(e) = game.expect_float(true)? else {
             bail!("the game can go on forever: expected remaining turns are infinite");
         };
         for (s, v) in &e.per_square {

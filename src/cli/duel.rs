@@ -1,14 +1,11 @@
 //! `ladders race BOARD` on a board with a choice rule (two players who choose, each maximising
-//! their own chance of winning: [`ladders::choice::duel`]), and `race --from A,B`: the race from
+//! their own chance of winning: [`ladders::Game::duel`]), and `race --from A,B`: the race from
 //! any positions, the first listed moving first.
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{anyhow, bail, Result};
-use ladders::board::Board;
-use ladders::choice::duel::compare;
-use ladders::choice::{optimize, Game};
+use anyhow::{bail, Result};
 use ladders::report::duel::{to_json, write_text, DuelReport};
 
 use super::exit;
@@ -26,8 +23,9 @@ pub fn run_if_choosing(
     if args.seats.boards.len() != 1 {
         return Ok(None);
     }
-    let board = args.rules.load_with_choices(&args.seats.boards[0])?;
-    let Some(game) = Game::new(&board) else {
+    let game = args.rules.game_with_choices(&args.seats.boards[0])?;
+    let board = game.board();
+    let Some(rule) = board.choice() else {
         return Ok(None);
     };
     if (players.from, players.to) != (2, 2)
@@ -39,39 +37,19 @@ pub fn run_if_choosing(
         bail!(
             "{}: players who choose ({}) race two at a time, without --knock-off, --reverse-seat, --distribution or --svg",
             board.origin(),
-            game.rule.key()
+            rule.key()
         );
     }
-    let (a, b) = match args.from.as_deref() {
-        Some([a, b]) => (*a, *b),
+    let from = match args.from.as_deref() {
+        Some([a, b]) => Some((*a, *b)),
         Some(_) => unreachable!("--from is checked against the players"),
-        None => (board.rules().start, board.rules().start),
+        None => None,
     };
-    let index = |square: u32| {
-        game.index_of(square).ok_or_else(|| {
-            anyhow!(
-                "{}: --from {square}: a player can stand there before a turn only on a square the \
-                 game reaches below the finish ({} of them, from {} to {})",
-                board.origin(),
-                game.squares.len(),
-                game.squares.first().copied().unwrap_or(0),
-                game.squares.last().copied().unwrap_or(0)
-            )
-        })
-    };
-    let from = (index(a)?, index(b)?);
-    ladders::choice::duel::check_duel(&game)?;
-    let mut fixed = game.fixed_policies();
-    if let Ok(best) = optimize(&game) {
-        fixed.push(("the single-player optimum".to_string(), best.policy));
-    }
-    let pairs = compare(&game, from, &fixed);
-    let certified = pairs[0].result.is_ok();
+    let duel = game.duel(from)?;
+    let certified = duel.pairs[0].first_wins.is_some();
     let report = DuelReport {
-        board: &board,
-        game: &game,
-        from: (a, b),
-        pairs,
+        board,
+        duel: &duel,
         digits: usize::from(args.digits.unwrap_or(12)),
     };
     if args.output.json {
@@ -86,8 +64,8 @@ pub fn run_if_choosing(
     })))
 }
 
-/// `race --from`: each seat's board starting where the seat stands (`--start` per seat).
-pub fn positioned_boards(args: &Args, from: &[u32]) -> Result<Vec<Board>> {
+/// `race --from`: each seat's game starting where the seat stands (`--start` per seat).
+pub fn positioned_games(args: &Args, from: &[u32]) -> Result<Vec<ladders::Game>> {
     let names: Vec<&String> = match args.seats.boards.len() {
         1 => vec![&args.seats.boards[0]; from.len()],
         k if k == from.len() => args.seats.boards.iter().collect(),
@@ -106,9 +84,9 @@ pub fn positioned_boards(args: &Args, from: &[u32]) -> Result<Vec<Board>> {
             if args.seats.reverse_seat.contains(&(i + 1)) {
                 rules.reverse = !rules.reverse;
             }
-            let board = rules.load(name)?;
-            super::board_args::square_state_only(&board, "race")?;
-            Ok(board)
+            let game = rules.game(name)?;
+            super::board_args::square_state_only(game.board(), "race")?;
+            Ok(game)
         })
         .collect()
 }

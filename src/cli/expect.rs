@@ -1,22 +1,19 @@
 //! `ladders expect BOARD`: exact expected turns and the other expectations.
 
-use ladders::analysis::stateful_fits::{check_stateful, Needs};
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
-use ladders::analysis::expectation::{expect_chain_with, expect_float, expect_with, Expectation};
-use ladders::analysis::moments::{checked_moments as checked_moments_of, moments_fit, Moments};
-use ladders::analysis::stateful::{law_chain, score_fits, Score};
-use ladders::board::Board;
-use ladders::chain::{Chain, ChainState};
-use ladders::game::Capabilities;
+use anyhow::Result;
+use ladders::analysis::expectation::expect_chain_with;
+use ladders::analysis::moments::Moments;
+use ladders::analysis::stateful::Score;
 use ladders::num::decimal::fixed;
 use ladders::report::expect::{
     float_to_json, to_json, write_float_text, write_text, ExpectOptions,
 };
 use ladders::report::moments::{to_json as moments_json, write_text as write_moments};
 use ladders::report::text::exact_text;
+use ladders::{Expectations, Game};
 use num_rational::BigRational;
 
 use super::board_args::BoardArgs;
@@ -94,39 +91,35 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(chosen) = args.game.chosen()? {
         return run_policy(args, &chosen, out);
     }
-    let board = args.game.board.load()?;
+    let game = Game::from_board(args.game.board.load()?);
+    let board = game.board();
     let options = ExpectOptions {
         digits: args.game.digits.get(),
         per_square: args.per_square,
         exact: args.exact,
     };
-    let needs = match (args.float, args.per_square) {
-        (true, false) => Needs::Law,
-        (true, true) => Needs::Full,
-        (false, false) => Needs::LawSolve,
-        (false, true) => Needs::FullSolve,
-    };
-    check_stateful(&board, needs)?;
-    if !args.float {
-        score_fits(&board)?;
-    }
     if args.float {
-        let expectation =
-            expect_float(&board, args.per_square).with_context(|| board.origin().to_string())?;
+        let expectation = game.expect_float(args.per_square).map_err(|e| match e {
+            ladders::Error::Untrusted(_) => {
+                anyhow::Error::new(e).context(board.origin().to_string())
+            }
+            other => other.into(),
+        })?;
         if args.output.json {
-            write_json(out, &float_to_json(&board, &expectation, options))?;
+            write_json(out, &float_to_json(board, &expectation, options))?;
         } else {
-            write_float_text(out, &board, &expectation, options)?;
+            write_float_text(out, board, &expectation, options)?;
         }
         return Ok(exit::code(exit::SUCCESS));
     }
-    let (expectation, moments) = match args.moments {
-        None => (expect_with(&board, args.per_square), None),
-        Some(k) => expect_and_moments(&board, usize::from(k), args.per_square)?,
-    };
-    let score = ladders::analysis::stateful::score(&board)?;
+    let Expectations {
+        expectation,
+        moments,
+        score,
+        ..
+    } = game.expectations(args.per_square, args.moments.map(usize::from))?;
     if args.output.json {
-        let mut value = serde_json::to_value(to_json(&board, &expectation, options))?;
+        let mut value = serde_json::to_value(to_json(board, &expectation, options))?;
         if let (Some(m), Some(obj)) = (&moments, value.as_object_mut()) {
             obj.insert("moments".into(), moments_json(m, options.digits));
         }
@@ -135,7 +128,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         }
         write_json(out, &value)?;
     } else {
-        write_text(out, &board, &expectation, options)?;
+        write_text(out, board, &expectation, options)?;
         if let Some(m) = &moments {
             write_moments_text(out, m, options.digits)?;
         }
@@ -160,9 +153,11 @@ fn run_policy(args: &Args, chosen: &Chosen, out: &mut dyn Write) -> Result<ExitC
     let chain = chosen.model().chain();
     let (expectation, moments) = match args.moments {
         None => (expect_chain_with(&chain, args.per_square), None),
-        Some(k) => with_moments(&chain, usize::from(k), || {
-            expect_chain_with(&chain, args.per_square)
-        })?,
+        Some(k) => {
+            Game::from_board(chosen.board.clone()).with_moments(&chain, usize::from(k), || {
+                Ok(expect_chain_with(&chain, args.per_square))
+            })?
+        }
     };
     if args.output.json {
         let mut value = serde_json::to_value(to_json(&chosen.board, &expectation, options))?;
@@ -225,45 +220,4 @@ pub(super) fn die_table(
         }
     }
     Ok(exit::code(exit::SUCCESS))
-}
-
-/// The expectations of `board` and its moments to order k, by the cheaper exact route,
-/// cross-checked by the other where that is cheap ([`checked_moments_of`]; a disagreement is a
-/// bug, reported as an error). Moments too long to compute are refused before the expectations'
-/// solve, which takes 30 s with `roll_again = 3` on 10,000 squares.
-fn expect_and_moments(
-    board: &Board,
-    k: usize,
-    per_square: bool,
-) -> Result<(Expectation, Option<Moments>)> {
-    let expectation = || expect_with(board, per_square);
-    if !Capabilities::of(board).stateless {
-        return with_moments(&law_chain(board), k, expectation);
-    }
-    match ladders::chain::check_fits(board) {
-        Ok(()) => with_moments(&Chain::for_board(board), k, expectation),
-        // No moments are asked of an infinite expectation: it is answered as before.
-        Err(too_big) => match expectation() {
-            Expectation::Finite(_) => Err(too_big.into()),
-            infinite => Ok((infinite, None)),
-        },
-    }
-}
-
-/// The expectations (from `expectation`) and the moments to order k on `chain`, refused from
-/// the estimates ([`moments_fit`]) before either is solved when the game can end.
-fn with_moments<S: ChainState>(
-    chain: &Chain<S>,
-    k: usize,
-    expectation: impl FnOnce() -> Expectation,
-) -> Result<(Expectation, Option<Moments>)> {
-    if chain.trap().is_none() {
-        moments_fit(chain, k)?;
-    }
-    let expectation = expectation();
-    let moments = match &expectation {
-        Expectation::Finite(_) => Some(checked_moments_of(chain, k)?),
-        Expectation::Infinite(_) => None,
-    };
-    Ok((expectation, moments))
 }

@@ -4,10 +4,8 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{anyhow, bail, Result};
-use ladders::choice::{evaluate, optimize, policy_file, within, Game};
-use ladders::report::optimize::{to_json, write_text, OptimizeReport, Scored};
-use num_rational::BigRational;
+use anyhow::{bail, Result};
+use ladders::report::optimize::{to_json, write_text, OptimizeReport};
 
 use super::board_args::BoardArgs;
 use super::exit;
@@ -36,62 +34,25 @@ pub struct Args {
 
 /// Runs `optimize`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let board = args.board.rules.load_with_choices(&args.board.board)?;
-    let Some(game) = Game::new(&board) else {
+    let game = args.board.rules.game_with_choices(&args.board.board)?;
+    let board = game.board();
+    if board.choice().is_none() {
         bail!(
             "{}: the board has no choice rule: add one (choose_die = [4, 6], coin = true, pick = 2 \
              or choose_face = true in [rules], or --choose-die, --coin, --pick, --choose-face)",
             board.origin()
         );
-    };
-    let at_start = |values: &[BigRational]| {
-        game.start.map_or_else(
-            || BigRational::from_integer(0.into()),
-            |s| values[s].clone(),
-        )
-    };
-    let mut others: Vec<Scored> = Vec::new();
-    let (value, policy, evaluations, proved) = match args.within {
-        None => {
-            let best = optimize(&game).map_err(|s| {
-                anyhow!(
-                    "{}: from square {s} no choice ever reaches the finish: the expected turns are infinite",
-                    board.origin()
-                )
-            })?;
-            for (name, p) in game.fixed_policies() {
-                others.push(Scored::new(name, &game, evaluate(&game, &p, false)));
-            }
-            (
-                at_start(&best.values),
-                best.policy,
-                best.evaluations,
-                best.proved,
-            )
-        }
-        Some(n) => {
-            let w = within(&game, n);
-            (at_start(&w.chances), w.first_turn, 0, false)
-        }
+    }
+    let mut optimized = match args.within {
+        None => game.optimize()?,
+        Some(n) => game.optimize_within(n)?,
     };
     for path in &args.policy {
-        let file = policy_file::load(path)?;
-        let p = file.policy(&game)?;
-        others.push(Scored::new(
-            path.display().to_string(),
-            &game,
-            evaluate(&game, &p, false),
-        ));
+        optimized.others.push(game.score_policy(path)?);
     }
     let report = OptimizeReport {
-        board: &board,
-        game: &game,
-        within: args.within,
-        value,
-        policy: &policy,
-        evaluations,
-        proved,
-        others,
+        board,
+        optimized: &optimized,
         digits: args.digits.get(),
     };
     if args.output.json {
@@ -100,9 +61,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     } else {
         write_text(out, &report)?;
     }
-    Ok(exit::code(if args.within.is_some() || proved {
-        exit::SUCCESS
-    } else {
-        exit::CHECK_FAILED
-    }))
+    Ok(exit::code(
+        if optimized.within.is_some() || optimized.proved {
+            exit::SUCCESS
+        } else {
+            exit::CHECK_FAILED
+        },
+    ))
 }

@@ -1,18 +1,12 @@
 //! `ladders pgf BOARD`: the probability generating function of the number of turns as N(z)/D(z)
 //! and the minimal recurrence of P(T = n).
 
-use ladders::analysis::stateful_fits::{check_stateful, Needs};
 use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::pgf::tail::decay_rate;
-use ladders::analysis::pgf::{pgf_within, PGF_SECONDS_LIMIT};
-use ladders::analysis::stateful::law_chain;
-use ladders::board::Board;
-use ladders::chain::{Chain, ChainState};
-use ladders::game::Capabilities;
 use ladders::report::pgf::{cas_line, to_json, write_text, PgfFormat};
+use ladders::{ClosedForm, Game};
 
 use super::board_args::BoardArgs;
 use super::exit;
@@ -49,36 +43,17 @@ fn parse_format(text: &str) -> Result<PgfFormat, String> {
     }
 }
 
-/// Runs `pgf`: on a board that changes during a game (one-use jumps, points, lost or extra
-/// turns) over the chain of the player state without the eaten point squares (`law_chain`:
-/// the same law of T), else over the squares.
+/// Runs `pgf`: the façade's closed form, printed.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let board = args.board.load()?;
-    ladders::chain::check_fits(&board)?;
-    check_stateful(&board, Needs::Law)?;
-    if !Capabilities::of(&board).stateless {
-        report(args, &board, &law_chain(&board), out)?;
+    let game = Game::from_board(args.board.load()?);
+    let ClosedForm { pgf, decay, .. } = game.pgf()?;
+    let board = game.board();
+    if args.output.json {
+        write_json(out, &to_json(board, &pgf, decay.as_ref()))?;
+    } else if let Some(format) = args.format {
+        writeln!(out, "{}", cas_line(&pgf, format))?;
     } else {
-        report(args, &board, &Chain::for_board(&board), out)?;
+        write_text(out, board, &pgf, decay.as_ref(), args.digits.get())?;
     }
     Ok(exit::code(exit::SUCCESS))
-}
-
-fn report<S: ChainState>(
-    args: &Args,
-    board: &Board,
-    chain: &Chain<S>,
-    out: &mut dyn Write,
-) -> Result<()> {
-    let f = pgf_within(chain, PGF_SECONDS_LIMIT)?;
-    if args.output.json {
-        let rate = decay_rate(chain, &f);
-        write_json(out, &to_json(board, &f, rate.as_ref()))?;
-    } else if let Some(format) = args.format {
-        writeln!(out, "{}", cas_line(&f, format))?;
-    } else {
-        let rate = decay_rate(chain, &f);
-        write_text(out, board, &f, rate.as_ref(), args.digits.get())?;
-    }
-    Ok(())
 }

@@ -5,13 +5,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use ladders::analysis::stateful::board_distribution;
 use ladders::board::Board;
-use ladders::game::Capabilities;
-use ladders::race::knockoff::{knock_off_race, KnockOffOptions};
-use ladders::race::shared::{shared_race, SharedOptions};
-use ladders::race::{race, Race, RaceOptions};
 use ladders::report::race::{table_json, to_json, write_table_text, write_text, RaceReportOptions};
+use ladders::{Game, Meeting, RaceSettings};
 
 use super::board_args::RuleArgs;
 use super::exit;
@@ -63,14 +59,14 @@ pub struct Args {
     pub rules: RuleArgs,
 }
 
-/// The boards of the seats, in playing order: one name for every seat or one per seat, each
+/// The games of the seats, in playing order: one name for every seat or one per seat, each
 /// loaded with `rules`, and the seats in `reverse_seat` (from 1) reversed.
-pub fn seat_boards(
+pub fn seat_games(
     names: &[String],
     rules: &RuleArgs,
     reverse_seat: &[usize],
     players: usize,
-) -> Result<Vec<Board>> {
+) -> Result<Vec<Game>> {
     let names: Vec<&String> = if names.len() == 1 {
         vec![&names[0]; players]
     } else if names.len() == players {
@@ -94,49 +90,33 @@ pub fn seat_boards(
             if reverse_seat.contains(&(i + 1)) {
                 rules.reverse = !rules.reverse;
             }
-            let board = rules.load(name)?;
-            ladders::chain::check_fits(&board)?;
-            Ok(board)
+            rules.game(name)
         })
         .collect()
 }
 
-/// Memory of the knock-off joint chain per state, with its transitions and the stepping vectors:
-/// measured 66 MB peak for the about 30,000 states of three players on a 30-square board
-/// (`/usr/bin/time -v ladders race b30.toml --knock-off --players 3 --exact-limit 0`), rounded up.
-const BYTES_PER_JOINT_STATE: f64 = 2_500.0;
-
-/// The most memory a knock-off race may plan for before it starts building the joint chain.
-const KNOCK_OFF_MEMORY: f64 = 2.0 * (1u64 << 30) as f64;
-
-/// Refuses, before anything is allocated, a knock-off race whose joint chain could need more
-/// than [`KNOCK_OFF_MEMORY`]: the states are at most the product of the seats' squares (start
-/// included) times the seats (whose turn it is), and `--state-limit` caps them.
-fn knock_off_memory_fits(seats: &[&Board], state_limit: usize) -> Result<()> {
-    let bound = seats.len() as f64
-        * seats
-            .iter()
-            .map(|b| f64::from(b.size()) + 1.0)
-            .product::<f64>();
-    let states = bound.min(state_limit as f64);
-    let bytes = states * BYTES_PER_JOINT_STATE;
-    if bytes > KNOCK_OFF_MEMORY {
+/// How the seats meet, from the arguments and the boards: a board that changes during a game
+/// is shared by every seat (one board for all, none of the flags that need seats apart).
+fn meeting(args: &Args, games: &[Game]) -> Result<Meeting> {
+    let shared = games.iter().any(Game::changes_during_a_game);
+    if !shared
+        && !args.seats.knock_off
+        && (args.exact_limit.is_some() || args.state_limit.is_some())
+    {
+        bail!("--exact-limit and --state-limit are for joint chains: --knock-off, or a board that changes during a game");
+    }
+    if !shared {
+        return Ok(match args.seats.knock_off {
+            true => Meeting::KnockOff,
+            false => Meeting::Never,
+        });
+    }
+    if args.svg.is_some() {
         bail!(
-            "the knock-off joint chain may need up to {states:.3e} states, about {:.1} GB of memory \
-             (the limit is {:.0} GB): a smaller --state-limit refuses it cleanly, or \
-             `ladders simulate --players {} --knock-off` estimates it with standard errors",
-            bytes / 1e9,
-            KNOCK_OFF_MEMORY / 1e9,
-            seats.len()
+            "--svg charts a race of seats that do not meet; on a board that changes during a \
+             game the seats share it"
         );
     }
-    Ok(())
-}
-
-/// The race of seats sharing one board that changes during a game ([`shared_race`]): every
-/// seat on the same board, no knock-off.
-fn run_shared(args: &Args, seats: &[&Board], digits: usize) -> Result<Race> {
-    let board = seats[0];
     let one_board =
         args.seats.boards.len() == 1 && args.seats.reverse_seat.is_empty() && args.from.is_none();
     if args.seats.knock_off || args.distribution || !one_board {
@@ -144,19 +124,10 @@ fn run_shared(args: &Args, seats: &[&Board], digits: usize) -> Result<Race> {
             "{}: a board that changes during a game is shared by every seat (a broken ladder is \
              broken for all): give one board for all seats, without --reverse-seat, --from, \
              --knock-off or --distribution",
-            board.origin()
+            games[0].board().origin()
         );
     }
-    let options = SharedOptions {
-        digits,
-        exact_limit: args.exact_limit.unwrap_or(2000),
-        state_limit: args
-            .state_limit
-            .unwrap_or(SharedOptions::default().state_limit),
-        scores: true,
-    };
-    super::simulate::refuse_endless_shared(board, seats.len())?;
-    Ok(shared_race(board, seats.len(), &options)?)
+    Ok(Meeting::SharedBoard)
 }
 
 /// Runs `race`.
@@ -165,69 +136,36 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(code) = super::duel::run_if_choosing(args, &players, out)? {
         return Ok(code);
     }
-    let options = RaceOptions {
-        digits,
-        max_turns: args.max_turns.max(1),
-        distribution: args.distribution,
-    };
+    let mut settings = RaceSettings::new(Meeting::Never).digits(digits);
+    settings.max_turns = args.max_turns;
+    settings.distribution = args.distribution;
     if players.from != players.to {
-        let board = args.rules.load(&args.seats.boards[0])?;
-        super::board_args::square_state_only(&board, "race")?;
-        ladders::chain::check_fits(&board)?;
-        let mut races = Vec::new();
-        for k in players.from..=players.to {
-            let seats = vec![&board; k];
-            races.push(race(&seats, &options)?);
-        }
+        let game = args.rules.game(&args.seats.boards[0])?;
+        super::board_args::square_state_only(game.board(), "race")?;
+        let races = game.race_table(players.from..=players.to, &settings)?;
         if args.output.json {
-            write_json(out, &table_json(&board, &races))?;
+            write_json(out, &table_json(game.board(), &races))?;
         } else {
-            write_table_text(out, &board, &races)?;
+            write_table_text(out, game.board(), &races)?;
         }
         return Ok(exit::code(exit::SUCCESS));
     }
-    let boards = match &args.from {
-        Some(from) => super::duel::positioned_boards(args, from)?,
-        None => seat_boards(
+    let games = match &args.from {
+        Some(from) => super::duel::positioned_games(args, from)?,
+        None => seat_games(
             &args.seats.boards,
             &args.rules,
             &args.seats.reverse_seat,
             players.from,
         )?,
     };
-    let seats: Vec<&Board> = boards.iter().collect();
-    let stateful = seats.iter().any(|b| !Capabilities::of(b).stateless);
-    if !stateful
-        && !args.seats.knock_off
-        && (args.exact_limit.is_some() || args.state_limit.is_some())
-    {
-        bail!("--exact-limit and --state-limit are for joint chains: --knock-off, or a board that changes during a game");
-    }
-    if stateful && args.svg.is_some() {
-        bail!(
-            "--svg charts a race of seats that do not meet; on a board that changes during a \
-             game the seats share it"
-        );
-    }
-    let result = if stateful {
-        run_shared(args, &seats, digits)?
-    } else if args.seats.knock_off {
-        let state_limit = args.state_limit.unwrap_or(200_000);
-        if !ladders::race::relative::applies(&seats) {
-            knock_off_memory_fits(&seats, state_limit)?;
-        }
-        let options = KnockOffOptions {
-            digits,
-            max_turns: args.max_turns.max(1),
-            state_limit,
-            exact_limit: args.exact_limit.unwrap_or(2000),
-        };
-        knock_off_race(&seats, true, &options)?
-    } else {
-        race(&seats, &options)?
-    };
+    settings.meeting = meeting(args, &games)?;
+    settings.exact_limit = args.exact_limit.unwrap_or(settings.exact_limit);
+    settings.state_limit = args.state_limit;
+    let result = Game::race_with(&games, &settings)?;
+    let seats: Vec<&Board> = games.iter().map(Game::board).collect();
     if let Some(path) = &args.svg {
-        if write_race_svg(path, &seats, out)? {
+        if write_race_svg(path, &games, out)? {
             return Ok(exit::code(exit::SUCCESS));
         }
     }
@@ -245,12 +183,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
 
 /// Writes the chart of each seat's chance of having won by each round to `path` (`-`: `out`),
 /// from the seats' exact laws to P(T > n) below 1/10,000; true when it went to `out`.
-fn write_race_svg(path: &str, seats: &[&Board], out: &mut dyn Write) -> Result<bool> {
-    let laws = seats
+fn write_race_svg(path: &str, games: &[Game], out: &mut dyn Write) -> Result<bool> {
+    let laws = games
         .iter()
-        .map(|b| board_distribution(b, &super::distribution::chart_law_options()))
+        .map(|g| g.distribution(&super::distribution::chart_law_options()))
         .collect::<Result<Vec<_>, _>>()?;
     let laws: Vec<&_> = laws.iter().collect();
-    let svg = ladders::report::chart::race_svg(seats, &laws)?;
+    let seats: Vec<&Board> = games.iter().map(Game::board).collect();
+    let svg = ladders::report::chart::race_svg(&seats, &laws)?;
     super::draw::write_svg(path, &svg, out)
 }

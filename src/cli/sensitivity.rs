@@ -4,9 +4,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
-use ladders::analysis::design::{expected_turns, sensitivity, sensitivity_fits};
+use anyhow::Result;
 use ladders::report::design::{sensitivity_json, write_sensitivity, write_sensitivity_csv};
+use ladders::{Game, Sensitivity};
 
 use super::board_args::BoardArgs;
 use super::exit;
@@ -40,24 +40,16 @@ pub struct Args {
 
 /// Runs `sensitivity`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let board = args.board.load()?;
-    ladders::chain::check_fits(&board)?;
-    // Refused before the board's own solve when the solve per jump would take too long.
-    sensitivity_fits(&board)?;
-    let Some(base) = expected_turns(&board) else {
-        bail!(
-            "{}: the game can go on forever, so its expected turns are infinite",
-            board.origin()
-        );
-    };
-    let removals = sensitivity(&board, &base)?;
+    let game = Game::from_board(args.board.load()?);
+    let Sensitivity { base, removals, .. } = game.sensitivity()?;
+    let board = game.board();
     let digits = args.digits.get();
     if args.output.json {
-        write_json(out, &sensitivity_json(&board, &base, &removals, digits))?;
+        write_json(out, &sensitivity_json(board, &base, &removals, digits))?;
     } else if args.csv {
         write_sensitivity_csv(out, &removals, digits, args.exact)?;
     } else {
-        write_sensitivity(out, &board, &base, &removals, digits, args.exact)?;
+        write_sensitivity(out, board, &base, &removals, digits, args.exact)?;
     }
     Ok(exit::code(exit::SUCCESS))
 }

@@ -1,17 +1,14 @@
 //! `ladders shortest BOARD`: the shortest game (with its rolls and probability), the fewest
 //! rolls, the longest game, and with `--likeliest` the likeliest games.
 
-use ladders::analysis::stateful_fits::{check_stateful, Needs};
 use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
 use ladders::analysis::likeliest::likeliest_turns;
-use ladders::analysis::shortest::{extremes, extremes_by};
-use ladders::analysis::shortest_state::{board_likeliest, stateful_extremes};
-use ladders::chain::Chain;
-use ladders::game::Capabilities;
+use ladders::analysis::shortest::extremes_by;
 use ladders::report::shortest::{likeliest_json, to_json, write_likeliest, write_text};
+use ladders::Game;
 
 use super::exit;
 use super::output_args::Json;
@@ -54,16 +51,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             (c.board.clone(), e, likely)
         }
         None => {
-            let board = args.game.board.load()?;
-            ladders::chain::check_fits(&board)?;
-            check_stateful(&board, Needs::Full)?;
-            let e = if !Capabilities::of(&board).stateless {
-                stateful_extremes(&board)
-            } else {
-                extremes(&board, &Chain::for_board(&board))
+            let game = Game::from_board(args.game.board.load()?);
+            let e = game.shortest()?;
+            let likely = match args.likeliest {
+                true => Some(game.likeliest(within)?),
+                false => None,
             };
-            let likely = args.likeliest.then(|| board_likeliest(&board, within));
-            (board, e, likely)
+            (game.board().clone(), e, likely)
         }
     };
     let digits = args.game.digits.get();

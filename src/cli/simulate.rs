@@ -8,7 +8,6 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use ladders::board::Board;
 use ladders::game::Capabilities;
-use ladders::race::shared::endless_shared_turn;
 use ladders::report::chart::simulation_svg;
 use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
 use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
@@ -23,7 +22,7 @@ use super::exit;
 use super::output::write_json;
 use super::output_args::Json;
 use super::policy_arg::{write_report, Chosen, PolicyArgs};
-use super::race::seat_boards;
+use super::race::seat_games;
 use super::seat_args::{SeatArgs, SIMULATING};
 
 /// The most games one run may ask for (10^12: days of work even at full speed).
@@ -207,6 +206,22 @@ fn with_progress<T: Send>(
     Ok((result, Timing { seconds, threads }))
 }
 
+/// The seats' boards ([`seat_games`]), each chain checked to fit.
+fn seat_boards(
+    names: &[String],
+    rules: &RuleArgs,
+    reverse_seat: &[usize],
+    players: usize,
+) -> Result<Vec<Board>> {
+    seat_games(names, rules, reverse_seat, players)?
+        .iter()
+        .map(|game| {
+            ladders::chain::check_fits(game.board())?;
+            Ok(game.board().clone())
+        })
+        .collect()
+}
+
 /// Refuses a board whose turn can go on for ever: no simulated game would end.
 pub fn refuse_endless_turns(board: &Board) -> Result<()> {
     if let Some(square) = ladders::chain::endless_turn(board) {
@@ -220,32 +235,13 @@ pub fn refuse_endless_turns(board: &Board) -> Result<()> {
     Ok(())
 }
 
-/// The most joint states [`refuse_endless_shared`] walks to tell whether seats sharing a board
-/// can reach a turn that goes on for ever.
-const ENDLESS_WALK_LIMIT: usize = 1_000_000;
-
 /// Refuses `players` seats sharing the stateful `board` when a reachable turn of the shared game
-/// can go on for ever: one reachable only because another seat broke a jump as well as one a
-/// player alone reaches ([`endless_shared_turn`]).
+/// can go on for ever: one a player alone reaches, or one reachable only because another seat
+/// broke a jump ([`ladders::race::shared::refuse_endless_shared`]).
 pub fn refuse_endless_shared(board: &Board, players: usize) -> Result<()> {
     refuse_endless_turns(board)?;
-    match endless_shared_turn(board, players, ENDLESS_WALK_LIMIT) {
-        Ok(None) => Ok(()),
-        Ok(Some((squares, seat))) => bail!(
-            "{}: {players} players sharing the board can reach a turn that goes on for ever (the \
-             chance that it never ends is above 0): seat {seat}'s turn with the seats on squares \
-             {squares:?}, where jumps another seat broke have put it; so a game might never end, \
-             and neither a simulation nor an exact answer is given",
-            board.origin()
-        ),
-        Err(limit) => bail!(
-            "{}: a turn from some square can go on for ever once jumps are used up, and whether \
-             {players} players sharing the board can reach it was not settled within {limit} \
-             joint states; a game might never end, so it is not played (fewer players settle it \
-             sooner)",
-            board.origin()
-        ),
-    }
+    ladders::race::shared::refuse_endless_shared(board, players)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", board.origin()))
 }
 
 /// Runs the simulation with the thread count and a progress bar on stderr.
@@ -366,7 +362,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         super::output::write_file(path, "CSV", &csv)?;
     }
     if let Some(path) = &args.svg {
-        let exact = exact_law(chosen.as_ref(), &board, &chart_law_options()).ok();
+        let game = ladders::Game::from_board(board.clone());
+        let exact = exact_law(chosen.as_ref(), &game, &chart_law_options()).ok();
         let svg = simulation_svg(&board, &sim, exact.as_ref())?;
         if super::draw::write_svg(path, &svg, out)? {
             return Ok(exit::code(exit::SUCCESS));

@@ -2,13 +2,12 @@
 //! move ever ends there, expected remaining turns), each jump's expected uses and probability of
 //! being taken, and with `--after N` the law of the token's square after N turns.
 
-use ladders::analysis::stateful_fits::{check_stateful, Needs};
 use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::squares::{occupancy, square_answers};
 use ladders::report::squares::{after_json, to_json, write_after, write_csv, write_text, Format};
+use ladders::Game;
 
 use super::board_args::BoardArgs;
 use super::exit;
@@ -48,30 +47,28 @@ pub struct Args {
 
 /// Runs `squares`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let board = args.board.load()?;
-    ladders::chain::check_fits(&board)?;
-    check_stateful(&board, Needs::FullSolve)?;
+    let game = Game::from_board(args.board.load()?);
+    let board = game.board();
     let format = Format {
         digits: args.digits.get(),
         exact: args.exact,
     };
     if let Some(n) = args.after {
-        let law = occupancy(&board, n as usize);
+        let law = game.squares_after(n as usize)?;
         if args.output.json {
-            write_json(out, &after_json(&board, n as usize, &law, format.digits))?;
+            write_json(out, &after_json(board, n as usize, &law, format.digits))?;
         } else {
-            write_after(out, &board, n as usize, &law, format, args.csv)?;
+            write_after(out, board, n as usize, &law, format, args.csv)?;
         }
         return Ok(exit::code(exit::SUCCESS));
     }
-    ladders::analysis::squares::check_square_answers(&board)?;
-    let answers = square_answers(&board)?;
+    let answers = game.squares()?;
     if args.output.json {
-        write_json(out, &to_json(&board, &answers, format.digits))?;
+        write_json(out, &to_json(board, &answers, format.digits))?;
     } else if args.csv {
         write_csv(out, &answers, args.jumps, format)?;
     } else {
-        write_text(out, &board, &answers, format)?;
+        write_text(out, board, &answers, format)?;
     }
     Ok(exit::code(exit::SUCCESS))
 }

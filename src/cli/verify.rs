@@ -1,18 +1,16 @@
 //! `ladders verify BOARD (FILE | --mean X --games N)`: check a simulation someone wrote against
 //! the exact answers, and on a failure name the usual rule variant the sample fits instead.
 
-use ladders::analysis::stateful_fits::{check_stateful, Needs};
 use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
 use ladders::report::verify::{to_json, write_text, VerifyReport};
-use ladders::simulate::check::{
-    compare, fitting_variants, ExactLaw, LawError, Observed, VariantSearch,
-};
+use ladders::simulate::check::{compare, fitting_variants, Observed, VariantSearch};
 use ladders::simulate::sample::{parse_turns, read_sample};
 use ladders::simulate::spread::{fits_of_sd, variance_test};
 use ladders::text::printable;
+use ladders::Game;
 
 use super::board_args::{claim_stdin, BoardArgs};
 use super::exit;
@@ -57,10 +55,8 @@ pub struct Args {
 /// Runs `verify`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let (mean, sd) = super::config::verify(args)?;
-    let board = args.board.load()?;
-    ladders::chain::check_fits(&board)?;
-    check_stateful(&board, Needs::Full)?;
-    check_stateful(&board, Needs::LawSolve)?;
+    let game = Game::from_board(args.board.load()?);
+    let board = game.board();
     let turns = match &args.file {
         Some(path) => {
             let text = if path == "-" {
@@ -84,17 +80,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         (None, Some(m), Some(games)) => Observed::Summary { mean: m, games },
         _ => bail!("{}", super::config::NO_SAMPLE),
     };
-    let law = ExactLaw::new(&board, observed.tail_below()).map_err(|e| match e {
-        LawError::Trap(trap) => anyhow!(
-            "{}: the expected number of turns is infinite ({}), so no finite sample can fit it",
-            board.name(),
-            trap.sentence(&board)
-        ),
-        LawError::TooMuchWork(w) => anyhow::Error::new(w).context(board.name().to_string()),
-        LawError::Score(e) => anyhow::Error::new(e).context(board.name().to_string()),
+    let law = game.exact_law(observed.tail_below()).map_err(|e| match e {
+        ladders::Error::Endless { .. } => anyhow!("{e}, so no finite sample can fit it"),
+        other => other.into(),
     })?;
     let variance = match (&sd, args.games) {
-        (Some(sd), Some(games)) => Some(variance_test(&board, sd, games).map_err(|e| {
+        (Some(sd), Some(games)) => Some(variance_test(board, sd, games).map_err(|e| {
             anyhow!(
                 "--sd: {e} (its test needs the exact fourth moment of the turns; drop --sd to \
                  test the mean alone)"
@@ -109,14 +100,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     // Variants need a sample that can tell them apart.
     let search = match comparison.too_few {
         true => VariantSearch::default(),
-        false => fitting_variants(&board, &law, observed, None),
+        false => fitting_variants(board, &law, observed, None),
     };
     let search = match (&sd, args.games) {
-        (Some(sd), Some(games)) => fits_of_sd(&board, search, sd, games),
+        (Some(sd), Some(games)) => fits_of_sd(board, search, sd, games),
         _ => search,
     };
     let report = VerifyReport {
-        board: &board,
+        board,
         law: &law,
         observed,
         comparison: &comparison,

@@ -1,8 +1,8 @@
 //! Certified stepping of a chain's law in 128-bit block floating point: for every turn n,
 //! integer bounds `lo <= P(T = n) 2^k <= hi` and the same for `P(T > n)`, from which the
 //! correctly rounded decimals and the nearest `f64` are decided without any fraction. This file
-//! holds the enclosures ([`Bounds`]) and how they are rounded (`certified/cells.rs`: the
-//! scientific digits of a cell in machine words); `certified/rows.rs` the chain's rows as the tiers
+//! holds the enclosures ([`Bounds`]) and how they are rounded (`certified/cells_tests.rs`: the
+//! cells against the fractions' own decimals); `certified/rows.rs` the chain's rows as the tiers
 //! read them ([`MergedRows`]: counts over a small common denominator, or fractions);
 //! `certified/stepper.rs` the stepping ([`CertifiedChain`], [`CertifiedStepper`]) and why its
 //! bounds hold.
@@ -28,17 +28,15 @@ use num_traits::{ToPrimitive, Zero};
 
 #[cfg(test)]
 use crate::num::decimal::fixed_scaled_u128;
-use crate::num::decimal::{
-    format_scientific, pow10_u64, push_fixed_scaled_u128, push_scientific_u64, scientific_parts,
-};
+use crate::num::decimal::{format_scientific, pow10_u64, push_fixed_scaled_u128, scientific_parts};
 use crate::num::limbs::u128_to_f64;
 
-mod cells;
+#[cfg(test)]
+mod cells_tests;
 mod float;
 mod geometric;
 mod rows;
 mod stepper;
-pub(crate) use cells::scientific_u128;
 pub use float::{FloatChain, FloatStepper};
 pub use geometric::GeometricTier;
 pub use rows::{nearest_f64, MergedRows, Probabilities};
@@ -103,9 +101,6 @@ impl Bounds {
         let start = text.len();
         push_fixed_scaled_u128(text, q, digits);
         let plain = text.len();
-        if self.push_scientific(q, digits, complement, text).is_some() {
-            return Some(plain);
-        }
         match self.probability_of(q, digits, complement) {
             Some(table) => {
                 text.extend_from_slice(table.as_deref().unwrap_or("").as_bytes());
@@ -116,47 +111,6 @@ impl Bounds {
                 None
             }
         }
-    }
-
-    /// The table's text at the end of `text` in machine words when it is scientific (a value
-    /// that rounds to 0, or to 1 as `1 - ...`, without being it) and every number involved
-    /// fits one: `None` (and nothing written) leaves it to [`Bounds::probability_of`] (the
-    /// plain text, undecided bounds, a long denominator), which writes the same text from big
-    /// integers.
-    fn push_scientific(
-        &self,
-        q: u128,
-        digits: usize,
-        complement: bool,
-        text: &mut Vec<u8>,
-    ) -> Option<()> {
-        let m = u128::from(pow10_u64(digits)?);
-        if q != 0 && q != m {
-            return None;
-        }
-        // The number shown in scientific notation is, for each bound b of x, either b itself
-        // or 2^shift - b (x's distance from 1): the same four cases as `probability_of`.
-        let distance_from_one = (q == 0) == complement;
-        let shown = |b: u128| -> Option<u128> {
-            let v = match distance_from_one {
-                false => b,
-                true if self.shift < 128 && b <= 1u128 << self.shift => (1u128 << self.shift) - b,
-                true if self.shift == 128 && b > 0 => b.wrapping_neg(),
-                true => return None,
-            };
-            // 0 shows as the plain text: left to `probability_of`.
-            (v != 0).then_some(v)
-        };
-        let (lo, hi) = (shown(self.lo)?, shown(self.hi)?);
-        let parts = scientific_u128(lo, self.shift, 4)?;
-        if scientific_u128(hi, self.shift, 4)? != parts {
-            return None;
-        }
-        if q != 0 {
-            text.extend_from_slice(b"1 - ");
-        }
-        push_scientific_u64(text, parts.0 as u64, parts.1, 4);
-        Some(())
     }
 
     /// The table's text given `q`, the rounded value: `Some(None)` when it is the plain decimal
@@ -695,69 +649,6 @@ mod tests {
                     }
                 }
             }
-        }
-    }
-
-    /// The cells as the big-integer route alone writes them (the code before the word
-    /// route): the reference for [`Bounds::push_scientific`].
-    fn cells_by_big_integers(
-        b: &Bounds,
-        digits: usize,
-        complement: bool,
-    ) -> Option<(String, String)> {
-        let q = b.rounded(digits, complement)?;
-        let plain = fixed_scaled_u128(q, digits);
-        let table = b.probability_of(q, digits, complement)?;
-        Some((table.unwrap_or_else(|| plain.clone()), plain))
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
-
-        #[test]
-        fn scientific_digits_in_words_agree_with_big_integers(
-            v in 1u128..,
-            bits in 0u32..128,
-            k in 0u32..300,
-            significant in 1usize..8,
-        ) {
-            // Values of every length: v cut to `bits` bits. Each route may decline (the big
-            // integers' for a number its first guess puts past 10^(significant - 1)); where
-            // both answer, they agree.
-            let v = (v >> bits).max(1);
-            let big = scientific_parts(&BigInt::from(v), u64::from(k), significant);
-            if let (Some((m, e)), Some(big)) = (scientific_u128(v, k, significant), big) {
-                proptest::prop_assert_eq!((BigInt::from(m), e), big);
-            }
-        }
-
-        #[test]
-        fn cells_in_words_agree_with_big_integers(
-            lo in 0u128..,
-            width in 0u32..128,
-            cut in 0u32..128,
-            shift in 0u32..260,
-            digits in 0usize..20,
-            complement in proptest::bool::ANY,
-        ) {
-            // Near 0, near 1 (lo close to 2^shift) and in between; bounds up to 2^width apart.
-            let lo = match shift {
-                0..128 => (lo >> cut) % ((1u128 << shift) + 1),
-                _ => lo >> cut,
-            };
-            let near_one = shift <= 128 && cut % 3 == 0;
-            let lo = match near_one {
-                true if shift == 128 => lo.wrapping_neg().max(1),
-                true => (1u128 << shift) - lo % ((1u128 << shift) + 1),
-                false => lo,
-            };
-            let gap = (1u128 << width) - 1;
-            let top = if shift < 128 { 1u128 << shift } else { u128::MAX };
-            let b = Bounds { lo, hi: lo.saturating_add(gap % 7).min(top).max(lo), shift };
-            proptest::prop_assert_eq!(
-                b.cells(digits, complement),
-                cells_by_big_integers(&b, digits, complement)
-            );
         }
     }
 }

@@ -652,16 +652,6 @@ impl Stepper<'_> {
     }
 }
 
-/// True when `count / scale < eps_num / eps_den`, decided exactly.
-pub fn below(count: &BigInt, scale: &BigInt, eps: &BigRational) -> bool {
-    count * eps.denom() < eps.numer() * scale
-}
-
-/// The greatest common divisor of a list of integers (used to reduce printed fractions).
-pub fn gcd_all<'a>(values: impl IntoIterator<Item = &'a BigInt>) -> BigInt {
-    values.into_iter().fold(BigInt::zero(), |g, v| g.gcd(v))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -788,12 +778,5 @@ mod tests {
         // 3^50 * 7 has 3-valuation 50, capped at 40 by the modulus 3^40.
         let r = modexact_odd(&limbs, 3u64.pow(40), inverse_mod_word(3u64.pow(40)));
         assert_eq!(valuation_word(r % 3u64.pow(40), 3, 40), 40);
-    }
-
-    #[test]
-    fn below_compares_exactly() {
-        let eps = BigRational::new(1.into(), 1000.into());
-        assert!(below(&BigInt::from(9), &BigInt::from(10000), &eps));
-        assert!(!below(&BigInt::from(10), &BigInt::from(10000), &eps));
     }
 }

@@ -2,8 +2,11 @@
 //! variant it can match, with the message the command line prints.
 
 use std::fmt;
+use std::sync::Arc;
 
+use crate::analysis::design::{SensitivityError, SENSITIVITY_SECONDS_LIMIT};
 use crate::analysis::distribution::TooMuchWork;
+use crate::analysis::float_trust::FloatUntrusted;
 use crate::analysis::moments::MomentsError;
 use crate::analysis::pgf::PgfTooLong;
 use crate::analysis::squares::{SquaresTooLong, SQUARES_SECONDS_LIMIT};
@@ -40,9 +43,30 @@ pub enum Error {
         /// The choice rule's key.
         rule: &'static str,
     },
+    /// The game can go on for ever (a reachable square from which the finish cannot be
+    /// reached), so the question has no finite answer: the board and the trap in words.
+    #[error("{name}: the expected number of turns is infinite ({trap})")]
+    Endless {
+        /// The board's name.
+        name: String,
+        /// The trap: where the game can be caught, in one sentence.
+        trap: String,
+    },
+    /// A floating-point answer failed its own check (the exact answer is not refused).
+    #[error(transparent)]
+    Untrusted(#[from] FloatUntrusted),
     /// The question has no finite answer or cannot be asked of this game, said in words.
     #[error("{0}")]
     Unanswerable(String),
+    /// The game's listener stopped the work ([`Listener::cancelled`](crate::progress::Listener::cancelled)).
+    #[error("cancelled")]
+    Cancelled,
+}
+
+impl From<crate::progress::Cancelled> for Error {
+    fn from(_: crate::progress::Cancelled) -> Error {
+        Error::Cancelled
+    }
 }
 
 fn near_text(near: &[String]) -> String {
@@ -67,7 +91,7 @@ pub enum Unit {
 
 /// A question refused before its work started: what would grow too large, the estimate and
 /// the limit, in one unit; the message says what to do instead.
-#[derive(Clone, Debug, PartialEq, thiserror::Error, serde::Serialize)]
+#[derive(Clone, Debug, thiserror::Error, serde::Serialize)]
 #[error("{message}")]
 #[non_exhaustive]
 pub struct TooLarge {
@@ -81,98 +105,131 @@ pub struct TooLarge {
     pub unit: Unit,
     /// The whole message.
     pub message: String,
+    /// The analysis's own error, when the refusal came from one (its figures in full).
+    #[serde(skip)]
+    pub(super) detail: Option<Arc<dyn std::error::Error + Send + Sync>>,
+}
+
+impl TooLarge {
+    /// The analysis's own typed error behind the refusal, when it came from one (a caller
+    /// that knows the analyses can read its figures: the moments' orders solved directly, a
+    /// chain's count); `None` for a refusal by [`Limits`](super::Limits) alone.
+    pub fn detail(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
+        self.detail.as_deref()
+    }
+
+    /// `error`, an analysis's refusal, as a `TooLarge` that keeps it as its detail.
+    pub(crate) fn keeping<E: std::error::Error + Send + Sync + 'static>(
+        error: E,
+        what: &'static str,
+        estimate: f64,
+        limit: f64,
+        unit: Unit,
+    ) -> TooLarge {
+        TooLarge {
+            what,
+            estimate,
+            limit,
+            unit,
+            message: error.to_string(),
+            detail: Some(Arc::new(error)),
+        }
+    }
+}
+
+/// Two refusals are equal when their figures and messages are (the detail is not compared).
+impl PartialEq for TooLarge {
+    fn eq(&self, other: &TooLarge) -> bool {
+        (
+            self.what,
+            self.estimate,
+            self.limit,
+            self.unit,
+            &self.message,
+        ) == (
+            other.what,
+            other.estimate,
+            other.limit,
+            other.unit,
+            &other.message,
+        )
+    }
 }
 
 impl From<ChainTooBig> for TooLarge {
     fn from(e: ChainTooBig) -> TooLarge {
-        TooLarge {
-            what: "turn chain",
-            estimate: e.size.bytes,
-            limit: CHAIN_BYTES_LIMIT,
-            unit: Unit::Bytes,
-            message: e.to_string(),
-        }
+        let bytes = e.size.bytes;
+        TooLarge::keeping(e, "turn chain", bytes, CHAIN_BYTES_LIMIT, Unit::Bytes)
     }
 }
 
 impl From<StatesTooMany> for TooLarge {
     fn from(e: StatesTooMany) -> TooLarge {
-        TooLarge {
-            what: "chain of states",
-            estimate: e.count.bytes(),
-            limit: CHAIN_BYTES_LIMIT,
-            unit: Unit::Bytes,
-            message: e.to_string(),
-        }
+        let bytes = e.count.bytes();
+        TooLarge::keeping(e, "chain of states", bytes, CHAIN_BYTES_LIMIT, Unit::Bytes)
     }
 }
 
 impl From<StatefulTooBig> for TooLarge {
     fn from(e: StatefulTooBig) -> TooLarge {
-        match e {
-            StatefulTooBig::Chain(states) => states.into(),
-            StatefulTooBig::Solve { seconds, .. } => TooLarge {
-                what: "exact solve",
-                estimate: seconds,
-                limit: STATEFUL_SECONDS_LIMIT,
-                unit: Unit::Seconds,
-                message: e.to_string(),
-            },
-            StatefulTooBig::Score { bytes, .. } if bytes > CHAIN_BYTES_LIMIT => TooLarge {
-                what: "law of the score",
-                estimate: bytes,
-                limit: CHAIN_BYTES_LIMIT,
-                unit: Unit::Bytes,
-                message: e.to_string(),
-            },
-            StatefulTooBig::Score { seconds, .. } => TooLarge {
-                what: "law of the score",
-                estimate: seconds,
-                limit: STATEFUL_SECONDS_LIMIT,
-                unit: Unit::Seconds,
-                message: e.to_string(),
-            },
-            StatefulTooBig::ScoreChain { chain, .. } => TooLarge {
-                message: e.to_string(),
-                ..chain.into()
-            },
-        }
+        let (what, estimate, limit, unit) = match e {
+            StatefulTooBig::Chain(states) => (
+                "chain of states",
+                states.count.bytes(),
+                CHAIN_BYTES_LIMIT,
+                Unit::Bytes,
+            ),
+            StatefulTooBig::Solve { seconds, .. } => (
+                "exact solve",
+                seconds,
+                STATEFUL_SECONDS_LIMIT,
+                Unit::Seconds,
+            ),
+            StatefulTooBig::Score { bytes, .. } if bytes > CHAIN_BYTES_LIMIT => {
+                ("law of the score", bytes, CHAIN_BYTES_LIMIT, Unit::Bytes)
+            }
+            StatefulTooBig::Score { seconds, .. } => (
+                "law of the score",
+                seconds,
+                STATEFUL_SECONDS_LIMIT,
+                Unit::Seconds,
+            ),
+            StatefulTooBig::ScoreChain { chain, .. } => (
+                "law of the score",
+                chain.count.bytes(),
+                CHAIN_BYTES_LIMIT,
+                Unit::Bytes,
+            ),
+        };
+        TooLarge::keeping(e, what, estimate, limit, unit)
     }
 }
 
 impl From<PgfTooLong> for TooLarge {
     fn from(e: PgfTooLong) -> TooLarge {
-        TooLarge {
-            what: "generating function",
-            estimate: e.seconds,
-            limit: e.limit,
-            unit: Unit::Seconds,
-            message: e.to_string(),
-        }
+        let (seconds, limit) = (e.seconds, e.limit);
+        TooLarge::keeping(e, "generating function", seconds, limit, Unit::Seconds)
     }
 }
 
 impl From<SquaresTooLong> for TooLarge {
     fn from(e: SquaresTooLong) -> TooLarge {
-        TooLarge {
-            what: "per-square answers",
-            estimate: e.seconds,
-            limit: SQUARES_SECONDS_LIMIT,
-            unit: Unit::Seconds,
-            message: e.to_string(),
-        }
+        let seconds = e.seconds;
+        TooLarge::keeping(
+            e,
+            "per-square answers",
+            seconds,
+            SQUARES_SECONDS_LIMIT,
+            Unit::Seconds,
+        )
     }
 }
 
 impl From<TooMuchWork> for TooLarge {
     fn from(e: TooMuchWork) -> TooLarge {
-        TooLarge {
-            what: "exact distribution",
-            estimate: e.work,
-            limit: crate::analysis::distribution::WORK_LIMIT,
-            unit: Unit::Operations,
-            message: e.to_string(),
-        }
+        let work = e.work;
+        let limit = crate::analysis::distribution::WORK_LIMIT;
+        TooLarge::keeping(e, "exact distribution", work, limit, Unit::Operations)
     }
 }
 
@@ -201,14 +258,39 @@ impl From<MomentsError> for Error {
                 pgf_seconds,
                 solve_seconds,
                 ..
-            } => Error::TooLarge(TooLarge {
-                what: "moments",
-                estimate: pgf_seconds.min(solve_seconds),
-                limit: crate::analysis::moments::SECONDS_LIMIT,
-                unit: Unit::Seconds,
-                message: e.to_string(),
-            }),
+            } => Error::TooLarge(TooLarge::keeping(
+                e,
+                "moments",
+                pgf_seconds.min(solve_seconds),
+                crate::analysis::moments::SECONDS_LIMIT,
+                Unit::Seconds,
+            )),
             other => Error::Unanswerable(other.to_string()),
+        }
+    }
+}
+
+impl From<SensitivityError> for Error {
+    fn from(e: SensitivityError) -> Error {
+        match e {
+            SensitivityError::Board(board) => Error::Board(board),
+            SensitivityError::Stateful(inner) => {
+                let figures = TooLarge::from(inner);
+                Error::TooLarge(TooLarge::keeping(
+                    e,
+                    figures.what,
+                    figures.estimate,
+                    figures.limit,
+                    figures.unit,
+                ))
+            }
+            SensitivityError::TooLong { seconds, .. } => Error::TooLarge(TooLarge::keeping(
+                e,
+                "sensitivity",
+                seconds,
+                SENSITIVITY_SECONDS_LIMIT,
+                Unit::Seconds,
+            )),
         }
     }
 }

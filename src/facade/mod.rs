@@ -12,9 +12,13 @@
 //! # Ok::<(), ladders::Error>(())
 //! ```
 
+mod duel;
 mod error;
+mod limits;
+mod optimize;
 mod play;
 mod race;
+mod single;
 
 /// The runnable examples of docs/library.md, run as doctests.
 #[doc = include_str!("../../docs/library.md")]
@@ -27,23 +31,28 @@ use std::sync::Arc;
 
 use crate::analysis::distribution::{Distribution, DistributionOptions};
 use crate::analysis::expectation::{expect_with, Expectation};
-use crate::analysis::moments::{checked_moments, moments_fit, Moments};
+use crate::analysis::moments::{checked_moments, exact_solve_seconds, moments_fit, Moments};
 use crate::analysis::pgf::tail::{decay_rate, DecayRate};
-use crate::analysis::pgf::{pgf_within, Pgf, PGF_SECONDS_LIMIT};
+use crate::analysis::pgf::{pgf_seconds, pgf_within, Pgf, PGF_SECONDS_LIMIT};
 use crate::analysis::shortest::{extremes, Extremes};
 use crate::analysis::shortest_state::stateful_extremes;
 use crate::analysis::squares::{check_square_answers, square_answers, SquareAnswers};
 use crate::analysis::stateful::{board_distribution, law_chain};
-use crate::analysis::stateful_fits::{check_stateful, Needs};
+use crate::analysis::stateful_fits::Needs;
 use crate::board::format::{load_spec, parse_spec};
 use crate::board::{near_builtin_names, Board, BoardSpec, RuleOverrides, BUILTIN_BOARDS};
-use crate::chain::{check_fits, Chain, ChainState};
+use crate::chain::{Chain, ChainState};
 use crate::game::Capabilities;
 use crate::progress::{self, Listener};
 
+pub use crate::race::{Interval, Method, Race, SeatResult};
+pub use duel::{Duel, DuelPair, DuelProof};
 pub use error::{Error, TooLarge, Unit};
+pub use limits::Limits;
+pub use optimize::{Optimized, PolicyRun, Scored};
 pub use play::{Played, Verdict, MAX_GAMES};
-pub use race::{Bounds, RaceOdds, MAX_DIGITS};
+pub use race::{Meeting, RaceSettings, MAX_DIGITS};
+pub use single::{Expectations, Sensitivity};
 
 /// A board and its rules, validated: the one value every question starts from.
 #[derive(Clone)]
@@ -51,6 +60,7 @@ pub struct Game {
     spec: BoardSpec,
     board: Board,
     progress: Option<Arc<dyn Listener>>,
+    limits: Limits,
 }
 
 impl fmt::Debug for Game {
@@ -58,6 +68,7 @@ impl fmt::Debug for Game {
         f.debug_struct("Game")
             .field("board", &self.board)
             .field("progress", &self.progress.is_some())
+            .field("limits", &self.limits)
             .finish_non_exhaustive()
     }
 }
@@ -123,33 +134,53 @@ impl Game {
         Ok(self.same_listener(Game::from_spec(spec)?))
     }
 
-    fn from_spec(spec: BoardSpec) -> Result<Game, Error> {
+    /// A board already validated (the command line's, after its own checks).
+    pub fn from_board(board: Board) -> Game {
+        Game {
+            spec: board.spec().clone(),
+            board,
+            progress: None,
+            limits: Limits::default(),
+        }
+    }
+
+    /// A board read but not yet validated (the command line's reader, after its own
+    /// transforms).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Board`] with every problem of the board at once.
+    pub fn from_spec(spec: BoardSpec) -> Result<Game, Error> {
         let board = spec.clone().validate()?;
         Ok(Game {
             spec,
             board,
             progress: None,
+            limits: Limits::default(),
         })
     }
 
     /// The same game, its long work told to `listener` as it goes (the stages of a solve, a
     /// distribution's turns, ...: [`Listener`]); work on this thread only, not the process's
-    /// listener.
+    /// listener. When [`Listener::cancelled`] says so, the work stops at its next report of
+    /// progress and the question ends with [`Error::Cancelled`] (not where panics abort).
     pub fn with_progress(mut self, listener: Arc<dyn Listener>) -> Game {
         self.progress = Some(listener);
         self
     }
 
-    /// Runs `work`, told to this game's listener when it has one.
-    fn watched<T>(&self, work: impl FnOnce() -> T) -> T {
+    /// Runs `work`, told to this game's listener when it has one, which may stop it.
+    fn watched<T>(&self, work: impl FnOnce() -> T) -> Result<T, Error> {
         match &self.progress {
-            Some(listener) => progress::scoped(listener.clone(), work),
-            None => work(),
+            Some(listener) => Ok(progress::cancellable(listener.clone(), work)?),
+            None => Ok(work()),
         }
     }
 
+    /// `other` told to this game's listener and within its limits.
     fn same_listener(&self, mut other: Game) -> Game {
         other.progress = self.progress.clone();
+        other.limits = self.limits;
         other
     }
 
@@ -194,8 +225,9 @@ impl Game {
             true => Needs::FullSolve,
             false => Needs::LawSolve,
         };
-        check_stateful(&self.board, needs)?;
-        Ok(self.watched(|| expect_with(&self.board, per_square)))
+        self.stateful_fits(needs)?;
+        self.square_solve_fits()?;
+        self.watched(|| expect_with(&self.board, per_square))
     }
 
     /// E\[T^j\], the factorial and central moments of the number of turns for j = 1..=k.
@@ -207,11 +239,11 @@ impl Game {
     pub fn moments(&self, k: usize) -> Result<Moments, Error> {
         self.no_choice()?;
         if !Capabilities::of(&self.board).stateless {
-            check_stateful(&self.board, Needs::LawSolve)?;
-            return self.watched(|| moments_of(&law_chain(&self.board), k));
+            self.stateful_fits(Needs::LawSolve)?;
+            return self.watched(|| self.moments_of(&law_chain(&self.board), k))?;
         }
-        check_fits(&self.board)?;
-        self.watched(|| moments_of(&Chain::for_board(&self.board), k))
+        self.chain_fits()?;
+        self.watched(|| self.moments_of(&Chain::for_board(&self.board), k))?
     }
 
     /// The exact law of the number of turns: P(T = n) and P(T > n) up to the turns `options`
@@ -223,9 +255,10 @@ impl Game {
     /// [`Error::TooLarge`] before the stepping, [`Error::NeedsPolicy`].
     pub fn distribution(&self, options: &DistributionOptions) -> Result<Distribution, Error> {
         self.no_choice()?;
-        check_fits(&self.board)?;
-        check_stateful(&self.board, Needs::Law)?;
-        Ok(self.watched(|| board_distribution(&self.board, options))?)
+        self.chain_fits()?;
+        self.stateful_fits(Needs::Law)?;
+        self.law_fits(options)?;
+        Ok(self.watched(|| board_distribution(&self.board, options))??)
     }
 
     /// The probability generating function of the number of turns, `F(z) = N(z) / D(z)`, the
@@ -236,12 +269,12 @@ impl Game {
     /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`].
     pub fn pgf(&self) -> Result<ClosedForm, Error> {
         self.no_choice()?;
-        check_fits(&self.board)?;
-        check_stateful(&self.board, Needs::Law)?;
+        self.chain_fits()?;
+        self.stateful_fits(Needs::Law)?;
         self.watched(|| match Capabilities::of(&self.board).stateless {
-            true => closed_form(&Chain::for_board(&self.board)),
-            false => closed_form(&law_chain(&self.board)),
-        })
+            true => self.closed_form(&Chain::for_board(&self.board)),
+            false => self.closed_form(&law_chain(&self.board)),
+        })?
     }
 
     /// The answers square by square: expected turns begun on each square, the probability a
@@ -254,10 +287,15 @@ impl Game {
     /// when the game can go on for ever (the visits are infinite).
     pub fn squares(&self) -> Result<SquareAnswers, Error> {
         self.no_choice()?;
-        check_fits(&self.board)?;
-        check_stateful(&self.board, Needs::FullSolve)?;
+        self.chain_fits()?;
+        self.stateful_fits(Needs::FullSolve)?;
         check_square_answers(&self.board)?;
-        self.watched(|| square_answers(&self.board))
+        if Capabilities::of(&self.board).stateless {
+            self.seconds_fit("per-square answers", || {
+                2.0 * exact_solve_seconds(&Chain::for_board(&self.board))
+            })?;
+        }
+        self.watched(|| square_answers(&self.board))?
             .map_err(|e| Error::Unanswerable(e.to_string()))
     }
 
@@ -268,14 +306,12 @@ impl Game {
     /// [`Error::TooLarge`] before the chain is built, [`Error::NeedsPolicy`].
     pub fn shortest(&self) -> Result<Extremes, Error> {
         self.no_choice()?;
-        check_fits(&self.board)?;
-        check_stateful(&self.board, Needs::Full)?;
-        Ok(
-            self.watched(|| match Capabilities::of(&self.board).stateless {
-                true => extremes(&self.board, &Chain::for_board(&self.board)),
-                false => stateful_extremes(&self.board),
-            }),
-        )
+        self.chain_fits()?;
+        self.stateful_fits(Needs::Full)?;
+        self.watched(|| match Capabilities::of(&self.board).stateless {
+            true => extremes(&self.board, &Chain::for_board(&self.board)),
+            false => stateful_extremes(&self.board),
+        })
     }
 }
 
@@ -289,21 +325,25 @@ pub struct ClosedForm {
     pub decay: Option<DecayRate>,
 }
 
-/// The generating function on `chain`, refused from its estimate before the work.
-fn closed_form<S: ChainState>(chain: &Chain<S>) -> Result<ClosedForm, Error> {
-    let pgf = pgf_within(chain, PGF_SECONDS_LIMIT)?;
-    let decay = decay_rate(chain, &pgf);
-    Ok(ClosedForm { pgf, decay })
-}
-
-/// The moments to order k on `chain`, refused from the estimates before any solve.
-fn moments_of<S: ChainState>(chain: &Chain<S>, k: usize) -> Result<Moments, Error> {
-    if let Some(trap) = chain.trap() {
-        return Err(Error::Unanswerable(format!(
-            "the game can go on for ever (from state {:?}), so its moments are infinite",
-            trap.state
-        )));
+impl Game {
+    /// The generating function on `chain`, refused from its estimate before the work.
+    fn closed_form<S: ChainState>(&self, chain: &Chain<S>) -> Result<ClosedForm, Error> {
+        self.seconds_fit("generating function", || pgf_seconds(chain))?;
+        let pgf = pgf_within(chain, PGF_SECONDS_LIMIT)?;
+        let decay = decay_rate(chain, &pgf);
+        Ok(ClosedForm { pgf, decay })
     }
-    moments_fit(chain, k)?;
-    Ok(checked_moments(chain, k)?)
+
+    /// The moments to order k on `chain`, refused from the estimates before any solve.
+    fn moments_of<S: ChainState>(&self, chain: &Chain<S>, k: usize) -> Result<Moments, Error> {
+        if let Some(trap) = chain.trap() {
+            return Err(Error::Unanswerable(format!(
+                "the game can go on for ever (from state {:?}), so its moments are infinite",
+                trap.state
+            )));
+        }
+        moments_fit(chain, k)?;
+        self.moments_fit(chain, k)?;
+        Ok(checked_moments(chain, k)?)
+    }
 }

@@ -3,11 +3,18 @@
 //! exact law as `ladders verify` does. Orchestration only: the simulator, the tests and the
 //! search over rule variants live in [`crate::simulate`].
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use serde::Serialize;
 
 use super::{Error, Game};
-use crate::analysis::stateful_fits::{check_stateful, Needs};
-use crate::chain::{check_fits, endless_turn};
+use num_rational::BigRational;
+use num_traits::Zero;
+
+use crate::analysis::distribution::DistributionOptions;
+use crate::analysis::stateful_fits::Needs;
+use crate::chain::endless_turn;
+use crate::progress::Stage;
 use crate::simulate::check::{compare, fitting_variants, Comparison, ExactLaw, LawError, Observed};
 use crate::simulate::variants::VariantSearch;
 use crate::simulate::{simulate, Histogram, SimOptions, DEFAULT_MAX_TURNS};
@@ -64,6 +71,47 @@ pub struct Verdict {
 }
 
 impl Game {
+    /// The exact law a sample is judged against ([`Game::verify`], `ladders verify` and
+    /// `ladders check`): `P(T = t)` listed until `P(T >= t)` is below `tail_below`, the
+    /// moments, the law of the score; every cost checked first.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`], [`Error::Endless`] when
+    /// the expected number of turns is infinite (no finite sample can fit it).
+    pub fn exact_law(&self, tail_below: f64) -> Result<ExactLaw, Error> {
+        self.no_choice()?;
+        self.chain_fits()?;
+        self.stateful_fits(Needs::Full)?;
+        self.stateful_fits(Needs::LawSolve)?;
+        self.square_solve_fits()?;
+        self.law_fits(&DistributionOptions {
+            turns: None,
+            tail: BigRational::from_float(tail_below).unwrap_or_else(BigRational::zero),
+            min_turns: 0,
+        })?;
+        self.watched(|| ExactLaw::new(&self.board, tail_below))?
+            .map_err(|e| match e {
+                LawError::Trap(trap) => Error::Endless {
+                    name: self.board.name().to_string(),
+                    trap: trap.sentence(&self.board),
+                },
+                LawError::TooMuchWork(w) => self.named(Error::from(w)),
+                LawError::Score(too_big) => self.named(Error::from(too_big)),
+            })
+    }
+
+    /// A refusal of the law's own work with the board's name before its message.
+    fn named(&self, e: Error) -> Error {
+        match e {
+            Error::TooLarge(mut t) => {
+                t.message = format!("{}: {}", self.board.name(), t.message);
+                Error::TooLarge(t)
+            }
+            other => other,
+        }
+    }
+
     /// Plays `games` games roll by roll on all cores, seeded: the same seed gives the same
     /// games on any number of threads.
     ///
@@ -90,7 +138,12 @@ impl Game {
             seed,
             max_turns: DEFAULT_MAX_TURNS,
         };
-        let sim = self.watched(|| simulate(&self.board, &options, &|_| {}));
+        let sim = self.watched(|| {
+            let stage = Stage::begin("simulating games", Some(games));
+            let done = AtomicU64::new(0);
+            let played = |n| stage.advance(done.fetch_add(n, Ordering::Relaxed) + n);
+            simulate(&self.board, &options, &played)
+        })?;
         Ok(Played {
             seed,
             games: sim.games,
@@ -110,29 +163,19 @@ impl Game {
     /// when the expected number of turns is infinite.
     pub fn verify(&self, sample: &Histogram) -> Result<Verdict, Error> {
         self.no_choice()?;
-        check_fits(&self.board)?;
-        check_stateful(&self.board, Needs::Full)?;
-        check_stateful(&self.board, Needs::LawSolve)?;
         let observed = Observed::Counts {
             turns: sample,
             capped: 0,
         };
         let (comparison, search) = self.watched(|| {
-            let law = ExactLaw::new(&self.board, observed.tail_below()).map_err(|e| match e {
-                LawError::Trap(_) => Error::Unanswerable(format!(
-                    "{}: the expected number of turns is infinite, so no finite sample can fit it",
-                    self.board.name()
-                )),
-                LawError::TooMuchWork(w) => Error::from(w),
-                LawError::Score(too_big) => Error::from(too_big),
-            })?;
+            let law = self.exact_law(observed.tail_below())?;
             let comparison = compare(&law, observed, None);
             let search = match comparison.too_few {
                 true => VariantSearch::default(),
                 false => fitting_variants(&self.board, &law, observed, None),
             };
             Ok::<_, Error>((comparison, search))
-        })?;
+        })??;
         Ok(Verdict {
             passed: comparison.pass,
             too_few: comparison.too_few,

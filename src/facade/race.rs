@@ -1,111 +1,297 @@
-//! The façade's race of independent seats: [`Game::race`], each seat's chance of finishing
-//! first as a certified interval of exact rationals, through [`crate::race::race`].
+//! The façade's races of several [`Game`]s: [`Game::race`] of seats that never meet,
+//! [`Game::race_with`] of seats that never meet, knock each other off or share one board that
+//! changes during a game, and [`Game::race_table`] over numbers of players; each answer a
+//! [`Race`] of certified intervals of exact rationals, from [`crate::race`], its cost checked
+//! first.
 
-use num_rational::BigRational;
-use serde::Serialize;
+use std::ops::RangeInclusive;
 
 use super::{Error, Game, TooLarge, Unit};
 use crate::board::Board;
-use crate::chain::check_fits;
-use crate::game::Capabilities;
+use crate::chain::{endless_turn, endless_turn_sentence};
 use crate::race::independent::SERIES_SECONDS_LIMIT;
-use crate::race::{race, Interval, RaceError, RaceOptions};
+use crate::race::knockoff::{
+    knock_off_race, KnockOffError, KnockOffOptions, BYTES_PER_JOINT_STATE, KNOCK_OFF_MEMORY,
+};
+use crate::race::relative::{self, RelativeError};
+use crate::race::shared::{
+    refuse_endless_shared, shared_race, SharedError, SharedOptions, SHARED_BYTES_PER_STATE,
+    SHARED_MEMORY,
+};
+use crate::race::{race, Race, RaceError, RaceOptions};
 
 /// The most digits a race may certify.
 pub const MAX_DIGITS: usize = 200;
 
-/// A closed interval `[lo, hi]` of exact rationals known to hold the true value.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// How the seats of a race meet.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
-pub struct Bounds {
-    /// The lower bound.
-    #[serde(serialize_with = "crate::num::json::exact")]
-    pub lo: BigRational,
-    /// The upper bound.
-    #[serde(serialize_with = "crate::num::json::exact")]
-    pub hi: BigRational,
+pub enum Meeting {
+    /// Never: each seat plays its own board (a board of its own rules, reversed, ...); the
+    /// answers are a series summed to a certified interval.
+    #[default]
+    Never,
+    /// The knock-off rule (seed 004): a move that ends on a square where another seat stands
+    /// sends that seat back to the start; every seat's board has the same squares.
+    KnockOff,
+    /// Every seat plays the same board, which changes during a game (one-use jumps broken for
+    /// all, apples eaten, lost and extra turns): the seats are the same game.
+    SharedBoard,
 }
 
-impl From<&Interval> for Bounds {
-    fn from(i: &Interval) -> Bounds {
-        Bounds {
-            lo: i.lo.clone(),
-            hi: i.hi.clone(),
+/// What a race certifies and how far it may go; [`RaceSettings::new`] gives the defaults of
+/// `ladders race`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RaceSettings {
+    /// How the seats meet.
+    pub meeting: Meeting,
+    /// Digits after the point every answer certifies, 1 to [`MAX_DIGITS`] (a joint chain
+    /// solved in floats certifies about 15 at most).
+    pub digits: usize,
+    /// The most turns per player the series (or the joint stepping) is summed to before giving
+    /// up on more digits ([`Race::complete`] is then false).
+    pub max_turns: usize,
+    /// Keep P(L >= n) for the law of the game's length in rounds ([`Race::rounds_at_least`];
+    /// seats that never meet).
+    pub distribution: bool,
+    /// A joint chain (knock-off, shared board) with at most this many states is solved exactly;
+    /// a larger one gets certified bounds.
+    pub exact_limit: usize,
+    /// A joint chain with more states is refused; `None`: 200,000 for knock-off, 2,000,000 on
+    /// a shared board.
+    pub state_limit: Option<usize>,
+}
+
+impl RaceSettings {
+    /// The defaults for seats that meet so: 15 digits (12 when they meet), 100,000 turns per
+    /// player, no law of the rounds, joint chains of up to 2,000 states solved exactly.
+    pub fn new(meeting: Meeting) -> RaceSettings {
+        RaceSettings {
+            meeting,
+            digits: match meeting {
+                Meeting::Never => 15,
+                Meeting::KnockOff | Meeting::SharedBoard => 12,
+            },
+            max_turns: RaceOptions::default().max_turns,
+            distribution: false,
+            exact_limit: KnockOffOptions::default().exact_limit,
+            state_limit: None,
         }
+    }
+
+    /// The same settings certifying `digits` digits.
+    pub fn digits(mut self, digits: usize) -> RaceSettings {
+        self.digits = digits;
+        self
     }
 }
 
-/// A race of independent seats, answered by [`Game::race`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[non_exhaustive]
-pub struct RaceOdds {
-    /// Per seat, in playing order, the chance of finishing first.
-    pub wins: Vec<Bounds>,
-    /// The expected length of the game in rounds (turns of the winner).
-    pub expected_rounds: Bounds,
-    /// Digits after the point asked for: every `hi - lo` is at most 10^-digits when `complete`.
-    pub digits: usize,
-    /// False when the sum stopped (after 100,000 turns per player) before every answer had its
-    /// digits.
-    pub complete: bool,
+impl Default for RaceSettings {
+    fn default() -> RaceSettings {
+        RaceSettings::new(Meeting::Never)
+    }
 }
 
 impl Game {
     /// Each seat's chance of finishing first when `seats` play in this order, each on its own
-    /// board (they never meet), certified to `digits` digits after the point.
+    /// board (they never meet), certified to `digits` digits after the point:
+    /// [`Game::race_with`] with [`Meeting::Never`].
     ///
     /// # Errors
     ///
-    /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`]; [`Error::Unanswerable`] for
-    /// no seats, digits outside 1 to [`MAX_DIGITS`], a board that changes during a game (its
-    /// seats share it: `ladders race`), or when no seat can be sure to finish.
-    pub fn race(seats: &[Game], digits: usize) -> Result<RaceOdds, Error> {
-        if !(1..=MAX_DIGITS).contains(&digits) {
+    /// As [`Game::race_with`].
+    pub fn race(seats: &[Game], digits: usize) -> Result<Race, Error> {
+        Game::race_with(seats, &RaceSettings::new(Meeting::Never).digits(digits))
+    }
+
+    /// The race of `seats` in this order (the first moves first) as `settings` asks: each
+    /// seat's chance of finishing first, the expected rounds (and with point squares each
+    /// seat's expected score), every answer a certified interval of exact rationals. Told to the
+    /// first seat's listener.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work (a seat's chain, the series' time, the joint chain's
+    /// states or memory); [`Error::NeedsPolicy`]; [`Error::Unanswerable`] for no seats, digits
+    /// outside 1 to [`MAX_DIGITS`], a board that changes during a game with seats that do not
+    /// share it (or shared seats that are not one game), knock-off boards of different sizes, a
+    /// game that can last for ever, or bounds that could not be certified.
+    pub fn race_with(seats: &[Game], settings: &RaceSettings) -> Result<Race, Error> {
+        if !(1..=MAX_DIGITS).contains(&settings.digits) {
             return Err(Error::Unanswerable(format!(
-                "{digits} digits: from 1 to {MAX_DIGITS}"
+                "{} digits: from 1 to {MAX_DIGITS}",
+                settings.digits
             )));
         }
         for seat in seats {
             seat.no_choice()?;
-            if !Capabilities::of(&seat.board).stateless {
-                return Err(Error::Unanswerable(format!(
-                    "{}: a board that changes during a game is shared by every seat, not raced \
-                     on independently (`ladders race` answers the shared game)",
-                    seat.board.origin()
-                )));
-            }
-            check_fits(&seat.board)?;
         }
-        let boards: Vec<&Board> = seats.iter().map(|s| &s.board).collect();
-        let options = RaceOptions {
-            digits,
-            ..RaceOptions::default()
+        let work = || match settings.meeting {
+            Meeting::Never | Meeting::KnockOff => apart_or_knock_off(seats, settings),
+            Meeting::SharedBoard => shared(seats, settings),
         };
-        // A race is told to the first seat's listener, when it has one.
-        let result = match seats.first() {
-            Some(first) => first.watched(|| race(&boards, &options))?,
-            None => race(&boards, &options)?,
-        };
-        Ok(RaceOdds {
-            wins: result.seats.iter().map(|s| Bounds::from(&s.win)).collect(),
-            expected_rounds: Bounds::from(&result.expected_rounds),
-            digits,
-            complete: result.complete,
-        })
+        match seats.first() {
+            Some(first) => first.watched(work)?,
+            None => work(),
+        }
     }
+
+    /// [`Game::race_with`] with every number of `players`, all on this game: one [`Race`] per
+    /// count, in order.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::race_with`], for the first count that fails; [`Error::Unanswerable`] for no
+    /// players.
+    pub fn race_table(
+        &self,
+        players: RangeInclusive<usize>,
+        settings: &RaceSettings,
+    ) -> Result<Vec<Race>, Error> {
+        if players.is_empty() || *players.start() == 0 {
+            return Err(RaceError::NoPlayers.into());
+        }
+        players
+            .map(|k| Game::race_with(&vec![self.clone(); k], settings))
+            .collect()
+    }
+
+    /// Whether the board changes during a game (one-use jumps, points, lost or extra turns), so
+    /// that seats racing on it share it ([`Meeting::SharedBoard`]).
+    pub fn changes_during_a_game(&self) -> bool {
+        !crate::game::Capabilities::of(&self.board).stateless
+    }
+}
+
+/// Seats that never meet, or knock each other off: each seat's chain must fit, and a board that
+/// changes during a game is shared, not raced on apart.
+fn apart_or_knock_off(seats: &[Game], settings: &RaceSettings) -> Result<Race, Error> {
+    for seat in seats {
+        if seat.changes_during_a_game() {
+            return Err(Error::Unanswerable(format!(
+                "{}: a board that changes during a game is shared by every seat, not raced on \
+                 by seats of their own",
+                seat.board.origin()
+            )));
+        }
+        seat.chain_fits()?;
+    }
+    let boards: Vec<&Board> = seats.iter().map(|s| &s.board).collect();
+    let boards = boards.as_slice();
+    let max_turns = settings.max_turns.max(1);
+    if settings.meeting == Meeting::Never {
+        let options = RaceOptions {
+            digits: settings.digits,
+            max_turns,
+            distribution: settings.distribution,
+        };
+        return Ok(race(boards, &options)?);
+    }
+    if settings.distribution {
+        return Err(Error::Unanswerable(
+            "the law of the rounds is for seats that never meet".to_string(),
+        ));
+    }
+    let options = KnockOffOptions {
+        digits: settings.digits,
+        max_turns,
+        state_limit: settings
+            .state_limit
+            .unwrap_or(KnockOffOptions::default().state_limit),
+        exact_limit: settings.exact_limit,
+    };
+    Ok(knock_off_race(boards, true, &options)?)
+}
+
+/// Seats sharing one board that changes during a game: one game for every seat, refused when a
+/// turn of the shared game can go on for ever.
+fn shared(seats: &[Game], settings: &RaceSettings) -> Result<Race, Error> {
+    let Some(first) = seats.first() else {
+        return Err(SharedError::NoPlayers.into());
+    };
+    let board = &first.board;
+    if seats.iter().any(|s| s.spec != first.spec) || settings.distribution {
+        return Err(Error::Unanswerable(format!(
+            "{}: a board that changes during a game is shared by every seat (a broken ladder is \
+             broken for all): one game for all seats, and no law of the rounds",
+            board.origin()
+        )));
+    }
+    if let Some(square) = endless_turn(board) {
+        return Err(Error::Unanswerable(format!(
+            "{}: {} (the chance that it never ends is above 0), so a game might never end",
+            board.origin(),
+            endless_turn_sentence(board, square)
+        )));
+    }
+    let origin = |e: SharedError| Error::Unanswerable(format!("{}: {e}", board.origin()));
+    refuse_endless_shared(board, seats.len()).map_err(origin)?;
+    let options = SharedOptions {
+        digits: settings.digits,
+        exact_limit: settings.exact_limit,
+        state_limit: settings
+            .state_limit
+            .unwrap_or(SharedOptions::default().state_limit),
+        scores: true,
+    };
+    Ok(shared_race(board, seats.len(), &options)?)
 }
 
 impl From<RaceError> for Error {
     fn from(e: RaceError) -> Error {
         match e {
-            RaceError::TooLong { seconds, .. } => Error::TooLarge(TooLarge {
-                what: "race series",
-                estimate: seconds as f64,
-                limit: SERIES_SECONDS_LIMIT,
-                unit: Unit::Seconds,
-                message: e.to_string(),
-            }),
+            RaceError::TooLong { seconds, .. } => Error::TooLarge(TooLarge::keeping(
+                e,
+                "race series",
+                seconds as f64,
+                SERIES_SECONDS_LIMIT,
+                Unit::Seconds,
+            )),
             other => Error::Unanswerable(other.to_string()),
         }
+    }
+}
+
+impl From<KnockOffError> for Error {
+    fn from(e: KnockOffError) -> Error {
+        let (what, estimate, limit) = match &e {
+            KnockOffError::TooLarge(too) => (
+                "knock-off joint chain",
+                (too.limit as f64 + 1.0) * BYTES_PER_JOINT_STATE,
+                too.limit as f64 * BYTES_PER_JOINT_STATE,
+            ),
+            KnockOffError::TooMuchMemory { states, .. } => (
+                "knock-off joint chain memory",
+                *states as f64 * BYTES_PER_JOINT_STATE,
+                KNOCK_OFF_MEMORY,
+            ),
+            KnockOffError::Relative(RelativeError::TooLarge { megabytes, .. }) => (
+                "knock-off relative positions",
+                *megabytes as f64 * (1u64 << 20) as f64,
+                relative::MEMORY_LIMIT as f64,
+            ),
+            _ => return Error::Unanswerable(e.to_string()),
+        };
+        Error::TooLarge(TooLarge::keeping(e, what, estimate, limit, Unit::Bytes))
+    }
+}
+
+impl From<SharedError> for Error {
+    fn from(e: SharedError) -> Error {
+        let (what, estimate, limit) = match &e {
+            SharedError::TooLarge { bound, limit, .. } => (
+                "shared joint chain",
+                bound * SHARED_BYTES_PER_STATE,
+                *limit as f64 * SHARED_BYTES_PER_STATE,
+            ),
+            SharedError::TooMuchMemory { bound, .. } => (
+                "shared joint chain memory",
+                bound * SHARED_BYTES_PER_STATE,
+                SHARED_MEMORY,
+            ),
+            _ => return Error::Unanswerable(e.to_string()),
+        };
+        Error::TooLarge(TooLarge::keeping(e, what, estimate, limit, Unit::Bytes))
     }
 }

@@ -1,5 +1,5 @@
 //! The game: the one model of how a game is played, between the validated [`crate::board`] and
-//! the turn chain ([`crate::chain`]) (DESIGN.md sections 1, 2 and 5). [`roll`] what one roll
+//! the turn chain ([`crate::chain`]) (DESIGN.md sections 1, 2 and 5). `roll` what one roll
 //! does from a square; [`RollGame`] a game as a state and what one roll does to it (one player
 //! on a board, [`SingleBoard`] and [`StatefulBoard`], and the joint games of several players);
 //! the turn machine of `turn.rs` ([`begin`], [`throw_into`]), where roll-again, forfeits, extra

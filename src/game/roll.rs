@@ -52,6 +52,11 @@ pub struct RollOutcome {
     /// The move stopped on a jump the player may decline, before the choice ([`roll_to_offer`],
     /// [`take_offer`]; false everywhere else).
     pub offered: bool,
+    /// `jump_takes_turn`: the move stopped on the start of a jump it would take; the turn ends,
+    /// and the player's next turn follows the jump (`jump_turn`). The counts are those of
+    /// every jump the following turns will take (the jumps are sure to be taken, so a game's
+    /// totals are the same as counted turn by turn).
+    pub pending: bool,
 }
 
 /// The player's answer when a move reaches a jump they may decline (`decline`).
@@ -391,6 +396,9 @@ fn follow<'b>(
         let Some((next, bit)) = jump(board, out.used, out.to) else {
             return (out, None);
         };
+        if board.rules().jump_takes_turn {
+            return (deferred(board, out), None);
+        }
         if declinable(board, out.to, next) {
             match answer(out.to) {
                 Answer::Take => {}
@@ -401,19 +409,61 @@ fn follow<'b>(
                 }
             }
         }
-        out.used |= bit;
-        if next > out.to {
-            out.ladders += 1;
-            out.climbed += next - out.to;
-        } else {
-            out.snakes += 1;
-            out.slid += out.to - next;
-        }
-        out.to = next;
+        take(&mut out, next, bit);
         if !board.rules().chain {
             return (out, None);
         }
     }
+}
+
+/// Takes the jump from `out.to` to `next` (one-use bit `bit`), counting it.
+fn take(out: &mut RollOutcome, next: Square, bit: u64) {
+    out.used |= bit;
+    if next > out.to {
+        out.ladders += 1;
+        out.climbed += next - out.to;
+    } else {
+        out.snakes += 1;
+        out.slid += out.to - next;
+    }
+    out.to = next;
+}
+
+/// `jump_takes_turn`: the move stops on the jump at `out.to`, marked [`RollOutcome::pending`],
+/// with the counts of the jumps the next turns follow (all of them with `chain = true`, one with
+/// `chain = false`).
+fn deferred(board: &Board, out: RollOutcome) -> RollOutcome {
+    let mut last = out;
+    let mut turn = jump_turn(board, out);
+    while let Some(t) = turn {
+        last = t;
+        turn = if t.pending { jump_turn(board, t) } else { None };
+    }
+    RollOutcome {
+        snakes: last.snakes,
+        ladders: last.ladders,
+        climbed: last.climbed,
+        slid: last.slid,
+        pending: true,
+        ..out
+    }
+}
+
+/// A jump turn (`jump_takes_turn`): the token stands on the start of a jump it owes, at
+/// `at.to` with `at.used` used up, and follows that one jump, with no roll; the counts are
+/// added to `at`'s. `pending` is set when the jump ends on another jump it takes
+/// (`chain = true`): that one is the next turn. `None` when no jump starts there (or it is used
+/// up). Validation keeps a jump turn off chance squares (with `chain = true`) and off points,
+/// lost-turn and extra-turn squares.
+pub(super) fn jump_turn(board: &Board, at: RollOutcome) -> Option<RollOutcome> {
+    let (next, bit) = jump(board, at.used, at.to)?;
+    let mut out = RollOutcome {
+        pending: false,
+        ..at
+    };
+    take(&mut out, next, bit);
+    out.pending = board.rules().chain && jump(board, out.used, out.to).is_some();
+    Some(out)
 }
 
 /// Whether the jump from `from` to `to` is one the player may decline (`decline`).
@@ -698,6 +748,30 @@ pub(super) mod tests {
         // Without the rule nothing is offered: roll_deciding is roll.
         let plain = board(SMALL);
         assert_eq!(roll_deciding(&plain, 0, 3, |_| false), roll(&plain, 0, 3));
+    }
+
+    /// `jump_takes_turn`: a move stops on a jump's start, counting the jumps the next turns
+    /// take (the ladder 2 -> 6 ends on the ladder 6 -> 9: two jump turns with `chain = true`,
+    /// one with `chain = false`); a jump turn follows one jump.
+    #[test]
+    fn a_jump_that_takes_a_turn_stops_the_move_and_is_followed_one_a_turn() {
+        let text = "size = 12\nladders = [[2, 6], [6, 9]]\n[rules]\njump_takes_turn = true\n";
+        let b = board(text);
+        let stop = roll(&b, 0, 2).sure_outcome().unwrap();
+        assert_eq!((stop.to, stop.pending), (2, true));
+        assert_eq!((stop.ladders, stop.climbed), (2, 7));
+        let first = jump_turn(&b, stop).unwrap();
+        assert_eq!((first.to, first.pending), (6, true));
+        let second = jump_turn(&b, first).unwrap();
+        assert_eq!((second.to, second.pending), (9, false));
+        assert_eq!(jump_turn(&b, second), None);
+        // Standing on 6 (no jump pending), a 1 moves on: nothing triggers for standing there.
+        assert_eq!(roll(&b, 6, 1).sure_outcome().unwrap().to, 7);
+        let single = board(&text.replace("[rules]\n", "[rules]\nchain = false\n"));
+        let stop = roll(&single, 0, 2).sure_outcome().unwrap();
+        assert_eq!((stop.to, stop.pending, stop.ladders), (2, true, 1));
+        let jumped = jump_turn(&single, stop).unwrap();
+        assert_eq!((jumped.to, jumped.pending), (6, false));
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! One player on a board whose state is more than a square (seed 003 and popular editions):
 //! one-use jumps that break once taken, point squares eaten the first time a move ends there,
 //! squares that cost the next turn or give one more roll. The state remembers what has been
-//! used up and eaten and whether a turn is owed; the roll is [`super::roll_with`] and the turn
-//! the one turn machine, like every other game.
+//! used up and eaten and whether a turn is owed (lost, or spent following a jump under
+//! `jump_takes_turn`); the roll is [`super::roll_with`] and the turn the one turn machine, like
+//! every other game.
 //!
 //! [`StatefulBoard::for_turns`] is the same game with the eaten point squares forgotten: an
 //! eaten apple changes no move (point squares are never on a jump or a chance square, and the
@@ -12,6 +13,7 @@
 //! eaten, is the lumped state's. The law of T and every reward but the points are the same on
 //! both, on up to 2^(point squares) times fewer states.
 
+use super::roll::jump_turn;
 use super::{roll_with, Branches, Progress, RollGame, RollOutcome};
 use crate::board::{Board, Dice, RollAgain, Square};
 
@@ -22,7 +24,9 @@ pub struct PlayerState {
     pub square: Square,
     /// One-use jumps used up and point squares eaten so far.
     pub progress: Progress,
-    /// True when the player's next turn is skipped (a lost-turn square was reached).
+    /// True when the player's next turn has no roll: it is skipped (a lost-turn square was
+    /// reached) or, under `jump_takes_turn`, spent following the jump the token stopped on (a
+    /// turn cannot end owing both: validation refuses such boards).
     pub owed: bool,
 }
 
@@ -99,7 +103,7 @@ impl<'a> StatefulBoard<'a> {
                 used: o.used,
                 eaten,
             },
-            owed: state.owed || o.lose_turn,
+            owed: state.owed || o.lose_turn || o.pending,
         }
     }
 }
@@ -147,10 +151,27 @@ impl RollGame for StatefulBoard<'_> {
         state
     }
 
+    /// An owed turn: the jump the token stopped on followed (`jump_takes_turn`), or the lost
+    /// turn skipped.
     fn skip(&self, state: &PlayerState) -> Option<PlayerState> {
-        state.owed.then_some(PlayerState {
+        if !state.owed {
+            return None;
+        }
+        let paid = PlayerState {
             owed: false,
             ..*state
+        };
+        if !self.board.rules().jump_takes_turn {
+            return Some(paid);
+        }
+        let at = RollOutcome {
+            to: state.square,
+            used: state.progress.used,
+            ..RollOutcome::default()
+        };
+        Some(match jump_turn(self.board, at) {
+            Some(jumped) => self.after(&paid, &jumped),
+            None => paid,
         })
     }
 }

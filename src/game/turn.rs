@@ -12,7 +12,10 @@
 //! grants another roll after the move is made, unless the token finished. With `roll_again = K`
 //! the K-th top throw in a row forfeits the turn: that roll is not moved and the token goes back
 //! to the square where the turn began. A move that ends on an extra-turn square grants one more
-//! roll; one that ends on a lost-turn square makes the player skip the next turn.
+//! roll; one that ends on a lost-turn square makes the player skip the next turn. Under
+//! `jump_takes_turn` a move that stops on a jump's start ends the turn at once (even after a
+//! top throw), and the next turn, like a lost one, has no roll: [`begin`] ends it where the
+//! game's [`RollGame::skip`] says (the jump followed).
 
 use super::{Branches, RollGame, RollOutcome, SingleBoard};
 use crate::board::{Board, RollAgain, Square, Throw};
@@ -50,8 +53,8 @@ pub struct Thrown<S> {
     pub forfeited: bool,
 }
 
-/// Opens a turn in the non-final `state`: `End` when the player must skip it (a lost turn,
-/// which counts as a turn with no roll), else `Continue` from `state` with no top throw yet.
+/// Opens a turn in the non-final `state`: `End` when the turn has no roll (a lost turn, or a
+/// jump turn under `jump_takes_turn`; it counts as a turn), else `Continue` from `state` with no top throw yet.
 pub fn begin<G: RollGame>(game: &G, state: G::State) -> Step<G::State> {
     match game.skip(&state) {
         Some(after) => Step::End(end_turn(game, after)),
@@ -213,10 +216,11 @@ pub fn next_streak(roll_again: RollAgain, top: bool, streak: u32) -> u32 {
 
 /// Whether the player rolls again in this turn after a moved roll: the throw grants another
 /// roll (`again`, from [`throw_effect`]) or the move ended on an extra-turn square, and the
-/// game is not over (`finished`). A top throw that lands on an extra-turn square still gives
-/// only one more roll.
+/// game is not over (`finished`) and the move did not stop on a jump that takes a turn
+/// ([`RollOutcome::pending`], `jump_takes_turn`). A top throw that lands on an extra-turn
+/// square still gives only one more roll.
 pub fn rolls_again(again: bool, outcome: &RollOutcome, finished: bool) -> bool {
-    (again || outcome.extra_roll) && !finished
+    (again || outcome.extra_roll) && !finished && !outcome.pending
 }
 
 /// What one roll inside a turn did, and whether the turn goes on.

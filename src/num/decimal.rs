@@ -230,7 +230,8 @@ pub(crate) fn decade(r: &BigRational) -> i64 {
 }
 
 /// `r` rounded to `digits` digits after the point, to nearest with ties to even (the number
-/// [`fixed`] prints), as a fraction: the one decimal rounding of the crate.
+/// [`fixed`] prints), as a fraction (the tests' view of [`round_scaled`]).
+#[cfg(test)]
 pub fn rounded(r: &BigRational, digits: usize) -> BigRational {
     BigRational::new(
         round_scaled(r, digits),
@@ -422,35 +423,6 @@ pub(crate) fn push_spaces(text: &mut Vec<u8>, count: usize) {
         Some(run) => text.extend_from_slice(run),
         None => text.resize(text.len() + count, b' '),
     }
-}
-
-/// [`format_scientific`] of a mantissa that fits a machine word, written at the end of `text`:
-/// the exponent, its sign and `e`, then the mantissa's digits with the point after the first,
-/// built from the right in one buffer on the stack (a mantissa of other than `significant`
-/// digits takes the general writer for its digits).
-pub(crate) fn push_scientific_u64(text: &mut Vec<u8>, m: u64, e: i64, significant: usize) {
-    let digits = significant.max(1) - 1;
-    let mut buffer = [0u8; 48];
-    let mut start = buffer.len() - digits_u64(e.unsigned_abs(), &mut buffer);
-    if e < 0 {
-        start -= 1;
-        buffer[start] = b'-';
-    }
-    start -= 1;
-    buffer[start] = b'e';
-    let exact = pow10_u64(digits).is_some_and(|low| m >= low && m / 10 < low);
-    if !exact {
-        push_fixed_scaled_u128(text, m.into(), digits);
-        return text.extend_from_slice(&buffer[start..]);
-    }
-    // m has `digits + 1` digits: the first one moves left, the point takes its place.
-    start -= digits_u64(m, &mut buffer[..start]);
-    if digits > 0 {
-        buffer[start - 1] = buffer[start];
-        buffer[start] = b'.';
-        start -= 1;
-    }
-    text.extend_from_slice(&buffer[start..]);
 }
 
 /// Zeros to copy after a decimal point (`--digits` above its length writes them one by one).

@@ -91,11 +91,6 @@ impl FixedChain {
         }
     }
 
-    /// The number of binary digits after the point.
-    pub fn bits(&self) -> u32 {
-        self.bits
-    }
-
     /// A stepper at n = 0: all mass on the start state.
     pub fn stepper(&self) -> FixedStepper<'_> {
         let one = BigUint::one() << self.bits;

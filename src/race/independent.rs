@@ -63,7 +63,8 @@ impl Default for RaceOptions {
 }
 
 /// One seat's result.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct SeatResult {
     /// The seat, from 1 (the first to play).
     pub seat: usize,
@@ -74,8 +75,9 @@ pub struct SeatResult {
     pub score: Option<Interval>,
 }
 
-/// The result of a race without interaction.
-#[derive(Clone, Debug)]
+/// The result of a race: every answer a certified interval of exact rationals.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct Race {
     /// One entry per seat, in playing order.
     pub seats: Vec<SeatResult>,
@@ -93,20 +95,25 @@ pub struct Race {
     pub method: Method,
 }
 
-/// How a race's answers were computed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a race's answers were computed; serialized as the word `ladders race --json` writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Method {
     /// Independent seats: the series summed to M turns with an exact tail bound.
+    #[serde(rename = "series")]
     Series,
     /// The joint chain solved exactly: every interval is a single point.
+    #[serde(rename = "exact")]
     ExactSolve,
     /// The joint chain's law stepped to M turns with certified bounds.
+    #[serde(rename = "stepped")]
     SteppedJoint,
     /// Every seat on the same board: the joint values solved over positions relative to the
     /// mover, with a certified error bound ([`super::relative`]).
+    #[serde(rename = "relative")]
     RelativePositions,
     /// Seats sharing a board that changes during a game: the joint values solved in floats
-    /// layer by layer, with a certified error bound ([`super::layered`]).
+    /// layer by layer, with a certified error bound (`super::layered`).
+    #[serde(rename = "layered")]
     LayeredCertified,
 }
 
@@ -139,7 +146,7 @@ pub enum RaceError {
     /// No seats.
     #[error("a race needs at least one player")]
     NoPlayers,
-    /// Summing the series would take too long (estimated before starting, [`series_estimate`]).
+    /// Summing the series would take too long (estimated before starting, `series_estimate`).
     #[error(
         "the race's series would take about {seconds} s: about {turns} turns per player over \
          {transitions} transitions (estimated before starting; answered up to about \
@@ -152,7 +159,7 @@ pub enum RaceError {
         turns: u64,
         /// The transitions stepped each turn (every distinct board's chain).
         transitions: usize,
-        /// The most turns per player that fit in [`SERIES_SECONDS_LIMIT`].
+        /// The most turns per player that fit in `SERIES_SECONDS_LIMIT`.
         turns_within: usize,
         /// The seats.
         players: usize,
@@ -298,7 +305,7 @@ fn expected_turns(chain: &Chain<Square>) -> BigRational {
 ///
 /// [`RaceError::NeverEnds`] when no seat's board always finishes, [`RaceError::NoPlayers`]
 /// for an empty list, [`RaceError::TooLong`] when the series would take more than
-/// [`SERIES_SECONDS_LIMIT`] ([`series_estimate`]).
+/// `SERIES_SECONDS_LIMIT` (`series_estimate`).
 pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError> {
     if boards.is_empty() {
         return Err(RaceError::NoPlayers);

@@ -6,12 +6,15 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::Signed;
 
-/// A closed interval of rationals known to hold a true value.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A closed interval of rationals known to hold a true value; serialized as `{lo, hi}`, each
+/// an exact number (`{decimal, denominator, numerator}`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Interval {
     /// The lower bound.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub lo: BigRational,
     /// The upper bound.
+    #[serde(serialize_with = "crate::num::json::exact")]
     pub hi: BigRational,
 }
 

@@ -26,13 +26,13 @@
 //! - Small joint chains ([`KnockOffOptions::exact_limit`] transient states) are solved exactly
 //!   with the exact solver [`solve`] (one elimination per prime, one right-hand
 //!   side per seat plus one for the length).
-//! - Larger ones are stepped in outward-rounded fixed point ([`super::fixed`]) until the mass still
+//! - Larger ones are stepped in outward-rounded fixed point (`super::fixed`) until the mass still
 //!   in play is negligible: seat s's win lies in `[absorbed_lo, absorbed_hi + P(still playing)]`,
-//!   and the length's tail is bounded with a certified supersolution ([`supersolution`]). The
+//!   and the length's tail is bounded with a certified supersolution (`supersolution`). The
 //!   answers are certified intervals, as for independent seats.
 //!
 //! Without the rule (`knock_off = false`) the same joint chain plays alternating turns without
-//! interaction; the tests use it to show that the series of [`super::independent`] (seed 000's
+//! interaction; the tests use it to show that the series of `super::independent` (seed 000's
 //! "each plays a whole game, fewest turns wins") gives the same numbers.
 
 use num_bigint::{BigInt, BigUint};
@@ -89,6 +89,21 @@ pub enum KnockOffError {
     /// Every seat plays the same board, but even relative positions need too much memory.
     #[error(transparent)]
     Relative(RelativeError),
+    /// The joint chain could need more memory than [`KNOCK_OFF_MEMORY`] (refused before
+    /// anything is allocated, [`memory_fits`]).
+    #[error(
+        "the knock-off joint chain may need up to {:.3e} states, about {:.1} GB of memory (the \
+         limit is {:.0} GB)",
+        *states as f64,
+        *states as f64 * BYTES_PER_JOINT_STATE / 1e9,
+        KNOCK_OFF_MEMORY / 1e9
+    )]
+    TooMuchMemory {
+        /// The most joint states the chain may have.
+        states: u64,
+        /// The seats.
+        players: usize,
+    },
     /// From some reachable joint state no one can ever finish.
     #[error("the game can last forever: from the positions {positions:?} (seat {seat} to move) no player can ever finish")]
     NeverEnds {
@@ -282,6 +297,37 @@ pub fn joint_chain(
     Ok(chain)
 }
 
+/// Memory of the knock-off joint chain per state, with its transitions and the stepping vectors:
+/// measured 66 MB peak for the about 30,000 states of three players on a 30-square board
+/// (`/usr/bin/time -v ladders race b30.toml --knock-off --players 3 --exact-limit 0`), rounded up.
+pub const BYTES_PER_JOINT_STATE: f64 = 2_500.0;
+
+/// The most memory a knock-off race may plan for before it starts building the joint chain.
+pub const KNOCK_OFF_MEMORY: f64 = 2.0 * (1u64 << 30) as f64;
+
+/// Refuses, before anything is allocated, a joint chain of `boards` that could need more than
+/// [`KNOCK_OFF_MEMORY`]: its states are at most the product of the seats' squares (start
+/// included) times the seats (whose turn it is), and `state_limit` caps them.
+///
+/// # Errors
+///
+/// [`KnockOffError::TooMuchMemory`].
+pub fn memory_fits(boards: &[&Board], state_limit: usize) -> Result<(), KnockOffError> {
+    let bound = boards.len() as f64
+        * boards
+            .iter()
+            .map(|b| f64::from(b.size()) + 1.0)
+            .product::<f64>();
+    let states = bound.min(state_limit as f64);
+    match states * BYTES_PER_JOINT_STATE > KNOCK_OFF_MEMORY {
+        true => Err(KnockOffError::TooMuchMemory {
+            states: states as u64,
+            players: boards.len(),
+        }),
+        false => Ok(()),
+    }
+}
+
 /// Win probability per seat and expected rounds of the joint game: exact for small joint
 /// chains, certified intervals otherwise (see the module doc); with the knock-off rule and every
 /// seat on the same board, by [`relative::relative_race`] when the joint chain is too large to
@@ -306,6 +352,7 @@ pub fn knock_off_race(
             Err(_) => {}
         }
     }
+    memory_fits(boards, options.state_limit)?;
     let chain = joint_chain(boards, knock_off, options.state_limit)?;
     if chain.transient_count() <= options.exact_limit {
         Ok(solve_exactly(&chain, boards.len(), options.digits))

@@ -307,11 +307,6 @@ impl<S: RaceState> LayeredChain<S> {
         chain
     }
 
-    /// The transient states, in sweep order.
-    pub fn states(&self) -> &[S] {
-        &self.states
-    }
-
     /// The number of layers solved one after another.
     pub fn layer_count(&self) -> usize {
         self.layers.len() - 1

@@ -1,8 +1,8 @@
 //! Several players: exact win odds per seat, the game's length, and the knock-off rule.
 //!
-//! - [`independent`]: seats that do not interact (each on its own board if asked); every answer
-//!   is a series summed to a certified interval of rationals ([`interval`]), with the law of
-//!   each seat's game stepped in outward-rounded fixed point ([`fixed`]).
+//! - `independent`: seats that do not interact (each on its own board if asked); every answer
+//!   is a series summed to a certified interval of rationals (`interval`), with the law of
+//!   each seat's game stepped in outward-rounded fixed point (`fixed`).
 //! - [`knockoff`]: the knock-off house rule (seed 004), where landing on an opponent sends them
 //!   back to the start: a joint chain over (every position, whose turn).
 //! - [`relative`]: the knock-off race when every seat plays the same board, over positions
@@ -10,14 +10,19 @@
 //!   squares).
 //! - [`shared`]: several players sharing one board that changes during a game (one-use jumps,
 //!   apples, lost and extra turns): the joint chain, exact where it fits, otherwise solved layer
-//!   by layer in floats with a certified bound ([`layered`]).
+//!   by layer in floats with a certified bound (`layered`).
 
-pub mod fixed;
-pub mod independent;
-pub mod interval;
+mod fixed;
+pub(crate) mod independent;
+pub(crate) mod interval;
+// The command line's routes, public until it runs on the façade alone; hidden from the docs
+// (the results it returns are re-exported below).
+#[doc(hidden)]
 pub mod knockoff;
-pub mod layered;
+mod layered;
+#[doc(hidden)]
 pub mod relative;
+#[doc(hidden)]
 pub mod shared;
 
 pub use independent::{race, Method, Race, RaceError, RaceOptions, SeatResult};

@@ -22,7 +22,7 @@
 //! As for the knock-off race ([`super::knockoff`], whose solves serve here too): small chains
 //! ([`SharedOptions::exact_limit`] transient states) are solved exactly in rational arithmetic;
 //! larger ones, up to [`SharedOptions::state_limit`], by certified float solves layer after layer
-//! ([`super::layered`]: the set of used-up jumps only grows, so each layer is one set); above the
+//! (`super::layered`: the set of used-up jumps only grows, so each layer is one set); above the
 //! limit the race is refused at once with the bound on the states.
 
 use std::collections::{HashMap, HashSet, VecDeque};
@@ -429,6 +429,57 @@ pub enum SharedError {
     /// The certified solve failed.
     #[error("the shared race could not be certified: {0}")]
     Layered(LayeredError, usize),
+    /// A reachable turn of the shared game can go on for ever ([`endless_shared_turn`]).
+    #[error(
+        "{players} players sharing the board can reach a turn that goes on for ever (the chance \
+         that it never ends is above 0): seat {seat}'s turn with the seats on squares \
+         {squares:?}, where jumps another seat broke have put it; so a game might never end, and \
+         neither a simulation nor an exact answer is given"
+    )]
+    EndlessTurn {
+        /// The players.
+        players: usize,
+        /// The seats' squares in the joint state whose turn can go on for ever.
+        squares: Vec<Square>,
+        /// The seat to move, from 1.
+        seat: usize,
+    },
+    /// Whether a turn that goes on for ever is reachable was not settled within `limit` joint
+    /// states.
+    #[error(
+        "a turn from some square can go on for ever once jumps are used up, and whether \
+         {players} players sharing the board can reach it was not settled within {limit} joint \
+         states; a game might never end, so it is not played (fewer players settle it sooner)"
+    )]
+    EndlessUnsettled {
+        /// The players.
+        players: usize,
+        /// The joint states walked.
+        limit: usize,
+    },
+}
+
+/// The most joint states [`refuse_endless_shared`] walks to tell whether seats sharing a board
+/// can reach a turn that goes on for ever.
+pub const ENDLESS_WALK_LIMIT: usize = 1_000_000;
+
+/// Refuses `players` seats sharing the stateful `board` when a reachable turn of the shared game
+/// can go on for ever ([`endless_shared_turn`], walking at most [`ENDLESS_WALK_LIMIT`] joint
+/// states): neither a simulation nor the joint chain would end.
+///
+/// # Errors
+///
+/// [`SharedError::EndlessTurn`], [`SharedError::EndlessUnsettled`].
+pub fn refuse_endless_shared(board: &Board, players: usize) -> Result<(), SharedError> {
+    match endless_shared_turn(board, players, ENDLESS_WALK_LIMIT) {
+        Ok(None) => Ok(()),
+        Ok(Some((squares, seat))) => Err(SharedError::EndlessTurn {
+            players,
+            squares,
+            seat,
+        }),
+        Err(limit) => Err(SharedError::EndlessUnsettled { players, limit }),
+    }
 }
 
 /// Bytes a joint state takes while the layered chain is built and solved: about 200 (the

@@ -13,6 +13,7 @@
 use std::io::{self, Write};
 
 use crate::board::{Board, Jump, Square};
+use crate::report::json::{board_rules_json, BoardJson};
 use crate::report::text::{board_line, rules_line};
 
 /// The shade characters of the plain heat map, lowest level first.
@@ -187,6 +188,38 @@ pub fn write_text(out: &mut dyn Write, board: &Board, options: &DrawOptions<'_>)
     }
     writeln!(out)?;
     write_legend(out, board, options)
+}
+
+/// The picture as JSON (documented in `docs/json-output.md`): the board and its rules, the grid
+/// (`columns`, `rows`), every square's place in it (row 0 at the bottom, column 0 at the left,
+/// rows alternating direction) with its marks as drawn, and the heat map's values when shaded.
+pub fn draw_json(board: &Board, options: &DrawOptions<'_>) -> serde_json::Value {
+    let size = board.size();
+    let columns = columns_of(board, options);
+    let marks = marks(board);
+    let squares: Vec<serde_json::Value> = (0..size.div_ceil(columns))
+        .flat_map(|row| (0..columns).map(move |col| (row, col)))
+        .filter_map(|(row, col)| {
+            let s = square_at(size, columns, row, col)?;
+            Some(serde_json::json!({
+                "square": s,
+                "row": row,
+                "column": col,
+                "marks": marks[s as usize],
+            }))
+        })
+        .collect();
+    let mut v = serde_json::json!({
+        "board": BoardJson::new(board),
+        "rules": board_rules_json(board),
+        "columns": columns,
+        "rows": size.div_ceil(columns),
+        "squares": squares,
+    });
+    if let Some(heat) = options.heat {
+        v["heat"] = serde_json::json!({ "name": heat.name, "values": heat.values });
+    }
+    v
 }
 
 /// The legend: the jumps by number, the chance squares, the tiles, the start, the heat scale.

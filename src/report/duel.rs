@@ -11,22 +11,16 @@ use serde_json::{json, Value};
 use super::json::{board_rules_json, BoardJson};
 use super::optimize::rule_line;
 use super::text::{board_line, rules_line};
-use crate::board::{Board, Square};
-use crate::choice::duel::Pair;
-use crate::choice::duel_proof::DeviationProof;
-use crate::choice::Game;
+use crate::board::Board;
+use crate::facade::{Duel, DuelPair, DuelProof};
 use crate::race::interval::{certified_digits, Interval};
 
 /// What the report shows.
 pub struct DuelReport<'a> {
     /// The board.
     pub board: &'a Board,
-    /// Its decision process.
-    pub game: &'a Game,
-    /// The squares the two players stand on; the first moves first.
-    pub from: (Square, Square),
-    /// Both optimal first, then each fixed policy.
-    pub pairs: Vec<Pair>,
+    /// The façade's answer.
+    pub duel: &'a Duel,
     /// Digits to certify.
     pub digits: usize,
 }
@@ -46,60 +40,62 @@ fn advantage(p: &Interval) -> Interval {
 ///
 /// Writing fails.
 pub fn write_text(out: &mut dyn Write, r: &DuelReport<'_>) -> io::Result<()> {
+    let d = r.duel;
     writeln!(out, "{}", board_line(r.board))?;
     writeln!(out, "rules: {}", rules_line(r.board))?;
-    writeln!(out, "choice: {}", rule_line(&r.game.rule))?;
+    if let Some(rule) = r.board.choice() {
+        writeln!(out, "choice: {}", rule_line(rule))?;
+    }
     writeln!(
         out,
         "two players alternate, the first on {} moving first, the other on {}; the first to finish wins",
-        r.from.0, r.from.1
+        d.from[0], d.from[1]
     )?;
     writeln!(out)?;
-    let width = r.pairs.iter().map(|p| p.name.len()).max().unwrap_or(0) + 5;
+    let width = d.pairs.iter().map(|p| p.name.len()).max().unwrap_or(0) + 5;
     writeln!(
         out,
         "{:<width$}first mover wins    advantage (points)",
         "both play"
     )?;
-    for p in &r.pairs {
-        match &p.result {
-            Ok((chance, _)) => writeln!(
+    for p in &d.pairs {
+        match (&p.first_wins, &p.error) {
+            (Some(chance), _) => writeln!(
                 out,
                 "{:<width$}{:<20}{:+}",
                 p.name,
                 certified_digits(chance, r.digits).text,
                 certified_digits(&advantage(chance), r.digits.saturating_sub(2)).text
             )?,
-            Err(e) => writeln!(out, "{:<width$}{e}", p.name)?,
+            (None, e) => writeln!(out, "{:<width$}{}", p.name, e.as_deref().unwrap_or(""))?,
         }
     }
-    if let Some(Ok((_, c))) = r.pairs.first().map(|p| &p.result) {
+    if let Some(
+        first @ DuelPair {
+            first_wins: Some(_),
+            ..
+        },
+    ) = d.pairs.first()
+    {
         writeln!(out)?;
         writeln!(
             out,
             "optimal strategies: value iteration ({} sweeps), then the pair evaluated with a \
              certified bound (residual {:.1e}, expected remaining turns at most {}); no single-turn \
              deviation gains more than {:.1e}",
-            r.pairs[0].sweeps,
-            c.residual_f64(),
-            c.max_turns_bound(),
-            c.gap
+            first.sweeps, first.residual, first.turns_bound, first.deviation_gain_bound
         )?;
-        write_proof(out, r.pairs[0].proof.as_ref(), r.digits)?;
+        write_proof(out, d.proof.as_ref(), r.digits)?;
     }
     Ok(())
 }
 
 /// The line on deviations over any number of turns.
-fn write_proof(
-    out: &mut dyn Write,
-    proof: Option<&DeviationProof>,
-    digits: usize,
-) -> io::Result<()> {
+fn write_proof(out: &mut dyn Write, proof: Option<&DuelProof>, digits: usize) -> io::Result<()> {
     match proof {
         Some(
-            p @ DeviationProof {
-                turns: Some((first, second)),
+            p @ DuelProof {
+                deviator_turns_bound: Some([first, second]),
                 ..
             },
         ) => writeln!(
@@ -107,14 +103,14 @@ fn write_proof(
             "over any number of turns, no deviation by either player gains more than {:.1e} \
              (a deviator's expected turns are at most {first} and {second}): the value of the \
              game is {}",
-            upper_f64(&p.total_gain()),
-            certified_digits(&p.value, digits).text
+            upper_f64(&p.total_gain),
+            certified_digits(&p.game_value, digits).text
         ),
         Some(p) => writeln!(
             out,
             "every other choice is worse at every decision, so no deviation, over any number of \
              turns, gains anything: the value of the game is {}",
-            certified_digits(&p.value, digits).text
+            certified_digits(&p.game_value, digits).text
         ),
         None => writeln!(
             out,
@@ -135,6 +131,7 @@ fn upper_f64(x: &BigRational) -> f64 {
 
 /// The JSON report.
 pub fn to_json(r: &DuelReport<'_>) -> Value {
+    let d = r.duel;
     let interval = |i: &Interval, digits: usize| {
         json!({
             "lo": i.lo.to_string(),
@@ -142,35 +139,35 @@ pub fn to_json(r: &DuelReport<'_>) -> Value {
             "certified": certified_digits(i, digits).text,
         })
     };
-    let pairs: Vec<Value> = r
+    let pairs: Vec<Value> = d
         .pairs
         .iter()
-        .map(|p| match &p.result {
-            Ok((chance, c)) => json!({
+        .map(|p| match (&p.first_wins, &p.error) {
+            (Some(chance), _) => json!({
                 "name": p.name,
                 "first_wins": interval(chance, r.digits),
                 "advantage_points": interval(&advantage(chance), r.digits.saturating_sub(2)),
                 "sweeps": p.sweeps,
-                "residual": c.residual_f64(),
-                "turns_bound": c.max_turns_bound(),
-                "deviation_gain_bound": c.gap,
+                "residual": p.residual,
+                "turns_bound": p.turns_bound,
+                "deviation_gain_bound": p.deviation_gain_bound,
             }),
-            Err(e) => json!({"name": p.name, "error": e.to_string()}),
+            (None, e) => json!({"name": p.name, "error": e}),
         })
         .collect();
-    let proof = r.pairs.first().and_then(|p| p.proof.as_ref()).map(|p| {
+    let proof = d.proof.as_ref().map(|p| {
         json!({
             "turn_gain": p.turn_gain.to_string(),
-            "deviator_turns_bound": p.turns.map(|(a, b)| [a, b]),
-            "total_gain_bound": upper_f64(&p.total_gain()),
-            "game_value": interval(&p.value, r.digits),
+            "deviator_turns_bound": p.deviator_turns_bound,
+            "total_gain_bound": upper_f64(&p.total_gain),
+            "game_value": interval(&p.game_value, r.digits),
         })
     });
     json!({
         "board": BoardJson::new(r.board),
         "rules": board_rules_json(r.board),
-        "choice": r.game.rule.key(),
-        "from": [r.from.0, r.from.1],
+        "choice": d.choice,
+        "from": d.from,
         "pairs": pairs,
         "optimal_proof": proof,
     })

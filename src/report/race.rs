@@ -260,13 +260,7 @@ pub fn to_json(boards: &[&Board], race: &Race, options: RaceReportOptions) -> se
     let mut v = json!({
         "players": boards.len(),
         "knock_off": options.knock_off,
-        "method": match race.method {
-            Method::Series => "series",
-            Method::ExactSolve => "exact",
-            Method::SteppedJoint => "stepped",
-            Method::RelativePositions => "relative",
-            Method::LayeredCertified => "layered",
-        },
+        "method": race.method,
         "digits": d,
         "complete": race.complete,
         "turns_summed": race.turns_summed,

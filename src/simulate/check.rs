@@ -67,6 +67,7 @@ pub enum LawError {
 
 /// The exact law of the number of turns on one board, in the form the tests need.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct ExactLaw {
     /// The board's rules.
     pub rules: Rules,
@@ -270,6 +271,7 @@ impl ExactLaw {
 
 /// The exact law of the final score, in the form the score test needs.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct ScoreLaw {
     /// The exact law ([`crate::analysis::stateful::score`]).
     pub exact: Score,
@@ -344,6 +346,7 @@ impl Observed<'_> {
 
 /// A z test of a mean.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ZTest {
     /// The sample mean used (for an interval: its point nearest the exact mean).
     pub observed: f64,
@@ -417,6 +420,7 @@ impl ZTest {
 
 /// Pearson's chi-square goodness of fit of the turn counts.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct ChiSquare {
     /// The statistic.
     pub statistic: f64,
@@ -434,6 +438,7 @@ pub struct ChiSquare {
 
 /// The tests of one sample against one law.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Comparison {
     /// The mean number of turns.
     pub mean: ZTest,

@@ -16,22 +16,34 @@
 //! - [`race`]: several players taking turns (with or without knock-off), and the seat-by-seat
 //!   check of such a simulation against the exact race of [`crate::race`].
 
+// The command line's routes, public until it runs on the façade alone; hidden from the docs
+// (the results it returns are re-exported below).
+#[doc(hidden)]
 pub mod check;
 // The engine and the rule table: public only for the simulation benchmark.
 #[doc(hidden)]
 pub mod engine;
 pub(crate) mod fast;
+#[doc(hidden)]
 pub mod policy;
+#[doc(hidden)]
 pub mod race;
-pub mod race_rounds;
+mod race_rounds;
+#[doc(hidden)]
 pub mod sample;
+#[doc(hidden)]
 pub mod shared;
+#[doc(hidden)]
 pub mod spread;
 pub(crate) mod stateful;
 pub(crate) mod stream;
 #[doc(hidden)]
 pub mod table;
-pub mod variants;
+pub(crate) mod variants;
+
+// The façade's answers ([`crate::Game::verify`]'s [`crate::Verdict`]) and its sample.
+pub use check::{ChiSquare, Comparison, ExactLaw, ScoreLaw, ZTest};
+pub use variants::{LayoutFit, NotTried, VariantFit, VariantSearch};
 
 use rayon::prelude::*;
 
@@ -107,7 +119,8 @@ pub struct Simulation {
 }
 
 /// Plays `options.games` games on `board` with rayon's current thread pool. `progress` is called
-/// with the number of games just finished after each chunk (for a progress bar).
+/// with the number of games just finished after each chunk (for a progress bar), and with 0
+/// before each chunk (where a listener may stop the work: see [`crate::progress`]).
 ///
 /// # Examples
 ///
@@ -143,7 +156,9 @@ pub fn simulate(
 /// games)` plays chunk c, and the chunks' results are merged. Merging must be associative and
 /// commutative (sums, and records chosen by a total order), so that the result does not depend
 /// on how rayon splits the chunks; memory stays one result per split, however many chunks there
-/// are.
+/// are. When `progress` unwinds (a listener stopping the work: [`crate::progress`]), no chunk
+/// begins after it and the unwind goes on from here (unwinding through rayon's splits instead
+/// would visit every chunk not yet begun: minutes for 10^12 games).
 pub(crate) fn par_chunks<T: Send>(
     games: u64,
     progress: &(dyn Fn(u64) + Sync),
@@ -151,19 +166,25 @@ pub(crate) fn par_chunks<T: Send>(
     merge: impl Fn(&mut T, T) + Sync + Send,
     chunk: impl Fn(u64, u64) -> T + Sync + Send,
 ) -> T {
+    type Unwind = Box<dyn std::any::Any + Send>;
+    let told = |n: u64| -> Result<(), Unwind> {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| progress(n)))
+    };
     let chunks = games.div_ceil(CHUNK_GAMES);
-    (0..chunks)
+    let merged = (0..chunks)
         .into_par_iter()
-        .fold(&empty, |mut acc, c| {
+        .try_fold(&empty, |mut acc, c| {
+            told(0)?;
             let n = CHUNK_GAMES.min(games - c * CHUNK_GAMES);
             merge(&mut acc, chunk(c, n));
-            progress(n);
-            acc
+            told(n)?;
+            Ok(acc)
         })
-        .reduce(&empty, |mut a, b| {
+        .try_reduce(&empty, |mut a, b| {
             merge(&mut a, b);
-            a
-        })
+            Ok(a)
+        });
+    merged.unwrap_or_else(|unwind| std::panic::resume_unwind(unwind))
 }
 
 /// The simulation's report from its merged tallies; `replay` gives the throws of a recorded game

@@ -5,7 +5,7 @@
 //! # The game played
 //!
 //! Exactly the game of [`crate::race::knockoff`] (and, without knock-off, of
-//! [`crate::race::independent`]): seat 1 plays a whole turn, then seat 2, ...; the first token to
+//! `crate::race::independent`): seat 1 plays a whole turn, then seat 2, ...; the first token to
 //! reach its board's finish wins, and the game's length in rounds is the winner's number of
 //! turns. Every roll is one [`Table::play_roll`] of the seat's board (a table generated from
 //! [`crate::game::turn_steps`], throws and draws picked by their exact integer weights, the
@@ -31,7 +31,7 @@
 //! (`z = (share - p) / sqrt(p (1 - p) / n)`), the mean number of rounds against the exact
 //! expected rounds (z with the sample's standard deviation: the exact variance of the length is
 //! not computed; a sample in which every race lasted the same v rounds is judged exactly instead,
-//! by the chance `P(R = v)^n` of [`super::race_rounds`], for seats without interaction), and Pearson's chi-square of the K win counts against `n p` (K - 1 degrees of
+//! by the chance `P(R = v)^n` of `super::race_rounds`, for seats without interaction), and Pearson's chi-square of the K win counts against `n p` (K - 1 degrees of
 //! freedom, seats expecting fewer than [`MIN_EXPECTED`] wins merged). With m tests, each fails at
 //! level [`RACE_FALSE_FAILURE`]` / m` (Bonferroni), so a correct simulation fails with probability
 //! below 5e-7 whatever K is.
@@ -265,7 +265,7 @@ pub struct RaceExact {
     /// The expected length in rounds (the middle of its interval).
     pub rounds: f64,
     /// For seats without interaction: their boards, to judge exactly a sample whose rounds
-    /// show no spread ([`super::race_rounds`]); `None` with knock-off or a shared board.
+    /// show no spread (`super::race_rounds`); `None` with knock-off or a shared board.
     pub rounds_law: Option<RoundsLaw>,
 }
 
@@ -363,7 +363,7 @@ pub struct RaceComparison {
     /// board), so the mean is not tested: that number.
     pub rounds_without_spread: Option<f64>,
     /// When every finished race lasted the same number of rounds and the seats are independent:
-    /// the exact judgement `P(R = v)^n` against the level ([`super::race_rounds`]).
+    /// the exact judgement `P(R = v)^n` against the level (`super::race_rounds`).
     pub equal_rounds: Option<EqualRounds>,
     /// The number of tests m.
     pub tests: usize,

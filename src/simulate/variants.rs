@@ -33,6 +33,7 @@ pub const VARIANT_WORK: f64 = WORK_LIMIT * VARIANT_SECONDS / 60.0;
 
 /// One of the usual rule variants, and how a sample fits it.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct VariantFit {
     /// The variant's rules.
     pub rules: Rules,
@@ -45,7 +46,7 @@ pub struct VariantFit {
     /// Indices (in the returned list) of the other fitting variants with exactly this law.
     pub same_law_as: Vec<usize>,
     /// Whether this variant gives exactly the board's law, or another fitting variant's, was left
-    /// undecided: the exact comparison would take more than [`VARIANT_WORK`].
+    /// undecided: the exact comparison would take more than `VARIANT_WORK`.
     pub same_law_undecided: bool,
 }
 
@@ -90,9 +91,10 @@ pub fn rule_changes(own: &Rules, rules: &Rules) -> Vec<String> {
     out
 }
 
-/// A usual rule variant that was not tried: its work was estimated past [`VARIANT_SECONDS`],
+/// A usual rule variant that was not tried: its work was estimated past `VARIANT_SECONDS`,
 /// or its chain past the memory limit.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct NotTried {
     /// The variant's rules.
     pub rules: Rules,
@@ -104,6 +106,7 @@ pub struct NotTried {
 
 /// What the search over the usual rule variants found.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct VariantSearch {
     /// The variants the sample fits.
     pub fits: Vec<VariantFit>,
@@ -116,6 +119,7 @@ pub struct VariantSearch {
 
 /// Another layout of the board that the sample fits.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct LayoutFit {
     /// The layout, and the jump that differs.
     pub layout: OtherLayout,
@@ -203,7 +207,7 @@ impl NotTried {
 }
 
 /// Tests the sample against every usual rule variant of `board` (see [`variants`]) whose work
-/// fits ([`estimate`]), and returns the variants it fits (every test passes), with which of them
+/// fits (`estimate`), and returns the variants it fits (every test passes), with which of them
 /// give exactly the same law as the board or as each other, and the variants not tried. `law` is
 /// the board's own law.
 pub fn fitting_variants(

@@ -444,6 +444,16 @@ HAND = [
      Fraction(9, 4)),
     ("size = 6\nladders = [[1, 3], [3, 5]]\n[rules]\ndie = 2\novershoot = \"allow\"\njump_takes_turn = true\n",
      "turns", Fraction(31, 8)),
+    ("size = 6\nladders = [[1, 3], [3, 5]]\n[rules]\ndie = 2\novershoot = \"allow\"\njump_takes_turn = true\n",
+     "variance", Fraction(7, 64)),
+    ("size = 6\nladders = [[1, 3], [3, 5]]\n[rules]\ndie = 2\novershoot = \"allow\"\nchain = false\n"
+     "jump_takes_turn = true\n", "turns", Fraction(4)),
+    ("size = 5\nladders = [[2, 4]]\n[rules]\ndie = 2\novershoot = \"allow\"\nroll_again = \"unlimited\"\n"
+     "jump_takes_turn = true\n", "turns", Fraction(25, 8)),
+    ("size = 5\nladders = [[2, 4]]\n[rules]\ndie = 2\novershoot = \"allow\"\nroll_again = \"unlimited\"\n"
+     "jump_takes_turn = true\n", "rolls", Fraction(21, 8)),
+    ("size = 5\nladders = [[1, 3]]\nlose_turn = [2]\n[rules]\ndie = 2\novershoot = \"allow\"\n"
+     "jump_takes_turn = true\n", "turns", Fraction(31, 8)),
 ]
 
 

@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 
 use ladders::board::builtin_names;
 
+use serde_json::Value;
+
 use crate::common::{ladders, stderr_of};
 
 fn draw(args: &[&str]) -> String {
@@ -252,4 +254,56 @@ fn after_and_within_go_with_their_heat() {
     }
     let err = stderr_of(&["draw", "tiny", "--heat", "likeliest", "--within", "1"], 2);
     assert!(err.contains("no game ends within 1 turn"), "{err}");
+}
+
+#[test]
+fn draw_json_gives_the_grid_and_each_squares_place_and_marks() {
+    // boards/tiny.toml: 4 squares, two a row (ceil(sqrt(4))); the bottom row runs 1, 2 left to
+    // right, the top row 3, 4 right to left (as the snapshot draws it: "4 3l1" over "1L1 2S1").
+    let v = crate::common::json_of(&["draw", "tiny", "--json"]);
+    assert_eq!(
+        (v["columns"].as_u64(), v["rows"].as_u64()),
+        (Some(2), Some(2))
+    );
+    assert_eq!(v["board"]["size"], 4);
+    let place = |s: u64| {
+        let square = v["squares"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|q| q["square"] == s)
+            .unwrap();
+        let marks: Vec<&str> = square["marks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        (
+            square["row"].as_u64().unwrap(),
+            square["column"].as_u64().unwrap(),
+            marks,
+        )
+    };
+    assert_eq!(place(1), (0, 0, vec!["L1"]));
+    assert_eq!(place(2), (0, 1, vec!["S1"]));
+    assert_eq!(place(3), (1, 1, vec!["l1"]));
+    assert_eq!(place(4), (1, 0, vec![]));
+    assert_eq!(v["squares"].as_array().unwrap().len(), 4);
+    assert!(v.get("heat").is_none());
+    // With a heat map, its values square by square (0 to the finish): tiny's expected turns
+    // begun are 2 on 0 and on 3 (two waits for heads), none elsewhere.
+    let heat = crate::common::json_of(&["draw", "tiny", "--heat", "visits", "--json"]);
+    let values: Vec<Option<f64>> = heat["heat"]["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(Value::as_f64)
+        .collect();
+    assert_eq!(values[0], Some(2.0));
+    assert_eq!(values[3], Some(2.0));
+    assert!(heat["heat"]["name"].is_string());
+    // --json and --svg - would both write to standard output.
+    let err = stderr_of(&["draw", "tiny", "--json", "--svg", "-"], 2);
+    assert!(err.contains("--json and --svg - both write"), "{err}");
 }

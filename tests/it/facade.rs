@@ -5,7 +5,7 @@ use ladders::analysis::distribution::DistributionOptions;
 use ladders::analysis::expectation::Expectation;
 use ladders::analysis::shortest::Longest;
 use ladders::board::{RuleOverrides, BUILTIN_BOARDS};
-use ladders::{Error, Game, Unit};
+use ladders::{Error, Game, Limits, Unit};
 use num_rational::BigRational;
 
 use crate::common::{exact, json_of, stdout_with_code};
@@ -86,10 +86,7 @@ fn every_built_in_board_gets_the_command_lines_values() {
         );
         assert_eq!(shortest.probability, exact(&cli["shortest"]["probability"]));
         let cli = json_of(&["distribution", b.name, "--turns", "30", "--json"]);
-        let options = DistributionOptions {
-            turns: Some(30),
-            ..DistributionOptions::default()
-        };
+        let options = DistributionOptions::turns(30);
         let law = game.distribution(&options).unwrap();
         let terms = cli["distribution"].as_array().unwrap();
         assert_eq!(law.terms.len(), terms.len(), "{}", b.name);
@@ -104,10 +101,7 @@ fn rule_overrides_and_reversal_make_new_games() {
     let game = Game::from_toml(COIN, "coin").unwrap();
     // With `stay`, a 2 from square 1 is lost: from 1, T is geometric with mean 2, so
     // E[T] = 1 + (1/2)(2) = 2.
-    let stay = RuleOverrides {
-        overshoot: Some(ladders::board::Overshoot::Stay),
-        ..RuleOverrides::default()
-    };
+    let stay = overshoot(ladders::board::Overshoot::Stay);
     let Expectation::Finite(e) = game.with_rules(&stay).unwrap().expect().unwrap() else {
         panic!("the game ends")
     };
@@ -172,10 +166,7 @@ fn verify_judges_a_sample_as_the_command_line_does() {
     use ladders::simulate::Histogram;
     let mb = Game::builtin("milton-bradley").unwrap();
     let bounce = mb
-        .with_rules(&RuleOverrides {
-            overshoot: Some(ladders::board::Overshoot::Bounce),
-            ..RuleOverrides::default()
-        })
+        .with_rules(&overshoot(ladders::board::Overshoot::Bounce))
         .unwrap();
     for (game, passes) in [(&mb, true), (&bounce, false)] {
         let played = game.simulate(5000, 5).unwrap();
@@ -239,7 +230,7 @@ fn race_certifies_each_seats_chance_of_winning() {
     assert!(odds.complete);
     let cli = json_of(&["race", "tiny", "--players", "2", "--digits", "12", "--json"]);
     for (i, value) in [q(16, 27), q(11, 27)].into_iter().enumerate() {
-        let win = &odds.wins[i];
+        let win = &odds.seats[i].win;
         assert!(win.lo <= value && value <= win.hi, "{win:?}");
         assert!(&win.hi - &win.lo <= q(1, 1_000_000_000_000));
         let seat = &cli["seats"][i]["win"];
@@ -277,10 +268,7 @@ fn a_games_listener_hears_its_work_and_only_its_own() {
         "{stages:?}"
     );
     // A game made from it keeps the listener; a game without one tells it nothing.
-    let bounce = RuleOverrides {
-        overshoot: Some(ladders::board::Overshoot::Bounce),
-        ..RuleOverrides::default()
-    };
+    let bounce = overshoot(ladders::board::Overshoot::Bounce);
     let before = heard.0.lock().unwrap().len();
     Game::from_toml(COIN, "coin")
         .unwrap()
@@ -362,4 +350,236 @@ fn the_generating_function_and_squares_match_the_command_line() {
             assert_eq!(a.remaining, exact(&row["remaining"]), "{name} {}", a.square);
         }
     }
+}
+
+/// A budget tighter than the library's own limits refuses, from the estimate and before the
+/// work, the questions the defaults answer; each refusal gives its estimate over its limit.
+#[test]
+fn a_tighter_budget_refuses_what_the_default_answers_with_the_estimate() {
+    let mb = Game::builtin("milton-bradley").unwrap();
+    assert_eq!(mb.limits(), Limits::default());
+    assert!(mb.pgf().is_ok() && mb.squares().is_ok() && mb.shortest().is_ok());
+    let refused = |limits: Limits, ask: &dyn Fn(&Game) -> Result<(), Error>| {
+        let game = mb.clone().with_limits(limits);
+        match ask(&game) {
+            Err(Error::TooLarge(too)) => too,
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    };
+    let (bytes, seconds, work) = (500e6, 30.0, 3e10);
+    // A microsecond: the generating function, the per-square answers, the moments and the
+    // exact solve of the expectations each take more.
+    let quick = Limits::new(bytes, 1e-6, work).unwrap();
+    for (what, ask) in [
+        ("generating function", &|g: &Game| {
+            g.pgf().map(drop) as Result<(), Error>
+        }),
+        ("per-square answers", &|g: &Game| g.squares().map(drop)),
+        ("moments", &|g: &Game| g.moments(2).map(drop)),
+        ("exact solve", &|g: &Game| g.expect().map(drop)),
+    ] as [(&str, &dyn Fn(&Game) -> Result<(), Error>); 4]
+    {
+        let too = refused(quick, ask);
+        assert_eq!((too.what, too.unit), (what, Unit::Seconds), "{too}");
+        assert!(too.estimate > too.limit && too.limit <= 1e-6, "{too:?}");
+        assert!(
+            too.to_string().contains("estimated before starting"),
+            "{too}"
+        );
+    }
+    // A kilobyte: the turn chain of 100 squares takes more.
+    let too = refused(Limits::new(1e3, seconds, work).unwrap(), &|g| {
+        g.shortest().map(drop)
+    });
+    assert_eq!((too.what, too.unit), ("turn chain", Unit::Bytes));
+    assert!(too.estimate > 1e3, "{too:?}");
+    assert!(
+        too.to_string().contains("the limit is 1,000 bytes)"),
+        "{too}"
+    );
+    // A thousand word operations: stepping the law to P(T > n) < 10^-12 takes more.
+    let too = refused(Limits::new(bytes, seconds, 1e3).unwrap(), &|g| {
+        g.distribution(&DistributionOptions::default()).map(drop)
+    });
+    assert_eq!(
+        (too.what, too.unit),
+        ("exact distribution", Unit::Operations)
+    );
+    assert!(too.estimate > 1e3, "{too:?}");
+    // The limits hold in the games made from this one.
+    let tight = mb.clone().with_limits(quick);
+    assert_eq!(tight.reversed().map(|g| g.limits()).ok(), None::<Limits>);
+    let stay = overshoot(ladders::board::Overshoot::Stay);
+    assert_eq!(tight.with_rules(&stay).unwrap().limits(), quick);
+    // A budget is positive and at most the library's own limits.
+    assert!(Limits::new(0.0, seconds, work).is_err());
+    assert!(Limits::new(bytes, 31.0, work).is_err());
+    assert!(Limits::new(bytes, seconds, f64::NAN).is_err());
+}
+
+/// The library's own refusals keep the analysis's typed error, whose figures a caller that
+/// knows the analyses can read.
+#[test]
+fn a_refusal_keeps_the_analysis_error_behind_it() {
+    let big = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/benches/boards/gen-10000-again.toml"
+    );
+    let Err(Error::TooLarge(too)) = Game::from_file(big).unwrap().shortest() else {
+        panic!("refused")
+    };
+    let chain = too.detail().unwrap();
+    let chain = chain.downcast_ref::<ladders::chain::ChainTooBig>().unwrap();
+    assert_eq!(chain.size.bytes, too.estimate);
+    assert_eq!(chain.to_string(), too.message);
+}
+
+/// The questions the command line answers on one board, through the façade alone, with the
+/// command line's values on every built-in board.
+#[test]
+fn every_built_in_board_gets_the_command_lines_other_answers() {
+    for b in BUILTIN_BOARDS {
+        let game = Game::builtin(b.name).unwrap();
+        if game.board().choice().is_some() {
+            assert!(matches!(
+                game.likeliest(None),
+                Err(Error::NeedsPolicy { .. })
+            ));
+            continue;
+        }
+        let name = b.name;
+        // expect --moments 3: the raw moments.
+        let cli = json_of(&["expect", name, "--moments", "3", "--json"]);
+        let answers = game.expectations(false, Some(3)).unwrap();
+        match &answers.moments {
+            Some(m) => {
+                let raw = cli["moments"]["raw"].as_array().unwrap();
+                for (j, value) in raw.iter().enumerate() {
+                    assert_eq!(m.raw[j + 1], exact(value), "{name} E[T^{}]", j + 1);
+                }
+            }
+            None => assert!(cli.get("moments").is_none(), "{name}"),
+        }
+        if let Some(score) = &answers.score {
+            // The score's fractions are written whole as "n/d".
+            let text = cli["score"]["expected"]["exact"].as_str().unwrap();
+            assert_eq!(score.expected.to_string(), text, "{name}");
+        }
+        // shortest --likeliest: the likeliest game's probability.
+        let cli = json_of(&["shortest", name, "--likeliest", "--json"]);
+        if let Some(likely) = game.likeliest(None).unwrap() {
+            let fewest = &cli["likeliest"]["fewest_turns"];
+            assert_eq!(
+                likely.fewest.probability,
+                exact(&fewest["probability"]),
+                "{name}"
+            );
+            assert_eq!(
+                likely.fewest.turns.len() as u64,
+                fewest["turns"].as_u64().unwrap()
+            );
+        }
+        // squares --after 5: where the token is.
+        let cli = json_of(&["squares", name, "--after", "5", "--json"]);
+        let law = game.squares_after(5).unwrap();
+        let rows = cli["law"].as_array().unwrap();
+        assert_eq!(law.len(), rows.len(), "{name}");
+        for ((square, p), row) in law.iter().zip(rows) {
+            assert_eq!(
+                u64::from(*square),
+                row["square"].as_u64().unwrap(),
+                "{name}"
+            );
+            assert_eq!(*p, exact(&row["p"]), "{name} square {square}");
+        }
+        if !game.board().is_stateful() {
+            the_summary_and_sensitivity_match(&game, name);
+        }
+        // check: the exact law a simulation is judged against has the command line's mean.
+        match game.exact_law(0.1 / 2000.0) {
+            Ok(law) => {
+                let cli = json_of(&["check", name, "-n", "2000", "--seed", "1", "--json"]);
+                let expected = cli["check"]["mean"]["expected"].as_f64();
+                assert_eq!(Some(law.mean), expected, "{name}");
+            }
+            Err(e) => assert!(matches!(e, Error::Endless { .. }), "{name}: {e}"),
+        }
+    }
+}
+
+/// `analyze` and `sensitivity` (boards whose state is the square).
+fn the_summary_and_sensitivity_match(game: &Game, name: &str) {
+    let cli = json_of(&["analyze", name, "--json"]);
+    let summary = game.summary().unwrap();
+    if let Some(shortest) = &summary.extremes.shortest {
+        let turns = cli["shortest"]["rolls"].as_array().unwrap().len();
+        assert_eq!(shortest.turns, turns, "{name}");
+    }
+    if let Expectation::Finite(e) = &summary.expectation {
+        assert_eq!(e.turns, exact(&cli["expected_turns"]), "{name}");
+    }
+    let cli = json_of(&["sensitivity", name, "--json"]);
+    match game.sensitivity() {
+        Ok(s) => {
+            let removed = cli["removed"].as_array().unwrap();
+            assert_eq!(s.removals.len(), removed.len(), "{name}");
+            for (r, row) in s.removals.iter().zip(removed) {
+                assert_eq!(
+                    u64::from(r.jump.from),
+                    row["from"].as_u64().unwrap(),
+                    "{name}"
+                );
+                if let Some(turns) = &r.turns {
+                    assert_eq!(*turns, exact(&row["turns"]), "{name} {}", r.jump.from);
+                }
+            }
+        }
+        Err(e) => assert!(matches!(e, Error::Unanswerable(_)), "{name}: {e}"),
+    }
+}
+
+/// The overrides that change the overshoot rule only.
+fn overshoot(rule: ladders::board::Overshoot) -> RuleOverrides {
+    let mut overrides = RuleOverrides::default();
+    overrides.overshoot = Some(rule);
+    overrides
+}
+
+/// Asks the work to stop while `stop` is set.
+#[derive(Default)]
+struct Stop(std::sync::atomic::AtomicBool);
+
+impl ladders::progress::Listener for Stop {
+    fn begin(&self, _id: u64, _what: &str, _total: Option<u64>) {}
+    fn advance(&self, _id: u64, _done: u64) {}
+    fn end(&self, _id: u64) {}
+    fn cancelled(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+#[test]
+fn a_listener_that_asks_to_stop_ends_long_questions_with_cancelled_and_the_game_still_answers() {
+    let stop = std::sync::Arc::new(Stop::default());
+    let game = Game::builtin("milton-bradley")
+        .unwrap()
+        .with_progress(stop.clone());
+    stop.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    // A billion games (hours) stop after the first chunk of games; the law stops at its first
+    // turn.
+    assert!(matches!(
+        game.simulate(1_000_000_000, 1),
+        Err(Error::Cancelled)
+    ));
+    let fifty = DistributionOptions::turns(50);
+    assert!(matches!(game.distribution(&fifty), Err(Error::Cancelled)));
+    assert!(matches!(
+        Game::race(&[game.clone(), game.clone()], 12),
+        Err(Error::Cancelled)
+    ));
+    assert_eq!(Error::Cancelled.to_string(), "cancelled");
+    // Nothing is left behind: the same game answers once the listener lets it.
+    stop.0.store(false, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(game.simulate(1000, 1).unwrap().games, 1000);
+    assert_eq!(game.distribution(&fifty).unwrap().terms.len(), 50);
 }

@@ -37,21 +37,15 @@ fn cases() -> u32 {
 fn analyses_agree(board: &Board) -> Result<(), String> {
     let chain = Chain::for_board(board);
     let expectation = expect_with(board, false);
-    let options = DistributionOptions {
-        turns: None,
-        tail: BigRational::new(1.into(), 1_000_000.into()),
-        min_turns: 0,
-    };
+    let options = DistributionOptions::tail(BigRational::new(1.into(), 1_000_000.into()));
     // A board whose tail decays so slowly that the exact stepping to 1e-6 would take minutes is
     // refused (a d2 past eight snakes to 0 needs about 68,000 turns); its first 300 turns are
     // checked instead, and the refusal must be for more turns than that.
     let dist = match board_distribution(board, &options) {
         Ok(dist) => dist,
         Err(refused) if refused.turns > 300.0 => {
-            let first = DistributionOptions {
-                turns: Some(300),
-                ..options
-            };
+            let mut first = options;
+            first.turns = Some(300);
             board_distribution(board, &first).map_err(|e| format!("distribution: {e}"))?
         }
         Err(e) => return Err(format!("distribution refused at {} turns: {e}", e.turns)),

@@ -108,10 +108,7 @@ fn check_board(board: &Board, label: &str) -> Verdict {
                 "{label}: refused at only {} turns",
                 refused.turns
             );
-            let first = DistributionOptions {
-                turns: Some(SLOW_BOARD_TURNS),
-                ..DistributionOptions::default()
-            };
+            let first = DistributionOptions::turns(SLOW_BOARD_TURNS);
             board_distribution(board, &first).unwrap_or_else(|e| panic!("{label}: {e}"))
         }
     };

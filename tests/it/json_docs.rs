@@ -109,6 +109,13 @@ fn cases() -> Vec<Case> {
         ),
         case("`pgf`", 0, vec![j(&["pgf", "tiny", "--json"])], None, true),
         case(
+            "`draw`",
+            0,
+            vec![j(&["draw", "tiny", "--heat", "visits", "--json"])],
+            None,
+            true,
+        ),
+        case(
             "`analyze`",
             0,
             vec![j(&["analyze", "efi", "--json"])],

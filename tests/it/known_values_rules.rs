@@ -28,10 +28,7 @@ fn check_fixture(path: &Path) -> usize {
     let Expectation::Finite(e) = expect(&board) else {
         panic!("{}: expected a finite game", path.display())
     };
-    let options = DistributionOptions {
-        turns: Some(6),
-        ..DistributionOptions::default()
-    };
+    let options = DistributionOptions::turns(6);
     let law = board_distribution(&board, &options).expect("six turns are cheap");
     let final_score = score(&board).unwrap();
     let mut compared = 0;
@@ -126,10 +123,7 @@ fn issue_11_rules_on_tiny_boards_worked_by_hand() {
     // E(0) = 1 + (1/3) E(1) + (2/3) E(2) = 11/3. P(T = 2) = (1/3)(2/3) + (2/3)(1/3) = 4/9.
     let loaded = "size = 3\n[rules]\ndie = [1, 2]\novershoot = \"bounce\"\n";
     assert_eq!(turns_of(loaded), q(11, 3));
-    let options = DistributionOptions {
-        turns: Some(2),
-        ..DistributionOptions::default()
-    };
+    let options = DistributionOptions::turns(2);
     let board = Board::from_toml_str(loaded, "loaded").unwrap();
     let law = board_distribution(&board, &options).unwrap();
     assert_eq!(law.terms[0].p, q(0, 1));

@@ -1,7 +1,7 @@
 //! The code's layout rules (`../shared/STYLE.md`, DESIGN.md section 5), kept by a test rather
 //! than by memory: every file under `src/` opens with a `//!` module doc, no function has more
-//! than 100 lines, and the library's modules import one way down the layer table (DESIGN.md
-//! section 5). Files are split by concept, never to meet a line count, so their
+//! than 100 lines, the library's modules import one way down the layer table (DESIGN.md
+//! section 5), and the library documents at most 15 public modules. Files are split by concept, never to meet a line count, so their
 //! length is not checked. Functions are found as rustfmt lays them out: a line `fn name` (with
 //! its qualifiers) whose body ends at the first later line that is its own indentation
 //! followed by `}`.
@@ -369,5 +369,65 @@ fn the_layer_reader_skips_tests_and_comments_and_reads_first_names() {
             ("tests".to_string(), Some("x_tests.rs".to_string()), true),
             ("a".to_string(), None, false),
         ]
+    );
+}
+
+/// The most modules the library documents (rustdoc's list: the crate's root and every `pub
+/// mod` reached through documented modules, `#[doc(hidden)]` ones left out). A caller meets the
+/// façade and a few modules of answers; what the command line still reaches into is hidden.
+const MAX_DOCUMENTED_MODULES: usize = 15;
+
+/// The documented public modules under the module in `file` named `path`, depth first.
+fn documented_modules(file: &Path, path: &str, out: &mut Vec<String>) {
+    out.push(path.to_string());
+    let text = fs::read_to_string(file).expect("a readable source file");
+    let mut hidden = false;
+    for line in text.lines().map(str::trim) {
+        if line == "#[doc(hidden)]" {
+            hidden = true;
+            continue;
+        }
+        if line.starts_with("#[") || line.starts_with("//") {
+            continue;
+        }
+        if let Some(name) = line
+            .strip_prefix("pub mod ")
+            .and_then(|m| m.strip_suffix(';'))
+        {
+            if !hidden {
+                let dir = file.parent().expect("a file in a folder");
+                let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+                let base = match stem {
+                    "lib" | "mod" => dir.to_path_buf(),
+                    _ => dir.join(stem),
+                };
+                let flat = base.join(format!("{name}.rs"));
+                let child = match flat.exists() {
+                    true => flat,
+                    false => base.join(name).join("mod.rs"),
+                };
+                documented_modules(&child, &format!("{path}::{name}"), out);
+            }
+        }
+        hidden = false;
+    }
+}
+
+#[test]
+fn the_library_documents_at_most_fifteen_modules() {
+    let mut modules = Vec::new();
+    documented_modules(&src().join("lib.rs"), "ladders", &mut modules);
+    // Today: the root (the façade), board, analysis, choice, generate, progress, race, report,
+    // simulate.
+    assert!(
+        modules.contains(&"ladders::analysis".to_string()),
+        "{modules:?}"
+    );
+    assert!(
+        modules.len() <= MAX_DOCUMENTED_MODULES,
+        "{} documented public modules (at most {MAX_DOCUMENTED_MODULES}): {modules:#?}; make a \
+         module private, pub(crate), or #[doc(hidden)] if only the command line, the tests or the \
+         benchmarks need it",
+        modules.len()
     );
 }

@@ -39,10 +39,7 @@ fn fixture_board(args: &str) -> Board {
     }
     Board::load(&path)
         .unwrap()
-        .with_rules(&RuleOverrides {
-            choices,
-            ..RuleOverrides::default()
-        })
+        .with_rules(&choosing(choices))
         .unwrap()
 }
 
@@ -163,13 +160,10 @@ fn choosing_the_face_on_the_tiny_board_finishes_in_two_turns() {
     // chance to finish within 1 turn is 0, within 2 turns 1.
     let tiny = ladders::board::builtin("tiny").unwrap();
     let board = tiny
-        .with_rules(&RuleOverrides {
-            choices: ChoicesSpec {
-                choose_face: Some(Located::unplaced(true)),
-                ..ChoicesSpec::default()
-            },
-            ..RuleOverrides::default()
-        })
+        .with_rules(&choosing(ChoicesSpec {
+            choose_face: Some(Located::unplaced(true)),
+            ..ChoicesSpec::default()
+        }))
         .unwrap();
     let game = Game::new(&board).unwrap();
     let best = optimize(&game).unwrap();
@@ -560,4 +554,11 @@ fn a_choosing_race_reads_its_board_from_standard_input_as_from_its_name() {
     let from_stdin: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(from_stdin["pairs"], by_name["pairs"]);
     assert!(!from_stdin["pairs"].as_array().unwrap().is_empty());
+}
+
+/// The overrides that set the choice rules only.
+fn choosing(choices: ChoicesSpec) -> RuleOverrides {
+    let mut overrides = RuleOverrides::default();
+    overrides.choices = choices;
+    overrides
 }

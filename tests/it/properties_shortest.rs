@@ -24,10 +24,7 @@ proptest! {
         let e = extremes(&board, &chain);
         // Every state is reachable in fewer turns than there are states, so this many terms
         // contain the first positive one if there is one.
-        let options = DistributionOptions {
-            turns: Some(chain.states().len() + 1),
-            ..DistributionOptions::default()
-        };
+        let options = DistributionOptions::turns(chain.states().len() + 1);
         let d = distribution(&chain, &options).unwrap();
         let first = d.terms.iter().find(|t| !t.p.is_zero()).map(|t| t.n);
         prop_assert_eq!(e.shortest.as_ref().map(|s| s.turns), first, "{}", text);

@@ -20,10 +20,9 @@ use proptest::prelude::*;
 use crate::common::random_board;
 
 fn options(turns: Option<usize>) -> DistributionOptions {
-    DistributionOptions {
-        turns,
-        ..DistributionOptions::default()
-    }
+    let mut options = DistributionOptions::default();
+    options.turns = turns;
+    options
 }
 
 /// Asserts that `got` shows as `want` does: every field equal but the two floats the certified

@@ -140,7 +140,7 @@ const SHOW = {
     drawChart(ok.terms);
   },
   race(ok) {
-    const win = ok.wins[0];
+    const win = ok.seats[0].win;
     setText('first-player-wins', ok.first_wins);
     $('first-player-wins').title = `between ${win.lo.decimal} and ${win.hi.decimal}`;
   },

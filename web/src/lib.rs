@@ -6,12 +6,10 @@
 use ladders::analysis::distribution::DistributionOptions;
 use ladders::analysis::expectation::Expectation;
 use ladders::board::{DieChoice, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::facade::RaceOdds;
 use ladders::num::decimal::{sqrt_fixed, to_f64};
-use ladders::race::Interval;
 use ladders::report::draw::{DrawOptions, Heat};
 use ladders::report::draw_svg::board_svg;
-use ladders::{Error, Game};
+use ladders::{Error, Game, Race};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -82,14 +80,13 @@ impl Switches {
             .map(RollAgain::parse)
             .transpose()
             .map_err(|e| format!("roll again: {e}"))?;
-        Ok(RuleOverrides {
-            start: self.start,
-            overshoot,
-            die,
-            roll_again,
-            chain: self.chain,
-            ..RuleOverrides::default()
-        })
+        let mut overrides = RuleOverrides::default();
+        overrides.start = self.start;
+        overrides.overshoot = overshoot;
+        overrides.die = die;
+        overrides.roll_again = roll_again;
+        overrides.chain = self.chain;
+        Ok(overrides)
     }
 }
 
@@ -141,11 +138,10 @@ fn expectation_json(expectation: &Expectation) -> Value {
 
 /// Two players on the board: the façade's race, with the first player's chance to win in the
 /// digits its interval certifies (`first_wins`, as `ladders race` prints it).
-fn race_json(odds: &RaceOdds) -> Value {
+fn race_json(odds: &Race) -> Value {
     let mut value = to_json(odds);
-    if let Some(first) = odds.wins.first() {
-        let interval = Interval::new(first.lo.clone(), first.hi.clone());
-        value["first_wins"] = Value::String(interval.certified(odds.digits).text);
+    if let Some(first) = odds.seats.first() {
+        value["first_wins"] = Value::String(first.win.certified(odds.digits).text);
     }
     value
 }

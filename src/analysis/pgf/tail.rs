@@ -36,6 +36,7 @@ use super::{roots, Pgf};
 
 /// rho enclosed: `low <= rho <= high`, both proved.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
 pub struct DecayRate {
     /// A proved lower bound.
     #[serde(serialize_with = "crate::num::json::exact")]

@@ -10,6 +10,7 @@ use std::sync::Arc;
 /// The six cells are kept in one string (a table cell that is its CSV cell, as most are, once),
 /// shared by the rows of one distribution: one allocation for all of them.
 #[derive(Clone)]
+#[non_exhaustive]
 pub struct ShownTerm {
     /// The number of turns.
     pub n: usize,

@@ -36,7 +36,9 @@
 use num_integer::Integer;
 use num_rational::BigRational;
 
-use crate::chain::{Chain, ChainState, WordEntry};
+use num_traits::ToPrimitive;
+
+use crate::chain::{Chain, ChainState};
 
 /// The common denominators read as counts are below `2^COUNT_BITS`: then the `u128` tier's
 /// `V = 127 - bits(D)` is at least 87 (see "How tight" in `stepper.rs`).
@@ -83,32 +85,35 @@ impl MergedRows {
     /// below `2^COUNT_BITS` (or a denominator on the way does not fit a word).
     pub fn counts<S: ChainState>(chain: &Chain<S>) -> Option<MergedRows> {
         let t = chain.transient_count();
-        // A chain whose rows are not all words has a denominator past a word.
-        let rows = chain.word_rows()?;
+        let rows = &chain.rows()[..t];
+        // Each entry's numerator and denominator in words, or `None`.
+        let words = |p: &BigRational| Some((p.numer().to_u64()?, p.denom().to_u64()?));
         // Runs of entries share a denominator: each run costs one test.
         let (mut l, mut seen) = (1u64, 1u64);
-        for &WordEntry { den: d, .. } in rows.entries() {
+        for (_, p) in rows.iter().flatten() {
+            let (_, d) = words(p)?;
             if d != seen && l % d != 0 {
                 l = l.checked_mul(d / l.gcd(&d))?;
             }
             seen = d;
         }
-        let len = rows.entries().count();
+        let len = rows.iter().map(Vec::len).sum();
         let mut row_start = Vec::with_capacity(t + 1);
         let (mut col, mut counts) = (Vec::with_capacity(len), Vec::<u64>::with_capacity(len));
         row_start.push(0);
         // L / d for the last denominator d (runs of entries share one).
         let (mut last, mut factor) = (0, 0);
-        for i in 0..t {
+        for row in rows {
             // The row's finish entry, once it has one.
             let mut finish: Option<usize> = None;
-            for &WordEntry { to, num, den: d } in rows.row(i) {
+            for (to, p) in row {
+                let (num, d) = words(p)?;
                 if d != last {
                     (last, factor) = (d, l / d);
                 }
                 // A probability is at most 1, so n (L / d) <= L (checked all the same).
                 let a = num.checked_mul(factor)?;
-                let j = to.min(t as u32);
+                let j = u32::try_from((*to).min(t)).ok()?;
                 if j as usize == t {
                     if let Some(k) = finish {
                         counts[k] = counts[k].checked_add(a)?;

@@ -67,19 +67,10 @@ impl OverCommon {
         BigRational::new(self.numer[i].clone(), self.denom.clone())
     }
 
-    /// Every component, reduced.
+    /// Every component, reduced (the tests' view).
+    #[cfg(test)]
     pub fn rationals(&self) -> Vec<BigRational> {
-        (0..self.len()).map(|i| self.get(i)).collect()
-    }
-
-    /// The number of components.
-    pub fn len(&self) -> usize {
-        self.numer.len()
-    }
-
-    /// Whether there are no components.
-    pub fn is_empty(&self) -> bool {
-        self.numer.is_empty()
+        (0..self.numer.len()).map(|i| self.get(i)).collect()
     }
 }
 

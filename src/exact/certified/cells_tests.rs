@@ -1,14 +1,12 @@
-//! Tests of a cell from certified bounds ([`Bounds::push_cells`], with the scientific digits of
-//! `cells.rs`) against the fractions' own decimals (`num::decimal`'s `fixed`, `probability`
-//! and `scientific`, long division on a `BigRational`).
+//! Tests of a cell from certified bounds ([`Bounds::push_cells`]) against the fractions' own
+//! decimals (`num::decimal`'s `fixed` and `probability`, long division on a `BigRational`).
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::One;
 
-use super::*;
 use crate::exact::certified::Bounds;
-use crate::num::decimal::{fixed, probability, scientific};
+use crate::num::decimal::{fixed, probability};
 use crate::test_util::{q, seeded_words};
 
 /// `x / 2^k` as a fraction.
@@ -177,59 +175,6 @@ fn a_long_tail_shows_its_scientific_digits_in_two_columns() {
     assert_eq!(cell(tail(1), 20, true), None);
 }
 
-#[test]
-fn the_decade_guess_is_the_floor_of_the_logarithm() {
-    // Second method: 10^e <= 2^(b - 1) < 10^(e + 1) in big integers, for every b taken.
-    for b in -200i64..=200 {
-        let e = ((b - 1) * 78_913) >> 18;
-        let two = BigRational::new(2.into(), 1.into()).pow((b - 1) as i32);
-        let ten = BigRational::new(10.into(), 1.into());
-        assert!(
-            ten.pow(e as i32) <= two && two < ten.pow(e as i32 + 1),
-            "{b}"
-        );
-    }
-}
-
-#[test]
-fn scientific_digits_are_those_of_the_fraction_around_each_decade() {
-    // Second method: `scientific` on the fraction (long division). Around every power of ten
-    // the decade guess can miss by one (1000 to 1023 lie between 2^9 and 2^10): values just
-    // below and above each, exact ties (19999 / 2 = 9999.5 rounds to 1.000e4; 2001 / 2 =
-    // 1000.5 to 1.000e3), and values that carry into the next decade.
-    let mut cases = vec![
-        (19_999u128, 1u32),
-        (2_001, 1),
-        (2_003, 1),
-        (20_001, 1),
-        (1, 0),
-    ];
-    for e in -30i32..25 {
-        let ten = BigRational::new(10.into(), 1.into()).pow(e);
-        for k in [0u32, 30, 64, 90, 127, 140, 200] {
-            let x = scaled_down(&ten, k);
-            if x == 0 {
-                continue;
-            }
-            for d in [0u128, 1, 2, 3, 1 << 10, 1 << 40] {
-                cases.extend([(x.saturating_sub(d), k), (x.saturating_add(d), k)]);
-            }
-        }
-    }
-    let mut found = 0;
-    for (v, k) in cases {
-        for significant in 1..=8 {
-            let Some((m, e)) = scientific_u128(v, k, significant) else {
-                continue;
-            };
-            found += 1;
-            let text = crate::num::decimal::format_scientific(&m.into(), e, significant);
-            assert_eq!(text, scientific(&over(v, k), significant), "{v} / 2^{k}");
-        }
-    }
-    assert!(found > 5_000, "{found}");
-}
-
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3000))]
 
@@ -255,19 +200,5 @@ proptest::proptest! {
         };
         let (p, s) = (bound(), bound());
         check_row(p, s, digits);
-    }
-
-    #[test]
-    fn scientific_digits_in_words_are_those_of_the_fraction(
-        v in 1u128..,
-        bits in 0u32..128,
-        k in 0u32..300,
-        significant in 1usize..=18,
-    ) {
-        let v = (v >> bits).max(1);
-        if let Some((m, e)) = scientific_u128(v, k, significant) {
-            let text = crate::num::decimal::format_scientific(&m.into(), e, significant);
-            proptest::prop_assert_eq!(text, scientific(&over(v, k), significant));
-        }
     }
 }

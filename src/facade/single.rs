@@ -1,0 +1,264 @@
+//! The façade's other questions about one game, as the command line asks them: the
+//! expectations with their moments and the final score in one answer, the floating-point
+//! expectations, the likeliest games, the expected visits, where the token is after n turns, the law of T as a
+//! report shows it, `analyze`'s one screen and each jump's effect. Each checks its cost against
+//! the game's [`Limits`](super::Limits) first and chooses the route itself.
+
+use num_rational::BigRational;
+
+use super::{Error, Game};
+use crate::analysis::design::{expected_turns, sensitivity, sensitivity_seconds, Removal};
+use crate::analysis::distribution::DistributionOptions;
+use crate::analysis::expectation::{expect_float, expect_with, Expectation, FloatExpectation};
+use crate::analysis::likeliest::LikeliestTurns;
+use crate::analysis::moments::{checked_moments, moments_fit, Moments};
+use crate::analysis::shortest_state::board_likeliest;
+use crate::analysis::shown::{board_shown_distribution, ShownDistribution};
+use crate::analysis::squares::occupancy;
+use crate::analysis::stateful::{law_chain, score, score_fits, Score};
+use crate::analysis::stateful_fits::Needs;
+use crate::analysis::summary::{summarize, Summary};
+use crate::analysis::visits::{visits, Visits};
+use crate::board::Square;
+use crate::chain::{check_fits, Chain, ChainState};
+use crate::game::Capabilities;
+
+/// What `ladders expect` answers: the expectations, the moments when asked, the final score on
+/// a board with point squares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Expectations {
+    /// The expected turns and the rest (infinite with a trap).
+    pub expectation: Expectation,
+    /// The moments to the order asked, when asked and the game always ends.
+    pub moments: Option<Moments>,
+    /// The law of the final score, on a board with point squares.
+    pub score: Option<Score>,
+}
+
+/// Each jump's effect on the expected turns, answered by [`Game::sensitivity`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Sensitivity {
+    /// The board's own expected turns.
+    pub base: BigRational,
+    /// Every snake and ladder removed in turn, the largest change first.
+    pub removals: Vec<Removal>,
+}
+
+impl Game {
+    /// The expectations ([`Game::expect`], with the remaining turns per square when
+    /// `per_square`), the moments to order k when `moments` is `Some(k)` (none when the game
+    /// can go on for ever) and the law of the final score. Every estimate is made before the
+    /// first solve.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`].
+    pub fn expectations(
+        &self,
+        per_square: bool,
+        moments: Option<usize>,
+    ) -> Result<Expectations, Error> {
+        self.no_choice()?;
+        self.stateful_fits(match per_square {
+            true => Needs::FullSolve,
+            false => Needs::LawSolve,
+        })?;
+        score_fits(&self.board)?;
+        self.square_solve_fits()?;
+        let (expectation, moments) = match moments {
+            None => (self.watched(|| expect_with(&self.board, per_square))?, None),
+            Some(k) => self.expect_and_moments(k, per_square)?,
+        };
+        let score = self.watched(|| score(&self.board))??;
+        Ok(Expectations {
+            expectation,
+            moments,
+            score,
+        })
+    }
+
+    /// The expectations of [`Game::expect`] in floating point: fast on large boards, about 12
+    /// digits, checked by a residual.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`], [`Error::Untrusted`] when
+    /// the floats' check fails.
+    pub fn expect_float(&self, per_square: bool) -> Result<FloatExpectation, Error> {
+        self.no_choice()?;
+        self.stateful_fits(match per_square {
+            true => Needs::Full,
+            false => Needs::Law,
+        })?;
+        Ok(self.watched(|| expect_float(&self.board, per_square))??)
+    }
+
+    /// The likeliest games: among the fewest-turn games, and among all games (of at most
+    /// `within` turns when given); `None` when the finish cannot be reached.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the chain is built, [`Error::NeedsPolicy`].
+    pub fn likeliest(&self, within: Option<usize>) -> Result<Option<LikeliestTurns>, Error> {
+        self.no_choice()?;
+        self.chain_fits()?;
+        self.stateful_fits(Needs::Full)?;
+        self.watched(|| board_likeliest(&self.board, within))
+    }
+
+    /// The expected turns begun on each square, and the expected uses of each jump (where the
+    /// rules allow the count).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the solve, [`Error::NeedsPolicy`], [`Error::Unanswerable`]
+    /// when the game can go on for ever (the visits are infinite).
+    pub fn visits(&self) -> Result<Visits, Error> {
+        self.no_choice()?;
+        self.chain_fits()?;
+        self.stateful_fits(Needs::FullSolve)?;
+        self.square_solve_fits()?;
+        self.watched(|| visits(&self.board))?
+            .map_err(|e| Error::Unanswerable(e.to_string()))
+    }
+
+    /// Where the token is after `turns` turns: each square's exact probability.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the chain is built, [`Error::NeedsPolicy`].
+    pub fn squares_after(&self, turns: usize) -> Result<Vec<(Square, BigRational)>, Error> {
+        self.no_choice()?;
+        self.chain_fits()?;
+        self.stateful_fits(Needs::FullSolve)?;
+        self.watched(|| occupancy(&self.board, turns))
+    }
+
+    /// The law of T as a report shows it: each probability correctly rounded to `digits`
+    /// significant digits from certified bounds, exact only where a bound straddles a rounding
+    /// boundary; with `chart`, as a chart needs it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::distribution`].
+    pub fn shown_distribution(
+        &self,
+        options: &DistributionOptions,
+        digits: usize,
+        chart: bool,
+    ) -> Result<ShownDistribution, Error> {
+        self.no_choice()?;
+        self.law_fits_before(options)?;
+        Ok(self.watched(|| board_shown_distribution(&self.board, options, digits, chart))??)
+    }
+
+    /// Refuses, before any work, a law of T to `options`' turns that this game's budget cannot
+    /// hold: the chain, the chain of states, the stepping. For a caller that steps the law of
+    /// a player who follows a policy on this board.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] with the estimate.
+    pub fn law_fits_before(&self, options: &DistributionOptions) -> Result<(), Error> {
+        self.chain_fits()?;
+        self.stateful_fits(Needs::Law)?;
+        self.law_fits(options)
+    }
+
+    /// `ladders analyze`'s one screen: the expected turns, the shortest game, the quantiles of
+    /// T, two players' odds.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`], [`Error::Unanswerable`] on
+    /// a board that changes during a game (not summarised yet).
+    pub fn summary(&self) -> Result<Summary, Error> {
+        self.no_choice()?;
+        if !Capabilities::of(&self.board).stateless {
+            return Err(Error::Unanswerable(format!(
+                "{}: the summary does not answer boards with one-use jumps, points, lost or \
+                 extra turns yet",
+                self.board.origin()
+            )));
+        }
+        self.chain_fits()?;
+        Ok(self.watched(|| summarize(&self.board))??)
+    }
+
+    /// For every snake and ladder, the expected turns without it and the change from the
+    /// board's own, the largest change first.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the solves, [`Error::NeedsPolicy`], [`Error::Unanswerable`]
+    /// when the game can go on for ever (its expected turns are infinite).
+    pub fn sensitivity(&self) -> Result<Sensitivity, Error> {
+        self.no_choice()?;
+        self.chain_fits()?;
+        // Refused before the board's own solve when the solve per jump would take too long.
+        crate::analysis::design::sensitivity_fits(&self.board)?;
+        self.seconds_fit("sensitivity", || {
+            sensitivity_seconds(&self.board).unwrap_or(f64::INFINITY)
+        })?;
+        self.watched(|| {
+            let Some(base) = expected_turns(&self.board) else {
+                return Err(Error::Unanswerable(format!(
+                    "{}: the game can go on forever, so its expected turns are infinite",
+                    self.board.origin()
+                )));
+            };
+            let removals = sensitivity(&self.board, &base)?;
+            Ok(Sensitivity { base, removals })
+        })?
+    }
+
+    /// The expectations and the moments to order k, by the cheaper exact route, cross-checked
+    /// by the other where that is cheap; moments too long to compute are refused before the
+    /// expectations' solve.
+    fn expect_and_moments(
+        &self,
+        k: usize,
+        per_square: bool,
+    ) -> Result<(Expectation, Option<Moments>), Error> {
+        let expectation = || self.watched(|| expect_with(&self.board, per_square));
+        if !Capabilities::of(&self.board).stateless {
+            return self.with_moments(&law_chain(&self.board), k, expectation);
+        }
+        match check_fits(&self.board) {
+            Ok(()) => self.with_moments(&Chain::for_board(&self.board), k, expectation),
+            // No moments are asked of an infinite expectation: it is answered as before.
+            Err(too_big) => match expectation()? {
+                Expectation::Finite(_) => Err(too_big.into()),
+                infinite => Ok((infinite, None)),
+            },
+        }
+    }
+
+    /// The expectations (from `expectation`) and the moments to order k on `chain` (this
+    /// game's, or that of a player who follows a policy on its board), refused from the
+    /// estimates before either is solved when the game can end.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work.
+    #[doc(hidden)]
+    pub fn with_moments<S: ChainState>(
+        &self,
+        chain: &Chain<S>,
+        k: usize,
+        expectation: impl FnOnce() -> Result<Expectation, Error>,
+    ) -> Result<(Expectation, Option<Moments>), Error> {
+        if chain.trap().is_none() {
+            moments_fit(chain, k)?;
+            self.moments_fit(chain, k)?;
+        }
+        let expectation = expectation()?;
+        let moments = match &expectation {
+            Expectation::Finite(_) => Some(self.watched(|| checked_moments(chain, k))??),
+            Expectation::Infinite(_) => None,
+        };
+        Ok((expectation, moments))
+    }
+}

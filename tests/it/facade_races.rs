@@ -1,0 +1,191 @@
+//! The façade's races of seats that meet and its player who chooses (`Game::race_with`,
+//! `race_table`, `optimize`, `optimize_within`, `duel`) through the public API only: a board
+//! worked by hand, the same values as the command line's JSON on the built-in boards, and the
+//! refusals made before the work.
+
+use std::time::{Duration, Instant};
+
+use ladders::board::{RollAgain, RuleOverrides, BUILTIN_BOARDS};
+use ladders::race::Method;
+use ladders::{Error, Game, Interval, Meeting, Race, RaceSettings, Unit};
+use num_rational::BigRational;
+use serde_json::Value;
+
+use crate::common::{exact, json_of};
+
+fn q(n: i64, d: i64) -> BigRational {
+    BigRational::new(n.into(), d.into())
+}
+
+/// Two squares and a coin, any roll past the finish finishing: a 2 finishes at once, a 1 goes
+/// to square 1, from where any roll finishes.
+const COIN: &str = "size = 2\n[rules]\ndie = 2\novershoot = \"allow\"\n";
+
+fn settings(meeting: Meeting, digits: usize) -> RaceSettings {
+    RaceSettings::new(meeting).digits(digits)
+}
+
+/// An INTERVAL of `ladders race --json` (exact objects).
+fn interval_of(v: &Value) -> Interval {
+    Interval::new(exact(&v["lo"]), exact(&v["hi"]))
+}
+
+/// The seats' wins and the expected rounds of a race are those of `ladders race ARGS --json`.
+fn same_as_cli(race: &Race, args: &[&str]) {
+    let mut args = args.to_vec();
+    args.push("--json");
+    let cli = json_of(&args);
+    for (i, seat) in race.seats.iter().enumerate() {
+        assert_eq!(seat.win, interval_of(&cli["seats"][i]["win"]), "{args:?}");
+    }
+    assert_eq!(race.expected_rounds, interval_of(&cli["expected_rounds"]));
+    assert_eq!(serde_json::to_value(race.method).unwrap(), cli["method"]);
+}
+
+/// W(x, y), the mover's chance to win standing on x with the other on y. From (0, 1): a 2
+/// wins, a 1 lands on the other and sends it to 0, who then moves from (0, 1):
+/// W(0, 1) = 1/2 + 1/2 (1 - W(0, 1)), so 2/3. From (0, 0): a 2 wins, a 1 gives the other
+/// (0, 1): W(0, 0) = 1/2 + 1/2 (1 - 2/3) = 2/3. Seat 2 wins the rest, 1/3.
+#[test]
+fn knock_off_on_two_squares_is_worked_by_hand() {
+    let coin = Game::from_toml(COIN, "coin").unwrap();
+    let race = Game::race_with(&[coin.clone(), coin], &settings(Meeting::KnockOff, 12)).unwrap();
+    assert_eq!(race.method, Method::ExactSolve);
+    assert_eq!(race.seats[0].win, Interval::exact(q(2, 3)));
+    assert_eq!(race.seats[1].win, Interval::exact(q(1, 3)));
+    let json = serde_json::to_value(&race).unwrap();
+    assert_eq!(exact(&json["seats"][0]["win"]["lo"]), q(2, 3));
+    assert_eq!(json["method"], "exact");
+}
+
+#[test]
+fn every_built_in_board_races_as_the_command_line_does() {
+    for b in BUILTIN_BOARDS {
+        let game = Game::builtin(b.name).unwrap();
+        let two = [game.clone(), game.clone()];
+        if game.board().choice().is_some() {
+            continue; // two players who choose: the duel below
+        }
+        if game.changes_during_a_game() {
+            // seed-003's shared race takes about a minute each way: the fixture's board below.
+            if b.name != "seed-003" {
+                let race = Game::race_with(&two, &settings(Meeting::SharedBoard, 15)).unwrap();
+                same_as_cli(&race, &["race", b.name]);
+            }
+            continue;
+        }
+        same_as_cli(&Game::race(&two, 15).unwrap(), &["race", b.name]);
+        let knock = Game::race_with(&two, &settings(Meeting::KnockOff, 12)).unwrap();
+        same_as_cli(&knock, &["race", b.name, "--knock-off"]);
+    }
+}
+
+/// Two seats sharing a board with one-use jumps, lost turns and apples (the board of
+/// `tests/independent/shared_race.py`): the command line's answer, and each seat's expected
+/// score.
+#[test]
+fn seats_sharing_a_board_race_as_the_command_line_does() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/sim/shared-two.toml"
+    );
+    let game = Game::from_file(path).unwrap();
+    assert!(game.changes_during_a_game());
+    let two = [game.clone(), game];
+    let race = Game::race_with(&two, &settings(Meeting::SharedBoard, 15)).unwrap();
+    same_as_cli(&race, &["race", path]);
+    assert!(race.seats.iter().all(|s| s.score.is_some()));
+    // Not raced on apart: the seats share it.
+    assert!(matches!(Game::race(&two, 12), Err(Error::Unanswerable(_))));
+}
+
+#[test]
+fn a_table_of_player_counts_is_that_of_the_command_line() {
+    let tiny = Game::builtin("tiny").unwrap();
+    let races = tiny
+        .race_table(1..=3, &settings(Meeting::Never, 15))
+        .unwrap();
+    let cli = json_of(&["race", "tiny", "--players", "1..3", "--json"]);
+    for (race, row) in races.iter().zip(cli["races"].as_array().unwrap()) {
+        for (i, seat) in race.seats.iter().enumerate() {
+            assert_eq!(seat.win, interval_of(&row["seats"][i]["win"]));
+        }
+    }
+    // One player wins for sure: the certified interval holds 1.
+    assert!(races[0].seats[0].win.contains(&q(1, 1)));
+}
+
+#[test]
+fn the_player_who_chooses_optimizes_as_the_command_line_does() {
+    let course = Game::builtin("course").unwrap();
+    let best = course.optimize().unwrap();
+    let cli = json_of(&["optimize", "course", "--json"]);
+    assert_eq!(best.value, exact(&cli["optimal_expected_turns"]));
+    assert_eq!(
+        serde_json::to_value(&best.policy).unwrap(),
+        cli["policy"],
+        "the runs of squares"
+    );
+    assert!(best.proved);
+    for (o, c) in best.others.iter().zip(cli["others"].as_array().unwrap()) {
+        assert_eq!(o.name, c["name"].as_str().unwrap());
+        assert_eq!(
+            o.expected_turns.as_ref().unwrap(),
+            &exact(&c["expected_turns"])
+        );
+    }
+    let within = course.optimize_within(20).unwrap();
+    let cli = json_of(&["optimize", "course", "--within", "20", "--json"]);
+    assert_eq!(within.value, exact(&cli["best_chance"]));
+    // The law under the optimum: its mean is the optimum (the tail past the steps is tiny).
+    let law = course
+        .optimal_distribution(&ladders::analysis::distribution::DistributionOptions::default())
+        .unwrap();
+    let mean: BigRational = law
+        .terms
+        .iter()
+        .map(|t| BigRational::from_integer(t.n.into()) * &t.p)
+        .sum();
+    assert!(mean <= best.value && &best.value - &mean < q(1, 1000));
+}
+
+#[test]
+fn two_players_who_choose_duel_as_the_command_line_does() {
+    let course = Game::builtin("course").unwrap();
+    let duel = course.duel(None).unwrap();
+    let cli = json_of(&["race", "course", "--json"]);
+    for (pair, c) in duel.pairs.iter().zip(cli["pairs"].as_array().unwrap()) {
+        assert_eq!(pair.name, c["name"].as_str().unwrap());
+        let win = pair.first_wins.as_ref().unwrap();
+        let fraction = |v: &Value| v.as_str().unwrap().parse::<BigRational>().unwrap();
+        assert_eq!(win.lo, fraction(&c["first_wins"]["lo"]));
+        assert_eq!(win.hi, fraction(&c["first_wins"]["hi"]));
+    }
+    assert!(matches!(
+        Game::builtin("tiny").unwrap().duel(None),
+        Err(Error::Unanswerable(_))
+    ));
+}
+
+/// Three players knocking each other off on Milton Bradley with a forfeit after three top
+/// faces (outside the relative-position method): the joint chain could need gigabytes, so the
+/// race is refused at once with its estimate.
+#[test]
+fn a_knock_off_race_too_large_is_refused_within_a_second() {
+    let mut overrides = RuleOverrides::default();
+    overrides.roll_again = Some(RollAgain::Forfeit(3));
+    let mb = Game::builtin("milton-bradley")
+        .unwrap()
+        .with_rules(&overrides)
+        .unwrap();
+    let mut s = settings(Meeting::KnockOff, 12);
+    s.state_limit = Some(100_000_000);
+    let started = Instant::now();
+    let err = Game::race_with(&[mb.clone(), mb.clone(), mb], &s).unwrap_err();
+    assert!(started.elapsed() < Duration::from_secs(1));
+    let Error::TooLarge(too) = err else {
+        panic!("expected a refusal, got {err:?}")
+    };
+    assert_eq!(too.unit, Unit::Bytes);
+    assert!(too.estimate > too.limit, "{too:?}");
+}
