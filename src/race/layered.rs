@@ -81,6 +81,9 @@ pub struct LayeredChain<S> {
     states: Vec<S>,
     /// Layer l is `layers[l]..layers[l + 1]`.
     layers: Vec<usize>,
+    /// Per layer: every state reads only states before it (then one sweep solves the layer
+    /// exactly, and a second would change nothing).
+    triangular: Vec<bool>,
     /// Row s is `cols[first[s]..first[s + 1]]`, with its weights.
     first: Vec<usize>,
     cols: Vec<u32>,
@@ -91,6 +94,15 @@ pub struct LayeredChain<S> {
     won: Vec<u64>,
     seats: usize,
     start: usize,
+    /// Row s's turns that ate are `eaten[eaten_first[s]..eaten_first[s + 1]]`: (column, what
+    /// they ate, weight), a part of the row's weights.
+    eaten_first: Vec<usize>,
+    eaten: Vec<(u32, u64, u64)>,
+    /// Row s's turns by what they ate, won or not: `ate[ate_first[s]..ate_first[s + 1]]`.
+    ate_first: Vec<usize>,
+    ate: Vec<(u64, u64)>,
+    /// The seat to move in each state.
+    mover: Vec<u32>,
 }
 
 /// The turn from one state, as integer weights over one denominator.
@@ -98,6 +110,26 @@ struct Row {
     to: Vec<(usize, u64)>,
     won: Vec<u64>,
     denominator: u64,
+    /// The part of `to` whose turns ate: (state, what they ate, weight).
+    eaten: Vec<(usize, u64, u64)>,
+    /// What the turns ate, whether they won or not: (what, weight).
+    ate: Vec<(u64, u64)>,
+    /// The seat that moves.
+    mover: usize,
+}
+
+/// How [`LayeredChain::build_eating`] reads a model whose states also say what the turn that
+/// led there ate (a bit per apple): `split` parts such a state into the chain's state and the
+/// bits, `join` makes the state a turn begins in (nothing eaten yet) and `mover` names the seat
+/// that moves in a state (the one who eats).
+#[derive(Clone, Copy, Debug)]
+pub struct Eating<Split, Join, Mover> {
+    /// A model's state as the chain's state and what the turn ate.
+    pub split: Split,
+    /// The model's state a turn from a chain's state begins in.
+    pub join: Join,
+    /// The seat to move in a chain's state.
+    pub mover: Mover,
 }
 
 impl<S: RaceState> LayeredChain<S> {
@@ -119,7 +151,34 @@ impl<S: RaceState> LayeredChain<S> {
         M: TurnModel<State = S>,
         K: Ord + Eq + Clone,
     {
-        let start = model.start();
+        let eating = Eating {
+            split: |s: S| (s, 0),
+            join: S::clone,
+            mover: |_: &S| 0,
+        };
+        LayeredChain::build_eating(model, seats, key, limit, &eating)
+    }
+
+    /// [`LayeredChain::build`] of a model whose states also say what the turn that led there
+    /// ate ([`Eating`]): the chain's states are the states without it, its rows the turns with
+    /// the eaten outcomes merged (the same rows as the model that forgets them), and each row
+    /// also keeps what its turns ate, for [`LayeredChain::solve_eats`].
+    ///
+    /// # Errors
+    ///
+    /// As [`LayeredChain::build`].
+    pub fn build_eating<M, K, T>(
+        model: &M,
+        seats: usize,
+        key: impl Fn(&S) -> K,
+        limit: usize,
+        eating: &Eating<impl Fn(T) -> (S, u64), impl Fn(&S) -> T, impl Fn(&S) -> usize>,
+    ) -> Result<LayeredChain<S>, LayeredError>
+    where
+        M: TurnModel<State = T>,
+        K: Ord + Eq + Clone,
+    {
+        let (start, _) = (eating.split)(model.start());
         let mut found: HashMap<S, usize> = HashMap::from([(start.clone(), 0)]);
         let mut order = vec![start];
         let mut rows: Vec<Row> = Vec::new();
@@ -129,7 +188,7 @@ impl<S: RaceState> LayeredChain<S> {
             if i % crate::progress::ROWS_PER_REPORT == 0 {
                 stage.advance(i as u64);
             }
-            let turn = model.turn(&order[i]);
+            let turn = model.turn(&(eating.join)(&order[i]));
             if turn.endless {
                 return Err(LayeredError::NotCertified);
             }
@@ -143,11 +202,18 @@ impl<S: RaceState> LayeredChain<S> {
                 to: Vec::with_capacity(turn.next.len()),
                 won: vec![0; seats],
                 denominator: d,
+                eaten: Vec::new(),
+                ate: Vec::new(),
+                mover: (eating.mover)(&order[i]),
             };
             for (next, p) in turn.next {
                 let w = (p.numer() * BigInt::from(d) / p.denom())
                     .to_u64()
                     .expect("at most d");
+                let (next, ate) = (eating.split)(next);
+                if ate != 0 {
+                    row.ate.push((ate, w));
+                }
                 if let Some(k) = next.winner() {
                     row.won[k] += w;
                     continue;
@@ -164,7 +230,14 @@ impl<S: RaceState> LayeredChain<S> {
                         order.len() - 1
                     }
                 };
-                row.to.push((j, w));
+                if ate != 0 {
+                    row.eaten.push((j, ate, w));
+                }
+                // The outcomes that differ only in what they ate come one after another.
+                match row.to.last_mut() {
+                    Some((last, sum)) if *last == j => *sum += w,
+                    _ => row.to.push((j, w)),
+                }
             }
             rows.push(row);
         }
@@ -189,6 +262,7 @@ impl<S: RaceState> LayeredChain<S> {
         let mut chain = LayeredChain {
             states: Vec::with_capacity(order.len()),
             layers: vec![0],
+            triangular: Vec::new(),
             first: vec![0],
             cols: Vec::new(),
             weights: Vec::new(),
@@ -196,6 +270,11 @@ impl<S: RaceState> LayeredChain<S> {
             won: Vec::with_capacity(order.len() * seats),
             seats,
             start: rank[0] as usize,
+            eaten_first: vec![0],
+            eaten: Vec::new(),
+            ate_first: vec![0],
+            ate: Vec::new(),
+            mover: Vec::with_capacity(order.len()),
         };
         for &i in &ids {
             let row = &rows[i];
@@ -204,11 +283,27 @@ impl<S: RaceState> LayeredChain<S> {
                 chain.weights.push(w);
             }
             chain.first.push(chain.cols.len());
+            let eaten = row.eaten.iter().map(|&(j, a, w)| (rank[j], a, w));
+            chain.eaten.extend(eaten);
+            chain.eaten_first.push(chain.eaten.len());
+            chain.ate.extend_from_slice(&row.ate);
+            chain.ate_first.push(chain.ate.len());
+            chain.mover.push(row.mover as u32);
             chain.denominator.push(row.denominator);
             chain.won.extend_from_slice(&row.won);
         }
         chain.states = ids.iter().map(|&i| order[i].clone()).collect();
         chain.layers = layer_bounds(&chain);
+        chain.triangular = chain
+            .layers
+            .windows(2)
+            .map(|l| {
+                (l[0]..l[1]).all(|s| {
+                    let row = &chain.cols[chain.first[s]..chain.first[s + 1]];
+                    row.iter().all(|&j| (j as usize) < s)
+                })
+            })
+            .collect();
         chain
     }
 
@@ -238,6 +333,17 @@ fn layer_bounds<S>(chain: &LayeredChain<S>) -> Vec<usize> {
     bounds
 }
 
+/// The positions of the ones in `bits`, lowest first.
+fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let j = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            j
+        })
+    })
+}
+
 /// The certified answers: each seat's win and the expected rounds, as intervals.
 #[derive(Clone, Debug)]
 pub struct Certified {
@@ -247,22 +353,76 @@ pub struct Certified {
     pub rounds: Interval,
 }
 
+/// The components of one certified solve: the race's (each seat's win, then the rounds), or
+/// for each apple j and seat k the chance that k's move is the first to eat j (component
+/// `j seats + k`), whose chain leaves out the turns that ate j (they end that race).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Solved {
+    /// One component whose constant is 1 a turn: the expected turns.
+    Length,
+    /// Per apple j, the expected turns until j is eaten or the game ends.
+    Lengths {
+        apples: usize,
+    },
+    Race,
+    Eats {
+        apples: usize,
+    },
+}
+
 impl<S: RaceState> LayeredChain<S> {
-    /// The components' constants at state s, times `d_s`: each seat's winning weight, then
-    /// `d_s` when seat 1 is to move.
-    fn constant(&self, s: usize, c: usize) -> u64 {
-        if c < self.seats {
-            self.won[s * self.seats + c]
-        } else if self.states[s].begins_round() {
-            self.denominator[s]
-        } else {
-            0
+    /// The number of components of `solved`.
+    fn components(&self, solved: Solved) -> usize {
+        match solved {
+            Solved::Length => 1,
+            Solved::Lengths { apples } => apples,
+            Solved::Race => self.seats + 1,
+            Solved::Eats { apples } => apples * self.seats,
         }
     }
 
-    /// Gauss-Seidel sweeps of `x = b + Q x` (x[s * C + c], C components), layer after layer,
-    /// each until no value moves by more than `tolerance` times (1 + its size).
-    fn sweep(&self, b: &[f64], x: &mut [f64], cs: usize, tolerance: f64) {
+    /// Component c's constant at state s, times `d_s`: for the race, each seat's winning
+    /// weight, then `d_s` when seat 1 is to move; for the apples, the weight of the turns from
+    /// s that ate apple j when seat k moves there.
+    fn constant(&self, solved: Solved, s: usize, c: usize) -> u64 {
+        match solved {
+            Solved::Race if c < self.seats => self.won[s * self.seats + c],
+            Solved::Race if self.states[s].begins_round() => self.denominator[s],
+            Solved::Race => 0,
+            Solved::Length | Solved::Lengths { .. } => self.denominator[s],
+            Solved::Eats { .. } => {
+                let (j, k) = (c / self.seats, c % self.seats);
+                if self.mover[s] as usize != k {
+                    return 0;
+                }
+                self.ate[self.ate_first[s]..self.ate_first[s + 1]]
+                    .iter()
+                    .filter(|&&(bits, _)| bits >> j & 1 == 1)
+                    .map(|&(_, w)| w)
+                    .sum()
+            }
+        }
+    }
+
+    /// The components per apple when `solved`'s chains leave out the turns that ate it.
+    fn per_apple(&self, solved: Solved) -> Option<usize> {
+        match solved {
+            Solved::Eats { .. } => Some(self.seats),
+            Solved::Lengths { .. } => Some(1),
+            Solved::Length | Solved::Race => None,
+        }
+    }
+
+    /// The turns from s that ate, each as (column, what it ate, weight).
+    fn eaten_at(&self, s: usize) -> &[(u32, u64, u64)] {
+        &self.eaten[self.eaten_first[s]..self.eaten_first[s + 1]]
+    }
+
+    /// Gauss-Seidel sweeps of `x = b + Q x` (x[s * C + c], C components of `solved`), layer
+    /// after layer, each until no value moves by more than `tolerance` times (1 + its size);
+    /// an apple's components leave out the turns that ate it.
+    fn sweep(&self, solved: Solved, b: &[f64], x: &mut [f64], tolerance: f64) {
+        let cs = self.components(solved);
         let prob: Vec<f64> = (0..self.states.len())
             .flat_map(|s| {
                 let d = self.denominator[s] as f64;
@@ -279,23 +439,38 @@ impl<S: RaceState> LayeredChain<S> {
         for l in 0..self.layer_count() {
             stage.advance(l as u64);
             for _ in 0..MAX_SWEEPS {
-                let mut moved = 0.0f64;
+                let mut lanes = [0.0f64; 4];
                 for s in self.layers[l]..self.layers[l + 1] {
                     acc.copy_from_slice(&b[s * cs..(s + 1) * cs]);
                     let row = self.first[s]..self.first[s + 1];
                     for (&col, &p) in self.cols[row.clone()].iter().zip(&prob[row]) {
                         let base = col as usize * cs;
-                        for (c, a) in acc.iter_mut().enumerate() {
-                            *a += p * x[base + c];
+                        for (a, v) in acc.iter_mut().zip(&x[base..base + cs]) {
+                            *a += p * v;
                         }
                     }
-                    for (c, &a) in acc.iter().enumerate() {
-                        let old = x[s * cs + c];
-                        moved = moved.max((a - old).abs() / (1.0 + a.abs()));
-                        x[s * cs + c] = a;
+                    if let Some(per) = self.per_apple(solved) {
+                        let d = self.denominator[s] as f64;
+                        for &(col, bits, w) in self.eaten_at(s) {
+                            let (p, base) = (w as f64 / d, col as usize * cs);
+                            for j in ones(bits) {
+                                let apple = j * per..(j + 1) * per;
+                                for (a, v) in acc[apple.clone()].iter_mut().zip(&x[base..][apple]) {
+                                    *a -= p * v;
+                                }
+                            }
+                        }
+                    }
+                    // The largest move, in four running maxima (the same maximum in any
+                    // order, without waiting on one).
+                    let at = &mut x[s * cs..(s + 1) * cs];
+                    for (c, (old, &a)) in at.iter_mut().zip(acc.iter()).enumerate() {
+                        lanes[c % 4] = lanes[c % 4].max((a - *old).abs() / (1.0 + a.abs()));
+                        *old = a;
                     }
                 }
-                if moved <= tolerance || !moved.is_finite() {
+                let moved = lanes.iter().fold(0.0f64, |m, &l| m.max(l));
+                if self.triangular[l] || moved <= tolerance || !moved.is_finite() {
                     break;
                 }
             }
@@ -303,15 +478,24 @@ impl<S: RaceState> LayeredChain<S> {
     }
 
     /// The exact residuals `d_s (b + Q v - v)` in units of 2^-60, component by component.
-    fn residuals(&self, center: &[i128], cs: usize) -> Vec<i128> {
+    fn residuals(&self, solved: Solved, center: &[i128]) -> Vec<i128> {
+        let cs = self.components(solved);
         let one: i128 = 1 << SCALE_BITS;
         let mut out = vec![0i128; center.len()];
         for s in 0..self.states.len() {
             let d = i128::from(self.denominator[s]);
             for c in 0..cs {
-                let mut acc = i128::from(self.constant(s, c)) * one - d * center[s * cs + c];
+                let constant = i128::from(self.constant(solved, s, c));
+                let mut acc = constant * one - d * center[s * cs + c];
                 for t in self.first[s]..self.first[s + 1] {
                     acc += i128::from(self.weights[t]) * center[self.cols[t] as usize * cs + c];
+                }
+                if let Some(per) = self.per_apple(solved) {
+                    for &(col, bits, w) in self.eaten_at(s) {
+                        if bits >> (c / per) & 1 == 1 {
+                            acc -= i128::from(w) * center[col as usize * cs + c];
+                        }
+                    }
                 }
                 out[s * cs + c] = acc;
             }
@@ -319,11 +503,18 @@ impl<S: RaceState> LayeredChain<S> {
         out
     }
 
-    /// A vector u >= 0 with `d_s u_s - sum w u >= d_s` at every state, checked exactly.
-    fn length_bound(&self) -> Option<Vec<i64>> {
-        let n = self.states.len();
-        let mut t = vec![0.0f64; n];
-        self.sweep(&vec![1.0; n], &mut t, 1, crate::prec::LENGTH_SWEEP_SETTLED);
+    /// A vector u >= 0 with `d_s u_s - sum w u >= d_s` at every state, checked exactly, for
+    /// each component of `solved` ([`Solved::Length`], or [`Solved::Lengths`] whose chains
+    /// leave out the turns that ate each apple): `u[s * C + c]`.
+    fn length_bound(&self, solved: Solved) -> Option<Vec<i64>> {
+        let (n, cs) = (self.states.len(), self.components(solved));
+        let mut t = vec![0.0f64; n * cs];
+        self.sweep(
+            solved,
+            &vec![1.0; n * cs],
+            &mut t,
+            crate::prec::LENGTH_SWEEP_SETTLED,
+        );
         if !t.iter().all(|v| v.is_finite() && *v < 1e12) {
             return None;
         }
@@ -331,10 +522,22 @@ impl<S: RaceState> LayeredChain<S> {
             let u: Vec<i64> = t.iter().map(|v| (v * margin).ceil() as i64 + 1).collect();
             let holds = (0..n).all(|s| {
                 let d = i128::from(self.denominator[s]);
-                let qu: i128 = (self.first[s]..self.first[s + 1])
-                    .map(|t| i128::from(self.weights[t]) * i128::from(u[self.cols[t] as usize]))
-                    .sum();
-                d * i128::from(u[s]) - qu >= d
+                (0..cs).all(|c| {
+                    let mut qu: i128 = (self.first[s]..self.first[s + 1])
+                        .map(|t| {
+                            i128::from(self.weights[t])
+                                * i128::from(u[self.cols[t] as usize * cs + c])
+                        })
+                        .sum();
+                    if let Some(per) = self.per_apple(solved) {
+                        for &(col, bits, w) in self.eaten_at(s) {
+                            if bits >> (c / per) & 1 == 1 {
+                                qu -= i128::from(w) * i128::from(u[col as usize * cs + c]);
+                            }
+                        }
+                    }
+                    d * i128::from(u[s * cs + c]) - qu >= d
+                })
             });
             holds.then_some(u)
         })
@@ -347,14 +550,64 @@ impl<S: RaceState> LayeredChain<S> {
     /// [`LayeredError::NotCertified`] when no bound on the length was proved or a value is too
     /// large for the fixed point.
     pub fn solve(&self) -> Result<Certified, LayeredError> {
-        let u = self.length_bound().ok_or(LayeredError::NotCertified)?;
+        Ok(self.solve_with_eats(0)?.0)
+    }
+
+    /// [`LayeredChain::solve`], and for each of the first `apples` apples (bits of what a turn
+    /// ate, a chain from [`LayeredChain::build_eating`]) and each seat k the chance that k's
+    /// move is the first to eat it, certified: `E_jk = b_jk + Q_j E_jk`, with `b_jk(s)` the
+    /// chance that the turn from s eats j when k moves there and `Q_j` the turns of Q that do
+    /// not eat j. Each apple's error is bounded with the expected turns until it is eaten or
+    /// the game ends ([`Solved::Lengths`]), or, when that bound is not proved, with the race's:
+    /// `Q_j <= Q` entry by entry, so `u - Q_j u >= u - Q u >= 1`.
+    ///
+    /// # Errors
+    ///
+    /// As [`LayeredChain::solve`].
+    pub fn solve_with_eats(
+        &self,
+        apples: usize,
+    ) -> Result<(Certified, Vec<Vec<Interval>>), LayeredError> {
+        let u = self
+            .length_bound(Solved::Length)
+            .ok_or(LayeredError::NotCertified)?;
+        let race = self.certify(Solved::Race, &vec![u[self.start]; self.seats + 1])?;
+        // A chance lies in [0, 1], so the interval may be cut to it (never empty: it holds the
+        // chance).
+        let zero_one = |i: Interval| {
+            let hi = i.hi.min(BigRational::one());
+            Interval::new(i.lo.max(BigRational::zero()).min(hi.clone()), hi)
+        };
+        let mut race = race.into_iter();
+        let wins = race.by_ref().take(self.seats).map(zero_one).collect();
+        let rounds = race.next().expect("the rounds' component");
+        let mut eats = Vec::with_capacity(apples);
+        if apples > 0 {
+            let lengths = Solved::Lengths { apples };
+            let each: Vec<i64> = match self.length_bound(lengths) {
+                Some(u) => (0..apples * self.seats)
+                    .map(|c| u[self.start * apples + c / self.seats])
+                    .collect(),
+                None => vec![u[self.start]; apples * self.seats],
+            };
+            let mut all = self.certify(Solved::Eats { apples }, &each)?.into_iter();
+            for _ in 0..apples {
+                eats.push(all.by_ref().take(self.seats).map(zero_one).collect());
+            }
+        }
+        Ok((Certified { wins, rounds }, eats))
+    }
+
+    /// Every component of `solved` at the start, certified with `u[c]`, component c's bound u
+    /// on the length at the start (module doc).
+    fn certify(&self, solved: Solved, u: &[i64]) -> Result<Vec<Interval>, LayeredError> {
         let n = self.states.len();
-        let cs = self.seats + 1;
+        let cs = self.components(solved);
         let b: Vec<f64> = (0..n * cs)
-            .map(|i| self.constant(i / cs, i % cs) as f64 / self.denominator[i / cs] as f64)
+            .map(|i| self.constant(solved, i / cs, i % cs) as f64 / self.denominator[i / cs] as f64)
             .collect();
         let mut x = vec![0.0f64; n * cs];
-        self.sweep(&b, &mut x, cs, crate::prec::SWEEP_SETTLED);
+        self.sweep(solved, &b, &mut x, crate::prec::SWEEP_SETTLED);
         if !x.iter().all(|v| v.is_finite() && v.abs() < MAX_VALUE) {
             return Err(LayeredError::NotCertified);
         }
@@ -362,17 +615,17 @@ impl<S: RaceState> LayeredChain<S> {
         let mut center: Vec<i128> = x.iter().map(|&v| (v * one).round() as i128).collect();
         // One step of iterative refinement: e = r / d + Q e, in units of 2^-60.
         let r: Vec<f64> = self
-            .residuals(&center, cs)
+            .residuals(solved, &center)
             .iter()
             .enumerate()
             .map(|(i, &v)| v as f64 / self.denominator[i / cs] as f64)
             .collect();
         let mut e = vec![0.0f64; r.len()];
-        self.sweep(&r, &mut e, cs, crate::prec::SWEEP_ROUGH);
+        self.sweep(solved, &r, &mut e, crate::prec::SWEEP_ROUGH);
         for (c, de) in center.iter_mut().zip(&e) {
             *c += de.round() as i128;
         }
-        let residual = self.residuals(&center, cs);
+        let residual = self.residuals(solved, &center);
         // max_s |d_s r_s| / d_s per component, exactly.
         let mut worst = vec![BigRational::zero(); cs];
         for (i, &v) in residual.iter().enumerate() {
@@ -389,18 +642,9 @@ impl<S: RaceState> LayeredChain<S> {
         let scale = BigRational::from_integer(BigInt::one() << SCALE_BITS);
         let at = |c: usize| {
             let v = BigRational::from_integer(BigInt::from(center[self.start * cs + c])) / &scale;
-            let radius = &worst[c] * BigInt::from(u[self.start]) / &scale;
+            let radius = &worst[c] * BigInt::from(u[c]) / &scale;
             Interval::new(&v - &radius, &v + &radius)
         };
-        // A chance lies in [0, 1], so the interval may be cut to it (never empty: it holds the
-        // chance).
-        let zero_one = |i: Interval| {
-            let hi = i.hi.min(BigRational::one());
-            Interval::new(i.lo.max(BigRational::zero()).min(hi.clone()), hi)
-        };
-        Ok(Certified {
-            wins: (0..self.seats).map(|k| zero_one(at(k))).collect(),
-            rounds: at(self.seats),
-        })
+        Ok((0..cs).map(at).collect())
     }
 }

@@ -30,7 +30,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use super::independent::{Method, Race, SeatResult};
 use super::interval::Interval;
 use super::knockoff::{solve_exactly, RaceState};
-use super::layered::{Certified, LayeredChain, LayeredError};
+use super::layered::{Certified, Eating, LayeredChain, LayeredError};
 use crate::board::{Board, Dice, RollAgain, Square};
 use crate::chain::{compound_move, Chain, Turn, TurnModel};
 use crate::game::{Branches, PlayerState, RollGame, StatefulBoard};
@@ -242,6 +242,121 @@ impl TurnModel for SharedBoard<'_> {
     }
 
     fn turn(&self, state: &SharedState) -> Turn<SharedState> {
+        compound_move(self, state)
+    }
+}
+
+/// A state of the shared game with what the turn that led there ate: a bit per apple, in
+/// [`Board::point_squares`] order (the game [`Tracking`] plays).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct Tracked {
+    state: SharedState,
+    ate: u64,
+}
+
+/// The shared game that forgets the eaten apples ([`SharedBoard::new`] without scores), each
+/// turn also saying which apples it ate: the one chain that serves the race and the race to
+/// every apple ([`LayeredChain::build_eating`]), instead of a chain per apple.
+struct Tracking<'a>(SharedBoard<'a>);
+
+/// How the layered chain reads a tracked state ([`Eating`]).
+type TrackedEating = Eating<
+    fn(Tracked) -> (SharedState, u64),
+    fn(&SharedState) -> Tracked,
+    fn(&SharedState) -> usize,
+>;
+
+impl Tracking<'_> {
+    /// How the layered chain reads a tracked state: the state and what its turn ate, the state
+    /// a turn begins in (nothing eaten yet), the seat to move.
+    const EATING: TrackedEating = Eating {
+        split: |t| (t.state, t.ate),
+        join: |state| Tracked {
+            state: state.clone(),
+            ate: 0,
+        },
+        mover: |state| match state {
+            SharedState::Playing { to_move, .. } => *to_move,
+            SharedState::Won(_) => 0,
+        },
+    };
+}
+
+impl RollGame for Tracking<'_> {
+    type State = Tracked;
+
+    fn dice(&self, state: &Tracked) -> &Dice {
+        self.0.dice(&state.state)
+    }
+
+    fn roll_again(&self, state: &Tracked) -> RollAgain {
+        self.0.roll_again(&state.state)
+    }
+
+    fn is_final(&self, state: &Tracked) -> bool {
+        RollGame::is_final(&self.0, &state.state)
+    }
+
+    fn roll_into(&self, state: &Tracked, sum: u32, out: &mut Branches<Tracked>) -> u64 {
+        // The table forgets the eaten apples, so every landing on an apple eats it: the bits of
+        // the turn so far with the roll's.
+        let (branches, total) = self.0.game.roll(&SharedBoard::mover(&state.state), sum);
+        out.clear();
+        out.extend(branches.into_iter().map(|(w, next, o)| {
+            let ate = state.ate | next.progress.eaten;
+            (
+                w,
+                Tracked {
+                    state: self.0.place(&state.state, next),
+                    ate,
+                },
+                o,
+            )
+        }));
+        total
+    }
+
+    fn points(&self, outcome: &RollOutcome) -> i64 {
+        self.0.points(outcome)
+    }
+
+    fn forfeit(&self, began: &Tracked, now: &Tracked) -> Tracked {
+        Tracked {
+            state: self.0.forfeit(&began.state, &now.state),
+            ate: now.ate,
+        }
+    }
+
+    fn end_turn(&self, state: Tracked) -> Tracked {
+        Tracked {
+            state: self.0.end_turn(state.state),
+            ate: state.ate,
+        }
+    }
+
+    fn skip(&self, state: &Tracked) -> Option<Tracked> {
+        let ate = state.ate;
+        self.0
+            .skip(&state.state)
+            .map(|state| Tracked { state, ate })
+    }
+}
+
+impl TurnModel for Tracking<'_> {
+    type State = Tracked;
+
+    fn start(&self) -> Tracked {
+        Tracked {
+            state: TurnModel::start(&self.0),
+            ate: 0,
+        }
+    }
+
+    fn is_final(&self, state: &Tracked) -> bool {
+        TurnModel::is_final(&self.0, &state.state)
+    }
+
+    fn turn(&self, state: &Tracked) -> Turn<Tracked> {
         compound_move(self, state)
     }
 }
@@ -513,11 +628,19 @@ pub fn shared_race(
         }
         if chain.transient_count() <= options.exact_limit {
             let mut race = solve_exactly(&chain, players, options.digits);
-            add_scores(board, &mut race, options)?;
+            if options.scores && !board.point_squares().is_empty() {
+                let eats = eats_exactly(board, players, options);
+                add_scores(board, &mut race, eats, options);
+            }
             return Ok(race);
         }
     }
-    let c = solve_layered(&model, players, options)?;
+    let apples = if options.scores {
+        board.point_squares().len()
+    } else {
+        0
+    };
+    let (c, eats) = solve_layered(model, apples, options)?;
     let seats: Vec<SeatResult> = c
         .wins
         .into_iter()
@@ -542,51 +665,61 @@ pub fn shared_race(
         complete,
         method: Method::LayeredCertified,
     };
-    add_scores(board, &mut race, options)?;
+    add_scores(board, &mut race, eats, options);
     Ok(race)
 }
 
-/// The certified solve of `model`'s chain with `finals` final seats.
+/// The certified solve of `model`'s race chain, and with `apples` above 0 (a board with point
+/// squares, scores asked for) each seat's chance to eat each apple first, from the same chain
+/// built once with what each turn ate ([`Tracking`]).
 fn solve_layered(
-    model: &SharedBoard<'_>,
-    finals: usize,
+    model: SharedBoard<'_>,
+    apples: usize,
     options: &SharedOptions,
-) -> Result<Certified, SharedError> {
+) -> Result<(Certified, Vec<Vec<Interval>>), SharedError> {
     let error = |e| SharedError::Layered(e, model.players);
-    LayeredChain::build(model, finals, sweep_key, options.state_limit)
-        .map_err(error)?
-        .solve()
-        .map_err(error)
+    let players = model.players;
+    let chain = if apples == 0 {
+        LayeredChain::build(&model, players, sweep_key, options.state_limit)
+    } else {
+        let tracking = Tracking(model);
+        let eating = Tracking::EATING;
+        LayeredChain::build_eating(&tracking, players, sweep_key, options.state_limit, &eating)
+    };
+    chain.map_err(error)?.solve_with_eats(apples).map_err(error)
+}
+
+/// The chance of each seat (inner) to eat each apple (outer) first, exactly, for a race solved
+/// exactly: one chain per apple, the race to eat it ([`SharedBoard::eating`]), small as the
+/// race's.
+fn eats_exactly(board: &Board, players: usize, options: &SharedOptions) -> Vec<Vec<Interval>> {
+    let apples = board.point_squares().len() as u64;
+    let stage = crate::progress::Stage::begin("the race to each apple", Some(apples));
+    (0..board.point_squares().len())
+        .map(|j| {
+            stage.advance(j as u64);
+            let chain = Chain::build(&SharedBoard::eating(board, players, j));
+            let r = solve_exactly(&chain, 2 * players, options.digits);
+            r.seats.into_iter().take(players).map(|s| s.win).collect()
+        })
+        .collect()
 }
 
 /// Each seat's expected final score, into `race` (with [`SharedOptions::scores`], on a board
-/// with point squares). By linearity, seat k's expected score is the sum over the apples j of
-/// `points_j P(k eats j)`, the chance that k's move is the first to end on j before the game
-/// ends. That chance is the race to eat j ([`SharedBoard::eating`]): a chain no larger than the
-/// race's (its states are those where j is not yet eaten), solved as the race is, exactly when
-/// the race was, else certified. A certified score's interval is the sum of the certified
+/// with point squares), from `eats[j][k]`, the chance that seat k's move is the first to end on
+/// apple j before the game ends: by linearity, seat k's expected score is the sum over the
+/// apples of `points_j P(k eats j)`. A certified score's interval is the sum of the certified
 /// chances' intervals times the points.
-fn add_scores(board: &Board, race: &mut Race, options: &SharedOptions) -> Result<(), SharedError> {
+fn add_scores(board: &Board, race: &mut Race, eats: Vec<Vec<Interval>>, options: &SharedOptions) {
     if !options.scores || board.point_squares().is_empty() {
-        return Ok(());
+        return;
     }
     let players = race.seats.len();
     let zero = Interval::exact(BigRational::zero());
     let mut scores = vec![zero; players];
-    let apples = board.point_squares().len() as u64;
-    let stage = crate::progress::Stage::begin("the race to each apple", Some(apples));
-    for (j, &(_, points)) in board.point_squares().iter().enumerate() {
-        stage.advance(j as u64);
-        let model = SharedBoard::eating(board, players, j);
-        let eats: Vec<Interval> = if race.method == Method::ExactSolve {
-            let chain = Chain::build(&model);
-            let r = solve_exactly(&chain, 2 * players, options.digits);
-            r.seats.into_iter().map(|s| s.win).collect()
-        } else {
-            solve_layered(&model, 2 * players, options)?.wins
-        };
+    for (&(_, points), eats) in board.point_squares().iter().zip(&eats) {
         let points = BigRational::from_integer(points.into());
-        for (score, eat) in scores.iter_mut().zip(&eats) {
+        for (score, eat) in scores.iter_mut().zip(eats) {
             let (a, b) = (&eat.lo * &points, &eat.hi * &points);
             let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
             *score = Interval::new(&score.lo + lo, &score.hi + hi);
@@ -598,7 +731,6 @@ fn add_scores(board: &Board, race: &mut Race, options: &SharedOptions) -> Result
         }
         seat.score = Some(score);
     }
-    Ok(())
 }
 
 /// The sweep order of [`LayeredChain`]: the most jumps used up first (a turn never gives one
@@ -719,6 +851,35 @@ mod tests {
                 .score,
             None
         );
+    }
+
+    #[test]
+    fn the_scores_from_the_one_tracked_chain_hold_the_exact_scores_of_the_chains_per_apple() {
+        // Two apples, one-use jumps, a lost and an extra turn, forfeits (roll_again = 2): the
+        // certified route (one chain that tracks what each turn ate) against the exact route
+        // (one chain per apple, the race to eat it), seat by seat.
+        let b = board(
+            "size = 12\nladders = [[2, 7]]\nsnakes = [[11, 3]]\nonce = [2, 11]\n\
+             points = [[4, 3], [9, -2], [6, 5]]\nlose_turn = [5]\nextra_turn = [8]\n\
+             [rules]\nroll_again = 2\novershoot = \"bounce\"\ndie = 3\n",
+        );
+        let exact = shared_race(&b, 2, &SharedOptions::default()).unwrap();
+        assert_eq!(exact.method, Method::ExactSolve);
+        let layered = SharedOptions {
+            exact_limit: 0,
+            ..SharedOptions::default()
+        };
+        let certified = shared_race(&b, 2, &layered).unwrap();
+        assert_eq!(certified.method, Method::LayeredCertified);
+        for (e, c) in exact.seats.iter().zip(&certified.seats) {
+            let (want, got) = (e.score.clone().unwrap(), c.score.clone().unwrap());
+            assert_eq!(want.lo, want.hi);
+            assert!(
+                got.contains(&want.lo) && got.width() < q(1, 1_000_000_000),
+                "{want:?} {got:?}"
+            );
+            assert!(c.win.contains(&e.win.lo), "{:?} {:?}", e.win, c.win);
+        }
     }
 
     /// A coin showing 1 or 3; the one-use ladder 1 -> 9; from 0 a 3 falls back to 0 by a snake,
