@@ -230,7 +230,7 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
 }
 
 /// The advice to estimate a race of `players` by simulation (`extra`: its other flags).
-fn simulate_instead(players: usize, extra: &str) -> String {
+pub fn simulate_instead(players: usize, extra: &str) -> String {
     format!("; `ladders simulate --players {players}{extra}` estimates it with standard errors")
 }
 
