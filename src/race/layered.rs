@@ -543,19 +543,10 @@ impl<S: RaceState> LayeredChain<S> {
         })
     }
 
-    /// Each seat's win and the expected rounds, certified (module doc).
-    ///
-    /// # Errors
-    ///
-    /// [`LayeredError::NotCertified`] when no bound on the length was proved or a value is too
-    /// large for the fixed point.
-    pub fn solve(&self) -> Result<Certified, LayeredError> {
-        Ok(self.solve_with_eats(0)?.0)
-    }
-
-    /// [`LayeredChain::solve`], and for each of the first `apples` apples (bits of what a turn
-    /// ate, a chain from [`LayeredChain::build_eating`]) and each seat k the chance that k's
-    /// move is the first to eat it, certified: `E_jk = b_jk + Q_j E_jk`, with `b_jk(s)` the
+    /// Each seat's win and the expected rounds, certified (module doc), and for each of the
+    /// first `apples` apples (bits of what a turn ate, a chain from
+    /// [`LayeredChain::build_eating`]) and each seat k the chance that k's move is the first to
+    /// eat it, certified: `E_jk = b_jk + Q_j E_jk`, with `b_jk(s)` the
     /// chance that the turn from s eats j when k moves there and `Q_j` the turns of Q that do
     /// not eat j. Each apple's error is bounded with the expected turns until it is eaten or
     /// the game ends ([`Solved::Lengths`]), or, when that bound is not proved, with the race's:
@@ -563,7 +554,8 @@ impl<S: RaceState> LayeredChain<S> {
     ///
     /// # Errors
     ///
-    /// As [`LayeredChain::solve`].
+    /// [`LayeredError::NotCertified`] when no bound on the length was proved or a value is too
+    /// large for the fixed point.
     pub fn solve_with_eats(
         &self,
         apples: usize,
