@@ -575,6 +575,10 @@ impl<S: RaceState> LayeredChain<S> {
         let rounds = race.next().expect("the rounds' component");
         let mut eats = Vec::with_capacity(apples);
         if apples > 0 {
+            // The apples are certified together, by the sweeps this stage holds.
+            let stage =
+                crate::progress::Stage::begin("the race to each apple", Some(apples as u64));
+            stage.advance(0);
             let lengths = Solved::Lengths { apples };
             let each: Vec<i64> = match self.length_bound(lengths) {
                 Some(u) => (0..apples * self.seats)
@@ -586,6 +590,7 @@ impl<S: RaceState> LayeredChain<S> {
             for _ in 0..apples {
                 eats.push(all.by_ref().take(self.seats).map(zero_one).collect());
             }
+            stage.advance(apples as u64);
         }
         Ok((Certified { wins, rounds }, eats))
     }
