@@ -204,7 +204,7 @@ fn uncertified(err: ladders::Error, meeting: Meeting, players: usize) -> anyhow:
         _ => return err.into(),
     };
     match err {
-        ladders::Error::Unanswerable(message) => anyhow!(
+        ladders::Error::Unanswerable(message) if message.contains("certif") => anyhow!(
             "{message}{}",
             super::advice::simulate_instead(players, extra)
         ),
