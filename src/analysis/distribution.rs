@@ -337,7 +337,7 @@ pub fn ln_rational(x: &BigRational) -> f64 {
 /// use num_rational::BigRational;
 /// // boards/tiny.toml: P(T = n) = (n - 1) / 2^n.
 /// let tiny = builtin("tiny").unwrap();
-/// let options = DistributionOptions { turns: Some(3), ..DistributionOptions::default() };
+/// let options = DistributionOptions::turns(3);
 /// let d = distribution(&Chain::for_board(&tiny), &options).unwrap();
 /// assert_eq!(d.terms[2].p, BigRational::new(2.into(), 8.into()));
 /// ```

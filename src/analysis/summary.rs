@@ -32,14 +32,8 @@ pub struct Summary {
 ///
 /// [`TooMuchWork`] when the distribution up to the 99 % quantile is too slow to compute exactly.
 ///
-/// # Examples
-///
-/// ```
-/// use ladders::analysis::summary::summarize;
-/// use ladders::board::builtin;
-/// let s = summarize(&builtin("tiny").unwrap()).unwrap();
-/// assert_eq!(s.extremes.shortest.unwrap().turns, 2);
-/// ```
+/// On `tiny` the shortest game takes two turns (the test below); callers outside the crate ask
+/// `Game::summary`.
 pub fn summarize(board: &Board) -> Result<Summary, TooMuchWork> {
     let chain = Chain::for_board(board);
     let options = DistributionOptions {
@@ -53,4 +47,16 @@ pub fn summarize(board: &Board) -> Result<Summary, TooMuchWork> {
         extremes: extremes(board, &chain),
         distribution,
     })
+}
+
+#[cfg(test)]
+mod example {
+    use super::summarize;
+    use crate::board::builtin;
+
+    #[test]
+    fn tiny_is_won_in_two_turns_at_the_fewest() {
+        let s = summarize(&builtin("tiny").unwrap()).unwrap();
+        assert_eq!(s.extremes.shortest.unwrap().turns, 2);
+    }
 }

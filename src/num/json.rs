@@ -45,21 +45,7 @@ impl Form {
 ///
 /// The serializer's.
 ///
-/// # Examples
-///
-/// ```
-/// use num_rational::BigRational;
-/// #[derive(serde::Serialize)]
-/// struct Answer {
-///     #[serde(serialize_with = "ladders::num::json::exact")]
-///     turns: BigRational,
-/// }
-/// let answer = Answer { turns: BigRational::new(3.into(), 2.into()) };
-/// assert_eq!(
-///     serde_json::to_string(&answer).unwrap(),
-///     r#"{"turns":{"decimal":"1.500000000000","denominator":"2","numerator":"3"}}"#
-/// );
-/// ```
+/// 3/2 is `{"decimal":"1.500000000000","denominator":"2","numerator":"3"}` (the test below).
 pub fn exact<S: Serializer>(value: &BigRational, serializer: S) -> Result<S::Ok, S::Error> {
     Form::of(value).serialize(serializer)
 }
@@ -160,6 +146,27 @@ mod tests {
         assert_eq!(
             Form::of(&BigRational::new((-1).into(), 4.into())).decimal,
             "-0.250000000000"
+        );
+    }
+}
+
+#[cfg(test)]
+mod example {
+    use num_rational::BigRational;
+
+    #[test]
+    fn three_halves_is_written_as_numerator_denominator_and_decimal() {
+        #[derive(serde::Serialize)]
+        struct Answer {
+            #[serde(serialize_with = "crate::num::json::exact")]
+            turns: BigRational,
+        }
+        let answer = Answer {
+            turns: BigRational::new(3.into(), 2.into()),
+        };
+        assert_eq!(
+            serde_json::to_string(&answer).unwrap(),
+            r#"{"turns":{"decimal":"1.500000000000","denominator":"2","numerator":"3"}}"#
         );
     }
 }

@@ -79,16 +79,7 @@ pub struct Certified {
 /// value such as 4 exactly, approached from both sides, would never certify "4.000".) An
 /// interval of one point prints `digits` digits.
 ///
-/// # Examples
-///
-/// ```
-/// use ladders::race::interval::{certified_digits, Interval};
-/// use num_rational::BigRational;
-/// let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
-/// let i = Interval::new(q(51382, 100000), q(51384, 100000));
-/// assert_eq!(certified_digits(&i, 15).text, "0.5138");
-/// assert_eq!(certified_digits(&Interval::exact(q(1, 1)), 3).text, "1.000");
-/// ```
+/// [0.51382, 0.51384] certifies "0.5138"; the point 1 at 3 digits is "1.000" (the test below).
 pub fn certified_digits(interval: &Interval, digits: usize) -> Certified {
     if interval.lo == interval.hi {
         return Certified {
@@ -187,5 +178,19 @@ mod tests {
         assert_eq!(i.certified(10).text, "-0.0276");
         let z = Interval::new(q(-1, 10_000), q(2, 10_000));
         assert_eq!(z.certified(10).text, "0.000");
+    }
+}
+
+#[cfg(test)]
+mod example {
+    use super::{certified_digits, Interval};
+    use num_rational::BigRational;
+
+    #[test]
+    fn an_interval_prints_the_digits_both_ends_round_to() {
+        let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
+        let i = Interval::new(q(51382, 100000), q(51384, 100000));
+        assert_eq!(certified_digits(&i, 15).text, "0.5138");
+        assert_eq!(certified_digits(&Interval::exact(q(1, 1)), 3).text, "1.000");
     }
 }

@@ -17,17 +17,8 @@ use crate::report::text::{board_line, rules_line};
 
 /// A sentence a person understands for the tail's decay.
 ///
-/// # Examples
-///
-/// ```
-/// use ladders::analysis::distribution::Decay;
-/// use ladders::report::distribution::decay_sentence;
-/// let d = Decay { rho: 0.9306, low: 0.93059, high: 0.93061, settles_after: Some(60) };
-/// assert_eq!(
-///     decay_sentence(&d),
-///     "beyond about 60 turns, each extra turn multiplies the chance the game is still going by 0.931"
-/// );
-/// ```
+/// rho = 0.9306 settled after 60 turns reads "beyond about 60 turns, each extra turn multiplies
+/// the chance the game is still going by 0.931" (the tests below).
 pub fn decay_sentence(decay: &Decay) -> String {
     let rho = rho_text(decay, 3);
     match decay.settles_after {
@@ -46,16 +37,8 @@ pub fn decay_sentence(decay: &Decay) -> String {
 /// rho to the digits (at most `digits`, at least 3) that both its proved bounds round to, or
 /// the estimate marked `about` when they differ at 3 digits.
 ///
-/// # Examples
-///
-/// ```
-/// use ladders::analysis::distribution::Decay;
-/// use ladders::report::distribution::rho_text;
-/// let d = Decay { rho: 0.97229, low: 0.972291, high: 0.972294, settles_after: None };
-/// assert_eq!(rho_text(&d, 6), "0.97229");
-/// let wide = Decay { rho: 0.5, low: 0.4, high: 0.6, settles_after: None };
-/// assert_eq!(rho_text(&wide, 6), "about 0.500");
-/// ```
+/// Bounds 0.972291 and 0.972294 give "0.97229"; bounds 0.4 and 0.6 give "about 0.500" (the
+/// tests below).
 pub fn rho_text(decay: &Decay, digits: usize) -> String {
     let proved = match (
         BigRational::from_float(decay.low),
@@ -456,5 +439,43 @@ mod tests {
             write_csv(&mut out, &dist).unwrap();
             assert_eq!(String::from_utf8(out).unwrap(), csv, "{digits}");
         }
+    }
+}
+
+#[cfg(test)]
+mod example {
+    use super::{decay_sentence, rho_text};
+    use crate::analysis::distribution::Decay;
+
+    #[test]
+    fn a_settled_decay_is_told_per_extra_turn() {
+        let d = Decay {
+            rho: 0.9306,
+            low: 0.93059,
+            high: 0.93061,
+            settles_after: Some(60),
+        };
+        assert_eq!(
+            decay_sentence(&d),
+            "beyond about 60 turns, each extra turn multiplies the chance the game is still going by 0.931"
+        );
+    }
+
+    #[test]
+    fn rho_shows_the_digits_its_bounds_prove_or_about() {
+        let d = Decay {
+            rho: 0.97229,
+            low: 0.972291,
+            high: 0.972294,
+            settles_after: None,
+        };
+        assert_eq!(rho_text(&d, 6), "0.97229");
+        let wide = Decay {
+            rho: 0.5,
+            low: 0.4,
+            high: 0.6,
+            settles_after: None,
+        };
+        assert_eq!(rho_text(&wide, 6), "about 0.500");
     }
 }
