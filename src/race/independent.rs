@@ -538,7 +538,11 @@ pub(super) fn settled(seats: &[SeatResult], rounds: &Interval, digits: usize) ->
 /// The exact bound of `sum_{n > M} P(L >= n)` after M steps (see the module doc).
 fn rounds_tail(laws: &[Law], seat_law: &[usize], bits: u32) -> BigRational {
     let mut best: Option<BigRational> = None;
+    // A product over the other seats per seat: long with many seats and digits.
+    let stage =
+        crate::progress::Stage::begin("bounding the game's length", Some(seat_law.len() as u64));
     for (k, &lk) in seat_law.iter().enumerate() {
+        stage.advance(k as u64);
         let rest = match &laws[lk].remaining {
             None => continue,
             Some(Remaining::FromStart(e)) => e - dyadic(&laws[lk].partial_lo, bits),

@@ -136,8 +136,9 @@ fn on_a_terminal(args: &str) -> String {
 
 /// The messages of every stage the library reports (`ladders::progress::Stage::begin`) and of
 /// the simulator's bar.
-const STAGES: [&str; 27] = [
+const STAGES: [&str; 28] = [
     "per-square answers",
+    "bounding the game's length",
     "ordering the unknowns",
     "factorising",
     "eliminating modulo primes",
