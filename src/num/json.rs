@@ -148,11 +148,6 @@ mod tests {
             "-0.250000000000"
         );
     }
-}
-
-#[cfg(test)]
-mod example {
-    use num_rational::BigRational;
 
     #[test]
     fn three_halves_is_written_as_numerator_denominator_and_decimal() {
