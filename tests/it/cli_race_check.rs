@@ -8,6 +8,7 @@ use crate::common::ladders;
 
 const KNOCK_24: &str = "tests/fixtures/race/knock-24.toml";
 const KNOCK_40: &str = "tests/fixtures/race/knock-40.toml";
+const KNOCK_20: &str = "tests/fixtures/race/knock-20.toml";
 
 /// Runs `args` with `--json`; returns the exit code and the JSON.
 fn json_of(args: &[&str]) -> (i32, Value) {
@@ -78,6 +79,17 @@ fn three_players_with_knock_off_on_one_board_are_certified_by_relative_positions
     assert_eq!(v["method"], "relative");
     assert_eq!(v["complete"], true);
     passes_seat_by_seat(&[KNOCK_40, "--players", "3", "--knock-off"], 3, true);
+}
+
+#[test]
+fn four_players_with_knock_off_on_one_board_are_certified_by_relative_positions_and_pass_check() {
+    // 4 x 18^4 joint states: answered over positions relative to the mover, the chain generated
+    // during the sweeps (race::relative), and the simulation agrees seat by seat.
+    let (code, v) = json_of(&["race", KNOCK_20, "--players", "4", "--knock-off"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["method"], "relative");
+    assert_eq!(v["complete"], true);
+    passes_seat_by_seat(&[KNOCK_20, "--players", "4", "--knock-off"], 4, true);
 }
 
 #[test]
