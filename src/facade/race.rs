@@ -6,6 +6,7 @@
 
 use std::ops::RangeInclusive;
 
+use super::error::Uncertified;
 use super::{Error, Game, TooLarge, Unit};
 use crate::board::Board;
 use crate::chain::{endless_turn, endless_turn_sentence};
@@ -115,8 +116,9 @@ impl Game {
     /// [`Error::TooLarge`] before the work (a seat's chain, the series' time, the joint chain's
     /// states or memory); [`Error::NeedsPolicy`]; [`Error::Unanswerable`] for no seats, digits
     /// outside 1 to [`MAX_DIGITS`], a board that changes during a game with seats that do not
-    /// share it (or shared seats that are not one game), knock-off boards of different sizes, a
-    /// game that can last for ever, or bounds that could not be certified.
+    /// share it (or shared seats that are not one game), knock-off boards of different sizes, or
+    /// a game that can last for ever; [`Error::Uncertified`] for seats that meet whose bounds
+    /// could not be certified (the race's own error kept).
     pub fn race_with(seats: &[Game], settings: &RaceSettings) -> Result<Race, Error> {
         if !(1..=MAX_DIGITS).contains(&settings.digits) {
             return Err(Error::Unanswerable(format!(
@@ -201,7 +203,10 @@ fn apart_or_knock_off(seats: &[Game], settings: &RaceSettings) -> Result<Race, E
             .unwrap_or(KnockOffOptions::default().state_limit),
         exact_limit: settings.exact_limit,
     };
-    Ok(knock_off_race(boards, true, &options)?)
+    knock_off_race(boards, true, &options).map_err(|e| match e {
+        KnockOffError::NoTailBound(_) => Error::Uncertified(Uncertified::keeping(e, boards.len())),
+        other => other.into(),
+    })
 }
 
 /// Seats sharing one board that changes during a game: one game for every seat, refused when a
@@ -303,6 +308,10 @@ impl From<SharedError> for Error {
                 bound * SHARED_BYTES_PER_STATE,
                 SHARED_MEMORY,
             ),
+            SharedError::Layered(_, players) => {
+                let players = *players;
+                return Error::Uncertified(Uncertified::keeping(e, players));
+            }
             _ => return Error::Unanswerable(e.to_string()),
         };
         Error::TooLarge(TooLarge::keeping(e, what, estimate, limit, Unit::Bytes))
