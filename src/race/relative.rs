@@ -64,7 +64,7 @@ use crate::game::Capabilities;
 
 mod sweeps;
 
-use sweeps::{Game, Roll, TURN_BITS, WIN_BITS};
+use sweeps::{turns, Game, Roll, TURN_BITS, WIN_BITS};
 
 /// The largest roll denominator taken (the integer sums stay far inside u128).
 const MAX_DENOMINATOR: u64 = 1 << 24;
@@ -72,14 +72,15 @@ const MAX_DENOMINATOR: u64 = 1 << 24;
 /// The most sweeps before the values are taken as they are (the certificate then decides).
 const MAX_SWEEPS: usize = 20_000;
 
-/// The sweeps stop when no value moves by more than this many units of its grid (rounding can
-/// keep the last unit or two moving).
-const SETTLED_UNITS: u64 = 2;
+/// The sweeps stop when no win chance moves by more than a unit of its grid 2^-62 (rounding
+/// can keep the last unit moving) and no remaining-turns value by more than 2^-60.
+const SETTLED_WIN: u64 = 1;
+const SETTLED_TURNS: u128 = 1 << (TURN_BITS - 60);
 
-/// Bytes per state the method needs: the P + 1 values of 8 bytes (the rolls are generated, not
-/// stored).
+/// Bytes per state the method needs: the P win chances and the remaining turns (two words),
+/// 8 bytes a word (the rolls are generated, not stored).
 pub fn bytes_per_state(players: usize) -> usize {
-    8 * (players + 1)
+    8 * (players + 2)
 }
 
 /// The most memory the method plans for.
@@ -251,7 +252,7 @@ pub fn relative_race(boards: &[&Board], digits: usize) -> Result<Race, RelativeE
     for done in 0..MAX_SWEEPS {
         stage.advance(done as u64);
         let (win_moved, turn_moved) = game.sweep(&mut x).ok_or(RelativeError::NotCertified)?;
-        if win_moved <= SETTLED_UNITS && turn_moved <= SETTLED_UNITS {
+        if win_moved <= SETTLED_WIN && turn_moved <= SETTLED_TURNS {
             break;
         }
     }
@@ -259,7 +260,7 @@ pub fn relative_race(boards: &[&Board], digits: usize) -> Result<Race, RelativeE
     let (win_residual, turn_residual) = game.residuals(&x);
     let start = game.start_state();
     let d = BigInt::from(game.denominator);
-    let around = |value: u64, bits: u32, residual: u128| {
+    let around = |value: u128, bits: u32, residual: u128| {
         let v = BigRational::new(BigInt::from(value), BigInt::one() << bits);
         let radius = BigRational::new(BigInt::from(residual) * BigInt::from(u), &d << bits);
         Interval::new(&v - &radius, &v + &radius)
@@ -271,11 +272,15 @@ pub fn relative_race(boards: &[&Board], digits: usize) -> Result<Race, RelativeE
     let seats: Vec<SeatResult> = (0..players)
         .map(|k| SeatResult {
             seat: k + 1,
-            win: zero_one(around(x[start * cs + k], WIN_BITS, win_residual)),
+            win: zero_one(around(
+                u128::from(x[start * cs + k]),
+                WIN_BITS,
+                win_residual,
+            )),
             score: None,
         })
         .collect();
-    let turns = around(x[start * cs + players], TURN_BITS, turn_residual);
+    let turns = around(turns(&x[start * cs..], players), TURN_BITS, turn_residual);
     let expected_rounds = rounds(&seats, &turns);
     let complete = seats
         .iter()

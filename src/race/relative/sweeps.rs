@@ -38,17 +38,18 @@ pub(super) struct Game {
 
 /// The most components per state (seven players).
 pub(super) const MAX_COMPONENTS: usize = 8;
-/// The scale of the win chances: W = w / 2^60.
-pub(super) const WIN_BITS: u32 = 60;
-/// The scale of the remaining turns: T = t / 2^50 (so T < 2^14).
-pub(super) const TURN_BITS: u32 = 50;
-/// The largest remaining-turns value the integers hold (2^13 turns, half the range).
-const TURN_CEILING: u64 = 1 << (TURN_BITS + 13);
+/// The scale of the win chances: W = w / 2^62 (a chance of 1 and a little above fits a u64).
+pub(super) const WIN_BITS: u32 = 62;
+/// The scale of the remaining turns: T = t / 2^70, in two u64 words.
+pub(super) const TURN_BITS: u32 = 70;
+/// The largest remaining-turns value taken (2^13 turns: D times it stays far inside u128).
+const TURN_CEILING: u128 = 1 << (TURN_BITS + 13);
 
 impl Game {
-    /// Components per state: the P win chances W_0..W_(P-1), then the remaining turns T.
+    /// Words per state: the P win chances W_0..W_(P-1), then the remaining turns T (low word,
+    /// high word).
     pub fn components(&self) -> usize {
-        self.players + 1
+        self.players + 2
     }
 
     /// m^P.
@@ -108,7 +109,7 @@ impl Game {
 
     /// D times the right-hand side of every component of state `pos`, from the values `x`:
     /// `acc[k] = [k = 0] fin 2^60 + sum_again w W_k(s') + sum_pass w W_(k-1 mod P)(s')` and
-    /// `acc[P] = sum_again w T(s') + sum_pass w (2^50 + T(s'))`.
+    /// `acc[P] = sum_again w T(s') + sum_pass w (2^70 + T(s'))`.
     #[inline]
     fn right_side(&self, pos: &[usize], x: &[u64], acc: &mut [u128; MAX_COMPONENTS]) {
         let (p, cs) = (self.players, self.components());
@@ -118,15 +119,16 @@ impl Game {
             let w = u128::from(roll.weight);
             let v = &x[next * cs..next * cs + cs];
             if roll.again {
-                for (a, &y) in acc.iter_mut().zip(v) {
+                for (a, &y) in acc.iter_mut().zip(&v[..p]) {
                     *a += w * u128::from(y);
                 }
+                acc[p] += w * turns(v, p);
             } else {
                 acc[0] += w * u128::from(v[p - 1]);
                 for k in 1..p {
                     acc[k] += w * u128::from(v[k - 1]);
                 }
-                acc[p] += w * (u128::from(v[p]) + (1u128 << TURN_BITS));
+                acc[p] += w * (turns(v, p) + (1u128 << TURN_BITS));
             }
         });
     }
@@ -134,11 +136,11 @@ impl Game {
     /// One Gauss-Seidel sweep over every state, each value rounded to its grid. Returns the
     /// largest change of a win chance and of a remaining-turns value (in grid units), or `None`
     /// when a remaining-turns value outgrows the integers.
-    pub fn sweep(&self, x: &mut [u64]) -> Option<(u64, u64)> {
+    pub fn sweep(&self, x: &mut [u64]) -> Option<(u64, u128)> {
         let (p, cs) = (self.players, self.components());
         let divider = Divider::new(self.denominator);
         let mut acc = [0u128; MAX_COMPONENTS];
-        let (mut win_moved, mut turn_moved) = (0u64, 0u64);
+        let (mut win_moved, mut turn_moved) = (0u64, 0u128);
         let mut overflow = false;
         self.for_each_state(|pos, s| {
             self.right_side(pos, x, &mut acc);
@@ -148,16 +150,17 @@ impl Game {
                 win_moved = win_moved.max(new.abs_diff(*old));
                 *old = new;
             }
-            let new = divider.rounded(acc[p]);
-            turn_moved = turn_moved.max(new.abs_diff(values[p]));
+            let new = divider.rounded_wide(acc[p]);
+            turn_moved = turn_moved.max(new.abs_diff(turns(values, p)));
             overflow |= new > TURN_CEILING;
-            values[p] = new;
+            values[p] = new as u64;
+            values[p + 1] = (new >> 64) as u64;
         });
         (!overflow).then_some((win_moved, turn_moved))
     }
 
     /// The largest exact residual `|D (b + Q x) - D x|` of the win chances and of the remaining
-    /// turns (in grid units: divide by D 2^60 and D 2^50).
+    /// turns (in grid units: divide by D 2^62 and D 2^70).
     pub fn residuals(&self, x: &[u64]) -> (u128, u128) {
         let (p, cs) = (self.players, self.components());
         let d = u128::from(self.denominator);
@@ -169,7 +172,7 @@ impl Game {
             for (&a, &v) in acc[..p].iter().zip(values) {
                 win = win.max(a.abs_diff(d * u128::from(v)));
             }
-            turn = turn.max(acc[p].abs_diff(d * u128::from(values[p])));
+            turn = turn.max(acc[p].abs_diff(d * turns(values, p)));
         });
         (win, turn)
     }
@@ -198,12 +201,12 @@ impl Game {
     pub fn length_bound(&self, x: &[u64]) -> Option<u64> {
         let cs = self.components();
         let p = self.players;
-        let scale = (1u64 << TURN_BITS) as f64;
+        let scale = (1u128 << TURN_BITS) as f64;
         let ratio = self.denominator as f64 / self.least_ending_weight().max(1) as f64;
         let d = i128::from(self.denominator);
         [1.001, 1.01, 1.1, 1.5, 2.0].into_iter().find_map(|margin| {
             let u = |s: usize| -> i128 {
-                let t = x[s * cs + p] as f64 / scale;
+                let t = turns(&x[s * cs..], p) as f64 / scale;
                 ((1.0 + t) * ratio * margin).ceil() as i128 + 1
             };
             let mut holds = true;
@@ -251,6 +254,18 @@ impl Divider {
             Err(_) => u64::try_from(n / u128::from(self.d)).unwrap_or(u64::MAX),
         }
     }
+
+    /// `round(a / D)` in full.
+    #[inline]
+    fn rounded_wide(self, a: u128) -> u128 {
+        (a + u128::from(self.d / 2)) / u128::from(self.d)
+    }
+}
+
+/// The remaining turns T of the state whose words begin `v` (P win chances first).
+#[inline]
+pub(super) fn turns(v: &[u64], p: usize) -> u128 {
+    u128::from(v[p]) | (u128::from(v[p + 1]) << 64)
 }
 
 /// State number of the positions `pos` (mover first), base m.
