@@ -31,9 +31,9 @@
 //! # How it is solved: no stored matrix
 //!
 //! Every state's rolls are generated when a sweep visits it, from the one-player roll table
-//! (`sweeps`): the memory is the values alone, P + 1 integers of 8 bytes per state (1.7 GB for
+//! (`sweeps`): the memory is the values alone, P + 2 words of 8 bytes per state (2.1 GB for
 //! four players on the 81 squares of Chutes and Ladders, where a stored matrix needed 10 GB).
-//! The values are fixed-point integers (W on the grid 2^-60, T on 2^-50) and Gauss-Seidel
+//! The values are fixed-point integers (W on the grid 2^-62, T on 2^-70 in two words) and Gauss-Seidel
 //! sweeps, by decreasing sum of the positions, round each update to its grid: they reach the
 //! grid's precision without a second copy for iterative refinement.
 //!
@@ -396,7 +396,7 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
-        // Four players fit in memory (81^4 states of 5 values of 8 bytes, 1.7 GB) but not in
+        // Four players fit in memory (81^4 states of 6 words of 8 bytes, 2.1 GB) but not in
         // time: refused with the estimate all the same.
         let (states, bytes, seconds) = estimate(&common_rolls(&[&b; 4]).unwrap(), 4);
         assert_eq!(states, 81f64.powi(4));
