@@ -1,6 +1,6 @@
 //! Knock-off races where every seat plays the same board, by positions relative to the mover:
-//! three and four players on a 100-square board, where the joint chain of [`super::knockoff`]
-//! would need millions of states in rational arithmetic.
+//! three players on a 100-square board, four on smaller ones, where the joint chain of
+//! [`super::knockoff`] would need millions of states in rational arithmetic.
 //!
 //! # The states
 //!
@@ -33,9 +33,11 @@
 //! Every state's rolls are generated when a sweep visits it, from the one-player roll table
 //! (`sweeps`): the memory is the values alone, P + 2 words of 8 bytes per state (2.1 GB for
 //! four players on the 81 squares of Chutes and Ladders, where a stored matrix needed 10 GB).
-//! The values are fixed-point integers (W on the grid 2^-62, T on 2^-70 in two words) and Gauss-Seidel
-//! sweeps, by decreasing sum of the positions, round each update to its grid: they reach the
-//! grid's precision without a second copy for iterative refinement.
+//! The values are fixed-point integers (W on the grid 2^-62, T on 2^-70 in two words) and
+//! Gauss-Seidel sweeps, by decreasing sum of the positions, round each update to its grid: they
+//! reach the precision wanted without a second copy for iterative refinement. The win chances
+//! (P components, the seat counted from the mover turning with each turn) and T are separate
+//! systems; u below, the same for every component, bounds both.
 //!
 //! # What is proved
 //!
