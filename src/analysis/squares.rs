@@ -64,7 +64,7 @@ pub struct SquareAnswer {
 #[non_exhaustive]
 pub struct JumpAnswer {
     /// The jump.
-    #[serde(flatten, serialize_with = "jump_with_kind")]
+    #[serde(flatten, serialize_with = "crate::board::jump_with_kind")]
     pub jump: Jump,
     /// Expected number of times it is taken in a game.
     #[serde(serialize_with = "crate::num::json::exact")]
@@ -72,16 +72,6 @@ pub struct JumpAnswer {
     /// Probability that it is taken at least once.
     #[serde(serialize_with = "crate::num::json::exact")]
     pub taken: BigRational,
-}
-
-/// `{from, to, kind}` of a jump, `kind` being `"snake"` (down) or `"ladder"` (up).
-fn jump_with_kind<S: serde::Serializer>(jump: &Jump, serializer: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeMap;
-    let mut map = serializer.serialize_map(Some(3))?;
-    map.serialize_entry("from", &jump.from)?;
-    map.serialize_entry("kind", jump.kind())?;
-    map.serialize_entry("to", &jump.to)?;
-    map.end()
 }
 
 /// Why the reach probabilities (and the jumps' answers) are missing.

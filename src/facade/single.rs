@@ -36,13 +36,16 @@ pub struct Expectations {
     pub score: Option<Score>,
 }
 
-/// Each jump's effect on the expected turns, answered by [`Game::sensitivity`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Each jump's effect on the expected turns, answered by [`Game::sensitivity`] (serialized
+/// as `sensitivity --json`'s `turns` and `removed`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Sensitivity {
     /// The board's own expected turns.
+    #[serde(rename = "turns", serialize_with = "crate::num::json::exact")]
     pub base: BigRational,
     /// Every snake and ladder removed in turn, the largest change first.
+    #[serde(rename = "removed")]
     pub removals: Vec<Removal>,
 }
 
