@@ -59,10 +59,6 @@ pub const SWEEP_ROUGH: f64 = 1e-3;
 /// in integers) stop when no component moves by more than this (relative).
 pub const LENGTH_SWEEP_SETTLED: f64 = 1e-12;
 
-/// The same stopping rule for the relative-position race's bound on the remaining rolls (looser:
-/// its chains are large and the exact check only needs a vector that passes).
-pub const RELATIVE_LENGTH_SETTLED: f64 = 1e-9;
-
 /// The outward-rounded fixed-point iteration of a race stops when no component changes by more
 /// than this (relative).
 pub const FIXED_POINT_SETTLED: f64 = 1e-13;

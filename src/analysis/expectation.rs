@@ -733,6 +733,29 @@ mod tests {
     }
 
     #[test]
+    fn a_denominator_past_2_pow_40_keeps_the_roll_level_form_and_the_turn_chains_answer() {
+        // D = 1,001,005 (the loaded die) x 2,048,576 (the chance square) = 2,050,634,818,880
+        // (about 2^40.9): the roll-level form took denominators up to 2^40 only, and this board
+        // went to the turn chain (issue 40 item 6). The two routes agree.
+        let text = "size = 40\nsnakes = [[25, 3]]\nladders = [[4, 30]]\n\
+                    [[chance]]\nat = 12\nto = [[35, 1000000], [2, 1000000], [20, 48576]]\n\
+                    [rules]\ndie = [1, 1000000, 1, 1, 1000, 2]\nroll_again = \"unlimited\"\n";
+        let b = Board::from_toml_str(text, "t").unwrap();
+        let rl = RollLevel::new(&b).expect("a roll-level form");
+        assert_eq!(rl.denominator, 1_001_005 * 2_048_576);
+        let Expectation::Finite(by_rolls) = expect(&b) else {
+            panic!("finite")
+        };
+        let Expectation::Finite(by_chain) = expect_chain(&Chain::for_board(&b)) else {
+            panic!("finite")
+        };
+        assert_eq!(
+            (&by_rolls.turns, &by_rolls.variance, &by_rolls.slid),
+            (&by_chain.turns, &by_chain.variance, &by_chain.slid)
+        );
+    }
+
+    #[test]
     fn a_board_without_jumps_and_overshoot_allow_is_a_sum_of_rolls() {
         // size 2, die 2, allow: from 0, a 1 -> 1 and a 2 -> 2 (finish); from 1 any roll finishes.
         // T = 1 with prob 1/2, 2 with prob 1/2: E = 3/2, Var = 1/4; rolls = turns.

@@ -26,6 +26,7 @@ use std::collections::BTreeMap;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
+use serde::Serialize;
 
 use super::expectation::{expect_with, Expectation};
 use super::visits::{jump_passes, visits, VisitsError};
@@ -56,11 +57,13 @@ pub struct SquareAnswer {
     pub remaining: BigRational,
 }
 
-/// The answers of one snake or ladder.
+/// The answers of one snake or ladder (serialized with the jump's squares and its `kind`,
+/// `"snake"` or `"ladder"`, beside them).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct JumpAnswer {
     /// The jump.
+    #[serde(flatten, serialize_with = "jump_with_kind")]
     pub jump: Jump,
     /// Expected number of times it is taken in a game.
     #[serde(serialize_with = "crate::num::json::exact")]
@@ -68,6 +71,16 @@ pub struct JumpAnswer {
     /// Probability that it is taken at least once.
     #[serde(serialize_with = "crate::num::json::exact")]
     pub taken: BigRational,
+}
+
+/// `{from, to, kind}` of a jump, `kind` being `"snake"` (down) or `"ladder"` (up).
+fn jump_with_kind<S: serde::Serializer>(jump: &Jump, serializer: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = serializer.serialize_map(Some(3))?;
+    map.serialize_entry("from", &jump.from)?;
+    map.serialize_entry("kind", jump.kind())?;
+    map.serialize_entry("to", &jump.to)?;
+    map.end()
 }
 
 /// Why the reach probabilities (and the jumps' answers) are missing.
@@ -116,10 +129,21 @@ pub struct SquareAnswers {
     /// The answers of each snake and ladder (snakes first, then ladders, each in file order),
     /// when computed.
     pub jumps: Option<Vec<JumpAnswer>>,
-    /// Why the reach probabilities are missing, if they are.
+    /// Why the reach probabilities are missing, if they are (serialized as
+    /// `reach_not_computed`, the reason in words).
+    #[serde(rename = "reach_not_computed", serialize_with = "reason_text")]
     pub no_reach: Option<NoReach>,
-    /// Why the jumps' answers are missing, if they are.
+    /// Why the jumps' answers are missing, if they are (`jumps_not_computed`, in words).
+    #[serde(rename = "jumps_not_computed", serialize_with = "reason_text")]
     pub no_jumps: Option<NoReach>,
+}
+
+/// A missing answer's reason in words ([`NoReach`]'s `Display`), or `null`.
+fn reason_text<S: serde::Serializer>(
+    reason: &Option<NoReach>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    reason.map(|r| r.to_string()).serialize(serializer)
 }
 
 /// The estimated seconds past which [`check_square_answers`] refuses: what is left of a minute

@@ -51,7 +51,7 @@ pub fn summarize(board: &Board) -> Result<Summary, TooMuchWork> {
 }
 
 #[cfg(test)]
-mod example {
+mod tests {
     use super::summarize;
     use crate::board::builtin;
 

@@ -365,6 +365,17 @@ pub struct Jump {
     pub to: Square,
 }
 
+impl Jump {
+    /// `"snake"` (down) or `"ladder"` (up), as reports name it.
+    pub fn kind(&self) -> &'static str {
+        if self.to < self.from {
+            "snake"
+        } else {
+            "ladder"
+        }
+    }
+}
+
 /// A value read from a board file, with the line it came from (none for values set on the
 /// command line or by a transform).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -46,7 +46,7 @@ use crate::progress::{self, Listener};
 
 pub use crate::race::{Interval, Method, Race, SeatResult};
 pub use duel::{Duel, DuelPair, DuelProof};
-pub use error::{Error, TooLarge, Unit};
+pub use error::{Error, TooLarge, Uncertified, Unit};
 pub use limits::Limits;
 pub use optimize::{Optimized, PolicyRun, Scored};
 pub use play::{Played, Verdict, MAX_GAMES};
