@@ -22,10 +22,8 @@
 //! hold (R. A. Horn and C. R. Johnson, *Matrix Analysis*, 2nd ed., corollary 8.1.29, applied to
 //! the transpose). They are evaluated exactly: x is a vector of dyadic fractions (the floats as
 //! they are), Q's entries are integers over the chain's common denominator, and the two ratios
-//! are compared in integers: in machine words when every number fits (`spectral/words.rs`: on
-//! every built-in board), else in big integers, with the same two fractions either way. The
-//! floats only choose x; a poor x gives wide bounds, never wrong ones. A component of one state
-//! has `rho = Q_ii` exactly (0 without a loop).
+//! are compared in integers. The floats only choose x; a poor x gives wide bounds, never wrong
+//! ones. A component of one state has `rho = Q_ii` exactly (0 without a loop).
 //!
 //! A block keeps its floats by columns, with each entry's index in Q (`TransientQ`), where
 //! its exact value is read: no entry is copied. The components come from Q's rows too.
@@ -341,9 +339,9 @@ impl<'a> Block<'a> {
         }
         let (x, estimate) = self.settle(start);
         let (low_q, high_q) = self.collatz_wielandt(&x);
-        let (low, high) = (low_q.below(), high_q.above());
+        let (low, high) = (below(&low_q), above(&high_q));
         let estimate = if estimate.is_nan() {
-            to_f64(&((low_q.rational() + high_q.rational()) / BigRational::from_integer(2.into())))
+            to_f64(&((low_q + high_q) / BigRational::from_integer(2.into())))
         } else {
             estimate
         };
@@ -487,35 +485,9 @@ impl<'a> Block<'a> {
     /// The exact Collatz-Wielandt bounds `min_j (x Q_CC)_j / x_j` and `max_j (x Q_CC)_j / x_j`
     /// for the float vector x (entries that are not positive and finite are replaced by the
     /// smallest positive normal float, which keeps x positive: the bounds hold for any positive
-    /// x): in words ([`words::collatz_wielandt`]) when every number fits, else in big integers.
-    fn collatz_wielandt(&self, x: &[f64]) -> (Bound, Bound) {
+    /// x), in integers.
+    fn collatz_wielandt(&self, x: &[f64]) -> (BigRational, BigRational) {
         let x = positive(x);
-        match words::collatz_wielandt(&x, |xs| self.word_sums(xs), &self.q.d) {
-            Some((low, high)) => (Bound::Words(low), Bound::Words(high)),
-            None => {
-                let (low, high) = self.big_collatz_wielandt(&x);
-                (Bound::Big(low), Bound::Big(high))
-            }
-        }
-    }
-
-    /// `S_j = sum_i X_i (Q_ij D)` for words `X`, or `None` when an entry or a sum does not fit
-    /// a word.
-    fn word_sums(&self, xs: &[u128]) -> Option<Vec<u128>> {
-        let mut sums = Vec::with_capacity(xs.len());
-        for j in 0..xs.len() {
-            let mut sum = 0u128;
-            for e in self.column(j) {
-                let n = u128::from(self.q.word(e.at as usize)?);
-                sum = sum.checked_add(xs[e.row as usize].checked_mul(n)?)?;
-            }
-            sums.push(sum);
-        }
-        Some(sums)
-    }
-
-    /// [`Block::collatz_wielandt`] in big integers, for a positive x.
-    fn big_collatz_wielandt(&self, x: &[f64]) -> (BigRational, BigRational) {
         let parts: Vec<(u64, i32)> = x.iter().map(|&v| dyadic(v)).collect();
         let e0 = parts.iter().map(|p| p.1).min().unwrap_or(0);
         // x_i = X_i 2^e0 with X_i an integer.
@@ -545,39 +517,6 @@ impl<'a> Block<'a> {
         }
         let ratio = |j: usize| BigRational::new(s[j].clone(), &self.q.d * &xs[j]);
         (ratio(lo), ratio(hi))
-    }
-}
-
-/// An exact Collatz-Wielandt bound: a ratio of two words (numerator, denominator), or a
-/// fraction.
-enum Bound {
-    Words((u128, u128)),
-    Big(BigRational),
-}
-
-impl Bound {
-    /// The largest float at or below the bound.
-    fn below(&self) -> f64 {
-        match self {
-            Bound::Words((n, d)) => words::quotient_floats(*n, *d).0,
-            Bound::Big(r) => below(r),
-        }
-    }
-
-    /// The smallest float at or above the bound.
-    fn above(&self) -> f64 {
-        match self {
-            Bound::Words((n, d)) => words::quotient_floats(*n, *d).1,
-            Bound::Big(r) => above(r),
-        }
-    }
-
-    /// The bound as a fraction.
-    fn rational(&self) -> BigRational {
-        match self {
-            Bound::Words((n, d)) => BigRational::new(BigInt::from(*n), BigInt::from(*d)),
-            Bound::Big(r) => r.clone(),
-        }
     }
 }
 
@@ -650,8 +589,6 @@ fn step_up(f: f64) -> f64 {
         f
     }
 }
-
-mod words;
 
 #[cfg(test)]
 mod tests;

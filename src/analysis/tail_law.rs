@@ -52,7 +52,6 @@ use crate::num::gcd::gcd;
 use crate::num::limbs::float_parts;
 
 mod settling;
-mod words;
 
 pub(crate) use settling::Settling;
 
@@ -211,23 +210,13 @@ struct Bounds {
 }
 
 /// The bounds of the module documentation from the float vector u and the law p enclosed by
-/// the certified stepping (`lo / 2^shift <= p_j <= hi / 2^shift`): in machine words
-/// (`tail_law/words.rs`) when every number fits, as it does on every built-in board, else in
-/// big integers (`big_geometric_bounds`); the two give the same fractions.
-fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
-    match words::geometric_bounds(q, u, p) {
-        Some(bounds) => bounds,
-        None => big_geometric_bounds(q, u, p),
-    }
-}
-
-/// `geometric_bounds` in big integers.
+/// the certified stepping (`lo / 2^shift <= p_j <= hi / 2^shift`).
 ///
 /// Everything is done in integers: with D a common denominator of Q (`Q = A / D`, from
 /// [`TransientQ`]) and
 /// `u = U / 2^E`, `(u Q)_j / u_j = (U A)_j / (D U_j)`; ratios are compared by cross
 /// multiplication, so no fraction is reduced until the four results are.
-fn big_geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
+fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
     let d = &q.d;
     let (big_u, e) = dyadic_integers(u)?;
     let big = u.iter().cloned().fold(0.0, f64::max);

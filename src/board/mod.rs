@@ -125,6 +125,16 @@ impl RollAgain {
     }
 }
 
+impl RollAgain {
+    /// The rule as a board file writes it: `"none"`, `"unlimited"` or the integer K.
+    pub fn toml(&self) -> String {
+        match self {
+            RollAgain::Forfeit(k) => k.to_string(),
+            other => format!("\"{other}\""),
+        }
+    }
+}
+
 impl fmt::Display for RollAgain {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -260,25 +260,38 @@ impl From<RaceError> for Error {
 
 impl From<KnockOffError> for Error {
     fn from(e: KnockOffError) -> Error {
-        let (what, estimate, limit) = match &e {
+        let (what, estimate, limit, unit) = match &e {
             KnockOffError::TooLarge(too) => (
                 "knock-off joint chain",
                 (too.limit as f64 + 1.0) * BYTES_PER_JOINT_STATE,
                 too.limit as f64 * BYTES_PER_JOINT_STATE,
+                Unit::Bytes,
             ),
             KnockOffError::TooMuchMemory { states, .. } => (
                 "knock-off joint chain memory",
                 *states as f64 * BYTES_PER_JOINT_STATE,
                 KNOCK_OFF_MEMORY,
+                Unit::Bytes,
             ),
+            KnockOffError::Relative(RelativeError::TooLarge { seconds, .. })
+                if *seconds as f64 > relative::SECONDS_LIMIT =>
+            {
+                (
+                    "knock-off relative positions time",
+                    *seconds as f64,
+                    relative::SECONDS_LIMIT,
+                    Unit::Seconds,
+                )
+            }
             KnockOffError::Relative(RelativeError::TooLarge { megabytes, .. }) => (
                 "knock-off relative positions",
                 *megabytes as f64 * (1u64 << 20) as f64,
                 relative::MEMORY_LIMIT as f64,
+                Unit::Bytes,
             ),
             _ => return Error::Unanswerable(e.to_string()),
         };
-        Error::TooLarge(TooLarge::keeping(e, what, estimate, limit, Unit::Bytes))
+        Error::TooLarge(TooLarge::keeping(e, what, estimate, limit, unit))
     }
 }
 

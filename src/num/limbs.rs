@@ -1,9 +1,7 @@
 //! Arithmetic on words and little-endian `u64` limb slices for the exact routes: the inverse
 //! modulo 2^64 (for Montgomery reduction, exact division and p-adic lifting), exact division and
-//! remainders by odd words, shifts, and conversion to `BigInt`; 256-bit products of two `u128`
-//! words, and floats read as words over one power of two. Used by the exact stepping and the
-//! solver (`exact::step`, `exact::solve`), and by the word routes of the tail law and of the
-//! spectral bounds.
+//! remainders by odd words, shifts, and conversion to `BigInt`; a float's parts. Used by the
+//! exact stepping and the solver (`exact::step`, `exact::solve`) and the tail law.
 
 use num_bigint::{BigInt, BigUint, Sign};
 
@@ -130,18 +128,6 @@ pub(crate) fn u128_to_f64(x: u128) -> f64 {
     word as i64 as f64 * scale
 }
 
-/// The 256-bit product `x y` as `(high, low)` words: tuples compare as the numbers do.
-pub(crate) fn wide_mul(x: u128, y: u128) -> (u128, u128) {
-    const LOW: u128 = u64::MAX as u128;
-    let (x1, x0, y1, y0) = (x >> 64, x & LOW, y >> 64, y & LOW);
-    let (low, high) = (x0 * y0, x1 * y1);
-    // The middle terms are each below 2^128; their sum may carry once.
-    let (middle, carry) = (x0 * y1).overflowing_add(x1 * y0);
-    let (low, low_carry) = low.overflowing_add(middle << 64);
-    let high = high + (middle >> 64) + (u128::from(carry) << 64) + u128::from(low_carry);
-    (high, low)
-}
-
 /// A nonnegative finite float as `(m, e)` with `x = m 2^e` exactly ((0, 0) for 0); `None`
 /// for a negative, infinite or NaN one.
 pub(crate) fn float_parts(x: f64) -> Option<(u64, i16)> {
@@ -152,64 +138,9 @@ pub(crate) fn float_parts(x: f64) -> Option<(u64, i16)> {
     }
 }
 
-/// The floats of `u` (finite, nonnegative) as words `U_j = u_j 2^-t` for one integer t (the
-/// lowest set bit of any of them), or `None` when one does not fit in 128 bits or is not a
-/// nonnegative finite float. A ratio of two of them, or of sums of them, is the ratio of the
-/// floats (2^t cancels): the word routes' ratios are those of their big integer routes.
-pub(crate) fn words_of(u: &[f64]) -> Option<Vec<u128>> {
-    let parts: Vec<(u64, i32)> = u
-        .iter()
-        .map(|&x| {
-            float_parts(x).map(|(mantissa, exponent)| match mantissa {
-                0 => (0, 0),
-                _ => {
-                    let zeros = mantissa.trailing_zeros();
-                    (mantissa >> zeros, i32::from(exponent) + zeros as i32)
-                }
-            })
-        })
-        .collect::<Option<_>>()?;
-    let t = parts
-        .iter()
-        .filter(|(m, _)| *m != 0)
-        .map(|&(_, x)| x)
-        .min()
-        .unwrap_or(0);
-    parts
-        .iter()
-        .map(|&(m, x)| {
-            let up = (x - t) as u32;
-            (m == 0 || 64 - m.leading_zeros() + up <= 128).then(|| u128::from(m) << up)
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn wide_products_are_the_big_integer_products() {
-        let mut next = crate::test_util::seeded_words(7);
-        let mut xs = vec![
-            0u128,
-            1,
-            u128::MAX,
-            u128::MAX - 1,
-            1 << 64,
-            (1 << 64) - 1,
-            1 << 127,
-        ];
-        for _ in 0..2000 {
-            xs.push((u128::from(next()) << 64 | u128::from(next())) >> (next() % 128));
-        }
-        for (i, &x) in xs.iter().enumerate() {
-            let y = xs[(i * 7 + 3) % xs.len()];
-            let (high, low) = wide_mul(x, y);
-            let got = (BigInt::from(high) << 128) + BigInt::from(low);
-            assert_eq!(got, BigInt::from(x) * BigInt::from(y), "{x} {y}");
-        }
-    }
 
     #[test]
     fn u128_to_f64_rounds_as_the_language_does() {

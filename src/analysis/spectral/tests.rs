@@ -6,7 +6,6 @@
 use std::collections::HashMap;
 
 use nalgebra::DMatrix;
-use num_bigint::BigInt;
 
 use super::*;
 use crate::analysis::pgf::{pgf, tail::decay_rate};
@@ -415,141 +414,11 @@ fn the_components_are_petgraphs_on_every_built_in_board_and_random_graphs() {
     assert!(comps.iter().enumerate().all(|(k, c)| c == &[k]));
 }
 
-#[test]
-fn the_floats_around_a_ratio_of_words_are_those_around_the_fraction() {
-    // Second method: `below` and `above` on the fraction (num-rational's correctly rounded
-    // conversion, stepped when it lands on the wrong side). Exact floats, powers of two and
-    // their neighbours, the extremes, and a seeded stream of words of every length.
-    let mut pairs: Vec<(u128, u128)> = vec![
-        (0, 1),
-        (1, 1),
-        (1, 3),
-        (2, 3),
-        (1, u128::MAX),
-        (u128::MAX, 1),
-        (u128::MAX, u128::MAX),
-        (u128::MAX - 1, u128::MAX),
-        ((1 << 53) - 1, 1 << 60),
-        ((1 << 54) - 1, 1 << 60),
-        ((1 << 54) + 1, 1 << 60),
-        (1 << 100, 3),
-    ];
-    let mut next = seeded(17);
-    let mut word = || (u128::from(next()) << 64 | u128::from(next())) >> (next() % 128);
-    for _ in 0..20_000 {
-        pairs.push((word(), word().max(1)));
-    }
-    for (n, d) in pairs {
-        let r = BigRational::new(BigInt::from(n), BigInt::from(d));
-        assert_eq!(
-            words::quotient_floats(n, d),
-            (below(&r), above(&r)),
-            "{n} / {d}"
-        );
-    }
-}
-
-/// On every block of `chain`'s Q with more than one state, for the power method's vector, the
-/// uniform one (ties everywhere) and a perturbed one: the word route's two ratios are the big
-/// integer route's, and so are the floats around them. Returns how many vectors the word route
-/// served.
-fn words_agree_with_big<S: ChainState>(name: &str, chain: &Chain<S>) -> usize {
-    let q = TransientQ::new(chain);
-    let mut next = seeded(3);
-    let mut served = 0;
-    over_blocks(chain, &q, |block, _| {
-        let m = block.size();
-        if m > 1 {
-            let (settled, _) = block.settle(None);
-            let perturbed: Vec<f64> = settled
-                .iter()
-                .map(|v| v * (1.0 + (next() % 1000) as f64 * 1e-9))
-                .collect();
-            for x in [settled, vec![1.0 / m as f64; m], perturbed] {
-                let x = positive(&x);
-                let (low, high) = block.big_collatz_wielandt(&x);
-                let Some((lo, hi)) = words::collatz_wielandt(&x, |xs| block.word_sums(xs), &q.d)
-                else {
-                    continue;
-                };
-                served += 1;
-                let (lo, hi) = (Bound::Words(lo), Bound::Words(hi));
-                assert_eq!((lo.rational(), hi.rational()), (low.clone(), high.clone()));
-                assert_eq!(
-                    (lo.below(), hi.above()),
-                    (below(&low), above(&high)),
-                    "{name}"
-                );
-            }
-        }
-        block.radius(None)
-    });
-    served
-}
-
-#[test]
-fn the_word_route_proves_the_big_routes_bounds_on_every_built_in_board() {
-    for name in builtin_names() {
-        let board = builtin(name).unwrap();
-        let blocks = match board.is_stateful() {
-            true => words_agree_with_big(name, &stateful_chain(&board)),
-            false => words_agree_with_big(name, &Chain::for_board(&board)),
-        };
-        // Every board but the two whose blocks are single states has one to check.
-        assert!(blocks > 0 || ["tiny", "course"].contains(&name), "{name}");
-    }
-}
-
-#[test]
-fn the_big_route_serves_what_does_not_fit_a_word() {
-    // Q over a common denominator 2^70 times larger (entries past a word), and a vector whose
-    // floats span more than 128 bits: the word route declines, the big one gives the same
-    // bounds, float for float.
-    let chain = Chain::for_board(&builtin("efi").unwrap());
-    let q = TransientQ::new(&chain);
-    let wide = q.scaled(70);
-    let mut blocks = 0;
-    over_blocks(&chain, &wide, |block, _| {
-        let (x, _) = block.settle(None);
-        if block.size() > 1 {
-            blocks += 1;
-            let x = positive(&x);
-            assert_eq!(
-                words::collatz_wielandt(&x, |xs| block.word_sums(xs), &wide.d),
-                None
-            );
-            assert!(matches!(block.collatz_wielandt(&x).0, Bound::Big(_)));
-        }
-        block.radius(None)
-    });
-    assert!(blocks > 0);
-    assert_eq!(
-        spectral_bounds_of(&chain, &wide, None),
-        spectral_bounds_of(&chain, &q, None)
-    );
-    let mut spread = 0;
-    over_blocks(&chain, &q, |block, _| {
-        let (mut x, _) = block.settle(None);
-        if block.size() > 1 {
-            spread += 1;
-            x[0] = 1e-300;
-            let (low, high) = block.collatz_wielandt(&x);
-            assert!(matches!((&low, &high), (Bound::Big(_), Bound::Big(_))));
-            assert_eq!(
-                (low.rational(), high.rational()),
-                block.big_collatz_wielandt(&positive(&x))
-            );
-        }
-        block.radius(None)
-    });
-    assert!(spread > 0);
-}
-
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(48))]
 
     #[test]
-    fn the_word_route_and_the_components_hold_on_random_boards(
+    fn the_components_hold_on_random_boards(
         text in crate::test_util::random_board()
     ) {
         let board = Board::from_toml_str(&text, "random");
@@ -557,11 +426,9 @@ proptest::proptest! {
         let board = board.unwrap();
         if board.is_stateful() {
             let chain = stateful_chain(&board);
-            words_agree_with_big("random", &chain);
             components_agree_with_petgraph("random", &chain);
         } else {
             let chain = Chain::for_board(&board);
-            words_agree_with_big("random", &chain);
             components_agree_with_petgraph("random", &chain);
         }
     }

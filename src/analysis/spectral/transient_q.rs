@@ -165,14 +165,6 @@ impl TransientQ {
         self.p[k]
     }
 
-    /// Entry k times D as a word, when it fits.
-    pub(crate) fn word(&self, k: usize) -> Option<u64> {
-        match &self.counts {
-            Counts::Words(w) => Some(w[k]),
-            Counts::Big(b) => b[k].to_u64(),
-        }
-    }
-
     /// `x` times entry k times D.
     pub(crate) fn times(&self, x: &BigInt, k: usize) -> BigInt {
         match &self.counts {
@@ -186,19 +178,6 @@ impl TransientQ {
         match &self.counts {
             Counts::Words(w) => BigInt::from(w[k]),
             Counts::Big(b) => b[k].clone(),
-        }
-    }
-
-    /// The same Q over `D 2^bits`: every integer shifted, as big integers (the tests' way to
-    /// force the big integer routes).
-    #[cfg(test)]
-    pub(crate) fn scaled(&self, bits: usize) -> TransientQ {
-        TransientQ {
-            d: &self.d << bits,
-            row_start: self.row_start.clone(),
-            col: self.col.clone(),
-            p: self.p.clone(),
-            counts: Counts::Big((0..self.nonzeros()).map(|k| self.big(k) << bits).collect()),
         }
     }
 }
@@ -298,8 +277,8 @@ mod tests {
         assert_eq!(q.col, vec![0, 1, 1]);
         assert_eq!(q.p, vec![2.0 / 6.0, 0.5, 0.5]);
         assert_eq!(
-            (0..3).map(|k| q.word(k)).collect::<Vec<_>>(),
-            [2, 3, 3].map(Some)
+            (0..3).map(|k| q.big(k)).collect::<Vec<_>>(),
+            [2, 3, 3].map(BigInt::from)
         );
     }
 }
