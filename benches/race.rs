@@ -1,8 +1,9 @@
 //! Criterion benchmarks for `race`: the certified 15-digit answer (win probability of each seat
 //! and expected rounds) for two players on Efi, chain building and tail bounds included; and
 //! seed 001's table row for five players on Milton Bradley; knock-off races over positions
-//! relative to the mover (two players on Milton Bradley, three on a 40-square board; three on
-//! Milton Bradley takes about 14 s: `time ladders race milton-bradley --players 3 --knock-off`).
+//! relative to the mover, the chain generated during the sweeps (two players on Milton Bradley,
+//! three on a 40-square board, four on a 20-square one; three on Milton Bradley take about 10 s:
+//! `time ladders race milton-bradley --players 3 --knock-off`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ladders::board::builtin;
@@ -32,6 +33,14 @@ fn bench_race(c: &mut Criterion) {
     .unwrap();
     c.bench_function("race/knock-40-3-players-knock-off-relative", |b| {
         b.iter(|| relative_race(black_box(&[&knock40; 3]), 12).unwrap())
+    });
+    let knock20 = Board::from_toml_str(
+        include_str!("../tests/fixtures/race/knock-20.toml"),
+        "knock-20",
+    )
+    .unwrap();
+    c.bench_function("race/knock-20-4-players-knock-off-relative", |b| {
+        b.iter(|| relative_race(black_box(&[&knock20; 4]), 12).unwrap())
     });
 }
 

@@ -23,8 +23,6 @@ pub mod pgf;
 pub mod shortest;
 mod shortest_probability;
 #[doc(hidden)]
-pub mod shortest_state;
-#[doc(hidden)]
 pub mod shown;
 pub(crate) mod spectral;
 #[doc(hidden)]

@@ -571,18 +571,3 @@ fn step_up(f: f64) -> f64 {
 
 #[cfg(test)]
 mod tests;
-
-#[cfg(test)]
-mod example {
-    use super::spectral_bounds;
-    use crate::board::builtin;
-    use crate::chain::Chain;
-
-    #[test]
-    fn tiny_has_rho_one_half_in_each_of_its_two_components() {
-        // boards/tiny.toml: Q = [[1/2, 1/2], [0, 1/2]], two components with rho = 1/2 each.
-        let tiny = builtin("tiny").unwrap();
-        let r = spectral_bounds(&Chain::for_board(&tiny)).unwrap();
-        assert_eq!((r.low, r.estimate, r.high), (0.5, 0.5, 0.5));
-    }
-}

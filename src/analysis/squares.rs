@@ -26,14 +26,14 @@ use std::collections::BTreeMap;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
+use serde::Serialize;
 
 use super::expectation::{expect_with, Expectation};
-use super::stateful::stateful_chain;
 use super::visits::{jump_passes, visits, VisitsError};
 use crate::board::{Board, Jump, Square};
-use crate::chain::{Chain, ChainState};
+use crate::chain::{on_player_chain, Chain, Memory};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
-use crate::game::Capabilities;
+use crate::game::{Capabilities, OnSquare};
 
 /// The most transient squares for which the reach probabilities are solved (one right-hand side
 /// per square).
@@ -57,11 +57,13 @@ pub struct SquareAnswer {
     pub remaining: BigRational,
 }
 
-/// The answers of one snake or ladder.
+/// The answers of one snake or ladder (serialized with the jump's squares and its `kind`,
+/// `"snake"` or `"ladder"`, beside them).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct JumpAnswer {
     /// The jump.
+    #[serde(flatten, serialize_with = "crate::board::jump_with_kind")]
     pub jump: Jump,
     /// Expected number of times it is taken in a game.
     #[serde(serialize_with = "crate::num::json::exact")]
@@ -117,10 +119,21 @@ pub struct SquareAnswers {
     /// The answers of each snake and ladder (snakes first, then ladders, each in file order),
     /// when computed.
     pub jumps: Option<Vec<JumpAnswer>>,
-    /// Why the reach probabilities are missing, if they are.
+    /// Why the reach probabilities are missing, if they are (serialized as
+    /// `reach_not_computed`, the reason in words).
+    #[serde(rename = "reach_not_computed", serialize_with = "reason_text")]
     pub no_reach: Option<NoReach>,
-    /// Why the jumps' answers are missing, if they are.
+    /// Why the jumps' answers are missing, if they are (`jumps_not_computed`, in words).
+    #[serde(rename = "jumps_not_computed", serialize_with = "reason_text")]
     pub no_jumps: Option<NoReach>,
+}
+
+/// A missing answer's reason in words ([`NoReach`]'s `Display`), or `null`.
+fn reason_text<S: serde::Serializer>(
+    reason: &Option<NoReach>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    reason.map(|r| r.to_string()).serialize(serializer)
 }
 
 /// The estimated seconds past which [`check_square_answers`] refuses: what is left of a minute
@@ -317,19 +330,11 @@ pub fn chain_end(board: &Board, jump: Jump) -> Square {
 /// The law of the token's square after `n` turns (the finish included once reached), in square
 /// order, squares of probability 0 left out.
 pub fn occupancy(board: &Board, n: usize) -> Vec<(Square, BigRational)> {
-    if !Capabilities::of(board).stateless {
-        occupancy_of(&stateful_chain(board), n, |s| s.square)
-    } else {
-        occupancy_of(&Chain::for_board(board), n, |s| *s)
-    }
+    on_player_chain!(board, Memory::Full, |_, chain| occupancy_of(chain, n))
 }
 
 /// The start's row of `P^n` for `chain`, summed by square.
-fn occupancy_of<S: ChainState>(
-    chain: &Chain<S>,
-    n: usize,
-    square: impl Fn(&S) -> Square,
-) -> Vec<(Square, BigRational)> {
+fn occupancy_of<S: OnSquare>(chain: &Chain<S>, n: usize) -> Vec<(Square, BigRational)> {
     let d = chain.common_denominator();
     let rows: Vec<Vec<(usize, BigInt)>> = chain
         .rows()
@@ -367,7 +372,7 @@ fn occupancy_of<S: ChainState>(
     let mut by_square: BTreeMap<Square, BigInt> = BTreeMap::new();
     for (state, xi) in chain.states().iter().zip(x) {
         if !xi.is_zero() {
-            *by_square.entry(square(state)).or_insert_with(BigInt::zero) += xi;
+            *by_square.entry(state.square()).or_insert_with(BigInt::zero) += xi;
         }
     }
     by_square

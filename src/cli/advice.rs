@@ -84,13 +84,15 @@ pub fn add(err: anyhow::Error, command: For) -> anyhow::Error {
 }
 
 /// The library's typed error `T` in `err`: the error itself, or the analysis's error a façade
-/// refusal keeps ([`ladders::TooLarge::detail`], [`ladders::Error::Untrusted`]).
+/// refusal keeps ([`ladders::TooLarge::detail`], [`ladders::Uncertified::detail`],
+/// [`ladders::Error::Untrusted`]).
 fn typed<T: std::error::Error + Send + Sync + 'static>(err: &anyhow::Error) -> Option<&T> {
     if let Some(e) = err.downcast_ref::<T>() {
         return Some(e);
     }
     match err.downcast_ref::<ladders::Error>()? {
         ladders::Error::TooLarge(too_large) => too_large.detail()?.downcast_ref::<T>(),
+        ladders::Error::Uncertified(race) => race.detail().downcast_ref::<T>(),
         ladders::Error::Untrusted(e) => {
             (e as &(dyn std::error::Error + 'static)).downcast_ref::<T>()
         }
@@ -208,9 +210,10 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
                 ": a smaller --state-limit refuses it cleanly, or{}",
                 &simulate_instead(*players, " --knock-off")[1..]
             )),
-            KnockOffError::NoTailBound(states) => {
-                Remedy::after(format!("; try --exact-limit above {states}"))
-            }
+            KnockOffError::NoTailBound(states) => Remedy::after(format!(
+                "; try --exact-limit above {states}{}",
+                or_simulate(err, " --knock-off")
+            )),
             KnockOffError::Relative(RelativeError::TooLarge { players, .. }) => {
                 Remedy::after(simulate_instead(*players, " --knock-off"))
             }
@@ -226,6 +229,17 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
             Remedy::after(simulate_instead(*players, ""))
         }
         _ => None,
+    }
+}
+
+/// `, or` the advice to simulate, when `err` is a race the library could not certify (whose
+/// seats it names); otherwise nothing.
+fn or_simulate(err: &anyhow::Error, extra: &str) -> String {
+    match err.downcast_ref::<ladders::Error>() {
+        Some(ladders::Error::Uncertified(race)) => {
+            format!(", or{}", &simulate_instead(race.players, extra)[1..])
+        }
+        _ => String::new(),
     }
 }
 

@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 use ladders::board::Board;
 use ladders::report::race::{table_json, to_json, write_table_text, write_text, RaceReportOptions};
 use ladders::{Game, Meeting, RaceSettings};
@@ -162,8 +162,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     settings.meeting = meeting(args, &games)?;
     settings.exact_limit = args.exact_limit.unwrap_or(settings.exact_limit);
     settings.state_limit = args.state_limit;
-    let result = Game::race_with(&games, &settings)
-        .map_err(|e| uncertified(e, settings.meeting, games.len()))?;
+    let result = Game::race_with(&games, &settings)?;
     let seats: Vec<&Board> = games.iter().map(Game::board).collect();
     if let Some(path) = &args.svg {
         if write_race_svg(path, &games, out)? {
@@ -193,21 +192,4 @@ fn write_race_svg(path: &str, games: &[Game], out: &mut dyn Write) -> Result<boo
     let seats: Vec<&Board> = games.iter().map(Game::board).collect();
     let svg = ladders::report::chart::race_svg(&seats, &laws)?;
     super::draw::write_svg(path, &svg, out)
-}
-
-/// A race of seats that meet whose bound the library could not certify: the simulator is the
-/// way to an estimate, so the message names it.
-fn uncertified(err: ladders::Error, meeting: Meeting, players: usize) -> anyhow::Error {
-    let extra = match meeting {
-        Meeting::KnockOff => " --knock-off",
-        Meeting::SharedBoard => "",
-        _ => return err.into(),
-    };
-    match err {
-        ladders::Error::Unanswerable(message) if message.contains("certif") => anyhow!(
-            "{message}{}",
-            super::advice::simulate_instead(players, extra)
-        ),
-        other => other.into(),
-    }
 }

@@ -6,7 +6,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::report::squares::{after_json, to_json, write_after, write_csv, write_text, Format};
+use ladders::report::json::Report;
+use ladders::report::squares::{after_json, write_after, write_csv, write_text, Format};
 use ladders::Game;
 
 use super::board_args::BoardArgs;
@@ -64,7 +65,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     let answers = game.squares()?;
     if args.output.json {
-        write_json(out, &to_json(board, &answers, format.digits))?;
+        write_json(out, &Report::new(board, &answers, format.digits))?;
     } else if args.csv {
         write_csv(out, &answers, args.jumps, format)?;
     } else {

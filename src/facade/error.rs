@@ -58,6 +58,10 @@ pub enum Error {
     /// The question has no finite answer or cannot be asked of this game, said in words.
     #[error("{0}")]
     Unanswerable(String),
+    /// A race of seats that meet whose answer could not be certified (no bound on the game's
+    /// length was proved); a simulation estimates it. Keeps the race's own error.
+    #[error(transparent)]
+    Uncertified(Uncertified),
     /// The game's listener stopped the work ([`Listener::cancelled`](crate::progress::Listener::cancelled)).
     #[error("cancelled")]
     Cancelled,
@@ -133,6 +137,37 @@ impl TooLarge {
             unit,
             message: error.to_string(),
             detail: Some(Arc::new(error)),
+        }
+    }
+}
+
+/// A race whose bounds could not be certified: the seats, and the race's own typed error
+/// ([`Uncertified::detail`]: a knock-off race's `race::knockoff::KnockOffError`, a shared
+/// board's `race::shared::SharedError`), whose message it shows.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error("{detail}")]
+#[non_exhaustive]
+pub struct Uncertified {
+    /// The seats of the race.
+    pub players: usize,
+    detail: Arc<dyn std::error::Error + Send + Sync>,
+}
+
+impl Uncertified {
+    /// The race's own typed error (a caller that knows the races can read its figures: the
+    /// joint chain's states).
+    pub fn detail(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        self.detail.as_ref()
+    }
+
+    /// `error`, a race of `players` seats that could not be certified, kept.
+    pub(crate) fn keeping<E: std::error::Error + Send + Sync + 'static>(
+        error: E,
+        players: usize,
+    ) -> Uncertified {
+        Uncertified {
+            players,
+            detail: Arc::new(error),
         }
     }
 }

@@ -6,6 +6,7 @@
 
 use std::ops::RangeInclusive;
 
+use super::error::Uncertified;
 use super::{Error, Game, TooLarge, Unit};
 use crate::board::Board;
 use crate::chain::{endless_turn, endless_turn_sentence};
@@ -115,8 +116,9 @@ impl Game {
     /// [`Error::TooLarge`] before the work (a seat's chain, the series' time, the joint chain's
     /// states or memory); [`Error::NeedsPolicy`]; [`Error::Unanswerable`] for no seats, digits
     /// outside 1 to [`MAX_DIGITS`], a board that changes during a game with seats that do not
-    /// share it (or shared seats that are not one game), knock-off boards of different sizes, a
-    /// game that can last for ever, or bounds that could not be certified.
+    /// share it (or shared seats that are not one game), knock-off boards of different sizes, or
+    /// a game that can last for ever; [`Error::Uncertified`] for seats that meet whose bounds
+    /// could not be certified (the race's own error kept).
     pub fn race_with(seats: &[Game], settings: &RaceSettings) -> Result<Race, Error> {
         if !(1..=MAX_DIGITS).contains(&settings.digits) {
             return Err(Error::Unanswerable(format!(
@@ -201,7 +203,10 @@ fn apart_or_knock_off(seats: &[Game], settings: &RaceSettings) -> Result<Race, E
             .unwrap_or(KnockOffOptions::default().state_limit),
         exact_limit: settings.exact_limit,
     };
-    Ok(knock_off_race(boards, true, &options)?)
+    knock_off_race(boards, true, &options).map_err(|e| match e {
+        KnockOffError::NoTailBound(_) => Error::Uncertified(Uncertified::keeping(e, boards.len())),
+        other => other.into(),
+    })
 }
 
 /// Seats sharing one board that changes during a game: one game for every seat, refused when a
@@ -255,25 +260,38 @@ impl From<RaceError> for Error {
 
 impl From<KnockOffError> for Error {
     fn from(e: KnockOffError) -> Error {
-        let (what, estimate, limit) = match &e {
+        let (what, estimate, limit, unit) = match &e {
             KnockOffError::TooLarge(too) => (
                 "knock-off joint chain",
                 (too.limit as f64 + 1.0) * BYTES_PER_JOINT_STATE,
                 too.limit as f64 * BYTES_PER_JOINT_STATE,
+                Unit::Bytes,
             ),
             KnockOffError::TooMuchMemory { states, .. } => (
                 "knock-off joint chain memory",
                 *states as f64 * BYTES_PER_JOINT_STATE,
                 KNOCK_OFF_MEMORY,
+                Unit::Bytes,
             ),
+            KnockOffError::Relative(RelativeError::TooLarge { seconds, .. })
+                if *seconds as f64 > relative::SECONDS_LIMIT =>
+            {
+                (
+                    "knock-off relative positions time",
+                    *seconds as f64,
+                    relative::SECONDS_LIMIT,
+                    Unit::Seconds,
+                )
+            }
             KnockOffError::Relative(RelativeError::TooLarge { megabytes, .. }) => (
                 "knock-off relative positions",
                 *megabytes as f64 * (1u64 << 20) as f64,
                 relative::MEMORY_LIMIT as f64,
+                Unit::Bytes,
             ),
             _ => return Error::Unanswerable(e.to_string()),
         };
-        Error::TooLarge(TooLarge::keeping(e, what, estimate, limit, Unit::Bytes))
+        Error::TooLarge(TooLarge::keeping(e, what, estimate, limit, unit))
     }
 }
 
@@ -290,6 +308,10 @@ impl From<SharedError> for Error {
                 bound * SHARED_BYTES_PER_STATE,
                 SHARED_MEMORY,
             ),
+            SharedError::Layered(_, players) => {
+                let players = *players;
+                return Error::Uncertified(Uncertified::keeping(e, players));
+            }
             _ => return Error::Unanswerable(e.to_string()),
         };
         Error::TooLarge(TooLarge::keeping(e, what, estimate, limit, Unit::Bytes))

@@ -1,6 +1,9 @@
 //! Exact numbers in the results' serde form: a rational as `{decimal, denominator,
 //! numerator}` (the fields sorted, as every JSON report writes them), the one helper the
-//! result types' exact fields name with `#[serde(serialize_with = "...")]`.
+//! result types' exact fields name with `#[serde(serialize_with = "...")]`. The decimal has
+//! [`DECIMAL_DIGITS`] digits after the point, or a report's own within [`with_digits`].
+
+use std::cell::Cell;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -13,6 +16,26 @@ use super::decimal::{fixed, scientific};
 /// Digits after the point of a serialized exact number's `decimal`.
 pub const DECIMAL_DIGITS: usize = 12;
 
+thread_local! {
+    /// The digits after the point of the decimals serialized on this thread, when a report
+    /// asked for its own ([`with_digits`]).
+    static REPORT_DIGITS: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Runs `serialize` with every exact number's decimal rounded to nearest at `digits` after
+/// the point (a report's `--digits`, the tiny values too), then restores the default form.
+pub fn with_digits<T>(digits: usize, serialize: impl FnOnce() -> T) -> T {
+    /// Puts the digits before back when dropped, also if `serialize` panics.
+    struct Restore(Option<usize>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            REPORT_DIGITS.with(|d| d.set(self.0));
+        }
+    }
+    let _restore = Restore(REPORT_DIGITS.with(|d| d.replace(Some(digits))));
+    serialize()
+}
+
 /// The serde form of one exact number.
 #[derive(Serialize)]
 struct Form {
@@ -23,6 +46,13 @@ struct Form {
 
 impl Form {
     fn of(value: &BigRational) -> Form {
+        if let Some(digits) = REPORT_DIGITS.with(Cell::get) {
+            return Form {
+                decimal: fixed(value, digits),
+                denominator: value.denom().to_string(),
+                numerator: value.numer().to_string(),
+            };
+        }
         let mut decimal = fixed(value, DECIMAL_DIGITS);
         // A nonzero value that rounds to zero keeps its digits in scientific form.
         if !value.is_zero() && decimal.trim_start_matches(['-', '0', '.']).is_empty() {
@@ -148,11 +178,18 @@ mod tests {
             "-0.250000000000"
         );
     }
-}
 
-#[cfg(test)]
-mod example {
-    use num_rational::BigRational;
+    #[test]
+    fn a_report_rounds_every_decimal_at_its_own_digits_then_the_default_returns() {
+        let tiny = BigRational::new(1.into(), num_bigint::BigInt::from(3).pow(30));
+        let third = BigRational::new(1.into(), 3.into());
+        let (a, b) = with_digits(4, || (Form::of(&third).decimal, Form::of(&tiny).decimal));
+        // Worked by hand: 1/3 is 0.3333 at four digits, 1/3^30 (about 4.9e-15) rounds to 0.
+        assert_eq!((a.as_str(), b.as_str()), ("0.3333", "0.0000"));
+        assert_eq!(Form::of(&third).decimal, "0.333333333333");
+        let nested = with_digits(2, || with_digits(6, || Form::of(&third).decimal));
+        assert_eq!(nested, "0.333333");
+    }
 
     #[test]
     fn three_halves_is_written_as_numerator_denominator_and_decimal() {

@@ -179,12 +179,6 @@ mod tests {
         let z = Interval::new(q(-1, 10_000), q(2, 10_000));
         assert_eq!(z.certified(10).text, "0.000");
     }
-}
-
-#[cfg(test)]
-mod example {
-    use super::{certified_digits, Interval};
-    use num_rational::BigRational;
 
     #[test]
     fn an_interval_prints_the_digits_both_ends_round_to() {

@@ -1,6 +1,6 @@
 //! Knock-off races where every seat plays the same board, by positions relative to the mover:
-//! three players on a 100-square board in seconds, where the joint chain of [`super::knockoff`]
-//! would need millions of states in rational arithmetic.
+//! three players on a 100-square board, four on smaller ones, where the joint chain of
+//! [`super::knockoff`] would need millions of states in rational arithmetic.
 //!
 //! # The states
 //!
@@ -16,27 +16,39 @@
 //! # What is solved
 //!
 //! For k = 0..P-1, `W_k(s)`: the chance that the seat k places after the mover wins, and
-//! `R_k(s)`: the expected number of turns that seat begins after the current one. With
-//! `w / D` the chance of a roll from the mover's square to square j,
+//! `T(s)`: the expected number of turns begun after the current one. With `w / D` the chance of
+//! a roll of the mover,
 //!
 //! ```text
 //! W_k(s) = sum_finishing [k = 0] w/D + sum_again w/D W_k(s') + sum_others w/D W_(k-1 mod P)(rot s')
-//! R_k(s) = sum_again w/D R_k(s') + sum_others w/D ([k = 1 mod P] + R_(k-1 mod P)(rot s'))
+//! T(s)   = sum_again w/D T(s') + sum_others w/D (1 + T(rot s'))
 //! ```
 //!
-//! Seat i wins with `W_i(start)`; the expected length in rounds is `1 + R_0(start)`.
+//! Seat i (from 1) wins with `W_(i-1)(start)`. The game ends in the turn t = (n - 1) P + i when
+//! seat i finishes in its n-th turn, so the expected length in rounds is
+//! `(1 + T(start) + P - sum_i i W_(i-1)(start)) / P` and the expected moves `1 + T(start)`.
+//!
+//! # How it is solved: no stored matrix
+//!
+//! Every state's rolls are generated when a sweep visits it, from the one-player roll table
+//! (`sweeps`): the memory is the values alone, P + 2 words of 8 bytes per state (2.1 GB for
+//! four players on the 81 squares of Chutes and Ladders, where a stored matrix needed 10 GB).
+//! The values are fixed-point integers (W on the grid 2^-62, T on 2^-70 in two words) and
+//! Gauss-Seidel sweeps, by decreasing sum of the positions, round each update to its grid: they
+//! reach the precision wanted without a second copy for iterative refinement. The win chances
+//! (P components, the seat counted from the mover turning with each turn) and T are separate
+//! systems; u below, the same for every component, bounds both.
 //!
 //! # What is proved
 //!
-//! 1. Gauss-Seidel sweeps in floats give approximate values; v, their rounding to multiples of
-//!    2^-60, is an exact rational vector. The residual r = T v - v is computed exactly in
-//!    integers, one step of iterative refinement (the error solves e = r + Q e) brings v near
-//!    the 2^-60 grid, and the residual of the refined v is computed exactly again.
-//! 2. A vector u >= 0 with `u - Q u >= 1` (the expected remaining rolls, rounded up with a margin)
-//!    is checked exactly in integers; it exists only if the game ends with probability 1, so the
-//!    check proves that as well. Every component's error e = X - v satisfies
-//!    `|e| <= Q |e| + max|r|`, so `|e| <= max|r| u` (Kemeny and Snell, *Finite Markov Chains*,
-//!    theorem 3.2.1: `(I - Q)^-1` is the nonnegative sum of the powers of Q).
+//! 1. The integer values v are an exact rational vector; the residual `r = b + Q v - v` of every
+//!    component is computed exactly in integers over a generated sweep.
+//! 2. A vector u >= 0 with `u - Q u >= 1` (a bound on the expected remaining rolls, made from T
+//!    with a margin) is checked exactly in integers; it exists only if the game ends with
+//!    probability 1, so the check proves that as well. The win chances and T are separate
+//!    systems with the same Q, and each error e = X - v satisfies `|e| <= Q |e| + max|r|`, so
+//!    `|e| <= max|r| u` (Kemeny and Snell, *Finite Markov Chains*, theorem 3.2.1:
+//!    `(I - Q)^-1` is the nonnegative sum of the powers of Q).
 //!
 //! Every answer is the interval `v(start) ± max|r| u(start)`, about 1e-16 wide. When the check
 //! fails the caller falls back to the joint chain.
@@ -50,23 +62,51 @@ use super::interval::Interval;
 use super::knockoff::knocks;
 use crate::board::Board;
 use crate::chain::RollLevel;
-use crate::choice::duel::length_sweep;
 use crate::game::Capabilities;
 
-/// The scale of the certified centers: v = v_int / 2^60.
-const SCALE_BITS: u32 = 60;
+mod sweeps;
 
-/// The largest roll denominator taken (integer residuals stay far inside i128).
+use sweeps::{turns, Game, Roll, TURN_BITS, WIN_BITS};
+
+/// The largest roll denominator taken (the integer sums stay far inside u128).
 const MAX_DENOMINATOR: u64 = 1 << 24;
 
-/// Bytes per state the method needs: the transitions (about 8 bytes per roll) and 4P floats
-/// and integers per state.
-pub fn bytes_per_state(rolls: usize, players: usize) -> usize {
-    8 * rolls + 8 + 2 * players * (8 + 16)
+/// The most sweeps before the values are taken as they are (the certificate then decides).
+const MAX_SWEEPS: usize = 20_000;
+
+/// The sweeps stop when no win chance moves by more than a unit of its grid 2^-62 (rounding
+/// can keep the last unit moving) and no remaining-turns value by more than 2^-60.
+const SETTLED_WIN: u64 = 1;
+const SETTLED_TURNS: u128 = 1 << (TURN_BITS - 60);
+
+/// Bytes per state the method needs: the P win chances and the remaining turns (two words),
+/// 8 bytes a word (the rolls are generated, not stored).
+pub fn bytes_per_state(players: usize) -> usize {
+    8 * (players + 2)
 }
 
 /// The most memory the method plans for.
 pub const MEMORY_LIMIT: usize = 3 << 30;
+
+/// The most time the method plans for: above it the race is refused with the estimate.
+pub const SECONDS_LIMIT: f64 = 600.0;
+
+/// Seconds per roll visited in a sweep while the values fit in the cache: measured 18 ns (three
+/// players on Chutes and Ladders, 531,441 states of 32 bytes, 216 sweeps of 6 rolls in 12.4 s of
+/// user time), rounded up.
+const SECONDS_PER_ROLL_CACHED: f64 = 20e-9;
+
+/// The same when they do not: each state's reads and write miss the cache. Measured 58 ns (four
+/// players on Chutes and Ladders, 43,046,721 states of 40 bytes: three sweeps and the two checks
+/// in 75 s of user time), rounded up.
+const SECONDS_PER_ROLL_UNCACHED: f64 = 60e-9;
+
+/// Values up to this size count as cached in the estimate.
+const CACHED_BYTES: f64 = 64e6;
+
+/// The sweeps the estimate plans for (216 to 230 measured on Chutes and Ladders, 2 to 4 seats),
+/// plus the residual and length checks.
+const PLANNED_SWEEPS: f64 = 240.0;
 
 /// Why the relative-position method was not used.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -74,8 +114,8 @@ pub enum RelativeError {
     /// The method does not apply (seats differ, rules outside its reach); use the joint chain.
     #[error("the seats' games differ or their rules are outside the relative-position method")]
     NotApplicable,
-    /// The method applies but would need too much memory.
-    #[error("{players} players on {squares} squares: {states} states relative to the mover, about {megabytes} MB of memory and {seconds} s (the limit is {} MB)", MEMORY_LIMIT >> 20)]
+    /// The method applies but would need too much memory or time.
+    #[error("{players} players on {squares} squares: {states} states relative to the mover, about {megabytes} MB of memory and {seconds} s (the limits are {} MB and {} s)", MEMORY_LIMIT >> 20, SECONDS_LIMIT)]
     TooLarge {
         /// The players.
         players: usize,
@@ -131,219 +171,52 @@ pub fn joint_states_bound(boards: &[&Board]) -> Option<f64> {
     Some(boards.len() as f64 * (level.squares.len() as f64).powi(boards.len() as i32))
 }
 
-/// One roll of the mover, over relative states: the next state, whether the turn goes on (the
-/// same mover rolls again), and the roll's weight.
-#[derive(Clone, Copy, Debug)]
-struct Step {
-    next: u32,
-    again: bool,
-    weight: u32,
-}
-
-/// The relative-position chain: every state's rolls, flat. States are numbered by decreasing
-/// sum of the seats' squares, the order of the sweeps: a roll mostly moves a token forward, so
-/// most values a state reads come earlier in a sweep, each sweep carries information over many
-/// turns (nearly a back substitution), and neighbours in the sweep are near in memory.
-struct Relative {
-    players: usize,
-    states: usize,
-    denominator: u64,
-    /// For state s, its rolls are `steps[first[s]..first[s + 1]]`.
-    first: Vec<usize>,
-    steps: Vec<Step>,
-    /// For state s, the weight of the rolls that finish.
-    finishing: Vec<u32>,
-    /// For state s, the weight of the rolls that pass the turn to the next seat.
-    passing: Vec<u32>,
-    /// The start state's number.
-    start: usize,
-}
-
-impl Relative {
-    fn new(level: &RollLevel, players: usize) -> Relative {
-        let m = level.squares.len();
-        let states = m.pow(players as u32);
-        let start = level.start.expect("checked by common_rolls");
-        let mut pos = vec![0usize; players];
-        // States are numbered in sweep order: by decreasing sum of the seats' squares.
-        let mut order: Vec<u32> = (0..states as u32).collect();
-        order.sort_by_cached_key(|&s| {
-            decode(s as usize, m, &mut pos);
-            std::cmp::Reverse(pos.iter().map(|&q| level.squares[q]).sum::<u32>())
-        });
-        let mut rank = vec![0u32; states];
-        for (r, &s) in order.iter().enumerate() {
-            rank[s as usize] = r as u32;
-        }
-        let mut first = Vec::with_capacity(states + 1);
-        let mut steps = Vec::with_capacity(states * level.moves.first().map_or(1, Vec::len));
-        let mut finishing = Vec::with_capacity(states);
-        let mut passing = Vec::with_capacity(states);
-        let mut next = vec![0usize; players];
-        first.push(0);
-        for &s in &order {
-            decode(s as usize, m, &mut pos);
-            let (mut fin, mut pass) = (0u32, 0u32);
-            for mv in &level.moves[pos[0]] {
-                let Some(j) = mv.to else {
-                    fin += mv.weight as u32;
-                    continue;
-                };
-                // The mover lands on j; opponents there go back to the start.
-                let knock = knocks(level.squares[pos[0]], level.squares[j]);
-                let place = |q: usize| if knock && q == j { start } else { q };
-                if mv.again {
-                    next[0] = j;
-                    (1..players).for_each(|i| next[i] = place(pos[i]));
-                } else {
-                    (1..players).for_each(|i| next[i - 1] = place(pos[i]));
-                    next[players - 1] = j;
-                    pass += mv.weight as u32;
-                }
-                steps.push(Step {
-                    next: rank[encode(&next, m)],
+/// The one-player roll table of `level` in the form the sweeps generate states from.
+fn game(level: &RollLevel, players: usize) -> Game {
+    let mut rolls = Vec::with_capacity(level.moves.len());
+    let mut finishing = Vec::with_capacity(level.moves.len());
+    for (q, moves) in level.moves.iter().enumerate() {
+        let mut fin = 0u32;
+        let mut row = Vec::with_capacity(moves.len());
+        for mv in moves {
+            let weight = u32::try_from(mv.weight).expect("weights are at most MAX_DENOMINATOR");
+            match mv.to {
+                None => fin += weight,
+                Some(j) => row.push(Roll {
+                    to: j as u32,
+                    weight,
                     again: mv.again,
-                    weight: mv.weight as u32,
-                });
-            }
-            finishing.push(fin);
-            passing.push(pass);
-            first.push(steps.len());
-        }
-        Relative {
-            players,
-            states,
-            denominator: level.denominator,
-            first,
-            steps,
-            finishing,
-            passing,
-            start: rank[encode(&vec![start; players], m)] as usize,
-        }
-    }
-
-    /// The component a step reads for component c (c < P: W_c; c >= P: R_(c - P)).
-    fn source(&self, c: usize, again: bool) -> usize {
-        let p = self.players;
-        if again {
-            c
-        } else {
-            let (block, k) = (c / p, c % p);
-            block * p + (k + p - 1) % p
-        }
-    }
-
-    /// The constant term of component c at state s, times D: the finishing rolls for W_0, and
-    /// the rolls that pass the turn to seat k = 1 for R_1.
-    fn constant(&self, s: usize, c: usize) -> u64 {
-        let p = self.players;
-        match (c / p, c % p) {
-            (0, 0) => u64::from(self.finishing[s]),
-            (1, k) if k == 1 % p => u64::from(self.passing[s]),
-            _ => 0,
-        }
-    }
-}
-
-/// State index of the positions `pos` (mover first), base m.
-fn encode(pos: &[usize], m: usize) -> usize {
-    pos.iter().fold(0, |s, &q| s * m + q)
-}
-
-/// The positions of state s, base m.
-fn decode(mut s: usize, m: usize, pos: &mut [usize]) {
-    for q in pos.iter_mut().rev() {
-        *q = s % m;
-        s /= m;
-    }
-}
-
-/// Gauss-Seidel sweeps for x = b + Q x over every component (x[s * C + c]), from `x`, until no
-/// value moves by more than `tolerance` (or `max_sweeps`).
-fn sweep(rel: &Relative, b: &[f64], x: &mut [f64], tolerance: f64, max_sweeps: usize) {
-    let cs = 2 * rel.players;
-    let d = rel.denominator as f64;
-    let sources: Vec<[usize; 2]> = (0..cs)
-        .map(|c| [rel.source(c, false), rel.source(c, true)])
-        .collect();
-    let mut acc = vec![0.0f64; cs];
-    let stage = crate::progress::Stage::begin("solving the race (sweeps)", None);
-    for done in 0..max_sweeps {
-        stage.advance(done as u64);
-        let mut moved = 0.0f64;
-        for s in 0..rel.states {
-            acc.copy_from_slice(&b[s * cs..(s + 1) * cs]);
-            for t in &rel.steps[rel.first[s]..rel.first[s + 1]] {
-                let w = f64::from(t.weight) / d;
-                let base = t.next as usize * cs;
-                for (c, a) in acc.iter_mut().enumerate() {
-                    *a += w * x[base + sources[c][usize::from(t.again)]];
-                }
-            }
-            for (c, &a) in acc.iter().enumerate() {
-                moved = moved.max((a - x[s * cs + c]).abs());
-                x[s * cs + c] = a;
+                    knock: knocks(level.squares[q], level.squares[j]),
+                }),
             }
         }
-        if moved <= tolerance {
-            return;
-        }
+        rolls.push(row);
+        finishing.push(fin);
+    }
+    Game {
+        players,
+        m: level.squares.len(),
+        start: level.start.expect("checked by common_rolls"),
+        denominator: level.denominator,
+        rolls,
+        finishing,
+        lead: level.squares.len().pow(players as u32 - 1),
     }
 }
 
-/// The exact residual `D (b + Q v) - D v` of every component at every state, in units of
-/// 2^-60 (so over D 2^60).
-fn residuals(rel: &Relative, center: &[i128]) -> Vec<i128> {
-    let cs = 2 * rel.players;
-    let one: i128 = 1 << SCALE_BITS;
-    let d = i128::from(rel.denominator);
-    let mut out = vec![0i128; center.len()];
-    for s in 0..rel.states {
-        for c in 0..cs {
-            let mut acc = i128::from(rel.constant(s, c)) * one - d * center[s * cs + c];
-            for t in &rel.steps[rel.first[s]..rel.first[s + 1]] {
-                acc += i128::from(t.weight) * center[t.next as usize * cs + rel.source(c, t.again)];
-            }
-            out[s * cs + c] = acc;
-        }
-    }
-    out
-}
-
-/// A vector u >= 0 with D u - D Q u >= D at every state, checked exactly, or `None`.
-fn length_bound(rel: &Relative) -> Option<Vec<i64>> {
-    // Float expected remaining rolls, then rounded up with a margin and checked exactly.
-    let d = rel.denominator as f64;
-    let settled = crate::prec::RELATIVE_LENGTH_SETTLED;
-    let t = length_sweep(rel.states, false, settled, |t, s| {
-        let q: f64 = rel.steps[rel.first[s]..rel.first[s + 1]]
-            .iter()
-            .map(|st| f64::from(st.weight) * t[st.next as usize])
-            .sum();
-        q / d
-    })?;
-    let den = i128::from(rel.denominator);
-    [1.01, 1.1, 1.5, 2.0].into_iter().find_map(|margin| {
-        let u: Vec<i64> = t.iter().map(|v| (v * margin).ceil() as i64 + 1).collect();
-        let holds = (0..rel.states).all(|s| {
-            let qu: i128 = rel.steps[rel.first[s]..rel.first[s + 1]]
-                .iter()
-                .map(|st| i128::from(st.weight) * i128::from(u[st.next as usize]))
-                .sum();
-            den * i128::from(u[s]) - qu >= den
-        });
-        holds.then_some(u)
-    })
-}
-
-/// The memory and time the method would take for `players` seats on `level`'s squares.
+/// The memory and time the method would take for `players` seats on `level`'s squares: the
+/// states m^P, the bytes, the seconds.
 fn estimate(level: &RollLevel, players: usize) -> (f64, f64, f64) {
     let m = level.squares.len() as f64;
     let states = m.powi(players as i32);
-    let rolls = level.moves.iter().map(Vec::len).max().unwrap_or(1);
-    let bytes = states * bytes_per_state(rolls, players) as f64;
-    // About 3 ns per roll and component per sweep, a few hundred sweeps in all.
-    let seconds = states * rolls as f64 * (2 * players) as f64 * 3e-9 * 600.0;
+    let rolls = level.moves.iter().map(Vec::len).sum::<usize>() as f64 / m.max(1.0);
+    let bytes = states * bytes_per_state(players) as f64;
+    let per_roll = if bytes <= CACHED_BYTES {
+        SECONDS_PER_ROLL_CACHED
+    } else {
+        SECONDS_PER_ROLL_UNCACHED
+    };
+    let seconds = states * rolls * PLANNED_SWEEPS * per_roll;
     (states, bytes, seconds)
 }
 
@@ -353,13 +226,16 @@ fn estimate(level: &RollLevel, players: usize) -> (f64, f64, f64) {
 ///
 /// [`RelativeError::NotApplicable`] when the seats' games differ or their rules are outside the
 /// method (one-use jumps and the like, choices, `roll_again = K`), [`RelativeError::TooLarge`]
-/// above [`MEMORY_LIMIT`], [`RelativeError::NotCertified`] when no bound on the game's length
+/// above [`MEMORY_LIMIT`] or [`SECONDS_LIMIT`] (estimated before anything is allocated),
+/// [`RelativeError::NotCertified`] when no bound on the game's length
 /// was proved; the joint chain answers the first and the last.
 pub fn relative_race(boards: &[&Board], digits: usize) -> Result<Race, RelativeError> {
-    let level = common_rolls(boards).ok_or(RelativeError::NotApplicable)?;
+    let level = common_rolls(boards)
+        .filter(|_| boards.len() < sweeps::MAX_COMPONENTS)
+        .ok_or(RelativeError::NotApplicable)?;
     let players = boards.len();
     let (states, bytes, seconds) = estimate(&level, players);
-    if bytes > MEMORY_LIMIT as f64 {
+    if bytes > MEMORY_LIMIT as f64 || seconds > SECONDS_LIMIT {
         return Err(RelativeError::TooLarge {
             players,
             squares: level.squares.len(),
@@ -368,58 +244,46 @@ pub fn relative_race(boards: &[&Board], digits: usize) -> Result<Race, RelativeE
             seconds: seconds.ceil() as u64,
         });
     }
-    let rel = Relative::new(&level, players);
-    let u = length_bound(&rel).ok_or(RelativeError::NotCertified)?;
-    let cs = 2 * players;
-    let d = rel.denominator as f64;
-    let b: Vec<f64> = (0..rel.states * cs)
-        .map(|i| rel.constant(i / cs, i % cs) as f64 / d)
-        .collect();
-    let mut x = vec![0.0f64; rel.states * cs];
-    sweep(&rel, &b, &mut x, crate::prec::SWEEP_SETTLED, 100_000);
-    let one = (1u64 << SCALE_BITS) as f64;
-    let mut center: Vec<i128> = x.iter().map(|&v| (v * one).round() as i128).collect();
-    // One step of iterative refinement: e = r / D + Q e, in units of 2^-60.
-    let r: Vec<f64> = residuals(&rel, &center)
-        .iter()
-        .map(|&n| n as f64 / d)
-        .collect();
-    let mut e = vec![0.0f64; r.len()];
-    sweep(&rel, &r, &mut e, 0.02, 100_000);
-    for (c, de) in center.iter_mut().zip(&e) {
-        *c += de.round() as i128;
+    let game = game(&level, players);
+    let cs = game.components();
+    let mut x = vec![0u64; game.states() * cs];
+    let stage = crate::progress::Stage::begin(
+        "solving the race (sweeps of the generated relative chain)",
+        None,
+    );
+    for done in 0..MAX_SWEEPS {
+        stage.advance(done as u64);
+        let (win_moved, turn_moved) = game.sweep(&mut x).ok_or(RelativeError::NotCertified)?;
+        if win_moved <= SETTLED_WIN && turn_moved <= SETTLED_TURNS {
+            break;
+        }
     }
-    let worst = residuals(&rel, &center)
-        .iter()
-        .map(|n| n.unsigned_abs())
-        .max()
-        .unwrap_or(0);
-    let scale = BigInt::from(rel.denominator) << SCALE_BITS;
-    let radius = BigRational::new(BigInt::from(worst) * u[rel.start], scale);
-    let at = |c: usize| {
-        let v = BigRational::new(
-            BigInt::from(center[rel.start * cs + c]),
-            BigInt::one() << SCALE_BITS,
-        );
+    let u = game.length_bound(&x).ok_or(RelativeError::NotCertified)?;
+    let (win_residual, turn_residual) = game.residuals(&x);
+    let start = game.start_state();
+    let d = BigInt::from(game.denominator);
+    let around = |value: u128, bits: u32, residual: u128| {
+        let v = BigRational::new(BigInt::from(value), BigInt::one() << bits);
+        let radius = BigRational::new(BigInt::from(residual) * BigInt::from(u), &d << bits);
         Interval::new(&v - &radius, &v + &radius)
     };
     // A chance lies in [0, 1], so the interval may be cut to it (never empty: it holds the
     // chance).
     let zero_one =
         |i: Interval| Interval::new(i.lo.max(BigRational::zero()), i.hi.min(BigRational::one()));
-    let seats = (0..players)
+    let seats: Vec<SeatResult> = (0..players)
         .map(|k| SeatResult {
             seat: k + 1,
-            win: zero_one(at(k)),
+            win: zero_one(around(
+                u128::from(x[start * cs + k]),
+                WIN_BITS,
+                win_residual,
+            )),
             score: None,
         })
         .collect();
-    let seats: Vec<SeatResult> = seats;
-    let rounds = at(players);
-    let expected_rounds = Interval::new(
-        &rounds.lo + BigRational::one(),
-        &rounds.hi + BigRational::one(),
-    );
+    let turns = around(turns(&x[start * cs..], players), TURN_BITS, turn_residual);
+    let expected_rounds = rounds(&seats, &turns);
     let complete = seats
         .iter()
         .map(|s| &s.win)
@@ -434,6 +298,22 @@ pub fn relative_race(boards: &[&Board], digits: usize) -> Result<Race, RelativeE
         complete,
         method: Method::RelativePositions,
     })
+}
+
+/// The expected rounds `(1 + T + P - sum_i i W_i) / P` (module doc) from the intervals of the
+/// seats' wins and of T, the turns begun after the first.
+fn rounds(seats: &[SeatResult], turns: &Interval) -> Interval {
+    let p = BigRational::from_integer(BigInt::from(seats.len()));
+    let (mut lo, mut hi) = (
+        &turns.lo + BigRational::one() + &p,
+        &turns.hi + BigRational::one() + &p,
+    );
+    for s in seats {
+        let i = BigRational::from_integer(BigInt::from(s.seat));
+        lo -= &i * &s.win.hi;
+        hi -= &i * &s.win.lo;
+    }
+    Interval::new(lo / &p, hi / &p)
 }
 
 #[cfg(test)]
@@ -506,17 +386,51 @@ mod tests {
     }
 
     #[test]
-    fn four_players_on_a_hundred_squares_are_refused_at_once_with_an_estimate() {
+    fn five_players_on_a_hundred_squares_are_refused_at_once_with_an_estimate() {
         let b = builtin("milton-bradley").unwrap();
-        match relative_race(&[&b; 4], 12) {
+        match relative_race(&[&b; 5], 12) {
             Err(RelativeError::TooLarge {
                 states, megabytes, ..
             }) => {
                 // 81 squares a token can stand on (0 and the squares reachable below 100).
-                assert_eq!(states, 81u128.pow(4));
+                assert_eq!(states, 81u128.pow(5));
                 assert!(megabytes > (MEMORY_LIMIT >> 20) as u64);
             }
             other => panic!("{other:?}"),
+        }
+        // Four players fit in memory (81^4 states of 6 words of 8 bytes, 2.1 GB) but not in
+        // time: refused with the estimate all the same.
+        let (states, bytes, seconds) = estimate(&common_rolls(&[&b; 4]).unwrap(), 4);
+        assert_eq!(states, 81f64.powi(4));
+        assert!(bytes < MEMORY_LIMIT as f64 && seconds > SECONDS_LIMIT);
+        match relative_race(&[&b; 4], 12) {
+            Err(RelativeError::TooLarge {
+                states, seconds, ..
+            }) => {
+                assert_eq!(states, 81u128.pow(4));
+                assert!(seconds as f64 > SECONDS_LIMIT);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn four_players_contain_the_joint_chains_exact_value() {
+        // The joint chain over absolute positions (4 m^4 states), solved in rationals, on the
+        // smallest boards.
+        for text in [BOARDS[3], BOARDS[2]] {
+            let b = board(text);
+            let seats = vec![&b; 4];
+            let exact = solve_exactly(&joint_chain(&seats, true, 100_000).unwrap(), 4, 12);
+            let rel = relative_race(&seats, 12).unwrap();
+            for (r, e) in rel.seats.iter().zip(&exact.seats) {
+                assert!(r.win.contains(&e.win.lo), "{text}: {r:?} vs {e:?}");
+            }
+            assert!(
+                rel.expected_rounds.contains(&exact.expected_rounds.lo),
+                "{text}"
+            );
+            assert!(rel.complete);
         }
     }
 }

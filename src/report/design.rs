@@ -12,15 +12,6 @@ use crate::num::decimal::fixed;
 use crate::report::json::{BoardJson, ExactJson};
 use crate::report::squares::write_heading;
 
-/// "snake" or "ladder".
-fn kind(removal: &Removal) -> &'static str {
-    if removal.jump.to < removal.jump.from {
-        "snake"
-    } else {
-        "ladder"
-    }
-}
-
 /// A value as text: the decimal, or the exact fraction.
 fn cell(value: Option<&BigRational>, digits: usize, exact: bool) -> String {
     match value {
@@ -62,7 +53,7 @@ pub fn write_sensitivity(
         .iter()
         .map(|r| {
             [
-                kind(r).to_string(),
+                r.jump.kind().to_string(),
                 format!("{}->{}", r.jump.from, r.jump.to),
                 cell(r.turns.as_ref(), digits, exact),
                 signed(r.change.as_ref(), digits, exact),
@@ -121,7 +112,7 @@ pub fn write_sensitivity_csv(
         writeln!(
             out,
             "{},{},{},{},{}",
-            kind(r),
+            r.jump.kind(),
             r.jump.from,
             r.jump.to,
             cell(r.turns.as_ref(), digits, exact),
@@ -129,29 +120,6 @@ pub fn write_sensitivity_csv(
         )?;
     }
     Ok(())
-}
-
-/// The sensitivity table as JSON.
-pub fn sensitivity_json(
-    board: &Board,
-    base: &BigRational,
-    removals: &[Removal],
-    digits: usize,
-) -> serde_json::Value {
-    let x = |r: &BigRational| ExactJson::new(r, digits);
-    let rows: Vec<serde_json::Value> = removals
-        .iter()
-        .map(|r| {
-            json!({
-                "from": r.jump.from,
-                "to": r.jump.to,
-                "kind": kind(r),
-                "turns": r.turns.as_ref().map(x),
-                "change": r.change.as_ref().map(x),
-            })
-        })
-        .collect();
-    json!({"board": BoardJson::new(board), "turns": x(base), "removed": rows})
 }
 
 /// Writes the expected turns per die size, the best marked with `<- best`.

@@ -440,12 +440,6 @@ mod tests {
             assert_eq!(String::from_utf8(out).unwrap(), csv, "{digits}");
         }
     }
-}
-
-#[cfg(test)]
-mod example {
-    use super::{decay_sentence, rho_text};
-    use crate::analysis::distribution::Decay;
 
     #[test]
     fn a_settled_decay_is_told_per_extra_turn() {

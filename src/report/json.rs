@@ -1,10 +1,73 @@
-//! JSON building blocks shared by every report (documented in `docs/json-output.md`).
+//! JSON building blocks shared by every report (documented in `docs/json-output.md`): the one
+//! wrapper, [`Report`], that writes a result's own serde form with the board it is about.
 
 use num_rational::BigRational;
 use serde::Serialize;
 
 use crate::board::{Board, Chance, Jump, Overshoot, RollAgain, Rules, Square, Tiles};
 use crate::num::decimal::fixed;
+
+/// A command's JSON report: the result's own serde form (its exact numbers' decimals at the
+/// report's digits, [`crate::num::json::with_digits`]) with the board it is about (`board`) and,
+/// when asked, the board's rules (`rules`), every key sorted as serde_json's map sorts them.
+#[derive(Clone, Copy, Debug)]
+pub struct Report<'a, T: ?Sized> {
+    board: &'a Board,
+    rules: bool,
+    digits: usize,
+    body: &'a T,
+}
+
+impl<'a, T: Serialize + ?Sized> Report<'a, T> {
+    /// `body`, a result whose serde form is a map, about `board`, its decimals at `digits`.
+    pub fn new(board: &'a Board, body: &'a T, digits: usize) -> Report<'a, T> {
+        Report {
+            board,
+            rules: false,
+            digits,
+            body,
+        }
+    }
+
+    /// The same report with the board's rules under `rules`.
+    pub fn with_rules(self) -> Report<'a, T> {
+        Report {
+            rules: true,
+            ..self
+        }
+    }
+
+    /// The report as a JSON value.
+    ///
+    /// # Errors
+    ///
+    /// The result's serializer's, or a result whose serde form is not a map.
+    pub fn to_value(&self) -> Result<serde_json::Value, serde_json::Error> {
+        use serde::ser::Error;
+        let mut value =
+            crate::num::json::with_digits(self.digits, || serde_json::to_value(self.body))?;
+        let map = value
+            .as_object_mut()
+            .ok_or_else(|| serde_json::Error::custom("a report's result is a map"))?;
+        map.insert(
+            "board".into(),
+            serde_json::to_value(BoardJson::new(self.board))?,
+        );
+        if self.rules {
+            map.insert("rules".into(), board_rules_json(self.board));
+        }
+        Ok(value)
+    }
+}
+
+impl<T: Serialize + ?Sized> Serialize for Report<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::Error;
+        self.to_value()
+            .map_err(S::Error::custom)?
+            .serialize(serializer)
+    }
+}
 
 /// An exact number in JSON: the reduced fraction as decimal strings, and a correctly rounded
 /// decimal for reading.

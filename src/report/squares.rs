@@ -35,15 +35,6 @@ impl Format {
     }
 }
 
-/// "snake" or "ladder".
-fn kind(from: Square, to: Square) -> &'static str {
-    if to < from {
-        "snake"
-    } else {
-        "ladder"
-    }
-}
-
 /// Writes the board's two heading lines (name and counts, rules) and a blank line.
 ///
 /// # Errors
@@ -97,7 +88,7 @@ pub fn write_text(
                 .iter()
                 .map(|j| {
                     [
-                        kind(j.jump.from, j.jump.to).to_string(),
+                        j.jump.kind().to_string(),
                         format!("{}->{}", j.jump.from, j.jump.to),
                         format.cell(&j.uses),
                         format.cell(&j.taken),
@@ -165,7 +156,7 @@ pub fn write_csv(
                 "{},{},{},{},{}",
                 j.jump.from,
                 j.jump.to,
-                kind(j.jump.from, j.jump.to),
+                j.jump.kind(),
                 format.cell(&j.uses),
                 format.cell(&j.taken)
             )?;
@@ -185,44 +176,6 @@ pub fn write_csv(
         )?;
     }
     Ok(())
-}
-
-/// The answers as JSON (documented in docs/json-output.md).
-pub fn to_json(board: &Board, answers: &SquareAnswers, digits: usize) -> serde_json::Value {
-    let x = |r: &BigRational| ExactJson::new(r, digits);
-    let squares: Vec<serde_json::Value> = answers
-        .squares
-        .iter()
-        .map(|a| {
-            json!({
-                "square": a.square,
-                "visits": x(&a.visits),
-                "reach": a.reach.as_ref().map(x),
-                "remaining": x(&a.remaining),
-            })
-        })
-        .collect();
-    let jumps = answers.jumps.as_ref().map(|jumps| {
-        jumps
-            .iter()
-            .map(|j| {
-                json!({
-                    "from": j.jump.from,
-                    "to": j.jump.to,
-                    "kind": kind(j.jump.from, j.jump.to),
-                    "uses": x(&j.uses),
-                    "taken": x(&j.taken),
-                })
-            })
-            .collect::<Vec<_>>()
-    });
-    json!({
-        "board": BoardJson::new(board),
-        "squares": squares,
-        "jumps": jumps,
-        "reach_not_computed": answers.no_reach.map(|w| w.to_string()),
-        "jumps_not_computed": answers.no_jumps.map(|w| w.to_string()),
-    })
 }
 
 /// Writes the law of the square after `n` turns: text (a table), CSV (`square,p`) or JSON.

@@ -142,3 +142,68 @@ fn bad_race_input_is_rejected_with_exit_code_2() {
         .code(2)
         .stderr(predicate::str::contains("same squares"));
 }
+
+/// The gates boards' knock-off race lasts about 30,000 rounds, too long for the float candidate
+/// of the stepping's bound: refused with the library's message and both remedies, the joint
+/// chain's states named; an exact limit above them answers exactly.
+#[test]
+fn a_knock_off_race_that_cannot_be_certified_names_the_exact_limit_and_the_simulator() {
+    let boards = [
+        "tests/fixtures/race/gates-36.toml",
+        "tests/fixtures/race/gates-36b.toml",
+    ];
+    let mut args = vec![
+        "race",
+        boards[0],
+        boards[1],
+        "--knock-off",
+        "--exact-limit",
+        "1",
+    ];
+    let err = crate::common::stderr_of(&args, 2);
+    let (message, remedy) = err.trim_end().split_once("; ").expect("a remedy");
+    assert_eq!(
+        message,
+        "error: could not certify a bound on the remaining length of the knock-off game (the \
+         joint chain's expected times are too long for the float candidate)"
+    );
+    let states: usize = remedy
+        .strip_prefix("try --exact-limit above ")
+        .and_then(|rest| rest.split_once(','))
+        .map(|(n, _)| n.parse().unwrap())
+        .unwrap_or_else(|| panic!("{remedy}"));
+    assert!(
+        remedy.ends_with(
+            ", or `ladders simulate --players 2 --knock-off` estimates it with standard errors"
+        ),
+        "{remedy}"
+    );
+    let above = (states + 1).to_string();
+    args[5] = &above;
+    let text = crate::common::stdout_of(&args);
+    assert!(text.contains("Exact: the joint chain solved"), "{text}");
+}
+
+/// Two seats sharing Efi with jump turns: the shared race's certified solve refuses the turns'
+/// denominators, and the simulator is named for the two seats.
+#[test]
+fn a_shared_race_that_cannot_be_certified_names_the_simulator() {
+    let err = crate::common::stderr_of(
+        &[
+            "race",
+            "tests/fixtures/turn-rules/efi-jump.toml",
+            "--players",
+            "2",
+        ],
+        2,
+    );
+    assert!(
+        err.starts_with("error: the shared race could not be certified: "),
+        "{err}"
+    );
+    assert!(
+        err.trim_end()
+            .ends_with("; `ladders simulate --players 2` estimates it with standard errors"),
+        "{err}"
+    );
+}

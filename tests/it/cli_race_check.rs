@@ -8,6 +8,7 @@ use crate::common::ladders;
 
 const KNOCK_24: &str = "tests/fixtures/race/knock-24.toml";
 const KNOCK_40: &str = "tests/fixtures/race/knock-40.toml";
+const KNOCK_20: &str = "tests/fixtures/race/knock-20.toml";
 
 /// Runs `args` with `--json`; returns the exit code and the JSON.
 fn json_of(args: &[&str]) -> (i32, Value) {
@@ -69,15 +70,29 @@ fn check_passes_seat_by_seat_with_knock_off_at_a_million_games() {
     passes_seat_by_seat(&["tiny", "--players", "3", "--knock-off"], 3, true);
 }
 
+/// `race BOARD --players K --knock-off` is answered over positions relative to the mover and
+/// certified, and `check` passes against it seat by seat.
+fn relative_and_passes_check(board: &str, players: usize) {
+    let k = players.to_string();
+    let (code, v) = json_of(&["race", board, "--players", &k, "--knock-off"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["method"], "relative");
+    assert_eq!(v["complete"], true);
+    passes_seat_by_seat(&[board, "--players", &k, "--knock-off"], players, true);
+}
+
 #[test]
 fn three_players_with_knock_off_on_one_board_are_certified_by_relative_positions_and_pass_check() {
     // 3 x 38^3 joint states, beyond the exact solve: answered over positions relative to the
     // mover (race::relative, with roll-again mid-turn), and the simulation agrees seat by seat.
-    let (code, v) = json_of(&["race", KNOCK_40, "--players", "3", "--knock-off"]);
-    assert_eq!(code, 0);
-    assert_eq!(v["method"], "relative");
-    assert_eq!(v["complete"], true);
-    passes_seat_by_seat(&[KNOCK_40, "--players", "3", "--knock-off"], 3, true);
+    relative_and_passes_check(KNOCK_40, 3);
+}
+
+#[test]
+fn four_players_with_knock_off_on_one_board_are_certified_by_relative_positions_and_pass_check() {
+    // 4 x 18^4 joint states: answered over positions relative to the mover, the chain generated
+    // during the sweeps (race::relative), and the simulation agrees seat by seat.
+    relative_and_passes_check(KNOCK_20, 4);
 }
 
 #[test]

@@ -6,6 +6,8 @@
 use std::time::{Duration, Instant};
 
 use ladders::board::{RollAgain, RuleOverrides, BUILTIN_BOARDS};
+use ladders::race::knockoff::KnockOffError;
+use ladders::race::shared::SharedError;
 use ladders::race::Method;
 use ladders::{Error, Game, Interval, Meeting, Race, RaceSettings, Unit};
 use num_rational::BigRational;
@@ -188,4 +190,48 @@ fn a_knock_off_race_too_large_is_refused_within_a_second() {
     };
     assert_eq!(too.unit, Unit::Bytes);
     assert!(too.estimate > too.limit, "{too:?}");
+}
+
+/// The gates boards' knock-off race, too long for the stepping's bound (tests/fixtures/race):
+/// refused as `Error::Uncertified`, which keeps the race's own typed error with the joint
+/// chain's states; with an exact limit of those states it is solved exactly.
+#[test]
+fn a_knock_off_race_that_cannot_be_certified_keeps_its_typed_error() {
+    let seats = ["gates-36.toml", "gates-36b.toml"]
+        .map(|f| Game::from_file(format!("tests/fixtures/race/{f}")).unwrap());
+    let mut s = settings(Meeting::KnockOff, 12);
+    s.exact_limit = 1;
+    let err = Game::race_with(&seats, &s).unwrap_err();
+    let Error::Uncertified(race) = &err else {
+        panic!("expected an uncertified race, got {err:?}")
+    };
+    assert_eq!(race.players, 2);
+    let Some(&KnockOffError::NoTailBound(states)) = race.detail().downcast_ref::<KnockOffError>()
+    else {
+        panic!(
+            "expected the knock-off race's own error, got {:?}",
+            race.detail()
+        )
+    };
+    assert_eq!(err.to_string(), race.detail().to_string());
+    s.exact_limit = states;
+    assert_eq!(
+        Game::race_with(&seats, &s).unwrap().method,
+        Method::ExactSolve
+    );
+}
+
+/// Two seats sharing Efi with jump turns: the shared race's certified solve fails, kept typed.
+#[test]
+fn a_shared_race_that_cannot_be_certified_keeps_its_typed_error() {
+    let game = Game::from_file("tests/fixtures/turn-rules/efi-jump.toml").unwrap();
+    let err =
+        Game::race_with(&[game.clone(), game], &settings(Meeting::SharedBoard, 12)).unwrap_err();
+    let Error::Uncertified(race) = &err else {
+        panic!("expected an uncertified race, got {err:?}")
+    };
+    assert!(matches!(
+        race.detail().downcast_ref::<SharedError>(),
+        Some(SharedError::Layered(_, 2))
+    ));
 }

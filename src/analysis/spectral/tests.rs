@@ -433,3 +433,11 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn tiny_has_rho_one_half_in_each_of_its_two_components() {
+    // boards/tiny.toml: Q = [[1/2, 1/2], [0, 1/2]], two components with rho = 1/2 each.
+    let tiny = builtin("tiny").unwrap();
+    let r = spectral_bounds(&Chain::for_board(&tiny)).unwrap();
+    assert_eq!((r.low, r.estimate, r.high), (0.5, 0.5, 0.5));
+}

@@ -1,0 +1,299 @@
+//! The relative-position chain of [`super`] generated on the fly: the states are enumerated in
+//! sweep order, every state's rolls are made from the one-player roll table when the state is
+//! visited, and the values live in one array of fixed-point integers (no stored matrix, no
+//! second copy). Gauss-Seidel sweeps solve for the values; a pass of the same shape computes
+//! every residual exactly in integers, and another checks the bound on the game's length.
+
+/// One roll of the mover from a square that does not finish.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Roll {
+    /// The square (index) the roll ends on.
+    pub to: u32,
+    /// Its probability times D.
+    pub weight: u32,
+    /// The same mover rolls again.
+    pub again: bool,
+    /// Opponents on `to` go back to the start (the roll lands: [`crate::race::knockoff`]).
+    pub knock: bool,
+}
+
+/// The one-player roll table and the shape of the relative chain.
+#[derive(Clone, Debug)]
+pub(super) struct Game {
+    /// The seats.
+    pub players: usize,
+    /// The squares a token can stand on.
+    pub m: usize,
+    /// The start square's index.
+    pub start: usize,
+    /// D: every roll's probability is its weight over D.
+    pub denominator: u64,
+    /// For every square, its rolls that do not finish.
+    pub rolls: Vec<Vec<Roll>>,
+    /// For every square, the weight of its rolls that finish.
+    pub finishing: Vec<u32>,
+    /// m^(P-1): a state's number is the mover's square times this plus the others' number.
+    pub lead: usize,
+}
+
+/// The most components per state (seven players).
+pub(super) const MAX_COMPONENTS: usize = 8;
+/// The scale of the win chances: W = w / 2^62 (a chance of 1 and a little above fits a u64).
+pub(super) const WIN_BITS: u32 = 62;
+/// The scale of the remaining turns: T = t / 2^70, in two u64 words.
+pub(super) const TURN_BITS: u32 = 70;
+/// The largest remaining-turns value taken (2^13 turns: D times it stays far inside u128).
+const TURN_CEILING: u128 = 1 << (TURN_BITS + 13);
+
+impl Game {
+    /// Words per state: the P win chances W_0..W_(P-1), then the remaining turns T (low word,
+    /// high word).
+    pub fn components(&self) -> usize {
+        self.players + 2
+    }
+
+    /// m^P.
+    pub fn states(&self) -> usize {
+        self.m.pow(self.players as u32)
+    }
+
+    /// The start state's number (every seat on the start square).
+    pub fn start_state(&self) -> usize {
+        encode(&vec![self.start; self.players], self.m)
+    }
+
+    /// Calls `f(positions, state)` for every state, by decreasing sum of the positions (the
+    /// sweep order: a roll mostly moves a token forward, so most values a state reads were
+    /// updated earlier in the same sweep).
+    fn for_each_state(&self, mut f: impl FnMut(&[usize], usize)) {
+        let (m, p) = (self.m, self.players);
+        let mut pos = vec![0usize; p];
+        for sum in (0..=p * (m - 1)).rev() {
+            fill_smallest(&mut pos, sum, m);
+            loop {
+                f(&pos, encode(&pos, m));
+                if !next_same_sum(&mut pos, m) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// Calls `f(roll, next)` for every roll of the mover in `pos` that does not finish, with
+    /// the next state's number: the mover moved (and opponents on its landing square sent back),
+    /// then, when the turn ends, the next seat becomes the mover.
+    #[inline]
+    fn for_each_roll(&self, pos: &[usize], mut f: impl FnMut(&Roll, usize)) {
+        let m = self.m;
+        let others = &pos[1..];
+        let rest = encode(others, m);
+        let lead = self.lead;
+        for roll in &self.rolls[pos[0]] {
+            let j = roll.to as usize;
+            let next = if roll.knock && others.contains(&j) {
+                let sent = |q: usize| if q == j { self.start } else { q };
+                let rest = others.iter().fold(0, |s, &q| s * m + sent(q));
+                if roll.again {
+                    j * lead + rest
+                } else {
+                    rest * m + j
+                }
+            } else if roll.again {
+                j * lead + rest
+            } else {
+                rest * m + j
+            };
+            f(roll, next);
+        }
+    }
+
+    /// D times the right-hand side of every component of state `pos`, from the values `x`:
+    /// `acc[k] = [k = 0] fin 2^60 + sum_again w W_k(s') + sum_pass w W_(k-1 mod P)(s')` and
+    /// `acc[P] = sum_again w T(s') + sum_pass w (2^70 + T(s'))`.
+    #[inline]
+    fn right_side(&self, pos: &[usize], x: &[u64], acc: &mut [u128; MAX_COMPONENTS]) {
+        let (p, cs) = (self.players, self.components());
+        *acc = [0; MAX_COMPONENTS];
+        acc[0] = u128::from(self.finishing[pos[0]]) << WIN_BITS;
+        self.for_each_roll(pos, |roll, next| {
+            let w = u128::from(roll.weight);
+            let v = &x[next * cs..next * cs + cs];
+            if roll.again {
+                for (a, &y) in acc.iter_mut().zip(&v[..p]) {
+                    *a += w * u128::from(y);
+                }
+                acc[p] += w * turns(v, p);
+            } else {
+                acc[0] += w * u128::from(v[p - 1]);
+                for k in 1..p {
+                    acc[k] += w * u128::from(v[k - 1]);
+                }
+                acc[p] += w * (turns(v, p) + (1u128 << TURN_BITS));
+            }
+        });
+    }
+
+    /// One Gauss-Seidel sweep over every state, each value rounded to its grid. Returns the
+    /// largest change of a win chance and of a remaining-turns value (in grid units), or `None`
+    /// when a remaining-turns value outgrows the integers.
+    pub fn sweep(&self, x: &mut [u64]) -> Option<(u64, u128)> {
+        let (p, cs) = (self.players, self.components());
+        let divider = Divider::new(self.denominator);
+        let mut acc = [0u128; MAX_COMPONENTS];
+        let (mut win_moved, mut turn_moved) = (0u64, 0u128);
+        let mut overflow = false;
+        self.for_each_state(|pos, s| {
+            self.right_side(pos, x, &mut acc);
+            let values = &mut x[s * cs..s * cs + cs];
+            for (old, &a) in values[..p].iter_mut().zip(&acc) {
+                let new = divider.rounded(a);
+                win_moved = win_moved.max(new.abs_diff(*old));
+                *old = new;
+            }
+            let new = divider.rounded_wide(acc[p]);
+            turn_moved = turn_moved.max(new.abs_diff(turns(values, p)));
+            overflow |= new > TURN_CEILING;
+            values[p] = new as u64;
+            values[p + 1] = (new >> 64) as u64;
+        });
+        (!overflow).then_some((win_moved, turn_moved))
+    }
+
+    /// The largest exact residual `|D (b + Q x) - D x|` of the win chances and of the remaining
+    /// turns (in grid units: divide by D 2^62 and D 2^70).
+    pub fn residuals(&self, x: &[u64]) -> (u128, u128) {
+        let (p, cs) = (self.players, self.components());
+        let d = u128::from(self.denominator);
+        let mut acc = [0u128; MAX_COMPONENTS];
+        let (mut win, mut turn) = (0u128, 0u128);
+        self.for_each_state(|pos, s| {
+            self.right_side(pos, x, &mut acc);
+            let values = &x[s * cs..s * cs + cs];
+            for (&a, &v) in acc[..p].iter().zip(values) {
+                win = win.max(a.abs_diff(d * u128::from(v)));
+            }
+            turn = turn.max(acc[p].abs_diff(d * turns(values, p)));
+        });
+        (win, turn)
+    }
+
+    /// The weight (over D) of the rolls that end the turn or finish from the square with the
+    /// most roll-again weight: every roll ends the turn with at least this chance.
+    fn least_ending_weight(&self) -> u64 {
+        (0..self.m)
+            .map(|q| {
+                let again: u64 = self.rolls[q]
+                    .iter()
+                    .filter(|r| r.again)
+                    .map(|r| u64::from(r.weight))
+                    .sum();
+                self.denominator - again
+            })
+            .min()
+            .unwrap_or(self.denominator)
+    }
+
+    /// A bound u on the expected remaining rolls, made from the remaining turns T in `x`:
+    /// `u(s) = ceil(margin (1 + T(s)) D / e) + 1` with e the least ending weight (1 + T gains at
+    /// least e / D per roll), checked exactly in integers at every state: `D u - D Q u >= D`.
+    /// Such a u exists only if the game ends with probability 1, so the check proves that too.
+    /// Returns u(start), or `None` when no margin passes.
+    pub fn length_bound(&self, x: &[u64]) -> Option<u64> {
+        let cs = self.components();
+        let p = self.players;
+        let scale = (1u128 << TURN_BITS) as f64;
+        let ratio = self.denominator as f64 / self.least_ending_weight().max(1) as f64;
+        let d = i128::from(self.denominator);
+        [1.001, 1.01, 1.1, 1.5, 2.0].into_iter().find_map(|margin| {
+            let u = |s: usize| -> i128 {
+                let t = turns(&x[s * cs..], p) as f64 / scale;
+                ((1.0 + t) * ratio * margin).ceil() as i128 + 1
+            };
+            let mut holds = true;
+            self.for_each_state(|pos, s| {
+                if !holds {
+                    return;
+                }
+                let mut qu = 0i128;
+                self.for_each_roll(pos, |roll, next| qu += i128::from(roll.weight) * u(next));
+                holds = d * u(s) - qu >= d;
+            });
+            holds.then(|| u(self.start_state()) as u64)
+        })
+    }
+}
+
+/// Division by D with a precomputed reciprocal: `round(a / D)`, saturating at `u64::MAX`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Divider {
+    d: u64,
+    /// floor(2^64 / D): `(n * inverse) >> 64` is floor(n / D) or one less, for every u64 n.
+    inverse: u128,
+}
+
+impl Divider {
+    pub fn new(d: u64) -> Divider {
+        Divider {
+            d,
+            inverse: (1u128 << 64) / u128::from(d.max(1)),
+        }
+    }
+
+    #[inline]
+    fn rounded(self, a: u128) -> u64 {
+        let n = a + u128::from(self.d / 2);
+        match u64::try_from(n) {
+            Ok(n) => {
+                let q = ((u128::from(n) * self.inverse) >> 64) as u64;
+                if n - q * self.d >= self.d {
+                    q + 1
+                } else {
+                    q
+                }
+            }
+            Err(_) => u64::try_from(n / u128::from(self.d)).unwrap_or(u64::MAX),
+        }
+    }
+
+    /// `round(a / D)` in full.
+    #[inline]
+    fn rounded_wide(self, a: u128) -> u128 {
+        (a + u128::from(self.d / 2)) / u128::from(self.d)
+    }
+}
+
+/// The remaining turns T of the state whose words begin `v` (P win chances first).
+#[inline]
+pub(super) fn turns(v: &[u64], p: usize) -> u128 {
+    u128::from(v[p]) | (u128::from(v[p + 1]) << 64)
+}
+
+/// State number of the positions `pos` (mover first), base m.
+pub(super) fn encode(pos: &[usize], m: usize) -> usize {
+    pos.iter().fold(0, |s, &q| s * m + q)
+}
+
+/// The lexicographically smallest positions in `0..m` that add up to `sum`.
+fn fill_smallest(pos: &mut [usize], mut sum: usize, m: usize) {
+    let p = pos.len();
+    for (i, q) in pos.iter_mut().enumerate() {
+        let room = (p - 1 - i) * (m - 1);
+        *q = sum.saturating_sub(room);
+        sum -= *q;
+    }
+}
+
+/// The lexicographically next positions with the same sum; false after the last.
+fn next_same_sum(pos: &mut [usize], m: usize) -> bool {
+    let p = pos.len();
+    let mut suffix = pos[p - 1];
+    for i in (0..p - 1).rev() {
+        if pos[i] < m - 1 && suffix > 0 {
+            pos[i] += 1;
+            fill_smallest(&mut pos[i + 1..], suffix - 1, m);
+            return true;
+        }
+        suffix += pos[i];
+    }
+    false
+}
