@@ -8,7 +8,7 @@ use crate::board::{Board, Chance, Jump, Overshoot, RollAgain, Rules, Square, Til
 use crate::num::decimal::fixed;
 
 /// A command's JSON report: the result's own serde form (its exact numbers' decimals at the
-/// report's digits, [`crate::num::json::with_digits`]) with the board it is about (`board`) and,
+/// report's digits, `num::json::with_digits`) with the board it is about (`board`) and,
 /// when asked, the board's rules (`rules`), every key sorted as serde_json's map sorts them.
 #[derive(Clone, Copy, Debug)]
 pub struct Report<'a, T: ?Sized> {
