@@ -7,9 +7,13 @@ use std::collections::VecDeque;
 use crate::board::{Board, Square};
 use crate::game::{roll, throw_effect, Capabilities, RollOutcome, ThrowEffect};
 
-/// The largest common denominator of the rolls' probabilities the roll-level form takes (the
-/// exact integer solve keeps row sums in machine words); above it, use [`super::Chain`].
-pub const MAX_DENOMINATOR: u64 = 1 << 40;
+/// The largest common denominator of the rolls' probabilities the roll-level form takes: the
+/// exact integer system's rows (D, the weights, and D times a roll's snakes, ladders and squares
+/// climbed or slid, see [`RollLevel::new`]) stay machine words below 2^62; above it, use
+/// [`super::Chain`]. (A chance square of total weight 2,048,576 on a loaded die of total
+/// 1,001,005 needs D of about 2^41: on the turn chain its 1,000 squares took minutes, dense
+/// rows of thousand-digit fractions; here a second.)
+pub const MAX_DENOMINATOR: u64 = 1 << 62;
 
 /// One possible roll from a square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,14 +81,20 @@ impl RollLevel {
         self.start
     }
 
-    /// The roll-level form of `board`, or `None` when its rules forfeit on the K-th top throw or
-    /// its probabilities need a common denominator above [`MAX_DENOMINATOR`].
+    /// The roll-level form of `board`, or `None` when its player's state is more than the
+    /// square (the form has a row per square), its rules forfeit on the K-th top throw, its
+    /// probabilities need a common denominator above [`MAX_DENOMINATOR`], or D times a roll's
+    /// snakes, ladders or squares climbed or slid would pass it (the rewards' right-hand sides
+    /// are machine words).
     ///
     /// One walk over the rolls: the squares are found breadth first with each one's rolls kept
     /// as they are met (their squares numbered in the order found), then put in square order and
     /// renumbered, where [`RollSquares::new`] finds the squares and [`RollSquares::rolls`] rolls
     /// again from each.
     pub fn new(board: &Board) -> Option<RollLevel> {
+        if !RollLevel::applies(board) {
+            return None;
+        }
         let Discovery {
             denominator,
             per_throw,
@@ -130,6 +140,20 @@ impl RollLevel {
                 ends.add(i, mv);
             }
             moves.push(row);
+        }
+        let most = (moves.iter().flatten())
+            .flat_map(|m| {
+                [
+                    m.outcome.snakes,
+                    m.outcome.ladders,
+                    m.outcome.climbed,
+                    m.outcome.slid,
+                ]
+            })
+            .max()
+            .unwrap_or(0);
+        if u128::from(denominator) * u128::from(most.max(1)) > u128::from(MAX_DENOMINATOR) {
+            return None;
         }
         let (turn_start, finishes) = ends.finish();
         Some(RollLevel {
@@ -213,6 +237,15 @@ pub struct RollSquares<'b> {
     pub start: Option<usize>,
     /// D: every roll's probability is its weight over D.
     pub denominator: u64,
+}
+
+impl RollLevel {
+    /// True when `board` has a roll-level form to solve on ([`RollLevel::new`] gives one): its
+    /// player's state is its square (the form has a row per square) and [`RollSquares`]
+    /// applies.
+    pub fn applies(board: &Board) -> bool {
+        Capabilities::of(board).stateless && RollSquares::applies(board)
+    }
 }
 
 impl<'b> RollSquares<'b> {

@@ -145,11 +145,41 @@ fn refuse_choice(board: &Board, name: &str) -> Result<()> {
     Ok(())
 }
 
+/// A board argument as written (a built-in name, a path or `-`: any text), whose possible values
+/// are the built-in names for shell completion only: bash offers them, and a word that matches
+/// none falls back to file names (`complete -o default`). Help does not list them
+/// (`hide_possible_values`); `ladders boards` does.
+#[derive(Clone, Copy, Debug)]
+pub struct BoardName;
+
+impl clap::builder::TypedValueParser for BoardName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            BUILTIN_BOARDS
+                .iter()
+                .map(|b| clap::builder::PossibleValue::new(b.name)),
+        ))
+    }
+}
+
 /// One board and its rule overrides.
 #[derive(clap::Args, Clone, Debug)]
 pub struct BoardArgs {
     /// A built-in board (see `ladders boards`), the path of a board file, or - for standard input
-    #[arg(default_value = DEFAULT_BOARD)]
+    #[arg(default_value = DEFAULT_BOARD, value_parser = BoardName, hide_possible_values = true)]
     pub board: String,
     #[command(flatten)]
     pub rules: RuleArgs,

@@ -40,9 +40,23 @@ fn built() -> clap::Command {
     cmd
 }
 
+/// `cmd` with its board arguments' built-in names left out of completion, for the shells whose
+/// scripts would then offer only the names: zsh's list and fish's `-f -a` replace file names,
+/// where bash falls back to them when no name matches (`complete -o default`).
+fn boards_as_files(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|arg| match arg.get_id().as_str() {
+        "board" | "boards" => arg.value_parser(clap::builder::StringValueParser::new()),
+        _ => arg,
+    })
+    .mut_subcommands(boards_as_files)
+}
+
 /// Runs `completions`.
 pub fn run_completions(args: &CompletionsArgs, out: &mut dyn Write) -> Result<ExitCode> {
-    let mut cmd = built();
+    let mut cmd = match args.shell {
+        Shell::Bash => built(),
+        _ => boards_as_files(built()),
+    };
     // Generated whole first: clap_complete panics on a failed write (exit 101).
     let mut script = Vec::new();
     clap_complete::generate(args.shell, &mut cmd, "ladders", &mut script);

@@ -24,7 +24,7 @@ pub struct Players {
 pub struct SeatArgs {
     /// The seats' boards in playing order (built-in names or files); one board for all seats, or
     /// one per seat
-    #[arg(default_value = DEFAULT_BOARD)]
+    #[arg(default_value = DEFAULT_BOARD, value_parser = super::board_args::BoardName, hide_possible_values = true)]
     pub boards: Vec<String>,
     /// Number of players (default: one per board given, or 2), or a range A..B for a table of
     /// the expected length and seat 1's odds for A to B players on one board

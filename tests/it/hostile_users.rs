@@ -633,3 +633,63 @@ fn completion_offers_no_file_names_for_rule_values() {
         assert!(!block.contains("compgen -f"), "{option}: {block}");
     }
 }
+
+/// Item 20: completion offered only file names where a board is expected; bash now offers the
+/// built-in names for every board argument (`expect <TAB>`, each seat of `race`), and a word
+/// that matches none still completes as a path (`complete -o default`). zsh's and fish's
+/// scripts would offer the names instead of files, so they keep the files.
+#[test]
+fn completion_offers_the_built_in_board_names_and_still_paths() {
+    let bash = crate::common::stdout_of(&["completions", "bash"]);
+    for command in ["expect", "race", "draw", "simulate"] {
+        let case = format!("        ladders__subcmd__{command})");
+        let at = bash.find(&case).unwrap_or_else(|| panic!("{command}"));
+        let opts = bash[at..].lines().nth(1).unwrap();
+        for name in ladders::board::builtin_names() {
+            assert!(
+                opts.split(['"', ' ']).any(|w| w == name),
+                "{command}: {name}: {opts}"
+            );
+        }
+    }
+    assert!(bash.contains("complete -F _ladders -o nosort -o bashdefault -o default ladders"));
+    let zsh = crate::common::stdout_of(&["completions", "zsh"]);
+    assert!(zsh.contains("for standard input:_default'"), "zsh: files");
+    assert!(!zsh.contains("(milton-bradley "), "zsh: names only");
+}
+
+/// Item 6: a chance square of total weight 2,048,576 on a loaded die (total 1,001,005) makes the
+/// rolls' common denominator about 2^41, past the roll-level form's 2^40: `expect` solved the
+/// turn chain's dense thousand-digit fractions and ran past 60 s with no estimate on 1,000
+/// squares (1.9 s on 200). The roll-level form now takes it (the two routes agree on a smaller
+/// board: `analysis::expectation`'s unit tests), and the floats' 7 digits agree here.
+#[cfg(unix)]
+#[test]
+fn a_chance_square_past_2_pow_40_with_a_loaded_die_answers_within_seconds() {
+    let board = format!(
+        "{}/tests/hostile/boards/chance_2pow41_1000.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let bin = assert_cmd::cargo::cargo_bin("ladders");
+    let run = |extra: &str| {
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -t 10; exec \"$0\" expect \"$1\" {extra}"))
+            .arg(&bin)
+            .arg(&board)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("Expected turns"))
+            .unwrap();
+        line.split_whitespace().nth(2).unwrap().to_string()
+    };
+    let exact = run("");
+    let float = run("--float");
+    let (exact, float): (f64, f64) = (exact.parse().unwrap(), float.parse().unwrap());
+    assert!((exact - float).abs() <= 0.05, "{exact} against {float}");
+    assert!(exact > 1e5, "{exact}");
+}
