@@ -2,7 +2,7 @@
 //! and expected rounds) for two players on Efi, chain building and tail bounds included; and
 //! seed 001's table row for five players on Milton Bradley; knock-off races over positions
 //! relative to the mover, the chain generated during the sweeps (two players on Milton Bradley,
-//! three on a 40-square board, four on a 20-square one; three on Milton Bradley take about 10 s:
+//! three on a 40-square board, four on a 20-square one; three on Milton Bradley take about 13 s:
 //! `time ladders race milton-bradley --players 3 --knock-off`).
 
 use criterion::{criterion_group, criterion_main, Criterion};
