@@ -5,11 +5,12 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ladders::analysis::distribution::{distribution, DistributionOptions};
-use ladders::analysis::shortest::extremes;
+use ladders::analysis::shortest::extremes_of;
 use ladders::analysis::shown::certified_distribution;
 use ladders::board::builtin;
 use ladders::chain::Chain;
 use ladders::exact::step::IntegerChain;
+use ladders::game::SingleBoard;
 use num_rational::BigRational;
 use std::hint::black_box;
 
@@ -46,7 +47,7 @@ fn bench_distribution(c: &mut Criterion) {
             b.iter(|| distribution(black_box(&chain), &five_hundred).unwrap())
         });
         group.bench_function(format!("{name}/shortest"), |b| {
-            b.iter(|| extremes(black_box(&board), &chain))
+            b.iter(|| extremes_of(black_box(&board), &SingleBoard::new(&board), &chain))
         });
     }
     // Issue 16's third board: 1,000 squares, 500 turns as certified decimals (the tail law

@@ -27,7 +27,7 @@ use rand_xoshiro::SplitMix64;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use crate::board::{Board, BoardError, RollAgain, Rules, Square, Tiles, MAX_SIZE};
+use crate::board::{Board, BoardError, Rules, Square, Tiles, MAX_SIZE};
 use crate::chain::{Chain, RollLevel};
 
 /// What to generate.
@@ -494,10 +494,7 @@ fn write_toml(f: &File<'_>) -> String {
         items.join(", ")
     };
     let r = f.rules;
-    let roll_again = match r.roll_again {
-        RollAgain::Forfeit(k) => k.to_string(),
-        other => format!("\"{other}\""),
-    };
+    let roll_again = r.roll_again.toml();
     let mut s = String::new();
     let _ = writeln!(s, "name = \"{}\"", f.name);
     if let Some(source) = f.source {

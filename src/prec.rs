@@ -55,6 +55,11 @@ pub const SWEEP_SETTLED: f64 = 1e-15;
 /// correction is wanted.
 pub const SWEEP_ROUGH: f64 = 1e-3;
 
+/// A correction sweep whose corrected values should land on the multiples of 2^-60 nearest the
+/// solution (the layered race's chances to eat each apple): stops when it moves by less than
+/// this, so that the certified radius is the rounding's, not the sweep's.
+pub const SWEEP_REFINED: f64 = 1e-6;
+
 /// The sweeps for a bound on the expected remaining turns (then rounded up and checked exactly
 /// in integers) stop when no component moves by more than this (relative).
 pub const LENGTH_SWEEP_SETTLED: f64 = 1e-12;

@@ -21,15 +21,19 @@ pub fn expected_turns(board: &Board) -> Option<BigRational> {
     }
 }
 
-/// One snake or ladder removed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One snake or ladder removed (serialized with the jump's squares and its `kind` beside
+/// the answers).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Removal {
     /// The jump removed.
+    #[serde(flatten, serialize_with = "crate::board::jump_with_kind")]
     pub jump: Jump,
     /// The expected turns without it (`None`: the game can then last forever).
+    #[serde(serialize_with = "crate::num::json::exact_option")]
     pub turns: Option<BigRational>,
     /// `turns` minus the board's expected turns (`None` with `turns`).
+    #[serde(serialize_with = "crate::num::json::exact_option")]
     pub change: Option<BigRational>,
 }
 

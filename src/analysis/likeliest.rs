@@ -25,7 +25,9 @@
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::shortest::{turns_along, TurnRolls};
+use super::shortest::{turn_between, turns_along, TurnRolls};
+use crate::board::Board;
+use crate::chain::{on_player_chain, Memory};
 use crate::chain::{Chain, ChainState};
 
 /// One game, with its exact probability.
@@ -102,6 +104,17 @@ pub fn likeliest_turns<S: ChainState>(
         overall: l.overall.map(turns),
         within,
     })
+}
+
+/// The likeliest games of `board` (no policy), over the squares or over the full state of a
+/// board that changes during a game, each turn's rolls found as the shortest game's are
+/// ([`turn_between`]).
+pub fn board_likeliest(board: &Board, within: Option<usize>) -> Option<LikeliestTurns> {
+    on_player_chain!(board, Memory::Full, |game, chain| likeliest_turns(
+        chain,
+        within,
+        &|a, b| turn_between(game, a, b)
+    ))
 }
 
 /// One layer: per transient state, the best prefix probability after this many turns.

@@ -4,6 +4,7 @@
 // The command line's routes, public until it runs on the façade alone; hidden from the docs
 // (the results it returns are re-exported below).
 #[doc(hidden)]
+mod decay;
 pub mod design;
 #[doc(hidden)]
 pub mod distribution;
@@ -21,8 +22,6 @@ pub mod pgf;
 #[doc(hidden)]
 pub mod shortest;
 mod shortest_probability;
-#[doc(hidden)]
-pub mod shortest_state;
 #[doc(hidden)]
 pub mod shown;
 pub(crate) mod spectral;

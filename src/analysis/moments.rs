@@ -27,21 +27,50 @@ use crate::chain::{Chain, ChainState};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, Singular, System, Wanted};
 use crate::num::gcd;
 
-/// The moments of T up to some order, exactly.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+/// The moments of T up to some order, exactly. Serialized as `expect --moments K --json`'s
+/// `moments` (docs/json-output.md): `order`, the lists from k = 1, and the skewness (its
+/// decimal and its exact square) and excess kurtosis, `null` when undefined.
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Moments {
     /// `E[T (T-1) ... (T-k+1)]` for k = 0..=K.
-    #[serde(serialize_with = "crate::num::json::exact_list")]
     pub factorial: Vec<BigRational>,
     /// `E[T^k]` for k = 0..=K.
-    #[serde(serialize_with = "crate::num::json::exact_list")]
     pub raw: Vec<BigRational>,
     /// `E[(T - E[T])^k]` for k = 0..=K.
-    #[serde(serialize_with = "crate::num::json::exact_list")]
     pub central: Vec<BigRational>,
     /// How they were found.
     pub route: Route,
+}
+
+impl serde::Serialize for Moments {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Form<'a> {
+            #[serde(serialize_with = "crate::num::json::exact_list")]
+            central: &'a [BigRational],
+            #[serde(serialize_with = "crate::num::json::exact_option")]
+            excess_kurtosis: Option<BigRational>,
+            #[serde(serialize_with = "crate::num::json::exact_list")]
+            factorial: &'a [BigRational],
+            order: usize,
+            #[serde(serialize_with = "crate::num::json::exact_list")]
+            raw: &'a [BigRational],
+            skewness: Option<String>,
+            #[serde(serialize_with = "crate::num::json::exact_option")]
+            skewness_squared: Option<BigRational>,
+        }
+        Form {
+            central: &self.central[1..],
+            excess_kurtosis: self.excess_kurtosis(),
+            factorial: &self.factorial[1..],
+            order: self.order(),
+            raw: &self.raw[1..],
+            skewness: self.skewness_decimal(crate::num::json::decimal_digits()),
+            skewness_squared: self.skewness_squared().map(|(_, squared)| squared),
+        }
+        .serialize(serializer)
+    }
 }
 
 /// How the moments were found (both routes are exact; see the module documentation).
@@ -136,6 +165,18 @@ impl Moments {
     /// The variance (needs order >= 2).
     pub fn variance(&self) -> Option<&BigRational> {
         self.central.get(2)
+    }
+
+    /// The skewness `sign sqrt(mu_3^2 / mu_2^3)` correctly rounded to `digits` decimals, when
+    /// defined.
+    pub fn skewness_decimal(&self, digits: usize) -> Option<String> {
+        self.skewness_squared().map(|(sign, squared)| {
+            let magnitude = crate::num::decimal::sqrt_fixed(&squared, digits);
+            match sign < 0 {
+                true => format!("-{magnitude}"),
+                false => magnitude,
+            }
+        })
     }
 
     /// The skewness as (its sign, its square `mu_3^2 / mu_2^3`), when order >= 3 and the

@@ -1,4 +1,6 @@
-//! The shortest and the longest game, with the rolls that make them.
+//! The shortest and the longest game, with the rolls that make them, on any board: over the
+//! one-player chain's states (the square, and on a board that changes during a game what is
+//! used up, eaten and owed), each shown by its square.
 //!
 //! # Method
 //!
@@ -7,20 +9,26 @@
 //!   edges are the transitions of the turn chain with positive probability. Its probability,
 //!   P(T = fewest), is stepped exactly over the states on shortest games only
 //!   (`super::shortest_probability`).
-//! - The rolls of one turn from square a to square b: a breadth-first search over the states
-//!   inside a turn (square, top faces so far) driven by [`crate::game::turn_step`], so the
+//! - The rolls of one turn from state a to state b: a breadth-first search over the states
+//!   inside the turn (the game's state and the top throws in a row), driven by the turn machine
+//!   the chain's compound move and the simulator drive ([`begin`], [`throw_into`]), so the
 //!   witness comes from the rules, not from the chain.
-//! - Fewest rolls: a breadth-first search over rolls (square, top faces so far in the turn). A
-//!   forfeited turn puts the token back where it was with nothing gained, so a game with the
-//!   fewest rolls never forfeits, and the square the turn began on need not be part of the state.
-//! - Longest game: unbounded exactly when the compound-move graph has a cycle among the squares
-//!   that are not the finish (a strongly connected component with an edge inside it, found with
-//!   petgraph's Tarjan SCC); then one shortest such cycle is given, through the cycle square
+//! - Fewest rolls: a game is a sequence of turns, and its rolls are the sum of its turns' rolls,
+//!   so the fewest rolls are a shortest path in the turn graph weighted by each turn's fewest
+//!   rolls (0 for a skipped turn or a jump turn, which shows the square the jump took the token
+//!   to), found by Dijkstra's algorithm (petgraph).
+//! - What the shortest game does ("breaks the ladder on 3", "eats the point square 6 (+4)",
+//!   "loses its next turn on 13") is read from the states at the ends of its turns
+//!   ([`OnSquare::turn_events`]).
+//! - Longest game: unbounded exactly when the compound-move graph has a cycle among the states
+//!   that are not final (a strongly connected component with an edge inside it, found with
+//!   petgraph's Tarjan SCC); then one shortest such cycle is given, through the cycle state
 //!   nearest the start. Otherwise the graph of the game is acyclic and the longest game is its
 //!   longest path, found in topological order. A turn that can go on for ever keeps the chance
 //!   that it never ends as a move in the chain; such moves are not turns and not edges here,
 //!   and a reachable endless turn makes the longest game unbounded before any cycle does.
 
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 
 use num_rational::BigRational;
@@ -29,8 +37,8 @@ use petgraph::graph::{DiGraph, NodeIndex};
 
 use super::shortest_probability::shortest_probability;
 use crate::board::{Board, Square};
-use crate::chain::{Chain, ChainState};
-use crate::game::{turn_steps, Capabilities};
+use crate::chain::{on_player_chain, Chain, ChainState, Memory};
+use crate::game::{begin, throw_into, turn_steps, Capabilities, InTurn, OnSquare, RollGame, Step};
 
 /// The rolls of one turn.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -108,26 +116,40 @@ pub struct Extremes {
     pub longest: Longest,
 }
 
-/// The shortest and the longest game on `board`, from its chain.
+/// The shortest and the longest game on `board`, from its chain: on the squares, or on the
+/// full state of a board that changes during a game (what is used up, eaten and owed).
 ///
 /// # Examples
 ///
 /// ```
 /// use ladders::analysis::shortest::extremes;
 /// use ladders::board::builtin;
-/// use ladders::chain::Chain;
 /// // Seed 001: the fewest turns on the Milton Bradley board is 7.
 /// let mb = builtin("milton-bradley").unwrap();
-/// let e = extremes(&mb, &Chain::for_board(&mb));
+/// let e = extremes(&mb);
 /// assert_eq!(e.shortest.unwrap().turns, 7);
 /// ```
-pub fn extremes(board: &Board, chain: &Chain<Square>) -> Extremes {
-    extremes_by(
-        chain,
-        &|&a, &b| turn_rolls(board, a, b),
-        Some(&|| fewest_rolls(board)),
-        None,
-    )
+pub fn extremes(board: &Board) -> Extremes {
+    on_player_chain!(board, Memory::Full, |game, chain| extremes_of(
+        board, game, chain
+    ))
+}
+
+/// [`extremes`] of `game` (on `board`) from its chain, already built: each turn's rolls found
+/// through the turn machine, the fewest rolls over the turn graph, the events of each turn
+/// read from its first and last state.
+pub fn extremes_of<G>(board: &Board, game: &G, chain: &Chain<G::State>) -> Extremes
+where
+    G: RollGame,
+    G::State: OnSquare,
+{
+    let turn = |a: &G::State, b: &G::State| turn_between(game, a, b);
+    let fewest = || match Capabilities::of(board).stateless {
+        true => fewest_rolls_on_squares(board),
+        false => fewest_rolls(game, chain),
+    };
+    let events = |a: &G::State, b: &G::State| a.turn_events(board, b);
+    extremes_by(chain, &turn, Some(&fewest), Some(&events))
 }
 
 /// The fewest rolls and a game that takes them, when it is not the shortest game's.
@@ -221,56 +243,135 @@ pub fn turns_along<S>(
         .collect()
 }
 
-/// The fewest rolls of one turn that begins on `from` and ends on `to`, searched through the
-/// rules (breadth first over the square and the top faces rolled so far in the turn).
-pub fn turn_rolls(board: &Board, from: Square, to: Square) -> Option<TurnRolls> {
-    let forfeit = Capabilities::of(board).forfeit_after.is_some();
-    // State: (square, top faces so far); with unlimited roll-again the count never matters.
-    type State = (Square, u32);
-    let key = |s: State| if forfeit { s } else { (s.0, 0) };
-    let mut parent: HashMap<State, (State, u32)> = HashMap::new();
-    let first = (from, 0);
-    let mut seen = std::collections::HashSet::from([key(first)]);
-    let mut queue = VecDeque::from([first]);
-    let rebuild = |parent: &HashMap<State, (State, u32)>, mut at: State, last: (u32, Square)| {
-        let mut rolls = vec![last.0];
-        let mut squares = vec![last.1];
-        while at != first {
-            let (prev, face) = parent[&at];
-            rolls.push(face);
-            squares.push(at.0);
-            at = prev;
-        }
-        rolls.reverse();
-        squares.reverse();
-        TurnRolls {
-            from,
+/// The fewest rolls of one turn from state `a` to state `b`, if a turn can go from a to b.
+pub fn turn_between<G>(game: &G, a: &G::State, b: &G::State) -> Option<TurnRolls>
+where
+    G: RollGame,
+    G::State: OnSquare,
+{
+    turn_ends(game, a)
+        .remove(b)
+        .map(|(rolls, squares)| TurnRolls {
+            from: a.square(),
             rolls,
             squares,
+        })
+}
+
+/// The faces of some rolls and the square after each.
+type Rolls = (Vec<u32>, Vec<Square>);
+
+/// Every state where a turn from `from` can end, with the fewest rolls that get there (the
+/// faces and the square after each roll), by a breadth-first search over the states inside the
+/// turn, driven by the turn machine ([`begin`], [`throw_into`]).
+fn turn_ends<G>(game: &G, from: &G::State) -> HashMap<G::State, Rolls>
+where
+    G: RollGame,
+    G::State: OnSquare,
+{
+    let mut ends = HashMap::new();
+    let first = match begin(game, from.clone()) {
+        Step::End(after) => {
+            // A turn with no roll: a lost turn stays, a jump turn moves the token.
+            let moved = (after.square() != from.square()).then_some(after.square());
+            ends.insert(after, (Vec::new(), moved.into_iter().collect()));
+            return ends;
         }
+        Step::Continue(first) => first,
     };
-    while let Some(state) = queue.pop_front() {
-        for face in board.dice().throws().iter().map(|t| t.sum) {
-            for (_, step) in turn_steps(board, from, state.0, state.1, face).0 {
-                if !step.again {
-                    if step.outcome.to == to {
-                        return Some(rebuild(&parent, state, (face, to)));
+    let throws: Vec<_> = game
+        .dice(from)
+        .throws()
+        .iter()
+        .filter(|t| t.weight > 0)
+        .copied()
+        .collect();
+    // Breadth first: the first way found to a state is one with the fewest rolls.
+    let mut paths: HashMap<InTurn<G::State>, Rolls> =
+        HashMap::from([(first.clone(), (Vec::new(), Vec::new()))]);
+    let mut queue = VecDeque::from([first]);
+    let (mut rolled, mut thrown) = (Vec::new(), Vec::new());
+    while let Some(now) = queue.pop_front() {
+        let (rolls, squares) = paths[&now].clone();
+        let extend = |face: u32, square: Square| {
+            let mut r = rolls.clone();
+            let mut q = squares.clone();
+            r.push(face);
+            q.push(square);
+            (r, q)
+        };
+        for t in &throws {
+            thrown.clear();
+            throw_into(game, from, &now, t, &mut rolled, &mut thrown);
+            for thrown in thrown.drain(..).filter(|o| o.weight > 0) {
+                match thrown.step {
+                    Step::End(next) => {
+                        let square = next.square();
+                        ends.entry(next).or_insert_with(|| extend(t.sum, square));
                     }
-                    continue;
-                }
-                let next = (step.outcome.to, state.1 + 1);
-                if seen.insert(key(next)) {
-                    parent.insert(next, (state, face));
-                    queue.push_back(next);
+                    Step::Continue(next) => {
+                        if let Entry::Vacant(e) = paths.entry(next.clone()) {
+                            e.insert(extend(t.sum, next.at.square()));
+                            queue.push_back(next);
+                        }
+                    }
                 }
             }
         }
     }
-    None
+    ends
 }
 
-/// The fewest rolls from the start to the finish, and one such game turn by turn.
-fn fewest_rolls(board: &Board) -> Option<(usize, Vec<TurnRolls>)> {
+/// The fewest rolls from the start to the finish, and one such game turn by turn: a game is a
+/// sequence of turns and its rolls the sum of its turns' rolls, so the fewest rolls are a
+/// shortest path in the turn graph weighted by each turn's fewest rolls (0 for a skipped turn
+/// or a jump turn), found by Dijkstra's algorithm (petgraph).
+fn fewest_rolls<G>(game: &G, chain: &Chain<G::State>) -> Option<(usize, Vec<TurnRolls>)>
+where
+    G: RollGame,
+    G::State: OnSquare,
+{
+    let states = chain.states();
+    let t = chain.transient_count();
+    let mut g: DiGraph<usize, (usize, Vec<u32>, Vec<Square>)> = DiGraph::new();
+    let nodes: Vec<NodeIndex> = (0..states.len()).map(|i| g.add_node(i)).collect();
+    for (i, s) in states[..t].iter().enumerate() {
+        // In state order, so that ties between equally short games break the same way on
+        // every run.
+        let mut ends: Vec<_> = turn_ends(game, s).into_iter().collect();
+        ends.sort_by(|a, b| a.0.cmp(&b.0));
+        for (b, (rolls, squares)) in ends {
+            if let Some(j) = chain.index_of(&b) {
+                g.add_edge(nodes[i], nodes[j], (rolls.len(), rolls, squares));
+            }
+        }
+    }
+    let start = nodes[chain.start()];
+    let (cost, path) = astar(&g, start, |n| n.index() >= t, |e| e.weight().0, |_| 0)?;
+    let turns = path
+        .windows(2)
+        .map(|w| {
+            let e = g
+                .find_edge(w[0], w[1])
+                .expect("a step of the path is an edge");
+            let (_, rolls, squares) = &g[e];
+            TurnRolls {
+                from: states[w[0].index()].square(),
+                rolls: rolls.clone(),
+                squares: squares.clone(),
+            }
+        })
+        .collect();
+    Some((cost, turns))
+}
+
+/// [`fewest_rolls`] on a board whose state is its square: a breadth-first search over rolls
+/// (the square and the top throws so far in the turn). A forfeited turn puts the token back
+/// where it was with nothing gained, so a game with the fewest rolls never forfeits, and the
+/// square the turn began on need not be part of the state. It finds as many rolls as the turn
+/// graph does, but breaks ties between equally short games its own way, the way the reports of
+/// such boards show (kept so that they stay as they were).
+fn fewest_rolls_on_squares(board: &Board) -> Option<(usize, Vec<TurnRolls>)> {
     let rules = board.rules();
     let cap = Capabilities::of(board).forfeit_after.unwrap_or(1);
     type State = (Square, u32);
@@ -456,8 +557,7 @@ fn longest_path(g: &DiGraph<usize, ()>, start: NodeIndex, transient: usize) -> V
 mod tests {
     use super::*;
     use crate::board::builtin;
-    use crate::game::turn_steps;
-    use crate::test_util::board;
+    use crate::test_util::{board, q};
 
     /// Replays turns through the rules: each turn's rolls must be legal, end the turn exactly at
     /// the last roll, and pass the squares listed. Returns the square reached.
@@ -494,7 +594,7 @@ mod tests {
             (builtin("milton-bradley").unwrap(), 7),
         ];
         for (b, turns) in cases {
-            let e = extremes(&b, &Chain::for_board(&b));
+            let e = extremes(&b);
             let s = e.shortest.unwrap();
             assert_eq!(s.turns, turns, "{}", b.name());
             assert_eq!(s.witness.len(), turns);
@@ -509,7 +609,7 @@ mod tests {
             assert!(matches!(e.longest, Longest::Unbounded { .. }));
         }
         // Efi's one-turn game is ten sixes and a 1 (seed 000), the only one-turn game.
-        let e = extremes(&efi, &Chain::for_board(&efi));
+        let e = extremes(&efi);
         assert_eq!(
             e.shortest.as_ref().unwrap().witness[0].rolls,
             vec![6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 1]
@@ -529,7 +629,7 @@ mod tests {
         // boards/tiny.toml: 0 -(1)-> 3 -(1)-> 4: two turns, probability 1/4 (P(T = 2) = 1/4);
         // rolling a 2 from 0 slides 2 -> 0, a cycle of one turn.
         let b = builtin("tiny").unwrap();
-        let e = extremes(&b, &Chain::for_board(&b));
+        let e = extremes(&b);
         let s = e.shortest.unwrap();
         assert_eq!(s.turns, 2);
         assert_eq!(s.probability, BigRational::new(1.into(), 4.into()));
@@ -554,7 +654,7 @@ mod tests {
         // = 1/6 * (0 + 0 + 0 + 1/6 + 2/6 + 3/6) = 1/6, worked by hand (from r a roll of
         // 10 - r or more finishes: 7 - (10 - r) faces when r >= 4).
         let b = board("size = 10\n[rules]\novershoot = \"allow\"\n");
-        let e = extremes(&b, &Chain::for_board(&b));
+        let e = extremes(&b);
         let s = e.shortest.unwrap();
         assert_eq!(s.turns, 2);
         assert_eq!(s.probability, BigRational::new(1.into(), 6.into()));
@@ -573,7 +673,7 @@ mod tests {
         // (6 + 6 = 12 < 13) or when it is not (one turn, then a second turn: 2 rolls, e.g.
         // 5 then 6 + ... no: 5 + 6 = 11 and a six rolls again). Fewest rolls: 3 (e.g. 6 6 1).
         let b = board("size = 13\n[rules]\novershoot = \"allow\"\nroll_again = \"unlimited\"\n");
-        let e = extremes(&b, &Chain::for_board(&b));
+        let e = extremes(&b);
         let s = e.shortest.unwrap();
         assert_eq!(s.turns, 1);
         assert_eq!(s.rolls, 3);
@@ -583,8 +683,96 @@ mod tests {
     #[test]
     fn an_unreachable_finish_has_no_shortest_game() {
         let b = board("size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n");
-        let e = extremes(&b, &Chain::for_board(&b));
+        let e = extremes(&b);
         assert!(e.shortest.is_none());
         assert!(matches!(e.longest, Longest::Unbounded { .. }));
+    }
+
+    #[test]
+    fn a_one_use_ladder_gives_the_shortest_game_once() {
+        // A coin on 8 squares (overshoot allow), a one-use ladder 1 -> 6. By hand: the fastest
+        // game is 1 (ladder to 6), then 2 (to 8): 2 turns, P = 1/2 * 1/2 = 1/4 (0 -> 2 -> 4 ->
+        // 6 -> 8 takes 4). The ladder can be used only once, so the game breaks it.
+        let b = board(
+            "size = 8\nladders = [[1, 6]]\nonce = [1]\n[rules]\ndie = 2\novershoot = \"allow\"\n",
+        );
+        let e = extremes(&b);
+        let s = e.shortest.unwrap();
+        assert_eq!(s.turns, 2);
+        assert_eq!(s.probability, q(1, 4));
+        assert_eq!(s.witness[0].rolls, vec![1]);
+        assert_eq!(s.witness[0].squares, vec![6]);
+        assert_eq!(s.events, vec!["breaks the ladder on 1".to_string()]);
+        assert_eq!(s.rolls, 2);
+        // The longest game avoids the ladder (a one from 0 lands on it the first time): a two
+        // to 2, then six ones to 8: 7 turns, every move forward, so no cycle.
+        match e.longest {
+            Longest::Bounded { turns, witness } => {
+                assert_eq!(turns, 7);
+                assert_eq!(witness[0].rolls, vec![2]);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_extra_turn_square_shortens_the_game_by_a_turn_and_a_lost_turn_costs_one() {
+        // Size 4, a coin, overshoot allow. Plain: 0 -> 2 -> 4 takes 2 turns. With an extra
+        // turn on 2: 0 -> 2 (extra roll) -> 4 in one turn of two rolls; P(T = 1) = 1/2 * 1/2.
+        let extra = board("size = 4\nextra_turn = [2]\n[rules]\ndie = 2\novershoot = \"allow\"\n");
+        let s = extremes(&extra).shortest.unwrap();
+        assert_eq!(s.turns, 1);
+        assert_eq!(s.probability, q(1, 4));
+        assert_eq!(s.witness[0].rolls, vec![2, 2]);
+        assert_eq!(s.rolls, 2);
+        // A lost turn on 2 and on 1 and 3: every route pays a skipped turn except... none (from
+        // 0 the first roll lands on 1 or 2). Shortest: 0 -> 2, skip, 2 -> 4: 3 turns, 2 rolls.
+        let lose =
+            board("size = 4\nlose_turn = [1, 2, 3]\n[rules]\ndie = 2\novershoot = \"allow\"\n");
+        let s = extremes(&lose).shortest.unwrap();
+        assert_eq!(s.turns, 3);
+        assert_eq!(s.rolls, 2);
+        assert!(
+            s.witness[1].rolls.is_empty(),
+            "the skipped turn has no roll"
+        );
+        assert_eq!(s.events, vec!["loses its next turn on 2".to_string()]);
+    }
+
+    #[test]
+    fn the_witness_is_a_game_from_the_start_to_the_finish() {
+        // On the stateful fixtures: the turns follow one another (each begins where the last
+        // ended), the game ends on the finish, and its probability is positive.
+        for path in [
+            "tests/fixtures/sim/stateful-all.toml",
+            "tests/fixtures/sim/stateful-forever.toml",
+        ] {
+            let b = Board::load(std::path::Path::new(path)).unwrap();
+            let s = extremes(&b).shortest.unwrap();
+            assert_eq!(s.witness.len(), s.turns, "{path}");
+            let mut at = b.rules().start;
+            for t in &s.witness {
+                assert_eq!(t.from, at, "{path}");
+                at = t.to();
+            }
+            assert_eq!(at, b.size(), "{path}");
+            assert!(s.probability > q(0, 1));
+            // A second method: the exact law stepped turn by turn has no mass before the
+            // shortest game, and its term there is the shortest game's probability.
+            let options = crate::analysis::distribution::DistributionOptions {
+                turns: Some(s.turns),
+                ..Default::default()
+            };
+            let law = crate::analysis::stateful::board_distribution(&b, &options).unwrap();
+            for term in &law.terms {
+                let want = if term.n == s.turns {
+                    s.probability.clone()
+                } else {
+                    q(0, 1)
+                };
+                assert_eq!(term.p, want, "{path}: P(T = {})", term.n);
+            }
+            assert!(s.rolls <= s.witness.iter().map(|t| t.rolls.len()).sum::<usize>());
+        }
     }
 }

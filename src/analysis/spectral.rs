@@ -39,6 +39,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::Zero;
 
+use super::decay::{dyadic_integers, Extreme};
 use crate::chain::{Chain, ChainState};
 use crate::num::decimal::to_f64;
 
@@ -488,14 +489,9 @@ impl<'a> Block<'a> {
     /// x), in integers.
     fn collatz_wielandt(&self, x: &[f64]) -> (BigRational, BigRational) {
         let x = positive(x);
-        let parts: Vec<(u64, i32)> = x.iter().map(|&v| dyadic(v)).collect();
-        let e0 = parts.iter().map(|p| p.1).min().unwrap_or(0);
-        // x_i = X_i 2^e0 with X_i an integer.
-        let xs: Vec<BigInt> = parts
-            .iter()
-            .map(|&(m, e)| BigInt::from(m) << (e - e0) as usize)
-            .collect();
-        // (x Q_CC)_j = S_j 2^e0 / D.
+        // x_i = X_i 2^e with X_i an integer.
+        let (xs, _) = dyadic_integers(&x).expect("positive finite floats");
+        // (x Q_CC)_j = S_j 2^e / D.
         let s: Vec<BigInt> = (0..x.len())
             .map(|j| {
                 self.column(j)
@@ -504,18 +500,13 @@ impl<'a> Block<'a> {
                     .sum()
             })
             .collect();
-        // The ratio of j is S_j / (D X_j); compare S_a X_b with S_b X_a.
-        let less = |a: usize, b: usize| &s[a] * &xs[b] < &s[b] * &xs[a];
-        let (mut lo, mut hi) = (0, 0);
-        for j in 1..x.len() {
-            if less(j, lo) {
-                lo = j;
-            }
-            if less(hi, j) {
-                hi = j;
-            }
+        // The ratio of j is S_j / (D X_j).
+        let (mut lo, mut hi) = (Extreme::smallest(), Extreme::largest());
+        for (s, x) in s.iter().zip(&xs) {
+            lo.offer(s, x);
+            hi.offer(s, x);
         }
-        let ratio = |j: usize| BigRational::new(s[j].clone(), &self.q.d * &xs[j]);
+        let ratio = |e: Extreme| e.over(&self.q.d).expect("a block has states");
         (ratio(lo), ratio(hi))
     }
 }
@@ -540,18 +531,6 @@ fn ratio_range(x: &[f64], y: &[f64]) -> (f64, f64) {
         .zip(y)
         .map(|(a, b)| if *a > 0.0 { b / a } else { f64::INFINITY })
         .fold((f64::INFINITY, 0.0f64), |(l, h), r| (l.min(r), h.max(r)))
-}
-
-/// A positive finite float as `m 2^e` exactly.
-fn dyadic(v: f64) -> (u64, i32) {
-    let bits = v.to_bits();
-    let exp = ((bits >> 52) & 0x7ff) as i32;
-    let frac = bits & ((1u64 << 52) - 1);
-    if exp == 0 {
-        (frac, -1074)
-    } else {
-        (frac | (1u64 << 52), exp - 1075)
-    }
 }
 
 /// The largest float at or below `r >= 0`.

@@ -29,12 +29,11 @@ use num_traits::{One, Zero};
 use serde::Serialize;
 
 use super::expectation::{expect_with, Expectation};
-use super::stateful::stateful_chain;
 use super::visits::{jump_passes, visits, VisitsError};
 use crate::board::{Board, Jump, Square};
-use crate::chain::{Chain, ChainState};
+use crate::chain::{on_player_chain, Chain, Memory};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
-use crate::game::Capabilities;
+use crate::game::{Capabilities, OnSquare};
 
 /// The most transient squares for which the reach probabilities are solved (one right-hand side
 /// per square).
@@ -64,7 +63,7 @@ pub struct SquareAnswer {
 #[non_exhaustive]
 pub struct JumpAnswer {
     /// The jump.
-    #[serde(flatten, serialize_with = "jump_with_kind")]
+    #[serde(flatten, serialize_with = "crate::board::jump_with_kind")]
     pub jump: Jump,
     /// Expected number of times it is taken in a game.
     #[serde(serialize_with = "crate::num::json::exact")]
@@ -72,16 +71,6 @@ pub struct JumpAnswer {
     /// Probability that it is taken at least once.
     #[serde(serialize_with = "crate::num::json::exact")]
     pub taken: BigRational,
-}
-
-/// `{from, to, kind}` of a jump, `kind` being `"snake"` (down) or `"ladder"` (up).
-fn jump_with_kind<S: serde::Serializer>(jump: &Jump, serializer: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeMap;
-    let mut map = serializer.serialize_map(Some(3))?;
-    map.serialize_entry("from", &jump.from)?;
-    map.serialize_entry("kind", jump.kind())?;
-    map.serialize_entry("to", &jump.to)?;
-    map.end()
 }
 
 /// Why the reach probabilities (and the jumps' answers) are missing.
@@ -341,19 +330,11 @@ pub fn chain_end(board: &Board, jump: Jump) -> Square {
 /// The law of the token's square after `n` turns (the finish included once reached), in square
 /// order, squares of probability 0 left out.
 pub fn occupancy(board: &Board, n: usize) -> Vec<(Square, BigRational)> {
-    if !Capabilities::of(board).stateless {
-        occupancy_of(&stateful_chain(board), n, |s| s.square)
-    } else {
-        occupancy_of(&Chain::for_board(board), n, |s| *s)
-    }
+    on_player_chain!(board, Memory::Full, |_, chain| occupancy_of(chain, n))
 }
 
 /// The start's row of `P^n` for `chain`, summed by square.
-fn occupancy_of<S: ChainState>(
-    chain: &Chain<S>,
-    n: usize,
-    square: impl Fn(&S) -> Square,
-) -> Vec<(Square, BigRational)> {
+fn occupancy_of<S: OnSquare>(chain: &Chain<S>, n: usize) -> Vec<(Square, BigRational)> {
     let d = chain.common_denominator();
     let rows: Vec<Vec<(usize, BigInt)>> = chain
         .rows()
@@ -391,7 +372,7 @@ fn occupancy_of<S: ChainState>(
     let mut by_square: BTreeMap<Square, BigInt> = BTreeMap::new();
     for (state, xi) in chain.states().iter().zip(x) {
         if !xi.is_zero() {
-            *by_square.entry(square(state)).or_insert_with(BigInt::zero) += xi;
+            *by_square.entry(state.square()).or_insert_with(BigInt::zero) += xi;
         }
     }
     by_square

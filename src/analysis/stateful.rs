@@ -1,6 +1,7 @@
-//! The analyses of one player on a stateful board (one-use jumps, point squares, lost and extra
-//! turns): the chain over [`PlayerState`]s, the expectations and the distribution of T on it
-//! (projected back to squares for the reports), and the exact law of the final score.
+//! The chains of one player on a stateful board (one-use jumps, point squares, lost and extra
+//! turns) over [`PlayerState`]s, the distribution of T on any board (on the chain over the
+//! state its rules need, projected back to squares for the reports), its exact mean, and the
+//! exact law of the final score.
 //!
 //! The law of T and the expectations are computed on [`turns_chain`], the lumped chain that
 //! forgets the eaten point squares ([`StatefulBoard::for_turns`]: up to 2^(point squares) times
@@ -22,22 +23,24 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use super::distribution::{distribution, Distribution, DistributionOptions, Mean, TooMuchWork};
-use super::expectation::{expect_chain_with, expected_turns, Expectation, Expectations};
-use super::fundamental::expected_rewards;
+use super::expectation::expected_turns;
 use super::stateful_fits::{check_stateful, Needs, StatefulTooBig, STATEFUL_SECONDS_LIMIT};
 use crate::board::{Board, Square};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
-use crate::chain::{compound_move, Chain, ChainState, Turn, TurnModel, TurnRewards};
+use crate::chain::{
+    compound_move, on_player_chain, stateful_game, Chain, ChainState, Memory, RollLevel, Turn,
+    TurnModel,
+};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, SparseRows, System, Wanted};
 use crate::game::Progress;
-use crate::game::{Capabilities, PlayerState, StatefulBoard};
+use crate::game::{Capabilities, OnSquare, PlayerState, StatefulBoard};
 
 /// The chain of one player on a stateful board, over the full state (what is used up, eaten or
 /// owed).
 pub fn stateful_chain(board: &Board) -> Chain<PlayerState> {
-    Chain::build(&StatefulBoard::new(board))
+    stateful_game(board, Memory::Full).1
 }
 
 /// The chain of one player with the eaten point squares forgotten
@@ -50,95 +53,13 @@ pub fn turns_chain(board: &Board) -> Chain<PlayerState> {
 /// [`turns_chain`] when the game always ends, else [`stateful_chain`] (whose trap names the full
 /// state, as the reports show it).
 pub fn law_chain(board: &Board) -> Chain<PlayerState> {
-    let chain = turns_chain(board);
-    if chain.always_ends() || board.point_squares().is_empty() {
-        chain
-    } else {
-        stateful_chain(board)
-    }
+    stateful_game(board, Memory::Turns).1
 }
 
-/// The expectations on a stateful board; `per_square` gives the expected remaining turns from
-/// each square reached with nothing used up, eaten or owed (on the full chain, which says which
-/// of those states are reachable). Solved by verified lifting (`expected_rewards`) when that
-/// route applies, else by the bounded routes.
-pub fn expect_stateful(board: &Board, per_square: bool) -> Expectation<Square> {
-    let chain = if per_square {
-        stateful_chain(board)
-    } else {
-        law_chain(board)
-    };
-    let expectation = match by_verified_lifting(&chain, per_square) {
-        Some(e) => Expectation::Finite(Box::new(e)),
-        None => expect_chain_with(&chain, per_square),
-    };
-    match expectation {
-        Expectation::Infinite(trap) => Expectation::Infinite(trap.map(|s| s.square)),
-        Expectation::Finite(e) => {
-            let e = *e;
-            let fresh = |s: &PlayerState| s.progress == Default::default() && !s.owed;
-            Expectation::Finite(Box::new(Expectations {
-                per_square: e
-                    .per_square
-                    .into_iter()
-                    .filter(|(s, _)| fresh(s))
-                    .map(|(s, t)| (s.square, t))
-                    .collect(),
-                turns: e.turns,
-                variance: e.variance,
-                rolls: e.rolls,
-                snakes: e.snakes,
-                ladders: e.ladders,
-                climbed: e.climbed,
-                slid: e.slid,
-            }))
-        }
-    }
-}
-
-/// Every expectation by one verified lifting ([`expected_rewards`]), when that route applies.
-fn by_verified_lifting(
-    chain: &Chain<PlayerState>,
-    per_square: bool,
-) -> Option<Expectations<PlayerState>> {
-    let n = chain.transient_count();
-    let fields: [fn(&TurnRewards) -> &BigRational; 5] = [
-        |r| &r.rolls,
-        |r| &r.snakes,
-        |r| &r.ladders,
-        |r| &r.climbed,
-        |r| &r.slid,
-    ];
-    let rewards: Vec<Vec<BigRational>> = fields
-        .iter()
-        .map(|f| (0..n).map(|i| f(chain.rewards(i)).clone()).collect())
-        .collect();
-    let x = expected_rewards(chain, &rewards, true)?;
-    let s = chain.start();
-    let turns = x.expected[0].get(s);
-    let second = x.second_moment(s).expect("asked for");
-    let at = |k: usize| x.expected[k].get(s);
-    Some(Expectations {
-        variance: second - &turns * &turns,
-        rolls: at(1),
-        snakes: at(2),
-        ladders: at(3),
-        climbed: at(4),
-        slid: at(5),
-        turns,
-        per_square: if per_square {
-            (0..n)
-                .map(|i| (chain.states()[i], x.expected[0].get(i)))
-                .collect()
-        } else {
-            Vec::new()
-        },
-    })
-}
-
-/// The distribution of T on any board: on the square chain, or on the stateful chain with the
-/// trap projected to its square. The mean is always exact: when the terms computed leave a tail,
-/// it is E\[T\] from the exact expectation solve rather than an estimate of the tail's part.
+/// The distribution of T on any board, on its one-player chain (on a board that changes during
+/// a game, the chain without the eaten apples: the same law of T on fewer states), the trap
+/// projected to its square. The mean is always exact: when the terms computed leave a tail, it
+/// is E\[T\] from the exact expectation solve rather than an estimate of the tail's part.
 ///
 /// # Errors
 ///
@@ -147,24 +68,19 @@ pub fn board_distribution(
     board: &Board,
     options: &DistributionOptions,
 ) -> Result<Distribution<Square>, TooMuchWork> {
-    // On the chain without the eaten apples (the same law of T, fewer states); the exact mean
-    // on the chain the law is stepped on, unless the roll-level form serves (then the chain
-    // goes first).
-    if !Capabilities::of(board).stateless {
-        let chain = law_chain(board);
-        let mut dist = distribution(&chain, options)?;
-        exact_mean_on(board, Some(&chain), &mut dist.mean);
-        Ok(dist.map_states(|s| s.square))
-    } else if crate::chain::RollSquares::applies(board) {
-        let mut dist = distribution(&Chain::for_board(board), options)?;
+    let mut dist = on_player_chain!(board, Memory::Turns, |_, chain| {
+        let mut dist = distribution(chain, options)?;
+        if !RollLevel::applies(board) {
+            // Solved on the chain the law was stepped on, not on one built again.
+            exact_mean_on(board, Some(chain), &mut dist.mean);
+        }
+        dist.map_states(|s| s.square())
+    });
+    if RollLevel::applies(board) {
+        // Solved on the roll-level form, once the chain the law was stepped on is gone.
         exact_mean(board, &mut dist.mean);
-        Ok(dist)
-    } else {
-        let chain = Chain::for_board(board);
-        let mut dist = distribution(&chain, options)?;
-        exact_mean_on(board, Some(&chain), &mut dist.mean);
-        Ok(dist)
     }
+    Ok(dist)
 }
 
 /// Replaces an approximate mean by E\[T\] from the exact expectation solve of `board`.
@@ -501,7 +417,9 @@ fn eaten_by_subsets(board: &Board) -> Option<Vec<(u64, BigRational)>> {
 mod tests {
     use super::*;
     use crate::analysis::distribution::{distribution, DistributionOptions};
-    use crate::analysis::expectation::expect;
+    use crate::analysis::expectation::{
+        by_verified_lifting, expect, expect_chain_with, Expectation, Expectations,
+    };
     use crate::chain::Chain;
     use crate::test_util::{board, q};
 

@@ -7,9 +7,10 @@ use num_rational::BigRational;
 
 use crate::analysis::distribution::{distribution, Distribution, DistributionOptions, TooMuchWork};
 use crate::analysis::expectation::{expect, Expectation};
-use crate::analysis::shortest::{extremes, Extremes};
+use crate::analysis::shortest::{extremes_of, Extremes};
 use crate::board::Board;
 use crate::chain::Chain;
+use crate::game::SingleBoard;
 
 /// The turn counts for "P(finish within n turns)".
 pub const WITHIN: [usize; 4] = [10, 25, 50, 100];
@@ -44,7 +45,7 @@ pub fn summarize(board: &Board) -> Result<Summary, TooMuchWork> {
     let distribution = distribution(&chain, &options)?;
     Ok(Summary {
         expectation: expect(board),
-        extremes: extremes(board, &chain),
+        extremes: extremes_of(board, &SingleBoard::new(board), &chain),
         distribution,
     })
 }

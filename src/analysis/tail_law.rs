@@ -42,6 +42,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
+use super::decay::{dyadic_integers, Extreme};
 use crate::analysis::spectral::TransientQ;
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
@@ -49,7 +50,6 @@ use crate::exact::scaled::Scaled;
 use crate::num::decimal::{decade, format_scaled, over_power_of_ten, round_scaled, to_f64};
 use crate::num::dyadic::{self, Dyadic};
 use crate::num::gcd::gcd;
-use crate::num::limbs::float_parts;
 
 mod settling;
 
@@ -218,7 +218,12 @@ struct Bounds {
 /// multiplication, so no fraction is reduced until the four results are.
 fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
     let d = &q.d;
-    let (big_u, e) = dyadic_integers(u)?;
+    // u = U / 2^E with E >= 0.
+    let (mut big_u, e) = dyadic_integers(u)?;
+    if e > 0 {
+        big_u.iter_mut().for_each(|x| *x <<= e as usize);
+    }
+    let e = (-e).max(0) as usize;
     let big = u.iter().cloned().fold(0.0, f64::max);
     let floor = big * 2f64.powi(-TINY_BITS);
     let big_w: Vec<BigInt> = u
@@ -237,7 +242,8 @@ fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds
         }
     }
     let shift = p.first().map_or(0, |b| b.shift) as usize;
-    let (mut r, mut alpha, mut l, mut beta) = (None, None, None, None);
+    let (mut r, mut alpha) = (Extreme::largest(), Extreme::largest());
+    let (mut l, mut beta) = (Extreme::smallest(), Extreme::smallest());
     let mut slack = BigInt::zero();
     for j in 0..u.len() {
         if big_u[j].is_zero() {
@@ -251,20 +257,21 @@ fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds
         }
         // Upper: u Q <= r u, and p <= alpha u + s with s the upper bounds on the states left
         // out of w (their mass never grows: Q's rows sum to at most 1, so s Q^k 1 <= s 1).
-        r = Some(extreme(r, (uq[j].clone(), d * &big_u[j]), true));
+        r.offer(&uq[j], &big_u[j]);
         if big_w[j].is_zero() {
             slack += BigInt::from(p[j].hi);
             continue;
         }
         let hi = BigInt::from(p[j].hi) << e;
-        alpha = Some(extreme(alpha, (hi, big_u[j].clone() << shift), true));
+        alpha.offer(&hi, &(&big_u[j] << shift));
         // Lower: w Q >= l w and p >= beta w, over the states where w_j > 0.
-        l = Some(extreme(l, (wq[j].clone(), d * &big_w[j]), false));
+        l.offer(&wq[j], &big_w[j]);
         let lo = BigInt::from(p[j].lo) << e;
-        beta = Some(extreme(beta, (lo, big_w[j].clone() << shift), false));
+        beta.offer(&lo, &(&big_w[j] << shift));
     }
-    let ratio = |x: Option<(BigInt, BigInt)>| x.map(|(n, d)| BigRational::new(n, d));
-    let (r, alpha, l, beta) = (ratio(r)?, ratio(alpha)?, ratio(l)?, ratio(beta)?);
+    // r and l over D ((u Q)_j / u_j = (U A)_j / (D U_j)), alpha and beta over 1.
+    let one = BigInt::one();
+    let (r, alpha, l, beta) = (r.over(d)?, alpha.over(&one)?, l.over(d)?, beta.over(&one)?);
     let total = |v: &[BigInt]| BigRational::new(v.iter().sum::<BigInt>(), BigInt::one() << e);
     Some(Bounds {
         a: round(&(alpha * total(&big_u)), true),
@@ -273,40 +280,6 @@ fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds
         b: round(&(beta * total(&big_w)), false),
         l: round(&l, false),
     })
-}
-
-/// The floats of `u` (finite, nonnegative) as integers `U` and an exponent E with
-/// `u_j = U_j / 2^E` exactly.
-fn dyadic_integers(u: &[f64]) -> Option<(Vec<BigInt>, usize)> {
-    let parts: Vec<(u64, i16)> = u.iter().map(|&x| float_parts(x)).collect::<Option<_>>()?;
-    let e = parts
-        .iter()
-        .filter(|(m, _)| *m != 0)
-        .map(|&(_, x)| -i64::from(x))
-        .max()
-        .unwrap_or(0)
-        .max(0) as usize;
-    let big = parts
-        .iter()
-        .map(|&(m, x)| BigInt::from(m) << (i64::from(x) + e as i64) as usize)
-        .collect();
-    Some((big, e))
-}
-
-/// The larger (or smaller) of two nonnegative fractions `n / d` (`d > 0`), compared by cross
-/// multiplication; `None` stands for no fraction yet.
-fn extreme(best: Option<(BigInt, BigInt)>, x: (BigInt, BigInt), larger: bool) -> (BigInt, BigInt) {
-    match best {
-        None => x,
-        Some(b) => {
-            let x_is_larger = &x.0 * &b.1 > &b.0 * &x.1;
-            if x_is_larger == larger {
-                x
-            } else {
-                b
-            }
-        }
-    }
 }
 
 /// The row vector `U A` in integers (A: [`TransientQ`]'s rows).

@@ -22,13 +22,12 @@ use num_traits::{One, Zero};
 
 use std::collections::BTreeMap;
 
-use super::stateful::stateful_chain;
 use crate::board::{Board, Jump, Square};
-use crate::chain::{Chain, ChainState, Trap};
+use crate::chain::{on_player_chain, Chain, Memory, Trap};
 use crate::exact::solve::{
     identity_minus, solve, solve_float, transient_matrix, SparseRows, System, Wanted,
 };
-use crate::game::{roll, Capabilities, RollOutcome};
+use crate::game::{roll, Capabilities, OnSquare, RollOutcome};
 use crate::num::decimal::to_f64;
 use crate::num::gcd;
 
@@ -56,10 +55,10 @@ pub enum VisitsError {
 
 /// The error for a chain's `trap`: a turn that can go on for ever, or a square from which the
 /// finish cannot be reached.
-fn infinite<S>(trap: Trap<S>, square: impl Fn(&S) -> Square) -> VisitsError {
+fn infinite<S: OnSquare>(trap: Trap<S>) -> VisitsError {
     match trap.endless_turn {
-        true => VisitsError::EndlessTurn(square(&trap.state)),
-        false => VisitsError::Infinite(square(&trap.state)),
+        true => VisitsError::EndlessTurn(trap.state.square()),
+        false => VisitsError::Infinite(trap.state.square()),
     }
 }
 
@@ -82,24 +81,17 @@ fn infinite<S>(trap: Trap<S>, square: impl Fn(&S) -> Square) -> VisitsError {
 /// assert_eq!(v.squares, vec![(0, two.clone()), (3, two)]);
 /// ```
 pub fn visits(board: &Board) -> Result<Visits, VisitsError> {
-    if !Capabilities::of(board).stateless {
-        // The state is more than the square: sum the visits of the states on each square.
-        let chain = stateful_chain(board);
-        let values = start_row(&chain, |s| s.square)?;
+    let squares: Vec<(Square, BigRational)> = on_player_chain!(board, Memory::Full, |_, chain| {
+        // The visits of the states on each square summed, in square order.
+        let values = start_row(chain)?;
         let mut by_square: BTreeMap<Square, BigRational> = BTreeMap::new();
         for (state, v) in chain.states().iter().zip(values) {
             *by_square
-                .entry(state.square)
+                .entry(state.square())
                 .or_insert_with(BigRational::zero) += v;
         }
-        return Ok(Visits {
-            squares: by_square.into_iter().collect(),
-            jumps: None,
-        });
-    }
-    let chain = Chain::for_board(board);
-    let values = start_row(&chain, |s| *s)?;
-    let squares: Vec<(Square, BigRational)> = chain.states().iter().copied().zip(values).collect();
+        by_square.into_iter().collect()
+    });
     let jumps = jump_uses(board, &squares);
     Ok(Visits { squares, jumps })
 }
@@ -109,14 +101,10 @@ pub fn visits(board: &Board) -> Result<Visits, VisitsError> {
 ///
 /// # Errors
 ///
-/// [`VisitsError::Infinite`] (with the square of the trap, by `square`) when the game can last
-/// forever.
-pub fn start_row<S: ChainState>(
-    chain: &Chain<S>,
-    square: impl Fn(&S) -> Square,
-) -> Result<Vec<BigRational>, VisitsError> {
+/// [`VisitsError::Infinite`] (with the square of the trap) when the game can last forever.
+pub fn start_row<S: OnSquare>(chain: &Chain<S>) -> Result<Vec<BigRational>, VisitsError> {
     if let Some(trap) = chain.trap() {
-        return Err(infinite(trap, square));
+        return Err(infinite(trap));
     }
     let t = chain.transient_count();
     if t == 0 {
@@ -141,19 +129,13 @@ pub fn start_row<S: ChainState>(
 ///
 /// [`VisitsError::Infinite`] when the game can last forever (found exactly, as in [`visits`]).
 pub fn visits_float(board: &Board) -> Result<Vec<(Square, f64)>, VisitsError> {
-    if !Capabilities::of(board).stateless {
-        return start_row_float(&stateful_chain(board), |s| s.square);
-    }
-    start_row_float(&Chain::for_board(board), |s| *s)
+    on_player_chain!(board, Memory::Full, |_, chain| start_row_float(chain))
 }
 
 /// [`start_row`] in floating point, summed per square.
-fn start_row_float<S: ChainState>(
-    chain: &Chain<S>,
-    square: impl Fn(&S) -> Square,
-) -> Result<Vec<(Square, f64)>, VisitsError> {
+fn start_row_float<S: OnSquare>(chain: &Chain<S>) -> Result<Vec<(Square, f64)>, VisitsError> {
     if let Some(trap) = chain.trap() {
-        return Err(infinite(trap, square));
+        return Err(infinite(trap));
     }
     let t = chain.transient_count();
     let a = reversed_transpose(&identity_minus(&transient_matrix(chain)));
@@ -167,7 +149,7 @@ fn start_row_float<S: ChainState>(
         e[t - 1 - chain.start()] = 1.0;
         let solved = solve_float(&a, &[e], None).expect("I - Q is nonsingular: the game ends");
         for (i, v) in solved[0].iter().rev().enumerate() {
-            *by_square.entry(square(&chain.states()[i])).or_insert(0.0) += v;
+            *by_square.entry(chain.states()[i].square()).or_insert(0.0) += v;
         }
     }
     Ok(by_square.into_iter().collect())
@@ -211,7 +193,7 @@ pub fn jump_uses(
 #[allow(clippy::type_complexity)]
 pub fn jump_passes(board: &Board, from: &[Square]) -> Option<(Vec<Jump>, Vec<Vec<BigRational>>)> {
     let caps = Capabilities::of(board);
-    if caps.rolls_again || !caps.deterministic {
+    if caps.rolls_again || !caps.deterministic || !caps.stateless {
         return None;
     }
     let jumps = all_jumps(board);

@@ -125,6 +125,16 @@ impl RollAgain {
     }
 }
 
+impl RollAgain {
+    /// The rule as a board file writes it: `"none"`, `"unlimited"` or the integer K.
+    pub fn toml(&self) -> String {
+        match self {
+            RollAgain::Forfeit(k) => k.to_string(),
+            other => format!("\"{other}\""),
+        }
+    }
+}
+
 impl fmt::Display for RollAgain {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -364,6 +374,24 @@ impl Jump {
             "ladder"
         }
     }
+}
+
+/// `{from, kind, to}` of a jump (its [`Jump::kind`] beside its squares): the serde form of a
+/// result's jump field flattened into the answers about it.
+///
+/// # Errors
+///
+/// The serializer's.
+pub(crate) fn jump_with_kind<S: serde::Serializer>(
+    jump: &Jump,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeMap;
+    let mut map = serializer.serialize_map(Some(3))?;
+    map.serialize_entry("from", &jump.from)?;
+    map.serialize_entry("kind", jump.kind())?;
+    map.serialize_entry("to", &jump.to)?;
+    map.end()
 }
 
 /// A value read from a board file, with the line it came from (none for values set on the

@@ -81,16 +81,20 @@ impl RollLevel {
         self.start
     }
 
-    /// The roll-level form of `board`, or `None` when its rules forfeit on the K-th top throw,
-    /// its probabilities need a common denominator above [`MAX_DENOMINATOR`], or D times a
-    /// roll's snakes, ladders or squares climbed or slid would pass it (the rewards' right-hand
-    /// sides are machine words).
+    /// The roll-level form of `board`, or `None` when its player's state is more than the
+    /// square (the form has a row per square), its rules forfeit on the K-th top throw, its
+    /// probabilities need a common denominator above [`MAX_DENOMINATOR`], or D times a roll's
+    /// snakes, ladders or squares climbed or slid would pass it (the rewards' right-hand sides
+    /// are machine words).
     ///
     /// One walk over the rolls: the squares are found breadth first with each one's rolls kept
     /// as they are met (their squares numbered in the order found), then put in square order and
     /// renumbered, where [`RollSquares::new`] finds the squares and [`RollSquares::rolls`] rolls
     /// again from each.
     pub fn new(board: &Board) -> Option<RollLevel> {
+        if !RollLevel::applies(board) {
+            return None;
+        }
         let Discovery {
             denominator,
             per_throw,
@@ -233,6 +237,15 @@ pub struct RollSquares<'b> {
     pub start: Option<usize>,
     /// D: every roll's probability is its weight over D.
     pub denominator: u64,
+}
+
+impl RollLevel {
+    /// True when `board` has a roll-level form to solve on ([`RollLevel::new`] gives one): its
+    /// player's state is its square (the form has a row per square) and [`RollSquares`]
+    /// applies.
+    pub fn applies(board: &Board) -> bool {
+        Capabilities::of(board).stateless && RollSquares::applies(board)
+    }
 }
 
 impl<'b> RollSquares<'b> {

@@ -11,7 +11,7 @@ use ladders::num::decimal::fixed;
 use ladders::report::expect::{
     float_to_json, to_json, write_float_text, write_text, ExpectOptions,
 };
-use ladders::report::moments::{to_json as moments_json, write_text as write_moments};
+use ladders::report::moments::write_text as write_moments;
 use ladders::report::text::exact_text;
 use ladders::{Expectations, Game};
 use num_rational::BigRational;
@@ -121,7 +121,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if args.output.json {
         let mut value = serde_json::to_value(to_json(board, &expectation, options))?;
         if let (Some(m), Some(obj)) = (&moments, value.as_object_mut()) {
-            obj.insert("moments".into(), moments_json(m, options.digits));
+            obj.insert(
+                "moments".into(),
+                ladders::report::json::value_at_digits(m, options.digits)?,
+            );
         }
         if let (Some(s), Some(map)) = (&score, value.as_object_mut()) {
             map.insert("score".into(), score_json(s, options.digits));
@@ -164,7 +167,10 @@ fn run_policy(args: &Args, chosen: &Chosen, out: &mut dyn Write) -> Result<ExitC
         if let Some(obj) = value.as_object_mut() {
             obj.insert("policy".into(), chosen.name.clone().into());
             if let Some(m) = &moments {
-                obj.insert("moments".into(), moments_json(m, options.digits));
+                obj.insert(
+                    "moments".into(),
+                    ladders::report::json::value_at_digits(m, options.digits)?,
+                );
             }
         }
         write_json(out, &value)?;

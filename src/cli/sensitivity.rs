@@ -5,7 +5,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::report::design::{sensitivity_json, write_sensitivity, write_sensitivity_csv};
+use ladders::report::design::{write_sensitivity, write_sensitivity_csv};
+use ladders::report::json::Report;
 use ladders::{Game, Sensitivity};
 
 use super::board_args::BoardArgs;
@@ -41,15 +42,16 @@ pub struct Args {
 /// Runs `sensitivity`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let game = Game::from_board(args.board.load()?);
-    let Sensitivity { base, removals, .. } = game.sensitivity()?;
+    let sensitivity = game.sensitivity()?;
     let board = game.board();
     let digits = args.digits.get();
+    let Sensitivity { base, removals, .. } = &sensitivity;
     if args.output.json {
-        write_json(out, &sensitivity_json(board, &base, &removals, digits))?;
+        write_json(out, &Report::new(board, &sensitivity, digits))?;
     } else if args.csv {
-        write_sensitivity_csv(out, &removals, digits, args.exact)?;
+        write_sensitivity_csv(out, removals, digits, args.exact)?;
     } else {
-        write_sensitivity(out, board, &base, &removals, digits, args.exact)?;
+        write_sensitivity(out, board, base, removals, digits, args.exact)?;
     }
     Ok(exit::code(exit::SUCCESS))
 }

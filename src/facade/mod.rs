@@ -35,7 +35,6 @@ use crate::analysis::moments::{checked_moments, exact_solve_seconds, moments_fit
 use crate::analysis::pgf::tail::{decay_rate, DecayRate};
 use crate::analysis::pgf::{pgf_seconds, pgf_within, Pgf, PGF_SECONDS_LIMIT};
 use crate::analysis::shortest::{extremes, Extremes};
-use crate::analysis::shortest_state::stateful_extremes;
 use crate::analysis::squares::{check_square_answers, square_answers, SquareAnswers};
 use crate::analysis::stateful::{board_distribution, law_chain};
 use crate::analysis::stateful_fits::Needs;
@@ -308,10 +307,7 @@ impl Game {
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::Full)?;
-        self.watched(|| match Capabilities::of(&self.board).stateless {
-            true => extremes(&self.board, &Chain::for_board(&self.board)),
-            false => stateful_extremes(&self.board),
-        })
+        self.watched(|| extremes(&self.board))
     }
 }
 

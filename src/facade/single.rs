@@ -10,9 +10,9 @@ use super::{Error, Game};
 use crate::analysis::design::{expected_turns, sensitivity, sensitivity_seconds, Removal};
 use crate::analysis::distribution::DistributionOptions;
 use crate::analysis::expectation::{expect_float, expect_with, Expectation, FloatExpectation};
+use crate::analysis::likeliest::board_likeliest;
 use crate::analysis::likeliest::LikeliestTurns;
 use crate::analysis::moments::{checked_moments, moments_fit, Moments};
-use crate::analysis::shortest_state::board_likeliest;
 use crate::analysis::shown::{board_shown_distribution, ShownDistribution};
 use crate::analysis::squares::occupancy;
 use crate::analysis::stateful::{law_chain, score, score_fits, Score};
@@ -36,13 +36,16 @@ pub struct Expectations {
     pub score: Option<Score>,
 }
 
-/// Each jump's effect on the expected turns, answered by [`Game::sensitivity`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Each jump's effect on the expected turns, answered by [`Game::sensitivity`] (serialized
+/// as `sensitivity --json`'s `turns` and `removed`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Sensitivity {
     /// The board's own expected turns.
+    #[serde(rename = "turns", serialize_with = "crate::num::json::exact")]
     pub base: BigRational,
     /// Every snake and ladder removed in turn, the largest change first.
+    #[serde(rename = "removed")]
     pub removals: Vec<Removal>,
 }
 

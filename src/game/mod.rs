@@ -19,7 +19,7 @@ pub use roll::{
     nudge, roll, roll_deciding, roll_to_offer, roll_with, take_offer, Progress, RollLaw,
     RollOutcome,
 };
-pub use state::{PlayerState, StatefulBoard};
+pub use state::{OnSquare, PlayerState, StatefulBoard};
 pub use turn::{
     begin, end_turn, next_streak, play_throw, rolls_again, throw_effect, throw_into, turn_step,
     turn_steps, InTurn, Step, ThrowEffect, Thrown, TurnStep,

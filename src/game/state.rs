@@ -13,9 +13,77 @@
 //! eaten, is the lumped state's. The law of T and every reward but the points are the same on
 //! both, on up to 2^(point squares) times fewer states.
 
+use std::fmt::Debug;
+use std::hash::Hash;
+
 use super::roll::jump_turn;
 use super::{roll_with, Branches, Progress, RollGame, RollOutcome};
 use crate::board::{Board, Dice, RollAgain, Square};
+
+/// One player's state between turns as the per-square answers see it: the square its token
+/// stands on (the projection), whether nothing else is remembered, and what a turn changed.
+/// A square is such a state ([`super::SingleBoard`]); so is a [`PlayerState`].
+pub trait OnSquare: Clone + Eq + Hash + Ord + Debug {
+    /// The square the token stands on.
+    fn square(&self) -> Square;
+    /// True when the state remembers nothing but its square (nothing used up, eaten or owed):
+    /// the states per-square answers speak of.
+    fn is_fresh(&self) -> bool;
+    /// What a turn from `self` to `after` did besides moving, in words (the one-use jumps it
+    /// broke, the point squares it ate, a turn it lost); none on a board that remembers nothing.
+    fn turn_events(&self, _board: &Board, _after: &Self) -> Vec<String> {
+        Vec::new()
+    }
+}
+
+impl OnSquare for Square {
+    fn square(&self) -> Square {
+        *self
+    }
+
+    fn is_fresh(&self) -> bool {
+        true
+    }
+}
+
+impl OnSquare for PlayerState {
+    fn square(&self) -> Square {
+        self.square
+    }
+
+    fn is_fresh(&self) -> bool {
+        self.progress == Progress::default() && !self.owed
+    }
+
+    fn turn_events(&self, board: &Board, after: &PlayerState) -> Vec<String> {
+        let (a, b) = (self, after);
+        let mut out = Vec::new();
+        let used = b.progress.used & !a.progress.used;
+        for (i, &sq) in board.once_squares().iter().enumerate() {
+            if used >> i & 1 == 1 {
+                let kind = if board.jump_from(sq).is_some_and(|to| to > sq) {
+                    "ladder"
+                } else {
+                    "snake"
+                };
+                out.push(format!("breaks the {kind} on {sq}"));
+            }
+        }
+        let eaten = b.progress.eaten & !a.progress.eaten;
+        for (i, &(sq, points)) in board.point_squares().iter().enumerate() {
+            if eaten >> i & 1 == 1 {
+                out.push(format!("eats the point square {sq} ({points:+})"));
+            }
+        }
+        // Under jump_takes_turn a turn owed on a jump's start is the jump's own turn, which the
+        // witness shows (no roll, the token moved).
+        let jump_turn = board.rules().jump_takes_turn && board.jump_from(b.square).is_some();
+        if b.owed && !a.owed && !jump_turn {
+            out.push(format!("loses its next turn on {}", b.square));
+        }
+        out
+    }
+}
 
 /// A player's state on a stateful board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -36,6 +36,12 @@ pub fn with_digits<T>(digits: usize, serialize: impl FnOnce() -> T) -> T {
     serialize()
 }
 
+/// The digits after the point of a decimal serialized now: the report's ([`with_digits`]) or
+/// [`DECIMAL_DIGITS`] (for a decimal that is not an exact number's, such as a square root).
+pub fn decimal_digits() -> usize {
+    REPORT_DIGITS.with(Cell::get).unwrap_or(DECIMAL_DIGITS)
+}
+
 /// The serde form of one exact number.
 #[derive(Serialize)]
 struct Form {

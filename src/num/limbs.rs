@@ -1,7 +1,7 @@
 //! Arithmetic on words and little-endian `u64` limb slices for the exact routes: the inverse
 //! modulo 2^64 (for Montgomery reduction, exact division and p-adic lifting), exact division and
 //! remainders by odd words, shifts, and conversion to `BigInt`; a float's parts. Used by the
-//! exact stepping and the solver (`exact::step`, `exact::solve`) and the tail law.
+//! exact stepping and the solver (`exact::step`, `exact::solve`) and the decay certificates.
 
 use num_bigint::{BigInt, BigUint, Sign};
 

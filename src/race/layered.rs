@@ -103,6 +103,9 @@ pub struct LayeredChain<S> {
     ate: Vec<(u64, u64)>,
     /// The seat to move in each state.
     mover: Vec<u32>,
+    /// `uneaten[s]`: bit j is set when the game reaches s from the start along turns that
+    /// did not eat apple j (s is a state of the race to apple j).
+    uneaten: Vec<u64>,
 }
 
 /// The turn from one state, as integer weights over one denominator.
@@ -275,6 +278,7 @@ impl<S: RaceState> LayeredChain<S> {
             ate_first: vec![0],
             ate: Vec::new(),
             mover: Vec::with_capacity(order.len()),
+            uneaten: Vec::new(),
         };
         for &i in &ids {
             let row = &rows[i];
@@ -293,6 +297,7 @@ impl<S: RaceState> LayeredChain<S> {
             chain.won.extend_from_slice(&row.won);
         }
         chain.states = ids.iter().map(|&i| order[i].clone()).collect();
+        chain.uneaten = uneaten(&chain);
         chain.layers = layer_bounds(&chain);
         chain.triangular = chain
             .layers
@@ -331,6 +336,38 @@ fn layer_bounds<S>(chain: &LayeredChain<S>) -> Vec<usize> {
     }
     bounds.push(n);
     bounds
+}
+
+/// Each state's apples not yet eaten on some way there ([`LayeredChain::uneaten`]): all bits
+/// at the start, then along every turn the bits of the apples it did not eat, until nothing
+/// changes.
+fn uneaten<S: RaceState>(chain: &LayeredChain<S>) -> Vec<u64> {
+    let mut bits = vec![0u64; chain.first.len() - 1];
+    bits[chain.start] = !0;
+    let mut queue = vec![chain.start];
+    while let Some(s) = queue.pop() {
+        let row = chain.first[s]..chain.first[s + 1];
+        let eaten = chain.eaten_at(s);
+        for (&col, &w) in chain.cols[row.clone()].iter().zip(&chain.weights[row]) {
+            // The turns to col that ate nothing pass every bit; one that ate passes the rest.
+            let mut rest = w;
+            let mut passes = 0u64;
+            for &(_, ate, w) in eaten.iter().filter(|e| e.0 == col) {
+                rest -= w;
+                passes |= !ate;
+            }
+            if rest > 0 {
+                passes = !0;
+            }
+            let col = col as usize;
+            let new = bits[s] & passes & !bits[col];
+            if new != 0 {
+                bits[col] |= new;
+                queue.push(col);
+            }
+        }
+    }
+    bits
 }
 
 /// The positions of the ones in `bits`, lowest first.
@@ -413,6 +450,16 @@ impl<S: RaceState> LayeredChain<S> {
         }
     }
 
+    /// Whether component c of `solved` is a value at state s: always for the race and its
+    /// length; for an apple's components, when s is a state of the race to that apple (the
+    /// others are never read by it and stay 0).
+    fn live(&self, solved: Solved, s: usize, c: usize) -> bool {
+        match self.per_apple(solved) {
+            Some(per) => self.uneaten[s] >> (c / per) & 1 == 1,
+            None => true,
+        }
+    }
+
     /// The turns from s that ate, each as (column, what it ate, weight).
     fn eaten_at(&self, s: usize) -> &[(u32, u64, u64)] {
         &self.eaten[self.eaten_first[s]..self.eaten_first[s + 1]]
@@ -465,8 +512,10 @@ impl<S: RaceState> LayeredChain<S> {
                     // order, without waiting on one).
                     let at = &mut x[s * cs..(s + 1) * cs];
                     for (c, (old, &a)) in at.iter_mut().zip(acc.iter()).enumerate() {
-                        lanes[c % 4] = lanes[c % 4].max((a - *old).abs() / (1.0 + a.abs()));
-                        *old = a;
+                        if self.live(solved, s, c) {
+                            lanes[c % 4] = lanes[c % 4].max((a - *old).abs() / (1.0 + a.abs()));
+                            *old = a;
+                        }
                     }
                 }
                 let moved = lanes.iter().fold(0.0f64, |m, &l| m.max(l));
@@ -484,7 +533,7 @@ impl<S: RaceState> LayeredChain<S> {
         let mut out = vec![0i128; center.len()];
         for s in 0..self.states.len() {
             let d = i128::from(self.denominator[s]);
-            for c in 0..cs {
+            for c in (0..cs).filter(|&c| self.live(solved, s, c)) {
                 let constant = i128::from(self.constant(solved, s, c));
                 let mut acc = constant * one - d * center[s * cs + c];
                 for t in self.first[s]..self.first[s + 1] {
@@ -503,10 +552,11 @@ impl<S: RaceState> LayeredChain<S> {
         out
     }
 
-    /// A vector u >= 0 with `d_s u_s - sum w u >= d_s` at every state, checked exactly, for
-    /// each component of `solved` ([`Solved::Length`], or [`Solved::Lengths`] whose chains
-    /// leave out the turns that ate each apple): `u[s * C + c]`.
-    fn length_bound(&self, solved: Solved) -> Option<Vec<i64>> {
+    /// For each component c of `solved` ([`Solved::Length`], or [`Solved::Lengths`] whose
+    /// chains leave out the turns that ate each apple), the start's value of a vector u >= 0
+    /// with `d_s u_s - sum w u >= d_s` at every state where c is live, checked exactly; `None`
+    /// for a component where no such u was found.
+    fn length_bound(&self, solved: Solved) -> Vec<Option<i64>> {
         let (n, cs) = (self.states.len(), self.components(solved));
         let mut t = vec![0.0f64; n * cs];
         self.sweep(
@@ -515,32 +565,35 @@ impl<S: RaceState> LayeredChain<S> {
             &mut t,
             crate::prec::LENGTH_SWEEP_SETTLED,
         );
-        if !t.iter().all(|v| v.is_finite() && *v < 1e12) {
-            return None;
-        }
-        [1.01, 1.1, 1.5, 2.0].into_iter().find_map(|margin| {
-            let u: Vec<i64> = t.iter().map(|v| (v * margin).ceil() as i64 + 1).collect();
-            let holds = (0..n).all(|s| {
-                let d = i128::from(self.denominator[s]);
-                (0..cs).all(|c| {
-                    let mut qu: i128 = (self.first[s]..self.first[s + 1])
-                        .map(|t| {
-                            i128::from(self.weights[t])
-                                * i128::from(u[self.cols[t] as usize * cs + c])
-                        })
-                        .sum();
-                    if let Some(per) = self.per_apple(solved) {
-                        for &(col, bits, w) in self.eaten_at(s) {
-                            if bits >> (c / per) & 1 == 1 {
-                                qu -= i128::from(w) * i128::from(u[col as usize * cs + c]);
+        (0..cs)
+            .map(|c| {
+                let live = || (0..n).filter(move |&s| self.live(solved, s, c));
+                if !live().all(|s| t[s * cs + c].is_finite() && t[s * cs + c] < 1e12) {
+                    return None;
+                }
+                let u = |s: usize, margin: f64| (t[s * cs + c] * margin).ceil() as i64 + 1;
+                [1.01, 1.1, 1.5, 2.0].into_iter().find_map(|margin| {
+                    let holds = live().all(|s| {
+                        let d = i128::from(self.denominator[s]);
+                        let mut qu: i128 = (self.first[s]..self.first[s + 1])
+                            .map(|t| {
+                                i128::from(self.weights[t])
+                                    * i128::from(u(self.cols[t] as usize, margin))
+                            })
+                            .sum();
+                        if let Some(per) = self.per_apple(solved) {
+                            for &(col, bits, w) in self.eaten_at(s) {
+                                if bits >> (c / per) & 1 == 1 {
+                                    qu -= i128::from(w) * i128::from(u(col as usize, margin));
+                                }
                             }
                         }
-                    }
-                    d * i128::from(u[s * cs + c]) - qu >= d
+                        d * i128::from(u(s, margin)) - qu >= d
+                    });
+                    holds.then(|| u(self.start, margin))
                 })
-            });
-            holds.then_some(u)
-        })
+            })
+            .collect()
     }
 
     /// Each seat's win and the expected rounds, certified (module doc), and for each of the
@@ -548,7 +601,11 @@ impl<S: RaceState> LayeredChain<S> {
     /// [`LayeredChain::build_eating`]) and each seat k the chance that k's move is the first to
     /// eat it, certified: `E_jk = b_jk + Q_j E_jk`, with `b_jk(s)` the
     /// chance that the turn from s eats j when k moves there and `Q_j` the turns of Q that do
-    /// not eat j. Each apple's error is bounded with the expected turns until it is eaten or
+    /// not eat j. Apple j's components are values only at the states of its race (those the
+    /// game reaches without eating it: the others are never read), so its residual and its
+    /// bound on the length are checked there alone, and its correction sweeps until it
+    /// settles ([`crate::prec::SWEEP_REFINED`]): the interval of the chain of that race alone.
+    /// Each apple's error is bounded with the expected turns until it is eaten or
     /// the game ends ([`Solved::Lengths`]), or, when that bound is not proved, with the race's:
     /// `Q_j <= Q` entry by entry, so `u - Q_j u >= u - Q u >= 1`.
     ///
@@ -560,10 +617,8 @@ impl<S: RaceState> LayeredChain<S> {
         &self,
         apples: usize,
     ) -> Result<(Certified, Vec<Vec<Interval>>), LayeredError> {
-        let u = self
-            .length_bound(Solved::Length)
-            .ok_or(LayeredError::NotCertified)?;
-        let race = self.certify(Solved::Race, &vec![u[self.start]; self.seats + 1])?;
+        let u = self.length_bound(Solved::Length)[0].ok_or(LayeredError::NotCertified)?;
+        let race = self.certify(Solved::Race, &vec![u; self.seats + 1])?;
         // A chance lies in [0, 1], so the interval may be cut to it (never empty: it holds the
         // chance).
         let zero_one = |i: Interval| {
@@ -580,12 +635,10 @@ impl<S: RaceState> LayeredChain<S> {
                 crate::progress::Stage::begin("the race to each apple", Some(apples as u64));
             stage.advance(0);
             let lengths = Solved::Lengths { apples };
-            let each: Vec<i64> = match self.length_bound(lengths) {
-                Some(u) => (0..apples * self.seats)
-                    .map(|c| u[self.start * apples + c / self.seats])
-                    .collect(),
-                None => vec![u[self.start]; apples * self.seats],
-            };
+            let each = self.length_bound(lengths);
+            let each: Vec<i64> = (0..apples * self.seats)
+                .map(|c| each[c / self.seats].unwrap_or(u))
+                .collect();
             let mut all = self.certify(Solved::Eats { apples }, &each)?.into_iter();
             for _ in 0..apples {
                 eats.push(all.by_ref().take(self.seats).map(zero_one).collect());
@@ -618,7 +671,13 @@ impl<S: RaceState> LayeredChain<S> {
             .map(|(i, &v)| v as f64 / self.denominator[i / cs] as f64)
             .collect();
         let mut e = vec![0.0f64; r.len()];
-        self.sweep(solved, &r, &mut e, crate::prec::SWEEP_ROUGH);
+        // An apple's chances are corrected until they settle on the multiples of 2^-60 nearest
+        // the solution (the race's, whose own rough correction its bound allows for, are not).
+        let settled = match solved {
+            Solved::Eats { .. } => crate::prec::SWEEP_REFINED,
+            _ => crate::prec::SWEEP_ROUGH,
+        };
+        self.sweep(solved, &r, &mut e, settled);
         for (c, de) in center.iter_mut().zip(&e) {
             *c += de.round() as i128;
         }

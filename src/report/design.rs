@@ -122,29 +122,6 @@ pub fn write_sensitivity_csv(
     Ok(())
 }
 
-/// The sensitivity table as JSON.
-pub fn sensitivity_json(
-    board: &Board,
-    base: &BigRational,
-    removals: &[Removal],
-    digits: usize,
-) -> serde_json::Value {
-    let x = |r: &BigRational| ExactJson::new(r, digits);
-    let rows: Vec<serde_json::Value> = removals
-        .iter()
-        .map(|r| {
-            json!({
-                "from": r.jump.from,
-                "to": r.jump.to,
-                "kind": r.jump.kind(),
-                "turns": r.turns.as_ref().map(x),
-                "change": r.change.as_ref().map(x),
-            })
-        })
-        .collect();
-    json!({"board": BoardJson::new(board), "turns": x(base), "removed": rows})
-}
-
 /// Writes the expected turns per die size, the best marked with `<- best`.
 ///
 /// # Errors

@@ -44,8 +44,7 @@ impl<'a, T: Serialize + ?Sized> Report<'a, T> {
     /// The result's serializer's, or a result whose serde form is not a map.
     pub fn to_value(&self) -> Result<serde_json::Value, serde_json::Error> {
         use serde::ser::Error;
-        let mut value =
-            crate::num::json::with_digits(self.digits, || serde_json::to_value(self.body))?;
+        let mut value = value_at_digits(self.body, self.digits)?;
         let map = value
             .as_object_mut()
             .ok_or_else(|| serde_json::Error::custom("a report's result is a map"))?;
@@ -58,6 +57,19 @@ impl<'a, T: Serialize + ?Sized> Report<'a, T> {
         }
         Ok(value)
     }
+}
+
+/// A result's serde form as a JSON value, its exact numbers' decimals at `digits` (a part of a
+/// report that is not yet a [`Report`] of its own).
+///
+/// # Errors
+///
+/// The result's serializer's.
+pub fn value_at_digits<T: Serialize + ?Sized>(
+    result: &T,
+    digits: usize,
+) -> Result<serde_json::Value, serde_json::Error> {
+    crate::num::json::with_digits(digits, || serde_json::to_value(result))
 }
 
 impl<T: Serialize + ?Sized> Serialize for Report<'_, T> {

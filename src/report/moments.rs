@@ -1,25 +1,10 @@
-//! The `expect --moments K` section: every moment of T up to K, the skewness and the excess
-//! kurtosis, as text or JSON.
+//! The `expect --moments K` section as text: every moment of T up to K, the skewness and the
+//! excess kurtosis (its JSON is `Moments`' serde form).
 
 use std::io::{self, Write};
 
-use serde_json::json;
-
 use crate::analysis::moments::{Moments, Route};
-use crate::num::decimal::{fixed, sqrt_fixed};
-use crate::report::json::ExactJson;
-
-/// The skewness `sign sqrt(mu_3^2 / mu_2^3)` to `digits` decimals (correctly rounded).
-fn skewness_text(m: &Moments, digits: usize) -> Option<String> {
-    m.skewness_squared().map(|(sign, sq)| {
-        let magnitude = sqrt_fixed(&sq, digits);
-        if sign < 0 {
-            format!("-{magnitude}")
-        } else {
-            magnitude
-        }
-    })
-}
+use crate::num::decimal::fixed;
 
 /// Writes the moments section.
 ///
@@ -52,32 +37,11 @@ pub fn write_text(out: &mut dyn Write, m: &Moments, digits: usize) -> io::Result
             fixed(&m.central[k], digits)
         )?;
     }
-    if let Some(s) = skewness_text(m, digits) {
+    if let Some(s) = m.skewness_decimal(digits) {
         writeln!(out, "Skewness         {s}")?;
     }
     if let Some(k) = m.excess_kurtosis() {
         writeln!(out, "Excess kurtosis  {}", fixed(&k, digits))?;
     }
     Ok(())
-}
-
-/// The moments as JSON: `raw`, `central` and `factorial` as arrays of EXACT from k = 1,
-/// `skewness` (a decimal string, with `skewness_squared` EXACT) and `excess_kurtosis` (EXACT)
-/// when defined.
-pub fn to_json(m: &Moments, digits: usize) -> serde_json::Value {
-    let list = |v: &[num_rational::BigRational]| {
-        v.iter()
-            .skip(1)
-            .map(|x| ExactJson::new(x, digits))
-            .collect::<Vec<_>>()
-    };
-    json!({
-        "order": m.order(),
-        "raw": list(&m.raw),
-        "central": list(&m.central),
-        "factorial": list(&m.factorial),
-        "skewness": skewness_text(m, digits),
-        "skewness_squared": m.skewness_squared().map(|(_, sq)| ExactJson::new(&sq, digits)),
-        "excess_kurtosis": m.excess_kurtosis().map(|k| ExactJson::new(&k, digits)),
-    })
 }

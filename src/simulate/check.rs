@@ -28,9 +28,10 @@ use super::sample::MeanInterval;
 use super::stateful::Scores;
 use super::Histogram;
 use crate::analysis::distribution::{stepping_work, turns_for_tail, TooMuchWork, WORK_LIMIT};
+use crate::analysis::expectation::expect_with;
 use crate::analysis::expectation::{expect_chain_with, Expectation, Expectations};
 use crate::analysis::spectral::spectral_radius;
-use crate::analysis::stateful::{expect_stateful, score, stateful_chain, Score};
+use crate::analysis::stateful::{score, stateful_chain, Score};
 use crate::board::{Board, Rules, Square};
 use crate::chain::{Chain, ChainState, Trap};
 use crate::exact::step::IntegerChain;
@@ -146,7 +147,7 @@ impl ExactLaw {
             return ExactLaw::of_chain_within(*board.rules(), chain, tail_below, work_limit);
         }
         let chain = stateful_chain(board);
-        let e = || expect_stateful(board, false);
+        let e = || expect_with(board, false);
         ExactLaw::of_states(*board.rules(), &chain, e, tail_below, work_limit)
     }
 

@@ -63,7 +63,7 @@ fn analyses_agree(board: &Board) -> Result<(), String> {
     if !dist.starts_finished && total + dist.tail() != BigRational::one() {
         return Err("the terms and the tail do not add up to 1".into());
     }
-    let ex = extremes(board, &chain);
+    let ex = extremes(board);
     if let Some(s) = &ex.shortest {
         for t in dist.terms.iter().take_while(|t| t.n <= s.turns) {
             let want = if t.n == s.turns {

@@ -10,11 +10,9 @@ use std::path::Path;
 use ladders::analysis::distribution::{DistributionOptions, Mean};
 use ladders::analysis::expectation::{expect, expect_float, Expectation, FloatExpectation};
 use ladders::analysis::shortest::{extremes, Extremes, TurnRolls};
-use ladders::analysis::shortest_state::stateful_extremes;
 use ladders::analysis::stateful::board_distribution;
 use ladders::analysis::visits::visits;
 use ladders::board::{Board, Square};
-use ladders::chain::Chain;
 use ladders::game::turn_steps;
 use ladders::num::decimal::to_f64;
 use num_rational::BigRational;
@@ -86,10 +84,7 @@ fn witness_end(board: &Board, turns: &[TurnRolls]) -> Result<Square, String> {
 }
 
 fn board_extremes(board: &Board) -> Extremes {
-    match board.is_stateful() {
-        true => stateful_extremes(board),
-        false => extremes(board, &Chain::for_board(board)),
-    }
+    extremes(board)
 }
 
 /// The turns computed on a board whose default tail is refused as too much work.

@@ -21,7 +21,7 @@ proptest! {
         let chain = Chain::for_board(&board);
         // The start is never the finish on these boards (start 0 or 1, at least 5 squares).
         prop_assert!(chain.start() < chain.transient_count());
-        let e = extremes(&board, &chain);
+        let e = extremes(&board);
         // Every state is reachable in fewer turns than there are states, so this many terms
         // contain the first positive one if there is one.
         let options = DistributionOptions::turns(chain.states().len() + 1);

@@ -11,7 +11,7 @@
 //! - **Upper bound** (Collatz-Wielandt): if some x > 0 has `Q x <= r x` componentwise, then
 //!   rho <= r. The x is found in floating point (`(I - Q/r) x = 1` has a positive solution
 //!   `x = sum (Q/r)^k 1` when r > rho, and then `Q x = r x - r`, a margin of r per row), then
-//!   the inequality is checked in exact rationals.
+//!   the inequality is checked exactly, in integers (`analysis/decay.rs`).
 //! - **Lower bound**: if D changes sign between `1/r` and `1/l`, D has a real root z* there;
 //!   every root has `|z| >= 1/rho`, so `1/rho <= z* <= 1/l`, i.e. rho >= l. The sign of D at a
 //!   fraction is decided in integers.
@@ -27,7 +27,8 @@ use num_bigint::{BigInt, Sign};
 use num_rational::BigRational;
 use num_traits::{FromPrimitive, One, Signed, Zero};
 
-use crate::analysis::spectral::spectral_radius;
+use crate::analysis::decay::column_bound_holds;
+use crate::analysis::spectral::{spectral_radius, TransientQ};
 use crate::chain::{Chain, ChainState};
 use crate::exact::solve::{solve_float, transient_matrix};
 use crate::num::dyadic;
@@ -316,8 +317,8 @@ pub fn sign_at(d: &[BigInt], z: &BigRational) -> Sign {
     homogeneous(d, z).sign()
 }
 
-/// True when a positive x with `Q x <= r x` exists (found in floats, checked exactly), which
-/// proves rho <= r.
+/// True when a positive x with `Q x <= r x` exists (found in floats, checked exactly by
+/// [`column_bound_holds`]), which proves rho <= r.
 fn bounds_from_above<S: ChainState>(chain: &Chain<S>, r: f64) -> bool {
     let q = transient_matrix(chain);
     let n = q.len();
@@ -344,16 +345,7 @@ fn bounds_from_above<S: ChainState>(chain: &Chain<S>, r: f64) -> bool {
     if x.iter().any(|&v| !(v.is_finite() && v > 0.0)) {
         return false;
     }
-    let Some(r) = BigRational::from_f64(r) else {
-        return false;
-    };
-    let xr: Vec<BigRational> = x.iter().filter_map(|&v| BigRational::from_f64(v)).collect();
-    q.iter().enumerate().all(|(i, row)| {
-        let qx = row
-            .iter()
-            .fold(BigRational::zero(), |acc, (j, v)| acc + v * &xr[*j]);
-        qx <= &r * &xr[i]
-    })
+    column_bound_holds(&TransientQ::new(chain), &x, r)
 }
 
 /// rho, proved between two fractions, or `None` when the game may not end, when F is a

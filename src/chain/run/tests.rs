@@ -151,10 +151,7 @@ pub(in crate::chain) fn random_board(
             ladders.push(format!("[{a}, {b}]"));
         }
     }
-    let again = match rule {
-        RollAgain::Forfeit(k) => k.to_string(),
-        _ => "\"unlimited\"".to_string(),
-    };
+    let again = rule.toml();
     let text = format!(
         "size = {size}\nsnakes = [{}]\nladders = [{}]\n[rules]\ndie = {die}\n\
          overshoot = \"{overshoot}\"\nroll_again = {again}\n",
