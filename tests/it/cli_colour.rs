@@ -136,7 +136,7 @@ fn on_a_terminal(args: &str) -> String {
 
 /// The messages of every stage the library reports (`ladders::progress::Stage::begin`) and of
 /// the simulator's bar.
-const STAGES: [&str; 29] = [
+const STAGES: [&str; 30] = [
     "per-square answers",
     "bounding the game's length",
     "ordering the unknowns",
@@ -166,6 +166,7 @@ const STAGES: [&str; 29] = [
     "counting the fill",
     "an exact solution vector",
     "the best chance turn by turn",
+    "the score's sets of apples",
 ];
 
 /// Each command with the stages it must show on a terminal.
@@ -242,6 +243,7 @@ fn progress_cases() -> Vec<(String, &'static [&'static str])> {
             "optimize course --within 2000".into(),
             &["the best chance turn by turn"],
         ),
+        ("expect seed-003".into(), &["the score's sets of apples"]),
     ]
 }
 
@@ -254,7 +256,8 @@ fn progress_cases() -> Vec<(String, &'static [&'static str])> {
 /// the exact stepping that settles a distribution's terms too close to a rounding boundary, the
 /// turn chain's build and the certified stepping of `distribution` (on 10,000 squares, 7.5 s
 /// without a bar before 2026-11-24), `optimize`'s policy search (10 s without one) and its turns
-/// of `--within N` (on 10,000 squares, 3,000 turns ran past a minute with nothing shown).
+/// of `--within N` (on 10,000 squares, 3,000 turns ran past a minute with nothing shown), and
+/// the final score's one solve per set of apples (a minute on a 51-square board).
 #[test]
 fn progress_shows_on_a_terminal_and_never_on_a_pipe() {
     for (args, bars) in progress_cases() {
