@@ -171,6 +171,9 @@ impl RollLevel {
     /// route).
     #[cfg(test)]
     fn by_squares(board: &Board) -> Option<RollLevel> {
+        if !RollLevel::applies(board) {
+            return None;
+        }
         let level = RollSquares::new(board)?;
         let m = level.squares.len();
         let mut ends = Ends::new(m, level.start);
