@@ -15,9 +15,8 @@
 //! standard error from 100 games on.
 
 use crate::analysis::moments::{checked_moments, MomentsError};
-use crate::analysis::stateful::stateful_chain;
 use crate::board::{Board, RuleOverrides};
-use crate::chain::Chain;
+use crate::chain::{on_player_chain, Memory};
 use crate::num::decimal::to_f64;
 
 use super::check::{ZTest, Z_LIMIT};
@@ -33,10 +32,7 @@ use super::variants::{NotTried, VariantFit, VariantSearch};
 /// The exact moments to order 4 are refused as too much work, or infinite (a board whose finish
 /// can be unreachable).
 pub fn variance_test(board: &Board, sd: &MeanInterval, games: u64) -> Result<ZTest, MomentsError> {
-    let moments = match board.is_stateful() {
-        true => checked_moments(&stateful_chain(board), 4)?,
-        false => checked_moments(&Chain::for_board(board), 4)?,
-    };
+    let moments = on_player_chain!(board, Memory::Full, |_, chain| checked_moments(chain, 4))?;
     let variance = to_f64(&moments.central[2]);
     let fourth = to_f64(&moments.central[4]);
     Ok(z_of_variance(sd, games, variance, fourth))
