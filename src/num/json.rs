@@ -52,16 +52,12 @@ struct Form {
 
 impl Form {
     fn of(value: &BigRational) -> Form {
-        if let Some(digits) = REPORT_DIGITS.with(Cell::get) {
-            return Form {
-                decimal: fixed(value, digits),
-                denominator: value.denom().to_string(),
-                numerator: value.numer().to_string(),
-            };
-        }
-        let mut decimal = fixed(value, DECIMAL_DIGITS);
-        // A nonzero value that rounds to zero keeps its digits in scientific form.
-        if !value.is_zero() && decimal.trim_start_matches(['-', '0', '.']).is_empty() {
+        let report_digits = REPORT_DIGITS.with(Cell::get);
+        let mut decimal = fixed(value, report_digits.unwrap_or(DECIMAL_DIGITS));
+        // Outside a report, a nonzero value that rounds to zero keeps its digits in scientific
+        // form; a report rounds every decimal at its own digits.
+        let vanished = !value.is_zero() && decimal.trim_start_matches(['-', '0', '.']).is_empty();
+        if report_digits.is_none() && vanished {
             decimal = match value.is_negative() {
                 true => format!("-{}", scientific(&-value, DECIMAL_DIGITS + 1)),
                 false => scientific(value, DECIMAL_DIGITS + 1),
