@@ -57,7 +57,7 @@ pub mod text;
 pub use facade::{
     ClosedForm, Duel, DuelPair, DuelProof, Error, Expectations, Game, Interval, Limits, Meeting,
     Method, Optimized, Played, PolicyRun, Race, RaceSettings, Scored, SeatResult, Sensitivity,
-    TooLarge, Uncertified, Unit, Verdict, MAX_DIGITS, MAX_GAMES,
+    TooLarge, Uncertified, Unit, Verdict, MAX_DIGITS, MAX_GAMES, SIMULATING,
 };
 
 #[cfg(test)]

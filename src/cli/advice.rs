@@ -132,6 +132,11 @@ fn estimate_advice(err: &anyhow::Error) -> Option<Remedy> {
 
 /// The remedy for `err` run by `command`, when it has one.
 fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
+    if let Some(ladders::Error::EndlessTurn { .. }) = err.downcast_ref::<ladders::Error>() {
+        return Remedy::after(
+            "; `ladders expect` and `ladders distribution` answer such a board exactly",
+        );
+    }
     if typed::<PgfTooLong>(err).is_some() {
         return Remedy::after(
             "; the law itself: `ladders distribution`, its moments: `ladders expect --moments 2`",

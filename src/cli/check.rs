@@ -8,7 +8,7 @@ use ladders::board::Board;
 use ladders::race::shared::{shared_race, SharedOptions};
 use ladders::report::race_simulate::{race_check_json, write_race_check};
 use ladders::report::simulate::{check_json, write_check, Timing};
-use ladders::simulate::check::{compare, ExactLaw, LawError, Observed};
+use ladders::simulate::check::{compare, Observed};
 use ladders::simulate::race::{compare_race, RaceExact, RaceSimulation, CHECK_DIGITS};
 use ladders::{Game, Meeting, RaceSettings};
 
@@ -16,7 +16,7 @@ use super::exit;
 use super::output::write_json;
 use super::policy_arg::write_report;
 use super::simulate::{
-    run_policy_simulation, run_race_simulation, run_shared_simulation, run_simulation, SampleArgs,
+    run_race_simulation, run_shared_simulation, run_simulation, SampleArgs,
     Seats,
 };
 
@@ -35,40 +35,18 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let args = &args.sample;
     super::config::sample(args)?;
-    let chosen = args.chosen()?;
     let tail = 0.1 / args.sim.games as f64;
-    let (board, law) = match &chosen {
-        Some(c) => {
-            let law = ExactLaw::of_chain(*c.board.rules(), c.model().chain(), tail);
-            let board = &c.board;
-            let law = law.map_err(|e| match e {
-                LawError::Trap(trap) => anyhow!(
-                    "{}: the expected number of turns is infinite ({}){NOTHING_TO_CHECK}",
-                    board.name(),
-                    trap.sentence(board)
-                ),
-                LawError::TooMuchWork(w) => anyhow::Error::new(w).context(board.name().to_string()),
-                LawError::Score(e) => anyhow::Error::new(e).context(board.name().to_string()),
-            })?;
-            (c.board.clone(), law)
-        }
-        None => match args.load()? {
-            Seats::One(board) => {
-                let game = Game::from_board(*board);
-                let law = game.exact_law(tail).map_err(|e| match e {
-                    ladders::Error::Endless { .. } => anyhow!("{e}{NOTHING_TO_CHECK}"),
-                    other => other.into(),
-                })?;
-                (game.board().clone(), law)
-            }
-            Seats::Race(boards, knock_off) => return run_race(args, &boards, knock_off, out),
-            Seats::Shared(board, players) => return run_shared(args, &board, players, out),
-        },
+    let game = match args.load()? {
+        Seats::One(game) => *game,
+        Seats::Race(boards, knock_off) => return run_race(args, &boards, knock_off, out),
+        Seats::Shared(board, players) => return run_shared(args, &board, players, out),
     };
-    let (sim, timing) = match &chosen {
-        Some(c) => run_policy_simulation(c, &args.sim)?,
-        None => run_simulation(&board, &args.sim)?,
-    };
+    let board = game.board();
+    let law = game.exact_law(tail).map_err(|e| match e {
+        ladders::Error::Endless { .. } => anyhow!("{e}{NOTHING_TO_CHECK}"),
+        other => other.into(),
+    })?;
+    let (sim, timing) = run_simulation(&game, &args.sim)?;
     if sim.capped > 0 {
         // The capped games' lengths are unknown: the sample is censored, and neither the mean
         // nor the law of the uncapped game may be tested on it.
@@ -91,9 +69,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     write_report(
         out,
         args.output.json,
-        chosen.as_ref(),
-        || Ok(check_json(&board, &sim, &law, &comparison, Some(timing))),
-        |out| write_check(out, &board, &sim, &law, &comparison, Some(timing)),
+        &game,
+        || Ok(check_json(board, &sim, &law, &comparison, Some(timing))),
+        |out| write_check(out, board, &sim, &law, &comparison, Some(timing)),
     )?;
     Ok(exit::code(if comparison.pass {
         exit::SUCCESS

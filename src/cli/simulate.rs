@@ -11,22 +11,19 @@ use ladders::game::Capabilities;
 use ladders::report::chart::simulation_svg;
 use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
 use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
-use ladders::simulate::policy::simulate_policy;
 use ladders::simulate::race::{simulate_race, RaceSimOptions, RaceSimulation};
 use ladders::simulate::shared::simulate_shared;
-use ladders::simulate::{simulate, SimOptions, Simulation, DEFAULT_MAX_TURNS};
+use ladders::simulate::{SimOptions, Simulation, DEFAULT_MAX_TURNS};
+use ladders::{Game, MAX_GAMES};
 
 use super::board_args::RuleArgs;
-use super::distribution::{chart_law_options, exact_law};
+use super::distribution::chart_law_options;
 use super::exit;
 use super::output::write_json;
 use super::output_args::Json;
-use super::policy_arg::{write_report, Chosen, PolicyArgs};
+use super::policy_arg::{write_report, PolicyArgs};
 use super::race::seat_games;
 use super::seat_args::{SeatArgs, SIMULATING};
-
-/// The most games one run may ask for (10^12: days of work even at full speed).
-pub const MAX_GAMES: u64 = 1_000_000_000_000;
 
 /// The options every simulating command shares.
 #[derive(clap::Args, Clone, Debug)]
@@ -70,8 +67,8 @@ pub struct SampleArgs {
 
 /// What the seat arguments ask for.
 pub enum Seats {
-    /// One player on one board: the fast single-player engine.
-    One(Box<Board>),
+    /// One player on one board (following a policy with `--policy`).
+    One(Box<Game>),
     /// A race: the seats' boards in playing order, and the knock-off rule.
     Race(Vec<Board>, bool),
     /// Several players sharing one board that changes during a game (one-use jumps, points,
@@ -80,18 +77,16 @@ pub enum Seats {
 }
 
 impl SampleArgs {
-    /// With `--policy`: the one board with a choice rule and the policy its player follows
-    /// (`--policy` with a race is refused by [`super::config::sample`]).
-    pub fn chosen(&self) -> Result<Option<Chosen>> {
-        self.policy.load(&self.rules, &self.seats.boards[0])
-    }
-
-    /// Loads the board, or the boards of a race's seats.
+    /// Loads the board (with `--policy`, its player following that policy: `--policy` with a
+    /// race is refused by [`super::config::sample`]), or the boards of a race's seats.
     pub fn load(&self) -> Result<Seats> {
         let seats = &self.seats;
+        if let Some(game) = self.policy.load(&self.rules, &seats.boards[0])? {
+            return Ok(Seats::One(Box::new(game)));
+        }
         if !seats.is_race() {
-            let board = self.rules.load(&seats.boards[0])?;
-            return Ok(Seats::One(Box::new(board)));
+            let game = self.rules.game(&seats.boards[0])?;
+            return Ok(Seats::One(Box::new(game)));
         }
         let players = seats.players.map_or(seats.default_players(), |p| p.from);
         let first = self.rules.load(&seats.boards[0])?;
@@ -180,13 +175,8 @@ fn random_seed() -> u64 {
     h.finish()
 }
 
-/// Runs `body` (given the seed and a progress callback) on a pool of the asked thread count,
-/// with a progress bar on stderr (only when stderr is a terminal, and only once the run has
-/// taken more than a second).
-fn with_progress<T: Send>(
-    args: &SimArgs,
-    body: impl FnOnce(u64, &(dyn Fn(u64) + Sync)) -> T + Send,
-) -> Result<(T, Timing)> {
+/// Runs `body` (given the seed) on a pool of the asked thread count, timed.
+fn in_pool<T: Send>(args: &SimArgs, body: impl FnOnce(u64) -> T + Send) -> Result<(T, Timing)> {
     let seed = args.seed.unwrap_or_else(random_seed);
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
@@ -194,16 +184,35 @@ fn with_progress<T: Send>(
     }
     let pool = builder.build().context("cannot start the worker threads")?;
     let threads = pool.current_num_threads();
+    let start = Instant::now();
+    let result = pool.install(|| body(seed));
+    let seconds = start.elapsed().as_secs_f64();
+    Ok((result, Timing { seconds, threads }))
+}
+
+/// [`in_pool`] with a progress bar on stderr (only when stderr is a terminal, and only once the
+/// run has taken more than a second), advanced by the callback `body` is given.
+fn with_progress<T: Send>(
+    args: &SimArgs,
+    body: impl FnOnce(u64, &(dyn Fn(u64) + Sync)) -> T + Send,
+) -> Result<(T, Timing)> {
     let bar = super::progress::DelayedBar::new(Some(args.games), "simulating", "games");
     let done = AtomicU64::new(0);
-    let start = Instant::now();
     let progress = |games: u64| {
         bar.set_position(done.fetch_add(games, Ordering::Relaxed) + games);
     };
-    let result = pool.install(|| body(seed, &progress));
-    let seconds = start.elapsed().as_secs_f64();
+    let result = in_pool(args, |seed| body(seed, &progress));
     bar.finish();
-    Ok((result, Timing { seconds, threads }))
+    result
+}
+
+/// The options of the simulator for `seed`.
+fn sim_options(args: &SimArgs, seed: u64) -> SimOptions {
+    SimOptions {
+        games: args.games,
+        seed,
+        max_turns: args.max_turns,
+    }
 }
 
 /// The seats' boards ([`seat_games`]), each chain checked to fit.
@@ -222,17 +231,10 @@ fn seat_boards(
         .collect()
 }
 
-/// Refuses a board whose turn can go on for ever: no simulated game would end.
+/// Refuses a board whose turn can go on for ever: no simulated game would end
+/// ([`Game::refuse_endless_turn`]).
 pub fn refuse_endless_turns(board: &Board) -> Result<()> {
-    if let Some(square) = ladders::chain::endless_turn(board) {
-        bail!(
-            "{}: {} (the chance that it never ends is above 0), so a simulated game might never \
-             end; `ladders expect` and `ladders distribution` answer such a board exactly",
-            board.origin(),
-            ladders::chain::endless_turn_sentence(board, square)
-        );
-    }
-    Ok(())
+    Ok(Game::from_board(board.clone()).refuse_endless_turn()?)
 }
 
 /// Refuses `players` seats sharing the stateful `board` when a reachable turn of the shared game
@@ -244,29 +246,11 @@ pub fn refuse_endless_shared(board: &Board, players: usize) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("{}: {e}", board.origin()))
 }
 
-/// Runs the simulation with the thread count and a progress bar on stderr.
-pub fn run_simulation(board: &Board, args: &SimArgs) -> Result<(Simulation, Timing)> {
-    refuse_endless_turns(board)?;
-    with_progress(args, |seed, progress| {
-        let options = SimOptions {
-            games: args.games,
-            seed,
-            max_turns: args.max_turns,
-        };
-        simulate(board, &options, progress)
-    })
-}
-
-/// Plays the games of a player who follows a policy, with the thread count and a progress bar.
-pub fn run_policy_simulation(chosen: &Chosen, args: &SimArgs) -> Result<(Simulation, Timing)> {
-    with_progress(args, |seed, progress| {
-        let options = SimOptions {
-            games: args.games,
-            seed,
-            max_turns: args.max_turns,
-        };
-        simulate_policy(&chosen.board, &chosen.model(), &options, progress)
-    })
+/// Plays one player's games ([`Game::simulation`]) with the thread count; the library's stage
+/// shows the progress.
+pub fn run_simulation(game: &Game, args: &SimArgs) -> Result<(Simulation, Timing)> {
+    let (sim, timing) = in_pool(args, |seed| game.simulation(&sim_options(args, seed)))?;
+    Ok((sim?, timing))
 }
 
 /// Runs a race simulation (the turn cap is a cap on rounds) with the thread count and a progress
@@ -329,29 +313,23 @@ fn write_race_report(
 /// Runs `simulate`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     super::config::simulate(args)?;
-    let chosen = args.sample.chosen()?;
-    let board = match &chosen {
-        Some(c) => c.board.clone(),
-        None => match args.sample.load()? {
-            Seats::One(board) => *board,
-            Seats::Race(boards, knock_off) => {
-                let seats: Vec<&Board> = boards.iter().collect();
-                let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sample.sim)?;
-                write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
-                return Ok(exit::code(exit::SUCCESS));
-            }
-            Seats::Shared(board, players) => {
-                let seats = vec![&*board; players];
-                let (sim, timing) = run_shared_simulation(&board, players, &args.sample.sim)?;
-                write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
-                return Ok(exit::code(exit::SUCCESS));
-            }
-        },
+    let game = match args.sample.load()? {
+        Seats::One(game) => *game,
+        Seats::Race(boards, knock_off) => {
+            let seats: Vec<&Board> = boards.iter().collect();
+            let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sample.sim)?;
+            write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
+            return Ok(exit::code(exit::SUCCESS));
+        }
+        Seats::Shared(board, players) => {
+            let seats = vec![&*board; players];
+            let (sim, timing) = run_shared_simulation(&board, players, &args.sample.sim)?;
+            write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
+            return Ok(exit::code(exit::SUCCESS));
+        }
     };
-    let (sim, timing) = match &chosen {
-        Some(c) => run_policy_simulation(c, &args.sample.sim)?,
-        None => run_simulation(&board, &args.sample.sim)?,
-    };
+    let board = game.board();
+    let (sim, timing) = run_simulation(&game, &args.sample.sim)?;
     if let Some(path) = &args.histogram_csv {
         if path == "-" {
             write_histogram_csv(out, &sim.turns)?;
@@ -362,9 +340,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         super::output::write_file(path, "CSV", &csv)?;
     }
     if let Some(path) = &args.svg {
-        let game = ladders::Game::from_board(board.clone());
-        let exact = exact_law(chosen.as_ref(), &game, &chart_law_options()).ok();
-        let svg = simulation_svg(&board, &sim, exact.as_ref())?;
+        let exact = game.distribution(&chart_law_options()).ok();
+        let svg = simulation_svg(board, &sim, exact.as_ref())?;
         if super::draw::write_svg(path, &svg, out)? {
             return Ok(exit::code(exit::SUCCESS));
         }
@@ -372,9 +349,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     write_report(
         out,
         args.sample.output.json,
-        chosen.as_ref(),
-        || Ok(simulation_json(&board, &sim, Some(timing))),
-        |out| write_simulation(out, &board, &sim, Some(timing)),
+        &game,
+        || Ok(simulation_json(board, &sim, Some(timing))),
+        |out| write_simulation(out, board, &sim, Some(timing)),
     )?;
     Ok(exit::code(exit::SUCCESS))
 }

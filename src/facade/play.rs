@@ -13,11 +13,15 @@ use num_traits::Zero;
 
 use crate::analysis::distribution::DistributionOptions;
 use crate::analysis::stateful_fits::Needs;
-use crate::chain::endless_turn;
+use crate::chain::{endless_turn, endless_turn_sentence};
 use crate::progress::Stage;
 use crate::simulate::check::{compare, fitting_variants, Comparison, ExactLaw, LawError, Observed};
 use crate::simulate::variants::VariantSearch;
-use crate::simulate::{simulate, Histogram, SimOptions, DEFAULT_MAX_TURNS};
+use crate::simulate::policy::simulate_policy;
+use crate::simulate::{simulate, Histogram, SimOptions, Simulation, DEFAULT_MAX_TURNS};
+
+/// The stage a simulation's games are counted in (the command line's bar shows it in games).
+pub const SIMULATING: &str = "simulating games";
 
 /// The most games one call may ask for (10^12: days of work even at full speed).
 pub const MAX_GAMES: u64 = 1_000_000_000_000;
@@ -80,6 +84,9 @@ impl Game {
     /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`], [`Error::Endless`] when
     /// the expected number of turns is infinite (no finite sample can fit it).
     pub fn exact_law(&self, tail_below: f64) -> Result<ExactLaw, Error> {
+        if let Some(model) = self.policy_model() {
+            return self.followed_exact_law(&model, tail_below);
+        }
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::Full)?;
@@ -91,14 +98,19 @@ impl Game {
             min_turns: 0,
         })?;
         self.watched(|| ExactLaw::new(&self.board, tail_below))?
-            .map_err(|e| match e {
-                LawError::Trap(trap) => Error::Endless {
-                    name: self.board.name().to_string(),
-                    trap: trap.sentence(&self.board),
-                },
-                LawError::TooMuchWork(w) => self.named(Error::from(w)),
-                LawError::Score(too_big) => self.named(Error::from(too_big)),
-            })
+            .map_err(|e| self.law_error(e))
+    }
+
+    /// The exact law's refusal as the façade's error, named by the board.
+    pub(super) fn law_error(&self, e: LawError) -> Error {
+        match e {
+            LawError::Trap(trap) => Error::Endless {
+                name: self.board.name().to_string(),
+                trap: trap.sentence(&self.board),
+            },
+            LawError::TooMuchWork(w) => self.named(Error::from(w)),
+            LawError::Score(too_big) => self.named(Error::from(too_big)),
+        }
     }
 
     /// A refusal of the law's own work with the board's name before its message.
@@ -117,32 +129,12 @@ impl Game {
     ///
     /// # Errors
     ///
-    /// [`Error::NeedsPolicy`]; [`Error::Unanswerable`] for no games, more than [`MAX_GAMES`],
-    /// or a turn that can go on for ever (no game would end).
+    /// As [`Game::simulation`].
     pub fn simulate(&self, games: u64, seed: u64) -> Result<Played, Error> {
-        self.no_choice()?;
-        if games == 0 || games > MAX_GAMES {
-            return Err(Error::Unanswerable(format!(
-                "{games} games: from 1 to {MAX_GAMES} games per run"
-            )));
-        }
-        if let Some(square) = endless_turn(&self.board) {
-            return Err(Error::Unanswerable(format!(
-                "{}: a turn from square {square} can go on for ever (the chance that it never \
-                 ends is above 0), so a simulated game might never end",
-                self.board.origin()
-            )));
-        }
-        let options = SimOptions {
+        let sim = self.simulation(&SimOptions {
             games,
             seed,
             max_turns: DEFAULT_MAX_TURNS,
-        };
-        let sim = self.watched(|| {
-            let stage = Stage::begin("simulating games", Some(games));
-            let done = AtomicU64::new(0);
-            let played = |n| stage.advance(done.fetch_add(n, Ordering::Relaxed) + n);
-            simulate(&self.board, &options, &played)
         })?;
         Ok(Played {
             seed,
@@ -151,6 +143,58 @@ impl Game {
             turn_counts: sim.turns.counts().to_vec(),
             rolls: sim.total_rolls,
         })
+    }
+
+    /// Plays `options.games` games roll by roll on the threads of the current rayon pool
+    /// (all cores by default), seeded: the same seed gives the same games on any number of
+    /// threads. A game still going after `options.max_turns` turns is stopped and counted as
+    /// capped. Everything the simulator tallies: turns, rolls, jumps taken, distance, the
+    /// shortest and longest games seen, the final score. With a policy
+    /// ([`Game::with_optimal_policy`]), the player makes its choices.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NeedsPolicy`]; [`Error::Unanswerable`] for no games or more than
+    /// [`MAX_GAMES`]; [`Error::EndlessTurn`] when a turn can go on for ever (no game would
+    /// end).
+    pub fn simulation(&self, options: &SimOptions) -> Result<Simulation, Error> {
+        let games = options.games;
+        if games == 0 || games > MAX_GAMES {
+            return Err(Error::Unanswerable(format!(
+                "{games} games: from 1 to {MAX_GAMES} games per run"
+            )));
+        }
+        let model = self.policy_model();
+        if model.is_none() {
+            self.no_choice()?;
+            self.refuse_endless_turn()?;
+        }
+        self.watched(|| {
+            let stage = Stage::begin(SIMULATING, Some(games));
+            let done = AtomicU64::new(0);
+            let played = |n| stage.advance(done.fetch_add(n, Ordering::Relaxed) + n);
+            match &model {
+                Some(model) => simulate_policy(&self.board, model, options, &played),
+                None => simulate(&self.board, options, &played),
+            }
+        })
+    }
+
+    /// Refuses a board on which a turn can go on for ever: no game played roll by roll would
+    /// end ([`Error::EndlessTurn`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::EndlessTurn`] naming the square and the throws that keep the turn going.
+    #[doc(hidden)]
+    pub fn refuse_endless_turn(&self) -> Result<(), Error> {
+        match endless_turn(&self.board) {
+            Some(square) => Err(Error::EndlessTurn {
+                origin: self.board.origin().to_string(),
+                turn: endless_turn_sentence(&self.board, square),
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Judges a sample of turn counts (`sample.counts()[t]` games of t turns) against the exact

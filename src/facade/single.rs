@@ -4,10 +4,14 @@
 //! report shows it, `analyze`'s one screen and each jump's effect. Each checks its cost against
 //! the game's [`Limits`](super::Limits) first and chooses the route itself.
 
+use std::ops::RangeInclusive;
+
 use num_rational::BigRational;
 
 use super::{Error, Game};
-use crate::analysis::design::{expected_turns, sensitivity, sensitivity_seconds, Removal};
+use crate::analysis::design::{
+    die_sweep, expected_turns, sensitivity, sensitivity_seconds, Removal,
+};
 use crate::analysis::distribution::DistributionOptions;
 use crate::analysis::expectation::{expect_float, expect_with, Expectation, FloatExpectation};
 use crate::analysis::likeliest::board_likeliest;
@@ -19,7 +23,7 @@ use crate::analysis::stateful::{law_chain, score, score_fits, Score};
 use crate::analysis::stateful_fits::Needs;
 use crate::analysis::summary::{summarize, Summary};
 use crate::analysis::visits::{visits, Visits};
-use crate::board::Square;
+use crate::board::{DieChoice, RuleOverrides, Square};
 use crate::chain::{check_fits, Chain, ChainState};
 use crate::game::Capabilities;
 
@@ -63,6 +67,9 @@ impl Game {
         per_square: bool,
         moments: Option<usize>,
     ) -> Result<Expectations, Error> {
+        if let Some(model) = self.policy_model() {
+            return self.followed_expectations(&model, per_square, moments);
+        }
         self.no_choice()?;
         self.stateful_fits(match per_square {
             true => Needs::FullSolve,
@@ -105,6 +112,9 @@ impl Game {
     ///
     /// [`Error::TooLarge`] before the chain is built, [`Error::NeedsPolicy`].
     pub fn likeliest(&self, within: Option<usize>) -> Result<Option<LikeliestTurns>, Error> {
+        if let Some(model) = self.policy_model() {
+            return self.followed_likeliest(&model, within);
+        }
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::Full)?;
@@ -152,6 +162,9 @@ impl Game {
         digits: usize,
         chart: bool,
     ) -> Result<ShownDistribution, Error> {
+        if let Some(model) = self.policy_model() {
+            return self.followed_shown_distribution(&model, options, digits, chart);
+        }
         self.no_choice()?;
         self.law_fits_before(options)?;
         Ok(self.watched(|| board_shown_distribution(&self.board, options, digits, chart))??)
@@ -215,6 +228,31 @@ impl Game {
             let removals = sensitivity(&self.board, &base)?;
             Ok(Sensitivity { base, removals })
         })?
+    }
+
+    /// The exact expected turns with each fair die of `faces` faces in place of the board's
+    /// die (`None`: with that die the game can go on for ever), smallest die first; every
+    /// die's chain and solve checked against the limits before the first solve.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`], [`Error::Board`] when a
+    /// die does not fit the board's rules.
+    pub fn die_sweep(
+        &self,
+        faces: RangeInclusive<Square>,
+    ) -> Result<Vec<(Square, Option<BigRational>)>, Error> {
+        self.no_choice()?;
+        for f in faces.clone() {
+            let with_die = self.with_rules(&RuleOverrides {
+                die: Some(DieChoice::Fair(f)),
+                ..RuleOverrides::default()
+            })?;
+            with_die.chain_fits()?;
+            with_die.stateful_fits(Needs::LawSolve)?;
+            with_die.square_solve_fits()?;
+        }
+        Ok(self.watched(|| die_sweep(&self.board, faces))??)
     }
 
     /// The expectations and the moments to order k, by the cheaper exact route, cross-checked
