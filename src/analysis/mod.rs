@@ -13,8 +13,7 @@ pub mod expectation;
 #[doc(hidden)]
 pub mod float_trust;
 mod fundamental;
-#[doc(hidden)]
-pub mod likeliest;
+pub(crate) mod likeliest;
 #[doc(hidden)]
 pub mod moments;
 #[doc(hidden)]

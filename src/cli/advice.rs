@@ -77,7 +77,7 @@ impl std::error::Error for Advised {}
 /// `err` with the command line's remedy appended when it is one of the library errors that has
 /// one for `command`; otherwise `err` unchanged.
 pub fn add(err: anyhow::Error, command: For) -> anyhow::Error {
-    match advice(&err, command) {
+    match endless_turn_advice(&err).or_else(|| advice(&err, command)) {
         Some(advice) => anyhow::Error::new(Advised { error: err, advice }),
         None => err,
     }
@@ -96,6 +96,16 @@ fn typed<T: std::error::Error + Send + Sync + 'static>(err: &anyhow::Error) -> O
         ladders::Error::Untrusted(e) => {
             (e as &(dyn std::error::Error + 'static)).downcast_ref::<T>()
         }
+        _ => None,
+    }
+}
+
+/// The remedy for a simulation refused because a turn can go on for ever: the exact answers.
+fn endless_turn_advice(err: &anyhow::Error) -> Option<Remedy> {
+    match err.downcast_ref::<ladders::Error>()? {
+        ladders::Error::EndlessTurn { .. } => Remedy::after(
+            "; `ladders expect` and `ladders distribution` answer such a board exactly",
+        ),
         _ => None,
     }
 }
@@ -132,11 +142,6 @@ fn estimate_advice(err: &anyhow::Error) -> Option<Remedy> {
 
 /// The remedy for `err` run by `command`, when it has one.
 fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
-    if let Some(ladders::Error::EndlessTurn { .. }) = err.downcast_ref::<ladders::Error>() {
-        return Remedy::after(
-            "; `ladders expect` and `ladders distribution` answer such a board exactly",
-        );
-    }
     if typed::<PgfTooLong>(err).is_some() {
         return Remedy::after(
             "; the law itself: `ladders distribution`, its moments: `ladders expect --moments 2`",

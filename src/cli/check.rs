@@ -16,8 +16,7 @@ use super::exit;
 use super::output::write_json;
 use super::policy_arg::write_report;
 use super::simulate::{
-    run_race_simulation, run_shared_simulation, run_simulation, SampleArgs,
-    Seats,
+    run_race_simulation, run_shared_simulation, run_simulation, SampleArgs, Seats,
 };
 
 /// Simulate and compare with the exact answers (exit 1 when they disagree)

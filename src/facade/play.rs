@@ -16,8 +16,8 @@ use crate::analysis::stateful_fits::Needs;
 use crate::chain::{endless_turn, endless_turn_sentence};
 use crate::progress::Stage;
 use crate::simulate::check::{compare, fitting_variants, Comparison, ExactLaw, LawError, Observed};
-use crate::simulate::variants::VariantSearch;
 use crate::simulate::policy::simulate_policy;
+use crate::simulate::variants::VariantSearch;
 use crate::simulate::{simulate, Histogram, SimOptions, Simulation, DEFAULT_MAX_TURNS};
 
 /// The stage a simulation's games are counted in (the command line's bar shows it in games).

@@ -147,9 +147,7 @@ impl Game {
             chart,
             exact_mean: &|| None,
         };
-        Ok(self.watched(|| {
-            certified_distribution_for(&model.chain(), options, digits, &shows)
-        })??)
+        Ok(self.watched(|| certified_distribution_for(&model.chain(), options, digits, &shows))??)
     }
 
     /// [`Game::shortest`] of the player who follows the policy: each turn's rolls are the

@@ -24,8 +24,7 @@ pub mod check;
 #[doc(hidden)]
 pub mod engine;
 pub(crate) mod fast;
-#[doc(hidden)]
-pub mod policy;
+pub(crate) mod policy;
 #[doc(hidden)]
 pub mod race;
 mod race_rounds;
