@@ -158,25 +158,17 @@ impl Game {
     /// [`MAX_GAMES`]; [`Error::EndlessTurn`] when a turn can go on for ever (no game would
     /// end).
     pub fn simulation(&self, options: &SimOptions) -> Result<Simulation, Error> {
-        let games = options.games;
-        if games == 0 || games > MAX_GAMES {
-            return Err(Error::Unanswerable(format!(
-                "{games} games: from 1 to {MAX_GAMES} games per run"
-            )));
-        }
+        let games = games_within_bounds(options.games)?;
         let model = self.policy_model();
         if model.is_none() {
             self.no_choice()?;
             self.refuse_endless_turn()?;
         }
         self.watched(|| {
-            let stage = Stage::begin(SIMULATING, Some(games));
-            let done = AtomicU64::new(0);
-            let played = |n| stage.advance(done.fetch_add(n, Ordering::Relaxed) + n);
-            match &model {
-                Some(model) => simulate_policy(&self.board, model, options, &played),
-                None => simulate(&self.board, options, &played),
-            }
+            counting_games(games, |played| match &model {
+                Some(model) => simulate_policy(&self.board, model, options, played),
+                None => simulate(&self.board, options, played),
+            })
         })
     }
 
@@ -234,4 +226,22 @@ impl Game {
             search,
         })
     }
+}
+
+/// `games`, refused unless from 1 to [`MAX_GAMES`].
+pub(super) fn games_within_bounds(games: u64) -> Result<u64, Error> {
+    match games == 0 || games > MAX_GAMES {
+        true => Err(Error::Unanswerable(format!(
+            "{games} games: from 1 to {MAX_GAMES} games per run"
+        ))),
+        false => Ok(games),
+    }
+}
+
+/// Runs `play` (a simulator, given the callback its threads call with the games each has
+/// finished) in the stage [`SIMULATING`], counting `games` games.
+pub(super) fn counting_games<T>(games: u64, play: impl FnOnce(&(dyn Fn(u64) + Sync)) -> T) -> T {
+    let stage = Stage::begin(SIMULATING, Some(games));
+    let done = AtomicU64::new(0);
+    play(&|n| stage.advance(done.fetch_add(n, Ordering::Relaxed) + n))
 }
