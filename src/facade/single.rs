@@ -22,7 +22,7 @@ use crate::analysis::squares::occupancy;
 use crate::analysis::stateful::{law_chain, score, score_fits, Score};
 use crate::analysis::stateful_fits::Needs;
 use crate::analysis::summary::{summarize, Summary};
-use crate::analysis::visits::{visits, Visits};
+use crate::analysis::visits::{visits, visits_float, Visits};
 use crate::board::{DieChoice, RuleOverrides, Square};
 use crate::chain::{check_fits, Chain, ChainState};
 use crate::game::Capabilities;
@@ -134,6 +134,21 @@ impl Game {
         self.stateful_fits(Needs::FullSolve)?;
         self.square_solve_fits()?;
         self.watched(|| visits(&self.board))?
+            .map_err(|e| Error::Unanswerable(e.to_string()))
+    }
+
+    /// [`Game::visits`]' expected turns begun on each square in floating point (about 12
+    /// digits), for pictures of boards too large for the exact solve.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the chain is built, [`Error::NeedsPolicy`],
+    /// [`Error::Unanswerable`] when the game can go on for ever (the visits are infinite).
+    pub fn visits_float(&self) -> Result<Vec<(Square, f64)>, Error> {
+        self.no_choice()?;
+        self.chain_fits()?;
+        self.stateful_fits(Needs::Full)?;
+        self.watched(|| visits_float(&self.board))?
             .map_err(|e| Error::Unanswerable(e.to_string()))
     }
 
