@@ -10,7 +10,7 @@ use num_rational::BigRational;
 
 use super::{Error, Game};
 use crate::analysis::design::{
-    die_sweep, expected_turns, sensitivity, sensitivity_seconds, Removal,
+    die_sweep, expected_turns, sensitivity, sensitivity_seconds, DieSweep, Removal,
 };
 use crate::analysis::distribution::DistributionOptions;
 use crate::analysis::expectation::{expect_float, expect_with, Expectation, FloatExpectation};
@@ -246,17 +246,15 @@ impl Game {
     }
 
     /// The exact expected turns with each fair die of `faces` faces in place of the board's
-    /// die (`None`: with that die the game can go on for ever), smallest die first; every
-    /// die's chain and solve checked against the limits before the first solve.
+    /// die (`None`: with that die the game can go on for ever), smallest die first, and the
+    /// best die; every die's chain and solve checked against the limits before the first
+    /// solve.
     ///
     /// # Errors
     ///
     /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`], [`Error::Board`] when a
     /// die does not fit the board's rules.
-    pub fn die_sweep(
-        &self,
-        faces: RangeInclusive<Square>,
-    ) -> Result<Vec<(Square, Option<BigRational>)>, Error> {
+    pub fn die_sweep(&self, faces: RangeInclusive<Square>) -> Result<DieSweep, Error> {
         self.no_choice()?;
         for f in faces.clone() {
             let with_die = self.with_rules(&RuleOverrides {
@@ -267,7 +265,9 @@ impl Game {
             with_die.stateful_fits(Needs::LawSolve)?;
             with_die.square_solve_fits()?;
         }
-        Ok(self.watched(|| die_sweep(&self.board, faces))??)
+        Ok(DieSweep::of(
+            self.watched(|| die_sweep(&self.board, faces))??,
+        ))
     }
 
     /// The expectations and the moments to order k, by the cheaper exact route, cross-checked
