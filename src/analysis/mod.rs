@@ -47,7 +47,7 @@ pub use pgf::tail::DecayRate;
 pub use pgf::{Pgf, Recurrence};
 pub use shortest::{Extremes, Longest, Shortest, TurnRolls};
 pub use shown::{ShownDistribution, ShownTerm};
-pub use squares::{JumpAnswer, NoReach, SquareAnswer, SquareAnswers};
+pub use squares::{JumpAnswer, NoReach, Occupancy, SquareAnswer, SquareAnswers, SquareChance};
 pub use stateful::Score;
 pub use summary::Summary;
 pub use tail_law::TailLaw;

@@ -106,7 +106,7 @@ pub fn run(args: &Args, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
         }
     }
     match args.json.json {
-        true => super::output::write_json(out, &draw_json(&board, &options))?,
+        true => super::output::write_json(out, &draw_json(&board, &options)?)?,
         false => write_text(out, &board, &options)?,
     }
     Ok(exit::code(exit::SUCCESS))
@@ -153,8 +153,8 @@ fn heat_of(game: &Game, quantity: HeatQuantity, args: &Args) -> Result<Heat> {
         }
         HeatQuantity::After => {
             let n = args.after.unwrap_or(0);
-            for (s, p) in game.squares_after(n as usize)? {
-                values[s as usize] = Some(to_f64(&p));
+            for c in game.squares_after(n as usize)?.law {
+                values[c.square as usize] = Some(to_f64(&c.p));
             }
             format!(
                 "probability of standing on the square after {}",

@@ -18,7 +18,7 @@ use crate::analysis::likeliest::board_likeliest;
 use crate::analysis::likeliest::LikeliestTurns;
 use crate::analysis::moments::{checked_moments, moments_fit, Moments};
 use crate::analysis::shown::{board_shown_distribution, ShownDistribution};
-use crate::analysis::squares::occupancy;
+use crate::analysis::squares::{occupancy, Occupancy};
 use crate::analysis::stateful::{law_chain, score, score_fits, Score};
 use crate::analysis::stateful_fits::Needs;
 use crate::analysis::summary::{summarize, Summary};
@@ -157,11 +157,11 @@ impl Game {
     /// # Errors
     ///
     /// [`Error::TooLarge`] before the chain is built, [`Error::NeedsPolicy`].
-    pub fn squares_after(&self, turns: usize) -> Result<Vec<(Square, BigRational)>, Error> {
+    pub fn squares_after(&self, turns: usize) -> Result<Occupancy, Error> {
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::FullSolve)?;
-        self.watched(|| occupancy(&self.board, turns))
+        self.watched(|| Occupancy::of(turns, occupancy(&self.board, turns)))
     }
 
     /// The law of T as a report shows it: each probability correctly rounded to `digits`
