@@ -30,10 +30,8 @@ pub mod race;
 mod race_rounds;
 #[doc(hidden)]
 pub mod sample;
-#[doc(hidden)]
-pub mod shared;
-#[doc(hidden)]
-pub mod spread;
+pub(crate) mod shared;
+pub(crate) mod spread;
 pub(crate) mod stateful;
 pub(crate) mod stream;
 #[doc(hidden)]

@@ -8,7 +8,7 @@
 use ladders::analysis::{DistributionOptions, Expectation};
 use ladders::board::BUILTIN_BOARDS;
 use ladders::simulate::SimOptions;
-use ladders::{Error, Game};
+use ladders::{Error, Game, Meeting};
 
 use crate::common::{exact, json_of};
 
@@ -178,6 +178,43 @@ fn a_turn_that_can_go_on_for_ever_is_not_simulated() {
         panic!("refused")
     };
     assert!(e.to_string().contains("can go on for ever"), "{e}");
+}
+
+/// Two seats sharing seed 003's board (its apples eaten for both): every game is played and
+/// each seat's scores are kept.
+#[test]
+fn seats_sharing_a_board_that_changes_play_their_games_with_scores() {
+    let b = Game::builtin("seed-003").unwrap();
+    let options = SimOptions {
+        games: 2000,
+        seed: 1,
+        max_turns: 10_000,
+    };
+    let seats = [b.clone(), b];
+    let sim = Game::race_simulation(&seats, Meeting::SharedBoard, &options).unwrap();
+    assert_eq!(sim.games(), 2000);
+    assert_eq!(sim.scores.as_ref().unwrap().len(), 2);
+    let cli = json_of(&[
+        "simulate",
+        "seed-003",
+        "--players",
+        "2",
+        "-n",
+        "2000",
+        "--seed",
+        "1",
+        "--max-turns",
+        "10000",
+        "--json",
+    ]);
+    assert_eq!(sim.capped, cli["capped"].as_u64().unwrap());
+    let wins: Vec<u64> = cli["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["wins"].as_u64().unwrap())
+        .collect();
+    assert_eq!(sim.wins, wins);
 }
 
 #[test]
