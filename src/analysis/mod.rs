@@ -37,7 +37,7 @@ pub mod visits;
 
 // The façade's answers ([`crate::Game`]'s methods) and the types their fields hold.
 pub use crate::chain::Trap;
-pub use design::Removal;
+pub use design::{DieSweep, DieTurns, Removal};
 pub use distribution::{Decay, Distribution, DistributionOptions, Mean, Quantile, Stop, Term};
 pub use expectation::{Expectation, Expectations, FloatExpectation, FloatExpectations};
 pub use float_trust::{FloatUntrusted, Trust};

@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Result};
 use ladders::board::Board;
-use ladders::race::shared::{shared_race, SharedOptions};
 use ladders::report::race_simulate::{race_check_json, write_race_check};
 use ladders::report::simulate::{check_json, write_check, Timing};
 use ladders::simulate::check::{compare, Observed};
@@ -15,9 +14,7 @@ use ladders::{Game, Meeting, RaceSettings};
 use super::exit;
 use super::output::write_json;
 use super::policy_arg::write_report;
-use super::simulate::{
-    run_race_simulation, run_shared_simulation, run_simulation, SampleArgs, Seats,
-};
+use super::simulate::{run_race_simulation, run_simulation, SampleArgs, Seats};
 
 /// Simulate and compare with the exact answers (exit 1 when they disagree)
 #[derive(clap::Args, Debug)]
@@ -37,8 +34,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let tail = 0.1 / args.sim.games as f64;
     let game = match args.load()? {
         Seats::One(game) => *game,
-        Seats::Race(boards, knock_off) => return run_race(args, &boards, knock_off, out),
-        Seats::Shared(board, players) => return run_shared(args, &board, players, out),
+        Seats::Race(games, meeting) => return run_race(args, &games, meeting, out),
     };
     let board = game.board();
     let law = game.exact_law(tail).map_err(|e| match e {
@@ -86,46 +82,33 @@ const NOTHING_TO_CHECK: &str = ", so there is nothing to check a simulation agai
 /// ones are stepped to the certified digits a check needs.
 const CHECK_EXACT_LIMIT: usize = 400;
 
-/// `check --players K` on a board that changes during a game: the shared race simulated, then
-/// compared seat by seat with the exact shared race ([`shared_race`]).
-fn run_shared(
-    args: &SampleArgs,
-    board: &Board,
-    players: usize,
-    out: &mut dyn Write,
-) -> Result<ExitCode> {
-    let options = SharedOptions {
-        digits: CHECK_DIGITS,
-        exact_limit: CHECK_EXACT_LIMIT,
-        scores: false,
-        ..SharedOptions::default()
-    };
-    super::simulate::refuse_endless_shared(board, players)?;
-    let exact = RaceExact::from_race(shared_race(board, players, &options)?);
-    let (sim, timing) = run_shared_simulation(board, players, &args.sim)?;
-    let seats = vec![board; players];
-    report_race_check(args, &seats, &sim, &exact, timing, out)
-}
-
-/// `check --players K`: the race simulated, then compared seat by seat with the exact race.
+/// `check --players K`: the race simulated, then compared seat by seat with the exact race
+/// (of seats sharing a board that changes during a game too, without their scores).
 fn run_race(
     args: &SampleArgs,
-    boards: &[Board],
-    knock_off: bool,
+    games: &[Game],
+    meeting: Meeting,
     out: &mut dyn Write,
 ) -> Result<ExitCode> {
-    let seats: Vec<&Board> = boards.iter().collect();
-    let games: Vec<Game> = boards.iter().cloned().map(Game::from_board).collect();
-    let meeting = match knock_off {
-        true => Meeting::KnockOff,
-        false => Meeting::Never,
-    };
+    let seats: Vec<&Board> = games.iter().map(Game::board).collect();
     // Ten certified digits are far below any sampling error, and stepping the joint chain gets
     // them faster than the exact solve once the chain has more than a few hundred states.
     let mut settings = RaceSettings::new(meeting).digits(CHECK_DIGITS);
     settings.exact_limit = CHECK_EXACT_LIMIT;
-    let exact = RaceExact::of_check(Game::race_with(&games, &settings)?, &seats, knock_off);
-    let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sim)?;
+    settings.scores = false;
+    let exact = match meeting {
+        Meeting::SharedBoard => {
+            // No game of the simulation could end: said before the exact race is tried.
+            games[0].refuse_endless_turn()?;
+            RaceExact::from_race(Game::race_with(games, &settings)?)
+        }
+        _ => RaceExact::of_check(
+            Game::race_with(games, &settings)?,
+            &seats,
+            meeting == Meeting::KnockOff,
+        ),
+    };
+    let (sim, timing) = run_race_simulation(games, meeting, &args.sim)?;
     report_race_check(args, &seats, &sim, &exact, timing, out)
 }
 

@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use ladders::analysis::expectation::{Expectation, FloatExpectation};
-use ladders::analysis::visits::visits_float;
 use ladders::num::decimal::{probability, to_f64};
 use ladders::report::draw::{draw_json, write_text, DrawOptions, Heat};
 use ladders::report::draw_svg::board_svg;
@@ -214,7 +213,7 @@ fn float_heat_of(game: &Game, quantity: HeatQuantity) -> Result<Heat> {
     let board = game.board();
     let mut values = vec![None; board.size() as usize + 1];
     let name = if quantity == HeatQuantity::Visits {
-        for (s, v) in visits_float(board)? {
+        for (s, v) in game.visits_float()? {
             values[s as usize] = Some(v);
         }
         "expected visits (turns begun on the square; floats)"

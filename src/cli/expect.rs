@@ -179,7 +179,7 @@ pub(super) fn die_table(
     match format {
         DieTable::Json => write_json(
             out,
-            &ladders::report::design::die_sweep_json(board, &sweep, digits),
+            &ladders::report::json::Report::new(board, &sweep, digits).to_value()?,
         )?,
         DieTable::Csv => ladders::report::design::write_die_sweep_csv(out, &sweep, digits, false)?,
         DieTable::Text => {

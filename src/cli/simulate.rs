@@ -2,19 +2,16 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use ladders::board::Board;
-use ladders::game::Capabilities;
 use ladders::report::chart::simulation_svg;
 use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
 use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
-use ladders::simulate::race::{simulate_race, RaceSimOptions, RaceSimulation};
-use ladders::simulate::shared::simulate_shared;
+use ladders::simulate::race::RaceSimulation;
 use ladders::simulate::{SimOptions, Simulation, DEFAULT_MAX_TURNS};
-use ladders::{Game, MAX_GAMES};
+use ladders::{Game, Meeting, MAX_GAMES};
 
 use super::board_args::RuleArgs;
 use super::distribution::chart_law_options;
@@ -69,16 +66,14 @@ pub struct SampleArgs {
 pub enum Seats {
     /// One player on one board (following a policy with `--policy`).
     One(Box<Game>),
-    /// A race: the seats' boards in playing order, and the knock-off rule.
-    Race(Vec<Board>, bool),
-    /// Several players sharing one board that changes during a game (one-use jumps, points,
-    /// lost or extra turns): the board and the number of players.
-    Shared(Box<Board>, usize),
+    /// A race: the seats' games in playing order, and how they meet (several players on a
+    /// board that changes during a game share it: the same game in every seat).
+    Race(Vec<Game>, Meeting),
 }
 
 impl SampleArgs {
     /// Loads the board (with `--policy`, its player following that policy: `--policy` with a
-    /// race is refused by [`super::config::sample`]), or the boards of a race's seats.
+    /// race is refused by [`super::config::sample`]), or the games of a race's seats.
     pub fn load(&self) -> Result<Seats> {
         let seats = &self.seats;
         if let Some(game) = self.policy.load(&self.rules, &seats.boards[0])? {
@@ -89,8 +84,8 @@ impl SampleArgs {
             return Ok(Seats::One(Box::new(game)));
         }
         let players = seats.players.map_or(seats.default_players(), |p| p.from);
-        let first = self.rules.load(&seats.boards[0])?;
-        if !Capabilities::of(&first).stateless {
+        let first = self.rules.game(&seats.boards[0])?;
+        if first.changes_during_a_game() {
             if seats.boards.iter().any(|b| *b != seats.boards[0])
                 || seats.knock_off
                 || !seats.reverse_seat.is_empty()
@@ -99,13 +94,17 @@ impl SampleArgs {
                     "{}: players on a board that changes during a game share it (a broken ladder \
                      is broken for everyone): give one board for all seats, without --knock-off \
                      or --reverse-seat",
-                    first.origin()
+                    first.board().origin()
                 );
             }
-            return Ok(Seats::Shared(Box::new(first), players));
+            return Ok(Seats::Race(vec![first; players], Meeting::SharedBoard));
         }
-        let boards = seat_boards(&seats.boards, &self.rules, &seats.reverse_seat, players)?;
-        Ok(Seats::Race(boards, seats.knock_off))
+        let games = seat_games(&seats.boards, &self.rules, &seats.reverse_seat, players)?;
+        let meeting = match seats.knock_off {
+            true => Meeting::KnockOff,
+            false => Meeting::Never,
+        };
+        Ok(Seats::Race(games, meeting))
     }
 }
 
@@ -190,22 +189,6 @@ fn in_pool<T: Send>(args: &SimArgs, body: impl FnOnce(u64) -> T + Send) -> Resul
     Ok((result, Timing { seconds, threads }))
 }
 
-/// [`in_pool`] with a progress bar on stderr (only when stderr is a terminal, and only once the
-/// run has taken more than a second), advanced by the callback `body` is given.
-fn with_progress<T: Send>(
-    args: &SimArgs,
-    body: impl FnOnce(u64, &(dyn Fn(u64) + Sync)) -> T + Send,
-) -> Result<(T, Timing)> {
-    let bar = super::progress::DelayedBar::new(Some(args.games), "simulating", "games");
-    let done = AtomicU64::new(0);
-    let progress = |games: u64| {
-        bar.set_position(done.fetch_add(games, Ordering::Relaxed) + games);
-    };
-    let result = in_pool(args, |seed| body(seed, &progress));
-    bar.finish();
-    result
-}
-
 /// The options of the simulator for `seed`.
 fn sim_options(args: &SimArgs, seed: u64) -> SimOptions {
     SimOptions {
@@ -215,37 +198,6 @@ fn sim_options(args: &SimArgs, seed: u64) -> SimOptions {
     }
 }
 
-/// The seats' boards ([`seat_games`]), each chain checked to fit.
-fn seat_boards(
-    names: &[String],
-    rules: &RuleArgs,
-    reverse_seat: &[usize],
-    players: usize,
-) -> Result<Vec<Board>> {
-    seat_games(names, rules, reverse_seat, players)?
-        .iter()
-        .map(|game| {
-            ladders::chain::check_fits(game.board())?;
-            Ok(game.board().clone())
-        })
-        .collect()
-}
-
-/// Refuses a board whose turn can go on for ever: no simulated game would end
-/// ([`Game::refuse_endless_turn`]).
-pub fn refuse_endless_turns(board: &Board) -> Result<()> {
-    Ok(Game::from_board(board.clone()).refuse_endless_turn()?)
-}
-
-/// Refuses `players` seats sharing the stateful `board` when a reachable turn of the shared game
-/// can go on for ever: one a player alone reaches, or one reachable only because another seat
-/// broke a jump ([`ladders::race::shared::refuse_endless_shared`]).
-pub fn refuse_endless_shared(board: &Board, players: usize) -> Result<()> {
-    refuse_endless_turns(board)?;
-    ladders::race::shared::refuse_endless_shared(board, players)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", board.origin()))
-}
-
 /// Plays one player's games ([`Game::simulation`]) with the thread count; the library's stage
 /// shows the progress.
 pub fn run_simulation(game: &Game, args: &SimArgs) -> Result<(Simulation, Timing)> {
@@ -253,45 +205,17 @@ pub fn run_simulation(game: &Game, args: &SimArgs) -> Result<(Simulation, Timing
     Ok((sim?, timing))
 }
 
-/// Runs a race simulation (the turn cap is a cap on rounds) with the thread count and a progress
-/// bar on stderr.
+/// Plays races of `seats` ([`Game::race_simulation`]; the turn cap is a cap on rounds) with
+/// the thread count; the library's stage shows the progress.
 pub fn run_race_simulation(
-    boards: &[&Board],
-    knock_off: bool,
+    seats: &[Game],
+    meeting: Meeting,
     args: &SimArgs,
 ) -> Result<(RaceSimulation, Timing)> {
-    for board in boards {
-        refuse_endless_turns(board)?;
-    }
-    let (sim, timing) = with_progress(args, |seed, progress| {
-        let options = RaceSimOptions {
-            games: args.games,
-            seed,
-            max_rounds: args.max_turns,
-            knock_off,
-        };
-        simulate_race(boards, &options, progress)
+    let (sim, timing) = in_pool(args, |seed| {
+        Game::race_simulation(seats, meeting, &sim_options(args, seed))
     })?;
     Ok((sim?, timing))
-}
-
-/// Runs a simulation of `players` seats sharing the stateful `board` (the turn cap is a cap on
-/// rounds) with the thread count and a progress bar on stderr.
-pub fn run_shared_simulation(
-    board: &Board,
-    players: usize,
-    args: &SimArgs,
-) -> Result<(RaceSimulation, Timing)> {
-    refuse_endless_shared(board, players)?;
-    with_progress(args, |seed, progress| {
-        let options = RaceSimOptions {
-            games: args.games,
-            seed,
-            max_rounds: args.max_turns,
-            knock_off: false,
-        };
-        simulate_shared(board, players, &options, progress)
-    })
 }
 
 /// Writes a race simulation's report (text or JSON).
@@ -315,15 +239,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     super::config::simulate(args)?;
     let game = match args.sample.load()? {
         Seats::One(game) => *game,
-        Seats::Race(boards, knock_off) => {
-            let seats: Vec<&Board> = boards.iter().collect();
-            let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sample.sim)?;
-            write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
-            return Ok(exit::code(exit::SUCCESS));
-        }
-        Seats::Shared(board, players) => {
-            let seats = vec![&*board; players];
-            let (sim, timing) = run_shared_simulation(&board, players, &args.sample.sim)?;
+        Seats::Race(games, meeting) => {
+            let (sim, timing) = run_race_simulation(&games, meeting, &args.sample.sim)?;
+            let seats: Vec<&Board> = games.iter().map(Game::board).collect();
             write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
             return Ok(exit::code(exit::SUCCESS));
         }

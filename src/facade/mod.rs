@@ -50,7 +50,7 @@ pub use duel::{Duel, DuelPair, DuelProof};
 pub use error::{Error, TooLarge, Uncertified, Unit};
 pub use limits::Limits;
 pub use optimize::{Optimized, PolicyRun, Scored};
-pub use play::{Played, Verdict, MAX_GAMES, SIMULATING};
+pub use play::{Played, Sample, Verdict, MAX_GAMES, SIMULATING};
 pub use race::{Meeting, RaceSettings, MAX_DIGITS};
 pub use single::{Expectations, Sensitivity};
 

@@ -17,6 +17,8 @@ use crate::chain::{endless_turn, endless_turn_sentence};
 use crate::progress::Stage;
 use crate::simulate::check::{compare, fitting_variants, Comparison, ExactLaw, LawError, Observed};
 use crate::simulate::policy::simulate_policy;
+use crate::simulate::sample::MeanInterval;
+use crate::simulate::spread::{fits_of_sd, variance_test};
 use crate::simulate::variants::VariantSearch;
 use crate::simulate::{simulate, Histogram, SimOptions, Simulation, DEFAULT_MAX_TURNS};
 
@@ -66,6 +68,9 @@ pub struct Verdict {
     pub chi_square_p_value: Option<f64>,
     /// The usual rule variants the sample fits, each as its changed rules in words.
     pub fits: Vec<String>,
+    /// The exact law the sample was judged against.
+    #[serde(skip)]
+    pub law: ExactLaw,
     /// The tests in full.
     #[serde(skip)]
     pub comparison: Comparison,
@@ -158,25 +163,17 @@ impl Game {
     /// [`MAX_GAMES`]; [`Error::EndlessTurn`] when a turn can go on for ever (no game would
     /// end).
     pub fn simulation(&self, options: &SimOptions) -> Result<Simulation, Error> {
-        let games = options.games;
-        if games == 0 || games > MAX_GAMES {
-            return Err(Error::Unanswerable(format!(
-                "{games} games: from 1 to {MAX_GAMES} games per run"
-            )));
-        }
+        let games = games_within_bounds(options.games)?;
         let model = self.policy_model();
         if model.is_none() {
             self.no_choice()?;
             self.refuse_endless_turn()?;
         }
         self.watched(|| {
-            let stage = Stage::begin(SIMULATING, Some(games));
-            let done = AtomicU64::new(0);
-            let played = |n| stage.advance(done.fetch_add(n, Ordering::Relaxed) + n);
-            match &model {
-                Some(model) => simulate_policy(&self.board, model, options, &played),
-                None => simulate(&self.board, options, &played),
-            }
+            counting_games(games, |played| match &model {
+                Some(model) => simulate_policy(&self.board, model, options, played),
+                None => simulate(&self.board, options, played),
+            })
         })
     }
 
@@ -198,40 +195,117 @@ impl Game {
     }
 
     /// Judges a sample of turn counts (`sample.counts()[t]` games of t turns) against the exact
-    /// law, as `ladders verify` does: the mean's z test and the law's chi-square test; when the
-    /// sample fails, the usual rule variants it fits instead.
+    /// law, as `ladders verify` does: [`Game::verify_sample`] of [`Sample::Counts`].
     ///
     /// # Errors
     ///
-    /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`], [`Error::Unanswerable`]
-    /// when the expected number of turns is infinite.
+    /// As [`Game::verify_sample`].
     pub fn verify(&self, sample: &Histogram) -> Result<Verdict, Error> {
+        self.verify_sample(Sample::Counts(sample))
+    }
+
+    /// Judges a sample someone else simulated against the exact law, as `ladders verify` does:
+    /// the mean's z test, the law's chi-square test (with every game's turns), the variance's
+    /// z test (with a reported standard deviation); when the sample fails, the usual rule
+    /// variants it fits instead.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`], [`Error::Endless`] when
+    /// the expected number of turns is infinite (no finite sample can fit it),
+    /// [`Error::Unanswerable`] when the standard deviation's test cannot get the exact fourth
+    /// moment.
+    pub fn verify_sample(&self, sample: Sample<'_>) -> Result<Verdict, Error> {
         self.no_choice()?;
-        let observed = Observed::Counts {
-            turns: sample,
-            capped: 0,
+        let observed = sample.observed();
+        let sd = match sample {
+            Sample::Counts(_) => None,
+            Sample::Summary { games, sd, .. } => sd.map(|sd| (sd, games)),
         };
+        let law = self.exact_law(observed.tail_below())?;
         let (comparison, search) = self.watched(|| {
-            let law = self.exact_law(observed.tail_below())?;
-            let comparison = compare(&law, observed, None);
+            let mut comparison = compare(&law, observed, None);
+            if let Some((sd, games)) = sd {
+                let variance = variance_test(&self.board, sd, games).map_err(|e| {
+                    Error::Unanswerable(format!(
+                        "the standard deviation: {e} (its test needs the exact fourth moment of \
+                         the turns; test the mean alone)"
+                    ))
+                })?;
+                comparison = comparison.with_variance(variance);
+            }
+            // Variants need a sample that can tell them apart.
             let search = match comparison.too_few {
                 true => VariantSearch::default(),
                 false => fitting_variants(&self.board, &law, observed, None),
+            };
+            let search = match sd {
+                Some((sd, games)) => fits_of_sd(&self.board, search, sd, games),
+                None => search,
             };
             Ok::<_, Error>((comparison, search))
         })??;
         Ok(Verdict {
             passed: comparison.pass,
             too_few: comparison.too_few,
-            games: sample.n(),
+            games: observed.games(),
             mean: comparison.mean.observed,
             expected_mean: comparison.mean.expected,
             z: comparison.mean.z,
             p_value: comparison.mean.p_value,
             chi_square_p_value: comparison.chi_square.as_ref().map(|c| c.p_value),
             fits: search.fits.iter().map(|f| f.changes.join(", ")).collect(),
+            law,
             comparison,
             search,
         })
     }
+}
+
+/// A sample someone else simulated, as [`Game::verify_sample`] judges it.
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub enum Sample<'a> {
+    /// Every game's turn count (`counts()[t]` games of t turns).
+    Counts(&'a Histogram),
+    /// Only the mean number of turns reported over `games` games (as written: "46.1" stands
+    /// for [46.05, 46.15)), and the standard deviation when reported.
+    Summary {
+        /// The mean as written.
+        mean: &'a MeanInterval,
+        /// The number of games behind it.
+        games: u64,
+        /// The standard deviation as written (its square is tested against the exact
+        /// variance).
+        sd: Option<&'a MeanInterval>,
+    },
+}
+
+impl<'a> Sample<'a> {
+    /// What the sample says about the games, as the tests read it (the report shows it).
+    #[doc(hidden)]
+    pub fn observed(&self) -> Observed<'a> {
+        match *self {
+            Sample::Counts(turns) => Observed::Counts { turns, capped: 0 },
+            Sample::Summary { mean, games, .. } => Observed::Summary { mean, games },
+        }
+    }
+}
+
+/// `games`, refused unless from 1 to [`MAX_GAMES`].
+pub(super) fn games_within_bounds(games: u64) -> Result<u64, Error> {
+    match games == 0 || games > MAX_GAMES {
+        true => Err(Error::Unanswerable(format!(
+            "{games} games: from 1 to {MAX_GAMES} games per run"
+        ))),
+        false => Ok(games),
+    }
+}
+
+/// Runs `play` (a simulator, given the callback its threads call with the games each has
+/// finished) in the stage [`SIMULATING`], counting `games` games.
+pub(super) fn counting_games<T>(games: u64, play: impl FnOnce(&(dyn Fn(u64) + Sync)) -> T) -> T {
+    let stage = Stage::begin(SIMULATING, Some(games));
+    let done = AtomicU64::new(0);
+    play(&|n| stage.advance(done.fetch_add(n, Ordering::Relaxed) + n))
 }

@@ -10,7 +10,7 @@ use num_rational::BigRational;
 
 use super::{Error, Game};
 use crate::analysis::design::{
-    die_sweep, expected_turns, sensitivity, sensitivity_seconds, Removal,
+    die_sweep, expected_turns, sensitivity, sensitivity_seconds, DieSweep, Removal,
 };
 use crate::analysis::distribution::DistributionOptions;
 use crate::analysis::expectation::{expect_float, expect_with, Expectation, FloatExpectation};
@@ -22,7 +22,7 @@ use crate::analysis::squares::occupancy;
 use crate::analysis::stateful::{law_chain, score, score_fits, Score};
 use crate::analysis::stateful_fits::Needs;
 use crate::analysis::summary::{summarize, Summary};
-use crate::analysis::visits::{visits, Visits};
+use crate::analysis::visits::{visits, visits_float, Visits};
 use crate::board::{DieChoice, RuleOverrides, Square};
 use crate::chain::{check_fits, Chain, ChainState};
 use crate::game::Capabilities;
@@ -137,6 +137,21 @@ impl Game {
             .map_err(|e| Error::Unanswerable(e.to_string()))
     }
 
+    /// [`Game::visits`]' expected turns begun on each square in floating point (about 12
+    /// digits), for pictures of boards too large for the exact solve.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the chain is built, [`Error::NeedsPolicy`],
+    /// [`Error::Unanswerable`] when the game can go on for ever (the visits are infinite).
+    pub fn visits_float(&self) -> Result<Vec<(Square, f64)>, Error> {
+        self.no_choice()?;
+        self.chain_fits()?;
+        self.stateful_fits(Needs::Full)?;
+        self.watched(|| visits_float(&self.board))?
+            .map_err(|e| Error::Unanswerable(e.to_string()))
+    }
+
     /// Where the token is after `turns` turns: each square's exact probability.
     ///
     /// # Errors
@@ -231,17 +246,15 @@ impl Game {
     }
 
     /// The exact expected turns with each fair die of `faces` faces in place of the board's
-    /// die (`None`: with that die the game can go on for ever), smallest die first; every
-    /// die's chain and solve checked against the limits before the first solve.
+    /// die (`None`: with that die the game can go on for ever), smallest die first, and the
+    /// best die; every die's chain and solve checked against the limits before the first
+    /// solve.
     ///
     /// # Errors
     ///
     /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`], [`Error::Board`] when a
     /// die does not fit the board's rules.
-    pub fn die_sweep(
-        &self,
-        faces: RangeInclusive<Square>,
-    ) -> Result<Vec<(Square, Option<BigRational>)>, Error> {
+    pub fn die_sweep(&self, faces: RangeInclusive<Square>) -> Result<DieSweep, Error> {
         self.no_choice()?;
         for f in faces.clone() {
             let with_die = self.with_rules(&RuleOverrides {
@@ -252,7 +265,9 @@ impl Game {
             with_die.stateful_fits(Needs::LawSolve)?;
             with_die.square_solve_fits()?;
         }
-        Ok(self.watched(|| die_sweep(&self.board, faces))??)
+        Ok(DieSweep::of(
+            self.watched(|| die_sweep(&self.board, faces))??,
+        ))
     }
 
     /// The expectations and the moments to order k, by the cheaper exact route, cross-checked
