@@ -31,7 +31,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::analysis::distribution::{Distribution, DistributionOptions};
-use crate::analysis::expectation::{expect_with, Expectation};
+use crate::analysis::expectation::{check_exact_solve, expect_with, Expectation};
 use crate::analysis::moments::{checked_moments, exact_solve_seconds, moments_fit, Moments};
 use crate::analysis::pgf::tail::{decay_rate, DecayRate};
 use crate::analysis::pgf::{pgf_seconds, pgf_within, Pgf, PGF_SECONDS_LIMIT};
@@ -236,6 +236,13 @@ impl Game {
         };
         self.stateful_fits(needs)?;
         self.square_solve_fits()?;
+        self.solved_expectation(per_square)
+    }
+
+    /// The expectations of [`expect_with`], refused before the solve when it is estimated too
+    /// long ([`check_exact_solve`]; the caller checks the other estimates first).
+    fn solved_expectation(&self, per_square: bool) -> Result<Expectation, Error> {
+        check_exact_solve(&self.board)?;
         self.watched(|| expect_with(&self.board, per_square))
     }
 

@@ -13,7 +13,7 @@ use crate::analysis::design::{
     die_sweep, expected_turns, sensitivity, sensitivity_seconds, DieSweep, Removal,
 };
 use crate::analysis::distribution::DistributionOptions;
-use crate::analysis::expectation::{expect_float, expect_with, Expectation, FloatExpectation};
+use crate::analysis::expectation::{expect_float, Expectation, FloatExpectation};
 use crate::analysis::likeliest::board_likeliest;
 use crate::analysis::likeliest::LikeliestTurns;
 use crate::analysis::moments::{checked_moments, moments_fit, Moments};
@@ -78,7 +78,7 @@ impl Game {
         score_fits(&self.board)?;
         self.square_solve_fits()?;
         let (expectation, moments) = match moments {
-            None => (self.watched(|| expect_with(&self.board, per_square))?, None),
+            None => (self.solved_expectation(per_square)?, None),
             Some(k) => self.expect_and_moments(k, per_square)?,
         };
         let score = self.watched(|| score(&self.board))??;
@@ -278,7 +278,7 @@ impl Game {
         k: usize,
         per_square: bool,
     ) -> Result<(Expectation, Option<Moments>), Error> {
-        let expectation = || self.watched(|| expect_with(&self.board, per_square));
+        let expectation = || self.solved_expectation(per_square);
         if !Capabilities::of(&self.board).stateless {
             return self.with_moments(&law_chain(&self.board), k, expectation);
         }
