@@ -29,7 +29,7 @@ use num_traits::{One, Zero};
 use serde::Serialize;
 
 use super::expectation::{expect_with, Expectation};
-use super::visits::{jump_passes, start_row, visits, VisitsError};
+use super::visits::{jump_passes, visits, VisitsError};
 use crate::board::{Board, Jump, Square};
 use crate::chain::{on_player_chain, on_player_game, Chain, Memory, Rolled, Rolls, TurnModel};
 use crate::exact::solve::{
@@ -268,7 +268,6 @@ where
     if t > REACH_LIMIT + 1 {
         return Err(too_many);
     }
-    let from_start = start_row(&chain).expect("the game always ends, roll by roll too");
     let mut entered: BTreeMap<Square, Vec<usize>> = BTreeMap::new();
     for (i, state) in chain.states()[..t].iter().enumerate() {
         if let Some(j) = state.landed {
@@ -276,14 +275,17 @@ where
         }
     }
     let passes = jump_rates(board, &capabilities, &chain);
-    // Right-hand sides: e_h for every state of every H_j (its components in H_j wanted), then
-    // r_J for every jump (components s and the state after J wanted).
+    // Right-hand sides: e_h for every state of every H_j (its components in H_j and the
+    // start's wanted: column h of N), then r_J for every jump (components s and the state after
+    // J wanted).
     let mut rhs: Vec<(Vec<BigRational>, Vec<usize>)> = Vec::new();
     for states in entered.values() {
         for &h in states {
             let mut e = vec![BigRational::zero(); t];
             e[h] = BigRational::one();
-            rhs.push((e, states.clone()));
+            let mut wanted = states.clone();
+            wanted.push(chain.start());
+            rhs.push((e, wanted));
         }
     }
     if let Ok((_, rates, after)) = &passes {
@@ -299,7 +301,7 @@ where
         .iter()
         .map(|(&j, states)| {
             let block: Vec<&Vec<BigRational>> = columns.by_ref().take(states.len()).collect();
-            let first: Vec<&BigRational> = states.iter().map(|&h| &from_start[h]).collect();
+            let first: Vec<&BigRational> = block.iter().map(|column| &column[states.len()]).collect();
             (j, first_entry(&first, &block))
         })
         .collect();

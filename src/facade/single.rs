@@ -22,7 +22,7 @@ use crate::analysis::squares::{occupancy, Occupancy};
 use crate::analysis::stateful::{law_chain, score, score_fits, Score};
 use crate::analysis::stateful_fits::Needs;
 use crate::analysis::summary::{summarize, Summary};
-use crate::analysis::visits::{visits, visits_float, Visits};
+use crate::analysis::visits::{square_visits, visits, visits_float, Visits};
 use crate::board::{DieChoice, RuleOverrides, Square};
 use crate::chain::{check_fits, Chain, ChainState};
 use crate::game::Capabilities;
@@ -149,6 +149,21 @@ impl Game {
         self.chain_fits()?;
         self.stateful_fits(Needs::Full)?;
         self.watched(|| visits_float(&self.board))?
+            .map_err(|e| Error::Unanswerable(e.to_string()))
+    }
+
+    /// The expected turns begun on each square alone ([`Game::visits`] without the jumps, whose
+    /// uses on a board where a turn can be several rolls take a second solve).
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::visits`].
+    pub fn square_visits(&self) -> Result<Vec<(Square, BigRational)>, Error> {
+        self.no_choice()?;
+        self.chain_fits()?;
+        self.stateful_fits(Needs::FullSolve)?;
+        self.square_solve_fits()?;
+        self.watched(|| square_visits(&self.board))?
             .map_err(|e| Error::Unanswerable(e.to_string()))
     }
 
