@@ -79,7 +79,7 @@ impl std::error::Error for Advised {}
 /// `err` with the command line's remedy appended when it is one of the library errors that has
 /// one for `command`; otherwise `err` unchanged.
 pub fn add(err: anyhow::Error, command: For) -> anyhow::Error {
-    match advice(&err, command) {
+    match endless_turn_advice(&err).or_else(|| advice(&err, command)) {
         Some(advice) => anyhow::Error::new(Advised { error: err, advice }),
         None => err,
     }
@@ -98,6 +98,16 @@ fn typed<T: std::error::Error + Send + Sync + 'static>(err: &anyhow::Error) -> O
         ladders::Error::Untrusted(e) => {
             (e as &(dyn std::error::Error + 'static)).downcast_ref::<T>()
         }
+        _ => None,
+    }
+}
+
+/// The remedy for a simulation refused because a turn can go on for ever: the exact answers.
+fn endless_turn_advice(err: &anyhow::Error) -> Option<Remedy> {
+    match err.downcast_ref::<ladders::Error>()? {
+        ladders::Error::EndlessTurn { .. } => Remedy::after(
+            "; `ladders expect` and `ladders distribution` answer such a board exactly",
+        ),
         _ => None,
     }
 }

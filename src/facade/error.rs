@@ -53,6 +53,18 @@ pub enum Error {
         /// The trap: where the game can be caught, in one sentence.
         trap: String,
     },
+    /// A turn can go on for ever (the chance that it never ends is above 0), so a game played
+    /// roll by roll might never end: a simulation is refused (the exact answers are not).
+    #[error(
+        "{origin}: {turn} (the chance that it never ends is above 0), so a simulated game might \
+         never end"
+    )]
+    EndlessTurn {
+        /// The board's origin.
+        origin: String,
+        /// The turn that can go on for ever, and the throws that keep it going, in words.
+        turn: String,
+    },
     /// A floating-point answer failed its own check (the exact answer is not refused).
     #[error(transparent)]
     Untrusted(#[from] FloatUntrusted),
