@@ -162,6 +162,12 @@ pub(crate) fn dot<'a>(
         }
         numer += n * (&denom / &d);
     }
+    reduced(numer, denom)
+}
+
+/// `numer / denom` in lowest terms (`denom` positive), reduced by one Lehmer gcd rather than
+/// `BigRational::new`'s binary one.
+pub(crate) fn reduced(numer: BigInt, denom: BigInt) -> BigRational {
     let g = gcd(&numer, &denom);
     BigRational::new_raw(numer / &g, denom / g)
 }
