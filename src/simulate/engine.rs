@@ -103,6 +103,7 @@ impl Tally {
 
     /// Records a finished game of `turns` turns and `rolls` rolls, game `game` of chunk
     /// `chunk`, whose stream was `dice` when it began.
+    #[inline(always)]
     pub(super) fn record(&mut self, turns: u64, rolls: u64, chunk: u64, game: u64, dice: &Dice) {
         self.games += 1;
         bump(&mut self.turns, turns);
@@ -241,6 +242,7 @@ pub(super) struct Run<'a> {
 impl Run<'_> {
     /// Records the lane's game (`Some(None)`: capped) and starts its next one; false when the
     /// chunk has no game left.
+    #[inline(always)]
     pub(super) fn end_game(&mut self, lane: &mut Lane, done: Option<Option<u64>>) -> bool {
         self.tally.total_rolls += lane.rolls;
         match done {

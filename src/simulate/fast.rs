@@ -352,7 +352,7 @@ pub(super) fn play(run: &mut Run, fast: &FastPlay, lanes: &mut [Lane]) {
 /// Plays rounds (each lane one roll) until a lane's word turns negative or `faces_left` rounds
 /// are played; returns the rounds not played. The loop holds the words and batches in locals and
 /// calls nothing, so that they stay in registers.
-#[inline(never)]
+#[inline(always)]
 fn rounds(
     cells: &[u64],
     n: u64,
@@ -412,7 +412,7 @@ fn flush(
 /// or `None` when the game ended and the chunk has none left to start. `batch` is the state of
 /// the lane's batch of faces after the round. (The word goes in and out by value so that the
 /// lockstep loop can keep its lanes' words in registers.)
-#[inline(never)]
+#[inline]
 fn stop(
     run: &mut Run,
     fast: &FastPlay,
