@@ -31,10 +31,10 @@ use serde::Serialize;
 use super::expectation::{expect_with, Expectation};
 use super::visits::{jump_passes, visits, VisitsError};
 use crate::board::{Board, Jump, Square};
-use crate::chain::{on_player_chain, on_player_game, Chain, Memory, Rolled, Rolls, TurnModel};
-use crate::exact::solve::{
-    identity_minus, solve, transient_matrix, SparseRows, System, Wanted,
+use crate::chain::{
+    on_player_chain, on_player_game, Chain, ChainState, Memory, Rolled, Rolls, TurnModel,
 };
+use crate::exact::solve::{identity_minus, solve, transient_matrix, SparseRows, System, Wanted};
 use crate::game::{Capabilities, OnSquare, RollGame};
 
 /// The most transient squares for which the reach probabilities are solved (one right-hand side
@@ -156,9 +156,9 @@ pub const SQUARES_SECONDS_LIMIT: f64 = 30.0;
 /// [`square_answers`] would take too long (estimated before starting).
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 #[error(
-    "the per-square answers would take about {seconds:.0} s on this board (two exact solves of \
-     {states} transient states, estimated before starting; answered up to about \
-     {SQUARES_SECONDS_LIMIT:.0} s)"
+    "the per-square answers would take about {seconds:.0} s on this board (the exact visits and \
+     expectations of each of its {states} transient states, estimated before starting; answered \
+     up to about {SQUARES_SECONDS_LIMIT:.0} s)"
 )]
 pub struct SquaresTooLong {
     /// The estimated seconds.
@@ -167,10 +167,20 @@ pub struct SquaresTooLong {
     pub states: usize,
 }
 
-/// Refuses, before any solve, a square-only board whose per-square answers (the visits' and the
-/// expectations' exact solves, each [`crate::analysis::moments::exact_solve_seconds`]) would
-/// take more than about [`SQUARES_SECONDS_LIMIT`]. Boards that change during a game are
-/// estimated by [`crate::analysis::stateful_fits`].
+/// The estimated seconds of [`square_answers`] on a square-only board's `chain`: six times one
+/// exact solve ([`crate::analysis::moments::exact_solve_seconds`]). The visits and the
+/// expectations per square are two solves of every component, each rebuilt as a fraction of
+/// tens of thousands of digits at 10,000 squares; measured (user CPU, 29 Nov, load 8 to 16) on
+/// `benches/boards/gen-10000.toml` with its rules changed, against one solve's estimate: a d6
+/// 8.3 s (5.8 solves), a loaded die 8.1 s (4.2), ten chance squares 6.8 s (4.8), bounce 8.1 s
+/// (5.7), two dice about 35 s (3.4; estimated 21 s by two solves, it was answered).
+pub fn squares_seconds<S: ChainState>(chain: &Chain<S>) -> f64 {
+    6.0 * crate::analysis::moments::exact_solve_seconds(chain)
+}
+
+/// Refuses, before any solve, a square-only board whose per-square answers
+/// ([`squares_seconds`]) would take more than about [`SQUARES_SECONDS_LIMIT`]. Boards that
+/// change during a game are estimated by [`crate::analysis::stateful_fits`].
 ///
 /// # Errors
 ///
@@ -180,7 +190,7 @@ pub fn check_square_answers(board: &Board) -> Result<(), SquaresTooLong> {
         return Ok(());
     }
     let chain = Chain::for_board(board);
-    let seconds = 2.0 * crate::analysis::moments::exact_solve_seconds(&chain);
+    let seconds = squares_seconds(&chain);
     if seconds > SQUARES_SECONDS_LIMIT {
         return Err(SquaresTooLong {
             seconds,
@@ -221,7 +231,9 @@ pub fn square_answers(board: &Board) -> Result<SquareAnswers, VisitsError> {
         .map(|(s, visits)| SquareAnswer {
             square: *s,
             visits: visits.clone(),
-            reach: reach.as_ref().map(|r| r.get(s).cloned().unwrap_or_default()),
+            reach: reach
+                .as_ref()
+                .map(|r| r.get(s).cloned().unwrap_or_default()),
             remaining: remaining.get(s).cloned().unwrap_or_else(BigRational::zero),
         })
         .collect();
@@ -301,7 +313,8 @@ where
         .iter()
         .map(|(&j, states)| {
             let block: Vec<&Vec<BigRational>> = columns.by_ref().take(states.len()).collect();
-            let first: Vec<&BigRational> = block.iter().map(|column| &column[states.len()]).collect();
+            let first: Vec<&BigRational> =
+                block.iter().map(|column| &column[states.len()]).collect();
             (j, first_entry(&first, &block))
         })
         .collect();
