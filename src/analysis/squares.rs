@@ -410,6 +410,41 @@ pub fn chain_end(board: &Board, jump: Jump) -> Square {
     at
 }
 
+/// Where the token is after a number of turns (`squares --after N`, `Game::squares_after`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct Occupancy {
+    /// The turns played.
+    pub after: usize,
+    /// Each square the token can stand on then (the finish included once reached), in square
+    /// order, with its exact probability; squares of probability 0 left out.
+    pub law: Vec<SquareChance>,
+}
+
+/// One square of an [`Occupancy`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct SquareChance {
+    /// The square.
+    pub square: Square,
+    /// The probability of standing on it.
+    #[serde(serialize_with = "crate::num::json::exact")]
+    pub p: BigRational,
+}
+
+impl Occupancy {
+    /// The law [`occupancy`] gives after `after` turns.
+    pub fn of(after: usize, law: Vec<(Square, BigRational)>) -> Occupancy {
+        Occupancy {
+            after,
+            law: law
+                .into_iter()
+                .map(|(square, p)| SquareChance { square, p })
+                .collect(),
+        }
+    }
+}
+
 /// The law of the token's square after `n` turns (the finish included once reached), in square
 /// order, squares of probability 0 left out.
 pub fn occupancy(board: &Board, n: usize) -> Vec<(Square, BigRational)> {

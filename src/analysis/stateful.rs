@@ -23,7 +23,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use super::distribution::{distribution, Distribution, DistributionOptions, Mean, TooMuchWork};
-use super::expectation::expected_turns;
+use super::expectation::{check_exact_solve, expected_turns, turn_chain_solve_fits};
 use super::stateful_fits::{check_stateful, Needs, StatefulTooBig, STATEFUL_SECONDS_LIMIT};
 use crate::board::{Board, Square};
 use std::cell::RefCell;
@@ -87,8 +87,8 @@ pub fn board_distribution(
 /// The estimate stays when the exact solve would take long: on a board that changes during a
 /// game, past about 30 s ([`super::stateful_fits::law_solve_fits`]); on one solved by its turn
 /// chain (no roll-level form: `roll_again = K`), past [`super::moments::SECONDS_LIMIT`]
-/// ([`super::moments::exact_solve_seconds`]: 34 s for `roll_again = 3` on 10,000 squares, where
-/// the law's first turns take under a second).
+/// ([`check_exact_solve`]: 34 s for `roll_again = 3` on 10,000 squares, where the law's first
+/// turns take under a second).
 pub fn exact_mean(board: &Board, mean: &mut Mean) {
     exact_mean_on(board, None::<&Chain<Square>>, mean);
 }
@@ -101,14 +101,15 @@ pub fn exact_mean_on<S: ChainState>(board: &Board, chain: Option<&Chain<S>>, mea
         if !super::stateful_fits::law_solve_fits(board) {
             return;
         }
-        if Capabilities::of(board).stateless && !crate::chain::RollSquares::applies(board) {
-            let seconds = match chain {
-                Some(chain) => super::moments::exact_solve_seconds(chain),
-                None => super::moments::exact_solve_seconds(&Chain::for_board(board)),
-            };
-            if seconds > super::moments::SECONDS_LIMIT {
-                return;
-            }
+        let on_turn_chain =
+            Capabilities::of(board).stateless && !crate::chain::RollSquares::applies(board);
+        let fits = match chain {
+            Some(chain) if on_turn_chain => turn_chain_solve_fits(chain).is_ok(),
+            Some(_) => true,
+            None => check_exact_solve(board).is_ok(),
+        };
+        if !fits {
+            return;
         }
         if let Some(turns) = expected_turns(board, chain) {
             *mean = Mean::Exact(turns);

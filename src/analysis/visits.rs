@@ -96,13 +96,14 @@ pub fn square_visits(board: &Board) -> Result<Vec<(Square, BigRational)>, Visits
     Ok(on_player_chain!(board, Memory::Full, |_, chain| {
         // The visits of the states on each square summed, in square order.
         let values = start_row(chain)?;
-        let mut by_square: BTreeMap<Square, BigRational> = BTreeMap::new();
+        let mut by_square: BTreeMap<Square, Vec<BigRational>> = BTreeMap::new();
         for (state, v) in chain.states().iter().zip(values) {
-            *by_square
-                .entry(state.square())
-                .or_insert_with(BigRational::zero) += v;
+            by_square.entry(state.square()).or_default().push(v);
         }
-        by_square.into_iter().collect()
+        by_square
+            .into_iter()
+            .map(|(square, vs)| (square, gcd::sum(vs)))
+            .collect()
     }))
 }
 
