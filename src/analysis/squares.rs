@@ -32,9 +32,7 @@ use super::expectation::{expect_with, Expectation};
 use super::visits::{jump_passes, start_row, visits, VisitsError};
 use crate::board::{Board, Jump, Square};
 use crate::chain::{on_player_chain, on_player_game, Chain, Memory, Rolled, Rolls, TurnModel};
-use crate::exact::solve::{
-    identity_minus, solve, transient_matrix, SparseRows, System, Wanted,
-};
+use crate::exact::solve::{identity_minus, solve, transient_matrix, SparseRows, System, Wanted};
 use crate::game::{Capabilities, OnSquare, RollGame};
 
 /// The most transient squares for which the reach probabilities are solved (one right-hand side
@@ -221,7 +219,9 @@ pub fn square_answers(board: &Board) -> Result<SquareAnswers, VisitsError> {
         .map(|(s, visits)| SquareAnswer {
             square: *s,
             visits: visits.clone(),
-            reach: reach.as_ref().map(|r| r.get(s).cloned().unwrap_or_default()),
+            reach: reach
+                .as_ref()
+                .map(|r| r.get(s).cloned().unwrap_or_default()),
             remaining: remaining.get(s).cloned().unwrap_or_else(BigRational::zero),
         })
         .collect();

@@ -64,13 +64,20 @@ where
     /// # Errors
     ///
     /// [`ChainTooLarge`] when more than `limit` states are reachable.
-    pub fn chain(&self, limit: usize) -> Result<Chain<Rolled<<G as RollGame>::State>>, ChainTooLarge> {
+    pub fn chain(
+        &self,
+        limit: usize,
+    ) -> Result<Chain<Rolled<<G as RollGame>::State>>, ChainTooLarge> {
         Chain::build_limited(self, limit)
     }
 
     /// The state before the first roll of a turn that begins in `state` (after the turns without
     /// a roll it must first spend), the last move having ended on `landed`.
-    fn turn_from(&self, mut state: <G as RollGame>::State, landed: Option<Square>) -> Rolled<<G as RollGame>::State> {
+    fn turn_from(
+        &self,
+        mut state: <G as RollGame>::State,
+        landed: Option<Square>,
+    ) -> Rolled<<G as RollGame>::State> {
         loop {
             if RollGame::is_final(self.game, &state) {
                 return Rolled {

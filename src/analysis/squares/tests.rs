@@ -204,8 +204,11 @@ fn a_forfeit_board_worked_by_hand() {
     )
     .unwrap();
     let a = square_answers(&b).unwrap();
-    let reach: Vec<(Square, Option<BigRational>)> =
-        a.squares.iter().map(|s| (s.square, s.reach.clone())).collect();
+    let reach: Vec<(Square, Option<BigRational>)> = a
+        .squares
+        .iter()
+        .map(|s| (s.square, s.reach.clone()))
+        .collect();
     assert_eq!(
         reach,
         vec![
@@ -275,7 +278,10 @@ fn with_unlimited_roll_again_the_landings_are_those_of_one_roll_a_turn() {
             ..Default::default()
         })
         .unwrap();
-    let (a, b) = (square_answers(&efi).unwrap(), square_answers(&once).unwrap());
+    let (a, b) = (
+        square_answers(&efi).unwrap(),
+        square_answers(&once).unwrap(),
+    );
     let reach = |x: &SquareAnswers| -> BTreeMap<Square, BigRational> {
         x.squares
             .iter()
