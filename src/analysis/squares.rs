@@ -29,9 +29,11 @@ use num_traits::{One, Zero};
 use serde::Serialize;
 
 use super::expectation::{expect_with, Expectation};
-use super::visits::{jump_passes, start_row, visits, VisitsError};
+use super::visits::{jump_passes, visits, VisitsError};
 use crate::board::{Board, Jump, Square};
-use crate::chain::{on_player_chain, on_player_game, Chain, Memory, Rolled, Rolls, TurnModel};
+use crate::chain::{
+    on_player_chain, on_player_game, Chain, ChainState, Memory, Rolled, Rolls, TurnModel,
+};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, SparseRows, System, Wanted};
 use crate::game::{Capabilities, OnSquare, RollGame};
 
@@ -154,9 +156,9 @@ pub const SQUARES_SECONDS_LIMIT: f64 = 30.0;
 /// [`square_answers`] would take too long (estimated before starting).
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 #[error(
-    "the per-square answers would take about {seconds:.0} s on this board (two exact solves of \
-     {states} transient states, estimated before starting; answered up to about \
-     {SQUARES_SECONDS_LIMIT:.0} s)"
+    "the per-square answers would take about {seconds:.0} s on this board (the exact visits and \
+     expectations of each of its {states} transient states, estimated before starting; answered \
+     up to about {SQUARES_SECONDS_LIMIT:.0} s)"
 )]
 pub struct SquaresTooLong {
     /// The estimated seconds.
@@ -165,10 +167,20 @@ pub struct SquaresTooLong {
     pub states: usize,
 }
 
-/// Refuses, before any solve, a square-only board whose per-square answers (the visits' and the
-/// expectations' exact solves, each [`crate::analysis::moments::exact_solve_seconds`]) would
-/// take more than about [`SQUARES_SECONDS_LIMIT`]. Boards that change during a game are
-/// estimated by [`crate::analysis::stateful_fits`].
+/// The estimated seconds of [`square_answers`] on a square-only board's `chain`: six times one
+/// exact solve ([`crate::analysis::moments::exact_solve_seconds`]). The visits and the
+/// expectations per square are two solves of every component, each rebuilt as a fraction of
+/// tens of thousands of digits at 10,000 squares; measured (user CPU, 29 Nov, load 8 to 16) on
+/// `benches/boards/gen-10000.toml` with its rules changed, against one solve's estimate: a d6
+/// 8.3 s (5.8 solves), a loaded die 8.1 s (4.2), ten chance squares 6.8 s (4.8), bounce 8.1 s
+/// (5.7), two dice about 35 s (3.4; estimated 21 s by two solves, it was answered).
+pub fn squares_seconds<S: ChainState>(chain: &Chain<S>) -> f64 {
+    6.0 * crate::analysis::moments::exact_solve_seconds(chain)
+}
+
+/// Refuses, before any solve, a square-only board whose per-square answers
+/// ([`squares_seconds`]) would take more than about [`SQUARES_SECONDS_LIMIT`]. Boards that
+/// change during a game are estimated by [`crate::analysis::stateful_fits`].
 ///
 /// # Errors
 ///
@@ -178,7 +190,7 @@ pub fn check_square_answers(board: &Board) -> Result<(), SquaresTooLong> {
         return Ok(());
     }
     let chain = Chain::for_board(board);
-    let seconds = 2.0 * crate::analysis::moments::exact_solve_seconds(&chain);
+    let seconds = squares_seconds(&chain);
     if seconds > SQUARES_SECONDS_LIMIT {
         return Err(SquaresTooLong {
             seconds,
@@ -268,7 +280,6 @@ where
     if t > REACH_LIMIT + 1 {
         return Err(too_many);
     }
-    let from_start = start_row(&chain).expect("the game always ends, roll by roll too");
     let mut entered: BTreeMap<Square, Vec<usize>> = BTreeMap::new();
     for (i, state) in chain.states()[..t].iter().enumerate() {
         if let Some(j) = state.landed {
@@ -276,14 +287,17 @@ where
         }
     }
     let passes = jump_rates(board, &capabilities, &chain);
-    // Right-hand sides: e_h for every state of every H_j (its components in H_j wanted), then
-    // r_J for every jump (components s and the state after J wanted).
+    // Right-hand sides: e_h for every state of every H_j (its components in H_j and the
+    // start's wanted: column h of N), then r_J for every jump (components s and the state after
+    // J wanted).
     let mut rhs: Vec<(Vec<BigRational>, Vec<usize>)> = Vec::new();
     for states in entered.values() {
         for &h in states {
             let mut e = vec![BigRational::zero(); t];
             e[h] = BigRational::one();
-            rhs.push((e, states.clone()));
+            let mut wanted = states.clone();
+            wanted.push(chain.start());
+            rhs.push((e, wanted));
         }
     }
     if let Ok((_, rates, after)) = &passes {
@@ -299,7 +313,8 @@ where
         .iter()
         .map(|(&j, states)| {
             let block: Vec<&Vec<BigRational>> = columns.by_ref().take(states.len()).collect();
-            let first: Vec<&BigRational> = states.iter().map(|&h| &from_start[h]).collect();
+            let first: Vec<&BigRational> =
+                block.iter().map(|column| &column[states.len()]).collect();
             (j, first_entry(&first, &block))
         })
         .collect();

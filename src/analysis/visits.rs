@@ -81,7 +81,19 @@ fn infinite<S: OnSquare>(trap: Trap<S>) -> VisitsError {
 /// assert_eq!(v.squares, vec![(0, two.clone()), (3, two)]);
 /// ```
 pub fn visits(board: &Board) -> Result<Visits, VisitsError> {
-    let squares: Vec<(Square, BigRational)> = on_player_chain!(board, Memory::Full, |_, chain| {
+    let squares = square_visits(board)?;
+    let jumps = jump_uses(board, &squares);
+    Ok(Visits { squares, jumps })
+}
+
+/// The expected number of turns begun on each square, in square order ([`visits`] without the
+/// jumps).
+///
+/// # Errors
+///
+/// [`VisitsError::Infinite`] when the game can last forever.
+pub fn square_visits(board: &Board) -> Result<Vec<(Square, BigRational)>, VisitsError> {
+    Ok(on_player_chain!(board, Memory::Full, |_, chain| {
         // The visits of the states on each square summed, in square order.
         let values = start_row(chain)?;
         let mut by_square: BTreeMap<Square, Vec<BigRational>> = BTreeMap::new();
@@ -92,9 +104,7 @@ pub fn visits(board: &Board) -> Result<Visits, VisitsError> {
             .into_iter()
             .map(|(square, vs)| (square, gcd::sum(vs)))
             .collect()
-    });
-    let jumps = jump_uses(board, &squares);
-    Ok(Visits { squares, jumps })
+    }))
 }
 
 /// The start's row of the fundamental matrix of `chain`: the expected turns begun in each

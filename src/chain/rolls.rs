@@ -7,7 +7,9 @@
 use std::collections::BTreeMap;
 
 use num_bigint::BigInt;
+use num_integer::Integer;
 use num_rational::BigRational;
+use num_traits::{One, Zero};
 
 use super::{Chain, ChainTooLarge, Turn, TurnModel, TurnRewards};
 use crate::board::Square;
@@ -117,19 +119,21 @@ where
         RollGame::is_final(self.game, &state.at.at)
     }
 
-    /// One roll: every throw, every outcome of it.
+    /// One roll: every throw, every outcome of it (each probability `throw weight x outcome
+    /// weight / (dice total x the throw's outcomes' total)`, summed per next state over one
+    /// common denominator, with no gcd until the end).
     fn turn(&self, state: &Self::State) -> Turn<Self::State> {
         let now = &state.at;
         let began = state.began.as_ref().unwrap_or(&now.at);
         let dice = self.game.dice(&now.at);
-        let mut next: BTreeMap<Self::State, BigRational> = BTreeMap::new();
-        let (mut rolled, mut out) = (Vec::new(), Vec::new());
+        let (mut rolled, mut thrown) = (Vec::new(), Vec::new());
+        let mut weighed: Vec<(Self::State, u128, u64)> = Vec::new();
         for throw in dice.throws() {
-            out.clear();
-            let total = throw_into(self.game, began, now, throw, &mut rolled, &mut out);
-            for thrown in &out {
-                let landed = (!thrown.forfeited).then_some(thrown.outcome.to);
-                let after = match &thrown.step {
+            thrown.clear();
+            let total = throw_into(self.game, began, now, throw, &mut rolled, &mut thrown);
+            for t in &thrown {
+                let landed = (!t.forfeited).then_some(t.outcome.to);
+                let after = match &t.step {
                     Step::Continue(at) => Rolled {
                         at: at.clone(),
                         began: state.began.clone(),
@@ -137,15 +141,26 @@ where
                     },
                     Step::End(s) => self.turn_from(s.clone(), landed),
                 };
-                let p = BigRational::new(
-                    BigInt::from(throw.weight) * BigInt::from(thrown.weight),
-                    BigInt::from(dice.total()) * BigInt::from(total),
-                );
-                *next.entry(after).or_default() += p;
+                weighed.push((after, u128::from(throw.weight) * u128::from(t.weight), total));
             }
         }
+        // The outcomes' totals are mostly one and the same: a gcd only for a new one.
+        let mut totals = BigInt::one();
+        for (_, _, total) in &weighed {
+            if !(&totals % *total).is_zero() {
+                totals = totals.lcm(&BigInt::from(*total));
+            }
+        }
+        let mut next: BTreeMap<Self::State, BigInt> = BTreeMap::new();
+        for (after, weight, total) in weighed {
+            *next.entry(after).or_default() += BigInt::from(weight) * (&totals / total);
+        }
+        let denominator = totals * dice.total();
         Turn {
-            next: next.into_iter().collect(),
+            next: next
+                .into_iter()
+                .map(|(s, n)| (s, BigRational::new(n, denominator.clone())))
+                .collect(),
             rewards: TurnRewards::default(),
             endless: false,
         }

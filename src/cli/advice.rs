@@ -5,13 +5,15 @@
 //! `distribution`, `--columns` for `generate`, dropping `--float` or a smaller `--moments` for
 //! `expect`, `distribution` or `expect --moments` for a `pgf` too long to compute, `squares` and
 //! `expect` for a `sensitivity` too long to compute, `expect --float` and `simulate` for a board
-//! that changes during a game whose chain or exact solve is too large, or a `squares` too long
-//! to compute, `optimize` for two players who choose on too large a board.
+//! that changes during a game whose chain or exact solve is too large, or a turn chain's exact
+//! solve too long, or a `squares` too long to compute, `optimize` for two players who choose on
+//! too large a board.
 
 use std::fmt;
 
 use ladders::analysis::design::SensitivityError;
 use ladders::analysis::distribution::TooMuchWork;
+use ladders::analysis::expectation::SolveTooLong;
 use ladders::analysis::float_trust::FloatUntrusted;
 use ladders::analysis::moments::MomentsError;
 use ladders::analysis::pgf::PgfTooLong;
@@ -116,6 +118,12 @@ fn estimate_advice(err: &anyhow::Error) -> Option<Remedy> {
     if typed::<DuelTooLong>(err).is_some() {
         return Remedy::after(
             "; `ladders optimize` gives one player's optimal policy and its expected turns",
+        );
+    }
+    if typed::<SolveTooLong>(err).is_some() {
+        return Remedy::after(
+            "; `ladders expect --float` solves it in floating point, and `ladders simulate` \
+             estimates it",
         );
     }
     if typed::<SquaresTooLong>(err).is_some() {

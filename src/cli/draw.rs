@@ -127,7 +127,7 @@ fn heat_of(game: &Game, quantity: HeatQuantity, args: &Args) -> Result<Heat> {
     let mut values = vec![None; board.size() as usize + 1];
     let name = match quantity {
         HeatQuantity::Visits => {
-            for (s, v) in game.visits()?.squares {
+            for (s, v) in game.square_visits()? {
                 values[s as usize] = Some(to_f64(&v));
             }
             "expected visits (turns begun on the square)".to_string()

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::analysis::design::{SensitivityError, SENSITIVITY_SECONDS_LIMIT};
 use crate::analysis::distribution::TooMuchWork;
+use crate::analysis::expectation::SolveTooLong;
 use crate::analysis::float_trust::FloatUntrusted;
 use crate::analysis::moments::MomentsError;
 use crate::analysis::pgf::PgfTooLong;
@@ -291,6 +292,19 @@ impl From<SquaresTooLong> for TooLarge {
     }
 }
 
+impl From<SolveTooLong> for TooLarge {
+    fn from(e: SolveTooLong) -> TooLarge {
+        let seconds = e.seconds;
+        TooLarge::keeping(
+            e,
+            "exact solve",
+            seconds,
+            crate::analysis::moments::SECONDS_LIMIT,
+            Unit::Seconds,
+        )
+    }
+}
+
 impl From<TooMuchWork> for TooLarge {
     fn from(e: TooMuchWork) -> TooLarge {
         let work = e.work;
@@ -314,7 +328,8 @@ too_large!(
     StatefulTooBig,
     TooMuchWork,
     PgfTooLong,
-    SquaresTooLong
+    SquaresTooLong,
+    SolveTooLong
 );
 
 impl From<MomentsError> for Error {

@@ -31,12 +31,14 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::analysis::distribution::{Distribution, DistributionOptions};
-use crate::analysis::expectation::{expect_with, Expectation};
-use crate::analysis::moments::{checked_moments, exact_solve_seconds, moments_fit, Moments};
+use crate::analysis::expectation::{check_exact_solve, expect_with, Expectation};
+use crate::analysis::moments::{checked_moments, moments_fit, Moments};
 use crate::analysis::pgf::tail::{decay_rate, DecayRate};
 use crate::analysis::pgf::{pgf_seconds, pgf_within, Pgf, PGF_SECONDS_LIMIT};
 use crate::analysis::shortest::{extremes, Extremes};
-use crate::analysis::squares::{check_square_answers, square_answers, SquareAnswers};
+use crate::analysis::squares::{
+    check_square_answers, square_answers, squares_seconds, SquareAnswers,
+};
 use crate::analysis::stateful::{board_distribution, law_chain};
 use crate::analysis::stateful_fits::Needs;
 use crate::board::format::{load_spec, parse_spec};
@@ -236,6 +238,13 @@ impl Game {
         };
         self.stateful_fits(needs)?;
         self.square_solve_fits()?;
+        self.solved_expectation(per_square)
+    }
+
+    /// The expectations of [`expect_with`], refused before the solve when it is estimated too
+    /// long ([`check_exact_solve`]; the caller checks the other estimates first).
+    fn solved_expectation(&self, per_square: bool) -> Result<Expectation, Error> {
+        check_exact_solve(&self.board)?;
         self.watched(|| expect_with(&self.board, per_square))
     }
 
@@ -304,7 +313,7 @@ impl Game {
         check_square_answers(&self.board)?;
         if Capabilities::of(&self.board).stateless {
             self.seconds_fit("per-square answers", || {
-                2.0 * exact_solve_seconds(&Chain::for_board(&self.board))
+                squares_seconds(&Chain::for_board(&self.board))
             })?;
         }
         self.watched(|| square_answers(&self.board))?

@@ -13,7 +13,7 @@ use crate::analysis::design::{
     die_sweep, expected_turns, sensitivity, sensitivity_seconds, DieSweep, Removal,
 };
 use crate::analysis::distribution::DistributionOptions;
-use crate::analysis::expectation::{expect_float, expect_with, Expectation, FloatExpectation};
+use crate::analysis::expectation::{expect_float, Expectation, FloatExpectation};
 use crate::analysis::likeliest::board_likeliest;
 use crate::analysis::likeliest::LikeliestTurns;
 use crate::analysis::moments::{checked_moments, moments_fit, Moments};
@@ -22,7 +22,7 @@ use crate::analysis::squares::{occupancy, Occupancy};
 use crate::analysis::stateful::{law_chain, score, score_fits, Score};
 use crate::analysis::stateful_fits::Needs;
 use crate::analysis::summary::{summarize, Summary};
-use crate::analysis::visits::{visits, visits_float, Visits};
+use crate::analysis::visits::{square_visits, visits, visits_float, Visits};
 use crate::board::{DieChoice, RuleOverrides, Square};
 use crate::chain::{check_fits, Chain, ChainState};
 use crate::game::Capabilities;
@@ -78,7 +78,7 @@ impl Game {
         score_fits(&self.board)?;
         self.square_solve_fits()?;
         let (expectation, moments) = match moments {
-            None => (self.watched(|| expect_with(&self.board, per_square))?, None),
+            None => (self.solved_expectation(per_square)?, None),
             Some(k) => self.expect_and_moments(k, per_square)?,
         };
         let score = self.watched(|| score(&self.board))??;
@@ -149,6 +149,21 @@ impl Game {
         self.chain_fits()?;
         self.stateful_fits(Needs::Full)?;
         self.watched(|| visits_float(&self.board))?
+            .map_err(|e| Error::Unanswerable(e.to_string()))
+    }
+
+    /// The expected turns begun on each square alone ([`Game::visits`] without the jumps, whose
+    /// uses on a board where a turn can be several rolls take a second solve).
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::visits`].
+    pub fn square_visits(&self) -> Result<Vec<(Square, BigRational)>, Error> {
+        self.no_choice()?;
+        self.chain_fits()?;
+        self.stateful_fits(Needs::FullSolve)?;
+        self.square_solve_fits()?;
+        self.watched(|| square_visits(&self.board))?
             .map_err(|e| Error::Unanswerable(e.to_string()))
     }
 
@@ -278,7 +293,7 @@ impl Game {
         k: usize,
         per_square: bool,
     ) -> Result<(Expectation, Option<Moments>), Error> {
-        let expectation = || self.watched(|| expect_with(&self.board, per_square));
+        let expectation = || self.solved_expectation(per_square);
         if !Capabilities::of(&self.board).stateless {
             return self.with_moments(&law_chain(&self.board), k, expectation);
         }
