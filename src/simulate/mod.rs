@@ -24,17 +24,14 @@ pub mod check;
 #[doc(hidden)]
 pub mod engine;
 pub(crate) mod fast;
-#[doc(hidden)]
-pub mod policy;
+pub(crate) mod policy;
 #[doc(hidden)]
 pub mod race;
 mod race_rounds;
 #[doc(hidden)]
 pub mod sample;
-#[doc(hidden)]
-pub mod shared;
-#[doc(hidden)]
-pub mod spread;
+pub(crate) mod shared;
+pub(crate) mod spread;
 pub(crate) mod stateful;
 pub(crate) mod stream;
 #[doc(hidden)]
@@ -43,6 +40,7 @@ pub(crate) mod variants;
 
 // The façade's answers ([`crate::Game::verify`]'s [`crate::Verdict`]) and its sample.
 pub use check::{ChiSquare, Comparison, ExactLaw, ScoreLaw, ZTest};
+pub use sample::MeanInterval;
 pub use variants::{LayoutFit, NotTried, VariantFit, VariantSearch};
 
 use rayon::prelude::*;
