@@ -8,16 +8,19 @@
 //! With N = (I - Q)^-1 the fundamental matrix of the turn chain and s the start:
 //!
 //! - visits: `v_j = N[s][j]` ([`super::visits`]);
-//! - reach: with one roll per turn, the token's square after a turn is where that roll's move
-//!   ended, so for j != s the probability that a move ever ends on j is the probability that the
-//!   chain ever visits j, `N[s][j] / N[j][j]` (Kemeny and Snell, *Finite Markov Chains*, theorem
-//!   3.5.4); for the start, the probability of standing there again after some turn,
-//!   `1 - 1 / N[s][s]`; the finish is reached with probability 1. `N[j][j]` is component j of
-//!   the solution of `(I - Q) x = e_j`;
-//! - a jump J is taken on a roll from i with probability `r_J(i)`; its expected uses from any
-//!   square are `U_J = N r_J`, and since after its first use the token stands where that move
-//!   ends (`e_J`, the end of J's chain of jumps), `U_J(s) = P(J taken) (1 + U_J(e_J))`, so
-//!   `P(J taken) = U_J(s) / (1 + U_J(e_J))`;
+//! - reach: on the game's chain roll by roll ([`crate::chain::Rolls`]; N its fundamental matrix
+//!   here) H_j are the states a move ending on j leads to, each entered only so (a state
+//!   remembers the square the last move ended on; the start is in none), and the probability
+//!   that a move ever ends on j is `N[s][H_j] N[H_j][H_j]^-1 1` (the expected entries into each
+//!   state of H_j split by the state of the first entry). With one roll per turn H_j is the one
+//!   state j: for j != s the probability that the chain ever visits j, `N[s][j] / N[j][j]`
+//!   (Kemeny and Snell, *Finite Markov Chains*, theorem 3.5.4), and for the start the
+//!   probability of standing there again after some turn, `1 - 1 / N[s][s]`. The finish is
+//!   reached with probability 1. `N[.][h]` is the solution of `(I - Q) x = e_h`;
+//! - a jump J is taken on a roll from state i with probability `r_J(i)`; its expected uses from
+//!   any state are `U_J = N r_J`, and when after its first use the game is in one state `e_J`
+//!   (the end of J's chain of jumps, with no forfeit to remember and nothing but the square),
+//!   `U_J(s) = P(J taken) (1 + U_J(e_J))`, so `P(J taken) = U_J(s) / (1 + U_J(e_J))`;
 //! - occupancy after n turns: the start's row of `P^n`, stepped in integers (`D P` is an integer
 //!   matrix for the chain's common denominator D, so the row is an integer vector over `D^n`).
 

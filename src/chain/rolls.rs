@@ -2,7 +2,7 @@
 //! machine's in-turn states, each remembering the square the roll that led to it ended on. The
 //! per-square answers read landings from it (a roll's move ending on a square, at any roll of a
 //! turn: `analysis::squares`), on every rule: roll-again, forfeits, lost and extra turns, jump
-//! turns, a state that is more than the square.
+//! turns (a turn without a roll is a step of its own), a state that is more than the square.
 
 use std::collections::BTreeMap;
 
@@ -26,9 +26,10 @@ pub struct Rolled<S> {
     /// `None`: the rest of a turn does not depend on it).
     pub began: Option<S>,
     /// The square the move of the roll that led here ended on; `None` at the start, after a
-    /// forfeit (no move) and once the game is over. Turns without a roll (a lost turn, a jump
-    /// turn) are passed through, so the state after one keeps the landing before it.
+    /// forfeit (no move), after a turn without a roll and once the game is over.
     pub landed: Option<Square>,
+    /// A turn without a roll (a lost turn, a jump turn) begins here: the next step spends it.
+    pub skips: bool,
 }
 
 impl<S: OnSquare> OnSquare for Rolled<S> {
@@ -66,34 +67,42 @@ where
     /// # Errors
     ///
     /// [`ChainTooLarge`] when more than `limit` states are reachable.
-    pub fn chain(&self, limit: usize) -> Result<Chain<Rolled<<G as RollGame>::State>>, ChainTooLarge> {
+    pub fn chain(
+        &self,
+        limit: usize,
+    ) -> Result<Chain<Rolled<<G as RollGame>::State>>, ChainTooLarge> {
         Chain::build_limited(self, limit)
     }
 
-    /// The state before the first roll of a turn that begins in `state` (after the turns without
-    /// a roll it must first spend), the last move having ended on `landed`.
-    fn turn_from(&self, mut state: <G as RollGame>::State, landed: Option<Square>) -> Rolled<<G as RollGame>::State> {
-        loop {
-            if RollGame::is_final(self.game, &state) {
-                return Rolled {
-                    at: InTurn {
-                        at: state,
-                        streak: 0,
-                    },
-                    began: None,
-                    landed: None,
-                };
-            }
-            match begin(self.game, state.clone()) {
-                Step::Continue(at) => {
-                    return Rolled {
-                        at,
-                        began: self.forfeits.then_some(state),
-                        landed,
-                    }
-                }
-                Step::End(after) => state = after,
-            }
+    /// The state a turn that begins in `state` opens in, the last move having ended on
+    /// `landed`: before its first roll, or before the turn without a roll it must spend first.
+    fn turn_from(
+        &self,
+        state: <G as RollGame>::State,
+        landed: Option<Square>,
+    ) -> Rolled<<G as RollGame>::State> {
+        let at = |at| InTurn { at, streak: 0 };
+        if RollGame::is_final(self.game, &state) {
+            return Rolled {
+                at: at(state),
+                began: None,
+                landed: None,
+                skips: false,
+            };
+        }
+        match begin(self.game, state.clone()) {
+            Step::Continue(now) => Rolled {
+                at: now,
+                began: self.forfeits.then_some(state),
+                landed,
+                skips: false,
+            },
+            Step::End(_) => Rolled {
+                at: at(state),
+                began: None,
+                landed,
+                skips: true,
+            },
         }
     }
 }
@@ -116,6 +125,16 @@ where
     /// weight / (dice total x the throw's outcomes' total)`, summed per next state over one
     /// common denominator, with no gcd until the end).
     fn turn(&self, state: &Self::State) -> Turn<Self::State> {
+        if state.skips {
+            let Step::End(after) = begin(self.game, state.at.at.clone()) else {
+                unreachable!("a skipped turn has no roll")
+            };
+            return Turn {
+                next: vec![(self.turn_from(after, None), BigRational::one())],
+                rewards: TurnRewards::default(),
+                endless: false,
+            };
+        }
         let now = &state.at;
         let began = state.began.as_ref().unwrap_or(&now.at);
         let dice = self.game.dice(&now.at);
@@ -131,10 +150,15 @@ where
                         at: at.clone(),
                         began: state.began.clone(),
                         landed,
+                        skips: false,
                     },
                     Step::End(s) => self.turn_from(s.clone(), landed),
                 };
-                weighed.push((after, u128::from(throw.weight) * u128::from(t.weight), total));
+                weighed.push((
+                    after,
+                    u128::from(throw.weight) * u128::from(t.weight),
+                    total,
+                ));
             }
         }
         // The outcomes' totals are mostly one and the same: a gcd only for a new one.
@@ -183,6 +207,7 @@ mod tests {
             at: InTurn { at: 2, streak: 1 },
             began: Some(0),
             landed: Some(2),
+            skips: false,
         };
         assert!(first.next.contains(&(mid.clone(), half.clone())));
         let second = model.turn(&mid);
@@ -190,6 +215,7 @@ mod tests {
             at: InTurn { at: 0, streak: 0 },
             began: Some(0),
             landed: None,
+            skips: false,
         };
         assert!(second.next.contains(&(back, half)));
     }

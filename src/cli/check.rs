@@ -7,7 +7,6 @@ use anyhow::{anyhow, bail, Result};
 use ladders::board::Board;
 use ladders::report::race_simulate::{race_check_json, write_race_check};
 use ladders::report::simulate::{check_json, write_check, Timing};
-use ladders::simulate::check::{compare, Observed};
 use ladders::simulate::race::{compare_race, RaceExact, RaceSimulation, CHECK_DIGITS};
 use ladders::{Game, Meeting, RaceSettings};
 
@@ -42,25 +41,21 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         other => other.into(),
     })?;
     let (sim, timing) = run_simulation(&game, &args.sim)?;
-    if sim.capped > 0 {
-        // The capped games' lengths are unknown: the sample is censored, and neither the mean
-        // nor the law of the uncapped game may be tested on it.
-        bail!(
-            "{} of {} games reached --max-turns {} and were stopped: a censored sample cannot be \
-             checked against the exact law of the whole game; raise --max-turns (the exact mean \
-             is {:.1} turns, sd {:.1})",
-            sim.capped,
-            args.sim.games,
-            args.sim.max_turns,
-            law.mean,
-            law.sd
-        );
-    }
-    let observed = Observed::Counts {
-        turns: &sim.turns,
-        capped: sim.capped,
-    };
-    let comparison = compare(&law, observed, Some(&sim.rolls)).with_score(&law, sim.score.as_ref());
+    let comparison = game.judge_simulation(&law, &sim).map_err(|e| match e {
+        // The command line's words for the cap.
+        ladders::Error::Censored {
+            capped,
+            games,
+            cap,
+            mean,
+            sd,
+        } => anyhow!(
+            "{capped} of {games} games reached --max-turns {cap} and were stopped: a censored \
+             sample cannot be checked against the exact law of the whole game; raise --max-turns \
+             (the exact mean is {mean:.1} turns, sd {sd:.1})"
+        ),
+        other => other.into(),
+    })?;
     write_report(
         out,
         args.output.json,

@@ -65,6 +65,25 @@ pub enum Error {
         /// The turn that can go on for ever, and the throws that keep it going, in words.
         turn: String,
     },
+    /// Games stopped at the turn cap: the sample is censored (their lengths are unknown), so
+    /// neither its mean nor its law may be tested against the whole game's.
+    #[error(
+        "{capped} of {games} games reached the cap of {cap} turns and were stopped: a censored \
+         sample cannot be checked against the exact law of the whole game (the exact mean is \
+         {mean:.1} turns, sd {sd:.1})"
+    )]
+    Censored {
+        /// The games stopped.
+        capped: u64,
+        /// The games played (finished or stopped).
+        games: u64,
+        /// The turn cap.
+        cap: u64,
+        /// The exact mean number of turns.
+        mean: f64,
+        /// The exact standard deviation of the number of turns.
+        sd: f64,
+    },
     /// A floating-point answer failed its own check (the exact answer is not refused).
     #[error(transparent)]
     Untrusted(#[from] FloatUntrusted),

@@ -177,6 +177,30 @@ impl Game {
         })
     }
 
+    /// Judges a simulation of this game (from [`Game::simulation`]) against its exact law (from
+    /// [`Game::exact_law`], to `P(T >= t)` below a tenth of a game), as `ladders check` does:
+    /// the mean turns' and rolls' z tests, the law's chi-square test, the final score's test.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Censored`] when games were stopped at the turn cap.
+    pub fn judge_simulation(&self, law: &ExactLaw, sim: &Simulation) -> Result<Comparison, Error> {
+        if sim.capped > 0 {
+            return Err(Error::Censored {
+                capped: sim.capped,
+                games: sim.games + sim.capped,
+                cap: sim.max_turns,
+                mean: law.mean,
+                sd: law.sd,
+            });
+        }
+        let observed = Observed::Counts {
+            turns: &sim.turns,
+            capped: sim.capped,
+        };
+        Ok(compare(law, observed, Some(&sim.rolls)).with_score(law, sim.score.as_ref()))
+    }
+
     /// Refuses a board on which a turn can go on for ever: no game played roll by roll would
     /// end ([`Error::EndlessTurn`]).
     ///

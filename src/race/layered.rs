@@ -77,13 +77,12 @@ pub enum LayeredError {
 /// A joint race chain as integer weights, its states in layers (module doc).
 #[derive(Clone, Debug)]
 pub struct LayeredChain<S> {
-    /// The transient states in sweep order.
+    /// The transient states in the race's sweep order.
     states: Vec<S>,
-    /// Layer l is `layers[l]..layers[l + 1]`.
-    layers: Vec<usize>,
-    /// Per layer: every state reads only states before it (then one sweep solves the layer
-    /// exactly, and a second would change nothing).
-    triangular: Vec<bool>,
+    /// The race's sweeps: the states in their own order.
+    race_sweeps: Sweeps,
+    /// The sweeps of every other solve: the settling order.
+    sweeps: Sweeps,
     /// Row s is `cols[first[s]..first[s + 1]]`, with its weights.
     first: Vec<usize>,
     cols: Vec<u32>,
@@ -108,6 +107,18 @@ pub struct LayeredChain<S> {
     uneaten: Vec<u64>,
 }
 
+/// An order to sweep the states in, cut into layers.
+#[derive(Clone, Debug)]
+struct Sweeps {
+    /// The states in sweep order.
+    order: Vec<u32>,
+    /// Layer l is `order[layers[l]..layers[l + 1]]`.
+    layers: Vec<usize>,
+    /// Per layer: every state reads only states before it (then one sweep solves the layer
+    /// exactly, and a second would change nothing).
+    triangular: Vec<bool>,
+}
+
 /// The turn from one state, as integer weights over one denominator.
 struct Row {
     to: Vec<(usize, u64)>,
@@ -119,6 +130,18 @@ struct Row {
     ate: Vec<(u64, u64)>,
     /// The seat that moves.
     mover: usize,
+}
+
+/// The two orders of a chain's states ([`LayeredChain::build`]): `race` sorts the states and
+/// orders the sweeps of the race itself, `settle` the sweeps of every solve whose values are
+/// refined until they settle (the bounds on the length and the race to each apple). Each is a
+/// key `(layer, order)` (module doc).
+#[derive(Clone, Copy, Debug)]
+pub struct Keys<Race, Settle> {
+    /// The race's order.
+    pub race: Race,
+    /// The settling order.
+    pub settle: Settle,
 }
 
 /// How [`LayeredChain::build_eating`] reads a model whose states also say what the turn that
@@ -136,7 +159,7 @@ pub struct Eating<Split, Join, Mover> {
 }
 
 impl<S: RaceState> LayeredChain<S> {
-    /// The chain of `model` for `seats` players, states sorted by `key` (module doc), at most
+    /// The chain of `model` for `seats` players, states sorted by `keys` (module doc), at most
     /// `limit` states.
     ///
     /// # Errors
@@ -144,22 +167,23 @@ impl<S: RaceState> LayeredChain<S> {
     /// [`LayeredError::TooLarge`] above `limit` states, [`LayeredError::Denominator`] for a
     /// turn's denominator above [`MAX_DENOMINATOR`], [`LayeredError::NotCertified`] for a turn
     /// that can go on for ever.
-    pub fn build<M, K>(
+    pub fn build<M, K, L>(
         model: &M,
         seats: usize,
-        key: impl Fn(&S) -> K,
+        keys: &Keys<impl Fn(&S) -> K, impl Fn(&S) -> L>,
         limit: usize,
     ) -> Result<LayeredChain<S>, LayeredError>
     where
         M: TurnModel<State = S>,
-        K: Ord + Eq + Clone,
+        K: Ord,
+        L: Ord,
     {
         let eating = Eating {
             split: |s: S| (s, 0),
             join: S::clone,
             mover: |_: &S| 0,
         };
-        LayeredChain::build_eating(model, seats, key, limit, &eating)
+        LayeredChain::build_eating(model, seats, keys, limit, &eating)
     }
 
     /// [`LayeredChain::build`] of a model whose states also say what the turn that led there
@@ -170,16 +194,17 @@ impl<S: RaceState> LayeredChain<S> {
     /// # Errors
     ///
     /// As [`LayeredChain::build`].
-    pub fn build_eating<M, K, T>(
+    pub fn build_eating<M, K, L, T>(
         model: &M,
         seats: usize,
-        key: impl Fn(&S) -> K,
+        keys: &Keys<impl Fn(&S) -> K, impl Fn(&S) -> L>,
         limit: usize,
         eating: &Eating<impl Fn(T) -> (S, u64), impl Fn(&S) -> T, impl Fn(&S) -> usize>,
     ) -> Result<LayeredChain<S>, LayeredError>
     where
         M: TurnModel<State = T>,
-        K: Ord + Eq + Clone,
+        K: Ord,
+        L: Ord,
     {
         let (start, _) = (eating.split)(model.start());
         let mut found: HashMap<S, usize> = HashMap::from([(start.clone(), 0)]);
@@ -245,27 +270,32 @@ impl<S: RaceState> LayeredChain<S> {
             rows.push(row);
         }
         drop(found);
-        Ok(LayeredChain::sorted(order, rows, seats, key))
+        Ok(LayeredChain::sorted(order, rows, seats, keys))
     }
 
-    /// The chain with its states in `key` order, and its layers.
-    fn sorted<K: Ord + Eq + Clone>(
+    /// The chain with its states in the race's order, and the layers of both orders.
+    fn sorted<K: Ord, L: Ord>(
         order: Vec<S>,
         rows: Vec<Row>,
         seats: usize,
-        key: impl Fn(&S) -> K,
+        keys: &Keys<impl Fn(&S) -> K, impl Fn(&S) -> L>,
     ) -> LayeredChain<S> {
-        let keys: Vec<K> = order.iter().map(&key).collect();
+        let race_keys: Vec<K> = order.iter().map(&keys.race).collect();
         let mut ids: Vec<usize> = (0..order.len()).collect();
-        ids.sort_by(|&a, &b| keys[a].cmp(&keys[b]).then_with(|| order[a].cmp(&order[b])));
+        ids.sort_by(|&a, &b| {
+            race_keys[a]
+                .cmp(&race_keys[b])
+                .then_with(|| order[a].cmp(&order[b]))
+        });
+        drop(race_keys);
         let mut rank = vec![0u32; order.len()];
         for (r, &i) in ids.iter().enumerate() {
             rank[i] = r as u32;
         }
         let mut chain = LayeredChain {
             states: Vec::with_capacity(order.len()),
-            layers: vec![0],
-            triangular: Vec::new(),
+            race_sweeps: Sweeps::default(),
+            sweeps: Sweeps::default(),
             first: vec![0],
             cols: Vec::new(),
             weights: Vec::new(),
@@ -298,44 +328,67 @@ impl<S: RaceState> LayeredChain<S> {
         }
         chain.states = ids.iter().map(|&i| order[i].clone()).collect();
         chain.uneaten = uneaten(&chain);
-        chain.layers = layer_bounds(&chain);
-        chain.triangular = chain
-            .layers
-            .windows(2)
-            .map(|l| {
-                (l[0]..l[1]).all(|s| {
-                    let row = &chain.cols[chain.first[s]..chain.first[s + 1]];
-                    row.iter().all(|&j| (j as usize) < s)
-                })
-            })
-            .collect();
+        chain.race_sweeps = Sweeps::new(&chain, (0..chain.states.len() as u32).collect());
+        let settle_keys: Vec<L> = chain.states.iter().map(&keys.settle).collect();
+        let mut settle: Vec<u32> = (0..chain.states.len() as u32).collect();
+        settle.sort_by(|&a, &b| settle_keys[a as usize].cmp(&settle_keys[b as usize]));
+        drop(settle_keys);
+        chain.sweeps = Sweeps::new(&chain, settle);
         chain
+    }
+}
+
+impl Sweeps {
+    /// The sweeps of `chain`'s states in `order`, and their layers: a new layer begins wherever
+    /// no state before it reads a state from there on, so a layer, once solved, is never
+    /// changed again (an order that does not layer the chain gives one layer, still correct).
+    fn new<S>(chain: &LayeredChain<S>, order: Vec<u32>) -> Sweeps {
+        let n = order.len();
+        let mut position = vec![0u32; n];
+        for (p, &s) in order.iter().enumerate() {
+            position[s as usize] = p as u32;
+        }
+        let reads = |p: usize| {
+            let s = order[p] as usize;
+            chain.cols[chain.first[s]..chain.first[s + 1]]
+                .iter()
+                .map(|&j| position[j as usize] as usize)
+        };
+        // The furthest state read by any state up to p.
+        let mut furthest = 0usize;
+        let mut layers = vec![0];
+        for p in 0..n {
+            furthest = reads(p).fold(furthest, usize::max);
+            if p + 1 < n && furthest <= p {
+                layers.push(p + 1);
+            }
+        }
+        layers.push(n);
+        let triangular = layers
+            .windows(2)
+            .map(|l| (l[0]..l[1]).all(|p| reads(p).all(|j| j < p)))
+            .collect();
+        Sweeps {
+            order,
+            layers,
+            triangular,
+        }
     }
 
     /// The number of layers solved one after another.
-    pub fn layer_count(&self) -> usize {
+    fn layer_count(&self) -> usize {
         self.layers.len() - 1
     }
 }
 
-/// The layer boundaries: a new layer begins wherever no state before it reads a state from
-/// there on, so a layer, once solved, is never changed again (a key that does not layer the
-/// chain gives one layer, still correct).
-fn layer_bounds<S>(chain: &LayeredChain<S>) -> Vec<usize> {
-    let n = chain.first.len() - 1;
-    // The furthest state read by any state up to s.
-    let mut furthest = 0usize;
-    let mut bounds = vec![0];
-    for s in 0..n {
-        for &j in &chain.cols[chain.first[s]..chain.first[s + 1]] {
-            furthest = furthest.max(j as usize);
-        }
-        if s + 1 < n && furthest <= s {
-            bounds.push(s + 1);
+impl Default for Sweeps {
+    fn default() -> Sweeps {
+        Sweeps {
+            order: Vec::new(),
+            layers: vec![0, 0],
+            triangular: vec![true],
         }
     }
-    bounds.push(n);
-    bounds
 }
 
 /// Each state's apples not yet eaten on some way there ([`LayeredChain::uneaten`]): all bits
@@ -479,15 +532,21 @@ impl<S: RaceState> LayeredChain<S> {
             })
             .collect();
         let mut acc = vec![0.0f64; cs];
+        let sweeps = match solved {
+            Solved::Race => &self.race_sweeps,
+            _ => &self.sweeps,
+        };
         let stage = crate::progress::Stage::begin(
             "sweeping layer by layer",
-            Some(self.layer_count() as u64),
+            Some(sweeps.layer_count() as u64),
         );
-        for l in 0..self.layer_count() {
+        for l in 0..sweeps.layer_count() {
             stage.advance(l as u64);
+            let layer = &sweeps.order[sweeps.layers[l]..sweeps.layers[l + 1]];
             for _ in 0..MAX_SWEEPS {
                 let mut lanes = [0.0f64; 4];
-                for s in self.layers[l]..self.layers[l + 1] {
+                for &s in layer {
+                    let s = s as usize;
                     acc.copy_from_slice(&b[s * cs..(s + 1) * cs]);
                     let row = self.first[s]..self.first[s + 1];
                     for (&col, &p) in self.cols[row.clone()].iter().zip(&prob[row]) {
@@ -519,7 +578,7 @@ impl<S: RaceState> LayeredChain<S> {
                     }
                 }
                 let moved = lanes.iter().fold(0.0f64, |m, &l| m.max(l));
-                if self.triangular[l] || moved <= tolerance || !moved.is_finite() {
+                if sweeps.triangular[l] || moved <= tolerance || !moved.is_finite() {
                     break;
                 }
             }

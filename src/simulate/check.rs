@@ -345,8 +345,9 @@ impl Observed<'_> {
     }
 }
 
-/// A z test of a mean.
-#[derive(Clone, Debug, PartialEq)]
+/// A z test of a mean (serialized with `z` null when infinite: a sample off a law without
+/// spread).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ZTest {
     /// The sample mean used (for an interval: its point nearest the exact mean).
@@ -356,6 +357,7 @@ pub struct ZTest {
     /// The standard error `σ / √n`.
     pub standard_error: f64,
     /// `(observed - expected) / standard_error`.
+    #[serde(serialize_with = "finite_or_null")]
     pub z: f64,
     /// Two-sided p-value `erfc(|z| / √2)`.
     pub p_value: f64,
@@ -366,6 +368,11 @@ pub struct ZTest {
     /// value (z = 0, p = 1) and fails otherwise (z infinite, p = 0: reports print words, never
     /// the infinite z).
     pub exact: bool,
+}
+
+/// `value` when finite, else `null`.
+fn finite_or_null<S: serde::Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&value.is_finite().then_some(*value), serializer)
 }
 
 impl ZTest {

@@ -115,6 +115,52 @@ fn a_player_following_a_policy_plays_the_command_lines_games() {
     assert_eq!(law.expectations.turns, exact(&cli["check"]["exact_mean"]));
 }
 
+/// `ladders check`: the simulation judged against the exact law, with the command line's
+/// statistics; a sample cut at the turn cap is refused as censored.
+#[test]
+fn a_simulation_is_judged_as_check_judges_it() {
+    let mb = Game::builtin("milton-bradley").unwrap();
+    let options = SimOptions {
+        games: 3000,
+        seed: 8,
+        max_turns: 1000,
+    };
+    let law = mb.exact_law(0.1 / 3000.0).unwrap();
+    let sim = mb.simulation(&options).unwrap();
+    let comparison = mb.judge_simulation(&law, &sim).unwrap();
+    let cli = json_of(&[
+        "check",
+        "milton-bradley",
+        "-n",
+        "3000",
+        "--seed",
+        "8",
+        "--json",
+    ]);
+    // (serde_json may read a float back one unit in the last place away: nine digits.)
+    let z = cli["check"]["mean"]["z"].as_f64().unwrap();
+    assert_eq!(format!("{:.9}", comparison.mean.z), format!("{z:.9}"));
+    assert_eq!(comparison.pass, cli["check"]["verdict"] == "PASS");
+    let chi = comparison.chi_square.unwrap();
+    assert_eq!(
+        chi.df as u64,
+        cli["check"]["chi_square"]["df"].as_u64().unwrap()
+    );
+    // One turn is too few for any game on tiny (two heads are needed): every game is stopped.
+    let tiny = Game::builtin("tiny").unwrap();
+    let cut = SimOptions {
+        games: 100,
+        seed: 1,
+        max_turns: 1,
+    };
+    let sim = tiny.simulation(&cut).unwrap();
+    let law = tiny.exact_law(0.1 / 100.0).unwrap();
+    let Err(Error::Censored { capped, games, .. }) = tiny.judge_simulation(&law, &sim) else {
+        panic!("censored")
+    };
+    assert_eq!((capped, games), (100, 100));
+}
+
 #[test]
 fn a_policy_answers_only_the_questions_of_its_chain() {
     let game = course();
