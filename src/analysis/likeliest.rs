@@ -69,13 +69,13 @@ pub struct Likeliest {
 pub struct GameTurns {
     /// Each turn, with one way to roll it (the fewest rolls the turn can take).
     pub turns: Vec<TurnRolls>,
-    /// The game's exact probability ([`Game::probability`]).
+    /// The game's exact probability (`Game::probability`).
     pub probability: BigRational,
-    /// How many games tie with it ([`Game::ties`]).
+    /// How many games tie with it (`Game::ties`).
     pub ties: u128,
 }
 
-/// [`Likeliest`] with each game's turns and rolls.
+/// `Likeliest` with each game's turns and rolls.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct LikeliestTurns {

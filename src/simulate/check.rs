@@ -460,7 +460,7 @@ pub struct Comparison {
     /// The mean final score (on a board with point squares, when every game's score is known).
     pub score: Option<ZTest>,
     /// The variance of the number of turns, from the standard deviation a user reported
-    /// ([`super::spread::variance_test`]).
+    /// (`spread::variance_test`).
     pub variance: Option<ZTest>,
     /// Every test passed (never with fewer than [`MIN_GAMES`] games).
     pub pass: bool,
@@ -476,7 +476,7 @@ pub struct Comparison {
 pub const MIN_GAMES: u64 = 100;
 
 impl Comparison {
-    /// Adds the test of the sample's variance ([`super::spread::variance_test`]).
+    /// Adds the test of the sample's variance (`spread::variance_test`).
     pub fn with_variance(mut self, variance: ZTest) -> Comparison {
         self.pass &= variance.pass;
         self.variance = Some(variance);

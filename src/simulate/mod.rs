@@ -11,8 +11,8 @@
 //!   [`Simulation`] whose every number depends on the seed only, not on the thread count.
 //! - [`check`]: a sample (simulated here or by the user) against the exact answers: z of the
 //!   mean, chi-square of the turn counts, and the rule variants the sample fits instead;
-//!   [`spread`] the test of a standard deviation a user reports (`verify --sd`).
-//! - [`policy`]: games of a player who follows a policy of [`crate::choice`].
+//!   `spread` the test of a standard deviation a user reports (`verify --sd`).
+//! - `policy`: games of a player who follows a policy of [`crate::choice`].
 //! - [`race`]: several players taking turns (with or without knock-off), and the seat-by-seat
 //!   check of such a simulation against the exact race of [`crate::race`].
 
