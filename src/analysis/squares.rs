@@ -224,9 +224,13 @@ pub fn square_answers(board: &Board) -> Result<SquareAnswers, VisitsError> {
         t if t > REACH_LIMIT => Err(NoReach::TooLarge(t)),
         _ => on_player_game!(board, |game| landings(board, game)),
     };
-    let (reach, jumps) = match landings {
-        Ok(found) => (Some(found.reach), found.jumps),
-        Err(why) => (None, Err(why)),
+    let (reach, no_reach, jumps) = match landings {
+        Ok(found) => (Some(found.reach), None, found.jumps),
+        Err(why) => (
+            None,
+            Some(why),
+            Err(jumps_refused(board, &Capabilities::of(board)).unwrap_or(why)),
+        ),
     };
     let mut squares: Vec<SquareAnswer> = v
         .squares
@@ -248,7 +252,7 @@ pub fn square_answers(board: &Board) -> Result<SquareAnswers, VisitsError> {
     });
     Ok(SquareAnswers {
         squares,
-        no_reach: reach.is_none().then(|| jumps.clone().err()).flatten(),
+        no_reach,
         no_jumps: jumps.as_ref().err().copied(),
         jumps: jumps.ok(),
     })
@@ -374,6 +378,20 @@ fn solve_in_batches(
     solved
 }
 
+/// Why the jumps' answers are not computed on `board` whatever its size, if they are not: a
+/// jump's uses after its first would depend on more than the square it leads to.
+fn jumps_refused(board: &Board, capabilities: &Capabilities) -> Option<NoReach> {
+    if board.rules().jump_takes_turn {
+        Some(NoReach::JumpTurns)
+    } else if !capabilities.stateless {
+        Some(NoReach::Stateful)
+    } else if !capabilities.memoryless_turns() {
+        Some(NoReach::Forfeits)
+    } else {
+        None
+    }
+}
+
 /// The snakes and ladders, for each the chance that a roll from each transient state of the
 /// roll-by-roll `chain` takes it, and the state a roll that takes it leads to (one state, so
 /// that its uses after the first are those from there): when the game is the square alone, a
@@ -384,12 +402,8 @@ fn jump_rates<S: OnSquare>(
     capabilities: &Capabilities,
     chain: &Chain<Rolled<S>>,
 ) -> Result<(Vec<Jump>, Vec<Vec<BigRational>>, Vec<Option<usize>>), NoReach> {
-    if board.rules().jump_takes_turn {
-        return Err(NoReach::JumpTurns);
-    } else if !capabilities.stateless {
-        return Err(NoReach::Stateful);
-    } else if !capabilities.memoryless_turns() {
-        return Err(NoReach::Forfeits);
+    if let Some(why) = jumps_refused(board, capabilities) {
+        return Err(why);
     }
     let t = chain.transient_count();
     let from: Vec<Square> = chain.states()[..t].iter().map(|s| s.square()).collect();

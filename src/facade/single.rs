@@ -22,7 +22,7 @@ use crate::analysis::squares::{occupancy, Occupancy};
 use crate::analysis::stateful::{law_chain, score, score_fits, Score};
 use crate::analysis::stateful_fits::Needs;
 use crate::analysis::summary::{summarize, Summary};
-use crate::analysis::visits::{square_visits, visits, visits_float, Visits};
+use crate::analysis::visits::{jump_uses, square_visits, visits_float, Visits};
 use crate::board::{DieChoice, RuleOverrides, Square};
 use crate::chain::{check_fits, Chain, ChainState};
 use crate::game::Capabilities;
@@ -129,12 +129,9 @@ impl Game {
     /// [`Error::TooLarge`] before the solve, [`Error::NeedsPolicy`], [`Error::Unanswerable`]
     /// when the game can go on for ever (the visits are infinite).
     pub fn visits(&self) -> Result<Visits, Error> {
-        self.no_choice()?;
-        self.chain_fits()?;
-        self.stateful_fits(Needs::FullSolve)?;
-        self.square_solve_fits()?;
-        self.watched(|| visits(&self.board))?
-            .map_err(|e| Error::Unanswerable(e.to_string()))
+        let squares = self.square_visits()?;
+        let jumps = self.watched(|| jump_uses(&self.board, &squares))?;
+        Ok(Visits { squares, jumps })
     }
 
     /// [`Game::visits`]' expected turns begun on each square in floating point (about 12
