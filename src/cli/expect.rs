@@ -54,8 +54,13 @@ pub struct Args {
 }
 
 /// The final score's lines: its expectation and law.
-fn write_score(out: &mut dyn Write, s: &Score, digits: usize) -> Result<()> {
-    writeln!(out, "Expected score   {}", exact_text(&s.expected, digits))?;
+/// A fraction past 1,000 characters is shown by its digit counts unless `whole` (`--exact`).
+fn write_score(out: &mut dyn Write, s: &Score, digits: usize, whole: bool) -> Result<()> {
+    writeln!(
+        out,
+        "Expected score   {}",
+        exact_text(&s.expected, digits, whole)
+    )?;
     let (lo, hi) = (s.law[0].0, s.law[s.law.len() - 1].0);
     writeln!(out, "Score range      {lo} to {hi}")?;
     for ((v, _), tail) in s.law.iter().zip(s.tails()) {
@@ -138,7 +143,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             write_moments_text(out, m, options.digits)?;
         }
         if let Some(s) = &score {
-            write_score(out, s, options.digits)?;
+            write_score(out, s, options.digits, options.exact)?;
         }
     }
     Ok(exit::code(exit::SUCCESS))

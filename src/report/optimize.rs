@@ -70,7 +70,7 @@ pub fn write_text(out: &mut dyn Write, r: &OptimizeReport<'_>) -> io::Result<()>
             writeln!(
                 out,
                 "optimal expected turns: {}",
-                exact_text(&o.value, r.digits)
+                exact_text(&o.value, r.digits, true)
             )?;
             writeln!(
                 out,
@@ -84,7 +84,7 @@ pub fn write_text(out: &mut dyn Write, r: &OptimizeReport<'_>) -> io::Result<()>
         Some(n) => writeln!(
             out,
             "best chance to finish within {n} turns: {}",
-            exact_text(&o.value, r.digits)
+            exact_text(&o.value, r.digits, true)
         )?,
     }
     writeln!(out)?;

@@ -355,6 +355,35 @@ fn a_long_fraction_is_shown_by_its_digit_counts_unless_exact() {
     assert!(numerator.len() > 1000, "{numerator}");
 }
 
+/// Item 18, the final score: seed 003's expected score is a fraction of about 1,600 characters;
+/// its line shows the decimal, the first digits and the digit counts, and `--exact` prints it
+/// whole (JSON always has it whole).
+#[test]
+fn a_long_score_fraction_is_shown_by_its_digit_counts_unless_exact() {
+    let score_line = |text: &str| {
+        text.lines()
+            .find(|l| l.starts_with("Expected score"))
+            .unwrap_or_else(|| panic!("no score line: {text}"))
+            .to_string()
+    };
+    let short = score_line(&crate::common::stdout_of(&["expect", "seed-003"]));
+    assert!(short.starts_with("Expected score   -0.128479"), "{short}");
+    assert!(
+        short.contains("digits; --exact prints it whole)"),
+        "{short}"
+    );
+    assert!(short.len() < 200, "{short}");
+    let whole = score_line(&crate::common::stdout_of(&[
+        "expect", "seed-003", "--exact",
+    ]));
+    assert!(whole.len() > 1000, "{whole}");
+    assert!(!whole.contains("--exact prints it whole"), "{whole}");
+    let json = crate::common::json_of(&["expect", "seed-003", "--json"]);
+    let exact = json["score"]["expected"]["exact"].as_str().unwrap();
+    assert!(exact.len() > 1000, "{exact}");
+    assert!(whole.ends_with(exact), "{whole}");
+}
+
 /// Item 5: on a board whose turn can go on for ever (every throw a 2 that rolls again; from
 /// square 2 a 2 overshoots 3 and stays) `shortest`, `analyze` and bare `ladders` panicked
 /// looking for the rolls of a turn that never ends, and `check`/`verify` spoke of a token going
