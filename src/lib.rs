@@ -56,8 +56,8 @@ pub mod text;
 
 pub use facade::{
     ClosedForm, Duel, DuelPair, DuelProof, Error, Expectations, Game, Interval, Limits, Meeting,
-    Method, Optimized, Played, PolicyRun, Race, RaceSettings, Scored, SeatResult, Sensitivity,
-    TooLarge, Uncertified, Unit, Verdict, MAX_DIGITS, MAX_GAMES,
+    Method, Optimized, Played, PolicyRun, Race, RaceSettings, Sample, Scored, SeatResult,
+    Sensitivity, TooLarge, Uncertified, Unit, Verdict, MAX_DIGITS, MAX_GAMES, SIMULATING,
 };
 
 #[cfg(test)]

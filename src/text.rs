@@ -1,5 +1,5 @@
 //! Text for people, at the foundation so every layer's messages can use it: counts written
-//! with thousands separators ([`thousands`], [`count`]), and free text that reaches a terminal
+//! with thousands separators ([`thousands`], [`count`]), estimates of any size ([`figure`]), and free text that reaches a terminal
 //! (board names, sources, file names). Anything printed as text goes through [`printable`] or
 //! was checked by [`unprintable`], so a board cannot forge output lines, move the cursor or
 //! clear the screen (JSON output escapes on its own). A value the user gave that a message
@@ -24,6 +24,18 @@ pub fn thousands(n: u64) -> String {
 pub fn count(n: u64, noun: &str) -> String {
     let s = if n == 1 { "" } else { "s" };
     format!("{} {noun}{s}", thousands(n))
+}
+
+/// An estimate of any size for a message: whole and grouped by thousands below 10^15
+/// (`33,000,000`), in scientific form from there (`7.8e23`), never a saturated machine word
+/// (an `f64` cast to `u64` stops at 18,446,744,073,709,551,615). Negative and NaN give 0, the
+/// infinite `more than 1e308`.
+pub fn figure(x: f64) -> String {
+    match x {
+        x if x.is_infinite() && x > 0.0 => "more than 1e308".to_string(),
+        x if x.is_nan() || x < 1e15 => thousands(x.max(0.0).round() as u64),
+        x => format!("{x:.1e}"),
+    }
 }
 
 /// Longest board `name`, in characters (names are padded into table columns).
@@ -114,6 +126,17 @@ pub fn printable(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_estimate_past_a_machine_word_is_written_in_scientific_form_not_saturated() {
+        assert_eq!(figure(33_000_000.4), "33,000,000");
+        assert_eq!(figure(999_999_999_999_999.0), "999,999,999,999,999");
+        // 82^16 squares' states (16 players on Efi), past u64::MAX.
+        assert_eq!(figure(82f64.powi(16)), "4.2e30");
+        assert_eq!(figure(-3.0), "0");
+        assert_eq!(figure(f64::NAN), "0");
+        assert_eq!(figure(f64::INFINITY), "more than 1e308");
+    }
 
     #[test]
     fn a_long_value_is_echoed_by_its_first_characters_and_its_length() {

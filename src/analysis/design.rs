@@ -183,6 +183,42 @@ pub fn die_sweep(
         .collect()
 }
 
+/// The expected turns with each fair die of a range in place of the board's: the answer of
+/// `expect --die LO..HI` (`Game::die_sweep`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
+pub struct DieSweep {
+    /// The die with the fewest expected turns (the smallest on a tie); `None` when with every
+    /// die the game can go on for ever.
+    pub best: Option<Square>,
+    /// Each die, the smallest first.
+    pub dice: Vec<DieTurns>,
+}
+
+/// One die of a [`DieSweep`].
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[non_exhaustive]
+pub struct DieTurns {
+    /// The die's faces.
+    pub die: Square,
+    /// The exact expected turns with it (`None`: the game can then go on for ever).
+    #[serde(serialize_with = "crate::num::json::exact_option")]
+    pub turns: Option<BigRational>,
+}
+
+impl DieSweep {
+    /// The sweep [`die_sweep`] gives, with its best die.
+    pub fn of(sweep: Vec<(Square, Option<BigRational>)>) -> DieSweep {
+        DieSweep {
+            best: best_die(&sweep),
+            dice: sweep
+                .into_iter()
+                .map(|(die, turns)| DieTurns { die, turns })
+                .collect(),
+        }
+    }
+}
+
 /// The die size (from a sweep) with the fewest expected turns, the smallest size on a tie.
 pub fn best_die(sweep: &[(Square, Option<BigRational>)]) -> Option<Square> {
     sweep

@@ -19,6 +19,7 @@ use num_traits::{One, Zero};
 
 use super::float_trust::{trust, Figures, FloatUntrusted, Trust, MAX_DIGITS};
 use super::fundamental::expected_rewards;
+use super::moments::{exact_solve_seconds, SECONDS_LIMIT};
 use crate::board::{Board, Square};
 use crate::chain::{
     on_player_chain, Chain, ChainState, Ends, Memory, RollLevel, RollMove, RollSquares, Trap,
@@ -94,6 +95,58 @@ pub fn expect(board: &Board) -> Expectation {
 /// Computes the exact expectations of one player's game on `board`; `per_square` says whether
 /// to fill [`Expectations::per_square`] (on large boards it costs more than the rest).
 ///
+/// The exact solve of a board without a roll-level form (`roll_again = K`: its turn chain's
+/// `I - Q`, whose rows list every square a turn can end on) would take longer than about
+/// [`SECONDS_LIMIT`] (estimated before starting, [`exact_solve_seconds`]).
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "the exact solve would take about {seconds:.0} s on this board (the turn chain's {states} \
+     transient states, estimated before starting; answered up to about {SECONDS_LIMIT:.0} s)"
+)]
+pub struct SolveTooLong {
+    /// The estimated seconds.
+    pub seconds: f64,
+    /// The transient states of the turn chain.
+    pub states: usize,
+}
+
+/// Refuses, before any solve, a board whose expectations [`expect_with`] solves on the turn
+/// chain (its player's state is its square, but it has no roll-level form: `roll_again = K`)
+/// when that solve would take more than about [`SECONDS_LIMIT`]: 34 s estimated (25 to 34 s
+/// of CPU measured) for `roll_again = 3` on `benches/boards/gen-10000.toml`, where the lifting
+/// steps through 1.4 million entries of the factors 4,930 times. Other boards pass at once.
+///
+/// # Errors
+///
+/// [`SolveTooLong`] with the estimate.
+pub fn check_exact_solve(board: &Board) -> Result<(), SolveTooLong> {
+    if !Capabilities::of(board).stateless || RollSquares::applies(board) {
+        return Ok(());
+    }
+    turn_chain_solve_fits(&Chain::for_board(board))
+}
+
+/// [`check_exact_solve`] on a board's turn chain, already built (a chain from which the game
+/// can go on for ever passes: its expectation is infinite, found without a solve).
+///
+/// # Errors
+///
+/// [`SolveTooLong`] with the estimate.
+pub fn turn_chain_solve_fits<S: ChainState>(chain: &Chain<S>) -> Result<(), SolveTooLong> {
+    if chain.trap().is_some() {
+        // An infinite expectation is answered without a solve.
+        return Ok(());
+    }
+    let seconds = exact_solve_seconds(chain);
+    match seconds > SECONDS_LIMIT {
+        true => Err(SolveTooLong {
+            seconds,
+            states: chain.transient_count(),
+        }),
+        false => Ok(()),
+    }
+}
+
 /// With `roll_again` none or unlimited the system solved is the roll-level one of
 /// [`RollLevel`] (sparse, small integers); with `roll_again = K` it is the turn chain's
 /// `I - Q`. Either way [`solve`] solves for every expectation at once, the second moment

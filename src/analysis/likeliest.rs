@@ -45,6 +45,7 @@ pub struct Game {
 
 impl Game {
     /// The number of turns.
+    #[cfg(test)]
     pub fn turns(&self) -> usize {
         self.path.len() - 1
     }
@@ -68,13 +69,13 @@ pub struct Likeliest {
 pub struct GameTurns {
     /// Each turn, with one way to roll it (the fewest rolls the turn can take).
     pub turns: Vec<TurnRolls>,
-    /// The game's exact probability ([`Game::probability`]).
+    /// The game's exact probability (`Game::probability`).
     pub probability: BigRational,
-    /// How many games tie with it ([`Game::ties`]).
+    /// How many games tie with it (`Game::ties`).
     pub ties: u128,
 }
 
-/// [`Likeliest`] with each game's turns and rolls.
+/// `Likeliest` with each game's turns and rolls.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct LikeliestTurns {
@@ -134,20 +135,6 @@ type End = (BigRational, usize, u128);
 
 /// The likeliest games of `chain`, the overall one among games of at most `within` turns.
 /// `None` when the game cannot end (no final state is reachable from the start).
-///
-/// # Examples
-///
-/// ```
-/// use ladders::analysis::likeliest::likeliest;
-/// use ladders::board::builtin;
-/// use ladders::chain::Chain;
-/// // The tiny board: heads climbs 1 -> 3, then heads finishes; each is 1/2 (boards/tiny.toml).
-/// let tiny = builtin("tiny").unwrap();
-/// let l = likeliest(&Chain::for_board(&tiny), None).unwrap();
-/// assert_eq!(l.fewest.turns(), 2);
-/// assert_eq!(l.fewest.probability.to_string(), "1/4");
-/// assert_eq!(l.overall, Some(l.fewest));
-/// ```
 pub fn likeliest<S: ChainState>(chain: &Chain<S>, within: Option<usize>) -> Option<Likeliest> {
     let t = chain.transient_count();
     let start = chain.start();
@@ -293,6 +280,17 @@ mod tests {
 
     fn q(n: i64, d: i64) -> BigRational {
         BigRational::new(n.into(), d.into())
+    }
+
+    #[test]
+    fn the_tiny_boards_likeliest_game_is_two_heads() {
+        // The tiny board: heads climbs 1 -> 3, then heads finishes; each is 1/2
+        // (boards/tiny.toml).
+        let tiny = crate::board::builtin("tiny").unwrap();
+        let l = likeliest(&Chain::for_board(&tiny), None).unwrap();
+        assert_eq!(l.fewest.turns(), 2);
+        assert_eq!(l.fewest.probability.to_string(), "1/4");
+        assert_eq!(l.overall, Some(l.fewest));
     }
 
     /// A coin loaded 1:9 on 5 squares, overshoot allow, a ladder 1 -> 5 (the finish).

@@ -13,8 +13,7 @@ pub mod expectation;
 #[doc(hidden)]
 pub mod float_trust;
 mod fundamental;
-#[doc(hidden)]
-pub mod likeliest;
+pub(crate) mod likeliest;
 #[doc(hidden)]
 pub mod moments;
 #[doc(hidden)]
@@ -38,7 +37,7 @@ pub mod visits;
 
 // The façade's answers ([`crate::Game`]'s methods) and the types their fields hold.
 pub use crate::chain::Trap;
-pub use design::Removal;
+pub use design::{DieSweep, DieTurns, Removal};
 pub use distribution::{Decay, Distribution, DistributionOptions, Mean, Quantile, Stop, Term};
 pub use expectation::{Expectation, Expectations, FloatExpectation, FloatExpectations};
 pub use float_trust::{FloatUntrusted, Trust};
@@ -48,7 +47,7 @@ pub use pgf::tail::DecayRate;
 pub use pgf::{Pgf, Recurrence};
 pub use shortest::{Extremes, Longest, Shortest, TurnRolls};
 pub use shown::{ShownDistribution, ShownTerm};
-pub use squares::{JumpAnswer, NoReach, SquareAnswer, SquareAnswers};
+pub use squares::{JumpAnswer, NoReach, Occupancy, SquareAnswer, SquareAnswers, SquareChance};
 pub use stateful::Score;
 pub use summary::Summary;
 pub use tail_law::TailLaw;

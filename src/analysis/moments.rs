@@ -373,9 +373,20 @@ pub fn solve_weight<S: ChainState>(chain: &Chain<S>) -> f64 {
     if n == 0 {
         return 1.0;
     }
-    let (mut transitions, mut bits) = (0usize, 0f64);
+    let transitions: usize = chain.rows()[..n].iter().map(Vec::len).sum();
+    let bits = row_bits(chain) / 6f64.log2();
+    transitions as f64 / (6.0 * n as f64) * bits * bits
+}
+
+/// The mean log2 of the common denominator of each transient state's row (log2 6 for a d6),
+/// at least 1 (0 on a chain without transient states).
+pub fn row_bits<S: ChainState>(chain: &Chain<S>) -> f64 {
+    let n = chain.transient_count();
+    if n == 0 {
+        return 0.0;
+    }
+    let mut bits = 0f64;
     for row in &chain.rows()[..n] {
-        transitions += row.len();
         let lcm = row.iter().fold(BigInt::one(), |l, (_, p)| {
             num_integer::Integer::lcm(&l, p.denom())
         });
@@ -385,8 +396,7 @@ pub fn solve_weight<S: ChainState>(chain: &Chain<S>) -> f64 {
             b => b as f64,
         };
     }
-    let bits = (bits / n as f64).max(1.0) / 6f64.log2();
-    transitions as f64 / (6.0 * n as f64) * bits * bits
+    (bits / n as f64).max(1.0)
 }
 
 /// Why [`checked_moments`] gave no moments.

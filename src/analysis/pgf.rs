@@ -24,7 +24,7 @@
 
 mod modular;
 mod roots;
-pub mod tail;
+pub(crate) mod tail;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;

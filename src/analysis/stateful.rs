@@ -19,13 +19,16 @@
 //! gives x_i = d_i y_i, so P(end in f) = sum_i y_i (d_i R[i, f]), integer weights over y's one
 //! common denominator. The expected score is sum_f P(end in f) score(f).
 
+use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use super::distribution::{distribution, Distribution, DistributionOptions, Mean, TooMuchWork};
-use super::expectation::expected_turns;
+use super::expectation::{check_exact_solve, expected_turns, turn_chain_solve_fits};
+use super::moments::row_bits;
 use super::stateful_fits::{check_stateful, Needs, StatefulTooBig, STATEFUL_SECONDS_LIMIT};
 use crate::board::{Board, Square};
+use crate::num::gcd::{lcm, reduced};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
@@ -87,8 +90,8 @@ pub fn board_distribution(
 /// The estimate stays when the exact solve would take long: on a board that changes during a
 /// game, past about 30 s ([`super::stateful_fits::law_solve_fits`]); on one solved by its turn
 /// chain (no roll-level form: `roll_again = K`), past [`super::moments::SECONDS_LIMIT`]
-/// ([`super::moments::exact_solve_seconds`]: 34 s for `roll_again = 3` on 10,000 squares, where
-/// the law's first turns take under a second).
+/// ([`check_exact_solve`]: 34 s for `roll_again = 3` on 10,000 squares, where the law's first
+/// turns take under a second).
 pub fn exact_mean(board: &Board, mean: &mut Mean) {
     exact_mean_on(board, None::<&Chain<Square>>, mean);
 }
@@ -101,14 +104,15 @@ pub fn exact_mean_on<S: ChainState>(board: &Board, chain: Option<&Chain<S>>, mea
         if !super::stateful_fits::law_solve_fits(board) {
             return;
         }
-        if Capabilities::of(board).stateless && !crate::chain::RollSquares::applies(board) {
-            let seconds = match chain {
-                Some(chain) => super::moments::exact_solve_seconds(chain),
-                None => super::moments::exact_solve_seconds(&Chain::for_board(board)),
-            };
-            if seconds > super::moments::SECONDS_LIMIT {
-                return;
-            }
+        let on_turn_chain =
+            Capabilities::of(board).stateless && !crate::chain::RollSquares::applies(board);
+        let fits = match chain {
+            Some(chain) if on_turn_chain => turn_chain_solve_fits(chain).is_ok(),
+            Some(_) => true,
+            None => check_exact_solve(board).is_ok(),
+        };
+        if !fits {
+            return;
         }
         if let Some(turns) = expected_turns(board, chain) {
             *mean = Mean::Exact(turns);
@@ -139,10 +143,14 @@ impl Score {
     /// P(score >= v) for each v of the law, in its order: one pass from the top.
     pub fn tails(&self) -> Vec<BigRational> {
         let mut tails: Vec<BigRational> = Vec::with_capacity(self.law.len());
-        let mut sum = BigRational::zero();
+        // Summed over the lcm of the denominators, each tail reduced once (a Lehmer gcd): the
+        // law's fractions can have tens of thousands of digits.
+        let (mut numer, mut denom) = (BigInt::zero(), BigInt::one());
         for (_, p) in self.law.iter().rev() {
-            sum += p;
-            tails.push(sum.clone());
+            let l = lcm(denom.clone(), p.denom());
+            numer = numer * (&l / &denom) + p.numer() * (&l / p.denom());
+            denom = l;
+            tails.push(reduced(numer.clone(), denom.clone()));
         }
         tails.reverse();
         tails
@@ -154,24 +162,50 @@ impl Score {
 /// squares) sets.
 const MAX_SUBSET_SOLVES: usize = 12;
 
-/// Seconds of the law of the final score per `sets^2.2 w`, w the chain's layer work
-/// ([`super::stateful_fits::Estimate`], its states squared on a board without one-use jumps):
-/// one exact solve of the chain per set of point squares (`sets`, 2^k with k point squares), whose
-/// probabilities, each over its own denominator, are then summed and differenced (inclusion and
-/// exclusion), their common denominators growing with the sets. Fitted on `expect` (user CPU,
-/// load about 3) on boards of N squares with k point squares spread evenly and one snake
-/// (`size = N`, `snakes = [[N - 2, 2]]`): N = 100 with k = 6, 7, 8, 9: 0.07, 0.27, 1.27, 6.6 s;
-/// k = 8 with N = 50 and 200: 0.29 and 5.0 s.
-const SCORE_SECONDS: f64 = 6.4e-10;
+/// Seconds of the law of the final score by subsets (up to [`MAX_SUBSET_SOLVES`] point
+/// squares) per `v B^1.85`, where B = `sets n b` is about the bits of the common denominator of
+/// the 2^k probabilities (`sets`; one solve each, whose denominator has about `n b` bits, n the
+/// chain's states and b the mean bits of a row's denominator, [`row_bits`]) and v the count of
+/// possible scores: reducing each score's probability over that denominator (a gcd of B-bit
+/// numbers) is most of the work. Fitted on `expect` (user CPU, load about 8) on boards of 100
+/// squares with k point squares of 1 to 5 points spread evenly and one snake (`size = 100`,
+/// `snakes = [[98, 2]]`, b = log2 6): k = 10, 11, 12: 1.53, 5.2, 19.3 s (estimates 1.5, 5.7,
+/// 22); `tests/hostile/boards/points_12.toml` (79 scores) 36 s (estimate 50: refused);
+/// `tests/hostile/boards/apples_tiles_extra_51.toml` (ten point squares, random tiles, extra
+/// turns: 47 states, b about 7) 2.9 s. Until 2026-11-29 the differences were summed as
+/// `BigRational`s, each partial sum reduced by the binary gcd: that board took 45 s, and the
+/// estimate then (`sets^2.2` times the layers' work, fitted on boards without tiles) let it
+/// through.
+const SCORE_SECONDS: f64 = 4.57e-12;
+
+/// Seconds of one of the score's solves per unit of the chain's layer work
+/// ([`super::stateful_fits::Estimate`]): the rest of `k = 8` above (0.16 s, 256 sets).
+const SCORE_SOLVE_SECONDS: f64 = 2e-8;
+
+/// Bytes per bit of the common denominator and per set: the 2^k numerators over it (12 point
+/// squares on 100 squares: 449 MB measured, `0.85 sets B / 8` = 460 MB).
+const SCORE_BYTES_PER_BIT: f64 = 0.85 / 8.0;
+
+/// The seconds of the score on the full chain (more than [`MAX_SUBSET_SOLVES`] point squares:
+/// one solve with a right-hand side per set) per `sets^2.2 w`, w the layers' work: the fit of
+/// the subsets' route before 2026-11-29 (100 squares with k = 6, 7, 8, 9: 0.07, 0.27, 1.27,
+/// 6.6 s), kept for want of a measurement.
+const FULL_SCORE_SECONDS: f64 = 6.4e-10;
+
+/// Chains up to this many transitions are built to read their rows' denominators for the
+/// score's estimate ([`row_bits`]: milliseconds); a larger one counts as a d6's.
+const WEIGHED_TRANSITIONS: usize = 200_000;
 
 /// Bytes of one entry of the full chain's right-hand sides (a rational, mostly zero).
 const SCORE_BYTES_PER_ENTRY: f64 = 64.0;
 
 /// Refuses, before any work, the law of the final score when it would take more than about
-/// [`super::stateful_fits::STATEFUL_SECONDS_LIMIT`] or, on the full chain (more than
-/// 12 point squares, `MAX_SUBSET_SOLVES`: one dense right-hand side of its states per final
-/// state), more memory than [`crate::chain::CHAIN_BYTES_LIMIT`] (13 point squares on 16
-/// squares took 8 GB). The chain solved is counted, not built ([`check_stateful`]).
+/// [`super::stateful_fits::STATEFUL_SECONDS_LIMIT`] or more memory than
+/// [`crate::chain::CHAIN_BYTES_LIMIT`]: by subsets, the 2^k numerators over their common
+/// denominator; on the full chain (more than 12 point squares, `MAX_SUBSET_SOLVES`), one dense
+/// right-hand side of its states per final state (13 point squares on 16 squares took 8 GB).
+/// The chain solved is counted ([`check_stateful`]), and built only when small, to read its
+/// rows' denominators.
 ///
 /// # Errors
 ///
@@ -197,10 +231,22 @@ pub fn score_fits(board: &Board) -> Result<(), StatefulTooBig> {
         true => 2f64.powi(apples as i32),
         false => 2f64.powi(apples as i32).min(states),
     };
-    let seconds = SCORE_SECONDS * sets.powf(2.2) * estimate.layer_work;
-    let bytes = match by_subsets {
-        true => 0.0,
-        false => sets * states * SCORE_BYTES_PER_ENTRY,
+    let (seconds, bytes) = match by_subsets {
+        true => {
+            let b = match estimate.count.transitions <= WEIGHED_TRANSITIONS {
+                true => row_bits(&turns_chain(board)),
+                false => 6f64.log2(),
+            };
+            let bits = sets * states * b;
+            let values = score_values(board) as f64;
+            let seconds = SCORE_SOLVE_SECONDS * sets * estimate.layer_work
+                + SCORE_SECONDS * values * bits.powf(1.85);
+            (seconds, SCORE_BYTES_PER_BIT * sets * bits)
+        }
+        false => (
+            FULL_SCORE_SECONDS * sets.powf(2.2) * estimate.layer_work,
+            sets * states * SCORE_BYTES_PER_ENTRY,
+        ),
     };
     if seconds > STATEFUL_SECONDS_LIMIT || bytes > crate::chain::CHAIN_BYTES_LIMIT {
         return Err(StatefulTooBig::Score {
@@ -211,6 +257,16 @@ pub fn score_fits(board: &Board) -> Result<(), StatefulTooBig> {
         });
     }
     Ok(())
+}
+
+/// How many final scores the point squares can give: the distinct sums of their subsets.
+fn score_values(board: &Board) -> usize {
+    let mut sums = std::collections::BTreeSet::from([0i64]);
+    for (_, points) in board.point_squares() {
+        let more: Vec<i64> = sums.iter().map(|s| s + points).collect();
+        sums.extend(more);
+    }
+    sums.len()
 }
 
 /// The law of the final score on a board with point squares, when the game ends with
@@ -229,7 +285,7 @@ pub fn score(board: &Board) -> Result<Option<Score>, StatefulTooBig> {
     let ends = if apples.len() <= MAX_SUBSET_SOLVES {
         eaten_by_subsets(board)
     } else {
-        eaten_on_full_chain(board)
+        eaten_on_full_chain(board).map(Eaten::over_one_denominator)
     };
     let Some(ends) = ends else {
         return Ok(None);
@@ -242,18 +298,56 @@ pub fn score(board: &Board) -> Result<Option<Score>, StatefulTooBig> {
             .map(|(_, (_, p))| p)
             .sum()
     };
-    let mut by_score: BTreeMap<i64, BigRational> = Default::default();
-    for (eaten, p) in ends {
-        *by_score
-            .entry(points(eaten))
-            .or_insert_with(BigRational::zero) += p;
+    // Summed over the one denominator, each score's probability reduced once.
+    let mut by_score: BTreeMap<i64, BigInt> = Default::default();
+    for (eaten, n) in ends.numerators {
+        *by_score.entry(points(eaten)).or_insert_with(BigInt::zero) += n;
     }
-    let law: Vec<(i64, BigRational)> = by_score.into_iter().filter(|(_, p)| !p.is_zero()).collect();
-    let expected = law
-        .iter()
-        .map(|(v, p)| p * BigRational::from_integer((*v).into()))
-        .sum();
+    let expected: BigInt = by_score.iter().map(|(v, n)| n * BigInt::from(*v)).sum();
+    let expected = reduced(expected, ends.denominator.clone());
+    let law: Vec<(i64, BigRational)> = by_score
+        .into_iter()
+        .filter(|(_, n)| !n.is_zero())
+        .map(|(v, n)| (v, reduced(n, ends.denominator.clone())))
+        .collect();
     Ok(Some(Score { expected, law }))
+}
+
+/// P(the game ends having eaten exactly the set E), over one common denominator:
+/// `numerators` holds `(E, n_E)` with P(eaten = E) = `n_E / denominator`, not reduced. Reducing
+/// each of 2^(point squares) such fractions (or adding them as `BigRational`s, which reduces
+/// every partial sum by the binary gcd) took 40 s of a 51-square board's 45; the score's law
+/// reduces only its few sums.
+struct Eaten {
+    denominator: BigInt,
+    numerators: Vec<(u64, BigInt)>,
+}
+
+impl Eaten {
+    /// The probabilities `law` over the lcm of their denominators.
+    fn over_one_denominator(law: Vec<(u64, BigRational)>) -> Eaten {
+        let denominator = law
+            .iter()
+            .fold(BigInt::one(), |l, (_, p)| lcm(l, p.denom()));
+        let numerators = law
+            .into_iter()
+            .map(|(set, p)| (set, p.numer() * (&denominator / p.denom())))
+            .collect();
+        Eaten {
+            denominator,
+            numerators,
+        }
+    }
+
+    /// Each set's probability, reduced (the tests' form).
+    #[cfg(test)]
+    fn rationals(self) -> Vec<(u64, BigRational)> {
+        let d = self.denominator;
+        self.numerators
+            .into_iter()
+            .map(|(set, n)| (set, reduced(n, d.clone())))
+            .collect()
+    }
 }
 
 /// P(the game ends having eaten exactly the set E) for each E, on the full chain: one final
@@ -337,7 +431,7 @@ impl TurnModel for Landings<'_> {
 /// the module documentation): g(S) = P(no move ends on a point square outside S) is one solve
 /// on the lumped chain with the turns that land outside S cut, and
 /// P(eaten = E) = sum over S in E of (-1)^|E \ S| g(S). `None` when the game can go on for ever.
-fn eaten_by_subsets(board: &Board) -> Option<Vec<(u64, BigRational)>> {
+fn eaten_by_subsets(board: &Board) -> Option<Eaten> {
     let model = Landings {
         game: StatefulBoard::new(board),
         turns: RefCell::default(),
@@ -348,10 +442,10 @@ fn eaten_by_subsets(board: &Board) -> Option<Vec<(u64, BigRational)>> {
     }
     let (n, states) = (chain.transient_count(), chain.states());
     if chain.start() >= n {
-        return Some(vec![(
+        return Some(Eaten::over_one_denominator(vec![(
             states[chain.start()].progress.eaten,
             BigRational::one(),
-        )]);
+        )]));
     }
     // The lumped states, each with a chain state whose row it takes (all have the same row).
     let mut index: HashMap<PlayerState, usize> = HashMap::new();
@@ -392,25 +486,29 @@ fn eaten_by_subsets(board: &Board) -> Option<Vec<(u64, BigRational)>> {
     // g(all) = 1: the game ends. One solve per set: 1,024 for ten apples (a 51-square board
     // with apples, tiles and extra turns spent over a minute here with nothing shown).
     let stage = crate::progress::Stage::begin("the score's sets of apples", Some(all + 1));
-    let mut law: Vec<BigRational> = (0..=all)
+    let within: Vec<(u64, BigRational)> = (0..=all)
         .map(|s| {
             stage.advance(s);
-            if s == all {
-                BigRational::one()
-            } else {
-                avoiding(s)
-            }
+            let g = match s == all {
+                true => BigRational::one(),
+                false => avoiding(s),
+            };
+            (s, g)
         })
         .collect();
+    // The differences in integers over one denominator (adding and subtracting only).
+    let mut law = Eaten::over_one_denominator(within);
+    let n = &mut law.numerators;
     for bit in 0..board.point_squares().len() {
-        for e in 0..=all {
+        for e in 0..n.len() {
             if e & (1 << bit) != 0 {
-                let below = law[(e ^ (1 << bit)) as usize].clone();
-                law[e as usize] -= below;
+                let below = std::mem::take(&mut n[e ^ (1 << bit)].1);
+                n[e].1 -= &below;
+                n[e ^ (1 << bit)].1 = below;
             }
         }
     }
-    Some((0..=all).zip(law).collect())
+    Some(law)
 }
 
 #[cfg(test)]
@@ -457,7 +555,7 @@ mod tests {
                 v.sort();
                 v
             };
-            let by_subsets = nonzero(eaten_by_subsets(&b).unwrap());
+            let by_subsets = nonzero(eaten_by_subsets(&b).unwrap().rationals());
             let on_full = nonzero(eaten_on_full_chain(&b).unwrap());
             assert!(by_subsets.len() >= 3, "several sets eaten: {by_subsets:?}");
             assert_eq!(by_subsets, on_full);

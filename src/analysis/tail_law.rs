@@ -46,10 +46,10 @@ use super::decay::{dyadic_integers, Extreme};
 use crate::analysis::spectral::TransientQ;
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
-use crate::exact::scaled::Scaled;
 use crate::num::decimal::{decade, format_scaled, over_power_of_ten, round_scaled, to_f64};
-use crate::num::dyadic::{self, Dyadic};
+use crate::num::dyadic;
 use crate::num::gcd::gcd;
+use crate::num::scaled::Scaled;
 
 mod settling;
 
@@ -301,12 +301,10 @@ fn round(x: &BigRational, up: bool) -> BigRational {
 }
 
 /// `x^n` for `x >= 0`, rounded up (or down) to about [`BITS`] significant bits after every
-/// product ([`Dyadic::pow`]): an upper (or lower) bound of the exact power with short numbers.
+/// product ([`Scaled::pow_rounded`]): an upper (or lower) bound of the exact power with short
+/// numbers.
 fn pow_rounded(x: &Scaled, n: usize, up: bool) -> Scaled {
-    let base = x.round(BITS, up);
-    let (m, e) = base.as_dyadic().expect("a dyadic number");
-    let power = Dyadic::new(m.clone(), e).pow(n, BITS, up);
-    Scaled::dyadic(power.m, power.e)
+    x.round(BITS, up).pow_rounded(n, BITS, up)
 }
 
 /// `x y` for `x, y >= 0`, rounded up to about [`BITS`] significant bits.

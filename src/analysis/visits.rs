@@ -12,9 +12,9 @@
 //! states are (square, what is used up, eaten or owed), and a square's visits are the sum over
 //! its states.
 //!
-//! With one roll per turn (`roll_again = none`) and no chance squares or tiles, a snake or ladder
-//! from a is taken once for every roll whose move passes through a: its expected uses are
-//! `sum_i v_i P(a roll from i passes through a)`.
+//! With no chance squares or tiles, a snake or ladder from a is taken once for every roll whose
+//! move passes through a: its expected uses are `sum_i w_i P(a roll from i passes through a)`,
+//! `w_i` the expected rolls begun on i (the visits, with one roll per turn).
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -23,11 +23,11 @@ use num_traits::{One, Zero};
 use std::collections::BTreeMap;
 
 use crate::board::{Board, Jump, Square};
-use crate::chain::{on_player_chain, Chain, Memory, Trap};
+use crate::chain::{on_player_chain, Chain, Memory, Rolls, Trap};
 use crate::exact::solve::{
     identity_minus, solve, solve_float, transient_matrix, SparseRows, System, Wanted,
 };
-use crate::game::{roll, Capabilities, OnSquare, RollOutcome};
+use crate::game::{roll, Capabilities, OnSquare, RollOutcome, SingleBoard};
 use crate::num::decimal::to_f64;
 use crate::num::gcd;
 
@@ -81,19 +81,30 @@ fn infinite<S: OnSquare>(trap: Trap<S>) -> VisitsError {
 /// assert_eq!(v.squares, vec![(0, two.clone()), (3, two)]);
 /// ```
 pub fn visits(board: &Board) -> Result<Visits, VisitsError> {
-    let squares: Vec<(Square, BigRational)> = on_player_chain!(board, Memory::Full, |_, chain| {
-        // The visits of the states on each square summed, in square order.
-        let values = start_row(chain)?;
-        let mut by_square: BTreeMap<Square, BigRational> = BTreeMap::new();
-        for (state, v) in chain.states().iter().zip(values) {
-            *by_square
-                .entry(state.square())
-                .or_insert_with(BigRational::zero) += v;
-        }
-        by_square.into_iter().collect()
-    });
+    let squares = square_visits(board)?;
     let jumps = jump_uses(board, &squares);
     Ok(Visits { squares, jumps })
+}
+
+/// The expected number of turns begun on each square, in square order ([`visits`] without the
+/// jumps).
+///
+/// # Errors
+///
+/// [`VisitsError::Infinite`] when the game can last forever.
+pub fn square_visits(board: &Board) -> Result<Vec<(Square, BigRational)>, VisitsError> {
+    Ok(on_player_chain!(board, Memory::Full, |_, chain| {
+        // The visits of the states on each square summed, in square order.
+        let values = start_row(chain)?;
+        let mut by_square: BTreeMap<Square, Vec<BigRational>> = BTreeMap::new();
+        for (state, v) in chain.states().iter().zip(values) {
+            by_square.entry(state.square()).or_default().push(v);
+        }
+        by_square
+            .into_iter()
+            .map(|(square, vs)| (square, gcd::sum(vs)))
+            .collect()
+    }))
 }
 
 /// The start's row of the fundamental matrix of `chain`: the expected turns begun in each
@@ -172,18 +183,35 @@ fn reversed_transpose(a: &SparseRows) -> SparseRows {
     t
 }
 
-/// The expected uses of each jump from the visits, when every turn is one roll decided by the
-/// dice alone (`roll_again = none`, no chance square, no tiles): `None` otherwise, and `None`
-/// when a roll's chain of jumps cannot be told apart from another's by its counts.
+/// The expected uses of each jump from the turns begun on each square (`visits`), when every
+/// roll is decided by the dice alone (no chance square, no tiles), the square is the whole state
+/// and no forfeit sends the token back: `None` otherwise, and `None` when a roll's chain of jumps
+/// cannot be told apart from another's by its counts. With one roll a turn the rolls begun on a
+/// square are the turns begun there; else they are the start's row of the game's chain roll by
+/// roll ([`Rolls`]), summed by square.
 pub fn jump_uses(
     board: &Board,
     visits: &[(Square, BigRational)],
 ) -> Option<Vec<(Jump, BigRational)>> {
-    let from: Vec<Square> = visits.iter().map(|(s, _)| *s).collect();
+    let caps = Capabilities::of(board);
+    let rolls: Vec<(Square, BigRational)> = match caps.one_roll_turns() {
+        true => visits.to_vec(),
+        false if caps.stateless && caps.memoryless_turns() => {
+            let game = SingleBoard::new(board);
+            let chain = Rolls::new(&game, &caps).chain(usize::MAX).ok()?;
+            let mut by_square: BTreeMap<Square, BigRational> = BTreeMap::new();
+            for (state, v) in chain.states().iter().zip(start_row(&chain).ok()?) {
+                *by_square.entry(state.square()).or_default() += v;
+            }
+            by_square.into_iter().collect()
+        }
+        false => return None,
+    };
+    let from: Vec<Square> = rolls.iter().map(|(s, _)| *s).collect();
     let (jumps, passes) = jump_passes(board, &from)?;
     let uses = passes
         .iter()
-        .map(|r| gcd::dot(r.iter().zip(visits.iter().map(|(_, v)| v))));
+        .map(|r| gcd::dot(r.iter().zip(rolls.iter().map(|(_, v)| v))));
     Some(jumps.into_iter().zip(uses).collect())
 }
 
@@ -193,7 +221,7 @@ pub fn jump_uses(
 #[allow(clippy::type_complexity)]
 pub fn jump_passes(board: &Board, from: &[Square]) -> Option<(Vec<Jump>, Vec<Vec<BigRational>>)> {
     let caps = Capabilities::of(board);
-    if caps.rolls_again || !caps.deterministic || !caps.stateless {
+    if !caps.memoryless_turns() || !caps.deterministic || !caps.stateless {
         return None;
     }
     let jumps = all_jumps(board);

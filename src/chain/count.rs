@@ -159,40 +159,39 @@ fn walk<G: RollGame>(
 /// A turn chain, counted before it is built, would need more memory than
 /// [`CHAIN_BYTES_LIMIT`].
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
-#[error(
-    "the turn chain of this game would hold {}{} states and {}{} transitions in {} of memory \
-     (the limit is {} MB; counted before building it): its state is the square and what the \
-     game remembers (jumps used up, squares eaten, a turn owed, top throws in a row){}",
-    more(self.count),
-    grouped(self.count.states),
-    more(self.count),
-    grouped(self.count.transitions),
-    memory(self.count),
-    grouped((CHAIN_BYTES_LIMIT / 1e6) as usize),
-    long_turn(self.count)
-)]
+#[error("{}", self.sentence())]
 pub struct StatesTooMany {
     /// The count, stopped at the limit (`complete` false) or whole.
     pub count: Counted,
 }
 
-fn more(c: Counted) -> &'static str {
-    if c.complete {
-        ""
-    } else {
-        "more than "
-    }
-}
-
-/// Says so when the largest turn's system is what passes the limit.
-fn long_turn(c: Counted) -> String {
-    match turn_bytes(c.longest_turn) > chain_bytes(c.states, c.transitions) {
-        true => format!(
-            "; a turn can pass {} in-turn states (rolls that go on: top throws, extra-turn \
-             squares), whose visits are solved together",
-            grouped(c.longest_turn)
-        ),
-        false => String::new(),
+impl StatesTooMany {
+    /// The message: the states and transitions counted, or, when one turn's in-turn states are
+    /// what passes the limit, that turn (the count stopped inside it, so its states and
+    /// transitions, "more than 7 states" on 10,000 squares with an extra turn on each, say
+    /// nothing).
+    fn sentence(&self) -> String {
+        let c = self.count;
+        let limit = grouped((CHAIN_BYTES_LIMIT / 1e6) as usize);
+        let state = "its state is the square and what the game remembers (jumps used up, squares \
+                     eaten, a turn owed, top throws in a row)";
+        if turn_bytes(c.longest_turn) > chain_bytes(c.states, c.transitions) {
+            return format!(
+                "the turn chain of this game would need {} of memory (the limit is {limit} MB; \
+                 counted before building it): a turn can pass {} in-turn states (rolls that go \
+                 on: top throws, extra-turn squares), whose visits are solved together; {state}",
+                memory(c),
+                grouped(c.longest_turn)
+            );
+        }
+        let more = if c.complete { "" } else { "more than " };
+        format!(
+            "the turn chain of this game would hold {more}{} states and {more}{} transitions in \
+             {} of memory (the limit is {limit} MB; counted before building it): {state}",
+            grouped(c.states),
+            grouped(c.transitions),
+            memory(c),
+        )
     }
 }
 

@@ -6,7 +6,8 @@
 //! turns are made of rolls ([`crate::game::RollGame`]) get their turn from the one
 //! [`compound_move`], which drives the game's turn machine: one player on a board
 //! ([`SingleBoard`], [`StatefulBoard`]) and the joint games of several players alike.
-//! [`RollLevel`] is the same single-board game seen roll by roll, for the fast exact solve.
+//! [`RollLevel`] is the same single-board game seen roll by roll, for the fast exact solve;
+//! [`Rolls`] any one player's game roll by roll, over the turn machine's in-turn states.
 
 mod compound;
 mod count;
@@ -16,6 +17,7 @@ mod links;
 mod player;
 mod rest;
 mod roll_level;
+mod rolls;
 mod rows;
 mod run;
 mod size;
@@ -37,9 +39,10 @@ use compound::RollsMemo;
 pub use count::{check_counted_layers, first_endless, Counted, StatesTooMany};
 pub use endless::{endless_turn, endless_turn_sentence, turn_loop, TurnLoop};
 pub use links::{link_order, Link};
-pub(crate) use player::on_player_chain;
-pub use player::{stateful_game, Memory, PlayerChain};
+pub(crate) use player::{on_player_chain, on_player_game};
+pub use player::{stateful_game, Memory, PlayerChain, PlayerGame};
 pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
+pub use rolls::{Rolled, Rolls};
 use rows::{ChainTurns, Kept, PendingTurn};
 pub use size::{check_fits, ChainSize, ChainTooBig, BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
 use words::Law;

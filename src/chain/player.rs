@@ -2,7 +2,8 @@
 //! ([`SingleBoard`], whose chain has the fast builders of [`Chain::for_board`]) or the square
 //! with what the game remembers ([`StatefulBoard`]). This is the one place that picks; an
 //! analysis written once, generic over the state (projected to squares by
-//! [`crate::game::OnSquare`]), answers on either through `on_player_chain!`.
+//! [`crate::game::OnSquare`]), answers on either through `on_player_chain!` (or, building a
+//! chain of its own over the game, `on_player_game!`).
 
 use super::Chain;
 use crate::board::{Board, Square};
@@ -30,11 +31,32 @@ pub enum PlayerChain<'a> {
 impl<'a> PlayerChain<'a> {
     /// The game of `board` and its chain, remembering what `memory` asks.
     pub fn of(board: &'a Board, memory: Memory) -> PlayerChain<'a> {
-        if Capabilities::of(board).stateless {
-            return PlayerChain::Squares(SingleBoard::new(board), Chain::for_board(board));
+        match PlayerGame::of(board) {
+            PlayerGame::Squares(game) => PlayerChain::Squares(game, Chain::for_board(board)),
+            PlayerGame::States(_) => {
+                let (game, chain) = stateful_game(board, memory);
+                PlayerChain::States(game, chain)
+            }
         }
-        let (game, chain) = stateful_game(board, memory);
-        PlayerChain::States(game, chain)
+    }
+}
+
+/// One player's game on a board, without its chain (the full state when it is more than the
+/// square).
+pub enum PlayerGame<'a> {
+    /// The square is the whole state.
+    Squares(SingleBoard<'a>),
+    /// The state remembers more than the square.
+    States(StatefulBoard<'a>),
+}
+
+impl<'a> PlayerGame<'a> {
+    /// The game of `board`.
+    pub fn of(board: &'a Board) -> PlayerGame<'a> {
+        match Capabilities::of(board).stateless {
+            true => PlayerGame::Squares(SingleBoard::new(board)),
+            false => PlayerGame::States(StatefulBoard::new(board)),
+        }
     }
 }
 
@@ -71,3 +93,22 @@ macro_rules! on_player_chain {
     };
 }
 pub(crate) use on_player_chain;
+
+/// `on_player_game!(board, |game| body)`: `body` evaluated on the game of `board`
+/// ([`PlayerGame::of`]), `game` a `&impl RollGame + TurnModel` of its state, whichever state
+/// that is, with no chain built (for an analysis that builds a chain of its own over the game).
+macro_rules! on_player_game {
+    ($board:expr, |$game:pat_param| $body:expr) => {
+        match $crate::chain::PlayerGame::of($board) {
+            $crate::chain::PlayerGame::Squares(game) => {
+                let $game = &game;
+                $body
+            }
+            $crate::chain::PlayerGame::States(game) => {
+                let $game = &game;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use on_player_game;

@@ -5,13 +5,15 @@
 //! `distribution`, `--columns` for `generate`, dropping `--float` or a smaller `--moments` for
 //! `expect`, `distribution` or `expect --moments` for a `pgf` too long to compute, `squares` and
 //! `expect` for a `sensitivity` too long to compute, `expect --float` and `simulate` for a board
-//! that changes during a game whose chain or exact solve is too large, or a `squares` too long
-//! to compute, `optimize` for two players who choose on too large a board.
+//! that changes during a game whose chain or exact solve is too large, or a turn chain's exact
+//! solve too long, or a `squares` too long to compute, `optimize` for two players who choose on
+//! too large a board.
 
 use std::fmt;
 
 use ladders::analysis::design::SensitivityError;
 use ladders::analysis::distribution::TooMuchWork;
+use ladders::analysis::expectation::SolveTooLong;
 use ladders::analysis::float_trust::FloatUntrusted;
 use ladders::analysis::moments::MomentsError;
 use ladders::analysis::pgf::PgfTooLong;
@@ -77,7 +79,7 @@ impl std::error::Error for Advised {}
 /// `err` with the command line's remedy appended when it is one of the library errors that has
 /// one for `command`; otherwise `err` unchanged.
 pub fn add(err: anyhow::Error, command: For) -> anyhow::Error {
-    match advice(&err, command) {
+    match endless_turn_advice(&err).or_else(|| advice(&err, command)) {
         Some(advice) => anyhow::Error::new(Advised { error: err, advice }),
         None => err,
     }
@@ -100,12 +102,28 @@ fn typed<T: std::error::Error + Send + Sync + 'static>(err: &anyhow::Error) -> O
     }
 }
 
+/// The remedy for a simulation refused because a turn can go on for ever: the exact answers.
+fn endless_turn_advice(err: &anyhow::Error) -> Option<Remedy> {
+    match err.downcast_ref::<ladders::Error>()? {
+        ladders::Error::EndlessTurn { .. } => Remedy::after(
+            "; `ladders expect` and `ladders distribution` answer such a board exactly",
+        ),
+        _ => None,
+    }
+}
+
 /// The remedies for the estimates made before long work: a duel of two players who choose,
 /// `squares`, and a board that changes during a game.
 fn estimate_advice(err: &anyhow::Error) -> Option<Remedy> {
     if typed::<DuelTooLong>(err).is_some() {
         return Remedy::after(
             "; `ladders optimize` gives one player's optimal policy and its expected turns",
+        );
+    }
+    if typed::<SolveTooLong>(err).is_some() {
+        return Remedy::after(
+            "; `ladders expect --float` solves it in floating point, and `ladders simulate` \
+             estimates it",
         );
     }
     if typed::<SquaresTooLong>(err).is_some() {

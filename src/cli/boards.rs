@@ -5,7 +5,6 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use ladders::board::{builtin, BUILTIN_BOARDS, DEFAULT_BOARD};
-use serde_json::json;
 
 use super::exit;
 use super::output::write_json;
@@ -22,19 +21,29 @@ pub struct Args {
     pub json: bool,
 }
 
+/// One built-in board in `boards --json` (fields in alphabetical order, as every report's keys).
+#[derive(serde::Serialize)]
+struct Listed {
+    default: bool,
+    name: &'static str,
+    size: u32,
+    summary: &'static str,
+    title: String,
+}
+
 /// Runs `boards`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if args.json {
         let mut list = Vec::new();
         for b in BUILTIN_BOARDS {
             let board = builtin(b.name).expect("listed");
-            list.push(json!({
-                "name": b.name,
-                "title": board.name(),
-                "summary": b.summary,
-                "size": board.size(),
-                "default": b.name == DEFAULT_BOARD,
-            }));
+            list.push(Listed {
+                default: b.name == DEFAULT_BOARD,
+                name: b.name,
+                size: board.size(),
+                summary: b.summary,
+                title: board.name().to_string(),
+            });
         }
         write_json(out, &list)?;
     } else {

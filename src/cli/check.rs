@@ -5,20 +5,15 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Result};
 use ladders::board::Board;
-use ladders::race::shared::{shared_race, SharedOptions};
 use ladders::report::race_simulate::{race_check_json, write_race_check};
 use ladders::report::simulate::{check_json, write_check, Timing};
-use ladders::simulate::check::{compare, ExactLaw, LawError, Observed};
 use ladders::simulate::race::{compare_race, RaceExact, RaceSimulation, CHECK_DIGITS};
 use ladders::{Game, Meeting, RaceSettings};
 
 use super::exit;
 use super::output::write_json;
 use super::policy_arg::write_report;
-use super::simulate::{
-    run_policy_simulation, run_race_simulation, run_shared_simulation, run_simulation, SampleArgs,
-    Seats,
-};
+use super::simulate::{run_race_simulation, run_simulation, SampleArgs, Seats};
 
 /// Simulate and compare with the exact answers (exit 1 when they disagree)
 #[derive(clap::Args, Debug)]
@@ -35,65 +30,38 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let args = &args.sample;
     super::config::sample(args)?;
-    let chosen = args.chosen()?;
     let tail = 0.1 / args.sim.games as f64;
-    let (board, law) = match &chosen {
-        Some(c) => {
-            let law = ExactLaw::of_chain(*c.board.rules(), c.model().chain(), tail);
-            let board = &c.board;
-            let law = law.map_err(|e| match e {
-                LawError::Trap(trap) => anyhow!(
-                    "{}: the expected number of turns is infinite ({}){NOTHING_TO_CHECK}",
-                    board.name(),
-                    trap.sentence(board)
-                ),
-                LawError::TooMuchWork(w) => anyhow::Error::new(w).context(board.name().to_string()),
-                LawError::Score(e) => anyhow::Error::new(e).context(board.name().to_string()),
-            })?;
-            (c.board.clone(), law)
-        }
-        None => match args.load()? {
-            Seats::One(board) => {
-                let game = Game::from_board(*board);
-                let law = game.exact_law(tail).map_err(|e| match e {
-                    ladders::Error::Endless { .. } => anyhow!("{e}{NOTHING_TO_CHECK}"),
-                    other => other.into(),
-                })?;
-                (game.board().clone(), law)
-            }
-            Seats::Race(boards, knock_off) => return run_race(args, &boards, knock_off, out),
-            Seats::Shared(board, players) => return run_shared(args, &board, players, out),
-        },
+    let game = match args.load()? {
+        Seats::One(game) => *game,
+        Seats::Race(games, meeting) => return run_race(args, &games, meeting, out),
     };
-    let (sim, timing) = match &chosen {
-        Some(c) => run_policy_simulation(c, &args.sim)?,
-        None => run_simulation(&board, &args.sim)?,
-    };
-    if sim.capped > 0 {
-        // The capped games' lengths are unknown: the sample is censored, and neither the mean
-        // nor the law of the uncapped game may be tested on it.
-        bail!(
-            "{} of {} games reached --max-turns {} and were stopped: a censored sample cannot be \
-             checked against the exact law of the whole game; raise --max-turns (the exact mean \
-             is {:.1} turns, sd {:.1})",
-            sim.capped,
-            args.sim.games,
-            args.sim.max_turns,
-            law.mean,
-            law.sd
-        );
-    }
-    let observed = Observed::Counts {
-        turns: &sim.turns,
-        capped: sim.capped,
-    };
-    let comparison = compare(&law, observed, Some(&sim.rolls)).with_score(&law, sim.score.as_ref());
+    let board = game.board();
+    let law = game.exact_law(tail).map_err(|e| match e {
+        ladders::Error::Endless { .. } => anyhow!("{e}{NOTHING_TO_CHECK}"),
+        other => other.into(),
+    })?;
+    let (sim, timing) = run_simulation(&game, &args.sim)?;
+    let comparison = game.judge_simulation(&law, &sim).map_err(|e| match e {
+        // The command line's words for the cap.
+        ladders::Error::Censored {
+            capped,
+            games,
+            cap,
+            mean,
+            sd,
+        } => anyhow!(
+            "{capped} of {games} games reached --max-turns {cap} and were stopped: a censored \
+             sample cannot be checked against the exact law of the whole game; raise --max-turns \
+             (the exact mean is {mean:.1} turns, sd {sd:.1})"
+        ),
+        other => other.into(),
+    })?;
     write_report(
         out,
         args.output.json,
-        chosen.as_ref(),
-        || Ok(check_json(&board, &sim, &law, &comparison, Some(timing))),
-        |out| write_check(out, &board, &sim, &law, &comparison, Some(timing)),
+        &game,
+        || Ok(check_json(board, &sim, &law, &comparison, Some(timing))),
+        |out| write_check(out, board, &sim, &law, &comparison, Some(timing)),
     )?;
     Ok(exit::code(if comparison.pass {
         exit::SUCCESS
@@ -109,46 +77,33 @@ const NOTHING_TO_CHECK: &str = ", so there is nothing to check a simulation agai
 /// ones are stepped to the certified digits a check needs.
 const CHECK_EXACT_LIMIT: usize = 400;
 
-/// `check --players K` on a board that changes during a game: the shared race simulated, then
-/// compared seat by seat with the exact shared race ([`shared_race`]).
-fn run_shared(
-    args: &SampleArgs,
-    board: &Board,
-    players: usize,
-    out: &mut dyn Write,
-) -> Result<ExitCode> {
-    let options = SharedOptions {
-        digits: CHECK_DIGITS,
-        exact_limit: CHECK_EXACT_LIMIT,
-        scores: false,
-        ..SharedOptions::default()
-    };
-    super::simulate::refuse_endless_shared(board, players)?;
-    let exact = RaceExact::from_race(shared_race(board, players, &options)?);
-    let (sim, timing) = run_shared_simulation(board, players, &args.sim)?;
-    let seats = vec![board; players];
-    report_race_check(args, &seats, &sim, &exact, timing, out)
-}
-
-/// `check --players K`: the race simulated, then compared seat by seat with the exact race.
+/// `check --players K`: the race simulated, then compared seat by seat with the exact race
+/// (of seats sharing a board that changes during a game too, without their scores).
 fn run_race(
     args: &SampleArgs,
-    boards: &[Board],
-    knock_off: bool,
+    games: &[Game],
+    meeting: Meeting,
     out: &mut dyn Write,
 ) -> Result<ExitCode> {
-    let seats: Vec<&Board> = boards.iter().collect();
-    let games: Vec<Game> = boards.iter().cloned().map(Game::from_board).collect();
-    let meeting = match knock_off {
-        true => Meeting::KnockOff,
-        false => Meeting::Never,
-    };
+    let seats: Vec<&Board> = games.iter().map(Game::board).collect();
     // Ten certified digits are far below any sampling error, and stepping the joint chain gets
     // them faster than the exact solve once the chain has more than a few hundred states.
     let mut settings = RaceSettings::new(meeting).digits(CHECK_DIGITS);
     settings.exact_limit = CHECK_EXACT_LIMIT;
-    let exact = RaceExact::of_check(Game::race_with(&games, &settings)?, &seats, knock_off);
-    let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sim)?;
+    settings.scores = false;
+    let exact = match meeting {
+        Meeting::SharedBoard => {
+            // No game of the simulation could end: said before the exact race is tried.
+            games[0].refuse_endless_turn()?;
+            RaceExact::from_race(Game::race_with(games, &settings)?)
+        }
+        _ => RaceExact::of_check(
+            Game::race_with(games, &settings)?,
+            &seats,
+            meeting == Meeting::KnockOff,
+        ),
+    };
+    let (sim, timing) = run_race_simulation(games, meeting, &args.sim)?;
     report_race_check(args, &seats, &sim, &exact, timing, out)
 }
 

@@ -4,12 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::distribution::{
-    default_tail, distribution, Distribution, DistributionOptions,
-};
-use ladders::analysis::shown::{certified_distribution_for, ShownDistribution, Shows};
+use ladders::analysis::distribution::{default_tail, DistributionOptions};
+use ladders::analysis::shown::ShownDistribution;
 use ladders::report::distribution::{to_json, write_csv, write_text};
-use ladders::Game;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -17,7 +14,7 @@ use num_traits::{One, Zero};
 use super::exit;
 use super::output::write_json;
 use super::output_args::JsonExact;
-use super::policy_arg::{Chosen, GameArgs};
+use super::policy_arg::{policy_line, with_policy, GameArgs};
 
 /// Exact distribution of the number of turns
 #[derive(clap::Args, Debug)]
@@ -82,23 +79,6 @@ pub fn parse_tail(text: &str) -> Result<BigRational, String> {
     Ok(value)
 }
 
-/// The exact law of the number of turns: of the player who follows `chosen`'s policy, else of
-/// `board`.
-///
-/// # Errors
-///
-/// The law would take too much work (the library's `TooLarge`).
-pub fn exact_law(
-    chosen: Option<&Chosen>,
-    game: &Game,
-    options: &DistributionOptions,
-) -> Result<Distribution, ladders::Error> {
-    match chosen {
-        Some(c) => Ok(distribution(&c.model().chain(), options)?),
-        None => game.distribution(options),
-    }
-}
-
 /// The law a chart needs: up to the first n with P(T > n) below 1/10,000 (charts show no more).
 pub fn chart_law_options() -> DistributionOptions {
     DistributionOptions::tail(BigRational::new(BigInt::one(), BigInt::from(10_000)))
@@ -106,22 +86,14 @@ pub fn chart_law_options() -> DistributionOptions {
 
 /// Runs `distribution`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let chosen = args.game.chosen()?;
-    let game = Game::from_board(match &chosen {
-        Some(c) => c.board.clone(),
-        None => args.game.board.load()?,
-    });
+    let game = args.game.game()?;
     let board = game.board();
     let mut options = DistributionOptions::tail(args.tail.clone().unwrap_or_else(default_tail));
     options.turns = args.turns.map(|n| n as usize);
-    if chosen.is_some() {
-        // The façade's own questions check their cost; the policy's law is stepped here.
-        game.law_fits_before(&options)?;
-    }
     let digits = args.game.digits.get();
     if let Some(path) = &args.svg {
         // The chart is drawn from the exact law.
-        let dist = exact_law(chosen.as_ref(), &game, &options)?;
+        let dist = game.distribution(&options)?;
         let svg = ladders::report::chart::distribution_svg(board, &dist)?;
         if super::draw::write_svg(path, &svg, out)? {
             return Ok(exit::code(exit::SUCCESS));
@@ -129,35 +101,20 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     let shown = if args.output.json || args.exact {
         // The fractions: the exact integer stepping.
-        let dist = exact_law(chosen.as_ref(), &game, &options)?;
+        let dist = game.distribution(&options)?;
         if args.output.json {
-            let mut value = to_json(board, &dist, digits);
-            if let (Some(c), Some(obj)) = (&chosen, value.as_object_mut()) {
-                obj.insert("policy".into(), c.name.clone().into());
-            }
-            write_json(out, &value)?;
+            write_json(out, &with_policy(&game, to_json(board, &dist, digits)))?;
             return Ok(exit::code(exit::SUCCESS));
         }
         ShownDistribution::from_exact(dist, digits, true)
     } else {
         // Decimals only: certified bounds, exact only where they straddle a boundary.
-        match &chosen {
-            Some(c) => {
-                let shows = Shows {
-                    chart: args.chart,
-                    exact_mean: &|| None,
-                };
-                certified_distribution_for(&c.model().chain(), &options, digits, &shows)
-            }
-            None => Ok(game.shown_distribution(&options, digits, args.chart)?),
-        }?
+        game.shown_distribution(&options, digits, args.chart)?
     };
     if args.csv {
         write_csv(out, &shown)?;
     } else {
-        if let Some(c) = &chosen {
-            writeln!(out, "Policy           {}", c.name)?;
-        }
+        policy_line(out, &game)?;
         write_text(out, board, &shown, args.chart)?;
     }
     Ok(exit::code(exit::SUCCESS))

@@ -6,7 +6,6 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use ladders::analysis::expectation::{Expectation, FloatExpectation};
-use ladders::analysis::visits::visits_float;
 use ladders::num::decimal::{probability, to_f64};
 use ladders::report::draw::{draw_json, write_text, DrawOptions, Heat};
 use ladders::report::draw_svg::board_svg;
@@ -107,7 +106,7 @@ pub fn run(args: &Args, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
         }
     }
     match args.json.json {
-        true => super::output::write_json(out, &draw_json(&board, &options))?,
+        true => super::output::write_json(out, &draw_json(&board, &options)?)?,
         false => write_text(out, &board, &options)?,
     }
     Ok(exit::code(exit::SUCCESS))
@@ -128,7 +127,7 @@ fn heat_of(game: &Game, quantity: HeatQuantity, args: &Args) -> Result<Heat> {
     let mut values = vec![None; board.size() as usize + 1];
     let name = match quantity {
         HeatQuantity::Visits => {
-            for (s, v) in game.visits()?.squares {
+            for (s, v) in game.square_visits()? {
                 values[s as usize] = Some(to_f64(&v));
             }
             "expected visits (turns begun on the square)".to_string()
@@ -154,8 +153,8 @@ fn heat_of(game: &Game, quantity: HeatQuantity, args: &Args) -> Result<Heat> {
         }
         HeatQuantity::After => {
             let n = args.after.unwrap_or(0);
-            for (s, p) in game.squares_after(n as usize)? {
-                values[s as usize] = Some(to_f64(&p));
+            for c in game.squares_after(n as usize)?.law {
+                values[c.square as usize] = Some(to_f64(&c.p));
             }
             format!(
                 "probability of standing on the square after {}",
@@ -214,7 +213,7 @@ fn float_heat_of(game: &Game, quantity: HeatQuantity) -> Result<Heat> {
     let board = game.board();
     let mut values = vec![None; board.size() as usize + 1];
     let name = if quantity == HeatQuantity::Visits {
-        for (s, v) in visits_float(board)? {
+        for (s, v) in game.visits_float()? {
             values[s as usize] = Some(v);
         }
         "expected visits (turns begun on the square; floats)"

@@ -4,7 +4,6 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::expectation::expect_chain_with;
 use ladders::analysis::moments::Moments;
 use ladders::analysis::stateful::Score;
 use ladders::num::decimal::fixed;
@@ -13,14 +12,14 @@ use ladders::report::expect::{
 };
 use ladders::report::moments::write_text as write_moments;
 use ladders::report::text::exact_text;
-use ladders::{Expectations, Game};
+use ladders::Expectations;
 use num_rational::BigRational;
 
 use super::board_args::BoardArgs;
 use super::exit;
 use super::output::write_json;
 use super::output_args::Json;
-use super::policy_arg::{Chosen, GameArgs};
+use super::policy_arg::{policy_line, with_policy, GameArgs};
 
 /// Exact expected turns, variance, rolls, snakes and ladders
 #[derive(clap::Args, Debug)]
@@ -88,10 +87,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if args.csv {
         anyhow::bail!("--csv writes the table of `expect --die LO..HI`; give a range of die sizes");
     }
-    if let Some(chosen) = args.game.chosen()? {
-        return run_policy(args, &chosen, out);
+    if args.float && args.game.policy.policy.is_some() {
+        anyhow::bail!(
+            "--float is not available with --policy (the exact answer is fast: drop --float)"
+        );
     }
-    let game = Game::from_board(args.game.board.load()?);
+    let game = args.game.game()?;
     let board = game.board();
     let options = ExpectOptions {
         digits: args.game.digits.get(),
@@ -129,56 +130,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         if let (Some(s), Some(map)) = (&score, value.as_object_mut()) {
             map.insert("score".into(), score_json(s, options.digits));
         }
-        write_json(out, &value)?;
+        write_json(out, &with_policy(&game, value))?;
     } else {
+        policy_line(out, &game)?;
         write_text(out, board, &expectation, options)?;
         if let Some(m) = &moments {
             write_moments_text(out, m, options.digits)?;
         }
         if let Some(s) = &score {
             write_score(out, s, options.digits)?;
-        }
-    }
-    Ok(exit::code(exit::SUCCESS))
-}
-
-/// `expect --policy`: the expectations of the chain of the player who follows the policy.
-fn run_policy(args: &Args, chosen: &Chosen, out: &mut dyn Write) -> Result<ExitCode> {
-    anyhow::ensure!(
-        !args.float,
-        "--float is not available with --policy (the exact answer is fast: drop --float)"
-    );
-    let options = ExpectOptions {
-        digits: args.game.digits.get(),
-        per_square: args.per_square,
-        exact: args.exact,
-    };
-    let chain = chosen.model().chain();
-    let (expectation, moments) = match args.moments {
-        None => (expect_chain_with(&chain, args.per_square), None),
-        Some(k) => {
-            Game::from_board(chosen.board.clone()).with_moments(&chain, usize::from(k), || {
-                Ok(expect_chain_with(&chain, args.per_square))
-            })?
-        }
-    };
-    if args.output.json {
-        let mut value = serde_json::to_value(to_json(&chosen.board, &expectation, options))?;
-        if let Some(obj) = value.as_object_mut() {
-            obj.insert("policy".into(), chosen.name.clone().into());
-            if let Some(m) = &moments {
-                obj.insert(
-                    "moments".into(),
-                    ladders::report::json::value_at_digits(m, options.digits)?,
-                );
-            }
-        }
-        write_json(out, &value)?;
-    } else {
-        writeln!(out, "Policy           {}", chosen.name)?;
-        write_text(out, &chosen.board, &expectation, options)?;
-        if let Some(m) = &moments {
-            write_moments_text(out, m, options.digits)?;
         }
     }
     Ok(exit::code(exit::SUCCESS))
@@ -213,16 +173,17 @@ pub(super) fn die_table(
 ) -> Result<ExitCode> {
     let mut base = board_args.clone();
     base.rules.die = None;
-    let board = base.load()?;
-    let sweep = ladders::analysis::design::die_sweep(&board, range)?;
+    let game = base.rules.game(&base.board)?;
+    let board = game.board();
+    let sweep = game.die_sweep(range)?;
     match format {
         DieTable::Json => write_json(
             out,
-            &ladders::report::design::die_sweep_json(&board, &sweep, digits),
+            &ladders::report::json::Report::new(board, &sweep, digits).to_value()?,
         )?,
         DieTable::Csv => ladders::report::design::write_die_sweep_csv(out, &sweep, digits, false)?,
         DieTable::Text => {
-            ladders::report::design::write_die_sweep(out, &board, &sweep, digits, false)?
+            ladders::report::design::write_die_sweep(out, board, &sweep, digits, false)?
         }
     }
     Ok(exit::code(exit::SUCCESS))

@@ -9,11 +9,22 @@ use std::process::ExitCode;
 use anyhow::Result;
 use ladders::board::{Overshoot, Probability, RollAgain, Rules, Square, Tiles, MAX_DIE, MAX_SIZE};
 use ladders::generate::{generate, generate_tiles, GenerateOptions, TileBoardOptions};
-use ladders::report::json::{board_rules_json, BoardJson};
+use ladders::report::json::Report;
 
 use super::board_args::parse_overshoot;
 use super::exit;
 use super::output::write_json;
+
+/// What `generate --json` reports beside the board and its rules.
+#[derive(serde::Serialize)]
+struct Written<'a> {
+    /// The board file's text.
+    file: &'a str,
+    /// The seed it was generated from.
+    seed: u64,
+    /// Where it was written, if anywhere.
+    written_to: Option<String>,
+}
 
 /// Write a random board file
 #[derive(clap::Args, Debug)]
@@ -155,15 +166,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         None => {}
     }
     if args.json {
-        let board = &generated.board;
-        let value = serde_json::json!({
-            "board": BoardJson::new(board),
-            "rules": board_rules_json(board),
-            "seed": args.seed,
-            "file": generated.text,
-            "written_to": file.map(|p| p.display().to_string()),
-        });
-        write_json(out, &value)?;
+        let body = Written {
+            file: &generated.text,
+            seed: args.seed,
+            written_to: file.map(|p| p.display().to_string()),
+        };
+        write_json(out, &Report::new(&generated.board, &body, 0).with_rules())?;
     }
     Ok(exit::code(exit::SUCCESS))
 }

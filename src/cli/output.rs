@@ -19,22 +19,23 @@ pub fn write_json<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::
 /// A file the command was asked to write (`--svg`, `--histogram-csv`, `generate --output`) that
 /// could not be created or written: exit 3, as for standard output.
 #[derive(Debug, thiserror::Error)]
-#[error("{}: cannot write the {what}: {source}", printable(.path))]
+#[error("{}: cannot write the {what}: {reason}", printable(.path))]
 pub struct WriteFailed {
     /// The path as given.
     pub path: String,
     /// What it was to hold ("SVG", "CSV", "board").
     pub what: &'static str,
-    /// Why.
-    pub source: io::Error,
+    /// Why: in the message, and not a `source` (the error chain, printed after the message,
+    /// would say it twice).
+    pub reason: io::Error,
 }
 
 /// Writes `bytes` to the file `path` (created or truncated); its failure is a [`WriteFailed`].
 pub fn write_file(path: &str, what: &'static str, bytes: &[u8]) -> Result<(), WriteFailed> {
-    std::fs::write(path, bytes).map_err(|source| WriteFailed {
+    std::fs::write(path, bytes).map_err(|reason| WriteFailed {
         path: path.to_string(),
         what,
-        source,
+        reason,
     })
 }
 

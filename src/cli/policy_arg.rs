@@ -1,13 +1,12 @@
 //! `--policy optimal|FILE` for the analyses of a board with a choice rule (`expect`,
-//! `distribution`, `shortest`, `simulate`, `check`): the player follows that policy, so the game
-//! is an ordinary chain over squares ([`ladders::choice::PolicyModel`]). [`GameArgs`] is the
+//! `distribution`, `shortest`, `simulate`, `check`): the player follows that policy
+//! ([`ladders::Game::with_optimal_policy`], [`ladders::Game::with_policy_file`]). [`GameArgs`] is the
 //! board with its overrides, the policy and `--digits`, as `expect`, `distribution` and `shortest` take them.
 
 use std::io::{self, Write};
 
-use anyhow::{anyhow, bail, Result};
-use ladders::board::Board;
-use ladders::choice::{optimize, policy_file, Game, Policy, PolicyModel};
+use anyhow::{bail, Result};
+use ladders::Game;
 
 use serde_json::Value;
 
@@ -36,89 +35,71 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
-    /// With `--policy`, the board and its policy ([`PolicyArgs::load`]); without, `None`.
-    pub fn chosen(&self) -> Result<Option<Chosen>> {
-        self.policy.load(&self.board.rules, &self.board.board)
-    }
-}
-
-/// A board with a choice rule and the policy its player follows.
-pub struct Chosen {
-    /// The board.
-    pub board: Board,
-    /// Its decision process.
-    pub game: Game,
-    /// The policy.
-    pub policy: Policy,
-    /// `optimal` or the policy file's name.
-    pub name: String,
-}
-
-impl Chosen {
-    /// The game played by the policy, as a turn model.
-    pub fn model(&self) -> PolicyModel<'_> {
-        PolicyModel::new(&self.board, &self.game, &self.policy)
+    /// The board with its overrides as the library's [`Game`]: with `--policy`, its player
+    /// following that policy ([`PolicyArgs::load`]); without, a board with a choice rule is
+    /// refused.
+    pub fn game(&self) -> Result<Game> {
+        match self.policy.load(&self.board.rules, &self.board.board)? {
+            Some(game) => Ok(game),
+            None => self.board.rules.game(&self.board.board),
+        }
     }
 }
 
 impl PolicyArgs {
-    /// With `--policy`, the board `name` (which must have a choice rule) and its policy; without,
-    /// `None` (the command loads the board as usual, refusing a choice rule).
-    pub fn load(&self, rules: &RuleArgs, name: &str) -> Result<Option<Chosen>> {
+    /// With `--policy`, the board `name` (which must have a choice rule) with its player
+    /// following that policy; without, `None` (the command loads the board as usual, refusing
+    /// a choice rule).
+    pub fn load(&self, rules: &RuleArgs, name: &str) -> Result<Option<Game>> {
         let Some(which) = &self.policy else {
             return Ok(None);
         };
-        let board = rules.load_with_choices(name)?;
-        let Some(game) = Game::new(&board) else {
+        let game = rules.game_with_choices(name)?;
+        if game.board().choice().is_none() {
             bail!(
                 "{}: --policy is for a board with a choice rule (choose_die, coin, pick or \
                  choose_face), and this board has none",
-                board.origin()
+                game.board().origin()
             );
-        };
-        let policy = if which == "optimal" {
-            optimize(&game)
-                .map_err(|s| {
-                    anyhow!(
-                        "{}: from square {s} no choice ever reaches the finish: no policy ends the game",
-                        board.origin()
-                    )
-                })?
-                .policy
-        } else {
-            let file = policy_file::load(std::path::Path::new(which))?;
-            file.policy(&game)?
-        };
-        Ok(Some(Chosen {
-            board,
-            game,
-            policy,
-            name: which.clone(),
+        }
+        Ok(Some(match which.as_str() {
+            "optimal" => game.with_optimal_policy()?,
+            file => game.with_policy_file(std::path::Path::new(file))?,
         }))
     }
 }
 
-/// Writes a command's report for the board `chosen` plays (or the plain board): with `json` the
-/// value `to_json` makes, with a `policy` key naming the policy; else a `Policy` line and the
-/// text `to_text` writes.
+/// Writes a command's report for `game` (its player following a policy, or not): with `json`
+/// the value `to_json` makes, with a `policy` key naming the policy; else a `Policy` line and
+/// the text `to_text` writes.
 pub fn write_report(
     out: &mut dyn Write,
     json: bool,
-    chosen: Option<&Chosen>,
+    game: &Game,
     to_json: impl FnOnce() -> Result<Value>,
     to_text: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<()> {
     if json {
-        let mut value = to_json()?;
-        if let (Some(c), Some(obj)) = (chosen, value.as_object_mut()) {
-            obj.insert("policy".into(), c.name.clone().into());
-        }
-        write_json(out, &value)?;
+        write_json(out, &with_policy(game, to_json()?))?;
     } else {
-        if let Some(c) = chosen {
-            writeln!(out, "Policy           {}", c.name)?;
-        }
+        policy_line(out, game)?;
         to_text(out)?;
     }
     Ok(())
+}
+
+/// A report's JSON `value` with a `policy` key naming the policy `game`'s player follows.
+pub fn with_policy(game: &Game, mut value: Value) -> Value {
+    if let (Some(name), Some(obj)) = (game.policy_name(), value.as_object_mut()) {
+        obj.insert("policy".into(), name.into());
+    }
+    value
+}
+
+/// A text report's first line, `Policy  NAME`, when `game`'s player follows a policy.
+pub fn policy_line(out: &mut dyn Write, game: &Game) -> io::Result<()> {
+    match game.policy_name() {
+        Some(name) => writeln!(out, "Policy           {name}"),
+        None => Ok(()),
+    }
 }

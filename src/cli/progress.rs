@@ -181,7 +181,11 @@ impl Stages {
 
 impl Listener for Stages {
     fn begin(&self, id: u64, what: &str, total: Option<u64>) {
-        let unit = if total.is_some() { "steps" } else { "done" };
+        let unit = match total {
+            _ if what == ladders::SIMULATING => "games",
+            Some(_) => "steps",
+            None => "done",
+        };
         let bar = DelayedBar::new(total, what, unit).among(&self.multi);
         self.bars().push((id, bar));
     }

@@ -5,10 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::likeliest::likeliest_turns;
-use ladders::analysis::shortest::extremes_by;
 use ladders::report::shortest::{likeliest_json, to_json, write_likeliest, write_text};
-use ladders::Game;
 
 use super::exit;
 use super::output_args::Json;
@@ -37,43 +34,27 @@ pub struct Args {
 
 /// Runs `shortest`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let chosen = args.game.chosen()?;
-    let within = args.within;
-    let (board, e, likely) = match &chosen {
-        Some(c) => {
-            let model = c.model();
-            let chain = model.chain();
-            let turn = |&a: &u32, &b: &u32| model.witness(a, b);
-            let e = extremes_by(&chain, &turn, None, None);
-            let likely = args
-                .likeliest
-                .then(|| likeliest_turns(&chain, within, &turn));
-            (c.board.clone(), e, likely)
-        }
-        None => {
-            let game = Game::from_board(args.game.board.load()?);
-            let e = game.shortest()?;
-            let likely = match args.likeliest {
-                true => Some(game.likeliest(within)?),
-                false => None,
-            };
-            (game.board().clone(), e, likely)
-        }
+    let game = args.game.game()?;
+    let board = game.board();
+    let e = game.shortest()?;
+    let likely = match args.likeliest {
+        true => Some(game.likeliest(args.within)?),
+        false => None,
     };
     let digits = args.game.digits.get();
     write_report(
         out,
         args.output.json,
-        chosen.as_ref(),
+        &game,
         || {
-            let mut value = serde_json::to_value(to_json(&board, &e, digits))?;
+            let mut value = serde_json::to_value(to_json(board, &e, digits))?;
             if let (Some(l), Some(obj)) = (&likely, value.as_object_mut()) {
                 obj.insert("likeliest".into(), likeliest_json(l.as_ref(), digits));
             }
             Ok(value)
         },
         |out| {
-            write_text(out, &board, &e, digits)?;
+            write_text(out, board, &e, digits)?;
             match &likely {
                 Some(l) => write_likeliest(out, l.as_ref(), digits),
                 None => Ok(()),

@@ -2,31 +2,25 @@
 
 use std::io::Write;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use ladders::board::Board;
-use ladders::game::Capabilities;
 use ladders::report::chart::simulation_svg;
 use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
 use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
-use ladders::simulate::policy::simulate_policy;
-use ladders::simulate::race::{simulate_race, RaceSimOptions, RaceSimulation};
-use ladders::simulate::shared::simulate_shared;
-use ladders::simulate::{simulate, SimOptions, Simulation, DEFAULT_MAX_TURNS};
+use ladders::simulate::race::RaceSimulation;
+use ladders::simulate::{SimOptions, Simulation, DEFAULT_MAX_TURNS};
+use ladders::{Game, Meeting, MAX_GAMES};
 
 use super::board_args::RuleArgs;
-use super::distribution::{chart_law_options, exact_law};
+use super::distribution::chart_law_options;
 use super::exit;
 use super::output::write_json;
 use super::output_args::Json;
-use super::policy_arg::{write_report, Chosen, PolicyArgs};
+use super::policy_arg::{write_report, PolicyArgs};
 use super::race::seat_games;
 use super::seat_args::{SeatArgs, SIMULATING};
-
-/// The most games one run may ask for (10^12: days of work even at full speed).
-pub const MAX_GAMES: u64 = 1_000_000_000_000;
 
 /// The options every simulating command shares.
 #[derive(clap::Args, Clone, Debug)]
@@ -70,32 +64,28 @@ pub struct SampleArgs {
 
 /// What the seat arguments ask for.
 pub enum Seats {
-    /// One player on one board: the fast single-player engine.
-    One(Box<Board>),
-    /// A race: the seats' boards in playing order, and the knock-off rule.
-    Race(Vec<Board>, bool),
-    /// Several players sharing one board that changes during a game (one-use jumps, points,
-    /// lost or extra turns): the board and the number of players.
-    Shared(Box<Board>, usize),
+    /// One player on one board (following a policy with `--policy`).
+    One(Box<Game>),
+    /// A race: the seats' games in playing order, and how they meet (several players on a
+    /// board that changes during a game share it: the same game in every seat).
+    Race(Vec<Game>, Meeting),
 }
 
 impl SampleArgs {
-    /// With `--policy`: the one board with a choice rule and the policy its player follows
-    /// (`--policy` with a race is refused by [`super::config::sample`]).
-    pub fn chosen(&self) -> Result<Option<Chosen>> {
-        self.policy.load(&self.rules, &self.seats.boards[0])
-    }
-
-    /// Loads the board, or the boards of a race's seats.
+    /// Loads the board (with `--policy`, its player following that policy: `--policy` with a
+    /// race is refused by [`super::config::sample`]), or the games of a race's seats.
     pub fn load(&self) -> Result<Seats> {
         let seats = &self.seats;
+        if let Some(game) = self.policy.load(&self.rules, &seats.boards[0])? {
+            return Ok(Seats::One(Box::new(game)));
+        }
         if !seats.is_race() {
-            let board = self.rules.load(&seats.boards[0])?;
-            return Ok(Seats::One(Box::new(board)));
+            let game = self.rules.game(&seats.boards[0])?;
+            return Ok(Seats::One(Box::new(game)));
         }
         let players = seats.players.map_or(seats.default_players(), |p| p.from);
-        let first = self.rules.load(&seats.boards[0])?;
-        if !Capabilities::of(&first).stateless {
+        let first = self.rules.game(&seats.boards[0])?;
+        if first.changes_during_a_game() {
             if seats.boards.iter().any(|b| *b != seats.boards[0])
                 || seats.knock_off
                 || !seats.reverse_seat.is_empty()
@@ -104,13 +94,17 @@ impl SampleArgs {
                     "{}: players on a board that changes during a game share it (a broken ladder \
                      is broken for everyone): give one board for all seats, without --knock-off \
                      or --reverse-seat",
-                    first.origin()
+                    first.board().origin()
                 );
             }
-            return Ok(Seats::Shared(Box::new(first), players));
+            return Ok(Seats::Race(vec![first; players], Meeting::SharedBoard));
         }
-        let boards = seat_boards(&seats.boards, &self.rules, &seats.reverse_seat, players)?;
-        Ok(Seats::Race(boards, seats.knock_off))
+        let games = seat_games(&seats.boards, &self.rules, &seats.reverse_seat, players)?;
+        let meeting = match seats.knock_off {
+            true => Meeting::KnockOff,
+            false => Meeting::Never,
+        };
+        Ok(Seats::Race(games, meeting))
     }
 }
 
@@ -180,13 +174,8 @@ fn random_seed() -> u64 {
     h.finish()
 }
 
-/// Runs `body` (given the seed and a progress callback) on a pool of the asked thread count,
-/// with a progress bar on stderr (only when stderr is a terminal, and only once the run has
-/// taken more than a second).
-fn with_progress<T: Send>(
-    args: &SimArgs,
-    body: impl FnOnce(u64, &(dyn Fn(u64) + Sync)) -> T + Send,
-) -> Result<(T, Timing)> {
+/// Runs `body` (given the seed) on a pool of the asked thread count, timed.
+fn in_pool<T: Send>(args: &SimArgs, body: impl FnOnce(u64) -> T + Send) -> Result<(T, Timing)> {
     let seed = args.seed.unwrap_or_else(random_seed);
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(t) = args.threads {
@@ -194,120 +183,39 @@ fn with_progress<T: Send>(
     }
     let pool = builder.build().context("cannot start the worker threads")?;
     let threads = pool.current_num_threads();
-    let bar = super::progress::DelayedBar::new(Some(args.games), "simulating", "games");
-    let done = AtomicU64::new(0);
     let start = Instant::now();
-    let progress = |games: u64| {
-        bar.set_position(done.fetch_add(games, Ordering::Relaxed) + games);
-    };
-    let result = pool.install(|| body(seed, &progress));
+    let result = pool.install(|| body(seed));
     let seconds = start.elapsed().as_secs_f64();
-    bar.finish();
     Ok((result, Timing { seconds, threads }))
 }
 
-/// The seats' boards ([`seat_games`]), each chain checked to fit.
-fn seat_boards(
-    names: &[String],
-    rules: &RuleArgs,
-    reverse_seat: &[usize],
-    players: usize,
-) -> Result<Vec<Board>> {
-    seat_games(names, rules, reverse_seat, players)?
-        .iter()
-        .map(|game| {
-            ladders::chain::check_fits(game.board())?;
-            Ok(game.board().clone())
-        })
-        .collect()
-}
-
-/// Refuses a board whose turn can go on for ever: no simulated game would end.
-pub fn refuse_endless_turns(board: &Board) -> Result<()> {
-    if let Some(square) = ladders::chain::endless_turn(board) {
-        bail!(
-            "{}: {} (the chance that it never ends is above 0), so a simulated game might never \
-             end; `ladders expect` and `ladders distribution` answer such a board exactly",
-            board.origin(),
-            ladders::chain::endless_turn_sentence(board, square)
-        );
+/// The options of the simulator for `seed`.
+fn sim_options(args: &SimArgs, seed: u64) -> SimOptions {
+    SimOptions {
+        games: args.games,
+        seed,
+        max_turns: args.max_turns,
     }
-    Ok(())
 }
 
-/// Refuses `players` seats sharing the stateful `board` when a reachable turn of the shared game
-/// can go on for ever: one a player alone reaches, or one reachable only because another seat
-/// broke a jump ([`ladders::race::shared::refuse_endless_shared`]).
-pub fn refuse_endless_shared(board: &Board, players: usize) -> Result<()> {
-    refuse_endless_turns(board)?;
-    ladders::race::shared::refuse_endless_shared(board, players)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", board.origin()))
-}
-
-/// Runs the simulation with the thread count and a progress bar on stderr.
-pub fn run_simulation(board: &Board, args: &SimArgs) -> Result<(Simulation, Timing)> {
-    refuse_endless_turns(board)?;
-    with_progress(args, |seed, progress| {
-        let options = SimOptions {
-            games: args.games,
-            seed,
-            max_turns: args.max_turns,
-        };
-        simulate(board, &options, progress)
-    })
-}
-
-/// Plays the games of a player who follows a policy, with the thread count and a progress bar.
-pub fn run_policy_simulation(chosen: &Chosen, args: &SimArgs) -> Result<(Simulation, Timing)> {
-    with_progress(args, |seed, progress| {
-        let options = SimOptions {
-            games: args.games,
-            seed,
-            max_turns: args.max_turns,
-        };
-        simulate_policy(&chosen.board, &chosen.model(), &options, progress)
-    })
-}
-
-/// Runs a race simulation (the turn cap is a cap on rounds) with the thread count and a progress
-/// bar on stderr.
-pub fn run_race_simulation(
-    boards: &[&Board],
-    knock_off: bool,
-    args: &SimArgs,
-) -> Result<(RaceSimulation, Timing)> {
-    for board in boards {
-        refuse_endless_turns(board)?;
-    }
-    let (sim, timing) = with_progress(args, |seed, progress| {
-        let options = RaceSimOptions {
-            games: args.games,
-            seed,
-            max_rounds: args.max_turns,
-            knock_off,
-        };
-        simulate_race(boards, &options, progress)
-    })?;
+/// Plays one player's games ([`Game::simulation`]) with the thread count; the library's stage
+/// shows the progress.
+pub fn run_simulation(game: &Game, args: &SimArgs) -> Result<(Simulation, Timing)> {
+    let (sim, timing) = in_pool(args, |seed| game.simulation(&sim_options(args, seed)))?;
     Ok((sim?, timing))
 }
 
-/// Runs a simulation of `players` seats sharing the stateful `board` (the turn cap is a cap on
-/// rounds) with the thread count and a progress bar on stderr.
-pub fn run_shared_simulation(
-    board: &Board,
-    players: usize,
+/// Plays races of `seats` ([`Game::race_simulation`]; the turn cap is a cap on rounds) with
+/// the thread count; the library's stage shows the progress.
+pub fn run_race_simulation(
+    seats: &[Game],
+    meeting: Meeting,
     args: &SimArgs,
 ) -> Result<(RaceSimulation, Timing)> {
-    refuse_endless_shared(board, players)?;
-    with_progress(args, |seed, progress| {
-        let options = RaceSimOptions {
-            games: args.games,
-            seed,
-            max_rounds: args.max_turns,
-            knock_off: false,
-        };
-        simulate_shared(board, players, &options, progress)
-    })
+    let (sim, timing) = in_pool(args, |seed| {
+        Game::race_simulation(seats, meeting, &sim_options(args, seed))
+    })?;
+    Ok((sim?, timing))
 }
 
 /// Writes a race simulation's report (text or JSON).
@@ -329,29 +237,17 @@ fn write_race_report(
 /// Runs `simulate`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     super::config::simulate(args)?;
-    let chosen = args.sample.chosen()?;
-    let board = match &chosen {
-        Some(c) => c.board.clone(),
-        None => match args.sample.load()? {
-            Seats::One(board) => *board,
-            Seats::Race(boards, knock_off) => {
-                let seats: Vec<&Board> = boards.iter().collect();
-                let (sim, timing) = run_race_simulation(&seats, knock_off, &args.sample.sim)?;
-                write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
-                return Ok(exit::code(exit::SUCCESS));
-            }
-            Seats::Shared(board, players) => {
-                let seats = vec![&*board; players];
-                let (sim, timing) = run_shared_simulation(&board, players, &args.sample.sim)?;
-                write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
-                return Ok(exit::code(exit::SUCCESS));
-            }
-        },
+    let game = match args.sample.load()? {
+        Seats::One(game) => *game,
+        Seats::Race(games, meeting) => {
+            let (sim, timing) = run_race_simulation(&games, meeting, &args.sample.sim)?;
+            let seats: Vec<&Board> = games.iter().map(Game::board).collect();
+            write_race_report(out, args.sample.output.json, &seats, &sim, timing)?;
+            return Ok(exit::code(exit::SUCCESS));
+        }
     };
-    let (sim, timing) = match &chosen {
-        Some(c) => run_policy_simulation(c, &args.sample.sim)?,
-        None => run_simulation(&board, &args.sample.sim)?,
-    };
+    let board = game.board();
+    let (sim, timing) = run_simulation(&game, &args.sample.sim)?;
     if let Some(path) = &args.histogram_csv {
         if path == "-" {
             write_histogram_csv(out, &sim.turns)?;
@@ -362,9 +258,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         super::output::write_file(path, "CSV", &csv)?;
     }
     if let Some(path) = &args.svg {
-        let game = ladders::Game::from_board(board.clone());
-        let exact = exact_law(chosen.as_ref(), &game, &chart_law_options()).ok();
-        let svg = simulation_svg(&board, &sim, exact.as_ref())?;
+        let exact = game.distribution(&chart_law_options()).ok();
+        let svg = simulation_svg(board, &sim, exact.as_ref())?;
         if super::draw::write_svg(path, &svg, out)? {
             return Ok(exit::code(exit::SUCCESS));
         }
@@ -372,9 +267,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     write_report(
         out,
         args.sample.output.json,
-        chosen.as_ref(),
-        || Ok(simulation_json(&board, &sim, Some(timing))),
-        |out| write_simulation(out, &board, &sim, Some(timing)),
+        &game,
+        || Ok(simulation_json(board, &sim, Some(timing))),
+        |out| write_simulation(out, board, &sim, Some(timing)),
     )?;
     Ok(exit::code(exit::SUCCESS))
 }

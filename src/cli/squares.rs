@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use ladders::report::json::Report;
-use ladders::report::squares::{after_json, write_after, write_csv, write_text, Format};
+use ladders::report::squares::{write_after, write_csv, write_text, Format};
 use ladders::Game;
 
 use super::board_args::BoardArgs;
@@ -55,11 +55,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         exact: args.exact,
     };
     if let Some(n) = args.after {
-        let law = game.squares_after(n as usize)?;
+        let occupancy = game.squares_after(n as usize)?;
         if args.output.json {
-            write_json(out, &after_json(board, n as usize, &law, format.digits))?;
+            write_json(out, &Report::new(board, &occupancy, format.digits))?;
         } else {
-            write_after(out, board, n as usize, &law, format, args.csv)?;
+            write_after(out, board, &occupancy, format, args.csv)?;
         }
         return Ok(exit::code(exit::SUCCESS));
     }

@@ -6,11 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
 use ladders::report::verify::{to_json, write_text, VerifyReport};
-use ladders::simulate::check::{compare, fitting_variants, Observed, VariantSearch};
 use ladders::simulate::sample::{parse_turns, read_sample};
-use ladders::simulate::spread::{fits_of_sd, variance_test};
 use ladders::text::printable;
-use ladders::Game;
+use ladders::{Game, Sample};
 
 use super::board_args::{claim_stdin, BoardArgs};
 use super::exit;
@@ -72,45 +70,26 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         }
         None => None,
     };
-    let observed = match (&turns, &mean, args.games) {
-        (Some(h), _, _) => Observed::Counts {
-            turns: h,
-            capped: 0,
+    let sample = match (&turns, &mean, args.games) {
+        (Some(h), _, _) => Sample::Counts(h),
+        (None, Some(mean), Some(games)) => Sample::Summary {
+            mean,
+            games,
+            sd: sd.as_ref(),
         },
-        (None, Some(m), Some(games)) => Observed::Summary { mean: m, games },
         _ => bail!("{}", super::config::NO_SAMPLE),
     };
-    let law = game.exact_law(observed.tail_below()).map_err(|e| match e {
+    let verdict = game.verify_sample(sample).map_err(|e| match e {
         ladders::Error::Endless { .. } => anyhow!("{e}, so no finite sample can fit it"),
         other => other.into(),
     })?;
-    let variance = match (&sd, args.games) {
-        (Some(sd), Some(games)) => Some(variance_test(board, sd, games).map_err(|e| {
-            anyhow!(
-                "--sd: {e} (its test needs the exact fourth moment of the turns; drop --sd to \
-                 test the mean alone)"
-            )
-        })?),
-        _ => None,
-    };
-    let mut comparison = compare(&law, observed, None);
-    if let Some(variance) = variance {
-        comparison = comparison.with_variance(variance);
-    }
-    // Variants need a sample that can tell them apart.
-    let search = match comparison.too_few {
-        true => VariantSearch::default(),
-        false => fitting_variants(board, &law, observed, None),
-    };
-    let search = match (&sd, args.games) {
-        (Some(sd), Some(games)) => fits_of_sd(board, search, sd, games),
-        _ => search,
-    };
+    let observed = sample.observed();
+    let (law, comparison, search) = (&verdict.law, &verdict.comparison, &verdict.search);
     let report = VerifyReport {
         board,
-        law: &law,
+        law,
         observed,
-        comparison: &comparison,
+        comparison,
         fits: &search.fits,
         not_tried: &search.not_tried,
         layouts: &search.layouts,

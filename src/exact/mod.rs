@@ -4,7 +4,6 @@
 //! errors are proved.
 
 pub(crate) mod certified;
-pub(crate) mod scaled;
 // Internal: public only for the ordering benchmark, its test and `examples/fill.rs`.
 #[doc(hidden)]
 pub mod order;

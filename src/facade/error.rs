@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::analysis::design::{SensitivityError, SENSITIVITY_SECONDS_LIMIT};
 use crate::analysis::distribution::TooMuchWork;
+use crate::analysis::expectation::SolveTooLong;
 use crate::analysis::float_trust::FloatUntrusted;
 use crate::analysis::moments::MomentsError;
 use crate::analysis::pgf::PgfTooLong;
@@ -51,6 +52,37 @@ pub enum Error {
         name: String,
         /// The trap: where the game can be caught, in one sentence.
         trap: String,
+    },
+    /// A turn can go on for ever (the chance that it never ends is above 0), so a game played
+    /// roll by roll might never end: a simulation is refused (the exact answers are not).
+    #[error(
+        "{origin}: {turn} (the chance that it never ends is above 0), so a simulated game might \
+         never end"
+    )]
+    EndlessTurn {
+        /// The board's origin.
+        origin: String,
+        /// The turn that can go on for ever, and the throws that keep it going, in words.
+        turn: String,
+    },
+    /// Games stopped at the turn cap: the sample is censored (their lengths are unknown), so
+    /// neither its mean nor its law may be tested against the whole game's.
+    #[error(
+        "{capped} of {games} games reached the cap of {cap} turns and were stopped: a censored \
+         sample cannot be checked against the exact law of the whole game (the exact mean is \
+         {mean:.1} turns, sd {sd:.1})"
+    )]
+    Censored {
+        /// The games stopped.
+        capped: u64,
+        /// The games played (finished or stopped).
+        games: u64,
+        /// The turn cap.
+        cap: u64,
+        /// The exact mean number of turns.
+        mean: f64,
+        /// The exact standard deviation of the number of turns.
+        sd: f64,
     },
     /// A floating-point answer failed its own check (the exact answer is not refused).
     #[error(transparent)]
@@ -260,6 +292,19 @@ impl From<SquaresTooLong> for TooLarge {
     }
 }
 
+impl From<SolveTooLong> for TooLarge {
+    fn from(e: SolveTooLong) -> TooLarge {
+        let seconds = e.seconds;
+        TooLarge::keeping(
+            e,
+            "exact solve",
+            seconds,
+            crate::analysis::moments::SECONDS_LIMIT,
+            Unit::Seconds,
+        )
+    }
+}
+
 impl From<TooMuchWork> for TooLarge {
     fn from(e: TooMuchWork) -> TooLarge {
         let work = e.work;
@@ -283,7 +328,8 @@ too_large!(
     StatefulTooBig,
     TooMuchWork,
     PgfTooLong,
-    SquaresTooLong
+    SquaresTooLong,
+    SolveTooLong
 );
 
 impl From<MomentsError> for Error {

@@ -17,6 +17,7 @@ mod error;
 mod limits;
 mod optimize;
 mod play;
+mod policy;
 mod race;
 mod single;
 
@@ -30,12 +31,14 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::analysis::distribution::{Distribution, DistributionOptions};
-use crate::analysis::expectation::{expect_with, Expectation};
-use crate::analysis::moments::{checked_moments, exact_solve_seconds, moments_fit, Moments};
+use crate::analysis::expectation::{check_exact_solve, expect_with, Expectation};
+use crate::analysis::moments::{checked_moments, moments_fit, Moments};
 use crate::analysis::pgf::tail::{decay_rate, DecayRate};
 use crate::analysis::pgf::{pgf_seconds, pgf_within, Pgf, PGF_SECONDS_LIMIT};
 use crate::analysis::shortest::{extremes, Extremes};
-use crate::analysis::squares::{check_square_answers, square_answers, SquareAnswers};
+use crate::analysis::squares::{
+    check_square_answers, square_answers, squares_seconds, SquareAnswers,
+};
 use crate::analysis::stateful::{board_distribution, law_chain};
 use crate::analysis::stateful_fits::Needs;
 use crate::board::format::{load_spec, parse_spec};
@@ -49,7 +52,7 @@ pub use duel::{Duel, DuelPair, DuelProof};
 pub use error::{Error, TooLarge, Uncertified, Unit};
 pub use limits::Limits;
 pub use optimize::{Optimized, PolicyRun, Scored};
-pub use play::{Played, Verdict, MAX_GAMES};
+pub use play::{Played, Sample, Verdict, MAX_GAMES, SIMULATING};
 pub use race::{Meeting, RaceSettings, MAX_DIGITS};
 pub use single::{Expectations, Sensitivity};
 
@@ -60,6 +63,8 @@ pub struct Game {
     board: Board,
     progress: Option<Arc<dyn Listener>>,
     limits: Limits,
+    /// The policy the player follows on a board with a choice rule ([`Game::with_optimal_policy`]).
+    policy: Option<Arc<policy::Followed>>,
 }
 
 impl fmt::Debug for Game {
@@ -68,6 +73,7 @@ impl fmt::Debug for Game {
             .field("board", &self.board)
             .field("progress", &self.progress.is_some())
             .field("limits", &self.limits)
+            .field("policy", &self.policy_name())
             .finish_non_exhaustive()
     }
 }
@@ -140,6 +146,7 @@ impl Game {
             board,
             progress: None,
             limits: Limits::default(),
+            policy: None,
         }
     }
 
@@ -156,6 +163,7 @@ impl Game {
             board,
             progress: None,
             limits: Limits::default(),
+            policy: None,
         })
     }
 
@@ -188,8 +196,12 @@ impl Game {
         &self.board
     }
 
-    /// Refuses a board whose player chooses: its questions need a policy.
+    /// Refuses a board whose player chooses: its questions need a policy, and this one is not
+    /// answered for a player who follows one.
     fn no_choice(&self) -> Result<(), Error> {
+        if let Some(followed) = &self.policy {
+            return Err(followed.not_answered(&self.board));
+        }
         match self.board.choice() {
             Some(rule) => Err(Error::NeedsPolicy {
                 origin: self.board.origin().to_string(),
@@ -226,6 +238,13 @@ impl Game {
         };
         self.stateful_fits(needs)?;
         self.square_solve_fits()?;
+        self.solved_expectation(per_square)
+    }
+
+    /// The expectations of [`expect_with`], refused before the solve when it is estimated too
+    /// long ([`check_exact_solve`]; the caller checks the other estimates first).
+    fn solved_expectation(&self, per_square: bool) -> Result<Expectation, Error> {
+        check_exact_solve(&self.board)?;
         self.watched(|| expect_with(&self.board, per_square))
     }
 
@@ -253,6 +272,9 @@ impl Game {
     ///
     /// [`Error::TooLarge`] before the stepping, [`Error::NeedsPolicy`].
     pub fn distribution(&self, options: &DistributionOptions) -> Result<Distribution, Error> {
+        if let Some(model) = self.policy_model() {
+            return self.followed_distribution(&model, options);
+        }
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::Law)?;
@@ -291,7 +313,7 @@ impl Game {
         check_square_answers(&self.board)?;
         if Capabilities::of(&self.board).stateless {
             self.seconds_fit("per-square answers", || {
-                2.0 * exact_solve_seconds(&Chain::for_board(&self.board))
+                squares_seconds(&Chain::for_board(&self.board))
             })?;
         }
         self.watched(|| square_answers(&self.board))?
@@ -304,6 +326,9 @@ impl Game {
     ///
     /// [`Error::TooLarge`] before the chain is built, [`Error::NeedsPolicy`].
     pub fn shortest(&self) -> Result<Extremes, Error> {
+        if let Some(model) = self.policy_model() {
+            return self.followed_shortest(&model);
+        }
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::Full)?;

@@ -7,6 +7,7 @@
 use std::ops::RangeInclusive;
 
 use super::error::Uncertified;
+use super::play::{counting_games, games_within_bounds};
 use super::{Error, Game, TooLarge, Unit};
 use crate::board::Board;
 use crate::chain::{endless_turn, endless_turn_sentence};
@@ -20,6 +21,9 @@ use crate::race::shared::{
     SHARED_MEMORY,
 };
 use crate::race::{race, Race, RaceError, RaceOptions};
+use crate::simulate::race::{simulate_race, RaceSimOptions, RaceSimulation};
+use crate::simulate::shared::simulate_shared;
+use crate::simulate::SimOptions;
 
 /// The most digits a race may certify.
 pub const MAX_DIGITS: usize = 200;
@@ -62,6 +66,9 @@ pub struct RaceSettings {
     /// A joint chain with more states is refused; `None`: 200,000 for knock-off, 2,000,000 on
     /// a shared board.
     pub state_limit: Option<usize>,
+    /// On a shared board with point squares, each seat's expected score too (the joint chain
+    /// then also tracks which apples each turn ate).
+    pub scores: bool,
 }
 
 impl RaceSettings {
@@ -78,6 +85,7 @@ impl RaceSettings {
             distribution: false,
             exact_limit: KnockOffOptions::default().exact_limit,
             state_limit: None,
+            scores: true,
         }
     }
 
@@ -166,17 +174,99 @@ impl Game {
     }
 }
 
+impl Game {
+    /// Plays `options.games` races of `seats` roll by roll (`options.max_turns` caps the
+    /// rounds), seeded, on the threads of the current rayon pool: seats that never meet or
+    /// knock each other off ([`Meeting::KnockOff`]: the knock-off rule), each on its own game;
+    /// or seats sharing one board that changes during a game ([`Meeting::SharedBoard`], the
+    /// same game in every seat).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] when a seat's chain would not fit (the check the exact race makes);
+    /// [`Error::EndlessTurn`] or [`Error::Unanswerable`] when a turn of the race can go on for
+    /// ever; [`Error::Unanswerable`] for no seats, no games or more than
+    /// [`MAX_GAMES`](super::MAX_GAMES), knock-off seats on boards of different sizes, or seats
+    /// that do not fit `meeting` (a board that changes during a game is shared).
+    pub fn race_simulation(
+        seats: &[Game],
+        meeting: Meeting,
+        options: &SimOptions,
+    ) -> Result<RaceSimulation, Error> {
+        let games = games_within_bounds(options.games)?;
+        let Some(first) = seats.first() else {
+            return Err(KnockOffError::NoPlayers.into());
+        };
+        let race_options = RaceSimOptions {
+            games,
+            seed: options.seed,
+            max_rounds: options.max_turns,
+            knock_off: meeting == Meeting::KnockOff,
+        };
+        if meeting == Meeting::SharedBoard {
+            let board = same_board(seats, false)?;
+            first.refuse_endless_turn()?;
+            let origin = |e: SharedError| Error::Unanswerable(format!("{}: {e}", board.origin()));
+            refuse_endless_shared(board, seats.len()).map_err(origin)?;
+            return first.watched(|| {
+                counting_games(games, |played| {
+                    simulate_shared(board, seats.len(), &race_options, played)
+                })
+            });
+        }
+        for seat in seats {
+            seat.no_choice()?;
+            seat.apart()?;
+            seat.chain_fits()?;
+        }
+        for seat in seats {
+            seat.refuse_endless_turn()?;
+        }
+        let boards: Vec<&Board> = seats.iter().map(|s| &s.board).collect();
+        let race = first.watched(|| {
+            counting_games(games, |played| {
+                simulate_race(&boards, &race_options, played)
+            })
+        })?;
+        Ok(race?)
+    }
+
+    /// Refuses a seat of its own on a board that changes during a game (every seat shares
+    /// such a board).
+    fn apart(&self) -> Result<(), Error> {
+        match self.changes_during_a_game() {
+            true => Err(Error::Unanswerable(format!(
+                "{}: a board that changes during a game is shared by every seat, not raced on \
+                 by seats of their own",
+                self.board.origin()
+            ))),
+            false => Ok(()),
+        }
+    }
+}
+
+/// The one board every seat shares (the same game in each; with `distribution`, refused: no
+/// law of the rounds is kept for a shared board).
+fn same_board(seats: &[Game], distribution: bool) -> Result<&Board, Error> {
+    let Some(first) = seats.first() else {
+        return Err(SharedError::NoPlayers.into());
+    };
+    let board = &first.board;
+    if seats.iter().any(|s| s.spec != first.spec) || distribution {
+        return Err(Error::Unanswerable(format!(
+            "{}: a board that changes during a game is shared by every seat (a broken ladder is \
+             broken for all): one game for all seats, and no law of the rounds",
+            board.origin()
+        )));
+    }
+    Ok(board)
+}
+
 /// Seats that never meet, or knock each other off: each seat's chain must fit, and a board that
 /// changes during a game is shared, not raced on apart.
 fn apart_or_knock_off(seats: &[Game], settings: &RaceSettings) -> Result<Race, Error> {
     for seat in seats {
-        if seat.changes_during_a_game() {
-            return Err(Error::Unanswerable(format!(
-                "{}: a board that changes during a game is shared by every seat, not raced on \
-                 by seats of their own",
-                seat.board.origin()
-            )));
-        }
+        seat.apart()?;
         seat.chain_fits()?;
     }
     let boards: Vec<&Board> = seats.iter().map(|s| &s.board).collect();
@@ -212,17 +302,7 @@ fn apart_or_knock_off(seats: &[Game], settings: &RaceSettings) -> Result<Race, E
 /// Seats sharing one board that changes during a game: one game for every seat, refused when a
 /// turn of the shared game can go on for ever.
 fn shared(seats: &[Game], settings: &RaceSettings) -> Result<Race, Error> {
-    let Some(first) = seats.first() else {
-        return Err(SharedError::NoPlayers.into());
-    };
-    let board = &first.board;
-    if seats.iter().any(|s| s.spec != first.spec) || settings.distribution {
-        return Err(Error::Unanswerable(format!(
-            "{}: a board that changes during a game is shared by every seat (a broken ladder is \
-             broken for all): one game for all seats, and no law of the rounds",
-            board.origin()
-        )));
-    }
+    let board = same_board(seats, settings.distribution)?;
     if let Some(square) = endless_turn(board) {
         return Err(Error::Unanswerable(format!(
             "{}: {} (the chance that it never ends is above 0), so a game might never end",
@@ -238,7 +318,7 @@ fn shared(seats: &[Game], settings: &RaceSettings) -> Result<Race, Error> {
         state_limit: settings
             .state_limit
             .unwrap_or(SharedOptions::default().state_limit),
-        scores: true,
+        scores: settings.scores,
     };
     Ok(shared_race(board, seats.len(), &options)?)
 }

@@ -4,22 +4,26 @@
 //! report shows it, `analyze`'s one screen and each jump's effect. Each checks its cost against
 //! the game's [`Limits`](super::Limits) first and chooses the route itself.
 
+use std::ops::RangeInclusive;
+
 use num_rational::BigRational;
 
 use super::{Error, Game};
-use crate::analysis::design::{expected_turns, sensitivity, sensitivity_seconds, Removal};
+use crate::analysis::design::{
+    die_sweep, expected_turns, sensitivity, sensitivity_seconds, DieSweep, Removal,
+};
 use crate::analysis::distribution::DistributionOptions;
-use crate::analysis::expectation::{expect_float, expect_with, Expectation, FloatExpectation};
+use crate::analysis::expectation::{expect_float, Expectation, FloatExpectation};
 use crate::analysis::likeliest::board_likeliest;
 use crate::analysis::likeliest::LikeliestTurns;
 use crate::analysis::moments::{checked_moments, moments_fit, Moments};
 use crate::analysis::shown::{board_shown_distribution, ShownDistribution};
-use crate::analysis::squares::occupancy;
+use crate::analysis::squares::{occupancy, Occupancy};
 use crate::analysis::stateful::{law_chain, score, score_fits, Score};
 use crate::analysis::stateful_fits::Needs;
 use crate::analysis::summary::{summarize, Summary};
-use crate::analysis::visits::{visits, Visits};
-use crate::board::Square;
+use crate::analysis::visits::{jump_uses, square_visits, visits_float, Visits};
+use crate::board::{DieChoice, RuleOverrides, Square};
 use crate::chain::{check_fits, Chain, ChainState};
 use crate::game::Capabilities;
 
@@ -63,6 +67,9 @@ impl Game {
         per_square: bool,
         moments: Option<usize>,
     ) -> Result<Expectations, Error> {
+        if let Some(model) = self.policy_model() {
+            return self.followed_expectations(&model, per_square, moments);
+        }
         self.no_choice()?;
         self.stateful_fits(match per_square {
             true => Needs::FullSolve,
@@ -71,7 +78,7 @@ impl Game {
         score_fits(&self.board)?;
         self.square_solve_fits()?;
         let (expectation, moments) = match moments {
-            None => (self.watched(|| expect_with(&self.board, per_square))?, None),
+            None => (self.solved_expectation(per_square)?, None),
             Some(k) => self.expect_and_moments(k, per_square)?,
         };
         let score = self.watched(|| score(&self.board))??;
@@ -105,6 +112,9 @@ impl Game {
     ///
     /// [`Error::TooLarge`] before the chain is built, [`Error::NeedsPolicy`].
     pub fn likeliest(&self, within: Option<usize>) -> Result<Option<LikeliestTurns>, Error> {
+        if let Some(model) = self.policy_model() {
+            return self.followed_likeliest(&model, within);
+        }
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::Full)?;
@@ -119,11 +129,38 @@ impl Game {
     /// [`Error::TooLarge`] before the solve, [`Error::NeedsPolicy`], [`Error::Unanswerable`]
     /// when the game can go on for ever (the visits are infinite).
     pub fn visits(&self) -> Result<Visits, Error> {
+        let squares = self.square_visits()?;
+        let jumps = self.watched(|| jump_uses(&self.board, &squares))?;
+        Ok(Visits { squares, jumps })
+    }
+
+    /// [`Game::visits`]' expected turns begun on each square in floating point (about 12
+    /// digits), for pictures of boards too large for the exact solve.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the chain is built, [`Error::NeedsPolicy`],
+    /// [`Error::Unanswerable`] when the game can go on for ever (the visits are infinite).
+    pub fn visits_float(&self) -> Result<Vec<(Square, f64)>, Error> {
+        self.no_choice()?;
+        self.chain_fits()?;
+        self.stateful_fits(Needs::Full)?;
+        self.watched(|| visits_float(&self.board))?
+            .map_err(|e| Error::Unanswerable(e.to_string()))
+    }
+
+    /// The expected turns begun on each square alone ([`Game::visits`] without the jumps, whose
+    /// uses on a board where a turn can be several rolls take a second solve).
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::visits`].
+    pub fn square_visits(&self) -> Result<Vec<(Square, BigRational)>, Error> {
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::FullSolve)?;
         self.square_solve_fits()?;
-        self.watched(|| visits(&self.board))?
+        self.watched(|| square_visits(&self.board))?
             .map_err(|e| Error::Unanswerable(e.to_string()))
     }
 
@@ -132,11 +169,11 @@ impl Game {
     /// # Errors
     ///
     /// [`Error::TooLarge`] before the chain is built, [`Error::NeedsPolicy`].
-    pub fn squares_after(&self, turns: usize) -> Result<Vec<(Square, BigRational)>, Error> {
+    pub fn squares_after(&self, turns: usize) -> Result<Occupancy, Error> {
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::FullSolve)?;
-        self.watched(|| occupancy(&self.board, turns))
+        self.watched(|| Occupancy::of(turns, occupancy(&self.board, turns)))
     }
 
     /// The law of T as a report shows it: each probability correctly rounded to `digits`
@@ -152,6 +189,9 @@ impl Game {
         digits: usize,
         chart: bool,
     ) -> Result<ShownDistribution, Error> {
+        if let Some(model) = self.policy_model() {
+            return self.followed_shown_distribution(&model, options, digits, chart);
+        }
         self.no_choice()?;
         self.law_fits_before(options)?;
         Ok(self.watched(|| board_shown_distribution(&self.board, options, digits, chart))??)
@@ -217,6 +257,31 @@ impl Game {
         })?
     }
 
+    /// The exact expected turns with each fair die of `faces` faces in place of the board's
+    /// die (`None`: with that die the game can go on for ever), smallest die first, and the
+    /// best die; every die's chain and solve checked against the limits before the first
+    /// solve.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::TooLarge`] before the work, [`Error::NeedsPolicy`], [`Error::Board`] when a
+    /// die does not fit the board's rules.
+    pub fn die_sweep(&self, faces: RangeInclusive<Square>) -> Result<DieSweep, Error> {
+        self.no_choice()?;
+        for f in faces.clone() {
+            let with_die = self.with_rules(&RuleOverrides {
+                die: Some(DieChoice::Fair(f)),
+                ..RuleOverrides::default()
+            })?;
+            with_die.chain_fits()?;
+            with_die.stateful_fits(Needs::LawSolve)?;
+            with_die.square_solve_fits()?;
+        }
+        Ok(DieSweep::of(
+            self.watched(|| die_sweep(&self.board, faces))??,
+        ))
+    }
+
     /// The expectations and the moments to order k, by the cheaper exact route, cross-checked
     /// by the other where that is cheap; moments too long to compute are refused before the
     /// expectations' solve.
@@ -225,7 +290,7 @@ impl Game {
         k: usize,
         per_square: bool,
     ) -> Result<(Expectation, Option<Moments>), Error> {
-        let expectation = || self.watched(|| expect_with(&self.board, per_square));
+        let expectation = || self.solved_expectation(per_square);
         if !Capabilities::of(&self.board).stateless {
             return self.with_moments(&law_chain(&self.board), k, expectation);
         }

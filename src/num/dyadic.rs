@@ -1,64 +1,14 @@
-//! Nonnegative dyadic numbers `m 2^e` rounded outward: a fraction rounded down or up to a given
+//! Outward rounding to dyadic fractions `m / 2^k`: a fraction rounded down or up to a given
 //! number of significant bits ([`bound`]), `m / 2^k` in lowest terms ([`over_power_of_two`]),
-//! and products and powers rounded in one direction ([`Dyadic::times`], [`Dyadic::pow`]). The
-//! proved statements (the tail law's bounds, the generating function's enclosures) keep their
-//! numbers short this way: rounding is monotone, so a bound rounded away from the value stays
-//! a bound.
+//! and a probability on either side at a fixed point ([`round_outward`]). The proved statements
+//! (the tail law's bounds, the generating function's enclosures) keep their numbers short this
+//! way: rounding is monotone, so a bound rounded away from the value stays a bound. Products
+//! and powers rounded one way are [`crate::num::scaled::Scaled::pow_rounded`]'s.
 
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
-
-/// A nonnegative dyadic number `m 2^e` (`m >= 0`, never reduced: `m` may be even).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Dyadic {
-    /// The mantissa.
-    pub(crate) m: BigInt,
-    /// The binary exponent.
-    pub(crate) e: i64,
-}
-
-impl Dyadic {
-    /// `m 2^e`, for `m >= 0`.
-    pub(crate) fn new(m: BigInt, e: i64) -> Dyadic {
-        debug_assert!(m >= BigInt::zero(), "a nonnegative mantissa");
-        Dyadic { m, e }
-    }
-
-    /// `self other` rounded up (or down) to `bits` significant bits: the mantissa's bits past
-    /// the first `bits` are dropped, and with `up` one unit of the last kept bit is added when
-    /// any of them was set.
-    pub(crate) fn times(&self, other: &Dyadic, bits: u64, up: bool) -> Dyadic {
-        let m = &self.m * &other.m;
-        let excess = m.bits().saturating_sub(bits);
-        let kept = &m >> excess as usize;
-        let inexact = up && (&kept << excess as usize) != m;
-        Dyadic {
-            m: if inexact { kept + 1 } else { kept },
-            e: self.e + other.e + excess as i64,
-        }
-    }
-
-    /// `self^n` by squaring, every product rounded up (or down) to `bits` significant bits
-    /// ([`Dyadic::times`]): every factor is nonnegative, so the result is an upper (or lower)
-    /// bound of the exact power, with numbers that stay short however large n is.
-    pub(crate) fn pow(self, n: usize, bits: u64, up: bool) -> Dyadic {
-        let mut base = self;
-        let mut result = Dyadic::new(BigInt::one(), 0);
-        let mut k = n;
-        while k > 0 {
-            if k & 1 == 1 {
-                result = result.times(&base, bits, up);
-            }
-            k >>= 1;
-            if k > 0 {
-                base = base.times(&base, bits, up);
-            }
-        }
-        result
-    }
-}
 
 /// `n / d` (d > 0) rounded down (or up) to a dyadic fraction with about `bits` significant
 /// bits: a one-sided bound with short numbers, found without a gcd of the long ones.

@@ -25,11 +25,11 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::chain::Chain;
-use crate::num::dyadic::round_outward;
+use crate::num::dyadic::{over_power_of_two, round_outward};
 
-/// The dyadic rational `x / 2^bits`.
+/// The dyadic rational `x / 2^bits`, in lowest terms.
 pub fn dyadic(x: &BigUint, bits: u32) -> BigRational {
-    BigRational::new(BigInt::from(x.clone()), BigInt::one() << bits)
+    over_power_of_two(BigInt::from(x.clone()), u64::from(bits))
 }
 
 /// `floor(a b / 2^bits)`.

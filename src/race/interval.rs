@@ -4,7 +4,8 @@
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::Signed;
+
+use crate::num::decimal::format_scaled;
 
 /// A closed interval of rationals known to hold a true value; serialized as `{lo, hi}`, each
 /// an exact number (`{decimal, denominator, numerator}`).
@@ -117,21 +118,6 @@ pub fn certified_digits(interval: &Interval, digits: usize) -> Certified {
         ),
         digits: 0,
     }
-}
-
-/// `a / 10^k` written with k digits after the point.
-fn format_scaled(a: &BigInt, k: usize) -> String {
-    let mut text = a.magnitude().to_string();
-    if k > 0 {
-        if text.len() <= k {
-            text = format!("{}{text}", "0".repeat(k + 1 - text.len()));
-        }
-        text.insert(text.len() - k, '.');
-    }
-    if a.is_negative() {
-        text.insert(0, '-');
-    }
-    text
 }
 
 #[cfg(test)]

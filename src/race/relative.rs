@@ -115,7 +115,11 @@ pub enum RelativeError {
     #[error("the seats' games differ or their rules are outside the relative-position method")]
     NotApplicable,
     /// The method applies but would need too much memory or time.
-    #[error("{players} players on {squares} squares: {states} states relative to the mover, about {megabytes} MB of memory and {seconds} s (the limits are {} MB and {} s)", MEMORY_LIMIT >> 20, SECONDS_LIMIT)]
+    #[error("{players} players on {squares} squares: {} states relative to the mover, about {} MB of memory and {} s (the limits are {} MB and {} s)",
+        whole(*states as f64),
+        whole(*states as f64 * bytes_per_state(*players) as f64 / f64::from(1u32 << 20)),
+        seconds_text(*seconds),
+        MEMORY_LIMIT >> 20, SECONDS_LIMIT)]
     TooLarge {
         /// The players.
         players: usize,
@@ -201,6 +205,25 @@ fn game(level: &RollLevel, players: usize) -> Game {
         rolls,
         finishing,
         lead: level.squares.len().pow(players as u32 - 1),
+    }
+}
+
+/// A figure of [`RelativeError::TooLarge`] for its message: whole below 10^15, in scientific
+/// form above ([`crate::text::figure`]). The `u64` fields saturate (6 players on 10,000 squares
+/// printed 18446744073709551615 MB), so the memory is worked out again from the states, whose
+/// `u128` holds m^P for every race the method takes (fewer than 8 seats).
+fn whole(x: f64) -> String {
+    match x {
+        x if x < 1e15 => format!("{}", x.ceil()),
+        x => crate::text::figure(x),
+    }
+}
+
+/// The estimated seconds, "more than 1.8e19" where the field saturated.
+fn seconds_text(seconds: u64) -> String {
+    match seconds {
+        u64::MAX => format!("more than {}", crate::text::figure(u64::MAX as f64)),
+        s => whole(s as f64),
     }
 }
 

@@ -6,7 +6,7 @@
 //!
 //! # The game
 //!
-//! The game of [`crate::simulate::shared`]: seats take whole turns in seat order, the first to
+//! The game of `simulate::shared`: seats take whole turns in seat order, the first to
 //! reach the finish wins, the length in rounds is the winner's number of turns. A seat's turn is
 //! the one [`compound_move`] of [`StatefulBoard`] (the one definition of the roll, the forfeit
 //! that keeps what was used up, the skipped turn, extra rolls: [`crate::game`]) from the

@@ -4,12 +4,10 @@
 use std::io::{self, Write};
 
 use num_rational::BigRational;
-use serde_json::json;
 
-use crate::analysis::design::{best_die, Removal};
-use crate::board::{Board, Square};
+use crate::analysis::design::{DieSweep, Removal};
+use crate::board::Board;
 use crate::num::decimal::fixed;
-use crate::report::json::{BoardJson, ExactJson};
 use crate::report::squares::write_heading;
 
 /// A value as text: the decimal, or the exact fraction.
@@ -130,20 +128,25 @@ pub fn write_sensitivity_csv(
 pub fn write_die_sweep(
     out: &mut dyn Write,
     board: &Board,
-    sweep: &[(Square, Option<BigRational>)],
+    sweep: &DieSweep,
     digits: usize,
     exact: bool,
 ) -> io::Result<()> {
     write_heading(out, board)?;
-    let best = best_die(sweep);
     let cells: Vec<String> = sweep
+        .dice
         .iter()
-        .map(|(_, t)| cell(t.as_ref(), digits, exact))
+        .map(|d| cell(d.turns.as_ref(), digits, exact))
         .collect();
     let width = cells.iter().map(String::len).max().unwrap_or(0).max(5);
     writeln!(out, "{:>4}  {:>width$}", "die", "turns")?;
-    for ((f, _), c) in sweep.iter().zip(&cells) {
-        let mark = if Some(*f) == best { "  <- best" } else { "" };
+    for (d, c) in sweep.dice.iter().zip(&cells) {
+        let f = d.die;
+        let mark = if Some(f) == sweep.best {
+            "  <- best"
+        } else {
+            ""
+        };
         writeln!(out, "{f:>4}  {c:>width$}{mark}")?;
     }
     Ok(())
@@ -157,28 +160,19 @@ pub fn write_die_sweep(
 /// Writing to `out` failed.
 pub fn write_die_sweep_csv(
     out: &mut dyn Write,
-    sweep: &[(Square, Option<BigRational>)],
+    sweep: &DieSweep,
     digits: usize,
     exact: bool,
 ) -> io::Result<()> {
-    let best = best_die(sweep);
     writeln!(out, "die,turns,best")?;
-    for (f, t) in sweep {
-        let mark = u8::from(Some(*f) == best);
-        writeln!(out, "{f},{},{mark}", cell(t.as_ref(), digits, exact))?;
+    for d in &sweep.dice {
+        let mark = u8::from(Some(d.die) == sweep.best);
+        writeln!(
+            out,
+            "{},{},{mark}",
+            d.die,
+            cell(d.turns.as_ref(), digits, exact)
+        )?;
     }
     Ok(())
-}
-
-/// The die sweep as JSON.
-pub fn die_sweep_json(
-    board: &Board,
-    sweep: &[(Square, Option<BigRational>)],
-    digits: usize,
-) -> serde_json::Value {
-    let rows: Vec<serde_json::Value> = sweep
-        .iter()
-        .map(|(f, t)| json!({"die": f, "turns": t.as_ref().map(|t| ExactJson::new(t, digits))}))
-        .collect();
-    json!({"board": BoardJson::new(board), "dice": rows, "best": best_die(sweep)})
 }

@@ -13,7 +13,9 @@
 use std::io::{self, Write};
 
 use crate::board::{Board, Jump, Square};
-use crate::report::json::{board_rules_json, BoardJson};
+use serde::Serialize;
+
+use crate::report::json::Report;
 use crate::report::text::{board_line, rules_line};
 
 /// The shade characters of the plain heat map, lowest level first.
@@ -27,7 +29,7 @@ const LEGEND_WIDTH: usize = 78;
 
 /// A per-square quantity to shade the squares by. The shading only needs an order of magnitude,
 /// so values are floats here; the exact values are reported by the commands that compute them.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Heat {
     /// What is shaded, for the legend (`expected visits`).
     pub name: String,
@@ -193,33 +195,56 @@ pub fn write_text(out: &mut dyn Write, board: &Board, options: &DrawOptions<'_>)
 /// The picture as JSON (documented in `docs/json-output.md`): the board and its rules, the grid
 /// (`columns`, `rows`), every square's place in it (row 0 at the bottom, column 0 at the left,
 /// rows alternating direction) with its marks as drawn, and the heat map's values when shaded.
-pub fn draw_json(board: &Board, options: &DrawOptions<'_>) -> serde_json::Value {
+///
+/// # Errors
+///
+/// Serializing failed.
+pub fn draw_json(
+    board: &Board,
+    options: &DrawOptions<'_>,
+) -> Result<serde_json::Value, serde_json::Error> {
     let size = board.size();
     let columns = columns_of(board, options);
-    let marks = marks(board);
-    let squares: Vec<serde_json::Value> = (0..size.div_ceil(columns))
+    let mut marks = marks(board);
+    let squares: Vec<Place> = (0..size.div_ceil(columns))
         .flat_map(|row| (0..columns).map(move |col| (row, col)))
-        .filter_map(|(row, col)| {
-            let s = square_at(size, columns, row, col)?;
-            Some(serde_json::json!({
-                "square": s,
-                "row": row,
-                "column": col,
-                "marks": marks[s as usize],
-            }))
+        .filter_map(|(row, column)| {
+            let square = square_at(size, columns, row, column)?;
+            let marks = std::mem::take(&mut marks[square as usize]);
+            Some(Place {
+                column,
+                marks,
+                row,
+                square,
+            })
         })
         .collect();
-    let mut v = serde_json::json!({
-        "board": BoardJson::new(board),
-        "rules": board_rules_json(board),
-        "columns": columns,
-        "rows": size.div_ceil(columns),
-        "squares": squares,
-    });
-    if let Some(heat) = options.heat {
-        v["heat"] = serde_json::json!({ "name": heat.name, "values": heat.values });
-    }
-    v
+    let picture = Picture {
+        columns,
+        heat: options.heat,
+        rows: size.div_ceil(columns),
+        squares,
+    };
+    Report::new(board, &picture, 0).with_rules().to_value()
+}
+
+/// The grid [`draw_json`] writes (fields in alphabetical order, as the report's keys).
+#[derive(Serialize)]
+struct Picture<'a> {
+    columns: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    heat: Option<&'a Heat>,
+    rows: u32,
+    squares: Vec<Place>,
+}
+
+/// One square's place in the grid and its marks.
+#[derive(Serialize)]
+struct Place {
+    column: u32,
+    marks: Vec<String>,
+    row: u32,
+    square: Square,
 }
 
 /// The legend: the jumps by number, the chance squares, the tiles, the start, the heat scale.

@@ -4,12 +4,10 @@
 use std::io::{self, Write};
 
 use num_rational::BigRational;
-use serde_json::json;
 
-use crate::analysis::squares::SquareAnswers;
-use crate::board::{Board, Square};
+use crate::analysis::squares::{Occupancy, SquareAnswers};
+use crate::board::Board;
 use crate::num::decimal::fixed;
-use crate::report::json::{BoardJson, ExactJson};
 use crate::report::text::{board_line, rules_line};
 
 /// How numbers are written: decimals with `digits` after the point, or exact fractions.
@@ -178,7 +176,7 @@ pub fn write_csv(
     Ok(())
 }
 
-/// Writes the law of the square after `n` turns: text (a table), CSV (`square,p`) or JSON.
+/// Writes the law of the square after a number of turns: text (a table) or CSV (`square,p`).
 ///
 /// # Errors
 ///
@@ -186,44 +184,35 @@ pub fn write_csv(
 pub fn write_after(
     out: &mut dyn Write,
     board: &Board,
-    n: usize,
-    law: &[(Square, BigRational)],
+    occupancy: &Occupancy,
     format: Format,
     csv: bool,
 ) -> io::Result<()> {
+    let law = &occupancy.law;
     if csv {
         writeln!(out, "square,p")?;
-        for (s, p) in law {
-            writeln!(out, "{s},{}", format.cell(p))?;
+        for c in law {
+            writeln!(out, "{},{}", c.square, format.cell(&c.p))?;
         }
         return Ok(());
     }
     write_heading(out, board)?;
-    writeln!(out, "the token's square after {n} turns:")?;
+    writeln!(out, "the token's square after {} turns:", occupancy.after)?;
     let rows: Vec<[String; 2]> = law
         .iter()
-        .map(|(s, p)| [s.to_string(), format.cell(p)])
+        .map(|c| [c.square.to_string(), format.cell(&c.p)])
         .collect();
     table(out, &["square", "p"], &rows)?;
     let unfinished: BigRational = law
         .iter()
-        .filter(|(s, _)| *s != board.size())
-        .map(|(_, p)| p)
+        .filter(|c| c.square != board.size())
+        .map(|c| &c.p)
         .sum();
     writeln!(out)?;
-    writeln!(out, "P(T > {n}) = {}", format.cell(&unfinished))
-}
-
-/// The law after `n` turns as JSON.
-pub fn after_json(
-    board: &Board,
-    n: usize,
-    law: &[(Square, BigRational)],
-    digits: usize,
-) -> serde_json::Value {
-    let law: Vec<serde_json::Value> = law
-        .iter()
-        .map(|(s, p)| json!({"square": s, "p": ExactJson::new(p, digits)}))
-        .collect();
-    json!({"board": BoardJson::new(board), "after": n, "law": law})
+    writeln!(
+        out,
+        "P(T > {}) = {}",
+        occupancy.after,
+        format.cell(&unfinished)
+    )
 }

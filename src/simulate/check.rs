@@ -345,8 +345,9 @@ impl Observed<'_> {
     }
 }
 
-/// A z test of a mean.
-#[derive(Clone, Debug, PartialEq)]
+/// A z test of a mean (serialized with `z` null when infinite: a sample off a law without
+/// spread).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ZTest {
     /// The sample mean used (for an interval: its point nearest the exact mean).
@@ -356,6 +357,7 @@ pub struct ZTest {
     /// The standard error `σ / √n`.
     pub standard_error: f64,
     /// `(observed - expected) / standard_error`.
+    #[serde(serialize_with = "finite_or_null")]
     pub z: f64,
     /// Two-sided p-value `erfc(|z| / √2)`.
     pub p_value: f64,
@@ -366,6 +368,11 @@ pub struct ZTest {
     /// value (z = 0, p = 1) and fails otherwise (z infinite, p = 0: reports print words, never
     /// the infinite z).
     pub exact: bool,
+}
+
+/// `value` when finite, else `null`.
+fn finite_or_null<S: serde::Serializer>(value: &f64, serializer: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&value.is_finite().then_some(*value), serializer)
 }
 
 impl ZTest {
@@ -453,7 +460,7 @@ pub struct Comparison {
     /// The mean final score (on a board with point squares, when every game's score is known).
     pub score: Option<ZTest>,
     /// The variance of the number of turns, from the standard deviation a user reported
-    /// ([`super::spread::variance_test`]).
+    /// (`spread::variance_test`).
     pub variance: Option<ZTest>,
     /// Every test passed (never with fewer than [`MIN_GAMES`] games).
     pub pass: bool,
@@ -469,7 +476,7 @@ pub struct Comparison {
 pub const MIN_GAMES: u64 = 100;
 
 impl Comparison {
-    /// Adds the test of the sample's variance ([`super::spread::variance_test`]).
+    /// Adds the test of the sample's variance (`spread::variance_test`).
     pub fn with_variance(mut self, variance: ZTest) -> Comparison {
         self.pass &= variance.pass;
         self.variance = Some(variance);

@@ -103,6 +103,7 @@ impl Tally {
 
     /// Records a finished game of `turns` turns and `rolls` rolls, game `game` of chunk
     /// `chunk`, whose stream was `dice` when it began.
+    #[inline(always)]
     pub(super) fn record(&mut self, turns: u64, rolls: u64, chunk: u64, game: u64, dice: &Dice) {
         self.games += 1;
         bump(&mut self.turns, turns);
@@ -162,12 +163,10 @@ pub(super) struct Lane {
     at_start: Dice,
     /// The turn in progress (its `row`: the token's; the fast loop keeps the row elsewhere).
     turn: Turn,
-    /// Rolls of this game (in the fast loop: up to its last stop).
+    /// Rolls of this game (in the fast loop: set when it ends).
     pub(super) rolls: u64,
-    /// Completed turns of this game (in the fast loop: up to its last stop).
+    /// Completed turns of this game (in the fast loop: up to its last stop or flush).
     pub(super) turns: u64,
-    /// The fast loop's countdown: rolls between the last stop and the next.
-    pub(super) left: u64,
     game: u64,
 }
 
@@ -179,7 +178,6 @@ impl Lane {
             turn: Turn::at(table.start_row),
             rolls: 0,
             turns: 0,
-            left: 0,
             game,
         }
     }
@@ -244,6 +242,7 @@ pub(super) struct Run<'a> {
 impl Run<'_> {
     /// Records the lane's game (`Some(None)`: capped) and starts its next one; false when the
     /// chunk has no game left.
+    #[inline(always)]
     pub(super) fn end_game(&mut self, lane: &mut Lane, done: Option<Option<u64>>) -> bool {
         self.tally.total_rolls += lane.rolls;
         match done {
@@ -329,14 +328,20 @@ mod tests {
 
     #[test]
     fn the_lockstep_loop_plays_exactly_the_games_of_the_spelled_out_rules() {
-        // The fast loop (lane words, countdowns, stops) against general_step, which follows
-        // game::turn_step's outcome roll by roll: same streams, same faces, so the very same
-        // games, and the same records.
-        for (name, max_turns) in [("efi", 10_000), ("milton-bradley", 10_000), ("efi", 12)] {
+        // The fast loop (lane words, counts of turns, stops, flushes) against general_step,
+        // which follows game::turn_step's outcome roll by roll: same streams, same faces, so the
+        // very same games, and the same records.
+        for (name, max_turns) in [
+            ("efi", 10_000),
+            ("milton-bradley", 10_000),
+            ("efi", 12),
+            ("efi", 1),
+            ("efi", 0),
+        ] {
             let b = builtin(name).unwrap();
             let fast = Table::new(&b);
             let mut tight = fast.clone();
-            // A stop every 2 rolls, to exercise the countdown's stops.
+            // A flush every 2 rounds and a stop every 2 turns, to exercise both.
             tight.fast = Some(fast.fast().unwrap().with_spare(&fast, 1));
             for games in [5_000, 3] {
                 let a = run_chunk(&fast, 9, 3, games, max_turns);

@@ -11,8 +11,8 @@
 //!   [`Simulation`] whose every number depends on the seed only, not on the thread count.
 //! - [`check`]: a sample (simulated here or by the user) against the exact answers: z of the
 //!   mean, chi-square of the turn counts, and the rule variants the sample fits instead;
-//!   [`spread`] the test of a standard deviation a user reports (`verify --sd`).
-//! - [`policy`]: games of a player who follows a policy of [`crate::choice`].
+//!   `spread` the test of a standard deviation a user reports (`verify --sd`).
+//! - `policy`: games of a player who follows a policy of [`crate::choice`].
 //! - [`race`]: several players taking turns (with or without knock-off), and the seat-by-seat
 //!   check of such a simulation against the exact race of [`crate::race`].
 
@@ -24,17 +24,14 @@ pub mod check;
 #[doc(hidden)]
 pub mod engine;
 pub(crate) mod fast;
-#[doc(hidden)]
-pub mod policy;
+pub(crate) mod policy;
 #[doc(hidden)]
 pub mod race;
 mod race_rounds;
 #[doc(hidden)]
 pub mod sample;
-#[doc(hidden)]
-pub mod shared;
-#[doc(hidden)]
-pub mod spread;
+pub(crate) mod shared;
+pub(crate) mod spread;
 pub(crate) mod stateful;
 pub(crate) mod stream;
 #[doc(hidden)]
@@ -43,6 +40,7 @@ pub(crate) mod variants;
 
 // The façade's answers ([`crate::Game::verify`]'s [`crate::Verdict`]) and its sample.
 pub use check::{ChiSquare, Comparison, ExactLaw, ScoreLaw, ZTest};
+pub use sample::MeanInterval;
 pub use variants::{LayoutFit, NotTried, VariantFit, VariantSearch};
 
 use rayon::prelude::*;

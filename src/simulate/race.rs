@@ -87,7 +87,7 @@ pub struct RaceSimulation {
     pub rolls: u64,
     /// Tokens sent back to the start by a knock-off, over all games.
     pub knock_offs: u64,
-    /// Seats sharing a board with point squares ([`super::shared`]): every seat's final scores
+    /// Seats sharing a board with point squares (`simulate::shared`): every seat's final scores
     /// over the finished games; `None` otherwise.
     pub scores: Option<Vec<super::stateful::Scores>>,
 }

@@ -98,20 +98,8 @@ fn play(
 /// Plays `options.games` games of `players` seats sharing the stateful `board` with rayon's
 /// current thread pool (`options.knock_off` must be false); `progress` is called with the number
 /// of games just finished after each chunk. The result's `scores` holds every seat's final
-/// scores (finished games) when the board has point squares.
-///
-/// # Examples
-///
-/// ```
-/// use ladders::board::builtin;
-/// use ladders::simulate::race::RaceSimOptions;
-/// use ladders::simulate::shared::simulate_shared;
-/// let b = builtin("seed-003").unwrap();
-/// let options = RaceSimOptions { games: 2000, seed: 1, max_rounds: 10_000, knock_off: false };
-/// let sim = simulate_shared(&b, 2, &options, &|_| {});
-/// assert_eq!(sim.games(), 2000);
-/// assert_eq!(sim.scores.unwrap().len(), 2);
-/// ```
+/// scores (finished games) when the board has point squares (`tests/it/facade_policy.rs`
+/// plays it through `Game::race_simulation`).
 pub fn simulate_shared(
     board: &Board,
     players: usize,

@@ -93,6 +93,14 @@ likely efi boards/efi.toml 3
 for board in tests/fixtures/independent-boards/*.toml; do
   likely "$(basename "$board" .toml)" "$board" 3 100
 done
+# Reach (issue 39 item 3): rules_chain.py --reach on every small board and efi, read by
+# tests/it/known_values_rules.rs (efi takes about a minute).
+mkdir -p tests/fixtures/independent-reach
+for board in tests/fixtures/independent-boards/*.toml boards/efi.toml; do
+  name=$(basename "$board" .toml)
+  { echo "args $board"; python3 tests/independent/rules_chain.py "$board" --reach; } \
+    > "tests/fixtures/independent-reach/$name.txt"
+done
 # The choice rule decline (issue 39): decline.py's brute force over every by-square policy on
 # small boards, and the Codeforces 1245E editorial's recursion on the problem's samples, read by
 # tests/it/decline.rs. The hand-worked board first: `--selftest` fails loudly.

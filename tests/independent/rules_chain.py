@@ -51,8 +51,9 @@ states). All exact with fractions.Fraction and Gaussian elimination.
 
 Usage: python3 rules_chain.py BOARD.toml [--turns N]   prints "name n/d" lines, plus
 "score_law VALUE n/d" and "p_turns N n/d" lines; with --shortest N instead, "shortest n p/q":
-the fewest turns n <= N a game can take and P(T = n). python3 rules_chain.py --selftest checks the
-hand-worked tiny boards listed in HAND below.
+the fewest turns n <= N a game can take and P(T = n); with --reach, "reach j p/q": the probability
+that some roll ever leaves the token on square j (where its move ended, or where it stayed). python3
+rules_chain.py --selftest checks the hand-worked tiny boards listed in HAND below.
 """
 import argparse
 import sys
@@ -181,13 +182,20 @@ def follow(b, t, used, drawn, moved):
 def roll_outcomes(b, sq, k, began, used, eaten, owed):
     """Transitions of one roll: list of (next state, probability, rewards). Rewards are
     [rolls, snakes, ladders, climbed, slid, score]."""
+    return [(nxt, p, rew) for nxt, p, rew, _ in roll_landings(b, sq, k, began, used, eaten, owed)]
+
+
+def roll_landings(b, sq, k, began, used, eaten, owed):
+    """roll_outcomes with, for each transition, the square the token stands on after the roll
+    (where its move ended; the square it stayed on after a stay or a refused entry; the jump's
+    square when the move stopped there under jump_takes_turn), or None for a forfeit."""
     n, again = b["n"], b["again"]
     limited = isinstance(again, int)
     out = []
     for r, pr, top in throws(b):
         top = top and again != "none"
         if top and limited and k + 1 >= again:
-            out.append((("turn", began, used, eaten, owed), pr, [1, 0, 0, 0, 0, 0]))
+            out.append((("turn", began, used, eaten, owed), pr, [1, 0, 0, 0, 0, 0], None))
             continue
         k2 = k + 1 if (top and limited) else 0
         t = sq + r
@@ -207,7 +215,7 @@ def roll_outcomes(b, sq, k, began, used, eaten, owed):
                 if c == "pending":
                     # Stopped on a jump: the turn ends now; the jump is the next turn.
                     assert not owed, "a turn ending owing a lost turn with a jump pending"
-                    out.append((("turn", s, us, eaten, "jump"), pr * p, [1, 0, 0, 0, 0, 0]))
+                    out.append((("turn", s, us, eaten, "jump"), pr * p, [1, 0, 0, 0, 0, 0], s))
                     continue
                 score, eat, ow = 0, eaten, owed
                 if s in b["points"] and s not in eaten:
@@ -223,7 +231,7 @@ def roll_outcomes(b, sq, k, began, used, eaten, owed):
                 nxt = ("roll", s, k2, began if limited else None, us, eat, ow)
             else:
                 nxt = ("turn", s, us, eat, ow)
-            out.append((nxt, pr * p, rew))
+            out.append((nxt, pr * p, rew, s))
     return out
 
 
@@ -241,16 +249,47 @@ def jump_turn(b, sq, used, eaten):
 
 
 def transitions(b, state):
+    return [(nxt, p, rew) for nxt, p, rew, _ in landing_transitions(b, state)]
+
+
+def landing_transitions(b, state):
+    """transitions with, for each, the square a roll left the token on (roll_landings), or None
+    for a turn without a roll (a lost turn, a jump turn) and a forfeit."""
     if state[0] == "turn":
         _, sq, used, eaten, owed = state
         if owed == "jump":
-            return [jump_turn(b, sq, used, eaten)]
+            return [jump_turn(b, sq, used, eaten) + (None,)]
         if owed:
-            return [(("turn", sq, used, eaten, False), Fraction(1), [0] * 6)]
+            return [(("turn", sq, used, eaten, False), Fraction(1), [0] * 6, None)]
         began = sq if isinstance(b["again"], int) else None
-        return roll_outcomes(b, sq, 0, began, used, eaten, owed)
+        return roll_landings(b, sq, 0, began, used, eaten, owed)
     _, sq, k, began, used, eaten, owed = state
-    return roll_outcomes(b, sq, k, began, used, eaten, owed)
+    return roll_landings(b, sq, k, began, used, eaten, owed)
+
+
+def reach(b):
+    """For each square j that some roll can leave the token on, the probability that one ever
+    does (at any roll of any turn), by one solve per square: h = a_j + P_j h over the transient
+    states, a_j(s) the chance that the roll from s leaves the token on j, P_j the transitions
+    that do not. The finish is reached with probability 1 (the games here always end)."""
+    order, _, _ = build(b)
+    pos = {s: i for i, s in enumerate(order)}
+    raw = {s: landing_transitions(b, s) for s in order}
+    squares = sorted({j for s in order for *_, j in raw[s] if j is not None and j != b["n"]})
+    out = []
+    for j in squares:
+        rows, rhs = [], []
+        for s in order:
+            row, a = {pos[s]: Fraction(1)}, Fraction(0)
+            for nxt, p, _, landed in raw[s]:
+                if landed == j:
+                    a += p
+                elif nxt in pos:
+                    row[pos[nxt]] = row.get(pos[nxt], 0) - p
+            rows.append(row)
+            rhs.append(a)
+        out.append((j, solve(rows, [rhs])[0][0]))
+    return out
 
 
 def build(b):
@@ -474,11 +513,16 @@ def main():
     ap.add_argument("--turns", type=int, default=0)
     ap.add_argument("--selftest", action="store_true")
     ap.add_argument("--shortest", type=int, default=0, help="print the first n <= N with P(T = n) > 0")
+    ap.add_argument("--reach", action="store_true", help="print \"reach j p/q\" for every square j")
     a = ap.parse_args()
     if a.selftest:
         return selftest()
     with open(a.board, encoding="utf-8") as f:
         b = load_text(f.read())
+    if a.reach:
+        for j, p in reach(b):
+            print(f"reach {j} {frac(p)}")
+        return 0
     if a.shortest:
         order, trans, _ = build(b)
         law = turn_law(order, trans, a.shortest)

@@ -337,3 +337,31 @@ fn the_bar_shows_on_a_terminal_too_small_for_its_whole_line() {
     let terminal = String::from_utf8_lossy(&out.stdout);
     assert!(terminal.contains('%'), "{terminal:?}");
 }
+
+/// Issue 40 item 9: `squares --after N` and `draw --heat after --after N` on a large board, and
+/// a 16-player knock-off simulation, ran past a minute with nothing shown; they show their
+/// turns ("the law turn by turn") and games on a terminal.
+#[test]
+fn the_law_after_n_turns_and_a_knock_off_simulation_show_progress_on_a_terminal() {
+    let board = format!(
+        "{}/benches/boards/gen-1000.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for (args, bar) in [
+        (
+            format!("squares {board} --after 300"),
+            "the law turn by turn",
+        ),
+        (
+            format!("draw {board} --heat after --after 300"),
+            "the law turn by turn",
+        ),
+        (
+            "simulate efi --players 16 --knock-off -n 20000 --seed 1".to_string(),
+            "simulating",
+        ),
+    ] {
+        let seen = on_a_terminal(&args);
+        assert!(seen.contains(bar), "{args}: {bar}: {seen}");
+    }
+}

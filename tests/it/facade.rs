@@ -479,7 +479,8 @@ fn every_built_in_board_gets_the_command_lines_other_answers() {
         }
         // squares --after 5: where the token is.
         let cli = json_of(&["squares", name, "--after", "5", "--json"]);
-        let law = game.squares_after(5).unwrap();
+        let occupancy = game.squares_after(5).unwrap();
+        let law: Vec<_> = occupancy.law.into_iter().map(|c| (c.square, c.p)).collect();
         let rows = cli["law"].as_array().unwrap();
         assert_eq!(law.len(), rows.len(), "{name}");
         for ((square, p), row) in law.iter().zip(rows) {

@@ -693,3 +693,49 @@ fn a_chance_square_past_2_pow_40_with_a_loaded_die_answers_within_seconds() {
     assert!((exact - float).abs() <= 0.05, "{exact} against {float}");
     assert!(exact > 1e5, "{exact}");
 }
+
+/// Item 6: an estimate past what a machine word holds was printed saturated: `race BOARD
+/// --players 6 --knock-off` on 10,000 squares said "about 18446744073709551615 MB of memory and
+/// 18446744073709551615 s" (u64::MAX twice). The memory is now its figure in scientific form
+/// (9,600 squares a token can stand on: 9600^6 states of 64 bytes, about 4.8e19 MB) and the
+/// saturated seconds say "more than".
+#[test]
+fn an_estimate_past_a_machine_word_is_printed_as_its_figure_not_saturated() {
+    let board = format!(
+        "{}/benches/boards/gen-10000.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let err = crate::common::stderr_of(&["race", &board, "--players", "6", "--knock-off"], 2);
+    assert!(!err.contains("18446744073709551615"), "{err}");
+    assert!(err.contains("7.8e23 states relative to the mover"), "{err}");
+    assert!(err.contains("about 4.8e19 MB of memory"), "{err}");
+    assert!(err.contains("more than 1.8e19 s"), "{err}");
+}
+
+/// Item 4: a file that cannot be written said why twice ("cannot write the SVG: No such file or
+/// directory (os error 2): No such file or directory (os error 2)"): once in the message and
+/// once more as its chained cause. It says it once.
+#[test]
+fn a_file_that_cannot_be_written_says_why_once() {
+    for (args, what) in [
+        (
+            vec!["draw", "efi", "--svg", "/nonexistent-dir/x.svg"],
+            "SVG",
+        ),
+        (
+            vec![
+                "simulate",
+                "tiny",
+                "-n",
+                "10",
+                "--histogram-csv",
+                "/nonexistent-dir/x.csv",
+            ],
+            "CSV",
+        ),
+    ] {
+        let err = crate::common::stderr_of(&args, 3);
+        assert!(err.contains(&format!("cannot write the {what}: ")), "{err}");
+        assert_eq!(err.matches("(os error 2)").count(), 1, "{err}");
+    }
+}

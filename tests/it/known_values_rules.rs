@@ -8,10 +8,12 @@
 //! and its law, all compared with `==`. And issue 11's rules on tiny boards worked by hand in the
 //! comments.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use ladders::analysis::distribution::DistributionOptions;
 use ladders::analysis::expectation::{expect, Expectation};
+use ladders::analysis::squares::square_answers;
 use ladders::analysis::stateful::{board_distribution, score};
 use ladders::board::Board;
 use num_rational::BigRational;
@@ -98,6 +100,45 @@ fn every_rule_equals_the_independent_python_derivation_on_small_boards() {
     // Six boards for issue 11's rules and six for issue 12's, at least.
     assert!(fixtures.len() >= 12, "only {} fixtures", fixtures.len());
     assert!(compared >= 12 * 13);
+}
+
+#[test]
+fn reach_on_every_rule_equals_the_independent_python_derivation() {
+    // rules_chain.py --reach: for each square, one absorbing solve per square over its own
+    // roll-level chain (the rolls that leave the token on the square cut), against the Rust
+    // answer from the game's chain roll by roll; on every small board and efi (a turn of
+    // several rolls). The Python lists every square a roll can leave the token on; the Rust
+    // rows are the squares a turn can begin on (the start's reach 0 when no roll returns there).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixtures = super::common::fixtures("independent-reach");
+    let mut compared = 0;
+    for path in &fixtures {
+        let text = std::fs::read_to_string(path).unwrap();
+        let mut lines = text.lines();
+        let board_path = lines.next().unwrap().strip_prefix("args ").unwrap();
+        let board_path = board_path.strip_suffix(" --reach").unwrap_or(board_path);
+        let board = Board::load(&root.join(board_path)).expect("valid board");
+        let want: BTreeMap<u32, BigRational> = lines
+            .map(|line| match line.split(' ').collect::<Vec<_>>()[..] {
+                ["reach", j, p] => (j.parse().unwrap(), parse_fraction(p)),
+                _ => panic!("{}: {line}", path.display()),
+            })
+            .collect();
+        let answers = square_answers(&board).unwrap();
+        assert_eq!(answers.no_reach, None, "{}", path.display());
+        for row in &answers.squares[..answers.squares.len() - 1] {
+            let expected = want.get(&row.square).cloned().unwrap_or_default();
+            assert_eq!(
+                row.reach.as_ref(),
+                Some(&expected),
+                "{} square {}",
+                path.display(),
+                row.square
+            );
+            compared += 1;
+        }
+    }
+    assert!(fixtures.len() >= 20 && compared >= 200, "{compared}");
 }
 
 /// E[T] of a board given as TOML text.

@@ -101,6 +101,25 @@ fn the_score_law_over_many_point_squares_is_refused_before_it_starts() {
     }
 }
 
+/// Item 9: on 51 squares with ten point squares, random tiles and extra turns, `expect` took
+/// 45 s of CPU: the final score's 1,024 probabilities were differenced and summed as
+/// `BigRational`s, each partial sum reduced by the binary gcd, and the estimate (fitted on
+/// boards without tiles) let it through. Now they are differenced in integers over one
+/// denominator and each score reduced once (2.9 s). The range is worked by hand: the negative
+/// points sum to -2 - 5 - 1 - 4 - 3 = -15, the positive to 3 + 4 + 6 + 2 + 5 = 20; the
+/// probabilities are checked against the full chain's solve in `analysis::stateful`'s tests.
+#[test]
+fn the_score_over_ten_point_squares_with_tiles_answers_within_seconds() {
+    within_cpu_seconds(
+        15,
+        &["expect", &hostile_board("apples_tiles_extra_51.toml")],
+    )
+    .assert()
+    .success()
+    .stdout(predicate::str::contains("Expected score   1."))
+    .stdout(predicate::str::contains("Score range      -15 to 20\n"));
+}
+
 /// Item 6: `sensitivity` on 64 one-use snakes was estimated by its 220 squares (0.05 s) and ran
 /// past a minute and 1.3 GB; it is now estimated as 64 solves of the chain `expect` solves
 /// (11,773 states) and refused.
@@ -166,4 +185,20 @@ fn a_turn_through_every_square_is_refused_by_its_count() {
     within_cpu_seconds(10, &["simulate", &board, "-n", "10"])
         .assert()
         .success();
+}
+
+/// Item 6: the same refusal said "would hold more than 7 states and more than 6 transitions in
+/// more than 6,401 MB": the count stops inside the first turn, so its states and transitions
+/// mean nothing. The message now names the turn and its memory only.
+#[test]
+fn a_turn_past_the_memory_is_named_by_its_turn_not_by_the_states_counted_before_it() {
+    let board = hostile_board("extra_turn_everywhere_10000.toml");
+    within_cpu_seconds(10, &["expect", &board])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the turn chain of this game would need more than 6,401 MB of memory (the limit is \
+             500 MB; counted before building it): a turn can pass 10,000 in-turn states",
+        ))
+        .stderr(predicate::str::contains(" transitions").not());
 }

@@ -126,6 +126,27 @@ fn roll_again_k_at_the_limit_refuses_before_the_exact_solve() {
     }
 }
 
+/// `roll_again = 3` on 10,000 squares: `expect` refuses from the turn chain's estimate (34 s)
+/// before its exact solve (before: 25 to 34 s of CPU, most of it lifting through 1.4 million
+/// entries of the factors 4,930 times), and names `--float`, which answers.
+#[cfg(unix)]
+#[test]
+fn roll_again_k_at_the_limit_refuses_the_exact_expectation_and_answers_in_floats() {
+    let board = gen_10000();
+    within_cpu_seconds(5, &["expect", &board, "--roll-again", "3"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "the exact solve would take about 34 s",
+        ))
+        .stderr(predicate::str::contains("estimated before starting"))
+        .stderr(predicate::str::contains("`ladders expect --float`"));
+    within_cpu_seconds(5, &["expect", &board, "--roll-again", "3", "--float"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("Expected turns"));
+}
+
 /// seed-003's rule variants (one-use ladders and apples) are each estimated before their work:
 /// `verify` answers instead of running for over nine minutes of CPU (the variants with unlimited
 /// roll-again solved the law of the score, 17 s each, which no variant's test uses; fitting

@@ -24,6 +24,7 @@ mod docs;
 mod docs_links;
 mod duel_proof;
 mod facade;
+mod facade_policy;
 mod facade_races;
 mod fuzz;
 mod fuzz_analyses;

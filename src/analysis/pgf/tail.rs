@@ -183,15 +183,10 @@ fn narrowed(pgf: &Pgf, z: Interval, root: &Root) -> (Interval, Option<Interval>)
 const NEWTON_BITS: usize = 160;
 const BRACKET_BITS: usize = 100;
 
-/// `x` rounded down to a multiple of `2^-bits`.
+/// `x` rounded down to a multiple of `2^-bits`, in lowest terms.
 fn dyadic(x: &BigRational, bits: usize) -> BigRational {
-    let scale = BigInt::one() << bits;
-    BigRational::new(
-        (x * BigRational::from_integer(scale.clone()))
-            .floor()
-            .to_integer(),
-        scale,
-    )
+    let scaled = x * BigRational::from_integer(BigInt::one() << bits);
+    dyadic::over_power_of_two(scaled.floor().to_integer(), bits as u64)
 }
 
 /// A bracket `[x - e, x + e]` inside z, `e = x 2^-BRACKET_BITS`, across which f changes sign,

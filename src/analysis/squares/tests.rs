@@ -190,18 +190,125 @@ fn occupancy_off_the_finish_is_the_distributions_tail() {
 }
 
 #[test]
+fn a_forfeit_board_worked_by_hand() {
+    // A coin (1, or the top face 2) on 3 squares from 0, a second 2 in a turn forfeits, a roll
+    // past 3 stays. From 0: a 1 lands on 1 (the turn ends); a 2 lands on 2 and rolls again,
+    // then a 1 finishes and a 2 forfeits back to 0 (no landing). So a turn from 0 lands on 1
+    // w.p. 1/2, lands on 2 w.p. 1/2, and comes back to 0 with no landing on 1 w.p. 1/4:
+    // reach(1) = (1/2) / (1 - 1/4) = 2/3. Square 2 is landed on from 0 by a 2 (1/2) or from
+    // 1 by a 1 (from 1 a 2 finishes): reach(2) = 1/2 + (1/2)(1/2) = 3/4. A move never ends
+    // on 0: reach(0) = 0. (tests/independent/rules_chain.py --reach agrees.)
+    let b = Board::from_toml_str(
+        "size = 3\n[rules]\ndie = 2\nroll_again = 2\novershoot = \"stay\"\n",
+        "f",
+    )
+    .unwrap();
+    let a = square_answers(&b).unwrap();
+    let reach: Vec<(Square, Option<BigRational>)> = a
+        .squares
+        .iter()
+        .map(|s| (s.square, s.reach.clone()))
+        .collect();
+    assert_eq!(
+        reach,
+        vec![
+            (0, Some(q(0, 1))),
+            (1, Some(q(2, 3))),
+            (2, Some(q(3, 4))),
+            (3, Some(q(1, 1)))
+        ]
+    );
+    assert_eq!((a.no_reach, a.no_jumps), (None, Some(NoReach::Forfeits)));
+}
+
+#[test]
+fn an_unlimited_roll_again_board_worked_by_hand() {
+    // A coin on 4 squares from 0, ladder 1 -> 3, snake 2 -> 0, a 2 rolls again, past 4 stays.
+    // From 0 a 2 takes the snake back to 0 (and rolls again), a 1 climbs to 3 and ends the
+    // turn; from 3 a 1 finishes, a 2 stays on 3 and rolls again. So a turn begins on 0 once
+    // and on 3 once, but a roll leaves the token on 0 again w.p. 1/2 (the first roll a 2):
+    // reach(0) = 1/2, reach(3) = 1. Rolls from 0: a geometric wait for a 1, 2 on average, half
+    // of them 2s: the snake is taken once on average, at least once w.p. 1/2; the ladder
+    // once, for sure. (rules_chain.py --reach agrees on the reach.)
+    let b = Board::from_toml_str(
+        "size = 4\nladders = [[1, 3]]\nsnakes = [[2, 0]]\n[rules]\ndie = 2\n\
+         roll_again = \"unlimited\"\novershoot = \"stay\"\n",
+        "u",
+    )
+    .unwrap();
+    let a = square_answers(&b).unwrap();
+    let rows: Vec<(Square, BigRational, Option<BigRational>)> = a
+        .squares
+        .iter()
+        .map(|s| (s.square, s.visits.clone(), s.reach.clone()))
+        .collect();
+    assert_eq!(
+        rows,
+        vec![
+            (0, q(1, 1), Some(q(1, 2))),
+            (3, q(1, 1), Some(q(1, 1))),
+            (4, q(0, 1), Some(q(1, 1)))
+        ]
+    );
+    let jumps: Vec<(Jump, BigRational, BigRational)> = a
+        .jumps
+        .unwrap()
+        .into_iter()
+        .map(|j| (j.jump, j.uses, j.taken))
+        .collect();
+    assert_eq!(
+        jumps,
+        vec![
+            (Jump { from: 2, to: 0 }, q(1, 1), q(1, 2)),
+            (Jump { from: 1, to: 3 }, q(1, 1), q(1, 1))
+        ]
+    );
+}
+
+#[test]
+fn with_unlimited_roll_again_the_landings_are_those_of_one_roll_a_turn() {
+    // Second method: with no forfeit a roll's law does not depend on the turn it is in, so the
+    // squares the rolls leave the token on follow one chain whatever the turns: efi's reach
+    // and jump answers are those of efi with one roll a turn (the one-roll route, where every
+    // H_j is one state).
+    let efi = board("efi");
+    let once = efi
+        .with_rules(&crate::board::RuleOverrides {
+            roll_again: Some(crate::board::RollAgain::None),
+            ..Default::default()
+        })
+        .unwrap();
+    let (a, b) = (
+        square_answers(&efi).unwrap(),
+        square_answers(&once).unwrap(),
+    );
+    let reach = |x: &SquareAnswers| -> BTreeMap<Square, BigRational> {
+        x.squares
+            .iter()
+            .map(|s| (s.square, s.reach.clone().unwrap()))
+            .collect()
+    };
+    let (ra, rb) = (reach(&a), reach(&b));
+    for (s, r) in &ra {
+        assert_eq!(Some(r), rb.get(s).or(Some(&BigRational::zero())), "{s}");
+    }
+    assert_eq!(a.jumps, b.jumps);
+    assert!(a.jumps.is_some());
+}
+
+#[test]
 fn boards_without_reach_say_why() {
+    // Reach on every rule; the jumps' answers where a jump's uses after its first are those
+    // from one state.
     let stateful =
         Board::from_toml_str("size = 20\nladders = [[4, 14]]\nonce = [4]\n", "s").unwrap();
     let a = square_answers(&stateful).unwrap();
-    assert_eq!(a.no_reach, Some(NoReach::Stateful));
-    assert!(a.squares.iter().all(|s| s.reach.is_none()));
+    assert_eq!((a.no_reach, a.no_jumps), (None, Some(NoReach::Stateful)));
+    assert!(a.squares.iter().all(|s| s.reach.is_some()));
     let again =
         Board::from_toml_str("size = 20\n[rules]\nroll_again = \"unlimited\"\n", "r").unwrap();
-    assert_eq!(
-        square_answers(&again).unwrap().no_reach,
-        Some(NoReach::SeveralRolls)
-    );
+    let a = square_answers(&again).unwrap();
+    assert_eq!((a.no_reach, a.no_jumps), (None, None));
     // Tiles: reach is computed, the jumps are not.
     let tiles = square_answers(&board("random-tiles")).unwrap();
     assert_eq!(

@@ -1,5 +1,6 @@
 //! Exact numbers `n / (2^a 5^b)` (n an integer, a any integer, b >= 0): dyadic fractions,
-//! decimals, and their sums, differences and products, which is all the tail law's statement
+//! decimals, their sums, differences and products, and the powers of a dyadic number rounded
+//! outward ([`Scaled::pow_rounded`]), which is all the tail law's statement
 //! (`analysis::tail_law`) computes with. A `BigRational` reduces every result by a binary gcd
 //! of its long numerator and denominator; here a sum or a product is a shift and a product of
 //! integers, a comparison a cross product, and a number becomes a fraction in lowest terms
@@ -51,7 +52,8 @@ impl Scaled {
     }
 
     /// The mantissa m and exponent e of a dyadic number `m 2^e` (`None` for another).
-    pub(crate) fn as_dyadic(&self) -> Option<(&BigInt, i64)> {
+    #[cfg(test)]
+    fn as_dyadic(&self) -> Option<(&BigInt, i64)> {
         (self.five == 0).then_some((&self.n, -self.two))
     }
 
@@ -236,6 +238,42 @@ impl Scaled {
         }
     }
 
+    /// `self other` for dyadic `self, other >= 0`, the product's mantissa cut to `bits`
+    /// significant bits: the bits past them dropped, and with `up` one unit of the last kept
+    /// bit added when any of them was set (the mantissa is kept as it comes, never reduced).
+    fn times_rounded(&self, other: &Scaled, bits: u64, up: bool) -> Scaled {
+        debug_assert!(self.five == 0 && other.five == 0, "dyadic numbers");
+        let m = &self.n * &other.n;
+        let excess = m.bits().saturating_sub(bits);
+        let kept = &m >> excess as usize;
+        let inexact = up && (&kept << excess as usize) != m;
+        Scaled {
+            n: if inexact { kept + 1 } else { kept },
+            two: self.two + other.two - excess as i64,
+            five: 0,
+        }
+    }
+
+    /// `self^n` for a dyadic `self >= 0`, by squaring, every product rounded up (or down) to
+    /// `bits` significant bits ([`Scaled::times_rounded`]): every factor is nonnegative, so
+    /// the result is an upper (or lower) bound of the exact power, with numbers that stay
+    /// short however large n is.
+    pub(crate) fn pow_rounded(&self, n: usize, bits: u64, up: bool) -> Scaled {
+        let mut base = self.clone();
+        let mut result = Scaled::integer(1);
+        let mut k = n;
+        while k > 0 {
+            if k & 1 == 1 {
+                result = result.times_rounded(&base, bits, up);
+            }
+            k >>= 1;
+            if k > 0 {
+                base = base.times_rounded(&base, bits, up);
+            }
+        }
+        result
+    }
+
     /// `ceil(self / other)` for `self >= 0` and `other > 0`.
     pub(crate) fn div_ceil(&self, other: &Scaled) -> BigInt {
         let (a, b, _, _) = self.aligned(other);
@@ -329,6 +367,48 @@ mod tests {
             };
             let want = dyadic::bound(x.numer(), x.denom(), 96, true);
             assert_eq!(unreduced.round(96, true).to_rational(), want);
+        }
+    }
+
+    #[test]
+    fn products_and_powers_by_hand() {
+        // 3 x 3 = 9 = 1001_2 kept to two bits: down 10_2 2^2 = 8, up 11_2 2^2 = 12. (3/4)^3 =
+        // 27/64 = 11011_2 2^-6 to three bits: down 110_2 2^-4 = 3/8; up, the square 9/16 =
+        // 1001_2 2^-4 rounds up to 101_2 2^-3 = 5/8 first, then 5/8 x 3/4 = 15/32 = 1111_2 2^-5
+        // up to 1000_2 2^-4 = 1/2 (the carry lengthens the mantissa by one bit).
+        let three = Scaled::integer(3);
+        assert_eq!(three.times_rounded(&three, 2, false).to_rational(), q(8, 1));
+        assert_eq!(three.times_rounded(&three, 2, true).to_rational(), q(12, 1));
+        let three_quarters = Scaled::dyadic(BigInt::from(3), -2);
+        assert_eq!(
+            three_quarters.pow_rounded(3, 3, false).to_rational(),
+            q(3, 8)
+        );
+        assert_eq!(
+            three_quarters.pow_rounded(3, 3, true).to_rational(),
+            q(1, 2)
+        );
+        assert_eq!(
+            three_quarters.pow_rounded(0, 3, true).to_rational(),
+            q(1, 1)
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_rounded_power_lies_on_its_side_of_the_exact_one(
+            m in 1u64..,
+            e in -80i64..10,
+            n in 0usize..40,
+            bits in 8u64..120,
+        ) {
+            let x = Scaled::dyadic(BigInt::from(m), e);
+            let exact = x.to_rational().pow(i32::try_from(n).unwrap());
+            let lo = x.pow_rounded(n, bits, false).to_rational();
+            let hi = x.pow_rounded(n, bits, true).to_rational();
+            proptest::prop_assert!(lo <= exact && exact <= hi);
+            // With room for every bit, nothing is rounded.
+            proptest::prop_assert_eq!(x.pow_rounded(n, 64 * 41, true).to_rational(), exact);
         }
     }
 
