@@ -3,12 +3,15 @@
 //! seed 001's table row for five players on Milton Bradley; knock-off races over positions
 //! relative to the mover, the chain generated during the sweeps (two players on Milton Bradley,
 //! three on a 40-square board, four on a 20-square one; three on Milton Bradley take about 13 s:
-//! `time ladders race milton-bradley --players 3 --knock-off`).
+//! `time ladders race milton-bradley --players 3 --knock-off`); and the shared-board race of
+//! seed 003 (one-use ladders and apples: the certified joint chain, the race to each apple from
+//! the same chain), with ten samples of about 2 s each.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ladders::board::builtin;
 use ladders::board::Board;
 use ladders::race::relative::relative_race;
+use ladders::race::shared::{shared_race, SharedOptions};
 use ladders::race::{race, RaceOptions};
 use std::hint::black_box;
 
@@ -44,9 +47,22 @@ fn bench_race(c: &mut Criterion) {
     });
 }
 
+fn bench_shared(c: &mut Criterion) {
+    let seed3 = builtin("seed-003").unwrap();
+    let options = SharedOptions::default();
+    c.bench_function("race/seed-003-2-players-shared", |b| {
+        b.iter(|| shared_race(black_box(&seed3), 2, &options).unwrap())
+    });
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20);
     targets = bench_race
 }
-criterion_main!(benches);
+criterion_group! {
+    name = shared;
+    config = Criterion::default().sample_size(10);
+    targets = bench_shared
+}
+criterion_main!(benches, shared);

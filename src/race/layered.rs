@@ -531,7 +531,6 @@ impl<S: RaceState> LayeredChain<S> {
                     .map(move |&w| w as f64 / d)
             })
             .collect();
-        let mut acc = vec![0.0f64; cs];
         let sweeps = match solved {
             Solved::Race => &self.race_sweeps,
             _ => &self.sweeps,
@@ -544,45 +543,69 @@ impl<S: RaceState> LayeredChain<S> {
             stage.advance(l as u64);
             let layer = &sweeps.order[sweeps.layers[l]..sweeps.layers[l + 1]];
             for _ in 0..MAX_SWEEPS {
-                let mut lanes = [0.0f64; 4];
-                for &s in layer {
-                    let s = s as usize;
-                    acc.copy_from_slice(&b[s * cs..(s + 1) * cs]);
-                    let row = self.first[s]..self.first[s + 1];
-                    for (&col, &p) in self.cols[row.clone()].iter().zip(&prob[row]) {
-                        let base = col as usize * cs;
-                        for (a, v) in acc.iter_mut().zip(&x[base..base + cs]) {
-                            *a += p * v;
-                        }
-                    }
-                    if let Some(per) = self.per_apple(solved) {
-                        let d = self.denominator[s] as f64;
-                        for &(col, bits, w) in self.eaten_at(s) {
-                            let (p, base) = (w as f64 / d, col as usize * cs);
-                            for j in ones(bits) {
-                                let apple = j * per..(j + 1) * per;
-                                for (a, v) in acc[apple.clone()].iter_mut().zip(&x[base..][apple]) {
-                                    *a -= p * v;
-                                }
-                            }
-                        }
-                    }
-                    // The largest move, in four running maxima (the same maximum in any
-                    // order, without waiting on one).
-                    let at = &mut x[s * cs..(s + 1) * cs];
-                    for (c, (old, &a)) in at.iter_mut().zip(acc.iter()).enumerate() {
-                        if self.live(solved, s, c) {
-                            lanes[c % 4] = lanes[c % 4].max((a - *old).abs() / (1.0 + a.abs()));
-                            *old = a;
-                        }
-                    }
-                }
-                let moved = lanes.iter().fold(0.0f64, |m, &l| m.max(l));
+                let moved = match cs {
+                    1 => self.sweep_layer::<1>(solved, layer, &prob, b, x, cs),
+                    3 => self.sweep_layer::<3>(solved, layer, &prob, b, x, cs),
+                    6 => self.sweep_layer::<6>(solved, layer, &prob, b, x, cs),
+                    12 => self.sweep_layer::<12>(solved, layer, &prob, b, x, cs),
+                    _ => self.sweep_layer::<0>(solved, layer, &prob, b, x, cs),
+                };
                 if sweeps.triangular[l] || moved <= tolerance || !moved.is_finite() {
                     break;
                 }
             }
         }
+    }
+
+    /// One Gauss-Seidel sweep of the states of `layer` in their order, in place, for `cs`
+    /// components; the largest move of a live component, relative to (1 + its size). `C` is
+    /// `cs` when the compiler should know it (the widths of two seats and of six apples: the
+    /// copies and sums of a state's components then unrolled, not calls), else 0.
+    fn sweep_layer<const C: usize>(
+        &self,
+        solved: Solved,
+        layer: &[u32],
+        prob: &[f64],
+        b: &[f64],
+        x: &mut [f64],
+        cs: usize,
+    ) -> f64 {
+        let cs = if C == 0 { cs } else { C };
+        let mut acc = vec![0.0f64; cs];
+        let mut lanes = [0.0f64; 4];
+        for &s in layer {
+            let s = s as usize;
+            acc.copy_from_slice(&b[s * cs..(s + 1) * cs]);
+            let row = self.first[s]..self.first[s + 1];
+            for (&col, &p) in self.cols[row.clone()].iter().zip(&prob[row]) {
+                let base = col as usize * cs;
+                for (a, v) in acc.iter_mut().zip(&x[base..base + cs]) {
+                    *a += p * v;
+                }
+            }
+            if let Some(per) = self.per_apple(solved) {
+                let d = self.denominator[s] as f64;
+                for &(col, bits, w) in self.eaten_at(s) {
+                    let (p, base) = (w as f64 / d, col as usize * cs);
+                    for j in ones(bits) {
+                        let apple = j * per..(j + 1) * per;
+                        for (a, v) in acc[apple.clone()].iter_mut().zip(&x[base..][apple]) {
+                            *a -= p * v;
+                        }
+                    }
+                }
+            }
+            // The largest move, in four running maxima (the same maximum in any order, without
+            // waiting on one).
+            let at = &mut x[s * cs..(s + 1) * cs];
+            for (c, (old, &a)) in at.iter_mut().zip(acc.iter()).enumerate() {
+                if self.live(solved, s, c) {
+                    lanes[c % 4] = lanes[c % 4].max((a - *old).abs() / (1.0 + a.abs()));
+                    *old = a;
+                }
+            }
+        }
+        lanes.iter().fold(0.0f64, |m, &l| m.max(l))
     }
 
     /// The exact residuals `d_s (b + Q v - v)` in units of 2^-60, component by component.
