@@ -10,11 +10,14 @@ if [ "$(wasm-bindgen --version 2>/dev/null)" != "wasm-bindgen $version" ]; then
     cargo install wasm-bindgen-cli --version "=$version" --quiet
 fi
 rustup target add wasm32-unknown-unknown >/dev/null 2>&1 || true
-cargo build -p ladders-web --release --target wasm32-unknown-unknown --quiet
+# The `wasm` profile (Cargo.toml): the release build optimised for size.
+cargo build -p ladders-web --profile wasm --target wasm32-unknown-unknown --quiet
 rm -rf web/dist
 mkdir -p web/dist
-wasm-bindgen --target web --no-typescript --out-dir web/dist \
-    target/wasm32-unknown-unknown/release/ladders_web.wasm
+# The name section (function names for a debugger's stack traces, about 450 KB) is left out of
+# the page's file.
+wasm-bindgen --target web --no-typescript --remove-name-section --out-dir web/dist \
+    target/wasm32-unknown-unknown/wasm/ladders_web.wasm
 cp web/page/* web/dist/
 size=$(stat -c %s web/dist/ladders_web_bg.wasm)
 limit=$((2 * 1024 * 1024))
