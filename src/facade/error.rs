@@ -281,27 +281,15 @@ impl From<PgfTooLong> for TooLarge {
 
 impl From<SquaresTooLong> for TooLarge {
     fn from(e: SquaresTooLong) -> TooLarge {
-        let seconds = e.seconds;
-        TooLarge::keeping(
-            e,
-            "per-square answers",
-            seconds,
-            SQUARES_SECONDS_LIMIT,
-            Unit::Seconds,
-        )
+        let (seconds, limit) = (e.seconds, SQUARES_SECONDS_LIMIT);
+        TooLarge::keeping(e, "per-square answers", seconds, limit, Unit::Seconds)
     }
 }
 
 impl From<SolveTooLong> for TooLarge {
     fn from(e: SolveTooLong) -> TooLarge {
-        let seconds = e.seconds;
-        TooLarge::keeping(
-            e,
-            "exact solve",
-            seconds,
-            crate::analysis::moments::SECONDS_LIMIT,
-            Unit::Seconds,
-        )
+        let (seconds, limit) = (e.seconds, crate::analysis::moments::SECONDS_LIMIT);
+        TooLarge::keeping(e, "exact solve", seconds, limit, Unit::Seconds)
     }
 }
 
