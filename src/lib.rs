@@ -59,6 +59,10 @@ pub use facade::{
     Method, Optimized, Played, PolicyRun, Race, RaceSettings, Sample, Scored, SeatResult,
     Sensitivity, TooLarge, Uncertified, Unit, Verdict, MAX_DIGITS, MAX_GAMES, SIMULATING,
 };
+// The command line's JSON form of the façade's answers that it writes otherwise than their own
+// serde form (the Python and web shells may use them too).
+#[doc(hidden)]
+pub use facade::{DuelJson, OptimizedJson, RaceJson, RaceTableJson};
 
 #[cfg(test)]
 mod test_util;

@@ -13,6 +13,8 @@ pub mod expectation;
 #[doc(hidden)]
 pub mod float_trust;
 mod fundamental;
+#[doc(hidden)]
+pub mod json;
 pub(crate) mod likeliest;
 #[doc(hidden)]
 pub mod moments;

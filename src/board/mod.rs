@@ -15,6 +15,8 @@ mod draws;
 #[doc(hidden)]
 pub mod format;
 #[doc(hidden)]
+pub mod json;
+#[doc(hidden)]
 pub mod leetcode;
 mod reader;
 mod validate;

@@ -4,7 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::report::analyze::{to_json, write_text};
+use ladders::analysis::json::SummaryJson;
+use ladders::report::analyze::write_text;
+use ladders::report::json::Report;
 use ladders::Game;
 
 use ladders::board::DEFAULT_BOARD;
@@ -67,7 +69,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let summary = game.summary()?;
     let digits = args.output.digits.get();
     if args.output.format.json {
-        write_json(out, &&to_json(game.board(), &summary, digits))?;
+        let body = SummaryJson::new(game.board(), &summary);
+        write_json(out, &Report::new(game.board(), &body, digits).with_rules())?;
     } else {
         write_text(out, game.board(), &summary, digits)?;
     }

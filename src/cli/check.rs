@@ -5,8 +5,10 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Result};
 use ladders::board::Board;
-use ladders::report::race_simulate::{race_check_json, write_race_check};
-use ladders::report::simulate::{check_json, write_check, Timing};
+use ladders::report::json::Report;
+use ladders::report::race_simulate::write_race_check;
+use ladders::report::simulate::{write_check, Timing};
+use ladders::simulate::json::{CheckJson, RaceSimulationJson, SimulationJson};
 use ladders::simulate::race::{compare_race, RaceExact, RaceSimulation, CHECK_DIGITS};
 use ladders::{Game, Meeting, RaceSettings};
 
@@ -60,7 +62,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         out,
         args.output.json,
         &game,
-        || Ok(check_json(board, &sim, &law, &comparison, Some(timing))),
+        || {
+            let body = SimulationJson {
+                simulation: &sim,
+                timing: Some(timing),
+                check: Some(CheckJson {
+                    law: &law,
+                    comparison: &comparison,
+                }),
+            };
+            Ok(Report::new(board, &body, 12).with_rules().to_value()?)
+        },
         |out| write_check(out, board, &sim, &law, &comparison, Some(timing)),
     )?;
     Ok(exit::code(if comparison.pass {
@@ -131,8 +143,14 @@ fn report_race_check(
     }
     let comparison = compare_race(exact, sim);
     if args.output.json {
-        let v = race_check_json(seats, sim, exact, &comparison, Some(timing));
-        write_json(out, &v)?;
+        let body = RaceSimulationJson {
+            boards: seats,
+            simulation: sim,
+            timing: Some(timing),
+            check: Some((exact, &comparison)),
+        };
+        // Through a `Value`: its keys sorted, as every report's.
+        write_json(out, &serde_json::to_value(body)?)?;
     } else {
         write_race_check(out, seats, sim, exact, &comparison, Some(timing))?;
     }

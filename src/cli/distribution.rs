@@ -5,8 +5,10 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use ladders::analysis::distribution::{default_tail, DistributionOptions};
+use ladders::analysis::json::DistributionJson;
 use ladders::analysis::shown::ShownDistribution;
-use ladders::report::distribution::{to_json, write_csv, write_text};
+use ladders::report::distribution::{write_csv, write_text};
+use ladders::report::json::Report;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -103,7 +105,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         // The fractions: the exact integer stepping.
         let dist = game.distribution(&options)?;
         if args.output.json {
-            write_json(out, &with_policy(&game, to_json(board, &dist, digits)))?;
+            let body = DistributionJson::new(board, &dist);
+            let report = Report::new(board, &body, digits).with_rules().to_value()?;
+            write_json(out, &with_policy(&game, report))?;
             return Ok(exit::code(exit::SUCCESS));
         }
         ShownDistribution::from_exact(dist, digits, true)

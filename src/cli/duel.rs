@@ -6,7 +6,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use ladders::report::duel::{to_json, write_text, DuelReport};
+use ladders::report::duel::{write_text, DuelReport};
+use ladders::report::json::Report;
+use ladders::DuelJson;
 
 use super::exit;
 use super::output::write_json;
@@ -53,7 +55,10 @@ pub fn run_if_choosing(
         digits: usize::from(args.digits.unwrap_or(12)),
     };
     if args.output.json {
-        write_json(out, &to_json(&report))?;
+        write_json(
+            out,
+            &Report::new(board, &DuelJson::new(&duel, report.digits), 12).with_rules(),
+        )?;
     } else {
         write_text(out, &report)?;
     }

@@ -13,7 +13,6 @@ use ladders::report::expect::{
 use ladders::report::moments::write_text as write_moments;
 use ladders::report::text::exact_text;
 use ladders::Expectations;
-use num_rational::BigRational;
 
 use super::board_args::BoardArgs;
 use super::exit;
@@ -67,16 +66,6 @@ fn write_score(out: &mut dyn Write, s: &Score, digits: usize, whole: bool) -> Re
         writeln!(out, "  P(score >= {v:>3}) {}", fixed(&tail, digits))?;
     }
     Ok(())
-}
-
-/// The final score as JSON: exact fractions and decimals.
-fn score_json(s: &Score, digits: usize) -> serde_json::Value {
-    let exact =
-        |p: &BigRational| serde_json::json!({"exact": p.to_string(), "decimal": fixed(p, digits)});
-    serde_json::json!({
-        "expected": exact(&s.expected),
-        "law": s.law.iter().zip(s.tails()).map(|((v, p), tail)| serde_json::json!({"score": v, "p": exact(p), "at_least": exact(&tail)})).collect::<Vec<_>>(),
-    })
 }
 
 /// Runs `expect`.
@@ -133,7 +122,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             );
         }
         if let (Some(s), Some(map)) = (&score, value.as_object_mut()) {
-            map.insert("score".into(), score_json(s, options.digits));
+            map.insert(
+                "score".into(),
+                ladders::report::json::value_at_digits(s, options.digits)?,
+            );
         }
         write_json(out, &with_policy(&game, value))?;
     } else {

@@ -6,8 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use ladders::board::Board;
-use ladders::report::race::{table_json, to_json, write_table_text, write_text, RaceReportOptions};
+use ladders::report::race::{write_table_text, write_text, RaceReportOptions};
 use ladders::{Game, Meeting, RaceSettings};
+use ladders::{RaceJson, RaceTableJson};
 
 use super::board_args::RuleArgs;
 use super::exit;
@@ -144,7 +145,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         super::board_args::square_state_only(game.board(), "race")?;
         let races = game.race_table(players.from..=players.to, &settings)?;
         if args.output.json {
-            write_json(out, &table_json(game.board(), &races))?;
+            // Through a `Value`: its keys sorted, as every report's.
+            let table = RaceTableJson {
+                board: game.board(),
+                races: &races,
+            };
+            write_json(out, &serde_json::to_value(table)?)?;
         } else {
             write_table_text(out, game.board(), &races)?;
         }
@@ -174,7 +180,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         knock_off: args.seats.knock_off,
     };
     if args.output.json {
-        write_json(out, &to_json(&seats, &result, report))?;
+        let json = RaceJson {
+            boards: &seats,
+            race: &result,
+            knock_off: report.knock_off,
+            distribution: report.distribution,
+        };
+        // Through a `Value`: its keys sorted, as every report's.
+        write_json(out, &serde_json::to_value(json)?)?;
     } else {
         write_text(out, &seats, &result, report)?;
     }

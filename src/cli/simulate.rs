@@ -7,8 +7,10 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use ladders::board::Board;
 use ladders::report::chart::simulation_svg;
-use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
-use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
+use ladders::report::json::Report;
+use ladders::report::race_simulate::write_race_simulation;
+use ladders::report::simulate::{write_histogram_csv, write_simulation, Timing};
+use ladders::simulate::json::{RaceSimulationJson, SimulationJson};
 use ladders::simulate::race::RaceSimulation;
 use ladders::simulate::{SimOptions, Simulation, DEFAULT_MAX_TURNS};
 use ladders::{Game, Meeting, MAX_GAMES};
@@ -227,7 +229,14 @@ fn write_race_report(
     timing: Timing,
 ) -> Result<()> {
     if json {
-        write_json(out, &race_simulation_json(seats, sim, Some(timing)))?;
+        let body = RaceSimulationJson {
+            boards: seats,
+            simulation: sim,
+            timing: Some(timing),
+            check: None,
+        };
+        // Through a `Value`: its keys sorted, as every report's.
+        write_json(out, &serde_json::to_value(body)?)?;
     } else {
         write_race_simulation(out, seats, sim, Some(timing))?;
     }
@@ -268,7 +277,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         out,
         args.sample.output.json,
         &game,
-        || Ok(simulation_json(board, &sim, Some(timing))),
+        || {
+            let body = SimulationJson {
+                simulation: &sim,
+                timing: Some(timing),
+                check: None,
+            };
+            Ok(Report::new(board, &body, 12).with_rules().to_value()?)
+        },
         |out| write_simulation(out, board, &sim, Some(timing)),
     )?;
     Ok(exit::code(exit::SUCCESS))

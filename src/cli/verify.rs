@@ -5,7 +5,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
-use ladders::report::verify::{to_json, write_text, VerifyReport};
+use ladders::report::json::Report;
+use ladders::report::verify::{write_text, VerifyReport};
+use ladders::simulate::json::{CheckJson, VerifyJson};
 use ladders::simulate::sample::{parse_turns, read_sample};
 use ladders::text::printable;
 use ladders::{Game, Sample};
@@ -98,7 +100,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         file: args.file.as_deref(),
     };
     if args.output.json {
-        write_json(out, &to_json(&report))?;
+        let body = VerifyJson {
+            board,
+            games: observed.games(),
+            check: CheckJson { law, comparison },
+            fits: report.fits,
+            not_tried: report.not_tried,
+            layouts: report.layouts,
+            mean: report.mean,
+            sd: report.sd,
+        };
+        write_json(out, &Report::new(board, &body, 12).with_rules())?;
     } else {
         write_text(out, &report)?;
     }

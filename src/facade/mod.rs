@@ -19,6 +19,7 @@ mod optimize;
 mod play;
 mod policy;
 mod race;
+mod race_json;
 mod single;
 
 /// The runnable examples of docs/library.md, run as doctests.
@@ -48,12 +49,14 @@ use crate::game::Capabilities;
 use crate::progress::{self, Listener};
 
 pub use crate::race::{Interval, Method, Race, SeatResult};
-pub use duel::{Duel, DuelPair, DuelProof};
+pub(crate) use duel::{advantage, upper_f64};
+pub use duel::{Duel, DuelJson, DuelPair, DuelProof};
 pub use error::{Error, TooLarge, Uncertified, Unit};
 pub use limits::Limits;
-pub use optimize::{Optimized, PolicyRun, Scored};
+pub use optimize::{Optimized, OptimizedJson, PolicyRun, Scored};
 pub use play::{Played, Sample, Verdict, MAX_GAMES, SIMULATING};
 pub use race::{Meeting, RaceSettings, MAX_DIGITS};
+pub use race_json::{RaceJson, RaceTableJson};
 pub use single::{Expectations, Sensitivity};
 
 /// A board and its rules, validated: the one value every question starts from.

@@ -119,6 +119,28 @@ pub enum Method {
 }
 
 impl Race {
+    /// (n, P(L = n), P(L <= n)) until P(L > n) is below 1/1000 for sure.
+    pub fn rounds_distribution(&self) -> Vec<(usize, Interval, Interval)> {
+        let g = &self.rounds_at_least;
+        let one = BigRational::from_integer(1.into());
+        let zero = BigRational::from_integer(0.into());
+        let small = BigRational::new(1.into(), 1000.into());
+        let mut rows = Vec::new();
+        for n in 1..g.len() {
+            let (now, next) = (&g[n - 1], &g[n]);
+            let p = Interval::new(
+                (&now.lo - &next.hi).max(zero.clone()),
+                (&now.hi - &next.lo).max(zero.clone()),
+            );
+            let cdf = Interval::new(&one - &next.hi, &one - &next.lo);
+            rows.push((n, p, cdf));
+            if next.hi < small {
+                break;
+            }
+        }
+        rows
+    }
+
     /// Seat 1's win probability minus seat 2's (none with one seat).
     pub fn first_mover_advantage(&self) -> Option<Interval> {
         (self.seats.len() >= 2).then(|| self.seats[0].win.sub(&self.seats[1].win))

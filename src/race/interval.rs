@@ -120,6 +120,44 @@ pub fn certified_digits(interval: &Interval, digits: usize) -> Certified {
     }
 }
 
+/// An interval in JSON: its exact bounds (`{decimal, denominator, numerator}`, the decimals at
+/// `digits` after the point) and the correctly rounded decimal every value in it shares.
+#[derive(Clone, Debug)]
+pub struct CertifiedJson {
+    digits: usize,
+    interval: Interval,
+}
+
+impl CertifiedJson {
+    /// `interval` with at most `digits` certified digits.
+    pub fn new(interval: &Interval, digits: usize) -> CertifiedJson {
+        CertifiedJson {
+            digits,
+            interval: interval.clone(),
+        }
+    }
+}
+
+impl serde::Serialize for CertifiedJson {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Form<'a> {
+            certified: String,
+            #[serde(serialize_with = "crate::num::json::exact")]
+            hi: &'a BigRational,
+            #[serde(serialize_with = "crate::num::json::exact")]
+            lo: &'a BigRational,
+        }
+        let i = &self.interval;
+        let form = Form {
+            certified: i.certified(self.digits).text,
+            hi: &i.hi,
+            lo: &i.lo,
+        };
+        crate::num::json::with_digits(self.digits, || form.serialize(serializer))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

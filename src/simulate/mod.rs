@@ -20,6 +20,9 @@
 // (the results it returns are re-exported below).
 #[doc(hidden)]
 pub mod check;
+pub(crate) mod hints;
+#[doc(hidden)]
+pub mod json;
 // The engine and the rule table: public only for the simulation benchmark.
 #[doc(hidden)]
 pub mod engine;
