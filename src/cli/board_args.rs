@@ -12,7 +12,6 @@ use ladders::board::{
     builtin_names, near_builtin_names, Board, ChoicesSpec, DieChoice, Located, Overshoot,
     RollAgain, RuleOverrides, BUILTIN_BOARDS, DEFAULT_BOARD,
 };
-use ladders::game::Capabilities;
 use ladders::Game;
 
 /// The help heading of the rule options: each one, when given, replaces the board's own rule.
@@ -200,12 +199,12 @@ impl BoardArgs {
 /// Refuses a board whose player state is more than a square (one-use jumps, points, lost or
 /// extra turns, jumps that take a turn) for a command that does not answer those yet: `expect`, `distribution`,
 /// `simulate`, `check` and `verify` do.
-pub fn square_state_only(board: &Board, command: &str) -> Result<()> {
-    if !Capabilities::of(board).stateless {
+pub fn square_state_only(game: &Game, command: &str) -> Result<()> {
+    if game.changes_during_a_game() {
         bail!(
             "{}: `{command}` does not answer boards with one-use jumps, points, lost or extra turns, \
              or jumps that take a turn, yet; `ladders expect`, `distribution`, `simulate`, `check` and `verify` do",
-            board.origin()
+            game.board().origin()
         );
     }
     Ok(())
