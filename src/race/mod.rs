@@ -1,7 +1,7 @@
 //! Several players: exact win odds per seat, the game's length, and the knock-off rule.
 //!
 //! - `independent`: seats that do not interact (each on its own board if asked); every answer
-//!   is a series summed to a certified interval of rationals (`interval`), with the law of
+//!   is a series summed to a certified interval of rationals ([`Interval`], from `num::interval`), with the law of
 //!   each seat's game stepped in outward-rounded fixed point (`fixed`).
 //! - [`knockoff`]: the knock-off house rule (seed 004), where landing on an opponent sends them
 //!   back to the start: a joint chain over (every position, whose turn).
@@ -14,7 +14,6 @@
 
 mod fixed;
 pub(crate) mod independent;
-pub(crate) mod interval;
 // The command line's routes, public until it runs on the façade alone; hidden from the docs
 // (the results it returns are re-exported below).
 #[doc(hidden)]
@@ -25,5 +24,5 @@ pub mod relative;
 #[doc(hidden)]
 pub mod shared;
 
+pub use crate::num::interval::{certified_digits, CertifiedDigits, Interval};
 pub use independent::{race, Method, Race, RaceError, RaceOptions, SeatResult};
-pub use interval::{certified_digits, Certified, Interval};
