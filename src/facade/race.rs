@@ -241,8 +241,8 @@ impl Game {
 
     /// The exact race a simulated race of `seats` (meeting so) is checked against
     /// ([`Game::judge_race_simulation`]): each seat's chance of winning and the expected rounds,
-    /// certified to [`CHECK_DIGITS`] digits (far below any sampling error), the law of the rounds
-    /// for seats that never meet, no scores. Joint chains up to [`CHECK_EXACT_LIMIT`] transient
+    /// certified to `CHECK_DIGITS` digits (far below any sampling error), the law of the rounds
+    /// for seats that never meet, no scores. Joint chains up to `CHECK_EXACT_LIMIT` transient
     /// states are solved exactly; larger ones are stepped to those digits, which is faster.
     ///
     /// # Errors

@@ -6,8 +6,8 @@
 use std::time::{Duration, Instant};
 
 use ladders::board::{RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::race::knockoff::KnockOffError;
-use ladders::race::shared::SharedError;
+use ladders::internals::KnockOffError;
+use ladders::internals::SharedError;
 use ladders::race::Method;
 use ladders::simulate::{SimOptions, DEFAULT_MAX_TURNS};
 use ladders::{Error, Game, Interval, Meeting, Race, RaceSettings, Unit};
@@ -142,7 +142,7 @@ fn the_player_who_chooses_optimizes_as_the_command_line_does() {
     assert_eq!(within.value, exact(&cli["best_chance"]));
     // The law under the optimum: its mean is the optimum (the tail past the steps is tiny).
     let law = course
-        .optimal_distribution(&ladders::analysis::distribution::DistributionOptions::default())
+        .optimal_distribution(&ladders::analysis::DistributionOptions::default())
         .unwrap();
     let mean: BigRational = law
         .terms
