@@ -379,11 +379,11 @@ pub struct Shows<'a> {
 }
 
 /// The distribution of T rounded to `digits` decimals, for a caller that shows the chart and
-/// the approximate mean: [`certified_distribution_for`] with both.
+/// the approximate mean: `certified_distribution_for` with both.
 ///
 /// # Errors
 ///
-/// See [`certified_distribution_for`].
+/// See `certified_distribution_for`.
 pub fn certified_distribution<S: ChainState>(
     chain: &Chain<S>,
     options: &DistributionOptions,
