@@ -33,13 +33,14 @@ use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::fixed::{dyadic, mul_down, mul_up, supersolution, FixedChain, FixedStepper};
-use super::interval::Interval;
+use super::fixed::{supersolution, FixedChain, FixedStepper};
 use crate::analysis::distribution::RHO_TRUSTED_BELOW;
 use crate::analysis::spectral::spectral_bounds;
 use crate::board::{Board, Square};
 use crate::chain::{Chain, Trap};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
+use crate::num::dyadic::{mul_down, mul_up, unscaled as dyadic};
+use crate::num::interval::Interval;
 
 /// What to compute and how far.
 #[derive(Clone, Copy, Debug)]

@@ -1,7 +1,7 @@
 //! Several players: exact win odds per seat, the game's length, and the knock-off rule.
 //!
 //! - `independent`: seats that do not interact (each on its own board if asked); every answer
-//!   is a series summed to a certified interval of rationals (`interval`), with the law of
+//!   is a series summed to a certified interval of rationals ([`Interval`], from `num::interval`), with the law of
 //!   each seat's game stepped in outward-rounded fixed point (`fixed`).
 //! - `knockoff`: the knock-off house rule (seed 004), where landing on an opponent sends them
 //!   back to the start: a joint chain over (every position, whose turn).
@@ -14,7 +14,6 @@
 
 mod fixed;
 pub(crate) mod independent;
-pub(crate) mod interval;
 // Crate-internal; what the command line, tests and benchmarks still reach of them is in
 // `crate::internals`, the answers the façade returns are re-exported below.
 pub(crate) mod knockoff;
@@ -22,5 +21,5 @@ mod layered;
 pub(crate) mod relative;
 pub(crate) mod shared;
 
+pub use crate::num::interval::{certified_digits, CertifiedDigits, Interval};
 pub use independent::{race, Method, Race, RaceError, RaceOptions, SeatResult};
-pub use interval::{certified_digits, Certified, Interval};

@@ -58,11 +58,11 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use super::independent::{Method, Race, SeatResult};
-use super::interval::Interval;
 use super::knockoff::knocks;
 use crate::board::Board;
 use crate::chain::RollLevel;
 use crate::game::Capabilities;
+use crate::num::interval::Interval;
 
 mod sweeps;
 

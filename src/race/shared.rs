@@ -28,13 +28,13 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::independent::{Method, Race, SeatResult};
-use super::interval::Interval;
 use super::knockoff::{solve_exactly, RaceState};
-use super::layered::{Certified, Eating, Keys, LayeredChain, LayeredError};
+use super::layered::{CertifiedRace, Eating, Keys, LayeredChain, LayeredError};
 use crate::board::{Board, Dice, RollAgain, Square};
 use crate::chain::{compound_move, Chain, Turn, TurnModel};
 use crate::game::{Branches, PlayerState, RollGame, StatefulBoard};
 use crate::game::{Progress, RollOutcome};
+use crate::num::interval::Interval;
 use num_rational::BigRational;
 use num_traits::Zero;
 
@@ -676,7 +676,7 @@ fn solve_layered(
     model: SharedBoard<'_>,
     apples: usize,
     options: &SharedOptions,
-) -> Result<(Certified, Vec<Vec<Interval>>), SharedError> {
+) -> Result<(CertifiedRace, Vec<Vec<Interval>>), SharedError> {
     let error = |e| SharedError::Layered(e, model.players);
     let players = model.players;
     let keys = Keys {
@@ -781,7 +781,7 @@ fn settle_key(state: &SharedState) -> (u32, u64, u32, usize, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::race::interval::Interval;
+    use crate::num::interval::Interval;
     use num_rational::BigRational;
 
     fn q(n: i64, d: i64) -> BigRational {

@@ -13,7 +13,7 @@ use super::optimize::rule_line;
 use super::text::{board_line, rules_line};
 use crate::board::Board;
 use crate::facade::{Duel, DuelPair, DuelProof};
-use crate::race::interval::{certified_digits, Interval};
+use crate::num::interval::{certified_digits, Interval};
 
 /// What the report shows.
 pub struct DuelReport<'a> {
