@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::report::analyze::{to_json, write_text};
+use ladders::report::{analyze_json as to_json, write_analyze as write_text};
 use ladders::Game;
 
 use ladders::board::DEFAULT_BOARD;

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
 use ladders::board::Board;
-use ladders::report::race_simulate::{race_check_json, write_race_check};
-use ladders::report::simulate::{check_json, write_check};
+use ladders::report::{check_json, write_check};
+use ladders::report::{race_check_json, write_race_check};
 use ladders::{Game, Meeting};
 
 use super::exit;

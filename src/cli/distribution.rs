@@ -7,7 +7,10 @@ use anyhow::Result;
 use ladders::analysis::DistributionOptions;
 use ladders::analysis::ShownDistribution;
 use ladders::internals::default_tail;
-use ladders::report::distribution::{to_json, write_csv, write_text};
+use ladders::report::{
+    distribution_json as to_json, write_distribution as write_text,
+    write_distribution_csv as write_csv,
+};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -95,7 +98,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(path) = &args.svg {
         // The chart is drawn from the exact law.
         let dist = game.distribution(&options)?;
-        let svg = ladders::report::chart::distribution_svg(board, &dist)?;
+        let svg = ladders::report::distribution_svg(board, &dist)?;
         if super::draw::write_svg(path, &svg, out)? {
             return Ok(exit::code(exit::SUCCESS));
         }

@@ -8,8 +8,8 @@ use anyhow::{bail, Result};
 use ladders::analysis::{Expectation, FloatExpectation};
 use ladders::internals::count;
 use ladders::internals::{probability, to_f64};
-use ladders::report::draw::{draw_json, write_text, DrawOptions, Heat};
-use ladders::report::draw_svg::board_svg;
+use ladders::report::board_svg;
+use ladders::report::{draw_json, write_draw as write_text, DrawOptions, Heat};
 use ladders::Game;
 
 use super::board_args::BoardArgs;

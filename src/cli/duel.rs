@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use ladders::report::duel::{to_json, write_text, DuelReport};
+use ladders::report::{duel_json as to_json, write_duel as write_text, DuelReport};
 
 use super::exit;
 use super::output::write_json;

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use ladders::board::{Overshoot, Probability, RollAgain, Rules, Square, Tiles, MAX_DIE, MAX_SIZE};
 use ladders::generate::{generate, generate_tiles, GenerateOptions, TileBoardOptions};
-use ladders::report::json::Report;
+use ladders::report::Report;
 
 use super::board_args::parse_overshoot;
 use super::exit;

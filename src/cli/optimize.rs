@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use ladders::report::optimize::{to_json, write_text, OptimizeReport};
+use ladders::report::{optimize_json as to_json, write_optimize as write_text, OptimizeReport};
 
 use super::board_args::BoardArgs;
 use super::exit;

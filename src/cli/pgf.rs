@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::report::pgf::{cas_line, to_json, write_text, PgfFormat};
+use ladders::report::{cas_line, pgf_json as to_json, write_pgf as write_text, PgfFormat};
 use ladders::{ClosedForm, Game};
 
 use super::board_args::BoardArgs;

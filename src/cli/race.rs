@@ -6,7 +6,10 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use ladders::board::Board;
-use ladders::report::race::{table_json, to_json, write_table_text, write_text, RaceReportOptions};
+use ladders::report::{
+    race_json as to_json, race_table_json as table_json, write_race as write_text,
+    write_race_table as write_table_text, RaceReportOptions,
+};
 use ladders::{Game, Meeting, RaceSettings};
 
 use super::board_args::RuleArgs;
@@ -190,6 +193,6 @@ fn write_race_svg(path: &str, games: &[Game], out: &mut dyn Write) -> Result<boo
         .collect::<Result<Vec<_>, _>>()?;
     let laws: Vec<&_> = laws.iter().collect();
     let seats: Vec<&Board> = games.iter().map(Game::board).collect();
-    let svg = ladders::report::chart::race_svg(&seats, &laws)?;
+    let svg = ladders::report::race_svg(&seats, &laws)?;
     super::draw::write_svg(path, &svg, out)
 }

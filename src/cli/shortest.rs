@@ -5,7 +5,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::report::shortest::{likeliest_json, to_json, write_likeliest, write_text};
+use ladders::report::{
+    likeliest_json, shortest_json as to_json, write_likeliest, write_shortest as write_text,
+};
 
 use super::exit;
 use super::output_args::Json;

@@ -6,9 +6,9 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use ladders::board::Board;
-use ladders::report::chart::simulation_svg;
-use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
-use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
+use ladders::report::simulation_svg;
+use ladders::report::{race_simulation_json, write_race_simulation};
+use ladders::report::{simulation_json, write_histogram_csv, write_simulation, Timing};
 use ladders::simulate::RaceSimulation;
 use ladders::simulate::{SimOptions, Simulation, DEFAULT_MAX_TURNS};
 use ladders::{Game, Meeting, MAX_GAMES};

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{anyhow, bail, Context, Result};
 use ladders::internals::printable;
 use ladders::internals::{parse_turns, read_sample};
-use ladders::report::verify::{to_json, write_text, VerifyReport};
+use ladders::report::{verify_json as to_json, write_verify as write_text, VerifyReport};
 use ladders::{Game, Sample};
 
 use super::board_args::{claim_stdin, BoardArgs};

@@ -18,7 +18,7 @@ pub struct ExpectOptions {
     pub digits: usize,
     /// Add the expected remaining turns from every reachable square.
     pub per_square: bool,
-    /// Print every fraction whole, however long ([`fraction_text`]).
+    /// Print every fraction whole, however long (`fraction_text`).
     pub exact: bool,
 }
 
