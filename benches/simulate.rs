@@ -5,8 +5,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ladders::board::builtin;
-use ladders::simulate::engine::run_chunk;
-use ladders::simulate::table::Table;
+use ladders::internals::run_chunk;
+use ladders::internals::Table;
 use ladders::simulate::{simulate, SimOptions};
 use std::hint::black_box;
 

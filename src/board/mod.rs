@@ -2,20 +2,17 @@
 //!
 //! A [`Board`] only comes out of validation ([`BoardSpec::validate`]), so every later stage can
 //! rely on it: squares in range, snakes going down, ladders going up, at most one jump per square,
-//! no cycle of jumps when jumps chain. Board files are TOML ([`format`](mod@format), documented in
+//! no cycle of jumps when jumps chain. Board files are TOML (`format`, documented in
 //! `docs/board-format.md`); the built-in boards live in `boards/` and are embedded ([`builtin()`]).
 
-// The command line's routes, public until it runs on the façade alone; hidden from the docs
-// (the results it returns are re-exported below).
-#[doc(hidden)]
-pub mod builtin;
+// Crate-internal; what the command line, tests and benchmarks still reach of them is in
+// `crate::internals`, the answers the façade returns are re-exported below.
+pub(crate) mod builtin;
 mod chained;
 pub(crate) mod dice;
 mod draws;
-#[doc(hidden)]
-pub mod format;
-#[doc(hidden)]
-pub mod leetcode;
+pub(crate) mod format;
+pub(crate) mod leetcode;
 mod reader;
 mod validate;
 mod validate_choices;
@@ -411,7 +408,7 @@ impl<T> Located<T> {
     }
 }
 
-/// A board as written, before validation: what [`format`](mod@format) reads and what transforms edit.
+/// A board as written, before validation: what `format` reads and what transforms edit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardSpec {
     /// Where the board came from, for error messages: a path or `builtin:NAME`.

@@ -282,8 +282,8 @@ fn rows(game: &Game, strategy: &Strategy) -> Rows {
 ///
 /// # Errors
 ///
-/// [`DuelError::NeverEnds`] when the pair's moves never reach the finish from some positions,
-/// [`DuelError::Endless`] when no bound on the game's length could be proved otherwise.
+/// `DuelError::NeverEnds` when the pair's moves never reach the finish from some positions,
+/// `DuelError::Endless` when no bound on the game's length could be proved otherwise.
 pub fn certify(
     game: &Game,
     strategy: &Strategy,

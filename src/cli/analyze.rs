@@ -63,7 +63,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         return super::expect::die_table(&args.board, range, digits, format, out);
     }
     let game = Game::from_board(args.board.load()?);
-    super::board_args::square_state_only(game.board(), "analyze")?;
+    super::board_args::square_state_only(&game, "analyze")?;
     let summary = game.summary()?;
     let digits = args.output.digits.get();
     if args.output.format.json {

@@ -4,8 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::distribution::{default_tail, DistributionOptions};
-use ladders::analysis::shown::ShownDistribution;
+use ladders::analysis::DistributionOptions;
+use ladders::analysis::ShownDistribution;
+use ladders::internals::default_tail;
 use ladders::report::distribution::{to_json, write_csv, write_text};
 use num_bigint::BigInt;
 use num_rational::BigRational;

@@ -85,7 +85,7 @@ pub fn positioned_games(args: &Args, from: &[u32]) -> Result<Vec<ladders::Game>>
                 rules.reverse = !rules.reverse;
             }
             let game = rules.game(name)?;
-            super::board_args::square_state_only(game.board(), "race")?;
+            super::board_args::square_state_only(&game, "race")?;
             Ok(game)
         })
         .collect()

@@ -4,9 +4,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::moments::Moments;
-use ladders::analysis::stateful::Score;
-use ladders::num::decimal::fixed;
+use ladders::analysis::Moments;
+use ladders::analysis::Score;
+use ladders::internals::fixed;
 use ladders::report::expect::{
     float_to_json, to_json, write_float_text, write_text, ExpectOptions,
 };

@@ -141,7 +141,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     settings.distribution = args.distribution;
     if players.from != players.to {
         let game = args.rules.game(&args.seats.boards[0])?;
-        super::board_args::square_state_only(game.board(), "race")?;
+        super::board_args::square_state_only(&game, "race")?;
         let races = game.race_table(players.from..=players.to, &settings)?;
         if args.output.json {
             write_json(out, &table_json(game.board(), &races))?;

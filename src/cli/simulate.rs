@@ -9,7 +9,7 @@ use ladders::board::Board;
 use ladders::report::chart::simulation_svg;
 use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
 use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
-use ladders::simulate::race::RaceSimulation;
+use ladders::simulate::RaceSimulation;
 use ladders::simulate::{SimOptions, Simulation, DEFAULT_MAX_TURNS};
 use ladders::{Game, Meeting, MAX_GAMES};
 
@@ -145,7 +145,7 @@ pub fn parse_games(text: &str) -> Result<u64, String> {
     let bad = || {
         format!(
             "{} is not a number of games (examples: 1000000, 1_000_000, 1e6, 1M)",
-            ladders::text::echo(text)
+            ladders::internals::echo(text)
         )
     };
     let value = if let Ok(v) = num.parse::<u64>() {

@@ -5,9 +5,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
+use ladders::internals::printable;
+use ladders::internals::{parse_turns, read_sample};
 use ladders::report::verify::{to_json, write_text, VerifyReport};
-use ladders::simulate::sample::{parse_turns, read_sample};
-use ladders::text::printable;
 use ladders::{Game, Sample};
 
 use super::board_args::{claim_stdin, BoardArgs};

@@ -72,7 +72,7 @@ pub struct SeatResult {
     /// The probability that this seat finishes first.
     pub win: Interval,
     /// The seat's expected final score: only for seats sharing a board with point squares
-    /// ([`super::shared`]).
+    /// (`super::shared`).
     pub score: Option<Interval>,
 }
 
@@ -110,7 +110,7 @@ pub enum Method {
     #[serde(rename = "stepped")]
     SteppedJoint,
     /// Every seat on the same board: the joint values solved over positions relative to the
-    /// mover, with a certified error bound ([`super::relative`]).
+    /// mover, with a certified error bound (`super::relative`).
     #[serde(rename = "relative")]
     RelativePositions,
     /// Seats sharing a board that changes during a game: the joint values solved in floats

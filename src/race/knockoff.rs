@@ -90,8 +90,8 @@ pub enum KnockOffError {
     /// Every seat plays the same board, but even relative positions need too much memory.
     #[error(transparent)]
     Relative(RelativeError),
-    /// The joint chain could need more memory than [`KNOCK_OFF_MEMORY`] (refused before
-    /// anything is allocated, [`memory_fits`]).
+    /// The joint chain could need more memory than `KNOCK_OFF_MEMORY` (refused before
+    /// anything is allocated, `memory_fits`).
     #[error(
         "the knock-off joint chain may need up to {:.3e} states, about {:.1} GB of memory (the \
          limit is {:.0} GB)",

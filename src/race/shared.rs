@@ -402,7 +402,7 @@ pub enum SharedError {
         /// The limit.
         limit: usize,
     },
-    /// The joint chain may need more memory than [`SHARED_MEMORY`], whatever
+    /// The joint chain may need more memory than `SHARED_MEMORY`, whatever
     /// [`SharedOptions::state_limit`] allows (refused before it is built).
     #[error(
         "{players} players sharing this board: the joint chain may have up to {bound:.3e} states \
@@ -429,7 +429,7 @@ pub enum SharedError {
     /// The certified solve failed.
     #[error("the shared race could not be certified: {0}")]
     Layered(LayeredError, usize),
-    /// A reachable turn of the shared game can go on for ever ([`endless_shared_turn`]).
+    /// A reachable turn of the shared game can go on for ever (`endless_shared_turn`).
     #[error(
         "{players} players sharing the board can reach a turn that goes on for ever (the chance \
          that it never ends is above 0): seat {seat}'s turn with the seats on squares \
@@ -586,7 +586,7 @@ pub fn endless_shared_turn(
 ///
 /// ```
 /// use ladders::board::Board;
-/// use ladders::race::shared::{shared_race, SharedOptions};
+/// use ladders::internals::{shared_race, SharedOptions};
 /// use num_rational::BigRational;
 /// // A coin, the one-use ladder 1 -> 3 on a board of 3: the first seat's 1 breaks it.
 /// let b = Board::from_toml_str("size = 3\nladders = [[1, 3]]\nonce = [1]\n[rules]\ndie = 2\n", "t").unwrap();

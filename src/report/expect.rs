@@ -203,7 +203,7 @@ pub fn to_json<'a>(
 
 /// Writes the text report of `expect --float`: the same lines, floating point, no fractions,
 /// each figure with the significant digits the solve stands behind
-/// ([`crate::analysis::float_trust`]) and at most `--digits` after the point.
+/// (`crate::analysis::float_trust`) and at most `--digits` after the point.
 ///
 /// # Errors
 ///

@@ -5,7 +5,7 @@
 
 use ladders::analysis::{DistributionOptions, Expectation};
 use ladders::board::{DieChoice, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::num::decimal::{sqrt_fixed, to_f64};
+use ladders::internals::{sqrt_fixed, to_f64};
 use ladders::report::{board_svg, DrawOptions, Heat};
 use ladders::{Error, Game, Race};
 use serde::Deserialize;

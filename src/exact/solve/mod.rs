@@ -185,7 +185,7 @@ impl<'a> System<'a> {
 ///
 /// # Errors
 ///
-/// [`Singular`] when A is singular.
+/// `Singular` when A is singular.
 ///
 /// # Panics
 ///
