@@ -338,15 +338,22 @@ fn the_library_imports_only_its_own_layer_and_the_ones_below() {
 /// Only the board and the game know the rule variants and which boards change during a game:
 /// every other module, the command line's too, reads the capability record
 /// (`game::Capabilities`) or runs once, generic over the player's state
-/// (`chain::on_player_chain!`). Test code may ask (it builds boards of each kind).
+/// (`chain::on_player_chain!`). Test code may ask (it builds boards of each kind), and naming a
+/// rule's value is not asking (the rule variants `check` tries, clap's `RollAgain::parse`): a
+/// line that names a `RollAgain::` variant and matches or compares (`=>`, `==`, `!=`,
+/// `matches!`, `if let`) is.
 #[test]
 fn only_the_board_and_the_game_match_roll_again_variants_or_ask_is_stateful() {
-    let asked = [
-        "is_stateful()",
+    let variants = [
         "RollAgain::None",
         "RollAgain::Unlimited",
         "RollAgain::Forfeit",
     ];
+    let tests = ["=>", "==", "!=", "matches!", "if let", "let Some(RollAgain"];
+    let asks = |code: &str| {
+        code.contains("is_stateful()")
+            || (variants.iter().any(|v| code.contains(v)) && tests.iter().any(|t| code.contains(t)))
+    };
     let library = library_files();
     let mut files: Vec<PathBuf> = library
         .iter()
@@ -358,10 +365,8 @@ fn only_the_board_and_the_game_match_roll_again_variants_or_ask_is_stateful() {
     let mut problems = Vec::new();
     for path in &files {
         let text = fs::read_to_string(path).expect("a readable source file");
-        for (line, code) in code_lines(&text) {
-            for what in asked.iter().filter(|a| code.contains(*a)) {
-                problems.push(format!("{}:{line}: {what}", path.display()));
-            }
+        for (line, code) in code_lines(&text).into_iter().filter(|(_, c)| asks(c)) {
+            problems.push(format!("{}:{line}: {}", path.display(), code.trim()));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
