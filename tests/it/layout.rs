@@ -335,6 +335,38 @@ fn the_library_imports_only_its_own_layer_and_the_ones_below() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// Only the board and the game know the rule variants and which boards change during a game:
+/// every other module, the command line's too, reads the capability record
+/// (`game::Capabilities`) or runs once, generic over the player's state
+/// (`chain::on_player_chain!`). Test code may ask (it builds boards of each kind).
+#[test]
+fn only_the_board_and_the_game_match_roll_again_variants_or_ask_is_stateful() {
+    let asked = [
+        "is_stateful()",
+        "RollAgain::None",
+        "RollAgain::Unlimited",
+        "RollAgain::Forfeit",
+    ];
+    let library = library_files();
+    let mut files: Vec<PathBuf> = library
+        .iter()
+        .filter(|f| !f.test && f.top != "board" && f.top != "game")
+        .map(|f| f.path.clone())
+        .collect();
+    rust_files(&src().join("cli"), &mut files);
+    files.push(src().join("main.rs"));
+    let mut problems = Vec::new();
+    for path in &files {
+        let text = fs::read_to_string(path).expect("a readable source file");
+        for (line, code) in code_lines(&text) {
+            for what in asked.iter().filter(|a| code.contains(*a)) {
+                problems.push(format!("{}:{line}: {what}", path.display()));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// The reader itself: test items, comments and strings are not code, and a path's first name is
 /// its module.
 #[test]

@@ -59,6 +59,33 @@ fn fixed_point_roundings_of_a_third_and_of_products() {
     assert_eq!(unscaled(&12u32.into(), 4), q(3, 4));
 }
 
+#[test]
+fn floats_on_either_side_of_a_fraction() {
+    // 1/3 lies strictly between two neighbouring floats; 1/4 is a float, its own bound both
+    // ways; the comparison in integers agrees with BigRational's own.
+    for x in [q(1, 3), q(2, 3), q(1, 10), q(7, 1), q(1, 1 << 40) * q(1, 3)] {
+        let (down, up) = (float_outward(&x, false), float_outward(&x, true));
+        let (down, up) = (down.unwrap(), up.unwrap());
+        assert!(BigRational::from_float(down).unwrap() <= x, "{x}");
+        assert!(BigRational::from_float(up).unwrap() >= x, "{x}");
+        assert!(up.to_bits() - down.to_bits() <= 1, "{x}");
+    }
+    let (down, up) = (
+        float_outward(&q(1, 3), false),
+        float_outward(&q(1, 3), true),
+    );
+    assert_eq!(up.unwrap().to_bits() - down.unwrap().to_bits(), 1);
+    assert_eq!(float_outward(&q(1, 4), true), Some(0.25));
+    assert_eq!(float_outward(&q(1, 4), false), Some(0.25));
+    assert_eq!(float_outward(&q(0, 1), true), Some(0.0));
+    for x in [q(1, 3), q(3, 1), q(5, 4), q(1, 1 << 50)] {
+        for f in [0.0, 0.25, 1.0 / 3.0, 3.0, 1.25, 1e-15, 2f64.powi(-50)] {
+            let exact = BigRational::from_float(f).unwrap();
+            assert_eq!(compare_with_float(&x, f), Some(x.cmp(&exact)), "{x} {f}");
+        }
+    }
+}
+
 proptest! {
     #[test]
     fn a_bound_lies_on_its_side_within_the_bits_kept(
