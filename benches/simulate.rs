@@ -31,11 +31,7 @@ fn bench_all_threads(c: &mut Criterion) {
     let mut group = c.benchmark_group("simulate_all_threads");
     group.sample_size(10);
     let board = builtin("efi").unwrap();
-    let options = SimOptions {
-        games: 1_000_000,
-        seed: 1,
-        max_turns: 10_000,
-    };
+    let options = SimOptions::new(1_000_000, 1).max_turns(10_000);
     let rolls = simulate(&board, &options, &|_| {}).total_rolls;
     group.throughput(Throughput::Elements(rolls));
     group.bench_function("efi_1M_games_rolls", |b| {

@@ -175,6 +175,7 @@ impl RollOn {
 
 /// The rules a board is played with (the `[rules]` table of a board file).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
 pub struct Rules {
     /// 0: off the board (the first roll lands on square r); s >= 1: standing on square s.
     pub start: Square,

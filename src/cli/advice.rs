@@ -13,18 +13,10 @@ use std::fmt;
 
 use ladders::analysis::FloatUntrusted;
 use ladders::generate::GenerateError;
-use ladders::internals::ChainTooBig;
-use ladders::internals::DuelTooLong;
-use ladders::internals::KnockOffError;
-use ladders::internals::MomentsError;
-use ladders::internals::PgfTooLong;
-use ladders::internals::RelativeError;
-use ladders::internals::SensitivityError;
-use ladders::internals::SharedError;
-use ladders::internals::SolveTooLong;
-use ladders::internals::SquaresTooLong;
-use ladders::internals::StatefulTooBig;
-use ladders::internals::TooMuchWork;
+use ladders::internals::{
+    ChainTooBig, DuelTooLong, KnockOffError, MomentsError, PgfTooLong, RelativeError,
+    SensitivityError, SharedError, SolveTooLong, SquaresTooLong, StatefulTooBig, TooMuchWork,
+};
 use ladders::race::RaceError;
 
 /// The subcommands whose remedies differ (their flags).

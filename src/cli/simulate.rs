@@ -191,11 +191,7 @@ fn in_pool<T: Send>(args: &SimArgs, body: impl FnOnce(u64) -> T + Send) -> Resul
 
 /// The options of the simulator for `seed`.
 fn sim_options(args: &SimArgs, seed: u64) -> SimOptions {
-    SimOptions {
-        games: args.games,
-        seed,
-        max_turns: args.max_turns,
-    }
+    SimOptions::new(args.games, seed).max_turns(args.max_turns)
 }
 
 /// Plays one player's games ([`Game::simulation`]) with the thread count; the library's stage

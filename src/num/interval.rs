@@ -97,6 +97,7 @@ impl Interval {
 
 /// The digits an interval makes certain.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CertifiedDigits {
     /// The decimal text, e.g. `0.513823`.
     pub text: String,

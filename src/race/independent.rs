@@ -44,6 +44,7 @@ use crate::num::interval::Interval;
 
 /// What to compute and how far.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct RaceOptions {
     /// Digits after the point every answer must certify.
     pub digits: usize,

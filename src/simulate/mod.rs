@@ -54,6 +54,7 @@ pub const DEFAULT_MAX_TURNS: u64 = 10_000;
 
 /// What to simulate.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct SimOptions {
     /// Games to play.
     pub games: u64,
@@ -63,8 +64,26 @@ pub struct SimOptions {
     pub max_turns: u64,
 }
 
+impl SimOptions {
+    /// `games` games with `seed`, each capped at [`DEFAULT_MAX_TURNS`] turns.
+    pub fn new(games: u64, seed: u64) -> SimOptions {
+        SimOptions {
+            games,
+            seed,
+            max_turns: DEFAULT_MAX_TURNS,
+        }
+    }
+
+    /// The same options with games stopped after `max_turns` turns.
+    pub fn max_turns(mut self, max_turns: u64) -> SimOptions {
+        self.max_turns = max_turns;
+        self
+    }
+}
+
 /// A game kept for the report.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GameSeen {
     /// Turns it took.
     pub turns: u64,
@@ -76,6 +95,7 @@ pub struct GameSeen {
 
 /// The result of a simulation: everything the reports show, as counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Simulation {
     /// The options it ran with.
     pub seed: u64,
@@ -121,7 +141,7 @@ pub struct Simulation {
 /// use ladders::board::builtin;
 /// use ladders::simulate::{simulate, SimOptions};
 /// let tiny = builtin("tiny").unwrap();
-/// let sim = simulate(&tiny, &SimOptions { games: 1000, seed: 7, max_turns: 100 }, &|_| {});
+/// let sim = simulate(&tiny, &SimOptions::new(1000, 7).max_turns(100), &|_| {});
 /// assert_eq!(sim.games, 1000);
 /// assert!(sim.turns.min().unwrap() >= 2); // the tiny board needs two heads
 /// ```

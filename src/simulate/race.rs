@@ -70,6 +70,7 @@ pub struct RaceSimOptions {
 
 /// The result of a race simulation, as counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RaceSimulation {
     /// The seed.
     pub seed: u64,
@@ -257,6 +258,7 @@ fn play(seats: &[Seat], options: &RaceSimOptions, dice: &mut Dice, tally: &mut R
 
 /// The exact (or certified) answers a race simulation is checked against, as floats.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct RaceExact {
     /// The race as [`crate::race`] computed it.
     pub race: Race,
@@ -340,6 +342,7 @@ impl RaceExact {
 
 /// Pearson's chi-square of the seats' win counts.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SeatChiSquare {
     /// The statistic.
     pub statistic: f64,
@@ -355,6 +358,7 @@ pub struct SeatChiSquare {
 
 /// A race simulation against the exact race.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct RaceComparison {
     /// Per seat: its win share against its win probability.
     pub seats: Vec<ZTest>,

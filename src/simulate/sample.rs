@@ -333,6 +333,7 @@ pub enum MeanError {
 
 /// A mean (or a standard deviation) as written: the interval of values its digits stand for.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct MeanInterval {
     /// The text as given.
     pub text: String,

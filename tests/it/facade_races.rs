@@ -9,7 +9,7 @@ use ladders::board::{RollAgain, RuleOverrides, BUILTIN_BOARDS};
 use ladders::internals::KnockOffError;
 use ladders::internals::SharedError;
 use ladders::race::Method;
-use ladders::simulate::{SimOptions, DEFAULT_MAX_TURNS};
+use ladders::simulate::SimOptions;
 use ladders::{Error, Game, Interval, Meeting, Race, RaceSettings, Unit};
 use num_rational::BigRational;
 use serde_json::Value;
@@ -242,11 +242,7 @@ fn a_shared_race_that_cannot_be_certified_keeps_its_typed_error() {
 /// threads).
 fn race_check_same_as_cli(seats: &[Game], meeting: Meeting, args: &[&str]) {
     let exact = Game::race_check_law(seats, meeting).unwrap();
-    let options = SimOptions {
-        games: 2_000,
-        seed: 3,
-        max_turns: DEFAULT_MAX_TURNS,
-    };
+    let options = SimOptions::new(2_000, 3);
     let sim = Game::race_simulation(seats, meeting, &options).unwrap();
     let judged = Game::judge_race_simulation(&exact, &sim).unwrap();
     let mut args = args.to_vec();
@@ -306,11 +302,7 @@ fn a_censored_race_sample_is_refused_by_the_judgement() {
     let tiny = Game::builtin("tiny").unwrap();
     let two = [tiny.clone(), tiny];
     let exact = Game::race_check_law(&two, Meeting::Never).unwrap();
-    let options = SimOptions {
-        games: 1_000,
-        seed: 1,
-        max_turns: 2,
-    };
+    let options = SimOptions::new(1_000, 1).max_turns(2);
     let sim = Game::race_simulation(&two, Meeting::Never, &options).unwrap();
     let Err(Error::CensoredRace {
         capped, races, cap, ..
