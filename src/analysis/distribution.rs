@@ -203,7 +203,7 @@ pub enum Stop {
     Turns,
     /// P(T > N) fell below the tail threshold.
     Tail,
-    /// The game can go on forever and [`TRAP_DEFAULT_TURNS`] turns were computed.
+    /// The game can go on forever and `TRAP_DEFAULT_TURNS` turns were computed.
     TrapLimit,
 }
 
@@ -302,7 +302,7 @@ pub struct TooMuchWork {
     pub states: usize,
     /// The decay rate.
     pub rho: f64,
-    /// The estimated work, in limb multiply-adds (the limit is [`WORK_LIMIT`]).
+    /// The estimated work, in limb multiply-adds (the limit is `WORK_LIMIT`).
     pub work: f64,
 }
 
@@ -363,14 +363,15 @@ pub fn ln_rational(x: &BigRational) -> f64 {
 ///
 /// [`TooMuchWork`] when the turns asked for, or the turns the tail needs to fall below the
 /// threshold (estimated from rho), on so large a chain, would take the exact stepping more than
-/// about a minute ([`WORK_LIMIT`]).
+/// about a minute (`WORK_LIMIT`).
 ///
 /// # Examples
 ///
 /// ```
-/// use ladders::analysis::distribution::{distribution, DistributionOptions};
+/// use ladders::internals::distribution;
+/// use ladders::analysis::DistributionOptions;
 /// use ladders::board::builtin;
-/// use ladders::chain::Chain;
+/// use ladders::internals::Chain;
 /// use num_rational::BigRational;
 /// // boards/tiny.toml: P(T = n) = (n - 1) / 2^n.
 /// let tiny = builtin("tiny").unwrap();

@@ -399,13 +399,13 @@ pub fn row_bits<S: ChainState>(chain: &Chain<S>) -> f64 {
     (bits / n as f64).max(1.0)
 }
 
-/// Why [`checked_moments`] gave no moments.
+/// Why `checked_moments` gave no moments.
 #[derive(Debug, thiserror::Error)]
 pub enum MomentsError {
     /// Some reachable state cannot finish: the moments are infinite.
     #[error(transparent)]
     Singular(#[from] Singular),
-    /// Neither route would finish in about [`SECONDS_LIMIT`].
+    /// Neither route would finish in about `SECONDS_LIMIT`.
     #[error(
         "moments to order {asked}: too long on this board ({states} transient states, estimated \
          before starting): the generating function would take about {pgf_seconds:.0} s and the \

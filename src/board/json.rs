@@ -110,11 +110,6 @@ impl<'a> RulesJson<'a> {
     }
 }
 
-/// The rules alone, as in the board file.
-pub fn rules_json(rules: &Rules) -> serde_json::Value {
-    serde_json::to_value(RulesJson::new(rules)).expect("rules serialize")
-}
-
 /// A board's rules, as in the board file.
 pub fn board_rules_json(board: &Board) -> serde_json::Value {
     serde_json::to_value(RulesJson::of(board)).expect("rules serialize")

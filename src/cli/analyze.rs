@@ -4,9 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::json::SummaryJson;
-use ladders::report::analyze::write_text;
-use ladders::report::json::Report;
+use ladders::report::{write_analyze as write_text, Report, SummaryJson};
 use ladders::Game;
 
 use ladders::board::DEFAULT_BOARD;
@@ -65,7 +63,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         return super::expect::die_table(&args.board, range, digits, format, out);
     }
     let game = Game::from_board(args.board.load()?);
-    super::board_args::square_state_only(game.board(), "analyze")?;
+    super::board_args::square_state_only(&game, "analyze")?;
     let summary = game.summary()?;
     let digits = args.output.digits.get();
     if args.output.format.json {

@@ -4,11 +4,12 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::distribution::{default_tail, DistributionOptions};
-use ladders::analysis::json::DistributionJson;
-use ladders::analysis::shown::ShownDistribution;
-use ladders::report::distribution::{write_csv, write_text};
-use ladders::report::json::Report;
+use ladders::analysis::DistributionOptions;
+use ladders::analysis::ShownDistribution;
+use ladders::internals::default_tail;
+use ladders::report::{
+    write_distribution as write_text, write_distribution_csv as write_csv, DistributionJson, Report,
+};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -96,7 +97,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(path) = &args.svg {
         // The chart is drawn from the exact law.
         let dist = game.distribution(&options)?;
-        let svg = ladders::report::chart::distribution_svg(board, &dist)?;
+        let svg = ladders::report::distribution_svg(board, &dist)?;
         if super::draw::write_svg(path, &svg, out)? {
             return Ok(exit::code(exit::SUCCESS));
         }

@@ -6,9 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use ladders::report::duel::{write_text, DuelReport};
-use ladders::report::json::Report;
-use ladders::DuelJson;
+use ladders::report::{write_duel as write_text, DuelJson, DuelReport, Report};
 
 use super::exit;
 use super::output::write_json;
@@ -90,7 +88,7 @@ pub fn positioned_games(args: &Args, from: &[u32]) -> Result<Vec<ladders::Game>>
                 rules.reverse = !rules.reverse;
             }
             let game = rules.game(name)?;
-            super::board_args::square_state_only(game.board(), "race")?;
+            super::board_args::square_state_only(&game, "race")?;
             Ok(game)
         })
         .collect()

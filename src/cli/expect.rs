@@ -4,14 +4,15 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::moments::Moments;
-use ladders::analysis::stateful::Score;
-use ladders::num::decimal::fixed;
-use ladders::report::expect::{
-    float_to_json, to_json, write_float_text, write_text, ExpectOptions,
+use ladders::analysis::Moments;
+use ladders::analysis::Score;
+use ladders::internals::fixed;
+use ladders::report::exact_text;
+use ladders::report::write_moments;
+use ladders::report::{
+    expect_float_json as float_to_json, expect_json as to_json, write_expect as write_text,
+    write_expect_float as write_float_text, ExpectOptions,
 };
-use ladders::report::moments::write_text as write_moments;
-use ladders::report::text::exact_text;
 use ladders::Expectations;
 
 use super::board_args::BoardArgs;
@@ -118,13 +119,13 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         if let (Some(m), Some(obj)) = (&moments, value.as_object_mut()) {
             obj.insert(
                 "moments".into(),
-                ladders::report::json::value_at_digits(m, options.digits)?,
+                ladders::report::value_at_digits(m, options.digits)?,
             );
         }
         if let (Some(s), Some(map)) = (&score, value.as_object_mut()) {
             map.insert(
                 "score".into(),
-                ladders::report::json::value_at_digits(s, options.digits)?,
+                ladders::report::value_at_digits(s, options.digits)?,
             );
         }
         write_json(out, &with_policy(&game, value))?;
@@ -176,12 +177,10 @@ pub(super) fn die_table(
     match format {
         DieTable::Json => write_json(
             out,
-            &ladders::report::json::Report::new(board, &sweep, digits).to_value()?,
+            &ladders::report::Report::new(board, &sweep, digits).to_value()?,
         )?,
-        DieTable::Csv => ladders::report::design::write_die_sweep_csv(out, &sweep, digits, false)?,
-        DieTable::Text => {
-            ladders::report::design::write_die_sweep(out, board, &sweep, digits, false)?
-        }
+        DieTable::Csv => ladders::report::write_die_sweep_csv(out, &sweep, digits, false)?,
+        DieTable::Text => ladders::report::write_die_sweep(out, board, &sweep, digits, false)?,
     }
     Ok(exit::code(exit::SUCCESS))
 }

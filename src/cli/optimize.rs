@@ -5,9 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use ladders::report::json::Report;
-use ladders::report::optimize::{write_text, OptimizeReport};
-use ladders::OptimizedJson;
+use ladders::report::{write_optimize as write_text, OptimizeReport, OptimizedJson, Report};
 
 use super::board_args::BoardArgs;
 use super::exit;

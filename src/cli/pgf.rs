@@ -5,9 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::json::PgfJson;
-use ladders::report::json::Report;
-use ladders::report::pgf::{cas_line, write_text, PgfFormat};
+use ladders::report::{cas_line, write_pgf as write_text, PgfFormat, PgfJson, Report};
 use ladders::{ClosedForm, Game};
 
 use super::board_args::BoardArgs;

@@ -6,9 +6,11 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use ladders::board::Board;
-use ladders::report::race::{write_table_text, write_text, RaceReportOptions};
+use ladders::report::{
+    write_race as write_text, write_race_table as write_table_text, RaceJson, RaceReportOptions,
+    RaceTableJson,
+};
 use ladders::{Game, Meeting, RaceSettings};
-use ladders::{RaceJson, RaceTableJson};
 
 use super::board_args::RuleArgs;
 use super::exit;
@@ -142,7 +144,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     settings.distribution = args.distribution;
     if players.from != players.to {
         let game = args.rules.game(&args.seats.boards[0])?;
-        super::board_args::square_state_only(game.board(), "race")?;
+        super::board_args::square_state_only(&game, "race")?;
         let races = game.race_table(players.from..=players.to, &settings)?;
         if args.output.json {
             // Through a `Value`: its keys sorted, as every report's.
@@ -203,6 +205,6 @@ fn write_race_svg(path: &str, games: &[Game], out: &mut dyn Write) -> Result<boo
         .collect::<Result<Vec<_>, _>>()?;
     let laws: Vec<&_> = laws.iter().collect();
     let seats: Vec<&Board> = games.iter().map(Game::board).collect();
-    let svg = ladders::report::chart::race_svg(&seats, &laws)?;
+    let svg = ladders::report::race_svg(&seats, &laws)?;
     super::draw::write_svg(path, &svg, out)
 }

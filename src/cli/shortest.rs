@@ -5,10 +5,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::json::ExtremesJson;
 use ladders::analysis::LikeliestTurns;
-use ladders::report::json::Report;
-use ladders::report::shortest::{write_likeliest, write_text};
+use ladders::report::{write_likeliest, write_shortest as write_text, ExtremesJson, Report};
 
 use super::exit;
 use super::output_args::Json;

@@ -5,11 +5,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
-use ladders::report::json::Report;
-use ladders::report::verify::{write_text, VerifyReport};
-use ladders::simulate::json::{CheckJson, VerifyJson};
-use ladders::simulate::sample::{parse_turns, read_sample};
-use ladders::text::printable;
+use ladders::internals::printable;
+use ladders::internals::{parse_turns, read_sample};
+use ladders::report::{write_verify as write_text, CheckJson, Report, VerifyJson, VerifyReport};
 use ladders::{Game, Sample};
 
 use super::board_args::{claim_stdin, BoardArgs};

@@ -95,7 +95,7 @@ impl<'a> DuelJson<'a> {
                 .pairs
                 .iter()
                 .map(|p| match (&p.first_wins, &p.error) {
-                    (Some(chance), _) => PairJson::Certified(Box::new(CertifiedPair {
+                    (Some(chance), _) => PairJson::Certified(Box::new(PairChances {
                         advantage_points: IntervalJson::new(
                             advantage(chance),
                             digits.saturating_sub(2),
@@ -121,7 +121,7 @@ impl<'a> DuelJson<'a> {
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 enum PairJson<'a> {
-    Certified(Box<CertifiedPair<'a>>),
+    Certified(Box<PairChances<'a>>),
     Failed {
         error: Option<&'a str>,
         name: &'a str,
@@ -130,7 +130,7 @@ enum PairJson<'a> {
 
 /// A certified pair: the first mover's chance and advantage, and what the sweeps proved.
 #[derive(Clone, Debug, Serialize)]
-struct CertifiedPair<'a> {
+struct PairChances<'a> {
     advantage_points: IntervalJson,
     deviation_gain_bound: f64,
     first_wins: IntervalJson,

@@ -40,11 +40,11 @@ use crate::analysis::shortest::{extremes, Extremes};
 use crate::analysis::squares::{
     check_square_answers, square_answers, squares_seconds, SquareAnswers,
 };
-use crate::analysis::stateful::{board_distribution, law_chain};
+use crate::analysis::stateful::board_distribution;
 use crate::analysis::stateful_fits::Needs;
 use crate::board::format::{load_spec, parse_spec};
 use crate::board::{near_builtin_names, Board, BoardSpec, RuleOverrides, BUILTIN_BOARDS};
-use crate::chain::{Chain, ChainState};
+use crate::chain::{on_player_chain, Chain, ChainState, Memory};
 use crate::game::Capabilities;
 use crate::progress::{self, Listener};
 
@@ -259,12 +259,12 @@ impl Game {
     /// for ever (the moments are infinite).
     pub fn moments(&self, k: usize) -> Result<Moments, Error> {
         self.no_choice()?;
-        if !Capabilities::of(&self.board).stateless {
-            self.stateful_fits(Needs::LawSolve)?;
-            return self.watched(|| self.moments_of(&law_chain(&self.board), k))?;
-        }
         self.chain_fits()?;
-        self.watched(|| self.moments_of(&Chain::for_board(&self.board), k))?
+        self.stateful_fits(Needs::LawSolve)?;
+        self.watched(|| {
+            on_player_chain!(&self.board, Memory::Turns, |_, chain| self
+                .moments_of(chain, k))
+        })?
     }
 
     /// The exact law of the number of turns: P(T = n) and P(T > n) up to the turns `options`
@@ -295,9 +295,9 @@ impl Game {
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::Law)?;
-        self.watched(|| match Capabilities::of(&self.board).stateless {
-            true => self.closed_form(&Chain::for_board(&self.board)),
-            false => self.closed_form(&law_chain(&self.board)),
+        self.watched(|| {
+            on_player_chain!(&self.board, Memory::Turns, |_, chain| self
+                .closed_form(chain))
         })?
     }
 

@@ -7,8 +7,8 @@ use serde::{Serialize, Serializer};
 
 use crate::board::json::{BoardJson, RulesJson};
 use crate::board::Board;
+use crate::num::interval::CertifiedJson;
 use crate::num::json::with_digits;
-use crate::race::interval::CertifiedJson;
 use crate::race::{Interval, Method, Race};
 
 /// One race of `boards` (one per seat, in playing order) as `race --json` writes it; with

@@ -33,16 +33,18 @@ use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::fixed::{dyadic, mul_down, mul_up, supersolution, FixedChain, FixedStepper};
-use super::interval::Interval;
+use super::fixed::{supersolution, FixedChain, FixedStepper};
 use crate::analysis::distribution::RHO_TRUSTED_BELOW;
 use crate::analysis::spectral::spectral_bounds;
 use crate::board::{Board, Square};
 use crate::chain::{Chain, Trap};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
+use crate::num::dyadic::{mul_down, mul_up, unscaled as dyadic};
+use crate::num::interval::Interval;
 
 /// What to compute and how far.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct RaceOptions {
     /// Digits after the point every answer must certify.
     pub digits: usize,
@@ -71,7 +73,7 @@ pub struct SeatResult {
     /// The probability that this seat finishes first.
     pub win: Interval,
     /// The seat's expected final score: only for seats sharing a board with point squares
-    /// ([`super::shared`]).
+    /// (`super::shared`).
     pub score: Option<Interval>,
 }
 
@@ -109,7 +111,7 @@ pub enum Method {
     #[serde(rename = "stepped")]
     SteppedJoint,
     /// Every seat on the same board: the joint values solved over positions relative to the
-    /// mover, with a certified error bound ([`super::relative`]).
+    /// mover, with a certified error bound (`super::relative`).
     #[serde(rename = "relative")]
     RelativePositions,
     /// Seats sharing a board that changes during a game: the joint values solved in floats

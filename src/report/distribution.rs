@@ -75,7 +75,7 @@ fn write_summary(out: &mut dyn Write, board: &Board, dist: &ShownDistribution) -
 }
 
 /// Writes the text report: the summary, then the table (or the bar chart); a table longer than
-/// [`SUMMARY_FIRST_ROWS`] comes first and the summary after it.
+/// `SUMMARY_FIRST_ROWS` comes first and the summary after it.
 ///
 /// # Errors
 ///

@@ -8,7 +8,7 @@ use super::optimize::rule_line;
 use super::text::{board_line, rules_line};
 use crate::board::Board;
 use crate::facade::{advantage, upper_f64, Duel, DuelPair, DuelProof};
-use crate::race::interval::certified_digits;
+use crate::num::interval::certified_digits;
 
 /// What the report shows.
 pub struct DuelReport<'a> {

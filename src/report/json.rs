@@ -4,7 +4,7 @@
 use num_rational::BigRational;
 use serde::Serialize;
 
-pub use crate::board::json::{board_rules_json, rules_json, BoardJson, JumpPairs, RulesJson};
+pub use crate::board::json::{board_rules_json, BoardJson, RulesJson};
 use crate::board::Board;
 use crate::num::decimal::fixed;
 

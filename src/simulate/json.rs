@@ -18,8 +18,8 @@ use super::{GameSeen, Histogram, Simulation};
 use crate::board::json::RulesJson;
 use crate::board::{Board, Square};
 use crate::game::Capabilities;
+use crate::num::interval::CertifiedJson;
 use crate::num::json::{with_digits, DECIMAL_DIGITS};
-use crate::race::interval::CertifiedJson;
 
 /// A total over all games, and per game.
 fn per_game(total: u64, games: u64) -> f64 {

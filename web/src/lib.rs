@@ -3,12 +3,12 @@
 //! `{"ok": ...}` or `{"error": ...}`. No analysis here: loading, the questions and their cost
 //! checks are the façade's, the picture is `ladders::report`'s (as `ladders draw --svg` makes it).
 
-use ladders::analysis::json::{DistributionJson, ExtremesJson};
 use ladders::analysis::{DistributionOptions, Expectation};
 use ladders::board::{Board, DieChoice, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::num::decimal::{sqrt_fixed, to_f64};
+use ladders::internals::{sqrt_fixed, to_f64};
 use ladders::report::{board_svg, DrawOptions, Heat};
-use ladders::{Error, Game, Race, RaceJson};
+use ladders::report::{DistributionJson, ExtremesJson, RaceJson};
+use ladders::{Error, Game, Race};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use wasm_bindgen::prelude::wasm_bindgen;
