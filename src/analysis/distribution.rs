@@ -29,7 +29,7 @@ use crate::board::Square;
 use crate::chain::{Chain, ChainState, Trap};
 use crate::exact::certified::MergedRows;
 use crate::exact::step::IntegerChain;
-use crate::num::decimal::to_f64;
+use crate::num::decimal::{certified_digits, to_f64};
 
 /// The default tail: stop once P(T > n) < 10^-12.
 pub fn default_tail() -> BigRational {
@@ -158,6 +158,43 @@ pub struct Decay {
     pub settles_after: Option<usize>,
 }
 
+impl Decay {
+    /// A sentence a person understands for the tail's decay.
+    ///
+    /// rho = 0.9306 settled after 60 turns reads "beyond about 60 turns, each extra turn multiplies
+    /// the chance the game is still going by 0.931" (the tests below).
+    pub fn sentence(&self) -> String {
+        let rho = self.rho_text(3);
+        match self.settles_after {
+            Some(n) => format!(
+                "beyond about {n} turns, each extra turn multiplies the chance the game is still going by {rho}"
+            ),
+            // No settled ratio: on a periodic chain P(T > n + 1) / P(T > n) oscillates, and with a
+            // multiple root it tends to rho only slowly; the n-th root of P(T > n) tends to rho
+            // whenever the game always ends.
+            None => format!(
+                "the chance the game is still going after n turns shrinks like {rho}^n in the long run (its n-th root tends to {rho}; the ratio of consecutive turns need not settle)"
+            ),
+        }
+    }
+
+    /// rho to the digits (at most `digits`, at least 3) that both its proved bounds round to, or
+    /// the estimate marked `about` when they differ at 3 digits.
+    ///
+    /// Bounds 0.972291 and 0.972294 give "0.97229"; bounds 0.4 and 0.6 give "about 0.500" (the
+    /// tests below).
+    pub fn rho_text(&self, digits: usize) -> String {
+        let proved = match (
+            BigRational::from_float(self.low),
+            BigRational::from_float(self.high),
+        ) {
+            (Some(low), Some(high)) => certified_digits(&low, &high, digits).map(|(_, text)| text),
+            _ => None,
+        };
+        proved.unwrap_or_else(|| format!("about {:.3}", self.rho))
+    }
+}
+
 /// Why the stepping stopped.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -167,7 +204,7 @@ pub enum Stop {
     Turns,
     /// P(T > N) fell below the tail threshold.
     Tail,
-    /// The game can go on forever and [`TRAP_DEFAULT_TURNS`] turns were computed.
+    /// The game can go on forever and `TRAP_DEFAULT_TURNS` turns were computed.
     TrapLimit,
 }
 
@@ -266,7 +303,7 @@ pub struct TooMuchWork {
     pub states: usize,
     /// The decay rate.
     pub rho: f64,
-    /// The estimated work, in limb multiply-adds (the limit is [`WORK_LIMIT`]).
+    /// The estimated work, in limb multiply-adds (the limit is `WORK_LIMIT`).
     pub work: f64,
 }
 
@@ -329,14 +366,15 @@ pub fn ln_rational(x: &BigRational) -> f64 {
 ///
 /// [`TooMuchWork`] when the turns asked for, or the turns the tail needs to fall below the
 /// threshold (estimated from rho), on so large a chain, would take the exact stepping more than
-/// about a minute ([`WORK_LIMIT`]).
+/// about a minute (`WORK_LIMIT`).
 ///
 /// # Examples
 ///
 /// ```
-/// use ladders::analysis::distribution::{distribution, DistributionOptions};
+/// use ladders::internals::distribution;
+/// use ladders::analysis::DistributionOptions;
 /// use ladders::board::builtin;
-/// use ladders::chain::Chain;
+/// use ladders::internals::Chain;
 /// use num_rational::BigRational;
 /// // boards/tiny.toml: P(T = n) = (n - 1) / 2^n.
 /// let tiny = builtin("tiny").unwrap();
@@ -815,5 +853,37 @@ mod tests {
         .unwrap();
         assert_eq!(d.first_possible(), Some(7));
         assert_eq!(d.stop, Stop::Turns);
+    }
+
+    #[test]
+    fn a_settled_decay_is_told_per_extra_turn() {
+        let d = Decay {
+            rho: 0.9306,
+            low: 0.93059,
+            high: 0.93061,
+            settles_after: Some(60),
+        };
+        assert_eq!(
+            d.sentence(),
+            "beyond about 60 turns, each extra turn multiplies the chance the game is still going by 0.931"
+        );
+    }
+
+    #[test]
+    fn rho_shows_the_digits_its_bounds_prove_or_about() {
+        let d = Decay {
+            rho: 0.97229,
+            low: 0.972291,
+            high: 0.972294,
+            settles_after: None,
+        };
+        assert_eq!(d.rho_text(6), "0.97229");
+        let wide = Decay {
+            rho: 0.5,
+            low: 0.4,
+            high: 0.6,
+            settles_after: None,
+        };
+        assert_eq!(wide.rho_text(6), "about 0.500");
     }
 }

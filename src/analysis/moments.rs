@@ -437,13 +437,13 @@ fn row_lcm_bits<S: ChainState>(chain: &Chain<S>) -> Vec<f64> {
         .collect()
 }
 
-/// Why [`checked_moments`] gave no moments.
+/// Why `checked_moments` gave no moments.
 #[derive(Debug, thiserror::Error)]
 pub enum MomentsError {
     /// Some reachable state cannot finish: the moments are infinite.
     #[error(transparent)]
     Singular(#[from] Singular),
-    /// Neither route would finish in about [`SECONDS_LIMIT`].
+    /// Neither route would finish in about `SECONDS_LIMIT`.
     #[error(
         "moments to order {asked}: too long on this board ({states} transient states, estimated \
          before starting): the generating function would take about {pgf_seconds:.0} s and the \

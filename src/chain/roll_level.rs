@@ -36,7 +36,7 @@ pub struct RollMove {
 /// is a fresh compound move from s' (the square the top throw led to). So the compound move
 /// matrix Q satisfies `Q = R + S Q`, where R holds the rolls that end the turn and S the rolls
 /// that go on. S has row sums at most P(top throw) < 1, so `I - S` is invertible,
-/// `Q = (I - S)^-1 R` (the sum of [`super::compound_move`] in matrix form) and
+/// `Q = (I - S)^-1 R` (the sum of `super::compound_move` in matrix form) and
 ///
 /// `(I - Q) x = b  <=>  (I - S - R) x = (I - S) b`.
 ///

@@ -52,7 +52,7 @@ pub struct ChainSize {
     pub roll_level: bool,
 }
 
-/// The turn chain would need more memory than [`CHAIN_BYTES_LIMIT`].
+/// The turn chain would need more memory than `CHAIN_BYTES_LIMIT`.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 #[error(
     "the turn chain of this board would hold about {} transitions in about {} MB of memory (the \

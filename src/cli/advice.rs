@@ -11,20 +11,12 @@
 
 use std::fmt;
 
-use ladders::analysis::design::SensitivityError;
-use ladders::analysis::distribution::TooMuchWork;
-use ladders::analysis::expectation::SolveTooLong;
-use ladders::analysis::float_trust::FloatUntrusted;
-use ladders::analysis::moments::MomentsError;
-use ladders::analysis::pgf::PgfTooLong;
-use ladders::analysis::squares::SquaresTooLong;
-use ladders::analysis::stateful_fits::StatefulTooBig;
-use ladders::chain::ChainTooBig;
-use ladders::choice::duel::DuelTooLong;
+use ladders::analysis::FloatUntrusted;
 use ladders::generate::GenerateError;
-use ladders::race::knockoff::KnockOffError;
-use ladders::race::relative::RelativeError;
-use ladders::race::shared::SharedError;
+use ladders::internals::{
+    ChainTooBig, DuelTooLong, KnockOffError, MomentsError, PgfTooLong, RelativeError,
+    SensitivityError, SharedError, SolveTooLong, SquaresTooLong, StatefulTooBig, TooMuchWork,
+};
 use ladders::race::RaceError;
 
 /// The subcommands whose remedies differ (their flags).

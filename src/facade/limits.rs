@@ -16,7 +16,9 @@ use crate::analysis::distribution::{
 use crate::analysis::moments::{self, pgf_seconds};
 use crate::analysis::spectral::spectral_radius;
 use crate::analysis::stateful_fits::{check_stateful, Needs, STATEFUL_SECONDS_LIMIT};
-use crate::chain::{check_fits, Chain, ChainSize, ChainState, CHAIN_BYTES_LIMIT};
+use crate::chain::{
+    check_fits, on_player_chain, Chain, ChainSize, ChainState, Memory, CHAIN_BYTES_LIMIT,
+};
 use crate::exact::step::IntegerChain;
 use crate::game::Capabilities;
 
@@ -297,11 +299,7 @@ impl Game {
         if !self.limits.tighter().operations {
             return Ok(());
         }
-        match Capabilities::of(&self.board).stateless {
-            true => self.stepping_fits(&Chain::for_board(&self.board), options),
-            false => {
-                self.stepping_fits(&crate::analysis::stateful::law_chain(&self.board), options)
-            }
-        }
+        on_player_chain!(&self.board, Memory::Turns, |_, chain| self
+            .stepping_fits(chain, options))
     }
 }
