@@ -433,7 +433,7 @@ impl Serialize for Terms<'_> {
 }
 
 /// `pgf --json`: N and D with their degrees, the recurrence with its order and initial terms,
-/// F(1), E[T] = F'(1) (or `infinite` when F(1) < 1), F as SymPy reads it, the proved decay
+/// F(1), E\[T\] = F'(1) (or `infinite` when F(1) < 1), F as SymPy reads it, the proved decay
 /// rate with its constant, and what the search took; exact numbers as `n/d`.
 #[derive(Clone, Debug, Serialize)]
 pub struct PgfJson<'a> {
@@ -547,7 +547,7 @@ fn agreed_digits(low: &BigRational, high: &BigRational) -> Option<String> {
     certified_digits(low, high, 12).map(|(_, text)| text)
 }
 
-/// The exact law of the final score as `expect --json` writes it under `score`: E[score] and
+/// The exact law of the final score as `expect --json` writes it under `score`: E\[score\] and
 /// each score with P(score = s) and P(score >= s), every number as its fraction `n/d` with a
 /// decimal (at the report's digits).
 impl Serialize for Score {
