@@ -22,6 +22,7 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::analysis::expectation::{expect_chain_with, Expectation};
+use crate::analysis::moments::{exact_solve_seconds, SECONDS_LIMIT};
 use crate::analysis::spectral::{spectral_bounds_of, spectral_estimate_of, Radius, TransientQ};
 use crate::analysis::tail_law::{TailLaw, TailLawStart};
 use crate::board::Square;
@@ -314,7 +315,7 @@ pub const RHO_TRUSTED_BELOW: f64 = 1.0 - crate::prec::RHO_MARGIN;
 /// The turns n after which `P(T > n)` falls below `tail`: `ln(tail) / ln(rho)` from the decay
 /// rate; when rho is too near 1 to trust ([`RHO_TRUSTED_BELOW`]), the certified lower bound
 /// `E[T] / 2` of Paley-Zygmund (`P(T > E/2) >= E^2 / (4 E[T^2])`, exact moments) when that bound
-/// is above `tail`. `None` when the game cannot end or has no transient state.
+/// is above `tail` and the moments' solve is estimated within [`SECONDS_LIMIT`]. `None` when the game cannot end or has no transient state.
 pub fn turns_for_tail<S: ChainState>(
     chain: &Chain<S>,
     rho: Option<f64>,
@@ -322,7 +323,9 @@ pub fn turns_for_tail<S: ChainState>(
 ) -> Option<f64> {
     let rho = rho.filter(|&r| r > 0.0)?;
     let from_rho = ln_rational(tail) / rho.min(RHO_TRUSTED_BELOW).ln();
-    if rho < RHO_TRUSTED_BELOW {
+    // The exact moments only when their solve is estimated short (on a chain of long rows, as
+    // chance squares past the roll-level form give, it can take hours).
+    if rho < RHO_TRUSTED_BELOW || exact_solve_seconds(chain) > SECONDS_LIMIT {
         return Some(from_rho);
     }
     let Expectation::Finite(e) = expect_chain_with(chain, false) else {

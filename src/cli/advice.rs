@@ -156,11 +156,14 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
              turns",
         );
     }
-    if typed::<ChainTooBig>(err).is_some() {
-        return Remedy::after(
-            "; `ladders expect` answers exactly without it (roll by roll), and `ladders simulate` \
-             estimates the rest",
-        );
+    if let Some(too_big) = typed::<ChainTooBig>(err) {
+        return Remedy::after(match too_big.size.roll_level {
+            true => {
+                "; `ladders expect` answers exactly without it (roll by roll), and `ladders \
+                 simulate` estimates the rest"
+            }
+            false => "; `ladders simulate` estimates it, game by game",
+        });
     }
     if let Some(remedy) = estimate_advice(err) {
         return Some(remedy);

@@ -186,6 +186,16 @@ impl Game {
         Ok(())
     }
 
+    /// The turn chain fits the memory budget when the expectations are solved on it: on a
+    /// board without a roll-level form (`roll_again = K`, or draws whose common denominator
+    /// passes 2^62: [`crate::chain::RollSquares::applies`]).
+    pub(super) fn expect_chain_fits(&self) -> Result<(), Error> {
+        match crate::chain::RollSquares::applies(&self.board) {
+            true => Ok(()),
+            false => self.chain_fits(),
+        }
+    }
+
     /// The chain `needs` names on a board that changes during a game fits the memory budget,
     /// and its exact solve (when `needs` solves) the seconds'.
     pub(super) fn stateful_fits(&self, needs: Needs) -> Result<(), Error> {

@@ -241,6 +241,7 @@ impl Game {
         };
         self.stateful_fits(needs)?;
         self.square_solve_fits()?;
+        self.expect_chain_fits()?;
         self.solved_expectation(per_square)
     }
 

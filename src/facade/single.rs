@@ -77,6 +77,7 @@ impl Game {
         })?;
         score_fits(&self.board)?;
         self.square_solve_fits()?;
+        self.expect_chain_fits()?;
         let (expectation, moments) = match moments {
             None => (self.solved_expectation(per_square)?, None),
             Some(k) => self.expect_and_moments(k, per_square)?,
@@ -102,6 +103,7 @@ impl Game {
             true => Needs::Full,
             false => Needs::Law,
         })?;
+        self.expect_chain_fits()?;
         Ok(self.watched(|| expect_float(&self.board, per_square))??)
     }
 
