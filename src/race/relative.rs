@@ -58,11 +58,11 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use super::independent::{Method, Race, SeatResult};
-use super::interval::Interval;
 use super::knockoff::knocks;
 use crate::board::Board;
 use crate::chain::RollLevel;
 use crate::game::Capabilities;
+use crate::num::interval::Interval;
 
 mod sweeps;
 
@@ -160,12 +160,6 @@ fn common_rolls(boards: &[&Board]) -> Option<RollLevel> {
         && level.start.is_some()
         && boards[1..].iter().all(|b| same(b)))
     .then_some(level)
-}
-
-/// Whether [`relative_race`] applies to these seats (the same rolls on every seat, no state
-/// beyond the square, `roll_again` none or unlimited), whatever their size.
-pub fn applies(boards: &[&Board]) -> bool {
-    common_rolls(boards).is_some()
 }
 
 /// An upper bound on the transient states of the joint chain of [`super::knockoff`] for these
@@ -272,7 +266,7 @@ const SECONDS_PER_ROLL_PARALLEL: f64 = 55e-9;
 ///
 /// [`RelativeError::NotApplicable`] when the seats' games differ or their rules are outside the
 /// method (one-use jumps and the like, choices, `roll_again = K`), [`RelativeError::TooLarge`]
-/// above [`MEMORY_LIMIT`] or [`SECONDS_LIMIT`] (estimated before anything is allocated),
+/// above `MEMORY_LIMIT` or `SECONDS_LIMIT` (estimated before anything is allocated),
 /// [`RelativeError::NotCertified`] when no bound on the game's length
 /// was proved; the joint chain answers the first and the last.
 pub fn relative_race(boards: &[&Board], digits: usize) -> Result<Race, RelativeError> {
@@ -492,6 +486,12 @@ mod tests {
         let lo: BigRational = r.seats.iter().map(|s| s.win.lo.clone()).sum();
         let hi: BigRational = r.seats.iter().map(|s| s.win.hi.clone()).sum();
         assert!(lo <= BigRational::one() && BigRational::one() <= hi);
+    }
+
+    /// Whether [`relative_race`] applies to these seats (the same rolls on every seat, no state
+    /// beyond the square, `roll_again` none or unlimited), whatever their size.
+    fn applies(boards: &[&Board]) -> bool {
+        common_rolls(boards).is_some()
     }
 
     #[test]
