@@ -301,6 +301,12 @@ pub fn board_shown_distribution(
         board,
         solved: OnceCell::new(),
     };
+    if let Some(dist) = super::distribution::linked_distribution(board, options) {
+        // Past the whole turns' limit: the exact terms on the links form, rounded.
+        let mut dist = dist?;
+        super::stateful::exact_mean(board, &mut dist.mean);
+        return Ok(ShownDistribution::from_exact(dist, digits, false));
+    }
     if board.is_stateful() {
         let chain = law_chain(board);
         let exact = || mean.get(Some(&chain));

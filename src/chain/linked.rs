@@ -19,9 +19,10 @@ use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasherDefault, Hash};
 
 use num_rational::BigRational;
+use num_traits::{One, Zero};
 
 use super::compound::{compound_move_memo, rolls_at, RollScratch, RollsMemo};
-use super::{Link, TurnModel, WordHasher};
+use super::{link_order, Link, TurnModel, WordHasher};
 use crate::board::{Board, Square};
 use crate::game::{Capabilities, InTurn, RollGame, SingleBoard};
 
@@ -77,6 +78,94 @@ impl<S> LinkedChain<S> {
                 LinkedTurn::Whole(row) => row.len(),
             })
             .sum()
+    }
+}
+
+impl<S> LinkedChain<S> {
+    /// For each transient state, whether a turn can begin there (the start, or a state some
+    /// turn ends on); the others are passed by runs of top throws only.
+    fn turn_starts(&self) -> Vec<bool> {
+        let mut starts = vec![false; self.transient];
+        if let Some(s) = starts.get_mut(self.start) {
+            *s = true;
+        }
+        for turn in &self.turns {
+            let ends: Vec<usize> = match turn {
+                LinkedTurn::Link(l) => l.ends.iter().map(|e| e.0).collect(),
+                LinkedTurn::Whole(row) => row.iter().map(|e| e.0).collect(),
+            };
+            for j in ends.into_iter().filter(|&j| j < self.transient) {
+                starts[j] = true;
+            }
+        }
+        starts
+    }
+
+    /// True when a final state can be reached from every state (so the game ends with
+    /// probability 1).
+    pub fn always_ends(&self) -> bool {
+        let t = self.transient;
+        // Backwards from the final states over the turns' entries and links.
+        let mut into: Vec<Vec<usize>> = vec![Vec::new(); self.states.len()];
+        for (i, turn) in self.turns.iter().enumerate() {
+            match turn {
+                LinkedTurn::Link(l) => {
+                    into[l.next].push(i);
+                    l.ends.iter().for_each(|e| into[e.0].push(i));
+                }
+                LinkedTurn::Whole(row) => row.iter().for_each(|e| into[e.0].push(i)),
+            }
+        }
+        let mut reaches = vec![false; self.states.len()];
+        let mut stack: Vec<usize> = (t..self.states.len()).collect();
+        stack.iter().for_each(|&j| reaches[j] = true);
+        while let Some(j) = stack.pop() {
+            for &i in &into[j] {
+                if !reaches[i] {
+                    reaches[i] = true;
+                    stack.push(i);
+                }
+            }
+        }
+        reaches.into_iter().all(|r| r)
+    }
+
+    /// The largest chance, over the states where a turn can begin, of finishing within one
+    /// turn, exactly: [`super::Chain::one_turn_finish_bound`] on the whole turns (each turn's
+    /// chance summed through its links, `F(x) = c_f / d + (g / d) F(y)`).
+    pub fn one_turn_finish_bound(&self) -> BigRational {
+        let t = self.transient;
+        let links: Vec<_> = self
+            .turns
+            .iter()
+            .map(|turn| match turn {
+                LinkedTurn::Link(l) => Some(l),
+                LinkedTurn::Whole(_) => None,
+            })
+            .collect();
+        let mut finish = vec![BigRational::zero(); t];
+        for (i, turn) in self.turns.iter().enumerate() {
+            if let LinkedTurn::Whole(row) = turn {
+                finish[i] = row.iter().filter(|e| e.0 >= t).map(|e| &e.1).sum();
+            }
+        }
+        // Each linked state after the one its link leads to.
+        let order = link_order(&links).expect("the links close no cycle");
+        for &i in order.iter().rev() {
+            let l = links[i].expect("a linked state");
+            let c: u64 = l.ends.iter().filter(|e| e.0 >= t).map(|e| e.1).sum();
+            let then = &finish[l.next] * BigRational::from_integer(l.goes_on.into());
+            finish[i] = (then + BigRational::from_integer(c.into()))
+                / BigRational::from_integer(l.denom.into());
+        }
+        let starts = self.turn_starts();
+        finish
+            .into_iter()
+            .zip(starts)
+            .filter(|(_, s)| *s)
+            .map(|(f, _)| f)
+            .max()
+            .unwrap_or_else(BigRational::one)
     }
 }
 

@@ -184,6 +184,13 @@ impl Game {
         Ok(())
     }
 
+    /// Whether the law of T to `options`' turns is stepped on the links form past the whole
+    /// turns' limit, within the stepping's own limit
+    /// ([`crate::analysis::distribution::linked_distribution`] says when).
+    pub(super) fn law_on_links(&self, options: &DistributionOptions) -> bool {
+        crate::analysis::distribution::linked_fits(&self.board, options)
+    }
+
     /// The chain `needs` names on a board that changes during a game fits the memory budget,
     /// and its exact solve (when `needs` solves) the seconds'.
     pub(super) fn stateful_fits(&self, needs: Needs) -> Result<(), Error> {

@@ -82,6 +82,11 @@ fn assert_composes_to_whole_turns(b: &Board) -> usize {
         linked.states()[linked.start()],
         chain.states()[chain.start()]
     );
+    assert_eq!(
+        linked.one_turn_finish_bound(),
+        chain.one_turn_finish_bound()
+    );
+    assert_eq!(linked.always_ends(), chain.always_ends());
     assert!(checked > 0);
     linked
         .turns()
