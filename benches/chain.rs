@@ -4,7 +4,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ladders::board::Board;
-use ladders::chain::{Chain, LinkedChain};
+use ladders::internals::{Chain, LinkedChain};
 use std::hint::black_box;
 
 fn bench_board(name: &str) -> Board {

@@ -4,13 +4,14 @@
 //! certified decimals against the exact fractions, and on the 1,000-square bench board.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use ladders::analysis::distribution::{distribution, DistributionOptions};
-use ladders::analysis::shortest::extremes_of;
-use ladders::analysis::shown::certified_distribution;
+use ladders::analysis::DistributionOptions;
 use ladders::board::builtin;
-use ladders::chain::Chain;
-use ladders::exact::step::IntegerChain;
-use ladders::game::SingleBoard;
+use ladders::internals::certified_distribution;
+use ladders::internals::distribution;
+use ladders::internals::extremes_of;
+use ladders::internals::Chain;
+use ladders::internals::IntegerChain;
+use ladders::internals::SingleBoard;
 use num_rational::BigRational;
 use std::hint::black_box;
 

@@ -6,10 +6,10 @@
 //! Side-by-side figures against FLINT and Storm: `benches/peers.sh` (docs/solver.md).
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use ladders::analysis::expectation::{expect_float, expect_with};
-use ladders::analysis::stateful::score;
 use ladders::board::{builtin, Board};
-use ladders::chain::Chain;
+use ladders::internals::score;
+use ladders::internals::Chain;
+use ladders::internals::{expect_float, expect_with};
 use std::hint::black_box;
 use std::path::Path;
 

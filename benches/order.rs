@@ -5,8 +5,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use ladders::board::Board;
-use ladders::chain::RollLevel;
-use ladders::exact::order::{elimination_order, markowitz};
+use ladders::internals::RollLevel;
+use ladders::internals::{elimination_order, markowitz};
 use std::hint::black_box;
 use std::path::Path;
 

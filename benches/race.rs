@@ -10,8 +10,8 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use ladders::board::builtin;
 use ladders::board::Board;
-use ladders::race::relative::relative_race;
-use ladders::race::shared::{shared_race, SharedOptions};
+use ladders::internals::relative_race;
+use ladders::internals::{shared_race, SharedOptions};
 use ladders::race::{race, RaceOptions};
 use std::hint::black_box;
 

@@ -5,8 +5,8 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use ladders::board::builtin;
-use ladders::simulate::engine::run_chunk;
-use ladders::simulate::table::Table;
+use ladders::internals::run_chunk;
+use ladders::internals::Table;
 use ladders::simulate::{simulate, SimOptions};
 use std::hint::black_box;
 
@@ -31,11 +31,7 @@ fn bench_all_threads(c: &mut Criterion) {
     let mut group = c.benchmark_group("simulate_all_threads");
     group.sample_size(10);
     let board = builtin("efi").unwrap();
-    let options = SimOptions {
-        games: 1_000_000,
-        seed: 1,
-        max_turns: 10_000,
-    };
+    let options = SimOptions::new(1_000_000, 1).max_turns(10_000);
     let rolls = simulate(&board, &options, &|_| {}).total_rolls;
     group.throughput(Throughput::Elements(rolls));
     group.bench_function("efi_1M_games_rolls", |b| {

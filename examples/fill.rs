@@ -1,5 +1,5 @@
 //! Prints the entries after fill of the exact solver's elimination in square order and in the
-//! order of `ladders::exact::order::elimination_order`, with the time the ordering takes, for
+//! order of `ladders::internals::elimination_order`, with the time the ordering takes, for
 //! the roll-level systems of the built-in boards, the generated benchmark boards and any board
 //! files given as arguments (docs/solver.md, "Elimination order"):
 //!
@@ -13,11 +13,11 @@
 //! system itself, so both times are of the chosen order.)
 
 use ladders::board::{builtin, Board};
-use ladders::chain::RollLevel;
-use ladders::exact::order::{
+use ladders::internals::RollLevel;
+use ladders::internals::{
     elimination_order, entries_after_fill, inverse, markowitz, permute_entries,
 };
-use ladders::exact::solve::{solve, System, Wanted};
+use ladders::internals::{solve, System, Wanted};
 use std::path::Path;
 use std::time::{Duration, Instant};
 

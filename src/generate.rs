@@ -32,6 +32,7 @@ use crate::chain::{Chain, RollLevel};
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GenerateOptions {
     /// The finish square N.
     pub size: Square,
@@ -155,6 +156,7 @@ pub(crate) fn max_jumps(size: Square) -> usize {
 
 /// A generated board: the file's text and the validated board it describes.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct Generated {
     /// The board file (TOML).
     pub text: String,
@@ -176,10 +178,8 @@ pub struct Generated {
 /// assert_eq!(g.board.snakes().len(), 8);
 /// assert!(g.board.snakes().iter().all(|s| s.from - s.to > 10));
 /// // Seed 003's game: 20 rows of 10, one-use ladders, six apples.
-/// let seed003 = GenerateOptions {
-///     columns: Some(10), once_ladders: true, apples: 6,
-///     ..GenerateOptions::plain(200, 3, 3, 1)
-/// };
+/// let mut seed003 = GenerateOptions::plain(200, 3, 3, 1);
+/// (seed003.columns, seed003.once_ladders, seed003.apples) = (Some(10), true, 6);
 /// let g = generate(&seed003).unwrap();
 /// assert_eq!((g.board.once_squares().len(), g.board.point_squares().len()), (3, 6));
 /// assert!(g.board.ladders().iter().all(|l| l.to - l.from > 20));
@@ -321,6 +321,7 @@ fn finishable(text: String) -> Result<Option<Generated>, GenerateError> {
 
 /// What to draw for seed 002's other reading of its model: the board drawn once, then played.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TileBoardOptions {
     /// The finish square N.
     pub size: Square,
@@ -332,6 +333,20 @@ pub struct TileBoardOptions {
     pub rules: Rules,
     /// The file's `source` line, as for [`GenerateOptions::source`].
     pub source: Option<String>,
+}
+
+impl TileBoardOptions {
+    /// A board of `size` squares drawn from `tiles` with `seed`, with the default rules and no
+    /// `source` line.
+    pub fn new(size: Square, tiles: Tiles, seed: u64) -> TileBoardOptions {
+        TileBoardOptions {
+            size,
+            tiles,
+            seed,
+            rules: Rules::default(),
+            source: None,
+        }
+    }
 }
 
 /// One fixed board drawn from seed 002's random-tile model: every square 1..N-1 independently

@@ -12,9 +12,8 @@
 //!
 //! [`Game`] is the façade over all of it: load a board once, then ask one question per method;
 //! every answer derives `Serialize`, every cost is checked before the work starts. The answers
-//! are in [`analysis`] (and at the root, the façade's own); `game`, `chain`, `exact` and the
-//! modules' parts are hidden from these docs (the command line still reaches into them) and not
-//! part of the interface (docs/library.md, "What is public").
+//! are in [`analysis`] (and at the root, the façade's own); `game`, `chain`, `exact`, the
+//! foundation and the modules' parts are crate-internal (docs/library.md, "What is public").
 //!
 //! ```
 //! use ladders::analysis::Expectation;
@@ -40,19 +39,65 @@ pub mod race;
 pub mod report;
 pub mod simulate;
 
-// The pipeline's inner stages and the foundation: public for the command line, the integration
-// tests and the benchmarks, which still reach into them, and hidden from the docs; a caller
-// uses the façade ([`Game`]) and the result types re-exported beside it.
+// The pipeline's inner stages and the foundation: crate-internal; what the command line, the
+// tests and the benchmarks still reach of them is in [`internals`].
+pub(crate) mod chain;
+pub(crate) mod exact;
+pub(crate) mod game;
+pub(crate) mod num;
+pub(crate) mod text;
+
+/// Not the library's interface: the items the command line (a crate of its own), the
+/// integration tests, the benchmarks and the Python and web shells still reach below the
+/// façade, each from the crate-internal module that defines it. A caller uses [`Game`] and the
+/// documented modules; an item leaves this list when its last user does.
 #[doc(hidden)]
-pub mod chain;
-#[doc(hidden)]
-pub mod exact;
-#[doc(hidden)]
-pub mod game;
-#[doc(hidden)]
-pub mod num;
-#[doc(hidden)]
-pub mod text;
+pub mod internals {
+    // The analyses' routes and their typed refusals (the command line's advice names them).
+    pub use crate::analysis::design::SensitivityError;
+    pub use crate::analysis::distribution::{default_tail, distribution, TooMuchWork};
+    pub use crate::analysis::expectation::{
+        expect, expect_chain, expect_float, expect_with, SolveTooLong,
+    };
+    pub use crate::analysis::moments::MomentsError;
+    pub use crate::analysis::pgf::{pgf, PgfTooLong};
+    pub use crate::analysis::shortest::{extremes, extremes_of};
+    pub use crate::analysis::shown::{board_shown_distribution, certified_distribution};
+    pub use crate::analysis::squares::{square_answers, SquaresTooLong};
+    pub use crate::analysis::stateful::{board_distribution, score};
+    pub use crate::analysis::stateful_fits::StatefulTooBig;
+    pub use crate::analysis::visits::{visits, visits_float};
+    // The board file read and parsed before validation; a LeetCode 909 grid as a board file.
+    pub use crate::board::format::{load_spec, parse_spec, read_text, MAX_FILE_BYTES};
+    pub use crate::board::leetcode::board_file as leetcode_board_file;
+    // The chain, the game's one model and the exact arithmetic.
+    pub use crate::chain::{turn_loop, Chain, ChainTooBig, LinkedChain, RollLevel};
+    pub use crate::exact::order::{
+        elimination_order, entries_after_fill, inverse, markowitz, permute_entries,
+    };
+    pub use crate::exact::solve::{solve, System, Wanted};
+    pub use crate::exact::step::IntegerChain;
+    pub use crate::game::{
+        next_streak, nudge, roll, roll_deciding, throw_effect, turn_step, turn_steps, SingleBoard,
+        ThrowEffect,
+    };
+    pub use crate::num::decimal::{fixed, probability, scientific, sqrt_fixed, to_f64};
+    pub use crate::text::{count, echo, echo_plain, printable, thousands};
+    // Two players who choose, and races' own routes and refusals.
+    pub use crate::choice::duel::{
+        certify, evaluate_float, from_policy, greedy, solve_float, DuelTooLong, Strategy,
+    };
+    pub use crate::choice::duel_proof::prove;
+    pub use crate::choice::policy_file::parse_csv as parse_policy_csv;
+    pub use crate::race::knockoff::{KnockOffError, KnockOffOptions};
+    pub use crate::race::relative::{relative_race, RelativeError};
+    pub use crate::race::shared::{shared_race, SharedError, SharedOptions};
+    // The simulator's parts (the benchmark's) and the race check's steps.
+    pub use crate::simulate::engine::run_chunk;
+    pub use crate::simulate::race::{compare_race, exact_race, simulate_race, RaceSimOptions};
+    pub use crate::simulate::sample::{parse_turns, read_sample};
+    pub use crate::simulate::table::Table;
+}
 
 pub use facade::{
     ClosedForm, Duel, DuelPair, DuelProof, Error, Expectations, Game, Interval, Limits, Meeting,

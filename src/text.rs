@@ -78,7 +78,7 @@ pub fn unprintable(text: &str) -> Option<(usize, char)> {
 pub const ECHO_CHARS: usize = 40;
 
 /// A value the user gave, as a message echoes it in quotes: `{:?}` of the value (quoted,
-/// escaped), or past [`ECHO_CHARS`] characters of its first ones and its length:
+/// escaped), or past `ECHO_CHARS` characters of its first ones and its length:
 /// `"xxxx..." (1,000,000 characters)`.
 pub fn echo(value: &str) -> String {
     match cut(value) {
@@ -88,7 +88,7 @@ pub fn echo(value: &str) -> String {
 }
 
 /// [`echo`] without quotes, for a value shown as it is (a file name): [`printable`], or past
-/// [`ECHO_CHARS`] characters its first ones and its length: `xxxx... (1,000,000 characters)`.
+/// `ECHO_CHARS` characters its first ones and its length: `xxxx... (1,000,000 characters)`.
 pub fn echo_plain(value: &str) -> String {
     match cut(value) {
         None => printable(value),

@@ -8,8 +8,8 @@
 use ladders::analysis::{DistributionOptions, Expectation};
 use ladders::board::{DieChoice, Located, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
 use ladders::progress::Listener;
-use ladders::report::expect::{to_json, ExpectOptions};
-use ladders::report::simulate::variant_sentences;
+use ladders::report::variant_sentences;
+use ladders::report::{expect_json as to_json, ExpectOptions};
 use ladders::simulate::Histogram;
 use ladders::Verdict as CoreVerdict;
 use ladders::{Error, Game as CoreGame, Meeting, Optimized, RaceSettings};

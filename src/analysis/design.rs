@@ -75,17 +75,17 @@ pub fn sensitivity_seconds(board: &Board) -> Result<f64, StatefulTooBig> {
     Ok(jumps * squares * squares / 6.5e7)
 }
 
-/// Why [`sensitivity`] gave no answer.
+/// Why `sensitivity` gave no answer.
 #[derive(Debug, thiserror::Error)]
 pub enum SensitivityError {
     /// A changed board did not validate (it always should: removing a jump breaks no rule).
     #[error(transparent)]
     Board(#[from] BoardError),
     /// The board's chain is too large, or one of its solves too long
-    /// ([`check_stateful`]).
+    /// (`check_stateful`).
     #[error(transparent)]
     Stateful(#[from] StatefulTooBig),
-    /// The solves would take too long (estimated before starting, [`sensitivity_seconds`]).
+    /// The solves would take too long (estimated before starting, `sensitivity_seconds`).
     #[error(
         "removing each of the {jumps} snakes and ladders would take about {seconds:.0} s (one \
          exact solve of {squares} squares each, estimated before starting; answered up to about \
@@ -207,7 +207,7 @@ pub struct DieTurns {
 }
 
 impl DieSweep {
-    /// The sweep [`die_sweep`] gives, with its best die.
+    /// The sweep `die_sweep` gives, with its best die.
     pub fn of(sweep: Vec<(Square, Option<BigRational>)>) -> DieSweep {
         DieSweep {
             best: best_die(&sweep),

@@ -22,13 +22,14 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::analysis::expectation::{expect_chain_with, Expectation};
+use crate::analysis::moments::{exact_solve_seconds, SECONDS_LIMIT};
 use crate::analysis::spectral::{spectral_bounds_of, spectral_estimate_of, Radius, TransientQ};
 use crate::analysis::tail_law::{TailLaw, TailLawStart};
 use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, LinkedChain, Trap};
 use crate::exact::certified::MergedRows;
 use crate::exact::step::{IntegerChain, LinkedLaw};
-use crate::num::decimal::to_f64;
+use crate::num::decimal::{certified_digits, to_f64};
 
 /// The default tail: stop once P(T > n) < 10^-12.
 pub fn default_tail() -> BigRational {
@@ -157,6 +158,43 @@ pub struct Decay {
     pub settles_after: Option<usize>,
 }
 
+impl Decay {
+    /// A sentence a person understands for the tail's decay.
+    ///
+    /// rho = 0.9306 settled after 60 turns reads "beyond about 60 turns, each extra turn multiplies
+    /// the chance the game is still going by 0.931" (the tests below).
+    pub fn sentence(&self) -> String {
+        let rho = self.rho_text(3);
+        match self.settles_after {
+            Some(n) => format!(
+                "beyond about {n} turns, each extra turn multiplies the chance the game is still going by {rho}"
+            ),
+            // No settled ratio: on a periodic chain P(T > n + 1) / P(T > n) oscillates, and with a
+            // multiple root it tends to rho only slowly; the n-th root of P(T > n) tends to rho
+            // whenever the game always ends.
+            None => format!(
+                "the chance the game is still going after n turns shrinks like {rho}^n in the long run (its n-th root tends to {rho}; the ratio of consecutive turns need not settle)"
+            ),
+        }
+    }
+
+    /// rho to the digits (at most `digits`, at least 3) that both its proved bounds round to, or
+    /// the estimate marked `about` when they differ at 3 digits.
+    ///
+    /// Bounds 0.972291 and 0.972294 give "0.97229"; bounds 0.4 and 0.6 give "about 0.500" (the
+    /// tests below).
+    pub fn rho_text(&self, digits: usize) -> String {
+        let proved = match (
+            BigRational::from_float(self.low),
+            BigRational::from_float(self.high),
+        ) {
+            (Some(low), Some(high)) => certified_digits(&low, &high, digits).map(|(_, text)| text),
+            _ => None,
+        };
+        proved.unwrap_or_else(|| format!("about {:.3}", self.rho))
+    }
+}
+
 /// Why the stepping stopped.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -166,7 +204,7 @@ pub enum Stop {
     Turns,
     /// P(T > N) fell below the tail threshold.
     Tail,
-    /// The game can go on forever and [`TRAP_DEFAULT_TURNS`] turns were computed.
+    /// The game can go on forever and `TRAP_DEFAULT_TURNS` turns were computed.
     TrapLimit,
 }
 
@@ -265,7 +303,7 @@ pub struct TooMuchWork {
     pub states: usize,
     /// The decay rate.
     pub rho: f64,
-    /// The estimated work, in limb multiply-adds (the limit is [`WORK_LIMIT`]).
+    /// The estimated work, in limb multiply-adds (the limit is `WORK_LIMIT`).
     pub work: f64,
 }
 
@@ -277,7 +315,7 @@ pub const RHO_TRUSTED_BELOW: f64 = 1.0 - crate::prec::RHO_MARGIN;
 /// The turns n after which `P(T > n)` falls below `tail`: `ln(tail) / ln(rho)` from the decay
 /// rate; when rho is too near 1 to trust ([`RHO_TRUSTED_BELOW`]), the certified lower bound
 /// `E[T] / 2` of Paley-Zygmund (`P(T > E/2) >= E^2 / (4 E[T^2])`, exact moments) when that bound
-/// is above `tail`. `None` when the game cannot end or has no transient state.
+/// is above `tail` and the moments' solve is estimated within [`SECONDS_LIMIT`]. `None` when the game cannot end or has no transient state.
 pub fn turns_for_tail<S: ChainState>(
     chain: &Chain<S>,
     rho: Option<f64>,
@@ -285,7 +323,9 @@ pub fn turns_for_tail<S: ChainState>(
 ) -> Option<f64> {
     let rho = rho.filter(|&r| r > 0.0)?;
     let from_rho = ln_rational(tail) / rho.min(RHO_TRUSTED_BELOW).ln();
-    if rho < RHO_TRUSTED_BELOW {
+    // The exact moments only when their solve is estimated short (on a chain of long rows, as
+    // chance squares past the roll-level form give, it can take hours).
+    if rho < RHO_TRUSTED_BELOW || exact_solve_seconds(chain) > SECONDS_LIMIT {
         return Some(from_rho);
     }
     let Expectation::Finite(e) = expect_chain_with(chain, false) else {
@@ -326,14 +366,15 @@ pub fn ln_rational(x: &BigRational) -> f64 {
 ///
 /// [`TooMuchWork`] when the turns asked for, or the turns the tail needs to fall below the
 /// threshold (estimated from rho), on so large a chain, would take the exact stepping more than
-/// about a minute ([`WORK_LIMIT`]).
+/// about a minute (`WORK_LIMIT`).
 ///
 /// # Examples
 ///
 /// ```
-/// use ladders::analysis::distribution::{distribution, DistributionOptions};
+/// use ladders::internals::distribution;
+/// use ladders::analysis::DistributionOptions;
 /// use ladders::board::builtin;
-/// use ladders::chain::Chain;
+/// use ladders::internals::Chain;
 /// use num_rational::BigRational;
 /// // boards/tiny.toml: P(T = n) = (n - 1) / 2^n.
 /// let tiny = builtin("tiny").unwrap();
@@ -945,5 +986,37 @@ mod tests {
         .unwrap();
         assert_eq!(d.first_possible(), Some(7));
         assert_eq!(d.stop, Stop::Turns);
+    }
+
+    #[test]
+    fn a_settled_decay_is_told_per_extra_turn() {
+        let d = Decay {
+            rho: 0.9306,
+            low: 0.93059,
+            high: 0.93061,
+            settles_after: Some(60),
+        };
+        assert_eq!(
+            d.sentence(),
+            "beyond about 60 turns, each extra turn multiplies the chance the game is still going by 0.931"
+        );
+    }
+
+    #[test]
+    fn rho_shows_the_digits_its_bounds_prove_or_about() {
+        let d = Decay {
+            rho: 0.97229,
+            low: 0.972291,
+            high: 0.972294,
+            settles_after: None,
+        };
+        assert_eq!(d.rho_text(6), "0.97229");
+        let wide = Decay {
+            rho: 0.5,
+            low: 0.4,
+            high: 0.6,
+            settles_after: None,
+        };
+        assert_eq!(wide.rho_text(6), "about 0.500");
     }
 }

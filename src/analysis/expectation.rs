@@ -80,7 +80,8 @@ pub enum Expectation<S = Square> {
 /// # Examples
 ///
 /// ```
-/// use ladders::analysis::expectation::{expect, Expectation};
+/// use ladders::internals::expect;
+/// use ladders::analysis::Expectation;
 /// use ladders::board::builtin;
 /// use num_rational::BigRational;
 /// let tiny = builtin("tiny").unwrap();
@@ -97,7 +98,7 @@ pub fn expect(board: &Board) -> Expectation {
 ///
 /// The exact solve of a board without a roll-level form (`roll_again = K`: its turn chain's
 /// `I - Q`, whose rows list every square a turn can end on) would take longer than about
-/// [`SECONDS_LIMIT`] (estimated before starting, [`exact_solve_seconds`]).
+/// `SECONDS_LIMIT` (estimated before starting, `exact_solve_seconds`).
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 #[error(
     "the exact solve would take about {seconds:.0} s on this board (the turn chain's {states} \
@@ -572,7 +573,7 @@ pub enum FloatExpectation {
 }
 
 /// Computes the expectations in floating point (see [`FloatExpectations`]), with the digits the
-/// solve stands behind ([`super::float_trust`]).
+/// solve stands behind (`super::float_trust`).
 ///
 /// # Errors
 ///

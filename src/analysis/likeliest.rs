@@ -76,10 +76,11 @@ pub struct GameTurns {
 }
 
 /// `Likeliest` with each game's turns and rolls.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
 pub struct LikeliestTurns {
     /// The likeliest among the games with the fewest turns.
+    #[serde(rename = "fewest_turns")]
     pub fewest: GameTurns,
     /// The likeliest among the games of at most `within` turns (`None`: none ends within).
     pub overall: Option<GameTurns>,

@@ -1,39 +1,28 @@
 //! Analyses: each a function from a chain (or a board) to a plain result struct. They compute;
 //! they never print (see [`crate::report`]).
 
-// The command line's routes, public until it runs on the façade alone; hidden from the docs
-// (the results it returns are re-exported below).
-#[doc(hidden)]
+// Crate-internal; what the command line, tests and benchmarks still reach of them is in
+// `crate::internals`, the answers the façade returns are re-exported below.
 mod decay;
-pub mod design;
-#[doc(hidden)]
-pub mod distribution;
-#[doc(hidden)]
-pub mod expectation;
-#[doc(hidden)]
-pub mod float_trust;
+pub(crate) mod design;
+pub(crate) mod distribution;
+pub(crate) mod expectation;
+pub(crate) mod float_trust;
 mod fundamental;
+pub(crate) mod json;
 pub(crate) mod likeliest;
-#[doc(hidden)]
-pub mod moments;
-#[doc(hidden)]
-pub mod pgf;
-#[doc(hidden)]
-pub mod shortest;
+pub(crate) mod moments;
+pub(crate) mod pgf;
+pub(crate) mod shortest;
 mod shortest_probability;
-#[doc(hidden)]
-pub mod shown;
+pub(crate) mod shown;
 pub(crate) mod spectral;
-#[doc(hidden)]
-pub mod squares;
-#[doc(hidden)]
-pub mod stateful;
-#[doc(hidden)]
-pub mod stateful_fits;
+pub(crate) mod squares;
+pub(crate) mod stateful;
+pub(crate) mod stateful_fits;
 pub(crate) mod summary;
 pub(crate) mod tail_law;
-#[doc(hidden)]
-pub mod visits;
+pub(crate) mod visits;
 
 // The façade's answers ([`crate::Game`]'s methods) and the types their fields hold.
 pub use crate::chain::Trap;

@@ -351,17 +351,39 @@ pub fn solve_seconds<S: ChainState>(chain: &Chain<S>, k: usize) -> f64 {
     size * size * k as f64 * solve_weight(chain) / 1.3e8
 }
 
-/// The estimated seconds of one exact solve of `chain` (n transient states): `n^2 w / 6.5e7`,
-/// w its [`solve_weight`]. Measured (user CPU of `ladders expect`, at load average 4 to 6) on
-/// `benches/boards/gen-10000.toml` with its rules changed: a d6 1.65 s (estimate 1.4), a loaded
-/// die (`--die 1,1,1,1,1,3`) 1.75 s (1.9), `--roll-again 3` 29 s (34), and
-/// `tests/hostile/boards/chance_10000.toml` (ten chance squares) 1.65 s (1.4). (That board took
-/// 6.0 s while its roll-level system kept the chance squares' denominator 30 in every row; the
-/// turn chain's solve, which this estimates, took 1.1 s: its fill and rows are a d6's within 5%.)
+/// The estimated seconds of one exact solve of `chain` (n transient states, t transitions
+/// among them, each row's common denominator of b_i bits), for the route the solve takes:
+///
+/// - rows that fit machine words once scaled to integers (every `b_i` below [`WORD_BITS`]):
+///   p-adic lifting, `n^2 w / 6.5e7`, w its [`solve_weight`]. Measured (user CPU of `ladders
+///   expect`, at load average 4 to 6) on `benches/boards/gen-10000.toml` with its rules changed:
+///   a d6 1.65 s (estimate 1.4), a loaded die (`--die 1,1,1,1,1,3`) 1.75 s (1.9), `--roll-again
+///   3` 29 s (34), and `tests/hostile/boards/chance_10000.toml` (ten chance squares) 1.65 s
+///   (1.4). (That board took 6.0 s while its roll-level system kept the chance squares'
+///   denominator 30 in every row; the turn chain's solve, which this estimates, took 1.1 s: its
+///   fill and rows are a d6's within 5%.)
+/// - longer rows (chance squares whose weights' common denominator passes 2^62, so the board
+///   has no roll-level form): multi-modular elimination, one prime per 62 bits of Hadamard's
+///   bound (about `n b` bits, b the mean `b_i`), each prime reducing every entry's `b / 64`
+///   words and eliminating: `n b (0.0144 t b + 985 n)` instructions at 1.04e10 a second, fitted
+///   by callgrind on boards of 100 to 250 squares with three such chance squares on a loaded
+///   die (`tests/hostile/boards/chance_2pow77_*.toml`'s layout: 2.1, 6.6, 18.0 and 41.6 G
+///   instructions, the fit within 10 %); 300 squares took 9.2 s of CPU (estimate 8.0), 400
+///   squares 33 s (26), where the lifting's formula said 1,071 s and 4,482 s.
 pub fn exact_solve_seconds<S: ChainState>(chain: &Chain<S>) -> f64 {
     let n = chain.transient_count() as f64;
-    n * n * solve_weight(chain) / 6.5e7
+    let bits = row_lcm_bits(chain);
+    if bits.iter().all(|&b| b < WORD_BITS) {
+        return n * n * solve_weight(chain) / 6.5e7;
+    }
+    let b = mean_bits(&bits);
+    let t = transitions(chain) as f64;
+    n * b * (0.0144 * t * b + 985.0 * n) / 1.04e10
 }
+
+/// The bits below which a row's common denominator keeps the integer rows of an exact solve in
+/// machine words (so the solve lifts p-adically).
+pub const WORD_BITS: f64 = 62.0;
 
 /// How much more an exact solve of `chain` costs than one of a plain die's chain of as many
 /// states: `(t / 6n) (b / log2 6)^2`, t the transitions among the n transient states and b the
@@ -373,39 +395,55 @@ pub fn solve_weight<S: ChainState>(chain: &Chain<S>) -> f64 {
     if n == 0 {
         return 1.0;
     }
-    let transitions: usize = chain.rows()[..n].iter().map(Vec::len).sum();
     let bits = row_bits(chain) / 6f64.log2();
-    transitions as f64 / (6.0 * n as f64) * bits * bits
+    transitions(chain) as f64 / (6.0 * n as f64) * bits * bits
+}
+
+/// The transitions among the transient states of `chain`.
+fn transitions<S: ChainState>(chain: &Chain<S>) -> usize {
+    let n = chain.transient_count();
+    chain.rows()[..n].iter().map(Vec::len).sum()
 }
 
 /// The mean log2 of the common denominator of each transient state's row (log2 6 for a d6),
 /// at least 1 (0 on a chain without transient states).
 pub fn row_bits<S: ChainState>(chain: &Chain<S>) -> f64 {
-    let n = chain.transient_count();
-    if n == 0 {
-        return 0.0;
-    }
-    let mut bits = 0f64;
-    for row in &chain.rows()[..n] {
-        let lcm = row.iter().fold(BigInt::one(), |l, (_, p)| {
-            num_integer::Integer::lcm(&l, p.denom())
-        });
-        // log2 of the lcm: exact enough from f64 below 2^1000, its bit length above.
-        bits += match lcm.bits() {
-            b if b < 1000 => lcm.to_f64().map_or(b as f64, f64::log2),
-            b => b as f64,
-        };
-    }
-    (bits / n as f64).max(1.0)
+    mean_bits(&row_lcm_bits(chain))
 }
 
-/// Why [`checked_moments`] gave no moments.
+/// The mean of `bits`, at least 1 (0 when there are none).
+fn mean_bits(bits: &[f64]) -> f64 {
+    match bits.len() {
+        0 => 0.0,
+        n => (bits.iter().sum::<f64>() / n as f64).max(1.0),
+    }
+}
+
+/// The log2 of the common denominator of each transient state's row.
+fn row_lcm_bits<S: ChainState>(chain: &Chain<S>) -> Vec<f64> {
+    let n = chain.transient_count();
+    chain.rows()[..n]
+        .iter()
+        .map(|row| {
+            let lcm = row.iter().fold(BigInt::one(), |l, (_, p)| {
+                num_integer::Integer::lcm(&l, p.denom())
+            });
+            // log2 of the lcm: exact enough from f64 below 2^1000, its bit length above.
+            match lcm.bits() {
+                b if b < 1000 => lcm.to_f64().map_or(b as f64, f64::log2),
+                b => b as f64,
+            }
+        })
+        .collect()
+}
+
+/// Why `checked_moments` gave no moments.
 #[derive(Debug, thiserror::Error)]
 pub enum MomentsError {
     /// Some reachable state cannot finish: the moments are infinite.
     #[error(transparent)]
     Singular(#[from] Singular),
-    /// Neither route would finish in about [`SECONDS_LIMIT`].
+    /// Neither route would finish in about `SECONDS_LIMIT`.
     #[error(
         "moments to order {asked}: too long on this board ({states} transient states, estimated \
          before starting): the generating function would take about {pgf_seconds:.0} s and the \

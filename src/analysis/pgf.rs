@@ -74,7 +74,61 @@ pub struct Pgf {
     pub primes_used: usize,
 }
 
+/// A syntax for polynomials.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// `3*z**2` (Python, SymPy).
+    Sympy,
+    /// `3*z^2` (Maple, Mathematica, and the text report).
+    Caret,
+}
+
+/// `sum_i c_i v^i` written out, highest power first (`0` for no terms).
+pub fn polynomial(coefficients: &[BigInt], var: &str, syntax: Syntax) -> String {
+    let power = |i: usize| match (i, syntax) {
+        (0, _) => String::new(),
+        (1, _) => var.to_string(),
+        (_, Syntax::Sympy) => format!("{var}**{i}"),
+        (_, Syntax::Caret) => format!("{var}^{i}"),
+    };
+    let mut out = String::new();
+    for (i, c) in coefficients.iter().enumerate().rev() {
+        if c.is_zero() {
+            continue;
+        }
+        let sign = if c.is_negative() { "-" } else { "+" };
+        if out.is_empty() {
+            if c.is_negative() {
+                out.push('-');
+            }
+        } else {
+            out.push_str(&format!(" {sign} "));
+        }
+        let a = c.abs();
+        match (a.is_one(), i) {
+            (true, 0) => out.push('1'),
+            (true, _) => out.push_str(&power(i)),
+            (false, 0) => out.push_str(&a.to_string()),
+            (false, _) => out.push_str(&format!("{a}*{}", power(i))),
+        }
+    }
+    if out.is_empty() {
+        out.push('0');
+    }
+    out
+}
+
 impl Pgf {
+    /// `F = (N)/(D)` written in `syntax`, with `assign` between (`=`, or `:=` for Maple) and
+    /// `end` after (`;` for Maple, else nothing).
+    pub fn definition(&self, syntax: Syntax, assign: &str, end: &str) -> String {
+        format!(
+            "F {assign} ({})/({}){end}",
+            polynomial(&self.numerator, "z", syntax),
+            polynomial(&self.denominator, "z", syntax)
+        )
+    }
+
     /// The degree of N (0 for N = 0).
     pub fn numerator_degree(&self) -> usize {
         self.numerator.len().saturating_sub(1)

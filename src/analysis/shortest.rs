@@ -122,7 +122,7 @@ pub struct Extremes {
 /// # Examples
 ///
 /// ```
-/// use ladders::analysis::shortest::extremes;
+/// use ladders::internals::extremes;
 /// use ladders::board::builtin;
 /// // Seed 001: the fewest turns on the Milton Bradley board is 7.
 /// let mb = builtin("milton-bradley").unwrap();

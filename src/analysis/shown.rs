@@ -38,12 +38,13 @@ use super::distribution::{
     DistributionOptions, Known, Mean, Plan, Quantile, Stop, TooMuchWork, WORK_LIMIT,
 };
 use super::spectral::Radius;
-use super::stateful::{exact_mean_on, law_chain};
+use super::stateful::exact_mean_on;
 use super::tail_law::{TailLaw, TailLawStart};
 use crate::board::{Board, Square};
-use crate::chain::{Chain, ChainState, RollSquares, Trap};
+use crate::chain::{on_player_chain, Chain, ChainState, Memory, RollLevel, Trap};
 use crate::exact::certified::{Bounds, CertifiedChain, FloatChain, MergedRows};
 use crate::exact::step::IntegerChain;
+use crate::game::OnSquare;
 use crate::num::decimal::{probability, push_probability_cells, to_f64};
 
 mod floats;
@@ -284,9 +285,10 @@ impl Known for Value {
 }
 
 /// The distribution of T on any board, as decimals to `digits` places: certified stepping on
-/// the square chain, or on the stateful chain with the trap projected to its square; the mean
-/// is exact, as in [`super::stateful::board_distribution`], when it can be solved for. With
-/// `chart`, the rows the chart draws carry their nearest `f64` (see [`ShownTerm::p_f64`]).
+/// its one-player chain (on a board that changes during a game, the chain without the eaten
+/// apples), the states projected to their squares; the mean is exact, as in
+/// [`super::stateful::board_distribution`], when it can be solved for. With `chart`, the rows
+/// the chart draws carry their nearest `f64` (see [`ShownTerm::p_f64`]).
 ///
 /// # Errors
 ///
@@ -307,23 +309,23 @@ pub fn board_shown_distribution(
         super::stateful::exact_mean(board, &mut dist.mean);
         return Ok(ShownDistribution::from_exact(dist, digits, false));
     }
-    if board.is_stateful() {
-        let chain = law_chain(board);
-        let exact = || mean.get(Some(&chain));
-        let shown = shown_with(&chain, &exact, options, digits, chart)?;
-        Ok(with_exact_mean(shown, &exact).map_states(|s| s.square))
-    } else if RollSquares::applies(board) {
-        // Solved on the roll-level form: the turn chain goes once the law is stepped.
-        let exact = || mean.get(None::<&Chain<Square>>);
-        let shown = shown_with(&Chain::for_board(board), &exact, options, digits, chart)?;
-        Ok(with_exact_mean(shown, &exact))
-    } else {
-        // Solved on the turn chain the law is stepped on, not on one built again.
-        let chain = Chain::for_board(board);
-        let exact = || mean.get(Some(&chain));
-        let shown = shown_with(&chain, &exact, options, digits, chart)?;
-        Ok(with_exact_mean(shown, &exact))
-    }
+    let on_roll_level = RollLevel::applies(board);
+    let shown = on_player_chain!(board, Memory::Turns, |_, chain| {
+        // Solved on the chain the law is stepped on, not on one built again; or on the
+        // roll-level form.
+        let exact = || mean.get((!on_roll_level).then_some(chain));
+        let shown = shown_with(chain, &exact, options, digits, chart)?;
+        let shown = match on_roll_level {
+            true => shown,
+            false => with_exact_mean(shown, &exact),
+        };
+        shown.map_states(|s| s.square())
+    });
+    // On the roll-level form once the turn chain the law was stepped on is gone.
+    Ok(match on_roll_level {
+        true => with_exact_mean(shown, &|| mean.get(None::<&Chain<Square>>)),
+        false => shown,
+    })
 }
 
 /// The exact mean of a board, solved at most once, and only when asked for (when the shown
@@ -383,11 +385,11 @@ pub struct Shows<'a> {
 }
 
 /// The distribution of T rounded to `digits` decimals, for a caller that shows the chart and
-/// the approximate mean: [`certified_distribution_for`] with both.
+/// the approximate mean: `certified_distribution_for` with both.
 ///
 /// # Errors
 ///
-/// See [`certified_distribution_for`].
+/// See `certified_distribution_for`.
 pub fn certified_distribution<S: ChainState>(
     chain: &Chain<S>,
     options: &DistributionOptions,

@@ -42,6 +42,7 @@ use num_traits::Zero;
 use super::decay::{dyadic_integers, Extreme};
 use crate::chain::{Chain, ChainState};
 use crate::num::decimal::to_f64;
+use crate::num::dyadic::float_outward;
 
 mod transient_q;
 pub(crate) use transient_q::TransientQ;
@@ -533,40 +534,14 @@ fn ratio_range(x: &[f64], y: &[f64]) -> (f64, f64) {
         .fold((f64::INFINITY, 0.0f64), |(l, h), r| (l.min(r), h.max(r)))
 }
 
-/// The largest float at or below `r >= 0`.
+/// The largest float at or below `r >= 0` (infinite past `f64`'s range).
 fn below(r: &BigRational) -> f64 {
-    let f = to_f64(r);
-    match BigRational::from_float(f) {
-        Some(exact) if &exact > r => step_down(f),
-        _ => f,
-    }
+    float_outward(r, false).unwrap_or_else(|| to_f64(r))
 }
 
-/// The smallest float at or above `r >= 0`.
+/// The smallest float at or above `r >= 0` (infinite past `f64`'s range).
 fn above(r: &BigRational) -> f64 {
-    let f = to_f64(r);
-    match BigRational::from_float(f) {
-        Some(exact) if &exact < r => step_up(f),
-        _ => f,
-    }
-}
-
-/// The next float below a positive float.
-fn step_down(f: f64) -> f64 {
-    if f > 0.0 {
-        f64::from_bits(f.to_bits() - 1)
-    } else {
-        f
-    }
-}
-
-/// The next float above a nonnegative finite float.
-fn step_up(f: f64) -> f64 {
-    if f >= 0.0 && f.is_finite() {
-        f64::from_bits(f.to_bits() + 1)
-    } else {
-        f
-    }
+    float_outward(r, true).unwrap_or_else(|| to_f64(r))
 }
 
 #[cfg(test)]

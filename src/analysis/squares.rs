@@ -92,9 +92,9 @@ pub enum NoReach {
     /// A jump takes a turn of its own (`jump_takes_turn`): a token stands on a jump's start
     /// between turns.
     JumpTurns,
-    /// More transient squares than [`REACH_LIMIT`].
+    /// More transient squares than `REACH_LIMIT`.
     TooLarge(usize),
-    /// More states between rolls than [`REACH_LIMIT`] (the start's own state aside): a turn's
+    /// More states between rolls than `REACH_LIMIT` (the start's own state aside): a turn's
     /// rolls, or what the game remembers, multiply the squares.
     TooManyStates,
     /// Chance squares or tiles: a roll's jumps are not decided by the dice (jumps only).
@@ -207,7 +207,7 @@ pub fn check_square_answers(board: &Board) -> Result<(), SquaresTooLong> {
 ///
 /// # Errors
 ///
-/// [`VisitsError::Infinite`] when the game can last forever.
+/// `VisitsError::Infinite` when the game can last forever.
 pub fn square_answers(board: &Board) -> Result<SquareAnswers, VisitsError> {
     // The whole command's stage: its solves report their own, but between them (the visits'
     // reconstruction, the expectations' per square) no unit is finished for seconds on a
@@ -459,7 +459,7 @@ pub struct SquareChance {
 }
 
 impl Occupancy {
-    /// The law [`occupancy`] gives after `after` turns.
+    /// The law `occupancy` gives after `after` turns.
     pub fn of(after: usize, law: Vec<(Square, BigRational)>) -> Occupancy {
         Occupancy {
             after,

@@ -280,7 +280,7 @@ fn score_values(board: &Board) -> usize {
 ///
 /// # Errors
 ///
-/// [`StatefulTooBig`] when it would take too long or too much memory ([`score_fits`]),
+/// [`StatefulTooBig`] when it would take too long or too much memory (`score_fits`),
 /// before any work.
 pub fn score(board: &Board) -> Result<Option<Score>, StatefulTooBig> {
     let apples = board.point_squares();

@@ -45,7 +45,7 @@ use num_traits::{One, ToPrimitive, Zero};
 use super::decay::{dyadic_integers, Extreme};
 use crate::analysis::spectral::TransientQ;
 use crate::chain::{Chain, ChainState};
-use crate::exact::certified::{Bounds as Bounds128, CertifiedChain};
+use crate::exact::certified::{Bounds, CertifiedChain};
 use crate::num::decimal::{decade, format_scaled, over_power_of_ten, round_scaled, to_f64};
 use crate::num::dyadic;
 use crate::num::gcd::gcd;
@@ -174,7 +174,7 @@ impl TailLawStart {
 
     /// The law from the settled vector `u` of turn m ([`Settling::watch`]) and the certified
     /// enclosure of the position then (`CertifiedStepper::position` at turn m).
-    pub(crate) fn finish(&self, m: usize, u: &[f64], position: &[Bounds128]) -> Option<TailLaw> {
+    pub(crate) fn finish(&self, m: usize, u: &[f64], position: &[Bounds]) -> Option<TailLaw> {
         let bounds = geometric_bounds(&self.q, u, position)?;
         best_statement(m, &bounds)
     }
@@ -201,7 +201,7 @@ impl TailLawStart {
 
 /// The proved `(a, r)`, `slack` and `(b, l)` with `b l^k <= P(T > m + k) <= a r^k + slack`.
 #[derive(Debug, PartialEq)]
-struct Bounds {
+struct GeometricBounds {
     a: BigRational,
     r: BigRational,
     slack: BigRational,
@@ -216,7 +216,7 @@ struct Bounds {
 /// [`TransientQ`]) and
 /// `u = U / 2^E`, `(u Q)_j / u_j = (U A)_j / (D U_j)`; ratios are compared by cross
 /// multiplication, so no fraction is reduced until the four results are.
-fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds> {
+fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds]) -> Option<GeometricBounds> {
     let d = &q.d;
     // u = U / 2^E with E >= 0.
     let (mut big_u, e) = dyadic_integers(u)?;
@@ -273,7 +273,7 @@ fn geometric_bounds(q: &TransientQ, u: &[f64], p: &[Bounds128]) -> Option<Bounds
     let one = BigInt::one();
     let (r, alpha, l, beta) = (r.over(d)?, alpha.over(&one)?, l.over(d)?, beta.over(&one)?);
     let total = |v: &[BigInt]| BigRational::new(v.iter().sum::<BigInt>(), BigInt::one() << e);
-    Some(Bounds {
+    Some(GeometricBounds {
         a: round(&(alpha * total(&big_u)), true),
         r: round(&r, true),
         slack: round(&BigRational::new(slack, BigInt::one() << shift), true),
@@ -370,7 +370,7 @@ struct Exact {
 
 impl Exact {
     /// The bounds, which are dyadic (rounded by [`round`]), of a start at turn m.
-    fn of(m: usize, bounds: &Bounds) -> Exact {
+    fn of(m: usize, bounds: &GeometricBounds) -> Exact {
         let x = |r: &BigRational| Scaled::of(r).expect("a dyadic bound");
         let (a, r, b, l) = (x(&bounds.a), x(&bounds.r), x(&bounds.b), x(&bounds.l));
         let half = Scaled::dyadic(BigInt::one(), -1);
@@ -407,7 +407,7 @@ fn places(lead: f64, digits: usize) -> Option<usize> {
 
 /// [`statement_within`] with no bar to meet (the tests' entry).
 #[cfg(test)]
-fn statement(m: usize, b: &Bounds, x: &Exact, digits: usize) -> Option<TailLaw> {
+fn statement(m: usize, b: &GeometricBounds, x: &Exact, digits: usize) -> Option<TailLaw> {
     statement_within(m, b, x, digits, None)
 }
 
@@ -425,7 +425,7 @@ struct Bar {
 /// too large.
 fn statement_within(
     m: usize,
-    b: &Bounds,
+    b: &GeometricBounds,
     x: &Exact,
     digits: usize,
     bar: Option<&Bar>,
@@ -508,7 +508,7 @@ fn statement_within(
 }
 
 /// The statement with the fewest digits (6 to 16) whose error is within twice the best.
-fn best_statement(m: usize, b: &Bounds) -> Option<TailLaw> {
+fn best_statement(m: usize, b: &GeometricBounds) -> Option<TailLaw> {
     let x = Exact::of(m, b);
     let best = statement_within(m, b, &x, 17, None)?;
     let twice = &best.within * BigRational::from_integer(BigInt::from(2));

@@ -38,7 +38,7 @@ pub struct Visits {
     /// Expected turns begun on each square that a turn can begin on, in square order.
     pub squares: Vec<(Square, BigRational)>,
     /// Expected uses of each snake and ladder (snakes first, then ladders, each in file order);
-    /// `None` when the board's rules do not allow the count (see [`jump_uses`]).
+    /// `None` when the board's rules do not allow the count (see `jump_uses`).
     pub jumps: Option<Vec<(Jump, BigRational)>>,
 }
 
@@ -66,12 +66,12 @@ fn infinite<S: OnSquare>(trap: Trap<S>) -> VisitsError {
 ///
 /// # Errors
 ///
-/// [`VisitsError::Infinite`] when the game can last forever.
+/// `VisitsError::Infinite` when the game can last forever.
 ///
 /// # Examples
 ///
 /// ```
-/// use ladders::analysis::visits::visits;
+/// use ladders::internals::visits;
 /// use ladders::board::builtin;
 /// use num_rational::BigRational;
 /// // Tiny: from 0, a 1 climbs to 3 and a 2 slides back to 0; from 3 only a 1 finishes.
@@ -138,7 +138,7 @@ pub fn start_row<S: OnSquare>(chain: &Chain<S>) -> Result<Vec<BigRational>, Visi
 ///
 /// # Errors
 ///
-/// [`VisitsError::Infinite`] when the game can last forever (found exactly, as in [`visits`]).
+/// `VisitsError::Infinite` when the game can last forever (found exactly, as in [`visits`]).
 pub fn visits_float(board: &Board) -> Result<Vec<(Square, f64)>, VisitsError> {
     on_player_chain!(board, Memory::Full, |_, chain| start_row_float(chain))
 }

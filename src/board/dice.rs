@@ -17,6 +17,7 @@ pub const MAX_THROW_TOTAL: u64 = 1 << 40;
 
 /// One outcome of a throw: the sum of the dice, and its weight out of [`Dice::total`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub struct Throw {
     /// The sum of the dice (the squares moved).
     pub sum: u32,

@@ -13,6 +13,7 @@ use super::Square;
 /// A chance square: a move that lands on `at` goes to one of `to` with probability
 /// `weight / total`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
 pub struct Chance {
     /// The square that draws.
     pub at: Square,
@@ -127,6 +128,7 @@ impl Serialize for Probability {
 /// `length` back, only on squares above `length`), a ladder (`length` forward, at most to the
 /// finish) or nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
 pub struct Tiles {
     /// How far a snake or ladder tile moves the token (f).
     pub length: u32,
@@ -136,8 +138,21 @@ pub struct Tiles {
     pub ladder: Probability,
 }
 
+impl Tiles {
+    /// Tiles of `length` squares, a snake with chance `snake` and a ladder with chance `ladder`
+    /// (validation, or the generator, checks that they are a law).
+    pub fn new(length: u32, snake: Probability, ladder: Probability) -> Tiles {
+        Tiles {
+            length,
+            snake,
+            ladder,
+        }
+    }
+}
+
 /// The law of one tile draw on a square, over a common denominator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TileDraw {
     /// Weight of a snake tile.
     pub snake: u64,

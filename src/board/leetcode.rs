@@ -22,7 +22,8 @@ use super::{BoardError, Problem, MAX_SIZE};
 /// # Examples
 ///
 /// ```
-/// use ladders::board::{leetcode::board_file, Board};
+/// use ladders::board::Board;
+/// use ladders::internals::leetcode_board_file as board_file;
 /// // LeetCode 909, example 2: the bottom row is squares 1, 2, the top row 4, 3; the entry 3
 /// // on the bottom row's square 2 is a ladder 2 -> 3.
 /// let text = board_file("[[-1,-1],[-1,3]]", "example").unwrap();

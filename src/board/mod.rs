@@ -2,20 +2,18 @@
 //!
 //! A [`Board`] only comes out of validation ([`BoardSpec::validate`]), so every later stage can
 //! rely on it: squares in range, snakes going down, ladders going up, at most one jump per square,
-//! no cycle of jumps when jumps chain. Board files are TOML ([`format`](mod@format), documented in
+//! no cycle of jumps when jumps chain. Board files are TOML (`format`, documented in
 //! `docs/board-format.md`); the built-in boards live in `boards/` and are embedded ([`builtin()`]).
 
-// The command line's routes, public until it runs on the façade alone; hidden from the docs
-// (the results it returns are re-exported below).
-#[doc(hidden)]
-pub mod builtin;
+// Crate-internal; what the command line, tests and benchmarks still reach of them is in
+// `crate::internals`, the answers the façade returns are re-exported below.
+pub(crate) mod builtin;
 mod chained;
 pub(crate) mod dice;
 mod draws;
-#[doc(hidden)]
-pub mod format;
-#[doc(hidden)]
-pub mod leetcode;
+pub(crate) mod format;
+pub(crate) mod json;
+pub(crate) mod leetcode;
 mod reader;
 mod validate;
 mod validate_choices;
@@ -178,6 +176,7 @@ impl RollOn {
 
 /// The rules a board is played with (the `[rules]` table of a board file).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[non_exhaustive]
 pub struct Rules {
     /// 0: off the board (the first roll lands on square r); s >= 1: standing on square s.
     pub start: Square,
@@ -411,7 +410,7 @@ impl<T> Located<T> {
     }
 }
 
-/// A board as written, before validation: what [`format`](mod@format) reads and what transforms edit.
+/// A board as written, before validation: what `format` reads and what transforms edit.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardSpec {
     /// Where the board came from, for error messages: a path or `builtin:NAME`.

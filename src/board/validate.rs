@@ -14,6 +14,7 @@ use super::{
 
 /// One thing wrong with a board, with the line of the board file it is on.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Problem {
     /// The 1-based line, when the value came from a file.
     pub line: Option<usize>,
@@ -33,6 +34,7 @@ impl Problem {
 
 /// Everything wrong with one board file.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct BoardError {
     /// The file (or `builtin:NAME`) the problems are in.
     pub origin: String,

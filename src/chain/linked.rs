@@ -49,6 +49,7 @@ pub struct LinkedChain<S> {
 
 impl<S> LinkedChain<S> {
     /// Every state: transient ones first, then final ones.
+    #[cfg(test)]
     pub fn states(&self) -> &[S] {
         &self.states
     }

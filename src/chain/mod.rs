@@ -38,15 +38,15 @@ use num_traits::{One, Zero};
 pub use compound::compound_move;
 use compound::RollsMemo;
 pub use count::{check_counted_layers, first_endless, Counted, StatesTooMany};
-pub use endless::{endless_turn, endless_turn_sentence, turn_loop, TurnLoop};
+pub use endless::{endless_turn, endless_turn_sentence, turn_loop};
 pub use linked::{LinkedChain, LinkedTurn};
 pub use links::{link_order, Link};
 pub(crate) use player::{on_player_chain, on_player_game};
 pub use player::{stateful_game, Memory, PlayerChain, PlayerGame};
-pub use roll_level::{Ends, RollLevel, RollMove, RollSquares, MAX_DENOMINATOR};
+pub use roll_level::{Ends, RollLevel, RollMove, RollSquares};
 pub use rolls::{Rolled, Rolls};
 use rows::{ChainTurns, Kept, PendingTurn};
-pub use size::{check_fits, ChainSize, ChainTooBig, BYTES_PER_TRANSITION, CHAIN_BYTES_LIMIT};
+pub use size::{check_fits, ChainSize, ChainTooBig, CHAIN_BYTES_LIMIT};
 use words::Law;
 
 use crate::board::{Board, Square};

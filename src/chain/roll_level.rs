@@ -36,7 +36,7 @@ pub struct RollMove {
 /// is a fresh compound move from s' (the square the top throw led to). So the compound move
 /// matrix Q satisfies `Q = R + S Q`, where R holds the rolls that end the turn and S the rolls
 /// that go on. S has row sums at most P(top throw) < 1, so `I - S` is invertible,
-/// `Q = (I - S)^-1 R` (the sum of [`super::compound_move`] in matrix form) and
+/// `Q = (I - S)^-1 R` (the sum of `super::compound_move` in matrix form) and
 ///
 /// `(I - Q) x = b  <=>  (I - S - R) x = (I - S) b`.
 ///
@@ -260,12 +260,42 @@ impl<'b> RollSquares<'b> {
 
     /// The reachable squares of `board`, or `None` as for [`RollLevel::new`].
     pub fn new(board: &'b Board) -> Option<RollSquares<'b>> {
+        RollSquares::discover(board, Discovery::begin(board)?)
+    }
+
+    /// The squares of `board` and their rolls' shape (where each roll goes, whether it goes
+    /// on), also when the rolls' common denominator D is past [`MAX_DENOMINATOR`], with log2 D
+    /// beside: what [`super::ChainSize`] estimates the turn chain from. Past the limit the
+    /// rolls' weights are not their probabilities (D is taken as the dice's total); `None` as
+    /// for [`RollSquares::new`] otherwise.
+    pub fn shape(board: &'b Board) -> Option<(RollSquares<'b>, f64)> {
+        if let Some(level) = RollSquares::new(board) {
+            let bits = (level.denominator as f64).log2();
+            return Some((level, bits));
+        }
+        if !Capabilities::of(board).memoryless_turns() {
+            return None;
+        }
+        let mut lcm = num_bigint::BigUint::from(1u8);
+        for total in board.chances().iter().map(|c| c.total) {
+            lcm = num_integer::Integer::lcm(&lcm, &total.into());
+        }
+        if let Some(t) = board.tiles() {
+            lcm = num_integer::Integer::lcm(&lcm, &t.denominator().into());
+        }
+        let bits = lcm.bits() as f64 + (board.dice().total() as f64).log2();
+        let level = RollSquares::discover(board, Discovery::over(board, board.dice().total()))?;
+        Some((level, bits))
+    }
+
+    /// The squares reachable from the start of `found`, in square order.
+    fn discover(board: &'b Board, found: Discovery) -> Option<RollSquares<'b>> {
         let Discovery {
             denominator,
             per_throw,
             mut index,
             mut squares,
-        } = Discovery::begin(board)?;
+        } = found;
         let (n, start) = (board.size(), board.rules().start);
         let mut i = 0;
         while i < squares.len() {
@@ -394,16 +424,20 @@ impl Discovery {
         if !RollSquares::applies(board) {
             return None;
         }
-        let denominator = common_denominator(board)?;
+        Some(Discovery::over(board, common_denominator(board)?))
+    }
+
+    /// The start of a walk with the common denominator `denominator`.
+    fn over(board: &Board, denominator: u64) -> Discovery {
         let start = board.rules().start;
         let mut index = vec![u32::MAX; board.size() as usize + 1];
         index[start as usize] = 0;
-        Some(Discovery {
+        Discovery {
             denominator,
             per_throw: denominator / board.dice().total(),
             index,
             squares: vec![start],
-        })
+        }
     }
 
     /// The index of square `to`, found now (put after the others) or before.

@@ -47,9 +47,12 @@ pub struct ChainSize {
     pub bytes: f64,
     /// The longest run of rolls in one turn that go on (the most levels of a turn's law).
     pub longest_run: usize,
+    /// Whether the board has a roll-level form ([`RollSquares::applies`]): its exact
+    /// expectations are then solved without the turn chain.
+    pub roll_level: bool,
 }
 
-/// The turn chain would need more memory than [`CHAIN_BYTES_LIMIT`].
+/// The turn chain would need more memory than `CHAIN_BYTES_LIMIT`.
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 #[error(
     "the turn chain of this board would hold about {} transitions in about {} MB of memory (the \
@@ -67,10 +70,11 @@ pub struct ChainTooBig {
 
 impl ChainSize {
     /// The estimate for `board`'s single-player chain, `None` when there is no roll-level form
-    /// to estimate from (`roll_again = K`, whose turns are at most K rolls; a draw whose
-    /// denominator is too large for it).
+    /// to estimate from (`roll_again = K`, whose turns are at most K rolls). A board whose
+    /// draws' common denominator is too large for the roll-level form is estimated from its
+    /// rolls' shape ([`RollSquares::shape`]): its chain's denominators are the longest.
     pub fn of(board: &Board) -> Option<ChainSize> {
-        let level = RollSquares::new(board)?;
+        let (level, bits) = RollSquares::shape(board)?;
         let m = level.squares.len();
         let mut ends = Ends::new(m, level.start);
         let mut stop = vec![0f64; m];
@@ -86,7 +90,6 @@ impl ChainSize {
         }
         let (turn_start, _) = ends.finish();
         let runs = Runs::new(&stop, &succ);
-        let bits = (level.denominator as f64).log2();
         let (mut transitions, mut levels) = (0.0, 0.0);
         // A turn's law ends on at most m squares, however many runs of rolls that go on lead
         // there (several throws that roll again, as doubles, branch at every roll): past m,
@@ -104,6 +107,7 @@ impl ChainSize {
             transitions,
             bytes: transitions * BYTES_PER_TRANSITION + levels * bits / 8.0,
             longest_run: runs.longest,
+            roll_level: RollSquares::applies(board),
         })
     }
 }

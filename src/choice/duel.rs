@@ -38,7 +38,7 @@ use num_traits::{ToPrimitive, Zero};
 
 use super::duel_proof::{prove, DeviationProof};
 use super::{lcm, Game, Policy};
-use crate::race::interval::Interval;
+use crate::num::interval::Interval;
 
 /// A strategy: for each decision node and each state of the other player, the action index.
 pub type Strategy = Vec<Vec<usize>>;
@@ -58,7 +58,7 @@ pub struct FloatValues {
 
 /// A certified evaluation of a strategy pair.
 #[derive(Clone, Debug)]
-pub struct Certified {
+pub struct CertifiedPair {
     /// v(x, y) * 2^60 at `x * m + y`: the center of each interval.
     pub(crate) center: Vec<i64>,
     /// u(x, y): the certified bound on the expected remaining turns.
@@ -71,7 +71,7 @@ pub struct Certified {
     pub gap: f64,
 }
 
-impl Certified {
+impl CertifiedPair {
     /// W(x, y) as a certified interval, by state indices.
     pub fn chance(&self, x: usize, y: usize) -> Interval {
         let i = x * self.m + y;
@@ -282,9 +282,13 @@ fn rows(game: &Game, strategy: &Strategy) -> Rows {
 ///
 /// # Errors
 ///
-/// [`DuelError::NeverEnds`] when the pair's moves never reach the finish from some positions,
-/// [`DuelError::Endless`] when no bound on the game's length could be proved otherwise.
-pub fn certify(game: &Game, strategy: &Strategy, w: &FloatValues) -> Result<Certified, DuelError> {
+/// `DuelError::NeverEnds` when the pair's moves never reach the finish from some positions,
+/// `DuelError::Endless` when no bound on the game's length could be proved otherwise.
+pub fn certify(
+    game: &Game,
+    strategy: &Strategy,
+    w: &FloatValues,
+) -> Result<CertifiedPair, DuelError> {
     if game.start.is_none() {
         return Err(DuelError::NoGame);
     }
@@ -309,7 +313,7 @@ pub fn certify(game: &Game, strategy: &Strategy, w: &FloatValues) -> Result<Cert
         return Err(DuelError::NeverEnds);
     }
     let turns = turns_bound(&r).ok_or(DuelError::Endless)?;
-    let mut out = Certified {
+    let mut out = CertifiedPair {
         center,
         turns,
         residual,
@@ -495,7 +499,7 @@ pub struct Pair {
     /// `optimal` (each maximising their own chance), or the single-player policy both follow.
     pub name: String,
     /// The chance that the first listed player, moving first, wins, and the certificate.
-    pub result: Result<(Interval, Certified), DuelError>,
+    pub result: Result<(Interval, CertifiedPair), DuelError>,
     /// Float sweeps made.
     pub sweeps: usize,
     /// For the optimal pair, the bound on what deviations over any number of turns gain
@@ -555,7 +559,7 @@ mod tests {
         game: &Game,
         strategy: &Strategy,
         w: &FloatValues,
-    ) -> Result<(Interval, Certified), DuelError> {
+    ) -> Result<(Interval, CertifiedPair), DuelError> {
         let c = certify(game, strategy, w)?;
         let s = game.start.ok_or(DuelError::NoGame)?;
         Ok((c.chance(s, s), c))

@@ -27,9 +27,9 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
-use super::duel::{integer_supersolution, length_sweep, Certified, Strategy, SCALE_BITS};
+use super::duel::{integer_supersolution, length_sweep, CertifiedPair, Strategy, SCALE_BITS};
 use super::Game;
-use crate::race::interval::Interval;
+use crate::num::interval::Interval;
 
 /// The bound on what any deviation, over any number of turns, gains.
 #[derive(Clone, Debug)]
@@ -55,7 +55,7 @@ impl DeviationProof {
 /// The exact single-turn gain bound g of the module's formula: at every node with a choice and
 /// every position of the other, each other action's value at the top of its certified interval
 /// minus the chosen action's at the bottom of its own.
-pub fn gain_bound(game: &Game, strategy: &Strategy, c: &Certified) -> BigRational {
+pub fn gain_bound(game: &Game, strategy: &Strategy, c: &CertifiedPair) -> BigRational {
     let m = c.m;
     let one: i128 = 1 << SCALE_BITS;
     let rho_f = c.residual.to_f64().unwrap_or(f64::INFINITY);
@@ -117,7 +117,7 @@ pub fn gain_bound(game: &Game, strategy: &Strategy, c: &Certified) -> BigRationa
 pub fn prove(
     game: &Game,
     strategy: &Strategy,
-    c: &Certified,
+    c: &CertifiedPair,
     (x0, y0): (usize, usize),
 ) -> Option<DeviationProof> {
     let turn_gain = gain_bound(game, strategy, c);

@@ -28,16 +28,13 @@
 //! [`optimize`] solves it by policy iteration with exact policy evaluation.
 
 mod chain;
-// The command line's routes, public until it runs on the façade alone; hidden from the docs
-// (the results it returns are re-exported below).
-#[doc(hidden)]
-pub mod duel;
-#[doc(hidden)]
-pub mod duel_proof;
+// Crate-internal; what the command line, tests and benchmarks still reach of them is in
+// `crate::internals`, the answers the façade returns are re-exported below.
+pub(crate) mod duel;
+pub(crate) mod duel_proof;
 mod evaluate;
 mod optimize;
-#[doc(hidden)]
-pub mod policy_file;
+pub(crate) mod policy_file;
 mod within;
 
 use std::collections::{BTreeMap, HashMap};

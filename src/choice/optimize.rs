@@ -27,6 +27,7 @@ use crate::board::Square;
 
 /// The optimum of a game with choices.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Optimum {
     /// The optimal expected turns at every state (by state index).
     pub values: Vec<BigRational>,

@@ -22,6 +22,7 @@ use super::{lcm, Game, Policy};
 
 /// The best chance of finishing within n turns.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Within {
     /// The best chance from every state (by state index), with n turns left.
     pub chances: Vec<BigRational>,

@@ -11,20 +11,12 @@
 
 use std::fmt;
 
-use ladders::analysis::design::SensitivityError;
-use ladders::analysis::distribution::TooMuchWork;
-use ladders::analysis::expectation::SolveTooLong;
-use ladders::analysis::float_trust::FloatUntrusted;
-use ladders::analysis::moments::MomentsError;
-use ladders::analysis::pgf::PgfTooLong;
-use ladders::analysis::squares::SquaresTooLong;
-use ladders::analysis::stateful_fits::StatefulTooBig;
-use ladders::chain::ChainTooBig;
-use ladders::choice::duel::DuelTooLong;
+use ladders::analysis::FloatUntrusted;
 use ladders::generate::GenerateError;
-use ladders::race::knockoff::KnockOffError;
-use ladders::race::relative::RelativeError;
-use ladders::race::shared::SharedError;
+use ladders::internals::{
+    ChainTooBig, DuelTooLong, KnockOffError, MomentsError, PgfTooLong, RelativeError,
+    SensitivityError, SharedError, SolveTooLong, SquaresTooLong, StatefulTooBig, TooMuchWork,
+};
 use ladders::race::RaceError;
 
 /// The subcommands whose remedies differ (their flags).
@@ -164,11 +156,14 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
              turns",
         );
     }
-    if typed::<ChainTooBig>(err).is_some() {
-        return Remedy::after(
-            "; `ladders expect` answers exactly without it (roll by roll), and `ladders simulate` \
-             estimates the rest",
-        );
+    if let Some(too_big) = typed::<ChainTooBig>(err) {
+        return Remedy::after(match too_big.size.roll_level {
+            true => {
+                "; `ladders expect` answers exactly without it (roll by roll), and `ladders \
+                 simulate` estimates the rest"
+            }
+            false => "; `ladders simulate` estimates it, game by game",
+        });
     }
     if let Some(remedy) = estimate_advice(err) {
         return Some(remedy);

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::report::analyze::{to_json, write_text};
+use ladders::report::{write_analyze as write_text, Report, SummaryJson};
 use ladders::Game;
 
 use ladders::board::DEFAULT_BOARD;
@@ -63,11 +63,12 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         return super::expect::die_table(&args.board, range, digits, format, out);
     }
     let game = Game::from_board(args.board.load()?);
-    super::board_args::square_state_only(game.board(), "analyze")?;
+    super::board_args::square_state_only(&game, "analyze")?;
     let summary = game.summary()?;
     let digits = args.output.digits.get();
     if args.output.format.json {
-        write_json(out, &&to_json(game.board(), &summary, digits))?;
+        let body = SummaryJson::new(game.board(), &summary);
+        write_json(out, &Report::new(game.board(), &body, digits).with_rules())?;
     } else {
         write_text(out, game.board(), &summary, digits)?;
     }

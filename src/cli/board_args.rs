@@ -7,12 +7,11 @@ use std::sync::OnceLock;
 
 use anyhow::{bail, Result};
 use clap::ValueHint;
-use ladders::board::format::{parse_spec, read_text};
 use ladders::board::{
     builtin_names, near_builtin_names, Board, ChoicesSpec, DieChoice, Located, Overshoot,
     RollAgain, RuleOverrides, BUILTIN_BOARDS, DEFAULT_BOARD,
 };
-use ladders::game::Capabilities;
+use ladders::internals::{parse_spec, read_text};
 use ladders::Game;
 
 /// The help heading of the rule options: each one, when given, replaces the board's own rule.
@@ -200,12 +199,12 @@ impl BoardArgs {
 /// Refuses a board whose player state is more than a square (one-use jumps, points, lost or
 /// extra turns, jumps that take a turn) for a command that does not answer those yet: `expect`, `distribution`,
 /// `simulate`, `check` and `verify` do.
-pub fn square_state_only(board: &Board, command: &str) -> Result<()> {
-    if !Capabilities::of(board).stateless {
+pub fn square_state_only(game: &Game, command: &str) -> Result<()> {
+    if game.changes_during_a_game() {
         bail!(
             "{}: `{command}` does not answer boards with one-use jumps, points, lost or extra turns, \
              or jumps that take a turn, yet; `ladders expect`, `distribution`, `simulate`, `check` and `verify` do",
-            board.origin()
+            game.board().origin()
         );
     }
     Ok(())
@@ -230,7 +229,7 @@ pub fn parse_die_arg(text: &str) -> Result<DieArg, String> {
     let bad = || {
         format!(
             "expected a range of die sizes LO..HI with 2 <= LO <= HI <= {max}, found {}",
-            ladders::text::echo(text)
+            ladders::internals::echo(text)
         )
     };
     let lo: u32 = lo.trim().parse().map_err(|_| bad())?;
@@ -262,7 +261,7 @@ fn load_spec(name: &str) -> Result<ladders::board::BoardSpec> {
         return Ok(parse_spec(b.text, &format!("builtin:{}", b.name))?);
     }
     super::wait::announce_fifo(path, "the board file");
-    match ladders::board::format::load_spec(path) {
+    match ladders::internals::load_spec(path) {
         Ok(spec) => return Ok(spec),
         // Asked only after a failure, so a board file is not looked up twice.
         Err(err) if path.exists() => return Err(err.into()),
@@ -276,13 +275,13 @@ fn load_spec(name: &str) -> Result<ladders::board::BoardSpec> {
 fn not_found(name: &str) -> String {
     let mut message = format!(
         "{}: no such board file, and no built-in board has that name",
-        ladders::text::echo_plain(name)
+        ladders::internals::echo_plain(name)
     );
     let toml = format!("{name}.toml");
     if Path::new(&toml).is_file() {
         message.push_str(&format!(
             " (did you mean the file {}?)",
-            ladders::text::echo_plain(&toml)
+            ladders::internals::echo_plain(&toml)
         ));
     }
     let near = near_builtin_names(name);

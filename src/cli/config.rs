@@ -6,7 +6,7 @@
 //! is loaded.
 
 use anyhow::{bail, Result};
-use ladders::simulate::sample::MeanInterval;
+use ladders::simulate::MeanInterval;
 
 use super::draw::{self, HeatQuantity};
 use super::generate;
@@ -124,7 +124,7 @@ pub fn verify(args: &verify::Args) -> Result<(Option<MeanInterval>, Option<MeanI
             }
             _ => bail!(
                 "--sd {} is not a number of at least 0 whose square is finite",
-                ladders::text::echo(text)
+                ladders::internals::echo(text)
             ),
         },
     };

@@ -4,9 +4,12 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::distribution::{default_tail, DistributionOptions};
-use ladders::analysis::shown::ShownDistribution;
-use ladders::report::distribution::{to_json, write_csv, write_text};
+use ladders::analysis::DistributionOptions;
+use ladders::analysis::ShownDistribution;
+use ladders::internals::default_tail;
+use ladders::report::{
+    write_distribution as write_text, write_distribution_csv as write_csv, DistributionJson, Report,
+};
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -94,7 +97,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(path) = &args.svg {
         // The chart is drawn from the exact law.
         let dist = game.distribution(&options)?;
-        let svg = ladders::report::chart::distribution_svg(board, &dist)?;
+        let svg = ladders::report::distribution_svg(board, &dist)?;
         if super::draw::write_svg(path, &svg, out)? {
             return Ok(exit::code(exit::SUCCESS));
         }
@@ -103,7 +106,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         // The fractions: the exact integer stepping.
         let dist = game.distribution(&options)?;
         if args.output.json {
-            write_json(out, &with_policy(&game, to_json(board, &dist, digits)))?;
+            let body = DistributionJson::new(board, &dist);
+            let report = Report::new(board, &body, digits).with_rules().to_value()?;
+            write_json(out, &with_policy(&game, report))?;
             return Ok(exit::code(exit::SUCCESS));
         }
         ShownDistribution::from_exact(dist, digits, true)

@@ -5,11 +5,11 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use ladders::analysis::expectation::{Expectation, FloatExpectation};
-use ladders::num::decimal::{probability, to_f64};
-use ladders::report::draw::{draw_json, write_text, DrawOptions, Heat};
-use ladders::report::draw_svg::board_svg;
-use ladders::text::count;
+use ladders::analysis::{Expectation, FloatExpectation};
+use ladders::internals::count;
+use ladders::internals::{probability, to_f64};
+use ladders::report::board_svg;
+use ladders::report::{draw_json, write_draw as write_text, DrawOptions, Heat};
 use ladders::Game;
 
 use super::board_args::BoardArgs;

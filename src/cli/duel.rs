@@ -6,7 +6,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use ladders::report::duel::{to_json, write_text, DuelReport};
+use ladders::report::{write_duel as write_text, DuelJson, DuelReport, Report};
 
 use super::exit;
 use super::output::write_json;
@@ -53,7 +53,10 @@ pub fn run_if_choosing(
         digits: usize::from(args.digits.unwrap_or(12)),
     };
     if args.output.json {
-        write_json(out, &to_json(&report))?;
+        write_json(
+            out,
+            &Report::new(board, &DuelJson::new(&duel, report.digits), 12).with_rules(),
+        )?;
     } else {
         write_text(out, &report)?;
     }
@@ -85,7 +88,7 @@ pub fn positioned_games(args: &Args, from: &[u32]) -> Result<Vec<ladders::Game>>
                 rules.reverse = !rules.reverse;
             }
             let game = rules.game(name)?;
-            super::board_args::square_state_only(game.board(), "race")?;
+            super::board_args::square_state_only(&game, "race")?;
             Ok(game)
         })
         .collect()

@@ -4,16 +4,16 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::analysis::moments::Moments;
-use ladders::analysis::stateful::Score;
-use ladders::num::decimal::fixed;
-use ladders::report::expect::{
-    float_to_json, to_json, write_float_text, write_text, ExpectOptions,
+use ladders::analysis::Moments;
+use ladders::analysis::Score;
+use ladders::internals::fixed;
+use ladders::report::exact_text;
+use ladders::report::write_moments;
+use ladders::report::{
+    expect_float_json as float_to_json, expect_json as to_json, write_expect as write_text,
+    write_expect_float as write_float_text, ExpectOptions,
 };
-use ladders::report::moments::write_text as write_moments;
-use ladders::report::text::exact_text;
 use ladders::Expectations;
-use num_rational::BigRational;
 
 use super::board_args::BoardArgs;
 use super::exit;
@@ -69,16 +69,6 @@ fn write_score(out: &mut dyn Write, s: &Score, digits: usize, whole: bool) -> Re
     Ok(())
 }
 
-/// The final score as JSON: exact fractions and decimals.
-fn score_json(s: &Score, digits: usize) -> serde_json::Value {
-    let exact =
-        |p: &BigRational| serde_json::json!({"exact": p.to_string(), "decimal": fixed(p, digits)});
-    serde_json::json!({
-        "expected": exact(&s.expected),
-        "law": s.law.iter().zip(s.tails()).map(|((v, p), tail)| serde_json::json!({"score": v, "p": exact(p), "at_least": exact(&tail)})).collect::<Vec<_>>(),
-    })
-}
-
 /// Runs `expect`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     if let Some(range) = args.game.board.rules.die_range() {
@@ -129,11 +119,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         if let (Some(m), Some(obj)) = (&moments, value.as_object_mut()) {
             obj.insert(
                 "moments".into(),
-                ladders::report::json::value_at_digits(m, options.digits)?,
+                ladders::report::value_at_digits(m, options.digits)?,
             );
         }
         if let (Some(s), Some(map)) = (&score, value.as_object_mut()) {
-            map.insert("score".into(), score_json(s, options.digits));
+            map.insert(
+                "score".into(),
+                ladders::report::value_at_digits(s, options.digits)?,
+            );
         }
         write_json(out, &with_policy(&game, value))?;
     } else {
@@ -184,12 +177,10 @@ pub(super) fn die_table(
     match format {
         DieTable::Json => write_json(
             out,
-            &ladders::report::json::Report::new(board, &sweep, digits).to_value()?,
+            &ladders::report::Report::new(board, &sweep, digits).to_value()?,
         )?,
-        DieTable::Csv => ladders::report::design::write_die_sweep_csv(out, &sweep, digits, false)?,
-        DieTable::Text => {
-            ladders::report::design::write_die_sweep(out, board, &sweep, digits, false)?
-        }
+        DieTable::Csv => ladders::report::write_die_sweep_csv(out, &sweep, digits, false)?,
+        DieTable::Text => ladders::report::write_die_sweep(out, board, &sweep, digits, false)?,
     }
     Ok(exit::code(exit::SUCCESS))
 }

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use ladders::board::{Overshoot, Probability, RollAgain, Rules, Square, Tiles, MAX_DIE, MAX_SIZE};
 use ladders::generate::{generate, generate_tiles, GenerateOptions, TileBoardOptions};
-use ladders::report::json::Report;
+use ladders::report::Report;
 
 use super::board_args::parse_overshoot;
 use super::exit;
@@ -116,43 +116,31 @@ fn source(args: &Args) -> String {
 
 /// Runs `generate`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
-    let rules = Rules {
-        start: args.start,
-        overshoot: args.overshoot,
-        die: args.die,
-        roll_again: args.roll_again,
-        ..Rules::default()
-    };
+    let mut rules = Rules::default();
+    rules.start = args.start;
+    rules.overshoot = args.overshoot;
+    rules.die = args.die;
+    rules.roll_again = args.roll_again;
     super::config::generate(args)?;
     let generated = if args.tiles {
         let (p, q) = (args.snake, args.ladder);
-        generate_tiles(&TileBoardOptions {
-            size: args.size,
-            tiles: Tiles {
-                length: args.length,
-                snake: p,
-                ladder: q,
-            },
-            seed: args.seed,
-            rules,
-            source: Some(format!(
-                "ladders generate --tiles --size {} --length {} --snake {p} --ladder {q} --seed {} \
-                 (a blog post's model, drawn once)",
-                args.size, args.length, args.seed
-            )),
-        })?
+        let tiles = Tiles::new(args.length, p, q);
+        let mut options = TileBoardOptions::new(args.size, tiles, args.seed);
+        options.rules = rules;
+        options.source = Some(format!(
+            "ladders generate --tiles --size {} --length {} --snake {p} --ladder {q} --seed {} \
+             (a blog post's model, drawn once)",
+            args.size, args.length, args.seed
+        ));
+        generate_tiles(&options)?
     } else {
-        generate(&GenerateOptions {
-            size: args.size,
-            snakes: args.snakes,
-            ladders: args.ladders,
-            seed: args.seed,
-            rules,
-            columns: args.columns,
-            once_ladders: args.once_ladders,
-            apples: args.apples,
-            source: Some(source(args)),
-        })?
+        let mut options = GenerateOptions::plain(args.size, args.snakes, args.ladders, args.seed);
+        options.rules = rules;
+        options.columns = args.columns;
+        options.once_ladders = args.once_ladders;
+        options.apples = args.apples;
+        options.source = Some(source(args));
+        generate(&options)?
     };
     // `-` is standard output, as everywhere else: never a file named `-`.
     let file = args.output.as_ref().filter(|path| path.as_os_str() != "-");

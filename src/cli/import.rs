@@ -1,12 +1,12 @@
 //! `ladders import`: a board written in another format, as a board file on standard output.
-//! One format so far: LeetCode 909's grid ([`ladders::board::leetcode`]).
+//! One format so far: LeetCode 909's grid (the library's `leetcode_board_file`).
 
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use ladders::board::format::MAX_FILE_BYTES;
-use ladders::board::leetcode;
+use ladders::internals::leetcode_board_file;
+use ladders::internals::MAX_FILE_BYTES;
 
 use super::exit;
 
@@ -51,7 +51,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         &args.file
     };
     let file = match args.format {
-        Format::Leetcode => leetcode::board_file(&text, origin)?,
+        Format::Leetcode => leetcode_board_file(&text, origin)?,
     };
     out.write_all(file.as_bytes())?;
     Ok(exit::code(exit::SUCCESS))
@@ -59,7 +59,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
 
 /// The whole input, refused past [`MAX_FILE_BYTES`] with its size (never cut short).
 fn read_input(name: &str) -> Result<String> {
-    let shown = ladders::text::printable(name);
+    let shown = ladders::internals::printable(name);
     let mut bytes = Vec::new();
     let limit = MAX_FILE_BYTES + 1;
     if name == "-" {

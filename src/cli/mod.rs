@@ -184,9 +184,10 @@ fn with_analyze(mut args: Vec<OsString>, cmd: &clap::Command) -> Vec<OsString> {
     let is_command = first
         .to_str()
         .is_some_and(|w| w == "help" || cmd.get_subcommands().any(|sc| sc.get_name() == w));
-    let is_board = first.to_str().is_some_and(|w| {
-        w == "-" || ladders::board::builtin::builtin_names().any(|name| name == w)
-    }) || std::path::Path::new(first).is_file();
+    let is_board = first
+        .to_str()
+        .is_some_and(|w| w == "-" || ladders::board::builtin_names().any(|name| name == w))
+        || std::path::Path::new(first).is_file();
     let looks_like_option = first
         .to_str()
         .is_some_and(|w| w.starts_with('-') && w != "-");
@@ -220,11 +221,14 @@ fn exit_on(mut e: clap::Error) -> ! {
 const TIP_BYTES: usize = 200;
 
 /// clap's error with the words it echoes (a value, an argument, a subcommand) cut as every
-/// message of ours cuts them ([`ladders::text::echo_plain`]): a 10 MB value gives a line.
+/// message of ours cuts them ([`ladders::internals::echo_plain`]): a 10 MB value gives a line.
 fn shorten_echoed(e: &mut clap::Error) {
     use clap::error::ContextValue;
     let cut = |words: &[String]| -> Option<Vec<String>> {
-        let shown: Vec<String> = words.iter().map(|w| ladders::text::echo_plain(w)).collect();
+        let shown: Vec<String> = words
+            .iter()
+            .map(|w| ladders::internals::echo_plain(w))
+            .collect();
         (shown != words).then_some(shown)
     };
     let shortened: Vec<_> = e
@@ -297,7 +301,7 @@ fn set_threads(cli: &Cli) -> Result<()> {
             _ => anyhow::bail!(
                 "RAYON_NUM_THREADS={}: expected a number of threads from 1 to {MAX_THREADS} (0: \
                  all cores), or give --threads",
-                ladders::text::echo_plain(&text)
+                ladders::internals::echo_plain(&text)
             ),
         },
     }

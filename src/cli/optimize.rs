@@ -5,10 +5,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
-use ladders::report::optimize::{to_json, write_text, OptimizeReport};
+use ladders::report::{write_optimize as write_text, OptimizeReport, OptimizedJson, Report};
 
 use super::board_args::BoardArgs;
 use super::exit;
+use super::output::write_json;
 use super::output_args::{Digits, Json};
 
 /// The exact optimal policy of a player who chooses (choose_die, coin, pick, choose_face)
@@ -56,8 +57,8 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         digits: args.digits.get(),
     };
     if args.output.json {
-        serde_json::to_writer_pretty(&mut *out, &to_json(&report))?;
-        writeln!(out)?;
+        let body = OptimizedJson::new(&optimized);
+        write_json(out, &Report::new(board, &body, report.digits).with_rules())?;
     } else {
         write_text(out, &report)?;
     }

@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use ladders::text::printable;
+use ladders::internals::printable;
 use serde::Serialize;
 
 /// Writes `value` as pretty JSON and a newline. An I/O error comes back as the `io::Error` it
@@ -192,7 +192,7 @@ mod tests {
     #[test]
     fn json_is_pretty_with_a_final_newline() {
         let mut out = Tracked::new(Vec::new());
-        write_json(&mut out, &serde_json::json!({"a": 1})).unwrap();
+        write_json(&mut out, &std::collections::BTreeMap::from([("a", 1)])).unwrap();
         assert_eq!(String::from_utf8(out.inner).unwrap(), "{\n  \"a\": 1\n}\n");
         assert!(out.failed.is_none());
     }

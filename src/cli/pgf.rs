@@ -5,7 +5,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::report::pgf::{cas_line, to_json, write_text, PgfFormat};
+use ladders::report::{cas_line, write_pgf as write_text, PgfFormat, PgfJson, Report};
 use ladders::{ClosedForm, Game};
 
 use super::board_args::BoardArgs;
@@ -49,7 +49,10 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let ClosedForm { pgf, decay, .. } = game.pgf()?;
     let board = game.board();
     if args.output.json {
-        write_json(out, &to_json(board, &pgf, decay.as_ref()))?;
+        write_json(
+            out,
+            &Report::new(board, &PgfJson::new(&pgf, decay.as_ref()), 12).with_rules(),
+        )?;
     } else if let Some(format) = args.format {
         writeln!(out, "{}", cas_line(&pgf, format))?;
     } else {

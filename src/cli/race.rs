@@ -6,7 +6,10 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use ladders::board::Board;
-use ladders::report::race::{table_json, to_json, write_table_text, write_text, RaceReportOptions};
+use ladders::report::{
+    write_race as write_text, write_race_table as write_table_text, RaceJson, RaceReportOptions,
+    RaceTableJson,
+};
 use ladders::{Game, Meeting, RaceSettings};
 
 use super::board_args::RuleArgs;
@@ -141,10 +144,15 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     settings.distribution = args.distribution;
     if players.from != players.to {
         let game = args.rules.game(&args.seats.boards[0])?;
-        super::board_args::square_state_only(game.board(), "race")?;
+        super::board_args::square_state_only(&game, "race")?;
         let races = game.race_table(players.from..=players.to, &settings)?;
         if args.output.json {
-            write_json(out, &table_json(game.board(), &races))?;
+            // Through a `Value`: its keys sorted, as every report's.
+            let table = RaceTableJson {
+                board: game.board(),
+                races: &races,
+            };
+            write_json(out, &serde_json::to_value(table)?)?;
         } else {
             write_table_text(out, game.board(), &races)?;
         }
@@ -174,7 +182,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         knock_off: args.seats.knock_off,
     };
     if args.output.json {
-        write_json(out, &to_json(&seats, &result, report))?;
+        let json = RaceJson {
+            boards: &seats,
+            race: &result,
+            knock_off: report.knock_off,
+            distribution: report.distribution,
+        };
+        // Through a `Value`: its keys sorted, as every report's.
+        write_json(out, &serde_json::to_value(json)?)?;
     } else {
         write_text(out, &seats, &result, report)?;
     }
@@ -190,6 +205,6 @@ fn write_race_svg(path: &str, games: &[Game], out: &mut dyn Write) -> Result<boo
         .collect::<Result<Vec<_>, _>>()?;
     let laws: Vec<&_> = laws.iter().collect();
     let seats: Vec<&Board> = games.iter().map(Game::board).collect();
-    let svg = ladders::report::chart::race_svg(&seats, &laws)?;
+    let svg = ladders::report::race_svg(&seats, &laws)?;
     super::draw::write_svg(path, &svg, out)
 }

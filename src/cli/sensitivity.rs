@@ -5,8 +5,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::report::design::{write_sensitivity, write_sensitivity_csv};
-use ladders::report::json::Report;
+use ladders::report::Report;
+use ladders::report::{write_sensitivity, write_sensitivity_csv};
 use ladders::{Game, Sensitivity};
 
 use super::board_args::BoardArgs;

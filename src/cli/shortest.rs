@@ -5,7 +5,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::report::shortest::{likeliest_json, to_json, write_likeliest, write_text};
+use ladders::analysis::LikeliestTurns;
+use ladders::report::{write_likeliest, write_shortest as write_text, ExtremesJson, Report};
 
 use super::exit;
 use super::output_args::Json;
@@ -32,6 +33,16 @@ pub struct Args {
     pub output: Json,
 }
 
+/// The JSON report: the shortest and longest game, and the likeliest games when asked
+/// (`null` when the game cannot end).
+#[derive(serde::Serialize)]
+struct ShortestJson<'a> {
+    #[serde(flatten)]
+    extremes: ExtremesJson<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    likeliest: Option<Option<&'a LikeliestTurns>>,
+}
+
 /// Runs `shortest`.
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let game = args.game.game()?;
@@ -47,11 +58,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         args.output.json,
         &game,
         || {
-            let mut value = serde_json::to_value(to_json(board, &e, digits))?;
-            if let (Some(l), Some(obj)) = (&likely, value.as_object_mut()) {
-                obj.insert("likeliest".into(), likeliest_json(l.as_ref(), digits));
-            }
-            Ok(value)
+            let body = ShortestJson {
+                extremes: ExtremesJson::new(board, &e),
+                likeliest: likely.as_ref().map(Option::as_ref),
+            };
+            Ok(Report::new(board, &body, digits).with_rules().to_value()?)
         },
         |out| {
             write_text(out, board, &e, digits)?;

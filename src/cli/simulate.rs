@@ -6,10 +6,11 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use ladders::board::Board;
-use ladders::report::chart::simulation_svg;
-use ladders::report::race_simulate::{race_simulation_json, write_race_simulation};
-use ladders::report::simulate::{simulation_json, write_histogram_csv, write_simulation, Timing};
-use ladders::simulate::race::RaceSimulation;
+use ladders::report::simulation_svg;
+use ladders::report::write_race_simulation;
+use ladders::report::{write_histogram_csv, write_simulation, Timing};
+use ladders::report::{RaceSimulationJson, Report, SimulationJson};
+use ladders::simulate::RaceSimulation;
 use ladders::simulate::{SimOptions, Simulation, DEFAULT_MAX_TURNS};
 use ladders::{Game, Meeting, MAX_GAMES};
 
@@ -145,7 +146,7 @@ pub fn parse_games(text: &str) -> Result<u64, String> {
     let bad = || {
         format!(
             "{} is not a number of games (examples: 1000000, 1_000_000, 1e6, 1M)",
-            ladders::text::echo(text)
+            ladders::internals::echo(text)
         )
     };
     let value = if let Ok(v) = num.parse::<u64>() {
@@ -191,11 +192,7 @@ fn in_pool<T: Send>(args: &SimArgs, body: impl FnOnce(u64) -> T + Send) -> Resul
 
 /// The options of the simulator for `seed`.
 fn sim_options(args: &SimArgs, seed: u64) -> SimOptions {
-    SimOptions {
-        games: args.games,
-        seed,
-        max_turns: args.max_turns,
-    }
+    SimOptions::new(args.games, seed).max_turns(args.max_turns)
 }
 
 /// Plays one player's games ([`Game::simulation`]) with the thread count; the library's stage
@@ -227,7 +224,14 @@ fn write_race_report(
     timing: Timing,
 ) -> Result<()> {
     if json {
-        write_json(out, &race_simulation_json(seats, sim, Some(timing)))?;
+        let body = RaceSimulationJson {
+            boards: seats,
+            simulation: sim,
+            timing: Some(timing),
+            check: None,
+        };
+        // Through a `Value`: its keys sorted, as every report's.
+        write_json(out, &serde_json::to_value(body)?)?;
     } else {
         write_race_simulation(out, seats, sim, Some(timing))?;
     }
@@ -268,7 +272,14 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         out,
         args.sample.output.json,
         &game,
-        || Ok(simulation_json(board, &sim, Some(timing))),
+        || {
+            let body = SimulationJson {
+                simulation: &sim,
+                timing: Some(timing),
+                check: None,
+            };
+            Ok(Report::new(board, &body, 12).with_rules().to_value()?)
+        },
         |out| write_simulation(out, board, &sim, Some(timing)),
     )?;
     Ok(exit::code(exit::SUCCESS))

@@ -6,8 +6,11 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use ladders::report::json::Report;
-use ladders::report::squares::{write_after, write_csv, write_text, Format};
+use ladders::report::Report;
+use ladders::report::{
+    write_squares as write_text, write_squares_after as write_after,
+    write_squares_csv as write_csv, SquaresFormat as Format,
+};
 use ladders::Game;
 
 use super::board_args::BoardArgs;

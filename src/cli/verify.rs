@@ -5,9 +5,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
-use ladders::report::verify::{to_json, write_text, VerifyReport};
-use ladders::simulate::sample::{parse_turns, read_sample};
-use ladders::text::printable;
+use ladders::internals::printable;
+use ladders::internals::{parse_turns, read_sample};
+use ladders::report::{write_verify as write_text, CheckJson, Report, VerifyJson, VerifyReport};
 use ladders::{Game, Sample};
 
 use super::board_args::{claim_stdin, BoardArgs};
@@ -98,7 +98,17 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         file: args.file.as_deref(),
     };
     if args.output.json {
-        write_json(out, &to_json(&report))?;
+        let body = VerifyJson {
+            board,
+            games: observed.games(),
+            check: CheckJson { law, comparison },
+            fits: report.fits,
+            not_tried: report.not_tried,
+            layouts: report.layouts,
+            mean: report.mean,
+            sd: report.sd,
+        };
+        write_json(out, &Report::new(board, &body, 12).with_rules())?;
     } else {
         write_text(out, &report)?;
     }

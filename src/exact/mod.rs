@@ -4,10 +4,9 @@
 //! errors are proved.
 
 pub(crate) mod certified;
-// Internal: public only for the ordering benchmark, its test and `examples/fill.rs`.
-#[doc(hidden)]
-pub mod order;
+// Its orders reach the ordering benchmark and `examples/fill.rs` through `crate::internals`.
+pub(crate) mod order;
 #[cfg(test)]
 mod order_tests;
-pub mod solve;
-pub mod step;
+pub(crate) mod solve;
+pub(crate) mod step;

@@ -181,7 +181,7 @@ pub const SMALL: usize = 128;
 
 /// A fill-reducing permutation (new position -> old index) for eliminating `A` from the last
 /// position to the first without pivoting: the diagonal Markowitz order, or the identity when
-/// that has no more entries after fill, or when A has fewer than [`SMALL`] rows (see the module
+/// that has no more entries after fill, or when A has fewer than `SMALL` rows (see the module
 /// docs).
 ///
 /// `rows[i]` lists the columns of row i (any order, duplicates and the diagonal allowed). The

@@ -4,13 +4,14 @@
 //! on what a deviation over any number of turns gains. Above [`crate::choice::duel`].
 
 use num_rational::BigRational;
+use num_traits::ToPrimitive;
 use serde::Serialize;
 
 use super::{Error, Game, TooLarge, Unit};
 use crate::board::Square;
 use crate::choice::duel::{check_duel, compare, DuelTooLong, Pair, DUEL_SECONDS_LIMIT};
 use crate::choice::optimize;
-use crate::race::Interval;
+use crate::race::{certified_digits, Interval};
 
 /// Two players who choose, answered by [`Game::duel`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -64,6 +65,128 @@ pub struct DuelProof {
     pub total_gain: BigRational,
     /// The value of the game: what the first player can force against every strategy.
     pub game_value: Interval,
+}
+
+/// `race --json` on a board with a choice rule (docs/json-output.md): [`Duel`] as the command
+/// line writes it, each interval as `{lo, hi}` fractions with the digits it certifies (at
+/// `digits`; the advantage in points at two fewer), a pair that could not be certified with its
+/// `error`, and the proof's gain bounded by a float.
+#[derive(Clone, Debug, Serialize)]
+pub struct DuelJson<'a> {
+    choice: &'static str,
+    from: [Square; 2],
+    optimal_proof: Option<ProofJson<'a>>,
+    pairs: Vec<PairJson<'a>>,
+}
+
+impl<'a> DuelJson<'a> {
+    /// `duel` with its chances certified to `digits` digits.
+    pub fn new(duel: &'a Duel, digits: usize) -> DuelJson<'a> {
+        DuelJson {
+            choice: duel.choice,
+            from: duel.from,
+            optimal_proof: duel.proof.as_ref().map(|p| ProofJson {
+                deviator_turns_bound: p.deviator_turns_bound,
+                game_value: IntervalJson::new(p.game_value.clone(), digits),
+                total_gain_bound: upper_f64(&p.total_gain),
+                turn_gain: &p.turn_gain,
+            }),
+            pairs: duel
+                .pairs
+                .iter()
+                .map(|p| match (&p.first_wins, &p.error) {
+                    (Some(chance), _) => PairJson::Certified(Box::new(PairChances {
+                        advantage_points: IntervalJson::new(
+                            advantage(chance),
+                            digits.saturating_sub(2),
+                        ),
+                        deviation_gain_bound: p.deviation_gain_bound,
+                        first_wins: IntervalJson::new(chance.clone(), digits),
+                        name: &p.name,
+                        residual: p.residual,
+                        sweeps: p.sweeps,
+                        turns_bound: p.turns_bound,
+                    })),
+                    (None, error) => PairJson::Failed {
+                        error: error.as_deref(),
+                        name: &p.name,
+                    },
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A strategy pair: certified, or why not.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+enum PairJson<'a> {
+    Certified(Box<PairChances<'a>>),
+    Failed {
+        error: Option<&'a str>,
+        name: &'a str,
+    },
+}
+
+/// A certified pair: the first mover's chance and advantage, and what the sweeps proved.
+#[derive(Clone, Debug, Serialize)]
+struct PairChances<'a> {
+    advantage_points: IntervalJson,
+    deviation_gain_bound: f64,
+    first_wins: IntervalJson,
+    name: &'a str,
+    residual: f64,
+    sweeps: usize,
+    turns_bound: i64,
+}
+
+/// What a deviation from the optimal pair gains, and the value of the game.
+#[derive(Clone, Debug, Serialize)]
+struct ProofJson<'a> {
+    deviator_turns_bound: Option<[i64; 2]>,
+    game_value: IntervalJson,
+    total_gain_bound: f64,
+    #[serde(serialize_with = "crate::num::json::fraction")]
+    turn_gain: &'a BigRational,
+}
+
+/// An interval as `{lo, hi}` fractions with the digits both ends certify.
+#[derive(Clone, Debug, Serialize)]
+struct IntervalJson {
+    certified: String,
+    #[serde(serialize_with = "crate::num::json::fraction")]
+    hi: BigRational,
+    #[serde(serialize_with = "crate::num::json::fraction")]
+    lo: BigRational,
+}
+
+impl IntervalJson {
+    fn new(interval: Interval, digits: usize) -> IntervalJson {
+        IntervalJson {
+            certified: certified_digits(&interval, digits).text,
+            hi: interval.hi,
+            lo: interval.lo,
+        }
+    }
+}
+
+/// The first mover's advantage in percentage points: 100 (2p - 1), the game ending for sure.
+pub(crate) fn advantage(p: &Interval) -> Interval {
+    let k = |n: i64| BigRational::from_integer(n.into());
+    Interval::new(
+        (&p.lo * k(2) - k(1)) * k(100),
+        (&p.hi * k(2) - k(1)) * k(100),
+    )
+}
+
+/// A float at least `x` (for bounds shown to two digits).
+pub(crate) fn upper_f64(x: &BigRational) -> f64 {
+    let f = x.to_f64().unwrap_or(f64::INFINITY);
+    if f > 0.0 {
+        f * (1.0 + crate::prec::SHOWN_UPWARD)
+    } else {
+        f
+    }
 }
 
 impl Game {

@@ -84,6 +84,23 @@ pub enum Error {
         /// The exact standard deviation of the number of turns.
         sd: f64,
     },
+    /// Races stopped at the round cap: the sample is censored (their lengths and winners are
+    /// unknown), so neither the win shares nor the rounds may be tested against the whole race's.
+    #[error(
+        "{capped} of {races} races reached the cap of {cap} rounds and were stopped: a censored \
+         sample cannot be checked against the exact law of the whole race (the exact expected \
+         length is {rounds:.1} rounds)"
+    )]
+    CensoredRace {
+        /// The races stopped.
+        capped: u64,
+        /// The races played (finished or stopped).
+        races: u64,
+        /// The round cap.
+        cap: u64,
+        /// The exact expected length of the race in rounds.
+        rounds: f64,
+    },
     /// A floating-point answer failed its own check (the exact answer is not refused).
     #[error(transparent)]
     Untrusted(#[from] FloatUntrusted),

@@ -16,7 +16,9 @@ use crate::analysis::distribution::{
 use crate::analysis::moments::{self, pgf_seconds};
 use crate::analysis::spectral::spectral_radius;
 use crate::analysis::stateful_fits::{check_stateful, Needs, STATEFUL_SECONDS_LIMIT};
-use crate::chain::{check_fits, Chain, ChainSize, ChainState, CHAIN_BYTES_LIMIT};
+use crate::chain::{
+    check_fits, on_player_chain, Chain, ChainSize, ChainState, Memory, CHAIN_BYTES_LIMIT,
+};
 use crate::exact::step::IntegerChain;
 use crate::game::Capabilities;
 
@@ -191,6 +193,16 @@ impl Game {
         crate::analysis::distribution::linked_fits(&self.board, options)
     }
 
+    /// The turn chain fits the memory budget when the expectations are solved on it: on a
+    /// board without a roll-level form (`roll_again = K`, or draws whose common denominator
+    /// passes 2^62: [`crate::chain::RollSquares::applies`]).
+    pub(super) fn expect_chain_fits(&self) -> Result<(), Error> {
+        match crate::chain::RollSquares::applies(&self.board) {
+            true => Ok(()),
+            false => self.chain_fits(),
+        }
+    }
+
     /// The chain `needs` names on a board that changes during a game fits the memory budget,
     /// and its exact solve (when `needs` solves) the seconds'.
     pub(super) fn stateful_fits(&self, needs: Needs) -> Result<(), Error> {
@@ -294,11 +306,7 @@ impl Game {
         if !self.limits.tighter().operations {
             return Ok(());
         }
-        match Capabilities::of(&self.board).stateless {
-            true => self.stepping_fits(&Chain::for_board(&self.board), options),
-            false => {
-                self.stepping_fits(&crate::analysis::stateful::law_chain(&self.board), options)
-            }
-        }
+        on_player_chain!(&self.board, Memory::Turns, |_, chain| self
+            .stepping_fits(chain, options))
     }
 }

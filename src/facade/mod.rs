@@ -19,6 +19,7 @@ mod optimize;
 mod play;
 mod policy;
 mod race;
+mod race_json;
 mod single;
 
 /// The runnable examples of docs/library.md, run as doctests.
@@ -39,21 +40,23 @@ use crate::analysis::shortest::{extremes, Extremes};
 use crate::analysis::squares::{
     check_square_answers, square_answers, squares_seconds, SquareAnswers,
 };
-use crate::analysis::stateful::{board_distribution, law_chain};
+use crate::analysis::stateful::board_distribution;
 use crate::analysis::stateful_fits::Needs;
 use crate::board::format::{load_spec, parse_spec};
 use crate::board::{near_builtin_names, Board, BoardSpec, RuleOverrides, BUILTIN_BOARDS};
-use crate::chain::{Chain, ChainState};
+use crate::chain::{on_player_chain, Chain, ChainState, Memory};
 use crate::game::Capabilities;
 use crate::progress::{self, Listener};
 
 pub use crate::race::{Interval, Method, Race, SeatResult};
-pub use duel::{Duel, DuelPair, DuelProof};
+pub(crate) use duel::{advantage, upper_f64};
+pub use duel::{Duel, DuelJson, DuelPair, DuelProof};
 pub use error::{Error, TooLarge, Uncertified, Unit};
 pub use limits::Limits;
-pub use optimize::{Optimized, PolicyRun, Scored};
+pub use optimize::{Optimized, OptimizedJson, PolicyRun, Scored};
 pub use play::{Played, Sample, Verdict, MAX_GAMES, SIMULATING};
 pub use race::{Meeting, RaceSettings, MAX_DIGITS};
+pub use race_json::{RaceJson, RaceTableJson};
 pub use single::{Expectations, Sensitivity};
 
 /// A board and its rules, validated: the one value every question starts from.
@@ -238,6 +241,7 @@ impl Game {
         };
         self.stateful_fits(needs)?;
         self.square_solve_fits()?;
+        self.expect_chain_fits()?;
         self.solved_expectation(per_square)
     }
 
@@ -256,12 +260,12 @@ impl Game {
     /// for ever (the moments are infinite).
     pub fn moments(&self, k: usize) -> Result<Moments, Error> {
         self.no_choice()?;
-        if !Capabilities::of(&self.board).stateless {
-            self.stateful_fits(Needs::LawSolve)?;
-            return self.watched(|| self.moments_of(&law_chain(&self.board), k))?;
-        }
         self.chain_fits()?;
-        self.watched(|| self.moments_of(&Chain::for_board(&self.board), k))?
+        self.stateful_fits(Needs::LawSolve)?;
+        self.watched(|| {
+            on_player_chain!(&self.board, Memory::Turns, |_, chain| self
+                .moments_of(chain, k))
+        })?
     }
 
     /// The exact law of the number of turns: P(T = n) and P(T > n) up to the turns `options`
@@ -290,9 +294,9 @@ impl Game {
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::Law)?;
-        self.watched(|| match Capabilities::of(&self.board).stateless {
-            true => self.closed_form(&Chain::for_board(&self.board)),
-            false => self.closed_form(&law_chain(&self.board)),
+        self.watched(|| {
+            on_player_chain!(&self.board, Memory::Turns, |_, chain| self
+                .closed_form(chain))
         })?
     }
 

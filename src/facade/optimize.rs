@@ -69,6 +69,92 @@ pub struct Optimized {
     pub others: Vec<Scored>,
 }
 
+/// `optimize --json` (docs/json-output.md): [`Optimized`] as the command line writes it, the
+/// optimum under `optimal_expected_turns` with `evaluations` and `bellman_holds`, or under
+/// `best_chance` with `within`; a policy that finishes without `stuck_from`.
+#[derive(Clone, Debug, Serialize)]
+pub struct OptimizedJson<'a> {
+    choice: &'static str,
+    others: Vec<ScoredJson<'a>>,
+    policy: &'a [PolicyRun],
+    states: usize,
+    #[serde(flatten)]
+    value: OptimumKeys<'a>,
+}
+
+impl<'a> OptimizedJson<'a> {
+    /// `optimized` as the command line writes it.
+    pub fn new(optimized: &'a Optimized) -> OptimizedJson<'a> {
+        let value = &optimized.value;
+        OptimizedJson {
+            choice: optimized.choice,
+            others: optimized.others.iter().map(ScoredJson::new).collect(),
+            policy: &optimized.policy,
+            states: optimized.states,
+            value: match optimized.within {
+                None => OptimumKeys::Least {
+                    bellman_holds: optimized.proved,
+                    evaluations: optimized.evaluations,
+                    optimal_expected_turns: value,
+                },
+                Some(within) => OptimumKeys::Within {
+                    best_chance: value,
+                    within,
+                },
+            },
+        }
+    }
+}
+
+/// The optimum's keys: the least expected turns, or the best chance within n turns.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+enum OptimumKeys<'a> {
+    Least {
+        bellman_holds: bool,
+        evaluations: usize,
+        #[serde(serialize_with = "crate::num::json::exact")]
+        optimal_expected_turns: &'a BigRational,
+    },
+    Within {
+        #[serde(serialize_with = "crate::num::json::exact")]
+        best_chance: &'a BigRational,
+        within: u32,
+    },
+}
+
+/// A scored policy: its expected turns, or `null` with the square it is stuck from.
+#[derive(Clone, Debug, Serialize)]
+#[serde(untagged)]
+enum ScoredJson<'a> {
+    Finishes {
+        #[serde(serialize_with = "crate::num::json::exact")]
+        expected_turns: &'a BigRational,
+        name: &'a str,
+    },
+    Stuck {
+        expected_turns: Option<()>,
+        name: &'a str,
+        stuck_from: Option<Square>,
+    },
+}
+
+impl<'a> ScoredJson<'a> {
+    fn new(scored: &'a Scored) -> ScoredJson<'a> {
+        match &scored.expected_turns {
+            Some(expected_turns) => ScoredJson::Finishes {
+                expected_turns,
+                name: &scored.name,
+            },
+            None => ScoredJson::Stuck {
+                expected_turns: None,
+                name: &scored.name,
+                stuck_from: scored.stuck_from,
+            },
+        }
+    }
+}
+
 impl Game {
     /// The decision process of the board's choice rule.
     pub(super) fn choices(&self) -> Result<Choices, Error> {

@@ -50,7 +50,7 @@ pub struct Played {
 #[non_exhaustive]
 pub struct Verdict {
     /// Every test passed (never with fewer than
-    /// [`MIN_GAMES`](crate::simulate::check::MIN_GAMES) games).
+    /// `MIN_GAMES` games).
     pub passed: bool,
     /// Too few games for a verdict: none is given.
     pub too_few: bool,

@@ -21,9 +21,17 @@ use crate::race::shared::{
     SHARED_MEMORY,
 };
 use crate::race::{race, Race, RaceError, RaceOptions};
-use crate::simulate::race::{simulate_race, RaceSimOptions, RaceSimulation};
+use crate::simulate::race::{
+    compare_race, simulate_race, RaceComparison, RaceExact, RaceSimOptions, RaceSimulation,
+    CHECK_DIGITS,
+};
 use crate::simulate::shared::simulate_shared;
 use crate::simulate::SimOptions;
+
+/// With a check of a race of seats that meet ([`Game::race_check_law`]), joint chains up to
+/// this many transient states are solved exactly; larger ones are stepped to the certified
+/// digits a check needs.
+pub const CHECK_EXACT_LIMIT: usize = 400;
 
 /// The most digits a race may certify.
 pub const MAX_DIGITS: usize = 200;
@@ -229,6 +237,57 @@ impl Game {
             })
         })?;
         Ok(race?)
+    }
+
+    /// The exact race a simulated race of `seats` (meeting so) is checked against
+    /// ([`Game::judge_race_simulation`]): each seat's chance of winning and the expected rounds,
+    /// certified to `CHECK_DIGITS` digits (far below any sampling error), the law of the rounds
+    /// for seats that never meet, no scores. Joint chains up to `CHECK_EXACT_LIMIT` transient
+    /// states are solved exactly; larger ones are stepped to those digits, which is faster.
+    ///
+    /// # Errors
+    ///
+    /// As [`Game::race_with`]; on a shared board, [`Error::EndlessTurn`] first when a turn can
+    /// go on for ever (no simulated game could end).
+    pub fn race_check_law(seats: &[Game], meeting: Meeting) -> Result<RaceExact, Error> {
+        let mut settings = RaceSettings::new(meeting).digits(CHECK_DIGITS);
+        settings.exact_limit = CHECK_EXACT_LIMIT;
+        settings.scores = false;
+        if meeting == Meeting::SharedBoard {
+            if let Some(first) = seats.first() {
+                first.refuse_endless_turn()?;
+            }
+            return Ok(RaceExact::from_race(Game::race_with(seats, &settings)?));
+        }
+        let race = Game::race_with(seats, &settings)?;
+        let boards: Vec<&Board> = seats.iter().map(|s| &s.board).collect();
+        Ok(RaceExact::of_check(
+            race,
+            &boards,
+            meeting == Meeting::KnockOff,
+        ))
+    }
+
+    /// A simulated race against the exact race of its seats ([`Game::race_check_law`]), seat by
+    /// seat: each win share, the mean rounds and the win counts together, at a family-wise
+    /// level of 5e-7.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::CensoredRace`] when races were stopped at the round cap.
+    pub fn judge_race_simulation(
+        exact: &RaceExact,
+        sim: &RaceSimulation,
+    ) -> Result<RaceComparison, Error> {
+        if sim.capped > 0 {
+            return Err(Error::CensoredRace {
+                capped: sim.capped,
+                races: sim.games(),
+                cap: sim.max_rounds,
+                rounds: exact.rounds,
+            });
+        }
+        Ok(compare_race(exact, sim))
     }
 
     /// Refuses a seat of its own on a board that changes during a game (every seat shares

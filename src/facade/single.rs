@@ -19,12 +19,12 @@ use crate::analysis::likeliest::LikeliestTurns;
 use crate::analysis::moments::{checked_moments, moments_fit, Moments};
 use crate::analysis::shown::{board_shown_distribution, ShownDistribution};
 use crate::analysis::squares::{occupancy, Occupancy};
-use crate::analysis::stateful::{law_chain, score, score_fits, Score};
+use crate::analysis::stateful::{score, score_fits, Score};
 use crate::analysis::stateful_fits::Needs;
 use crate::analysis::summary::{summarize, Summary};
 use crate::analysis::visits::{jump_uses, square_visits, visits_float, Visits};
 use crate::board::{DieChoice, RuleOverrides, Square};
-use crate::chain::{check_fits, Chain, ChainState};
+use crate::chain::{check_fits, on_player_chain, Chain, ChainState, Memory};
 use crate::game::Capabilities;
 
 /// What `ladders expect` answers: the expectations, the moments when asked, the final score on
@@ -77,6 +77,7 @@ impl Game {
         })?;
         score_fits(&self.board)?;
         self.square_solve_fits()?;
+        self.expect_chain_fits()?;
         let (expectation, moments) = match moments {
             None => (self.solved_expectation(per_square)?, None),
             Some(k) => self.expect_and_moments(k, per_square)?,
@@ -102,6 +103,7 @@ impl Game {
             true => Needs::Full,
             false => Needs::Law,
         })?;
+        self.expect_chain_fits()?;
         Ok(self.watched(|| expect_float(&self.board, per_square))??)
     }
 
@@ -298,11 +300,12 @@ impl Game {
         per_square: bool,
     ) -> Result<(Expectation, Option<Moments>), Error> {
         let expectation = || self.solved_expectation(per_square);
-        if !Capabilities::of(&self.board).stateless {
-            return self.with_moments(&law_chain(&self.board), k, expectation);
-        }
         match check_fits(&self.board) {
-            Ok(()) => self.with_moments(&Chain::for_board(&self.board), k, expectation),
+            Ok(()) => on_player_chain!(&self.board, Memory::Turns, |_, chain| self.with_moments(
+                chain,
+                k,
+                expectation
+            )),
             // No moments are asked of an infinite expectation: it is answered as before.
             Err(too_big) => match expectation()? {
                 Expectation::Finite(_) => Err(too_big.into()),

@@ -21,8 +21,8 @@ pub use roll::{
 };
 pub use state::{OnSquare, PlayerState, StatefulBoard};
 pub use turn::{
-    begin, end_turn, next_streak, play_throw, rolls_again, throw_effect, throw_into, turn_step,
-    turn_steps, InTurn, Step, ThrowEffect, Thrown, TurnStep,
+    begin, next_streak, play_throw, throw_effect, throw_into, turn_step, turn_steps, InTurn, Step,
+    ThrowEffect, Thrown,
 };
 
 use crate::board::{Board, Dice, RollAgain, Square};

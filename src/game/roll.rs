@@ -148,7 +148,7 @@ impl RollLaw {
 ///
 /// ```
 /// use ladders::board::builtin;
-/// use ladders::game::roll;
+/// use ladders::internals::roll;
 /// let efi = builtin("efi").unwrap();
 /// // 97 + 6 = 103 bounces back to 2 * 100 - 103 = 97; 74 + 6 = 80, the ladder 80 -> 99.
 /// assert_eq!(roll(&efi, 97, 6).sure_outcome().unwrap().to, 97);
@@ -187,7 +187,7 @@ fn roll_used(board: &Board, used: u64, from: Square, sum: u32) -> RollLaw {
 ///
 /// ```
 /// use ladders::board::Board;
-/// use ladders::game::roll_deciding;
+/// use ladders::internals::roll_deciding;
 /// let text = "size = 10\nladders = [[3, 8]]\n[rules]\ndecline = \"ladders\"\n";
 /// let board = Board::from_toml_str(text, "t").unwrap();
 /// assert_eq!(roll_deciding(&board, 0, 3, |_| true).sure_outcome().unwrap().to, 8);
@@ -287,7 +287,7 @@ fn stays_off(board: &Board, from: Square, sum: u32) -> bool {
 ///
 /// ```
 /// use ladders::board::builtin;
-/// use ladders::game::nudge;
+/// use ladders::internals::nudge;
 /// let mb = builtin("milton-bradley").unwrap();
 /// // Heads from 27 lands on 28, the ladder 28 -> 84; tails lands on 26.
 /// assert_eq!(nudge(&mb, 27, true).sure_outcome().unwrap().to, 84);

@@ -179,7 +179,7 @@ pub enum ThrowEffect {
 ///
 /// ```
 /// use ladders::board::RollAgain;
-/// use ladders::game::{throw_effect, ThrowEffect};
+/// use ladders::internals::{throw_effect, ThrowEffect};
 /// assert_eq!(throw_effect(RollAgain::Unlimited, true, 5), ThrowEffect::Move { again: true });
 /// assert_eq!(throw_effect(RollAgain::Forfeit(3), true, 2), ThrowEffect::Forfeit);
 /// assert_eq!(throw_effect(RollAgain::None, true, 0), ThrowEffect::Move { again: false });
@@ -202,7 +202,7 @@ pub fn throw_effect(roll_again: RollAgain, top: bool, streak: u32) -> ThrowEffec
 ///
 /// ```
 /// use ladders::board::RollAgain;
-/// use ladders::game::next_streak;
+/// use ladders::internals::next_streak;
 /// assert_eq!(next_streak(RollAgain::Forfeit(3), true, 1), 2);
 /// assert_eq!(next_streak(RollAgain::Forfeit(3), false, 1), 0);
 /// assert_eq!(next_streak(RollAgain::Unlimited, true, 4), 0);
@@ -238,7 +238,7 @@ pub struct TurnStep {
 /// Every outcome of one roll inside a turn on `board` (one player, the state a square): the
 /// player began the turn on `turn_start`, stands on `square`, has thrown `streak` top throws in
 /// a row so far in this turn, and throws `sum`. Each step comes with its weight out of the
-/// returned total. The plain board's view of [`throw_into`]. When the dice have more than one
+/// returned total. The plain board's view of `throw_into`. When the dice have more than one
 /// throw of that sum (a roll-again throw and another, as the dice's [`Throw::top`] says), the
 /// steps of each, weighted by the throw's weight; with one throw, its steps alone.
 pub fn turn_steps(
@@ -337,7 +337,7 @@ fn throw_steps(
 ///
 /// ```
 /// use ladders::board::builtin;
-/// use ladders::game::turn_step;
+/// use ladders::internals::turn_step;
 /// let efi = builtin("efi").unwrap();
 /// let step = turn_step(&efi, 1, 1, 0, 6);
 /// assert_eq!(step.outcome.to, 7);

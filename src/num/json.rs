@@ -130,6 +130,78 @@ pub fn exact_interval_option<S: Serializer>(
         .serialize(serializer)
 }
 
+/// The square root of `value` (not negative) as a decimal string rounded at the digits of an
+/// exact number's decimal ([`decimal_digits`]): a standard deviation from its exact variance.
+///
+/// # Errors
+///
+/// The serializer's.
+pub fn square_root<S: Serializer>(value: &BigRational, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&super::decimal::sqrt_fixed(value, decimal_digits()))
+}
+
+/// `value` as the text `n/d` of its reduced fraction, or `n` for an integer (the generating
+/// function's report writes its exact numbers so).
+///
+/// # Errors
+///
+/// The serializer's.
+pub fn fraction<S: Serializer>(value: &BigRational, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(&FractionText(value))
+}
+
+/// `value` as `{decimal, exact}`: its decimal at the report's digits ([`decimal_digits`]) and
+/// its fraction as [`fraction`] writes it (the final score's law in `expect --json`).
+///
+/// # Errors
+///
+/// The serializer's.
+pub fn fraction_with_decimal<S: Serializer>(
+    value: &BigRational,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    #[derive(Serialize)]
+    struct Form<'a> {
+        decimal: String,
+        exact: FractionText<'a>,
+    }
+    Form {
+        decimal: fixed(value, decimal_digits()),
+        exact: FractionText(value),
+    }
+    .serialize(serializer)
+}
+
+/// A list of exact numbers, each as [`fraction`] writes it.
+///
+/// # Errors
+///
+/// The serializer's.
+pub fn fraction_list<S: Serializer>(
+    values: &[BigRational],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(values.iter().map(FractionText))
+}
+
+/// An exact number written `n/d`, or `n` when it is an integer.
+struct FractionText<'a>(&'a BigRational);
+
+impl std::fmt::Display for FractionText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0.is_integer() {
+            true => write!(f, "{}", self.0.numer()),
+            false => write!(f, "{}/{}", self.0.numer(), self.0.denom()),
+        }
+    }
+}
+
+impl Serialize for FractionText<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
 /// Integers of any size as decimal strings (a polynomial's coefficients).
 ///
 /// # Errors

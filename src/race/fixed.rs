@@ -19,39 +19,12 @@
 //! after n steps the gap is at most `n (nnz + states) / 2^bits`: with `bits` chosen 40 bits
 //! above the digits asked for, this is far below anything printed.
 
-use num_bigint::{BigInt, BigUint};
-use num_integer::Integer;
+use num_bigint::BigUint;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use crate::chain::Chain;
-use crate::num::dyadic::{over_power_of_two, round_outward};
-
-/// The dyadic rational `x / 2^bits`, in lowest terms.
-pub fn dyadic(x: &BigUint, bits: u32) -> BigRational {
-    over_power_of_two(BigInt::from(x.clone()), u64::from(bits))
-}
-
-/// `floor(a b / 2^bits)`.
-pub fn mul_down(a: &BigUint, b: &BigUint, bits: u32) -> BigUint {
-    (a * b) >> bits
-}
-
-/// `ceil(a b / 2^bits)`.
-pub fn mul_up(a: &BigUint, b: &BigUint, bits: u32) -> BigUint {
-    shift_up(a * b, bits)
-}
-
-/// `ceil(x / 2^bits)`.
-pub fn shift_up(x: BigUint, bits: u32) -> BigUint {
-    let mask_is_zero = x.trailing_zeros().is_none_or(|t| t >= u64::from(bits));
-    let q = x >> bits;
-    if mask_is_zero {
-        q
-    } else {
-        q + 1u32
-    }
-}
+use crate::num::dyadic::{round_outward, shift_up};
 
 /// A chain's transitions rounded outward to `bits` binary digits.
 #[derive(Clone, Debug)]
@@ -269,7 +242,10 @@ pub fn supersolution(chain: &FixedChain, reward: &[u32]) -> Option<Vec<BigUint>>
         if converged && x.iter().all(|v| v.is_finite()) {
             let h: Vec<BigUint> = x
                 .iter()
-                .map(|&v| from_f64_up(v * (1.0 + crate::prec::BOUND_ROUNDING), bits))
+                .map(|&v| {
+                    let v = v * (1.0 + crate::prec::BOUND_ROUNDING);
+                    round_outward(&BigRational::from_float(v.max(0.0)).expect("finite"), bits).1
+                })
                 .collect();
             if check_supersolution(chain, reward, &h) {
                 return Some(h);
@@ -278,19 +254,6 @@ pub fn supersolution(chain: &FixedChain, reward: &[u32]) -> Option<Vec<BigUint>>
         eta *= 1000.0;
     }
     None
-}
-
-/// `ceil(v 2^bits)` for a finite `v >= 0`.
-fn from_f64_up(v: f64, bits: u32) -> BigUint {
-    let r = BigRational::from_float(v.max(0.0)).expect("finite");
-    let scaled = r.numer() << bits;
-    let (q, rem) = scaled.div_mod_floor(r.denom());
-    let q = q.to_biguint().expect("nonnegative");
-    if rem.is_zero() {
-        q
-    } else {
-        q + 1u32
-    }
 }
 
 /// `h >= b + Q h` for every transient state, with Q rounded up, decided exactly.
@@ -320,21 +283,12 @@ impl ToU64OrMax for BigUint {
 
 #[cfg(test)]
 mod tests {
+    use num_bigint::BigInt;
+
     use super::*;
     use crate::board::builtin;
     use crate::exact::step::IntegerChain;
-
-    #[test]
-    fn outward_rounding_of_a_third() {
-        // 2^4 / 3 = 5.33: floor 5, ceil 6. A dyadic probability is exact.
-        let third = BigRational::new(1.into(), 3.into());
-        assert_eq!(round_outward(&third, 4), (5u32.into(), 6u32.into()));
-        let half = BigRational::new(1.into(), 2.into());
-        assert_eq!(round_outward(&half, 4), (8u32.into(), 8u32.into()));
-        assert_eq!(shift_up(17u32.into(), 4), 2u32.into());
-        assert_eq!(shift_up(16u32.into(), 4), 1u32.into());
-        assert_eq!(shift_up(0u32.into(), 4), 0u32.into());
-    }
+    use crate::num::dyadic::unscaled as dyadic;
 
     #[test]
     fn the_bounds_contain_the_exact_law_at_every_turn() {

@@ -33,16 +33,18 @@ use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::fixed::{dyadic, mul_down, mul_up, supersolution, FixedChain, FixedStepper};
-use super::interval::Interval;
+use super::fixed::{supersolution, FixedChain, FixedStepper};
 use crate::analysis::distribution::RHO_TRUSTED_BELOW;
 use crate::analysis::spectral::spectral_bounds;
 use crate::board::{Board, Square};
 use crate::chain::{Chain, Trap};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
+use crate::num::dyadic::{mul_down, mul_up, unscaled as dyadic};
+use crate::num::interval::Interval;
 
 /// What to compute and how far.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct RaceOptions {
     /// Digits after the point every answer must certify.
     pub digits: usize,
@@ -71,7 +73,7 @@ pub struct SeatResult {
     /// The probability that this seat finishes first.
     pub win: Interval,
     /// The seat's expected final score: only for seats sharing a board with point squares
-    /// ([`super::shared`]).
+    /// (`super::shared`).
     pub score: Option<Interval>,
 }
 
@@ -109,7 +111,7 @@ pub enum Method {
     #[serde(rename = "stepped")]
     SteppedJoint,
     /// Every seat on the same board: the joint values solved over positions relative to the
-    /// mover, with a certified error bound ([`super::relative`]).
+    /// mover, with a certified error bound (`super::relative`).
     #[serde(rename = "relative")]
     RelativePositions,
     /// Seats sharing a board that changes during a game: the joint values solved in floats
@@ -119,6 +121,28 @@ pub enum Method {
 }
 
 impl Race {
+    /// (n, P(L = n), P(L <= n)) until P(L > n) is below 1/1000 for sure.
+    pub fn rounds_distribution(&self) -> Vec<(usize, Interval, Interval)> {
+        let g = &self.rounds_at_least;
+        let one = BigRational::from_integer(1.into());
+        let zero = BigRational::from_integer(0.into());
+        let small = BigRational::new(1.into(), 1000.into());
+        let mut rows = Vec::new();
+        for n in 1..g.len() {
+            let (now, next) = (&g[n - 1], &g[n]);
+            let p = Interval::new(
+                (&now.lo - &next.hi).max(zero.clone()),
+                (&now.hi - &next.lo).max(zero.clone()),
+            );
+            let cdf = Interval::new(&one - &next.hi, &one - &next.lo);
+            rows.push((n, p, cdf));
+            if next.hi < small {
+                break;
+            }
+        }
+        rows
+    }
+
     /// Seat 1's win probability minus seat 2's (none with one seat).
     pub fn first_mover_advantage(&self) -> Option<Interval> {
         (self.seats.len() >= 2).then(|| self.seats[0].win.sub(&self.seats[1].win))

@@ -39,15 +39,16 @@ use num_bigint::{BigInt, BigUint};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::fixed::{dyadic, supersolution, FixedChain};
+use super::fixed::{supersolution, FixedChain};
 use super::independent::{bits_for, settled, Method, Race, SeatResult};
-use super::interval::Interval;
 use super::relative::{self, RelativeError};
 use crate::board::{Board, Dice, RollAgain, Square};
 use crate::chain::{compound_move, Chain, ChainState, ChainTooLarge, Turn, TurnModel};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
 use crate::game::roll;
 use crate::game::{Branches, RollGame};
+use crate::num::dyadic::unscaled as dyadic;
+use crate::num::interval::Interval;
 
 /// A state of the joint game.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -89,8 +90,8 @@ pub enum KnockOffError {
     /// Every seat plays the same board, but even relative positions need too much memory.
     #[error(transparent)]
     Relative(RelativeError),
-    /// The joint chain could need more memory than [`KNOCK_OFF_MEMORY`] (refused before
-    /// anything is allocated, [`memory_fits`]).
+    /// The joint chain could need more memory than `KNOCK_OFF_MEMORY` (refused before
+    /// anything is allocated, `memory_fits`).
     #[error(
         "the knock-off joint chain may need up to {:.3e} states, about {:.1} GB of memory (the \
          limit is {:.0} GB)",

@@ -43,9 +43,9 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, ToPrimitive, Zero};
 
-use super::interval::Interval;
 use super::knockoff::RaceState;
 use crate::chain::TurnModel;
+use crate::num::interval::Interval;
 
 /// The scale of the certified centers: v = v_int / 2^60.
 const SCALE_BITS: u32 = 60;
@@ -436,7 +436,7 @@ fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
 
 /// The certified answers: each seat's win and the expected rounds, as intervals.
 #[derive(Clone, Debug)]
-pub struct Certified {
+pub struct CertifiedRace {
     /// Seat k's chance to win.
     pub wins: Vec<Interval>,
     /// The expected length in rounds.
@@ -698,7 +698,7 @@ impl<S: RaceState> LayeredChain<S> {
     pub fn solve_with_eats(
         &self,
         apples: usize,
-    ) -> Result<(Certified, Vec<Vec<Interval>>), LayeredError> {
+    ) -> Result<(CertifiedRace, Vec<Vec<Interval>>), LayeredError> {
         let u = self.length_bound(Solved::Length)[0].ok_or(LayeredError::NotCertified)?;
         let race = self.certify(Solved::Race, &vec![u; self.seats + 1])?;
         // A chance lies in [0, 1], so the interval may be cut to it (never empty: it holds the
@@ -727,7 +727,7 @@ impl<S: RaceState> LayeredChain<S> {
             }
             stage.advance(apples as u64);
         }
-        Ok((Certified { wins, rounds }, eats))
+        Ok((CertifiedRace { wins, rounds }, eats))
     }
 
     /// Every component of `solved` at the start, certified with `u[c]`, component c's bound u

@@ -1,29 +1,25 @@
 //! Several players: exact win odds per seat, the game's length, and the knock-off rule.
 //!
 //! - `independent`: seats that do not interact (each on its own board if asked); every answer
-//!   is a series summed to a certified interval of rationals (`interval`), with the law of
+//!   is a series summed to a certified interval of rationals ([`Interval`], from `num::interval`), with the law of
 //!   each seat's game stepped in outward-rounded fixed point (`fixed`).
-//! - [`knockoff`]: the knock-off house rule (seed 004), where landing on an opponent sends them
+//! - `knockoff`: the knock-off house rule (seed 004), where landing on an opponent sends them
 //!   back to the start: a joint chain over (every position, whose turn).
-//! - [`relative`]: the knock-off race when every seat plays the same board, over positions
+//! - `relative`: the knock-off race when every seat plays the same board, over positions
 //!   relative to the mover, in floats with a certified error bound (three players on 100
 //!   squares).
-//! - [`shared`]: several players sharing one board that changes during a game (one-use jumps,
+//! - `shared`: several players sharing one board that changes during a game (one-use jumps,
 //!   apples, lost and extra turns): the joint chain, exact where it fits, otherwise solved layer
 //!   by layer in floats with a certified bound (`layered`).
 
 mod fixed;
 pub(crate) mod independent;
-pub(crate) mod interval;
-// The command line's routes, public until it runs on the façade alone; hidden from the docs
-// (the results it returns are re-exported below).
-#[doc(hidden)]
-pub mod knockoff;
+// Crate-internal; what the command line, tests and benchmarks still reach of them is in
+// `crate::internals`, the answers the façade returns are re-exported below.
+pub(crate) mod knockoff;
 mod layered;
-#[doc(hidden)]
-pub mod relative;
-#[doc(hidden)]
-pub mod shared;
+pub(crate) mod relative;
+pub(crate) mod shared;
 
+pub use crate::num::interval::{certified_digits, CertifiedDigits, Interval};
 pub use independent::{race, Method, Race, RaceError, RaceOptions, SeatResult};
-pub use interval::{certified_digits, Certified, Interval};

@@ -28,13 +28,13 @@
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::independent::{Method, Race, SeatResult};
-use super::interval::Interval;
 use super::knockoff::{solve_exactly, RaceState};
-use super::layered::{Certified, Eating, Keys, LayeredChain, LayeredError};
+use super::layered::{CertifiedRace, Eating, Keys, LayeredChain, LayeredError};
 use crate::board::{Board, Dice, RollAgain, Square};
 use crate::chain::{compound_move, Chain, Turn, TurnModel};
 use crate::game::{Branches, PlayerState, RollGame, StatefulBoard};
 use crate::game::{Progress, RollOutcome};
+use crate::num::interval::Interval;
 use num_rational::BigRational;
 use num_traits::Zero;
 
@@ -402,7 +402,7 @@ pub enum SharedError {
         /// The limit.
         limit: usize,
     },
-    /// The joint chain may need more memory than [`SHARED_MEMORY`], whatever
+    /// The joint chain may need more memory than `SHARED_MEMORY`, whatever
     /// [`SharedOptions::state_limit`] allows (refused before it is built).
     #[error(
         "{players} players sharing this board: the joint chain may have up to {bound:.3e} states \
@@ -429,7 +429,7 @@ pub enum SharedError {
     /// The certified solve failed.
     #[error("the shared race could not be certified: {0}")]
     Layered(LayeredError, usize),
-    /// A reachable turn of the shared game can go on for ever ([`endless_shared_turn`]).
+    /// A reachable turn of the shared game can go on for ever (`endless_shared_turn`).
     #[error(
         "{players} players sharing the board can reach a turn that goes on for ever (the chance \
          that it never ends is above 0): seat {seat}'s turn with the seats on squares \
@@ -586,7 +586,7 @@ pub fn endless_shared_turn(
 ///
 /// ```
 /// use ladders::board::Board;
-/// use ladders::race::shared::{shared_race, SharedOptions};
+/// use ladders::internals::{shared_race, SharedOptions};
 /// use num_rational::BigRational;
 /// // A coin, the one-use ladder 1 -> 3 on a board of 3: the first seat's 1 breaks it.
 /// let b = Board::from_toml_str("size = 3\nladders = [[1, 3]]\nonce = [1]\n[rules]\ndie = 2\n", "t").unwrap();
@@ -676,7 +676,7 @@ fn solve_layered(
     model: SharedBoard<'_>,
     apples: usize,
     options: &SharedOptions,
-) -> Result<(Certified, Vec<Vec<Interval>>), SharedError> {
+) -> Result<(CertifiedRace, Vec<Vec<Interval>>), SharedError> {
     let error = |e| SharedError::Layered(e, model.players);
     let players = model.players;
     let keys = Keys {
@@ -781,7 +781,7 @@ fn settle_key(state: &SharedState) -> (u32, u64, u32, usize, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::race::interval::Interval;
+    use crate::num::interval::Interval;
     use num_rational::BigRational;
 
     fn q(n: i64, d: i64) -> BigRational {

@@ -335,7 +335,7 @@ fn seats_line(seats: &[&Board]) -> String {
 }
 
 /// The race chart as an SVG document: each seat's probability of having won by round n, one line
-/// per seat, from the seats' laws (see [`wins_by_round`]); the legend gives each seat's board and
+/// per seat, from the seats' laws (see `wins_by_round`); the legend gives each seat's board and
 /// the total over the rounds shown.
 ///
 /// # Errors

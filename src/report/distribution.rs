@@ -1,54 +1,15 @@
 //! The `distribution` report: the exact law of the number of turns as a summary with a table, a
 //! bar chart or CSV (from a [`ShownDistribution`]: decimals decided by certified bounds, or
-//! fractions), or JSON (from the exact [`Distribution`]).
+//! fractions); its JSON is the serde form of `analysis::json::DistributionJson` over the exact
+//! law.
 
 use std::io::{self, Write};
 
-use num_rational::BigRational;
-use serde_json::json;
-
-use crate::analysis::distribution::{Decay, Distribution, Mean, Stop};
+use crate::analysis::distribution::{Mean, Stop};
 use crate::analysis::shown::ShownDistribution;
 use crate::board::Board;
 use crate::num::decimal::{fixed, push_integer, push_spaces, put_integer, to_f64};
-use crate::report::json::{board_rules_json, BoardJson, ExactJson};
-use crate::report::pgf::certified_digits;
 use crate::report::text::{board_line, rules_line};
-
-/// A sentence a person understands for the tail's decay.
-///
-/// rho = 0.9306 settled after 60 turns reads "beyond about 60 turns, each extra turn multiplies
-/// the chance the game is still going by 0.931" (the tests below).
-pub fn decay_sentence(decay: &Decay) -> String {
-    let rho = rho_text(decay, 3);
-    match decay.settles_after {
-        Some(n) => format!(
-            "beyond about {n} turns, each extra turn multiplies the chance the game is still going by {rho}"
-        ),
-        // No settled ratio: on a periodic chain P(T > n + 1) / P(T > n) oscillates, and with a
-        // multiple root it tends to rho only slowly; the n-th root of P(T > n) tends to rho
-        // whenever the game always ends.
-        None => format!(
-            "the chance the game is still going after n turns shrinks like {rho}^n in the long run (its n-th root tends to {rho}; the ratio of consecutive turns need not settle)"
-        ),
-    }
-}
-
-/// rho to the digits (at most `digits`, at least 3) that both its proved bounds round to, or
-/// the estimate marked `about` when they differ at 3 digits.
-///
-/// Bounds 0.972291 and 0.972294 give "0.97229"; bounds 0.4 and 0.6 give "about 0.500" (the
-/// tests below).
-pub fn rho_text(decay: &Decay, digits: usize) -> String {
-    let proved = match (
-        BigRational::from_float(decay.low),
-        BigRational::from_float(decay.high),
-    ) {
-        (Some(low), Some(high)) => certified_digits(&low, &high, digits).map(|(_, text)| text),
-        _ => None,
-    };
-    proved.unwrap_or_else(|| format!("about {:.3}", decay.rho))
-}
 
 fn turns_word(n: usize) -> String {
     if n == 1 {
@@ -101,8 +62,8 @@ fn write_summary(out: &mut dyn Write, board: &Board, dist: &ShownDistribution) -
         writeln!(out, "{label:<17}{value}")?;
     }
     if let Some(decay) = &dist.decay {
-        writeln!(out, "Decay rate       {}", rho_text(decay, 6))?;
-        writeln!(out, "                 {}", decay_sentence(decay))?;
+        writeln!(out, "Decay rate       {}", decay.rho_text(6))?;
+        writeln!(out, "                 {}", decay.sentence())?;
     }
     if let Some(law) = &dist.tail_law {
         writeln!(out, "Tail law         {}", law.sentence())?;
@@ -114,7 +75,7 @@ fn write_summary(out: &mut dyn Write, board: &Board, dist: &ShownDistribution) -
 }
 
 /// Writes the text report: the summary, then the table (or the bar chart); a table longer than
-/// [`SUMMARY_FIRST_ROWS`] comes first and the summary after it.
+/// `SUMMARY_FIRST_ROWS` comes first and the summary after it.
 ///
 /// # Errors
 ///
@@ -306,72 +267,6 @@ pub fn write_csv(out: &mut dyn Write, dist: &ShownDistribution) -> io::Result<()
     out.write_all(&text)
 }
 
-/// The distribution's own JSON keys (shared with `analyze`).
-pub fn summary_json(board: &Board, dist: &Distribution, digits: usize) -> serde_json::Value {
-    let x = |r: &BigRational| serde_json::to_value(ExactJson::new(r, digits)).expect("serializes");
-    let quantiles: serde_json::Map<String, serde_json::Value> = dist
-        .quantiles
-        .iter()
-        .map(|q| (format!("{}", to_f64(&q.level)), json!(q.turns)))
-        .collect();
-    json!({
-        "turns": dist.turns(),
-        "stopped": match dist.stop {
-            Stop::Tail => "tail",
-            Stop::Turns => "turns",
-            Stop::TrapLimit => "endless",
-        },
-        "tail": x(&dist.tail()),
-        "mean": match &dist.mean {
-            Mean::Exact(m) => json!({"exact": x(m)}),
-            Mean::About(m) => json!({"about": m}),
-            Mean::Infinite => json!("infinite"),
-        },
-        "mode": dist.mode,
-        "quantiles": quantiles,
-        "decay": dist.decay.map(|d| json!({
-            "rho": d.rho,
-            "low": d.low,
-            "high": d.high,
-            "proved": rho_text(&d, 6),
-            "settles_after": d.settles_after,
-            "sentence": decay_sentence(&d),
-        })),
-        "tail_law": dist.tail_law.as_ref().map(|l| json!({
-            "c": l.c_text,
-            "rho": l.rho_text,
-            "within": l.within_text,
-            "from": l.from,
-            "sentence": l.sentence(),
-        })),
-        "trap": dist.trap.as_ref().map(|t| json!({
-            "square": t.state,
-            "cycle": t.cycle,
-            "message": t.sentence(board),
-        })),
-    })
-}
-
-/// The JSON report (documented in `docs/json-output.md`).
-pub fn to_json(board: &Board, dist: &Distribution, digits: usize) -> serde_json::Value {
-    let x = |r: &BigRational| serde_json::to_value(ExactJson::new(r, digits)).expect("serializes");
-    let mut v = json!({
-        "board": BoardJson::new(board),
-        "rules": board_rules_json(board),
-    });
-    let obj = v.as_object_mut().expect("object");
-    if let serde_json::Value::Object(summary) = summary_json(board, dist, digits) {
-        obj.extend(summary);
-    }
-    let terms: Vec<serde_json::Value> = dist
-        .terms
-        .iter()
-        .map(|t| json!({"n": t.n, "p": x(&t.p), "cdf": x(&t.cdf())}))
-        .collect();
-    obj.insert("distribution".into(), json!(terms));
-    v
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -385,7 +280,7 @@ mod tests {
             digits,
             starts_finished: false,
             stop: Stop::Turns,
-            tail_threshold: BigRational::from_integer(0.into()),
+            tail_threshold: num_rational::BigRational::from_integer(0.into()),
             tail: String::new(),
             quantiles: Vec::new(),
             mode: None,
@@ -439,37 +334,5 @@ mod tests {
             write_csv(&mut out, &dist).unwrap();
             assert_eq!(String::from_utf8(out).unwrap(), csv, "{digits}");
         }
-    }
-
-    #[test]
-    fn a_settled_decay_is_told_per_extra_turn() {
-        let d = Decay {
-            rho: 0.9306,
-            low: 0.93059,
-            high: 0.93061,
-            settles_after: Some(60),
-        };
-        assert_eq!(
-            decay_sentence(&d),
-            "beyond about 60 turns, each extra turn multiplies the chance the game is still going by 0.931"
-        );
-    }
-
-    #[test]
-    fn rho_shows_the_digits_its_bounds_prove_or_about() {
-        let d = Decay {
-            rho: 0.97229,
-            low: 0.972291,
-            high: 0.972294,
-            settles_after: None,
-        };
-        assert_eq!(rho_text(&d, 6), "0.97229");
-        let wide = Decay {
-            rho: 0.5,
-            low: 0.4,
-            high: 0.6,
-            settles_after: None,
-        };
-        assert_eq!(rho_text(&wide, 6), "about 0.500");
     }
 }

@@ -1,19 +1,14 @@
 //! The report of `ladders race BOARD` on a board with a choice rule: two players who choose,
 //! the first mover's certified chance of winning with both optimal and with both following each
-//! fixed policy, and the first mover's advantage.
+//! fixed policy, and the first mover's advantage (its JSON is the serde form of `DuelJson`).
 
 use std::io::{self, Write};
 
-use num_rational::BigRational;
-use num_traits::ToPrimitive;
-use serde_json::{json, Value};
-
-use super::json::{board_rules_json, BoardJson};
 use super::optimize::rule_line;
 use super::text::{board_line, rules_line};
 use crate::board::Board;
-use crate::facade::{Duel, DuelPair, DuelProof};
-use crate::race::interval::{certified_digits, Interval};
+use crate::facade::{advantage, upper_f64, Duel, DuelPair, DuelProof};
+use crate::num::interval::certified_digits;
 
 /// What the report shows.
 pub struct DuelReport<'a> {
@@ -23,15 +18,6 @@ pub struct DuelReport<'a> {
     pub duel: &'a Duel,
     /// Digits to certify.
     pub digits: usize,
-}
-
-/// The first mover's advantage in percentage points: 100 (2p - 1), the game ending for sure.
-fn advantage(p: &Interval) -> Interval {
-    let k = |n: i64| BigRational::from_integer(n.into());
-    Interval::new(
-        (&p.lo * k(2) - k(1)) * k(100),
-        (&p.hi * k(2) - k(1)) * k(100),
-    )
 }
 
 /// Writes the text report.
@@ -117,58 +103,4 @@ fn write_proof(out: &mut dyn Write, proof: Option<&DuelProof>, digits: usize) ->
             "over several turns: not proved (no bound on the turns of a deviating player was found)"
         ),
     }
-}
-
-/// A float at least `x` (for bounds shown to two digits).
-fn upper_f64(x: &BigRational) -> f64 {
-    let f = x.to_f64().unwrap_or(f64::INFINITY);
-    if f > 0.0 {
-        f * (1.0 + crate::prec::SHOWN_UPWARD)
-    } else {
-        f
-    }
-}
-
-/// The JSON report.
-pub fn to_json(r: &DuelReport<'_>) -> Value {
-    let d = r.duel;
-    let interval = |i: &Interval, digits: usize| {
-        json!({
-            "lo": i.lo.to_string(),
-            "hi": i.hi.to_string(),
-            "certified": certified_digits(i, digits).text,
-        })
-    };
-    let pairs: Vec<Value> = d
-        .pairs
-        .iter()
-        .map(|p| match (&p.first_wins, &p.error) {
-            (Some(chance), _) => json!({
-                "name": p.name,
-                "first_wins": interval(chance, r.digits),
-                "advantage_points": interval(&advantage(chance), r.digits.saturating_sub(2)),
-                "sweeps": p.sweeps,
-                "residual": p.residual,
-                "turns_bound": p.turns_bound,
-                "deviation_gain_bound": p.deviation_gain_bound,
-            }),
-            (None, e) => json!({"name": p.name, "error": e}),
-        })
-        .collect();
-    let proof = d.proof.as_ref().map(|p| {
-        json!({
-            "turn_gain": p.turn_gain.to_string(),
-            "deviator_turns_bound": p.deviator_turns_bound,
-            "total_gain_bound": upper_f64(&p.total_gain),
-            "game_value": interval(&p.game_value, r.digits),
-        })
-    });
-    json!({
-        "board": BoardJson::new(r.board),
-        "rules": board_rules_json(r.board),
-        "choice": d.choice,
-        "from": d.from,
-        "pairs": pairs,
-        "optimal_proof": proof,
-    })
 }

@@ -18,7 +18,7 @@ pub struct ExpectOptions {
     pub digits: usize,
     /// Add the expected remaining turns from every reachable square.
     pub per_square: bool,
-    /// Print every fraction whole, however long ([`fraction_text`]).
+    /// Print every fraction whole, however long (`fraction_text`).
     pub exact: bool,
 }
 
@@ -203,7 +203,7 @@ pub fn to_json<'a>(
 
 /// Writes the text report of `expect --float`: the same lines, floating point, no fractions,
 /// each figure with the significant digits the solve stands behind
-/// ([`crate::analysis::float_trust`]) and at most `--digits` after the point.
+/// (`crate::analysis::float_trust`) and at most `--digits` after the point.
 ///
 /// # Errors
 ///

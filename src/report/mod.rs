@@ -1,46 +1,56 @@
 //! Reports: result structs turned into text tables and JSON, written to any `io::Write`.
 //! Reports know the result types, not how they were computed.
 
-// One report per command: the command line's (and the Python and web shells'), hidden from the
-// docs; the board's picture is re-exported below.
-#[doc(hidden)]
-pub mod analyze;
-#[doc(hidden)]
-pub mod chart;
-#[doc(hidden)]
-pub mod design;
-#[doc(hidden)]
-pub mod distribution;
-#[doc(hidden)]
-pub mod draw;
-#[doc(hidden)]
-pub mod draw_svg;
-#[doc(hidden)]
-pub mod duel;
-#[doc(hidden)]
-pub mod expect;
-#[doc(hidden)]
-pub mod json;
-#[doc(hidden)]
-pub mod moments;
-#[doc(hidden)]
-pub mod optimize;
-#[doc(hidden)]
-pub mod pgf;
-#[doc(hidden)]
-pub mod race;
-#[doc(hidden)]
-pub mod race_simulate;
-#[doc(hidden)]
-pub mod shortest;
-#[doc(hidden)]
-pub mod simulate;
-#[doc(hidden)]
-pub mod squares;
-#[doc(hidden)]
-pub mod text;
-#[doc(hidden)]
-pub mod verify;
+// One report per command, crate-internal; what the command line (and the Python and web
+// shells) writes with is re-exported here, each named for its report.
+mod analyze;
+mod chart;
+mod design;
+mod distribution;
+mod draw;
+mod draw_svg;
+mod duel;
+mod expect;
+mod json;
+mod moments;
+mod optimize;
+mod pgf;
+mod race;
+mod race_simulate;
+mod shortest;
+mod simulate;
+mod squares;
+mod text;
+mod verify;
 
-pub use draw::{DrawOptions, Heat};
+pub use analyze::write_text as write_analyze;
+pub use chart::{distribution_svg, race_svg, simulation_svg, ChartError};
+pub use design::{write_die_sweep, write_die_sweep_csv, write_sensitivity, write_sensitivity_csv};
+pub use distribution::{write_csv as write_distribution_csv, write_text as write_distribution};
+pub use draw::{draw_json, write_text as write_draw, DrawOptions, Heat};
 pub use draw_svg::board_svg;
+pub use duel::{write_text as write_duel, DuelReport};
+pub use expect::{
+    float_to_json as expect_float_json, to_json as expect_json,
+    write_float_text as write_expect_float, write_text as write_expect, ExpectOptions,
+};
+pub use json::{value_at_digits, Report};
+pub use moments::write_text as write_moments;
+pub use optimize::{write_text as write_optimize, OptimizeReport};
+pub use pgf::{cas_line, write_text as write_pgf, PgfFormat};
+pub use race::{write_table_text as write_race_table, write_text as write_race, RaceReportOptions};
+pub use race_simulate::{write_race_check, write_race_simulation};
+pub use shortest::{write_likeliest, write_text as write_shortest};
+pub use simulate::{variant_sentences, write_check, write_histogram_csv, write_simulation, Timing};
+pub use squares::{
+    write_after as write_squares_after, write_csv as write_squares_csv,
+    write_text as write_squares, Format as SquaresFormat,
+};
+pub use text::exact_text;
+pub use verify::{write_text as write_verify, VerifyReport};
+
+// The JSON views the commands write (each beside the result it shows, `docs/json-output.md`):
+// the result's serde form where it needs the board's words or fields derived from it.
+pub use crate::analysis::json::{DistributionJson, ExtremesJson, PgfJson, SummaryJson, TrapJson};
+pub use crate::facade::{DuelJson, OptimizedJson, RaceJson, RaceTableJson};
+pub use crate::simulate::json::{CheckJson, RaceSimulationJson, SimulationJson, VerifyJson};

@@ -1,11 +1,9 @@
 //! The report of `ladders optimize`: the optimal expected turns, the policy in runs of squares,
-//! the gain over the always-the-same choices and over the user's policies, as text or JSON.
+//! the gain over the always-the-same choices and over the user's policies, as text (its JSON is
+//! the serde form of `OptimizedJson`).
 
 use std::io::{self, Write};
 
-use serde_json::{json, Value};
-
-use super::json::{board_rules_json, BoardJson, ExactJson};
 use super::text::{board_line, exact_text, rules_line};
 use crate::board::{Board, ChoiceRule, Square};
 use crate::facade::Optimized;
@@ -124,44 +122,4 @@ pub fn write_text(out: &mut dyn Write, r: &OptimizeReport<'_>) -> io::Result<()>
         }
     }
     Ok(())
-}
-
-/// The JSON report (documented in docs/json-output.md).
-pub fn to_json(r: &OptimizeReport<'_>) -> Value {
-    let o = r.optimized;
-    let policy: Vec<Value> = o
-        .policy
-        .iter()
-        .map(|run| json!({"from": run.from, "to": run.to, "choice": run.choice}))
-        .collect();
-    let others: Vec<Value> = o
-        .others
-        .iter()
-        .map(|p| match &p.expected_turns {
-            Some(v) => json!({"name": p.name, "expected_turns": ExactJson::new(v, r.digits)}),
-            None => json!({"name": p.name, "expected_turns": null, "stuck_from": p.stuck_from}),
-        })
-        .collect();
-    let mut v = json!({
-        "board": BoardJson::new(r.board),
-        "rules": board_rules_json(r.board),
-        "choice": o.choice,
-        "policy": policy,
-        "others": others,
-        "states": o.states,
-    });
-    match o.within {
-        None => {
-            v["optimal_expected_turns"] =
-                serde_json::to_value(ExactJson::new(&o.value, r.digits)).expect("serialisable");
-            v["evaluations"] = json!(o.evaluations);
-            v["bellman_holds"] = json!(o.proved);
-        }
-        Some(n) => {
-            v["within"] = json!(n);
-            v["best_chance"] =
-                serde_json::to_value(ExactJson::new(&o.value, r.digits)).expect("serialisable");
-        }
-    }
-    v
 }

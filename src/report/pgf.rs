@@ -1,64 +1,19 @@
 //! The `pgf` report: the generating function N(z)/D(z), the recurrence with its initial terms,
-//! as text, JSON, or one line another computer algebra system reads (SymPy, Maple,
-//! Mathematica).
+//! as text or one line another computer algebra system reads (SymPy, Maple, Mathematica); its
+//! JSON is the serde form of `analysis::json::PgfJson`.
 
 use std::io::{self, Write};
 
-use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
-use serde_json::json;
 
 use crate::analysis::pgf::tail::DecayRate;
 use crate::analysis::pgf::Pgf;
+pub use crate::analysis::pgf::{polynomial, Syntax};
 use crate::board::Board;
+use crate::num::decimal::certified_digits;
 use crate::num::decimal::fixed;
-use crate::report::json::{board_rules_json, BoardJson};
 use crate::report::text::{board_line, rules_line};
-
-/// A syntax for polynomials.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Syntax {
-    /// `3*z**2` (Python, SymPy).
-    Sympy,
-    /// `3*z^2` (Maple, Mathematica, and the text report).
-    Caret,
-}
-
-/// `sum_i c_i v^i` written out, highest power first (`0` for no terms).
-pub fn polynomial(coefficients: &[BigInt], var: &str, syntax: Syntax) -> String {
-    let power = |i: usize| match (i, syntax) {
-        (0, _) => String::new(),
-        (1, _) => var.to_string(),
-        (_, Syntax::Sympy) => format!("{var}**{i}"),
-        (_, Syntax::Caret) => format!("{var}^{i}"),
-    };
-    let mut out = String::new();
-    for (i, c) in coefficients.iter().enumerate().rev() {
-        if c.is_zero() {
-            continue;
-        }
-        let sign = if c.is_negative() { "-" } else { "+" };
-        if out.is_empty() {
-            if c.is_negative() {
-                out.push('-');
-            }
-        } else {
-            out.push_str(&format!(" {sign} "));
-        }
-        let a = c.abs();
-        match (a.is_one(), i) {
-            (true, 0) => out.push('1'),
-            (true, _) => out.push_str(&power(i)),
-            (false, 0) => out.push_str(&a.to_string()),
-            (false, _) => out.push_str(&format!("{a}*{}", power(i))),
-        }
-    }
-    if out.is_empty() {
-        out.push('0');
-    }
-    out
-}
 
 /// The output formats of `pgf`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,11 +37,7 @@ pub fn cas_line(pgf: &Pgf, format: PgfFormat) -> String {
         PgfFormat::Maple => (Syntax::Caret, ":=", ";"),
         _ => (Syntax::Caret, "=", ""),
     };
-    format!(
-        "F {assign} ({})/({}){end}",
-        polynomial(&pgf.numerator, "z", syntax),
-        polynomial(&pgf.denominator, "z", syntax)
-    )
+    pgf.definition(syntax, assign, end)
 }
 
 /// The recurrence as an equation in `p(n) = P(T = n)`.
@@ -123,19 +74,6 @@ fn fraction(q: &BigRational) -> String {
     } else {
         format!("{}/{}", q.numer(), q.denom())
     }
-}
-
-/// The digits both ends of an enclosure `[low, high]` round to (at most `digits`), as
-/// `(digits, text)`, or `None` when they differ already at 3 digits.
-pub fn certified_digits(
-    low: &BigRational,
-    high: &BigRational,
-    digits: usize,
-) -> Option<(usize, String)> {
-    (3..=digits.max(3)).rev().find_map(|d| {
-        let (lo, hi) = (fixed(low, d), fixed(high, d));
-        (lo == hi).then_some((d, lo))
-    })
 }
 
 /// Writes the text report, with `E[T] = F'(1)` to `digits` decimals.
@@ -256,48 +194,10 @@ fn write_tail(out: &mut dyn Write, rate: &DecayRate, digits: usize) -> io::Resul
     Ok(())
 }
 
-/// The JSON report.
-pub fn to_json(board: &Board, pgf: &Pgf, rate: Option<&DecayRate>) -> serde_json::Value {
-    let strings = |v: &[BigInt]| v.iter().map(|c| c.to_string()).collect::<Vec<_>>();
-    let fm = pgf.factorial_moments(1);
-    json!({
-        "board": BoardJson::new(board),
-        "rules": board_rules_json(board),
-        "numerator": strings(&pgf.numerator),
-        "denominator": strings(&pgf.denominator),
-        "numerator_degree": pgf.numerator_degree(),
-        "denominator_degree": pgf.denominator_degree(),
-        "recurrence": {
-            "coefficients": strings(&pgf.recurrence.coefficients),
-            "order": pgf.recurrence.order(),
-            "from": pgf.recurrence.from,
-            "initial": pgf.recurrence.initial.iter().map(fraction).collect::<Vec<_>>(),
-        },
-        "f_at_1": fraction(&fm[0]),
-        "expected_turns": match fm[0].is_one() {
-            true => json!(fraction(&fm[1])),
-            false => json!("infinite"),
-        },
-        "sympy": cas_line(pgf, PgfFormat::Sympy),
-        "decay_rate": rate.map(|r| json!({
-            "low": fraction(&r.low),
-            "high": fraction(&r.high),
-            "rho": certified_digits(&r.low, &r.high, 12).map(|(_, s)| s),
-            "multiplicity": r.multiplicity,
-            "constant": r.constant.as_ref().map(|(lo, hi)| json!({
-                "low": fraction(lo),
-                "high": fraction(hi),
-                "c": certified_digits(lo, hi, 12).map(|(_, s)| s),
-            })),
-        })),
-        "terms_used": pgf.terms_used,
-        "primes_used": pgf.primes_used,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use num_bigint::BigInt;
 
     fn ints(v: &[i64]) -> Vec<BigInt> {
         v.iter().map(|&x| BigInt::from(x)).collect()

@@ -1,15 +1,13 @@
 //! The `race` report: win probabilities per seat, the first-mover advantage and the game's
-//! length in rounds, every number with its certified digits; as text or JSON.
+//! length in rounds, every number with its certified digits; as text (its JSON is the serde
+//! form of `RaceJson`).
 
 use std::io::{self, Write};
 
 use num_rational::BigRational;
-use serde::Serialize;
-use serde_json::json;
 
 use crate::board::Board;
 use crate::race::{Interval, Method, Race};
-use crate::report::json::{board_rules_json, ExactJson};
 use crate::report::text::rules_line;
 
 /// What to show in a `race` report.
@@ -19,28 +17,6 @@ pub struct RaceReportOptions {
     pub distribution: bool,
     /// Whether the knock-off rule was played.
     pub knock_off: bool,
-}
-
-/// An interval in JSON: its exact bounds and the digits they certify.
-#[derive(Clone, Debug, Serialize)]
-pub struct IntervalJson {
-    /// The exact lower bound.
-    pub lo: ExactJson,
-    /// The exact upper bound.
-    pub hi: ExactJson,
-    /// The correctly rounded decimal that every value in `[lo, hi]` shares.
-    pub certified: String,
-}
-
-impl IntervalJson {
-    /// The JSON form of `interval` with at most `digits` certified digits.
-    pub fn new(interval: &Interval, digits: usize) -> IntervalJson {
-        IntervalJson {
-            lo: ExactJson::new(&interval.lo, digits),
-            hi: ExactJson::new(&interval.hi, digits),
-            certified: interval.certified(digits).text,
-        }
-    }
 }
 
 fn pp(interval: &Interval) -> Interval {
@@ -203,7 +179,7 @@ pub fn write_text(
     if options.distribution && !race.rounds_at_least.is_empty() {
         writeln!(out)?;
         writeln!(out, "{:>6}  {:<10}  P(L <= n)", "rounds", "P(L = n)")?;
-        for row in distribution_rows(race) {
+        for row in race.rounds_distribution() {
             writeln!(
                 out,
                 "{:>6}  {:<10}  {}",
@@ -214,69 +190,6 @@ pub fn write_text(
         }
     }
     Ok(())
-}
-
-/// (n, P(L = n), P(L <= n)) until P(L > n) is below 1/1000 for sure.
-fn distribution_rows(race: &Race) -> Vec<(usize, Interval, Interval)> {
-    let g = &race.rounds_at_least;
-    let one = BigRational::from_integer(1.into());
-    let zero = BigRational::from_integer(0.into());
-    let small = BigRational::new(1.into(), 1000.into());
-    let mut rows = Vec::new();
-    for n in 1..g.len() {
-        let (now, next) = (&g[n - 1], &g[n]);
-        let p = Interval::new(
-            (&now.lo - &next.hi).max(zero.clone()),
-            (&now.hi - &next.lo).max(zero.clone()),
-        );
-        let cdf = Interval::new(&one - &next.hi, &one - &next.lo);
-        rows.push((n, p, cdf));
-        if next.hi < small {
-            break;
-        }
-    }
-    rows
-}
-
-/// The JSON report of one race (documented in `docs/json-output.md`).
-pub fn to_json(boards: &[&Board], race: &Race, options: RaceReportOptions) -> serde_json::Value {
-    let d = race.digits;
-    let x = |i: &Interval| serde_json::to_value(IntervalJson::new(i, d)).expect("serializes");
-    let seats: Vec<serde_json::Value> = race
-        .seats
-        .iter()
-        .zip(boards)
-        .map(|(s, b)| {
-            json!({
-                "seat": s.seat,
-                "board": b.name(),
-                "origin": b.origin(),
-                "rules": board_rules_json(b),
-                "win": x(&s.win),
-                "score": s.score.as_ref().map(x),
-            })
-        })
-        .collect();
-    let mut v = json!({
-        "players": boards.len(),
-        "knock_off": options.knock_off,
-        "method": race.method,
-        "digits": d,
-        "complete": race.complete,
-        "turns_summed": race.turns_summed,
-        "seats": seats,
-        "expected_rounds": x(&race.expected_rounds),
-        "expected_moves": x(&race.expected_moves()),
-        "first_mover_advantage_pp": race.first_mover_advantage().map(|a| x(&pp(&a))),
-    });
-    if options.distribution {
-        let rows: Vec<serde_json::Value> = distribution_rows(race)
-            .into_iter()
-            .map(|(n, p, c)| json!({"rounds": n, "p": x(&p), "cdf": x(&c)}))
-            .collect();
-        v["rounds_distribution"] = json!(rows);
-    }
-    v
 }
 
 /// Writes the table of several races on one board with growing numbers of players.
@@ -334,27 +247,4 @@ pub fn write_table_text(out: &mut dyn Write, board: &Board, races: &[Race]) -> i
         "Every digit shown is certified (series with an exact tail bound, see docs/race.md)."
     )?;
     Ok(())
-}
-
-/// The JSON of a table of races: `{"board": .., "races": [one race report per player count]}`.
-pub fn table_json(board: &Board, races: &[Race]) -> serde_json::Value {
-    let reports: Vec<serde_json::Value> = races
-        .iter()
-        .map(|r| {
-            let boards = vec![board; r.seats.len()];
-            to_json(
-                &boards,
-                r,
-                RaceReportOptions {
-                    distribution: false,
-                    knock_off: false,
-                },
-            )
-        })
-        .collect();
-    json!({
-        "board": crate::report::json::BoardJson::new(board),
-        "rules": board_rules_json(board),
-        "races": reports,
-    })
 }

@@ -1,17 +1,16 @@
 //! The `simulate --players K` and `check --players K` reports: win shares per seat and the game's
-//! length in rounds, and their seat-by-seat comparison with the exact race; as text or JSON
-//! (documented in `docs/json-output.md` and `docs/simulation-and-checks.md`).
+//! length in rounds, and their seat-by-seat comparison with the exact race; as text (their JSON
+//! is the serde form of `simulate::json::RaceSimulationJson`, documented in
+//! `docs/json-output.md` and `docs/simulation-and-checks.md`).
 
 use std::io::{self, Write};
 
 use num_rational::BigRational;
-use serde_json::{json, Value};
 
 use crate::board::Board;
 use crate::game::Capabilities;
 use crate::num::decimal::scientific;
-use crate::report::json::{board_rules_json, z_json, ExactJson};
-use crate::report::race::{name_width, write_race_header, IntervalJson};
+use crate::report::race::{name_width, write_race_header};
 use crate::report::simulate::{write_count_summary, Timing};
 use crate::report::text::{ok, p_text, rules_line};
 use crate::simulate::check::ZTest;
@@ -32,9 +31,7 @@ fn share_se(p: f64, n: u64) -> f64 {
 pub const SHARED: &str =
     "one state for all seats: a ladder broken or an apple eaten by one seat is so for every seat";
 
-/// Why a shared board's race is simulated.
-pub const SIMULATED_BECAUSE: &str = "the seats interact through the board's state; `ladders \
-     race` answers the shared race exactly and `ladders check --players K` compares the two";
+pub use crate::simulate::json::SIMULATED_BECAUSE;
 
 /// The seats play one board that changes during a game, so they share its state.
 fn shared(boards: &[&Board]) -> bool {
@@ -143,84 +140,6 @@ pub fn write_race_simulation(
         )?;
     }
     Ok(())
-}
-
-/// The `simulate --players K` JSON report.
-pub fn race_simulation_json(
-    boards: &[&Board],
-    sim: &RaceSimulation,
-    timing: Option<Timing>,
-) -> Value {
-    let n = sim.games();
-    let seats: Vec<Value> = boards
-        .iter()
-        .zip(&sim.wins)
-        .enumerate()
-        .map(|(s, (b, &w))| {
-            let p = share(w, n);
-            json!({
-                "seat": s + 1,
-                "board": b.name(),
-                "origin": b.origin(),
-                "rules": board_rules_json(b),
-                "wins": w,
-                "share": p,
-                "standard_error": share_se(p, n),
-            })
-        })
-        .collect();
-    let r = &sim.rounds;
-    let mut v = json!({
-        "players": boards.len(),
-        "knock_off": sim.knock_off,
-        "seed": sim.seed,
-        "max_rounds": sim.max_rounds,
-        "games": n,
-        "finished": r.n(),
-        "capped": sim.capped,
-        "seats": seats,
-        "rounds": {
-            "min": r.min(),
-            "max": r.max(),
-            "mean": r.mean(),
-            "sd": r.sd(),
-            "standard_error": r.sd().map(|sd| sd / (r.n() as f64).sqrt()),
-            "median": r.quantile(0.5),
-            "p90": r.quantile(0.9),
-            "p99": r.quantile(0.99),
-        },
-        "round_counts": r.counts(),
-        "totals": {"rolls": sim.rolls, "knock_offs": sim.knock_offs},
-        "shared_state": shared(boards),
-    });
-    if shared(boards) {
-        v["simulated_because"] = SIMULATED_BECAUSE.into();
-    }
-    if let Some(scores) = &sim.scores {
-        let seats: Vec<Value> = scores
-            .iter()
-            .enumerate()
-            .map(|(s, sc)| {
-                json!({
-                    "seat": s + 1,
-                    "mean": sc.mean(),
-                    "sd": sc.sd(),
-                    "standard_error": sc.sd().map(|sd| sd / (sc.n() as f64).sqrt()),
-                    "min": sc.range().map(|r| r.0),
-                    "max": sc.range().map(|r| r.1),
-                })
-            })
-            .collect();
-        v["scores"] = seats.into();
-    }
-    if let Some(t) = timing {
-        v["timing"] = json!({
-            "seconds": t.seconds,
-            "threads": t.threads,
-            "games_per_second": n as f64 / t.seconds,
-        });
-    }
-    v
 }
 
 fn z_cells(z: &ZTest) -> String {
@@ -345,53 +264,4 @@ pub fn write_race_check(
     write_race_simulation(out, boards, sim, timing)?;
     writeln!(out)?;
     write_race_comparison(out, exact, c)
-}
-
-/// The `check --players K` JSON report: the simulation's, with a `check` key.
-pub fn race_check_json(
-    boards: &[&Board],
-    sim: &RaceSimulation,
-    exact: &RaceExact,
-    c: &RaceComparison,
-    timing: Option<Timing>,
-) -> Value {
-    let mut v = race_simulation_json(boards, sim, timing);
-    let d = exact.race.digits;
-    let x = |i| serde_json::to_value(IntervalJson::new(i, d)).expect("serializes");
-    let seats: Vec<Value> = c
-        .seats
-        .iter()
-        .zip(&exact.race.seats)
-        .map(|(z, s)| {
-            json!({
-                "seat": s.seat,
-                "exact_win": x(&s.win),
-                "share": z_json(z),
-            })
-        })
-        .collect();
-    v["check"] = json!({
-        "seats": seats,
-        "exact_rounds": x(&exact.race.expected_rounds),
-        "rounds": c.rounds.as_ref().map(z_json),
-        "equal_rounds": c.equal_rounds.as_ref().map(|e| json!({
-            "rounds": e.value,
-            "games": e.games,
-            "p_rounds": ExactJson::new(&e.p_value_rounds, 12),
-            "log10_chance": e.log10_chance.is_finite().then_some(e.log10_chance),
-            "level": e.level,
-            "pass": e.pass,
-        })),
-        "chi_square": c.chi_square.as_ref().map(|chi| json!({
-            "statistic": chi.statistic,
-            "df": chi.df,
-            "p_value": chi.p_value,
-            "impossible": chi.impossible,
-            "pass": chi.pass,
-        })),
-        "tests": c.tests,
-        "thresholds": {"z": c.z_limit, "p": c.p_limit},
-        "verdict": if c.pass { "PASS" } else { "FAIL" },
-    });
-    v
 }

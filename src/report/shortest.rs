@@ -1,16 +1,14 @@
 //! The `shortest` report: the shortest game with its rolls and probability, the fewest rolls,
-//! the longest game, and the likeliest games, as text or JSON.
+//! the longest game, and the likeliest games, as text (their JSON is the serde form of
+//! `analysis::json::ExtremesJson` and of `LikeliestTurns`).
 
 use std::io::{self, Write};
-
-use serde_json::json;
 
 use crate::analysis::likeliest::{GameTurns, LikeliestTurns};
 use crate::analysis::shortest::{Extremes, Longest, TurnRolls};
 use crate::board::Board;
 use crate::chain::endless_turn_sentence;
 use crate::num::decimal::probability;
-use crate::report::json::{board_rules_json, BoardJson, ExactJson};
 use crate::report::text::{board_line, rules_line};
 
 fn plural(n: usize, one: &str, many: &str) -> String {
@@ -132,72 +130,6 @@ pub fn write_text(
     write_extremes(out, board, extremes, digits, true)
 }
 
-fn rolls_json(turns: &[TurnRolls]) -> serde_json::Value {
-    json!(turns.iter().map(|t| t.rolls.clone()).collect::<Vec<_>>())
-}
-
-fn squares_json(turns: &[TurnRolls]) -> serde_json::Value {
-    json!(turns.iter().map(|t| t.squares.clone()).collect::<Vec<_>>())
-}
-
-/// The `shortest` and `longest` keys (shared with `analyze`).
-pub fn extremes_json(
-    board: &Board,
-    extremes: &Extremes,
-    digits: usize,
-) -> (serde_json::Value, serde_json::Value) {
-    let shortest = match &extremes.shortest {
-        None => serde_json::Value::Null,
-        Some(s) => json!({
-            "turns": s.turns,
-            "rolls": rolls_json(&s.witness),
-            "squares": squares_json(&s.witness),
-            "probability": ExactJson::new(&s.probability, digits),
-            "fewest_rolls": s.rolls,
-            "fewest_rolls_witness": rolls_json(&s.rolls_witness),
-            "events": s.events,
-        }),
-    };
-    let longest = match &extremes.longest {
-        Longest::Unbounded { lead_in, cycle } => {
-            let mut squares = vec![cycle[0].from];
-            squares.extend(cycle.iter().map(TurnRolls::to));
-            json!({
-                "unbounded": true,
-                "cycle": squares,
-                "cycle_rolls": rolls_json(cycle),
-                "lead_in_rolls": rolls_json(lead_in),
-            })
-        }
-        Longest::EndlessTurn { lead_in } => {
-            let square = lead_in.last().map_or(board.rules().start, TurnRolls::to);
-            json!({
-                "unbounded": true,
-                "endless_turn": square,
-                "message": endless_turn_sentence(board, square),
-                "lead_in_rolls": rolls_json(lead_in),
-            })
-        }
-        Longest::Bounded { turns, witness } => json!({
-            "unbounded": false,
-            "turns": turns,
-            "rolls": rolls_json(witness),
-        }),
-    };
-    (shortest, longest)
-}
-
-/// The JSON report (documented in `docs/json-output.md`).
-pub fn to_json(board: &Board, extremes: &Extremes, digits: usize) -> serde_json::Value {
-    let (shortest, longest) = extremes_json(board, extremes, digits);
-    json!({
-        "board": BoardJson::new(board),
-        "rules": board_rules_json(board),
-        "shortest": shortest,
-        "longest": longest,
-    })
-}
-
 fn game_line(out: &mut dyn Write, title: &str, game: &GameTurns, digits: usize) -> io::Result<()> {
     writeln!(
         out,
@@ -246,28 +178,4 @@ pub fn write_likeliest(
         "  (a game is the squares at the ends of its turns; its probability sums every way\n   \
          to roll each turn; the rolls shown are one way)"
     )
-}
-
-fn game_json(game: &GameTurns, digits: usize) -> serde_json::Value {
-    let mut squares = game.turns.first().map(|t| vec![t.from]).unwrap_or_default();
-    squares.extend(game.turns.iter().map(TurnRolls::to));
-    json!({
-        "turns": game.turns.len(),
-        "squares": squares,
-        "rolls": rolls_json(&game.turns),
-        "probability": ExactJson::new(&game.probability, digits),
-        "ties": u64::try_from(game.ties).unwrap_or(u64::MAX),
-    })
-}
-
-/// The `likeliest` key: `null` when the game cannot end.
-pub fn likeliest_json(likeliest: Option<&LikeliestTurns>, digits: usize) -> serde_json::Value {
-    match likeliest {
-        None => serde_json::Value::Null,
-        Some(l) => json!({
-            "fewest_turns": game_json(&l.fewest, digits),
-            "overall": l.overall.as_ref().map(|g| game_json(g, digits)),
-            "within": l.within,
-        }),
-    }
 }

@@ -123,8 +123,8 @@ pub fn fraction_text(value: &BigRational, whole: bool) -> String {
 }
 
 /// `value` as a decimal, followed by the exact fraction when it is not an integer (past
-/// [`LONG_FRACTION`] characters, unless `whole`, by its first digits and digit counts, as
-/// [`fraction_text`] shows it).
+/// `LONG_FRACTION` characters, unless `whole`, by its first digits and digit counts, as
+/// `fraction_text` shows it).
 pub fn exact_text(value: &BigRational, digits: usize, whole: bool) -> String {
     if value.is_integer() {
         format!("{} (exact)", value.numer())

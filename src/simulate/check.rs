@@ -38,9 +38,7 @@ use crate::exact::step::IntegerChain;
 use crate::game::Capabilities;
 use crate::num::decimal::to_f64;
 
-pub use super::variants::{
-    fitting_variants, rule_changes, variants, LayoutFit, NotTried, VariantFit, VariantSearch,
-};
+pub use super::variants::{fitting_variants, LayoutFit, NotTried, VariantFit};
 
 /// A z beyond this fails (two-sided p = erfc(5.3 / √2) ≈ 1.16e-7).
 pub const Z_LIMIT: f64 = 5.3;
@@ -121,12 +119,12 @@ fn law_fits<S: ChainState>(
 
 impl ExactLaw {
     /// The exact law on `board`, with `P(T = t)` listed until `P(T >= t)` is below `tail_below`
-    /// (or [`MAX_LAW_TURNS`] turns).
+    /// (or `MAX_LAW_TURNS` turns).
     ///
     /// # Errors
     ///
-    /// The finish can be unreachable ([`LawError::Trap`], with the trap that shows it), or the
-    /// turns the tail needs would take the exact stepping too long ([`LawError::TooMuchWork`]:
+    /// The finish can be unreachable (`LawError::Trap`, with the trap that shows it), or the
+    /// turns the tail needs would take the exact stepping too long (`LawError::TooMuchWork`:
     /// a board won with probability 2^-51 a game needs about 2^51 turns).
     pub fn new(board: &Board, tail_below: f64) -> Result<ExactLaw, LawError> {
         let mut law = ExactLaw::of_turns(board, tail_below, WORK_LIMIT)?;
@@ -244,7 +242,7 @@ impl ExactLaw {
     }
 
     /// [`ExactLaw::same_law`], undecided (`None`) when the exact stepping of the `m1 + m2` terms
-    /// would take more than `work_limit` ([`stepping_work`]; seed-003 with unlimited roll-again,
+    /// would take more than `work_limit` (`stepping_work`; seed-003 with unlimited roll-again,
     /// stay and bounce: 14,000 terms over 7,000 states with 111-bit denominators, hours).
     pub fn same_law_within(&self, other: &ExactLaw, work_limit: f64) -> Option<bool> {
         let (a, b) = (&self.expectations, &other.expectations);
@@ -462,9 +460,9 @@ pub struct Comparison {
     /// The variance of the number of turns, from the standard deviation a user reported
     /// (`spread::variance_test`).
     pub variance: Option<ZTest>,
-    /// Every test passed (never with fewer than [`MIN_GAMES`] games).
+    /// Every test passed (never with fewer than `MIN_GAMES` games).
     pub pass: bool,
-    /// Fewer than [`MIN_GAMES`] games: no verdict (and no hint) is given.
+    /// Fewer than `MIN_GAMES` games: no verdict (and no hint) is given.
     pub too_few: bool,
 }
 

@@ -1,45 +1,42 @@
 //! The fast seeded simulator and the statistical checks of simulations against the exact chain.
 //!
-//! - `engine` (internal; public, hidden, for the benchmark only): games played roll by roll from the board and [`crate::game`] (never from the
+//! - `engine` (internal; its `run_chunk` reaches the benchmark through `crate::internals`): games played roll by roll from the board and `crate::game` (never from the
 //!   chain), several per core, on seeded per-chunk random streams.
 //! - `fast` (internal): the plain boards' loop, several games per core in lockstep, one table addition
 //!   per roll.
-//! - `table` (internal; public, hidden, for the benchmark only): the rules cached per (square, throw), generated from [`crate::game`], and the
+//! - `table` (internal; its `Table` reaches the benchmark through `crate::internals`): the rules cached per (square, throw), generated from `crate::game`, and the
 //!   simulator's one roll (a weighted throw, the turn logic, a weighted draw).
 //! - `stream` (internal): the seeded random streams and the exact integer-weight samplers.
 //! - [`simulate`]: runs the engine on all of rayon's threads and merges the tallies into a
 //!   [`Simulation`] whose every number depends on the seed only, not on the thread count.
-//! - [`check`]: a sample (simulated here or by the user) against the exact answers: z of the
+//! - `check`: a sample (simulated here or by the user) against the exact answers: z of the
 //!   mean, chi-square of the turn counts, and the rule variants the sample fits instead;
 //!   `spread` the test of a standard deviation a user reports (`verify --sd`).
 //! - `policy`: games of a player who follows a policy of [`crate::choice`].
-//! - [`race`]: several players taking turns (with or without knock-off), and the seat-by-seat
+//! - `race`: several players taking turns (with or without knock-off), and the seat-by-seat
 //!   check of such a simulation against the exact race of [`crate::race`].
 
-// The command line's routes, public until it runs on the façade alone; hidden from the docs
-// (the results it returns are re-exported below).
-#[doc(hidden)]
-pub mod check;
-// The engine and the rule table: public only for the simulation benchmark.
-#[doc(hidden)]
-pub mod engine;
+// Crate-internal; what the command line, tests and benchmarks still reach of them is in
+// `crate::internals`, the answers the façade returns are re-exported below.
+pub(crate) mod check;
+pub(crate) mod engine;
 pub(crate) mod fast;
+pub(crate) mod hints;
+pub(crate) mod json;
 pub(crate) mod policy;
-#[doc(hidden)]
-pub mod race;
+pub(crate) mod race;
 mod race_rounds;
-#[doc(hidden)]
-pub mod sample;
+pub(crate) mod sample;
 pub(crate) mod shared;
 pub(crate) mod spread;
 pub(crate) mod stateful;
 pub(crate) mod stream;
-#[doc(hidden)]
-pub mod table;
+pub(crate) mod table;
 pub(crate) mod variants;
 
 // The façade's answers ([`crate::Game::verify`]'s [`crate::Verdict`]) and its sample.
 pub use check::{ChiSquare, Comparison, ExactLaw, ScoreLaw, ZTest};
+pub use race::{RaceComparison, RaceExact, RaceSimulation, SeatChiSquare};
 pub use sample::MeanInterval;
 pub use variants::{LayoutFit, NotTried, VariantFit, VariantSearch};
 
@@ -59,6 +56,7 @@ pub const DEFAULT_MAX_TURNS: u64 = 10_000;
 
 /// What to simulate.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct SimOptions {
     /// Games to play.
     pub games: u64,
@@ -68,8 +66,26 @@ pub struct SimOptions {
     pub max_turns: u64,
 }
 
+impl SimOptions {
+    /// `games` games with `seed`, each capped at [`DEFAULT_MAX_TURNS`] turns.
+    pub fn new(games: u64, seed: u64) -> SimOptions {
+        SimOptions {
+            games,
+            seed,
+            max_turns: DEFAULT_MAX_TURNS,
+        }
+    }
+
+    /// The same options with games stopped after `max_turns` turns.
+    pub fn max_turns(mut self, max_turns: u64) -> SimOptions {
+        self.max_turns = max_turns;
+        self
+    }
+}
+
 /// A game kept for the report.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct GameSeen {
     /// Turns it took.
     pub turns: u64,
@@ -81,6 +97,7 @@ pub struct GameSeen {
 
 /// The result of a simulation: everything the reports show, as counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Simulation {
     /// The options it ran with.
     pub seed: u64,
@@ -126,7 +143,7 @@ pub struct Simulation {
 /// use ladders::board::builtin;
 /// use ladders::simulate::{simulate, SimOptions};
 /// let tiny = builtin("tiny").unwrap();
-/// let sim = simulate(&tiny, &SimOptions { games: 1000, seed: 7, max_turns: 100 }, &|_| {});
+/// let sim = simulate(&tiny, &SimOptions::new(1000, 7).max_turns(100), &|_| {});
 /// assert_eq!(sim.games, 1000);
 /// assert!(sim.turns.min().unwrap() >= 2); // the tiny board needs two heads
 /// ```

@@ -70,6 +70,7 @@ pub struct RaceSimOptions {
 
 /// The result of a race simulation, as counts.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RaceSimulation {
     /// The seed.
     pub seed: u64,
@@ -118,7 +119,7 @@ struct Seat {
 ///
 /// ```
 /// use ladders::board::builtin;
-/// use ladders::simulate::race::{simulate_race, RaceSimOptions};
+/// use ladders::internals::{simulate_race, RaceSimOptions};
 /// let tiny = builtin("tiny").unwrap();
 /// let options = RaceSimOptions { games: 1000, seed: 1, max_rounds: 1000, knock_off: false };
 /// let sim = simulate_race(&[&tiny, &tiny], &options, &|_| {}).unwrap();
@@ -257,6 +258,7 @@ fn play(seats: &[Seat], options: &RaceSimOptions, dice: &mut Dice, tally: &mut R
 
 /// The exact (or certified) answers a race simulation is checked against, as floats.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct RaceExact {
     /// The race as [`crate::race`] computed it.
     pub race: Race,
@@ -284,7 +286,7 @@ pub enum RaceExactError {
 pub const CHECK_DIGITS: usize = 10;
 
 /// The exact win probabilities and expected rounds of the race of `boards` (with the knock-off
-/// rule when `knock_off`), certified to [`CHECK_DIGITS`] digits; `knock_off_options` bounds the
+/// rule when `knock_off`), certified to `CHECK_DIGITS` digits; `knock_off_options` bounds the
 /// joint chain (its `digits` are replaced).
 ///
 /// # Errors
@@ -322,7 +324,7 @@ impl RaceExact {
     }
 
     /// The exact race of a check, with each interval's middle as a float (also for seats
-    /// sharing a stateful board, [`crate::race::shared`]).
+    /// sharing a stateful board, `crate::race::shared`).
     pub fn from_race(race: Race) -> RaceExact {
         let mid = |lo: &BigRational, hi: &BigRational| (to_f64(lo) + to_f64(hi)) / 2.0;
         RaceExact {
@@ -340,6 +342,7 @@ impl RaceExact {
 
 /// Pearson's chi-square of the seats' win counts.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct SeatChiSquare {
     /// The statistic.
     pub statistic: f64,
@@ -355,6 +358,7 @@ pub struct SeatChiSquare {
 
 /// A race simulation against the exact race.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct RaceComparison {
     /// Per seat: its win share against its win probability.
     pub seats: Vec<ZTest>,
@@ -372,9 +376,9 @@ pub struct RaceComparison {
     pub equal_rounds: Option<EqualRounds>,
     /// The number of tests m.
     pub tests: usize,
-    /// A |z| beyond this fails: the two-sided level [`RACE_FALSE_FAILURE`]` / m`.
+    /// A |z| beyond this fails: the two-sided level `RACE_FALSE_FAILURE`` / m`.
     pub z_limit: f64,
-    /// A chi-square p-value below this fails ([`RACE_FALSE_FAILURE`]` / m`).
+    /// A chi-square p-value below this fails (`RACE_FALSE_FAILURE`` / m`).
     pub p_limit: f64,
     /// Every test passed (and some game was played).
     pub pass: bool,
@@ -392,8 +396,8 @@ pub fn race_limits(tests: usize) -> (f64, f64) {
 ///
 /// ```
 /// use ladders::board::builtin;
-/// use ladders::race::knockoff::KnockOffOptions;
-/// use ladders::simulate::race::{compare_race, exact_race, simulate_race, RaceSimOptions};
+/// use ladders::internals::KnockOffOptions;
+/// use ladders::internals::{compare_race, exact_race, simulate_race, RaceSimOptions};
 /// let tiny = builtin("tiny").unwrap();
 /// let seats = [&tiny, &tiny];
 /// let exact = exact_race(&seats, false, &KnockOffOptions::default()).unwrap();

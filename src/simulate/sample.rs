@@ -21,7 +21,7 @@ pub const MAX_TURNS_IN_FILE: u64 = 10_000_000;
 /// 50 MB; larger samples fit in a few lines as a `turns,count` histogram).
 pub const MAX_SAMPLE_FILE_BYTES: u64 = 64 * 1024 * 1024;
 
-/// Reads a whole sample file from `reader`, refusing more than [`MAX_SAMPLE_FILE_BYTES`] bytes
+/// Reads a whole sample file from `reader`, refusing more than `MAX_SAMPLE_FILE_BYTES` bytes
 /// (so `/dev/zero` fails after 64 MiB, not at the memory limit) and text that is not UTF-8 (with
 /// the line of the first bad byte).
 ///
@@ -86,12 +86,12 @@ pub struct SampleError {
 /// # Errors
 ///
 /// The first line that does not fit the format, a header naming an unknown column, a count above
-/// [`MAX_TURNS_IN_FILE`], an ambiguous file, or no data at all.
+/// `MAX_TURNS_IN_FILE`, an ambiguous file, or no data at all.
 ///
 /// # Examples
 ///
 /// ```
-/// use ladders::simulate::sample::parse_turns;
+/// use ladders::internals::parse_turns;
 /// let h = parse_turns("turns,count\n2,3\n5,1\n", "x.csv").unwrap();
 /// assert_eq!(h.n(), 4);
 /// assert_eq!(parse_turns("3\n3\n", "x").unwrap().mean(), Some(3.0));
@@ -333,6 +333,7 @@ pub enum MeanError {
 
 /// A mean (or a standard deviation) as written: the interval of values its digits stand for.
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct MeanInterval {
     /// The text as given.
     pub text: String,

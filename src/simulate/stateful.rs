@@ -118,6 +118,7 @@ pub fn play_turn<G: RollGame>(
 
 /// The final scores of the finished games: `counts[score]` games.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Scores {
     /// Games by final score.
     pub counts: BTreeMap<i64, u64>,

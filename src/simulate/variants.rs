@@ -112,7 +112,7 @@ pub struct VariantSearch {
     pub fits: Vec<VariantFit>,
     /// The variants not tried, and why.
     pub not_tried: Vec<NotTried>,
-    /// The built-in boards that are another layout of the board ([`other_layouts`]) and that
+    /// The built-in boards that are another layout of the board (`other_layouts`) and that
     /// the sample fits.
     pub layouts: Vec<LayoutFit>,
 }

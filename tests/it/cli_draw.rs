@@ -114,9 +114,9 @@ fn float_visits_agree_with_the_exact_visits() {
     // The float path of large boards (draw --heat above 1,000 squares) against the exact
     // transposed solve: every square within 1e-12 relative (the picture shows 3 digits), on a
     // plain board, a roll-again board and a stateful board (summed over states per square).
-    use ladders::analysis::visits::{visits, visits_float};
     use ladders::board::builtin;
-    use ladders::num::decimal::to_f64;
+    use ladders::internals::to_f64;
+    use ladders::internals::{visits, visits_float};
     for name in ["milton-bradley", "efi", "seed-003"] {
         let board = builtin(name).unwrap();
         let exact: Vec<(u32, f64)> = visits(&board)

@@ -8,9 +8,9 @@
 #![allow(clippy::needless_range_loop)]
 
 use ladders::board::Board;
-use ladders::choice::duel::{certify, evaluate_float, from_policy, greedy, solve_float, Strategy};
-use ladders::choice::duel_proof::prove;
 use ladders::choice::{value_iteration, Game};
+use ladders::internals::prove;
+use ladders::internals::{certify, evaluate_float, from_policy, greedy, solve_float, Strategy};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 

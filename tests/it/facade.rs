@@ -427,7 +427,9 @@ fn a_refusal_keeps_the_analysis_error_behind_it() {
         panic!("refused")
     };
     let chain = too.detail().unwrap();
-    let chain = chain.downcast_ref::<ladders::chain::ChainTooBig>().unwrap();
+    let chain = chain
+        .downcast_ref::<ladders::internals::ChainTooBig>()
+        .unwrap();
     assert_eq!(chain.size.bytes, too.estimate);
     assert_eq!(chain.to_string(), too.message);
 }

@@ -94,11 +94,7 @@ fn a_player_following_the_optimal_policy_gets_the_command_lines_answers() {
 #[test]
 fn a_player_following_a_policy_plays_the_command_lines_games() {
     let game = course();
-    let options = SimOptions {
-        games: 2000,
-        seed: 3,
-        max_turns: 1000,
-    };
+    let options = SimOptions::new(2000, 3).max_turns(1000);
     let sim = game.simulation(&options).unwrap();
     let cli = json_of(&[
         "simulate", "course", "--policy", "optimal", "-n", "2000", "--seed", "3", "--json",
@@ -120,11 +116,7 @@ fn a_player_following_a_policy_plays_the_command_lines_games() {
 #[test]
 fn a_simulation_is_judged_as_check_judges_it() {
     let mb = Game::builtin("milton-bradley").unwrap();
-    let options = SimOptions {
-        games: 3000,
-        seed: 8,
-        max_turns: 1000,
-    };
+    let options = SimOptions::new(3000, 8).max_turns(1000);
     let law = mb.exact_law(0.1 / 3000.0).unwrap();
     let sim = mb.simulation(&options).unwrap();
     let comparison = mb.judge_simulation(&law, &sim).unwrap();
@@ -148,11 +140,7 @@ fn a_simulation_is_judged_as_check_judges_it() {
     );
     // One turn is too few for any game on tiny (two heads are needed): every game is stopped.
     let tiny = Game::builtin("tiny").unwrap();
-    let cut = SimOptions {
-        games: 100,
-        seed: 1,
-        max_turns: 1,
-    };
+    let cut = SimOptions::new(100, 1).max_turns(1);
     let sim = tiny.simulation(&cut).unwrap();
     let law = tiny.exact_law(0.1 / 100.0).unwrap();
     let Err(Error::Censored { capped, games, .. }) = tiny.judge_simulation(&law, &sim) else {
@@ -181,11 +169,7 @@ fn every_built_in_boards_simulation_is_the_command_lines() {
         if game.board().choice().is_some() {
             continue;
         }
-        let options = SimOptions {
-            games: 300,
-            seed: 5,
-            max_turns: 1000,
-        };
+        let options = SimOptions::new(300, 5).max_turns(1000);
         let cli = json_of(&[
             "simulate",
             b.name,
@@ -215,11 +199,7 @@ fn a_turn_that_can_go_on_for_ever_is_not_simulated() {
     // and stays, for ever (tests/it/hostile.rs's board).
     let text = "size = 10\n[rules]\ndie = [0, 0, 0, 0, 0, 1]\nroll_again = \"unlimited\"\n";
     let game = Game::from_toml(text, "endless").unwrap();
-    let options = SimOptions {
-        games: 10,
-        seed: 1,
-        max_turns: 100,
-    };
+    let options = SimOptions::new(10, 1).max_turns(100);
     let Err(e @ Error::EndlessTurn { .. }) = game.simulation(&options) else {
         panic!("refused")
     };
@@ -231,11 +211,7 @@ fn a_turn_that_can_go_on_for_ever_is_not_simulated() {
 #[test]
 fn seats_sharing_a_board_that_changes_play_their_games_with_scores() {
     let b = Game::builtin("seed-003").unwrap();
-    let options = SimOptions {
-        games: 2000,
-        seed: 1,
-        max_turns: 10_000,
-    };
+    let options = SimOptions::new(2000, 1).max_turns(10_000);
     let seats = [b.clone(), b];
     let sim = Game::race_simulation(&seats, Meeting::SharedBoard, &options).unwrap();
     assert_eq!(sim.games(), 2000);

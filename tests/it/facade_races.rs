@@ -6,14 +6,15 @@
 use std::time::{Duration, Instant};
 
 use ladders::board::{RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::race::knockoff::KnockOffError;
-use ladders::race::shared::SharedError;
+use ladders::internals::KnockOffError;
+use ladders::internals::SharedError;
 use ladders::race::Method;
+use ladders::simulate::SimOptions;
 use ladders::{Error, Game, Interval, Meeting, Race, RaceSettings, Unit};
 use num_rational::BigRational;
 use serde_json::Value;
 
-use crate::common::{exact, json_of};
+use crate::common::{exact, json_of, stdout_with_code};
 
 fn q(n: i64, d: i64) -> BigRational {
     BigRational::new(n.into(), d.into())
@@ -141,7 +142,7 @@ fn the_player_who_chooses_optimizes_as_the_command_line_does() {
     assert_eq!(within.value, exact(&cli["best_chance"]));
     // The law under the optimum: its mean is the optimum (the tail past the steps is tiny).
     let law = course
-        .optimal_distribution(&ladders::analysis::distribution::DistributionOptions::default())
+        .optimal_distribution(&ladders::analysis::DistributionOptions::default())
         .unwrap();
     let mean: BigRational = law
         .terms
@@ -234,4 +235,81 @@ fn a_shared_race_that_cannot_be_certified_keeps_its_typed_error() {
         race.detail().downcast_ref::<SharedError>(),
         Some(SharedError::Layered(_, 2))
     ));
+}
+
+/// `ladders check ARGS --json`'s race check, and the façade's: the same exact intervals, the
+/// same sample, the same tests and verdict (the seed alone decides the sample, on any number of
+/// threads).
+fn race_check_same_as_cli(seats: &[Game], meeting: Meeting, args: &[&str]) {
+    let exact = Game::race_check_law(seats, meeting).unwrap();
+    let options = SimOptions::new(2_000, 3);
+    let sim = Game::race_simulation(seats, meeting, &options).unwrap();
+    let judged = Game::judge_race_simulation(&exact, &sim).unwrap();
+    let mut args = args.to_vec();
+    args.extend(["-n", "2k", "--seed", "3", "--json"]);
+    let text = stdout_with_code(&args, i32::from(!judged.pass));
+    let cli: Value = serde_json::from_str(&text).unwrap();
+    let check = &cli["check"];
+    for (i, seat) in exact.race.seats.iter().enumerate() {
+        assert_eq!(
+            seat.win,
+            interval_of(&check["seats"][i]["exact_win"]),
+            "{args:?}"
+        );
+        assert_eq!(sim.wins[i], cli["seats"][i]["wins"], "{args:?}");
+        let share = &check["seats"][i]["share"];
+        assert_eq!(judged.seats[i].z, share["z"].as_f64().unwrap(), "{args:?}");
+        assert_eq!(judged.seats[i].pass, share["pass"], "{args:?}");
+    }
+    assert_eq!(
+        exact.race.expected_rounds,
+        interval_of(&check["exact_rounds"])
+    );
+    let rounds = judged.rounds.as_ref().expect("rounds with a spread");
+    assert_eq!(rounds.z, check["rounds"]["z"].as_f64().unwrap(), "{args:?}");
+    let chi = judged.chi_square.as_ref().expect("two seats");
+    assert_eq!(
+        chi.statistic,
+        check["chi_square"]["statistic"].as_f64().unwrap()
+    );
+    assert_eq!(judged.tests, check["tests"], "{args:?}");
+}
+
+#[test]
+fn a_race_check_gives_the_command_lines_answers_for_seats_apart_knocking_off_and_sharing() {
+    let tiny = Game::builtin("tiny").unwrap();
+    let two = [tiny.clone(), tiny];
+    race_check_same_as_cli(&two, Meeting::Never, &["check", "tiny", "--players", "2"]);
+    race_check_same_as_cli(
+        &two,
+        Meeting::KnockOff,
+        &["check", "tiny", "--players", "2", "--knock-off"],
+    );
+    let shared = Game::from_file(SHARED_TWO).unwrap();
+    let seats = [shared.clone(), shared];
+    race_check_same_as_cli(
+        &seats,
+        Meeting::SharedBoard,
+        &["check", SHARED_TWO, "--players", "2"],
+    );
+}
+
+/// Two seats sharing a board that changes during a game (`tests/fixtures/sim/`).
+const SHARED_TWO: &str = "tests/fixtures/sim/shared-two.toml";
+
+#[test]
+fn a_censored_race_sample_is_refused_by_the_judgement() {
+    let tiny = Game::builtin("tiny").unwrap();
+    let two = [tiny.clone(), tiny];
+    let exact = Game::race_check_law(&two, Meeting::Never).unwrap();
+    let options = SimOptions::new(1_000, 1).max_turns(2);
+    let sim = Game::race_simulation(&two, Meeting::Never, &options).unwrap();
+    let Err(Error::CensoredRace {
+        capped, races, cap, ..
+    }) = Game::judge_race_simulation(&exact, &sim)
+    else {
+        panic!("a race sample with capped races is judged");
+    };
+    assert!(capped > 0);
+    assert_eq!((races, cap), (1_000, 2));
 }

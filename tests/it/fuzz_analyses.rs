@@ -16,13 +16,14 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 
-use ladders::analysis::distribution::DistributionOptions;
-use ladders::analysis::expectation::{expect_with, Expectation};
-use ladders::analysis::pgf::pgf;
-use ladders::analysis::shortest::extremes;
-use ladders::analysis::stateful::board_distribution;
+use ladders::analysis::DistributionOptions;
+use ladders::analysis::Expectation;
 use ladders::board::Board;
-use ladders::chain::Chain;
+use ladders::internals::board_distribution;
+use ladders::internals::expect_with;
+use ladders::internals::extremes;
+use ladders::internals::pgf;
+use ladders::internals::Chain;
 
 use crate::common::random_board;
 

@@ -487,7 +487,7 @@ fn a_policy_file_past_its_cap_is_refused_with_its_size() {
 
 /// Item 7: messages echoed a value whole (a 1 MB unknown key gave 1 MB of standard error, and
 /// so did a long --die, a long board name or a long policy choice). Every echoed value is now
-/// its first 40 characters and its length (`ladders::text::echo`).
+/// its first 40 characters and its length (`ladders::internals::echo`).
 #[test]
 fn an_echoed_value_is_cut_to_its_first_characters_and_its_length() {
     let dir = crate::hostile::scratch("echo");
@@ -665,8 +665,8 @@ fn completion_offers_no_file_names_for_rule_values() {
 
 /// Item 20: completion offered only file names where a board is expected; bash now offers the
 /// built-in names for every board argument (`expect <TAB>`, each seat of `race`), and a word
-/// that matches none still completes as a path (`complete -o default`). zsh's and fish's
-/// scripts would offer the names instead of files, so they keep the files.
+/// that matches none still completes as a path (`complete -o default`). zsh and fish offer the
+/// names and file names too (`completion_shells`).
 #[test]
 fn completion_offers_the_built_in_board_names_and_still_paths() {
     let bash = crate::common::stdout_of(&["completions", "bash"]);
@@ -683,8 +683,11 @@ fn completion_offers_the_built_in_board_names_and_still_paths() {
     }
     assert!(bash.contains("complete -F _ladders -o nosort -o bashdefault -o default ladders"));
     let zsh = crate::common::stdout_of(&["completions", "zsh"]);
-    assert!(zsh.contains("for standard input:_default'"), "zsh: files");
-    assert!(!zsh.contains("(milton-bradley "), "zsh: names only");
+    assert!(
+        zsh.contains("for standard input:_alternative "),
+        "zsh: names and files"
+    );
+    assert!(zsh.contains("\"files\\:file\\:_files\"'"), "zsh: files");
 }
 
 /// Item 6: a chance square of total weight 2,048,576 on a loaded die (total 1,001,005) makes the
@@ -766,5 +769,79 @@ fn a_file_that_cannot_be_written_says_why_once() {
         let err = crate::common::stderr_of(&args, 3);
         assert!(err.contains(&format!("cannot write the {what}: ")), "{err}");
         assert_eq!(err.matches("(os error 2)").count(), 1, "{err}");
+    }
+}
+
+/// Item 6: three chance squares on a loaded die make the rolls' common denominator about 2^77,
+/// past the roll-level form's 2^62, so `expect` solves the turn chain, whose rows' denominators
+/// grow with the board. Its estimate was the lifting's (for rows of machine words): 144 s on 200
+/// squares, which take 1.8 s, so the board was refused; and the chain had no size estimate, so
+/// 3,000 squares aborted past 2 GiB (`--float` too). The estimate now follows the route the
+/// solve takes (multi-modular elimination over long rows): 200 squares answer, 1,000 squares
+/// (about 1,700 s estimated; past 98 s measured) are refused with the figure and what to do
+/// instead, and 3,000 squares' chain is refused from its size before it is built.
+#[cfg(unix)]
+#[test]
+fn a_chance_past_2_pow_62_answers_when_small_and_is_refused_with_its_estimate_when_large() {
+    let bin = assert_cmd::cargo::cargo_bin("ladders");
+    let run = |size: u32, extra: &str| {
+        let board = crate::hostile::hostile_board(&format!("chance_2pow77_{size}.toml"));
+        let out = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -v 1048576; ulimit -t 30; exec \"$0\" expect \"$1\" {extra}"
+            ))
+            .arg(&bin)
+            .arg(&board)
+            .output()
+            .unwrap();
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    let turns = |stdout: &str| -> f64 {
+        let line = (stdout.lines())
+            .find(|l| l.starts_with("Expected turns"))
+            .unwrap_or_else(|| panic!("{stdout}"));
+        line.split_whitespace().nth(2).unwrap().parse().unwrap()
+    };
+    // 200 squares: answered exactly, and the floats' 7 digits agree.
+    let (code, exact, err) = run(200, "");
+    assert_eq!(code, Some(0), "{err}");
+    let (code, float, err) = run(200, "--float");
+    assert_eq!(code, Some(0), "{err}");
+    let (exact, float) = (turns(&exact), turns(&float));
+    assert!(
+        (exact - float).abs() <= 1e-6 * exact,
+        "{exact} against {float}"
+    );
+    // 1,000 squares: refused on time, before the solve, naming --float and simulate; --float
+    // answers.
+    let (code, _, err) = run(1000, "");
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("the exact solve would take about"), "{err}");
+    assert!(err.contains("`ladders expect --float`"), "{err}");
+    assert!(err.contains("`ladders simulate`"), "{err}");
+    let seconds: f64 = err
+        .split("would take about ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((500.0..10_000.0).contains(&seconds), "{err}");
+    let (code, float, err) = run(1000, "--float");
+    assert_eq!(code, Some(0), "{err}");
+    assert!(turns(&float) > 1e5, "{float}");
+    // 3,000 squares: the chain's memory, exact or floats, and no promise that `expect` answers.
+    for extra in ["", "--float"] {
+        let (code, _, err) = run(3000, extra);
+        assert_eq!(code, Some(2), "{extra}: {err}");
+        assert!(
+            err.contains("the turn chain of this board would hold about"),
+            "{err}"
+        );
+        assert!(err.contains("MB of memory"), "{err}");
+        assert!(err.contains("`ladders simulate` estimates it"), "{err}");
+        assert!(!err.contains("answers exactly without it"), "{err}");
     }
 }

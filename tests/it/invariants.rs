@@ -7,14 +7,16 @@
 
 use std::path::Path;
 
-use ladders::analysis::distribution::{DistributionOptions, Mean};
-use ladders::analysis::expectation::{expect, expect_float, Expectation, FloatExpectation};
-use ladders::analysis::shortest::{extremes, Extremes, TurnRolls};
-use ladders::analysis::stateful::board_distribution;
-use ladders::analysis::visits::visits;
+use ladders::analysis::{DistributionOptions, Mean};
+use ladders::analysis::{Expectation, FloatExpectation};
+use ladders::analysis::{Extremes, TurnRolls};
 use ladders::board::{Board, Square};
-use ladders::game::turn_steps;
-use ladders::num::decimal::to_f64;
+use ladders::internals::board_distribution;
+use ladders::internals::extremes;
+use ladders::internals::to_f64;
+use ladders::internals::turn_steps;
+use ladders::internals::visits;
+use ladders::internals::{expect, expect_float};
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use proptest::prelude::*;

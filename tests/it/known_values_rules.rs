@@ -11,11 +11,12 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use ladders::analysis::distribution::DistributionOptions;
-use ladders::analysis::expectation::{expect, Expectation};
-use ladders::analysis::squares::square_answers;
-use ladders::analysis::stateful::{board_distribution, score};
+use ladders::analysis::DistributionOptions;
+use ladders::analysis::Expectation;
 use ladders::board::Board;
+use ladders::internals::expect;
+use ladders::internals::square_answers;
+use ladders::internals::{board_distribution, score};
 use num_rational::BigRational;
 
 use super::known_values::parse_fraction;

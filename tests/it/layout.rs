@@ -1,7 +1,7 @@
 //! The code's layout rules (`../shared/STYLE.md`, DESIGN.md section 5), kept by a test rather
 //! than by memory: every file under `src/` opens with a `//!` module doc, no function has more
 //! than 100 lines, the library's modules import one way down the layer table (DESIGN.md
-//! section 5), and the library documents at most 15 public modules. Files are split by concept, never to meet a line count, so their
+//! section 5), and the library has at most 15 public modules (documented or not). Files are split by concept, never to meet a line count, so their
 //! length is not checked. Functions are found as rustfmt lays them out: a line `fn name` (with
 //! its qualifiers) whose body ends at the first later line that is its own indentation
 //! followed by `}`.
@@ -335,6 +335,43 @@ fn the_library_imports_only_its_own_layer_and_the_ones_below() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// Only the board and the game know the rule variants and which boards change during a game:
+/// every other module, the command line's too, reads the capability record
+/// (`game::Capabilities`) or runs once, generic over the player's state
+/// (`chain::on_player_chain!`). Test code may ask (it builds boards of each kind), and naming a
+/// rule's value is not asking (the rule variants `check` tries, clap's `RollAgain::parse`): a
+/// line that names a `RollAgain::` variant and matches or compares (`=>`, `==`, `!=`,
+/// `matches!`, `if let`) is.
+#[test]
+fn only_the_board_and_the_game_match_roll_again_variants_or_ask_is_stateful() {
+    let variants = [
+        "RollAgain::None",
+        "RollAgain::Unlimited",
+        "RollAgain::Forfeit",
+    ];
+    let tests = ["=>", "==", "!=", "matches!", "if let", "let Some(RollAgain"];
+    let asks = |code: &str| {
+        code.contains("is_stateful()")
+            || (variants.iter().any(|v| code.contains(v)) && tests.iter().any(|t| code.contains(t)))
+    };
+    let library = library_files();
+    let mut files: Vec<PathBuf> = library
+        .iter()
+        .filter(|f| !f.test && f.top != "board" && f.top != "game")
+        .map(|f| f.path.clone())
+        .collect();
+    rust_files(&src().join("cli"), &mut files);
+    files.push(src().join("main.rs"));
+    let mut problems = Vec::new();
+    for path in &files {
+        let text = fs::read_to_string(path).expect("a readable source file");
+        for (line, code) in code_lines(&text).into_iter().filter(|(_, c)| asks(c)) {
+            problems.push(format!("{}:{line}: {}", path.display(), code.trim()));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// The reader itself: test items, comments and strings are not code, and a path's first name is
 /// its module.
 #[test]
@@ -377,46 +414,77 @@ fn the_layer_reader_skips_tests_and_comments_and_reads_first_names() {
 /// façade and a few modules of answers; what the command line still reaches into is hidden.
 const MAX_DOCUMENTED_MODULES: usize = 15;
 
-/// The documented public modules under the module in `file` named `path`, depth first.
-fn documented_modules(file: &Path, path: &str, out: &mut Vec<String>) {
+/// The public modules under the module in `file` named `path`, depth first: the documented
+/// ones, or with `hidden` the `#[doc(hidden)]` ones too (every module a caller can name). A
+/// module written inline (`pub mod internals { ... }`) counts, without looking inside.
+fn public_modules(file: &Path, path: &str, hidden: bool, out: &mut Vec<String>) {
     out.push(path.to_string());
     let text = fs::read_to_string(file).expect("a readable source file");
-    let mut hidden = false;
+    let mut is_hidden = false;
     for line in text.lines().map(str::trim) {
         if line == "#[doc(hidden)]" {
-            hidden = true;
+            is_hidden = true;
             continue;
         }
         if line.starts_with("#[") || line.starts_with("//") {
             continue;
         }
-        if let Some(name) = line
-            .strip_prefix("pub mod ")
-            .and_then(|m| m.strip_suffix(';'))
-        {
-            if !hidden {
-                let dir = file.parent().expect("a file in a folder");
-                let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-                let base = match stem {
-                    "lib" | "mod" => dir.to_path_buf(),
-                    _ => dir.join(stem),
-                };
-                let flat = base.join(format!("{name}.rs"));
-                let child = match flat.exists() {
-                    true => flat,
-                    false => base.join(name).join("mod.rs"),
-                };
-                documented_modules(&child, &format!("{path}::{name}"), out);
+        let counted = !is_hidden || hidden;
+        is_hidden = false;
+        let Some(rest) = line.strip_prefix("pub mod ") else {
+            continue;
+        };
+        if let Some(name) = rest.strip_suffix(" {") {
+            if counted {
+                out.push(format!("{path}::{name}"));
             }
+            continue;
         }
-        hidden = false;
+        let Some(name) = rest.strip_suffix(';') else {
+            continue;
+        };
+        if counted {
+            let dir = file.parent().expect("a file in a folder");
+            let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+            let base = match stem {
+                "lib" | "mod" => dir.to_path_buf(),
+                _ => dir.join(stem),
+            };
+            let flat = base.join(format!("{name}.rs"));
+            let child = match flat.exists() {
+                true => flat,
+                false => base.join(name).join("mod.rs"),
+            };
+            public_modules(&child, &format!("{path}::{name}"), hidden, out);
+        }
     }
+}
+
+/// The most public modules a caller can name, `#[doc(hidden)]` ones included: what the command
+/// line, the tests and the benchmarks need below the façade is items in `internals`, not modules.
+const MAX_PUBLIC_MODULES: usize = 15;
+
+#[test]
+fn the_library_has_at_most_fifteen_public_modules_hidden_ones_included() {
+    let mut modules = Vec::new();
+    public_modules(&src().join("lib.rs"), "ladders", true, &mut modules);
+    // Today: the documented ones and `internals`.
+    assert!(
+        modules.contains(&"ladders::internals".to_string()),
+        "{modules:?}"
+    );
+    assert!(
+        modules.len() <= MAX_PUBLIC_MODULES,
+        "{} public modules (at most {MAX_PUBLIC_MODULES}): {modules:#?}; make a module \
+         pub(crate) and re-export at its parent, or in `internals`, the items its users need",
+        modules.len()
+    );
 }
 
 #[test]
 fn the_library_documents_at_most_fifteen_modules() {
     let mut modules = Vec::new();
-    documented_modules(&src().join("lib.rs"), "ladders", &mut modules);
+    public_modules(&src().join("lib.rs"), "ladders", false, &mut modules);
     // Today: the root (the façade), board, analysis, choice, generate, progress, race, report,
     // simulate.
     assert!(
@@ -426,8 +494,7 @@ fn the_library_documents_at_most_fifteen_modules() {
     assert!(
         modules.len() <= MAX_DOCUMENTED_MODULES,
         "{} documented public modules (at most {MAX_DOCUMENTED_MODULES}): {modules:#?}; make a \
-         module private, pub(crate), or #[doc(hidden)] if only the command line, the tests or the \
-         benchmarks need it",
+         module private or pub(crate), and re-export the items its users need",
         modules.len()
     );
 }

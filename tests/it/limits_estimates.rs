@@ -61,8 +61,8 @@ fn no_stage_counts_past_its_total() {
             .unwrap();
     let heard = Arc::new(Heard::default());
     let listening = ladders::progress::listen(Arc::new(Recorder(heard.clone())));
-    let options = ladders::analysis::distribution::DistributionOptions::turns(5);
-    ladders::analysis::shown::board_shown_distribution(&board, &options, 12, false).unwrap();
+    let options = ladders::analysis::DistributionOptions::turns(5);
+    ladders::internals::board_shown_distribution(&board, &options, 12, false).unwrap();
     drop(listening);
     let stages = heard.0.lock().unwrap();
     assert!(stages.iter().any(|s| s.0 == "stepping certified bounds"));

@@ -19,6 +19,7 @@ mod cli_solver;
 mod cli_squares;
 mod cli_usage;
 mod common;
+mod completion_shells;
 mod decline;
 mod docs;
 mod docs_links;

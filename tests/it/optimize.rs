@@ -5,10 +5,12 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use ladders::analysis::expectation::{expect, Expectation};
+use ladders::analysis::Expectation;
 use ladders::board::{Board, ChoicesSpec, Located, RuleOverrides};
-use ladders::choice::{bellman_holds, evaluate, optimize, policy_file, within, Evaluation, Game};
-use ladders::num::decimal::to_f64;
+use ladders::choice::{bellman_holds, evaluate, optimize, within, Evaluation, Game};
+use ladders::internals::expect;
+use ladders::internals::parse_policy_csv;
+use ladders::internals::to_f64;
 use num_rational::BigRational;
 
 use crate::common::{exact, json_of, ladders};
@@ -189,7 +191,7 @@ fn a_fixed_choice_is_the_game_without_the_choice() {
     };
     let coin = fixture_board("boards/milton-bradley.toml --coin");
     let game = Game::new(&coin).unwrap();
-    let file = policy_file::parse_csv("square,choice\n*,keep\n", "never.csv").unwrap();
+    let file = parse_policy_csv("square,choice\n*,keep\n", "never.csv").unwrap();
     let Evaluation::Finite(v) = evaluate(&game, &file.policy(&game).unwrap(), false) else {
         panic!()
     };

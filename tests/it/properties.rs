@@ -2,10 +2,11 @@
 //! floating-point solve (nalgebra LU) to 1e-9 relative, and when the exact answer is infinite
 //! the trap it names really cannot reach the finish (a search over the chain's rows).
 
-use ladders::analysis::expectation::{expect_chain, Expectation};
+use ladders::analysis::Expectation;
 use ladders::board::Square;
-use ladders::chain::Chain;
-use ladders::num::decimal::to_f64;
+use ladders::internals::expect_chain;
+use ladders::internals::to_f64;
+use ladders::internals::Chain;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 

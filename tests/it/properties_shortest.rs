@@ -2,9 +2,11 @@
 //! turns is the first n with P(T = n) > 0, every witness replays through the rules, and the
 //! probabilities plus the tail sum to 1 exactly.
 
-use ladders::analysis::distribution::{distribution, DistributionOptions};
-use ladders::analysis::shortest::{extremes, Longest};
-use ladders::chain::Chain;
+use ladders::analysis::DistributionOptions;
+use ladders::analysis::Longest;
+use ladders::internals::distribution;
+use ladders::internals::extremes;
+use ladders::internals::Chain;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 use proptest::prelude::*;
@@ -53,7 +55,7 @@ proptest! {
                 // The lead-in reaches a square whose turn can go on for ever.
                 let entry = replay(&board, board.rules().start, lead_in);
                 prop_assert!(entry.is_ok(), "{:?}", entry);
-                prop_assert!(ladders::chain::turn_loop(&board, entry.unwrap()).is_some());
+                prop_assert!(ladders::internals::turn_loop(&board, entry.unwrap()).is_some());
             }
             Longest::Bounded { turns, witness } => {
                 // A bounded game has P(T > longest) = 0 exactly.

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use ladders::board::Board;
-use ladders::race::shared::{shared_race, SharedOptions};
+use ladders::internals::{shared_race, SharedOptions};
 use ladders::race::Method;
 use num_bigint::BigInt;
 use num_rational::BigRational;

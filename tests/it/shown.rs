@@ -5,13 +5,13 @@
 //! The second method is the exact integer stepping of the same chain, rounded by
 //! `num::decimal::fixed` (which its own tests check against hand-worked fractions).
 
-use ladders::analysis::distribution::{distribution, DistributionOptions, Mean};
-use ladders::analysis::shown::{
-    board_shown_distribution, certified_distribution, ShownDistribution, ShownTerm,
-};
-use ladders::analysis::stateful::board_distribution;
+use ladders::analysis::{DistributionOptions, Mean};
+use ladders::analysis::{ShownDistribution, ShownTerm};
 use ladders::board::{builtin, builtin_names, Board};
-use ladders::chain::Chain;
+use ladders::internals::board_distribution;
+use ladders::internals::distribution;
+use ladders::internals::Chain;
+use ladders::internals::{board_shown_distribution, certified_distribution};
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;

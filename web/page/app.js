@@ -126,18 +126,19 @@ const SHOW = {
   shortest(ok) {
     if (!ok.shortest) { setText('shortest-turns', 'never finishes'); return; }
     setText('shortest-turns', String(ok.shortest.turns));
-    const rolls = ok.shortest.witness.map((t) => t.rolls.join('+')).join(', ');
+    const rolls = ok.shortest.rolls.map((turn) => turn.join('+')).join(', ');
     $('shortest-rolls').textContent =
       `(probability ${ok.shortest.probability.decimal}; rolls ${rolls})`;
   },
   moments() {},
   distribution(ok) {
-    const median = ok.quantiles.find((q) => q.level.numerator === '1' && q.level.denominator === '2');
-    setText('median', median ? `${median.turns} turns` : '…');
-    setText('quantiles', ok.quantiles
-      .map((q) => `${q.level.decimal.replace(/0+$/, '')}: ${q.turns}`).join(', ') +
+    // The quantiles by level: {"0.5": turns, "0.9": turns, ...} (null beyond the turns computed).
+    const median = ok.quantiles['0.5'];
+    setText('median', median != null ? `${median} turns` : '…');
+    setText('quantiles', Object.entries(ok.quantiles)
+      .map(([level, turns]) => `${level}: ${turns}`).join(', ') +
       ` (mode ${ok.mode})`);
-    drawChart(ok.terms);
+    drawChart(ok.distribution);
   },
   race(ok) {
     const win = ok.seats[0].win;

@@ -4,9 +4,10 @@
 //! checks are the façade's, the picture is `ladders::report`'s (as `ladders draw --svg` makes it).
 
 use ladders::analysis::{DistributionOptions, Expectation};
-use ladders::board::{DieChoice, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::num::decimal::{sqrt_fixed, to_f64};
+use ladders::board::{Board, DieChoice, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
+use ladders::internals::{sqrt_fixed, to_f64};
 use ladders::report::{board_svg, DrawOptions, Heat};
+use ladders::report::{DistributionJson, ExtremesJson, RaceJson};
 use ladders::{Error, Game, Race};
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -116,9 +117,12 @@ fn answer(question: &str, game: &Game) -> Result<Value, Value> {
         "moments" => game.moments(MOMENTS).map(|m| to_json(&m)),
         "distribution" => game
             .distribution(&DistributionOptions::default())
-            .map(|d| to_json(&d)),
-        "shortest" => game.shortest().map(|s| to_json(&s)),
-        "race" => Game::race(&[game.clone(), game.clone()], RACE_DIGITS).map(|r| race_json(&r)),
+            .map(|d| to_json(&DistributionJson::new(game.board(), &d))),
+        "shortest" => game
+            .shortest()
+            .map(|s| to_json(&ExtremesJson::new(game.board(), &s))),
+        "race" => Game::race(&[game.clone(), game.clone()], RACE_DIGITS)
+            .map(|r| race_json(game.board(), &r)),
         other => return Err(json!({"kind": "usage", "message": format!("no question {other:?}")})),
     };
     value.map_err(|e| error_json(&e))
@@ -134,10 +138,16 @@ fn expectation_json(expectation: &Expectation) -> Value {
     value
 }
 
-/// Two players on the board: the façade's race, with the first player's chance to win in the
-/// digits its interval certifies (`first_wins`, as `ladders race` prints it).
-fn race_json(odds: &Race) -> Value {
-    let mut value = to_json(odds);
+/// Two players on the board: the façade's race as `ladders race --json` writes it, with the
+/// first player's chance to win in the digits its interval certifies (`first_wins`, as
+/// `ladders race` prints it).
+fn race_json(board: &Board, odds: &Race) -> Value {
+    let mut value = to_json(&RaceJson {
+        boards: &[board, board],
+        race: odds,
+        knock_off: false,
+        distribution: false,
+    });
     if let Some(first) = odds.seats.first() {
         value["first_wins"] = Value::String(first.win.certified(odds.digits).text);
     }

@@ -32,6 +32,7 @@ use crate::analysis::spectral::{spectral_radius, TransientQ};
 use crate::chain::{Chain, ChainState};
 use crate::exact::solve::{solve_float, transient_matrix};
 use crate::num::dyadic;
+use crate::num::interval::Interval;
 
 use super::{roots, Pgf};
 
@@ -55,9 +56,6 @@ pub struct DecayRate {
     pub constant: Option<(BigRational, BigRational)>,
 }
 
-/// An interval of rationals `(low, high)`.
-type Interval = (BigRational, BigRational);
-
 /// The significant bits kept when an enclosure is rounded outward (the values of long
 /// polynomials at fractions have megabit numerators; their exact gcds cost seconds).
 const ENCLOSURE_BITS: u64 = 192;
@@ -65,17 +63,17 @@ const ENCLOSURE_BITS: u64 = 192;
 /// `[floor, ceil]` of `n / d` (d > 0) at about [`ENCLOSURE_BITS`] significant bits, as dyadic
 /// fractions: an enclosure of `n / d` with short numbers.
 fn ratio_outward(n: &BigInt, d: &BigInt) -> Interval {
-    (
+    Interval::new(
         dyadic::bound(n, d, ENCLOSURE_BITS, false),
         dyadic::bound(n, d, ENCLOSURE_BITS, true),
     )
 }
 
 /// An interval rounded outward to [`ENCLOSURE_BITS`] significant bits at each end.
-fn outward((lo, hi): Interval) -> Interval {
-    (
-        ratio_outward(lo.numer(), lo.denom()).0,
-        ratio_outward(hi.numer(), hi.denom()).1,
+fn outward(Interval { lo, hi, .. }: Interval) -> Interval {
+    Interval::new(
+        dyadic::bound(lo.numer(), lo.denom(), ENCLOSURE_BITS, false),
+        dyadic::bound(hi.numer(), hi.denom(), ENCLOSURE_BITS, true),
     )
 }
 
@@ -98,25 +96,14 @@ fn enclose(p: &[BigInt], lo: &BigRational, hi: &BigRational) -> Interval {
         .skip(1)
         .map(|(i, c)| c.abs() * BigInt::from(i))
         .collect();
-    let slope = eval_outward(&slope_poly, hi).1;
+    let slope = eval_outward(&slope_poly, hi).hi;
     let r = half * slope;
-    outward((&value.0 - &r, value.1 + r))
+    outward(Interval::new(&value.lo - &r, value.hi + r))
 }
 
+/// `a b`, rounded outward.
 fn mul(a: &Interval, b: &Interval) -> Interval {
-    let c = [&a.0 * &b.0, &a.0 * &b.1, &a.1 * &b.0, &a.1 * &b.1];
-    let lo = c.iter().min().expect("four").clone();
-    let hi = c.iter().max().expect("four").clone();
-    outward((lo, hi))
-}
-
-/// `a / b`, or `None` when b may be 0.
-fn div(a: &Interval, b: &Interval) -> Option<Interval> {
-    if b.0.is_positive() || b.1.is_negative() {
-        Some(mul(a, &(b.1.recip(), b.0.recip())))
-    } else {
-        None
-    }
+    outward(a.mul(b))
 }
 
 /// C of `P(T > n) ~ C binomial(n + m - 1, m - 1) rho^n` for z0 in `z` (z0 > 1), z0 a root of
@@ -135,17 +122,17 @@ fn div(a: &Interval, b: &Interval) -> Option<Interval> {
 fn tail_constant(pgf: &Pgf, z: &Interval, root: &Root) -> Option<Interval> {
     let one = BigRational::one();
     let (g, l) = roots::cofactor(&pgf.denominator, &root.factor, root.multiplicity);
-    let n = enclose(&pgf.numerator, &z.0, &z.1);
-    let slope = enclose(&roots::derivative(&root.factor), &z.0, &z.1);
-    let minus_z = (-&z.1, -&z.0);
-    let step = mul(&minus_z, &slope);
+    let n = enclose(&pgf.numerator, &z.lo, &z.hi);
+    let slope = enclose(&roots::derivative(&root.factor), &z.lo, &z.hi);
+    let step = mul(&z.neg(), &slope);
     let power = (1..root.multiplicity).fold(step.clone(), |acc, _| mul(&acc, &step));
-    let below = mul(
-        &mul(&(&z.0 - &one, &z.1 - &one), &enclose(&g, &z.0, &z.1)),
-        &power,
-    );
-    let l = BigRational::from_integer(l);
-    div(&(&n.0 * &l, &n.1 * &l), &below)
+    let z_less_one = z.sub(&Interval::exact(one));
+    let below = mul(&mul(&z_less_one, &enclose(&g, &z.lo, &z.hi)), &power);
+    // `n l / below`, or `None` when below may be 0.
+    Some(mul(
+        &n.scale(&BigRational::from_integer(l)),
+        &below.recip()?,
+    ))
 }
 
 /// The bisections of z0's enclosure tried at most. The float estimate gives z0 to about 11
@@ -158,7 +145,7 @@ const MAX_BISECTIONS: usize = 4096;
 const NARROW_BITS: usize = 60;
 
 /// True when `[lo, hi]` (not containing 0) is at most `2^-NARROW_BITS` of its magnitude wide.
-fn narrow((lo, hi): &Interval) -> bool {
+fn narrow(Interval { lo, hi, .. }: &Interval) -> bool {
     let width = (hi - lo) * BigRational::from_integer(BigInt::one() << NARROW_BITS);
     width <= lo.abs().max(hi.abs())
 }
@@ -195,7 +182,7 @@ fn dyadic(x: &BigRational, bits: usize) -> BigRational {
 fn newton_bracket(f: &[BigInt], z: &Interval) -> Option<Interval> {
     let two = BigRational::from_integer(BigInt::from(2));
     let df = roots::derivative(f);
-    let mut x = dyadic(&((&z.0 + &z.1) / &two), NEWTON_BITS);
+    let mut x = dyadic(&((&z.lo + &z.hi) / &two), NEWTON_BITS);
     for _ in 0..2 {
         let slope = eval(&df, &x);
         if slope.is_zero() {
@@ -205,8 +192,8 @@ fn newton_bracket(f: &[BigInt], z: &Interval) -> Option<Interval> {
     }
     let e = &x / BigRational::from_integer(BigInt::one() << BRACKET_BITS);
     let (lo, hi) = (&x - &e, &x + &e);
-    let inside = z.0 <= lo && hi <= z.1;
-    (inside && strict_sign(f, &lo)? != strict_sign(f, &hi)?).then_some((lo, hi))
+    let inside = z.lo <= lo && hi <= z.hi;
+    (inside && strict_sign(f, &lo)? != strict_sign(f, &hi)?).then(|| Interval::new(lo, hi))
 }
 
 /// [`narrowed`] by bisection alone.
@@ -231,7 +218,8 @@ fn bisected(pgf: &Pgf, mut z: Interval, root: &Root) -> (Interval, Option<Interv
 /// `steps` halvings of `[lo, hi]` keeping the sign change of f (strict at both ends); `None`
 /// if f vanishes at a midpoint (then that midpoint is the root, which a rational root's exact
 /// branch handles).
-fn bisect(f: &[BigInt], (mut lo, mut hi): Interval, steps: usize) -> Option<Interval> {
+fn bisect(f: &[BigInt], z: Interval, steps: usize) -> Option<Interval> {
+    let Interval { mut lo, mut hi, .. } = z;
     let two = BigRational::from_integer(BigInt::from(2));
     let lo_sign = strict_sign(f, &lo)?;
     for _ in 0..steps {
@@ -241,7 +229,7 @@ fn bisect(f: &[BigInt], (mut lo, mut hi): Interval, steps: usize) -> Option<Inte
             false => hi = mid,
         }
     }
-    Some((lo, hi))
+    Some(Interval::new(lo, hi))
 }
 
 /// The root z0 of D nearest 0: its squarefree factor and multiplicity.
@@ -259,7 +247,7 @@ fn strict_sign(p: &[BigInt], z: &BigRational) -> Option<bool> {
     }
 }
 
-/// Whether some factor of D changes sign across `[z.0, z.1]` (a root of D there), and, when
+/// Whether some factor of D changes sign across z (a root of D there), and, when
 /// exactly one does and every factor is monotone there (its derivative's enclosure excludes
 /// 0, so each has at most one root in it), that root with its multiplicity: the only root of D
 /// in the interval.
@@ -270,11 +258,11 @@ fn locate(factors: &[Vec<BigInt>], z: &Interval) -> Option<(bool, Option<Root>)>
         if f.len() < 2 {
             continue;
         }
-        if strict_sign(f, &z.0)? != strict_sign(f, &z.1)? {
+        if strict_sign(f, &z.lo)? != strict_sign(f, &z.hi)? {
             changing.push(i);
         }
-        let slope = enclose(&roots::derivative(f), &z.0, &z.1);
-        monotone &= slope.0.is_positive() || slope.1.is_negative();
+        let slope = enclose(&roots::derivative(f), &z.lo, &z.hi);
+        monotone &= slope.excludes_zero();
     }
     let root = match changing[..] {
         [i] if monotone => Some(Root {
@@ -366,7 +354,7 @@ pub fn decay_rate<S: ChainState>(chain: &Chain<S>, pgf: &Pgf) -> Option<DecayRat
         if !lq.is_positive() {
             return None;
         }
-        let z = (rq.recip(), lq.recip());
+        let z = Interval::new(rq.recip(), lq.recip());
         let Some((true, root)) = locate(&factors, &z) else {
             continue;
         };
@@ -385,17 +373,17 @@ pub fn decay_rate<S: ChainState>(chain: &Chain<S>, pgf: &Pgf) -> Option<DecayRat
         let (z, constant) = match &root.factor[..] {
             [c0, c1] => {
                 let z0 = BigRational::new(-c0, c1.clone());
-                let z = (z0.clone(), z0);
+                let z = Interval::exact(z0);
                 let c = tail_constant(pgf, &z, &root);
                 (z, c)
             }
             _ => narrowed(pgf, z, &root),
         };
         return Some(DecayRate {
-            low: z.1.recip(),
-            high: z.0.recip(),
+            low: z.hi.recip(),
+            high: z.lo.recip(),
             multiplicity: Some(root.multiplicity),
-            constant,
+            constant: constant.map(|c| (c.lo, c.hi)),
         });
     }
     None

@@ -181,7 +181,7 @@ fn a_game_of_bounded_length_has_no_law() {
 /// The statement as it was computed before [`Scaled`]: every step a `BigRational` in lowest
 /// terms (the second method for `statement`).
 mod reference {
-    use super::super::{Bounds, TailLaw, BITS, FLOOR_BITS};
+    use super::super::{GeometricBounds, TailLaw, BITS, FLOOR_BITS};
     use crate::num::decimal::{decade, fixed, pow10, rounded, to_f64};
     use crate::num::dyadic;
     use num_bigint::BigInt;
@@ -249,7 +249,7 @@ mod reference {
         )
     }
 
-    pub(super) fn statement(m: usize, b: &Bounds, digits: usize) -> Option<TailLaw> {
+    pub(super) fn statement(m: usize, b: &GeometricBounds, digits: usize) -> Option<TailLaw> {
         let two = BigRational::from_integer(BigInt::from(2));
         let rho_mid = (&b.r + &b.l) / &two;
         if !b.l.is_positive() {
@@ -349,7 +349,7 @@ fn statements_agree_with_the_same_arithmetic_on_fractions() {
             let Some(bounds) = geometric_bounds(&start.q, u, &position) else {
                 continue;
             };
-            let tight = Bounds {
+            let tight = GeometricBounds {
                 a: bounds.b.clone(),
                 r: bounds.r.clone(),
                 slack: bounds.slack.clone(),

@@ -21,14 +21,13 @@
 //! `P(T > m)`) does not shrink with the tail: the tier gives up once it is 2^-30 of a term's
 //! lower bound, or once a term's bounds are 2^-21 of it wide.
 
-use std::cmp::Ordering;
-
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, ToPrimitive, Zero};
 
 use super::float::{power_of_two, slack_units, DOWN, UP};
 use super::Bounds;
+use crate::num::dyadic::float_outward;
 
 /// Bits of the integer bounds' values: a value near 1 becomes about `2^VALUE_BITS`.
 const VALUE_BITS: u32 = 120;
@@ -160,36 +159,8 @@ impl GeometricTier {
 /// `x >= 0` as the nearest `f64` at or above it (`up`) or at or below it, when that is a
 /// normal float below 2^8 (or 0 for a lower bound).
 fn rounded(x: &BigRational, up: bool) -> Option<f64> {
-    if x.is_zero() {
-        return (!up).then_some(0.0);
-    }
-    let mut f = x.to_f64()?;
-    for _ in 0..4 {
-        match (up, compare_with_float(x, f)?) {
-            (true, Ordering::Less | Ordering::Equal)
-            | (false, Ordering::Greater | Ordering::Equal) => {
-                return (f.is_normal() && f < 256.0 || f == 0.0 && !up).then_some(f);
-            }
-            (true, Ordering::Greater) => f = f64::from_bits(f.to_bits() + 1),
-            (false, Ordering::Less) => f = f64::from_bits(f.to_bits() - 1),
-        }
-    }
-    None
-}
-
-/// How `x >= 0` compares with a finite `f >= 0`, in integers: `f = m 2^e` exactly, so
-/// `x = n / d` against it is `n 2^-e` against `m d` (one side shifted).
-fn compare_with_float(x: &BigRational, f: f64) -> Option<Ordering> {
-    if !f.is_finite() || f < 0.0 {
-        return None;
-    }
-    let (m, e, _) = num_traits::Float::integer_decode(f);
-    let (n, d) = (x.numer(), x.denom());
-    let m = BigInt::from(m);
-    Some(match e >= 0 {
-        true => n.cmp(&((m << e as usize) * d)),
-        false => (n << (-e) as usize).cmp(&(m * d)),
-    })
+    let f = float_outward(x, up)?;
+    (f.is_normal() && f < 256.0 || f == 0.0 && !up).then_some(f)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use super::*;
 
 /// The multi-modular elimination of [`solve_scaled`], in a fill-reducing order.
 pub(super) fn solve_by_elimination(
-    sys: Scaled<'_>,
+    sys: IntegerSystem<'_>,
     fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     // A fill-reducing order (`order`), applied to rows and columns alike: `P A P^T (P x) = P b`,
@@ -32,7 +32,7 @@ pub(super) fn solve_by_elimination(
         .iter()
         .map(|c| c.iter().map(|&j| inv[j] as usize).collect())
         .collect();
-    let sys = Scaled {
+    let sys = IntegerSystem {
         rows: &rows,
         b_int: &b_int,
         c_int: &c_int,
@@ -44,10 +44,10 @@ pub(super) fn solve_by_elimination(
 
 /// The multi-modular elimination of [`solve_scaled`], in the given order.
 pub(super) fn solve_eliminating(
-    sys: Scaled<'_>,
+    sys: IntegerSystem<'_>,
     fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
-    let Scaled {
+    let IntegerSystem {
         rows,
         b_int,
         c_int,

@@ -185,7 +185,7 @@ impl<'a> System<'a> {
 ///
 /// # Errors
 ///
-/// [`Singular`] when A is singular.
+/// `Singular` when A is singular.
 ///
 /// # Panics
 ///
@@ -302,7 +302,7 @@ fn solve_rational(
             );
         }
     }
-    let sys = Scaled {
+    let sys = IntegerSystem {
         rows: &rows,
         b_int: &b_int,
         c_int: &c_int,
@@ -338,7 +338,7 @@ fn wanted_components<T>(
 
 /// A system scaled to integer rows, as the elimination and lifting routes take it.
 #[derive(Clone, Copy)]
-pub(super) struct Scaled<'a> {
+pub(super) struct IntegerSystem<'a> {
     /// The rows of A.
     rows: &'a [IntRow],
     /// The right-hand sides.
@@ -351,11 +351,11 @@ pub(super) struct Scaled<'a> {
     components: &'a [Vec<usize>],
 }
 
-/// The core of [`solve_rational`] on row-scaled integer rows ([`Scaled`]): lifting when the
+/// The core of [`solve_rational`] on row-scaled integer rows ([`IntegerSystem`]): lifting when the
 /// entries fit machine words, else multi-modular elimination; `fallback` decides the systems
 /// the primes cannot.
 fn solve_scaled(
-    sys: Scaled<'_>,
+    sys: IntegerSystem<'_>,
     fallback: impl FnOnce() -> Result<Vec<Vec<BigRational>>, Singular>,
 ) -> Result<Vec<Vec<BigRational>>, Singular> {
     // The lifting works on machine-word entries.
@@ -446,7 +446,7 @@ fn solve_integer(
             })
             .collect()
     };
-    let sys = Scaled {
+    let sys = IntegerSystem {
         rows: &rows,
         b_int: &b_int,
         c_int: &c_int,

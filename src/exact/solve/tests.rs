@@ -216,7 +216,7 @@ fn by_elimination(
         .collect();
     let c_int = c.map(csr::Csr::to_int_rows).unwrap_or_default();
     let rows = a.to_int_rows();
-    let sys = Scaled {
+    let sys = IntegerSystem {
         rows: &rows,
         b_int: &b_int,
         c_int: &c_int,

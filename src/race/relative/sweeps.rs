@@ -4,6 +4,8 @@
 //! second copy). Gauss-Seidel sweeps solve for the values; a pass of the same shape computes
 //! every residual exactly in integers, and another checks the bound on the game's length.
 
+use rayon::prelude::*;
+
 /// One roll of the mover from a square that does not finish.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Roll {
@@ -36,6 +38,9 @@ pub(super) struct Game {
     pub lead: usize,
 }
 
+/// States a parallel sweep updates together, their reads issued first (`sweep_parallel`).
+const BATCH: usize = 16;
+
 /// The most components per state (seven players).
 pub(super) const MAX_COMPONENTS: usize = 8;
 /// The scale of the win chances: W = w / 2^62 (a chance of 1 and a little above fits a u64).
@@ -64,17 +69,41 @@ impl Game {
 
     /// Calls `f(positions, state)` for every state, by decreasing sum of the positions (the
     /// sweep order: a roll mostly moves a token forward, so most values a state reads were
-    /// updated earlier in the same sweep).
+    /// updated earlier in the same sweep), lexicographically within a sum.
     fn for_each_state(&self, mut f: impl FnMut(&[usize], usize)) {
-        let (m, p) = (self.m, self.players);
-        let mut pos = vec![0usize; p];
-        for sum in (0..=p * (m - 1)).rev() {
-            fill_smallest(&mut pos, sum, m);
-            loop {
-                f(&pos, encode(&pos, m));
-                if !next_same_sum(&mut pos, m) {
-                    break;
-                }
+        let mut pos = vec![0usize; self.players];
+        for sum in self.sums() {
+            for mover in 0..self.m {
+                self.for_each_in_layer(sum, mover, &mut pos, &mut f);
+            }
+        }
+    }
+
+    /// The sums of the positions, largest first.
+    fn sums(&self) -> impl Iterator<Item = usize> {
+        (0..=self.players * (self.m - 1)).rev()
+    }
+
+    /// Calls `f(positions, state)` for every state whose positions add up to `sum` and whose
+    /// mover stands on `mover`, lexicographically (`pos` is the scratch of the positions).
+    fn for_each_in_layer(
+        &self,
+        sum: usize,
+        mover: usize,
+        pos: &mut [usize],
+        mut f: impl FnMut(&[usize], usize),
+    ) {
+        let m = self.m;
+        let rest = match sum.checked_sub(mover) {
+            Some(rest) if rest <= (self.players - 1) * (m - 1) => rest,
+            _ => return,
+        };
+        pos[0] = mover;
+        fill_smallest(&mut pos[1..], rest, m);
+        loop {
+            f(pos, encode(pos, m));
+            if !next_same_sum(&mut pos[1..], m) {
+                break;
             }
         }
     }
@@ -133,30 +162,83 @@ impl Game {
         });
     }
 
+    /// The updated words of state `pos` from the values `x`: each win chance and the remaining
+    /// turns rounded to its grid (`new[..P + 2]`, the layout of a state's words).
+    #[inline]
+    fn updated(&self, pos: &[usize], x: &[u64], divider: Divider, new: &mut [u64]) {
+        let p = self.players;
+        let mut acc = [0u128; MAX_COMPONENTS];
+        self.right_side(pos, x, &mut acc);
+        for (v, &a) in new[..p].iter_mut().zip(&acc) {
+            *v = divider.rounded(a);
+        }
+        let t = divider.rounded_wide(acc[p]);
+        new[p] = t as u64;
+        new[p + 1] = (t >> 64) as u64;
+    }
+
     /// One Gauss-Seidel sweep over every state, each value rounded to its grid. Returns the
     /// largest change of a win chance and of a remaining-turns value (in grid units), or `None`
     /// when a remaining-turns value outgrows the integers.
     pub fn sweep(&self, x: &mut [u64]) -> Option<(u64, u128)> {
-        let (p, cs) = (self.players, self.components());
+        let cs = self.components();
         let divider = Divider::new(self.denominator);
-        let mut acc = [0u128; MAX_COMPONENTS];
-        let (mut win_moved, mut turn_moved) = (0u64, 0u128);
-        let mut overflow = false;
+        let mut moved = Moved::default();
+        let mut new = [0u64; MAX_COMPONENTS];
         self.for_each_state(|pos, s| {
-            self.right_side(pos, x, &mut acc);
-            let values = &mut x[s * cs..s * cs + cs];
-            for (old, &a) in values[..p].iter_mut().zip(&acc) {
-                let new = divider.rounded(a);
-                win_moved = win_moved.max(new.abs_diff(*old));
-                *old = new;
-            }
-            let new = divider.rounded_wide(acc[p]);
-            turn_moved = turn_moved.max(new.abs_diff(turns(values, p)));
-            overflow |= new > TURN_CEILING;
-            values[p] = new as u64;
-            values[p + 1] = (new >> 64) as u64;
+            self.updated(pos, x, divider, &mut new);
+            moved.replace(self.players, &mut x[s * cs..s * cs + cs], &new);
         });
-        (!overflow).then_some((win_moved, turn_moved))
+        moved.result()
+    }
+
+    /// A sweep of the same order on the threads of rayon's pool: the states of one sum are
+    /// updated together from the values before the sum began (Jacobi within a sum, Gauss-Seidel
+    /// across sums), so the result does not depend on the threads. Returns what [`Game::sweep`]
+    /// returns.
+    pub fn sweep_parallel(&self, x: &mut [u64]) -> Option<(u64, u128)> {
+        let cs = self.components();
+        let divider = Divider::new(self.denominator);
+        let mut moved = Moved::default();
+        let mut layer: Vec<(usize, [u64; MAX_COMPONENTS])> = Vec::new();
+        for sum in self.sums() {
+            let values: &[u64] = x;
+            layer.clear();
+            layer.par_extend((0..self.m).into_par_iter().flat_map_iter(|mover| {
+                let mut out = Vec::new();
+                let mut pos = vec![0usize; self.players];
+                let mut batch: Vec<(usize, [usize; MAX_COMPONENTS])> = Vec::with_capacity(BATCH);
+                let p = self.players;
+                let mut update = |batch: &mut Vec<(usize, [usize; MAX_COMPONENTS])>| {
+                    // Every value the batch reads, read once first: the reads of the whole
+                    // batch are in flight together instead of one state's at a time.
+                    let mut touched = 0u64;
+                    for (_, at) in batch.iter() {
+                        self.for_each_roll(&at[..p], |_, next| touched ^= values[next * cs]);
+                    }
+                    std::hint::black_box(touched);
+                    for (s, at) in batch.drain(..) {
+                        let mut new = [0u64; MAX_COMPONENTS];
+                        self.updated(&at[..p], values, divider, &mut new);
+                        out.push((s, new));
+                    }
+                };
+                self.for_each_in_layer(sum, mover, &mut pos, |pos, s| {
+                    let mut at = [0usize; MAX_COMPONENTS];
+                    at[..p].copy_from_slice(pos);
+                    batch.push((s, at));
+                    if batch.len() == BATCH {
+                        update(&mut batch);
+                    }
+                });
+                update(&mut batch);
+                out
+            }));
+            for (s, new) in &layer {
+                moved.replace(self.players, &mut x[s * cs..s * cs + cs], new);
+            }
+        }
+        moved.result()
     }
 
     /// The largest exact residual `|D (b + Q x) - D x|` of the win chances and of the remaining
@@ -164,17 +246,51 @@ impl Game {
     pub fn residuals(&self, x: &[u64]) -> (u128, u128) {
         let (p, cs) = (self.players, self.components());
         let d = u128::from(self.denominator);
-        let mut acc = [0u128; MAX_COMPONENTS];
-        let (mut win, mut turn) = (0u128, 0u128);
-        self.for_each_state(|pos, s| {
-            self.right_side(pos, x, &mut acc);
-            let values = &x[s * cs..s * cs + cs];
-            for (&a, &v) in acc[..p].iter().zip(values) {
-                win = win.max(a.abs_diff(d * u128::from(v)));
-            }
-            turn = turn.max(acc[p].abs_diff(d * turns(values, p)));
-        });
-        (win, turn)
+        self.fold_states(
+            (0u128, 0u128),
+            |(win, turn), pos, s| {
+                let mut acc = [0u128; MAX_COMPONENTS];
+                self.right_side(pos, x, &mut acc);
+                let values = &x[s * cs..s * cs + cs];
+                for (&a, &v) in acc[..p].iter().zip(values) {
+                    *win = (*win).max(a.abs_diff(d * u128::from(v)));
+                }
+                *turn = (*turn).max(acc[p].abs_diff(d * turns(values, p)));
+            },
+            |a, b| (a.0.max(b.0), a.1.max(b.1)),
+        )
+    }
+
+    /// Folds `f` over every state on rayon's threads (the states of one mover's square in a
+    /// task, by number) into a copy of `init` per task, the tasks' results merged by `merge`:
+    /// for the passes whose result does not depend on the order of the states.
+    fn fold_states<T: Clone + Send + Sync>(
+        &self,
+        init: T,
+        f: impl Fn(&mut T, &[usize], usize) + Sync,
+        merge: impl Fn(T, T) -> T + Sync + Send,
+    ) -> T {
+        let (m, lead) = (self.m, self.lead);
+        (0..m)
+            .into_par_iter()
+            .map(|mover| {
+                let mut acc = init.clone();
+                let mut pos = vec![0usize; self.players];
+                pos[0] = mover;
+                for s in mover * lead..(mover + 1) * lead {
+                    f(&mut acc, &pos, s);
+                    // The next state's positions: the others counted up in base m.
+                    for q in pos[1..].iter_mut().rev() {
+                        *q += 1;
+                        if *q < m {
+                            break;
+                        }
+                        *q = 0;
+                    }
+                }
+                acc
+            })
+            .reduce(|| init.clone(), merge)
     }
 
     /// The weight (over D) of the rolls that end the turn or finish from the square with the
@@ -193,6 +309,15 @@ impl Game {
             .unwrap_or(self.denominator)
     }
 
+    /// The expected remaining rolls from the start that the values `x` suggest (a float, not
+    /// a bound): what a residual is multiplied by in the certified error.
+    pub fn length_estimate(&self, x: &[u64]) -> f64 {
+        let cs = self.components();
+        let t = turns(&x[self.start_state() * cs..], self.players) as f64;
+        let ratio = self.denominator as f64 / self.least_ending_weight().max(1) as f64;
+        (1.0 + t / (1u128 << TURN_BITS) as f64) * ratio
+    }
+
     /// A bound u on the expected remaining rolls, made from the remaining turns T in `x`:
     /// `u(s) = ceil(margin (1 + T(s)) D / e) + 1` with e the least ending weight (1 + T gains at
     /// least e / D per roll), checked exactly in integers at every state: `D u - D Q u >= D`.
@@ -209,17 +334,50 @@ impl Game {
                 let t = turns(&x[s * cs..], p) as f64 / scale;
                 ((1.0 + t) * ratio * margin).ceil() as i128 + 1
             };
-            let mut holds = true;
-            self.for_each_state(|pos, s| {
-                if !holds {
-                    return;
-                }
-                let mut qu = 0i128;
-                self.for_each_roll(pos, |roll, next| qu += i128::from(roll.weight) * u(next));
-                holds = d * u(s) - qu >= d;
-            });
+            let holds = self.fold_states(
+                true,
+                |holds, pos, s| {
+                    if *holds {
+                        let mut qu = 0i128;
+                        self.for_each_roll(pos, |roll, next| {
+                            qu += i128::from(roll.weight) * u(next);
+                        });
+                        *holds = d * u(s) - qu >= d;
+                    }
+                },
+                |a, b| a && b,
+            );
             holds.then(|| u(self.start_state()) as u64)
         })
+    }
+}
+
+/// The largest changes of a sweep, and whether a remaining-turns value outgrew the integers.
+#[derive(Clone, Copy, Debug, Default)]
+struct Moved {
+    win: u64,
+    turns: u128,
+    overflow: bool,
+}
+
+impl Moved {
+    /// Writes the words `new` over a state's words `values`, keeping the largest changes.
+    #[inline]
+    fn replace(&mut self, p: usize, values: &mut [u64], new: &[u64]) {
+        for (old, &v) in values[..p].iter_mut().zip(&new[..p]) {
+            self.win = self.win.max(v.abs_diff(*old));
+            *old = v;
+        }
+        let t = turns(new, p);
+        self.turns = self.turns.max(t.abs_diff(turns(values, p)));
+        self.overflow |= t > TURN_CEILING;
+        values[p] = new[p];
+        values[p + 1] = new[p + 1];
+    }
+
+    /// The largest change of a win chance and of a remaining-turns value, `None` on overflow.
+    fn result(self) -> Option<(u64, u128)> {
+        (!self.overflow).then_some((self.win, self.turns))
     }
 }
 

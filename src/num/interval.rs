@@ -4,6 +4,7 @@
 use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
+use num_traits::Signed;
 
 use crate::num::decimal::format_scaled;
 
@@ -50,21 +51,54 @@ impl Interval {
         Interval::new(&self.lo - &other.hi, &self.hi - &other.lo)
     }
 
-    /// The interval of `self * k` for `k >= 0`.
+    /// The interval of `self * k`.
     pub fn scale(&self, k: &BigRational) -> Interval {
-        Interval::new(&self.lo * k, &self.hi * k)
+        match k.is_negative() {
+            true => Interval::new(&self.hi * k, &self.lo * k),
+            false => Interval::new(&self.lo * k, &self.hi * k),
+        }
+    }
+
+    /// The interval of `-self`.
+    pub fn neg(&self) -> Interval {
+        Interval::new(-&self.hi, -&self.lo)
+    }
+
+    /// The interval of `self * other`: the least and the greatest of the ends' four products.
+    pub fn mul(&self, other: &Interval) -> Interval {
+        let c = [
+            &self.lo * &other.lo,
+            &self.lo * &other.hi,
+            &self.hi * &other.lo,
+            &self.hi * &other.hi,
+        ];
+        let lo = c.iter().min().expect("four").clone();
+        let hi = c.iter().max().expect("four").clone();
+        Interval::new(lo, hi)
+    }
+
+    /// True when 0 lies outside the interval.
+    pub fn excludes_zero(&self) -> bool {
+        self.lo.is_positive() || self.hi.is_negative()
+    }
+
+    /// The interval of `1 / self`, or `None` when it holds 0.
+    pub fn recip(&self) -> Option<Interval> {
+        let apart = self.excludes_zero();
+        apart.then(|| Interval::new(self.hi.recip(), self.lo.recip()))
     }
 
     /// The decimal digits every value in the interval shares, at most `digits` after the point
     /// (see [`certified_digits`]).
-    pub fn certified(&self, digits: usize) -> Certified {
+    pub fn certified(&self, digits: usize) -> CertifiedDigits {
         certified_digits(self, digits)
     }
 }
 
 /// The digits an interval makes certain.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Certified {
+#[non_exhaustive]
+pub struct CertifiedDigits {
     /// The decimal text, e.g. `0.513823`.
     pub text: String,
     /// How many digits after the point it has.
@@ -81,9 +115,9 @@ pub struct Certified {
 /// interval of one point prints `digits` digits.
 ///
 /// [0.51382, 0.51384] certifies "0.5138"; the point 1 at 3 digits is "1.000" (the test below).
-pub fn certified_digits(interval: &Interval, digits: usize) -> Certified {
+pub fn certified_digits(interval: &Interval, digits: usize) -> CertifiedDigits {
     if interval.lo == interval.hi {
-        return Certified {
+        return CertifiedDigits {
             text: crate::num::decimal::fixed(&interval.lo, digits),
             digits,
         };
@@ -97,14 +131,14 @@ pub fn certified_digits(interval: &Interval, digits: usize) -> Certified {
         let scale = BigInt::from(10u32).pow(k as u32);
         let a = round(&interval.lo, &scale);
         if a == round(&interval.hi, &scale) {
-            return Certified {
+            return CertifiedDigits {
                 text: format_scaled(&a, k),
                 digits: k,
             };
         }
     }
     // Not one digit is certain: the interval itself, rounded outwards.
-    Certified {
+    CertifiedDigits {
         text: format!(
             "between {} and {} (no digit certified)",
             format_scaled(
@@ -117,6 +151,44 @@ pub fn certified_digits(interval: &Interval, digits: usize) -> Certified {
             )
         ),
         digits: 0,
+    }
+}
+
+/// An interval in JSON: its exact bounds (`{decimal, denominator, numerator}`, the decimals at
+/// `digits` after the point) and the correctly rounded decimal every value in it shares.
+#[derive(Clone, Debug)]
+pub struct CertifiedJson {
+    digits: usize,
+    interval: Interval,
+}
+
+impl CertifiedJson {
+    /// `interval` with at most `digits` certified digits.
+    pub fn new(interval: &Interval, digits: usize) -> CertifiedJson {
+        CertifiedJson {
+            digits,
+            interval: interval.clone(),
+        }
+    }
+}
+
+impl serde::Serialize for CertifiedJson {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Form<'a> {
+            certified: String,
+            #[serde(serialize_with = "crate::num::json::exact")]
+            hi: &'a BigRational,
+            #[serde(serialize_with = "crate::num::json::exact")]
+            lo: &'a BigRational,
+        }
+        let i = &self.interval;
+        let form = Form {
+            certified: i.certified(self.digits).text,
+            hi: &i.hi,
+            lo: &i.lo,
+        };
+        crate::num::json::with_digits(self.digits, || form.serialize(serializer))
     }
 }
 
@@ -149,6 +221,21 @@ mod tests {
             thirds.certified(10).text,
             "between 0.333 and 0.667 (no digit certified)"
         );
+    }
+
+    #[test]
+    fn products_reciprocals_and_negatives_enclose_every_value() {
+        // Worked by hand: [-1, 2] [3, 4] = [min(-3, -4, 6, 8), max] = [-4, 8]; a negative
+        // factor swaps the ends; 1 / [2, 4] = [1/4, 1/2]; [-1, 2] holds 0, so no reciprocal.
+        let a = Interval::new(q(-1, 1), q(2, 1));
+        let b = Interval::new(q(3, 1), q(4, 1));
+        assert_eq!(a.mul(&b), Interval::new(q(-4, 1), q(8, 1)));
+        assert_eq!(b.scale(&q(-1, 2)), Interval::new(q(-2, 1), q(-3, 2)));
+        assert_eq!(a.neg(), Interval::new(q(-2, 1), q(1, 1)));
+        let two_four = Interval::new(q(2, 1), q(4, 1));
+        assert_eq!(two_four.recip(), Some(Interval::new(q(1, 4), q(1, 2))));
+        assert!(!a.excludes_zero());
+        assert_eq!(a.recip(), None);
     }
 
     #[test]
