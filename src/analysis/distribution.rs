@@ -389,6 +389,30 @@ pub fn distribution<S: ChainState>(
     let ic = IntegerChain::new(chain);
     let plan = plan(chain, options, |turns| stepping_work(&ic, turns))?;
     let mut stepper = ic.stepper();
+    let next = || {
+        stepper.step();
+        Term {
+            n: stepper.turn(),
+            p: stepper.p_ends_now(),
+            survives: stepper.p_survives(),
+        }
+    };
+    Ok(stepped(options, plan, next, |plan, tails| {
+        let (tail_law, settled) = plan.tail_law(chain);
+        let rho = plan.radius(chain, settled.as_deref());
+        (tail_law, decay_of(rho, tails))
+    }))
+}
+
+/// The terms stepped until the stop rule says so (`next` steps one turn and gives its term),
+/// their quantiles, mode and mean; `tail` gives the proved tail law and the decay from the
+/// plan and the terms' float tails.
+fn stepped<S>(
+    options: &DistributionOptions,
+    plan: Plan<S>,
+    mut next: impl FnMut() -> Term,
+    tail: impl FnOnce(&Plan<S>, &[f64]) -> (Option<TailLaw>, Option<Decay>),
+) -> Distribution<S> {
     let mut terms: Vec<Term> = Vec::new();
     let stage =
         crate::progress::Stage::begin("stepping the distribution", options.turns.map(|n| n as u64));
@@ -397,23 +421,18 @@ pub fn distribution<S: ChainState>(
         let last = terms
             .last()
             .map(|t| t.survives < options.tail || t.survives.is_zero());
-        if let Some(stop) = stop_rule(options, &plan, stepper.turn(), last) {
+        if let Some(stop) = stop_rule(options, &plan, terms.len(), last) {
             break stop;
         }
-        stepper.step();
-        terms.push(Term {
-            n: stepper.turn(),
-            p: stepper.p_ends_now(),
-            survives: stepper.p_survives(),
-        });
+        terms.push(next());
     };
+    drop(stage);
     let survives: Vec<&BigRational> = terms.iter().map(|t| &t.survives).collect();
     let quantiles = quantiles_of(&survives, plan.starts_finished).expect("exact values decide");
     let p: Vec<&BigRational> = terms.iter().map(|t| &t.p).collect();
     let mode = mode_of(&p, survives.last(), &plan).expect("exact values decide");
     let tails: Vec<f64> = survives.iter().map(|s| to_f64(s)).collect();
-    let (tail_law, settled) = plan.tail_law(chain);
-    let rho = plan.radius(chain, settled.as_deref());
+    let (tail_law, decay) = tail(&plan, &tails);
     let mut dist = Distribution {
         terms,
         starts_finished: plan.starts_finished,
@@ -422,12 +441,12 @@ pub fn distribution<S: ChainState>(
         quantiles,
         mode,
         mean: Mean::Infinite,
-        decay: decay_of(rho, &tails),
+        decay,
         tail_law,
         trap: plan.trap,
     };
     dist.mean = mean(&dist, &tails);
-    Ok(dist)
+    dist
 }
 
 /// The law of T on `board`'s turn chain held as links ([`LinkedChain`]), to the turns
@@ -502,40 +521,15 @@ fn linked_law(
         finish_bound: chain.one_turn_finish_bound(),
     };
     let mut stepper = law.stepper();
-    let mut terms: Vec<Term> = Vec::with_capacity(turns);
-    let stage = crate::progress::Stage::begin("stepping the distribution", Some(turns as u64));
-    let stop = loop {
-        stage.advance(terms.len() as u64);
-        if let Some(stop) = stop_rule(options, &plan, stepper.turn(), None) {
-            break stop;
-        }
+    let next = || {
         stepper.step();
-        terms.push(Term {
+        Term {
             n: stepper.turn(),
             p: stepper.p_ends_now(),
             survives: stepper.p_survives(),
-        });
+        }
     };
-    drop(stage);
-    let survives: Vec<&BigRational> = terms.iter().map(|t| &t.survives).collect();
-    let quantiles = quantiles_of(&survives, plan.starts_finished).expect("exact values decide");
-    let p: Vec<&BigRational> = terms.iter().map(|t| &t.p).collect();
-    let mode = mode_of(&p, survives.last(), &plan).expect("exact values decide");
-    let tails: Vec<f64> = survives.iter().map(|s| to_f64(s)).collect();
-    let mut dist = Distribution {
-        terms,
-        starts_finished: plan.starts_finished,
-        stop,
-        tail_threshold: options.tail.clone(),
-        quantiles,
-        mode,
-        mean: Mean::Infinite,
-        decay: None,
-        tail_law: None,
-        trap: None,
-    };
-    dist.mean = mean(&dist, &tails);
-    Ok(dist)
+    Ok(stepped(options, plan, next, |_, _| (None, None)))
 }
 
 /// What a stepping needs to know before it starts (shared by the exact and the certified
