@@ -484,7 +484,7 @@ impl<'a> PgfJson<'a> {
     }
 }
 
-/// E[T] as `n/d`, or `infinite`.
+/// E\[T\] as `n/d`, or `infinite`.
 #[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 enum ExpectedTurns {

@@ -140,6 +140,17 @@ fn estimate_advice(err: &anyhow::Error) -> Option<Remedy> {
     None
 }
 
+/// The remedy for a turn chain too large to build: `expect` where it answers roll by roll.
+fn chain_remedy(too_big: &ChainTooBig) -> &'static str {
+    match too_big.size.roll_level {
+        true => {
+            "; `ladders expect` answers exactly without it (roll by roll), and `ladders simulate` \
+             estimates the rest"
+        }
+        false => "; `ladders simulate` estimates it, game by game",
+    }
+}
+
 /// The remedy for `err` run by `command`, when it has one.
 fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
     if typed::<PgfTooLong>(err).is_some() {
@@ -157,13 +168,7 @@ fn advice(err: &anyhow::Error, command: For) -> Option<Remedy> {
         );
     }
     if let Some(too_big) = typed::<ChainTooBig>(err) {
-        return Remedy::after(match too_big.size.roll_level {
-            true => {
-                "; `ladders expect` answers exactly without it (roll by roll), and `ladders \
-                 simulate` estimates the rest"
-            }
-            false => "; `ladders simulate` estimates it, game by game",
-        });
+        return Remedy::after(chain_remedy(too_big));
     }
     if let Some(remedy) = estimate_advice(err) {
         return Some(remedy);

@@ -272,6 +272,18 @@ fn the_quick_start_gives_a_ladders_command_and_the_rust_version() {
         "{quick}"
     );
     assert!(quick.contains("`cargo test --release`"), "{quick}");
+    // Each `ladders` command of its code blocks runs as written (comments aside).
+    let commands: Vec<&str> = quick
+        .lines()
+        .map(|l| l.split(" #").next().unwrap().trim())
+        .filter(|l| l.split_whitespace().next() == Some("ladders"))
+        .collect();
+    assert!(commands.len() >= 3, "{commands:?}");
+    for command in commands {
+        let args: Vec<&str> = command.split_whitespace().skip(1).collect();
+        let out = crate::common::stdout_of(&args);
+        assert!(out.starts_with("Board "), "{command}: {out}");
+    }
 }
 
 /// Item 8: `RAYON_NUM_THREADS` sized the pool of every parallel part, `--threads` or not (3,000
