@@ -303,6 +303,12 @@ pub fn board_shown_distribution(
         board,
         solved: OnceCell::new(),
     };
+    if let Some(dist) = super::distribution::linked_distribution(board, options) {
+        // Past the whole turns' limit: the exact terms on the links form, rounded.
+        let mut dist = dist?;
+        super::stateful::exact_mean(board, &mut dist.mean);
+        return Ok(ShownDistribution::from_exact(dist, digits, false));
+    }
     let on_roll_level = RollLevel::applies(board);
     let shown = on_player_chain!(board, Memory::Turns, |_, chain| {
         // Solved on the chain the law is stepped on, not on one built again; or on the

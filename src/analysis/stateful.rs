@@ -71,6 +71,12 @@ pub fn board_distribution(
     board: &Board,
     options: &DistributionOptions,
 ) -> Result<Distribution<Square>, TooMuchWork> {
+    if let Some(dist) = super::distribution::linked_distribution(board, options) {
+        // Past the whole turns' limit, on the links form; the mean from the roll-level form.
+        let mut dist = dist?;
+        exact_mean(board, &mut dist.mean);
+        return Ok(dist);
+    }
     let mut dist = on_player_chain!(board, Memory::Turns, |_, chain| {
         let mut dist = distribution(chain, options)?;
         if !RollLevel::applies(board) {

@@ -37,7 +37,9 @@ use crate::num::limbs::{
 };
 
 mod linked;
+mod links_form;
 use linked::{LinkedTurns, Scratch, WholeTurns};
+pub use links_form::LinkedLaw;
 
 /// Trial division bound for factoring D: primes below it are found; a cofactor below its square
 /// is then prime too.

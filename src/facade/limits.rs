@@ -186,6 +186,13 @@ impl Game {
         Ok(())
     }
 
+    /// Whether the law of T to `options`' turns is stepped on the links form past the whole
+    /// turns' limit, within the stepping's own limit
+    /// ([`crate::analysis::distribution::linked_distribution`] says when).
+    pub(super) fn law_on_links(&self, options: &DistributionOptions) -> bool {
+        crate::analysis::distribution::linked_fits(&self.board, options)
+    }
+
     /// The turn chain fits the memory budget when the expectations are solved on it: on a
     /// board without a roll-level form (`roll_again = K`, or draws whose common denominator
     /// passes 2^62: [`crate::chain::RollSquares::applies`]).

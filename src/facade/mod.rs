@@ -280,9 +280,7 @@ impl Game {
             return self.followed_distribution(&model, options);
         }
         self.no_choice()?;
-        self.chain_fits()?;
-        self.stateful_fits(Needs::Law)?;
-        self.law_fits(options)?;
+        self.law_fits_before(options)?;
         Ok(self.watched(|| board_distribution(&self.board, options))??)
     }
 

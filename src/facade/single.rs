@@ -207,7 +207,14 @@ impl Game {
     ///
     /// [`Error::TooLarge`] with the estimate.
     pub fn law_fits_before(&self, options: &DistributionOptions) -> Result<(), Error> {
-        self.chain_fits()?;
+        if let Err(too_big) = self.chain_fits() {
+            // Past the whole turns' limit the law is stepped on the links form when that
+            // stepping's estimate is within its limit; else the chain's refusal stands.
+            return match self.law_on_links(options) {
+                true => Ok(()),
+                false => Err(too_big),
+            };
+        }
         self.stateful_fits(Needs::Law)?;
         self.law_fits(options)
     }

@@ -221,3 +221,20 @@ fn long_runs_of_top_throws_answer_or_refuse_at_once_with_the_figure() {
     let out = stdout_of(&["expect", &die3_again(10000)]);
     assert!(out.contains("Expected turns"), "{out}");
 }
+
+#[test]
+fn a_turn_chain_too_large_to_hold_whole_steps_its_law_through_its_links() {
+    // gen-10000-again: the whole turns (about 12 million transitions) are refused, but the
+    // turns asked for are stepped exactly on the links form (about 58,000 entries); the terms
+    // against the whole turns are the unit tests' (`exact/step/links_form/tests.rs`).
+    let big = format!(
+        "{}/benches/boards/gen-10000-again.toml",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = stdout_of(&["distribution", &big, "--turns", "3"]);
+    assert!(out.contains("Turns computed   1 to 3 (as asked)"), "{out}");
+    assert!(!out.contains("Decay rate"), "{out}");
+    // Without a number of turns, the tail's turns need the decay rate: still refused.
+    let err = crate::common::stderr_of(&["distribution", &big], 2);
+    assert!(err.contains("transitions"), "{err}");
+}
