@@ -305,55 +305,38 @@ fn solve(
             let u = game.length_bound(&x).ok_or(RelativeError::NotCertified)?;
             Ok(certify(&game, &x, u, digits))
         }
-        Schedule::Digits => solve_to_digits(&game, &mut x, digits, CORRECT_EVERY, &stage),
-    }
-}
-
-/// Sweeps between two coarse corrections ([`sweeps::Coarse`]) in the schedule to the digits.
-const CORRECT_EVERY: usize = 1;
-
-/// The schedule to the digits: parallel sweeps, a coarse correction after every `every`-th,
-/// until the last sweep's changes times the expected length are below the tolerance (a sweep's
-/// residual is at most its largest change); then the bound on the length is proved once and the
-/// values certified, a hundred times finer while the digits are not there.
-fn solve_to_digits(
-    game: &Game,
-    x: &mut [u64],
-    digits: usize,
-    every: usize,
-    stage: &crate::progress::Stage,
-) -> Result<Race, RelativeError> {
-    let coarse = (every > 0).then(|| game.coarse());
-    let mut tolerance = 10f64.powi(-(digits as i32 + 2));
-    let mut u = None;
-    let mut done = 0;
-    loop {
-        while done < MAX_SWEEPS {
-            stage.advance(done as u64);
-            done += 1;
-            let (win_moved, turn_moved) =
-                game.sweep_parallel(x).ok_or(RelativeError::NotCertified)?;
-            let length = game.length_estimate(x);
-            let win = win_moved as f64 / (1u128 << WIN_BITS) as f64;
-            let turn = turn_moved as f64 / (1u128 << TURN_BITS) as f64;
-            if win.max(turn) * length <= tolerance {
-                break;
-            }
-            if let Some(coarse) = &coarse {
-                if done % every == 0 {
-                    game.correct(coarse, x);
+        Schedule::Digits => {
+            // Sweep until the last sweep's changes times the expected length are below the
+            // tolerance (a sweep's residual is at most its largest change), prove the bound on
+            // the length once, certify; a hundred times finer while the digits are not there.
+            let mut tolerance = 10f64.powi(-(digits as i32 + 2));
+            let mut u = None;
+            let mut done = 0;
+            loop {
+                while done < MAX_SWEEPS {
+                    stage.advance(done as u64);
+                    done += 1;
+                    let (win_moved, turn_moved) = game
+                        .sweep_parallel(&mut x)
+                        .ok_or(RelativeError::NotCertified)?;
+                    let length = game.length_estimate(&x);
+                    let win = win_moved as f64 / (1u128 << WIN_BITS) as f64;
+                    let turn = turn_moved as f64 / (1u128 << TURN_BITS) as f64;
+                    if win.max(turn) * length <= tolerance {
+                        break;
+                    }
                 }
+                let bound = match u {
+                    Some(u) => u,
+                    None => *u.insert(game.length_bound(&x).ok_or(RelativeError::NotCertified)?),
+                };
+                let race = certify(&game, &x, bound, digits);
+                if race.complete || done >= MAX_SWEEPS {
+                    return Ok(race);
+                }
+                tolerance /= 100.0;
             }
         }
-        let bound = match u {
-            Some(u) => u,
-            None => *u.insert(game.length_bound(x).ok_or(RelativeError::NotCertified)?),
-        };
-        let race = certify(game, x, bound, digits);
-        if race.complete || done >= MAX_SWEEPS {
-            return Ok(race);
-        }
-        tolerance /= 100.0;
     }
 }
 
@@ -650,42 +633,6 @@ mod tests {
                 assert_eq!(seconds, digits.ceil() as u64)
             }
             other => panic!("{other:?}"),
-        }
-    }
-}
-
-#[cfg(test)]
-mod experiment {
-    use super::*;
-    use crate::board::builtin;
-    use crate::test_util::board;
-
-    fn run(level: &RollLevel, players: usize, every: usize, name: &str) {
-        let game = game(level, players);
-        let mut x = vec![0u64; game.states() * game.components()];
-        let stage = crate::progress::Stage::begin("x", None);
-        let t0 = std::time::Instant::now();
-        let r = solve_to_digits(&game, &mut x, 12, every, &stage).unwrap();
-        eprintln!(
-            "{name} every {every}: {:?} complete {} {:?} {:?}",
-            t0.elapsed(),
-            r.complete,
-            r.seats[0].win.certified(12),
-            r.expected_rounds.certified(12)
-        );
-    }
-
-    #[test]
-    fn experiment() {
-        let mb = builtin("milton-bradley").unwrap();
-        let level = common_rolls(&[&mb; 3]).unwrap();
-        for every in [1, 2] {
-            run(&level, 3, every, "mb3");
-        }
-        let b = board("size = 50\nsnakes = [[48, 12], [44, 30], [36, 6], [27, 9], [16, 4]]\nladders = [[2, 19], [8, 25], [21, 39], [33, 46]]\n");
-        let level = common_rolls(&[&b; 4]).unwrap();
-        for every in [1, 0] {
-            run(&level, 4, every, "b50x4");
         }
     }
 }
