@@ -16,27 +16,23 @@ mod ends;
 mod linked;
 mod links;
 mod player;
-mod rest;
 mod roll_level;
 mod rolls;
 mod rows;
 mod run;
 mod size;
-mod words;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Debug;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
-use std::ops::Deref;
-use std::rc::Rc;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 pub use compound::compound_move;
-use compound::RollsMemo;
+use compound::{compound_move_memo, RollsMemo};
 pub use count::{check_counted_layers, first_endless, Counted, StatesTooMany};
 pub use endless::{endless_turn, endless_turn_sentence, turn_loop};
 pub use linked::{LinkedChain, LinkedTurn};
@@ -45,9 +41,8 @@ pub(crate) use player::{on_player_chain, on_player_game};
 pub use player::{stateful_game, Memory, PlayerChain, PlayerGame};
 pub use roll_level::{Ends, RollLevel, RollMove, RollSquares};
 pub use rolls::{Rolled, Rolls};
-use rows::{ChainTurns, Kept, PendingTurn};
+use rows::{ChainTurns, PendingTurn};
 pub use size::{check_fits, ChainSize, ChainTooBig, CHAIN_BYTES_LIMIT};
-use words::Law;
 
 use crate::board::{Board, Square};
 use crate::game::{Capabilities, PlayerState, RollGame, SingleBoard, StatefulBoard};
@@ -268,15 +263,6 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         model: &M,
         limit: usize,
     ) -> Result<Chain<S>, ChainTooLarge> {
-        Chain::build_with(model, limit, |s| Kept::<Rc<Law<S>>, _>::Big(model.turn(s)))
-    }
-
-    /// [`Chain::build_limited`] with each state's turn from `turn_of`, in words or not.
-    fn build_with<M: TurnModel<State = S>, L: Deref<Target = Law<S>>>(
-        model: &M,
-        limit: usize,
-        turn_of: impl Fn(&S) -> Kept<L, Turn<S>>,
-    ) -> Result<Chain<S>, ChainTooLarge> {
         let start = model.start();
         let mut found: HashMap<S, usize, BuildHasherDefault<WordHasher>> = HashMap::default();
         found.insert(start.clone(), 0);
@@ -306,10 +292,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
                     order.len() - 1
                 }
             };
-            turns[i] = Some(match turn_of(&state) {
-                Kept::Words(law) => PendingTurn::of_turn(law.turn(), &mut index),
-                Kept::Big(turn) => PendingTurn::of_turn(turn, &mut index),
-            });
+            turns[i] = Some(PendingTurn::of_turn(model.turn(&state), &mut index));
             if too_large {
                 return Err(ChainTooLarge { limit });
             }
@@ -414,17 +397,14 @@ impl<'a> Chain<Square> {
                 squares,
                 Default::default(),
             )),
-            laws: rest::Laws::with_capacity(squares),
+            walk: links::LinkWalk::with_capacity(squares),
         };
-        let turn_of = |s: &Square| rest::turn(&model.game, s, &model.memo, &model.laws);
-        let Ok(mut chain) = Chain::build_with(&model, usize::MAX, turn_of) else {
-            unreachable!("no limit")
-        };
+        let mut chain = Chain::build(&model);
         // SingleBoard has no lost turns: every chain turn is a whole fresh turn.
         let whole = |s: &Square| model.game.skip(s).is_none();
         let index_of = |s: &Square| chain.index_of(s);
         let links = links::index_links(
-            &model.laws.links(),
+            &model.walk.records(),
             &chain.states,
             chain.transient,
             index_of,
@@ -436,12 +416,12 @@ impl<'a> Chain<Square> {
 }
 
 /// [`SingleBoard`] under unlimited roll-again, its in-turn rolls kept across turns
-/// ([`compound::RollsMemo`]) and each square's turn summed from the next square's
-/// ([`rest`]): the same turns, fewer rolls worked out and fewer sums.
+/// ([`compound::RollsMemo`]) and each turn's run of top throws walked for the links
+/// ([`links::LinkWalk`]): the same turns, fewer rolls worked out.
 struct MemoBoard<'a> {
     game: SingleBoard<'a>,
     memo: RollsMemo<Square>,
-    laws: rest::Laws<Square>,
+    walk: links::LinkWalk<Square>,
 }
 
 impl TurnModel for MemoBoard<'_> {
@@ -456,10 +436,8 @@ impl TurnModel for MemoBoard<'_> {
     }
 
     fn turn(&self, state: &Square) -> Turn<Square> {
-        match rest::turn(&self.game, state, &self.memo, &self.laws) {
-            Kept::Words(law) => law.turn(),
-            Kept::Big(turn) => turn,
-        }
+        self.walk.walk(&self.game, state, &self.memo);
+        compound_move_memo(&self.game, state, &self.memo)
     }
 }
 

@@ -6,12 +6,6 @@ use num_rational::BigRational;
 
 use super::{Turn, TurnRewards};
 
-/// A number (or a row of them) in words, or as big rationals when it did not fit.
-pub(super) enum Kept<W, B> {
-    Words(W),
-    Big(B),
-}
-
 /// A row of (state index, probability).
 type BigRow = Vec<(usize, BigRational)>;
 
