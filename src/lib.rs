@@ -71,7 +71,7 @@ pub mod internals {
     pub use crate::board::format::{load_spec, parse_spec, read_text, MAX_FILE_BYTES};
     pub use crate::board::leetcode::board_file as leetcode_board_file;
     // The chain, the game's one model and the exact arithmetic.
-    pub use crate::chain::{turn_loop, Chain, ChainTooBig, LinkedChain, RollLevel};
+    pub use crate::chain::{turn_loop, Chain, ChainTooBig, LinkedChain, Numbered, RollLevel};
     pub use crate::exact::order::{
         elimination_order, entries_after_fill, inverse, markowitz, permute_entries,
     };

@@ -82,12 +82,7 @@ impl<S: Clone + Eq + Hash> LinkWalk<S> {
     /// Walks the run of top throws from `state` (with the in-turn rolls in `rolls`, a game as
     /// [`RollsMemo`] says) until a square already walked, a square whose rolls all end the
     /// turn or go on to several squares, or a cycle, and records the squares walked.
-    pub(super) fn walk<G: RollGame<State = S>>(
-        &self,
-        game: &G,
-        state: &S,
-        rolls: &RollsMemo<S>,
-    ) {
+    pub(super) fn walk<G: RollGame<State = S>>(&self, game: &G, state: &S, rolls: &RollsMemo<S>) {
         let mut marks = self.marks.borrow_mut();
         let mut scratch = self.scratch.borrow_mut();
         let mut walk = Vec::new();

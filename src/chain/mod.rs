@@ -26,6 +26,7 @@ use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Debug;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::ops::Deref;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -197,6 +198,73 @@ impl Hasher for WordHasher {
     }
 }
 
+/// A chain's states, numbered with the transient ones first, each group in the states' order,
+/// and which of them is the start: what [`Chain`] and [`LinkedChain`] share (each derefs to
+/// it).
+#[derive(Clone, Debug)]
+pub struct Numbered<S> {
+    states: Vec<S>,
+    transient: usize,
+    start: usize,
+}
+
+impl<S: Clone + Ord> Numbered<S> {
+    /// The states found (`order`, the start first) numbered, with the old index of each new
+    /// index and the new index of each old one.
+    fn of(order: &[S], is_final: impl Fn(&S) -> bool) -> (Numbered<S>, Vec<usize>, Vec<usize>) {
+        let mut ids: Vec<usize> = (0..order.len()).collect();
+        ids.sort_by(|&a, &b| {
+            let (fa, fb) = (is_final(&order[a]), is_final(&order[b]));
+            fa.cmp(&fb).then_with(|| order[a].cmp(&order[b]))
+        });
+        let mut new_id = vec![0; order.len()];
+        for (new, &old) in ids.iter().enumerate() {
+            new_id[old] = new;
+        }
+        let numbered = Numbered {
+            states: ids.iter().map(|&i| order[i].clone()).collect(),
+            transient: ids.iter().filter(|&&i| !is_final(&order[i])).count(),
+            start: new_id[0],
+        };
+        (numbered, ids, new_id)
+    }
+}
+
+impl<S> Numbered<S> {
+    /// All reachable states: transient ones first, then final ones.
+    pub fn states(&self) -> &[S] {
+        &self.states
+    }
+
+    /// The number of transient states (they are `states()[..transient_count()]`).
+    pub fn transient_count(&self) -> usize {
+        self.transient
+    }
+
+    /// The index of the start state.
+    pub fn start(&self) -> usize {
+        self.start
+    }
+}
+
+impl<S: Ord> Numbered<S> {
+    /// The index of `state`, if it is reachable.
+    pub fn index_of(&self, state: &S) -> Option<usize> {
+        let (t, f) = self.states.split_at(self.transient);
+        t.binary_search(state)
+            .ok()
+            .or_else(|| f.binary_search(state).ok().map(|i| i + self.transient))
+    }
+}
+
+impl<S> Deref for Chain<S> {
+    type Target = Numbered<S>;
+
+    fn deref(&self) -> &Numbered<S> {
+        &self.numbered
+    }
+}
+
 /// A state from which the game can never end, and the cycle it is caught in.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
@@ -235,9 +303,7 @@ pub struct ChainTooLarge {
 /// ones. `Q` is the transient-to-transient part of the transition matrix.
 #[derive(Clone, Debug)]
 pub struct Chain<S> {
-    states: Vec<S>,
-    transient: usize,
-    start: usize,
+    numbered: Numbered<S>,
     /// The transient states' rows, rewards and whether each can go on for ever.
     rows: ChainTurns,
     /// Per transient state: its turn as ending rolls and the turn of another state (empty
@@ -300,54 +366,17 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         turns.resize_with(order.len(), || None);
         drop(stage);
 
-        // Renumber: transient states first, each group in the states' order.
-        let mut ids: Vec<usize> = (0..order.len()).collect();
-        ids.sort_by(|&a, &b| {
-            let fa = model.is_final(&order[a]);
-            let fb = model.is_final(&order[b]);
-            fa.cmp(&fb).then_with(|| order[a].cmp(&order[b]))
-        });
-        let mut new_id = vec![0; order.len()];
-        for (new, &old) in ids.iter().enumerate() {
-            new_id[old] = new;
-        }
-        let transient = ids.iter().filter(|&&i| !model.is_final(&order[i])).count();
-        let pending = ids[..transient]
+        let (numbered, ids, new_id) = Numbered::of(&order, |s| model.is_final(s));
+        let pending = ids[..numbered.transient]
             .iter()
             .map(|&old| turns[old].take().expect("transient states have a turn"))
             .collect();
         let rows = ChainTurns::assemble(pending, &new_id);
-        let states = ids.iter().map(|&i| order[i].clone()).collect();
         Ok(Chain {
-            states,
-            transient,
-            start: new_id[0],
+            numbered,
             rows,
             links: Vec::new(),
         })
-    }
-
-    /// All reachable states: transient ones first, then final ones.
-    pub fn states(&self) -> &[S] {
-        &self.states
-    }
-
-    /// The number of transient states (they are `states()[..transient_count()]`).
-    pub fn transient_count(&self) -> usize {
-        self.transient
-    }
-
-    /// The index of the start state.
-    pub fn start(&self) -> usize {
-        self.start
-    }
-
-    /// The index of `state`, if it is reachable.
-    pub fn index_of(&self, state: &S) -> Option<usize> {
-        let (t, f) = self.states.split_at(self.transient);
-        t.binary_search(state)
-            .ok()
-            .or_else(|| f.binary_search(state).ok().map(|i| i + self.transient))
     }
 
     /// The transitions of transient state `i`: (state index, probability), sorted by index.

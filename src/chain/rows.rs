@@ -82,11 +82,6 @@ impl ChainTurns {
     pub(super) fn columns(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.rows[i].iter().map(|(j, _)| *j)
     }
-
-    /// The number of transient states.
-    pub(super) fn len(&self) -> usize {
-        self.endless.len()
-    }
 }
 
 #[cfg(test)]
