@@ -8,6 +8,7 @@
 //! holds its one outcome in `entries`; a random cell points to its weighted outcomes, one of
 //! which is drawn exactly by its integer weight (`Weighted`).
 
+use super::engine::{Player, Roll};
 use super::fast::FastPlay;
 use super::stream::{Dice, Weighted};
 use crate::board::{Board, RollAgain, Square, Throw};
@@ -361,6 +362,44 @@ impl Table {
             .filter(|&s| reach[s] && !ends[s])
             .map(|s| s as Square)
             .collect()
+    }
+}
+
+/// A seat of a race on a board whose state is the square: its state is the token's row, a
+/// turn is [`Table::play_roll`] until a roll ends it.
+impl Player for Table {
+    type State = u32;
+    type Scratch = ();
+
+    fn start(&self) -> u32 {
+        self.start_row
+    }
+
+    fn square(&self, row: &u32) -> Square {
+        Table::square(self, *row)
+    }
+
+    fn is_final(&self, row: &u32) -> bool {
+        *row == self.finish_row
+    }
+
+    fn turn(&self, row: u32, dice: &mut Dice, _: &mut (), seen: &mut impl FnMut(&Roll)) -> u32 {
+        let mut turn = Turn::at(row);
+        loop {
+            let from = turn.row;
+            let rolled = self.play_roll(dice, &mut turn);
+            seen(&Roll {
+                sum: rolled.sum,
+                from: Table::square(self, from),
+                to: Table::square(self, turn.row),
+                tally: rolled.tally,
+                points: 0,
+                forfeited: rolled.forfeited,
+            });
+            if rolled.turn_ends {
+                return turn.row;
+            }
+        }
     }
 }
 
