@@ -11,20 +11,22 @@
 //! counts turns, rolls and scores, applies the knock-off rule, and stops a game at the cap.
 //! [`simulate_one`] and [`simulate_seats`] run it over seeded chunks.
 //!
-//! # How it plays any board
+//! # How it plays a board whose state is the square
 //!
 //! Every roll goes through the [`Table`] (generated from [`crate::game::turn_steps`]): a throw
 //! drawn exactly by its integer weight among the dice's sums, its effect on the turn from
 //! [`crate::game::throw_effect`] (the forfeit rule has no other definition), then the cell's
 //! outcome, drawn by its integer weight when a chance square or a tile makes the roll random
-//! ([`Table::play_roll`]).
+//! ([`Table::play_roll`]). (The turn machine itself, `simulate::stateful`'s player, plays such
+//! a board too, at about twice the instructions per roll: 409 against 210 on Milton Bradley
+//! with `roll_again = 3`, so the table stays.)
 //!
 //! # How the standard game is fast
 //!
 //! One fair die, no chance square or tile, no forfeit: the lockstep loop of `simulate::fast`.
 //! Its faces come in batches from one 64-bit word each (`simulate::stream::FaceBatch`), and the
-//! spelled-out loop draws the very same faces for such a board ([`Table::engine_roll`]), so
-//! both loops play the very same games; a test holds them to it.
+//! table's player draws the very same faces for such a board ([`Table::engine_roll`]), so
+//! [`play_game`] on the lanes plays the very same games; a test holds them to it.
 //!
 //! # Reproducibility
 //!
@@ -38,7 +40,7 @@ use super::fast::{self, LANES};
 use super::race::RaceSimOptions;
 use super::stateful::Scores;
 use super::stream::Dice;
-use super::table::{RollTally, Table, Turn};
+use super::table::{RollTally, Table};
 use super::{finish, par_chunks, SimOptions, Simulation};
 use crate::board::Square;
 
@@ -172,8 +174,6 @@ pub(super) struct Lane {
     pub(super) dice: Dice,
     /// The dice as they were when this game began (to replay it).
     at_start: Dice,
-    /// The turn in progress (its `row`: the token's; the fast loop keeps the row elsewhere).
-    turn: Turn,
     /// Rolls of this game (in the fast loop: set when it ends).
     pub(super) rolls: u64,
     /// Completed turns of this game (in the fast loop: up to its last stop or flush).
@@ -182,11 +182,10 @@ pub(super) struct Lane {
 }
 
 impl Lane {
-    fn new(table: &Table, dice: Dice, game: u64) -> Lane {
+    fn new(dice: Dice, game: u64) -> Lane {
         Lane {
             at_start: dice.clone(),
             dice,
-            turn: Turn::at(table.start_row),
             rolls: 0,
             turns: 0,
             game,
@@ -199,7 +198,7 @@ pub fn run_chunk(table: &Table, seed: u64, chunk: u64, games: u64, max_turns: u6
     play_chunk(table, seed, chunk, games, max_turns, table.fast().is_some())
 }
 
-/// [`run_chunk`] on the fast loop (`fast`, when the table has one) or the spelled-out loop.
+/// [`run_chunk`] on the fast loop (`fast`, when the table has one) or [`play_game`] on the lanes.
 fn play_chunk(
     table: &Table,
     seed: u64,
@@ -209,9 +208,14 @@ fn play_chunk(
     fast: bool,
 ) -> Tally {
     let mut tally = Tally::default();
+    if max_turns == 0 {
+        // A cap of no turns stops every game before its first roll (as on every route).
+        tally.capped = games;
+        return tally;
+    }
     let lanes_here = (LANES as u64).min(games);
     let mut lanes: Vec<Lane> = (0..lanes_here)
-        .map(|l| Lane::new(table, Dice::new(seed, chunk * LANES as u64 + l), l))
+        .map(|l| Lane::new(Dice::new(seed, chunk * LANES as u64 + l), l))
         .collect();
     let mut started = lanes_here;
     let mut run = Run {
@@ -224,20 +228,46 @@ fn play_chunk(
     };
     match table.fast() {
         Some(play) if fast => fast::play(&mut run, play, &mut lanes),
-        _ => {
-            // One roll at a time, every rule spelled out. Round-robin over the lanes like the
-            // fast loop, so games go to the same streams.
-            let mut active: Vec<usize> = (0..lanes.len()).collect();
-            while !active.is_empty() {
-                active.retain(|&l| {
-                    let lane = &mut lanes[l];
-                    let (_, done) = general_step(table, lane, &mut run.tally.totals, max_turns);
-                    done.is_none() || run.end_game(lane, done)
-                });
-            }
-        }
+        _ => play_lanes(&mut run, &mut lanes),
     }
     tally
+}
+
+/// Plays the chunk's games with every rule spelled out, one whole game at a time on each lane
+/// ([`play_game`] with the table as the player). A lane takes the chunk's next game when the
+/// game it plays ends, in the order of the fast loop's rounds (one roll per lane per round):
+/// by the rolls its lane has played, then by lane; so games go to the same streams.
+fn play_lanes(run: &mut Run, lanes: &mut [Lane]) {
+    let mut room = Room::default();
+    // Per lane: the round its game ends in and how it ends; `None` once the lane has no game.
+    let mut ends: Vec<Option<(u64, Played)>> = vec![None; lanes.len()];
+    let mut play = |lane: &mut Lane, run: &mut Run, clock: u64| {
+        let totals = &mut run.tally.totals;
+        let played = play_game(
+            &[run.table],
+            false,
+            run.max_turns,
+            &mut lane.dice,
+            &mut room,
+            &mut |_, _, r| totals.add(&r.tally),
+        );
+        Some((clock + played.rolls, played))
+    };
+    for (lane, end) in lanes.iter_mut().zip(&mut ends) {
+        *end = play(lane, run, 0);
+    }
+    while let Some(l) = (0..lanes.len())
+        .filter(|&l| ends[l].is_some())
+        .min_by_key(|&l| ends[l].map(|(clock, _)| clock))
+    {
+        let (clock, played) = ends[l].expect("a lane with a game");
+        let lane = &mut lanes[l];
+        lane.rolls = played.rolls;
+        ends[l] = match run.end_game(lane, Some(played.won.map(|(_, turns)| turns))) {
+            true => play(lane, run, clock),
+            false => None,
+        };
+    }
 }
 
 /// What a chunk's lanes share while it runs.
@@ -268,55 +298,11 @@ impl Run<'_> {
         }
         // The next game, in place (the lane keeps its dice).
         lane.at_start.clone_from(&lane.dice);
-        lane.turn = Turn::at(self.table.start_row);
         lane.rolls = 0;
         lane.turns = 0;
         lane.game = *self.started;
         *self.started += 1;
         true
-    }
-}
-
-/// One roll with every rule spelled out ([`Table::play_roll`]), adding its tallies to
-/// `totals`. Returns the throw's sum, and `Some(Some(turns))` when the game finished,
-/// `Some(None)` when it hit the turn cap, `None` when it goes on.
-fn general_step(
-    table: &Table,
-    lane: &mut Lane,
-    totals: &mut RollTally,
-    max_turns: u64,
-) -> (u32, Option<Option<u64>>) {
-    let rolled = table.engine_roll(&mut lane.dice, &mut lane.turn);
-    lane.rolls += 1;
-    totals.add(&rolled.tally);
-    lane.turns += u64::from(rolled.turn_ends);
-    let done = if lane.turn.row == table.finish_row {
-        Some(Some(lane.turns))
-    } else if lane.turns >= max_turns {
-        Some(None)
-    } else {
-        None
-    };
-    (rolled.sum, done)
-}
-
-/// Replays a recorded game and returns its throws (the sum of the dice; the face for one die),
-/// turn by turn. The replay plays the spelled-out rules (the general loop), so it also checks
-/// the fast loop that recorded the game.
-pub fn replay(table: &Table, record: &GameRecord, max_turns: u64) -> Vec<Vec<u32>> {
-    let mut lane = Lane::new(table, record.dice.clone(), 0);
-    let mut totals = RollTally::default();
-    let mut turns: Vec<Vec<u32>> = vec![Vec::new()];
-    loop {
-        let before = lane.turns;
-        let (sum, done) = general_step(table, &mut lane, &mut totals, max_turns);
-        turns.last_mut().expect("a turn").push(sum);
-        if done.is_some() {
-            return turns;
-        }
-        if lane.turns > before {
-            turns.push(Vec::new());
-        }
     }
 }
 
@@ -510,9 +496,14 @@ pub(crate) fn simulate_one<P: Player>(
     (finish(options, tally, &replayed, Vec::new()), scores)
 }
 
-/// Replays a game [`simulate_one`] recorded: its throws turn by turn (an empty list for a
-/// turn without a roll).
-fn replay_one<P: Player>(player: &P, record: &GameRecord, max_turns: u64) -> Vec<Vec<u32>> {
+/// Replays a recorded game of one player: its throws turn by turn (an empty list for a turn
+/// without a roll). On the table's route the replay plays the spelled-out rules, so it also
+/// checks the fast loop that recorded the game.
+pub(super) fn replay_one<P: Player>(
+    player: &P,
+    record: &GameRecord,
+    max_turns: u64,
+) -> Vec<Vec<u32>> {
     let mut dice = record.dice.clone();
     let mut turns: Vec<Vec<u32>> = Vec::new();
     let played = play_game(

@@ -128,7 +128,7 @@ pub fn simulate_race(
             return Err(KnockOffError::SizesDiffer(first.size(), b.size()));
         }
     }
-    let tables: Vec<Table> = boards.iter().map(|b| Table::new(b)).collect();
+    let tables: Vec<Table> = boards.iter().map(|b| Table::for_seat(b)).collect();
     let seats: Vec<&Table> = tables.iter().collect();
     let tally = simulate_seats(&seats, options, RACE_STREAMS, progress);
     Ok(RaceSimulation {

@@ -184,6 +184,15 @@ impl Table {
         }
     }
 
+    /// The table of a seat of a race: without the lockstep loop, so that every throw is drawn by
+    /// its weight ([`Table::play_roll`]; the loop's batches of faces serve one player only).
+    pub fn for_seat(board: &Board) -> Table {
+        Table {
+            fast: None,
+            ..Table::new(board)
+        }
+    }
+
     /// Set when the interleaved fast loop plays the board: one fair die (a throw is a face,
     /// drawn in batches), no random cell, no forfeit, a roll's row and tallies that pack in a
     /// word ([`FastPlay`]).
@@ -365,8 +374,9 @@ impl Table {
     }
 }
 
-/// A seat of a race on a board whose state is the square: its state is the token's row, a
-/// turn is [`Table::play_roll`] until a roll ends it.
+/// A player on a board whose state is the square: its state is the token's row, a turn is
+/// [`Table::engine_roll`] until a roll ends it (for a seat of a race, built by
+/// [`Table::for_seat`], every throw drawn by its weight).
 impl Player for Table {
     type State = u32;
     type Scratch = ();
@@ -387,7 +397,7 @@ impl Player for Table {
         let mut turn = Turn::at(row);
         loop {
             let from = turn.row;
-            let rolled = self.play_roll(dice, &mut turn);
+            let rolled = self.engine_roll(dice, &mut turn);
             seen(&Roll {
                 sum: rolled.sum,
                 from: Table::square(self, from),
