@@ -25,7 +25,7 @@
 //!
 //! One fair die, no chance square or tile, no forfeit: the lockstep loop of `simulate::fast`.
 //! Its faces come in batches from one 64-bit word each (`simulate::stream::FaceBatch`), and the
-//! table's player draws the very same faces for such a board ([`Table::engine_roll`]), so
+//! table's player draws the very same faces for such a board ([`Table::play_roll`]), so
 //! [`play_game`] on the lanes plays the very same games; a test holds them to it.
 //!
 //! # Reproducibility

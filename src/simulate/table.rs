@@ -184,8 +184,8 @@ impl Table {
         }
     }
 
-    /// The table of a seat of a race: without the lockstep loop, so that every throw is drawn by
-    /// its weight ([`Table::play_roll`]; the loop's batches of faces serve one player only).
+    /// The table of a seat of a race: without the lockstep loop, so that [`Table::play_roll`]
+    /// draws every throw by its weight (the loop's batches of faces serve one player only).
     pub fn for_seat(board: &Board) -> Table {
         Table {
             fast: None,
@@ -254,19 +254,12 @@ impl Table {
         (self.entries[i] & ROW_BITS) as u32 / self.width
     }
 
-    /// One roll of the turn `turn`: a throw drawn by its weight, its effect on the turn from
-    /// [`game::throw_effect`], then the cell's outcome (drawn by its weight in a random cell).
+    /// One roll of the turn `turn`: a throw drawn by its weight (on a board the lockstep loop
+    /// plays, the next face of the die's batches, [`Dice::face`], as that loop draws it), its
+    /// effect on the turn from [`game::throw_effect`], then the cell's outcome (drawn by its
+    /// weight in a random cell).
     #[inline]
     pub fn play_roll(&self, dice: &mut Dice, turn: &mut Turn) -> Rolled {
-        let i = self.throw_pick.pick(dice);
-        self.play_throw(i, dice, turn)
-    }
-
-    /// The single-player engine's roll: [`Table::play_roll`], except that on a board the fast
-    /// loop plays the throw is the next face of the die's batches ([`Dice::face`]), as the fast
-    /// loop draws it.
-    #[inline]
-    pub fn engine_roll(&self, dice: &mut Dice, turn: &mut Turn) -> Rolled {
         let i = match &self.fast {
             Some(f) => dice.face(&f.batch) as usize,
             None => self.throw_pick.pick(dice),
@@ -375,7 +368,7 @@ impl Table {
 }
 
 /// A player on a board whose state is the square: its state is the token's row, a turn is
-/// [`Table::engine_roll`] until a roll ends it (for a seat of a race, built by
+/// [`Table::play_roll`] until a roll ends it (for a seat of a race, built by
 /// [`Table::for_seat`], every throw drawn by its weight).
 impl Player for Table {
     type State = u32;
@@ -397,7 +390,7 @@ impl Player for Table {
         let mut turn = Turn::at(row);
         loop {
             let from = turn.row;
-            let rolled = self.engine_roll(dice, &mut turn);
+            let rolled = self.play_roll(dice, &mut turn);
             seen(&Roll {
                 sum: rolled.sum,
                 from: Table::square(self, from),
