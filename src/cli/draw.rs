@@ -6,10 +6,10 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 use ladders::analysis::{Expectation, FloatExpectation};
-use ladders::internals::count;
-use ladders::internals::{probability, to_f64};
 use ladders::report::board_svg;
+use ladders::report::count;
 use ladders::report::{draw_json, write_draw as write_text, DrawOptions, Heat};
+use ladders::report::{probability, to_f64};
 use ladders::Game;
 
 use super::board_args::BoardArgs;

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 use ladders::analysis::Moments;
 use ladders::analysis::Score;
-use ladders::internals::fixed;
 use ladders::report::exact_text;
+use ladders::report::fixed;
 use ladders::report::write_moments;
 use ladders::report::{
     expect_float_json as float_to_json, expect_json as to_json, write_expect as write_text,

@@ -5,9 +5,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
-use ladders::internals::printable;
-use ladders::internals::{parse_turns, read_sample};
+use ladders::report::printable;
 use ladders::report::{write_verify as write_text, CheckJson, Report, VerifyJson, VerifyReport};
+use ladders::simulate::{parse_turns, read_sample};
 use ladders::{Game, Sample};
 
 use super::board_args::{claim_stdin, BoardArgs};

@@ -47,6 +47,10 @@ pub use squares::{
     write_text as write_squares, Format as SquaresFormat,
 };
 pub use text::exact_text;
+// The numbers and words every report writes with: decimals of exact numbers, counts, and a
+// user's text echoed safely in a message.
+pub use crate::num::decimal::{fixed, probability, to_f64};
+pub use crate::text::{count, echo, echo_plain, printable, thousands};
 pub use verify::{write_text as write_verify, VerifyReport};
 
 // The JSON views the commands write (each beside the result it shows, `docs/json-output.md`):

@@ -5,7 +5,8 @@
 
 use ladders::analysis::{DistributionOptions, Expectation};
 use ladders::board::{Board, DieChoice, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::internals::{sqrt_fixed, to_f64};
+use ladders::internals::sqrt_fixed;
+use ladders::report::to_f64;
 use ladders::report::{board_svg, DrawOptions, Heat};
 use ladders::report::{DistributionJson, ExtremesJson, RaceJson};
 use ladders::{Error, Game, Race};
