@@ -47,10 +47,10 @@ pub(crate) mod game;
 pub(crate) mod num;
 pub(crate) mod text;
 
-/// Not the library's interface: the items the integration tests, the benchmarks, the examples,
-/// the doctests of crate-internal items and the web shell still reach below the façade, each
-/// from the crate-internal module that defines it. The command line uses the documented API
-/// only. A caller uses [`Game`] and the documented modules; an item leaves this list when its
+/// Not the library's interface: the items the integration tests, the benchmarks, the examples
+/// and the doctests of crate-internal items still reach below the façade, each from the
+/// crate-internal module that defines it. The command line and the Python and web shells use
+/// the documented API only. A caller uses [`Game`] and the documented modules; an item leaves this list when its
 /// last user does.
 #[doc(hidden)]
 pub mod internals {
@@ -74,7 +74,7 @@ pub mod internals {
         next_streak, nudge, roll, roll_deciding, throw_effect, turn_step, turn_steps, SingleBoard,
         ThrowEffect,
     };
-    pub use crate::num::decimal::{scientific, sqrt_fixed};
+    pub use crate::num::decimal::scientific;
     // Two players who choose, and races' own routes.
     pub use crate::choice::duel::{
         certify, evaluate_float, from_policy, greedy, solve_float, Strategy,

@@ -504,7 +504,7 @@ pub fn certified_digits(
 /// # Examples
 ///
 /// ```
-/// use ladders::internals::sqrt_fixed;
+/// use ladders::report::sqrt_fixed;
 /// use num_rational::BigRational;
 /// assert_eq!(sqrt_fixed(&BigRational::from_integer(2.into()), 5), "1.41421");
 /// assert_eq!(sqrt_fixed(&BigRational::from_integer(4.into()), 3), "2.000");
