@@ -40,14 +40,16 @@
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Signed, ToPrimitive, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 
 use super::decay::{dyadic_integers, Extreme};
 use crate::analysis::spectral::TransientQ;
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::{Bounds, CertifiedChain};
-use crate::num::decimal::{decade, format_scaled, over_power_of_ten, pow10, round_scaled, to_f64};
+use crate::num::decimal::{decade, format_scaled, over_power_of_ten, round_scaled, to_f64};
 use crate::num::dyadic;
+use crate::num::gcd::gcd;
+use crate::num::scaled::Scaled;
 
 mod settling;
 
@@ -298,67 +300,94 @@ fn round(x: &BigRational, up: bool) -> BigRational {
     dyadic::bound(x.numer(), x.denom(), BITS, up)
 }
 
-/// `x^n` for `x >= 0`, x and then every product rounded up (or down) to about [`BITS`]
-/// significant bits ([`dyadic::pow_rounded`]): an upper (or lower) bound of the exact power
-/// with short numbers.
-fn pow_rounded(x: &BigRational, n: usize, up: bool) -> BigRational {
-    dyadic::pow_rounded(&round(x, up), n, BITS, up)
+/// `x^n` for `x >= 0`, rounded up (or down) to about [`BITS`] significant bits after every
+/// product ([`Scaled::pow_rounded`]): an upper (or lower) bound of the exact power with short
+/// numbers.
+fn pow_rounded(x: &Scaled, n: usize, up: bool) -> Scaled {
+    x.round(BITS, up).pow_rounded(n, BITS, up)
 }
 
 /// `x y` for `x, y >= 0`, rounded up to about [`BITS`] significant bits.
-fn times_up(x: &BigRational, y: &BigRational) -> BigRational {
-    round(&(x * y), true)
+fn times_up(x: &Scaled, y: &Scaled) -> Scaled {
+    x.times(y).round(BITS, true)
 }
 
-/// `x` rounded to `decimals` digits after the point (as `decimal::fixed` rounds), as a
-/// fraction in lowest terms, and its text (without trailing zeros: the text is exactly the
-/// fraction).
-fn decimal(x: &BigRational, decimals: usize) -> (BigRational, String) {
+/// `x / y` for `x >= 0` and `y > 0`, in lowest terms (one Lehmer gcd).
+fn quotient(x: &Scaled, y: &Scaled) -> BigRational {
+    let ((xn, xd), (yn, yd)) = (x.lowest_terms(), y.lowest_terms());
+    let (n, d) = (xn * yd, xd * yn);
+    let g = gcd(&n, &d);
+    BigRational::new_raw(n / &g, d / g)
+}
+
+/// `x` rounded to `decimals` digits after the point (as `decimal::rounded`), as a fraction in
+/// lowest terms, the same number as [`Scaled`], and its text (without trailing zeros: the text
+/// is exactly the fraction).
+fn decimal(x: &BigRational, decimals: usize) -> (BigRational, Scaled, String) {
     let n = round_scaled(x, decimals);
+    // `fixed` of the rounded number: rounding n / 10^decimals again gives n.
     let text = format_scaled(&n, decimals);
+    let scaled = Scaled::integer(n.clone()).times(&Scaled::pow10(-(decimals as i64)));
+    let y = over_power_of_ten(n, decimals);
     let text = match text.contains('.') {
         true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
         false => text,
     };
-    (over_power_of_ten(n, decimals), text)
+    (y, scaled, text)
 }
 
 /// The smallest decimal of one significant digit at least `x > 0`, as a fraction and text.
-fn one_digit_up(x: &BigRational) -> (BigRational, String) {
-    let mut e = decade(x);
-    let mut digit = (x / pow10(e)).ceil().to_integer().to_u32().unwrap_or(10);
+fn one_digit_up(x: &Scaled) -> (BigRational, String) {
+    let mut e = decade(&x.to_rational());
+    let mut digit = x.div_ceil(&Scaled::pow10(e)).to_u32().unwrap_or(10);
     if digit >= 10 {
         digit = 1;
         e += 1;
     }
     (
-        BigRational::from_integer(BigInt::from(digit)) * pow10(e),
+        Scaled::integer(digit)
+            .times(&Scaled::pow10(e))
+            .to_rational(),
         format!("{digit}e{e}"),
     )
 }
 
-/// The midpoints of a start's bounds that [`statement_within`] rounds to the printed C and
-/// rho (the same whatever the number of digits).
-struct Midpoints {
+/// A start's bounds as exact numbers for [`statement`], and the midpoints it rounds to the
+/// printed C and rho (the same whatever the number of digits).
+struct Exact {
+    a: Scaled,
+    r: Scaled,
+    slack: Scaled,
+    b: Scaled,
+    l: Scaled,
     /// `(r + l) / 2`.
-    rho: BigRational,
-    /// `(a + b) / 2` (rounded up) over `rho^m` (rounded up).
-    c: BigRational,
-    /// The leading decimal exponents of `rho` and `c`, for [`places`].
+    rho_mid: BigRational,
+    /// `(a + b) / 2` (rounded up) over `rho_mid^m` (rounded up).
+    c_mid: BigRational,
+    /// The leading decimal exponents of `rho_mid` and `c_mid`, for [`places`].
     leads: (f64, f64),
 }
 
-impl Midpoints {
-    /// The midpoints of the bounds of a start at turn m.
-    fn of(m: usize, b: &GeometricBounds) -> Midpoints {
-        let two = BigRational::from_integer(BigInt::from(2));
-        let rho = (&b.r + &b.l) / &two;
+impl Exact {
+    /// The bounds, which are dyadic (rounded by [`round`]), of a start at turn m.
+    fn of(m: usize, bounds: &GeometricBounds) -> Exact {
+        let x = |r: &BigRational| Scaled::of(r).expect("a dyadic bound");
+        let (a, r, b, l) = (x(&bounds.a), x(&bounds.r), x(&bounds.b), x(&bounds.l));
+        let half = Scaled::dyadic(BigInt::one(), -1);
+        let rho_mid = r.plus(&l).times(&half);
         // The printed C is chosen near (a + b) / 2 / rho^m; the bounds hold whatever it is.
-        let c = round(&((&b.a + &b.b) / two), true) / pow_rounded(&rho, m, true);
-        Midpoints {
-            leads: (lead(&rho), lead(&c)),
-            rho,
-            c,
+        let c_num = a.plus(&b).times(&half).round(BITS, true);
+        let c_mid = quotient(&c_num, &pow_rounded(&rho_mid, m, true));
+        let rho_mid = rho_mid.to_rational();
+        Exact {
+            slack: x(&bounds.slack),
+            leads: (lead(&rho_mid), lead(&c_mid)),
+            rho_mid,
+            c_mid,
+            a,
+            r,
+            b,
+            l,
         }
     }
 }
@@ -378,7 +407,7 @@ fn places(lead: f64, digits: usize) -> Option<usize> {
 
 /// [`statement_within`] with no bar to meet (the tests' entry).
 #[cfg(test)]
-fn statement(m: usize, b: &GeometricBounds, x: &Midpoints, digits: usize) -> Option<TailLaw> {
+fn statement(m: usize, b: &GeometricBounds, x: &Exact, digits: usize) -> Option<TailLaw> {
     statement_within(m, b, x, digits, None)
 }
 
@@ -386,43 +415,43 @@ fn statement(m: usize, b: &GeometricBounds, x: &Midpoints, digits: usize) -> Opt
 /// `from` and an error at most `within` (the error as printed is at least the computed one).
 struct Bar {
     from: usize,
-    within: BigRational,
+    within: Option<Scaled>,
 }
 
 /// The printed C and rho to `digits` significant digits, n0, and the proved error there.
+/// Computed with [`Scaled`] numbers: the same exact values as fractions, without their gcds.
 /// With a `bar`, `None` as soon as the statement is sure to miss it: before its error is
 /// computed when its n0 is too late, before the floor and the printed error when the error is
 /// too large.
 fn statement_within(
     m: usize,
     b: &GeometricBounds,
-    x: &Midpoints,
+    x: &Exact,
     digits: usize,
     bar: Option<&Bar>,
 ) -> Option<TailLaw> {
     // An upper rate r >= 1 proves no decay (a state that u barely holds can give it any ratio:
     // rho 10 and C 10^-41,876 at m = 41,876 on a 17-square board, whose 17 digits took 10^(2^32)
     // to write); it is ruled out before any digit is written.
-    let one = BigRational::one();
-    if !b.l.is_positive() || b.r >= one {
+    let one = Scaled::integer(1);
+    if !x.l.is_positive() || !x.r.compare(&one).is_lt() {
         return None;
     }
-    let (rho, rho_text) = decimal(&x.rho, places(x.leads.0, digits)?);
-    let (c, c_text) = decimal(&x.c, places(x.leads.1, digits)?);
+    let (rho_mid, c_mid) = (&x.rho_mid, &x.c_mid);
+    let (rho, rho_s, rho_text) = decimal(rho_mid, places(x.leads.0, digits)?);
+    let (c, c_s, c_text) = decimal(c_mid, places(x.leads.1, digits)?);
     // C' rho'^m enclosed (powers rounded outward), so A >= it >= B still holds.
-    let big_a = b.a.clone().max(&c * pow_rounded(&rho, m, true));
-    let small_b = b.b.clone().min(&c * pow_rounded(&rho, m, false));
-    let big_r = b.r.clone().max(rho.clone());
-    let small_l = b.l.clone().min(rho.clone());
-    if !(big_r < one && small_l.is_positive() && small_b.is_positive()) {
+    let big_a = x.a.clone().larger(c_s.times(&pow_rounded(&rho_s, m, true)));
+    let small_b =
+        x.b.clone()
+            .smaller(c_s.times(&pow_rounded(&rho_s, m, false)));
+    let big_r = x.r.clone().larger(rho_s.clone());
+    let small_l = x.l.clone().smaller(rho_s);
+    if !(big_r.compare(&one).is_lt() && small_l.is_positive() && small_b.is_positive()) {
         return None;
     }
     // k0 >= R / (1 - R) and >= 1; n0 = m + k0 rounded up to a multiple of 10.
-    let k_min = (&big_r / (&one - &big_r))
-        .ceil()
-        .to_integer()
-        .to_usize()?
-        .max(1);
+    let k_min = big_r.div_ceil(&one.minus(&big_r)).to_usize()?.max(1);
     let from = (m + k_min).div_ceil(10) * 10;
     if bar.is_some_and(|bar| from > bar.from) {
         return None;
@@ -430,11 +459,15 @@ fn statement_within(
     let k = from - m;
     // Every term is nonnegative and rounded up, so eps bounds the exact error bound from above.
     let r_k1 = pow_rounded(&big_r, k - 1, true);
-    let k_r_k1 = times_up(&BigRational::from_integer(BigInt::from(k)), &r_k1);
-    let eps = times_up(&times_up(&(&big_a - &small_b), &r_k1), &big_r)
-        + times_up(&times_up(&small_b, &k_r_k1), &(&big_r - &small_l))
-        + &b.slack;
-    if bar.is_some_and(|bar| eps > bar.within) {
+    let k_r_k1 = times_up(&Scaled::integer(k), &r_k1);
+    let eps = times_up(&times_up(&big_a.minus(&small_b), &r_k1), &big_r)
+        .plus(&times_up(
+            &times_up(&small_b, &k_r_k1),
+            &big_r.minus(&small_l),
+        ))
+        .plus(&x.slack);
+    let too_large = |bar: &Bar| bar.within.as_ref().is_some_and(|w| eps.compare(w).is_gt());
+    if bar.is_some_and(too_large) {
         return None;
     }
     // Informative: the error is below a millionth of the smallest P(T > n0) can be. A lower
@@ -442,18 +475,23 @@ fn statement_within(
     // that many bits (an early start with loose bounds gave k log2(1/L) near 10^15), so it is
     // judged from its logarithm first.
     if !eps.is_zero() {
-        let floor_bits = k as f64 * -to_f64(&small_l).log2();
+        let floor_bits = k as f64 * -to_f64(&small_l.to_rational()).log2();
         if floor_bits.is_nan() || floor_bits > FLOOR_BITS {
             return None;
         }
-        let floor = &small_b * pow_rounded(&small_l, k, false);
-        if &eps * BigRational::from_integer(BigInt::from(1_000_000)) > floor {
+        let floor = small_b.times(&pow_rounded(&small_l, k, false));
+        if eps
+            .times(&Scaled::integer(1_000_000))
+            .compare(&floor)
+            .is_gt()
+        {
             return None;
         }
     }
-    let (within, within_text) = match eps.is_zero() {
-        true => (BigRational::zero(), "0".to_string()),
-        false => one_digit_up(&eps),
+    let (within, within_text) = if eps.is_zero() {
+        (BigRational::zero(), "0".to_string())
+    } else {
+        one_digit_up(&eps)
     };
     Some(TailLaw {
         c,
@@ -471,13 +509,13 @@ fn statement_within(
 
 /// The statement with the fewest digits (6 to 16) whose error is within twice the best.
 fn best_statement(m: usize, b: &GeometricBounds) -> Option<TailLaw> {
-    let x = Midpoints::of(m, b);
+    let x = Exact::of(m, b);
     let best = statement_within(m, b, &x, 17, None)?;
     let twice = &best.within * BigRational::from_integer(BigInt::from(2));
     // A statement that misses the bar stops early: it would not be chosen.
     let bar = Bar {
         from: best.from,
-        within: twice.clone(),
+        within: Scaled::of(&twice),
     };
     (6..=16)
         .step_by(2)

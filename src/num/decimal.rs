@@ -200,6 +200,7 @@ pub(crate) fn over_power_of_ten(m: BigInt, k: usize) -> BigRational {
 }
 
 /// `10^e` exactly.
+#[cfg(test)]
 pub(crate) fn pow10(e: i64) -> BigRational {
     let p = BigRational::from_integer(BigInt::from(10u32).pow(e.unsigned_abs() as u32));
     if e >= 0 {

@@ -4,8 +4,8 @@
 //! numbers of the races' stepping (integers over `2^bits`: their value [`unscaled`], products
 //! rounded down or up, [`mul_down`] and [`mul_up`]). The proved statements
 //! (the tail law's bounds, the generating function's enclosures) keep their numbers short this
-//! way: rounding is monotone, so a bound rounded away from the value stays a bound; so do
-//! powers with every product rounded the same way ([`pow_rounded`]).
+//! way: rounding is monotone, so a bound rounded away from the value stays a bound. Products
+//! and powers rounded one way are [`crate::num::scaled::Scaled::pow_rounded`]'s.
 
 use std::cmp::Ordering;
 
@@ -44,39 +44,6 @@ pub(crate) fn over_power_of_two(m: BigInt, k: u64) -> BigRational {
     }
     let common = m.trailing_zeros().map_or(0, |z| z.min(k));
     BigRational::new_raw(m >> common as usize, BigInt::one() << (k - common) as usize)
-}
-
-/// `x^n` for a dyadic fraction `x >= 0`, by squaring, every product's mantissa cut to `bits`
-/// significant bits (the bits past them dropped, and with `up` one unit of the last kept bit
-/// added when any of them was set; the mantissa is kept as it comes, never reduced): every
-/// factor is nonnegative, so the result is an upper (or lower) bound of the exact power, with
-/// numbers that stay short however large n is.
-pub(crate) fn pow_rounded(x: &BigRational, n: usize, bits: u64, up: bool) -> BigRational {
-    debug_assert!(x.denom().magnitude().count_ones() == 1, "a dyadic fraction");
-    let times = |(a, ea): &(BigInt, i64), (b, eb): &(BigInt, i64)| {
-        let m = a * b;
-        let excess = m.bits().saturating_sub(bits);
-        let kept = &m >> excess as usize;
-        let inexact = up && (&kept << excess as usize) != m;
-        (kept + u32::from(inexact), ea + eb + excess as i64)
-    };
-    let mut base = (x.numer().clone(), -(x.denom().bits() as i64 - 1));
-    let mut result = (BigInt::one(), 0);
-    let mut k = n;
-    while k > 0 {
-        if k & 1 == 1 {
-            result = times(&result, &base);
-        }
-        k >>= 1;
-        if k > 0 {
-            base = times(&base, &base);
-        }
-    }
-    let (m, e) = result;
-    match e >= 0 {
-        true => BigRational::from_integer(m << e as usize),
-        false => over_power_of_two(m, e.unsigned_abs()),
-    }
 }
 
 /// `floor(p 2^bits)` and `ceil(p 2^bits)` for a probability `p` (or any `p >= 0`): the
