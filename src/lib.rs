@@ -64,7 +64,7 @@ pub mod internals {
     pub use crate::analysis::stateful::{board_distribution, score};
     pub use crate::analysis::visits::{visits, visits_float};
     // The chain, the game's one model and the exact arithmetic.
-    pub use crate::chain::{turn_loop, Chain, LinkedChain, RollLevel};
+    pub use crate::chain::{turn_loop, Chain, LinkedChain, Numbered, RollLevel};
     pub use crate::exact::order::{
         elimination_order, entries_after_fill, inverse, markowitz, permute_entries,
     };

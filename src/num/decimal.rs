@@ -485,19 +485,6 @@ fn format_magnitude(negative: bool, magnitude: &str, digits: usize) -> String {
     text
 }
 
-/// The digits both ends of an enclosure `[low, high]` round to (at most `digits`), as
-/// `(digits, text)`, or `None` when they differ already at 3 digits.
-pub fn certified_digits(
-    low: &BigRational,
-    high: &BigRational,
-    digits: usize,
-) -> Option<(usize, String)> {
-    (3..=digits.max(3)).rev().find_map(|d| {
-        let (lo, hi) = (fixed(low, d), fixed(high, d));
-        (lo == hi).then_some((d, lo))
-    })
-}
-
 /// The square root of `r` (which must be non-negative) with `digits` digits after the point,
 /// rounded to nearest.
 ///

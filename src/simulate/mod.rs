@@ -163,7 +163,7 @@ pub fn simulate(
         Tally::merge,
         |c, games| run_chunk(&table, options.seed, c, games, options.max_turns),
     );
-    let replayed = |r: &GameRecord| engine::replay(&table, r, options.max_turns);
+    let replayed = |r: &GameRecord| engine::replay_one(&table, r, options.max_turns);
     finish(options, tally, &replayed, table.trapping_squares())
 }
 
