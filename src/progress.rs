@@ -1,29 +1,27 @@
 //! Progress of long work, told to whoever listens. The library never prints: long computations
-//! open a [`Stage`] and advance it, and the command line installs a [`Listener`] (a bar on
-//! standard error when that is a terminal) with [`listen`]. With no listener a stage costs one
-//! check of an `Option`.
+//! open a [`Stage`] and advance it, and the caller who wants to hear them passes a [`Listener`]
+//! for its work: the façade's `Game::with_progress`, or [`listening`] around any work (the
+//! binary's bars, around the command it runs). There is no process-wide listener. With no
+//! listener a stage costs one check of an `Option`.
 //!
-//! Two ways to listen, so no callback is threaded through every signature down to the solvers
-//! (a lifting step, a sweep of a race, a turn of a distribution): [`listen`] for the whole
-//! process (the binary, around the command it runs), and `scoped` for one piece of work on
-//! the calling thread (the façade's `Game::with_progress`), which stages begun on that thread
-//! hear first. A stage begun on another thread (a solver's second core) hears the process's
-//! listener only.
+//! The listener is the work's, kept for the calling thread, so no callback is threaded through
+//! every signature down to the solvers (a lifting step, a sweep of a race, a turn of a
+//! distribution); work that runs pieces on other threads carries it there (`carried`), so
+//! their stages are heard too.
 //!
 //! A listener of `cancellable` work may also stop it: when [`Listener::cancelled`] says so
 //! after an `advance`, the stage unwinds the work with [`std::panic::resume_unwind`] (no panic
 //! message: the panic hook does not run) and `cancellable` catches it and returns
 //! [`Cancelled`]. Unwinding rather than a `Result` through every solver keeps the stop in this
 //! one file; it is sound because the work is dropped whole (the library holds no lock and no
-//! global state across a stage: the only global here is read-locked, and a read guard does not
-//! poison), rayon carries the unwind from a worker back to the thread that waits on it, and
-//! `std::thread::scope` resumes the unwind of its own closure. Where panics abort (wasm built
-//! with `panic = "abort"`) nothing can be caught, so there a listener's `cancelled` is never
-//! asked and the work runs to its end.
+//! global state across a stage), rayon carries the unwind from a worker back to the thread that
+//! waits on it, and `std::thread::scope` resumes the unwind of its own closure. Where panics
+//! abort (wasm built with `panic = "abort"`) nothing can be caught, so there a listener's
+//! `cancelled` is never asked and the work runs to its end.
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 /// Rows (or pivots) of a factorisation or an ordering between two reports of progress: a report
 /// is a lock when someone listens, a row a few multiplications.
@@ -54,8 +52,6 @@ pub trait Listener: Send + Sync {
 #[error("cancelled")]
 pub struct Cancelled;
 
-static LISTENER: RwLock<Option<Arc<dyn Listener>>> = RwLock::new(None);
-
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 /// The listener of scoped work, and whether the work catches a stop (see `cancellable`).
@@ -66,15 +62,14 @@ struct Scope {
 }
 
 thread_local! {
-    /// The listener of `scoped` work on this thread, heard before the process's.
+    /// The listener of the work running on this thread.
     static SCOPED: RefCell<Option<Scope>> = const { RefCell::new(None) };
 }
 
-/// Runs `work` with `listener` hearing the stages begun on this thread (and not the process's
-/// listener); the thread's previous listener comes back afterwards, even if `work` panics. The
-/// listener cannot stop the work (the façade's work is always `cancellable`): for the tests.
-#[cfg(test)]
-pub(crate) fn scoped<T>(listener: Arc<dyn Listener>, work: impl FnOnce() -> T) -> T {
+/// Runs `work` with `listener` hearing its stages (those begun on this thread, and on the
+/// threads the work carries its listener to); the thread's previous listener comes back
+/// afterwards, even if `work` panics. The listener cannot stop the work (see `cancellable`).
+pub fn listening<T>(listener: Arc<dyn Listener>, work: impl FnOnce() -> T) -> T {
     within(
         Scope {
             listener,
@@ -84,8 +79,28 @@ pub(crate) fn scoped<T>(listener: Arc<dyn Listener>, work: impl FnOnce() -> T) -
     )
 }
 
-/// Runs `work` with `listener` hearing the stages begun on this thread (and not the process's
-/// listener), which may stop the work ([`Listener::cancelled`]): then it ends with
+/// The listener of the work running on this thread, to carry to a thread that runs a piece of
+/// it ([`Carried::run`]): a parallel loop takes it before it splits.
+pub(crate) fn carried() -> Carried {
+    Carried(SCOPED.with(|s| s.borrow().clone()))
+}
+
+/// A piece of work's listener, carried to another thread.
+#[derive(Clone)]
+pub(crate) struct Carried(Option<Scope>);
+
+impl Carried {
+    /// Runs `work` on this thread with the carried listener hearing its stages.
+    pub(crate) fn run<T>(&self, work: impl FnOnce() -> T) -> T {
+        match &self.0 {
+            Some(scope) => within(scope.clone(), work),
+            None => work(),
+        }
+    }
+}
+
+/// Runs `work` with `listener` hearing its stages (as [`listening`]), which may stop the work
+/// ([`Listener::cancelled`]): then it ends with
 /// `Err(Cancelled)` at the next `advance` of a stage begun inside it. A panic of the work that
 /// is not a stop goes on unwinding.
 ///
@@ -121,22 +136,6 @@ fn within<T>(scope: Scope, work: impl FnOnce() -> T) -> T {
     work()
 }
 
-/// Installs `listener` until the returned guard is dropped.
-pub fn listen(listener: Arc<dyn Listener>) -> Listening {
-    *LISTENER.write().unwrap_or_else(|e| e.into_inner()) = Some(listener);
-    Listening(())
-}
-
-/// Removes the listener when dropped.
-#[must_use = "the listener is removed when this is dropped"]
-pub struct Listening(());
-
-impl Drop for Listening {
-    fn drop(&mut self) {
-        *LISTENER.write().unwrap_or_else(|e| e.into_inner()) = None;
-    }
-}
-
 /// One stage of long work; it ends when dropped.
 pub struct Stage {
     listener: Option<Arc<dyn Listener>>,
@@ -150,10 +149,7 @@ impl Stage {
     pub fn begin(what: &str, total: Option<u64>) -> Stage {
         let (listener, catches) = match SCOPED.with(|s| s.borrow().clone()) {
             Some(scope) => (Some(scope.listener), scope.catches),
-            None => (
-                LISTENER.read().unwrap_or_else(|e| e.into_inner()).clone(),
-                false,
-            ),
+            None => (None, false),
         };
         let id = match &listener {
             Some(l) => {
@@ -228,19 +224,17 @@ mod tests {
     #[test]
     fn a_listener_hears_nested_stages_by_their_ids_and_nothing_after_it_is_removed() {
         let record = Arc::new(Record::default());
-        {
-            let _listening = listen(record.clone());
+        listening(record.clone(), || {
             let outer = Stage::begin("outer", Some(2));
             {
                 let inner = Stage::begin("inner", None);
                 inner.advance(7);
             }
             outer.advance(2);
-        }
-        // Removed: a later stage is silent.
+        });
+        // After the work: a later stage is silent.
         Stage::begin("unheard", None).advance(1);
         let heard = record.0.lock().unwrap().clone();
-        // Other tests may run stages while this one listens: only these stages' lines are sure.
         let id_of = |what: &str| {
             let line = heard.iter().find(|h| h.contains(what)).expect(what);
             line.split(' ').next().unwrap().to_string()
@@ -263,15 +257,38 @@ mod tests {
     }
 
     #[test]
+    fn a_piece_of_work_on_another_thread_is_heard_when_its_listener_is_carried_there() {
+        let record = Arc::new(Record::default());
+        listening(record.clone(), || {
+            let carried = carried();
+            std::thread::scope(|scope| {
+                scope.spawn(|| carried.run(|| drop(Stage::begin("carried piece", None))));
+                scope.spawn(|| drop(Stage::begin("piece left behind", None)));
+            });
+        });
+        let heard = record.0.lock().unwrap().clone();
+        assert!(
+            heard
+                .iter()
+                .any(|h| h.ends_with("begin carried piece None")),
+            "{heard:?}"
+        );
+        assert!(
+            !heard.iter().any(|h| h.contains("left behind")),
+            "{heard:?}"
+        );
+    }
+
+    #[test]
     fn scoped_work_is_heard_by_its_own_listener_only_and_the_thread_forgets_it_after() {
         let (mine, other) = (Arc::new(Record::default()), Arc::new(Record::default()));
-        let answer = scoped(mine.clone(), || {
+        let answer = listening(mine.clone(), || {
             Stage::begin("scoped stage", Some(3)).advance(1);
             // Another thread has no scoped listener: its stage is not this work's.
             std::thread::spawn(|| drop(Stage::begin("other thread", None)))
                 .join()
                 .unwrap();
-            scoped(other.clone(), || drop(Stage::begin("nested scope", None)));
+            listening(other.clone(), || drop(Stage::begin("nested scope", None)));
             // The outer scope's listener is back after the nested one.
             drop(Stage::begin("after the nested scope", None));
             42
@@ -375,7 +392,7 @@ mod tests {
     #[test]
     fn work_that_is_not_cancellable_is_never_asked_and_other_panics_go_on_unwinding() {
         let stop = StopAfter::new(0);
-        let sum = scoped(stop.clone(), || {
+        let sum = listening(stop.clone(), || {
             let stage = Stage::begin("scoped only", None);
             (1..=4).inspect(|&i| stage.advance(i)).sum::<u64>()
         });

@@ -134,11 +134,13 @@ pub fn sensitivity(board: &Board, base: &BigRational) -> Result<Vec<Removal>, Se
     let stage =
         crate::progress::Stage::begin("solving without each jump", Some(jumps.len() as u64));
     let done = AtomicU64::new(0);
+    let listener = crate::progress::carried();
     let mut removals = jumps
         .par_iter()
         .map(|&jump| {
             stage.checkpoint();
-            let turns = expected_turns(&without_jump(board, jump)?);
+            let changed = without_jump(board, jump)?;
+            let turns = listener.run(|| expected_turns(&changed));
             stage.advance(done.fetch_add(1, Ordering::Relaxed) + 1);
             let change = turns.as_ref().map(|t| t - base);
             Ok(Removal {
@@ -171,6 +173,7 @@ pub fn die_sweep(
     faces: std::ops::RangeInclusive<Square>,
 ) -> Result<Vec<(Square, Option<BigRational>)>, BoardError> {
     let faces: Vec<Square> = faces.collect();
+    let listener = crate::progress::carried();
     faces
         .par_iter()
         .map(|&f| {
@@ -178,7 +181,7 @@ pub fn die_sweep(
                 die: Some(DieChoice::Fair(f)),
                 ..RuleOverrides::default()
             })?;
-            Ok((f, expected_turns(&changed)))
+            Ok((f, listener.run(|| expected_turns(&changed))))
         })
         .collect()
 }

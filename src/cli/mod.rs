@@ -257,14 +257,19 @@ fn shorten_echoed(e: &mut clap::Error) {
 pub fn run(cli: Cli, out: &mut dyn Write) -> Result<ExitCode> {
     set_threads(&cli)?;
     let colour = colour::stdout_colour(cli.color);
-    let _progress = progress::install();
-    if !colour {
-        return dispatch(cli, false, out);
+    let command = move || {
+        if !colour {
+            return dispatch(cli, false, out);
+        }
+        let mut painter = colour::Painter::new(out);
+        let code = dispatch(cli, true, &mut painter);
+        painter.flush()?;
+        code
+    };
+    match progress::bars() {
+        Some(bars) => ladders::progress::listening(bars, command),
+        None => command(),
     }
-    let mut painter = colour::Painter::new(out);
-    let code = dispatch(cli, true, &mut painter);
-    painter.flush()?;
-    code
 }
 
 /// The most threads `--threads` or `RAYON_NUM_THREADS` may ask for.

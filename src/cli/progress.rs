@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressDrawTarget, ProgressStyle};
-use ladders::progress::{listen, Listener, Listening};
+use ladders::progress::Listener;
 
 /// How long work runs before its bar appears: a second, or `LADDERS_PROGRESS_DELAY` seconds
 /// (the tests set 0 to see a bar on quick work).
@@ -204,13 +204,14 @@ impl Listener for Stages {
     }
 }
 
-/// Shows the library's long stages on standard error when it is a terminal (nothing is
-/// installed otherwise); the bars stop when the returned guard is dropped.
+/// The listener that shows the library's long stages on standard error when it is a terminal
+/// (`None` otherwise), for the command's work ([`ladders::progress::listening`]); the bars stop
+/// when it is dropped.
 ///
 /// A stage whose work reports no unit for a while (one long solve, a reconstruction) is still
 /// shown after [`delay`]: a thread looks at the open stages every quarter of a second, shows
 /// those that are due and redraws the shown ones, until the listener is removed.
-pub fn install() -> Option<Listening> {
+pub fn bars() -> Option<Arc<dyn Listener>> {
     STARTED.get_or_init(Instant::now);
     std::io::stderr().is_terminal().then(|| {
         let stages = Arc::new(Stages {
@@ -227,7 +228,7 @@ pub fn install() -> Option<Listening> {
                 bar.reveal_if_due();
             }
         });
-        listen(stages)
+        stages as Arc<dyn Listener>
     })
 }
 

@@ -60,10 +60,10 @@ fn no_stage_counts_past_its_total() {
         ladders::board::Board::load(std::path::Path::new(&hostile_board("loaded_again_17.toml")))
             .unwrap();
     let heard = Arc::new(Heard::default());
-    let listening = ladders::progress::listen(Arc::new(Recorder(heard.clone())));
     let options = ladders::analysis::DistributionOptions::turns(5);
-    ladders::internals::board_shown_distribution(&board, &options, 12, false).unwrap();
-    drop(listening);
+    ladders::progress::listening(Arc::new(Recorder(heard.clone())), || {
+        ladders::internals::board_shown_distribution(&board, &options, 12, false).unwrap()
+    });
     let stages = heard.0.lock().unwrap();
     assert!(stages.iter().any(|s| s.0 == "stepping certified bounds"));
     for (what, total, done) in stages.iter() {
