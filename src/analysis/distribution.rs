@@ -28,7 +28,7 @@ use crate::analysis::tail_law::{TailLaw, TailLawStart};
 use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, LinkedChain, Trap};
 use crate::exact::certified::MergedRows;
-use crate::exact::step::{IntegerChain, LinkedLaw};
+use crate::exact::step::IntegerChain;
 use crate::num::decimal::to_f64;
 use crate::num::interval::Interval;
 
@@ -458,7 +458,7 @@ fn stepped<S>(
 /// route does not apply: the whole turns fit, no number of turns is asked for (the turns a
 /// tail needs come from the decay rate, which this route does not prove), the board has no
 /// links form, or its game may not end. The terms are exact (the stepping of
-/// [`crate::exact::step::LinkedLaw`]); no decay rate or tail law is given.
+/// [`IntegerChain::of_links`]); no decay rate or tail law is given.
 ///
 /// # Errors
 ///
@@ -488,27 +488,28 @@ const LINKED_WORK_LIMIT: f64 = WORK_LIMIT * 2.0 / 3.0;
 fn linked_route(
     board: &Board,
     options: &DistributionOptions,
-) -> Option<(LinkedChain<Square>, LinkedLaw, usize)> {
+) -> Option<(LinkedChain<Square>, IntegerChain, usize)> {
     let turns = options.turns?;
     if crate::chain::check_fits(board).is_ok() {
         return None;
     }
     let chain = LinkedChain::for_board(board).filter(LinkedChain::always_ends)?;
-    let law = LinkedLaw::new(&chain)?;
+    let law = IntegerChain::of_links(&chain)?;
     Some((chain, law, turns))
 }
 
-/// The links route's work in the exact stepping's units ([`WORK_LIMIT`]): a limb product
-/// through `num-bigint` costs about 18 of the integer stepping's multiply-adds (measured on
-/// gen-10000-again: 10 turns 3 s, 50 turns 68 s).
-fn linked_work(law: &LinkedLaw, turns: f64) -> f64 {
-    18.0 * law.work(turns)
+/// The links route's work in the exact stepping's units ([`WORK_LIMIT`]): an entry's limb
+/// product there costs about 18 of the whole turns' multiply-adds (the sums Y take `d^A`,
+/// about 1,500 bits, in every state; measured on gen-10000-again: 20 turns 3.1 s, 38 turns
+/// 9 s).
+fn linked_work(law: &IntegerChain, turns: f64) -> f64 {
+    18.0 * law.uncancelled_work(turns)
 }
 
 /// [`linked_distribution`] once the route is taken.
 fn linked_law(
     chain: &LinkedChain<Square>,
-    law: &LinkedLaw,
+    law: &IntegerChain,
     options: &DistributionOptions,
     turns: usize,
 ) -> Result<Distribution<Square>, TooMuchWork> {
@@ -882,7 +883,7 @@ mod tests {
         for (b, turns) in [(builtin("efi").unwrap(), 300), (gen, 6)] {
             let options = DistributionOptions::turns(turns);
             let chain = LinkedChain::for_board(&b).unwrap();
-            let law = LinkedLaw::new(&chain).unwrap();
+            let law = IntegerChain::of_links(&chain).unwrap();
             let linked = linked_law(&chain, &law, &options, turns).unwrap();
             let whole = distribution(&Chain::for_board(&b), &options).unwrap();
             assert_eq!(linked.terms, whole.terms, "{}", b.name());

@@ -30,16 +30,14 @@ use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use crate::chain::Chain;
+use crate::chain::{Chain, Link, LinkedChain, LinkedTurn};
 use crate::num::limbs::{
     divexact_odd, inverse_mod_word, mac, modexact_odd, shift_right, significant, to_big,
     valuation_word,
 };
 
 mod linked;
-mod links_form;
-use linked::{LinkedTurns, Scratch, WholeTurns};
-pub use links_form::LinkedLaw;
+use linked::{Entry, LinkedTurns, Scratch, WholeTurns};
 
 /// Trial division bound for factoring D: primes below it are found; a cofactor below its square
 /// is then prime too.
@@ -128,7 +126,7 @@ impl IntegerChain {
 
     /// `chain`'s transitions, stepped through `links` (one per transient state, or none) when
     /// [`LinkedTurns::new`] takes them.
-    fn with_links<S>(chain: &Chain<S>, links: &[Option<&crate::chain::Link>]) -> IntegerChain
+    fn with_links<S>(chain: &Chain<S>, links: &[Option<&Link>]) -> IntegerChain
     where
         S: Clone + Eq + std::hash::Hash + Ord + std::fmt::Debug,
     {
@@ -209,12 +207,86 @@ impl IntegerChain {
         }
     }
 
+    /// The stepping of a chain held as links only (`step/linked.rs`, "The links form"): D is
+    /// `d^A L`. `None` when the links' denominators differ or a link goes on with more than
+    /// its denominator.
+    pub fn of_links<S>(chain: &LinkedChain<S>) -> Option<IntegerChain> {
+        let turns = chain.turns();
+        let links: Vec<Option<&Link>> = turns
+            .iter()
+            .map(|t| match t {
+                LinkedTurn::Link(l) => Some(l),
+                LinkedTurn::Whole(_) => None,
+            })
+            .collect();
+        let mut l = BigInt::one();
+        for turn in turns {
+            if let LinkedTurn::Whole(row) = turn {
+                for (_, p) in row {
+                    l = crate::num::gcd::lcm(l, p.denom());
+                }
+            }
+        }
+        let limbs = |x: BigInt| x.magnitude().to_u64_digits();
+        let (mut ends, mut whole): (Vec<Entry>, Vec<Entry>) = (Vec::new(), Vec::new());
+        for (i, turn) in turns.iter().enumerate() {
+            match turn {
+                LinkedTurn::Link(link) => {
+                    ends.extend(link.ends.iter().map(|&(j, c)| (j, i, vec![c])))
+                }
+                LinkedTurn::Whole(row) => whole.extend(
+                    row.iter()
+                        .map(|(j, p)| (*j, i, limbs(p.numer() * (&l / p.denom())))),
+                ),
+            }
+        }
+        // The final states no turn reaches hold no mass: they are left out.
+        let states = ends
+            .iter()
+            .chain(&whole)
+            .map(|e| e.0 + 1)
+            .fold(chain.transient_count(), usize::max);
+        let (linked, depth) =
+            LinkedTurns::of_links(&links, (ends, whole, limbs(l.clone())), states)?;
+        let d = links.iter().flatten().next().map_or(1, |link| link.denom);
+        let denominator = BigInt::from(d).pow(depth) * l;
+        let (factors, fully_factored) = factor(denominator.magnitude());
+        Some(IntegerChain {
+            d_bits: denominator.bits(),
+            denominator,
+            transient: chain.transient_count(),
+            finals: states - chain.transient_count(),
+            start: chain.start(),
+            col: Vec::new(),
+            col_start: vec![0; states + 1],
+            by_target: Vec::new(),
+            coef_limbs: linked.coef_limbs(),
+            lazy_carries: false,
+            coef: Vec::new(),
+            factors,
+            fully_factored,
+            linked: Some(linked),
+        })
+    }
+
+    /// The work of `turns` turns when the counts do not cancel (as on the links form), in
+    /// limb products: each entry stepped (through the links when they are taken) multiplies a
+    /// count of about `n bits(D) / 64` limbs at turn n.
+    pub fn uncancelled_work(&self, turns: f64) -> f64 {
+        let entries = self
+            .linked
+            .as_ref()
+            .map_or(self.col.len(), LinkedTurns::entries) as f64;
+        let limbs_per_turn = self.d_bits as f64 / 64.0;
+        entries * (turns * turns / 2.0 * limbs_per_turn + turns)
+    }
+
     /// The common denominator D.
     pub fn denominator(&self) -> &BigInt {
         &self.denominator
     }
 
-    /// The number of transitions (nonzero entries of the matrix).
+    /// The number of transitions (nonzero entries of the matrix; none held on the links form).
     pub fn transitions(&self) -> usize {
         self.col.len()
     }

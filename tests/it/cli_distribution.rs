@@ -226,7 +226,7 @@ fn long_runs_of_top_throws_answer_or_refuse_at_once_with_the_figure() {
 fn a_turn_chain_too_large_to_hold_whole_steps_its_law_through_its_links() {
     // gen-10000-again: the whole turns (about 12 million transitions) are refused, but the
     // turns asked for are stepped exactly on the links form (about 58,000 entries); the terms
-    // against the whole turns are the unit tests' (`exact/step/links_form/tests.rs`).
+    // against the whole turns are the unit tests' (`exact/step/linked/links_form_tests.rs`).
     let big = format!(
         "{}/benches/boards/gen-10000-again.toml",
         env!("CARGO_MANIFEST_DIR")

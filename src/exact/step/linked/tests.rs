@@ -61,7 +61,7 @@ fn one_step_of_a_three_state_chain_worked_by_hand() {
         .as_ref()
         .expect("4 entries and 2 links against 9 transitions");
     // Depths 0, 1, 2: A = 2, d^A = 4.
-    assert_eq!(l.d_pow, 4);
+    assert_eq!(l.d_pow, [4]);
     let mut s = ic.stepper();
     s.step();
     // Y = d^A w = (4, 0, 0); link 0 -> 1: Y_0 / 2 = 2, Y_1 += 2; link 1 -> 2: Y_1 / 2 = 1,
@@ -97,7 +97,7 @@ fn efi_steps_through_its_links_with_a_fraction_of_the_products() {
     let l = ic.linked.as_ref().expect("efi takes the links");
     assert_eq!(ic.transitions(), 2530);
     assert_eq!(l.steps.len(), 78);
-    assert!(4 * (l.coef.len() + l.steps.len()) < ic.transitions());
+    assert!(4 * (l.ends.coef.len() + l.steps.len()) < ic.transitions());
 }
 
 #[test]

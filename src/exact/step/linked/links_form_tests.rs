@@ -1,11 +1,10 @@
-//! The stepping on the links form against the law worked by hand on a small board and against
+//! The stepping of a chain held as links only ([`IntegerChain::of_links`]) against the law worked by hand on a small board and against
 //! the whole turns' stepping ([`IntegerChain`] on [`Chain::for_board`]) on every built-in board
 //! with a links form and on gen-1000-again.
 
-use super::LinkedLaw;
+use super::super::IntegerChain;
 use crate::board::{Board, RollAgain, RuleOverrides};
 use crate::chain::{Chain, LinkedChain};
-use crate::exact::step::IntegerChain;
 use crate::test_util::{board, q};
 
 #[test]
@@ -17,7 +16,7 @@ fn a_small_board_by_hand() {
     // and from 5 with 1/2: P(T = 2) = 1/18 + 1/18 + 1/18 + 1/18 = 2/9.
     let b =
         board("size = 6\n[rules]\ndie = 3\novershoot = \"bounce\"\nroll_again = \"unlimited\"\n");
-    let law = LinkedLaw::new(&LinkedChain::for_board(&b).unwrap()).unwrap();
+    let law = IntegerChain::of_links(&LinkedChain::for_board(&b).unwrap()).unwrap();
     let mut s = law.stepper();
     s.step();
     assert_eq!((s.p_ends_now(), s.p_survives()), (q(1, 9), q(8, 9)));
@@ -28,7 +27,7 @@ fn a_small_board_by_hand() {
 
 /// Steps `b`'s law `turns` turns on both forms and compares every term.
 fn assert_same_law(b: &Board, turns: usize) {
-    let law = LinkedLaw::new(&LinkedChain::for_board(b).unwrap()).unwrap();
+    let law = IntegerChain::of_links(&LinkedChain::for_board(b).unwrap()).unwrap();
     let ic = IntegerChain::new(&Chain::for_board(b));
     let (mut links, mut whole) = (law.stepper(), ic.stepper());
     for n in 1..=turns {
