@@ -55,16 +55,17 @@ pub(crate) mod text;
 pub mod internals {
     // The analyses' routes and their typed refusals (the command line's advice names them).
     pub use crate::analysis::design::SensitivityError;
+    pub use crate::analysis::distribution::board_distribution;
     pub use crate::analysis::distribution::{default_tail, distribution, TooMuchWork};
     pub use crate::analysis::expectation::{
         expect, expect_chain, expect_float, expect_with, SolveTooLong,
     };
     pub use crate::analysis::moments::MomentsError;
     pub use crate::analysis::pgf::{pgf, PgfTooLong};
+    pub use crate::analysis::score::score;
     pub use crate::analysis::shortest::{extremes, extremes_of};
     pub use crate::analysis::shown::{board_shown_distribution, certified_distribution};
     pub use crate::analysis::squares::{square_answers, SquaresTooLong};
-    pub use crate::analysis::stateful::{board_distribution, score};
     pub use crate::analysis::stateful_fits::StatefulTooBig;
     pub use crate::analysis::visits::{visits, visits_float};
     // The board file read and parsed before validation; a LeetCode 909 grid as a board file.

@@ -1,5 +1,6 @@
 //! E\[T\] alone: the exact mean a report of the law of T shows (`distribution`, `analyze`'s
-//! summary), without the other expectations [`super::expect_with`] solves for.
+//! summary), without the other expectations [`super::expect_with`] solves for, and the
+//! approximate mean of a law replaced by it ([`exact_mean`]) when its solve fits.
 //!
 //! # Formula
 //!
@@ -13,19 +14,20 @@
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::{primitive_rows, roll_level_system};
+use super::{check_exact_solve_on, primitive_rows, roll_level_system};
+use crate::analysis::distribution::Mean;
 use crate::analysis::fundamental::expected_rewards;
-use crate::analysis::stateful::law_chain;
-use crate::board::Board;
-use crate::chain::{Chain, ChainState, RollLevel, RollMove};
+use crate::analysis::stateful_fits::law_solve_fits;
+use crate::board::{Board, Square};
+use crate::chain::{on_player_chain, Chain, ChainState, Memory, RollLevel, RollMove};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
 use crate::game::Capabilities;
 
 /// E\[T\] of one player's game on `board` when it ends with probability 1, `None` when it can
 /// last for ever: [`super::expect_with`]'s `turns`, solved for alone. `chain`, when given, is
-/// the chain of `board` the law of T is computed on ([`Chain::for_board`], or
-/// [`law_chain`] on a stateful board): a board without a roll-level form is solved on it
-/// instead of on a chain built again.
+/// the chain of `board` the law of T is computed on (its [`crate::chain::PlayerChain`] with
+/// [`Memory::Turns`]): a board without a roll-level form is solved on it instead of on a chain
+/// built again.
 pub fn expected_turns<S: ChainState>(
     board: &Board,
     chain: Option<&Chain<S>>,
@@ -43,8 +45,31 @@ pub fn expected_turns<S: ChainState>(
     let verified = !Capabilities::of(board).stateless;
     match chain {
         Some(chain) => on_chain(chain, verified),
-        None if verified => on_chain(&law_chain(board), true),
-        None => on_chain(&Chain::for_board(board), false),
+        None => on_player_chain!(board, Memory::Turns, |_, chain| on_chain(chain, verified)),
+    }
+}
+
+/// Replaces an approximate mean by E\[T\] from the exact expectation solve of `board`.
+/// The estimate stays when the exact solve would take long: on a board that changes during a
+/// game, past about 30 s ([`law_solve_fits`]); on one solved by its turn chain (no roll-level
+/// form: `roll_again = K`), past [`crate::analysis::moments::SECONDS_LIMIT`]
+/// ([`check_exact_solve_on`]: 34 s for `roll_again = 3` on 10,000 squares, where the law's first
+/// turns take under a second).
+pub fn exact_mean(board: &Board, mean: &mut Mean) {
+    exact_mean_on(board, None::<&Chain<Square>>, mean);
+}
+
+/// [`exact_mean`], solved ([`expected_turns`]) on `chain` when the board has no roll-level form
+/// and `chain` is given: the chain the law of T was computed on (its
+/// [`crate::chain::PlayerChain`] with [`Memory::Turns`]), which is then not built again.
+pub fn exact_mean_on<S: ChainState>(board: &Board, chain: Option<&Chain<S>>, mean: &mut Mean) {
+    if let Mean::About(_) = mean {
+        if !law_solve_fits(board) || check_exact_solve_on(board, chain).is_err() {
+            return;
+        }
+        if let Some(turns) = expected_turns(board, chain) {
+            *mean = Mean::Exact(turns);
+        }
     }
 }
 
