@@ -2,24 +2,17 @@
 //! turns when it is removed), and which die size makes the game shortest.
 //!
 //! Both are answered by solving the changed board exactly, once per snake or ladder, once per die
-//! size (in parallel), each with the same exact solver as `expect`.
+//! size (in parallel), each for E\[T\] alone ([`expected_turns`], the exact mean a distribution
+//! shows).
 
 use num_rational::BigRational;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::expectation::{expect_with, Expectation};
+use super::expectation::expected_turns;
 use super::stateful_fits::{check_stateful, Needs, StatefulTooBig};
 use super::visits::all_jumps;
 use crate::board::{Board, BoardError, DieChoice, Jump, RuleOverrides, Square};
-
-/// The expected turns of `board`, `None` when the game can last forever.
-pub fn expected_turns(board: &Board) -> Option<BigRational> {
-    match expect_with(board, false) {
-        Expectation::Finite(e) => Some(e.turns),
-        Expectation::Infinite(_) => None,
-    }
-}
 
 /// One snake or ladder removed (serialized with the jump's squares and its `kind` beside
 /// the answers).

@@ -10,7 +10,7 @@
 //! Reference: J. G. Kemeny and J. L. Snell, *Finite Markov Chains* (1960), theorem 3.3.5.
 
 mod turns;
-pub use turns::{exact_mean, exact_mean_on};
+pub use turns::{exact_mean, exact_mean_on, expected_turns};
 
 use num_bigint::BigInt;
 use num_integer::Integer;

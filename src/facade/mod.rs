@@ -38,9 +38,7 @@ use crate::analysis::moments::{checked_moments, moments_fit, Moments};
 use crate::analysis::pgf::tail::{decay_rate, DecayRate};
 use crate::analysis::pgf::{pgf_seconds, pgf_within, Pgf, PGF_SECONDS_LIMIT};
 use crate::analysis::shortest::{extremes, Extremes};
-use crate::analysis::squares::{
-    check_square_answers, square_answers, SquareAnswers,
-};
+use crate::analysis::squares::{check_square_answers, square_answers, SquareAnswers};
 use crate::analysis::stateful_fits::Needs;
 use crate::board::format::{load_spec, parse_spec};
 use crate::board::{near_builtin_names, Board, BoardSpec, RuleOverrides, BUILTIN_BOARDS};

@@ -9,11 +9,9 @@ use std::ops::RangeInclusive;
 use num_rational::BigRational;
 
 use super::{Error, Game};
-use crate::analysis::design::{
-    die_sweep, expected_turns, sensitivity, sensitivity_seconds, DieSweep, Removal,
-};
+use crate::analysis::design::{die_sweep, sensitivity, sensitivity_seconds, DieSweep, Removal};
 use crate::analysis::distribution::DistributionOptions;
-use crate::analysis::expectation::{expect_float, Expectation, FloatExpectation};
+use crate::analysis::expectation::{expect_float, expected_turns, Expectation, FloatExpectation};
 use crate::analysis::likeliest::board_likeliest;
 use crate::analysis::likeliest::LikeliestTurns;
 use crate::analysis::moments::{checked_moments, moments_fit, Moments};

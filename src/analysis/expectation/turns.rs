@@ -24,21 +24,24 @@ use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wante
 use crate::game::Capabilities;
 
 /// E\[T\] of one player's game on `board` when it ends with probability 1, `None` when it can
-/// last for ever: [`super::expect_with`]'s `turns`, solved for alone. `chain`, when given, is
-/// the chain of `board` the law of T is computed on (its [`crate::chain::PlayerChain`] with
-/// [`Memory::Turns`]): a board without a roll-level form is solved on it instead of on a chain
-/// built again.
-pub fn expected_turns<S: ChainState>(
+/// last for ever: [`super::expect_with`]'s `turns`, solved for alone (the sensitivity's and the
+/// die sweep's one solve per changed board).
+pub fn expected_turns(board: &Board) -> Option<BigRational> {
+    expected_turns_on(board, None::<&Chain<Square>>)
+}
+
+/// [`expected_turns`]; `chain`, when given, is the chain of `board` the law of T is computed on
+/// (its [`crate::chain::PlayerChain`] with [`Memory::Turns`]): a board without a roll-level
+/// form is solved on it instead of on a chain built again.
+pub fn expected_turns_on<S: ChainState>(
     board: &Board,
     chain: Option<&Chain<S>>,
 ) -> Option<BigRational> {
-    if Capabilities::of(board).stateless {
-        if let Some(rl) = RollLevel::new(board).filter(RollLevel::always_ends) {
-            return Some(match rl.start {
-                None => BigRational::zero(),
-                Some(start) => on_roll_level(rl, start),
-            });
-        }
+    if let Some(rl) = RollLevel::new(board).filter(RollLevel::always_ends) {
+        return Some(match rl.start {
+            None => BigRational::zero(),
+            Some(start) => on_roll_level(rl, start),
+        });
     }
     // As `expect_with`: a stateful board's chain by verified lifting first (its answers are
     // small), then by the bounded routes.
@@ -59,7 +62,7 @@ pub fn exact_mean(board: &Board, mean: &mut Mean) {
     exact_mean_on(board, None::<&Chain<Square>>, mean);
 }
 
-/// [`exact_mean`], solved ([`expected_turns`]) on `chain` when the board has no roll-level form
+/// [`exact_mean`], solved ([`expected_turns_on`]) on `chain` when the board has no roll-level form
 /// and `chain` is given: the chain the law of T was computed on (its
 /// [`crate::chain::PlayerChain`] with [`Memory::Turns`]), which is then not built again.
 pub fn exact_mean_on<S: ChainState>(board: &Board, chain: Option<&Chain<S>>, mean: &mut Mean) {
@@ -67,7 +70,7 @@ pub fn exact_mean_on<S: ChainState>(board: &Board, chain: Option<&Chain<S>>, mea
         if !law_solve_fits(board) || check_exact_solve_on(board, chain).is_err() {
             return;
         }
-        if let Some(turns) = expected_turns(board, chain) {
+        if let Some(turns) = expected_turns_on(board, chain) {
             *mean = Mean::Exact(turns);
         }
     }
@@ -125,10 +128,10 @@ mod tests {
     use crate::game::Capabilities;
     use proptest::prelude::*;
 
-    use super::expected_turns;
+    use super::{expected_turns, expected_turns_on};
     use crate::analysis::expectation::{expect_with, Expectation};
     use crate::analysis::stateful::law_chain;
-    use crate::board::{builtin, builtin_names, Board, RollAgain, RuleOverrides, Square};
+    use crate::board::{builtin, builtin_names, Board, RollAgain, RuleOverrides};
     use crate::chain::Chain;
     use crate::game::PlayerState;
     use crate::test_util::board;
@@ -141,12 +144,16 @@ mod tests {
             Expectation::Infinite(_) => None,
         };
         let name = b.name();
-        assert_eq!(expected_turns(b, None::<&Chain<Square>>), all, "{name}");
+        assert_eq!(expected_turns(b), all, "{name}");
         if !Capabilities::of(b).stateless {
             let chain: Chain<PlayerState> = law_chain(b);
-            assert_eq!(expected_turns(b, Some(&chain)), all, "{name}");
+            assert_eq!(expected_turns_on(b, Some(&chain)), all, "{name}");
         } else {
-            assert_eq!(expected_turns(b, Some(&Chain::for_board(b))), all, "{name}");
+            assert_eq!(
+                expected_turns_on(b, Some(&Chain::for_board(b))),
+                all,
+                "{name}"
+            );
         }
     }
 
@@ -194,9 +201,9 @@ mod tests {
     fn a_board_that_can_last_for_ever_has_no_mean() {
         // Worked by hand: no roll of a coin from 3 reaches 6 (4 and 5 slide to 2).
         let b = board("size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n");
-        assert_eq!(expected_turns(&b, None::<&Chain<Square>>), None);
+        assert_eq!(expected_turns(&b), None);
         let k = with_roll_again(&b, RollAgain::Forfeit(2)).unwrap();
-        assert_eq!(expected_turns(&k, Some(&Chain::for_board(&k))), None);
+        assert_eq!(expected_turns_on(&k, Some(&Chain::for_board(&k))), None);
     }
 
     proptest! {
