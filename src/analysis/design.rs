@@ -51,8 +51,9 @@ pub const SENSITIVITY_SECONDS_LIMIT: f64 = 30.0;
 /// The estimated CPU seconds of [`sensitivity`]: one exact solve of the changed board per jump,
 /// each about `squares^2 / 6.5e7` s (measured, user CPU: `benches/boards/gen-1000.toml`, 40
 /// jumps, 0.61 s; `expect` on the 10,000-square `gen-10000.toml` 1.6 s, so its 400 solves about
-/// 10 minutes). A board whose state is more than the square (one-use jumps, points, lost or
-/// extra turns) solves its larger chain, estimated as `expect`'s own solve is
+/// 10 minutes; fitted when each solve was every expectation's, E\[T\] alone takes about half:
+/// the estimate errs high). A board whose state is more than the square (one-use jumps,
+/// points, lost or extra turns) solves its larger chain, estimated as `expect`'s own solve is
 /// ([`check_stateful`]: 64 one-use snakes on 220 squares, 11,773 states, ran past a minute and
 /// 1.3 GB when it was estimated by its squares).
 ///
