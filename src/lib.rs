@@ -55,13 +55,14 @@ pub(crate) mod text;
 #[doc(hidden)]
 pub mod internals {
     // The analyses' routes.
+    pub use crate::analysis::distribution::board_distribution;
     pub use crate::analysis::distribution::distribution;
     pub use crate::analysis::expectation::{expect, expect_chain, expect_float, expect_with};
     pub use crate::analysis::pgf::pgf;
+    pub use crate::analysis::score::score;
     pub use crate::analysis::shortest::{extremes, extremes_of};
     pub use crate::analysis::shown::{board_shown_distribution, certified_distribution};
     pub use crate::analysis::squares::square_answers;
-    pub use crate::analysis::stateful::{board_distribution, score};
     pub use crate::analysis::visits::{visits, visits_float};
     // The chain, the game's one model and the exact arithmetic.
     pub use crate::chain::{turn_loop, Chain, LinkedChain, Numbered, RollLevel};

@@ -2,24 +2,17 @@
 //! turns when it is removed), and which die size makes the game shortest.
 //!
 //! Both are answered by solving the changed board exactly, once per snake or ladder, once per die
-//! size (in parallel), each with the same exact solver as `expect`.
+//! size (in parallel), each for E\[T\] alone ([`expected_turns`], the exact mean a distribution
+//! shows).
 
 use num_rational::BigRational;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::expectation::{expect_with, Expectation};
+use super::expectation::expected_turns;
 use super::stateful_fits::{check_stateful, Needs, StatefulTooBig};
 use super::visits::all_jumps;
 use crate::board::{Board, BoardError, DieChoice, Jump, RuleOverrides, Square};
-
-/// The expected turns of `board`, `None` when the game can last forever.
-pub fn expected_turns(board: &Board) -> Option<BigRational> {
-    match expect_with(board, false) {
-        Expectation::Finite(e) => Some(e.turns),
-        Expectation::Infinite(_) => None,
-    }
-}
 
 /// One snake or ladder removed (serialized with the jump's squares and its `kind` beside
 /// the answers).
@@ -58,8 +51,9 @@ pub const SENSITIVITY_SECONDS_LIMIT: f64 = 30.0;
 /// The estimated CPU seconds of [`sensitivity`]: one exact solve of the changed board per jump,
 /// each about `squares^2 / 6.5e7` s (measured, user CPU: `benches/boards/gen-1000.toml`, 40
 /// jumps, 0.61 s; `expect` on the 10,000-square `gen-10000.toml` 1.6 s, so its 400 solves about
-/// 10 minutes). A board whose state is more than the square (one-use jumps, points, lost or
-/// extra turns) solves its larger chain, estimated as `expect`'s own solve is
+/// 10 minutes; fitted when each solve was every expectation's, E\[T\] alone takes about half:
+/// the estimate errs high). A board whose state is more than the square (one-use jumps,
+/// points, lost or extra turns) solves its larger chain, estimated as `expect`'s own solve is
 /// ([`check_stateful`]: 64 one-use snakes on 220 squares, 11,773 states, ran past a minute and
 /// 1.3 GB when it was estimated by its squares).
 ///

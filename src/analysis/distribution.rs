@@ -21,14 +21,15 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use crate::analysis::expectation::{expect_chain_with, Expectation};
+use crate::analysis::expectation::{exact_mean, exact_mean_on, expect_chain_with, Expectation};
 use crate::analysis::moments::{exact_solve_seconds, SECONDS_LIMIT};
 use crate::analysis::spectral::{spectral_bounds_of, spectral_estimate_of, Radius, TransientQ};
 use crate::analysis::tail_law::{TailLaw, TailLawStart};
 use crate::board::{Board, Square};
-use crate::chain::{Chain, ChainState, LinkedChain, Trap};
+use crate::chain::{on_player_chain, Chain, ChainState, LinkedChain, Memory, RollLevel, Trap};
 use crate::exact::certified::MergedRows;
 use crate::exact::step::IntegerChain;
+use crate::game::OnSquare;
 use crate::num::decimal::to_f64;
 use crate::num::interval::Interval;
 
@@ -450,6 +451,39 @@ fn stepped<S>(
     };
     dist.mean = mean(&dist, &tails);
     dist
+}
+
+/// The distribution of T on any board, on its one-player chain (on a board that changes during
+/// a game, the chain without the eaten apples: the same law of T on fewer states), the trap
+/// projected to its square. The mean is always exact: when the terms computed leave a tail, it
+/// is E\[T\] from the exact expectation solve rather than an estimate of the tail's part.
+///
+/// # Errors
+///
+/// See [`distribution`].
+pub fn board_distribution(
+    board: &Board,
+    options: &DistributionOptions,
+) -> Result<Distribution<Square>, TooMuchWork> {
+    if let Some(dist) = super::distribution::linked_distribution(board, options) {
+        // Past the whole turns' limit, on the links form; the mean from the roll-level form.
+        let mut dist = dist?;
+        exact_mean(board, &mut dist.mean);
+        return Ok(dist);
+    }
+    let mut dist = on_player_chain!(board, Memory::Turns, |_, chain| {
+        let mut dist = distribution(chain, options)?;
+        if !RollLevel::applies(board) {
+            // Solved on the chain the law was stepped on, not on one built again.
+            exact_mean_on(board, Some(chain), &mut dist.mean);
+        }
+        dist.map_states(|s| s.square())
+    });
+    if RollLevel::applies(board) {
+        // Solved on the roll-level form, once the chain the law was stepped on is gone.
+        exact_mean(board, &mut dist.mean);
+    }
+    Ok(dist)
 }
 
 /// The law of T on `board`'s turn chain held as links ([`LinkedChain`]), to the turns

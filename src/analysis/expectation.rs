@@ -10,7 +10,7 @@
 //! Reference: J. G. Kemeny and J. L. Snell, *Finite Markov Chains* (1960), theorem 3.3.5.
 
 mod turns;
-pub use turns::expected_turns;
+pub use turns::{exact_mean, exact_mean_on, expected_turns};
 
 use num_bigint::BigInt;
 use num_integer::Integer;
@@ -121,19 +121,30 @@ pub struct SolveTooLong {
 ///
 /// [`SolveTooLong`] with the estimate.
 pub fn check_exact_solve(board: &Board) -> Result<(), SolveTooLong> {
-    if !Capabilities::of(board).stateless || RollSquares::applies(board) {
-        return Ok(());
-    }
-    turn_chain_solve_fits(&Chain::for_board(board))
+    check_exact_solve_on(board, None::<&Chain<Square>>)
 }
 
-/// [`check_exact_solve`] on a board's turn chain, already built (a chain from which the game
-/// can go on for ever passes: its expectation is infinite, found without a solve).
+/// [`check_exact_solve`], on `chain` when given: `board`'s turn chain, already built.
 ///
 /// # Errors
 ///
 /// [`SolveTooLong`] with the estimate.
-pub fn turn_chain_solve_fits<S: ChainState>(chain: &Chain<S>) -> Result<(), SolveTooLong> {
+pub fn check_exact_solve_on<S: ChainState>(
+    board: &Board,
+    chain: Option<&Chain<S>>,
+) -> Result<(), SolveTooLong> {
+    if !Capabilities::of(board).stateless || RollSquares::applies(board) {
+        return Ok(());
+    }
+    match chain {
+        Some(chain) => turn_chain_solve_fits(chain),
+        None => turn_chain_solve_fits(&Chain::for_board(board)),
+    }
+}
+
+/// [`check_exact_solve`] on a turn chain (a chain from which the game can go on for ever
+/// passes: its expectation is infinite, found without a solve).
+fn turn_chain_solve_fits<S: ChainState>(chain: &Chain<S>) -> Result<(), SolveTooLong> {
     if chain.trap().is_some() {
         // An infinite expectation is answered without a solve.
         return Ok(());

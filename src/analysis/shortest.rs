@@ -763,7 +763,7 @@ mod tests {
                 turns: Some(s.turns),
                 ..Default::default()
             };
-            let law = crate::analysis::stateful::board_distribution(&b, &options).unwrap();
+            let law = crate::analysis::distribution::board_distribution(&b, &options).unwrap();
             for term in &law.terms {
                 let want = if term.n == s.turns {
                     s.probability.clone()

@@ -37,8 +37,8 @@ use super::distribution::{
     distribution, mode_of, plan_on_rows, quantiles_of, stepping_work, Decay, Distribution,
     DistributionOptions, Known, Mean, Plan, Quantile, Stop, TooMuchWork, WORK_LIMIT,
 };
+use super::expectation::exact_mean_on;
 use super::spectral::Radius;
-use super::stateful::exact_mean_on;
 use super::tail_law::{TailLaw, TailLawStart};
 use crate::board::{Board, Square};
 use crate::chain::{on_player_chain, Chain, ChainState, Memory, RollLevel, Trap};
@@ -287,7 +287,7 @@ impl Known for Value {
 /// The distribution of T on any board, as decimals to `digits` places: certified stepping on
 /// its one-player chain (on a board that changes during a game, the chain without the eaten
 /// apples), the states projected to their squares; the mean is exact, as in
-/// [`super::stateful::board_distribution`], when it can be solved for. With `chart`, the rows
+/// [`super::distribution::board_distribution`], when it can be solved for. With `chart`, the rows
 /// the chart draws carry their nearest `f64` (see [`ShownTerm::p_f64`]).
 ///
 /// # Errors
@@ -306,7 +306,7 @@ pub fn board_shown_distribution(
     if let Some(dist) = super::distribution::linked_distribution(board, options) {
         // Past the whole turns' limit: the exact terms on the links form, rounded.
         let mut dist = dist?;
-        super::stateful::exact_mean(board, &mut dist.mean);
+        super::expectation::exact_mean(board, &mut dist.mean);
         return Ok(ShownDistribution::from_exact(dist, digits, false));
     }
     let on_roll_level = RollLevel::applies(board);

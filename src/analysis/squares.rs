@@ -32,7 +32,7 @@ use num_traits::{One, Zero};
 use serde::Serialize;
 
 use super::expectation::{expect_with, Expectation};
-use super::visits::{jump_passes, visits, VisitsError};
+use super::visits::{jump_passes, square_visits, VisitsError};
 use crate::board::{Board, Jump, Square};
 use crate::chain::{
     on_player_chain, on_player_game, Chain, ChainState, Memory, Rolled, Rolls, TurnModel,
@@ -177,20 +177,21 @@ pub struct SquaresTooLong {
 /// `benches/boards/gen-10000.toml` with its rules changed, against one solve's estimate: a d6
 /// 8.3 s (5.8 solves), a loaded die 8.1 s (4.2), ten chance squares 6.8 s (4.8), bounce 8.1 s
 /// (5.7), two dice about 35 s (3.4; estimated 21 s by two solves, it was answered).
-pub fn squares_seconds<S: ChainState>(chain: &Chain<S>) -> f64 {
+fn squares_seconds<S: ChainState>(chain: &Chain<S>) -> f64 {
     6.0 * crate::analysis::moments::exact_solve_seconds(chain)
 }
 
 /// Refuses, before any solve, a square-only board whose per-square answers
-/// ([`squares_seconds`]) would take more than about [`SQUARES_SECONDS_LIMIT`]. Boards that
-/// change during a game are estimated by [`crate::analysis::stateful_fits`].
+/// ([`squares_seconds`]) would take more than about [`SQUARES_SECONDS_LIMIT`]; the estimated
+/// seconds otherwise. Boards that change during a game are estimated by
+/// [`crate::analysis::stateful_fits`] (`None` here).
 ///
 /// # Errors
 ///
 /// [`SquaresTooLong`] with the estimate.
-pub fn check_square_answers(board: &Board) -> Result<(), SquaresTooLong> {
+pub fn check_square_answers(board: &Board) -> Result<Option<f64>, SquaresTooLong> {
     if !Capabilities::of(board).stateless {
-        return Ok(());
+        return Ok(None);
     }
     let chain = Chain::for_board(board);
     let seconds = squares_seconds(&chain);
@@ -200,7 +201,7 @@ pub fn check_square_answers(board: &Board) -> Result<(), SquaresTooLong> {
             states: chain.transient_count(),
         });
     }
-    Ok(())
+    Ok(Some(seconds))
 }
 
 /// The per-square answers of `board`.
@@ -213,14 +214,15 @@ pub fn square_answers(board: &Board) -> Result<SquareAnswers, VisitsError> {
     // reconstruction, the expectations' per square) no unit is finished for seconds on a
     // large board.
     let stage = crate::progress::Stage::begin("per-square answers", Some(3));
-    let v = visits(board)?;
+    // The visits alone: the jumps' answers come from the landings below.
+    let visits = square_visits(board)?;
     stage.advance(1);
     let Expectation::Finite(e) = expect_with(board, true) else {
         unreachable!("visits are finite, so is the expectation")
     };
     stage.advance(2);
     let remaining: BTreeMap<Square, BigRational> = e.per_square.iter().cloned().collect();
-    let landings = match v.squares.len() {
+    let landings = match visits.len() {
         t if t > REACH_LIMIT => Err(NoReach::TooLarge(t)),
         _ => on_player_game!(board, |game| landings(board, game)),
     };
@@ -232,8 +234,7 @@ pub fn square_answers(board: &Board) -> Result<SquareAnswers, VisitsError> {
             Err(jumps_refused(board, &Capabilities::of(board)).unwrap_or(why)),
         ),
     };
-    let mut squares: Vec<SquareAnswer> = v
-        .squares
+    let mut squares: Vec<SquareAnswer> = visits
         .iter()
         .map(|(s, visits)| SquareAnswer {
             square: *s,

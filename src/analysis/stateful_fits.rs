@@ -71,7 +71,7 @@ pub enum StatefulTooBig {
         seconds: f64,
     },
     /// The law of the final score would take too long or too much memory
-    /// (`super::stateful::score_fits`).
+    /// (`super::score::score_fits`).
     #[error(
         "the law of the final score over {apples} point squares would take about {} \
          (one exact solve per set of point squares eaten on {} states, estimated before \

@@ -31,21 +31,18 @@ use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::analysis::distribution::board_distribution;
 use crate::analysis::distribution::{Distribution, DistributionOptions};
 use crate::analysis::expectation::{check_exact_solve, expect_with, Expectation};
 use crate::analysis::moments::{checked_moments, moments_fit, Moments};
 use crate::analysis::pgf::tail::{decay_rate, DecayRate};
 use crate::analysis::pgf::{pgf_seconds, pgf_within, Pgf, PGF_SECONDS_LIMIT};
 use crate::analysis::shortest::{extremes, Extremes};
-use crate::analysis::squares::{
-    check_square_answers, square_answers, squares_seconds, SquareAnswers,
-};
-use crate::analysis::stateful::board_distribution;
+use crate::analysis::squares::{check_square_answers, square_answers, SquareAnswers};
 use crate::analysis::stateful_fits::Needs;
 use crate::board::format::{load_spec, parse_spec};
 use crate::board::{near_builtin_names, Board, BoardSpec, RuleOverrides, BUILTIN_BOARDS};
 use crate::chain::{on_player_chain, Chain, ChainState, Memory};
-use crate::game::Capabilities;
 use crate::progress::{self, Listener};
 
 pub use crate::race::{Interval, Method, Race, SeatResult};
@@ -325,11 +322,8 @@ impl Game {
         self.no_choice()?;
         self.chain_fits()?;
         self.stateful_fits(Needs::FullSolve)?;
-        check_square_answers(&self.board)?;
-        if Capabilities::of(&self.board).stateless {
-            self.seconds_fit("per-square answers", || {
-                squares_seconds(&Chain::for_board(&self.board))
-            })?;
+        if let Some(seconds) = check_square_answers(&self.board)? {
+            self.seconds_fit("per-square answers", || seconds)?;
         }
         self.watched(|| square_answers(&self.board))?
             .map_err(|e| Error::Unanswerable(e.to_string()))

@@ -9,17 +9,15 @@ use std::ops::RangeInclusive;
 use num_rational::BigRational;
 
 use super::{Error, Game};
-use crate::analysis::design::{
-    die_sweep, expected_turns, sensitivity, sensitivity_seconds, DieSweep, Removal,
-};
+use crate::analysis::design::{die_sweep, sensitivity, sensitivity_seconds, DieSweep, Removal};
 use crate::analysis::distribution::DistributionOptions;
-use crate::analysis::expectation::{expect_float, Expectation, FloatExpectation};
+use crate::analysis::expectation::{expect_float, expected_turns, Expectation, FloatExpectation};
 use crate::analysis::likeliest::board_likeliest;
 use crate::analysis::likeliest::LikeliestTurns;
 use crate::analysis::moments::{checked_moments, moments_fit, Moments};
+use crate::analysis::score::{score, score_fits, Score};
 use crate::analysis::shown::{board_shown_distribution, ShownDistribution};
 use crate::analysis::squares::{occupancy, Occupancy};
-use crate::analysis::stateful::{score, score_fits, Score};
 use crate::analysis::stateful_fits::Needs;
 use crate::analysis::summary::{summarize, Summary};
 use crate::analysis::visits::{jump_uses, square_visits, visits_float, Visits};

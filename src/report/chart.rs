@@ -405,7 +405,7 @@ mod tests {
             format!("{} ({})", board_line(&efi), rules_line(&efi))
         );
     }
-    use crate::analysis::stateful::board_distribution;
+    use crate::analysis::distribution::board_distribution;
     use crate::board::builtin;
     use crate::race::{race, RaceOptions};
 

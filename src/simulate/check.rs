@@ -30,12 +30,11 @@ use super::Histogram;
 use crate::analysis::distribution::{stepping_work, turns_for_tail, TooMuchWork, WORK_LIMIT};
 use crate::analysis::expectation::expect_with;
 use crate::analysis::expectation::{expect_chain_with, Expectation, Expectations};
+use crate::analysis::score::{score, Score};
 use crate::analysis::spectral::spectral_radius;
-use crate::analysis::stateful::{score, stateful_chain, Score};
 use crate::board::{Board, Rules, Square};
-use crate::chain::{Chain, ChainState, Trap};
+use crate::chain::{on_player_chain, Chain, ChainState, Memory, Trap};
 use crate::exact::step::IntegerChain;
-use crate::game::Capabilities;
 use crate::num::decimal::to_f64;
 
 pub use super::variants::{fitting_variants, LayoutFit, NotTried, VariantFit};
@@ -140,13 +139,11 @@ impl ExactLaw {
     ///
     /// As [`ExactLaw::new`].
     pub fn of_turns(board: &Board, tail_below: f64, work_limit: f64) -> Result<ExactLaw, LawError> {
-        if Capabilities::of(board).stateless {
-            let chain = Chain::for_board(board);
-            return ExactLaw::of_chain_within(*board.rules(), chain, tail_below, work_limit);
-        }
-        let chain = stateful_chain(board);
+        let rules = *board.rules();
         let e = || expect_with(board, false);
-        ExactLaw::of_states(*board.rules(), &chain, e, tail_below, work_limit)
+        on_player_chain!(board, Memory::Full, |_, chain| {
+            ExactLaw::of_states(rules, chain, e, tail_below, work_limit)
+        })
     }
 
     /// [`ExactLaw::new`] for any chain over squares (a player who follows a policy), on a board
@@ -272,7 +269,7 @@ impl ExactLaw {
 #[derive(Clone, Debug)]
 #[non_exhaustive]
 pub struct ScoreLaw {
-    /// The exact law ([`crate::analysis::stateful::score`]).
+    /// The exact law ([`crate::analysis::score::score`]).
     pub exact: Score,
     /// E\[score\] as a float.
     pub mean: f64,

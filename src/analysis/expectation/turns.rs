@@ -1,5 +1,6 @@
 //! E\[T\] alone: the exact mean a report of the law of T shows (`distribution`, `analyze`'s
-//! summary), without the other expectations [`super::expect_with`] solves for.
+//! summary), without the other expectations [`super::expect_with`] solves for, and the
+//! approximate mean of a law replaced by it ([`exact_mean`]) when its solve fits.
 //!
 //! # Formula
 //!
@@ -13,38 +14,65 @@
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::{primitive_rows, roll_level_system};
+use super::{check_exact_solve_on, primitive_rows, roll_level_system};
+use crate::analysis::distribution::Mean;
 use crate::analysis::fundamental::expected_rewards;
-use crate::analysis::stateful::law_chain;
-use crate::board::Board;
-use crate::chain::{Chain, ChainState, RollLevel, RollMove};
+use crate::analysis::stateful_fits::law_solve_fits;
+use crate::board::{Board, Square};
+use crate::chain::{on_player_chain, Chain, ChainState, Memory, RollLevel, RollMove};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
 use crate::game::Capabilities;
 
 /// E\[T\] of one player's game on `board` when it ends with probability 1, `None` when it can
-/// last for ever: [`super::expect_with`]'s `turns`, solved for alone. `chain`, when given, is
-/// the chain of `board` the law of T is computed on ([`Chain::for_board`], or
-/// [`law_chain`] on a stateful board): a board without a roll-level form is solved on it
-/// instead of on a chain built again.
-pub fn expected_turns<S: ChainState>(
+/// last for ever: [`super::expect_with`]'s `turns`, solved for alone (the sensitivity's and the
+/// die sweep's one solve per changed board).
+pub fn expected_turns(board: &Board) -> Option<BigRational> {
+    expected_turns_on(board, None::<&Chain<Square>>)
+}
+
+/// [`expected_turns`]; `chain`, when given, is the chain of `board` the law of T is computed on
+/// (its [`crate::chain::PlayerChain`] with [`Memory::Turns`]): a board without a roll-level
+/// form is solved on it instead of on a chain built again.
+pub fn expected_turns_on<S: ChainState>(
     board: &Board,
     chain: Option<&Chain<S>>,
 ) -> Option<BigRational> {
-    if Capabilities::of(board).stateless {
-        if let Some(rl) = RollLevel::new(board).filter(RollLevel::always_ends) {
-            return Some(match rl.start {
-                None => BigRational::zero(),
-                Some(start) => on_roll_level(rl, start),
-            });
-        }
+    if let Some(rl) = RollLevel::new(board).filter(RollLevel::always_ends) {
+        return Some(match rl.start {
+            None => BigRational::zero(),
+            Some(start) => on_roll_level(rl, start),
+        });
     }
     // As `expect_with`: a stateful board's chain by verified lifting first (its answers are
     // small), then by the bounded routes.
     let verified = !Capabilities::of(board).stateless;
     match chain {
         Some(chain) => on_chain(chain, verified),
-        None if verified => on_chain(&law_chain(board), true),
-        None => on_chain(&Chain::for_board(board), false),
+        None => on_player_chain!(board, Memory::Turns, |_, chain| on_chain(chain, verified)),
+    }
+}
+
+/// Replaces an approximate mean by E\[T\] from the exact expectation solve of `board`.
+/// The estimate stays when the exact solve would take long: on a board that changes during a
+/// game, past about 30 s ([`law_solve_fits`]); on one solved by its turn chain (no roll-level
+/// form: `roll_again = K`), past [`crate::analysis::moments::SECONDS_LIMIT`]
+/// ([`check_exact_solve_on`]: 34 s for `roll_again = 3` on 10,000 squares, where the law's first
+/// turns take under a second).
+pub fn exact_mean(board: &Board, mean: &mut Mean) {
+    exact_mean_on(board, None::<&Chain<Square>>, mean);
+}
+
+/// [`exact_mean`], solved ([`expected_turns_on`]) on `chain` when the board has no roll-level form
+/// and `chain` is given: the chain the law of T was computed on (its
+/// [`crate::chain::PlayerChain`] with [`Memory::Turns`]), which is then not built again.
+pub fn exact_mean_on<S: ChainState>(board: &Board, chain: Option<&Chain<S>>, mean: &mut Mean) {
+    if let Mean::About(_) = mean {
+        if !law_solve_fits(board) || check_exact_solve_on(board, chain).is_err() {
+            return;
+        }
+        if let Some(turns) = expected_turns_on(board, chain) {
+            *mean = Mean::Exact(turns);
+        }
     }
 }
 
@@ -100,10 +128,10 @@ mod tests {
     use crate::game::Capabilities;
     use proptest::prelude::*;
 
-    use super::expected_turns;
+    use super::{expected_turns, expected_turns_on};
     use crate::analysis::expectation::{expect_with, Expectation};
     use crate::analysis::stateful::law_chain;
-    use crate::board::{builtin, builtin_names, Board, RollAgain, RuleOverrides, Square};
+    use crate::board::{builtin, builtin_names, Board, RollAgain, RuleOverrides};
     use crate::chain::Chain;
     use crate::game::PlayerState;
     use crate::test_util::board;
@@ -116,12 +144,16 @@ mod tests {
             Expectation::Infinite(_) => None,
         };
         let name = b.name();
-        assert_eq!(expected_turns(b, None::<&Chain<Square>>), all, "{name}");
+        assert_eq!(expected_turns(b), all, "{name}");
         if !Capabilities::of(b).stateless {
             let chain: Chain<PlayerState> = law_chain(b);
-            assert_eq!(expected_turns(b, Some(&chain)), all, "{name}");
+            assert_eq!(expected_turns_on(b, Some(&chain)), all, "{name}");
         } else {
-            assert_eq!(expected_turns(b, Some(&Chain::for_board(b))), all, "{name}");
+            assert_eq!(
+                expected_turns_on(b, Some(&Chain::for_board(b))),
+                all,
+                "{name}"
+            );
         }
     }
 
@@ -169,9 +201,9 @@ mod tests {
     fn a_board_that_can_last_for_ever_has_no_mean() {
         // Worked by hand: no roll of a coin from 3 reaches 6 (4 and 5 slide to 2).
         let b = board("size = 6\nsnakes = [[4, 2], [5, 2]]\n[rules]\ndie = 2\n");
-        assert_eq!(expected_turns(&b, None::<&Chain<Square>>), None);
+        assert_eq!(expected_turns(&b), None);
         let k = with_roll_again(&b, RollAgain::Forfeit(2)).unwrap();
-        assert_eq!(expected_turns(&k, Some(&Chain::for_board(&k))), None);
+        assert_eq!(expected_turns_on(&k, Some(&Chain::for_board(&k))), None);
     }
 
     proptest! {

@@ -6,8 +6,9 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use super::*;
+use crate::analysis::distribution::board_distribution;
 use crate::analysis::distribution::DistributionOptions;
-use crate::analysis::stateful::board_distribution;
+use crate::analysis::visits::visits;
 use crate::board::{builtin, builtin_names};
 use crate::exact::solve::{SparseLu, SparseRows};
 use crate::test_util::q;
