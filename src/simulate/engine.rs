@@ -412,7 +412,7 @@ pub(crate) fn play_game<P: Player>(
     for round in 0..max_rounds {
         for (s, seat) in seats.iter().enumerate() {
             let mut mover = states[s].clone();
-            if let Some(l) = last {
+            if let Some(l) = last.filter(|&l| l != s) {
                 mover = seat.hand_over(mover, &states[l]);
             }
             let next = seat.turn(mover, dice, scratch, &mut |roll| {
