@@ -390,6 +390,7 @@ impl<P: Player> Default for Room<P> {
 /// forfeit knock nobody off; every other seat on the landing square goes back to its start at
 /// once, so the rest of a roll-again turn sees it. `seen(seat, round, roll)` is called after
 /// every roll (rounds from 0).
+#[inline(always)]
 pub(crate) fn play_game<P: Player>(
     seats: &[&P],
     knock_off: bool,

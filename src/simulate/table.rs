@@ -258,7 +258,7 @@ impl Table {
     /// plays, the next face of the die's batches, [`Dice::face`], as that loop draws it), its
     /// effect on the turn from [`game::throw_effect`], then the cell's outcome (drawn by its
     /// weight in a random cell).
-    #[inline]
+    #[inline(always)]
     pub fn play_roll(&self, dice: &mut Dice, turn: &mut Turn) -> Rolled {
         let i = match &self.fast {
             Some(f) => dice.face(&f.batch) as usize,
@@ -269,7 +269,7 @@ impl Table {
 
     /// The roll of throw index `i` in the turn `turn`: its effect on the turn from
     /// [`game::throw_effect`], then the cell's outcome (drawn by its weight in a random cell).
-    #[inline]
+    #[inline(always)]
     fn play_throw(&self, i: usize, dice: &mut Dice, turn: &mut Turn) -> Rolled {
         let throw = self.throws[i];
         match game::throw_effect(self.roll_again, throw.top, turn.streak) {
@@ -386,6 +386,7 @@ impl Player for Table {
         *square == self.size
     }
 
+    #[inline(always)]
     fn turn(
         &self,
         at: Square,
