@@ -58,32 +58,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
     /// or a reachable state whose turn can go on for ever (its cycle is the state itself).
     pub fn trap(&self) -> Option<Trap<S>> {
         let n = self.states.len();
-        // The predecessors of state j are preds[first[j]..first[j + 1]] (compressed columns).
-        let mut first = vec![0usize; n + 1];
-        let rows = self.rows.len();
-        (0..rows).for_each(|i| self.rows.columns(i).for_each(|j| first[j + 1] += 1));
-        (0..n).for_each(|j| first[j + 1] += first[j]);
-        let mut fill = first[..n].to_vec();
-        let mut preds = vec![0usize; first[n]];
-        for i in 0..rows {
-            self.rows.columns(i).for_each(|j| {
-                preds[fill[j]] = i;
-                fill[j] += 1;
-            });
-        }
-        let mut ends = vec![false; n];
-        let mut queue: VecDeque<usize> = (self.transient..n).collect();
-        for &i in &queue {
-            ends[i] = true;
-        }
-        while let Some(j) = queue.pop_front() {
-            for &i in &preds[first[j]..first[j + 1]] {
-                if !ends[i] {
-                    ends[i] = true;
-                    queue.push_back(i);
-                }
-            }
-        }
+        let ends = can_finish(n, self.transient, |i, f| self.rows.columns(i).for_each(f));
         // The trapped state nearest the start (breadth first), so the message is easy to follow.
         let mut dist = vec![usize::MAX; n];
         dist[self.start] = 0;
@@ -136,6 +111,42 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
             walk.push(next);
         }
     }
+}
+
+/// For each of `n` states (the first `transient` of them transient, the rest final), whether
+/// a final state can be reached from it: breadth first backwards from the final states, where
+/// `successors(i, f)` calls `f` on each state transient state i's turn leads to.
+pub(super) fn can_finish(
+    n: usize,
+    transient: usize,
+    successors: impl Fn(usize, &mut dyn FnMut(usize)),
+) -> Vec<bool> {
+    // The predecessors of state j are preds[first[j]..first[j + 1]] (compressed columns).
+    let mut first = vec![0usize; n + 1];
+    (0..transient).for_each(|i| successors(i, &mut |j| first[j + 1] += 1));
+    (0..n).for_each(|j| first[j + 1] += first[j]);
+    let mut fill = first[..n].to_vec();
+    let mut preds = vec![0usize; first[n]];
+    for i in 0..transient {
+        successors(i, &mut |j| {
+            preds[fill[j]] = i;
+            fill[j] += 1;
+        });
+    }
+    let mut ends = vec![false; n];
+    let mut queue: VecDeque<usize> = (transient..n).collect();
+    for &i in &queue {
+        ends[i] = true;
+    }
+    while let Some(j) = queue.pop_front() {
+        for &i in &preds[first[j]..first[j + 1]] {
+            if !ends[i] {
+                ends[i] = true;
+                queue.push_back(i);
+            }
+        }
+    }
+    ends
 }
 
 #[cfg(test)]

@@ -22,7 +22,9 @@ use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 use super::compound::{compound_move_memo, rolls_at, RollScratch, RollsMemo};
-use super::{link_order, Link, TurnModel, WordHasher};
+use super::ends::can_finish;
+use super::links::LinkWalk;
+use super::{link_order, Link, Numbered, TurnModel, WordHasher};
 use crate::board::{Board, Square};
 use crate::game::{Capabilities, InTurn, RollGame, SingleBoard};
 
@@ -41,29 +43,19 @@ pub enum LinkedTurn {
 /// first, in order, then the final ones.
 #[derive(Clone, Debug)]
 pub struct LinkedChain<S> {
-    states: Vec<S>,
-    transient: usize,
-    start: usize,
+    numbered: Numbered<S>,
     turns: Vec<LinkedTurn>,
 }
 
+impl<S> std::ops::Deref for LinkedChain<S> {
+    type Target = Numbered<S>;
+
+    fn deref(&self) -> &Numbered<S> {
+        &self.numbered
+    }
+}
+
 impl<S> LinkedChain<S> {
-    /// Every state: transient ones first, then final ones.
-    #[cfg(test)]
-    pub fn states(&self) -> &[S] {
-        &self.states
-    }
-
-    /// The number of transient states (`states()[..transient_count()]`).
-    pub fn transient_count(&self) -> usize {
-        self.transient
-    }
-
-    /// The index of the start state.
-    pub fn start(&self) -> usize {
-        self.start
-    }
-
     /// Each transient state's turn, by index.
     pub fn turns(&self) -> &[LinkedTurn] {
         &self.turns
@@ -105,30 +97,16 @@ impl<S> LinkedChain<S> {
     /// True when a final state can be reached from every state (so the game ends with
     /// probability 1).
     pub fn always_ends(&self) -> bool {
-        let t = self.transient;
-        // Backwards from the final states over the turns' entries and links.
-        let mut into: Vec<Vec<usize>> = vec![Vec::new(); self.states.len()];
-        for (i, turn) in self.turns.iter().enumerate() {
-            match turn {
-                LinkedTurn::Link(l) => {
-                    into[l.next].push(i);
-                    l.ends.iter().for_each(|e| into[e.0].push(i));
-                }
-                LinkedTurn::Whole(row) => row.iter().for_each(|e| into[e.0].push(i)),
+        let successors = |i: usize, f: &mut dyn FnMut(usize)| match &self.turns[i] {
+            LinkedTurn::Link(l) => {
+                f(l.next);
+                l.ends.iter().for_each(|e| f(e.0));
             }
-        }
-        let mut reaches = vec![false; self.states.len()];
-        let mut stack: Vec<usize> = (t..self.states.len()).collect();
-        stack.iter().for_each(|&j| reaches[j] = true);
-        while let Some(j) = stack.pop() {
-            for &i in &into[j] {
-                if !reaches[i] {
-                    reaches[i] = true;
-                    stack.push(i);
-                }
-            }
-        }
-        reaches.into_iter().all(|r| r)
+            LinkedTurn::Whole(row) => row.iter().for_each(|e| f(e.0)),
+        };
+        can_finish(self.states.len(), self.transient, successors)
+            .into_iter()
+            .all(|r| r)
     }
 
     /// The largest chance, over the states where a turn can begin, of finishing within one
@@ -193,6 +171,7 @@ impl<S: Clone + Eq + Hash + Ord + std::fmt::Debug> LinkedChain<S> {
         G: RollGame<State = S> + TurnModel<State = S>,
     {
         let memo: RollsMemo<S> = RollsMemo::default();
+        let walk = LinkWalk::with_capacity(0);
         let mut scratch = RollScratch::default();
         let start = TurnModel::start(game);
         let mut found: HashMap<S, usize, BuildHasherDefault<WordHasher>> = HashMap::default();
@@ -210,6 +189,8 @@ impl<S: Clone + Eq + Hash + Ord + std::fmt::Debug> LinkedChain<S> {
                 order.len() - 1
             }
         };
+        // The squares on a cycle of top throws that the walk left without a link.
+        let mut cycle_breaks = Vec::new();
         while let Some(i) = queue.pop_front() {
             pending.push(None);
             let state = order[i].clone();
@@ -219,6 +200,7 @@ impl<S: Clone + Eq + Hash + Ord + std::fmt::Debug> LinkedChain<S> {
             if game.skip(&state).is_some() {
                 return None;
             }
+            walk.walk(game, &state, &memo);
             let first = InTurn {
                 at: state.clone(),
                 streak: 0,
@@ -231,17 +213,24 @@ impl<S: Clone + Eq + Hash + Ord + std::fmt::Debug> LinkedChain<S> {
             let denom = u64::try_from(r.denom).ok()?;
             pending[i] = Some(match r.goes_on.as_slice() {
                 [] => Pending::Ends { ends, denom },
-                [(next, g)] => Pending::Link(Link {
-                    next: index(&next.at, &mut order, &mut queue),
-                    goes_on: u64::try_from(*g).ok()?,
-                    ends,
-                    denom,
-                }),
+                [(next, g)] => {
+                    let next = index(&next.at, &mut order, &mut queue);
+                    if !walk.records().contains_key(&state) {
+                        cycle_breaks.push(i);
+                        continue;
+                    }
+                    Pending::Link(Link {
+                        next,
+                        goes_on: u64::try_from(*g).ok()?,
+                        ends,
+                        denom,
+                    })
+                }
                 _ => return None,
             });
         }
         // One square of each cycle of links summed whole, with the states its turn ends on.
-        for i in cycle_breaks(&pending) {
+        for i in cycle_breaks {
             let turn = compound_move_memo(game, &order[i], &memo);
             if turn.endless {
                 return None;
@@ -268,23 +257,14 @@ impl<S: Clone + Eq + Hash + Ord + std::fmt::Debug> LinkedChain<S> {
         order: Vec<S>,
         mut pending: Vec<Option<Pending>>,
     ) -> LinkedChain<S> {
-        let mut ids: Vec<usize> = (0..order.len()).collect();
-        ids.sort_by(|&a, &b| {
-            let (fa, fb) = (game.is_final(&order[a]), game.is_final(&order[b]));
-            fa.cmp(&fb).then_with(|| order[a].cmp(&order[b]))
-        });
-        let mut new_id = vec![0; order.len()];
-        for (new, &old) in ids.iter().enumerate() {
-            new_id[old] = new;
-        }
-        let transient = ids.iter().filter(|&&i| !game.is_final(&order[i])).count();
+        let (numbered, ids, new_id) = Numbered::of(&order, |s| game.is_final(s));
         let renumber = |ends: Vec<(usize, u64)>| {
             let mut ends: Vec<(usize, u64)> =
                 ends.into_iter().map(|(j, c)| (new_id[j], c)).collect();
             merge_sorted(&mut ends, |a, b| *a += b);
             ends
         };
-        let turns = ids[..transient]
+        let turns = ids[..numbered.transient]
             .iter()
             .map(
                 |&old| match pending[old].take().expect("transient states have a turn") {
@@ -310,12 +290,7 @@ impl<S: Clone + Eq + Hash + Ord + std::fmt::Debug> LinkedChain<S> {
                 },
             )
             .collect();
-        LinkedChain {
-            states: ids.iter().map(|&i| order[i].clone()).collect(),
-            transient,
-            start: new_id[0],
-            turns,
-        }
+        LinkedChain { numbered, turns }
     }
 }
 
@@ -341,34 +316,6 @@ fn merge_sorted<T>(entries: &mut Vec<(usize, T)>, add: impl Fn(&mut T, T)) {
         }
     }
     *entries = merged;
-}
-
-/// One state on each cycle of links (each state has at most one link out, so a walk along
-/// them from any state ends on a state without one or goes round one cycle).
-fn cycle_breaks(pending: &[Option<Pending>]) -> Vec<usize> {
-    let next = |i: usize| match &pending[i] {
-        Some(Pending::Link(l)) => Some(l.next),
-        _ => None,
-    };
-    // 0: not seen, 1: on the walk now, 2: done.
-    let mut mark = vec![0u8; pending.len()];
-    let mut breaks = Vec::new();
-    let mut walk = Vec::new();
-    for first in 0..pending.len() {
-        let mut at = Some(first);
-        while let Some(i) = at.filter(|&i| mark[i] == 0) {
-            mark[i] = 1;
-            walk.push(i);
-            at = next(i);
-        }
-        if let Some(i) = at.filter(|&i| mark[i] == 1) {
-            breaks.push(i);
-        }
-        for i in walk.drain(..) {
-            mark[i] = 2;
-        }
-    }
-    breaks
 }
 
 #[cfg(test)]

@@ -4,13 +4,14 @@
 //!
 //! # Formula
 //!
-//! Under unlimited roll-again a turn is memoryless (see [`super::rest`]): when the rolls from
+//! Under unlimited roll-again a turn is memoryless (after a top throw the rest of the turn is
+//! a fresh turn from where it landed, see [`super::compound`]): when the rolls from
 //! square x over their common denominator d end the turn on states with numerators c and go
 //! on to one square y with numerator g, the turn from x is `T(x) = c / d + (g / d) T(y)`. When
 //! y is itself a transient state of the chain, that is an identity between rows of the turn
 //! matrix: `T = E + W T` with E the rolls that end (at most a die's faces per row) and W one
 //! entry per linked row. So `v T = y E` with `y = v + y W`, and since the links never close a
-//! cycle ([`super::rest`] sums a cycle's last square whole, so it has no link), y is summed
+//! cycle ([`LinkWalk`] leaves one square of each cycle without one), y is summed
 //! state by state in an order that puts every state before the one its link leads to. On efi
 //! (82 transient states) the whole turns have 2,530 entries; the links and the ending rolls
 //! about a fifth of that.
@@ -18,10 +19,14 @@
 //! A link is kept only when its square's turn in the chain is the rest of a turn from it (no
 //! lost turn there) and every number is a word; a state without one keeps its whole turn.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hash};
+use std::rc::Rc;
 
+use super::compound::{rolls_at, RollScratch, RollsFrom, RollsMemo};
 use super::WordHasher;
+use crate::game::{InTurn, RollGame};
 
 /// A transient state's turn as the rolls that end it and a fresh turn from another transient
 /// state: `T(i) = sum ends / denom + (goes_on / denom) T(next)`.
@@ -38,19 +43,91 @@ pub struct Link {
     pub denom: u64,
 }
 
-/// A link as the turns are summed: by state, before the chain numbers them.
-#[derive(Clone, Debug)]
-pub(super) struct LinkRecord<S> {
-    pub(super) next: S,
-    pub(super) goes_on: u128,
-    /// The states the ending rolls leave the token on (as the turn ends them), unsorted, with
-    /// their numerators.
-    pub(super) ends: Vec<(S, u128)>,
-    pub(super) denom: u128,
+/// The rolls of each square that links to the next square's turn, by square, as
+/// [`LinkWalk`] records them before the chain numbers its states.
+pub(super) type LinkRecords<S> = HashMap<S, Rc<RollsFrom<S>>, BuildHasherDefault<WordHasher>>;
+
+/// Where a square stands in [`LinkWalk::walk`]: on the run being walked, or walked.
+enum Mark {
+    Walking,
+    Done,
 }
 
-/// The records of the squares summed so far, by square.
-pub(super) type LinkRecords<S> = HashMap<S, LinkRecord<S>, BuildHasherDefault<WordHasher>>;
+/// Finds which squares' turns link to the next square's, run of top throws by run, for one
+/// player under unlimited roll-again: each square whose rolls go on to one square gets a
+/// record, but for one square on each cycle of top throws (the last one walked before the run
+/// came back), so the links never close a cycle.
+pub(super) struct LinkWalk<S> {
+    marks: RefCell<HashMap<S, Mark, BuildHasherDefault<WordHasher>>>,
+    records: RefCell<LinkRecords<S>>,
+    scratch: RefCell<RollScratch<S>>,
+}
+
+impl<S: Clone + Eq + Hash> LinkWalk<S> {
+    /// No square walked yet, with room for `squares` of them.
+    pub(super) fn with_capacity(squares: usize) -> LinkWalk<S> {
+        LinkWalk {
+            marks: RefCell::new(HashMap::with_capacity_and_hasher(
+                squares,
+                Default::default(),
+            )),
+            records: RefCell::new(HashMap::with_capacity_and_hasher(
+                squares,
+                Default::default(),
+            )),
+            scratch: RefCell::new(RollScratch::default()),
+        }
+    }
+
+    /// Walks the run of top throws from `state` (with the in-turn rolls in `rolls`, a game as
+    /// [`RollsMemo`] says) until a square already walked, a square whose rolls all end the
+    /// turn or go on to several squares, or a cycle, and records the squares walked.
+    pub(super) fn walk<G: RollGame<State = S>>(&self, game: &G, state: &S, rolls: &RollsMemo<S>) {
+        let mut marks = self.marks.borrow_mut();
+        let mut scratch = self.scratch.borrow_mut();
+        let mut walk = Vec::new();
+        let mut at = state.clone();
+        loop {
+            match marks.get(&at) {
+                Some(Mark::Done) => break,
+                Some(Mark::Walking) => {
+                    // The run closes a cycle: its last square keeps its whole turn.
+                    let (x, _) = walk.pop().expect("a square on the run was walked");
+                    marks.insert(x, Mark::Done);
+                    break;
+                }
+                None => {}
+            }
+            let first = InTurn {
+                at: at.clone(),
+                streak: 0,
+            };
+            let r = rolls_at(game, &at, first, Some(rolls), &mut scratch);
+            match r.goes_on.as_slice() {
+                [(next, _)] => {
+                    let next = next.at.clone();
+                    marks.insert(at.clone(), Mark::Walking);
+                    walk.push((at, r));
+                    at = next;
+                }
+                _ => {
+                    marks.insert(at, Mark::Done);
+                    break;
+                }
+            }
+        }
+        let mut records = self.records.borrow_mut();
+        for (x, r) in walk {
+            marks.insert(x.clone(), Mark::Done);
+            records.insert(x, r);
+        }
+    }
+
+    /// The records so far.
+    pub(super) fn records(&self) -> std::cell::Ref<'_, LinkRecords<S>> {
+        self.records.borrow()
+    }
+}
 
 /// The links of the chain's transient states (`None` where a state has none), from the
 /// records: a record is kept when its square and its next square are transient states of the
@@ -65,7 +142,8 @@ pub(super) fn index_links<S: Eq + Hash>(
 ) -> Vec<Option<Link>> {
     let link = |s: &S| {
         let r = records.get(s)?;
-        let next = index_of(&r.next).filter(|&j| j < transient && whole_turn(&r.next))?;
+        let (next, goes_on) = (&r.goes_on[0].0.at, r.goes_on[0].1);
+        let next = index_of(next).filter(|&j| j < transient && whole_turn(next))?;
         // Sized once (collecting through `Option` would grow it by doubling).
         let mut ends = Vec::with_capacity(r.ends.len());
         for (s, c) in &r.ends {
@@ -81,7 +159,7 @@ pub(super) fn index_links<S: Eq + Hash>(
         });
         Some(Link {
             next,
-            goes_on: u64::try_from(r.goes_on).ok()?,
+            goes_on: u64::try_from(goes_on).ok()?,
             ends,
             denom: u64::try_from(r.denom).ok()?,
         })

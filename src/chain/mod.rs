@@ -16,27 +16,24 @@ mod ends;
 mod linked;
 mod links;
 mod player;
-mod rest;
 mod roll_level;
 mod rolls;
 mod rows;
 mod run;
 mod size;
-mod words;
 
 use std::cell::RefCell;
 use std::collections::{HashMap, VecDeque};
 use std::fmt::Debug;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 use std::ops::Deref;
-use std::rc::Rc;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
 pub use compound::compound_move;
-use compound::RollsMemo;
+use compound::{compound_move_memo, RollsMemo};
 pub use count::{check_counted_layers, first_endless, Counted, StatesTooMany};
 pub use endless::{endless_turn, endless_turn_sentence, turn_loop};
 pub use linked::{LinkedChain, LinkedTurn};
@@ -45,9 +42,8 @@ pub(crate) use player::{on_player_chain, on_player_game};
 pub use player::{stateful_game, Memory, PlayerChain, PlayerGame};
 pub use roll_level::{Ends, RollLevel, RollMove, RollSquares};
 pub use rolls::{Rolled, Rolls};
-use rows::{ChainTurns, Kept, PendingTurn};
+use rows::{ChainTurns, PendingTurn};
 pub use size::{check_fits, ChainSize, ChainTooBig, CHAIN_BYTES_LIMIT};
-use words::Law;
 
 use crate::board::{Board, Square};
 use crate::game::{Capabilities, PlayerState, RollGame, SingleBoard, StatefulBoard};
@@ -202,6 +198,73 @@ impl Hasher for WordHasher {
     }
 }
 
+/// A chain's states, numbered with the transient ones first, each group in the states' order,
+/// and which of them is the start: what [`Chain`] and [`LinkedChain`] share (each derefs to
+/// it).
+#[derive(Clone, Debug)]
+pub struct Numbered<S> {
+    states: Vec<S>,
+    transient: usize,
+    start: usize,
+}
+
+impl<S: Clone + Ord> Numbered<S> {
+    /// The states found (`order`, the start first) numbered, with the old index of each new
+    /// index and the new index of each old one.
+    fn of(order: &[S], is_final: impl Fn(&S) -> bool) -> (Numbered<S>, Vec<usize>, Vec<usize>) {
+        let mut ids: Vec<usize> = (0..order.len()).collect();
+        ids.sort_by(|&a, &b| {
+            let (fa, fb) = (is_final(&order[a]), is_final(&order[b]));
+            fa.cmp(&fb).then_with(|| order[a].cmp(&order[b]))
+        });
+        let mut new_id = vec![0; order.len()];
+        for (new, &old) in ids.iter().enumerate() {
+            new_id[old] = new;
+        }
+        let numbered = Numbered {
+            states: ids.iter().map(|&i| order[i].clone()).collect(),
+            transient: ids.iter().filter(|&&i| !is_final(&order[i])).count(),
+            start: new_id[0],
+        };
+        (numbered, ids, new_id)
+    }
+}
+
+impl<S> Numbered<S> {
+    /// All reachable states: transient ones first, then final ones.
+    pub fn states(&self) -> &[S] {
+        &self.states
+    }
+
+    /// The number of transient states (they are `states()[..transient_count()]`).
+    pub fn transient_count(&self) -> usize {
+        self.transient
+    }
+
+    /// The index of the start state.
+    pub fn start(&self) -> usize {
+        self.start
+    }
+}
+
+impl<S: Ord> Numbered<S> {
+    /// The index of `state`, if it is reachable.
+    pub fn index_of(&self, state: &S) -> Option<usize> {
+        let (t, f) = self.states.split_at(self.transient);
+        t.binary_search(state)
+            .ok()
+            .or_else(|| f.binary_search(state).ok().map(|i| i + self.transient))
+    }
+}
+
+impl<S> Deref for Chain<S> {
+    type Target = Numbered<S>;
+
+    fn deref(&self) -> &Numbered<S> {
+        &self.numbered
+    }
+}
+
 /// A state from which the game can never end, and the cycle it is caught in.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[non_exhaustive]
@@ -240,9 +303,7 @@ pub struct ChainTooLarge {
 /// ones. `Q` is the transient-to-transient part of the transition matrix.
 #[derive(Clone, Debug)]
 pub struct Chain<S> {
-    states: Vec<S>,
-    transient: usize,
-    start: usize,
+    numbered: Numbered<S>,
     /// The transient states' rows, rewards and whether each can go on for ever.
     rows: ChainTurns,
     /// Per transient state: its turn as ending rolls and the turn of another state (empty
@@ -267,15 +328,6 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
     pub fn build_limited<M: TurnModel<State = S>>(
         model: &M,
         limit: usize,
-    ) -> Result<Chain<S>, ChainTooLarge> {
-        Chain::build_with(model, limit, |s| Kept::<Rc<Law<S>>, _>::Big(model.turn(s)))
-    }
-
-    /// [`Chain::build_limited`] with each state's turn from `turn_of`, in words or not.
-    fn build_with<M: TurnModel<State = S>, L: Deref<Target = Law<S>>>(
-        model: &M,
-        limit: usize,
-        turn_of: impl Fn(&S) -> Kept<L, Turn<S>>,
     ) -> Result<Chain<S>, ChainTooLarge> {
         let start = model.start();
         let mut found: HashMap<S, usize, BuildHasherDefault<WordHasher>> = HashMap::default();
@@ -306,10 +358,7 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
                     order.len() - 1
                 }
             };
-            turns[i] = Some(match turn_of(&state) {
-                Kept::Words(law) => PendingTurn::of_turn(law.turn(), &mut index),
-                Kept::Big(turn) => PendingTurn::of_turn(turn, &mut index),
-            });
+            turns[i] = Some(PendingTurn::of_turn(model.turn(&state), &mut index));
             if too_large {
                 return Err(ChainTooLarge { limit });
             }
@@ -317,54 +366,17 @@ impl<S: Clone + Eq + Hash + Ord + Debug> Chain<S> {
         turns.resize_with(order.len(), || None);
         drop(stage);
 
-        // Renumber: transient states first, each group in the states' order.
-        let mut ids: Vec<usize> = (0..order.len()).collect();
-        ids.sort_by(|&a, &b| {
-            let fa = model.is_final(&order[a]);
-            let fb = model.is_final(&order[b]);
-            fa.cmp(&fb).then_with(|| order[a].cmp(&order[b]))
-        });
-        let mut new_id = vec![0; order.len()];
-        for (new, &old) in ids.iter().enumerate() {
-            new_id[old] = new;
-        }
-        let transient = ids.iter().filter(|&&i| !model.is_final(&order[i])).count();
-        let pending = ids[..transient]
+        let (numbered, ids, new_id) = Numbered::of(&order, |s| model.is_final(s));
+        let pending = ids[..numbered.transient]
             .iter()
             .map(|&old| turns[old].take().expect("transient states have a turn"))
             .collect();
         let rows = ChainTurns::assemble(pending, &new_id);
-        let states = ids.iter().map(|&i| order[i].clone()).collect();
         Ok(Chain {
-            states,
-            transient,
-            start: new_id[0],
+            numbered,
             rows,
             links: Vec::new(),
         })
-    }
-
-    /// All reachable states: transient ones first, then final ones.
-    pub fn states(&self) -> &[S] {
-        &self.states
-    }
-
-    /// The number of transient states (they are `states()[..transient_count()]`).
-    pub fn transient_count(&self) -> usize {
-        self.transient
-    }
-
-    /// The index of the start state.
-    pub fn start(&self) -> usize {
-        self.start
-    }
-
-    /// The index of `state`, if it is reachable.
-    pub fn index_of(&self, state: &S) -> Option<usize> {
-        let (t, f) = self.states.split_at(self.transient);
-        t.binary_search(state)
-            .ok()
-            .or_else(|| f.binary_search(state).ok().map(|i| i + self.transient))
     }
 
     /// The transitions of transient state `i`: (state index, probability), sorted by index.
@@ -414,17 +426,14 @@ impl<'a> Chain<Square> {
                 squares,
                 Default::default(),
             )),
-            laws: rest::Laws::with_capacity(squares),
+            walk: links::LinkWalk::with_capacity(squares),
         };
-        let turn_of = |s: &Square| rest::turn(&model.game, s, &model.memo, &model.laws);
-        let Ok(mut chain) = Chain::build_with(&model, usize::MAX, turn_of) else {
-            unreachable!("no limit")
-        };
+        let mut chain = Chain::build(&model);
         // SingleBoard has no lost turns: every chain turn is a whole fresh turn.
         let whole = |s: &Square| model.game.skip(s).is_none();
         let index_of = |s: &Square| chain.index_of(s);
         let links = links::index_links(
-            &model.laws.links(),
+            &model.walk.records(),
             &chain.states,
             chain.transient,
             index_of,
@@ -436,12 +445,12 @@ impl<'a> Chain<Square> {
 }
 
 /// [`SingleBoard`] under unlimited roll-again, its in-turn rolls kept across turns
-/// ([`compound::RollsMemo`]) and each square's turn summed from the next square's
-/// ([`rest`]): the same turns, fewer rolls worked out and fewer sums.
+/// ([`compound::RollsMemo`]) and each turn's run of top throws walked for the links
+/// ([`links::LinkWalk`]): the same turns, fewer rolls worked out.
 struct MemoBoard<'a> {
     game: SingleBoard<'a>,
     memo: RollsMemo<Square>,
-    laws: rest::Laws<Square>,
+    walk: links::LinkWalk<Square>,
 }
 
 impl TurnModel for MemoBoard<'_> {
@@ -456,10 +465,8 @@ impl TurnModel for MemoBoard<'_> {
     }
 
     fn turn(&self, state: &Square) -> Turn<Square> {
-        match rest::turn(&self.game, state, &self.memo, &self.laws) {
-            Kept::Words(law) => law.turn(),
-            Kept::Big(turn) => turn,
-        }
+        self.walk.walk(&self.game, state, &self.memo);
+        compound_move_memo(&self.game, state, &self.memo)
     }
 }
 

@@ -6,12 +6,6 @@ use num_rational::BigRational;
 
 use super::{Turn, TurnRewards};
 
-/// A number (or a row of them) in words, or as big rationals when it did not fit.
-pub(super) enum Kept<W, B> {
-    Words(W),
-    Big(B),
-}
-
 /// A row of (state index, probability).
 type BigRow = Vec<(usize, BigRational)>;
 
@@ -87,11 +81,6 @@ impl ChainTurns {
     /// The states transient state `i`'s row leads to, in order.
     pub(super) fn columns(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
         self.rows[i].iter().map(|(j, _)| *j)
-    }
-
-    /// The number of transient states.
-    pub(super) fn len(&self) -> usize {
-        self.endless.len()
     }
 }
 

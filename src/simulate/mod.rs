@@ -40,7 +40,7 @@ pub(crate) mod variants;
 // The façade's answers ([`crate::Game::verify`]'s [`crate::Verdict`]) and its sample.
 pub use check::{ChiSquare, Comparison, ExactLaw, ScoreLaw, ZTest};
 pub use race::{RaceComparison, RaceExact, RaceSimulation, SeatChiSquare};
-pub use sample::MeanInterval;
+pub use sample::{parse_turns, read_sample, MeanInterval};
 pub use variants::{LayoutFit, NotTried, VariantFit, VariantSearch};
 
 use rayon::prelude::*;
