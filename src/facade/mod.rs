@@ -119,6 +119,19 @@ impl Game {
         Game::from_spec(load_spec(path.as_ref())?)
     }
 
+    /// A board file's text read from `reader` (standard input: `std::io::stdin().lock()`);
+    /// `origin` names it in messages (`-` for standard input). At most
+    /// [`MAX_FILE_BYTES`](crate::board::MAX_FILE_BYTES) bytes are read.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Board`]: the reader fails, gives more than the limit or bytes that are not
+    /// UTF-8, or every problem of its text.
+    pub fn from_reader(reader: impl std::io::Read, origin: &str) -> Result<Game, Error> {
+        let text = crate::board::read_text(reader, origin, 0)?;
+        Game::from_toml(&text, origin)
+    }
+
     /// The same game with some rules replaced (`None` fields keep the board's own).
     ///
     /// # Errors

@@ -3,10 +3,10 @@
 //! point above [`FLOAT_ABOVE`] squares), turned into a [`Heat`] of floats.
 
 use crate::analysis::{Expectation, FloatExpectation};
+use crate::facade::{Error, Game};
 use crate::num::decimal::{probability, to_f64};
 use crate::report::draw::Heat;
 use crate::text::count;
-use crate::{Error, Game};
 
 /// Above this many squares, [`HeatOf::Visits`] and [`HeatOf::Remaining`] are solved in floating
 /// point: the picture shows three significant digits, far above the floats' error.

@@ -584,3 +584,56 @@ fn a_listener_that_asks_to_stop_ends_long_questions_with_cancelled_and_the_game_
     assert_eq!(game.simulate(1000, 1).unwrap().games, 1000);
     assert_eq!(game.distribution(&fifty).unwrap().terms.len(), 50);
 }
+
+/// `value` written as JSON and read back as the command line's output is: serde_json reads a
+/// float's shortest decimal to within an ulp, so floats are compared as the same text read
+/// the same way.
+fn as_read<T: serde::Serialize>(value: &T) -> serde_json::Value {
+    serde_json::from_str(&serde_json::to_string(value).unwrap()).unwrap()
+}
+
+/// `draw --heat` and `expect --float` through the façade alone: the picture's heat maps and
+/// the floating-point expectations, with the command line's values on every built-in board
+/// (a question the library refuses is one the command line refuses, exit 2).
+#[test]
+fn every_built_in_board_gets_the_command_lines_heat_maps_and_float_expectations() {
+    use ladders::analysis::FloatExpectation;
+    use ladders::report::{Heat, HeatOf};
+    for b in BUILTIN_BOARDS {
+        let game = Game::builtin(b.name).unwrap();
+        if game.board().choice().is_some() {
+            continue;
+        }
+        let name = b.name;
+        for (quantity, of) in [
+            ("visits", HeatOf::Visits),
+            ("reach", HeatOf::Reach),
+            ("remaining", HeatOf::Remaining),
+            ("likeliest-fewest", HeatOf::LikeliestFewest),
+        ] {
+            let args = ["draw", name, "--heat", quantity, "--json"];
+            match Heat::of(&game, of) {
+                Ok(heat) => {
+                    let cli = json_of(&args);
+                    assert_eq!(as_read(&heat), cli["heat"], "{name} {quantity}");
+                }
+                Err(e) => {
+                    let message = crate::common::stderr_of(&args, 2);
+                    assert!(!e.to_string().is_empty(), "{name} {quantity}: {message}");
+                }
+            }
+        }
+        let args = ["expect", name, "--float", "--json"];
+        match game.expect_float(false) {
+            Ok(FloatExpectation::Finite(e)) => {
+                let cli = json_of(&args);
+                assert_eq!(cli["expected_turns"], as_read(&e.turns), "{name}");
+                assert_eq!(cli["variance"], as_read(&e.variance), "{name}");
+            }
+            Ok(FloatExpectation::Infinite(_)) => {
+                assert_eq!(json_of(&args)["expected_turns"], "infinite", "{name}");
+            }
+            Err(_) => drop(crate::common::stderr_of(&args, 2)),
+        }
+    }
+}
