@@ -390,6 +390,7 @@ impl<P: Player> Default for Room<P> {
 /// forfeit knock nobody off; every other seat on the landing square goes back to its start at
 /// once, so the rest of a roll-again turn sees it. `seen(seat, round, roll)` is called after
 /// every roll (rounds from 0).
+#[inline(always)]
 pub(crate) fn play_game<P: Player>(
     seats: &[&P],
     knock_off: bool,
@@ -412,7 +413,7 @@ pub(crate) fn play_game<P: Player>(
     for round in 0..max_rounds {
         for (s, seat) in seats.iter().enumerate() {
             let mut mover = states[s].clone();
-            if let Some(l) = last {
+            if let Some(l) = last.filter(|&l| l != s) {
                 mover = seat.hand_over(mover, &states[l]);
             }
             let next = seat.turn(mover, dice, scratch, &mut |roll| {

@@ -1,7 +1,9 @@
 //! The fast seeded simulator and the statistical checks of simulations against the exact chain.
 //!
-//! - `engine` (internal; its `run_chunk` reaches the benchmark through `crate::internals`): games played roll by roll from the board and `crate::game` (never from the
-//!   chain), several per core, on seeded per-chunk random streams.
+//! - `engine` (internal; its `run_chunk` reaches the benchmark through `crate::internals`): the
+//!   one game loop (one seat or several, any player: the table, the turn machine, a policy),
+//!   games played roll by roll from the board and `crate::game` (never from the chain), on
+//!   seeded per-chunk random streams.
 //! - `fast` (internal): the plain boards' loop, several games per core in lockstep, one table addition
 //!   per roll.
 //! - `table` (internal; its `Table` reaches the benchmark through `crate::internals`): the rules cached per (square, throw), generated from `crate::game`, and the
@@ -12,7 +14,8 @@
 //! - `check`: a sample (simulated here or by the user) against the exact answers: z of the
 //!   mean, chi-square of the turn counts, and the rule variants the sample fits instead;
 //!   `spread` the test of a standard deviation a user reports (`verify --sd`).
-//! - `policy`: games of a player who follows a policy of [`crate::choice`].
+//! - `policy`: the player who follows a policy of [`crate::choice`]; `stateful` the player who
+//!   drives the turn machine on a board that changes during a game; `shared` seats sharing one.
 //! - `race`: several players taking turns (with or without knock-off), and the seat-by-seat
 //!   check of such a simulation against the exact race of [`crate::race`].
 

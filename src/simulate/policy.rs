@@ -16,8 +16,6 @@
 //! policy: games are cut into chunks of [`CHUNK_GAMES`](super::engine::CHUNK_GAMES), each on its own stream of the seed,
 //! merged in order: the result depends on the seed only, not on the thread count.
 
-use std::collections::HashMap;
-
 use super::engine::{simulate_one, Player, Roll};
 use super::stateful::Throws;
 use super::stream::{Dice, Weighted};
@@ -51,39 +49,46 @@ struct PolicyPlayer<'a> {
     board: &'a Board,
     model: &'a PolicyModel<'a>,
     /// The throws of each die of `choose_die` (by faces), or of the board's dice under the key 0.
-    throws: HashMap<u32, Throws>,
+    throws: Vec<(u32, Throws)>,
     /// The faces of one of the board's dice (for `pick`).
     face: Weighted,
-    rolls: HashMap<(Square, u32), Law>,
-    nudges: HashMap<(Square, bool), Law>,
+    /// The largest sum thrown: `rolls[s * (max_sum + 1) + v]` is the roll of sum v from s.
+    max_sum: u32,
+    rolls: Vec<Option<Law>>,
+    /// `nudges[2 s + heads]`: the coin's nudge from s.
+    nudges: Vec<Option<Law>>,
 }
 
 impl<'a> PolicyPlayer<'a> {
     fn new(board: &'a Board, model: &'a PolicyModel<'a>) -> PolicyPlayer<'a> {
-        let mut throws = HashMap::from([(0, Throws::of(board.dice()))]);
+        let mut throws = vec![(0, Throws::of(board.dice()))];
         if let ChoiceRule::ChooseDie(dice) = &model.game().rule {
             for d in dice {
-                throws.insert(d.faces(), Throws::of(d));
+                throws.push((d.faces(), Throws::of(d)));
             }
         }
         let max_sum = throws
-            .values()
-            .flat_map(|t| t.throws().iter().map(|t| t.sum))
+            .iter()
+            .flat_map(|(_, t)| t.throws().iter().map(|t| t.sum))
             .max()
             .unwrap_or(1);
-        let mut rolls = HashMap::new();
-        let mut nudges = HashMap::new();
+        let squares = board.size() as usize + 1;
+        let mut rolls: Vec<Option<Law>> = (0..squares * (max_sum as usize + 1))
+            .map(|_| None)
+            .collect();
+        let mut nudges: Vec<Option<Law>> = (0..2 * squares).map(|_| None).collect();
         for &s in &model.game().squares {
             for v in 1..=max_sum {
                 let law = match model.game().rule {
                     ChoiceRule::Decline(_) => roll_deciding(board, s, v, |x| model.takes(x)),
                     _ => roll(board, s, v),
                 };
-                rolls.insert((s, v), Law::new(&law));
+                rolls[s as usize * (max_sum as usize + 1) + v as usize] = Some(Law::new(&law));
             }
             if model.game().rule == ChoiceRule::Coin {
                 for heads in [true, false] {
-                    nudges.insert((s, heads), Law::new(&nudge(board, s, heads)));
+                    nudges[2 * s as usize + usize::from(heads)] =
+                        Some(Law::new(&nudge(board, s, heads)));
                 }
             }
         }
@@ -92,20 +97,38 @@ impl<'a> PolicyPlayer<'a> {
             model,
             throws,
             face: Weighted::new(board.dice().weights().iter().copied()),
+            max_sum,
             rolls,
             nudges,
         }
     }
 
+    /// The throws of the die with `faces` faces (0: the board's dice).
+    fn throws(&self, faces: u32) -> &Throws {
+        &self
+            .throws
+            .iter()
+            .find(|(f, _)| *f == faces)
+            .expect("a die of the rule")
+            .1
+    }
+
+    /// The roll of sum `v` from `s`.
+    fn law(&self, s: Square, v: u32) -> &Law {
+        self.rolls[s as usize * (self.max_sum as usize + 1) + v as usize]
+            .as_ref()
+            .expect("a square and a sum of the game")
+    }
+
     /// One turn from `s`: its roll (the face moved, the outcome).
     fn roll(&self, s: Square, dice: &mut Dice) -> Roll {
-        let roll = |v: u32, dice: &mut Dice| (v, self.rolls[&(s, v)].draw(dice));
+        let roll = |v: u32, dice: &mut Dice| (v, self.law(s, v).draw(dice));
         let (v, o) = match &self.model.game().rule {
             ChoiceRule::ChooseDie(_) => {
                 let Choice::Die(f) = self.model.choice(&NodeKey::Before(s)) else {
                     unreachable!("choose_die chooses dice")
                 };
-                let v = self.throws[&f].draw(dice).sum;
+                let v = self.throws(f).draw(dice).sum;
                 roll(v, dice)
             }
             ChoiceRule::ChooseFace => {
@@ -125,11 +148,11 @@ impl<'a> PolicyPlayer<'a> {
                 roll(v, dice)
             }
             ChoiceRule::Decline(_) => {
-                let v = self.throws[&0].draw(dice).sum;
+                let v = self.throws(0).draw(dice).sum;
                 roll(v, dice)
             }
             ChoiceRule::Coin => {
-                let v = self.throws[&0].draw(dice).sum;
+                let v = self.throws(0).draw(dice).sum;
                 let (v, o) = roll(v, dice);
                 if o.to == self.board.size()
                     || self.model.choice(&NodeKey::After(o.to)) == Choice::Keep
@@ -137,7 +160,10 @@ impl<'a> PolicyPlayer<'a> {
                     (v, o)
                 } else {
                     let heads = dice.uniform(2, 0) == 0;
-                    let f = self.nudges[&(o.to, heads)].draw(dice);
+                    let f = self.nudges[2 * o.to as usize + usize::from(heads)]
+                        .as_ref()
+                        .expect("a square of the game")
+                        .draw(dice);
                     let mut tally = RollTally::of(&o);
                     tally.add(&RollTally::of(&f));
                     return Roll {

@@ -101,6 +101,7 @@ fn pick<S>(branches: &Branches<S>, total: u64, dice: &mut Dice) -> usize {
 /// `throws`) through the turn machine, calling `seen` after every roll; returns the state the
 /// next turn begins in (after [`RollGame::end_turn`]). `branches` is scratch space for the
 /// rolls' outcomes, kept by the caller from turn to turn so that a roll allocates nothing.
+#[inline(always)]
 pub fn play_turn<G: RollGame>(
     game: &G,
     throws: &Throws,
@@ -220,6 +221,7 @@ impl Player for Machine<'_> {
         RollGame::is_final(&self.game, state)
     }
 
+    #[inline(always)]
     fn turn(
         &self,
         state: PlayerState,

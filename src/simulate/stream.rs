@@ -291,7 +291,7 @@ impl Weighted {
 
     /// The outcome of the uniform integer `u` (below the total): the first i whose cumulative
     /// weight exceeds u, so outcome i has exactly `weight_i` values of u.
-    #[inline]
+    #[inline(always)]
     pub fn index_of(&self, u: u64) -> usize {
         match self.direct.get(u as usize) {
             Some(&i) => usize::from(i),
@@ -304,7 +304,7 @@ impl Weighted {
     }
 
     /// Draws an outcome from `dice`.
-    #[inline]
+    #[inline(always)]
     pub fn pick(&self, dice: &mut Dice) -> usize {
         self.index_of(dice.uniform(self.total, self.reject))
     }

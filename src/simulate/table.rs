@@ -258,7 +258,7 @@ impl Table {
     /// plays, the next face of the die's batches, [`Dice::face`], as that loop draws it), its
     /// effect on the turn from [`game::throw_effect`], then the cell's outcome (drawn by its
     /// weight in a random cell).
-    #[inline]
+    #[inline(always)]
     pub fn play_roll(&self, dice: &mut Dice, turn: &mut Turn) -> Rolled {
         let i = match &self.fast {
             Some(f) => dice.face(&f.batch) as usize,
@@ -269,7 +269,7 @@ impl Table {
 
     /// The roll of throw index `i` in the turn `turn`: its effect on the turn from
     /// [`game::throw_effect`], then the cell's outcome (drawn by its weight in a random cell).
-    #[inline]
+    #[inline(always)]
     fn play_throw(&self, i: usize, dice: &mut Dice, turn: &mut Turn) -> Rolled {
         let throw = self.throws[i];
         match game::throw_effect(self.roll_again, throw.top, turn.streak) {
@@ -367,41 +367,50 @@ impl Table {
     }
 }
 
-/// A player on a board whose state is the square: its state is the token's row, a turn is
+/// A player on a board whose state is the square: its state is the token's square, a turn is
 /// [`Table::play_roll`] until a roll ends it (for a seat of a race, built by
 /// [`Table::for_seat`], every throw drawn by its weight).
 impl Player for Table {
-    type State = u32;
+    type State = Square;
     type Scratch = ();
 
-    fn start(&self) -> u32 {
-        self.start_row
+    fn start(&self) -> Square {
+        Table::start(self)
     }
 
-    fn square(&self, row: &u32) -> Square {
-        Table::square(self, *row)
+    fn square(&self, square: &Square) -> Square {
+        *square
     }
 
-    fn is_final(&self, row: &u32) -> bool {
-        *row == self.finish_row
+    fn is_final(&self, square: &Square) -> bool {
+        *square == self.size
     }
 
-    fn turn(&self, row: u32, dice: &mut Dice, _: &mut (), seen: &mut impl FnMut(&Roll)) -> u32 {
-        let mut turn = Turn::at(row);
+    #[inline(always)]
+    fn turn(
+        &self,
+        at: Square,
+        dice: &mut Dice,
+        _: &mut (),
+        seen: &mut impl FnMut(&Roll),
+    ) -> Square {
+        let mut turn = Turn::at(self.row(at));
+        let mut from = at;
         loop {
-            let from = turn.row;
             let rolled = self.play_roll(dice, &mut turn);
+            let to = Table::square(self, turn.row);
             seen(&Roll {
                 sum: rolled.sum,
-                from: Table::square(self, from),
-                to: Table::square(self, turn.row),
+                from,
+                to,
                 tally: rolled.tally,
                 points: 0,
                 forfeited: rolled.forfeited,
             });
             if rolled.turn_ends {
-                return turn.row;
+                return to;
             }
+            from = to;
         }
     }
 }
