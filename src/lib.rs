@@ -47,31 +47,24 @@ pub(crate) mod game;
 pub(crate) mod num;
 pub(crate) mod text;
 
-/// Not the library's interface: the items the command line (a crate of its own), the
-/// integration tests, the benchmarks and the Python and web shells still reach below the
-/// façade, each from the crate-internal module that defines it. A caller uses [`Game`] and the
-/// documented modules; an item leaves this list when its last user does.
+/// Not the library's interface: the items the integration tests, the benchmarks, the examples
+/// and the doctests of crate-internal items still reach below the façade, each from the
+/// crate-internal module that defines it. The command line and the Python and web shells use
+/// the documented API only. A caller uses [`Game`] and the documented modules; an item leaves this list when its
+/// last user does.
 #[doc(hidden)]
 pub mod internals {
-    // The analyses' routes and their typed refusals (the command line's advice names them).
-    pub use crate::analysis::design::SensitivityError;
-    pub use crate::analysis::distribution::{default_tail, distribution, TooMuchWork};
-    pub use crate::analysis::expectation::{
-        expect, expect_chain, expect_float, expect_with, SolveTooLong,
-    };
-    pub use crate::analysis::moments::MomentsError;
-    pub use crate::analysis::pgf::{pgf, PgfTooLong};
+    // The analyses' routes.
+    pub use crate::analysis::distribution::distribution;
+    pub use crate::analysis::expectation::{expect, expect_chain, expect_float, expect_with};
+    pub use crate::analysis::pgf::pgf;
     pub use crate::analysis::shortest::{extremes, extremes_of};
     pub use crate::analysis::shown::{board_shown_distribution, certified_distribution};
-    pub use crate::analysis::squares::{square_answers, SquaresTooLong};
+    pub use crate::analysis::squares::square_answers;
     pub use crate::analysis::stateful::{board_distribution, score};
-    pub use crate::analysis::stateful_fits::StatefulTooBig;
     pub use crate::analysis::visits::{visits, visits_float};
-    // The board file read and parsed before validation; a LeetCode 909 grid as a board file.
-    pub use crate::board::format::{load_spec, parse_spec, read_text, MAX_FILE_BYTES};
-    pub use crate::board::leetcode::board_file as leetcode_board_file;
     // The chain, the game's one model and the exact arithmetic.
-    pub use crate::chain::{turn_loop, Chain, ChainTooBig, LinkedChain, Numbered, RollLevel};
+    pub use crate::chain::{turn_loop, Chain, LinkedChain, Numbered, RollLevel};
     pub use crate::exact::order::{
         elimination_order, entries_after_fill, inverse, markowitz, permute_entries,
     };
@@ -81,21 +74,19 @@ pub mod internals {
         next_streak, nudge, roll, roll_deciding, throw_effect, turn_step, turn_steps, SingleBoard,
         ThrowEffect,
     };
-    pub use crate::num::decimal::{fixed, probability, scientific, sqrt_fixed, to_f64};
-    pub use crate::text::{count, echo, echo_plain, printable, thousands};
-    // Two players who choose, and races' own routes and refusals.
+    pub use crate::num::decimal::scientific;
+    // Two players who choose, and races' own routes.
     pub use crate::choice::duel::{
-        certify, evaluate_float, from_policy, greedy, solve_float, DuelTooLong, Strategy,
+        certify, evaluate_float, from_policy, greedy, solve_float, Strategy,
     };
     pub use crate::choice::duel_proof::prove;
     pub use crate::choice::policy_file::parse_csv as parse_policy_csv;
-    pub use crate::race::knockoff::{KnockOffError, KnockOffOptions};
-    pub use crate::race::relative::{relative_race, RelativeError};
-    pub use crate::race::shared::{shared_race, SharedError, SharedOptions};
+    pub use crate::race::knockoff::KnockOffOptions;
+    pub use crate::race::relative::relative_race;
+    pub use crate::race::shared::{shared_race, SharedOptions};
     // The simulator's parts (the benchmark's) and the race check's steps.
     pub use crate::simulate::engine::run_chunk;
     pub use crate::simulate::race::{compare_race, exact_race, simulate_race, RaceSimOptions};
-    pub use crate::simulate::sample::{parse_turns, read_sample};
     pub use crate::simulate::table::Table;
 }
 

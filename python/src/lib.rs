@@ -388,11 +388,7 @@ impl Game {
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let game = &self.inner;
         let expectation = without_gil(py, |l| stoppable(game, l).expect())?;
-        let options = ExpectOptions {
-            digits: 12,
-            per_square: false,
-            exact: false,
-        };
+        let options = ExpectOptions::new(12);
         let json = serde_json::to_string(&to_json(game.board(), &expectation, options))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         py.import("json")?.call_method1("loads", (json,))

@@ -1,14 +1,14 @@
-//! The exact side of the decay certificates (`spectral.rs`'s bounds on rho, `tail_law.rs`'s
-//! geometric bounds, `pgf/tail.rs`'s upper bound on rho): Collatz-Wielandt ratios
-//! `(x Q)_j / x_j` and `(Q x)_i / x_i` for a float vector x, which the floats only choose. x is
-//! read as the integers it is ([`dyadic_integers`]), Q as integers over its common denominator
-//! D ([`TransientQ`]), so each ratio is a fraction of integers; the extreme ratios are found by
-//! cross multiplication ([`Extreme`]) with no fraction reduced until the chosen one is.
+//! The exact side of the decay certificates (`spectral.rs`'s bounds on rho, which
+//! `pgf/tail.rs`'s decay rate takes for its upper end, and `tail_law.rs`'s geometric bounds):
+//! Collatz-Wielandt ratios `(x Q)_j / x_j` for a float vector x, which the floats only choose.
+//! x is read as the integers it is ([`dyadic_integers`]), Q as integers over its common
+//! denominator D (`spectral::TransientQ`), so each ratio is a fraction of integers; the extreme
+//! ratios are found by cross multiplication ([`Extreme`]) with no fraction reduced until the
+//! chosen one is.
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
 
-use crate::analysis::spectral::TransientQ;
 use crate::num::limbs::float_parts;
 
 /// The floats of `x` (finite, nonnegative) as integers X and an exponent e with
@@ -80,26 +80,6 @@ impl Extreme {
     }
 }
 
-/// Whether `Q x <= r x` holds exactly in every row, for x and r finite nonnegative floats (x
-/// positive: then rho(Q) <= r, the Collatz-Wielandt bound on the right).
-///
-/// With `x_j = X_j 2^e`, `r = R 2^f` and `Q = A / D`, row i holds when
-/// `(A X)_i 2^-f <= R D X_i`: one side shifted by `|f|`, integers throughout.
-pub(crate) fn column_bound_holds(q: &TransientQ, x: &[f64], r: f64) -> bool {
-    let (Some((xs, _)), Some((rm, rf))) = (dyadic_integers(x), float_parts(r)) else {
-        return false;
-    };
-    let (rm, rf) = (BigInt::from(rm), i64::from(rf));
-    (0..q.rows()).all(|i| {
-        let ax: BigInt = q.entries(i).map(|k| q.times(&xs[q.col(k)], k)).sum();
-        let rdx = &rm * &q.d * &xs[i];
-        match rf < 0 {
-            true => ax << (-rf) as usize <= rdx,
-            false => ax <= rdx << rf as usize,
-        }
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -147,21 +127,5 @@ mod tests {
         assert_eq!(hi.over(&two), Some(frac(3, 8)));
         assert_eq!(lo.over(&two), Some(frac(1, 10)));
         assert_eq!(Extreme::largest().over(&two), None);
-    }
-
-    #[test]
-    fn the_column_bound_is_checked_exactly() {
-        // The tiny board: Q = [[1/2, 1/2], [0, 1/2]] (boards/tiny.toml). With x = (1, 1/2):
-        // Q x = (3/4, 1/4), so Q x <= r x holds for r = 3/4 (row 0 with equality) and above,
-        // and fails for the float just below 3/4; the same for x scaled by 2^-1000.
-        let chain = crate::chain::Chain::for_board(&crate::board::builtin("tiny").unwrap());
-        let q = TransientQ::new(&chain);
-        let below = f64::from_bits(0.75f64.to_bits() - 1);
-        for scale in [1.0, 2f64.powi(-1000)] {
-            let x = [scale, scale / 2.0];
-            assert!(column_bound_holds(&q, &x, 0.75));
-            assert!(column_bound_holds(&q, &x, 1.0));
-            assert!(!column_bound_holds(&q, &x, below));
-        }
     }
 }

@@ -29,7 +29,8 @@ use crate::board::{Board, Square};
 use crate::chain::{Chain, ChainState, LinkedChain, Trap};
 use crate::exact::certified::MergedRows;
 use crate::exact::step::{IntegerChain, LinkedLaw};
-use crate::num::decimal::{certified_digits, to_f64};
+use crate::num::decimal::to_f64;
+use crate::num::interval::Interval;
 
 /// The default tail: stop once P(T > n) < 10^-12.
 pub fn default_tail() -> BigRational {
@@ -188,7 +189,9 @@ impl Decay {
             BigRational::from_float(self.low),
             BigRational::from_float(self.high),
         ) {
-            (Some(low), Some(high)) => certified_digits(&low, &high, digits).map(|(_, text)| text),
+            (Some(low), Some(high)) => Interval::new(low, high)
+                .agreed(digits)
+                .map(|(_, text)| text),
             _ => None,
         };
         proved.unwrap_or_else(|| format!("about {:.3}", self.rho))

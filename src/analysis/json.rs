@@ -22,7 +22,8 @@ use super::summary::{Summary, WITHIN};
 use super::tail_law::TailLaw;
 use crate::board::{Board, Square};
 use crate::chain::{endless_turn_sentence, Trap};
-use crate::num::decimal::{certified_digits, to_f64};
+use crate::num::decimal::to_f64;
+use crate::num::interval::Interval;
 
 /// Where a game that can last for ever gets stuck: `{square, cycle, message}`.
 #[derive(Clone, Copy, Debug, Serialize)]
@@ -544,7 +545,9 @@ struct ConstantJson<'a> {
 
 /// The digits (at most 12 after the point) both ends of `[low, high]` round to.
 fn agreed_digits(low: &BigRational, high: &BigRational) -> Option<String> {
-    certified_digits(low, high, 12).map(|(_, text)| text)
+    Interval::new(low.clone(), high.clone())
+        .agreed(12)
+        .map(|(_, text)| text)
 }
 
 /// The exact law of the final score as `expect --json` writes it under `score`: E\[score\] and

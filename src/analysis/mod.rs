@@ -26,18 +26,27 @@ pub(crate) mod visits;
 
 // The façade's answers ([`crate::Game`]'s methods) and the types their fields hold.
 pub use crate::chain::Trap;
+// What a refusal's `TooLarge::detail` (or a typed error) holds: each analysis's own estimate.
+pub use crate::chain::ChainTooBig;
+pub use design::SensitivityError;
 pub use design::{DieSweep, DieTurns, Removal};
+pub use distribution::TooMuchWork;
 pub use distribution::{Decay, Distribution, DistributionOptions, Mean, Quantile, Stop, Term};
+pub use expectation::SolveTooLong;
 pub use expectation::{Expectation, Expectations, FloatExpectation, FloatExpectations};
 pub use float_trust::{FloatUntrusted, Trust};
 pub use likeliest::{GameTurns, LikeliestTurns};
+pub use moments::MomentsError;
 pub use moments::{Moments, Route};
 pub use pgf::tail::DecayRate;
+pub use pgf::PgfTooLong;
 pub use pgf::{Pgf, Recurrence};
 pub use shortest::{Extremes, Longest, Shortest, TurnRolls};
 pub use shown::{ShownDistribution, ShownTerm};
+pub use squares::SquaresTooLong;
 pub use squares::{JumpAnswer, NoReach, Occupancy, SquareAnswer, SquareAnswers, SquareChance};
 pub use stateful::Score;
+pub use stateful_fits::StatefulTooBig;
 pub use summary::Summary;
 pub use tail_law::TailLaw;
 pub use visits::Visits;

@@ -23,7 +23,7 @@ use super::{BoardError, Problem, MAX_SIZE};
 ///
 /// ```
 /// use ladders::board::Board;
-/// use ladders::internals::leetcode_board_file as board_file;
+/// use ladders::board::leetcode_board_file as board_file;
 /// // LeetCode 909, example 2: the bottom row is squares 1, 2, the top row 4, 3; the entry 3
 /// // on the bottom row's square 2 is a ladder 2 -> 3.
 /// let text = board_file("[[-1,-1],[-1,3]]", "example").unwrap();

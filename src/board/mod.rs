@@ -31,6 +31,8 @@ pub use builtin::{
 };
 pub use dice::{Dice, Throw};
 pub use draws::{Chance, Probability, TileDraw, Tiles};
+pub use format::{load_spec, parse_spec, read_text, MAX_FILE_BYTES};
+pub use leetcode::board_file as leetcode_board_file;
 pub use validate::{BoardError, Problem};
 pub use validate_choices::{ChoiceRule, ChoicesSpec, Declinable};
 pub use validate_state::MAX_STATE_SQUARES;

@@ -44,6 +44,7 @@ use crate::board::{Board, ChoiceRule, Square};
 use crate::game::{nudge, roll, roll_to_offer, take_offer, RollLaw};
 
 pub use chain::{Branch, PolicyModel};
+pub use duel::DuelTooLong;
 pub use evaluate::{evaluate, Evaluation};
 pub use optimize::{bellman_holds, optimize, value_iteration, Optimum};
 pub use within::{within, Within};

@@ -12,12 +12,14 @@
 use std::fmt;
 
 use ladders::analysis::FloatUntrusted;
-use ladders::generate::GenerateError;
-use ladders::internals::{
-    ChainTooBig, DuelTooLong, KnockOffError, MomentsError, PgfTooLong, RelativeError,
-    SensitivityError, SharedError, SolveTooLong, SquaresTooLong, StatefulTooBig, TooMuchWork,
+use ladders::analysis::{
+    ChainTooBig, MomentsError, PgfTooLong, SensitivityError, SolveTooLong, SquaresTooLong,
+    StatefulTooBig, TooMuchWork,
 };
+use ladders::choice::DuelTooLong;
+use ladders::generate::GenerateError;
 use ladders::race::RaceError;
+use ladders::race::{KnockOffError, RelativeError, SharedError};
 
 /// The subcommands whose remedies differ (their flags).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

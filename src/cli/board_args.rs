@@ -11,7 +11,7 @@ use ladders::board::{
     builtin_names, near_builtin_names, Board, ChoicesSpec, DieChoice, Located, Overshoot,
     RollAgain, RuleOverrides, BUILTIN_BOARDS, DEFAULT_BOARD,
 };
-use ladders::internals::{parse_spec, read_text};
+use ladders::board::{parse_spec, read_text};
 use ladders::Game;
 
 /// The help heading of the rule options: each one, when given, replaces the board's own rule.
@@ -229,7 +229,7 @@ pub fn parse_die_arg(text: &str) -> Result<DieArg, String> {
     let bad = || {
         format!(
             "expected a range of die sizes LO..HI with 2 <= LO <= HI <= {max}, found {}",
-            ladders::internals::echo(text)
+            ladders::report::echo(text)
         )
     };
     let lo: u32 = lo.trim().parse().map_err(|_| bad())?;
@@ -261,7 +261,7 @@ fn load_spec(name: &str) -> Result<ladders::board::BoardSpec> {
         return Ok(parse_spec(b.text, &format!("builtin:{}", b.name))?);
     }
     super::wait::announce_fifo(path, "the board file");
-    match ladders::internals::load_spec(path) {
+    match ladders::board::load_spec(path) {
         Ok(spec) => return Ok(spec),
         // Asked only after a failure, so a board file is not looked up twice.
         Err(err) if path.exists() => return Err(err.into()),
@@ -275,13 +275,13 @@ fn load_spec(name: &str) -> Result<ladders::board::BoardSpec> {
 fn not_found(name: &str) -> String {
     let mut message = format!(
         "{}: no such board file, and no built-in board has that name",
-        ladders::internals::echo_plain(name)
+        ladders::report::echo_plain(name)
     );
     let toml = format!("{name}.toml");
     if Path::new(&toml).is_file() {
         message.push_str(&format!(
             " (did you mean the file {}?)",
-            ladders::internals::echo_plain(&toml)
+            ladders::report::echo_plain(&toml)
         ));
     }
     let near = near_builtin_names(name);

@@ -124,7 +124,7 @@ pub fn verify(args: &verify::Args) -> Result<(Option<MeanInterval>, Option<MeanI
             }
             _ => bail!(
                 "--sd {} is not a number of at least 0 whose square is finite",
-                ladders::internals::echo(text)
+                ladders::report::echo(text)
             ),
         },
     };

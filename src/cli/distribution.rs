@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use anyhow::Result;
 use ladders::analysis::DistributionOptions;
 use ladders::analysis::ShownDistribution;
-use ladders::internals::default_tail;
 use ladders::report::{
     write_distribution as write_text, write_distribution_csv as write_csv, DistributionJson, Report,
 };
@@ -91,7 +90,10 @@ pub fn chart_law_options() -> DistributionOptions {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let game = args.game.game()?;
     let board = game.board();
-    let mut options = DistributionOptions::tail(args.tail.clone().unwrap_or_else(default_tail));
+    let mut options = match &args.tail {
+        Some(tail) => DistributionOptions::tail(tail.clone()),
+        None => DistributionOptions::default(),
+    };
     options.turns = args.turns.map(|n| n as usize);
     let digits = args.game.digits.get();
     if let Some(path) = &args.svg {

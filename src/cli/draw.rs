@@ -4,12 +4,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
-use ladders::analysis::{Expectation, FloatExpectation};
-use ladders::internals::count;
-use ladders::internals::{probability, to_f64};
+use anyhow::{anyhow, Result};
 use ladders::report::board_svg;
-use ladders::report::{draw_json, write_draw as write_text, DrawOptions, Heat};
+use ladders::report::{draw_json, write_draw as write_text, DrawOptions, Heat, HeatOf};
 use ladders::Game;
 
 use super::board_args::BoardArgs;
@@ -88,23 +85,16 @@ pub fn run(args: &Args, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
         None => None,
         Some(q) => Some(heat_of(&Game::from_board(board.clone()), q, args)?),
     };
-    let options = DrawOptions {
-        columns: args.columns,
-        heat: heat.as_ref(),
-        colour,
-    };
+    let mut options = DrawOptions::default();
+    options.columns = args.columns;
+    options.heat = heat.as_ref();
     if let Some(path) = &args.svg {
-        let svg = board_svg(
-            &board,
-            &DrawOptions {
-                colour: false,
-                ..options.clone()
-            },
-        );
+        let svg = board_svg(&board, &options);
         if write_svg(path, &svg, out)? {
             return Ok(exit::code(exit::SUCCESS));
         }
     }
+    options.colour = colour;
     match args.json.json {
         true => super::output::write_json(out, &draw_json(&board, &options)?)?,
         false => write_text(out, &board, &options)?,
@@ -112,122 +102,19 @@ pub fn run(args: &Args, colour: bool, out: &mut dyn Write) -> Result<ExitCode> {
     Ok(exit::code(exit::SUCCESS))
 }
 
-/// Above this many squares, `--heat visits` and `--heat remaining` are solved in floating
-/// point: the picture shows three significant digits, far above the floats' error.
-pub const FLOAT_ABOVE: u32 = 1_000;
-
-/// The heat map of `quantity` on `board` (`args`: `--after`, `--within`).
+/// The heat map of `quantity` on `game`'s board (`args`: `--after`, `--within`).
 fn heat_of(game: &Game, quantity: HeatQuantity, args: &Args) -> Result<Heat> {
-    let board = game.board();
-    if board.size() > FLOAT_ABOVE
-        && matches!(quantity, HeatQuantity::Visits | HeatQuantity::Remaining)
-    {
-        return float_heat_of(game, quantity);
-    }
-    let mut values = vec![None; board.size() as usize + 1];
-    let name = match quantity {
-        HeatQuantity::Visits => {
-            for (s, v) in game.square_visits()? {
-                values[s as usize] = Some(to_f64(&v));
-            }
-            "expected visits (turns begun on the square)".to_string()
-        }
-        HeatQuantity::Reach => {
-            let answers = game.squares()?;
-            if let Some(why) = answers.no_reach {
-                bail!("--heat reach: not computed on this board: {why}");
-            }
-            for a in &answers.squares {
-                values[a.square as usize] = a.reach.as_ref().map(to_f64);
-            }
-            "probability that a move ever ends on the square".to_string()
-        }
-        HeatQuantity::Remaining => {
-            let Expectation::Finite(e) = game.expect_per_square()? else {
-                bail!("the game can go on forever: expected remaining turns are infinite");
-            };
-            for (s, v) in &e.per_square {
-                values[*s as usize] = Some(to_f64(v));
-            }
-            "expected remaining turns".to_string()
-        }
-        HeatQuantity::After => {
-            let n = args.after.unwrap_or(0);
-            for c in game.squares_after(n as usize)?.law {
-                values[c.square as usize] = Some(to_f64(&c.p));
-            }
-            format!(
-                "probability of standing on the square after {}",
-                count(u64::from(n), "turn")
-            )
-        }
-        HeatQuantity::Likeliest | HeatQuantity::LikeliestFewest => {
-            return likeliest_heat(game, quantity, args.within);
-        }
+    let of = match quantity {
+        HeatQuantity::Visits => HeatOf::Visits,
+        HeatQuantity::Reach => HeatOf::Reach,
+        HeatQuantity::Remaining => HeatOf::Remaining,
+        HeatQuantity::After => HeatOf::After(args.after.unwrap_or(0)),
+        HeatQuantity::Likeliest => HeatOf::Likeliest(args.within),
+        HeatQuantity::LikeliestFewest => HeatOf::LikeliestFewest,
     };
-    Ok(Heat { name, values })
-}
-
-/// The heat map of a likeliest game: each square its game's turns end on shaded by the number of
-/// that turn (the later turn where a game ends two turns on one square).
-fn likeliest_heat(game: &Game, quantity: HeatQuantity, within: Option<usize>) -> Result<Heat> {
-    let board = game.board();
-    let Some(l) = game.likeliest(within)? else {
-        bail!("{}: no game ever ends on this board", board.origin());
-    };
-    let (game, which) = if quantity == HeatQuantity::LikeliestFewest {
-        (
-            Some(&l.fewest),
-            "the likeliest of the fewest-turn games".to_string(),
-        )
-    } else {
-        let which = match within {
-            Some(n) => format!("the likeliest game of at most {n} turns"),
-            None => "the likeliest game".to_string(),
-        };
-        (l.overall.as_ref(), which)
-    };
-    let Some(game) = game else {
-        bail!(
-            "no game ends within {}",
-            count(within.unwrap_or(0) as u64, "turn")
-        );
-    };
-    let mut values = vec![None; board.size() as usize + 1];
-    for (k, turn) in game.turns.iter().enumerate() {
-        values[turn.to() as usize] = Some((k + 1) as f64);
-    }
-    Ok(Heat {
-        name: format!(
-            "turn of {which} that ends on the square ({}, probability {} = {})",
-            count(game.turns.len() as u64, "turn"),
-            probability(&game.probability, 6),
-            game.probability
-        ),
-        values,
-    })
-}
-
-/// The heat map of visits or remaining turns in floating point (boards above [`FLOAT_ABOVE`]).
-fn float_heat_of(game: &Game, quantity: HeatQuantity) -> Result<Heat> {
-    let board = game.board();
-    let mut values = vec![None; board.size() as usize + 1];
-    let name = if quantity == HeatQuantity::Visits {
-        for (s, v) in game.visits_float()? {
-            values[s as usize] = Some(v);
-        }
-        "expected visits (turns begun on the square; floats)"
-    } else {
-        let FloatExpectation::Finite(e) = game.expect_float(true)? else {
-            bail!("the game can go on forever: expected remaining turns are infinite");
-        };
-        for (s, v) in &e.per_square {
-            values[*s as usize] = Some(*v);
-        }
-        "expected remaining turns (floats)"
-    };
-    Ok(Heat {
-        name: name.to_string(),
-        values,
+    Heat::of(game, of).map_err(|e| match e {
+        // The quantity's name is the option's value.
+        ladders::Error::Unanswerable(m) if of == HeatOf::Reach => anyhow!("--heat {m}"),
+        other => other.into(),
     })
 }

@@ -47,11 +47,7 @@ pub fn run_if_choosing(
     };
     let duel = game.duel(from)?;
     let certified = duel.pairs[0].first_wins.is_some();
-    let report = DuelReport {
-        board,
-        duel: &duel,
-        digits: usize::from(args.digits.unwrap_or(12)),
-    };
+    let report = DuelReport::new(board, &duel, usize::from(args.digits.unwrap_or(12)));
     if args.output.json {
         write_json(
             out,

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use anyhow::Result;
 use ladders::analysis::Moments;
 use ladders::analysis::Score;
-use ladders::internals::fixed;
 use ladders::report::exact_text;
+use ladders::report::fixed;
 use ladders::report::write_moments;
 use ladders::report::{
     expect_float_json as float_to_json, expect_json as to_json, write_expect as write_text,
@@ -89,11 +89,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     }
     let game = args.game.game()?;
     let board = game.board();
-    let options = ExpectOptions {
-        digits: args.game.digits.get(),
-        per_square: args.per_square,
-        exact: args.exact,
-    };
+    let mut options = ExpectOptions::new(args.game.digits.get());
+    options.per_square = args.per_square;
+    options.exact = args.exact;
     if args.float {
         let expectation = game.expect_float(args.per_square).map_err(|e| match e {
             ladders::Error::Untrusted(_) => {

@@ -5,8 +5,8 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use ladders::internals::leetcode_board_file;
-use ladders::internals::MAX_FILE_BYTES;
+use ladders::board::leetcode_board_file;
+use ladders::board::MAX_FILE_BYTES;
 
 use super::exit;
 
@@ -59,7 +59,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
 
 /// The whole input, refused past [`MAX_FILE_BYTES`] with its size (never cut short).
 fn read_input(name: &str) -> Result<String> {
-    let shown = ladders::internals::printable(name);
+    let shown = ladders::report::printable(name);
     let mut bytes = Vec::new();
     let limit = MAX_FILE_BYTES + 1;
     if name == "-" {

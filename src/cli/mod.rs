@@ -221,13 +221,13 @@ fn exit_on(mut e: clap::Error) -> ! {
 const TIP_BYTES: usize = 200;
 
 /// clap's error with the words it echoes (a value, an argument, a subcommand) cut as every
-/// message of ours cuts them ([`ladders::internals::echo_plain`]): a 10 MB value gives a line.
+/// message of ours cuts them ([`ladders::report::echo_plain`]): a 10 MB value gives a line.
 fn shorten_echoed(e: &mut clap::Error) {
     use clap::error::ContextValue;
     let cut = |words: &[String]| -> Option<Vec<String>> {
         let shown: Vec<String> = words
             .iter()
-            .map(|w| ladders::internals::echo_plain(w))
+            .map(|w| ladders::report::echo_plain(w))
             .collect();
         (shown != words).then_some(shown)
     };
@@ -301,7 +301,7 @@ fn set_threads(cli: &Cli) -> Result<()> {
             _ => anyhow::bail!(
                 "RAYON_NUM_THREADS={}: expected a number of threads from 1 to {MAX_THREADS} (0: \
                  all cores), or give --threads",
-                ladders::internals::echo_plain(&text)
+                ladders::report::echo_plain(&text)
             ),
         },
     }

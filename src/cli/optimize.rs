@@ -51,11 +51,7 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     for path in &args.policy {
         optimized.others.push(game.score_policy(path)?);
     }
-    let report = OptimizeReport {
-        board,
-        optimized: &optimized,
-        digits: args.digits.get(),
-    };
+    let report = OptimizeReport::new(board, &optimized, args.digits.get());
     if args.output.json {
         let body = OptimizedJson::new(&optimized);
         write_json(out, &Report::new(board, &body, report.digits).with_rules())?;

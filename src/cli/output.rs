@@ -6,7 +6,7 @@
 
 use std::io::{self, Write};
 
-use ladders::internals::printable;
+use ladders::report::printable;
 use serde::Serialize;
 
 /// Writes `value` as pretty JSON and a newline. An I/O error comes back as the `io::Error` it

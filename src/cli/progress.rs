@@ -128,7 +128,7 @@ fn template(total: Option<u64>, message: &str, unit: &str, columns: usize) -> St
     // The full line's fixed parts at their longest, and room for a bar of at least 3.
     let choices: Vec<(usize, String)> = match total {
         Some(total) => {
-            let count = ladders::internals::thousands(total).len();
+            let count = ladders::report::thousands(total).len();
             vec![
                 (
                     message + 2 * count + unit_chars + 26 + 3,

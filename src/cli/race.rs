@@ -177,10 +177,9 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
             return Ok(exit::code(exit::SUCCESS));
         }
     }
-    let report = RaceReportOptions {
-        distribution: args.distribution,
-        knock_off: args.seats.knock_off,
-    };
+    let mut report = RaceReportOptions::default();
+    report.distribution = args.distribution;
+    report.knock_off = args.seats.knock_off;
     if args.output.json {
         let json = RaceJson {
             boards: &seats,

@@ -95,7 +95,7 @@ fn count(part: &str, text: &str, hint: &str) -> Result<usize, String> {
         Ok(k) if (1..=MAX_PLAYERS).contains(&k) => Ok(k),
         _ => Err(format!(
             "expected a number of players from 1 to {MAX_PLAYERS}{hint}; found {}",
-            ladders::internals::echo(text)
+            ladders::report::echo(text)
         )),
     }
 }

@@ -146,7 +146,7 @@ pub fn parse_games(text: &str) -> Result<u64, String> {
     let bad = || {
         format!(
             "{} is not a number of games (examples: 1000000, 1_000_000, 1e6, 1M)",
-            ladders::internals::echo(text)
+            ladders::report::echo(text)
         )
     };
     let value = if let Ok(v) = num.parse::<u64>() {

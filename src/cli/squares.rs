@@ -53,10 +53,8 @@ pub struct Args {
 pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
     let game = Game::from_board(args.board.load()?);
     let board = game.board();
-    let format = Format {
-        digits: args.digits.get(),
-        exact: args.exact,
-    };
+    let mut format = Format::new(args.digits.get());
+    format.exact = args.exact;
     if let Some(n) = args.after {
         let occupancy = game.squares_after(n as usize)?;
         if args.output.json {

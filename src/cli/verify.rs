@@ -5,9 +5,9 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Context, Result};
-use ladders::internals::printable;
-use ladders::internals::{parse_turns, read_sample};
+use ladders::report::printable;
 use ladders::report::{write_verify as write_text, CheckJson, Report, VerifyJson, VerifyReport};
+use ladders::simulate::{parse_turns, read_sample};
 use ladders::{Game, Sample};
 
 use super::board_args::{claim_stdin, BoardArgs};
@@ -84,19 +84,11 @@ pub fn run(args: &Args, out: &mut dyn Write) -> Result<ExitCode> {
         other => other.into(),
     })?;
     let observed = sample.observed();
-    let (law, comparison, search) = (&verdict.law, &verdict.comparison, &verdict.search);
-    let report = VerifyReport {
-        board,
-        law,
-        observed,
-        comparison,
-        fits: &search.fits,
-        not_tried: &search.not_tried,
-        layouts: &search.layouts,
-        mean: mean.as_ref(),
-        sd: sd.as_ref(),
-        file: args.file.as_deref(),
-    };
+    let (law, comparison) = (&verdict.law, &verdict.comparison);
+    let mut report = VerifyReport::new(board, &verdict, observed);
+    report.mean = mean.as_ref();
+    report.sd = sd.as_ref();
+    report.file = args.file.as_deref();
     if args.output.json {
         let body = VerifyJson {
             board,

@@ -13,7 +13,7 @@ pub fn fifo_notice(path: &Path, what: &str) -> Option<String> {
         is_fifo.then(|| {
             format!(
                 "waiting for a writer on the named pipe {} ({what}); Ctrl-C to stop",
-                ladders::internals::printable(&path.display().to_string())
+                ladders::report::printable(&path.display().to_string())
             )
         })
     }

@@ -11,7 +11,7 @@ use num_traits::{One, Signed, ToPrimitive, Zero};
 /// # Examples
 ///
 /// ```
-/// use ladders::internals::fixed;
+/// use ladders::report::fixed;
 /// use num_rational::BigRational;
 /// let third = BigRational::new(1.into(), 3.into());
 /// assert_eq!(fixed(&third, 4), "0.3333");
@@ -31,7 +31,7 @@ pub fn fixed(r: &BigRational, digits: usize) -> String {
 /// # Examples
 ///
 /// ```
-/// use ladders::internals::probability;
+/// use ladders::report::probability;
 /// use num_rational::BigRational;
 /// let q = |n: i64, d: i64| BigRational::new(n.into(), d.into());
 /// assert_eq!(probability(&q(1, 4), 2), "0.25");
@@ -485,26 +485,13 @@ fn format_magnitude(negative: bool, magnitude: &str, digits: usize) -> String {
     text
 }
 
-/// The digits both ends of an enclosure `[low, high]` round to (at most `digits`), as
-/// `(digits, text)`, or `None` when they differ already at 3 digits.
-pub fn certified_digits(
-    low: &BigRational,
-    high: &BigRational,
-    digits: usize,
-) -> Option<(usize, String)> {
-    (3..=digits.max(3)).rev().find_map(|d| {
-        let (lo, hi) = (fixed(low, d), fixed(high, d));
-        (lo == hi).then_some((d, lo))
-    })
-}
-
 /// The square root of `r` (which must be non-negative) with `digits` digits after the point,
 /// rounded to nearest.
 ///
 /// # Examples
 ///
 /// ```
-/// use ladders::internals::sqrt_fixed;
+/// use ladders::report::sqrt_fixed;
 /// use num_rational::BigRational;
 /// assert_eq!(sqrt_fixed(&BigRational::from_integer(2.into()), 5), "1.41421");
 /// assert_eq!(sqrt_fixed(&BigRational::from_integer(4.into()), 3), "2.000");

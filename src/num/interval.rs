@@ -1,12 +1,11 @@
 //! Certified intervals `[lo, hi]` of exact rationals, and the decimal digits an interval makes
 //! certain.
 
-use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::Signed;
 
-use crate::num::decimal::format_scaled;
+use crate::num::decimal::{format_scaled, round_scaled};
 
 /// A closed interval of rationals known to hold a true value; serialized as `{lo, hi}`, each
 /// an exact number (`{decimal, denominator, numerator}`).
@@ -93,6 +92,13 @@ impl Interval {
     pub fn certified(&self, digits: usize) -> CertifiedDigits {
         certified_digits(self, digits)
     }
+
+    /// [`Interval::certified`] with at least 3 digits after the point, as `(digits, text)`:
+    /// `None` when fewer are certain.
+    pub fn agreed(&self, digits: usize) -> Option<(usize, String)> {
+        let certain = self.certified(digits.max(3));
+        (certain.digits >= 3).then_some((certain.digits, certain.text))
+    }
 }
 
 /// The digits an interval makes certain.
@@ -108,8 +114,8 @@ pub struct CertifiedDigits {
 /// The decimal text, with as many digits after the point as possible up to `digits`, that is
 /// the correctly rounded value of every number in the interval.
 ///
-/// It is `round(x 10^k) / 10^k` (to nearest) for the largest `k <= digits` at which `lo` and `hi`
-/// round to the same integer, so the true value, whatever it is in `[lo, hi]`, rounds to the
+/// It is `round(x 10^k) / 10^k` (to nearest, ties to even, as [`crate::num::decimal::fixed`]
+/// rounds) for the largest `k <= digits` at which `lo` and `hi` round to the same integer, so the true value, whatever it is in `[lo, hi]`, rounds to the
 /// printed text: every printed digit is certain. (Truncated digits would be certain too, but a
 /// value such as 4 exactly, approached from both sides, would never certify "4.000".) An
 /// interval of one point prints `digits` digits.
@@ -122,15 +128,9 @@ pub fn certified_digits(interval: &Interval, digits: usize) -> CertifiedDigits {
             digits,
         };
     }
-    let round = |x: &BigRational, scale: &BigInt| -> BigInt {
-        // floor(x scale + 1/2) = floor((2 n scale + d) / 2 d)
-        let num: BigInt = x.numer() * scale * 2 + x.denom();
-        num.div_floor(&(x.denom() * 2))
-    };
     for k in (0..=digits).rev() {
-        let scale = BigInt::from(10u32).pow(k as u32);
-        let a = round(&interval.lo, &scale);
-        if a == round(&interval.hi, &scale) {
+        let a = round_scaled(&interval.lo, k);
+        if a == round_scaled(&interval.hi, k) {
             return CertifiedDigits {
                 text: format_scaled(&a, k),
                 digits: k,

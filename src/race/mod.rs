@@ -23,3 +23,7 @@ pub(crate) mod shared;
 
 pub use crate::num::interval::{certified_digits, CertifiedDigits, Interval};
 pub use independent::{race, Method, Race, RaceError, RaceOptions, SeatResult};
+// What an `Uncertified` race's or a refusal's detail holds for seats that meet.
+pub use knockoff::KnockOffError;
+pub use relative::RelativeError;
+pub use shared::SharedError;

@@ -30,6 +30,7 @@ const LEGEND_WIDTH: usize = 78;
 /// A per-square quantity to shade the squares by. The shading only needs an order of magnitude,
 /// so values are floats here; the exact values are reported by the commands that compute them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Heat {
     /// What is shaded, for the legend (`expected visits`).
     pub name: String,
@@ -58,8 +59,10 @@ impl Heat {
     }
 }
 
-/// How to draw: the number of columns, the heat map, and whether to use colour.
+/// How to draw: the number of columns, the heat map, and whether to use colour (from `Default`,
+/// then set field by field).
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct DrawOptions<'a> {
     /// Squares per row (`None`: the board's own, [`Board::columns`]).
     pub columns: Option<u32>,

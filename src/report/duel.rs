@@ -10,7 +10,8 @@ use crate::board::Board;
 use crate::facade::{advantage, upper_f64, Duel, DuelPair, DuelProof};
 use crate::num::interval::certified_digits;
 
-/// What the report shows.
+/// What the report shows ([`DuelReport::new`]).
+#[non_exhaustive]
 pub struct DuelReport<'a> {
     /// The board.
     pub board: &'a Board,
@@ -18,6 +19,17 @@ pub struct DuelReport<'a> {
     pub duel: &'a Duel,
     /// Digits to certify.
     pub digits: usize,
+}
+
+impl<'a> DuelReport<'a> {
+    /// The report of `duel` on `board`, certified to `digits` digits.
+    pub fn new(board: &'a Board, duel: &'a Duel, digits: usize) -> DuelReport<'a> {
+        DuelReport {
+            board,
+            duel,
+            digits,
+        }
+    }
 }
 
 /// Writes the text report.

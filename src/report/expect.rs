@@ -11,8 +11,9 @@ use crate::num::decimal::{fixed, sqrt_fixed};
 use crate::report::json::{BoardJson, ExactJson, RulesJson};
 use crate::report::text::{board_line, float_text, fraction_text, rules_line};
 
-/// What to show in an `expect` report.
+/// What to show in an `expect` report: [`ExpectOptions::new`], then the fields set one by one.
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct ExpectOptions {
     /// Digits after the decimal point.
     pub digits: usize,
@@ -20,6 +21,17 @@ pub struct ExpectOptions {
     pub per_square: bool,
     /// Print every fraction whole, however long (`fraction_text`).
     pub exact: bool,
+}
+
+impl ExpectOptions {
+    /// Decimals with `digits` after the point; no per-square table, no whole fractions.
+    pub fn new(digits: usize) -> ExpectOptions {
+        ExpectOptions {
+            digits,
+            per_square: false,
+            exact: false,
+        }
+    }
 }
 
 /// Writes the text report.
@@ -331,11 +343,8 @@ mod tests {
         .unwrap();
         for board in [&tiny, &trapped] {
             for per_square in [false, true] {
-                let options = ExpectOptions {
-                    digits: 3,
-                    per_square,
-                    exact: false,
-                };
+                let mut options = ExpectOptions::new(3);
+                options.per_square = per_square;
                 let exact = expect_with(board, per_square);
                 assert_keys_sorted(&to_json(board, &exact, options));
                 let float = expect_float(board, per_square).unwrap();

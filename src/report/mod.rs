@@ -11,6 +11,7 @@ mod draw;
 mod draw_svg;
 mod duel;
 mod expect;
+mod heat;
 mod json;
 mod moments;
 mod optimize;
@@ -34,6 +35,7 @@ pub use expect::{
     float_to_json as expect_float_json, to_json as expect_json,
     write_float_text as write_expect_float, write_text as write_expect, ExpectOptions,
 };
+pub use heat::{HeatOf, FLOAT_ABOVE};
 pub use json::{value_at_digits, Report};
 pub use moments::write_text as write_moments;
 pub use optimize::{write_text as write_optimize, OptimizeReport};
@@ -47,6 +49,10 @@ pub use squares::{
     write_text as write_squares, Format as SquaresFormat,
 };
 pub use text::exact_text;
+// The numbers and words every report writes with: decimals of exact numbers, counts, and a
+// user's text echoed safely in a message.
+pub use crate::num::decimal::{fixed, probability, sqrt_fixed, to_f64};
+pub use crate::text::{count, echo, echo_plain, printable, thousands};
 pub use verify::{write_text as write_verify, VerifyReport};
 
 // The JSON views the commands write (each beside the result it shows, `docs/json-output.md`):

@@ -9,8 +9,9 @@ use crate::board::{Board, ChoiceRule, Square};
 use crate::facade::Optimized;
 use crate::num::decimal::fixed;
 
-/// Everything `optimize` prints: the façade's answer on its board.
+/// Everything `optimize` prints: the façade's answer on its board ([`OptimizeReport::new`]).
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct OptimizeReport<'a> {
     /// The board.
     pub board: &'a Board,
@@ -18,6 +19,17 @@ pub struct OptimizeReport<'a> {
     pub optimized: &'a Optimized,
     /// Digits after the point.
     pub digits: usize,
+}
+
+impl<'a> OptimizeReport<'a> {
+    /// The report of `optimized` on `board`, its decimals at `digits`.
+    pub fn new(board: &'a Board, optimized: &'a Optimized, digits: usize) -> OptimizeReport<'a> {
+        OptimizeReport {
+            board,
+            optimized,
+            digits,
+        }
+    }
 }
 
 /// One line describing the choice rule.

@@ -11,8 +11,8 @@ use crate::analysis::pgf::tail::DecayRate;
 use crate::analysis::pgf::Pgf;
 pub use crate::analysis::pgf::{polynomial, Syntax};
 use crate::board::Board;
-use crate::num::decimal::certified_digits;
 use crate::num::decimal::fixed;
+use crate::num::interval::Interval;
 use crate::report::text::{board_line, rules_line};
 
 /// The output formats of `pgf`.
@@ -161,7 +161,8 @@ fn proved(low: &BigRational, high: &BigRational, digits: usize) -> Option<String
     if low == high {
         return Some(format!("{} (exact)", fraction(low)));
     }
-    certified_digits(low, high, digits).map(|(d, s)| format!("{s} ({d} digits proved)"))
+    let (d, s) = Interval::new(low.clone(), high.clone()).agreed(digits)?;
+    Some(format!("{s} ({d} digits proved)"))
 }
 
 /// The `Decay rate` and `Tail constant` lines: `P(T > n) ~ C binomial(n + m - 1, m - 1) rho^n`,

@@ -10,8 +10,9 @@ use crate::board::Board;
 use crate::race::{Interval, Method, Race};
 use crate::report::text::rules_line;
 
-/// What to show in a `race` report.
-#[derive(Clone, Copy, Debug)]
+/// What to show in a `race` report (from `Default`: neither, then set field by field).
+#[derive(Clone, Copy, Debug, Default)]
+#[non_exhaustive]
 pub struct RaceReportOptions {
     /// Add the distribution of the game's length in rounds.
     pub distribution: bool,

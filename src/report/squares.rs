@@ -10,8 +10,10 @@ use crate::board::Board;
 use crate::num::decimal::fixed;
 use crate::report::text::{board_line, rules_line};
 
-/// How numbers are written: decimals with `digits` after the point, or exact fractions.
+/// How numbers are written: decimals with `digits` after the point, or exact fractions
+/// ([`Format::new`], then `exact` set).
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct Format {
     /// Digits after the decimal point.
     pub digits: usize,
@@ -20,6 +22,14 @@ pub struct Format {
 }
 
 impl Format {
+    /// Decimals with `digits` after the point.
+    pub fn new(digits: usize) -> Format {
+        Format {
+            digits,
+            exact: false,
+        }
+    }
+
     fn cell(&self, value: &BigRational) -> String {
         if self.exact {
             value.to_string()

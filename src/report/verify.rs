@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 
 use crate::board::Board;
+use crate::facade::Verdict;
 use crate::report::simulate::{variant_sentences, write_comparison};
 use crate::report::text::{board_line, rules_line};
 use crate::simulate::check::{Comparison, ExactLaw, LayoutFit, NotTried, Observed, VariantFit};
@@ -12,8 +13,9 @@ use crate::simulate::sample::MeanInterval;
 use crate::text::count;
 use crate::text::printable;
 
-/// What `verify` found.
+/// What `verify` found ([`VerifyReport::new`], then the sample's own fields set).
 #[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
 pub struct VerifyReport<'a> {
     /// The board the sample claims to be from.
     pub board: &'a Board,
@@ -36,6 +38,25 @@ pub struct VerifyReport<'a> {
     pub sd: Option<&'a MeanInterval>,
     /// Where the turn counts were read from (`-`: standard input), when they were.
     pub file: Option<&'a str>,
+}
+
+impl<'a> VerifyReport<'a> {
+    /// The report of `verdict` on `observed`, a sample claimed to be from `board`; no mean,
+    /// standard deviation or file named.
+    pub fn new(board: &'a Board, verdict: &'a Verdict, observed: Observed<'a>) -> VerifyReport<'a> {
+        VerifyReport {
+            board,
+            law: &verdict.law,
+            observed,
+            comparison: &verdict.comparison,
+            fits: &verdict.search.fits,
+            not_tried: &verdict.search.not_tried,
+            layouts: &verdict.search.layouts,
+            mean: None,
+            sd: None,
+            file: None,
+        }
+    }
 }
 
 /// The report as text.

@@ -1,30 +1,48 @@
 //! The simulator's engine: games played roll by roll from the board and [`crate::game`], never
 //! from the chain's compound moves, so that a simulation is an independent check of the chain.
 //!
-//! # How it plays any board
+//! # One game loop
+//!
+//! [`play_game`] plays one game of one seat or several (a race, seats sharing a board), turn by
+//! turn in seat order, for any [`Player`]: the rules cached per (square, throw) in the
+//! [`Table`] (a board whose state is the square), the turn machine itself on a board that
+//! changes during a game (`simulate::stateful`), or a player who follows a policy
+//! (`simulate::policy`). A player plays whole turns and reports every roll ([`Roll`]); the loop
+//! counts turns, rolls and scores, applies the knock-off rule, and stops a game at the cap.
+//! [`simulate_one`] and [`simulate_seats`] run it over seeded chunks.
+//!
+//! # How it plays a board whose state is the square
 //!
 //! Every roll goes through the [`Table`] (generated from [`crate::game::turn_steps`]): a throw
 //! drawn exactly by its integer weight among the dice's sums, its effect on the turn from
 //! [`crate::game::throw_effect`] (the forfeit rule has no other definition), then the cell's
 //! outcome, drawn by its integer weight when a chance square or a tile makes the roll random
-//! ([`Table::play_roll`]).
+//! ([`Table::play_roll`]). (The turn machine itself, `simulate::stateful`'s player, plays such
+//! a board too, at about twice the instructions per roll: 409 against 210 on Milton Bradley
+//! with `roll_again = 3`, so the table stays.)
 //!
 //! # How the standard game is fast
 //!
 //! One fair die, no chance square or tile, no forfeit: the lockstep loop of `simulate::fast`.
 //! Its faces come in batches from one 64-bit word each (`simulate::stream::FaceBatch`), and the
-//! spelled-out loop draws the very same faces for such a board ([`Table::engine_roll`]), so
-//! both loops play the very same games; a test holds them to it.
+//! table's player draws the very same faces for such a board ([`Table::play_roll`]), so
+//! [`play_game`] on the lanes plays the very same games; a test holds them to it.
 //!
 //! # Reproducibility
 //!
-//! Games are cut into chunks of [`CHUNK_GAMES`]; chunk c's lane l draws from its own stream,
-//! seeded from (seed, c, l). Within a chunk, lanes take the next game in a fixed order. Chunks are
-//! merged in their order, so the result depends on the seed only, never on the thread count.
+//! Games are cut into chunks of [`CHUNK_GAMES`]. On the table's single-player route chunk c's
+//! lane l draws from its own stream, seeded from (seed, c, l), and lanes take the next game in a
+//! fixed order; every other route plays chunk c's games one after another on the stream
+//! `streams + c` of the seed (each route its own `streams`). Chunks are merged in their order,
+//! so the result depends on the seed only, never on the thread count.
 
 use super::fast::{self, LANES};
+use super::race::RaceSimOptions;
+use super::stateful::Scores;
 use super::stream::Dice;
-use super::table::{RollTally, Table, Turn};
+use super::table::{RollTally, Table};
+use super::{finish, par_chunks, SimOptions, Simulation};
+use crate::board::Square;
 
 /// Games in one chunk, the unit of work (and of random streams).
 pub const CHUNK_GAMES: u64 = 1 << 16;
@@ -44,11 +62,6 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// The state of the random stream when the game began.
-    pub(super) fn dice(&self) -> &Dice {
-        &self.dice
-    }
-
     /// The order in which records are kept: fewer turns first, then the earlier game.
     fn key(&self) -> (u64, u64, u64) {
         (self.turns, self.chunk, self.game)
@@ -161,8 +174,6 @@ pub(super) struct Lane {
     pub(super) dice: Dice,
     /// The dice as they were when this game began (to replay it).
     at_start: Dice,
-    /// The turn in progress (its `row`: the token's; the fast loop keeps the row elsewhere).
-    turn: Turn,
     /// Rolls of this game (in the fast loop: set when it ends).
     pub(super) rolls: u64,
     /// Completed turns of this game (in the fast loop: up to its last stop or flush).
@@ -171,11 +182,10 @@ pub(super) struct Lane {
 }
 
 impl Lane {
-    fn new(table: &Table, dice: Dice, game: u64) -> Lane {
+    fn new(dice: Dice, game: u64) -> Lane {
         Lane {
             at_start: dice.clone(),
             dice,
-            turn: Turn::at(table.start_row),
             rolls: 0,
             turns: 0,
             game,
@@ -188,7 +198,7 @@ pub fn run_chunk(table: &Table, seed: u64, chunk: u64, games: u64, max_turns: u6
     play_chunk(table, seed, chunk, games, max_turns, table.fast().is_some())
 }
 
-/// [`run_chunk`] on the fast loop (`fast`, when the table has one) or the spelled-out loop.
+/// [`run_chunk`] on the fast loop (`fast`, when the table has one) or [`play_game`] on the lanes.
 fn play_chunk(
     table: &Table,
     seed: u64,
@@ -198,9 +208,14 @@ fn play_chunk(
     fast: bool,
 ) -> Tally {
     let mut tally = Tally::default();
+    if max_turns == 0 {
+        // A cap of no turns stops every game before its first roll (as on every route).
+        tally.capped = games;
+        return tally;
+    }
     let lanes_here = (LANES as u64).min(games);
     let mut lanes: Vec<Lane> = (0..lanes_here)
-        .map(|l| Lane::new(table, Dice::new(seed, chunk * LANES as u64 + l), l))
+        .map(|l| Lane::new(Dice::new(seed, chunk * LANES as u64 + l), l))
         .collect();
     let mut started = lanes_here;
     let mut run = Run {
@@ -213,20 +228,46 @@ fn play_chunk(
     };
     match table.fast() {
         Some(play) if fast => fast::play(&mut run, play, &mut lanes),
-        _ => {
-            // One roll at a time, every rule spelled out. Round-robin over the lanes like the
-            // fast loop, so games go to the same streams.
-            let mut active: Vec<usize> = (0..lanes.len()).collect();
-            while !active.is_empty() {
-                active.retain(|&l| {
-                    let lane = &mut lanes[l];
-                    let (_, done) = general_step(table, lane, &mut run.tally.totals, max_turns);
-                    done.is_none() || run.end_game(lane, done)
-                });
-            }
-        }
+        _ => play_lanes(&mut run, &mut lanes),
     }
     tally
+}
+
+/// Plays the chunk's games with every rule spelled out, one whole game at a time on each lane
+/// ([`play_game`] with the table as the player). A lane takes the chunk's next game when the
+/// game it plays ends, in the order of the fast loop's rounds (one roll per lane per round):
+/// by the rolls its lane has played, then by lane; so games go to the same streams.
+fn play_lanes(run: &mut Run, lanes: &mut [Lane]) {
+    let mut room = Room::default();
+    // Per lane: the round its game ends in and how it ends; `None` once the lane has no game.
+    let mut ends: Vec<Option<(u64, Played)>> = vec![None; lanes.len()];
+    let mut play = |lane: &mut Lane, run: &mut Run, clock: u64| {
+        let totals = &mut run.tally.totals;
+        let played = play_game(
+            &[run.table],
+            false,
+            run.max_turns,
+            &mut lane.dice,
+            &mut room,
+            &mut |_, _, r| totals.add(&r.tally),
+        );
+        Some((clock + played.rolls, played))
+    };
+    for (lane, end) in lanes.iter_mut().zip(&mut ends) {
+        *end = play(lane, run, 0);
+    }
+    while let Some(l) = (0..lanes.len())
+        .filter(|&l| ends[l].is_some())
+        .min_by_key(|&l| ends[l].map(|(clock, _)| clock))
+    {
+        let (clock, played) = ends[l].expect("a lane with a game");
+        let lane = &mut lanes[l];
+        lane.rolls = played.rolls;
+        ends[l] = match run.end_game(lane, Some(played.won.map(|(_, turns)| turns))) {
+            true => play(lane, run, clock),
+            false => None,
+        };
+    }
 }
 
 /// What a chunk's lanes share while it runs.
@@ -257,7 +298,6 @@ impl Run<'_> {
         }
         // The next game, in place (the lane keeps its dice).
         lane.at_start.clone_from(&lane.dice);
-        lane.turn = Turn::at(self.table.start_row);
         lane.rolls = 0;
         lane.turns = 0;
         lane.game = *self.started;
@@ -266,47 +306,313 @@ impl Run<'_> {
     }
 }
 
-/// One roll with every rule spelled out ([`Table::play_roll`]), adding its tallies to
-/// `totals`. Returns the throw's sum, and `Some(Some(turns))` when the game finished,
-/// `Some(None)` when it hit the turn cap, `None` when it goes on.
-fn general_step(
-    table: &Table,
-    lane: &mut Lane,
-    totals: &mut RollTally,
-    max_turns: u64,
-) -> (u32, Option<Option<u64>>) {
-    let rolled = table.engine_roll(&mut lane.dice, &mut lane.turn);
-    lane.rolls += 1;
-    totals.add(&rolled.tally);
-    lane.turns += u64::from(rolled.turn_ends);
-    let done = if lane.turn.row == table.finish_row {
-        Some(Some(lane.turns))
-    } else if lane.turns >= max_turns {
-        Some(None)
-    } else {
-        None
-    };
-    (rolled.sum, done)
+/// One roll, as a [`Player`] reports it to the game loop.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Roll {
+    /// The throw's sum (the face for one die).
+    pub(crate) sum: u32,
+    /// The square the roll began on.
+    pub(crate) from: Square,
+    /// The square it ended on (where the turn began, for a forfeit).
+    pub(crate) to: Square,
+    /// Snakes, ladders, squares climbed and slid (none for a forfeit).
+    pub(crate) tally: RollTally,
+    /// The points it scored.
+    pub(crate) points: i64,
+    /// The throw forfeited the turn (the K-th top throw in a row).
+    pub(crate) forfeited: bool,
 }
 
-/// Replays a recorded game and returns its throws (the sum of the dice; the face for one die),
-/// turn by turn. The replay plays the spelled-out rules (the general loop), so it also checks
-/// the fast loop that recorded the game.
-pub fn replay(table: &Table, record: &GameRecord, max_turns: u64) -> Vec<Vec<u32>> {
-    let mut lane = Lane::new(table, record.dice.clone(), 0);
-    let mut totals = RollTally::default();
-    let mut turns: Vec<Vec<u32>> = vec![Vec::new()];
-    loop {
-        let before = lane.turns;
-        let (sum, done) = general_step(table, &mut lane, &mut totals, max_turns);
-        turns.last_mut().expect("a turn").push(sum);
-        if done.is_some() {
-            return turns;
-        }
-        if lane.turns > before {
-            turns.push(Vec::new());
+/// A seat's game as [`play_game`] plays it: its state between turns, and one whole turn.
+pub(crate) trait Player: Sync {
+    /// The seat's state between turns.
+    type State: Clone;
+    /// Scratch space a turn reuses from turn to turn, so that a roll allocates nothing.
+    type Scratch: Default;
+    /// The state a game begins in.
+    fn start(&self) -> Self::State;
+    /// The square the token stands on.
+    fn square(&self, state: &Self::State) -> Square;
+    /// The token has finished.
+    fn is_final(&self, state: &Self::State) -> bool;
+    /// Plays one whole turn from the non-final `state`, calling `seen` after every roll;
+    /// returns the state the seat's next turn begins in.
+    fn turn(
+        &self,
+        state: Self::State,
+        dice: &mut Dice,
+        scratch: &mut Self::Scratch,
+        seen: &mut impl FnMut(&Roll),
+    ) -> Self::State;
+    /// The state the seat to move plays from, `last` being the state the previous mover left:
+    /// seats sharing a board that changes take over what it used up and ate. Unchanged by
+    /// default.
+    fn hand_over(&self, mover: Self::State, _last: &Self::State) -> Self::State {
+        mover
+    }
+}
+
+/// How one game ended.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Played {
+    /// The seat that won (from 0) and the round it won in (from 1: for one seat, the turns the
+    /// game took); `None` when the game was stopped at the cap.
+    pub(crate) won: Option<(usize, u64)>,
+    /// Rolls of the game.
+    pub(crate) rolls: u64,
+    /// Tokens sent back to the start by a knock-off.
+    pub(crate) knock_offs: u64,
+}
+
+/// What [`play_game`] keeps from game to game: the player's scratch space, the seats' states
+/// and their scores in the last game.
+pub(crate) struct Room<P: Player> {
+    scratch: P::Scratch,
+    states: Vec<P::State>,
+    /// Every seat's points in the last game played.
+    pub(crate) scores: Vec<i64>,
+}
+
+impl<P: Player> Default for Room<P> {
+    fn default() -> Room<P> {
+        Room {
+            scratch: P::Scratch::default(),
+            states: Vec::new(),
+            scores: Vec::new(),
         }
     }
+}
+
+/// Plays one game of `seats` (in playing order; one seat for a single player) with `dice`:
+/// seat 1 plays a whole turn, then seat 2, ...; the first token to finish wins, and a game
+/// still going after `max_rounds` rounds is stopped. With `knock_off`, a roll *lands* on the
+/// square its move ends on: a roll that leaves the token where it began, one to square 0 and a
+/// forfeit knock nobody off; every other seat on the landing square goes back to its start at
+/// once, so the rest of a roll-again turn sees it. `seen(seat, round, roll)` is called after
+/// every roll (rounds from 0).
+pub(crate) fn play_game<P: Player>(
+    seats: &[&P],
+    knock_off: bool,
+    max_rounds: u64,
+    dice: &mut Dice,
+    room: &mut Room<P>,
+    seen: &mut impl FnMut(usize, u64, &Roll),
+) -> Played {
+    let Room {
+        scratch,
+        states,
+        scores,
+    } = room;
+    states.clear();
+    states.extend(seats.iter().map(|p| p.start()));
+    scores.clear();
+    scores.resize(seats.len(), 0);
+    let (mut rolls, mut knock_offs) = (0, 0);
+    let mut last = None;
+    for round in 0..max_rounds {
+        for (s, seat) in seats.iter().enumerate() {
+            let mut mover = states[s].clone();
+            if let Some(l) = last {
+                mover = seat.hand_over(mover, &states[l]);
+            }
+            let next = seat.turn(mover, dice, scratch, &mut |roll| {
+                rolls += 1;
+                scores[s] += roll.points;
+                if knock_off && roll.to != roll.from && roll.to != 0 && !roll.forfeited {
+                    for (j, (q, other)) in states.iter_mut().zip(seats).enumerate() {
+                        if j != s && other.square(q) == roll.to {
+                            *q = other.start();
+                            knock_offs += 1;
+                        }
+                    }
+                }
+                seen(s, round, roll);
+            });
+            if seat.is_final(&next) {
+                return Played {
+                    won: Some((s, round + 1)),
+                    rolls,
+                    knock_offs,
+                };
+            }
+            states[s] = next;
+            last = Some(s);
+        }
+    }
+    Played {
+        won: None,
+        rolls,
+        knock_offs,
+    }
+}
+
+/// Plays `options.games` games of one `player` with rayon's current thread pool, chunk c's
+/// games one after another on the stream `streams + c` of the seed; `progress` is called with
+/// the number of games just finished after each chunk. Returns the simulation (no trapping
+/// squares are searched, no score reported) and the final scores of the finished games.
+pub(crate) fn simulate_one<P: Player>(
+    player: &P,
+    options: &SimOptions,
+    streams: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> (Simulation, Scores) {
+    let (tally, scores) = par_chunks(
+        options.games,
+        progress,
+        || (Tally::default(), Scores::default()),
+        |acc, (t, s)| {
+            acc.0.merge(t);
+            acc.1.merge(s);
+        },
+        |chunk, games| {
+            let mut dice = Dice::new(options.seed, streams + chunk);
+            let mut tally = Tally::default();
+            let mut scores = Scores::default();
+            let mut room = Room::default();
+            for g in 0..games {
+                let at_start = dice.clone();
+                let totals = &mut tally.totals;
+                let played = play_game(
+                    &[player],
+                    false,
+                    options.max_turns,
+                    &mut dice,
+                    &mut room,
+                    &mut |_, _, r| totals.add(&r.tally),
+                );
+                tally.total_rolls += played.rolls;
+                match played.won {
+                    Some((_, turns)) => {
+                        tally.record(turns, played.rolls, chunk, g, &at_start);
+                        scores.add(room.scores[0]);
+                    }
+                    None => tally.capped += 1,
+                }
+            }
+            (tally, scores)
+        },
+    );
+    let replayed = |r: &GameRecord| replay_one(player, r, options.max_turns);
+    (finish(options, tally, &replayed, Vec::new()), scores)
+}
+
+/// Replays a recorded game of one player: its throws turn by turn (an empty list for a turn
+/// without a roll). On the table's route the replay plays the spelled-out rules, so it also
+/// checks the fast loop that recorded the game.
+pub(super) fn replay_one<P: Player>(
+    player: &P,
+    record: &GameRecord,
+    max_turns: u64,
+) -> Vec<Vec<u32>> {
+    let mut dice = record.dice.clone();
+    let mut turns: Vec<Vec<u32>> = Vec::new();
+    let played = play_game(
+        &[player],
+        false,
+        max_turns,
+        &mut dice,
+        &mut Room::default(),
+        &mut |_, round, r| {
+            let t = round as usize;
+            if turns.len() <= t {
+                turns.resize(t + 1, Vec::new());
+            }
+            turns[t].push(r.sum);
+        },
+    );
+    turns.resize(
+        played.won.map_or(max_turns, |(_, t)| t) as usize,
+        Vec::new(),
+    );
+    turns
+}
+
+/// A race's counts.
+#[derive(Clone, Debug)]
+pub(crate) struct RaceTally {
+    /// `wins[s]`: games won by seat s + 1.
+    pub(crate) wins: Vec<u64>,
+    /// Games stopped at the round cap.
+    pub(crate) capped: u64,
+    /// `rounds[r]`: games won in round r.
+    pub(crate) rounds: Vec<u64>,
+    /// Rolls over all games.
+    pub(crate) rolls: u64,
+    /// Tokens sent back by a knock-off over all games.
+    pub(crate) knock_offs: u64,
+    /// Every seat's final scores over the finished games.
+    pub(crate) scores: Vec<Scores>,
+}
+
+impl RaceTally {
+    fn new(seats: usize) -> RaceTally {
+        RaceTally {
+            wins: vec![0; seats],
+            capped: 0,
+            rounds: Vec::new(),
+            rolls: 0,
+            knock_offs: 0,
+            scores: vec![Scores::default(); seats],
+        }
+    }
+
+    fn merge(&mut self, other: RaceTally) {
+        for (a, b) in self.wins.iter_mut().zip(&other.wins) {
+            *a += b;
+        }
+        self.capped += other.capped;
+        add_counts(&mut self.rounds, &other.rounds);
+        self.rolls += other.rolls;
+        self.knock_offs += other.knock_offs;
+        for (a, b) in self.scores.iter_mut().zip(other.scores) {
+            a.merge(b);
+        }
+    }
+}
+
+/// Plays `options.games` races of `seats` (in playing order) with rayon's current thread pool,
+/// chunk c's games one after another on the stream `streams + c` of the seed; `progress` is
+/// called with the number of games just finished after each chunk.
+pub(crate) fn simulate_seats<P: Player>(
+    seats: &[&P],
+    options: &RaceSimOptions,
+    streams: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> RaceTally {
+    par_chunks(
+        options.games,
+        progress,
+        || RaceTally::new(seats.len()),
+        RaceTally::merge,
+        |c, games| {
+            let mut acc = RaceTally::new(seats.len());
+            let mut dice = Dice::new(options.seed, streams + c);
+            let mut room = Room::default();
+            for _ in 0..games {
+                let played = play_game(
+                    seats,
+                    options.knock_off,
+                    options.max_rounds,
+                    &mut dice,
+                    &mut room,
+                    &mut |_, _, _| {},
+                );
+                acc.rolls += played.rolls;
+                acc.knock_offs += played.knock_offs;
+                match played.won {
+                    Some((s, round)) => {
+                        acc.wins[s] += 1;
+                        bump(&mut acc.rounds, round);
+                        for (scores, &p) in acc.scores.iter_mut().zip(&room.scores) {
+                            scores.add(p);
+                        }
+                    }
+                    None => acc.capped += 1,
+                }
+            }
+            acc
+        },
+    )
 }
 
 #[cfg(test)]

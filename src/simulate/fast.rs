@@ -37,7 +37,7 @@
 //! fresh accepted word, then k rounds are played. The stops of a round are handled in lane
 //! order, which fixes which lane takes the chunk's next game. A lane with no game left to take
 //! parks on the finish row, whose cells add nothing, until the last lane has finished. The
-//! games are the same as the spelled-out loop's ([`super::engine`]), which draws the same faces
+//! games are the same as the engine's game loop plays on the lanes ([`super::engine`]), which draws the same faces
 //! in the same order per lane; a test holds them to it.
 
 use super::engine::{Lane, Run};
@@ -190,7 +190,7 @@ pub struct FastPlay {
 
 impl FastPlay {
     /// From the table's `entries` (next row, turn end) and `tallies` (the rows below the
-    /// finish); `None` when a lane's word cannot hold the rows and tallies (the general loop
+    /// finish); `None` when a lane's word cannot hold the rows and tallies (the engine's game loop
     /// then plays the board).
     pub(super) fn new(
         entries: &[u64],

@@ -37,7 +37,7 @@ pub(crate) mod variants;
 // The façade's answers ([`crate::Game::verify`]'s [`crate::Verdict`]) and its sample.
 pub use check::{ChiSquare, Comparison, ExactLaw, ScoreLaw, ZTest};
 pub use race::{RaceComparison, RaceExact, RaceSimulation, SeatChiSquare};
-pub use sample::MeanInterval;
+pub use sample::{parse_turns, read_sample, MeanInterval};
 pub use variants::{LayoutFit, NotTried, VariantFit, VariantSearch};
 
 use rayon::prelude::*;
@@ -163,7 +163,7 @@ pub fn simulate(
         Tally::merge,
         |c, games| run_chunk(&table, options.seed, c, games, options.max_turns),
     );
-    let replayed = |r: &GameRecord| engine::replay(&table, r, options.max_turns);
+    let replayed = |r: &GameRecord| engine::replay_one(&table, r, options.max_turns);
     finish(options, tally, &replayed, table.trapping_squares())
 }
 

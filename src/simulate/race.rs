@@ -7,17 +7,15 @@
 //! Exactly the game of [`crate::race::knockoff`] (and, without knock-off, of
 //! `crate::race::independent`): seat 1 plays a whole turn, then seat 2, ...; the first token to
 //! reach its board's finish wins, and the game's length in rounds is the winner's number of
-//! turns. Every roll is one [`Table::play_roll`] of the seat's board (a table generated from
-//! [`crate::game::turn_steps`], throws and draws picked by their exact integer weights, the
-//! turn logic from [`crate::game::throw_effect`]), so the rules have one definition. With `knock_off`, a roll
-//! *lands* on the square its move ends on (after the overshoot rule and every jump); a roll that
-//! leaves the token where the roll began, and square 0, knock nobody off; every opponent on the
-//! landing square goes back to its board's start at once, so the rest of a roll-again turn sees
-//! it. A forfeited turn (the K-th top throw in a row) sends the mover back to where the turn began and
-//! undoes no knock-off.
-//!
-//! This loop is deliberately plain (one game at a time, positions in a small vector): the fast
-//! interleaved single-player engine is left alone.
+//! turns. The game loop is the engine's ([`super::engine::play_game`], which also applies the
+//! knock-off rule), each seat a [`Table`] of its board: every roll is one [`Table::play_roll`]
+//! (a table generated from [`crate::game::turn_steps`], throws and draws picked by their exact
+//! integer weights, the turn logic from [`crate::game::throw_effect`]), so the rules have one
+//! definition. With `knock_off`, a roll *lands* on the square its move ends on (after the
+//! overshoot rule and every jump); a roll that leaves the token where the roll began, and square
+//! 0, knock nobody off; every opponent on the landing square goes back to its board's start at
+//! once, so the rest of a roll-again turn sees it. A forfeited turn (the K-th top throw in a
+//! row) sends the mover back to where the turn began and undoes no knock-off.
 //!
 //! # Reproducibility
 //!
@@ -40,11 +38,11 @@ use num_rational::BigRational;
 use statrs::function::erf::erfc_inv;
 
 use super::check::{pearson, ZTest, MIN_EXPECTED};
+use super::engine::simulate_seats;
 use super::race_rounds::{EqualRounds, RoundsLaw};
-use super::stream::Dice;
-use super::table::{Table, Turn};
-use super::{par_chunks, Histogram};
-use crate::board::{Board, Square};
+use super::table::Table;
+use super::Histogram;
+use crate::board::Board;
 use crate::num::decimal::to_f64;
 use crate::race::independent::{race, Race, RaceError, RaceOptions};
 use crate::race::knockoff::{knock_off_race, KnockOffError, KnockOffOptions};
@@ -100,13 +98,6 @@ impl RaceSimulation {
     }
 }
 
-/// One seat's board as the loop needs it.
-struct Seat {
-    table: Table,
-    start: Square,
-    finish: Square,
-}
-
 /// Plays `options.games` races of the seats `boards` (in playing order) with rayon's current
 /// thread pool; `progress` is called with the number of games just finished after each chunk.
 ///
@@ -137,31 +128,9 @@ pub fn simulate_race(
             return Err(KnockOffError::SizesDiffer(first.size(), b.size()));
         }
     }
-    let seats: Vec<Seat> = boards
-        .iter()
-        .map(|b| {
-            let table = Table::new(b);
-            Seat {
-                start: table.start(),
-                finish: b.size(),
-                table,
-            }
-        })
-        .collect();
-    let tally = par_chunks(
-        options.games,
-        progress,
-        || RaceTally::new(seats.len()),
-        |a, b| a.merge(&b),
-        |c, games| {
-            let mut acc = RaceTally::new(seats.len());
-            let mut dice = Dice::new(options.seed, RACE_STREAMS + c);
-            for _ in 0..games {
-                play(&seats, options, &mut dice, &mut acc);
-            }
-            acc
-        },
-    );
+    let tables: Vec<Table> = boards.iter().map(|b| Table::for_seat(b)).collect();
+    let seats: Vec<&Table> = tables.iter().collect();
+    let tally = simulate_seats(&seats, options, RACE_STREAMS, progress);
     Ok(RaceSimulation {
         seed: options.seed,
         max_rounds: options.max_rounds,
@@ -173,87 +142,6 @@ pub fn simulate_race(
         knock_offs: tally.knock_offs,
         scores: None,
     })
-}
-
-/// A race's counts so far (also the shared-board simulator's, [`super::shared`]).
-#[derive(Clone, Debug)]
-pub(super) struct RaceTally {
-    pub(super) wins: Vec<u64>,
-    pub(super) capped: u64,
-    pub(super) rounds: Vec<u64>,
-    pub(super) rolls: u64,
-    pub(super) knock_offs: u64,
-}
-
-impl RaceTally {
-    pub(super) fn new(seats: usize) -> RaceTally {
-        RaceTally {
-            wins: vec![0; seats],
-            capped: 0,
-            rounds: Vec::new(),
-            rolls: 0,
-            knock_offs: 0,
-        }
-    }
-
-    /// Seat `seat` (from 0) won in round `round`.
-    pub(super) fn won(&mut self, seat: usize, round: u64) {
-        self.wins[seat] += 1;
-        let r = round as usize;
-        if self.rounds.len() <= r {
-            self.rounds.resize(r + 1, 0);
-        }
-        self.rounds[r] += 1;
-    }
-
-    pub(super) fn merge(&mut self, other: &RaceTally) {
-        for (a, b) in self.wins.iter_mut().zip(&other.wins) {
-            *a += b;
-        }
-        self.capped += other.capped;
-        if self.rounds.len() < other.rounds.len() {
-            self.rounds.resize(other.rounds.len(), 0);
-        }
-        for (a, b) in self.rounds.iter_mut().zip(&other.rounds) {
-            *a += b;
-        }
-        self.rolls += other.rolls;
-        self.knock_offs += other.knock_offs;
-    }
-}
-
-/// Plays one game and adds it to `tally`.
-fn play(seats: &[Seat], options: &RaceSimOptions, dice: &mut Dice, tally: &mut RaceTally) {
-    let mut positions: Vec<Square> = seats.iter().map(|s| s.start).collect();
-    for round in 1..=options.max_rounds {
-        for (s, seat) in seats.iter().enumerate() {
-            let mut turn = Turn::at(seat.table.row(positions[s]));
-            loop {
-                let at = positions[s];
-                let rolled = seat.table.play_roll(dice, &mut turn);
-                tally.rolls += 1;
-                let to = seat.table.square(turn.row);
-                positions[s] = to;
-                if to == seat.finish {
-                    tally.won(s, round);
-                    return;
-                }
-                // A forfeit (back to where the turn began) is not a landing.
-                if options.knock_off && to != at && to != 0 && !rolled.forfeited {
-                    for (j, q) in positions.iter_mut().enumerate() {
-                        if j != s && *q == to {
-                            *q = seats[j].start;
-                            tally.knock_offs += 1;
-                        }
-                    }
-                }
-                if rolled.turn_ends {
-                    break;
-                }
-            }
-        }
-    }
-    tally.capped += 1;
 }
 
 /// The exact (or certified) answers a race simulation is checked against, as floats.

@@ -91,7 +91,7 @@ pub struct SampleError {
 /// # Examples
 ///
 /// ```
-/// use ladders::internals::parse_turns;
+/// use ladders::simulate::parse_turns;
 /// let h = parse_turns("turns,count\n2,3\n5,1\n", "x.csv").unwrap();
 /// assert_eq!(h.n(), 4);
 /// assert_eq!(parse_turns("3\n3\n", "x").unwrap().mean(), Some(3.0));

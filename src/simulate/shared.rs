@@ -6,9 +6,11 @@
 //! Seats take whole turns in seat order, as in [`super::race`]; the first to reach the finish
 //! wins and the game's length in rounds is the winner's number of turns. Each seat keeps its own
 //! square and its own owed turn (a lost-turn square costs only the seat that reached it); what is
-//! used up and eaten ([`crate::game::Progress`]) is one for the whole table. A turn is
-//! `stateful::play_turn` on [`StatefulBoard`] from the mover's square and owed turn with
-//! the table's progress, and the progress it ends with becomes the table's: so the rules (the
+//! used up and eaten ([`crate::game::Progress`]) is one for the whole table. The game loop is the
+//! engine's ([`super::engine::play_game`]) with one [`Machine`] for every seat: a turn is
+//! `stateful::play_turn` on [`crate::game::StatefulBoard`] from the mover's square and owed turn
+//! with the table's progress ([`super::engine::Player::hand_over`]), and the progress it ends
+//! with becomes the table's: so the rules (the
 //! roll, the forfeit that keeps what was used up, the skipped turn, extra rolls) have their one
 //! definition in [`crate::game`] and [`crate::game::StatefulBoard`], and an apple scores only
 //! for the seat whose move first ends on it. Every seat's final score is recorded for finished
@@ -20,80 +22,15 @@
 //! seed (apart from every other simulator's), chunks are merged by sums: the result depends on
 //! the seed only, never on the thread count.
 
-use super::race::{RaceSimOptions, RaceSimulation, RaceTally};
-use super::stateful::{play_turn, Scores, Throws};
-use super::stream::Dice;
-use super::{par_chunks, Histogram};
+use super::engine::simulate_seats;
+use super::race::{RaceSimOptions, RaceSimulation};
+use super::stateful::Machine;
+use super::Histogram;
 use crate::board::Board;
-use crate::game::{Branches, PlayerState, RollGame, StatefulBoard};
 
 /// Streams of the shared simulator's chunks are numbered from here (the plain engine uses small
 /// numbers, the single-player stateful one `2^61`, races `2^62`).
 const SHARED_STREAMS: u64 = (1 << 61) + (1 << 60);
-
-#[derive(Clone, Debug)]
-struct SharedTally {
-    race: RaceTally,
-    scores: Vec<Scores>,
-}
-
-impl SharedTally {
-    fn new(seats: usize) -> SharedTally {
-        SharedTally {
-            race: RaceTally::new(seats),
-            scores: vec![Scores::default(); seats],
-        }
-    }
-
-    fn merge(&mut self, other: SharedTally) {
-        self.race.merge(&other.race);
-        for (a, b) in self.scores.iter_mut().zip(other.scores) {
-            a.merge(b);
-        }
-    }
-}
-
-/// Plays one game of `seats` players on `game` and adds it to `tally`.
-fn play(
-    game: &StatefulBoard<'_>,
-    throws: &Throws,
-    seats: usize,
-    max_rounds: u64,
-    dice: &mut Dice,
-    branches: &mut Branches<PlayerState>,
-    tally: &mut SharedTally,
-) {
-    let mut at: Vec<PlayerState> = vec![game.start(); seats];
-    let mut table = at[0].progress;
-    let mut score = vec![0i64; seats];
-    for round in 1..=max_rounds {
-        for s in 0..seats {
-            let mover = PlayerState {
-                progress: table,
-                ..at[s]
-            };
-            let mut points = 0;
-            let rolls = &mut tally.race.rolls;
-            let next = play_turn(game, throws, mover, dice, branches, &mut |r| {
-                *rolls += 1;
-                if let Some(o) = r.outcome {
-                    points += game.points(o);
-                }
-            });
-            score[s] += points;
-            if RollGame::is_final(game, &next) {
-                tally.race.won(s, round);
-                for (scores, &p) in tally.scores.iter_mut().zip(&score) {
-                    scores.add(p);
-                }
-                return;
-            }
-            table = next.progress;
-            at[s] = next;
-        }
-    }
-    tally.race.capped += 1;
-}
 
 /// Plays `options.games` games of `players` seats sharing the stateful `board` with rayon's
 /// current thread pool (`options.knock_off` must be false); `progress` is called with the number
@@ -106,39 +43,20 @@ pub fn simulate_shared(
     options: &RaceSimOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> RaceSimulation {
-    let game = StatefulBoard::new(board);
-    let throws = Throws::new(board);
-    let tally = par_chunks(
-        options.games,
-        progress,
-        || SharedTally::new(players),
-        SharedTally::merge,
-        |c, games| {
-            let mut acc = SharedTally::new(players);
-            let mut dice = Dice::new(options.seed, SHARED_STREAMS + c);
-            let mut branches = Vec::new();
-            for _ in 0..games {
-                play(
-                    &game,
-                    &throws,
-                    players,
-                    options.max_rounds,
-                    &mut dice,
-                    &mut branches,
-                    &mut acc,
-                );
-            }
-            acc
-        },
-    );
+    let machine = Machine::new(board);
+    let options = RaceSimOptions {
+        knock_off: false,
+        ..*options
+    };
+    let tally = simulate_seats(&vec![&machine; players], &options, SHARED_STREAMS, progress);
     RaceSimulation {
         seed: options.seed,
         max_rounds: options.max_rounds,
         knock_off: false,
-        wins: tally.race.wins,
-        capped: tally.race.capped,
-        rounds: Histogram::new(tally.race.rounds),
-        rolls: tally.race.rolls,
+        wins: tally.wins,
+        capped: tally.capped,
+        rounds: Histogram::new(tally.rounds),
+        rolls: tally.rolls,
         knock_offs: 0,
         scores: (!board.point_squares().is_empty()).then_some(tally.scores),
     }

@@ -16,18 +16,20 @@
 //!
 //! # Reproducibility
 //!
-//! Games are cut into chunks of [`CHUNK_GAMES`](super::engine::CHUNK_GAMES); chunk c plays its games one after another on
-//! its own stream of the seed (streams apart from the plain engine's and the race's), chunks
-//! are merged by sums and by a total order, so the result depends on the seed only, never on the
-//! thread count.
+//! The games are the engine's ([`super::engine::simulate_one`], its seats
+//! [`super::engine::play_game`]) with a [`Machine`] player: chunk c of
+//! [`CHUNK_GAMES`](super::engine::CHUNK_GAMES) games plays its games one after another on its
+//! own stream of the seed (streams apart from the plain engine's and the race's), chunks are
+//! merged by sums and by a total order, so the result depends on the seed only, never on the
+//! thread count. Seats sharing the board (`super::shared`) play the same [`Machine`].
 
 use std::collections::BTreeMap;
 
-use super::engine::{GameRecord, Tally};
+use super::engine::{simulate_one, Player, Roll};
 use super::stream::{reject_below, Dice, Weighted};
 use super::table::RollTally;
-use super::{finish, par_chunks, SimOptions, Simulation};
-use crate::board::{Board, Throw};
+use super::{SimOptions, Simulation};
+use crate::board::{Board, Dice as BoardDice, Square, Throw};
 use crate::game::{
     begin, play_throw, Branches, PlayerState, RollGame, RollOutcome, StatefulBoard, Step,
 };
@@ -46,14 +48,25 @@ pub struct Throws {
 impl Throws {
     /// The throws of `board`'s dice.
     pub fn new(board: &Board) -> Throws {
-        let throws = board.dice().throws().to_vec();
+        Throws::of(board.dice())
+    }
+
+    /// The throws of `dice`.
+    pub(crate) fn of(dice: &BoardDice) -> Throws {
+        let throws = dice.throws().to_vec();
         Throws {
             pick: Weighted::new(throws.iter().map(|t| t.weight)),
             throws,
         }
     }
 
-    fn draw(&self, dice: &mut Dice) -> Throw {
+    /// The throws, each with its weight.
+    pub(crate) fn throws(&self) -> &[Throw] {
+        &self.throws
+    }
+
+    /// One throw, drawn by its weight.
+    pub(crate) fn draw(&self, dice: &mut Dice) -> Throw {
         self.throws[self.pick.pick(dice)]
     }
 }
@@ -174,117 +187,78 @@ impl Scores {
     }
 }
 
-/// One game played to its end or to the turn cap.
-struct Played {
-    /// `Some(turns)` when the game finished.
-    turns: Option<u64>,
-    rolls: u64,
-    score: i64,
+/// A player on a board that changes during a game: the turn machine itself
+/// ([`play_turn`] on the [`StatefulBoard`]), seats sharing the board's one progress.
+pub(crate) struct Machine<'a> {
+    game: StatefulBoard<'a>,
+    throws: Throws,
 }
 
-/// Plays one game of `game` from its start, calling `seen` after every roll with the number of
-/// the turn it belongs to (from 0).
-fn play_game(
-    game: &StatefulBoard<'_>,
-    throws: &Throws,
-    dice: &mut Dice,
-    branches: &mut Branches<PlayerState>,
-    max_turns: u64,
-    seen: &mut impl FnMut(u64, RollSeen<'_>),
-) -> Played {
-    let mut state = game.start();
-    let (mut turns, mut rolls, mut score) = (0, 0, 0);
-    while !game.is_final(&state) {
-        if turns == max_turns {
-            return Played {
-                turns: None,
-                rolls,
-                score,
+impl<'a> Machine<'a> {
+    /// The player of `board`.
+    pub(crate) fn new(board: &'a Board) -> Machine<'a> {
+        Machine {
+            game: StatefulBoard::new(board),
+            throws: Throws::new(board),
+        }
+    }
+}
+
+impl Player for Machine<'_> {
+    type State = PlayerState;
+    type Scratch = Branches<PlayerState>;
+
+    fn start(&self) -> PlayerState {
+        self.game.start()
+    }
+
+    fn square(&self, state: &PlayerState) -> Square {
+        state.square
+    }
+
+    fn is_final(&self, state: &PlayerState) -> bool {
+        RollGame::is_final(&self.game, state)
+    }
+
+    fn turn(
+        &self,
+        state: PlayerState,
+        dice: &mut Dice,
+        branches: &mut Branches<PlayerState>,
+        seen: &mut impl FnMut(&Roll),
+    ) -> PlayerState {
+        let began = state.square;
+        let mut at = began;
+        play_turn(&self.game, &self.throws, state, dice, branches, &mut |r| {
+            let roll = match r.outcome {
+                Some(o) => Roll {
+                    sum: r.sum,
+                    from: at,
+                    to: o.to,
+                    tally: RollTally::of(o),
+                    points: self.game.points(o),
+                    forfeited: false,
+                },
+                None => Roll {
+                    sum: r.sum,
+                    from: at,
+                    to: began,
+                    forfeited: true,
+                    ..Roll::default()
+                },
             };
-        }
-        state = play_turn(game, throws, state, dice, branches, &mut |r: RollSeen<
-            '_,
-        >| {
-            rolls += 1;
-            if let Some(o) = r.outcome {
-                score += game.points(o);
-            }
-            seen(turns, r);
-        });
-        turns += 1;
+            at = roll.to;
+            seen(&roll);
+        })
     }
-    Played {
-        turns: Some(turns),
-        rolls,
-        score,
-    }
-}
 
-/// Plays the games of chunk `chunk` (`games` of them).
-fn run_chunk(
-    game: &StatefulBoard<'_>,
-    throws: &Throws,
-    options: &SimOptions,
-    chunk: u64,
-    games: u64,
-) -> (Tally, Scores) {
-    let mut dice = Dice::new(options.seed, STATEFUL_STREAMS + chunk);
-    let mut tally = Tally::default();
-    let mut scores = Scores::default();
-    let mut branches = Vec::new();
-    for g in 0..games {
-        let at_start = dice.clone();
-        let totals = &mut tally.totals;
-        let max_turns = options.max_turns;
-        let played = play_game(
-            game,
-            throws,
-            &mut dice,
-            &mut branches,
-            max_turns,
-            &mut |_, r| {
-                if let Some(o) = r.outcome {
-                    totals.add(&RollTally::of(o));
-                }
-            },
-        );
-        tally.total_rolls += played.rolls;
-        match played.turns {
-            Some(t) => {
-                tally.record(t, played.rolls, chunk, g, &at_start);
-                scores.add(played.score);
-            }
-            None => tally.capped += 1,
+    /// What is used up and eaten is one for the whole table: the mover takes it over.
+    fn hand_over(&self, mover: PlayerState, last: &PlayerState) -> PlayerState {
+        PlayerState {
+            progress: last.progress,
+            ..mover
         }
     }
-    (tally, scores)
-}
-
-/// Replays a recorded game: its throws turn by turn (an empty list for a skipped turn).
-fn replay(
-    game: &StatefulBoard<'_>,
-    throws: &Throws,
-    record: &GameRecord,
-    max_turns: u64,
-) -> Vec<Vec<u32>> {
-    let mut dice = record.dice().clone();
-    let mut turns: Vec<Vec<u32>> = Vec::new();
-    let played = play_game(
-        game,
-        throws,
-        &mut dice,
-        &mut Vec::new(),
-        max_turns,
-        &mut |t, r| {
-            let t = t as usize;
-            if turns.len() <= t {
-                turns.resize(t + 1, Vec::new());
-            }
-            turns[t].push(r.sum);
-        },
-    );
-    turns.resize(played.turns.unwrap_or(max_turns) as usize, Vec::new());
-    turns
 }
 
 /// Plays `options.games` games on the stateful `board` with rayon's current thread pool;
@@ -295,20 +269,7 @@ pub fn simulate_stateful(
     options: &SimOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Simulation {
-    let game = StatefulBoard::new(board);
-    let throws = Throws::new(board);
-    let (tally, scores) = par_chunks(
-        options.games,
-        progress,
-        || (Tally::default(), Scores::default()),
-        |acc, (t, s)| {
-            acc.0.merge(t);
-            acc.1.merge(s);
-        },
-        |chunk, games| run_chunk(&game, &throws, options, chunk, games),
-    );
-    let replayed = |r: &GameRecord| replay(&game, &throws, r, options.max_turns);
-    let mut sim = finish(options, tally, &replayed, Vec::new());
+    let (mut sim, scores) = simulate_one(&Machine::new(board), options, STATEFUL_STREAMS, progress);
     if !board.point_squares().is_empty() {
         sim.score = Some(scores);
     }

@@ -8,6 +8,7 @@
 //! holds its one outcome in `entries`; a random cell points to its weighted outcomes, one of
 //! which is drawn exactly by its integer weight (`Weighted`).
 
+use super::engine::{Player, Roll};
 use super::fast::FastPlay;
 use super::stream::{Dice, Weighted};
 use crate::board::{Board, RollAgain, Square, Throw};
@@ -183,6 +184,15 @@ impl Table {
         }
     }
 
+    /// The table of a seat of a race: without the lockstep loop, so that [`Table::play_roll`]
+    /// draws every throw by its weight (the loop's batches of faces serve one player only).
+    pub fn for_seat(board: &Board) -> Table {
+        Table {
+            fast: None,
+            ..Table::new(board)
+        }
+    }
+
     /// Set when the interleaved fast loop plays the board: one fair die (a throw is a face,
     /// drawn in batches), no random cell, no forfeit, a roll's row and tallies that pack in a
     /// word ([`FastPlay`]).
@@ -244,19 +254,12 @@ impl Table {
         (self.entries[i] & ROW_BITS) as u32 / self.width
     }
 
-    /// One roll of the turn `turn`: a throw drawn by its weight, its effect on the turn from
-    /// [`game::throw_effect`], then the cell's outcome (drawn by its weight in a random cell).
+    /// One roll of the turn `turn`: a throw drawn by its weight (on a board the lockstep loop
+    /// plays, the next face of the die's batches, [`Dice::face`], as that loop draws it), its
+    /// effect on the turn from [`game::throw_effect`], then the cell's outcome (drawn by its
+    /// weight in a random cell).
     #[inline]
     pub fn play_roll(&self, dice: &mut Dice, turn: &mut Turn) -> Rolled {
-        let i = self.throw_pick.pick(dice);
-        self.play_throw(i, dice, turn)
-    }
-
-    /// The single-player engine's roll: [`Table::play_roll`], except that on a board the fast
-    /// loop plays the throw is the next face of the die's batches ([`Dice::face`]), as the fast
-    /// loop draws it.
-    #[inline]
-    pub fn engine_roll(&self, dice: &mut Dice, turn: &mut Turn) -> Rolled {
         let i = match &self.fast {
             Some(f) => dice.face(&f.batch) as usize,
             None => self.throw_pick.pick(dice),
@@ -361,6 +364,45 @@ impl Table {
             .filter(|&s| reach[s] && !ends[s])
             .map(|s| s as Square)
             .collect()
+    }
+}
+
+/// A player on a board whose state is the square: its state is the token's row, a turn is
+/// [`Table::play_roll`] until a roll ends it (for a seat of a race, built by
+/// [`Table::for_seat`], every throw drawn by its weight).
+impl Player for Table {
+    type State = u32;
+    type Scratch = ();
+
+    fn start(&self) -> u32 {
+        self.start_row
+    }
+
+    fn square(&self, row: &u32) -> Square {
+        Table::square(self, *row)
+    }
+
+    fn is_final(&self, row: &u32) -> bool {
+        *row == self.finish_row
+    }
+
+    fn turn(&self, row: u32, dice: &mut Dice, _: &mut (), seen: &mut impl FnMut(&Roll)) -> u32 {
+        let mut turn = Turn::at(row);
+        loop {
+            let from = turn.row;
+            let rolled = self.play_roll(dice, &mut turn);
+            seen(&Roll {
+                sum: rolled.sum,
+                from: Table::square(self, from),
+                to: Table::square(self, turn.row),
+                tally: rolled.tally,
+                points: 0,
+                forfeited: rolled.forfeited,
+            });
+            if rolled.turn_ends {
+                return turn.row;
+            }
+        }
     }
 }
 

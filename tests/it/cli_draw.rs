@@ -115,8 +115,8 @@ fn float_visits_agree_with_the_exact_visits() {
     // transposed solve: every square within 1e-12 relative (the picture shows 3 digits), on a
     // plain board, a roll-again board and a stateful board (summed over states per square).
     use ladders::board::builtin;
-    use ladders::internals::to_f64;
     use ladders::internals::{visits, visits_float};
+    use ladders::report::to_f64;
     for name in ["milton-bradley", "efi", "seed-003"] {
         let board = builtin(name).unwrap();
         let exact: Vec<(u32, f64)> = visits(&board)

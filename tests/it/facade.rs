@@ -428,7 +428,7 @@ fn a_refusal_keeps_the_analysis_error_behind_it() {
     };
     let chain = too.detail().unwrap();
     let chain = chain
-        .downcast_ref::<ladders::internals::ChainTooBig>()
+        .downcast_ref::<ladders::analysis::ChainTooBig>()
         .unwrap();
     assert_eq!(chain.size.bytes, too.estimate);
     assert_eq!(chain.to_string(), too.message);

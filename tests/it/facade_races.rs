@@ -6,9 +6,9 @@
 use std::time::{Duration, Instant};
 
 use ladders::board::{RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::internals::KnockOffError;
-use ladders::internals::SharedError;
+use ladders::race::KnockOffError;
 use ladders::race::Method;
+use ladders::race::SharedError;
 use ladders::simulate::SimOptions;
 use ladders::{Error, Game, Interval, Meeting, Race, RaceSettings, Unit};
 use num_rational::BigRational;

@@ -499,7 +499,7 @@ fn a_policy_file_past_its_cap_is_refused_with_its_size() {
 
 /// Item 7: messages echoed a value whole (a 1 MB unknown key gave 1 MB of standard error, and
 /// so did a long --die, a long board name or a long policy choice). Every echoed value is now
-/// its first 40 characters and its length (`ladders::internals::echo`).
+/// its first 40 characters and its length (`ladders::report::echo`).
 #[test]
 fn an_echoed_value_is_cut_to_its_first_characters_and_its_length() {
     let dir = crate::hostile::scratch("echo");

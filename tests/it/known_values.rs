@@ -104,7 +104,7 @@ fn the_seed_figures_come_out_near_what_the_seeds_simulated() {
     // (10,000,000 simulated games each; the standard error of such a mean is about 0.004 turns).
     // Seed 001: milton-bradley 39.290771 over 1,000,000 games (standard error 0.025).
     let near = |x: &BigRational, target: f64, tol: f64| {
-        let v = ladders::internals::to_f64(x);
+        let v = ladders::report::to_f64(x);
         assert!(
             (v - target).abs() < tol,
             "{v} is not within {tol} of {target}"

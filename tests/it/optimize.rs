@@ -10,7 +10,7 @@ use ladders::board::{Board, ChoicesSpec, Located, RuleOverrides};
 use ladders::choice::{bellman_holds, evaluate, optimize, within, Evaluation, Game};
 use ladders::internals::expect;
 use ladders::internals::parse_policy_csv;
-use ladders::internals::to_f64;
+use ladders::report::to_f64;
 use num_rational::BigRational;
 
 use crate::common::{exact, json_of, ladders};

@@ -5,8 +5,8 @@
 use ladders::analysis::Expectation;
 use ladders::board::Square;
 use ladders::internals::expect_chain;
-use ladders::internals::to_f64;
 use ladders::internals::Chain;
+use ladders::report::to_f64;
 use nalgebra::{DMatrix, DVector};
 use proptest::prelude::*;
 

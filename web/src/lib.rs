@@ -5,8 +5,8 @@
 
 use ladders::analysis::{DistributionOptions, Expectation};
 use ladders::board::{Board, DieChoice, Overshoot, RollAgain, RuleOverrides, BUILTIN_BOARDS};
-use ladders::internals::{sqrt_fixed, to_f64};
-use ladders::report::{board_svg, DrawOptions, Heat};
+use ladders::report::sqrt_fixed;
+use ladders::report::{board_svg, DrawOptions, Heat, HeatOf};
 use ladders::report::{DistributionJson, ExtremesJson, RaceJson};
 use ladders::{Error, Game, Race};
 use serde::Deserialize;
@@ -112,7 +112,7 @@ fn load(text: &str, rules: &str) -> Result<Game, Value> {
 fn answer(question: &str, game: &Game) -> Result<Value, Value> {
     let value = match question {
         "board" => Ok(board_facts(game, None)),
-        "heat" => heat(game).map(|heat| board_facts(game, Some(&heat))),
+        "heat" => Heat::of(game, HeatOf::Visits).map(|heat| board_facts(game, Some(&heat))),
         "expect" => game.expect().map(|e| expectation_json(&e)),
         "moments" => game.moments(MOMENTS).map(|m| to_json(&m)),
         "distribution" => game
@@ -157,30 +157,12 @@ fn race_json(board: &Board, odds: &Race) -> Value {
 /// The board's size and rules, and its picture (`heat`: shaded by it).
 fn board_facts(game: &Game, heat: Option<&Heat>) -> Value {
     let board = game.board();
-    let options = DrawOptions {
-        columns: None,
-        heat,
-        colour: false,
-    };
+    let mut options = DrawOptions::default();
+    options.heat = heat;
     json!({
         "size": board.size(),
         "name": board.name(),
         "svg": board_svg(board, &options),
-    })
-}
-
-/// The expected visits of every square (turns begun on it), from the façade's per-square
-/// answers, as `ladders draw --heat visits` shades them.
-fn heat(game: &Game) -> Result<Heat, Error> {
-    let size = game.board().size();
-    let mut values = vec![None; size as usize + 1];
-    // The finish is no turn's beginning: left unshaded, as `draw --heat visits` leaves it.
-    for answer in game.squares()?.squares.iter().filter(|a| a.square != size) {
-        values[answer.square as usize] = Some(to_f64(&answer.visits));
-    }
-    Ok(Heat {
-        name: "expected visits (turns begun on the square)".to_string(),
-        values,
     })
 }
 

@@ -8,10 +8,9 @@
 //! Pringsheim's theorem it is a pole of F, so a root of D(z) (N/D is in lowest terms); no root
 //! of D is nearer 0.
 //!
-//! - **Upper bound** (Collatz-Wielandt): if some x > 0 has `Q x <= r x` componentwise, then
-//!   rho <= r. The x is found in floating point (`(I - Q/r) x = 1` has a positive solution
-//!   `x = sum (Q/r)^k 1` when r > rho, and then `Q x = r x - r`, a margin of r per row), then
-//!   the inequality is checked exactly, in integers (`analysis/decay.rs`).
+//! - **Upper bound**: the spectral radius's proved upper bound (`analysis/spectral.rs`: the
+//!   Collatz-Wielandt bound of each strongly connected component, evaluated exactly) is at
+//!   most r.
 //! - **Lower bound**: if D changes sign between `1/r` and `1/l`, D has a real root z* there;
 //!   every root has `|z| >= 1/rho`, so `1/rho <= z* <= 1/l`, i.e. rho >= l. The sign of D at a
 //!   fraction is decided in integers.
@@ -27,10 +26,8 @@ use num_bigint::{BigInt, Sign};
 use num_rational::BigRational;
 use num_traits::{FromPrimitive, One, Signed, Zero};
 
-use crate::analysis::decay::column_bound_holds;
-use crate::analysis::spectral::{spectral_radius, TransientQ};
+use crate::analysis::spectral::spectral_bounds;
 use crate::chain::{Chain, ChainState};
-use crate::exact::solve::{solve_float, transient_matrix};
 use crate::num::dyadic;
 use crate::num::interval::Interval;
 
@@ -300,37 +297,6 @@ pub fn sign_at(d: &[BigInt], z: &BigRational) -> Sign {
     homogeneous(d, z).sign()
 }
 
-/// True when a positive x with `Q x <= r x` exists (found in floats, checked exactly by
-/// [`column_bound_holds`]), which proves rho <= r.
-fn bounds_from_above<S: ChainState>(chain: &Chain<S>, r: f64) -> bool {
-    let q = transient_matrix(chain);
-    let n = q.len();
-    let qf: Vec<Vec<(usize, f64)>> = q
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|(j, v)| (*j, crate::num::decimal::to_f64(v)))
-                .collect()
-        })
-        .collect();
-    let a: Vec<Vec<(usize, f64)>> = qf
-        .iter()
-        .enumerate()
-        .map(|(i, row)| {
-            let mut out: Vec<(usize, f64)> = row.iter().map(|(j, v)| (*j, -v / r)).collect();
-            out.push((i, 1.0));
-            out
-        })
-        .collect();
-    let Some(x) = solve_float(&a, &[vec![1.0; n]], None).map(|mut v| v.remove(0)) else {
-        return false;
-    };
-    if x.iter().any(|&v| !(v.is_finite() && v > 0.0)) {
-        return false;
-    }
-    column_bound_holds(&TransientQ::new(chain), &x, r)
-}
-
 /// rho, proved between two fractions, or `None` when the game may not end, when F is a
 /// polynomial (rho = 0) or when the floating-point estimate is too poor to certify. When z0 is
 /// a rational root (its squarefree factor is linear) the two fractions are both exactly rho.
@@ -338,7 +304,10 @@ pub fn decay_rate<S: ChainState>(chain: &Chain<S>, pgf: &Pgf) -> Option<DecayRat
     if pgf.denominator.len() < 2 || !chain.always_ends() {
         return None;
     }
-    let rho = spectral_radius(chain)?;
+    // The spectral radius proved per component ([`spectral_bounds`]): its upper bound is the
+    // upper end's proof.
+    let radius = spectral_bounds(chain)?;
+    let rho = radius.estimate;
     if !(rho > 0.0 && rho < 1.0) {
         return None;
     }
@@ -358,7 +327,7 @@ pub fn decay_rate<S: ChainState>(chain: &Chain<S>, pgf: &Pgf) -> Option<DecayRat
         let Some((true, root)) = locate(&factors, &z) else {
             continue;
         };
-        if !bounds_from_above(chain, r) {
+        if radius.high > r {
             continue;
         }
         let Some(root) = root else {
