@@ -6,7 +6,7 @@
 //!
 //! The listener is the work's, kept for the calling thread, so no callback is threaded through
 //! every signature down to the solvers (a lifting step, a sweep of a race, a turn of a
-//! distribution); work that runs pieces on other threads carries it there (`carried`), so
+//! distribution); work that runs pieces on other threads carries it there ([`carried`]), so
 //! their stages are heard too.
 //!
 //! A listener of `cancellable` work may also stop it: when [`Listener::cancelled`] says so
@@ -80,18 +80,19 @@ pub fn listening<T>(listener: Arc<dyn Listener>, work: impl FnOnce() -> T) -> T 
 }
 
 /// The listener of the work running on this thread, to carry to a thread that runs a piece of
-/// it ([`Carried::run`]): a parallel loop takes it before it splits.
-pub(crate) fn carried() -> Carried {
+/// it ([`Carried::run`]): a parallel loop takes it before it splits, a caller before it hands
+/// the work to a thread pool (`pool.install(|| carried.run(work))`).
+pub fn carried() -> Carried {
     Carried(SCOPED.with(|s| s.borrow().clone()))
 }
 
 /// A piece of work's listener, carried to another thread.
 #[derive(Clone)]
-pub(crate) struct Carried(Option<Scope>);
+pub struct Carried(Option<Scope>);
 
 impl Carried {
     /// Runs `work` on this thread with the carried listener hearing its stages.
-    pub(crate) fn run<T>(&self, work: impl FnOnce() -> T) -> T {
+    pub fn run<T>(&self, work: impl FnOnce() -> T) -> T {
         match &self.0 {
             Some(scope) => within(scope.clone(), work),
             None => work(),

@@ -185,7 +185,9 @@ fn in_pool<T: Send>(args: &SimArgs, body: impl FnOnce(u64) -> T + Send) -> Resul
     let pool = builder.build().context("cannot start the worker threads")?;
     let threads = pool.current_num_threads();
     let start = Instant::now();
-    let result = pool.install(|| body(seed));
+    // The pool's threads hear the command's progress listener too.
+    let listener = ladders::progress::carried();
+    let result = pool.install(|| listener.run(|| body(seed)));
     let seconds = start.elapsed().as_secs_f64();
     Ok((result, Timing { seconds, threads }))
 }
