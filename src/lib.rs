@@ -50,8 +50,8 @@ pub(crate) mod text;
 /// Not the library's interface: the items the integration tests, the benchmarks, the examples
 /// and the doctests of crate-internal items still reach below the façade, each from the
 /// crate-internal module that defines it. The command line and the Python and web shells use
-/// the documented API only. A caller uses [`Game`] and the documented modules; an item leaves this list when its
-/// last user does.
+/// the documented API only. A caller uses [`Game`] and the documented modules; an item leaves
+/// this list when its last user does.
 #[doc(hidden)]
 pub mod internals {
     // The analyses' routes.
