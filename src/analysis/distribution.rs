@@ -28,7 +28,7 @@ use crate::analysis::tail_law::{TailLaw, TailLawStart};
 use crate::board::{Board, Square};
 use crate::chain::{on_player_chain, Chain, ChainState, LinkedChain, Memory, RollLevel, Trap};
 use crate::exact::certified::MergedRows;
-use crate::exact::step::IntegerChain;
+use crate::exact::step::{IntegerChain, Stepper};
 use crate::game::OnSquare;
 use crate::num::decimal::to_f64;
 use crate::num::interval::Interval;
@@ -393,14 +393,7 @@ pub fn distribution<S: ChainState>(
     let ic = IntegerChain::new(chain);
     let plan = plan(chain, options, |turns| stepping_work(&ic, turns))?;
     let mut stepper = ic.stepper();
-    let next = || {
-        stepper.step();
-        Term {
-            n: stepper.turn(),
-            p: stepper.p_ends_now(),
-            survives: stepper.p_survives(),
-        }
-    };
+    let next = || next_term(&mut stepper);
     Ok(stepped(options, plan, next, |plan, tails| {
         let (tail_law, settled) = plan.tail_law(chain);
         let rho = plan.radius(chain, settled.as_deref());
@@ -564,15 +557,18 @@ fn linked_law(
         finish_bound: chain.one_turn_finish_bound(),
     };
     let mut stepper = law.stepper();
-    let next = || {
-        stepper.step();
-        Term {
-            n: stepper.turn(),
-            p: stepper.p_ends_now(),
-            survives: stepper.p_survives(),
-        }
-    };
+    let next = || next_term(&mut stepper);
     Ok(stepped(options, plan, next, |_, _| (None, None)))
+}
+
+/// The next turn's term of an exact stepping (on the whole turns or on the links alike).
+fn next_term(stepper: &mut Stepper<'_>) -> Term {
+    stepper.step();
+    Term {
+        n: stepper.turn(),
+        p: stepper.p_ends_now(),
+        survives: stepper.p_survives(),
+    }
 }
 
 /// What a stepping needs to know before it starts (shared by the exact and the certified
