@@ -94,7 +94,7 @@ fn rolls_from<G: RollGame>(
         if d == 1 {
             l
         } else {
-            l / gcd(l, d) * d
+            l / gcd_words(l, d) * d
         }
     });
     let mut out = RollsFrom {
@@ -130,7 +130,14 @@ fn rolls_from<G: RollGame>(
     out
 }
 
-fn gcd(mut a: u128, mut b: u128) -> u128 {
+/// Euclid's gcd (`gcd(0, b) = b`), in `u64` when both fit one (a division in one instruction).
+pub(super) fn gcd_words(mut a: u128, mut b: u128) -> u128 {
+    if let (Ok(mut a), Ok(mut b)) = (u64::try_from(a), u64::try_from(b)) {
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        return u128::from(a);
+    }
     while b != 0 {
         (a, b) = (b, a % b);
     }
@@ -238,14 +245,12 @@ fn compound_move_with<G: RollGame>(
     route: Route,
     memo: Option<&RollsMemo<G::State>>,
 ) -> Turn<G::State> {
-    let mut next = BTreeMap::new();
-    let mut rewards = TurnRewards::default();
     let first = match begin(game, state.clone()) {
         Step::Continue(first) => first,
         Step::End(after) => {
             return Turn {
                 next: vec![(after, BigRational::one())],
-                rewards,
+                rewards: TurnRewards::default(),
                 endless: false,
             }
         }
@@ -259,6 +264,8 @@ fn compound_move_with<G: RollGame>(
         }
     }
     let x = general_visits(&states, &rolls);
+    let mut next = BTreeMap::new();
+    let mut rewards = TurnRewards::default();
     for (x, rolls) in x.iter().zip(&rolls) {
         collect(x, rolls, &mut next, &mut rewards);
     }

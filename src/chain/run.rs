@@ -20,97 +20,116 @@
 //! `D_k`'s bits per addition: on a 999-square board with a 3-faced die whose 3s roll again,
 //! paths have 333 levels and the turn chain took 3.6 s to build.
 
-use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use num_bigint::{BigInt, BigUint, Sign};
 use num_integer::Integer;
 use num_rational::BigRational;
-use num_traits::{One, ToPrimitive, Zero};
+use num_traits::{CheckedSub, One, ToPrimitive, Zero};
 
-use super::compound::RollsFrom;
+use super::compound::{gcd_words, RollsFrom};
 use super::{Turn, TurnRewards};
 use crate::game::InTurn;
 use crate::num::gcd;
 
-/// An amount `num / D_(level+1)`.
-#[derive(Clone)]
-struct Acc {
-    level: usize,
-    num: BigInt,
+/// The integers a path's sums are kept in: `i128` (every sum is first tried in words, the
+/// usual turn's numbers are a few dozen bits) or `BigInt` (the same sums again when a number
+/// does not fit a word: the arithmetic is checked, and `BigInt`'s never fails).
+trait Count: Clone + PartialEq + Zero + One + CheckedSub + From<i128> + TryFrom<u128> {
+    /// `self x`, or `None` when it does not fit.
+    fn times(&self, x: &Self) -> Option<Self>;
+    /// `self += x`, or `None` when the sum does not fit.
+    fn plus(&mut self, x: &Self) -> Option<()>;
+    /// `num / den` (`den > 0`) in lowest terms, where `den` is the product of the words
+    /// `factors` and of `left` when there is one.
+    fn ratio(num: Self, den: &Self, factors: &[u128], left: Option<&Self>) -> BigRational;
 }
 
-/// One amount split at the cycle's first level `j`: the part added before j and the part added
-/// from j on (to be multiplied by `Dc / (Dc - Gc)`).
-#[derive(Clone, Default)]
-struct Split {
-    pre: Option<Acc>,
-    cyc: Option<Acc>,
-}
-
-/// The path's levels: `d`, and the products the amounts need.
-struct Levels {
-    /// `d_k` per level.
-    d: Vec<u128>,
-    /// `D_(k+1)` per level.
-    prefix: Vec<BigUint>,
-    /// `G_k` per level.
-    reach: Vec<BigUint>,
-    /// The cycle's first level, with `Dc` and `Dc - Gc`.
-    cycle: Option<(usize, BigUint, BigUint)>,
-}
-
-impl Levels {
-    /// Adds `c G_k / D_(k+1)` at level `k` to `split` (levels come in increasing order).
-    fn add(&self, split: &mut Split, k: usize, c: BigInt) {
-        let on_cycle = self.cycle.as_ref().is_some_and(|(j, _, _)| k >= *j);
-        let slot = if on_cycle {
-            &mut split.cyc
-        } else {
-            &mut split.pre
-        };
-        let term = if self.reach[k].is_one() {
-            c
-        } else {
-            c * BigInt::from(self.reach[k].clone())
-        };
-        match slot {
-            None => {
-                *slot = Some(Acc {
-                    level: k,
-                    num: term,
-                })
-            }
-            Some(acc) => {
-                for i in acc.level + 1..=k {
-                    acc.num *= self.d[i];
-                }
-                acc.level = k;
-                acc.num += term;
-            }
+impl Count for i128 {
+    fn times(&self, x: &i128) -> Option<i128> {
+        match (i64::try_from(*self), i64::try_from(*x)) {
+            // Two words' product always fits: one multiplication, no overflow test.
+            (Ok(a), Ok(b)) => Some(i128::from(a) * i128::from(b)),
+            _ => self.checked_mul(*x),
         }
     }
 
-    /// The exact value of `split`, reduced.
-    fn value(&self, split: &Split) -> BigRational {
-        match (&split.pre, &split.cyc, &self.cycle) {
-            (None, None, _) => BigRational::zero(),
-            (Some(p), None, _) => {
-                let den = self.prefix[p.level].clone();
-                reduced_by(p.num.clone(), den, &self.d[..=p.level], None)
+    fn plus(&mut self, x: &i128) -> Option<()> {
+        *self = self.checked_add(*x)?;
+        Some(())
+    }
+
+    fn ratio(num: i128, den: &i128, _: &[u128], _: Option<&i128>) -> BigRational {
+        let (n, d) = (num.unsigned_abs(), den.unsigned_abs());
+        let g = gcd_words(n, d);
+        // In words a division is one instruction, and a big integer is made from one limb.
+        let (n, d) = match (u64::try_from(n), u64::try_from(d)) {
+            (Ok(n), Ok(d)) => (BigInt::from(n / g as u64), BigInt::from(d / g as u64)),
+            _ => (BigInt::from(n / g), BigInt::from(d / g)),
+        };
+        BigRational::new_raw(if num < 0 { -n } else { n }, d)
+    }
+}
+
+impl Count for BigInt {
+    fn times(&self, x: &BigInt) -> Option<BigInt> {
+        Some(self * x)
+    }
+
+    fn plus(&mut self, x: &BigInt) -> Option<()> {
+        *self += x;
+        Some(())
+    }
+
+    fn ratio(num: BigInt, den: &BigInt, factors: &[u128], left: Option<&BigInt>) -> BigRational {
+        let den = den.magnitude().clone();
+        reduced_by(num, den, factors, left.map(BigInt::magnitude))
+    }
+}
+
+/// The weights of a path's levels over the turn's one denominator: an amount `c` at level k
+/// is `c w_k / den`.
+struct Weights<N> {
+    w: Vec<N>,
+    den: N,
+    /// The cycle's `Dc - Gc`, a factor of `den`.
+    left: Option<N>,
+}
+
+impl<N: Count> Weights<N> {
+    /// The weights of a path of `shape`, or `None` when a number does not fit `N`: `den =
+    /// D_(L+1)` times `Dc - Gc` on a cycle, and `w_k = G_k (D_(L+1) / D_(k+1))` times `Dc`
+    /// on the cycle or `Dc - Gc` before it.
+    fn of(shape: &Shape) -> Option<Weights<N>> {
+        let Shape { d, g, cycle } = shape;
+        let count = |x: u128| N::try_from(x).ok();
+        let product = |xs: &[u128]| xs.iter().try_fold(N::one(), |p, &x| p.times(&count(x)?));
+        let (dc, left) = match cycle {
+            Some(j) => {
+                let dc = product(&d[*j..])?;
+                let left = dc.checked_sub(&product(&g[*j..])?)?;
+                (dc, Some(left))
             }
-            (pre, Some(c), Some((_, dc, left))) => {
-                let mut num = &c.num * BigInt::from(dc.clone());
-                if let Some(p) = pre {
-                    // D_(p+1) divides D_(c+1): bring the part before the cycle to it.
-                    let lift: BigUint = self.d[p.level + 1..=c.level].iter().product();
-                    num += &p.num * BigInt::from(lift * left);
-                }
-                let den = &self.prefix[c.level] * left;
-                reduced_by(num, den, &self.d[..=c.level], Some(left))
-            }
-            (_, Some(_), None) => unreachable!("amounts on a cycle only when there is one"),
+            None => (N::one(), None),
+        };
+        let before = left.clone().unwrap_or_else(N::one);
+        // `tail` is D_(L+1) / D_(k+1), from the last level back.
+        let mut w = vec![N::zero(); d.len()];
+        let mut tail = N::one();
+        for k in (0..d.len()).rev() {
+            let on_cycle = cycle.is_some_and(|j| k >= j);
+            w[k] = tail.times(if on_cycle { &dc } else { &before })?;
+            tail = tail.times(&count(d[k])?)?;
         }
+        let mut reach = N::one();
+        for (w, &g) in w.iter_mut().zip(g) {
+            if !reach.is_one() {
+                *w = w.times(&reach)?;
+            }
+            reach = reach.times(&count(g)?)?;
+        }
+        let den = tail.times(&before)?;
+        Some(Weights { w, den, left })
     }
 }
 
@@ -244,33 +263,6 @@ impl Shape {
     }
 }
 
-impl Levels {
-    /// The big-integer products of a path of `shape`.
-    fn new(shape: &Shape) -> Levels {
-        let Shape { d, g, cycle } = shape;
-        let cycle = cycle.map(|j| {
-            let dc: BigUint = d[j..].iter().product();
-            let gc: BigUint = g[j..].iter().product();
-            (j, dc.clone(), dc - gc)
-        });
-        let mut prefix = Vec::with_capacity(d.len());
-        let mut reach = Vec::with_capacity(d.len());
-        let (mut dk, mut gk) = (BigUint::one(), BigUint::one());
-        for k in 0..d.len() {
-            reach.push(gk.clone());
-            dk *= d[k];
-            gk *= g[k];
-            prefix.push(dk.clone());
-        }
-        Levels {
-            d: d.clone(),
-            prefix,
-            reach,
-            cycle,
-        }
-    }
-}
-
 /// The turn over a single path of in-turn states, in integers: where it ends (the states the
 /// next turn begins in, as the turn machine gives them) and its rewards; `None` when the rolls
 /// that go on branch (then the caller solves the general system). The turn must be able to end
@@ -280,31 +272,50 @@ pub(super) fn single_path<S: Ord + Clone>(
     rolls: &[Rc<RollsFrom<S>>],
 ) -> Option<Turn<S>> {
     let shape = Shape::of(states, rolls)?;
-    let levels = Levels::new(&shape);
-    let mut next: BTreeMap<S, Split> = BTreeMap::new();
+    Some(
+        summed::<S, i128>(&shape, rolls)
+            .unwrap_or_else(|| summed::<S, BigInt>(&shape, rolls).expect("big integers fit")),
+    )
+}
+
+/// [`single_path`]'s sums over a path of `shape` in `N`, or `None` when a number does not fit.
+fn summed<S: Ord + Clone, N: Count>(shape: &Shape, rolls: &[Rc<RollsFrom<S>>]) -> Option<Turn<S>> {
+    let Weights { w, den, left } = Weights::<N>::of(shape)?;
+    let count = |x: u128| N::try_from(x).ok();
+    let mut ends = Vec::with_capacity(rolls.iter().map(|r| r.ends.len()).sum());
     // rolls, snakes, ladders, climbed, slid, points.
-    let mut rewards: [Split; 6] = Default::default();
-    for (k, r) in rolls.iter().enumerate() {
-        levels.add(&mut rewards[0], k, BigInt::from(r.denom));
-        for (reward, c) in rewards[1..5].iter_mut().zip(r.counts) {
-            if c != 0 {
-                levels.add(reward, k, BigInt::from(c));
+    let mut rewards: [N; 6] = std::array::from_fn(|_| N::zero());
+    for (r, w) in rolls.iter().zip(&w) {
+        let amounts = [r.denom].into_iter().chain(r.counts).map(count);
+        for (reward, c) in rewards
+            .iter_mut()
+            .zip(amounts.chain([Some(N::from(r.points))]))
+        {
+            let c = c?;
+            if !c.is_zero() {
+                reward.plus(&c.times(w)?)?;
             }
-        }
-        if r.points != 0 {
-            levels.add(&mut rewards[5], k, BigInt::from(r.points));
         }
         // Every state a roll ends on is listed, as the general route lists it.
         for (s, p) in &r.ends {
-            levels.add(next.entry(s.clone()).or_default(), k, BigInt::from(*p));
+            ends.push((s.clone(), count(*p)?.times(w)?));
         }
     }
-    let [rolls, snakes, ladders, climbed, slid, points] = rewards.map(|r| levels.value(&r));
+    // The levels' ends come nearly sorted (the faces in order, but for jumps): a stable sort
+    // finds the runs.
+    ends.sort_by(|a, b| a.0.cmp(&b.0));
+    let value = |num: N| N::ratio(num, &den, &shape.d, left.as_ref());
+    let mut next = Vec::with_capacity(ends.len());
+    for run in ends.chunk_by(|a, b| a.0 == b.0) {
+        let mut sum = run[0].1.clone();
+        for (_, p) in &run[1..] {
+            sum.plus(p)?;
+        }
+        next.push((run[0].0.clone(), value(sum)));
+    }
+    let [rolls, snakes, ladders, climbed, slid, points] = rewards.map(value);
     Some(Turn {
-        next: next
-            .iter()
-            .map(|(s, split)| (s.clone(), levels.value(split)))
-            .collect(),
+        next,
         rewards: TurnRewards {
             rolls,
             snakes,

@@ -216,3 +216,40 @@ fn stateful_states_take_the_same_route() {
     assert!(!Capabilities::of(&b).stateless);
     assert!(same_every_way_on(&b) > 0);
 }
+
+/// Every turn of every built-in board (as it is, and under unlimited roll-again) summed in
+/// words and in big integers: the same turn (the big integers are the route a turn takes when
+/// a number does not fit a word; the heavy dice above reach it against the general route).
+#[test]
+fn words_and_big_integers_sum_each_turn_the_same() {
+    use crate::chain::compound::in_turn_states;
+    use crate::chain::run::{summed, Shape};
+    use crate::game::{begin, Step};
+    let mut in_words = 0;
+    for name in builtin_names() {
+        let b = builtin(name).unwrap();
+        for b in [Some(b.clone()), with_roll_again(&b, RollAgain::Unlimited)]
+            .into_iter()
+            .flatten()
+            .filter(|b| Capabilities::of(b).stateless)
+        {
+            let game = SingleBoard::new(&b);
+            let chain = Chain::build(&game);
+            for s in &chain.states()[..chain.transient_count()] {
+                let Step::Continue(first) = begin(&game, *s) else {
+                    continue;
+                };
+                let (states, rolls) = in_turn_states(&game, first, None);
+                let Some(shape) = Shape::of(&states, &rolls) else {
+                    continue;
+                };
+                let big = summed::<_, BigInt>(&shape, &rolls).expect("big integers fit");
+                if let Some(words) = summed::<_, i128>(&shape, &rolls) {
+                    assert_eq!(words, big, "{name}: state {s}");
+                    in_words += 1;
+                }
+            }
+        }
+    }
+    assert!(in_words > 500, "{in_words} turns in words");
+}
