@@ -12,11 +12,13 @@
 //! (a cycle j..=L of top throws), the levels from j on are visited `Dc / (Dc - Gc)` times as
 //! often (`Dc`, `Gc` the products of `d_i`, `g_i` over the cycle: the geometric series).
 //!
-//! Each amount (a square's probability, a reward) is kept as one integer numerator over
-//! `D_(k+1)` for the last level k that added to it (Horner's rule: moving to a later level
-//! multiplies by the `d_i` between) and reduced once at the end, by a gcd with a machine word
-//! when the numerator is one (a square reached from one level: `c / D_(k+1)`) and Lehmer's
-//! otherwise. Rational arithmetic on each level, the old way, paid a binary gcd of
+//! Every amount (a square's probability, a reward) is one integer numerator over the turn's one
+//! denominator `D_(L+1)` (times `Dc - Gc` on a cycle): an amount `c` at level k adds `c w_k`,
+//! with the level's weight `w_k = G_k D_(L+1) / D_(k+1)` (times `Dc` on the cycle, `Dc - Gc`
+//! before it), and each is reduced once at the end. The sums are first made in `i128` words
+//! (efi's turns need a few dozen bits: one multiplication and one word gcd per amount) and,
+//! when a number does not fit, made again in big integers, reduced by a gcd with each word of
+//! the denominator. Rational arithmetic on each level, the old way, paid a binary gcd of
 //! `D_k`'s bits per addition: on a 999-square board with a 3-faced die whose 3s roll again,
 //! paths have 333 levels and the turn chain took 3.6 s to build.
 
