@@ -42,9 +42,15 @@ trait Count: Clone + PartialEq + Zero + One + CheckedSub + From<i128> + TryFrom<
     fn times(&self, x: &Self) -> Option<Self>;
     /// `self += x`, or `None` when the sum does not fit.
     fn plus(&mut self, x: &Self) -> Option<()>;
-    /// `num / den` (`den > 0`) in lowest terms, where `den` is the product of the words
-    /// `factors` and of `left` when there is one.
-    fn ratio(num: Self, den: &Self, factors: &[u128], left: Option<&Self>) -> BigRational;
+    /// `(num / lift) / den` (`lift` divides `num`, `den > 0`) in lowest terms, where `den` is
+    /// the product of the words `factors` and of `left` when there is one.
+    fn ratio(
+        num: Self,
+        lift: &Self,
+        den: &Self,
+        factors: &[u128],
+        left: Option<&Self>,
+    ) -> BigRational;
 }
 
 impl Count for i128 {
@@ -61,7 +67,12 @@ impl Count for i128 {
         Some(())
     }
 
-    fn ratio(num: i128, den: &i128, _: &[u128], _: Option<&i128>) -> BigRational {
+    fn ratio(num: i128, lift: &i128, den: &i128, _: &[u128], _: Option<&i128>) -> BigRational {
+        let num = match (u64::try_from(num), u64::try_from(*lift)) {
+            (_, Ok(1)) => num,
+            (Ok(n), Ok(l)) => i128::from(n / l),
+            _ => num / lift,
+        };
         let (n, d) = (num.unsigned_abs(), den.unsigned_abs());
         let g = gcd_words(n, d);
         // In words a division is one instruction, and a big integer is made from one limb.
@@ -83,17 +94,29 @@ impl Count for BigInt {
         Some(())
     }
 
-    fn ratio(num: BigInt, den: &BigInt, factors: &[u128], left: Option<&BigInt>) -> BigRational {
+    fn ratio(
+        num: BigInt,
+        lift: &BigInt,
+        den: &BigInt,
+        factors: &[u128],
+        left: Option<&BigInt>,
+    ) -> BigRational {
+        // An exact division, and the numerator is short again (a square's ending rolls at
+        // one level: a word).
+        let num = if lift.is_one() { num } else { num / lift };
         let den = den.magnitude().clone();
         reduced_by(num, den, factors, left.map(BigInt::magnitude))
     }
 }
 
 /// The weights of a path's levels over the turn's one denominator: an amount `c` at level k
-/// is `c w_k / den`.
+/// is `c w_k / den`; one whose last level is k is `(num / tails[k]) / dens[k]`.
 struct Weights<N> {
     w: Vec<N>,
-    den: N,
+    /// `D_(L+1) / D_(k+1)` per level.
+    tails: Vec<N>,
+    /// `den / tails[k]` per level (the last is `den`).
+    dens: Vec<N>,
     /// The cycle's `Dc - Gc`, a factor of `den`.
     left: Option<N>,
 }
@@ -117,11 +140,19 @@ impl<N: Count> Weights<N> {
         let before = left.clone().unwrap_or_else(N::one);
         // `tail` is D_(L+1) / D_(k+1), from the last level back.
         let mut w = vec![N::zero(); d.len()];
+        let mut tails = vec![N::zero(); d.len()];
         let mut tail = N::one();
         for k in (0..d.len()).rev() {
             let on_cycle = cycle.is_some_and(|j| k >= j);
             w[k] = tail.times(if on_cycle { &dc } else { &before })?;
+            tails[k] = tail.clone();
             tail = tail.times(&count(d[k])?)?;
+        }
+        let mut dens = Vec::with_capacity(d.len());
+        let mut prefix = before.clone();
+        for &x in d {
+            prefix = prefix.times(&count(x)?)?;
+            dens.push(prefix.clone());
         }
         let mut reach = N::one();
         for (w, &g) in w.iter_mut().zip(g) {
@@ -130,8 +161,12 @@ impl<N: Count> Weights<N> {
             }
             reach = reach.times(&count(g)?)?;
         }
-        let den = tail.times(&before)?;
-        Some(Weights { w, den, left })
+        Some(Weights {
+            w,
+            tails,
+            dens,
+            left,
+        })
     }
 }
 
@@ -282,12 +317,17 @@ pub(super) fn single_path<S: Ord + Clone>(
 
 /// [`single_path`]'s sums over a path of `shape` in `N`, or `None` when a number does not fit.
 fn summed<S: Ord + Clone, N: Count>(shape: &Shape, rolls: &[Rc<RollsFrom<S>>]) -> Option<Turn<S>> {
-    let Weights { w, den, left } = Weights::<N>::of(shape)?;
+    let Weights {
+        w,
+        tails,
+        dens,
+        left,
+    } = Weights::<N>::of(shape)?;
     let count = |x: u128| N::try_from(x).ok();
     let mut ends = Vec::with_capacity(rolls.iter().map(|r| r.ends.len()).sum());
     // rolls, snakes, ladders, climbed, slid, points.
     let mut rewards: [N; 6] = std::array::from_fn(|_| N::zero());
-    for (r, w) in rolls.iter().zip(&w) {
+    for (k, (r, w)) in rolls.iter().zip(&w).enumerate() {
         let amounts = [r.denom].into_iter().chain(r.counts).map(count);
         for (reward, c) in rewards
             .iter_mut()
@@ -300,22 +340,23 @@ fn summed<S: Ord + Clone, N: Count>(shape: &Shape, rolls: &[Rc<RollsFrom<S>>]) -
         }
         // Every state a roll ends on is listed, as the general route lists it.
         for (s, p) in &r.ends {
-            ends.push((s.clone(), count(*p)?.times(w)?));
+            ends.push((s.clone(), count(*p)?.times(w)?, k));
         }
     }
-    // The levels' ends come nearly sorted (the faces in order, but for jumps): a stable sort
-    // finds the runs.
+    // Stable: a state's last entry is its last level.
     ends.sort_by(|a, b| a.0.cmp(&b.0));
-    let value = |num: N| N::ratio(num, &den, &shape.d, left.as_ref());
+    let value =
+        |num: N, k: usize| N::ratio(num, &tails[k], &dens[k], &shape.d[..=k], left.as_ref());
     let mut next = Vec::with_capacity(ends.len());
     for run in ends.chunk_by(|a, b| a.0 == b.0) {
         let mut sum = run[0].1.clone();
-        for (_, p) in &run[1..] {
+        for (_, p, _) in &run[1..] {
             sum.plus(p)?;
         }
-        next.push((run[0].0.clone(), value(sum)));
+        next.push((run[0].0.clone(), value(sum, run[run.len() - 1].2)));
     }
-    let [rolls, snakes, ladders, climbed, slid, points] = rewards.map(value);
+    let last = shape.d.len() - 1;
+    let [rolls, snakes, ladders, climbed, slid, points] = rewards.map(|r| value(r, last));
     Some(Turn {
         next,
         rewards: TurnRewards {
