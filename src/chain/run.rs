@@ -15,12 +15,14 @@
 //! Every amount (a square's probability, a reward) is one integer numerator over the turn's one
 //! denominator `D_(L+1)` (times `Dc - Gc` on a cycle): an amount `c` at level k adds `c w_k`,
 //! with the level's weight `w_k = G_k D_(L+1) / D_(k+1)` (times `Dc` on the cycle, `Dc - Gc`
-//! before it), and each is reduced once at the end. The sums are first made in `i128` words
-//! (efi's turns need a few dozen bits: one multiplication and one word gcd per amount) and,
-//! when a number does not fit, made again in big integers, reduced by a gcd with each word of
-//! the denominator. Rational arithmetic on each level, the old way, paid a binary gcd of
-//! `D_k`'s bits per addition: on a 999-square board with a 3-faced die whose 3s roll again,
-//! paths have 333 levels and the turn chain took 3.6 s to build.
+//! before it), and each is reduced once at the end, from the last level k that added to it:
+//! its numerator divided exactly by `D_(L+1) / D_(k+1)`, over `D_(k+1)` (times `Dc - Gc`), so
+//! a square that ends rolls at one level has a short numerator again. The sums are first made
+//! in `i128` words (efi's turns need a few dozen bits: one multiplication and one word gcd per
+//! amount) and, when a number does not fit, made again in big integers, reduced by a gcd with
+//! each word of the denominator. Rational arithmetic on each level, the old way, paid a binary
+//! gcd of `D_k`'s bits per addition: on a 999-square board with a 3-faced die whose 3s roll
+//! again, paths have 333 levels and the turn chain took 3.6 s to build.
 
 use std::rc::Rc;
 
