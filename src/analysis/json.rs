@@ -26,24 +26,11 @@ use crate::num::decimal::to_f64;
 use crate::num::interval::Interval;
 
 /// Where a game that can last for ever gets stuck: `{square, cycle, message}`.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct TrapJson<'a> {
     cycle: &'a [Square],
-    message: Message<'a>,
+    message: String,
     square: Square,
-}
-
-/// The trap's sentence, made when serialized.
-#[derive(Clone, Copy, Debug)]
-struct Message<'a> {
-    board: &'a Board,
-    trap: &'a Trap<Square>,
-}
-
-impl Serialize for Message<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.trap.sentence(self.board))
-    }
 }
 
 impl<'a> TrapJson<'a> {
@@ -51,7 +38,7 @@ impl<'a> TrapJson<'a> {
     pub fn new(board: &'a Board, trap: &'a Trap<Square>) -> TrapJson<'a> {
         TrapJson {
             cycle: &trap.cycle,
-            message: Message { board, trap },
+            message: trap.sentence(board),
             square: trap.state,
         }
     }
@@ -78,7 +65,7 @@ impl Serialize for TurnSquares<'_> {
 }
 
 /// The `shortest` and `longest` keys of `shortest --json` and `analyze --json`.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct ExtremesJson<'a> {
     longest: LongestJson<'a>,
     shortest: Option<ShortestJson<'a>>,
@@ -124,7 +111,7 @@ impl<'a> ShortestJson<'a> {
 
 /// The longest game: bounded (its turns and rolls), a cycle of turns (its squares and rolls,
 /// the rolls that lead to it), or a turn that can go on for ever (its square, in words).
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 enum LongestJson<'a> {
     Cycle {
@@ -136,7 +123,7 @@ enum LongestJson<'a> {
     EndlessTurn {
         endless_turn: Square,
         lead_in_rolls: Rolls<'a>,
-        message: EndlessTurnMessage<'a>,
+        message: String,
         unbounded: bool,
     },
     Bounded {
@@ -160,7 +147,7 @@ impl<'a> LongestJson<'a> {
                 LongestJson::EndlessTurn {
                     endless_turn: square,
                     lead_in_rolls: Rolls(lead_in),
-                    message: EndlessTurnMessage { board, square },
+                    message: endless_turn_sentence(board, square),
                     unbounded: true,
                 }
             }
@@ -184,19 +171,6 @@ impl Serialize for Cycle<'_> {
     }
 }
 
-/// How a turn begun on `square` goes on for ever, in words.
-#[derive(Clone, Copy, Debug)]
-struct EndlessTurnMessage<'a> {
-    board: &'a Board,
-    square: Square,
-}
-
-impl Serialize for EndlessTurnMessage<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&endless_turn_sentence(self.board, self.square))
-    }
-}
-
 /// The quantiles as a map from the level (as a float) to the turns (`null` beyond the turns
 /// computed).
 #[derive(Clone, Copy, Debug)]
@@ -214,7 +188,7 @@ impl Serialize for QuantilesJson<'_> {
 
 /// The expectation's keys in `analyze --json`: the exact expectations with the standard
 /// deviation, or where an endless game gets stuck.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 enum ExpectationKeys<'a> {
     Finite {
