@@ -115,7 +115,7 @@ impl<'a> ShortestJson<'a> {
 #[serde(untagged)]
 enum LongestJson<'a> {
     Cycle {
-        cycle: Cycle<'a>,
+        cycle: Path<'a>,
         cycle_rolls: Rolls<'a>,
         lead_in_rolls: Rolls<'a>,
         unbounded: bool,
@@ -137,7 +137,7 @@ impl<'a> LongestJson<'a> {
     fn new(board: &'a Board, longest: &'a Longest) -> LongestJson<'a> {
         match longest {
             Longest::Unbounded { lead_in, cycle } => LongestJson::Cycle {
-                cycle: Cycle(cycle),
+                cycle: Path(cycle),
                 cycle_rolls: Rolls(cycle),
                 lead_in_rolls: Rolls(lead_in),
                 unbounded: true,
@@ -160,11 +160,12 @@ impl<'a> LongestJson<'a> {
     }
 }
 
-/// The squares round a cycle of turns, the first repeated last.
+/// The squares the turns end on, the first turn's square first (round a cycle of turns: the
+/// first repeated last).
 #[derive(Clone, Copy, Debug)]
-struct Cycle<'a>(&'a [TurnRolls]);
+struct Path<'a>(&'a [TurnRolls]);
 
-impl Serialize for Cycle<'_> {
+impl Serialize for Path<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let first = self.0.first().map(|t| t.from);
         serializer.collect_seq(first.into_iter().chain(self.0.iter().map(TurnRolls::to)))
@@ -280,18 +281,14 @@ impl Serialize for GameTurns {
             #[serde(serialize_with = "crate::num::json::exact")]
             probability: &'a BigRational,
             rolls: Rolls<'a>,
-            squares: Vec<Square>,
+            squares: Path<'a>,
             ties: u64,
             turns: usize,
         }
-        let first = self.turns.first().map(|t| t.from);
         Game {
             probability: &self.probability,
             rolls: Rolls(&self.turns),
-            squares: first
-                .into_iter()
-                .chain(self.turns.iter().map(TurnRolls::to))
-                .collect(),
+            squares: Path(&self.turns),
             ties: u64::try_from(self.ties).unwrap_or(u64::MAX),
             turns: self.turns.len(),
         }
