@@ -26,24 +26,11 @@ use crate::num::decimal::to_f64;
 use crate::num::interval::Interval;
 
 /// Where a game that can last for ever gets stuck: `{square, cycle, message}`.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct TrapJson<'a> {
     cycle: &'a [Square],
-    message: Message<'a>,
+    message: String,
     square: Square,
-}
-
-/// The trap's sentence, made when serialized.
-#[derive(Clone, Copy, Debug)]
-struct Message<'a> {
-    board: &'a Board,
-    trap: &'a Trap<Square>,
-}
-
-impl Serialize for Message<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.trap.sentence(self.board))
-    }
 }
 
 impl<'a> TrapJson<'a> {
@@ -51,7 +38,7 @@ impl<'a> TrapJson<'a> {
     pub fn new(board: &'a Board, trap: &'a Trap<Square>) -> TrapJson<'a> {
         TrapJson {
             cycle: &trap.cycle,
-            message: Message { board, trap },
+            message: trap.sentence(board),
             square: trap.state,
         }
     }
@@ -78,7 +65,7 @@ impl Serialize for TurnSquares<'_> {
 }
 
 /// The `shortest` and `longest` keys of `shortest --json` and `analyze --json`.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 pub struct ExtremesJson<'a> {
     longest: LongestJson<'a>,
     shortest: Option<ShortestJson<'a>>,
@@ -124,11 +111,11 @@ impl<'a> ShortestJson<'a> {
 
 /// The longest game: bounded (its turns and rolls), a cycle of turns (its squares and rolls,
 /// the rolls that lead to it), or a turn that can go on for ever (its square, in words).
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 enum LongestJson<'a> {
     Cycle {
-        cycle: Cycle<'a>,
+        cycle: Path<'a>,
         cycle_rolls: Rolls<'a>,
         lead_in_rolls: Rolls<'a>,
         unbounded: bool,
@@ -136,7 +123,7 @@ enum LongestJson<'a> {
     EndlessTurn {
         endless_turn: Square,
         lead_in_rolls: Rolls<'a>,
-        message: EndlessTurnMessage<'a>,
+        message: String,
         unbounded: bool,
     },
     Bounded {
@@ -150,7 +137,7 @@ impl<'a> LongestJson<'a> {
     fn new(board: &'a Board, longest: &'a Longest) -> LongestJson<'a> {
         match longest {
             Longest::Unbounded { lead_in, cycle } => LongestJson::Cycle {
-                cycle: Cycle(cycle),
+                cycle: Path(cycle),
                 cycle_rolls: Rolls(cycle),
                 lead_in_rolls: Rolls(lead_in),
                 unbounded: true,
@@ -160,7 +147,7 @@ impl<'a> LongestJson<'a> {
                 LongestJson::EndlessTurn {
                     endless_turn: square,
                     lead_in_rolls: Rolls(lead_in),
-                    message: EndlessTurnMessage { board, square },
+                    message: endless_turn_sentence(board, square),
                     unbounded: true,
                 }
             }
@@ -173,27 +160,15 @@ impl<'a> LongestJson<'a> {
     }
 }
 
-/// The squares round a cycle of turns, the first repeated last.
+/// The squares the turns end on, the first turn's square first (round a cycle of turns: the
+/// first repeated last).
 #[derive(Clone, Copy, Debug)]
-struct Cycle<'a>(&'a [TurnRolls]);
+struct Path<'a>(&'a [TurnRolls]);
 
-impl Serialize for Cycle<'_> {
+impl Serialize for Path<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let first = self.0.first().map(|t| t.from);
         serializer.collect_seq(first.into_iter().chain(self.0.iter().map(TurnRolls::to)))
-    }
-}
-
-/// How a turn begun on `square` goes on for ever, in words.
-#[derive(Clone, Copy, Debug)]
-struct EndlessTurnMessage<'a> {
-    board: &'a Board,
-    square: Square,
-}
-
-impl Serialize for EndlessTurnMessage<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&endless_turn_sentence(self.board, self.square))
     }
 }
 
@@ -214,7 +189,7 @@ impl Serialize for QuantilesJson<'_> {
 
 /// The expectation's keys in `analyze --json`: the exact expectations with the standard
 /// deviation, or where an endless game gets stuck.
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize)]
 #[serde(untagged)]
 enum ExpectationKeys<'a> {
     Finite {
@@ -306,18 +281,14 @@ impl Serialize for GameTurns {
             #[serde(serialize_with = "crate::num::json::exact")]
             probability: &'a BigRational,
             rolls: Rolls<'a>,
-            squares: Vec<Square>,
+            squares: Path<'a>,
             ties: u64,
             turns: usize,
         }
-        let first = self.turns.first().map(|t| t.from);
         Game {
             probability: &self.probability,
             rolls: Rolls(&self.turns),
-            squares: first
-                .into_iter()
-                .chain(self.turns.iter().map(TurnRolls::to))
-                .collect(),
+            squares: Path(&self.turns),
             ties: u64::try_from(self.ties).unwrap_or(u64::MAX),
             turns: self.turns.len(),
         }

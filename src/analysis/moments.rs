@@ -25,7 +25,7 @@ use crate::analysis::fundamental::scaled_rows;
 use crate::analysis::pgf::pgf;
 use crate::chain::{Chain, ChainState};
 use crate::exact::solve::{identity_minus, solve, transient_matrix, Singular, System, Wanted};
-use crate::num::gcd;
+use crate::num::gcd::{self, reduced};
 
 /// The moments of T up to some order, exactly. Serialized as `expect --moments K --json`'s
 /// `moments` (docs/json-output.md): `order`, the lists from k = 1, and the skewness (its
@@ -219,13 +219,6 @@ fn powers(x: &BigInt, count: usize) -> Vec<BigInt> {
         out.push(std::mem::replace(&mut p, next));
     }
     out
-}
-
-/// `n / d` in lowest terms for a positive d, by Lehmer's gcd (the numbers here run to many
-/// thousands of bits, where the binary gcd behind `BigRational::new` is many times slower).
-pub(crate) fn reduced(n: BigInt, d: &BigInt) -> BigRational {
-    let g = gcd::gcd(&n, d);
-    BigRational::new_raw(n / &g, d / &g)
 }
 
 /// `S(n, j)` for j = 0..=n: the Stirling numbers of the second kind

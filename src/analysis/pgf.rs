@@ -30,7 +30,7 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Signed, Zero};
 
-use crate::analysis::moments::{reduced, Moments};
+use crate::analysis::moments::Moments;
 use crate::chain::{Chain, ChainState};
 use crate::exact::step::IntegerChain;
 
@@ -148,21 +148,7 @@ impl Pgf {
             .collect()
     }
 
-    /// `F^(j)(1) / j!` for j = 0..=k: the Taylor coefficients of F at 1, exactly. `D(1) != 0`
-    /// because F converges at 1 (its coefficients are probabilities), so 1 is no pole.
-    pub fn taylor_at_one(&self, k: usize) -> Vec<BigRational> {
-        let (u, d) = self.taylor_at_one_over(k);
-        let mut pow = d.clone();
-        u.into_iter()
-            .map(|x| {
-                let c = reduced(x, &pow);
-                pow *= &d;
-                c
-            })
-            .collect()
-    }
-
-    /// [`Pgf::taylor_at_one`] in integers: `(u, d)` with `F^(j)(1) / j! = u_j / d^(j+1)` and
+    /// The Taylor coefficients of F at 1 in integers: `(u, d)` with `F^(j)(1) / j! = u_j / d^(j+1)` and
     /// `d = D(1) > 0` (not reduced), from the power series of `N(1 + h) / D(1 + h)` in h.
     pub fn taylor_at_one_over(&self, k: usize) -> (Vec<BigInt>, BigInt) {
         let mut n = shift_to_one(&self.numerator, k);

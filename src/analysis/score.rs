@@ -57,7 +57,7 @@ impl Score {
             let l = lcm(denom.clone(), p.denom());
             numer = numer * (&l / &denom) + p.numer() * (&l / p.denom());
             denom = l;
-            tails.push(reduced(numer.clone(), denom.clone()));
+            tails.push(reduced(numer.clone(), &denom));
         }
         tails.reverse();
         tails
@@ -211,11 +211,11 @@ pub fn score(board: &Board) -> Result<Option<Score>, StatefulTooBig> {
         *by_score.entry(points(eaten)).or_insert_with(BigInt::zero) += n;
     }
     let expected: BigInt = by_score.iter().map(|(v, n)| n * BigInt::from(*v)).sum();
-    let expected = reduced(expected, ends.denominator.clone());
+    let expected = reduced(expected, &ends.denominator);
     let law: Vec<(i64, BigRational)> = by_score
         .into_iter()
         .filter(|(_, n)| !n.is_zero())
-        .map(|(v, n)| (v, reduced(n, ends.denominator.clone())))
+        .map(|(v, n)| (v, reduced(n, &ends.denominator)))
         .collect();
     Ok(Some(Score { expected, law }))
 }
@@ -252,7 +252,7 @@ impl Eaten {
         let d = self.denominator;
         self.numerators
             .into_iter()
-            .map(|(set, n)| (set, reduced(n, d.clone())))
+            .map(|(set, n)| (set, reduced(n, &d)))
             .collect()
     }
 }

@@ -48,7 +48,7 @@ use crate::chain::{Chain, ChainState};
 use crate::exact::certified::{Bounds, CertifiedChain};
 use crate::num::decimal::{decade, format_scaled, over_power_of_ten, round_scaled, to_f64};
 use crate::num::dyadic;
-use crate::num::gcd::gcd;
+use crate::num::gcd::reduced;
 use crate::num::scaled::Scaled;
 
 mod settling;
@@ -315,9 +315,7 @@ fn times_up(x: &Scaled, y: &Scaled) -> Scaled {
 /// `x / y` for `x >= 0` and `y > 0`, in lowest terms (one Lehmer gcd).
 fn quotient(x: &Scaled, y: &Scaled) -> BigRational {
     let ((xn, xd), (yn, yd)) = (x.lowest_terms(), y.lowest_terms());
-    let (n, d) = (xn * yd, xd * yn);
-    let g = gcd(&n, &d);
-    BigRational::new_raw(n / &g, d / g)
+    reduced(xn * yd, &(xd * yn))
 }
 
 /// `x` rounded to `decimals` digits after the point (as `decimal::rounded`), as a fraction in

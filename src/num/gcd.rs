@@ -187,13 +187,13 @@ fn sum_of_fractions(terms: impl Iterator<Item = (BigInt, BigInt)>) -> BigRationa
         }
         numer += n * (&denom / &d);
     }
-    reduced(numer, denom)
+    reduced(numer, &denom)
 }
 
 /// `numer / denom` in lowest terms (`denom` positive), reduced by one Lehmer gcd rather than
 /// `BigRational::new`'s binary one.
-pub(crate) fn reduced(numer: BigInt, denom: BigInt) -> BigRational {
-    let g = gcd(&numer, &denom);
+pub(crate) fn reduced(numer: BigInt, denom: &BigInt) -> BigRational {
+    let g = gcd(&numer, denom);
     BigRational::new_raw(numer / &g, denom / g)
 }
 

@@ -140,14 +140,14 @@ pub fn square_root<S: Serializer>(value: &BigRational, serializer: S) -> Result<
     serializer.serialize_str(&super::decimal::sqrt_fixed(value, decimal_digits()))
 }
 
-/// `value` as the text `n/d` of its reduced fraction, or `n` for an integer (the generating
-/// function's report writes its exact numbers so).
+/// `value` as the text `n/d` of its reduced fraction, or `n` for an integer (`BigRational`'s
+/// own `Display`; the generating function's report writes its exact numbers so).
 ///
 /// # Errors
 ///
 /// The serializer's.
 pub fn fraction<S: Serializer>(value: &BigRational, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(&FractionText(value))
+    serializer.collect_str(value)
 }
 
 /// `value` as `{decimal, exact}`: its decimal at the report's digits ([`decimal_digits`]) and
@@ -163,11 +163,12 @@ pub fn fraction_with_decimal<S: Serializer>(
     #[derive(Serialize)]
     struct Form<'a> {
         decimal: String,
-        exact: FractionText<'a>,
+        #[serde(serialize_with = "fraction")]
+        exact: &'a BigRational,
     }
     Form {
         decimal: fixed(value, decimal_digits()),
-        exact: FractionText(value),
+        exact: value,
     }
     .serialize(serializer)
 }
@@ -181,25 +182,7 @@ pub fn fraction_list<S: Serializer>(
     values: &[BigRational],
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
-    serializer.collect_seq(values.iter().map(FractionText))
-}
-
-/// An exact number written `n/d`, or `n` when it is an integer.
-struct FractionText<'a>(&'a BigRational);
-
-impl std::fmt::Display for FractionText<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self.0.is_integer() {
-            true => write!(f, "{}", self.0.numer()),
-            false => write!(f, "{}/{}", self.0.numer(), self.0.denom()),
-        }
-    }
-}
-
-impl Serialize for FractionText<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(self)
-    }
+    serializer.collect_seq(values.iter().map(ToString::to_string))
 }
 
 /// Integers of any size as decimal strings (a polynomial's coefficients).

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use crate::analysis::expectation::{Expectation, FloatExpectation};
+use crate::analysis::json::TrapJson;
 use crate::board::{Board, Square};
 use crate::chain::Trap;
 use crate::num::decimal::{fixed, sqrt_fixed};
@@ -145,14 +146,6 @@ pub struct InfiniteJson<'a> {
     variance: &'static str,
 }
 
-/// Where an infinite game gets stuck.
-#[derive(Debug, Serialize)]
-struct TrapJson<'a> {
-    cycle: &'a [Square],
-    message: String,
-    square: Square,
-}
-
 impl<'a> InfiniteJson<'a> {
     fn new(board: &'a Board, trap: &'a Trap<Square>, float: Option<bool>) -> InfiniteJson<'a> {
         InfiniteJson {
@@ -162,11 +155,7 @@ impl<'a> InfiniteJson<'a> {
             finite: false,
             float,
             rules: RulesJson::of(board),
-            trap: TrapJson {
-                cycle: &trap.cycle,
-                message: trap.sentence(board),
-                square: trap.state,
-            },
+            trap: TrapJson::new(board, trap),
             variance: "infinite",
         }
     }

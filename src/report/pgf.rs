@@ -68,14 +68,6 @@ pub fn recurrence_line(pgf: &Pgf) -> String {
     format!("{out} = 0 for n >= {}", r.from)
 }
 
-fn fraction(q: &BigRational) -> String {
-    if q.is_integer() {
-        q.numer().to_string()
-    } else {
-        format!("{}/{}", q.numer(), q.denom())
-    }
-}
-
 /// Writes the text report, with `E[T] = F'(1)` to `digits` decimals.
 ///
 /// # Errors
@@ -116,7 +108,12 @@ pub fn write_text(
         pgf.recurrence.order()
     )?;
     writeln!(out, "  {}", recurrence_line(pgf))?;
-    let initial: Vec<String> = pgf.recurrence.initial.iter().map(fraction).collect();
+    let initial: Vec<String> = pgf
+        .recurrence
+        .initial
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     match pgf.recurrence.from {
         0 => writeln!(out, "  no initial terms")?,
         1 => writeln!(out, "  initial term p(0) = {}", initial[0])?,
@@ -132,7 +129,7 @@ pub fn write_text(
         writeln!(
             out,
             "Checks           F(1) = {}, F'(1) = E[T] = {}",
-            fraction(&fm[0]),
+            fm[0],
             fixed(&fm[1], digits)
         )?;
     } else {
@@ -140,7 +137,7 @@ pub fn write_text(
         writeln!(
             out,
             "Checks           F(1) = {}: the game ends with probability {0}, so E[T] is infinite",
-            fraction(&fm[0])
+            fm[0]
         )?;
     }
     if let Some(rate) = rate {
@@ -159,7 +156,7 @@ pub fn write_text(
 /// `low..high` as printed: the fraction when exact, else the digits on which both agree.
 fn proved(low: &BigRational, high: &BigRational, digits: usize) -> Option<String> {
     if low == high {
-        return Some(format!("{} (exact)", fraction(low)));
+        return Some(format!("{low} (exact)"));
     }
     let (d, s) = Interval::new(low.clone(), high.clone()).agreed(digits)?;
     Some(format!("{s} ({d} digits proved)"))

@@ -24,39 +24,11 @@
 //! It is minimal because the linear complexity over the rationals is at least the one mod p
 //! (rank can only drop mod p), which is L.
 
-use num_bigint::{BigInt, Sign};
+use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 
-use crate::exact::solve::{biguint_mod, primes};
-
-/// `a b mod p`.
-pub(super) fn mul_mod(a: u64, b: u64, p: u64) -> u64 {
-    ((u128::from(a) * u128::from(b)) % u128::from(p)) as u64
-}
-
-/// `a^-1 mod p` for a prime p and `a` not divisible by p (Fermat).
-pub(super) fn inv_mod(a: u64, p: u64) -> u64 {
-    let (mut base, mut e, mut x) = (a % p, p - 2, 1u64);
-    while e > 0 {
-        if e & 1 == 1 {
-            x = mul_mod(x, base, p);
-        }
-        base = mul_mod(base, base, p);
-        e >>= 1;
-    }
-    x
-}
-
-/// The residue of a nonnegative or negative integer in `0..p`.
-pub(super) fn residue(x: &BigInt, p: u64) -> u64 {
-    let r = biguint_mod(x.magnitude(), p);
-    if x.sign() == Sign::Minus && r != 0 {
-        p - r
-    } else {
-        r
-    }
-}
+use crate::num::modular::{inv_mod, mul_mod, primes, residue, symmetric, Garner, Mont};
 
 /// The minimal connection polynomial of `s` modulo the prime p (p < 2^62): `(L, c)` with
 /// `c[0] = 1`, `c.len() = L + 1` and `sum_i c_i s_(k-i) = 0 mod p` for `L <= k < s.len()`.
@@ -105,42 +77,34 @@ pub fn berlekamp_massey(s: &[u64], p: u64) -> (usize, Vec<u64>) {
 
 /// Integers rebuilt from their residues modulo several primes (Garner's incremental form).
 struct Crt {
-    modulus: BigInt,
+    modulus: BigUint,
     /// Each value in `0..modulus`.
-    values: Vec<BigInt>,
+    values: Vec<BigUint>,
 }
 
 impl Crt {
     fn new(residues: &[u64], p: u64) -> Crt {
         Crt {
-            modulus: BigInt::from(p),
-            values: residues.iter().map(|&r| BigInt::from(r)).collect(),
+            modulus: BigUint::from(p),
+            values: residues.iter().map(|&r| BigUint::from(r)).collect(),
         }
     }
 
     /// Adds the residues modulo one more prime.
     fn add(&mut self, residues: &[u64], p: u64) {
-        let m_inv = inv_mod(residue(&self.modulus, p), p);
+        let garner = Garner::new(Mont::new(p), &self.modulus);
         for (x, &r) in self.values.iter_mut().zip(residues) {
-            let diff = (r + p - residue(x, p)) % p;
-            let t = mul_mod(diff, m_inv, p);
-            *x += &self.modulus * BigInt::from(t);
+            garner.add(x, r);
         }
-        self.modulus *= BigInt::from(p);
+        self.modulus *= p;
     }
 
     /// The values as symmetric residues, in `(-modulus / 2, modulus / 2]`.
     fn symmetric(&self) -> Vec<BigInt> {
-        let half = &self.modulus >> 1;
+        let m = &self.modulus;
         self.values
             .iter()
-            .map(|x| {
-                if x > &half {
-                    x - &self.modulus
-                } else {
-                    x.clone()
-                }
-            })
+            .map(|x| symmetric(x.clone(), m))
             .collect()
     }
 }
@@ -191,7 +155,7 @@ pub fn minimal_recurrence(s: &[BigInt], n: usize, d: &BigInt) -> Found {
         }
         let (l, acc) = crt.as_ref().expect("set above");
         let bound = (BigInt::one() + d.abs()).pow(*l as u32);
-        if acc.modulus <= (bound << 1) {
+        if acc.modulus <= (bound.magnitude() << 1u32) {
             continue;
         }
         let c = acc.symmetric();

@@ -24,8 +24,8 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 
-use super::modular::{content, inv_mod, mul_mod, residue};
-use crate::exact::solve::primes;
+use super::modular::content;
+use crate::num::modular::{inv_mod, mul_mod, primes, residue};
 
 /// The largest degree decomposed exactly when the modular test cannot show D squarefree (the
 /// remainder sequence's cost grows with the degree); above it no multiplicity is claimed.

@@ -137,31 +137,6 @@ pub(super) fn solve_eliminating(
     Ok(over_determinant(values, moduli, &modulus, det, b_int.len()))
 }
 
-/// One Garner step modulo a new prime p: `x += M * ((r - x) / M mod p)` takes x from its residue
-/// modulo M to the one modulo `M p` that is r modulo p.
-struct Garner<'a> {
-    m: Mont,
-    modulus: &'a BigUint,
-    /// `1 / M mod p`, in Montgomery form.
-    m_inv: u64,
-}
-
-impl Garner<'_> {
-    fn new(m: Mont, modulus: &BigUint) -> Garner<'_> {
-        let m_inv = m.inv(m.enter(big_mod(&m, modulus)));
-        Garner { m, modulus, m_inv }
-    }
-
-    fn add(&self, x: &mut BigUint, r: u64) {
-        let m = &self.m;
-        let xr = big_mod(m, x);
-        let t = m.leave(m.mul(m.enter(m.sub(r, xr)), self.m_inv));
-        if t != 0 {
-            *x += self.modulus * t;
-        }
-    }
-}
-
 /// `y = C x (mod p)` for the rows of C and x in Montgomery form.
 fn times_mod(m: &Mont, c_int: &[IntRow], x: &[u64], y: &mut [u64]) {
     for (yi, row) in y.iter_mut().zip(c_int) {
@@ -187,14 +162,7 @@ fn over_determinant(
     det: BigUint,
     first: usize,
 ) -> Vec<Vec<BigRational>> {
-    let signed = |x: BigUint, modulus: &BigUint| -> BigInt {
-        if x > (modulus >> 1u32) {
-            BigInt::from_biguint(Sign::Minus, modulus - x)
-        } else {
-            BigInt::from_biguint(Sign::Plus, x)
-        }
-    };
-    let det = signed(det, modulus);
+    let det = symmetric(det, modulus);
     let det2 = &det * &det;
     values
         .into_iter()
@@ -204,7 +172,7 @@ fn over_determinant(
             let d = if k < first { &det } else { &det2 };
             let m = m.as_ref().unwrap_or(modulus);
             vals.into_iter()
-                .map(|x| BigRational::new(signed(x, m), d.clone()))
+                .map(|x| BigRational::new(symmetric(x, m), d.clone()))
                 .collect()
         })
         .collect()

@@ -29,8 +29,9 @@ use num_rational::BigRational;
 
 use super::csr::Csr;
 use super::reconstruct::{from_digits, reconstruct_into, with_denominator};
-use super::{primes, residue_i64, Folded, Mont, Numeric, Pattern};
+use super::{Folded, Numeric, Pattern};
 use crate::num::limbs::inverse_mod_word;
+use crate::num::modular::{primes, residue_i64, Mont};
 
 /// A value to lift: `g . z` for the first block's solution (or the chained block's), with the
 /// log2 bounds on the numerator and denominator of the exact fraction.

@@ -49,7 +49,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use num_bigint::{BigInt, BigUint, Sign};
+use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
@@ -76,6 +76,7 @@ mod vector;
 mod verified;
 pub use verified::OverCommon;
 
+use crate::num::modular::{primes, residue, residue_i64, symmetric, Garner, Mont};
 use bounds::*;
 use eliminate::*;
 pub(crate) use factor::Pattern;
@@ -84,7 +85,6 @@ pub(crate) use float::{solve_float, solve_float_at};
 use lifting::solve_by_lifting;
 pub(crate) use modular::FloatRows;
 use modular::*;
-pub(crate) use modular::{biguint_mod, primes};
 pub(crate) use reference::{solve_dense, SparseLu};
 
 /// A sparse square matrix as rows of `(column, value)`.

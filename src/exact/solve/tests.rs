@@ -160,22 +160,6 @@ fn the_column_bounds_hold_on_a_hand_solved_system() {
 }
 
 #[test]
-fn montgomery_inverses_are_inverses() {
-    for p in primes().take(3) {
-        let m = Mont::new(p);
-        let one = m.enter(1);
-        let x: u64 = 0x9e37_79b9_7f4a_7c15 % p;
-        for a in [1, 2, 3, p - 1, p - 2, p / 2, x] {
-            let am = m.enter(a);
-            assert_eq!(m.mul(am, m.inv(am)), one, "a = {a}, p = {p}");
-            // And in ordinary terms: a * a^-1 = 1 (mod p).
-            let inv = m.leave(m.inv(am));
-            assert_eq!((u128::from(a) * u128::from(inv)) % u128::from(p), 1);
-        }
-    }
-}
-
-#[test]
 fn the_lifting_route_matches_the_hand_solutions() {
     // 2 (I - Q) with Q = [[1/2, 1/2], [0, 1/2]] and b = 2: t = (4, 2) as above. Chained with
     // C = 2 I: 2 (I - Q) u = 2 t gives u1 = 2 / (1/2) = 4 and u0 / 2 - u1 / 2 = 4, u0 = 12.
@@ -400,26 +384,4 @@ fn the_modular_solver_handles_negative_and_huge_values() {
     let x1 = (q(3, 1) * &b1 - &big) / &det;
     let got = solve(System::rational(&a, &[vec![q(1, 1), b1]]), &[Wanted::All]).unwrap();
     assert_eq!(got, vec![vec![x0, x1]]);
-}
-
-#[test]
-fn primes_are_primes() {
-    // 2^61 - 1 is a Mersenne prime; 2^62 - 57 is the largest prime below 2^62.
-    assert!(is_prime((1 << 61) - 1));
-    assert!(!is_prime((1 << 61) + 1)); // divisible by 3
-    assert_eq!(primes().next(), Some((1u64 << 62) - 57));
-}
-
-#[test]
-fn the_prime_table_is_what_the_generator_finds() {
-    let mut generated = Vec::new();
-    let mut c = (1u64 << 62) - 1;
-    while generated.len() < PRIME_OFFSETS.len() + 2 {
-        if is_prime(c) {
-            generated.push(c);
-        }
-        c -= 2;
-    }
-    let listed: Vec<u64> = primes().take(PRIME_OFFSETS.len() + 2).collect();
-    assert_eq!(listed, generated);
 }
