@@ -417,6 +417,8 @@ pub(crate) fn play_game<P: Player, const KNOCK_OFF: bool>(
     states.extend(seats.iter().map(|p| p.start()));
     scores.clear();
     scores.resize(seats.len(), 0);
+    // Slices as long as `seats`, so that indexing them by seat needs no bounds check.
+    let (states, scores) = (&mut states[..seats.len()], &mut scores[..seats.len()]);
     let (mut rolls, mut knock_offs) = (0, 0);
     let Some(first) = seats.first() else {
         return Played {
