@@ -420,15 +420,10 @@ pub(crate) fn play_game<P: Player, const KNOCK_OFF: bool>(
     // Slices as long as `seats`, so that indexing them by seat needs no bounds check.
     let (states, scores) = (&mut states[..seats.len()], &mut scores[..seats.len()]);
     let (mut rolls, mut knock_offs) = (0, 0);
-    let Some(first) = seats.first() else {
-        return Played {
-            won: None,
-            rolls,
-            knock_offs,
-        };
-    };
     // What the last mover left to the next (at first: what the first seat starts with).
-    let mut shared = first.shared(&states[0]);
+    let mut shared = seats
+        .first()
+        .map_or_else(P::Shared::default, |p| p.shared(&states[0]));
     for round in 0..max_rounds {
         for (s, &seat) in seats.iter().enumerate() {
             let mover = seat.hand_over(states[s].clone(), &shared);
