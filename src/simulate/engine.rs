@@ -417,8 +417,6 @@ pub(crate) fn play_game<P: Player, const KNOCK_OFF: bool>(
     states.extend(seats.iter().map(|p| p.start()));
     scores.clear();
     scores.resize(seats.len(), 0);
-    // Slices as long as `seats`, so that indexing them by seat needs no bounds check.
-    let (states, scores) = (&mut states[..seats.len()], &mut scores[..seats.len()]);
     let (mut rolls, mut knock_offs) = (0, 0);
     // What the last mover left to the next (at first: what the first seat starts with).
     let mut shared = seats
