@@ -243,9 +243,8 @@ fn play_lanes(run: &mut Run, lanes: &mut [Lane]) {
     let mut ends: Vec<Option<(u64, Played)>> = vec![None; lanes.len()];
     let mut play = |lane: &mut Lane, run: &mut Run, clock: u64| {
         let totals = &mut run.tally.totals;
-        let played = play_game(
+        let played = play_game::<_, false>(
             &[run.table],
-            false,
             run.max_turns,
             &mut lane.dice,
             &mut room,
@@ -327,6 +326,9 @@ pub(crate) struct Roll {
 pub(crate) trait Player: Sync {
     /// The seat's state between turns.
     type State: Clone;
+    /// What seats sharing a board that changes have in common: what is used up and eaten (`()`
+    /// for a board that does not change).
+    type Shared: Default;
     /// Scratch space a turn reuses from turn to turn, so that a roll allocates nothing.
     type Scratch: Default;
     /// The state a game begins in.
@@ -344,10 +346,14 @@ pub(crate) trait Player: Sync {
         scratch: &mut Self::Scratch,
         seen: &mut impl FnMut(&Roll),
     ) -> Self::State;
-    /// The state the seat to move plays from, `last` being the state the previous mover left:
-    /// seats sharing a board that changes take over what it used up and ate. Unchanged by
-    /// default.
-    fn hand_over(&self, mover: Self::State, _last: &Self::State) -> Self::State {
+    /// What the seat in `state` leaves to the next mover (nothing by default).
+    fn shared(&self, _state: &Self::State) -> Self::Shared {
+        Self::Shared::default()
+    }
+    /// The state the seat to move plays from: its own state `mover` with what the previous
+    /// mover left, `shared` (seats sharing a board that changes take over what was used up and
+    /// eaten). Unchanged by default.
+    fn hand_over(&self, mover: Self::State, _shared: &Self::Shared) -> Self::State {
         mover
     }
 }
@@ -385,15 +391,18 @@ impl<P: Player> Default for Room<P> {
 
 /// Plays one game of `seats` (in playing order; one seat for a single player) with `dice`:
 /// seat 1 plays a whole turn, then seat 2, ...; the first token to finish wins, and a game
-/// still going after `max_rounds` rounds is stopped. With `knock_off`, a roll *lands* on the
+/// still going after `max_rounds` rounds is stopped. With `KNOCK_OFF`, a roll *lands* on the
 /// square its move ends on: a roll that leaves the token where it began, one to square 0 and a
 /// forfeit knock nobody off; every other seat on the landing square goes back to its start at
 /// once, so the rest of a roll-again turn sees it. `seen(seat, round, roll)` is called after
 /// every roll (rounds from 0).
+///
+/// Everything here is monomorphised and inlined into the caller's chunk loop (the knock-off
+/// rule a constant, the callback generic), so that what a caller does not read of a roll (the
+/// record `seen` ignores, the knock-off test without the rule) is never computed.
 #[inline(always)]
-pub(crate) fn play_game<P: Player>(
+pub(crate) fn play_game<P: Player, const KNOCK_OFF: bool>(
     seats: &[&P],
-    knock_off: bool,
     max_rounds: u64,
     dice: &mut Dice,
     room: &mut Room<P>,
@@ -409,17 +418,19 @@ pub(crate) fn play_game<P: Player>(
     scores.clear();
     scores.resize(seats.len(), 0);
     let (mut rolls, mut knock_offs) = (0, 0);
-    let mut last = None;
+    // What the last mover left to the next (at first: what the first seat starts with).
+    let mut shared = seats
+        .first()
+        .map_or_else(P::Shared::default, |p| p.shared(&states[0]));
     for round in 0..max_rounds {
-        for (s, seat) in seats.iter().enumerate() {
-            let mut mover = states[s].clone();
-            if let Some(l) = last.filter(|&l| l != s) {
-                mover = seat.hand_over(mover, &states[l]);
-            }
+        for (s, &seat) in seats.iter().enumerate() {
+            let mover = seat.hand_over(states[s].clone(), &shared);
+            // Only the mover scores in its turn: its points are added once the turn is over.
+            let mut points = 0;
             let next = seat.turn(mover, dice, scratch, &mut |roll| {
                 rolls += 1;
-                scores[s] += roll.points;
-                if knock_off && roll.to != roll.from && roll.to != 0 && !roll.forfeited {
+                points += roll.points;
+                if KNOCK_OFF && roll.to != roll.from && roll.to != 0 && !roll.forfeited {
                     for (j, (q, other)) in states.iter_mut().zip(seats).enumerate() {
                         if j != s && other.square(q) == roll.to {
                             *q = other.start();
@@ -429,6 +440,7 @@ pub(crate) fn play_game<P: Player>(
                 }
                 seen(s, round, roll);
             });
+            scores[s] += points;
             if seat.is_final(&next) {
                 return Played {
                     won: Some((s, round + 1)),
@@ -436,8 +448,8 @@ pub(crate) fn play_game<P: Player>(
                     knock_offs,
                 };
             }
+            shared = seat.shared(&next);
             states[s] = next;
-            last = Some(s);
         }
     }
     Played {
@@ -473,9 +485,8 @@ pub(crate) fn simulate_one<P: Player>(
             for g in 0..games {
                 let at_start = dice.clone();
                 let totals = &mut tally.totals;
-                let played = play_game(
+                let played = play_game::<_, false>(
                     &[player],
-                    false,
                     options.max_turns,
                     &mut dice,
                     &mut room,
@@ -507,9 +518,8 @@ pub(super) fn replay_one<P: Player>(
 ) -> Vec<Vec<u32>> {
     let mut dice = record.dice.clone();
     let mut turns: Vec<Vec<u32>> = Vec::new();
-    let played = play_game(
+    let played = play_game::<_, false>(
         &[player],
-        false,
         max_turns,
         &mut dice,
         &mut Room::default(),
@@ -590,14 +600,11 @@ pub(crate) fn simulate_seats<P: Player>(
             let mut dice = Dice::new(options.seed, streams + c);
             let mut room = Room::default();
             for _ in 0..games {
-                let played = play_game(
-                    seats,
-                    options.knock_off,
-                    options.max_rounds,
-                    &mut dice,
-                    &mut room,
-                    &mut |_, _, _| {},
-                );
+                let (rounds, dice, room) = (options.max_rounds, &mut dice, &mut room);
+                let played = match options.knock_off {
+                    true => play_game::<_, true>(seats, rounds, dice, room, &mut |_, _, _| {}),
+                    false => play_game::<_, false>(seats, rounds, dice, room, &mut |_, _, _| {}),
+                };
                 acc.rolls += played.rolls;
                 acc.knock_offs += played.knock_offs;
                 match played.won {

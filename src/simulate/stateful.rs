@@ -31,7 +31,7 @@ use super::table::RollTally;
 use super::{SimOptions, Simulation};
 use crate::board::{Board, Dice as BoardDice, Square, Throw};
 use crate::game::{
-    begin, play_throw, Branches, PlayerState, RollGame, RollOutcome, StatefulBoard, Step,
+    begin, play_throw, Branches, PlayerState, Progress, RollGame, RollOutcome, StatefulBoard, Step,
 };
 
 /// Streams of the stateful simulator's chunks are numbered from here (the plain engine uses
@@ -207,6 +207,7 @@ impl<'a> Machine<'a> {
 
 impl Player for Machine<'_> {
     type State = PlayerState;
+    type Shared = Progress;
     type Scratch = Branches<PlayerState>;
 
     fn start(&self) -> PlayerState {
@@ -255,9 +256,13 @@ impl Player for Machine<'_> {
     }
 
     /// What is used up and eaten is one for the whole table: the mover takes it over.
-    fn hand_over(&self, mover: PlayerState, last: &PlayerState) -> PlayerState {
+    fn shared(&self, state: &PlayerState) -> Progress {
+        state.progress
+    }
+
+    fn hand_over(&self, mover: PlayerState, shared: &Progress) -> PlayerState {
         PlayerState {
-            progress: last.progress,
+            progress: *shared,
             ..mover
         }
     }

@@ -372,6 +372,7 @@ impl Table {
 /// [`Table::for_seat`], every throw drawn by its weight).
 impl Player for Table {
     type State = Square;
+    type Shared = ();
     type Scratch = ();
 
     fn start(&self) -> Square {
