@@ -21,7 +21,7 @@
 
 use num_bigint::BigUint;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::{One, ToPrimitive, Zero};
 
 use crate::chain::Chain;
 use crate::num::dyadic::{round_outward, shift_up};
@@ -207,7 +207,7 @@ pub fn supersolution(chain: &FixedChain, reward: &[u32]) -> Option<Vec<BigUint>>
     let to_f64 = |x: &BigUint| -> f64 {
         // x / 2^bits; x <= 2^bits so the leading bits are enough.
         let shift = x.bits().saturating_sub(60);
-        let top = (x >> shift).to_u64_or_max() as f64;
+        let top = (x >> shift).to_u64().unwrap_or(u64::MAX) as f64;
         top * 2f64.powi(shift as i32 - scale)
     };
     let rows: Vec<Vec<(usize, f64)>> = chain
@@ -269,16 +269,6 @@ pub fn check_supersolution(chain: &FixedChain, reward: &[u32], h: &[BigUint]) ->
         }
         (&h[i] << bits) >= rhs
     })
-}
-
-trait ToU64OrMax {
-    fn to_u64_or_max(&self) -> u64;
-}
-
-impl ToU64OrMax for BigUint {
-    fn to_u64_or_max(&self) -> u64 {
-        num_traits::ToPrimitive::to_u64(self).unwrap_or(u64::MAX)
-    }
 }
 
 #[cfg(test)]

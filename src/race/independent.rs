@@ -35,10 +35,10 @@ use num_traits::{One, Zero};
 
 use super::fixed::{supersolution, FixedChain, FixedStepper};
 use crate::analysis::distribution::RHO_TRUSTED_BELOW;
+use crate::analysis::expectation::expected_turns;
 use crate::analysis::spectral::spectral_bounds;
 use crate::board::{Board, Square};
 use crate::chain::{Chain, Trap};
-use crate::exact::solve::{identity_minus, solve, transient_matrix, System, Wanted};
 use crate::num::dyadic::{mul_down, mul_up, unscaled as dyadic};
 use crate::num::interval::Interval;
 
@@ -305,23 +305,6 @@ enum Remaining {
     FromStart(BigRational),
 }
 
-/// The exact expected turns of a board that always finishes, `(I - Q) t = 1` at the start.
-fn expected_turns(chain: &Chain<Square>) -> BigRational {
-    let n = chain.transient_count();
-    if chain.start() >= n {
-        return BigRational::zero();
-    }
-    let at_start = [chain.start()];
-    let a = identity_minus(&transient_matrix(chain));
-    solve(
-        System::rational(&a, &[vec![BigRational::one(); n]]),
-        &[Wanted::Some(&at_start)],
-    )
-    .expect("every state reaches the finish, so I - Q is nonsingular")
-    .swap_remove(0)
-    .swap_remove(0)
-}
-
 /// Certified win probabilities and game length for seats playing `boards` in this order.
 ///
 /// Seats on identical boards share one stepped law.
@@ -354,10 +337,8 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
         });
     }
     let fixed: Vec<FixedChain> = chains.iter().map(|c| FixedChain::new(c, bits)).collect();
-    let mut laws: Vec<Law> = fixed
-        .iter()
-        .zip(&chains)
-        .map(|(f, c)| Law::new(f, c, bits))
+    let mut laws: Vec<Law> = (0..chains.len())
+        .map(|i| Law::new(&fixed[i], &chains[i], distinct[i], bits))
         .collect();
     let mut sums = Sums::new(boards.len(), bits);
     let threshold = BigRational::new(
@@ -405,8 +386,9 @@ fn distinct_boards<'a>(boards: &[&'a Board]) -> (Vec<&'a Board>, Vec<usize>) {
 }
 
 impl<'a> Law<'a> {
-    /// The law of `chain` before its first turn, with its bound of the remaining turns.
-    fn new(fixed: &'a FixedChain, chain: &Chain<Square>, bits: u32) -> Law<'a> {
+    /// The law of `chain` (`board`'s) before its first turn, with its bound of the remaining
+    /// turns.
+    fn new(fixed: &'a FixedChain, chain: &Chain<Square>, board: &Board, bits: u32) -> Law<'a> {
         let one = BigUint::one() << bits;
         Law {
             stepper: fixed.stepper(),
@@ -417,7 +399,9 @@ impl<'a> Law<'a> {
             remaining: chain.always_ends().then(|| {
                 match supersolution(fixed, &vec![1; chain.transient_count()]) {
                     Some(h) => Remaining::PerState(h),
-                    None => Remaining::FromStart(expected_turns(chain)),
+                    None => Remaining::FromStart(
+                        expected_turns(board).expect("the board always finishes"),
+                    ),
                 }
             }),
         }

@@ -111,7 +111,6 @@
 //! 0 exactly or at least 2^-1000, above the smallest normal `f64` (2^-1022), and sums of such
 //! terms do not underflow either.
 
-use num_bigint::BigInt;
 use num_integer::Integer;
 use num_rational::BigRational;
 use num_traits::ToPrimitive;
@@ -243,26 +242,83 @@ fn grow(widest: usize, t: usize) -> f64 {
     1.0 + (3.0 * (widest as f64).max(t as f64) + 8.0) * 2f64.powi(-50)
 }
 
-/// The common denominator of `probabilities` when it is below `2^COUNT_BITS`.
-fn small_denominator(probabilities: &[BigRational]) -> Option<u64> {
-    probabilities.iter().try_fold(1u64, |d, p| {
-        let denom = p.denom().to_u64()?;
-        // d < 2^40, but the denominator may be any word: the lcm is checked, not wrapped.
-        let lcm = d.checked_mul(denom / d.gcd(&denom))?;
-        (lcm < 1 << COUNT_BITS).then_some(lcm)
+/// One entry's probability as the weights are built from it: a fraction of words, or a big
+/// fraction.
+#[derive(Clone, Copy)]
+enum Share<'a> {
+    Words(u64, u64),
+    Big(&'a BigRational),
+}
+
+impl<'a> From<&'a BigRational> for Share<'a> {
+    fn from(p: &'a BigRational) -> Share<'a> {
+        match (p.numer().to_u64(), p.denom().to_u64()) {
+            (Some(n), Some(d)) => Share::Words(n, d),
+            _ => Share::Big(p),
+        }
+    }
+}
+
+/// Entry k of `rows` as a [`Share`].
+fn share(rows: &MergedRows, k: usize) -> Share<'_> {
+    match &rows.probabilities {
+        Probabilities::Counts { d, counts } => Share::Words(counts[k], *d),
+        Probabilities::Fractions(p) => Share::from(&p[k]),
+    }
+}
+
+/// The least common denominator of `shares` when every one is a fraction of words and it is
+/// below `2^COUNT_BITS`.
+fn small_denominator<'a, T: Into<Share<'a>>>(shares: impl IntoIterator<Item = T>) -> Option<u64> {
+    shares.into_iter().try_fold(1u64, |l, p| {
+        let Share::Words(_, d) = p.into() else {
+            return None;
+        };
+        // l < 2^40, but d may be any word: the lcm is checked, not wrapped.
+        let l = match l % d {
+            0 => l,
+            _ => l.checked_mul(d / l.gcd(&d))?,
+        };
+        (l < 1 << COUNT_BITS).then_some(l)
     })
 }
 
-/// The counts route's weights and value bits, from each entry's count `a = p D` (D below
-/// `2^COUNT_BITS`); `p^` from the count's nearest `f64`, which is `to_f64(p)`'s ("The nearest
-/// float" in `rows.rs`).
-fn counts_weights(col: &[u32], d: u64, counts: &[u64]) -> (Weights, u32) {
-    let entries = col.iter().zip(counts).map(|(&j, &a)| CountEntry {
-        a,
-        upper: upper_of_nearest(nearest_f64(a, d)),
-        j,
-    });
-    count_route(entries.collect(), d)
+/// The weights and value bits of the transitions `entries` (destination, probability): as
+/// counts over their common denominator when it is below `2^COUNT_BITS`, else in fixed point.
+/// `p^` of a count is taken from the count's nearest `f64`, which is `to_f64(p)`'s ("The
+/// nearest float" in `rows.rs`).
+fn weights_of<'a>(entries: impl Iterator<Item = (u32, Share<'a>)> + Clone) -> (Weights, u32) {
+    match small_denominator(entries.clone().map(|(_, p)| p)) {
+        Some(l) => count_route(
+            entries
+                .map(|(j, p)| {
+                    let Share::Words(n, d) = p else {
+                        unreachable!("a common denominator of words")
+                    };
+                    // n <= d and d divides l: the count is at most l.
+                    let a = n * (l / d);
+                    let upper = upper_of_nearest(nearest_f64(a, l));
+                    CountEntry { a, upper, j }
+                })
+                .collect(),
+            l,
+        ),
+        None => {
+            let entries = entries.map(|(j, p)| {
+                let (coef, upper) = match p {
+                    Share::Words(n, d) => (floor_scaled(n, d), upper_bound(&ratio(n, d))),
+                    Share::Big(p) => (fixed_coef(p), upper_bound(p)),
+                };
+                FixedEntry { coef, upper, j }
+            });
+            (Weights::Fixed(entries.collect()), FIXED_VALUE_BITS)
+        }
+    }
+}
+
+/// `n / d` as a big fraction.
+fn ratio(n: u64, d: u64) -> BigRational {
+    BigRational::new(n.into(), d.into())
 }
 
 /// The counts route's weights and value bits from its entries.
@@ -287,16 +343,6 @@ fn fixed_coef(p: &BigRational) -> u128 {
             lo.to_u128().expect("a probability is <= 1")
         }
     }
-}
-
-/// The fixed-point route's weights and value bits.
-fn fixed_weights(col: &[u32], probabilities: &[BigRational]) -> (Weights, u32) {
-    let entries = col.iter().zip(probabilities).map(|(&j, p)| FixedEntry {
-        coef: fixed_coef(p),
-        upper: upper_bound(p),
-        j,
-    });
-    (Weights::Fixed(entries.collect()), FIXED_VALUE_BITS)
 }
 
 impl CertifiedChain {
@@ -326,25 +372,8 @@ impl CertifiedChain {
     /// Prepares the transitions of `rows` (shared with the float tier).
     pub fn from_rows(rows: &MergedRows) -> CertifiedChain {
         let t = rows.transient;
-        let (weights, value_bits) = match &rows.probabilities {
-            Probabilities::Counts { d, counts } => counts_weights(&rows.col, *d, counts),
-            Probabilities::Fractions(probabilities) => match small_denominator(probabilities) {
-                Some(d) => {
-                    let count = |p: &BigRational| {
-                        let a = p.numer() * (BigInt::from(d) / p.denom());
-                        a.to_u64().expect("a count is at most D")
-                    };
-                    let entries = rows.col.iter().zip(probabilities);
-                    let entries = entries.map(|(&j, p)| CountEntry {
-                        a: count(p),
-                        upper: upper_bound(p),
-                        j,
-                    });
-                    count_route(entries.collect(), d)
-                }
-                None => fixed_weights(&rows.col, probabilities),
-            },
-        };
+        let entries = (0..rows.col.len()).map(|k| (rows.col[k], share(rows, k)));
+        let (weights, value_bits) = weights_of(entries);
         CertifiedChain {
             links: None,
             transient: t,

@@ -37,12 +37,9 @@
 //! `y_i <= 2^124`: `V = 124 - h`. The links are used only when, with the ending rolls, they
 //! take fewer transitions than the whole turns.
 
-use num_integer::Integer;
-use num_rational::BigRational;
-
 use super::{
-    count_route, fixed_coef, floor_scaled, mul_down, no_underflow, upper_bound, upper_of_nearest,
-    CountEntry, FixedEntry, Weights, Words, COUNT_BITS, FIXED_VALUE_BITS, PRODUCT_LOSS,
+    floor_scaled, mul_down, no_underflow, share, upper_of_nearest, weights_of, Share, Weights,
+    Words, PRODUCT_LOSS,
 };
 use crate::chain::{Chain, ChainState};
 use crate::exact::certified::rows::{nearest_f64, widest_column, MergedRows, Probabilities};
@@ -84,13 +81,6 @@ pub(super) struct Linked {
     pub(super) widest: usize,
 }
 
-/// One entry's probability: a fraction of words, or the chain's own.
-#[derive(Clone, Copy)]
-enum Share<'a> {
-    Words(u64, u64),
-    Big(&'a BigRational),
-}
-
 /// The stepping through the links: the ending rolls (the whole turn for a state without a
 /// link) as counts over their common D when it is below `2^COUNT_BITS`, else in fixed point,
 /// and the links; `None` when the chain has no links or they would not save transitions.
@@ -124,45 +114,20 @@ pub(super) fn linked_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) ->
                 shares.extend(ends.iter().map(|&(j, c)| (j, Share::Words(c, link.denom))));
             }
             None => shares.extend((rows.row_start[i]..rows.row_start[i + 1]).map(|k| {
-                match &rows.probabilities {
-                    Probabilities::Counts { d, counts } => {
-                        (rows.col[k], Share::Words(counts[k], *d))
-                    }
-                    Probabilities::Fractions(p) => (rows.col[k], Share::Big(&p[k])),
-                }
+                // Whole turns read as fractions (rows whose D is past the counts' bound) keep
+                // the links on the fixed-point route.
+                let p = match &rows.probabilities {
+                    Probabilities::Fractions(p) => Share::Big(&p[k]),
+                    Probabilities::Counts { .. } => share(rows, k),
+                };
+                (rows.col[k], p)
             })),
         }
     }
     debug_assert_eq!(shares.len(), count, "the rows' lengths counted first");
     let (links, h) = link_steps(&links, t)?;
     let widest = widest_column(shares.iter().map(|&(j, _)| j), t);
-    let entries = shares.iter().copied();
-    let (weights, value_bits) = match common_denominator(entries.clone().map(|(_, p)| p)) {
-        Some(l) => count_route(
-            entries
-                .map(|(j, p)| {
-                    let Share::Words(n, d) = p else {
-                        unreachable!("a common denominator of words")
-                    };
-                    // n <= d and d divides l: the count is at most l.
-                    let a = n * (l / d);
-                    let upper = upper_of_nearest(nearest_f64(a, l));
-                    CountEntry { a, upper, j }
-                })
-                .collect(),
-            l,
-        ),
-        None => {
-            let entries = entries.map(|(j, p)| {
-                let (coef, upper) = match p {
-                    Share::Words(n, d) => (floor_scaled(n, d), upper_bound(&ratio(n, d))),
-                    Share::Big(p) => (fixed_coef(p), upper_bound(p)),
-                };
-                FixedEntry { coef, upper, j }
-            });
-            (Weights::Fixed(entries.collect()), FIXED_VALUE_BITS)
-        }
-    };
+    let (weights, value_bits) = weights_of(shares.iter().copied());
     Some(Linked {
         weights,
         value_bits: value_bits - h,
@@ -170,24 +135,6 @@ pub(super) fn linked_rows<S: ChainState>(chain: &Chain<S>, rows: &MergedRows) ->
         links,
         widest,
     })
-}
-
-/// The least common denominator of `shares` when every one is a fraction of words and it is
-/// below `2^COUNT_BITS`.
-fn common_denominator<'a>(mut shares: impl Iterator<Item = Share<'a>>) -> Option<u64> {
-    shares.try_fold(1u64, |l, p| {
-        let Share::Words(_, d) = p else { return None };
-        let l = match l % d {
-            0 => l,
-            _ => l.checked_mul(d / l.gcd(&d))?,
-        };
-        (l < 1 << COUNT_BITS).then_some(l)
-    })
-}
-
-/// `n / d` as a big fraction.
-fn ratio(n: u64, d: u64) -> BigRational {
-    BigRational::new(n.into(), d.into())
 }
 
 /// A linked state's ending rolls with every final state's entry merged into the finish's

@@ -1,6 +1,8 @@
 //! Tests of the `u128` tier (`stepper.rs`): its bounds against the exact integer stepping
 //! (`exact::step`), the choice of route, and the arithmetic helpers against big integers.
 
+use num_bigint::BigInt;
+
 use super::*;
 use crate::board::Board;
 use crate::chain::{Chain, ChainState};
