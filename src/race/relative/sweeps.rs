@@ -111,7 +111,7 @@ impl Game {
     /// Calls `f(roll, next)` for every roll of the mover in `pos` that does not finish, with
     /// the next state's number: the mover moved (and opponents on its landing square sent back),
     /// then, when the turn ends, the next seat becomes the mover.
-    #[inline(always)]
+    #[inline]
     fn for_each_roll(&self, pos: &[usize], mut f: impl FnMut(&Roll, usize)) {
         let m = self.m;
         let others = &pos[1..];
@@ -141,43 +141,23 @@ impl Game {
     /// `acc[P] = sum_again w T(s') + sum_pass w (2^70 + T(s'))`.
     #[inline]
     fn right_side(&self, pos: &[usize], x: &[u64], acc: &mut [u128; MAX_COMPONENTS]) {
-        match self.players {
-            2 => self.right_side_of::<2>(pos, x, acc),
-            3 => self.right_side_of::<3>(pos, x, acc),
-            4 => self.right_side_of::<4>(pos, x, acc),
-            5 => self.right_side_of::<5>(pos, x, acc),
-            6 => self.right_side_of::<6>(pos, x, acc),
-            _ => self.right_side_of::<7>(pos, x, acc),
-        }
-    }
-
-    /// [`Game::right_side`] for P players, the loops over the seats unrolled.
-    #[inline(always)]
-    fn right_side_of<const P: usize>(
-        &self,
-        pos: &[usize],
-        x: &[u64],
-        acc: &mut [u128; MAX_COMPONENTS],
-    ) {
-        let cs = P + 2;
-        let pos: [usize; P] = pos.try_into().expect("one position per seat");
+        let (p, cs) = (self.players, self.components());
         *acc = [0; MAX_COMPONENTS];
         acc[0] = u128::from(self.finishing[pos[0]]) << WIN_BITS;
-        self.for_each_roll(&pos, |roll, next| {
+        self.for_each_roll(pos, |roll, next| {
             let w = u128::from(roll.weight);
             let v = &x[next * cs..next * cs + cs];
-            let t = turns(v, P);
             if roll.again {
-                for k in 0..P {
-                    acc[k] += w * u128::from(v[k]);
+                for (a, &y) in acc.iter_mut().zip(&v[..p]) {
+                    *a += w * u128::from(y);
                 }
-                acc[P] += w * t;
+                acc[p] += w * turns(v, p);
             } else {
-                acc[0] += w * u128::from(v[P - 1]);
-                for k in 1..P {
+                acc[0] += w * u128::from(v[p - 1]);
+                for k in 1..p {
                     acc[k] += w * u128::from(v[k - 1]);
                 }
-                acc[P] += w * (t + (1u128 << TURN_BITS));
+                acc[p] += w * (turns(v, p) + (1u128 << TURN_BITS));
             }
         });
     }
