@@ -34,8 +34,10 @@
 //! (`sweeps`): the memory is the values alone, P + 2 words of 8 bytes per state (2.1 GB for
 //! four players on the 81 squares of Chutes and Ladders, where a stored matrix needed 10 GB).
 //! The values are fixed-point integers (W on the grid 2^-62, T on 2^-70 in two words) and
-//! Gauss-Seidel sweeps, by decreasing sum of the positions, round each update to its grid: they
-//! reach the precision wanted without a second copy for iterative refinement. The win chances
+//! Gauss-Seidel sweeps, by decreasing sum of the positions (or, for the races too large for
+//! that order, by blocks of states that share the seats between the mover and the last, whose
+//! reads stay in the cache), round each update to its grid: they reach the precision wanted
+//! without a second copy for iterative refinement. The win chances
 //! (P components, the seat counted from the mover turning with each turn) and T are separate
 //! systems; u below, the same for every component, bounds both.
 //!
@@ -237,9 +239,9 @@ fn estimate(level: &RollLevel, players: usize) -> (f64, f64, f64) {
     (states, bytes, seconds)
 }
 
-/// The same for the schedule that stops at the digits asked, on every thread of rayon's pool:
-/// the sweeps a hundredfold change of the residual needs ([`SWEEPS_PER_HUNDREDFOLD`]) for the
-/// digits, plus the checks.
+/// The same for the schedule that stops at the digits asked, by blocks of the middle seats on
+/// every thread of rayon's pool ([`sweeps::Game::sweep_blocks`]): the sweeps a hundredfold
+/// change of the residual needs ([`SWEEPS_PER_HUNDREDFOLD`]) for the digits, plus the checks.
 fn estimate_digits(level: &RollLevel, players: usize, digits: usize) -> (f64, f64, f64) {
     let (states, bytes, _) = estimate(level, players);
     let m = level.squares.len() as f64;
@@ -250,15 +252,17 @@ fn estimate_digits(level: &RollLevel, players: usize, digits: usize) -> (f64, f6
     (states, bytes, seconds)
 }
 
-/// Sweeps that shrink the changes a hundredfold: measured 31 to 34 (four players on
-/// Knock-20 and on Chutes and Ladders, the changes falling by 0.864 a sweep), rounded up.
-const SWEEPS_PER_HUNDREDFOLD: f64 = 36.0;
+/// Sweeps by blocks that shrink the changes a hundredfold: measured 83 (three players on Chutes
+/// and Ladders: 666 sweeps to changes of 1e-14 over the length, the changes falling by about
+/// 0.95 a sweep, about one turn of the game: the blocks keep little of the progress order) and
+/// 47 (four players on Knock-20 and Knock-40: 375 and 374 sweeps), rounded up.
+const SWEEPS_PER_HUNDREDFOLD: f64 = 90.0;
 
-/// Seconds of processor time per roll visited by the parallel sweeps with values far beyond
-/// the cache, summed over the threads: measured 54.6 ns (four players on Chutes and Ladders,
-/// 43,046,721 states, two sweeps on two threads at load 17; the sweep one after the other took
-/// 70.5 ns there), rounded up.
-const SECONDS_PER_ROLL_PARALLEL: f64 = 55e-9;
+/// Seconds of processor time per roll visited by the sweeps by blocks, summed over the
+/// threads: measured 15.4 and 16.7 ns (four players on Chutes and Ladders, 43,046,721 states,
+/// three sweeps on two threads at load 8; 15.3 to 17.9 ns on Knock-40's 1.3 M states), rounded
+/// up. The reads of a block stay in the cache, so a roll costs its arithmetic.
+const SECONDS_PER_ROLL_PARALLEL: f64 = 17e-9;
 
 /// The knock-off race of `boards` (seat order) by relative positions, certified (module doc).
 ///
@@ -317,7 +321,7 @@ fn solve(
                     stage.advance(done as u64);
                     done += 1;
                     let (win_moved, turn_moved) = game
-                        .sweep_parallel(&mut x)
+                        .sweep_blocks(&mut x)
                         .ok_or(RelativeError::NotCertified)?;
                     let length = game.length_estimate(&x);
                     let win = win_moved as f64 / (1u128 << WIN_BITS) as f64;
@@ -340,9 +344,11 @@ fn solve(
     }
 }
 
-/// How the values are swept: one after the other until they settle (the races within the
-/// first estimate, [`estimate`]; their answers stay those of this schedule), or on every
-/// thread until the digits asked are certified (the larger races, [`estimate_digits`]).
+/// How the values are swept: one after the other by decreasing sum of the positions until
+/// they settle (the races within the first estimate, [`estimate`]; their answers stay those of
+/// this schedule), or by blocks of the middle seats on every thread until the digits asked are
+/// certified (the larger races, [`estimate_digits`]: more sweeps, each far cheaper once the
+/// values outgrow the cache).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Schedule {
     Settle,
@@ -603,7 +609,7 @@ mod tests {
             pool.install(|| {
                 let mut x = vec![0u64; game.states() * game.components()];
                 for _ in 0..20 {
-                    game.sweep_parallel(&mut x).unwrap();
+                    game.sweep_blocks(&mut x).unwrap();
                 }
                 let checks = (game.residuals(&x), game.length_bound(&x));
                 (x, checks)
@@ -615,7 +621,7 @@ mod tests {
     #[test]
     fn races_past_the_first_estimate_take_the_schedule_to_the_digits() {
         // Four players on 58 squares: 11.3 M states, about 980 s on the first schedule (over
-        // the 600 s limit), about 540 s on the parallel one to the digits.
+        // the 600 s limit), about 400 s by blocks to the digits.
         let b = board("size = 58\n[rules]\novershoot = \"bounce\"\n");
         let level = common_rolls(&[&b; 4]).unwrap();
         assert!(estimate(&level, 4).2 > SECONDS_LIMIT);

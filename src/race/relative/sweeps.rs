@@ -38,8 +38,8 @@ pub(super) struct Game {
     pub lead: usize,
 }
 
-/// States a parallel sweep updates together, their reads issued first (`sweep_parallel`).
-const BATCH: usize = 16;
+/// The blocks [`Game::sweep_blocks`] updates together (on two threads, from the same values).
+const BLOCKS_PER_PHASE: usize = 8;
 
 /// The most components per state (seven players).
 pub(super) const MAX_COMPONENTS: usize = 8;
@@ -192,53 +192,72 @@ impl Game {
         moved.result()
     }
 
-    /// A sweep of the same order on the threads of rayon's pool: the states of one sum are
-    /// updated together from the values before the sum began (Jacobi within a sum, Gauss-Seidel
-    /// across sums), so the result does not depend on the threads. Returns what [`Game::sweep`]
-    /// returns.
-    pub fn sweep_parallel(&self, x: &mut [u64]) -> Option<(u64, u128)> {
-        let cs = self.components();
+    /// A sweep by blocks of the middle seats on the threads of rayon's pool. A block holds the
+    /// states (a, mid, d) that share the seats between the mover and the last: their moves
+    /// read the states (mid, d, a'), one contiguous run of m^2 states that stays in the cache
+    /// while the block is swept, and they write m runs of m states. The blocks are swept by
+    /// decreasing number, [`BLOCKS_PER_PHASE`] at a time: the blocks of a phase are updated
+    /// together from the values before the phase began (Jacobi within a phase, Gauss-Seidel
+    /// across phases), so the result does not depend on the threads. Returns what
+    /// [`Game::sweep`] returns.
+    pub fn sweep_blocks(&self, x: &mut [u64]) -> Option<(u64, u128)> {
+        let (m, cs) = (self.m, self.components());
         let divider = Divider::new(self.denominator);
+        let blocks = m.pow(self.players as u32 - 2);
+        let mut buffers = vec![vec![0u64; m * m * cs]; BLOCKS_PER_PHASE.min(blocks)];
         let mut moved = Moved::default();
-        let mut layer: Vec<(usize, [u64; MAX_COMPONENTS])> = Vec::new();
-        for sum in self.sums() {
+        let order: Vec<usize> = (0..blocks).rev().collect();
+        for phase in order.chunks(BLOCKS_PER_PHASE) {
             let values: &[u64] = x;
-            layer.clear();
-            layer.par_extend((0..self.m).into_par_iter().flat_map_iter(|mover| {
-                let mut out = Vec::new();
-                let mut pos = vec![0usize; self.players];
-                let mut batch: Vec<(usize, [usize; MAX_COMPONENTS])> = Vec::with_capacity(BATCH);
-                let p = self.players;
-                let mut update = |batch: &mut Vec<(usize, [usize; MAX_COMPONENTS])>| {
-                    // Every value the batch reads, read once first: the reads of the whole
-                    // batch are in flight together instead of one state's at a time.
-                    let mut touched = 0u64;
-                    for (_, at) in batch.iter() {
-                        self.for_each_roll(&at[..p], |_, next| touched ^= values[next * cs]);
-                    }
-                    std::hint::black_box(touched);
-                    for (s, at) in batch.drain(..) {
-                        let mut new = [0u64; MAX_COMPONENTS];
-                        self.updated(&at[..p], values, divider, &mut new);
-                        out.push((s, new));
-                    }
-                };
-                self.for_each_in_layer(sum, mover, &mut pos, |pos, s| {
-                    let mut at = [0usize; MAX_COMPONENTS];
-                    at[..p].copy_from_slice(pos);
-                    batch.push((s, at));
-                    if batch.len() == BATCH {
-                        update(&mut batch);
-                    }
-                });
-                update(&mut batch);
-                out
-            }));
-            for (s, new) in &layer {
-                moved.replace(self.players, &mut x[s * cs..s * cs + cs], new);
+            let phase_moved = buffers
+                .par_iter_mut()
+                .zip(phase)
+                .map(|(out, &mid)| self.block_updated(mid, values, divider, out))
+                .reduce(Moved::default, Moved::merge);
+            moved = moved.merge(phase_moved);
+            for (out, &mid) in buffers.iter().zip(phase) {
+                for (a, run) in out.chunks_exact(m * cs).enumerate() {
+                    let s = a * self.lead + mid * m;
+                    x[s * cs..(s + m) * cs].copy_from_slice(run);
+                }
             }
         }
         moved.result()
+    }
+
+    /// The updated words of the states (a, mid, d) of block `mid` from the values `x`, into
+    /// `out` (a state's words at (a m + d)(P + 2)), with the largest changes.
+    fn block_updated(&self, mid: usize, x: &[u64], divider: Divider, out: &mut [u64]) -> Moved {
+        let (p, cs) = (self.players, self.components());
+        let mut moved = Moved::default();
+        let mut words = out.chunks_exact_mut(cs);
+        self.for_each_in_block(mid, |pos, s| {
+            let new = words.next().expect("a buffer of the block's states");
+            self.updated(pos, x, divider, new);
+            moved.note(p, &x[s * cs..s * cs + cs], new);
+        });
+        moved
+    }
+
+    /// Calls `f(positions, state)` for every state (a, mid, d) of block `mid`, by a then d
+    /// (the order of the states' numbers).
+    #[inline]
+    fn for_each_in_block(&self, mid: usize, mut f: impl FnMut(&[usize], usize)) {
+        let (p, m) = (self.players, self.m);
+        let mut pos = [0usize; MAX_COMPONENTS];
+        let mut rest = mid;
+        for q in pos[1..p - 1].iter_mut().rev() {
+            *q = rest % m;
+            rest /= m;
+        }
+        for a in 0..m {
+            pos[0] = a;
+            let first = a * self.lead + mid * m;
+            for d in 0..m {
+                pos[p - 1] = d;
+                f(&pos[..p], first + d);
+            }
+        }
     }
 
     /// The largest exact residual `|D (b + Q x) - D x|` of the win chances and of the remaining
@@ -261,33 +280,20 @@ impl Game {
         )
     }
 
-    /// Folds `f` over every state on rayon's threads (the states of one mover's square in a
-    /// task, by number) into a copy of `init` per task, the tasks' results merged by `merge`:
-    /// for the passes whose result does not depend on the order of the states.
+    /// Folds `f` over every state on rayon's threads (a block of [`Game::sweep_blocks`] in a
+    /// task, its reads in the cache) into a copy of `init` per task, the tasks' results merged
+    /// by `merge`: for the passes whose result does not depend on the order of the states.
     fn fold_states<T: Clone + Send + Sync>(
         &self,
         init: T,
         f: impl Fn(&mut T, &[usize], usize) + Sync,
         merge: impl Fn(T, T) -> T + Sync + Send,
     ) -> T {
-        let (m, lead) = (self.m, self.lead);
-        (0..m)
+        (0..self.m.pow(self.players as u32 - 2))
             .into_par_iter()
-            .map(|mover| {
+            .map(|mid| {
                 let mut acc = init.clone();
-                let mut pos = vec![0usize; self.players];
-                pos[0] = mover;
-                for s in mover * lead..(mover + 1) * lead {
-                    f(&mut acc, &pos, s);
-                    // The next state's positions: the others counted up in base m.
-                    for q in pos[1..].iter_mut().rev() {
-                        *q += 1;
-                        if *q < m {
-                            break;
-                        }
-                        *q = 0;
-                    }
-                }
+                self.for_each_in_block(mid, |pos, s| f(&mut acc, pos, s));
                 acc
             })
             .reduce(|| init.clone(), merge)
@@ -361,18 +367,31 @@ struct Moved {
 }
 
 impl Moved {
+    /// Keeps the largest changes from a state's words `old` to its words `new`.
+    #[inline]
+    fn note(&mut self, p: usize, old: &[u64], new: &[u64]) {
+        for (&o, &v) in old[..p].iter().zip(&new[..p]) {
+            self.win = self.win.max(v.abs_diff(o));
+        }
+        let t = turns(new, p);
+        self.turns = self.turns.max(t.abs_diff(turns(old, p)));
+        self.overflow |= t > TURN_CEILING;
+    }
+
     /// Writes the words `new` over a state's words `values`, keeping the largest changes.
     #[inline]
     fn replace(&mut self, p: usize, values: &mut [u64], new: &[u64]) {
-        for (old, &v) in values[..p].iter_mut().zip(&new[..p]) {
-            self.win = self.win.max(v.abs_diff(*old));
-            *old = v;
+        self.note(p, values, new);
+        values[..p + 2].copy_from_slice(&new[..p + 2]);
+    }
+
+    /// The largest changes of both.
+    fn merge(self, other: Moved) -> Moved {
+        Moved {
+            win: self.win.max(other.win),
+            turns: self.turns.max(other.turns),
+            overflow: self.overflow || other.overflow,
         }
-        let t = turns(new, p);
-        self.turns = self.turns.max(t.abs_diff(turns(values, p)));
-        self.overflow |= t > TURN_CEILING;
-        values[p] = new[p];
-        values[p + 1] = new[p + 1];
     }
 
     /// The largest change of a win chance and of a remaining-turns value, `None` on overflow.
