@@ -275,7 +275,7 @@ const SECONDS_PER_ROLL_PARALLEL: f64 = 17e-9;
 /// was proved; the joint chain answers the first and the last.
 pub fn relative_race(boards: &[&Board], digits: usize) -> Result<Race, RelativeError> {
     let level = common_rolls(boards)
-        .filter(|_| boards.len() < sweeps::MAX_COMPONENTS)
+        .filter(|_| boards.len() + 2 <= sweeps::MAX_COMPONENTS)
         .ok_or(RelativeError::NotApplicable)?;
     let players = boards.len();
     let schedule = schedule(&level, players, digits)?;
@@ -512,6 +512,18 @@ mod tests {
         assert!(!applies(&[&forfeit, &forfeit]));
         assert!(applies(&[&a, &a]));
         assert!(!applies(&[&a]));
+    }
+
+    #[test]
+    fn seven_players_whose_state_outgrows_its_words_are_left_to_the_joint_chain() {
+        // A state holds each seat's win chance and two words of remaining turns: seven seats
+        // need nine words of the eight (this once indexed past the state and panicked).
+        let b = board("size = 8\nsnakes = [[7, 1]]\nladders = [[2, 4]]\n");
+        assert_eq!(
+            relative_race(&[&b; 7], 12).unwrap_err(),
+            RelativeError::NotApplicable
+        );
+        assert!(relative_race(&[&b; 6], 6).is_ok());
     }
 
     #[test]

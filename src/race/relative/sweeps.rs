@@ -41,7 +41,7 @@ pub(super) struct Game {
 /// The blocks [`Game::sweep_blocks`] updates together (on two threads, from the same values).
 const BLOCKS_PER_PHASE: usize = 8;
 
-/// The most components per state (seven players).
+/// The most components per state: six players' win chances and two words of remaining turns.
 pub(super) const MAX_COMPONENTS: usize = 8;
 /// The scale of the win chances: W = w / 2^62 (a chance of 1 and a little above fits a u64).
 pub(super) const WIN_BITS: u32 = 62;
