@@ -164,7 +164,7 @@ impl Game {
 
     /// The updated words of state `pos` from the values `x`: each win chance and the remaining
     /// turns rounded to its grid (`new[..P + 2]`, the layout of a state's words).
-    #[inline]
+    #[inline(always)]
     fn updated(&self, pos: &[usize], x: &[u64], divider: Divider, new: &mut [u64]) {
         let p = self.players;
         let mut acc = [0u128; MAX_COMPONENTS];
