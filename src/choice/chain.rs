@@ -13,7 +13,7 @@
 //! what it took (snakes, ladders, squares climbed and slid), so the chain has the rewards and
 //! the `shortest` witnesses of an ordinary board. A turn is one roll.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use num_rational::BigRational;
 use num_traits::Zero;
@@ -49,8 +49,8 @@ impl Branch {
 pub struct PolicyModel<'a> {
     board: &'a Board,
     game: &'a Game,
-    policy: &'a Policy,
-    node_of: HashMap<NodeKey, usize>,
+    /// The policy's choice in each slot of the game's nodes ([`Game`]'s places).
+    choices: Vec<Option<Choice>>,
 }
 
 fn q(n: u64, d: u64) -> BigRational {
@@ -64,17 +64,14 @@ fn took(o: &RollOutcome) -> [u32; 4] {
 impl<'a> PolicyModel<'a> {
     /// The game of `board` (whose [`Game`] is `game`) played by `policy`.
     pub fn new(board: &'a Board, game: &'a Game, policy: &'a Policy) -> PolicyModel<'a> {
-        let node_of = game
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(k, n)| (n.key.clone(), k))
-            .collect();
+        let mut choices = vec![None; game.places.len()];
+        for (node, &a) in game.nodes.iter().zip(policy) {
+            choices[game.places.slot(&node.key)] = Some(node.actions[a].choice);
+        }
         PolicyModel {
             board,
             game,
-            policy,
-            node_of,
+            choices,
         }
     }
 
@@ -89,9 +86,9 @@ impl<'a> PolicyModel<'a> {
     }
 
     /// The policy's choice at the node the player sees as `key`.
+    #[inline]
     pub fn choice(&self, key: &NodeKey) -> Choice {
-        let k = self.node_of[key];
-        self.game.nodes[k].actions[self.policy[k]].choice
+        self.choices[self.game.places.slot(key)].expect("a node of the game")
     }
 
     /// The branches of one roll: `p` times each outcome of `law`, after `faces`.
@@ -152,9 +149,8 @@ impl<'a> PolicyModel<'a> {
     /// Whether the policy takes the declinable jump on `square` when it is offered (`decline`;
     /// a square no throw of the game offers has no choice, and takes).
     pub fn takes(&self, square: Square) -> bool {
-        self.node_of
-            .get(&NodeKey::Offered(square))
-            .is_none_or(|&k| self.game.nodes[k].actions[self.policy[k]].choice != Choice::Decline)
+        let slot = self.game.places.slot(&NodeKey::Offered(square));
+        self.choices.get(slot).copied().flatten() != Some(Choice::Decline)
     }
 
     /// The coin's turn: the roll, then keep or flip where it put the token.

@@ -135,6 +135,83 @@ pub struct Game {
     pub nodes: Vec<Node>,
     /// The board's choice rule.
     pub rule: ChoiceRule,
+    /// Where each node sits by what the player sees.
+    places: NodePlaces,
+}
+
+/// The nodes of a [`Game`] by what the player sees: each [`NodeKey`] has a slot computed from
+/// its parts (the finish first, then the square's slots), so finding a node is an index.
+#[derive(Clone, Debug)]
+struct NodePlaces {
+    /// The slots of one square: 1, 2 with `decline` (offered, landed), or with `pick` one for
+    /// each set of at most k faces.
+    width: usize,
+    /// The faces of the die (`pick`).
+    sides: usize,
+    /// The node in each slot, or `u32::MAX` for none.
+    node: Vec<u32>,
+}
+
+impl NodePlaces {
+    /// No node yet, on `board` with `rule`.
+    fn new(board: &Board, rule: &ChoiceRule) -> NodePlaces {
+        let sides = board.dice().weights().len();
+        let width = match rule {
+            ChoiceRule::Decline(_) => 2,
+            ChoiceRule::Pick(k) => (1..=*k as usize).map(|j| binomial(sides, j)).sum(),
+            _ => 1,
+        };
+        NodePlaces {
+            width,
+            sides,
+            node: vec![u32::MAX; 1 + (board.size() as usize + 1) * width],
+        }
+    }
+
+    /// The number of slots.
+    fn len(&self) -> usize {
+        self.node.len()
+    }
+
+    /// The slot of `key`.
+    #[inline]
+    fn slot(&self, key: &NodeKey) -> usize {
+        let at = |s: Square, k: usize| 1 + s as usize * self.width + k;
+        match key {
+            NodeKey::Done => 0,
+            NodeKey::Before(s) | NodeKey::After(s) | NodeKey::Offered(s) => at(*s, 0),
+            NodeKey::Landed(s) => at(*s, 1),
+            NodeKey::Shown(s, faces) => at(*s, self.shown_rank(faces)),
+        }
+    }
+
+    /// The place of a set of faces shown among the sets of at most k faces: by size, then
+    /// colexicographically (the set a_1 < ... < a_j of j faces after those of fewer faces, at
+    /// sum_t C(a_t - 1, t)). Kept out of line so that [`NodePlaces::slot`] stays small enough to
+    /// inline into the simulator's roll.
+    #[inline(never)]
+    fn shown_rank(&self, faces: &[u32]) -> usize {
+        let fewer: usize = (1..faces.len()).map(|j| binomial(self.sides, j)).sum();
+        let rank: usize = (1..)
+            .zip(faces)
+            .map(|(t, &a)| binomial(a as usize - 1, t))
+            .sum();
+        fewer + rank
+    }
+
+    /// The node of `key`, if the game has it.
+    fn get(&self, key: &NodeKey) -> Option<usize> {
+        let k = *self.node.get(self.slot(key))?;
+        (k != u32::MAX).then_some(k as usize)
+    }
+}
+
+/// C(n, k), the number of sets of k of n things.
+fn binomial(n: usize, k: usize) -> usize {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1, |c, i| c * (n - i) / (i + 1))
 }
 
 /// A policy: one action index per node of a [`Game`].
@@ -202,7 +279,7 @@ impl Game {
             index.insert(start, 0);
             squares.push(start);
         }
-        let mut node_index: HashMap<NodeKey, usize> = HashMap::new();
+        let mut places = NodePlaces::new(board, &rule);
         let mut raw_nodes: Vec<(NodeKey, Vec<RawAction>)> = Vec::new();
         let mut situations = Vec::new();
         let mut totals = Vec::new();
@@ -213,7 +290,7 @@ impl Game {
             for (w, key) in list {
                 let mut keys = vec![key.clone()];
                 while let Some(key) = keys.pop() {
-                    if node_index.contains_key(&key) {
+                    if places.get(&key).is_some() {
                         continue;
                     }
                     let actions = actions_of(board, &rule, &key);
@@ -229,10 +306,11 @@ impl Game {
                             }
                         }
                     }
-                    node_index.insert(key.clone(), raw_nodes.len());
+                    let slot = places.slot(&key);
+                    places.node[slot] = raw_nodes.len() as u32;
                     raw_nodes.push((key, actions));
                 }
-                row.push((w, node_index[&key]));
+                row.push((w, places.get(&key).expect("a node of the game")));
             }
             situations.push(row);
             totals.push(total);
@@ -269,7 +347,13 @@ impl Game {
             totals: order.iter().map(|&k| totals[k]).collect(),
             nodes,
             rule,
+            places,
         })
+    }
+
+    /// The index of the node where the player sees `key`, if the game has it.
+    pub fn node(&self, key: &NodeKey) -> Option<usize> {
+        self.places.get(key)
     }
 
     /// The index of the state on `square`, if it is reachable.
@@ -335,14 +419,8 @@ impl Game {
         if !matches!(self.rule, ChoiceRule::Decline(_)) {
             return policy;
         }
-        let node_of: HashMap<&NodeKey, usize> = self
-            .nodes
-            .iter()
-            .enumerate()
-            .map(|(k, n)| (&n.key, k))
-            .collect();
         let declines = |t: Square, policy: &Policy| {
-            let k = node_of[&NodeKey::Offered(t)];
+            let k = self.node(&NodeKey::Offered(t)).expect("a node of the game");
             self.nodes[k].actions[policy[k]].choice == Choice::Decline
         };
         for (k, node) in self.nodes.iter().enumerate() {
@@ -501,5 +579,19 @@ mod tests {
         assert_eq!(s[&vec![1, 3]], 2);
         assert_eq!(s.values().sum::<u64>(), 9);
         assert_eq!(s.len(), 6);
+    }
+
+    #[test]
+    fn each_set_of_faces_shown_has_its_own_slot_of_the_square() {
+        // pick 3 of a d5: 5 + 10 + 10 = 25 sets of one to three faces, each its slot of 0..25.
+        let board = Board::from_toml_str("size = 10\n[rules]\ndie = 5\npick = 3\n", "t").unwrap();
+        let places = NodePlaces::new(&board, board.choice().unwrap());
+        assert_eq!(places.width, 25);
+        let mut ranks: Vec<usize> = shown(&[1; 5], 3)
+            .into_keys()
+            .map(|faces| places.shown_rank(&faces))
+            .collect();
+        ranks.sort_unstable();
+        assert_eq!(ranks, (0..25).collect::<Vec<_>>());
     }
 }

@@ -57,10 +57,6 @@ struct PolicyPlayer<'a> {
     rolls: Vec<Option<Law>>,
     /// `nudges[2 s + heads]`: the coin's nudge from s.
     nudges: Vec<Option<Law>>,
-    /// `choices[2 s + after]`: the policy's choice before the roll on s (`choose_die`,
-    /// `choose_face`) or after the roll's move to s (`coin`), looked up once per node rather
-    /// than once per roll.
-    choices: Vec<Option<Choice>>,
 }
 
 impl<'a> PolicyPlayer<'a> {
@@ -96,19 +92,9 @@ impl<'a> PolicyPlayer<'a> {
                 }
             }
         }
-        let mut choices = vec![None; 2 * squares];
-        for node in &model.game().nodes {
-            let at = match node.key {
-                NodeKey::Before(s) => 2 * s as usize,
-                NodeKey::After(s) => 2 * s as usize + 1,
-                _ => continue,
-            };
-            choices[at] = Some(model.choice(&node.key));
-        }
         PolicyPlayer {
             board,
             model,
-            choices,
             throws,
             face: Weighted::new(board.dice().weights().iter().copied()),
             max_sum,
@@ -134,24 +120,19 @@ impl<'a> PolicyPlayer<'a> {
             .expect("a square and a sum of the game")
     }
 
-    /// The policy's choice before the roll on `s` (`after`: after the roll's move to `s`).
-    fn choice(&self, s: Square, after: bool) -> Choice {
-        self.choices[2 * s as usize + usize::from(after)].expect("a node of the game")
-    }
-
     /// One turn from `s`: its roll (the face moved, the outcome).
     fn roll(&self, s: Square, dice: &mut Dice) -> Roll {
         let roll = |v: u32, dice: &mut Dice| (v, self.law(s, v).draw(dice));
         let (v, o) = match &self.model.game().rule {
             ChoiceRule::ChooseDie(_) => {
-                let Choice::Die(f) = self.choice(s, false) else {
+                let Choice::Die(f) = self.model.choice(&NodeKey::Before(s)) else {
                     unreachable!("choose_die chooses dice")
                 };
                 let v = self.throws(f).draw(dice).sum;
                 roll(v, dice)
             }
             ChoiceRule::ChooseFace => {
-                let Choice::Face(v) = self.choice(s, false) else {
+                let Choice::Face(v) = self.model.choice(&NodeKey::Before(s)) else {
                     unreachable!("choose_face chooses faces")
                 };
                 roll(v, dice)
@@ -173,7 +154,9 @@ impl<'a> PolicyPlayer<'a> {
             ChoiceRule::Coin => {
                 let v = self.throws(0).draw(dice).sum;
                 let (v, o) = roll(v, dice);
-                if o.to == self.board.size() || self.choice(o.to, true) == Choice::Keep {
+                if o.to == self.board.size()
+                    || self.model.choice(&NodeKey::After(o.to)) == Choice::Keep
+                {
                     (v, o)
                 } else {
                     let heads = dice.uniform(2, 0) == 0;
