@@ -370,7 +370,7 @@ pub fn race(boards: &[&Board], options: &RaceOptions) -> Result<Race, RaceError>
 }
 
 /// The distinct boards among `boards` (by their spec), and which one each seat plays.
-fn distinct_boards<'a>(boards: &[&'a Board]) -> (Vec<&'a Board>, Vec<usize>) {
+pub(crate) fn distinct_boards<'a>(boards: &[&'a Board]) -> (Vec<&'a Board>, Vec<usize>) {
     let mut distinct: Vec<&Board> = Vec::new();
     let mut seat_law = Vec::with_capacity(boards.len());
     for b in boards {

@@ -23,6 +23,7 @@ use num_traits::{One, ToPrimitive, Zero};
 use crate::board::Board;
 use crate::chain::Chain;
 use crate::exact::step::IntegerChain;
+use crate::race::independent::distinct_boards;
 
 /// The seats of a race without interaction, kept so the exact law of its length can be stepped
 /// when a sample asks for it.
@@ -54,19 +55,9 @@ pub struct EqualRounds {
 impl RoundsLaw {
     /// The law of the length of a race of `boards` (in seat order, no interaction).
     pub fn new(boards: &[&Board]) -> RoundsLaw {
-        let mut distinct: Vec<Board> = Vec::new();
-        let mut seat_board = Vec::with_capacity(boards.len());
-        for b in boards {
-            match distinct.iter().position(|d| d.spec() == b.spec()) {
-                Some(i) => seat_board.push(i),
-                None => {
-                    seat_board.push(distinct.len());
-                    distinct.push((*b).clone());
-                }
-            }
-        }
+        let (distinct, seat_board) = distinct_boards(boards);
         RoundsLaw {
-            boards: distinct,
+            boards: distinct.into_iter().cloned().collect(),
             seat_board,
         }
     }
