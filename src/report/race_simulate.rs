@@ -14,18 +14,10 @@ use crate::report::race::{name_width, write_race_header};
 use crate::report::simulate::{write_count_summary, Timing};
 use crate::report::text::{ok, p_text, rules_line};
 use crate::simulate::check::ZTest;
+use crate::simulate::json::{per_game, share_se};
 use crate::simulate::race::{RaceComparison, RaceExact, RaceSimulation};
 use crate::simulate::stateful::Scores;
 use crate::text::thousands;
-
-fn share(wins: u64, games: u64) -> f64 {
-    wins as f64 / games.max(1) as f64
-}
-
-/// The standard error of a share `p` of `n` games: `sqrt(p (1 - p) / n)`.
-fn share_se(p: f64, n: u64) -> f64 {
-    (p * (1.0 - p) / n.max(1) as f64).sqrt()
-}
 
 /// What the seats share on a board that changes during a game.
 pub const SHARED: &str =
@@ -93,7 +85,7 @@ pub fn write_race_simulation(
         "board", "wins"
     )?;
     for (s, (board, &w)) in boards.iter().zip(&sim.wins).enumerate() {
-        let p = share(w, n);
+        let p = per_game(w, n);
         writeln!(
             out,
             "{:>4}  {:<width$}  {:>wins_width$}  {p:.6} ± {:.6}",
@@ -120,13 +112,13 @@ pub fn write_race_simulation(
     writeln!(
         out,
         "Rolls            mean {:.4} per game (all seats)",
-        share(sim.rolls, n)
+        per_game(sim.rolls, n)
     )?;
     if sim.knock_off {
         writeln!(
             out,
             "Knock-offs       mean {:.4} per game",
-            share(sim.knock_offs, n)
+            per_game(sim.knock_offs, n)
         )?;
     }
     if let Some(t) = timing {

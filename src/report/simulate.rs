@@ -8,6 +8,7 @@ use crate::board::Board;
 use crate::num::decimal::{fixed, to_f64};
 use crate::report::text::{board_line, ok, p_text, rules_line};
 use crate::simulate::check::{ChiSquare, Comparison, ExactLaw, ZTest, MIN_GAMES, P_LIMIT, Z_LIMIT};
+use crate::simulate::json::per_game;
 use crate::simulate::stateful::Scores;
 use crate::simulate::{Histogram, Simulation};
 use crate::text::{count, thousands};
@@ -26,10 +27,6 @@ fn rate(x: f64) -> String {
     } else {
         format!("{x:.0} ")
     }
-}
-
-fn per_game(total: u64, games: u64) -> f64 {
-    total as f64 / games.max(1) as f64
 }
 
 fn faces_text(faces: &[Vec<u32>]) -> String {

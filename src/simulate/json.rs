@@ -21,8 +21,8 @@ use crate::game::Capabilities;
 use crate::num::interval::CertifiedJson;
 use crate::num::json::{with_digits, DECIMAL_DIGITS};
 
-/// A total over all games, and per game.
-fn per_game(total: u64, games: u64) -> f64 {
+/// A total over all games, per game (a share of the games when the total counts games).
+pub(crate) fn per_game(total: u64, games: u64) -> f64 {
     total as f64 / games.max(1) as f64
 }
 
@@ -478,9 +478,9 @@ pub struct RaceSimulationJson<'a> {
     pub check: Option<(&'a RaceExact, &'a RaceComparison)>,
 }
 
-/// A share of the games.
-fn share(wins: u64, games: u64) -> f64 {
-    wins as f64 / games.max(1) as f64
+/// The standard error of a share `p` of `n` games: `sqrt(p (1 - p) / n)`.
+pub(crate) fn share_se(p: f64, n: u64) -> f64 {
+    (p * (1.0 - p) / n.max(1) as f64).sqrt()
 }
 
 /// The keys of [`RaceSimulationJson`].
@@ -593,14 +593,14 @@ impl Serialize for RaceSimulationJson<'_> {
                 .zip(&sim.wins)
                 .enumerate()
                 .map(|(s, (b, &wins))| {
-                    let p = share(wins, n);
+                    let p = per_game(wins, n);
                     SeatWins {
                         board: b.name(),
                         origin: b.origin(),
                         rules: RulesJson::of(b),
                         seat: s + 1,
                         share: p,
-                        standard_error: (p * (1.0 - p) / n.max(1) as f64).sqrt(),
+                        standard_error: share_se(p, n),
                         wins,
                     }
                 })
