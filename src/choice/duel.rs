@@ -37,7 +37,8 @@ use num_rational::BigRational;
 use num_traits::{ToPrimitive, Zero};
 
 use super::duel_proof::{prove, DeviationProof};
-use super::{lcm, Game, Policy};
+use super::{Game, Policy};
+use crate::board::dice::lcm;
 use crate::num::interval::Interval;
 
 /// A strategy: for each decision node and each state of the other player, the action index.

@@ -18,7 +18,8 @@ use std::collections::VecDeque;
 use num_bigint::BigInt;
 use num_rational::BigRational;
 
-use super::{lcm, Game, Policy};
+use super::{Game, Policy};
+use crate::board::dice::lcm;
 use crate::board::Square;
 use crate::exact::solve::{self, System, Wanted};
 

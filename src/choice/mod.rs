@@ -40,6 +40,7 @@ mod within;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
+use crate::board::dice::lcm;
 use crate::board::{Board, ChoiceRule, Square};
 use crate::game::{nudge, roll, roll_to_offer, take_offer, RollLaw};
 
@@ -231,10 +232,6 @@ fn mix(parts: Vec<(u64, RollLaw)>) -> (Vec<(Square, u64)>, u64) {
         }
     }
     (out.into_iter().collect(), total)
-}
-
-pub(crate) fn lcm(a: u64, b: u64) -> u64 {
-    a / crate::board::dice::gcd(a, b) * b
 }
 
 /// Every throw of `count` dice with face weights `weights`, as (weight, distinct faces shown).

@@ -22,7 +22,8 @@ use num_rational::BigRational;
 use num_traits::Zero;
 
 use super::evaluate::{common_denominator, evaluate, trapped, Evaluation};
-use super::{lcm, Choice, Game, Node, Policy};
+use super::{Choice, Game, Node, Policy};
+use crate::board::dice::lcm;
 use crate::board::Square;
 
 /// The optimum of a game with choices.

@@ -18,7 +18,8 @@ use num_bigint::BigInt;
 use num_rational::BigRational;
 use num_traits::{One, Zero};
 
-use super::{lcm, Game, Policy};
+use super::{Game, Policy};
+use crate::board::dice::lcm;
 
 /// The best chance of finishing within n turns.
 #[derive(Clone, Debug, PartialEq, Eq)]

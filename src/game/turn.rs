@@ -18,6 +18,7 @@
 //! game's [`RollGame::skip`] says (the jump followed).
 
 use super::{Branches, RollGame, RollOutcome, SingleBoard};
+use crate::board::dice::lcm;
 use crate::board::{Board, RollAgain, Square, Throw};
 
 /// Where a turn stands between two of its rolls (besides where it began): the game's state and
@@ -280,10 +281,6 @@ pub fn turn_steps(
         |t| Throw { weight: 1, ..**t },
     );
     throw_steps(board, turn_start, square, streak, &throw)
-}
-
-fn lcm(a: u64, b: u64) -> u64 {
-    a / crate::board::dice::gcd(a, b) * b
 }
 
 /// [`turn_steps`] for one throw of the dice (its sum and whether it rolls again).
