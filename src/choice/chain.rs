@@ -64,7 +64,7 @@ fn took(o: &RollOutcome) -> [u32; 4] {
 impl<'a> PolicyModel<'a> {
     /// The game of `board` (whose [`Game`] is `game`) played by `policy`.
     pub fn new(board: &'a Board, game: &'a Game, policy: &'a Policy) -> PolicyModel<'a> {
-        let mut choices = vec![None; game.places.len()];
+        let mut choices = vec![None; game.places.node.len()];
         for (node, &a) in game.nodes.iter().zip(policy) {
             choices[game.places.slot(&node.key)] = Some(node.actions[a].choice);
         }

@@ -169,11 +169,6 @@ impl NodePlaces {
         }
     }
 
-    /// The number of slots.
-    fn len(&self) -> usize {
-        self.node.len()
-    }
-
     /// The slot of `key`.
     #[inline]
     fn slot(&self, key: &NodeKey) -> usize {
@@ -348,11 +343,6 @@ impl Game {
         })
     }
 
-    /// The index of the node where the player sees `key`, if the game has it.
-    pub fn node(&self, key: &NodeKey) -> Option<usize> {
-        self.places.get(key)
-    }
-
     /// The index of the state on `square`, if it is reachable.
     pub fn index_of(&self, square: Square) -> Option<usize> {
         self.squares.binary_search(&square).ok()
@@ -417,7 +407,10 @@ impl Game {
             return policy;
         }
         let declines = |t: Square, policy: &Policy| {
-            let k = self.node(&NodeKey::Offered(t)).expect("a node of the game");
+            let k = self
+                .places
+                .get(&NodeKey::Offered(t))
+                .expect("a node of the game");
             self.nodes[k].actions[policy[k]].choice == Choice::Decline
         };
         for (k, node) in self.nodes.iter().enumerate() {
