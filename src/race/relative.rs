@@ -66,8 +66,10 @@ use crate::chain::RollLevel;
 use crate::game::Capabilities;
 use crate::num::interval::Interval;
 
+mod layout;
 mod sweeps;
 
+use layout::{Layered, Layout};
 use sweeps::{turns, Game, Roll, TURN_BITS, WIN_BITS};
 
 /// The largest roll denominator taken (the integer sums stay far inside u128).
@@ -201,6 +203,12 @@ fn game(level: &RollLevel, players: usize) -> Game {
         rolls,
         finishing,
         lead: level.squares.len().pow(players as u32 - 1),
+        shared: (0..level.squares.len())
+            .map(|q| level.squares[q] == 0 || Some(q) == level.start)
+            .collect(),
+        stays: (0..level.squares.len())
+            .map(|q| level.moves[q].iter().any(|mv| mv.to == Some(q)))
+            .collect(),
     }
 }
 
@@ -306,41 +314,113 @@ fn solve(
                     break;
                 }
             }
-            let u = game.length_bound(&x).ok_or(RelativeError::NotCertified)?;
-            Ok(certify(&game, &x, u, digits))
+            let layout = game.encoded();
+            let u = game
+                .length_bound(&layout, &x)
+                .ok_or(RelativeError::NotCertified)?;
+            Ok(certify(&game, &layout, &x, u, digits))
         }
-        Schedule::Digits => {
-            // Sweep until the last sweep's changes times the expected length are below the
-            // tolerance (a sweep's residual is at most its largest change), prove the bound on
-            // the length once, certify; a hundred times finer while the digits are not there.
-            let mut tolerance = 10f64.powi(-(digits as i32 + 2));
-            let mut u = None;
-            let mut done = 0;
-            loop {
-                while done < MAX_SWEEPS {
-                    stage.advance(done as u64);
-                    done += 1;
-                    let (win_moved, turn_moved) = game
-                        .sweep_blocks(&mut x)
-                        .ok_or(RelativeError::NotCertified)?;
-                    let length = game.length_estimate(&x);
-                    let win = win_moved as f64 / (1u128 << WIN_BITS) as f64;
-                    let turn = turn_moved as f64 / (1u128 << TURN_BITS) as f64;
-                    if win.max(turn) * length <= tolerance {
-                        break;
-                    }
-                }
-                let bound = match u {
-                    Some(u) => u,
-                    None => *u.insert(game.length_bound(&x).ok_or(RelativeError::NotCertified)?),
-                };
-                let race = certify(&game, &x, bound, digits);
-                if race.complete || done >= MAX_SWEEPS {
-                    return Ok(race);
-                }
-                tolerance /= 100.0;
+        Schedule::Digits => solve_to_digits(&game, &mut x, digits, &stage),
+    }
+}
+
+/// The schedule to the digits on the [`Layered`] layout: the win chances start at 1/P each, so
+/// their sum is right from the start and stays so (the slowest error, which every seat's chance
+/// shares, is never there); the remaining turns have it, and once their changes shrink by a
+/// steady ratio r a sweep, the part of it left is taken out by adding r / (1 - r) times the last
+/// changes. The sweeps go on until the last changes times the expected length are below the
+/// tolerance (a sweep's residual is at most its largest change); then the bound on the length
+/// is proved once and the answers certified, a hundred times finer while the digits are not
+/// there.
+fn solve_to_digits(
+    game: &Game,
+    x: &mut [u64],
+    digits: usize,
+    stage: &crate::progress::Stage,
+) -> Result<Race, RelativeError> {
+    let (p, cs) = (game.players, game.components());
+    let layout = Layered::new(game.m, p);
+    for state in x.chunks_exact_mut(cs) {
+        state[..p].fill((1u64 << WIN_BITS) / p as u64);
+    }
+    let mut changes = vec![0f32; game.states()];
+    let mut buffer = Vec::new();
+    let mut tolerance = 10f64.powi(-(digits as i32 + 2));
+    let mut u = None;
+    let mut done = 0;
+    let mut ratios = Ratios::default();
+    loop {
+        while done < MAX_SWEEPS {
+            stage.advance(done as u64);
+            done += 1;
+            let (win_moved, turn_moved) = game
+                .sweep_layers(&layout, x, &mut buffer, &mut changes)
+                .ok_or(RelativeError::NotCertified)?;
+            let length = game.length_estimate(&layout, x);
+            let win = win_moved as f64 / (1u128 << WIN_BITS) as f64;
+            let turn = turn_moved as f64 / (1u128 << TURN_BITS) as f64;
+            if win.max(turn) * length <= tolerance {
+                break;
+            }
+            if let Some(r) = ratios.steady(turn) {
+                extrapolate_turns(game, x, &changes, r / (1.0 - r));
             }
         }
+        let bound = match u {
+            Some(u) => u,
+            None => *u.insert(
+                game.length_bound(&layout, x)
+                    .ok_or(RelativeError::NotCertified)?,
+            ),
+        };
+        let race = certify(game, &layout, x, bound, digits);
+        if race.complete || done >= MAX_SWEEPS {
+            return Ok(race);
+        }
+        tolerance /= 100.0;
+    }
+}
+
+/// The ratios of successive largest changes of the remaining turns, and when they hold steady.
+#[derive(Debug, Default)]
+struct Ratios {
+    last: Option<f64>,
+    ratio: Option<f64>,
+    /// Sweeps since the last extrapolation.
+    since: usize,
+}
+
+impl Ratios {
+    /// Notes a sweep's largest change; `Some(r)` when the last three sweeps shrank it by the
+    /// same ratio r < 0.98 (within 1 %) and no extrapolation was made in the last four.
+    fn steady(&mut self, change: f64) -> Option<f64> {
+        self.since += 1;
+        let ratio = self.last.map(|last| change / last);
+        let steady = match (self.ratio, ratio) {
+            (Some(a), Some(b)) => {
+                (b < 0.98 && (a - b).abs() <= 0.01 * b && self.since > 4).then_some(b)
+            }
+            _ => None,
+        };
+        self.last = Some(change);
+        self.ratio = ratio;
+        if steady.is_some() {
+            self.since = 0;
+            self.ratio = None;
+            self.last = None;
+        }
+        steady
+    }
+}
+
+/// Adds `factor` times the last sweep's change to every state's remaining turns (Aitken's
+/// extrapolation of a steady ratio: the values then lack the slowest part of their error).
+fn extrapolate_turns(game: &Game, x: &mut [u64], changes: &[f32], factor: f64) {
+    let (p, cs) = (game.players, game.components());
+    for (state, &change) in x.chunks_exact_mut(cs).zip(changes) {
+        let t = (turns(state, p) as f64 + factor * f64::from(change)).max(0.0) as u128;
+        state[p] = t as u64;
+        state[p + 1] = (t >> 64) as u64;
     }
 }
 
@@ -379,11 +459,11 @@ fn schedule(level: &RollLevel, players: usize, digits: usize) -> Result<Schedule
 
 /// The certified answers from the values `x`, the proved bound `u` on the expected remaining
 /// rolls from the start and the exact residuals (module doc).
-fn certify(game: &Game, x: &[u64], u: u64, digits: usize) -> Race {
+fn certify(game: &Game, layout: &impl Layout, x: &[u64], u: u64, digits: usize) -> Race {
     let players = game.players;
     let cs = game.components();
-    let (win_residual, turn_residual) = game.residuals(x);
-    let start = game.start_state();
+    let (win_residual, turn_residual) = game.residuals(layout, x);
+    let start = game.start_state(layout);
     let d = BigInt::from(game.denominator);
     let around = |value: u128, bits: u32, residual: u128| {
         let v = BigRational::new(BigInt::from(value), BigInt::one() << bits);
@@ -613,6 +693,7 @@ mod tests {
         let b = board(BOARDS[1]);
         let level = common_rolls(&[&b; 4]).unwrap();
         let game = game(&level, 4);
+        let layout = Layered::new(game.m, 4);
         let swept = |threads: usize| {
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -620,11 +701,14 @@ mod tests {
                 .unwrap();
             pool.install(|| {
                 let mut x = vec![0u64; game.states() * game.components()];
+                let mut changes = vec![0f32; game.states()];
+                let mut buffer = Vec::new();
                 for _ in 0..20 {
-                    game.sweep_blocks(&mut x).unwrap();
+                    game.sweep_layers(&layout, &mut x, &mut buffer, &mut changes)
+                        .unwrap();
                 }
-                let checks = (game.residuals(&x), game.length_bound(&x));
-                (x, checks)
+                let checks = (game.residuals(&layout, &x), game.length_bound(&layout, &x));
+                (x, changes, checks)
             })
         };
         assert_eq!(swept(1), swept(3));

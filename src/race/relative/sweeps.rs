@@ -6,6 +6,8 @@
 
 use rayon::prelude::*;
 
+use super::layout::{Encoded, Layered, Layout};
+
 /// One roll of the mover from a square that does not finish.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Roll {
@@ -36,10 +38,16 @@ pub(super) struct Game {
     pub finishing: Vec<u32>,
     /// m^(P-1): a state's number is the mover's square times this plus the others' number.
     pub lead: usize,
+    /// The squares several tokens may share: the start, and square 0 where nobody is knocked
+    /// off. On every other square a landing sends the opponent there back to the start, so the
+    /// states where two tokens share one are never reached ([`Game::closed`]).
+    pub shared: Vec<bool>,
+    /// The squares with a roll that leaves the mover where it was.
+    pub stays: Vec<bool>,
 }
 
-/// The blocks [`Game::sweep_blocks`] updates together (on two threads, from the same values).
-const BLOCKS_PER_PHASE: usize = 8;
+/// Sequential passes over a layer's states whose mover may stay, after the layer's update.
+const STAY_PASSES: usize = 2;
 
 /// The most components per state: six players' win chances and two words of remaining turns.
 pub(super) const MAX_COMPONENTS: usize = 8;
@@ -62,9 +70,27 @@ impl Game {
         self.m.pow(self.players as u32)
     }
 
-    /// The start state's number (every seat on the start square).
-    pub fn start_state(&self) -> usize {
-        encode(&vec![self.start; self.players], self.m)
+    /// The start state's number in `layout` (every seat on the start square).
+    pub fn start_state(&self, layout: &impl Layout) -> usize {
+        layout.index(&vec![self.start; self.players])
+    }
+
+    /// The positions as one base-m number ([`Game::sweep`]'s layout).
+    pub fn encoded(&self) -> Encoded {
+        Encoded {
+            m: self.m,
+            lead: self.lead,
+            players: self.players,
+        }
+    }
+
+    /// Whether no two tokens share a square other than the start and square 0: the states a
+    /// race reaches, closed under the rolls.
+    #[inline]
+    pub fn closed(&self, pos: &[usize]) -> bool {
+        pos.iter()
+            .enumerate()
+            .all(|(i, &q)| self.shared[q] || !pos[i + 1..].contains(&q))
     }
 
     /// Calls `f(positions, state)` for every state, by decreasing sum of the positions (the
@@ -109,28 +135,28 @@ impl Game {
     }
 
     /// Calls `f(roll, next)` for every roll of the mover in `pos` that does not finish, with
-    /// the next state's number: the mover moved (and opponents on its landing square sent back),
-    /// then, when the turn ends, the next seat becomes the mover.
+    /// the next state's number in `layout`: the mover moved (and opponents on its landing
+    /// square sent back), then, when the turn ends, the next seat becomes the mover.
     #[inline]
-    fn for_each_roll(&self, pos: &[usize], mut f: impl FnMut(&Roll, usize)) {
-        let m = self.m;
+    fn for_each_roll<L: Layout>(&self, layout: &L, pos: &[usize], mut f: impl FnMut(&Roll, usize)) {
+        let p = self.players;
         let others = &pos[1..];
-        let rest = encode(others, m);
-        let lead = self.lead;
+        let base = layout.base(pos);
         for roll in &self.rolls[pos[0]] {
             let j = roll.to as usize;
             let next = if roll.knock && others.contains(&j) {
+                let mut next = [0usize; MAX_COMPONENTS];
                 let sent = |q: usize| if q == j { self.start } else { q };
-                let rest = others.iter().fold(0, |s, &q| s * m + sent(q));
-                if roll.again {
-                    j * lead + rest
-                } else {
-                    rest * m + j
+                let (first, rest) = if roll.again { (0, 1) } else { (p - 1, 0) };
+                next[first] = j;
+                for (n, &q) in next[rest..rest + p - 1].iter_mut().zip(others) {
+                    *n = sent(q);
                 }
+                layout.index(&next[..p])
             } else if roll.again {
-                j * lead + rest
+                layout.again(base, j)
             } else {
-                rest * m + j
+                layout.pass(base, j)
             };
             f(roll, next);
         }
@@ -140,11 +166,17 @@ impl Game {
     /// `acc[k] = [k = 0] fin 2^60 + sum_again w W_k(s') + sum_pass w W_(k-1 mod P)(s')` and
     /// `acc[P] = sum_again w T(s') + sum_pass w (2^70 + T(s'))`.
     #[inline]
-    fn right_side(&self, pos: &[usize], x: &[u64], acc: &mut [u128; MAX_COMPONENTS]) {
+    fn right_side(
+        &self,
+        layout: &impl Layout,
+        pos: &[usize],
+        x: &[u64],
+        acc: &mut [u128; MAX_COMPONENTS],
+    ) {
         let (p, cs) = (self.players, self.components());
         *acc = [0; MAX_COMPONENTS];
         acc[0] = u128::from(self.finishing[pos[0]]) << WIN_BITS;
-        self.for_each_roll(pos, |roll, next| {
+        self.for_each_roll(layout, pos, |roll, next| {
             let w = u128::from(roll.weight);
             let v = &x[next * cs..next * cs + cs];
             if roll.again {
@@ -165,10 +197,17 @@ impl Game {
     /// The updated words of state `pos` from the values `x`: each win chance and the remaining
     /// turns rounded to its grid (`new[..P + 2]`, the layout of a state's words).
     #[inline(always)]
-    fn updated(&self, pos: &[usize], x: &[u64], divider: Divider, new: &mut [u64]) {
+    fn updated(
+        &self,
+        layout: &impl Layout,
+        pos: &[usize],
+        x: &[u64],
+        divider: Divider,
+        new: &mut [u64],
+    ) {
         let p = self.players;
         let mut acc = [0u128; MAX_COMPONENTS];
-        self.right_side(pos, x, &mut acc);
+        self.right_side(layout, pos, x, &mut acc);
         for (v, &a) in new[..p].iter_mut().zip(&acc) {
             *v = divider.rounded(a);
         }
@@ -185,91 +224,94 @@ impl Game {
         let divider = Divider::new(self.denominator);
         let mut moved = Moved::default();
         let mut new = [0u64; MAX_COMPONENTS];
+        let layout = self.encoded();
         self.for_each_state(|pos, s| {
-            self.updated(pos, x, divider, &mut new);
+            self.updated(&layout, pos, x, divider, &mut new);
             moved.replace(self.players, &mut x[s * cs..s * cs + cs], &new);
         });
         moved.result()
     }
 
-    /// A sweep by blocks of the middle seats on the threads of rayon's pool. A block holds the
-    /// states (a, mid, d) that share the seats between the mover and the last: their moves
-    /// read the states (mid, d, a'), one contiguous run of m^2 states that stays in the cache
-    /// while the block is swept, and they write m runs of m states. The blocks are swept by
-    /// decreasing number, [`BLOCKS_PER_PHASE`] at a time: the blocks of a phase are updated
-    /// together from the values before the phase began (Jacobi within a phase, Gauss-Seidel
-    /// across phases), so the result does not depend on the threads. Returns what
-    /// [`Game::sweep`] returns.
-    pub fn sweep_blocks(&self, x: &mut [u64]) -> Option<(u64, u128)> {
-        let (m, cs) = (self.m, self.components());
+    /// One sweep of the layered values `x` ([`Layered`]) by decreasing sum of the positions, on
+    /// the threads of rayon's pool: a layer's states are updated together from the values before
+    /// the layer began (the rolls that leave the sum unchanged read the layer's old values), so
+    /// the result does not depend on the threads. Only the states a race reaches
+    /// ([`Game::closed`]) are updated. The change of every state's remaining turns, in grid
+    /// units, goes to `turn_changes`. Returns what [`Game::sweep`] returns.
+    pub fn sweep_layers(
+        &self,
+        layout: &Layered,
+        x: &mut [u64],
+        buffer: &mut Vec<u64>,
+        turn_changes: &mut [f32],
+    ) -> Option<(u64, u128)> {
+        let (p, cs) = (self.players, self.components());
         let divider = Divider::new(self.denominator);
-        let blocks = m.pow(self.players as u32 - 2);
-        let mut buffers = vec![vec![0u64; m * m * cs]; BLOCKS_PER_PHASE.min(blocks)];
+        let threads = rayon::current_num_threads().max(1);
         let mut moved = Moved::default();
-        let order: Vec<usize> = (0..blocks).rev().collect();
-        for phase in order.chunks(BLOCKS_PER_PHASE) {
+        for sum in (0..layout.layers()).rev() {
+            let layer = layout.layer(sum);
+            buffer.clear();
+            buffer.resize(layer.len() * cs, 0);
+            let pieces = layout.pieces(sum, 4 * threads);
+            let mut outs = Vec::with_capacity(pieces.len());
+            let mut rest = &mut buffer[..];
+            for blocks in pieces {
+                let states = layout.block_states(sum, blocks.clone());
+                let (out, tail) = rest.split_at_mut(states.len() * cs);
+                outs.push((blocks, states.start, out));
+                rest = tail;
+            }
             let values: &[u64] = x;
-            let phase_moved = buffers
-                .par_iter_mut()
-                .zip(phase)
-                .map(|(out, &mid)| self.block_updated(mid, values, divider, out))
-                .reduce(Moved::default, Moved::merge);
-            moved = moved.merge(phase_moved);
-            for (out, &mid) in buffers.iter().zip(phase) {
-                for (a, run) in out.chunks_exact(m * cs).enumerate() {
-                    let s = a * self.lead + mid * m;
-                    x[s * cs..(s + m) * cs].copy_from_slice(run);
+            outs.into_par_iter().for_each(|(blocks, first, out)| {
+                layout.for_each_in_groups(sum, blocks, |pos, s| {
+                    if self.closed(pos) {
+                        let k = s - first;
+                        self.updated(layout, pos, values, divider, &mut out[k * cs..k * cs + cs]);
+                    }
+                });
+            });
+            // The layer's new words replace the old in the order of their numbers (a stream
+            // through memory), with their changes.
+            let mut k = 0;
+            layout.for_each_in_runs(sum, 0..layout.runs(), |pos, s| {
+                if self.closed(pos) {
+                    let new = &buffer[k * cs..k * cs + cs];
+                    let old = &mut x[s * cs..s * cs + cs];
+                    turn_changes[s] = (turns(new, p) as f64 - turns(old, p) as f64) as f32;
+                    moved.replace(p, old, new);
                 }
+                k += 1;
+            });
+            for _ in 0..STAY_PASSES {
+                let mut new = [0u64; MAX_COMPONENTS];
+                layout.for_each_in_runs(sum, 0..layout.runs(), |pos, s| {
+                    if self.stays[pos[0]] && self.closed(pos) {
+                        self.updated(layout, pos, x, divider, &mut new);
+                        let old = &mut x[s * cs..s * cs + cs];
+                        turn_changes[s] += (turns(&new, p) as f64 - turns(old, p) as f64) as f32;
+                        moved.replace(p, old, &new);
+                    }
+                });
             }
         }
         moved.result()
     }
 
-    /// The updated words of the states (a, mid, d) of block `mid` from the values `x`, into
-    /// `out` (a state's words at (a m + d)(P + 2)), with the largest changes.
-    fn block_updated(&self, mid: usize, x: &[u64], divider: Divider, out: &mut [u64]) -> Moved {
-        let (p, cs) = (self.players, self.components());
-        let mut moved = Moved::default();
-        let mut words = out.chunks_exact_mut(cs);
-        self.for_each_in_block(mid, |pos, s| {
-            let new = words.next().expect("a buffer of the block's states");
-            self.updated(pos, x, divider, new);
-            moved.note(p, &x[s * cs..s * cs + cs], new);
-        });
-        moved
-    }
-
-    /// Calls `f(positions, state)` for every state (a, mid, d) of block `mid`, by a then d
-    /// (the order of the states' numbers).
-    #[inline]
-    fn for_each_in_block(&self, mid: usize, mut f: impl FnMut(&[usize], usize)) {
-        let (p, m) = (self.players, self.m);
-        let mut pos = [0usize; MAX_COMPONENTS];
-        let mut rest = mid;
-        for q in pos[1..p - 1].iter_mut().rev() {
-            *q = rest % m;
-            rest /= m;
-        }
-        for a in 0..m {
-            pos[0] = a;
-            let first = a * self.lead + mid * m;
-            for d in 0..m {
-                pos[p - 1] = d;
-                f(&pos[..p], first + d);
-            }
-        }
-    }
-
     /// The largest exact residual `|D (b + Q x) - D x|` of the win chances and of the remaining
-    /// turns (in grid units: divide by D 2^62 and D 2^70).
-    pub fn residuals(&self, x: &[u64]) -> (u128, u128) {
+    /// turns (in grid units: divide by D 2^62 and D 2^70), over the states of `layout` (in a
+    /// [`Layered`] layout, those a race reaches).
+    pub fn residuals<L: Layout>(&self, layout: &L, x: &[u64]) -> (u128, u128) {
         let (p, cs) = (self.players, self.components());
         let d = u128::from(self.denominator);
-        self.fold_states(
+        layout.fold_states(
             (0u128, 0u128),
             |(win, turn), pos, s| {
+                if !L::EVERY_STATE && !self.closed(pos) {
+                    return;
+                }
                 let mut acc = [0u128; MAX_COMPONENTS];
-                self.right_side(pos, x, &mut acc);
+                self.right_side(layout, pos, x, &mut acc);
                 let values = &x[s * cs..s * cs + cs];
                 for (&a, &v) in acc[..p].iter().zip(values) {
                     *win = (*win).max(a.abs_diff(d * u128::from(v)));
@@ -278,25 +320,6 @@ impl Game {
             },
             |a, b| (a.0.max(b.0), a.1.max(b.1)),
         )
-    }
-
-    /// Folds `f` over every state on rayon's threads (a block of [`Game::sweep_blocks`] in a
-    /// task, its reads in the cache) into a copy of `init` per task, the tasks' results merged
-    /// by `merge`: for the passes whose result does not depend on the order of the states.
-    fn fold_states<T: Clone + Send + Sync>(
-        &self,
-        init: T,
-        f: impl Fn(&mut T, &[usize], usize) + Sync,
-        merge: impl Fn(T, T) -> T + Sync + Send,
-    ) -> T {
-        (0..self.m.pow(self.players as u32 - 2))
-            .into_par_iter()
-            .map(|mid| {
-                let mut acc = init.clone();
-                self.for_each_in_block(mid, |pos, s| f(&mut acc, pos, s));
-                acc
-            })
-            .reduce(|| init.clone(), merge)
     }
 
     /// The weight (over D) of the rolls that end the turn or finish from the square with the
@@ -317,9 +340,9 @@ impl Game {
 
     /// The expected remaining rolls from the start that the values `x` suggest (a float, not
     /// a bound): what a residual is multiplied by in the certified error.
-    pub fn length_estimate(&self, x: &[u64]) -> f64 {
+    pub fn length_estimate(&self, layout: &impl Layout, x: &[u64]) -> f64 {
         let cs = self.components();
-        let t = turns(&x[self.start_state() * cs..], self.players) as f64;
+        let t = turns(&x[self.start_state(layout) * cs..], self.players) as f64;
         let ratio = self.denominator as f64 / self.least_ending_weight().max(1) as f64;
         (1.0 + t / (1u128 << TURN_BITS) as f64) * ratio
     }
@@ -329,7 +352,7 @@ impl Game {
     /// least e / D per roll), checked exactly in integers at every state: `D u - D Q u >= D`.
     /// Such a u exists only if the game ends with probability 1, so the check proves that too.
     /// Returns u(start), or `None` when no margin passes.
-    pub fn length_bound(&self, x: &[u64]) -> Option<u64> {
+    pub fn length_bound<L: Layout>(&self, layout: &L, x: &[u64]) -> Option<u64> {
         let cs = self.components();
         let p = self.players;
         let scale = (1u128 << TURN_BITS) as f64;
@@ -340,12 +363,12 @@ impl Game {
                 let t = turns(&x[s * cs..], p) as f64 / scale;
                 ((1.0 + t) * ratio * margin).ceil() as i128 + 1
             };
-            let holds = self.fold_states(
+            let holds = layout.fold_states(
                 true,
                 |holds, pos, s| {
-                    if *holds {
+                    if *holds && (L::EVERY_STATE || self.closed(pos)) {
                         let mut qu = 0i128;
-                        self.for_each_roll(pos, |roll, next| {
+                        self.for_each_roll(layout, pos, |roll, next| {
                             qu += i128::from(roll.weight) * u(next);
                         });
                         *holds = d * u(s) - qu >= d;
@@ -353,7 +376,7 @@ impl Game {
                 },
                 |a, b| a && b,
             );
-            holds.then(|| u(self.start_state()) as u64)
+            holds.then(|| u(self.start_state(layout)) as u64)
         })
     }
 }
@@ -383,15 +406,6 @@ impl Moved {
     fn replace(&mut self, p: usize, values: &mut [u64], new: &[u64]) {
         self.note(p, values, new);
         values[..p + 2].copy_from_slice(&new[..p + 2]);
-    }
-
-    /// The largest changes of both.
-    fn merge(self, other: Moved) -> Moved {
-        Moved {
-            win: self.win.max(other.win),
-            turns: self.turns.max(other.turns),
-            overflow: self.overflow || other.overflow,
-        }
     }
 
     /// The largest change of a win chance and of a remaining-turns value, `None` on overflow.
