@@ -256,10 +256,10 @@ impl Game {
             let pieces = layout.pieces(sum, 4 * threads);
             let mut outs = Vec::with_capacity(pieces.len());
             let mut rest = &mut buffer[..];
-            for blocks in pieces {
+            for blocks in &pieces {
                 let states = layout.block_states(sum, blocks.clone());
                 let (out, tail) = rest.split_at_mut(states.len() * cs);
-                outs.push((blocks, states.start, out));
+                outs.push((blocks.clone(), states.start, out));
                 rest = tail;
             }
             let values: &[u64] = x;
@@ -271,18 +271,41 @@ impl Game {
                     }
                 });
             });
-            // The layer's new words replace the old in the order of their numbers (a stream
+            // The layer's new words replace the old in the order of their numbers (streams
             // through memory), with their changes.
-            let mut k = 0;
-            layout.for_each_in_runs(sum, 0..layout.runs(), |pos, s| {
-                if self.closed(pos) {
-                    let new = &buffer[k * cs..k * cs + cs];
-                    let old = &mut x[s * cs..s * cs + cs];
-                    turn_changes[s] = (turns(new, p) as f64 - turns(old, p) as f64) as f32;
-                    moved.replace(p, old, new);
-                }
-                k += 1;
-            });
+            let per = layout.runs() / layout.blocks();
+            let mut parts = Vec::with_capacity(pieces.len());
+            let (mut olds, mut news) = (&mut x[layer.start * cs..layer.end * cs], &buffer[..]);
+            let mut changes = &mut turn_changes[layer.clone()];
+            for blocks in &pieces {
+                let states = layout.block_states(sum, blocks.clone());
+                let (old, more_olds) = olds.split_at_mut(states.len() * cs);
+                let (new, more_news) = news.split_at(states.len() * cs);
+                let (change, more_changes) = changes.split_at_mut(states.len());
+                parts.push((blocks.start * per..blocks.end * per, old, new, change));
+                (olds, news, changes) = (more_olds, more_news, more_changes);
+            }
+            let layer_moved = parts
+                .into_par_iter()
+                .map(|(runs, old, new, change)| {
+                    let mut moved = Moved::default();
+                    let mut k = 0;
+                    layout.for_each_in_runs(sum, runs, |pos, _| {
+                        if self.closed(pos) {
+                            let (old, new) =
+                                (&mut old[k * cs..k * cs + cs], &new[k * cs..k * cs + cs]);
+                            change[k] = (turns(new, p) as f64 - turns(old, p) as f64) as f32;
+                            moved.replace(p, old, new);
+                        }
+                        k += 1;
+                    });
+                    moved
+                })
+                .reduce(Moved::default, Moved::merge);
+            moved = moved.merge(layer_moved);
+            if !self.stays.iter().any(|&s| s) {
+                continue;
+            }
             for _ in 0..STAY_PASSES {
                 let mut new = [0u64; MAX_COMPONENTS];
                 layout.for_each_in_runs(sum, 0..layout.runs(), |pos, s| {
@@ -406,6 +429,15 @@ impl Moved {
     fn replace(&mut self, p: usize, values: &mut [u64], new: &[u64]) {
         self.note(p, values, new);
         values[..p + 2].copy_from_slice(&new[..p + 2]);
+    }
+
+    /// The largest changes of both.
+    fn merge(self, other: Moved) -> Moved {
+        Moved {
+            win: self.win.max(other.win),
+            turns: self.turns.max(other.turns),
+            overflow: self.overflow || other.overflow,
+        }
     }
 
     /// The largest change of a win chance and of a remaining-turns value, `None` on overflow.
