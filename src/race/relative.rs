@@ -34,12 +34,14 @@
 //! (`sweeps`): the memory is the values alone, P + 2 words of 8 bytes per state (2.1 GB for
 //! four players on the 81 squares of Chutes and Ladders, where a stored matrix needed 10 GB).
 //! The values are fixed-point integers (W on the grid 2^-62, T on 2^-70 in two words) and
-//! Gauss-Seidel sweeps, by decreasing sum of the positions (or, for the races too large for
-//! that order, by blocks of states that share the seats between the mover and the last, whose
-//! reads stay in the cache), round each update to its grid: they reach the precision wanted
-//! without a second copy for iterative refinement. The win chances
+//! Gauss-Seidel sweeps by decreasing sum of the positions round each update to its grid: they
+//! reach the precision wanted without a second copy for iterative refinement. The races too
+//! large for one thread are swept layer by layer on every thread, on a layout that keeps a
+//! layer's reads in streams ([`layout::Layered`], [`solve_to_digits`]). The win chances
 //! (P components, the seat counted from the mover turning with each turn) and T are separate
-//! systems; u below, the same for every component, bounds both.
+//! systems; u below, the same for every component, bounds both. (On the layered layout only
+//! the states a race reaches are swept and checked: the bound holds on any set of states the
+//! rolls never leave.)
 //!
 //! # What is proved
 //!
@@ -247,30 +249,42 @@ fn estimate(level: &RollLevel, players: usize) -> (f64, f64, f64) {
     (states, bytes, seconds)
 }
 
-/// The same for the schedule that stops at the digits asked, by blocks of the middle seats on
-/// every thread of rayon's pool ([`sweeps::Game::sweep_blocks`]): the sweeps a hundredfold
-/// change of the residual needs ([`SWEEPS_PER_HUNDREDFOLD`]) for the digits, plus the checks.
+/// The same for the schedule that stops at the digits asked, layer by layer on every thread of
+/// rayon's pool ([`solve_to_digits`]): the sweeps a hundredfold change of the residual needs
+/// ([`SWEEPS_PER_HUNDREDFOLD`]) for the digits, plus the checks.
 fn estimate_digits(level: &RollLevel, players: usize, digits: usize) -> (f64, f64, f64) {
     let (states, bytes, _) = estimate(level, players);
     let m = level.squares.len() as f64;
     let rolls = level.moves.iter().map(Vec::len).sum::<usize>() as f64 / m.max(1.0);
     let sweeps = SWEEPS_PER_HUNDREDFOLD * (digits as f64 + 4.0) / 2.0 + 3.0;
     let threads = rayon::current_num_threads().max(1) as f64;
-    let seconds = states * rolls * sweeps * SECONDS_PER_ROLL_PARALLEL / threads.min(2.0);
+    let per_roll = if bytes <= LAYERED_CACHED_BYTES {
+        SECONDS_PER_ROLL_PARALLEL
+    } else {
+        SECONDS_PER_ROLL_PARALLEL_BEYOND
+    };
+    let seconds = states * rolls * sweeps * per_roll / threads.min(2.0);
     (states, bytes, seconds)
 }
 
-/// Sweeps by blocks that shrink the changes a hundredfold: measured 83 (three players on Chutes
-/// and Ladders: 666 sweeps to changes of 1e-14 over the length, the changes falling by about
-/// 0.95 a sweep, about one turn of the game: the blocks keep little of the progress order) and
-/// 47 (four players on Knock-20 and Knock-40: 375 and 374 sweeps), rounded up.
-const SWEEPS_PER_HUNDREDFOLD: f64 = 90.0;
+/// Sweeps layer by layer that shrink the changes a hundredfold: measured 10.6 (three players on
+/// Chutes and Ladders: 88 sweeps to 12 digits) and 10.3 (four players on 58 squares: 85),
+/// rounded up.
+const SWEEPS_PER_HUNDREDFOLD: f64 = 11.0;
 
-/// Seconds of processor time per roll visited by the sweeps by blocks, summed over the
-/// threads: measured 15.4 and 16.7 ns (four players on Chutes and Ladders, 43,046,721 states,
-/// three sweeps on two threads at load 8; 15.3 to 17.9 ns on Knock-40's 1.3 M states), rounded
-/// up. The reads of a block stay in the cache, so a roll costs its arithmetic.
-const SECONDS_PER_ROLL_PARALLEL: f64 = 17e-9;
+/// Seconds of one thread per roll visited by the sweeps layer by layer, the checks included,
+/// while the values take at most [`LAYERED_CACHED_BYTES`]: measured 37 ns (four players on 58
+/// squares, 11.3 M states in 540 MB: 110 s on two threads for 85 sweeps of about 6 rolls a
+/// state), rounded up.
+const SECONDS_PER_ROLL_PARALLEL: f64 = 40e-9;
+
+/// The same above that: more than 111 ns (four players on Chutes and Ladders, 43 M states in
+/// 2.1 GB: not done after 20 minutes on two threads; its ladders and chutes read values far
+/// apart), rounded up.
+const SECONDS_PER_ROLL_PARALLEL_BEYOND: f64 = 120e-9;
+
+/// The values up to which [`SECONDS_PER_ROLL_PARALLEL`] holds.
+const LAYERED_CACHED_BYTES: f64 = 1e9;
 
 /// The knock-off race of `boards` (seat order) by relative positions, certified (module doc).
 ///
@@ -717,7 +731,7 @@ mod tests {
     #[test]
     fn races_past_the_first_estimate_take_the_schedule_to_the_digits() {
         // Four players on 58 squares: 11.3 M states, about 980 s on the first schedule (over
-        // the 600 s limit), about 400 s by blocks to the digits.
+        // the 600 s limit), 110 s layer by layer to the digits (measured, two threads).
         let b = board("size = 58\n[rules]\novershoot = \"bounce\"\n");
         let level = common_rolls(&[&b; 4]).unwrap();
         assert!(estimate(&level, 4).2 > SECONDS_LIMIT);

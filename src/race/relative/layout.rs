@@ -217,12 +217,11 @@ impl Layered {
             decode_run(run, m, &mut pos[1..p - 1]);
             let middle: usize = pos[1..p - 1].iter().sum();
             let (lo, hi) = last_range(sum, middle, m);
-            let mut s = self.first[sum * self.runs + run] as usize;
-            for last in lo..=hi {
+            let first = self.first[sum * self.runs + run] as usize;
+            for (s, last) in (first..).zip(lo..=hi) {
                 pos[p - 1] = last;
                 pos[0] = sum - middle - last;
                 f(&pos[..p], s);
-                s += 1;
             }
         }
     }
