@@ -91,6 +91,10 @@ pub fn bytes_per_state(players: usize) -> usize {
     8 * (players + 2)
 }
 
+/// Bytes per state the schedule to the digits keeps besides the values: the last change of its
+/// remaining turns, for the extrapolation (the refusals quote that schedule's memory).
+const TURN_CHANGE_BYTES: usize = 4;
+
 /// The most memory the method plans for.
 pub const MEMORY_LIMIT: usize = 3 << 30;
 
@@ -123,7 +127,7 @@ pub enum RelativeError {
     /// The method applies but would need too much memory or time.
     #[error("{players} players on {squares} squares: {} states relative to the mover, about {} MB of memory and {} s (the limits are {} MB and {} s)",
         whole(*states as f64),
-        whole(*states as f64 * bytes_per_state(*players) as f64 / f64::from(1u32 << 20)),
+        whole(*states as f64 * (bytes_per_state(*players) + TURN_CHANGE_BYTES) as f64 / f64::from(1u32 << 20)),
         seconds_text(*seconds),
         MEMORY_LIMIT >> 20, SECONDS_LIMIT)]
     TooLarge {
@@ -254,6 +258,7 @@ fn estimate(level: &RollLevel, players: usize) -> (f64, f64, f64) {
 /// ([`SWEEPS_PER_HUNDREDFOLD`]) for the digits, plus the checks.
 fn estimate_digits(level: &RollLevel, players: usize, digits: usize) -> (f64, f64, f64) {
     let (states, bytes, _) = estimate(level, players);
+    let bytes = bytes + (TURN_CHANGE_BYTES as f64) * states;
     let m = level.squares.len() as f64;
     let rolls = level.moves.iter().map(Vec::len).sum::<usize>() as f64 / m.max(1.0);
     let sweeps = SWEEPS_PER_HUNDREDFOLD * (digits as f64 + 4.0) / 2.0 + 3.0;
@@ -432,7 +437,9 @@ impl Ratios {
 fn extrapolate_turns(game: &Game, x: &mut [u64], changes: &[f32], factor: f64) {
     let (p, cs) = (game.players, game.components());
     for (state, &change) in x.chunks_exact_mut(cs).zip(changes) {
-        let t = (turns(state, p) as f64 + factor * f64::from(change)).max(0.0) as u128;
+        // The step in integers, so the value keeps its low bits.
+        let step = (factor * f64::from(change)).round() as i128;
+        let t = (turns(state, p) as i128).saturating_add(step).max(0) as u128;
         state[p] = t as u64;
         state[p + 1] = (t >> 64) as u64;
     }
