@@ -92,7 +92,8 @@ pub fn bytes_per_state(players: usize) -> usize {
 }
 
 /// Bytes per state the schedule to the digits keeps besides the values: the last change of its
-/// remaining turns, for the extrapolation (the refusals quote that schedule's memory).
+/// remaining turns, for the extrapolation (counted in its estimate; the refusals quote the
+/// values' memory).
 const TURN_CHANGE_BYTES: usize = 4;
 
 /// The most memory the method plans for.
@@ -127,7 +128,7 @@ pub enum RelativeError {
     /// The method applies but would need too much memory or time.
     #[error("{players} players on {squares} squares: {} states relative to the mover, about {} MB of memory and {} s (the limits are {} MB and {} s)",
         whole(*states as f64),
-        whole(*states as f64 * (bytes_per_state(*players) + TURN_CHANGE_BYTES) as f64 / f64::from(1u32 << 20)),
+        whole(*states as f64 * bytes_per_state(*players) as f64 / f64::from(1u32 << 20)),
         seconds_text(*seconds),
         MEMORY_LIMIT >> 20, SECONDS_LIMIT)]
     TooLarge {
