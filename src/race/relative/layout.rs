@@ -106,14 +106,12 @@ impl Layout for Encoded {
         f: impl Fn(&mut T, &[usize], usize) + Sync,
         merge: impl Fn(T, T) -> T + Sync + Send,
     ) -> T {
-        (0..self.m.pow(self.players as u32 - 2))
-            .into_par_iter()
-            .map(|mid| {
-                let mut acc = init.clone();
-                self.for_each_in_block(mid, |pos, s| f(&mut acc, pos, s));
-                acc
-            })
-            .reduce(|| init.clone(), merge)
+        fold_tasks(
+            (0..self.m.pow(self.players as u32 - 2)).into_par_iter(),
+            init,
+            |mid, acc| self.for_each_in_block(mid, |pos, s| f(acc, pos, s)),
+            merge,
+        )
     }
 }
 
@@ -353,21 +351,37 @@ impl Layout for Layered {
         merge: impl Fn(T, T) -> T + Sync + Send,
     ) -> T {
         let threads = rayon::current_num_threads().max(1);
-        (0..self.layers())
+        let tasks: Vec<_> = (0..self.layers())
             .flat_map(|sum| {
                 self.pieces(sum, 4 * threads)
                     .into_iter()
                     .map(move |r| (sum, r))
             })
-            .collect::<Vec<_>>()
-            .into_par_iter()
-            .map(|(sum, blocks)| {
-                let mut acc = init.clone();
-                self.for_each_in_groups(sum, blocks, |pos, s| f(&mut acc, pos, s));
-                acc
-            })
-            .reduce(|| init.clone(), merge)
+            .collect();
+        fold_tasks(
+            tasks.into_par_iter(),
+            init,
+            |(sum, blocks), acc| self.for_each_in_groups(sum, blocks, |pos, s| f(acc, pos, s)),
+            merge,
+        )
     }
+}
+
+/// Folds the tasks on rayon's threads: `visit(task, acc)` into a copy of `init` per task, the
+/// copies merged by `merge`.
+fn fold_tasks<K: Send, T: Clone + Send + Sync>(
+    tasks: impl ParallelIterator<Item = K>,
+    init: T,
+    visit: impl Fn(K, &mut T) + Sync + Send,
+    merge: impl Fn(T, T) -> T + Sync + Send,
+) -> T {
+    tasks
+        .map(|task| {
+            let mut acc = init.clone();
+            visit(task, &mut acc);
+            acc
+        })
+        .reduce(|| init.clone(), merge)
 }
 
 /// The middle seats `(b1, ..., b(P-2))` of run `run` ([`Layered::run_of`]).
